@@ -1,0 +1,35 @@
+/* cp_stride.h: the strided-access family: which element each thread of the grid touches.
+ *
+ * Thread i (global index, blocks of CP_STRIDE_BLOCK threads) accesses element
+ * i*stride + offset of an array of width-byte elements on the strided side, and element i
+ * of a dense array on the other side:
+ *   op load:  out[i] = in[cp_stride_index(i, stride, offset)]   (strided read, dense write)
+ *   op store: out[cp_stride_index(i, stride, offset)] = in[i]   (dense read, strided write)
+ * The model (src/cp_model_*.c) and the kernels (kernels/cp_stride.cu) both call these. */
+#ifndef CP_STRIDE_H
+#define CP_STRIDE_H
+
+#include "cp_hd.h"
+
+/* Threads per block of the stride and layout kernels (a multiple of the warp size). */
+#define CP_STRIDE_BLOCK 256u
+
+/* Global thread index of thread `thread` of block `block`. */
+CP_HD uint64_t cp_stride_thread(uint64_t block, uint64_t thread)
+{
+    return block * CP_STRIDE_BLOCK + thread;
+}
+
+/* Element of the strided array that thread i accesses. */
+CP_HD uint64_t cp_stride_index(uint64_t i, uint64_t stride, uint64_t offset)
+{
+    return i * stride + offset;
+}
+
+/* Elements the strided array must hold so that threads 0..n-1 stay in bounds. */
+CP_HD uint64_t cp_stride_extent(uint64_t n, uint64_t stride, uint64_t offset)
+{
+    return n == 0 ? 0 : (n - 1) * stride + offset + 1;
+}
+
+#endif

@@ -1,0 +1,54 @@
+/* cp_config.c: names and descriptions of configurations. */
+#include "cp_config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+
+const char *cp_config_family_name(cp_family f)
+{
+    static const char *const names[] = {"stride", "layout", "gemm"};
+    return f < CP_FAMILY_COUNT ? names[f] : "?";
+}
+
+const char *cp_config_op_name(cp_op op)
+{
+    static const char *const names[] = {"load", "store"};
+    return op < CP_OP_COUNT ? names[op] : "?";
+}
+
+const char *cp_config_layout_name(cp_layout l)
+{
+    static const char *const names[] = {"aos", "soa"};
+    return l < CP_LAYOUT_COUNT ? names[l] : "?";
+}
+
+const char *cp_config_variant_name(cp_gemm_variant v)
+{
+    static const char *const names[] = {"naive", "coalesced"};
+    return v < CP_GEMM_COUNT ? names[v] : "?";
+}
+
+uint64_t cp_config_elements_for_size(uint64_t size_bytes, uint32_t width_bytes)
+{
+    return width_bytes ? size_bytes / width_bytes : 0;
+}
+
+void cp_config_describe(const cp_config *c, char *buf, unsigned long len)
+{
+    switch (c->family) {
+    case CP_FAMILY_STRIDE:
+        snprintf(buf, len, "stride=%" PRIu64 " offset=%" PRIu64 " width=%u op=%s", c->stride,
+                 c->offset, (unsigned)c->width_bytes, cp_config_op_name(c->op));
+        break;
+    case CP_FAMILY_LAYOUT:
+        snprintf(buf, len, "layout=%s fields=%u field=%u", cp_config_layout_name(c->layout),
+                 (unsigned)c->fields, (unsigned)c->field);
+        break;
+    case CP_FAMILY_GEMM:
+        snprintf(buf, len, "variant=%s m=%" PRIu64 " n=%" PRIu64 " k=%" PRIu64,
+                 cp_config_variant_name(c->variant), c->m, c->n, c->k);
+        break;
+    default:
+        snprintf(buf, len, "?");
+    }
+}

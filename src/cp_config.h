@@ -1,0 +1,52 @@
+/* cp_config.h: one configuration of a sweep (pattern family plus its parameters) and the
+ * names of its enumerations as they appear on the command line and in reports. */
+#ifndef CP_CONFIG_H
+#define CP_CONFIG_H
+
+#include <stdint.h>
+
+typedef enum { CP_FAMILY_STRIDE, CP_FAMILY_LAYOUT, CP_FAMILY_GEMM, CP_FAMILY_COUNT } cp_family;
+typedef enum { CP_OP_LOAD, CP_OP_STORE, CP_OP_COUNT } cp_op;
+typedef enum { CP_LAYOUT_AOS, CP_LAYOUT_SOA, CP_LAYOUT_COUNT } cp_layout;
+typedef enum { CP_GEMM_NAIVE, CP_GEMM_COALESCED, CP_GEMM_COUNT } cp_gemm_variant;
+
+/* Documented limits of the parameters (the CLI refuses values outside them). */
+#define CP_STRIDE_MAX 4096u
+#define CP_OFFSET_MAX 4096u
+#define CP_FIELDS_MAX 64u
+#define CP_GEMM_DIM_MAX 65536u
+#define CP_SIZE_MIN 4096u                   /* bytes */
+#define CP_SIZE_MAX (16ull << 30)           /* bytes */
+#define CP_SIZE_DEFAULT (256ull << 20)      /* bytes: about 5x the 50 MB L2 of an H100 */
+
+/* One configuration. Only the fields of `family` are meaningful; the others stay zero. */
+typedef struct cp_config {
+    cp_family family;
+    /* stride family */
+    uint64_t stride;      /* elements between neighbouring threads, >= 1 */
+    uint64_t offset;      /* elements of width_bytes skipped at the start */
+    uint32_t width_bytes; /* 4, 8, 16 or 32 */
+    cp_op op;             /* which side is strided */
+    /* layout family */
+    cp_layout layout;
+    uint32_t fields; /* 4-byte fields per record, >= 1 */
+    uint32_t field;  /* field read, < fields */
+    /* stride and layout: threads, one element each */
+    uint64_t elements;
+    /* gemm family */
+    cp_gemm_variant variant;
+    uint64_t m, n, k;
+} cp_config;
+
+const char *cp_config_family_name(cp_family f);
+const char *cp_config_op_name(cp_op op);
+const char *cp_config_layout_name(cp_layout l);
+const char *cp_config_variant_name(cp_gemm_variant v);
+
+/* Elements (threads) that a run of `size_bytes` useful bytes gives for this access width. */
+uint64_t cp_config_elements_for_size(uint64_t size_bytes, uint32_t width_bytes);
+
+/* Writes a short human label such as "stride=2 offset=0 width=4 op=load" into buf. */
+void cp_config_describe(const cp_config *c, char *buf, unsigned long len);
+
+#endif

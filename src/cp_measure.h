@@ -1,0 +1,67 @@
+/* cp_measure.h: what a measurement backend reports (device facts, timings, counters) and
+ * the table of functions a backend provides. The CUDA backend lives in cp_measure_cuda.c;
+ * without a GPU the program runs model-only and rows carry no measurement. */
+#ifndef CP_MEASURE_H
+#define CP_MEASURE_H
+
+#include <stdint.h>
+
+#include "cp_config.h"
+#include "cp_model.h"
+#include "cp_status.h"
+
+/* Facts about the GPU, read from the device and measured once per run. */
+typedef struct cp_device_info {
+    int index;
+    char name[256];
+    int cc_major, cc_minor;
+    int sm_count;
+    uint64_t l2_bytes;
+    uint64_t memory_bytes;
+    int driver_version;  /* CUDA driver API version, e.g. 13000 */
+    int runtime_version; /* CUDA runtime version */
+    char driver_release[64]; /* kernel driver release such as "580.159.04", or "" */
+    double sm_clock_hz;
+    double memory_clock_hz;
+    int memory_bus_bits;
+    double peak_theoretical_bytes_per_s; /* 2 * memory clock * bus width / 8 */
+    double peak_measured_bytes_per_s;    /* cudaMemcpy device to device, reads plus writes */
+} cp_device_info;
+
+typedef enum {
+    CP_COUNTERS_NOT_RUN,  /* model only, or counters disabled with --no-counters */
+    CP_COUNTERS_OK,       /* every counter below was read */
+    CP_COUNTERS_REFUSED,  /* the profiler refused; reason says why and how to fix it */
+} cp_counters_status;
+
+/* Hardware counter values of one configuration's kernel; NAN when not read. */
+typedef struct cp_counter_values {
+    double load_requests, load_sectors;
+    double store_requests, store_sectors;
+    double l2_read_sectors, l2_write_sectors; /* L2 sectors requested by L1 (srcunit tex) */
+    double dram_read_bytes, dram_write_bytes;
+    double dram_throughput_pct; /* of peak sustained, over the kernel's elapsed time */
+} cp_counter_values;
+
+/* Everything measured for one configuration. */
+typedef struct cp_measurement {
+    int timed;                 /* 1 when the times below were measured */
+    uint32_t reps;             /* timed launches */
+    double time_median_s, time_min_s, time_max_s;
+    double useful_bytes;       /* bytes requested by the threads (loads plus stores) */
+    double useful_bytes_per_s; /* useful_bytes / median time */
+    double dram_bytes_per_s;   /* (DRAM read + write bytes) / median time, NAN without counters */
+    double pct_of_peak;        /* useful bandwidth over the measured copy peak, in percent */
+    int verified;              /* 1 when the kernel's output matched the host reference */
+    cp_counters_status counters_status;
+    char counters_reason[256];
+    cp_counter_values counters;
+    int counts_match;          /* 1 when requests and sectors equal the model's, -1 unknown */
+} cp_measurement;
+
+/* Sets every counter of v to NAN. */
+void cp_counter_values_clear(cp_counter_values *v);
+/* Resets m to "nothing measured". */
+void cp_measurement_clear(cp_measurement *m);
+
+#endif

@@ -1,0 +1,93 @@
+/* cp_model.h: the exact coalescing model: from every lane's address, what the memory system
+ * must do for each global memory instruction of a configuration's kernel.
+ *
+ * Definitions (per warp-level instruction, "request"):
+ *   requests          one per instruction executed by a warp with at least one active lane
+ *   sectors           distinct 32-byte sectors touched by the active lanes, summed over requests
+ *   lines             distinct 128-byte lines touched, summed over requests
+ *   bytes_requested   sum over active lanes of the bytes each lane accesses
+ *   ideal_sectors     sum over requests of ceil(distinct bytes / 32): the fewest sectors that
+ *                     could carry the data the request asked for
+ *   footprint_sectors distinct sectors of the buffer touched by the whole kernel (a lower
+ *                     bound on DRAM traffic for that buffer)
+ * Buffers start on 256-byte boundaries (cudaMalloc guarantees it). */
+#ifndef CP_MODEL_H
+#define CP_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cp_config.h"
+#include "cp_status.h"
+
+#define CP_WARP_SIZE 32u
+#define CP_SECTOR_BYTES 32u
+#define CP_LINE_BYTES 128u
+#define CP_MODEL_MAX_ACCESSES 4
+
+typedef struct cp_counts {
+    uint64_t requests;
+    uint64_t sectors;
+    uint64_t lines;
+    uint64_t bytes_requested;
+    uint64_t ideal_sectors;
+    uint64_t footprint_sectors;
+} cp_counts;
+
+/* One access of a kernel: a buffer touched by one kind of global memory instruction. An
+ * access whose element is wider than 16 bytes is issued as several 16-byte instructions
+ * per lane (`instructions`), each one a request. */
+typedef struct cp_access_prediction {
+    const char *name;       /* "in", "out", "A", "B", "C" */
+    cp_op op;               /* load or store */
+    uint32_t lane_bytes;    /* bytes one lane moves per instruction (4, 8 or 16) */
+    uint32_t instructions;  /* instructions per lane per iteration */
+    uint64_t iterations;    /* times each warp executes them (k for GEMM operands A and B) */
+    uint64_t buffer_bytes;  /* size of the buffer this access touches */
+    int strided;            /* 1 for the side whose order the pattern chooses */
+    cp_counts counts;
+} cp_access_prediction;
+
+/* The model's prediction for one configuration. */
+typedef struct cp_prediction {
+    cp_counts load;  /* sum over the load accesses */
+    cp_counts store; /* sum over the store accesses */
+    uint64_t threads;
+    uint64_t warps;
+    size_t naccesses;
+    cp_access_prediction accesses[CP_MODEL_MAX_ACCESSES];
+} cp_prediction;
+
+/* The addresses of one warp's lanes for one instruction (for --explain and the tests). */
+typedef struct cp_warp_lanes {
+    uint32_t active_mask;     /* bit l set when lane l takes part */
+    uint32_t lane_bytes;      /* bytes each active lane accesses */
+    uint64_t addr[CP_WARP_SIZE]; /* byte offset of each lane's access from the buffer start */
+} cp_warp_lanes;
+
+/* Ratios of a cp_counts; NAN where the denominator is zero. */
+double cp_counts_sectors_per_request(const cp_counts *c);
+double cp_counts_ideal_sectors_per_request(const cp_counts *c);
+double cp_counts_lines_per_request(const cp_counts *c);
+double cp_counts_efficiency(const cp_counts *c); /* bytes_requested / (sectors * 32) */
+
+/* Predicts with the fast path (each class of identical warps counted once); exact. */
+int cp_model_predict(const cp_config *c, cp_prediction *out, cp_status *st);
+
+/* Predicts by enumerating every instruction of every warp; exact and slow (tests compare it
+ * with cp_model_predict). Refuses configurations over `max_lane_visits` lane evaluations. */
+int cp_model_predict_exact(const cp_config *c, uint64_t max_lane_visits, cp_prediction *out,
+                           cp_status *st);
+
+/* Number of warps of the configuration's grid (including warps with no active lane). */
+uint64_t cp_model_warps(const cp_config *c);
+
+/* Lane addresses of warp `warp` for instruction `instruction` of access `access` at loop
+ * iteration `iter`. Returns CP_EXIT_USAGE (with a message) for an out-of-range argument. */
+int cp_model_warp_lanes(const cp_config *c, size_t access, uint32_t instruction, uint64_t warp,
+                        uint64_t iter, cp_warp_lanes *out, cp_status *st);
+
+/* Counts one request: the sectors, lines and bytes of the active lanes of `w`, added to acc. */
+void cp_model_count_request(const cp_warp_lanes *w, cp_counts *acc);
+
+#endif

@@ -1,0 +1,52 @@
+/* cp_report.h: a run's results (one row per configuration: predicted beside measured) and
+ * the writers that print them as a table, JSON or CSV. */
+#ifndef CP_REPORT_H
+#define CP_REPORT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "cp_config.h"
+#include "cp_measure.h"
+#include "cp_model.h"
+#include "cp_status.h"
+
+#define CP_REPORT_SCHEMA_VERSION 1
+
+typedef enum { CP_FORMAT_TABLE, CP_FORMAT_JSON, CP_FORMAT_CSV, CP_FORMAT_COUNT } cp_format;
+
+/* One configuration's row. measured is NULL until the configuration was measured. */
+typedef struct cp_row {
+    cp_config config;
+    cp_prediction predicted;
+    const cp_measurement *measured;
+} cp_row;
+
+/* A whole report. The report does not own what it points to. */
+typedef struct cp_report {
+    const char *tool_version;     /* e.g. "0.1.0" */
+    const char *command;          /* the command line, words joined by spaces */
+    const cp_device_info *device; /* NULL when no GPU was used */
+    const cp_row *rows;
+    size_t nrows;
+    int incomplete;               /* 1 when the sweep was interrupted */
+} cp_report;
+
+/* Name of a format ("table", "json", "csv") and the reverse look-up (-1 if unknown). */
+const char *cp_report_format_name(cp_format f);
+int cp_report_format_parse(const char *name);
+
+/* Writes the report in the given format to out. */
+int cp_report_write(FILE *out, cp_format fmt, const cp_report *r, cp_status *st);
+
+/* The writers behind cp_report_write, one per file. */
+int cp_report_write_table(FILE *out, const cp_report *r, cp_status *st);
+int cp_report_write_json(FILE *out, const cp_report *r, cp_status *st);
+int cp_report_write_csv(FILE *out, const cp_report *r, cp_status *st);
+
+/* Writes a JSON document {"schema_version":..,"tool":..,"command":..,"error":{..}} for a
+ * failure in JSON mode: code, message and hint of st. */
+int cp_report_write_json_error(FILE *out, const char *tool_version, const char *command,
+                               const cp_status *failure);
+
+#endif
