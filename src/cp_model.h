@@ -38,13 +38,13 @@ typedef struct cp_counts {
  * access whose element is wider than 16 bytes is issued as several 16-byte instructions
  * per lane (`instructions`), each one a request. */
 typedef struct cp_access_prediction {
-    const char *name;       /* "in", "out", "A", "B", "C" */
-    cp_op op;               /* load or store */
-    uint32_t lane_bytes;    /* bytes one lane moves per instruction (4, 8 or 16) */
-    uint32_t instructions;  /* instructions per lane per iteration */
-    uint64_t iterations;    /* times each warp executes them (k for GEMM operands A and B) */
-    uint64_t buffer_bytes;  /* size of the buffer this access touches */
-    int strided;            /* 1 for the side whose order the pattern chooses */
+    const char *name;      /* "in", "out", "A", "B", "C" */
+    cp_op op;              /* load or store */
+    uint32_t lane_bytes;   /* bytes one lane moves per instruction (4, 8 or 16) */
+    uint32_t instructions; /* instructions per lane per iteration */
+    uint64_t iterations;   /* times each warp executes them (k for GEMM operands A and B) */
+    uint64_t buffer_bytes; /* size of the buffer this access touches */
+    int strided;           /* 1 for the side whose order the pattern chooses */
     cp_counts counts;
 } cp_access_prediction;
 
@@ -60,8 +60,8 @@ typedef struct cp_prediction {
 
 /* The addresses of one warp's lanes for one instruction (for --explain and the tests). */
 typedef struct cp_warp_lanes {
-    uint32_t active_mask;     /* bit l set when lane l takes part */
-    uint32_t lane_bytes;      /* bytes each active lane accesses */
+    uint32_t active_mask;        /* bit l set when lane l takes part */
+    uint32_t lane_bytes;         /* bytes each active lane accesses */
     uint64_t addr[CP_WARP_SIZE]; /* byte offset of each lane's access from the buffer start */
 } cp_warp_lanes;
 

@@ -1,0 +1,48 @@
+/* cp_model_family.h: private interface between the model engine (cp_model.c) and the
+ * per-family descriptions (cp_model_stride.c, cp_model_gemm.c). */
+#ifndef CP_MODEL_FAMILY_H
+#define CP_MODEL_FAMILY_H
+
+#include "cp_model.h"
+
+/* Most warp classes a family reports for one access. */
+#define CP_MODEL_MAX_CLASSES 128
+
+/* A set of warps that cost the same at every iteration of every instruction of an access:
+ * their lane addresses differ by a multiple of 128 bytes and their active masks are equal. */
+typedef struct cp_warp_class {
+    uint64_t rep_warp; /* one warp of the class */
+    uint64_t count;    /* warps in the class */
+} cp_warp_class;
+
+typedef struct cp_family_model {
+    /* Fills threads, warps and every access's name, op, lane_bytes, instructions,
+     * iterations, buffer_bytes and strided; counts are left zero. */
+    void (*describe)(const cp_config *c, cp_prediction *out);
+    /* Lane byte offsets of warp w for access a, instruction ins, iteration t; returns the
+     * active mask. Lanes outside the mask are left unspecified. */
+    uint32_t (*lanes)(const cp_config *c, size_t a, uint32_t ins, uint64_t w, uint64_t t,
+                      uint64_t addr[CP_WARP_SIZE]);
+    /* The classes of warps that execute access a (warps with no active lane may be left out);
+     * returns how many were written to classes[]. */
+    size_t (*classes)(const cp_config *c, size_t a, cp_warp_class classes[CP_MODEL_MAX_CLASSES]);
+    /* Bytes every lane's address moves by from one iteration of access a to the next. */
+    uint64_t (*iteration_step)(const cp_config *c, size_t a);
+    /* Distinct sectors of its buffer that access a touches over the whole kernel. */
+    uint64_t (*footprint)(const cp_config *c, size_t a);
+} cp_family_model;
+
+extern const cp_family_model cp_model_stride_family;
+extern const cp_family_model cp_model_layout_family;
+extern const cp_family_model cp_model_gemm_family;
+
+/* Distinct 32-byte sectors touched by n elements of L bytes at byte offsets O + i*S
+ * (i = 0..n-1, S >= L), from a 32-byte aligned base; exact, in O(32) steps. */
+uint64_t cp_model_monotone_footprint(uint64_t n, uint64_t S, uint64_t O, uint64_t L);
+
+/* Classes of the one-element-per-thread grids (stride, layout): full warps, then the last
+ * partial warp. Exact when a full warp's addresses move by a multiple of 128 bytes from one
+ * warp to the next. */
+size_t cp_model_linear_classes(uint64_t threads, cp_warp_class classes[CP_MODEL_MAX_CLASSES]);
+
+#endif

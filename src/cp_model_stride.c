@@ -1,0 +1,157 @@
+/* cp_model_stride.c: the model's view of the one-element-per-thread families (stride and
+ * layout): their accesses, each lane's address (from patterns/), classes and footprints. */
+#include <string.h>
+
+#include "cp_layout.h"
+#include "cp_model_family.h"
+#include "cp_stride.h"
+
+/* Bytes one lane moves per instruction: elements wider than 16 bytes are split into 16-byte
+ * instructions (sm_90 has no wider global load or store). */
+static uint32_t cp_stride_lane_bytes(uint32_t width)
+{
+    return width > 16 ? 16 : width;
+}
+
+static uint64_t cp_linear_warps(uint64_t threads)
+{
+    uint64_t blocks = (threads + CP_STRIDE_BLOCK - 1) / CP_STRIDE_BLOCK;
+    return blocks * (CP_STRIDE_BLOCK / CP_WARP_SIZE);
+}
+
+/* Global thread index of lane `lane` of warp w, numbered as the kernels number them. */
+static uint64_t cp_linear_thread(uint64_t w, unsigned lane)
+{
+    const uint64_t warps_per_block = CP_STRIDE_BLOCK / CP_WARP_SIZE;
+    return cp_stride_thread(w / warps_per_block, (w % warps_per_block) * CP_WARP_SIZE + lane);
+}
+
+static void cp_access_set(cp_access_prediction *ap, const char *name, cp_op op, uint32_t width,
+                          uint64_t buffer_bytes, int strided)
+{
+    ap->name = name;
+    ap->op = op;
+    ap->lane_bytes = cp_stride_lane_bytes(width);
+    ap->instructions = width / ap->lane_bytes;
+    ap->iterations = 1;
+    ap->buffer_bytes = buffer_bytes;
+    ap->strided = strided;
+}
+
+/* ---- stride: access 0 reads "in", access 1 writes "out"; op picks the strided one ---- */
+
+static int cp_stride_is_strided(const cp_config *c, size_t a)
+{
+    return (c->op == CP_OP_LOAD) == (a == 0);
+}
+
+static void cp_stride_describe(const cp_config *c, cp_prediction *out)
+{
+    uint64_t n = c->elements, w = c->width_bytes;
+    uint64_t strided_bytes = cp_stride_extent(n, c->stride, c->offset) * w;
+    out->threads = n;
+    out->warps = cp_linear_warps(n);
+    out->naccesses = 2;
+    cp_access_set(&out->accesses[0], "in", CP_OP_LOAD, c->width_bytes,
+                  cp_stride_is_strided(c, 0) ? strided_bytes : n * w, cp_stride_is_strided(c, 0));
+    cp_access_set(&out->accesses[1], "out", CP_OP_STORE, c->width_bytes,
+                  cp_stride_is_strided(c, 1) ? strided_bytes : n * w, cp_stride_is_strided(c, 1));
+}
+
+static uint32_t cp_stride_lanes(const cp_config *c, size_t a, uint32_t ins, uint64_t w, uint64_t t,
+                                uint64_t addr[CP_WARP_SIZE])
+{
+    (void)t;
+    uint32_t mask = 0;
+    int strided = cp_stride_is_strided(c, a);
+    for (unsigned l = 0; l < CP_WARP_SIZE; l++) {
+        uint64_t i = cp_linear_thread(w, l);
+        if (i >= c->elements) continue;
+        uint64_t e = strided ? cp_stride_index(i, c->stride, c->offset) : i;
+        addr[l] = e * c->width_bytes + (uint64_t)ins * cp_stride_lane_bytes(c->width_bytes);
+        mask |= 1u << l;
+    }
+    return mask;
+}
+
+static size_t cp_stride_classes(const cp_config *c, size_t a,
+                                cp_warp_class classes[CP_MODEL_MAX_CLASSES])
+{
+    (void)a; /* a full warp spans 32 * stride * width bytes, a multiple of 128 */
+    return cp_model_linear_classes(c->elements, classes);
+}
+
+static uint64_t cp_no_iteration_step(const cp_config *c, size_t a)
+{
+    (void)c;
+    (void)a;
+    return 0;
+}
+
+static uint64_t cp_stride_footprint(const cp_config *c, size_t a)
+{
+    uint64_t w = c->width_bytes;
+    if (cp_stride_is_strided(c, a))
+        return cp_model_monotone_footprint(c->elements, c->stride * w, c->offset * w, w);
+    return cp_model_monotone_footprint(c->elements, w, 0, w);
+}
+
+const cp_family_model cp_model_stride_family = {
+    cp_stride_describe,   cp_stride_lanes,     cp_stride_classes,
+    cp_no_iteration_step, cp_stride_footprint,
+};
+
+/* ---- layout: access 0 reads one field of "in" (AoS or SoA), access 1 writes "out" ---- */
+
+static void cp_layout_describe(const cp_config *c, cp_prediction *out)
+{
+    uint64_t n = c->elements;
+    out->threads = n;
+    out->warps = cp_linear_warps(n);
+    out->naccesses = 2;
+    cp_access_set(&out->accesses[0], "in", CP_OP_LOAD, 4, cp_layout_extent(n, c->fields) * 4, 1);
+    cp_access_set(&out->accesses[1], "out", CP_OP_STORE, 4, n * 4, 0);
+}
+
+static uint64_t cp_layout_element(const cp_config *c, size_t a, uint64_t i)
+{
+    if (a == 1) return i;
+    return c->layout == CP_LAYOUT_AOS ? cp_layout_aos_index(i, c->fields, c->field)
+                                      : cp_layout_soa_index(i, c->elements, c->field);
+}
+
+static uint32_t cp_layout_lanes(const cp_config *c, size_t a, uint32_t ins, uint64_t w, uint64_t t,
+                                uint64_t addr[CP_WARP_SIZE])
+{
+    (void)ins;
+    (void)t;
+    uint32_t mask = 0;
+    for (unsigned l = 0; l < CP_WARP_SIZE; l++) {
+        uint64_t i = cp_linear_thread(w, l);
+        if (i >= c->elements) continue;
+        addr[l] = cp_layout_element(c, a, i) * 4;
+        mask |= 1u << l;
+    }
+    return mask;
+}
+
+static size_t cp_layout_classes(const cp_config *c, size_t a,
+                                cp_warp_class classes[CP_MODEL_MAX_CLASSES])
+{
+    (void)a; /* a full warp spans 32 * fields * 4 (AoS) or 128 (SoA) bytes */
+    return cp_model_linear_classes(c->elements, classes);
+}
+
+static uint64_t cp_layout_footprint(const cp_config *c, size_t a)
+{
+    if (a == 1) return cp_model_monotone_footprint(c->elements, 4, 0, 4);
+    if (c->layout == CP_LAYOUT_AOS)
+        return cp_model_monotone_footprint(c->elements, (uint64_t)c->fields * 4,
+                                           (uint64_t)c->field * 4, 4);
+    return cp_model_monotone_footprint(c->elements, 4, (uint64_t)c->field * c->elements * 4, 4);
+}
+
+const cp_family_model cp_model_layout_family = {
+    cp_layout_describe,   cp_layout_lanes,     cp_layout_classes,
+    cp_no_iteration_step, cp_layout_footprint,
+};

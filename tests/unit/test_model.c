@@ -1,0 +1,336 @@
+/* test_model.c: the coalescing model against values derived by hand, and the fast path
+ * against enumeration of every warp on small sizes. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cp_model.h"
+#include "cp_model_family.h"
+#include "cp_test.h"
+
+static cp_config stride_cfg(uint64_t stride, uint64_t offset, uint32_t width, cp_op op, uint64_t n)
+{
+    cp_config c;
+    memset(&c, 0, sizeof c);
+    c.family = CP_FAMILY_STRIDE;
+    c.stride = stride;
+    c.offset = offset;
+    c.width_bytes = width;
+    c.op = op;
+    c.elements = n;
+    return c;
+}
+
+static cp_config layout_cfg(cp_layout layout, uint32_t fields, uint32_t field, uint64_t n)
+{
+    cp_config c;
+    memset(&c, 0, sizeof c);
+    c.family = CP_FAMILY_LAYOUT;
+    c.layout = layout;
+    c.fields = fields;
+    c.field = field;
+    c.elements = n;
+    return c;
+}
+
+static cp_config gemm_cfg(cp_gemm_variant v, uint64_t m, uint64_t n, uint64_t k)
+{
+    cp_config c;
+    memset(&c, 0, sizeof c);
+    c.family = CP_FAMILY_GEMM;
+    c.variant = v;
+    c.m = m;
+    c.n = n;
+    c.k = k;
+    return c;
+}
+
+static cp_prediction predict(const cp_config *c)
+{
+    cp_prediction p;
+    cp_status st;
+    cp_status_clear(&st);
+    int rc = cp_model_predict(c, &p, &st);
+    CHECK(rc == CP_EXIT_OK);
+    return p;
+}
+
+static uint64_t min_u64(uint64_t a, uint64_t b)
+{
+    return a < b ? a : b;
+}
+
+/* Hand derivation, full warps, offset 0: lane l of a request touches bytes
+ * [l*s*w + 16*ins, +lb) with lb = min(w, 16). When s*w >= 32 every lane has a sector of its
+ * own (32 per request); otherwise the lanes cover every sector of their 32*s*w-byte span,
+ * s*w sectors. Lines likewise: 32 when s*w >= 128, else s*w/4. For w = 32 each 16-byte half
+ * is its own request (two per warp) and lands in a sector of its own. */
+static void test_stride_all_widths(void)
+{
+    const uint32_t widths[] = {4, 8, 16, 32};
+    const uint64_t n = 32 * 1000;
+    for (size_t wi = 0; wi < 4; wi++) {
+        uint32_t w = widths[wi];
+        uint64_t lb = min_u64(w, 16), ins = w / lb;
+        for (uint64_t s = 1; s <= 32; s++) {
+            for (int op = 0; op < 2; op++) {
+                cp_config c = stride_cfg(s, 0, w, (cp_op)op, n);
+                cp_prediction p = predict(&c);
+                const cp_counts *strided = op == CP_OP_LOAD ? &p.load : &p.store;
+                const cp_counts *dense = op == CP_OP_LOAD ? &p.store : &p.load;
+                uint64_t spr = min_u64(32, s * w);
+                uint64_t lpr = s * w >= 128 ? 32 : s * w / 4;
+                if (w == 32) spr = 32, lpr = s * w >= 128 ? 32 : 8 * s;
+                CHECK_EQ_U64(strided->requests, (n / 32) * ins);
+                CHECK_EQ_U64(strided->sectors, (n / 32) * ins * spr);
+                CHECK_EQ_U64(strided->lines, (n / 32) * ins * lpr);
+                CHECK_EQ_U64(strided->bytes_requested, n * w);
+                CHECK_EQ_U64(strided->ideal_sectors, (n / 32) * ins * lb);
+                /* footprint: elements at most 32 bytes apart leave no sector untouched
+                 * between the first and the last; farther apart, each element has its own
+                 * (aligned, at most 32-byte) sector */
+                uint64_t fp = s * w <= 32 ? ((n - 1) * s * w + w + 31) / 32 : n;
+                CHECK_EQ_U64(strided->footprint_sectors, fp);
+                /* the dense side: w sectors per request (32 for the split 32-byte element) */
+                CHECK_EQ_U64(dense->requests, (n / 32) * ins);
+                CHECK_EQ_U64(dense->sectors, (n / 32) * ins * (w == 32 ? 32 : w));
+                CHECK_EQ_U64(dense->footprint_sectors, n * w / 32);
+            }
+        }
+    }
+}
+
+static void test_stride_named_values(void)
+{
+    /* stride 1, width 4: 4 sectors, 1 line, 100% */
+    cp_config c = stride_cfg(1, 0, 4, CP_OP_LOAD, 64);
+    cp_prediction p = predict(&c);
+    CHECK_NEAR(cp_counts_sectors_per_request(&p.load), 4.0, 0);
+    CHECK_NEAR(cp_counts_lines_per_request(&p.load), 1.0, 0);
+    CHECK_NEAR(cp_counts_efficiency(&p.load), 1.0, 0);
+    CHECK_NEAR(cp_counts_ideal_sectors_per_request(&p.load), 4.0, 0);
+    /* offset 1 at width 4: bytes 4..131 of each warp's 128-byte window: 5 sectors, 2 lines */
+    c = stride_cfg(1, 1, 4, CP_OP_LOAD, 64);
+    p = predict(&c);
+    CHECK_NEAR(cp_counts_sectors_per_request(&p.load), 5.0, 0);
+    CHECK_NEAR(cp_counts_lines_per_request(&p.load), 2.0, 0);
+    CHECK_NEAR(cp_counts_efficiency(&p.load), 0.8, 1e-12);
+    /* offset 8 at width 4 is 32 bytes: still 4 sectors but 2 lines */
+    c = stride_cfg(1, 8, 4, CP_OP_LOAD, 64);
+    p = predict(&c);
+    CHECK_NEAR(cp_counts_sectors_per_request(&p.load), 4.0, 0);
+    CHECK_NEAR(cp_counts_lines_per_request(&p.load), 2.0, 0);
+    /* offset 3 at width 16 (48 bytes): lanes cover bytes 48..559: sectors 1..17 = 17 */
+    c = stride_cfg(1, 3, 16, CP_OP_LOAD, 64);
+    p = predict(&c);
+    CHECK_NEAR(cp_counts_sectors_per_request(&p.load), 17.0, 0);
+    /* stride 2 at width 4: 8 sectors, 50% */
+    c = stride_cfg(2, 0, 4, CP_OP_LOAD, 64);
+    p = predict(&c);
+    CHECK_NEAR(cp_counts_sectors_per_request(&p.load), 8.0, 0);
+    CHECK_NEAR(cp_counts_efficiency(&p.load), 0.5, 0);
+    /* stride 32 at width 4: one sector and one line per lane, 12.5% */
+    c = stride_cfg(32, 0, 4, CP_OP_STORE, 64);
+    p = predict(&c);
+    CHECK_NEAR(cp_counts_sectors_per_request(&p.store), 32.0, 0);
+    CHECK_NEAR(cp_counts_lines_per_request(&p.store), 32.0, 0);
+    CHECK_NEAR(cp_counts_efficiency(&p.store), 0.125, 0);
+    /* a partial last warp: 40 threads = one full warp (4 sectors) + 8 lanes (1 sector) */
+    c = stride_cfg(1, 0, 4, CP_OP_LOAD, 40);
+    p = predict(&c);
+    CHECK_EQ_U64(p.load.requests, 2);
+    CHECK_EQ_U64(p.load.sectors, 5);
+    CHECK_EQ_U64(p.load.bytes_requested, 160);
+    CHECK_EQ_U64(p.warps, 8); /* one block of 256 threads */
+    /* accesses: in (load, strided), out (store) with 32-byte elements split in two */
+    c = stride_cfg(3, 0, 32, CP_OP_LOAD, 64);
+    p = predict(&c);
+    CHECK(p.naccesses == 2);
+    CHECK(strcmp(p.accesses[0].name, "in") == 0 && p.accesses[0].strided == 1);
+    CHECK(p.accesses[0].instructions == 2 && p.accesses[0].lane_bytes == 16);
+    CHECK_EQ_U64(p.accesses[0].buffer_bytes, (63 * 3 + 1) * 32);
+    CHECK_EQ_U64(p.accesses[1].buffer_bytes, 64 * 32);
+}
+
+static void test_layout(void)
+{
+    const uint64_t n = 32 * 64;
+    for (uint32_t F = 1; F <= 16; F++) {
+        for (uint32_t f = 0; f < F; f++) {
+            /* AoS: lanes 4F bytes apart, starting at 4f: sectors as for stride F offset f */
+            cp_config c = layout_cfg(CP_LAYOUT_AOS, F, f, n);
+            cp_prediction p = predict(&c);
+            uint64_t spr = 0;
+            if (4 * F >= 32) {
+                spr = 32;
+            } else {
+                /* full warp 0 at offset 4f: bytes 4f .. 4f + 31*4F + 3 */
+                spr = (4 * f + 31 * 4 * F + 3) / 32 - (4 * f) / 32 + 1;
+            }
+            /* later warps start at 128*F*w + 4f: same sector phase as warp 0 */
+            CHECK_EQ_U64(p.load.sectors, (n / 32) * spr);
+            CHECK_EQ_U64(p.store.sectors, (n / 32) * 4);
+            /* SoA: lanes contiguous; field f starts at 4*f*n, a multiple of 32 here */
+            c = layout_cfg(CP_LAYOUT_SOA, F, f, n);
+            p = predict(&c);
+            CHECK_EQ_U64(p.load.sectors, (n / 32) * 4);
+            CHECK_EQ_U64(p.load.footprint_sectors, n * 4 / 32);
+        }
+    }
+    /* SoA with n = 33 and field 1: the field starts at byte 132, so each warp's 128 bytes
+     * straddle 5 sectors (warp 0: bytes 132..259) */
+    cp_config c = layout_cfg(CP_LAYOUT_SOA, 2, 1, 33);
+    cp_prediction p = predict(&c);
+    CHECK_EQ_U64(p.load.requests, 2);
+    CHECK_EQ_U64(p.load.sectors, 5 + 1);
+}
+
+static void test_gemm_hand(void)
+{
+    /* 64^3 naive: 2x2 blocks of 32 warps = 128 warps, each k = 64 steps.
+     * A: lanes on 32 rows 256 B apart: 32 sectors and lines per request.
+     * B: all lanes read B[t][col]: 1 sector. C: 32 rows: 32 sectors. */
+    cp_config c = gemm_cfg(CP_GEMM_NAIVE, 64, 64, 64);
+    cp_prediction p = predict(&c);
+    CHECK(p.naccesses == 3);
+    CHECK_EQ_U64(p.accesses[0].counts.requests, 128 * 64);
+    CHECK_EQ_U64(p.accesses[0].counts.sectors, 128 * 64 * 32);
+    CHECK_EQ_U64(p.accesses[0].counts.lines, 128 * 64 * 32);
+    CHECK_EQ_U64(p.accesses[1].counts.requests, 128 * 64);
+    CHECK_EQ_U64(p.accesses[1].counts.sectors, 128 * 64);
+    CHECK_EQ_U64(p.accesses[1].counts.bytes_requested, 128 * 64 * 128);
+    CHECK_EQ_U64(p.accesses[1].counts.ideal_sectors, 128 * 64);
+    CHECK_EQ_U64(p.accesses[2].counts.requests, 128);
+    CHECK_EQ_U64(p.accesses[2].counts.sectors, 128 * 32);
+    CHECK_EQ_U64(p.load.sectors, 128 * 64 * 33);
+    CHECK_EQ_U64(p.load.footprint_sectors, 2 * 64 * 64 * 4 / 32);
+    /* coalesced: A broadcast (1 sector), B and C 32 consecutive floats (4 sectors, 1 line) */
+    c = gemm_cfg(CP_GEMM_COALESCED, 64, 64, 64);
+    p = predict(&c);
+    CHECK_EQ_U64(p.accesses[0].counts.sectors, 128 * 64);
+    CHECK_EQ_U64(p.accesses[1].counts.sectors, 128 * 64 * 4);
+    CHECK_EQ_U64(p.accesses[1].counts.lines, 128 * 64);
+    CHECK_EQ_U64(p.accesses[2].counts.sectors, 128 * 4);
+    CHECK_EQ_U64(p.store.requests, 128);
+    /* 40^3 naive: warps with a column < 40: 40 per block row; block row 0 has 32 active
+     * lanes (rows 0..31), block row 1 has 8 (rows 32..39). Rows are 160 B apart. */
+    c = gemm_cfg(CP_GEMM_NAIVE, 40, 40, 40);
+    p = predict(&c);
+    CHECK_EQ_U64(p.accesses[0].counts.requests, 80 * 40);
+    CHECK_EQ_U64(p.accesses[0].counts.sectors, 40 * (40 * 32 + 40 * 8));
+    CHECK_EQ_U64(p.accesses[2].counts.requests, 80);
+    CHECK_EQ_U64(p.accesses[2].counts.sectors, 40 * 32 + 40 * 8);
+    CHECK_EQ_U64(p.accesses[2].counts.bytes_requested, 40 * 40 * 4);
+}
+
+static unsigned rnd(unsigned *s)
+{
+    *s = *s * 1103515245u + 12345u;
+    return (*s >> 16) & 0x7fff;
+}
+
+static int same_counts(const cp_counts *a, const cp_counts *b)
+{
+    return a->requests == b->requests && a->sectors == b->sectors && a->lines == b->lines &&
+           a->bytes_requested == b->bytes_requested && a->ideal_sectors == b->ideal_sectors &&
+           a->footprint_sectors == b->footprint_sectors;
+}
+
+static void check_fast_equals_exact(const cp_config *c)
+{
+    cp_prediction fast, exact;
+    cp_status st;
+    cp_status_clear(&st);
+    CHECK(cp_model_predict(c, &fast, &st) == CP_EXIT_OK);
+    int rc = cp_model_predict_exact(c, 200000000ull, &exact, &st);
+    CHECK(rc == CP_EXIT_OK);
+    if (rc != CP_EXIT_OK) {
+        fprintf(stderr, "  %s\n", st.message);
+        return;
+    }
+    int ok = same_counts(&fast.load, &exact.load) && same_counts(&fast.store, &exact.store);
+    for (size_t a = 0; a < fast.naccesses; a++)
+        ok = ok && same_counts(&fast.accesses[a].counts, &exact.accesses[a].counts);
+    CHECK(ok);
+    if (!ok) {
+        char d[128];
+        cp_config_describe(c, d, sizeof d);
+        fprintf(stderr, "  fast path differs from enumeration for %s elements=%" PRIu64 "\n", d,
+                c->elements);
+        for (size_t a = 0; a < fast.naccesses; a++) {
+            const cp_counts *f = &fast.accesses[a].counts, *e = &exact.accesses[a].counts;
+            fprintf(stderr,
+                    "  %s: req %" PRIu64 "/%" PRIu64 " sec %" PRIu64 "/%" PRIu64 " lines %" PRIu64
+                    "/%" PRIu64 " fp %" PRIu64 "/%" PRIu64 "\n",
+                    fast.accesses[a].name, f->requests, e->requests, f->sectors, e->sectors,
+                    f->lines, e->lines, f->footprint_sectors, e->footprint_sectors);
+        }
+    }
+}
+
+static void test_fast_vs_exact(void)
+{
+    const uint32_t widths[] = {4, 8, 16, 32};
+    for (uint64_t s = 1; s <= 33; s++)
+        for (size_t wi = 0; wi < 4; wi++)
+            for (int op = 0; op < 2; op++) {
+                cp_config c = stride_cfg(s, (s * 7) % 13, widths[wi], (cp_op)op, 1000 + s);
+                check_fast_equals_exact(&c);
+            }
+    unsigned seed = 12345;
+    for (int i = 0; i < 300; i++) {
+        cp_config c = stride_cfg(1 + rnd(&seed) % 64, rnd(&seed) % 100, widths[rnd(&seed) % 4],
+                                 (cp_op)(rnd(&seed) % 2), 1 + rnd(&seed) % 3000);
+        check_fast_equals_exact(&c);
+        uint32_t F = 1 + rnd(&seed) % 40;
+        c = layout_cfg((cp_layout)(rnd(&seed) % 2), F, rnd(&seed) % F, 1 + rnd(&seed) % 3000);
+        check_fast_equals_exact(&c);
+    }
+    for (int i = 0; i < 120; i++) {
+        cp_config c = gemm_cfg((cp_gemm_variant)(i % 2), 1 + rnd(&seed) % 100, 1 + rnd(&seed) % 100,
+                               1 + rnd(&seed) % 70);
+        check_fast_equals_exact(&c);
+    }
+    cp_config c = gemm_cfg(CP_GEMM_NAIVE, 1, 1, 1);
+    check_fast_equals_exact(&c);
+    c = gemm_cfg(CP_GEMM_COALESCED, 33, 65, 9);
+    check_fast_equals_exact(&c);
+}
+
+static void test_warp_lanes(void)
+{
+    cp_config c = stride_cfg(2, 1, 8, CP_OP_LOAD, 100);
+    cp_warp_lanes w;
+    cp_status st;
+    cp_status_clear(&st);
+    CHECK(cp_model_warp_lanes(&c, 0, 0, 1, 0, &w, &st) == CP_EXIT_OK);
+    CHECK(w.active_mask == 0xffffffffu);
+    CHECK_EQ_U64(w.addr[0], (32 * 2 + 1) * 8); /* thread 32 reads element 65 */
+    CHECK(cp_model_warp_lanes(&c, 0, 0, 3, 0, &w, &st) == CP_EXIT_OK);
+    CHECK(w.active_mask == 0xfu); /* threads 96..99 */
+    CHECK(cp_model_warp_lanes(&c, 5, 0, 0, 0, &w, &st) == CP_EXIT_USAGE);
+    CHECK(cp_model_warp_lanes(&c, 0, 0, 8, 0, &w, &st) == CP_EXIT_USAGE);
+    CHECK_STR_CONTAINS(st.message, "warp 8 does not exist");
+}
+
+static void test_monotone_footprint(void)
+{
+    /* hand values: 10 floats back to back = 40 bytes = 2 sectors */
+    CHECK_EQ_U64(cp_model_monotone_footprint(10, 4, 0, 4), 2);
+    /* 4 floats 32 bytes apart: 4 sectors; starting at byte 28: still 4 */
+    CHECK_EQ_U64(cp_model_monotone_footprint(4, 32, 28, 4), 4);
+    /* 3 elements of 32 bytes 48 bytes apart from byte 16: sectors 0-1, 2, 3-4 -> 5 */
+    CHECK_EQ_U64(cp_model_monotone_footprint(3, 48, 16, 32), 5);
+    CHECK_EQ_U64(cp_model_monotone_footprint(0, 4, 0, 4), 0);
+}
+
+int main(void)
+{
+    test_stride_all_widths();
+    test_stride_named_values();
+    test_layout();
+    test_gemm_hand();
+    test_fast_vs_exact();
+    test_warp_lanes();
+    test_monotone_footprint();
+    return cp_test_finish();
+}
