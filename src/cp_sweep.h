@@ -22,8 +22,8 @@ typedef struct cp_sweep {
 /* Parses a numeric specification for the option `param` (e.g. "--stride") into out; every
  * value must lie in [min, max]. On error returns CP_EXIT_USAGE with a message that names the
  * bad token, e.g. "--stride: '32..1' is an empty range (start above end)", and a hint. */
-int cp_sweep_parse(const char *spec, const char *param, uint64_t min, uint64_t max,
-                   cp_sweep *out, cp_status *st);
+int cp_sweep_parse(const char *spec, const char *param, uint64_t min, uint64_t max, cp_sweep *out,
+                   cp_status *st);
 
 /* Parses a comma list of names (or "all", meaning every name in order); values are indices
  * into names[]. */

@@ -1,0 +1,534 @@
+/* cp_sweep.c: parsing sweep specifications (N, a..b, a..b:step, lists, names, byte sizes) and
+ * enumerating their cartesian product. */
+#include "cp_sweep.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SYNTAX_HINT "a value is N, a..b, a..b:step, or a comma list of these (1..8,16,32)"
+#define BYTES_HINT "a size is digits with an optional K, M or G suffix (powers of 1024), e.g. 64M"
+
+/* Longest token quoted in a message (the message buffer truncates anyway). */
+#define TOK_MAX 200
+
+/* Length of a token as an int for "%.*s", clamped. */
+static int tok_len(size_t n)
+{
+    return n > TOK_MAX ? TOK_MAX : (int)n;
+}
+
+static const char *param_or_default(const char *param)
+{
+    return param ? param : "value";
+}
+
+enum { NUM_OK = 0, NUM_BAD, NUM_TOO_LARGE };
+
+/* Parses s[0..len) as a decimal whole number: digits only, no sign, no space. The character
+ * at s[len] must not be a digit (true for the separators ',', '.', ':' and the terminator). */
+static int parse_digits(const char *s, size_t len, uint64_t *v)
+{
+    if (len == 0) return NUM_BAD;
+    for (size_t i = 0; i < len; i++)
+        if (s[i] < '0' || s[i] > '9') return NUM_BAD;
+    char *end = NULL;
+    errno = 0;
+    unsigned long long x = strtoull(s, &end, 10);
+    if (errno == ERANGE) return NUM_TOO_LARGE;
+    if (end != s + len) return NUM_BAD;
+#if ULLONG_MAX > UINT64_MAX
+    if (x > UINT64_MAX) return NUM_TOO_LARGE;
+#endif
+    *v = (uint64_t)x;
+    return NUM_OK;
+}
+
+/* Records a number error for the token tok, naming the enclosing item when it differs. */
+static int number_error(cp_status *st, const char *param, int kind, const char *tok, size_t tlen,
+                        const char *item, size_t ilen)
+{
+    const char *what = kind == NUM_TOO_LARGE ? "is too large" : "is not a whole number";
+    if (tok == item && tlen == ilen)
+        cp_status_set(st, CP_EXIT_USAGE, "%s: '%.*s' %s", param, tok_len(tlen), tok, what);
+    else
+        cp_status_set(st, CP_EXIT_USAGE, "%s: '%.*s' %s (in '%.*s')", param, tok_len(tlen), tok,
+                      what, tok_len(ilen), item);
+    if (kind == NUM_TOO_LARGE)
+        cp_status_hint(st, "values must be at most %" PRIu64, UINT64_MAX);
+    else
+        cp_status_hint(st, "%s", SYNTAX_HINT);
+    return CP_EXIT_USAGE;
+}
+
+/* Records a bound error (value below min or above max) for the token tok. */
+static int bound_error(cp_status *st, const char *param, const char *tok, size_t tlen,
+                       const char *item, size_t ilen, int above, uint64_t min, uint64_t max)
+{
+    const char *what = above ? "above the maximum" : "below the minimum";
+    uint64_t lim = above ? max : min;
+    if (tok == item && tlen == ilen)
+        cp_status_set(st, CP_EXIT_USAGE, "%s: '%.*s' is %s %" PRIu64, param, tok_len(tlen), tok,
+                      what, lim);
+    else
+        cp_status_set(st, CP_EXIT_USAGE, "%s: '%.*s' is %s %" PRIu64 " (in '%.*s')", param,
+                      tok_len(tlen), tok, what, lim, tok_len(ilen), item);
+    cp_status_hint(st, "%s takes values from %" PRIu64 " to %" PRIu64, param, min, max);
+    return CP_EXIT_USAGE;
+}
+
+/* Finds ".." in s[0..len); returns its offset or len when absent. */
+static size_t find_dots(const char *s, size_t len)
+{
+    for (size_t i = 0; i + 1 < len; i++)
+        if (s[i] == '.' && s[i + 1] == '.') return i;
+    return len;
+}
+
+/* One parsed item: the values start, start+step, ... up to end; n of them. */
+typedef struct item_range {
+    uint64_t start;
+    uint64_t step;
+    uint64_t n;
+} item_range;
+
+/* Parses and checks one non-empty item s[0..len) of a numeric spec. */
+static int parse_item(const char *s, size_t len, const char *param, uint64_t min, uint64_t max,
+                      item_range *r, cp_status *st)
+{
+    size_t dots = find_dots(s, len);
+    int k;
+    if (dots == len) {
+        uint64_t v;
+        if ((k = parse_digits(s, len, &v)) != NUM_OK)
+            return number_error(st, param, k, s, len, s, len);
+        if (v < min || v > max) return bound_error(st, param, s, len, s, len, v > max, min, max);
+        r->start = v;
+        r->step = 1;
+        r->n = 1;
+        return CP_EXIT_OK;
+    }
+
+    const char *a = s;
+    size_t alen = dots;
+    const char *b = s + dots + 2;
+    size_t blen = len - dots - 2;
+    const char *c = NULL;
+    size_t clen = 0;
+    const char *colon = memchr(b, ':', blen);
+    if (colon) {
+        c = colon + 1;
+        clen = (size_t)(s + len - c);
+        blen = (size_t)(colon - b);
+    }
+    if (alen == 0) {
+        cp_status_set(st, CP_EXIT_USAGE, "%s: '%.*s' is missing the start of the range", param,
+                      tok_len(len), s);
+        cp_status_hint(st, "%s", SYNTAX_HINT);
+        return CP_EXIT_USAGE;
+    }
+    if (blen == 0) {
+        cp_status_set(st, CP_EXIT_USAGE, "%s: '%.*s' is missing the end of the range", param,
+                      tok_len(len), s);
+        cp_status_hint(st, "%s", SYNTAX_HINT);
+        return CP_EXIT_USAGE;
+    }
+    if (c && clen == 0) {
+        cp_status_set(st, CP_EXIT_USAGE, "%s: '%.*s' is missing the step after ':'", param,
+                      tok_len(len), s);
+        cp_status_hint(st, "%s", SYNTAX_HINT);
+        return CP_EXIT_USAGE;
+    }
+
+    uint64_t lo, hi, step = 1;
+    if ((k = parse_digits(a, alen, &lo)) != NUM_OK)
+        return number_error(st, param, k, a, alen, s, len);
+    if ((k = parse_digits(b, blen, &hi)) != NUM_OK)
+        return number_error(st, param, k, b, blen, s, len);
+    if (c && (k = parse_digits(c, clen, &step)) != NUM_OK)
+        return number_error(st, param, k, c, clen, s, len);
+
+    if (lo > hi) {
+        cp_status_set(st, CP_EXIT_USAGE, "%s: '%.*s' is an empty range (start above end)", param,
+                      tok_len(len), s);
+        cp_status_hint(st, "write the smaller value first, e.g. 1..32");
+        return CP_EXIT_USAGE;
+    }
+    if (step == 0) {
+        cp_status_set(st, CP_EXIT_USAGE, "%s: '%.*s' has step 0 (the step must be at least 1)",
+                      param, tok_len(len), s);
+        cp_status_hint(st, "%s", SYNTAX_HINT);
+        return CP_EXIT_USAGE;
+    }
+    /* (hi - lo) / step + 1 values; compare before adding 1 so that nothing overflows. */
+    uint64_t span = (hi - lo) / step;
+    if (span >= CP_SWEEP_MAX_VALUES) {
+        cp_status_set(st, CP_EXIT_USAGE, "%s: '%.*s' gives more than %u values", param,
+                      tok_len(len), s, CP_SWEEP_MAX_VALUES);
+        cp_status_hint(st, "use a larger step (a..b:step) or a smaller range");
+        return CP_EXIT_USAGE;
+    }
+    if (lo < min || lo > max) return bound_error(st, param, a, alen, s, len, lo > max, min, max);
+    if (hi > max) return bound_error(st, param, b, blen, s, len, 1, min, max);
+    r->start = lo;
+    r->step = step;
+    r->n = span + 1;
+    return CP_EXIT_OK;
+}
+
+/* Records the error for an empty spec. */
+static int empty_spec_error(cp_status *st, const char *param, const char *hint)
+{
+    cp_status_set(st, CP_EXIT_USAGE, "%s: the value '' is empty", param);
+    cp_status_hint(st, "%s", hint);
+    return CP_EXIT_USAGE;
+}
+
+/* Records the error for an empty item of a comma list. */
+static int empty_item_error(cp_status *st, const char *param, const char *spec, const char *hint)
+{
+    cp_status_set(st, CP_EXIT_USAGE, "%s: empty item in '%.*s'", param, tok_len(strlen(spec)),
+                  spec);
+    cp_status_hint(st, "%s", hint);
+    return CP_EXIT_USAGE;
+}
+
+/* A set of distinct values kept in insertion order, with an open-addressing index. */
+typedef struct value_set {
+    uint64_t *values;
+    size_t count, cap;
+    uint32_t *slots; /* 0: empty, else position + 1 in values */
+    size_t mask;
+} value_set;
+
+static size_t hash_u64(uint64_t v, size_t mask)
+{
+    v ^= v >> 33;
+    v *= UINT64_C(0xff51afd7ed558ccd);
+    v ^= v >> 33;
+    v *= UINT64_C(0xc4ceb9fe1a85ec53);
+    v ^= v >> 33;
+    return (size_t)v & mask;
+}
+
+static int set_init(value_set *s, size_t cap)
+{
+    size_t nslots = 16;
+    while (nslots < 2 * cap)
+        nslots *= 2;
+    s->values = malloc(cap * sizeof *s->values);
+    s->slots = calloc(nslots, sizeof *s->slots);
+    s->count = 0;
+    s->cap = cap;
+    s->mask = nslots - 1;
+    if (!s->values || !s->slots) {
+        free(s->values);
+        free(s->slots);
+        s->values = NULL;
+        s->slots = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+/* Adds v unless present; returns 0, or -1 when a new value does not fit. */
+static int set_add(value_set *s, uint64_t v)
+{
+    size_t i = hash_u64(v, s->mask);
+    while (s->slots[i]) {
+        if (s->values[s->slots[i] - 1] == v) return 0;
+        i = (i + 1) & s->mask;
+    }
+    if (s->count == s->cap) return -1;
+    s->values[s->count++] = v;
+    s->slots[i] = (uint32_t)s->count;
+    return 0;
+}
+
+/* Calls parse_item on each comma-separated item of spec; sums their counts into *total
+ * (saturating), or adds their values to set when set is not NULL. */
+static int walk_items(const char *spec, const char *param, uint64_t min, uint64_t max,
+                      uint64_t *total, value_set *set, cp_status *st)
+{
+    const char *p = spec;
+    for (;;) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        if (len == 0) return empty_item_error(st, param, spec, SYNTAX_HINT);
+        item_range r = {0, 0, 0};
+        CP_TRY(parse_item(p, len, param, min, max, &r, st));
+        if (set) {
+            for (uint64_t i = 0; i < r.n; i++) {
+                if (set_add(set, r.start + i * r.step) != 0) {
+                    cp_status_set(st, CP_EXIT_USAGE, "%s: '%.*s' gives more than %u values", param,
+                                  tok_len(strlen(spec)), spec, CP_SWEEP_MAX_VALUES);
+                    cp_status_hint(st, "use a larger step (a..b:step) or fewer items");
+                    return CP_EXIT_USAGE;
+                }
+            }
+        } else {
+            *total = *total > UINT64_MAX - r.n ? UINT64_MAX : *total + r.n;
+        }
+        if (!comma) return CP_EXIT_OK;
+        p = comma + 1;
+    }
+}
+
+int cp_sweep_parse(const char *spec, const char *param, uint64_t min, uint64_t max, cp_sweep *out,
+                   cp_status *st)
+{
+    out->values = NULL;
+    out->count = 0;
+    param = param_or_default(param);
+    if (!spec || !*spec) return empty_spec_error(st, param, SYNTAX_HINT);
+
+    /* First pass: check every item and count values before allocating anything. */
+    uint64_t total = 0;
+    CP_TRY(walk_items(spec, param, min, max, &total, NULL, st));
+
+    value_set set;
+    size_t cap = total > CP_SWEEP_MAX_VALUES ? CP_SWEEP_MAX_VALUES : (size_t)total;
+    if (set_init(&set, cap) != 0)
+        return cp_status_set(st, CP_EXIT_RUNTIME, "%s: out of memory", param);
+    int rc = walk_items(spec, param, min, max, &total, &set, st);
+    free(set.slots);
+    if (rc != CP_EXIT_OK) {
+        free(set.values);
+        return rc;
+    }
+    out->values = set.values;
+    out->count = set.count;
+    return CP_EXIT_OK;
+}
+
+/* Writes "a, b, c, all" into buf (truncating safely). */
+static void list_names(char *buf, size_t size, const char *const *names, size_t nnames)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i <= nnames && used + 1 < size; i++) {
+        const char *n = i < nnames ? names[i] : "all";
+        size_t room = size - used;
+        size_t need = strlen(n) + (i ? 2 : 0);
+        if (need >= room) break;
+        if (i) {
+            memcpy(buf + used, ", ", 2);
+            used += 2;
+        }
+        memcpy(buf + used, n, strlen(n));
+        used += strlen(n);
+        buf[used] = '\0';
+    }
+}
+
+int cp_sweep_parse_names(const char *spec, const char *param, const char *const *names,
+                         size_t nnames, cp_sweep *out, cp_status *st)
+{
+    out->values = NULL;
+    out->count = 0;
+    param = param_or_default(param);
+    char expected[240];
+    list_names(expected, sizeof expected, names, nnames);
+    char hint[300];
+    snprintf(hint, sizeof hint, "expected a comma list of: %s", expected);
+    if (!spec || !*spec) return empty_spec_error(st, param, hint);
+
+    if (strcmp(spec, "all") == 0) {
+        if (nnames == 0) return CP_EXIT_OK;
+        out->values = malloc(nnames * sizeof *out->values);
+        if (!out->values) return cp_status_set(st, CP_EXIT_RUNTIME, "%s: out of memory", param);
+        for (size_t i = 0; i < nnames; i++)
+            out->values[i] = i;
+        out->count = nnames;
+        return CP_EXIT_OK;
+    }
+
+    /* Check every item first, then allocate: at most nnames distinct values. */
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1) {
+            out->values = malloc(nnames * sizeof *out->values);
+            if (!out->values) return cp_status_set(st, CP_EXIT_RUNTIME, "%s: out of memory", param);
+        }
+        const char *p = spec;
+        for (;;) {
+            const char *comma = strchr(p, ',');
+            size_t len = comma ? (size_t)(comma - p) : strlen(p);
+            if (len == 0) {
+                cp_sweep_free(out);
+                return empty_item_error(st, param, spec, hint);
+            }
+            size_t idx = nnames;
+            for (size_t i = 0; i < nnames; i++)
+                if (names[i] && strlen(names[i]) == len && memcmp(names[i], p, len) == 0) {
+                    idx = i;
+                    break;
+                }
+            if (idx == nnames) {
+                if (len == 3 && memcmp(p, "all", 3) == 0)
+                    cp_status_set(st, CP_EXIT_USAGE,
+                                  "%s: 'all' cannot be combined with other values in '%.*s'", param,
+                                  tok_len(strlen(spec)), spec);
+                else
+                    cp_status_set(st, CP_EXIT_USAGE,
+                                  "%s: unknown value '%.*s' (expected one of: %s)", param,
+                                  tok_len(len), p, expected);
+                cp_status_hint(st, "%s", hint);
+                cp_sweep_free(out);
+                return CP_EXIT_USAGE;
+            }
+            if (pass == 1) {
+                int seen = 0;
+                for (size_t j = 0; j < out->count; j++)
+                    if (out->values[j] == idx) seen = 1;
+                if (!seen) out->values[out->count++] = idx;
+            }
+            if (!comma) break;
+            p = comma + 1;
+        }
+    }
+    return CP_EXIT_OK;
+}
+
+int cp_sweep_parse_u64(const char *spec, const char *param, uint64_t min, uint64_t max,
+                       uint64_t *out, cp_status *st)
+{
+    param = param_or_default(param);
+    if (!spec || !*spec) {
+        cp_status_set(st, CP_EXIT_USAGE, "%s: the value '' is empty", param);
+        cp_status_hint(st, "%s takes one whole number from %" PRIu64 " to %" PRIu64, param, min,
+                       max);
+        return CP_EXIT_USAGE;
+    }
+    size_t len = strlen(spec);
+    uint64_t v;
+    int k = parse_digits(spec, len, &v);
+    if (k != NUM_OK) {
+        number_error(st, param, k, spec, len, spec, len);
+        cp_status_hint(st, "%s takes one whole number from %" PRIu64 " to %" PRIu64, param, min,
+                       max);
+        return CP_EXIT_USAGE;
+    }
+    if (v < min || v > max) return bound_error(st, param, spec, len, spec, len, v > max, min, max);
+    *out = v;
+    return CP_EXIT_OK;
+}
+
+int cp_sweep_parse_bytes(const char *spec, const char *param, uint64_t min, uint64_t max,
+                         uint64_t *out, cp_status *st)
+{
+    param = param_or_default(param);
+    if (!spec || !*spec) return empty_spec_error(st, param, BYTES_HINT);
+    size_t len = strlen(spec);
+    size_t ndig = 0;
+    while (ndig < len && spec[ndig] >= '0' && spec[ndig] <= '9')
+        ndig++;
+    const char *suf = spec + ndig;
+    unsigned shift = 0;
+    int ok = ndig > 0;
+    if (ok && *suf) {
+        switch (*suf) {
+        case 'K':
+        case 'k':
+            shift = 10;
+            break;
+        case 'M':
+        case 'm':
+            shift = 20;
+            break;
+        case 'G':
+        case 'g':
+            shift = 30;
+            break;
+        default:
+            ok = 0;
+        }
+        if (ok && suf[1] != '\0' && strcmp(suf + 1, "iB") != 0) ok = 0;
+    }
+    if (!ok) {
+        cp_status_set(st, CP_EXIT_USAGE,
+                      "%s: '%.*s' is not a byte count (digits with an optional K, M or G suffix)",
+                      param, tok_len(len), spec);
+        cp_status_hint(st, "%s", BYTES_HINT);
+        return CP_EXIT_USAGE;
+    }
+    uint64_t v;
+    int k = parse_digits(spec, ndig, &v);
+    if (k == NUM_OK && v > (UINT64_MAX >> shift)) k = NUM_TOO_LARGE;
+    if (k != NUM_OK) {
+        cp_status_set(st, CP_EXIT_USAGE, "%s: '%.*s' is too large", param, tok_len(len), spec);
+        cp_status_hint(st, "%s takes sizes from %" PRIu64 " to %" PRIu64 " bytes", param, min, max);
+        return CP_EXIT_USAGE;
+    }
+    v <<= shift;
+    if (v < min || v > max) {
+        cp_status_set(st, CP_EXIT_USAGE, "%s: '%.*s' is %s %" PRIu64 " bytes", param, tok_len(len),
+                      spec, v < min ? "below the minimum" : "above the maximum",
+                      v < min ? min : max);
+        cp_status_hint(st, "%s takes sizes from %" PRIu64 " to %" PRIu64 " bytes", param, min, max);
+        return CP_EXIT_USAGE;
+    }
+    *out = v;
+    return CP_EXIT_OK;
+}
+
+void cp_sweep_free(cp_sweep *s)
+{
+    if (!s) return;
+    free(s->values);
+    s->values = NULL;
+    s->count = 0;
+}
+
+int cp_sweep_product_count(const cp_sweep *const *dims, size_t ndims, uint64_t limit,
+                           uint64_t *count, cp_status *st)
+{
+    uint64_t n = 1;
+    int overflow = 0;
+    for (size_t i = 0; i < ndims; i++)
+        if (dims[i]->count == 0) {
+            *count = 0;
+            return CP_EXIT_OK;
+        }
+    for (size_t i = 0; i < ndims; i++) {
+        uint64_t c = (uint64_t)dims[i]->count;
+        if (n > UINT64_MAX / c) {
+            overflow = 1;
+            break;
+        }
+        n *= c;
+    }
+    if (overflow || n > limit) {
+        *count = 0;
+        if (overflow)
+            cp_status_set(st, CP_EXIT_USAGE,
+                          "the sweep has more than %" PRIu64
+                          " configurations, more than the limit %" PRIu64,
+                          UINT64_MAX, limit);
+        else
+            cp_status_set(st, CP_EXIT_USAGE,
+                          "the sweep has %" PRIu64 " configurations, more than the limit %" PRIu64,
+                          n, limit);
+        cp_status_hint(st, "sweep fewer values (use a step, a..b:step), or split the sweep into "
+                           "several runs");
+        return CP_EXIT_USAGE;
+    }
+    *count = n;
+    return CP_EXIT_OK;
+}
+
+void cp_sweep_product_at(const cp_sweep *const *dims, size_t ndims, uint64_t index,
+                         uint64_t *values)
+{
+    for (size_t i = ndims; i-- > 0;) {
+        uint64_t c = (uint64_t)dims[i]->count;
+        if (c == 0) {
+            values[i] = 0;
+            continue;
+        }
+        values[i] = dims[i]->values[index % c];
+        index /= c;
+    }
+}

@@ -1,0 +1,366 @@
+/* test_sweep.c: unit tests of the sweep grammar (numbers, ranges, lists, names, byte sizes) and
+ * of the cartesian product's count and order. */
+#include "cp_sweep.h"
+
+#include "cp_test.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+
+/* Parses spec with [min, max] and checks that it gives exactly want[0..n). */
+static void expect_values(const char *spec, uint64_t min, uint64_t max, const uint64_t *want,
+                          size_t n)
+{
+    cp_sweep s = {NULL, 0};
+    cp_status st;
+    cp_status_clear(&st);
+    int rc = cp_sweep_parse(spec, "--stride", min, max, &s, &st);
+    CHECK_EQ_U64(rc, CP_EXIT_OK);
+    if (rc != CP_EXIT_OK) fprintf(stderr, "  spec '%s': %s\n", spec, st.message);
+    CHECK_EQ_U64(s.count, n);
+    if (s.count == n)
+        for (size_t i = 0; i < n; i++)
+            CHECK_EQ_U64(s.values[i], want[i]);
+    cp_sweep_free(&s);
+    CHECK(s.values == NULL && s.count == 0);
+}
+
+/* Parses spec and checks that it fails with CP_EXIT_USAGE, an empty result, a message
+ * containing `needle` and a hint. */
+static void expect_error(const char *spec, uint64_t min, uint64_t max, const char *needle)
+{
+    cp_sweep s = {NULL, 0};
+    cp_status st;
+    cp_status_clear(&st);
+    int rc = cp_sweep_parse(spec, "--stride", min, max, &s, &st);
+    CHECK_EQ_U64(rc, CP_EXIT_USAGE);
+    CHECK_EQ_U64(st.code, CP_EXIT_USAGE);
+    CHECK(s.values == NULL);
+    CHECK_EQ_U64(s.count, 0);
+    CHECK_STR_CONTAINS(st.message, "--stride: ");
+    CHECK_STR_CONTAINS(st.message, needle);
+    CHECK(st.hint[0] != '\0');
+    cp_sweep_free(&s);
+}
+
+static void test_valid_forms(void)
+{
+    static const uint64_t one[] = {4};
+    expect_values("4", 1, 4096, one, 1);
+    static const uint64_t r[] = {1, 2, 3, 4, 5};
+    expect_values("1..5", 1, 4096, r, 5);
+    static const uint64_t single[] = {7};
+    expect_values("7..7", 1, 4096, single, 1);
+    static const uint64_t stepped[] = {1, 5, 9};
+    expect_values("1..10:4", 1, 4096, stepped, 3);
+    static const uint64_t exact[] = {0, 8, 16, 24, 32};
+    expect_values("0..32:8", 0, 4096, exact, 5);
+    static const uint64_t big_step[] = {3};
+    expect_values("3..10:100", 1, 4096, big_step, 1);
+    static const uint64_t list[] = {32, 1, 8};
+    expect_values("32,1,8", 1, 4096, list, 3);
+    static const uint64_t mix[] = {1, 2, 3, 4, 5, 6, 7, 8, 16, 32};
+    expect_values("1..8,16,32", 1, 4096, mix, 10);
+    static const uint64_t dup[] = {1, 2, 3};
+    expect_values("1,1..3", 1, 4096, dup, 3);
+    static const uint64_t dup2[] = {5, 1, 2, 3, 4, 6};
+    expect_values("5,1..6,3,5", 1, 4096, dup2, 6);
+    static const uint64_t zeros[] = {7};
+    expect_values("007", 1, 4096, zeros, 1);
+
+    /* Exactly CP_SWEEP_MAX_VALUES values is allowed, also spread over items with overlaps. */
+    cp_sweep s = {NULL, 0};
+    cp_status st;
+    cp_status_clear(&st);
+    CHECK_EQ_U64(cp_sweep_parse("1..100000", "--n", 1, 1000000, &s, &st), CP_EXIT_OK);
+    CHECK_EQ_U64(s.count, CP_SWEEP_MAX_VALUES);
+    CHECK_EQ_U64(s.values[0], 1);
+    CHECK_EQ_U64(s.values[CP_SWEEP_MAX_VALUES - 1], 100000);
+    cp_sweep_free(&s);
+    CHECK_EQ_U64(cp_sweep_parse("1..100000,1..100000,50000", "--n", 1, 1000000, &s, &st),
+                 CP_EXIT_OK);
+    CHECK_EQ_U64(s.count, CP_SWEEP_MAX_VALUES);
+    cp_sweep_free(&s);
+    cp_sweep_free(&s); /* freeing an empty sweep is safe */
+    CHECK(s.values == NULL && s.count == 0);
+}
+
+static void test_bounds(void)
+{
+    static const uint64_t top[] = {UINT64_MAX};
+    expect_values("18446744073709551615", 0, UINT64_MAX, top, 1);
+    static const uint64_t tail[] = {UINT64_MAX - 2, UINT64_MAX - 1, UINT64_MAX};
+    expect_values("18446744073709551613..18446744073709551615", 0, UINT64_MAX, tail, 3);
+    static const uint64_t wide_step[] = {0, UINT64_MAX};
+    expect_values("0..18446744073709551615:18446744073709551615", 0, UINT64_MAX, wide_step, 2);
+    static const uint64_t zero[] = {0};
+    expect_values("0", 0, 0, zero, 1);
+    static const uint64_t edges[] = {1, 4096};
+    expect_values("1,4096", 1, 4096, edges, 2);
+
+    expect_error("18446744073709551616", 0, UINT64_MAX, "'18446744073709551616' is too large");
+    expect_error("0..18446744073709551615", 0, UINT64_MAX, "gives more than 100000 values");
+    expect_error("0..18446744073709551616", 0, UINT64_MAX, "'18446744073709551616' is too large");
+    expect_error("4097", 1, 4096, "'4097' is above the maximum 4096");
+    expect_error("1..4097", 1, 4096, "'4097' is above the maximum 4096 (in '1..4097')");
+    expect_error("0..8", 1, 4096, "'0' is below the minimum 1 (in '0..8')");
+    expect_error("5000..6000", 1, 4096, "'5000' is above the maximum 4096");
+}
+
+static void test_invalid_forms(void)
+{
+    expect_error("", 1, 4096, "empty");
+    expect_error("x", 1, 4096, "'x' is not a whole number");
+    expect_error("1..", 1, 4096, "'1..' is missing the end of the range");
+    expect_error("..5", 1, 4096, "'..5' is missing the start of the range");
+    expect_error("1...3", 1, 4096, "'1...3'");
+    expect_error("1..3..5", 1, 4096, "'1..3..5'");
+    expect_error("1.5", 1, 4096, "'1.5' is not a whole number");
+    expect_error("32..1", 1, 4096, "'32..1' is an empty range (start above end)");
+    expect_error("1..8:0", 1, 4096, "'1..8:0' has step 0 (the step must be at least 1)");
+    expect_error("1..8:", 1, 4096, "'1..8:'");
+    expect_error("1..:2", 1, 4096, "'1..:2' is missing the end of the range");
+    expect_error("1..8:x", 1, 4096, "'x' is not a whole number (in '1..8:x')");
+    expect_error("1..8:-1", 1, 4096, "'-1' is not a whole number");
+    expect_error("5:2", 1, 4096, "'5:2' is not a whole number");
+    expect_error("1,,2", 1, 4096, "empty item in '1,,2'");
+    expect_error(",1", 1, 4096, "empty item in ',1'");
+    expect_error("1,", 1, 4096, "empty item in '1,'");
+    expect_error(",", 1, 4096, "empty item in ','");
+    expect_error("-1", 1, 4096, "'-1' is not a whole number");
+    expect_error("+1", 1, 4096, "'+1' is not a whole number");
+    expect_error(" 1", 1, 4096, "' 1' is not a whole number");
+    expect_error("1 ", 1, 4096, "'1 ' is not a whole number");
+    expect_error("1, 2", 1, 4096, "' 2' is not a whole number");
+    expect_error("0x10", 1, 4096, "'0x10' is not a whole number");
+    expect_error("99999999999999999999999", 1, 4096, "'99999999999999999999999' is too large");
+    expect_error("1..99999999999999999999999", 1, 4096,
+                 "'99999999999999999999999' is too large (in '1..99999999999999999999999')");
+    expect_error("0", 1, 4096, "'0' is below the minimum 1");
+    expect_error("5000", 1, 4096, "'5000' is above the maximum 4096");
+    expect_error("8,5000", 1, 4096, "'5000' is above the maximum 4096");
+    expect_error("1..100000000", 1, 4096, "'1..100000000' gives more than 100000 values");
+    expect_error("1..100001", 1, UINT64_MAX, "'1..100001' gives more than 100000 values");
+    expect_error("1..60000,60001..120000", 1, UINT64_MAX,
+                 "'1..60000,60001..120000' gives more than 100000 values");
+    /* an error in a later item leaves nothing allocated */
+    expect_error("1..50000,x", 1, UINT64_MAX, "'x' is not a whole number");
+
+    cp_sweep s = {NULL, 0};
+    cp_status st;
+    cp_status_clear(&st);
+    CHECK_EQ_U64(cp_sweep_parse(NULL, "--stride", 1, 8, &s, &st), CP_EXIT_USAGE);
+    CHECK(s.values == NULL && s.count == 0);
+    /* the hint for syntax errors shows the grammar */
+    CHECK_EQ_U64(cp_sweep_parse("x", "--stride", 1, 8, &s, &st), CP_EXIT_USAGE);
+    CHECK_STR_CONTAINS(st.hint, "a..b:step");
+    CHECK_EQ_U64(cp_sweep_parse("9", "--stride", 1, 8, &s, &st), CP_EXIT_USAGE);
+    CHECK_STR_CONTAINS(st.hint, "1 to 8");
+}
+
+static void test_names(void)
+{
+    static const char *const ops[] = {"load", "store"};
+    cp_sweep s = {NULL, 0};
+    cp_status st;
+    cp_status_clear(&st);
+
+    CHECK_EQ_U64(cp_sweep_parse_names("load", "--op", ops, 2, &s, &st), CP_EXIT_OK);
+    CHECK_EQ_U64(s.count, 1);
+    CHECK_EQ_U64(s.values[0], 0);
+    cp_sweep_free(&s);
+
+    CHECK_EQ_U64(cp_sweep_parse_names("store,load,store", "--op", ops, 2, &s, &st), CP_EXIT_OK);
+    CHECK_EQ_U64(s.count, 2);
+    CHECK_EQ_U64(s.values[0], 1);
+    CHECK_EQ_U64(s.values[1], 0);
+    cp_sweep_free(&s);
+
+    CHECK_EQ_U64(cp_sweep_parse_names("all", "--op", ops, 2, &s, &st), CP_EXIT_OK);
+    CHECK_EQ_U64(s.count, 2);
+    CHECK_EQ_U64(s.values[0], 0);
+    CHECK_EQ_U64(s.values[1], 1);
+    cp_sweep_free(&s);
+
+    CHECK_EQ_U64(cp_sweep_parse_names("lod", "--op", ops, 2, &s, &st), CP_EXIT_USAGE);
+    CHECK_STR_CONTAINS(st.message, "--op: unknown value 'lod' (expected one of: load, store, all)");
+    CHECK(s.values == NULL && s.count == 0);
+
+    CHECK_EQ_U64(cp_sweep_parse_names("load,Store", "--op", ops, 2, &s, &st), CP_EXIT_USAGE);
+    CHECK_STR_CONTAINS(st.message, "unknown value 'Store'");
+    CHECK(s.values == NULL && s.count == 0);
+
+    CHECK_EQ_U64(cp_sweep_parse_names("load,,store", "--op", ops, 2, &s, &st), CP_EXIT_USAGE);
+    CHECK_STR_CONTAINS(st.message, "--op: empty item in 'load,,store'");
+    CHECK(s.values == NULL && s.count == 0);
+
+    CHECK_EQ_U64(cp_sweep_parse_names("load,", "--op", ops, 2, &s, &st), CP_EXIT_USAGE);
+    CHECK_STR_CONTAINS(st.message, "empty item in 'load,'");
+    CHECK_EQ_U64(cp_sweep_parse_names("", "--op", ops, 2, &s, &st), CP_EXIT_USAGE);
+    CHECK_STR_CONTAINS(st.message, "--op:");
+    CHECK_EQ_U64(cp_sweep_parse_names("load,all", "--op", ops, 2, &s, &st), CP_EXIT_USAGE);
+    CHECK_STR_CONTAINS(st.message, "'all'");
+    CHECK_EQ_U64(cp_sweep_parse_names("loads", "--op", ops, 2, &s, &st), CP_EXIT_USAGE);
+    CHECK_STR_CONTAINS(st.message, "'loads'");
+    CHECK(s.values == NULL && s.count == 0);
+}
+
+static void test_u64(void)
+{
+    uint64_t v = 0;
+    cp_status st;
+    cp_status_clear(&st);
+    CHECK_EQ_U64(cp_sweep_parse_u64("32", "--warps", 1, 64, &v, &st), CP_EXIT_OK);
+    CHECK_EQ_U64(v, 32);
+    CHECK_EQ_U64(cp_sweep_parse_u64("18446744073709551615", "--n", 0, UINT64_MAX, &v, &st),
+                 CP_EXIT_OK);
+    CHECK_EQ_U64(v, UINT64_MAX);
+    CHECK_EQ_U64(cp_sweep_parse_u64("18446744073709551616", "--n", 0, UINT64_MAX, &v, &st),
+                 CP_EXIT_USAGE);
+    CHECK_STR_CONTAINS(st.message, "--n: '18446744073709551616' is too large");
+    CHECK_EQ_U64(cp_sweep_parse_u64("1..4", "--warps", 1, 64, &v, &st), CP_EXIT_USAGE);
+    CHECK_STR_CONTAINS(st.message, "--warps: '1..4' is not a whole number");
+    CHECK_EQ_U64(cp_sweep_parse_u64("x", "--warps", 1, 64, &v, &st), CP_EXIT_USAGE);
+    CHECK_STR_CONTAINS(st.message, "--warps: 'x' is not a whole number");
+    CHECK_EQ_U64(cp_sweep_parse_u64("-3", "--warps", 1, 64, &v, &st), CP_EXIT_USAGE);
+    CHECK_STR_CONTAINS(st.message, "'-3' is not a whole number");
+    CHECK_EQ_U64(cp_sweep_parse_u64(" 3", "--warps", 1, 64, &v, &st), CP_EXIT_USAGE);
+    CHECK_EQ_U64(cp_sweep_parse_u64("", "--warps", 1, 64, &v, &st), CP_EXIT_USAGE);
+    CHECK_STR_CONTAINS(st.message, "--warps:");
+    CHECK_EQ_U64(cp_sweep_parse_u64("0", "--warps", 1, 64, &v, &st), CP_EXIT_USAGE);
+    CHECK_STR_CONTAINS(st.message, "--warps: '0' is below the minimum 1");
+    CHECK_EQ_U64(cp_sweep_parse_u64("65", "--warps", 1, 64, &v, &st), CP_EXIT_USAGE);
+    CHECK_STR_CONTAINS(st.message, "--warps: '65' is above the maximum 64");
+    CHECK(st.hint[0] != '\0');
+    CHECK_EQ_U64(v, UINT64_MAX); /* untouched on error */
+}
+
+/* Parses a byte count in [0, UINT64_MAX] and checks the result. */
+static void expect_bytes(const char *spec, uint64_t want)
+{
+    uint64_t v = 0;
+    cp_status st;
+    cp_status_clear(&st);
+    int rc = cp_sweep_parse_bytes(spec, "--size", 0, UINT64_MAX, &v, &st);
+    CHECK_EQ_U64(rc, CP_EXIT_OK);
+    if (rc != CP_EXIT_OK) fprintf(stderr, "  spec '%s': %s\n", spec, st.message);
+    CHECK_EQ_U64(v, want);
+}
+
+static void expect_bytes_error(const char *spec, uint64_t min, uint64_t max, const char *needle)
+{
+    uint64_t v = 0;
+    cp_status st;
+    cp_status_clear(&st);
+    CHECK_EQ_U64(cp_sweep_parse_bytes(spec, "--size", min, max, &v, &st), CP_EXIT_USAGE);
+    CHECK_STR_CONTAINS(st.message, needle);
+    CHECK(st.hint[0] != '\0');
+}
+
+static void test_bytes(void)
+{
+    expect_bytes("4096", 4096);
+    expect_bytes("0", 0);
+    expect_bytes("1K", 1024);
+    expect_bytes("1k", 1024);
+    expect_bytes("64M", UINT64_C(64) << 20);
+    expect_bytes("64m", UINT64_C(64) << 20);
+    expect_bytes("2G", UINT64_C(2) << 30);
+    expect_bytes("2g", UINT64_C(2) << 30);
+    expect_bytes("3KiB", 3072);
+    expect_bytes("5MiB", UINT64_C(5) << 20);
+    expect_bytes("1GiB", UINT64_C(1) << 30);
+    expect_bytes("18446744073709551615", UINT64_MAX);
+    expect_bytes("17179869183G", UINT64_C(17179869183) << 30);
+
+    expect_bytes_error("17179869184G", 0, UINT64_MAX, "--size: '17179869184G' is too large");
+    expect_bytes_error("18014398509481984K", 0, UINT64_MAX, "'18014398509481984K' is too large");
+    expect_bytes_error("18446744073709551616", 0, UINT64_MAX, "is too large");
+    expect_bytes_error("12Q", 0, UINT64_MAX,
+                       "--size: '12Q' is not a byte count (digits with an optional K, M or G "
+                       "suffix)");
+    expect_bytes_error("K", 0, UINT64_MAX, "'K' is not a byte count");
+    expect_bytes_error("", 0, UINT64_MAX, "--size:");
+    expect_bytes_error("1KB", 0, UINT64_MAX, "'1KB' is not a byte count");
+    expect_bytes_error("1Ki", 0, UINT64_MAX, "'1Ki' is not a byte count");
+    expect_bytes_error("1KiBx", 0, UINT64_MAX, "'1KiBx' is not a byte count");
+    expect_bytes_error("-1K", 0, UINT64_MAX, "'-1K' is not a byte count");
+    expect_bytes_error("+1K", 0, UINT64_MAX, "'+1K' is not a byte count");
+    expect_bytes_error(" 1K", 0, UINT64_MAX, "' 1K' is not a byte count");
+    expect_bytes_error("1K ", 0, UINT64_MAX, "'1K ' is not a byte count");
+    expect_bytes_error("1.5M", 0, UINT64_MAX, "'1.5M' is not a byte count");
+    expect_bytes_error("0x10", 0, UINT64_MAX, "'0x10' is not a byte count");
+    expect_bytes_error("1K", 4096, UINT64_C(1) << 30,
+                       "--size: '1K' is below the minimum 4096 bytes");
+    expect_bytes_error("2G", 4096, UINT64_C(1) << 30,
+                       "--size: '2G' is above the maximum 1073741824 bytes");
+}
+
+static void test_product(void)
+{
+    uint64_t a_vals[] = {1, 2};
+    uint64_t b_vals[] = {10, 20, 30};
+    uint64_t c_vals[] = {7};
+    cp_sweep a = {a_vals, 2}, b = {b_vals, 3}, c = {c_vals, 1};
+    const cp_sweep *dims[] = {&a, &b, &c};
+    cp_status st;
+    cp_status_clear(&st);
+    uint64_t n = 0;
+
+    CHECK_EQ_U64(cp_sweep_product_count(dims, 3, 100, &n, &st), CP_EXIT_OK);
+    CHECK_EQ_U64(n, 6);
+    CHECK_EQ_U64(cp_sweep_product_count(dims, 3, 6, &n, &st), CP_EXIT_OK);
+    CHECK_EQ_U64(n, 6);
+    CHECK_EQ_U64(cp_sweep_product_count(dims, 0, 6, &n, &st), CP_EXIT_OK);
+    CHECK_EQ_U64(n, 1);
+    CHECK_EQ_U64(cp_sweep_product_count(dims, 3, 5, &n, &st), CP_EXIT_USAGE);
+    CHECK_STR_CONTAINS(st.message, "the sweep has 6 configurations, more than the limit 5");
+    CHECK(st.hint[0] != '\0');
+
+    /* dims[0] changes slowest, dims[ndims-1] fastest */
+    static const uint64_t want[6][3] = {{1, 10, 7}, {1, 20, 7}, {1, 30, 7},
+                                        {2, 10, 7}, {2, 20, 7}, {2, 30, 7}};
+    for (uint64_t i = 0; i < 6; i++) {
+        uint64_t v[3] = {0, 0, 0};
+        cp_sweep_product_at(dims, 3, i, v);
+        for (int d = 0; d < 3; d++)
+            CHECK_EQ_U64(v[d], want[i][d]);
+    }
+
+    /* Big products: 100000^3 fits in 64 bits, 100000^4 does not. */
+    cp_sweep big = {NULL, 0};
+    CHECK_EQ_U64(cp_sweep_parse("1..100000", "--n", 1, UINT64_MAX, &big, &st), CP_EXIT_OK);
+    const cp_sweep *many[] = {&big, &big, &big, &big, &big};
+    CHECK_EQ_U64(cp_sweep_product_count(many, 2, 100000, &n, &st), CP_EXIT_USAGE);
+    CHECK_STR_CONTAINS(st.message, "the sweep has 10000000000 configurations, more than the "
+                                   "limit 100000");
+    CHECK_EQ_U64(cp_sweep_product_count(many, 3, UINT64_MAX, &n, &st), CP_EXIT_OK);
+    CHECK_EQ_U64(n, UINT64_C(1000000000000000));
+    CHECK_EQ_U64(cp_sweep_product_count(many, 4, UINT64_MAX, &n, &st), CP_EXIT_USAGE);
+    CHECK_STR_CONTAINS(st.message, "more than 18446744073709551615 configurations");
+    CHECK_EQ_U64(cp_sweep_product_count(many, 5, 100000, &n, &st), CP_EXIT_USAGE);
+    CHECK_STR_CONTAINS(st.message, "more than the limit 100000");
+    uint64_t v[2];
+    cp_sweep_product_at(many, 2, UINT64_C(100000) * 3 + 7, v);
+    CHECK_EQ_U64(v[0], 4);
+    CHECK_EQ_U64(v[1], 8);
+    cp_sweep_free(&big);
+
+    /* An empty dimension makes an empty product. */
+    cp_sweep empty = {NULL, 0};
+    const cp_sweep *with_empty[] = {&a, &empty};
+    CHECK_EQ_U64(cp_sweep_product_count(with_empty, 2, 100, &n, &st), CP_EXIT_OK);
+    CHECK_EQ_U64(n, 0);
+}
+
+int main(void)
+{
+    test_valid_forms();
+    test_bounds();
+    test_invalid_forms();
+    test_names();
+    test_u64();
+    test_bytes();
+    test_product();
+    return cp_test_finish();
+}
