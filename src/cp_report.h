@@ -29,7 +29,7 @@ typedef struct cp_report {
     const cp_device_info *device; /* NULL when no GPU was used */
     const cp_row *rows;
     size_t nrows;
-    int incomplete;               /* 1 when the sweep was interrupted */
+    int incomplete; /* 1 when the sweep was interrupted */
 } cp_report;
 
 /* Name of a format ("table", "json", "csv") and the reverse look-up (-1 if unknown). */

@@ -1,0 +1,81 @@
+/* cp_report.c: report format names, the writer dispatch, and helpers shared by the writers. */
+#include "cp_report.h"
+#include "cp_report_util.h"
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+static const char *const cp_report_format_names[CP_FORMAT_COUNT] = {"table", "json", "csv"};
+
+const char *cp_report_format_name(cp_format f)
+{
+    return (unsigned)f < CP_FORMAT_COUNT ? cp_report_format_names[f] : "?";
+}
+
+int cp_report_format_parse(const char *name)
+{
+    for (int f = 0; name && f < CP_FORMAT_COUNT; f++)
+        if (strcmp(name, cp_report_format_names[f]) == 0) return f;
+    return -1;
+}
+
+int cp_report_write(FILE *out, cp_format fmt, const cp_report *r, cp_status *st)
+{
+    switch (fmt) {
+    case CP_FORMAT_TABLE:
+        return cp_report_write_table(out, r, st);
+    case CP_FORMAT_JSON:
+        return cp_report_write_json(out, r, st);
+    case CP_FORMAT_CSV:
+        return cp_report_write_csv(out, r, st);
+    default:
+        return cp_status_set(st, CP_EXIT_USAGE, "unknown report format %d", (int)fmt);
+    }
+}
+
+int cp_report_check_report(const cp_report *r, cp_status *st)
+{
+    if (!r || (r->nrows && !r->rows))
+        return cp_status_set(st, CP_EXIT_RUNTIME, "internal error: report without rows");
+    for (size_t i = 0; i < r->nrows; i++) {
+        const cp_row *row = &r->rows[i];
+        if ((unsigned)row->config.family >= CP_FAMILY_COUNT)
+            return cp_status_set(st, CP_EXIT_RUNTIME,
+                                 "internal error: report row %zu has unknown pattern family %d", i,
+                                 (int)row->config.family);
+        if (row->predicted.naccesses > CP_MODEL_MAX_ACCESSES)
+            return cp_status_set(st, CP_EXIT_RUNTIME,
+                                 "internal error: report row %zu has %zu accesses (at most %d)", i,
+                                 row->predicted.naccesses, CP_MODEL_MAX_ACCESSES);
+    }
+    return CP_EXIT_OK;
+}
+
+const char *cp_report_get_source(const cp_row *row)
+{
+    return row->measured && row->measured->timed ? "measured" : "model";
+}
+
+const cp_measurement *cp_report_get_measurement(const cp_row *row, cp_measurement *scratch)
+{
+    if (row->measured) return row->measured;
+    cp_measurement_clear(scratch);
+    return scratch;
+}
+
+double cp_report_compute_sectors_per_request(double requests, double sectors)
+{
+    if (isnan(requests) || isnan(sectors) || requests == 0) return NAN;
+    return sectors / requests;
+}
+
+int cp_report_check_stream(FILE *out, cp_status *st)
+{
+    errno = 0;
+    if (fflush(out) == 0 && !ferror(out)) return CP_EXIT_OK;
+    int code = cp_status_set(st, CP_EXIT_RUNTIME, "cannot write the report: %s",
+                             errno ? strerror(errno) : "I/O error");
+    cp_status_hint(st, "check that the output is writable and its disk is not full");
+    return code;
+}

@@ -1,0 +1,175 @@
+/* cp_report_csv.c: the tidy CSV report, a header line and one line per configuration. */
+#include "cp_report.h"
+#include "cp_report_util.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const cp_report_csv_columns[] = {
+    "pattern",
+    "stride",
+    "offset",
+    "offset_bytes",
+    "width_bytes",
+    "op",
+    "layout",
+    "fields",
+    "field",
+    "elements",
+    "variant",
+    "m",
+    "n",
+    "k",
+    "pred_load_requests",
+    "pred_load_sectors",
+    "pred_load_sectors_per_request",
+    "pred_load_efficiency",
+    "pred_load_bytes_requested",
+    "pred_store_requests",
+    "pred_store_sectors",
+    "pred_store_sectors_per_request",
+    "pred_store_efficiency",
+    "pred_store_bytes_requested",
+    "meas_time_median_s",
+    "meas_time_min_s",
+    "meas_time_max_s",
+    "meas_useful_bytes_per_s",
+    "meas_dram_bytes_per_s",
+    "meas_load_requests",
+    "meas_load_sectors",
+    "meas_store_requests",
+    "meas_store_sectors",
+    "meas_l2_read_sectors",
+    "meas_l2_write_sectors",
+    "meas_dram_read_bytes",
+    "meas_dram_write_bytes",
+    "match",
+    "source",
+};
+
+/* The line being written: cells after the first are preceded by a comma. */
+typedef struct cp_report_csv_line {
+    FILE *out;
+    size_t ncells;
+} cp_report_csv_line;
+
+/* One cell, quoted (RFC 4180) only when it holds a comma, a quote or a line break. */
+static void cp_report_csv_cell(cp_report_csv_line *l, const char *text)
+{
+    if (l->ncells++) fputc(',', l->out);
+    if (!strpbrk(text, ",\"\r\n")) {
+        fputs(text, l->out);
+        return;
+    }
+    fputc('"', l->out);
+    for (const char *s = text; *s; s++) {
+        if (*s == '"') fputc('"', l->out);
+        fputc(*s, l->out);
+    }
+    fputc('"', l->out);
+}
+
+/* v when `present`, an empty cell otherwise. */
+static void cp_report_csv_cell_u64(cp_report_csv_line *l, int present, uint64_t v)
+{
+    char buf[32] = "";
+    if (present) snprintf(buf, sizeof buf, "%" PRIu64, v);
+    cp_report_csv_cell(l, buf);
+}
+
+/* A double: empty when NAN or infinite, an integer when integral, otherwise the shortest of
+ * 15, 16 or 17 significant digits that reads back as the same double. */
+static void cp_report_csv_cell_double(cp_report_csv_line *l, double v)
+{
+    char buf[64] = "";
+    if (!isfinite(v)) {
+        /* empty */
+    } else if (v == floor(v) && fabs(v) < 1e18) {
+        snprintf(buf, sizeof buf, "%.0f", v == 0 ? 0.0 : v);
+    } else {
+        for (int digits = 15; digits <= 17; digits++) {
+            snprintf(buf, sizeof buf, "%.*g", digits, v);
+            if (strtod(buf, NULL) == v) break;
+        }
+    }
+    cp_report_csv_cell(l, buf);
+}
+
+/* A ratio with 6 significant digits; empty when NAN. */
+static void cp_report_csv_cell_ratio(cp_report_csv_line *l, double v)
+{
+    char buf[32] = "";
+    if (isfinite(v)) snprintf(buf, sizeof buf, "%.6g", v);
+    cp_report_csv_cell(l, buf);
+}
+
+static void cp_report_csv_end_line(cp_report_csv_line *l)
+{
+    fputc('\n', l->out);
+    l->ncells = 0;
+}
+
+/* pred_<side>_requests, _sectors, _sectors_per_request, _efficiency, _bytes_requested. */
+static void cp_report_csv_write_counts(cp_report_csv_line *l, const cp_counts *c)
+{
+    cp_report_csv_cell_u64(l, 1, c->requests);
+    cp_report_csv_cell_u64(l, 1, c->sectors);
+    cp_report_csv_cell_ratio(l, cp_counts_sectors_per_request(c));
+    cp_report_csv_cell_ratio(l, cp_counts_efficiency(c));
+    cp_report_csv_cell_u64(l, 1, c->bytes_requested);
+}
+
+static void cp_report_csv_write_row(cp_report_csv_line *l, const cp_row *row)
+{
+    const cp_config *c = &row->config;
+    int stride = c->family == CP_FAMILY_STRIDE, layout = c->family == CP_FAMILY_LAYOUT;
+    int gemm = c->family == CP_FAMILY_GEMM;
+
+    cp_report_csv_cell(l, cp_config_family_name(c->family));
+    cp_report_csv_cell_u64(l, stride, c->stride);
+    cp_report_csv_cell_u64(l, stride, c->offset);
+    cp_report_csv_cell_u64(l, stride, c->offset * c->width_bytes);
+    cp_report_csv_cell_u64(l, stride, c->width_bytes);
+    cp_report_csv_cell(l, stride ? cp_config_op_name(c->op) : "");
+    cp_report_csv_cell(l, layout ? cp_config_layout_name(c->layout) : "");
+    cp_report_csv_cell_u64(l, layout, c->fields);
+    cp_report_csv_cell_u64(l, layout, c->field);
+    cp_report_csv_cell_u64(l, stride || layout, c->elements);
+    cp_report_csv_cell(l, gemm ? cp_config_variant_name(c->variant) : "");
+    cp_report_csv_cell_u64(l, gemm, c->m);
+    cp_report_csv_cell_u64(l, gemm, c->n);
+    cp_report_csv_cell_u64(l, gemm, c->k);
+
+    cp_report_csv_write_counts(l, &row->predicted.load);
+    cp_report_csv_write_counts(l, &row->predicted.store);
+
+    cp_measurement scratch;
+    const cp_measurement *m = cp_report_get_measurement(row, &scratch);
+    const cp_counter_values *v = &m->counters;
+    const double measured[] = {
+        m->time_median_s,    m->time_min_s,      m->time_max_s,       m->useful_bytes_per_s,
+        m->dram_bytes_per_s, v->load_requests,   v->load_sectors,     v->store_requests,
+        v->store_sectors,    v->l2_read_sectors, v->l2_write_sectors, v->dram_read_bytes,
+        v->dram_write_bytes,
+    };
+    for (size_t i = 0; i < sizeof measured / sizeof measured[0]; i++)
+        cp_report_csv_cell_double(l, measured[i]);
+    cp_report_csv_cell(l, m->counts_match == 1 ? "true" : m->counts_match == 0 ? "false" : "");
+    cp_report_csv_cell(l, cp_report_get_source(row));
+    cp_report_csv_end_line(l);
+}
+
+int cp_report_write_csv(FILE *out, const cp_report *r, cp_status *st)
+{
+    CP_TRY(cp_report_check_report(r, st));
+    cp_report_csv_line line = {.out = out, .ncells = 0};
+    for (size_t i = 0; i < sizeof cp_report_csv_columns / sizeof cp_report_csv_columns[0]; i++)
+        cp_report_csv_cell(&line, cp_report_csv_columns[i]);
+    cp_report_csv_end_line(&line);
+    for (size_t i = 0; i < r->nrows; i++)
+        cp_report_csv_write_row(&line, &r->rows[i]);
+    return cp_report_check_stream(out, st);
+}

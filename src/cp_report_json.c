@@ -1,0 +1,340 @@
+/* cp_report_json.c: the JSON report and the JSON error document, built with cJSON. */
+#include "cp_report.h"
+#include "cp_report_util.h"
+
+#include <cjson/cJSON.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* cJSON_Print writes integers from 1e15 up in exponent form ("%1.15g"); those are added as
+ * raw digits so that every integer prints as one. */
+#define CP_REPORT_JSON_RAW_FROM 1e15
+#define CP_REPORT_JSON_RAW_TO 1e19
+
+#define CP_REPORT_PEAK_METHOD "cudaMemcpy device to device; bytes read plus bytes written"
+
+/* A document being built: any failed cJSON call sets `failed`; adding to a NULL parent is
+ * harmless in cJSON, so building goes on and the failure is reported once at the end. */
+typedef struct cp_report_json {
+    int failed;
+} cp_report_json;
+
+static cJSON *cp_report_json_check(cp_report_json *j, cJSON *item)
+{
+    if (!item) j->failed = 1;
+    return item;
+}
+
+static void cp_report_json_add_null(cp_report_json *j, cJSON *obj, const char *key)
+{
+    cp_report_json_check(j, cJSON_AddNullToObject(obj, key));
+}
+
+static void cp_report_json_add_bool(cp_report_json *j, cJSON *obj, const char *key, int v)
+{
+    cp_report_json_check(j, cJSON_AddBoolToObject(obj, key, v != 0));
+}
+
+static void cp_report_json_add_int(cp_report_json *j, cJSON *obj, const char *key, int v)
+{
+    cp_report_json_check(j, cJSON_AddNumberToObject(obj, key, v));
+}
+
+static void cp_report_json_add_u64(cp_report_json *j, cJSON *obj, const char *key, uint64_t v)
+{
+    if ((double)v < CP_REPORT_JSON_RAW_FROM) {
+        cp_report_json_check(j, cJSON_AddNumberToObject(obj, key, (double)v));
+        return;
+    }
+    char digits[32];
+    snprintf(digits, sizeof digits, "%" PRIu64, v);
+    cp_report_json_check(j, cJSON_AddRawToObject(obj, key, digits));
+}
+
+/* A double: null when NAN or infinite; an integer when integral. */
+static void cp_report_json_add_double(cp_report_json *j, cJSON *obj, const char *key, double v)
+{
+    if (!isfinite(v)) {
+        cp_report_json_add_null(j, obj, key);
+    } else if (v == floor(v) && fabs(v) >= CP_REPORT_JSON_RAW_FROM &&
+               fabs(v) < CP_REPORT_JSON_RAW_TO) {
+        char digits[32];
+        snprintf(digits, sizeof digits, "%.0f", v);
+        cp_report_json_check(j, cJSON_AddRawToObject(obj, key, digits));
+    } else {
+        cp_report_json_check(j, cJSON_AddNumberToObject(obj, key, v));
+    }
+}
+
+/* A string; null when s is NULL. */
+static void cp_report_json_add_string(cp_report_json *j, cJSON *obj, const char *key, const char *s)
+{
+    if (s)
+        cp_report_json_check(j, cJSON_AddStringToObject(obj, key, s));
+    else
+        cp_report_json_add_null(j, obj, key);
+}
+
+/* A string that is null when empty as well. */
+static void cp_report_json_add_optional_string(cp_report_json *j, cJSON *obj, const char *key,
+                                               const char *s)
+{
+    cp_report_json_add_string(j, obj, key, s && *s ? s : NULL);
+}
+
+/* true, false or null for 1, 0 or anything else. */
+static void cp_report_json_add_tristate(cp_report_json *j, cJSON *obj, const char *key, int v)
+{
+    if (v == 0 || v == 1)
+        cp_report_json_add_bool(j, obj, key, v);
+    else
+        cp_report_json_add_null(j, obj, key);
+}
+
+static cJSON *cp_report_json_add_object(cp_report_json *j, cJSON *obj, const char *key)
+{
+    return cp_report_json_check(j, cJSON_AddObjectToObject(obj, key));
+}
+
+static cJSON *cp_report_json_append_object(cp_report_json *j, cJSON *array)
+{
+    cJSON *item = cJSON_CreateObject();
+    if (item && !cJSON_AddItemToArray(array, item)) {
+        cJSON_Delete(item);
+        item = NULL;
+    }
+    return cp_report_json_check(j, item);
+}
+
+/* The COUNTS fields of c, added to obj. */
+static void cp_report_json_add_counts(cp_report_json *j, cJSON *obj, const cp_counts *c)
+{
+    cp_report_json_add_u64(j, obj, "requests", c->requests);
+    cp_report_json_add_u64(j, obj, "sectors", c->sectors);
+    cp_report_json_add_u64(j, obj, "lines", c->lines);
+    cp_report_json_add_u64(j, obj, "bytes_requested", c->bytes_requested);
+    cp_report_json_add_u64(j, obj, "sector_bytes", c->sectors * CP_SECTOR_BYTES);
+    cp_report_json_add_u64(j, obj, "ideal_sectors", c->ideal_sectors);
+    cp_report_json_add_u64(j, obj, "footprint_sectors", c->footprint_sectors);
+    cp_report_json_add_u64(j, obj, "footprint_bytes", c->footprint_sectors * CP_SECTOR_BYTES);
+    cp_report_json_add_double(j, obj, "sectors_per_request", cp_counts_sectors_per_request(c));
+    cp_report_json_add_double(j, obj, "ideal_sectors_per_request",
+                              cp_counts_ideal_sectors_per_request(c));
+    cp_report_json_add_double(j, obj, "lines_per_request", cp_counts_lines_per_request(c));
+    cp_report_json_add_double(j, obj, "efficiency", cp_counts_efficiency(c));
+}
+
+static void cp_report_json_add_device(cp_report_json *j, cJSON *root, const cp_device_info *d)
+{
+    if (!d) {
+        cp_report_json_add_null(j, root, "device");
+        return;
+    }
+    cJSON *o = cp_report_json_add_object(j, root, "device");
+    char cc[32];
+    snprintf(cc, sizeof cc, "%d.%d", d->cc_major, d->cc_minor);
+    cp_report_json_add_int(j, o, "index", d->index);
+    cp_report_json_add_string(j, o, "name", d->name);
+    cp_report_json_add_string(j, o, "compute_capability", cc);
+    cp_report_json_add_int(j, o, "sm_count", d->sm_count);
+    cp_report_json_add_u64(j, o, "l2_bytes", d->l2_bytes);
+    cp_report_json_add_u64(j, o, "memory_bytes", d->memory_bytes);
+    cp_report_json_add_int(j, o, "driver_version", d->driver_version);
+    cp_report_json_add_int(j, o, "runtime_version", d->runtime_version);
+    cp_report_json_add_optional_string(j, o, "driver_release", d->driver_release);
+    cp_report_json_add_double(j, o, "sm_clock_hz", d->sm_clock_hz);
+    cp_report_json_add_double(j, o, "memory_clock_hz", d->memory_clock_hz);
+    cp_report_json_add_int(j, o, "memory_bus_bits", d->memory_bus_bits);
+    cp_report_json_add_double(j, o, "peak_theoretical_bytes_per_s",
+                              d->peak_theoretical_bytes_per_s);
+    cp_report_json_add_double(j, o, "peak_measured_bytes_per_s", d->peak_measured_bytes_per_s);
+    cp_report_json_add_string(j, o, "peak_measured_method",
+                              isfinite(d->peak_measured_bytes_per_s) ? CP_REPORT_PEAK_METHOD
+                                                                     : NULL);
+}
+
+static void cp_report_json_add_config(cp_report_json *j, cJSON *row, const cp_config *c)
+{
+    cJSON *o = cp_report_json_add_object(j, row, "config");
+    switch (c->family) {
+    case CP_FAMILY_STRIDE:
+        cp_report_json_add_u64(j, o, "stride", c->stride);
+        cp_report_json_add_u64(j, o, "offset", c->offset);
+        cp_report_json_add_u64(j, o, "offset_bytes", c->offset * c->width_bytes);
+        cp_report_json_add_u64(j, o, "width_bytes", c->width_bytes);
+        cp_report_json_add_string(j, o, "op", cp_config_op_name(c->op));
+        cp_report_json_add_u64(j, o, "elements", c->elements);
+        break;
+    case CP_FAMILY_LAYOUT:
+        cp_report_json_add_string(j, o, "layout", cp_config_layout_name(c->layout));
+        cp_report_json_add_u64(j, o, "fields", c->fields);
+        cp_report_json_add_u64(j, o, "field", c->field);
+        cp_report_json_add_u64(j, o, "elements", c->elements);
+        break;
+    case CP_FAMILY_GEMM:
+        cp_report_json_add_string(j, o, "variant", cp_config_variant_name(c->variant));
+        cp_report_json_add_u64(j, o, "m", c->m);
+        cp_report_json_add_u64(j, o, "n", c->n);
+        cp_report_json_add_u64(j, o, "k", c->k);
+        break;
+    default: /* cp_report_check_report refused other families */
+        break;
+    }
+}
+
+static void cp_report_json_add_predicted(cp_report_json *j, cJSON *row, const cp_prediction *p)
+{
+    cJSON *o = cp_report_json_add_object(j, row, "predicted");
+    cp_report_json_add_u64(j, o, "threads", p->threads);
+    cp_report_json_add_u64(j, o, "warps", p->warps);
+    cp_report_json_add_counts(j, cp_report_json_add_object(j, o, "load"), &p->load);
+    cp_report_json_add_counts(j, cp_report_json_add_object(j, o, "store"), &p->store);
+    cJSON *accesses = cp_report_json_check(j, cJSON_AddArrayToObject(o, "accesses"));
+    for (size_t i = 0; i < p->naccesses; i++) {
+        const cp_access_prediction *a = &p->accesses[i];
+        cJSON *ao = cp_report_json_append_object(j, accesses);
+        cp_report_json_add_string(j, ao, "name", a->name);
+        cp_report_json_add_string(j, ao, "op", cp_config_op_name(a->op));
+        cp_report_json_add_u64(j, ao, "lane_bytes", a->lane_bytes);
+        cp_report_json_add_u64(j, ao, "instructions", a->instructions);
+        cp_report_json_add_u64(j, ao, "iterations", a->iterations);
+        cp_report_json_add_u64(j, ao, "buffer_bytes", a->buffer_bytes);
+        cp_report_json_add_bool(j, ao, "strided", a->strided);
+        cp_report_json_add_counts(j, ao, &a->counts);
+    }
+}
+
+/* {"requests","sectors","sectors_per_request"} of one side of the measured counters. */
+static void cp_report_json_add_counter_side(cp_report_json *j, cJSON *obj, const char *key,
+                                            double requests, double sectors)
+{
+    cJSON *o = cp_report_json_add_object(j, obj, key);
+    cp_report_json_add_double(j, o, "requests", requests);
+    cp_report_json_add_double(j, o, "sectors", sectors);
+    cp_report_json_add_double(j, o, "sectors_per_request",
+                              cp_report_compute_sectors_per_request(requests, sectors));
+}
+
+static const char *cp_report_json_counters_status(cp_counters_status s)
+{
+    switch (s) {
+    case CP_COUNTERS_OK:
+        return "ok";
+    case CP_COUNTERS_REFUSED:
+        return "refused";
+    default:
+        return "not_run";
+    }
+}
+
+static void cp_report_json_add_measured(cp_report_json *j, cJSON *row, const cp_measurement *m)
+{
+    if (!m) {
+        cp_report_json_add_null(j, row, "measured");
+        return;
+    }
+    cJSON *o = cp_report_json_add_object(j, row, "measured");
+    cp_report_json_add_u64(j, o, "reps", m->reps);
+    cJSON *t = cp_report_json_add_object(j, o, "time_s");
+    cp_report_json_add_double(j, t, "median", m->time_median_s);
+    cp_report_json_add_double(j, t, "min", m->time_min_s);
+    cp_report_json_add_double(j, t, "max", m->time_max_s);
+    cp_report_json_add_double(j, o, "useful_bytes", m->useful_bytes);
+    cp_report_json_add_double(j, o, "useful_bytes_per_s", m->useful_bytes_per_s);
+    cp_report_json_add_double(j, o, "dram_bytes_per_s", m->dram_bytes_per_s);
+    cp_report_json_add_double(j, o, "pct_of_peak", m->pct_of_peak);
+    cp_report_json_add_bool(j, o, "verified", m->verified);
+
+    const cp_counter_values *v = &m->counters;
+    cJSON *c = cp_report_json_add_object(j, o, "counters");
+    cp_report_json_add_string(j, c, "status", cp_report_json_counters_status(m->counters_status));
+    cp_report_json_add_optional_string(j, c, "reason", m->counters_reason);
+    cp_report_json_add_counter_side(j, c, "load", v->load_requests, v->load_sectors);
+    cp_report_json_add_counter_side(j, c, "store", v->store_requests, v->store_sectors);
+    cp_report_json_add_double(j, c, "l2_read_sectors", v->l2_read_sectors);
+    cp_report_json_add_double(j, c, "l2_write_sectors", v->l2_write_sectors);
+    cp_report_json_add_double(j, c, "dram_read_bytes", v->dram_read_bytes);
+    cp_report_json_add_double(j, c, "dram_write_bytes", v->dram_write_bytes);
+    cp_report_json_add_double(j, c, "dram_throughput_pct", v->dram_throughput_pct);
+    cp_report_json_add_tristate(j, o, "match", m->counts_match);
+}
+
+static void cp_report_json_add_row(cp_report_json *j, cJSON *rows, const cp_row *row)
+{
+    cJSON *o = cp_report_json_append_object(j, rows);
+    cp_report_json_add_string(j, o, "pattern", cp_config_family_name(row->config.family));
+    cp_report_json_add_config(j, o, &row->config);
+    cp_report_json_add_predicted(j, o, &row->predicted);
+    cp_report_json_add_measured(j, o, row->measured);
+    cp_report_json_add_string(j, o, "source", cp_report_get_source(row));
+}
+
+/* The members every document starts with: schema_version, tool and command. */
+static cJSON *cp_report_json_new_document(cp_report_json *j, const char *tool_version,
+                                          const char *command)
+{
+    cJSON *root = cp_report_json_check(j, cJSON_CreateObject());
+    cp_report_json_add_int(j, root, "schema_version", CP_REPORT_SCHEMA_VERSION);
+    cJSON *tool = cp_report_json_add_object(j, root, "tool");
+    cp_report_json_add_string(j, tool, "name", "coalprobe");
+    cp_report_json_add_string(j, tool, "version", tool_version);
+    cp_report_json_add_string(j, root, "command", command);
+    return root;
+}
+
+/* Prints root (pretty, then a newline) to out and frees it. */
+static int cp_report_json_emit(FILE *out, cJSON *root, const cp_report_json *j, cp_status *st)
+{
+    char *text = j->failed ? NULL : cJSON_Print(root);
+    cJSON_Delete(root);
+    if (!text)
+        return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory while building the JSON report");
+    fputs(text, out);
+    fputc('\n', out);
+    cJSON_free(text);
+    return cp_report_check_stream(out, st);
+}
+
+int cp_report_write_json(FILE *out, const cp_report *r, cp_status *st)
+{
+    CP_TRY(cp_report_check_report(r, st));
+    cp_report_json j = {0};
+    cJSON *root = cp_report_json_new_document(&j, r->tool_version, r->command);
+    cp_report_json_add_device(&j, root, r->device);
+    cp_report_json_add_bool(&j, root, "incomplete", r->incomplete);
+    cJSON *rows = cp_report_json_check(&j, cJSON_AddArrayToObject(root, "rows"));
+    for (size_t i = 0; i < r->nrows && !j.failed; i++)
+        cp_report_json_add_row(&j, rows, &r->rows[i]);
+    return cp_report_json_emit(out, root, &j, st);
+}
+
+static const char *cp_report_json_error_kind(int code)
+{
+    switch (code) {
+    case CP_EXIT_USAGE:
+        return "usage";
+    case CP_EXIT_MISMATCH:
+        return "mismatch";
+    default:
+        return "runtime";
+    }
+}
+
+/* Returns CP_EXIT_OK, or CP_EXIT_RUNTIME when the document could not be built or written. */
+int cp_report_write_json_error(FILE *out, const char *tool_version, const char *command,
+                               const cp_status *failure)
+{
+    if (!failure) return CP_EXIT_RUNTIME;
+    cp_report_json j = {0};
+    cp_status st;
+    cJSON *root = cp_report_json_new_document(&j, tool_version, command);
+    cJSON *e = cp_report_json_add_object(&j, root, "error");
+    cp_report_json_add_int(&j, e, "code", failure->code);
+    cp_report_json_add_string(&j, e, "kind", cp_report_json_error_kind(failure->code));
+    cp_report_json_add_string(&j, e, "message", failure->message);
+    cp_report_json_add_optional_string(&j, e, "hint", failure->hint);
+    cp_report_json_check(&j, cJSON_AddArrayToObject(root, "rows"));
+    return cp_report_json_emit(out, root, &j, &st);
+}

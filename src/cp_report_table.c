@@ -1,0 +1,314 @@
+/* cp_report_table.c: the human-readable table, one line per configuration. */
+#include "cp_report.h"
+#include "cp_report_util.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define CP_REPORT_TABLE_CELL 48   /* bytes of one formatted cell */
+#define CP_REPORT_TABLE_COLS 16   /* most columns of one family's table */
+#define CP_REPORT_TABLE_LINE 1024 /* bytes of one output line */
+
+/* What a column shows. */
+typedef enum {
+    CP_REPORT_CELL_STRIDE,
+    CP_REPORT_CELL_OFFSET,
+    CP_REPORT_CELL_WIDTH,
+    CP_REPORT_CELL_OP,
+    CP_REPORT_CELL_LAYOUT,
+    CP_REPORT_CELL_FIELDS,
+    CP_REPORT_CELL_FIELD,
+    CP_REPORT_CELL_VARIANT,
+    CP_REPORT_CELL_M,
+    CP_REPORT_CELL_N,
+    CP_REPORT_CELL_K,
+    CP_REPORT_CELL_PRED_LOAD_SPR,
+    CP_REPORT_CELL_PRED_LOAD_EFF,
+    CP_REPORT_CELL_PRED_STORE_SPR,
+    CP_REPORT_CELL_PRED_STORE_EFF,
+    CP_REPORT_CELL_MEAS_LOAD_SPR,
+    CP_REPORT_CELL_MEAS_STORE_SPR,
+    CP_REPORT_CELL_MEAS_TIME,
+    CP_REPORT_CELL_MEAS_GBS,
+    CP_REPORT_CELL_MEAS_DRAM_GBS,
+    CP_REPORT_CELL_MEAS_MATCH,
+} cp_report_cell;
+
+typedef enum {
+    CP_REPORT_GROUP_PARAMS,
+    CP_REPORT_GROUP_PREDICTED,
+    CP_REPORT_GROUP_MEASURED
+} cp_report_group;
+
+/* A column: its header on two lines (top may be empty), group and alignment. */
+typedef struct cp_report_column {
+    cp_report_cell cell;
+    const char *top, *bottom;
+    cp_report_group group;
+    int left; /* 1: left-aligned text; 0: right-aligned */
+} cp_report_column;
+
+static const char *const cp_report_group_labels[] = {NULL, "predicted", "measured"};
+
+static const cp_report_column cp_report_stride_columns[] = {
+    {CP_REPORT_CELL_STRIDE, "", "stride", CP_REPORT_GROUP_PARAMS, 0},
+    {CP_REPORT_CELL_OFFSET, "", "offset", CP_REPORT_GROUP_PARAMS, 0},
+    {CP_REPORT_CELL_WIDTH, "", "width", CP_REPORT_GROUP_PARAMS, 0},
+    {CP_REPORT_CELL_OP, "", "op", CP_REPORT_GROUP_PARAMS, 1},
+};
+static const cp_report_column cp_report_layout_columns[] = {
+    {CP_REPORT_CELL_LAYOUT, "", "layout", CP_REPORT_GROUP_PARAMS, 1},
+    {CP_REPORT_CELL_FIELDS, "", "fields", CP_REPORT_GROUP_PARAMS, 0},
+    {CP_REPORT_CELL_FIELD, "", "field", CP_REPORT_GROUP_PARAMS, 0},
+};
+static const cp_report_column cp_report_gemm_columns[] = {
+    {CP_REPORT_CELL_VARIANT, "", "variant", CP_REPORT_GROUP_PARAMS, 1},
+    {CP_REPORT_CELL_M, "", "m", CP_REPORT_GROUP_PARAMS, 0},
+    {CP_REPORT_CELL_N, "", "n", CP_REPORT_GROUP_PARAMS, 0},
+    {CP_REPORT_CELL_K, "", "k", CP_REPORT_GROUP_PARAMS, 0},
+};
+/* The predicted and measured columns every family shares. */
+static const cp_report_column cp_report_common_columns[] = {
+    {CP_REPORT_CELL_PRED_LOAD_SPR, "ld", "sec/req", CP_REPORT_GROUP_PREDICTED, 0},
+    {CP_REPORT_CELL_PRED_LOAD_EFF, "ld", "eff", CP_REPORT_GROUP_PREDICTED, 0},
+    {CP_REPORT_CELL_PRED_STORE_SPR, "st", "sec/req", CP_REPORT_GROUP_PREDICTED, 0},
+    {CP_REPORT_CELL_PRED_STORE_EFF, "st", "eff", CP_REPORT_GROUP_PREDICTED, 0},
+    {CP_REPORT_CELL_MEAS_LOAD_SPR, "ld", "sec/req", CP_REPORT_GROUP_MEASURED, 0},
+    {CP_REPORT_CELL_MEAS_STORE_SPR, "st", "sec/req", CP_REPORT_GROUP_MEASURED, 0},
+    {CP_REPORT_CELL_MEAS_TIME, "time", "us", CP_REPORT_GROUP_MEASURED, 0},
+    {CP_REPORT_CELL_MEAS_GBS, "", "GB/s", CP_REPORT_GROUP_MEASURED, 0},
+    {CP_REPORT_CELL_MEAS_DRAM_GBS, "DRAM", "GB/s", CP_REPORT_GROUP_MEASURED, 0},
+    {CP_REPORT_CELL_MEAS_MATCH, "", "match", CP_REPORT_GROUP_MEASURED, 0},
+};
+
+#define CP_REPORT_COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
+
+/* The columns of one family's table, with their widths. */
+typedef struct cp_report_layout {
+    const cp_report_column *cols[CP_REPORT_TABLE_COLS];
+    size_t width[CP_REPORT_TABLE_COLS];
+    size_t ncols;
+} cp_report_layout;
+
+/* One output line, built in memory so that trailing blanks can be dropped. */
+typedef struct cp_report_line {
+    char text[CP_REPORT_TABLE_LINE];
+    size_t len;
+} cp_report_line;
+
+static void cp_report_table_append(cp_report_line *l, const char *s, size_t width, int left)
+{
+    size_t room = sizeof l->text - l->len;
+    int n = snprintf(l->text + l->len, room, left ? "%-*s" : "%*s", (int)width, s);
+    if (n > 0) l->len += (size_t)n < room ? (size_t)n : room - 1;
+}
+
+/* n copies of c. */
+static void cp_report_table_repeat(cp_report_line *l, char c, size_t n)
+{
+    for (; n && l->len + 1 < sizeof l->text; n--)
+        l->text[l->len++] = c;
+    l->text[l->len] = '\0';
+}
+
+static void cp_report_table_emit(FILE *out, cp_report_line *l)
+{
+    while (l->len && l->text[l->len - 1] == ' ')
+        l->len--;
+    l->text[l->len] = '\0';
+    fprintf(out, "%s\n", l->text);
+    l->len = 0;
+}
+
+/* value * scale with `decimals` decimals and a suffix; "-" when value is NAN or infinite. */
+static void cp_report_table_format_number(char *buf, size_t len, double value, double scale,
+                                          int decimals, const char *suffix)
+{
+    if (isfinite(value))
+        snprintf(buf, len, "%.*f%s", decimals, value * scale, suffix);
+    else
+        snprintf(buf, len, "-");
+}
+
+static void cp_report_table_format_cell(const cp_row *row, cp_report_cell cell, char *buf,
+                                        size_t len)
+{
+    const cp_config *c = &row->config;
+    const cp_prediction *p = &row->predicted;
+    cp_measurement scratch;
+    const cp_measurement *m = cp_report_get_measurement(row, &scratch);
+    const cp_counter_values *v = &m->counters;
+    switch (cell) {
+    case CP_REPORT_CELL_STRIDE:
+        snprintf(buf, len, "%" PRIu64, c->stride);
+        break;
+    case CP_REPORT_CELL_OFFSET:
+        snprintf(buf, len, "%" PRIu64, c->offset);
+        break;
+    case CP_REPORT_CELL_WIDTH:
+        snprintf(buf, len, "%u", (unsigned)c->width_bytes);
+        break;
+    case CP_REPORT_CELL_OP:
+        snprintf(buf, len, "%s", cp_config_op_name(c->op));
+        break;
+    case CP_REPORT_CELL_LAYOUT:
+        snprintf(buf, len, "%s", cp_config_layout_name(c->layout));
+        break;
+    case CP_REPORT_CELL_FIELDS:
+        snprintf(buf, len, "%u", (unsigned)c->fields);
+        break;
+    case CP_REPORT_CELL_FIELD:
+        snprintf(buf, len, "%u", (unsigned)c->field);
+        break;
+    case CP_REPORT_CELL_VARIANT:
+        snprintf(buf, len, "%s", cp_config_variant_name(c->variant));
+        break;
+    case CP_REPORT_CELL_M:
+        snprintf(buf, len, "%" PRIu64, c->m);
+        break;
+    case CP_REPORT_CELL_N:
+        snprintf(buf, len, "%" PRIu64, c->n);
+        break;
+    case CP_REPORT_CELL_K:
+        snprintf(buf, len, "%" PRIu64, c->k);
+        break;
+    case CP_REPORT_CELL_PRED_LOAD_SPR:
+        cp_report_table_format_number(buf, len, cp_counts_sectors_per_request(&p->load), 1, 2, "");
+        break;
+    case CP_REPORT_CELL_PRED_LOAD_EFF:
+        cp_report_table_format_number(buf, len, cp_counts_efficiency(&p->load), 100, 1, "%");
+        break;
+    case CP_REPORT_CELL_PRED_STORE_SPR:
+        cp_report_table_format_number(buf, len, cp_counts_sectors_per_request(&p->store), 1, 2, "");
+        break;
+    case CP_REPORT_CELL_PRED_STORE_EFF:
+        cp_report_table_format_number(buf, len, cp_counts_efficiency(&p->store), 100, 1, "%");
+        break;
+    case CP_REPORT_CELL_MEAS_LOAD_SPR:
+        cp_report_table_format_number(
+            buf, len, cp_report_compute_sectors_per_request(v->load_requests, v->load_sectors), 1,
+            2, "");
+        break;
+    case CP_REPORT_CELL_MEAS_STORE_SPR:
+        cp_report_table_format_number(
+            buf, len, cp_report_compute_sectors_per_request(v->store_requests, v->store_sectors), 1,
+            2, "");
+        break;
+    case CP_REPORT_CELL_MEAS_TIME:
+        cp_report_table_format_number(buf, len, m->time_median_s, 1e6, 1, "");
+        break;
+    case CP_REPORT_CELL_MEAS_GBS:
+        cp_report_table_format_number(buf, len, m->useful_bytes_per_s, 1e-9, 1, "");
+        break;
+    case CP_REPORT_CELL_MEAS_DRAM_GBS:
+        cp_report_table_format_number(buf, len, m->dram_bytes_per_s, 1e-9, 1, "");
+        break;
+    case CP_REPORT_CELL_MEAS_MATCH:
+        snprintf(buf, len, "%s", m->counts_match == 1 ? "yes" : m->counts_match == 0 ? "NO" : "-");
+        break;
+    }
+}
+
+/* The columns of `family`, each as wide as its header. */
+static void cp_report_table_init_layout(cp_report_layout *lay, cp_family family)
+{
+    const cp_report_column *params = cp_report_stride_columns;
+    size_t nparams = CP_REPORT_COUNT_OF(cp_report_stride_columns);
+    if (family == CP_FAMILY_LAYOUT) {
+        params = cp_report_layout_columns;
+        nparams = CP_REPORT_COUNT_OF(cp_report_layout_columns);
+    } else if (family == CP_FAMILY_GEMM) {
+        params = cp_report_gemm_columns;
+        nparams = CP_REPORT_COUNT_OF(cp_report_gemm_columns);
+    }
+    lay->ncols = 0;
+    for (size_t i = 0; i < nparams; i++)
+        lay->cols[lay->ncols++] = &params[i];
+    for (size_t i = 0; i < CP_REPORT_COUNT_OF(cp_report_common_columns); i++)
+        lay->cols[lay->ncols++] = &cp_report_common_columns[i];
+    for (size_t i = 0; i < lay->ncols; i++) {
+        size_t top = strlen(lay->cols[i]->top), bottom = strlen(lay->cols[i]->bottom);
+        lay->width[i] = top > bottom ? top : bottom;
+    }
+}
+
+/* One line of one row's cells (or, with row NULL, of the headers' top or bottom halves). */
+static void cp_report_table_write_line(FILE *out, const cp_report_layout *lay, const cp_row *row,
+                                       int top)
+{
+    cp_report_line line = {.len = 0};
+    for (size_t i = 0; i < lay->ncols; i++) {
+        const cp_report_column *col = lay->cols[i];
+        char cell[CP_REPORT_TABLE_CELL];
+        if (row)
+            cp_report_table_format_cell(row, col->cell, cell, sizeof cell);
+        else
+            snprintf(cell, sizeof cell, "%s", top ? col->top : col->bottom);
+        cp_report_table_append(&line, i ? " " : "", 0, 0);
+        cp_report_table_append(&line, cell, lay->width[i], col->left);
+    }
+    cp_report_table_emit(out, &line);
+}
+
+/* The line above the headers: "--- predicted ---" centred over its group's columns. */
+static void cp_report_table_write_groups(FILE *out, const cp_report_layout *lay)
+{
+    cp_report_line line = {.len = 0};
+    for (size_t i = 0; i < lay->ncols;) {
+        size_t first = i;
+        cp_report_group group = lay->cols[i]->group;
+        size_t span = lay->width[i++];
+        while (i < lay->ncols && lay->cols[i]->group == group)
+            span += 1 + lay->width[i++];
+        const char *label = cp_report_group_labels[group];
+        size_t len = label ? strlen(label) : 0;
+        size_t dashes = label && span >= len + 4 ? span - len - 2 : 0;
+        cp_report_table_append(&line, first ? " " : "", 0, 0);
+        if (!dashes) {
+            cp_report_table_append(&line, label ? label : "", span, 1);
+            continue;
+        }
+        cp_report_table_repeat(&line, '-', dashes / 2);
+        cp_report_table_append(&line, " ", 0, 0);
+        cp_report_table_append(&line, label, 0, 0);
+        cp_report_table_append(&line, " ", 0, 0);
+        cp_report_table_repeat(&line, '-', dashes - dashes / 2);
+    }
+    cp_report_table_emit(out, &line);
+}
+
+/* Rows [0, n) of one family: widths from their content, the headers, then the rows. */
+static void cp_report_table_write_run(FILE *out, const cp_row *rows, size_t n)
+{
+    cp_report_layout lay;
+    cp_report_table_init_layout(&lay, rows[0].config.family);
+    for (size_t r = 0; r < n; r++)
+        for (size_t i = 0; i < lay.ncols; i++) {
+            char cell[CP_REPORT_TABLE_CELL];
+            cp_report_table_format_cell(&rows[r], lay.cols[i]->cell, cell, sizeof cell);
+            size_t len = strlen(cell);
+            if (len > lay.width[i]) lay.width[i] = len;
+        }
+    cp_report_table_write_groups(out, &lay);
+    cp_report_table_write_line(out, &lay, NULL, 1);
+    cp_report_table_write_line(out, &lay, NULL, 0);
+    for (size_t r = 0; r < n; r++)
+        cp_report_table_write_line(out, &lay, &rows[r], 0);
+}
+
+int cp_report_write_table(FILE *out, const cp_report *r, cp_status *st)
+{
+    CP_TRY(cp_report_check_report(r, st));
+    for (size_t i = 0; i < r->nrows;) {
+        size_t n = 1;
+        while (i + n < r->nrows && r->rows[i + n].config.family == r->rows[i].config.family)
+            n++;
+        if (i) fputc('\n', out);
+        cp_report_table_write_run(out, &r->rows[i], n);
+        i += n;
+    }
+    if (r->incomplete) fprintf(out, "(incomplete: the sweep was interrupted)\n");
+    return cp_report_check_stream(out, st);
+}

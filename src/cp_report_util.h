@@ -1,0 +1,26 @@
+/* cp_report_util.h: helpers shared by the report writers (private to src/cp_report*.c). */
+#ifndef CP_REPORT_UTIL_H
+#define CP_REPORT_UTIL_H
+
+#include <stdio.h>
+
+#include "cp_report.h"
+
+/* Checks that r can be written: rows present, known families, at most
+ * CP_MODEL_MAX_ACCESSES accesses per row. CP_EXIT_RUNTIME with a message otherwise. */
+int cp_report_check_report(const cp_report *r, cp_status *st);
+
+/* "measured" when the row's kernel was timed, "model" otherwise. */
+const char *cp_report_get_source(const cp_row *row);
+
+/* The row's measurement, or `scratch` cleared to "nothing measured" (every value NAN) when
+ * the row has none, so that writers treat both cases alike. */
+const cp_measurement *cp_report_get_measurement(const cp_row *row, cp_measurement *scratch);
+
+/* Measured sectors per request: sectors / requests; NAN when either is NAN or requests is 0. */
+double cp_report_compute_sectors_per_request(double requests, double sectors);
+
+/* Flushes out and reports a write error (CP_EXIT_RUNTIME) if any write to it failed. */
+int cp_report_check_stream(FILE *out, cp_status *st);
+
+#endif

@@ -1,0 +1,743 @@
+/* test_report.c: the report writers (table, JSON, CSV, JSON error) against golden files, and
+ * the JSON read back with cJSON. CP_UPDATE_GOLDEN=1 rewrites the golden files. */
+#include "cp_report.h"
+#include "cp_test.h"
+
+#include <cjson/cJSON.h>
+#include <ctype.h>
+#include <stdlib.h>
+
+#define MAX_ROWS 8
+
+/* A report and the storage it points to. */
+typedef struct fixture {
+    cp_device_info device;
+    cp_row rows[MAX_ROWS];
+    cp_measurement meas[MAX_ROWS];
+    cp_report report;
+} fixture;
+
+/* ---- building fixtures by hand ---------------------------------------------------------- */
+
+static cp_counts counts(uint64_t requests, uint64_t sectors, uint64_t lines, uint64_t bytes,
+                        uint64_t ideal, uint64_t footprint)
+{
+    cp_counts c = {requests, sectors, lines, bytes, ideal, footprint};
+    return c;
+}
+
+static void counts_add(cp_counts *acc, const cp_counts *c)
+{
+    acc->requests += c->requests;
+    acc->sectors += c->sectors;
+    acc->lines += c->lines;
+    acc->bytes_requested += c->bytes_requested;
+    acc->ideal_sectors += c->ideal_sectors;
+    acc->footprint_sectors += c->footprint_sectors;
+}
+
+/* Appends an access to row's prediction and adds its counts to the load or store sums. */
+static void add_access(cp_row *row, const char *name, cp_op op, uint32_t lane_bytes,
+                       uint32_t instructions, uint64_t iterations, uint64_t buffer_bytes,
+                       int strided, cp_counts c)
+{
+    cp_prediction *p = &row->predicted;
+    cp_access_prediction *a = &p->accesses[p->naccesses++];
+    a->name = name;
+    a->op = op;
+    a->lane_bytes = lane_bytes;
+    a->instructions = instructions;
+    a->iterations = iterations;
+    a->buffer_bytes = buffer_bytes;
+    a->strided = strided;
+    a->counts = c;
+    counts_add(op == CP_OP_LOAD ? &p->load : &p->store, &c);
+}
+
+static cp_row *new_row(fixture *f, uint64_t threads)
+{
+    cp_row *row = &f->rows[f->report.nrows++];
+    memset(row, 0, sizeof *row);
+    row->predicted.threads = threads;
+    row->predicted.warps = (threads + 31) / 32;
+    return row;
+}
+
+static cp_row *stride_row(fixture *f, uint64_t stride, uint64_t offset, uint32_t width, cp_op op,
+                          uint64_t elements)
+{
+    cp_row *row = new_row(f, elements);
+    row->config.family = CP_FAMILY_STRIDE;
+    row->config.stride = stride;
+    row->config.offset = offset;
+    row->config.width_bytes = width;
+    row->config.op = op;
+    row->config.elements = elements;
+    return row;
+}
+
+static cp_row *layout_row(fixture *f, cp_layout layout, uint32_t fields, uint32_t field,
+                          uint64_t elements)
+{
+    cp_row *row = new_row(f, elements);
+    row->config.family = CP_FAMILY_LAYOUT;
+    row->config.layout = layout;
+    row->config.fields = fields;
+    row->config.field = field;
+    row->config.elements = elements;
+    return row;
+}
+
+static cp_row *gemm_row(fixture *f, cp_gemm_variant variant, uint64_t dim)
+{
+    cp_row *row = new_row(f, dim * dim);
+    row->config.family = CP_FAMILY_GEMM;
+    row->config.variant = variant;
+    row->config.m = row->config.n = row->config.k = dim;
+    return row;
+}
+
+/* A timed, verified measurement of row (the storage of the row's index). */
+static cp_measurement *measure(fixture *f, cp_row *row, uint32_t reps, double median, double min,
+                               double max)
+{
+    cp_measurement *m = &f->meas[row - f->rows];
+    cp_measurement_clear(m);
+    m->timed = 1;
+    m->reps = reps;
+    m->time_median_s = median;
+    m->time_min_s = min;
+    m->time_max_s = max;
+    m->useful_bytes =
+        (double)(row->predicted.load.bytes_requested + row->predicted.store.bytes_requested);
+    m->useful_bytes_per_s = m->useful_bytes / median;
+    m->pct_of_peak = 100.0 * m->useful_bytes_per_s / f->device.peak_measured_bytes_per_s;
+    m->verified = 1;
+    row->measured = m;
+    return m;
+}
+
+/* Counters read successfully; match says whether they equal the model's counts. */
+static void set_counters(cp_measurement *m, double ld_req, double ld_sec, double st_req,
+                         double st_sec, double l2_read, double l2_write, double dram_read,
+                         double dram_write, double dram_pct, int match)
+{
+    cp_counter_values *v = &m->counters;
+    m->counters_status = CP_COUNTERS_OK;
+    v->load_requests = ld_req;
+    v->load_sectors = ld_sec;
+    v->store_requests = st_req;
+    v->store_sectors = st_sec;
+    v->l2_read_sectors = l2_read;
+    v->l2_write_sectors = l2_write;
+    v->dram_read_bytes = dram_read;
+    v->dram_write_bytes = dram_write;
+    v->dram_throughput_pct = dram_pct;
+    m->dram_bytes_per_s = (dram_read + dram_write) / m->time_median_s;
+    m->counts_match = match;
+}
+
+static void init_fixture(fixture *f, const char *command)
+{
+    memset(f, 0, sizeof *f);
+    f->report.tool_version = "0.1.0";
+    f->report.command = command;
+    f->report.rows = f->rows;
+}
+
+static void init_h100(cp_device_info *d)
+{
+    d->index = 0;
+    snprintf(d->name, sizeof d->name, "NVIDIA H100 80GB HBM3");
+    d->cc_major = 9;
+    d->cc_minor = 0;
+    d->sm_count = 132;
+    d->l2_bytes = 52428800;
+    d->memory_bytes = 84929347584ull;
+    d->driver_version = 13000;
+    d->runtime_version = 13000;
+    snprintf(d->driver_release, sizeof d->driver_release, "580.95.05");
+    d->sm_clock_hz = 1.98e9;
+    d->memory_clock_hz = 2.619e9;
+    d->memory_bus_bits = 5120;
+    d->peak_theoretical_bytes_per_s = 2.0 * d->memory_clock_hz * d->memory_bus_bits / 8.0;
+    d->peak_measured_bytes_per_s = 2.9137e12;
+}
+
+/* Model only, no GPU: stride rows (one with 32-byte elements issued as two 16-byte
+ * instructions), then layout rows (a second table section). 4 MiB per side. */
+static void build_model(fixture *f)
+{
+    init_fixture(f, "coalprobe stride --stride 1,2 --offset 0,1 --model-only");
+    const uint64_t n = 1048576, bytes = 4 * n;
+    const cp_counts dense = counts(32768, 131072, 32768, bytes, 131072, 131072);
+    cp_row *r = stride_row(f, 1, 0, 4, CP_OP_LOAD, n);
+    add_access(r, "in", CP_OP_LOAD, 4, 1, 1, bytes, 1, dense);
+    add_access(r, "out", CP_OP_STORE, 4, 1, 1, bytes, 0, dense);
+
+    r = stride_row(f, 2, 0, 4, CP_OP_LOAD, n); /* 8 sectors of 32 bytes for 128 bytes */
+    add_access(r, "in", CP_OP_LOAD, 4, 1, 1, 8388604, 1,
+               counts(32768, 262144, 65536, bytes, 131072, 262144));
+    add_access(r, "out", CP_OP_STORE, 4, 1, 1, bytes, 0, dense);
+
+    r = stride_row(f, 1, 1, 4, CP_OP_LOAD, n); /* misaligned by 4 bytes: 5 sectors, 2 lines */
+    add_access(r, "in", CP_OP_LOAD, 4, 1, 1, bytes + 4, 1,
+               counts(32768, 163840, 65536, bytes, 131072, 131073));
+    add_access(r, "out", CP_OP_STORE, 4, 1, 1, bytes, 0, dense);
+
+    /* 32-byte elements: two 16-byte instructions per lane, each 32 sectors over 8 lines */
+    const cp_counts wide = counts(8192, 262144, 65536, bytes, 131072, 131072);
+    r = stride_row(f, 1, 0, 32, CP_OP_STORE, n / 8);
+    add_access(r, "in", CP_OP_LOAD, 16, 2, 1, bytes, 0, wide);
+    add_access(r, "out", CP_OP_STORE, 16, 2, 1, bytes, 1, wide);
+
+    r = layout_row(f, CP_LAYOUT_AOS, 4, 1, n); /* 16-byte records: 16 sectors, 4 lines */
+    add_access(r, "in", CP_OP_LOAD, 4, 1, 1, 4 * bytes, 1,
+               counts(32768, 524288, 131072, bytes, 131072, 524288));
+    add_access(r, "out", CP_OP_STORE, 4, 1, 1, bytes, 0, dense);
+
+    r = layout_row(f, CP_LAYOUT_SOA, 4, 1, n);
+    add_access(r, "in", CP_OP_LOAD, 4, 1, 1, 4 * bytes, 1, dense);
+    add_access(r, "out", CP_OP_STORE, 4, 1, 1, bytes, 0, dense);
+}
+
+/* Measured on an H100 (256 MiB per side): a match, a mismatch, counters refused, and a last
+ * row that the interrupted sweep never measured. */
+static void build_measured(fixture *f)
+{
+    init_fixture(f, "coalprobe stride --stride 1,2,32 --op load,store --format json");
+    init_h100(&f->device);
+    f->report.device = &f->device;
+    f->report.incomplete = 1;
+    const uint64_t n = 67108864, bytes = 4 * n;
+    const cp_counts dense = counts(2097152, 8388608, 2097152, bytes, 8388608, 8388608);
+
+    cp_row *r = stride_row(f, 1, 0, 4, CP_OP_LOAD, n);
+    add_access(r, "in", CP_OP_LOAD, 4, 1, 1, bytes, 1, dense);
+    add_access(r, "out", CP_OP_STORE, 4, 1, 1, bytes, 0, dense);
+    cp_measurement *m = measure(f, r, 20, 192.512e-6, 191.488e-6, 195.584e-6);
+    set_counters(m, 2097152, 8388608, 2097152, 8388608, 8388608, 8388608, 268439552, 268443648,
+                 91.37, 1);
+
+    r = stride_row(f, 2, 0, 4, CP_OP_LOAD, n);
+    add_access(r, "in", CP_OP_LOAD, 4, 1, 1, 2 * bytes - 4, 1,
+               counts(2097152, 16777216, 4194304, bytes, 8388608, 16777216));
+    add_access(r, "out", CP_OP_STORE, 4, 1, 1, bytes, 0, dense);
+    m = measure(f, r, 20, 287.744e-6, 286.72e-6, 290.816e-6);
+    set_counters(m, 2097152, 16777344, 2097152, 8388608, 16777344, 8388608, 536875008, 268443648,
+                 94.02, 0);
+
+    r = stride_row(f, 32, 0, 4, CP_OP_STORE, n); /* every lane in its own sector and line */
+    add_access(r, "in", CP_OP_LOAD, 4, 1, 1, bytes, 0, dense);
+    add_access(r, "out", CP_OP_STORE, 4, 1, 1, (32 * (n - 1) + 1) * 4, 1,
+               counts(2097152, 67108864, 67108864, bytes, 8388608, 67108864));
+    m = measure(f, r, 20, 1.369088e-3, 1.366016e-3, 1.374208e-3);
+    m->counters_status = CP_COUNTERS_REFUSED;
+    snprintf(m->counters_reason, sizeof m->counters_reason,
+             "ERR_NVGPUCTRPERM: reading GPU performance counters needs permission");
+
+    r = stride_row(f, 1, 1, 8, CP_OP_LOAD, n / 2); /* 8 bytes off: 9 sectors, 3 lines */
+    add_access(r, "in", CP_OP_LOAD, 8, 1, 1, bytes + 8, 1,
+               counts(1048576, 9437184, 3145728, bytes, 8388608, 8388609));
+    add_access(r, "out", CP_OP_STORE, 8, 1, 1, bytes, 0,
+               counts(1048576, 8388608, 2097152, bytes, 8388608, 8388608));
+}
+
+/* GEMM: naive and coalesced 1024^3 measured (no driver release, copy peak not measured), and
+ * a 65536^3 naive prediction whose counts pass 2^53 bytes. */
+static void build_gemm(fixture *f)
+{
+    init_fixture(f, "coalprobe gemm --variant all --m 1024 --n 1024 --k 1024");
+    init_h100(&f->device);
+    f->device.driver_release[0] = '\0';
+    f->device.peak_measured_bytes_per_s = NAN;
+    f->report.device = &f->device;
+    const uint64_t mat = 1024 * 1024 * 4, req = 32768ull * 1024;
+
+    /* naive: a warp walks down a column: A 32 sectors per request, B one broadcast sector */
+    cp_row *r = gemm_row(f, CP_GEMM_NAIVE, 1024);
+    add_access(r, "A", CP_OP_LOAD, 4, 1, 1024, mat, 1,
+               counts(req, 32 * req, 32 * req, 1024 * mat, 4 * req, 131072));
+    add_access(r, "B", CP_OP_LOAD, 4, 1, 1024, mat, 1,
+               counts(req, req, req, 1024 * mat, req, 131072));
+    add_access(r, "C", CP_OP_STORE, 4, 1, 1, mat, 1,
+               counts(32768, 1048576, 1048576, mat, 131072, 131072));
+    cp_measurement *m = measure(f, r, 10, 2.31424e-3, 2.30912e-3, 2.33472e-3);
+    set_counters(m, 67108864, 1107296256, 32768, 1048576, 1075838976, 1048576, 12582912, 4194304,
+                 2.1, 1);
+
+    /* coalesced: a warp covers 32 columns of a row: A broadcast, B and C 4 sectors */
+    r = gemm_row(f, CP_GEMM_COALESCED, 1024);
+    add_access(r, "A", CP_OP_LOAD, 4, 1, 1024, mat, 1,
+               counts(req, req, req, 1024 * mat, req, 131072));
+    add_access(r, "B", CP_OP_LOAD, 4, 1, 1024, mat, 1,
+               counts(req, 4 * req, req, 1024 * mat, 4 * req, 131072));
+    add_access(r, "C", CP_OP_STORE, 4, 1, 1, mat, 1,
+               counts(32768, 131072, 32768, mat, 131072, 131072));
+    m = measure(f, r, 10, 0.90112e-3, 0.897024e-3, 0.91136e-3);
+    set_counters(m, 67108864, 167772160, 32768, 131072, 41943040, 131072, 8650752, 4194304, 5.4, 1);
+
+    const uint64_t big = 65536ull * 65536 * 4, breq = 1ull << 43;
+    r = gemm_row(f, CP_GEMM_NAIVE, 65536);
+    add_access(r, "A", CP_OP_LOAD, 4, 1, 65536, big, 1,
+               counts(breq, 32 * breq, 32 * breq, 1ull << 50, 4 * breq, 1ull << 29));
+    add_access(r, "B", CP_OP_LOAD, 4, 1, 65536, big, 1,
+               counts(breq, breq, breq, 1ull << 50, breq, 1ull << 29));
+    add_access(r, "C", CP_OP_STORE, 4, 1, 1, big, 1,
+               counts(1ull << 27, 1ull << 32, 1ull << 32, big, 1ull << 29, 1ull << 29));
+}
+
+/* ---- rendering and golden files --------------------------------------------------------- */
+
+static char *read_stream(FILE *f)
+{
+    size_t cap = 4096, len = 0;
+    char *buf = malloc(cap);
+    size_t n;
+    while (buf && (n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
+        len += n;
+        if (cap - len < 2) {
+            char *grown = realloc(buf, cap *= 2);
+            if (!grown) free(buf);
+            buf = grown;
+        }
+    }
+    if (buf) buf[len] = '\0';
+    return buf;
+}
+
+/* The text a writer produced (NULL on failure); fmt -1 means the JSON error document. */
+static char *render(const cp_report *r, int fmt, const cp_status *failure)
+{
+    FILE *f = tmpfile();
+    if (!f) return NULL;
+    cp_status st;
+    cp_status_clear(&st);
+    int rc = fmt < 0 ? cp_report_write_json_error(f, "0.1.0", r->command, failure)
+                     : cp_report_write(f, (cp_format)fmt, r, &st);
+    if (rc != CP_EXIT_OK) fprintf(stderr, "writer failed (%d): %s\n", rc, st.message);
+    rewind(f);
+    char *text = rc == CP_EXIT_OK ? read_stream(f) : NULL;
+    fclose(f);
+    return text;
+}
+
+/* Prints the first line where got differs from want. */
+static void print_first_difference(const char *name, const char *want, const char *got)
+{
+    for (int line = 1;; line++) {
+        size_t wl = strcspn(want, "\n"), gl = strcspn(got, "\n");
+        if (wl != gl || memcmp(want, got, wl) != 0 || !want[wl] != !got[gl]) {
+            fprintf(stderr, "%s: line %d differs\n  want: %.*s%s\n  got:  %.*s%s\n", name, line,
+                    (int)wl, want, want[wl] ? "" : "<end of file>", (int)gl, got,
+                    got[gl] ? "" : "<end of file>");
+            return;
+        }
+        if (!want[wl]) return;
+        want += wl + 1;
+        got += gl + 1;
+    }
+}
+
+static void check_golden(const char *name, const char *got)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/golden/%s", CP_TEST_DATA_DIR, name);
+    const char *update = getenv("CP_UPDATE_GOLDEN");
+    if (update && strcmp(update, "1") == 0) {
+        FILE *f = fopen(path, "wb");
+        CHECK(f != NULL);
+        if (f) {
+            CHECK(fputs(got, f) >= 0);
+            CHECK(fclose(f) == 0);
+            printf("updated %s\n", path);
+        }
+        return;
+    }
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        CHECK(!"golden file missing (run with CP_UPDATE_GOLDEN=1)");
+        fprintf(stderr, "cannot open %s\n", path);
+        return;
+    }
+    char *want = read_stream(f);
+    fclose(f);
+    int same = want && strcmp(want, got) == 0;
+    CHECK(same);
+    if (!same && want) print_first_difference(name, want, got);
+    free(want);
+}
+
+/* ---- checks of the JSON read back ------------------------------------------------------- */
+
+/* The item at a dotted path ("predicted.load.requests", "accesses.0.name"). */
+static const cJSON *jget(const cJSON *o, const char *path)
+{
+    while (o && *path) {
+        char key[64];
+        size_t n = strcspn(path, ".");
+        snprintf(key, sizeof key, "%.*s", (int)n, path);
+        o = cJSON_IsArray(o) ? cJSON_GetArrayItem(o, atoi(key))
+                             : cJSON_GetObjectItemCaseSensitive(o, key);
+        path += n + (path[n] == '.');
+    }
+    return o;
+}
+
+static int jis_u64(const cJSON *o, const char *path, uint64_t v)
+{
+    const cJSON *item = jget(o, path);
+    return cJSON_IsNumber(item) && item->valuedouble == (double)v;
+}
+
+static int jis_str(const cJSON *o, const char *path, const char *s)
+{
+    const cJSON *item = jget(o, path);
+    return cJSON_IsString(item) && strcmp(item->valuestring, s) == 0;
+}
+
+/* A number within 1e-12 relative of v, or null when v is NAN. */
+static int jis_double(const cJSON *o, const char *path, double v)
+{
+    const cJSON *item = jget(o, path);
+    if (isnan(v)) return cJSON_IsNull(item);
+    return cJSON_IsNumber(item) && fabs(item->valuedouble - v) <= 1e-12 * fabs(v);
+}
+
+static double ratio(double num, double den)
+{
+    return den != 0 && !isnan(num) && !isnan(den) ? num / den : NAN;
+}
+
+static void check_json_counts(const cJSON *o, const cp_counts *c)
+{
+    CHECK(jis_u64(o, "requests", c->requests));
+    CHECK(jis_u64(o, "sectors", c->sectors));
+    CHECK(jis_u64(o, "lines", c->lines));
+    CHECK(jis_u64(o, "bytes_requested", c->bytes_requested));
+    CHECK(jis_u64(o, "sector_bytes", c->sectors * 32));
+    CHECK(jis_u64(o, "ideal_sectors", c->ideal_sectors));
+    CHECK(jis_u64(o, "footprint_sectors", c->footprint_sectors));
+    CHECK(jis_u64(o, "footprint_bytes", c->footprint_sectors * 32));
+    CHECK(jis_double(o, "sectors_per_request", ratio(c->sectors, c->requests)));
+    CHECK(jis_double(o, "ideal_sectors_per_request", ratio(c->ideal_sectors, c->requests)));
+    CHECK(jis_double(o, "lines_per_request", ratio(c->lines, c->requests)));
+    CHECK(jis_double(o, "efficiency", ratio(c->bytes_requested, 32.0 * c->sectors)));
+}
+
+static void check_json_measured(const cJSON *o, const cp_measurement *m)
+{
+    const cp_counter_values *v = &m->counters;
+    CHECK(jis_u64(o, "reps", m->reps));
+    CHECK(jis_double(o, "time_s.median", m->time_median_s));
+    CHECK(jis_double(o, "time_s.min", m->time_min_s));
+    CHECK(jis_double(o, "time_s.max", m->time_max_s));
+    CHECK(jis_double(o, "useful_bytes_per_s", m->useful_bytes_per_s));
+    CHECK(jis_double(o, "dram_bytes_per_s", m->dram_bytes_per_s));
+    CHECK(jis_double(o, "pct_of_peak", m->pct_of_peak));
+    CHECK(cJSON_IsBool(jget(o, "verified")));
+    CHECK(jis_str(o, "counters.status",
+                  m->counters_status == CP_COUNTERS_OK        ? "ok"
+                  : m->counters_status == CP_COUNTERS_REFUSED ? "refused"
+                                                              : "not_run"));
+    CHECK(m->counters_reason[0] ? jis_str(o, "counters.reason", m->counters_reason)
+                                : cJSON_IsNull(jget(o, "counters.reason")));
+    CHECK(jis_double(o, "counters.load.requests", v->load_requests));
+    CHECK(jis_double(o, "counters.load.sectors_per_request",
+                     ratio(v->load_sectors, v->load_requests)));
+    CHECK(jis_double(o, "counters.store.sectors_per_request",
+                     ratio(v->store_sectors, v->store_requests)));
+    CHECK(jis_double(o, "counters.dram_read_bytes", v->dram_read_bytes));
+    const cJSON *match = jget(o, "match");
+    CHECK(m->counts_match == 1   ? cJSON_IsTrue(match)
+          : m->counts_match == 0 ? cJSON_IsFalse(match)
+                                 : cJSON_IsNull(match));
+}
+
+static void check_json_row(const cJSON *o, const cp_row *row)
+{
+    const cp_config *c = &row->config;
+    const cp_prediction *p = &row->predicted;
+    CHECK(jis_str(o, "pattern", cp_config_family_name(c->family)));
+    if (c->family == CP_FAMILY_STRIDE) {
+        CHECK(jis_u64(o, "config.offset_bytes", c->offset * c->width_bytes));
+        CHECK(jis_str(o, "config.op", cp_config_op_name(c->op)));
+    } else if (c->family == CP_FAMILY_GEMM) {
+        CHECK(jis_str(o, "config.variant", cp_config_variant_name(c->variant)));
+        CHECK(jis_u64(o, "config.k", c->k));
+    } else {
+        CHECK(jis_u64(o, "config.fields", c->fields));
+    }
+    CHECK(jis_u64(o, "predicted.threads", p->threads));
+    CHECK(jis_u64(o, "predicted.warps", p->warps));
+    check_json_counts(jget(o, "predicted.load"), &p->load);
+    check_json_counts(jget(o, "predicted.store"), &p->store);
+    const cJSON *accesses = jget(o, "predicted.accesses");
+    CHECK(cJSON_IsArray(accesses) && (size_t)cJSON_GetArraySize(accesses) == p->naccesses);
+    for (size_t i = 0; i < p->naccesses; i++) {
+        const cJSON *a = cJSON_GetArrayItem(accesses, (int)i);
+        CHECK(jis_str(a, "name", p->accesses[i].name));
+        CHECK(cJSON_IsBool(jget(a, "strided")));
+        CHECK(jis_u64(a, "buffer_bytes", p->accesses[i].buffer_bytes));
+        check_json_counts(a, &p->accesses[i].counts);
+    }
+    if (row->measured)
+        check_json_measured(jget(o, "measured"), row->measured);
+    else
+        CHECK(cJSON_IsNull(jget(o, "measured")));
+    CHECK(jis_str(o, "source", row->measured && row->measured->timed ? "measured" : "model"));
+}
+
+static void check_json_report(const char *text, const cp_report *r)
+{
+    cJSON *doc = cJSON_Parse(text);
+    CHECK(doc != NULL);
+    if (!doc) return;
+    CHECK(jis_u64(doc, "schema_version", CP_REPORT_SCHEMA_VERSION));
+    CHECK(jis_str(doc, "tool.name", "coalprobe"));
+    CHECK(jis_str(doc, "tool.version", r->tool_version));
+    CHECK(jis_str(doc, "command", r->command));
+    CHECK(r->incomplete ? cJSON_IsTrue(jget(doc, "incomplete"))
+                        : cJSON_IsFalse(jget(doc, "incomplete")));
+    const cp_device_info *d = r->device;
+    if (!d) {
+        CHECK(cJSON_IsNull(jget(doc, "device")));
+    } else {
+        CHECK(jis_str(doc, "device.compute_capability", "9.0"));
+        CHECK(jis_u64(doc, "device.memory_bytes", d->memory_bytes));
+        CHECK(d->driver_release[0] ? jis_str(doc, "device.driver_release", d->driver_release)
+                                   : cJSON_IsNull(jget(doc, "device.driver_release")));
+        CHECK(jis_double(doc, "device.peak_measured_bytes_per_s", d->peak_measured_bytes_per_s));
+        CHECK(isnan(d->peak_measured_bytes_per_s)
+                  ? cJSON_IsNull(jget(doc, "device.peak_measured_method"))
+                  : cJSON_IsString(jget(doc, "device.peak_measured_method")));
+    }
+    const cJSON *rows = jget(doc, "rows");
+    CHECK(cJSON_IsArray(rows) && (size_t)cJSON_GetArraySize(rows) == r->nrows);
+    for (size_t i = 0; i < r->nrows; i++)
+        check_json_row(cJSON_GetArrayItem(rows, (int)i), &r->rows[i]);
+    cJSON_Delete(doc);
+}
+
+/* ---- checks of the table and the CSV ---------------------------------------------------- */
+
+/* No "nan" or "inf" in any case anywhere. */
+static void check_no_nonfinite(const char *text)
+{
+    int found = 0;
+    for (const char *s = text; *s; s++) {
+        char w[4] = {(char)tolower((unsigned char)s[0]), 0, 0, 0};
+        w[1] = s[1] ? (char)tolower((unsigned char)s[1]) : 0;
+        w[2] = w[1] && s[2] ? (char)tolower((unsigned char)s[2]) : 0;
+        if (strcmp(w, "nan") == 0 || strcmp(w, "inf") == 0) found = 1;
+    }
+    CHECK(!found);
+}
+
+static size_t count_lines(const char *text)
+{
+    size_t n = 0;
+    for (; *text; text++)
+        n += *text == '\n';
+    return n;
+}
+
+static void check_csv(const char *text, const cp_report *r)
+{
+    CHECK(strncmp(text, "pattern,stride,offset,", 22) == 0);
+    CHECK_EQ_U64(count_lines(text), r->nrows + 1);
+    size_t commas = 0;
+    for (const char *s = text; *s; s++) {
+        if (*s == ',') commas++;
+        if (*s == '\n') {
+            CHECK_EQ_U64(commas + 1, 39); /* every line has every column */
+            commas = 0;
+        }
+    }
+}
+
+static void check_table(const char *text, const cp_report *r)
+{
+    for (const char *s = text; *s;) {
+        size_t len = strcspn(s, "\n");
+        CHECK(len <= 100 || r->rows[0].config.family != CP_FAMILY_STRIDE);
+        CHECK(len == 0 || s[len - 1] != ' ');
+        s += len + (s[len] == '\n');
+    }
+    if (r->incomplete)
+        CHECK_STR_CONTAINS(text, "\n(incomplete: the sweep was interrupted)\n");
+    else
+        CHECK(strstr(text, "incomplete") == NULL);
+}
+
+/* ---- the tests -------------------------------------------------------------------------- */
+
+static void test_report_goldens(const char *name, void (*build)(fixture *))
+{
+    static fixture f;
+    build(&f);
+    static const char *const ext[CP_FORMAT_COUNT] = {"txt", "json", "csv"};
+    for (int fmt = 0; fmt < CP_FORMAT_COUNT; fmt++) {
+        char *text = render(&f.report, fmt, NULL);
+        CHECK(text != NULL);
+        if (!text) continue;
+        char golden[64];
+        snprintf(golden, sizeof golden, "report_%s.%s", name, ext[fmt]);
+        check_golden(golden, text);
+        check_no_nonfinite(text);
+        if (fmt == CP_FORMAT_JSON)
+            check_json_report(text, &f.report);
+        else if (fmt == CP_FORMAT_CSV)
+            check_csv(text, &f.report);
+        else
+            check_table(text, &f.report);
+        free(text);
+    }
+}
+
+/* Integers stay integers past 1e15 (cJSON alone would print 1e+15 style). */
+static void test_large_integers(void)
+{
+    static fixture f;
+    build_gemm(&f);
+    char *text = render(&f.report, CP_FORMAT_JSON, NULL);
+    CHECK_STR_CONTAINS(text,
+                       "\"bytes_requested\":\t2251799813685248,"); /* load bytes_requested, 2^51 */
+    CHECK_STR_CONTAINS(text,
+                       "\"sector_bytes\":\t9288674231451648,"); /* load sector_bytes, over 2^53 */
+    CHECK(text && strstr(text, "e+") == NULL);
+    free(text);
+    text = render(&f.report, CP_FORMAT_CSV, NULL);
+    CHECK_STR_CONTAINS(text, ",290271069732864,"); /* pred_load_sectors */
+    free(text);
+}
+
+/* A measurement record that was never timed: the row stays a model row. */
+static void test_untimed(void)
+{
+    static fixture f;
+    build_model(&f);
+    f.report.nrows = 1;
+    cp_measurement_clear(&f.meas[0]);
+    f.rows[0].measured = &f.meas[0];
+    char *text = render(&f.report, CP_FORMAT_JSON, NULL);
+    cJSON *doc = text ? cJSON_Parse(text) : NULL;
+    CHECK(cJSON_IsObject(jget(doc, "rows.0.measured")));
+    CHECK(jis_str(doc, "rows.0.source", "model"));
+    CHECK(cJSON_IsNull(jget(doc, "rows.0.measured.time_s.median")));
+    CHECK(cJSON_IsNull(jget(doc, "rows.0.measured.match")));
+    CHECK(jis_str(doc, "rows.0.measured.counters.status", "not_run"));
+    cJSON_Delete(doc);
+    free(text);
+    text = render(&f.report, CP_FORMAT_CSV, NULL);
+    CHECK_STR_CONTAINS(text, ",,,,,,,,,,,,,,model\n");
+    free(text);
+}
+
+static void test_empty(void)
+{
+    static fixture f;
+    init_fixture(&f, "coalprobe stride");
+    f.report.rows = NULL;
+    f.report.incomplete = 1;
+    char *text = render(&f.report, CP_FORMAT_TABLE, NULL);
+    CHECK(text && strcmp(text, "(incomplete: the sweep was interrupted)\n") == 0);
+    free(text);
+    text = render(&f.report, CP_FORMAT_CSV, NULL);
+    CHECK_EQ_U64(text ? count_lines(text) : 0, 1);
+    free(text);
+    text = render(&f.report, CP_FORMAT_JSON, NULL);
+    cJSON *doc = text ? cJSON_Parse(text) : NULL;
+    CHECK(cJSON_IsArray(jget(doc, "rows")) && cJSON_GetArraySize(jget(doc, "rows")) == 0);
+    cJSON_Delete(doc);
+    free(text);
+}
+
+static void test_error_json(void)
+{
+    fixture f;
+    init_fixture(&f, "coalprobe stride --stride 32..1 --format json");
+    cp_status st;
+    cp_status_clear(&st);
+    cp_status_set(&st, CP_EXIT_USAGE, "--stride: '32..1' is an empty range (start above end)");
+    cp_status_hint(&st, "write the smaller value first, e.g. \"1..32\"");
+    char *text = render(&f.report, -1, &st);
+    CHECK(text != NULL);
+    if (text) {
+        check_golden("error.json", text);
+        cJSON *doc = cJSON_Parse(text);
+        CHECK(jis_u64(doc, "schema_version", CP_REPORT_SCHEMA_VERSION));
+        CHECK(jis_u64(doc, "error.code", CP_EXIT_USAGE));
+        CHECK(jis_str(doc, "error.kind", "usage"));
+        CHECK(jis_str(doc, "error.message", st.message));
+        CHECK(jis_str(doc, "error.hint", st.hint));
+        CHECK(cJSON_IsArray(jget(doc, "rows")) && cJSON_GetArraySize(jget(doc, "rows")) == 0);
+        cJSON_Delete(doc);
+        free(text);
+    }
+    static const struct {
+        int code;
+        const char *kind;
+    } kinds[] = {{CP_EXIT_RUNTIME, "runtime"}, {CP_EXIT_MISMATCH, "mismatch"}};
+    for (size_t i = 0; i < 2; i++) {
+        cp_status_set(&st, kinds[i].code, "failed");
+        text = render(&f.report, -1, &st);
+        cJSON *doc = text ? cJSON_Parse(text) : NULL;
+        CHECK(jis_str(doc, "error.kind", kinds[i].kind));
+        CHECK(cJSON_IsNull(jget(doc, "error.hint")));
+        cJSON_Delete(doc);
+        free(text);
+    }
+}
+
+static void test_failures(void)
+{
+    static fixture f;
+    build_model(&f);
+    cp_status st;
+    cp_status_clear(&st);
+    FILE *full = fopen("/dev/full", "w");
+    if (full) {
+        for (int fmt = 0; fmt < CP_FORMAT_COUNT; fmt++) {
+            cp_status_clear(&st);
+            CHECK(cp_report_write(full, (cp_format)fmt, &f.report, &st) == CP_EXIT_RUNTIME);
+            CHECK_STR_CONTAINS(st.message, "cannot write the report");
+            clearerr(full);
+        }
+        CHECK(cp_report_write_json_error(full, "0.1.0", "x", &st) == CP_EXIT_RUNTIME);
+        fclose(full);
+    }
+    FILE *sink = tmpfile();
+    CHECK(sink != NULL);
+    if (!sink) return;
+    CHECK(cp_report_write(sink, CP_FORMAT_COUNT, &f.report, &st) == CP_EXIT_USAGE);
+    f.rows[1].config.family = CP_FAMILY_COUNT;
+    CHECK(cp_report_write(sink, CP_FORMAT_JSON, &f.report, &st) == CP_EXIT_RUNTIME);
+    CHECK_STR_CONTAINS(st.message, "row 1");
+    fclose(sink);
+}
+
+static void test_format_names(void)
+{
+    for (int fmt = 0; fmt < CP_FORMAT_COUNT; fmt++)
+        CHECK(cp_report_format_parse(cp_report_format_name((cp_format)fmt)) == fmt);
+    CHECK(strcmp(cp_report_format_name(CP_FORMAT_JSON), "json") == 0);
+    CHECK(cp_report_format_parse("xml") == -1);
+    CHECK(cp_report_format_parse("JSON") == -1);
+    CHECK(cp_report_format_parse(NULL) == -1);
+    CHECK(strcmp(cp_report_format_name(CP_FORMAT_COUNT), "?") == 0);
+}
+
+int main(void)
+{
+    test_format_names();
+    test_report_goldens("model", build_model);
+    test_report_goldens("measured", build_measured);
+    test_report_goldens("gemm", build_gemm);
+    test_error_json();
+    test_large_integers();
+    test_untimed();
+    test_empty();
+    test_failures();
+    return cp_test_finish();
+}
