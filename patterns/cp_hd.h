@@ -1,4 +1,5 @@
-/* cp_hd.h: lets a pattern header compile as plain C (the model) and as CUDA device code (the kernels). */
+/* cp_hd.h: lets a pattern header compile as plain C (the model) and as CUDA device code (the
+ * kernels). */
 #ifndef CP_HD_H
 #define CP_HD_H
 

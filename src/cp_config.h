@@ -15,9 +15,9 @@ typedef enum { CP_GEMM_NAIVE, CP_GEMM_COALESCED, CP_GEMM_COUNT } cp_gemm_variant
 #define CP_OFFSET_MAX 4096u
 #define CP_FIELDS_MAX 64u
 #define CP_GEMM_DIM_MAX 65536u
-#define CP_SIZE_MIN 4096u                   /* bytes */
-#define CP_SIZE_MAX (16ull << 30)           /* bytes */
-#define CP_SIZE_DEFAULT (256ull << 20)      /* bytes: about 5x the 50 MB L2 of an H100 */
+#define CP_SIZE_MIN 4096u              /* bytes */
+#define CP_SIZE_MAX (16ull << 30)      /* bytes */
+#define CP_SIZE_DEFAULT (256ull << 20) /* bytes: about 5x the 50 MB L2 of an H100 */
 
 /* One configuration. Only the fields of `family` are meaningful; the others stay zero. */
 typedef struct cp_config {

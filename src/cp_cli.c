@@ -1,0 +1,427 @@
+/* cp_cli.c: parses coalprobe's command line with getopt_long and prints help, version and
+ * the list of pattern families. */
+#define _POSIX_C_SOURCE 200809L
+#include "cp_cli.h"
+
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cp_model.h"
+
+enum {
+    OPT_STRIDE = 256,
+    OPT_OFFSET,
+    OPT_WIDTH,
+    OPT_OP,
+    OPT_LAYOUT,
+    OPT_FIELDS,
+    OPT_FIELD,
+    OPT_VARIANT,
+    OPT_M,
+    OPT_N,
+    OPT_K,
+    OPT_SIZE,
+    OPT_FORMAT,
+    OPT_EXPLAIN,
+    OPT_WARP,
+    OPT_MODEL,
+    OPT_DEVICE,
+    OPT_REPS,
+    OPT_NO_COUNTERS,
+    OPT_REQUIRE_COUNTERS,
+    OPT_CHECK,
+    OPT_LIST,
+};
+
+static const struct option cp_cli_options[] = {
+    {"stride", required_argument, NULL, OPT_STRIDE},
+    {"offset", required_argument, NULL, OPT_OFFSET},
+    {"width", required_argument, NULL, OPT_WIDTH},
+    {"op", required_argument, NULL, OPT_OP},
+    {"layout", required_argument, NULL, OPT_LAYOUT},
+    {"fields", required_argument, NULL, OPT_FIELDS},
+    {"field", required_argument, NULL, OPT_FIELD},
+    {"variant", required_argument, NULL, OPT_VARIANT},
+    {"m", required_argument, NULL, OPT_M},
+    {"n", required_argument, NULL, OPT_N},
+    {"k", required_argument, NULL, OPT_K},
+    {"size", required_argument, NULL, OPT_SIZE},
+    {"format", required_argument, NULL, OPT_FORMAT},
+    {"output", required_argument, NULL, 'o'},
+    {"explain", no_argument, NULL, OPT_EXPLAIN},
+    {"warp", required_argument, NULL, OPT_WARP},
+    {"model", no_argument, NULL, OPT_MODEL},
+    {"device", required_argument, NULL, OPT_DEVICE},
+    {"reps", required_argument, NULL, OPT_REPS},
+    {"no-counters", no_argument, NULL, OPT_NO_COUNTERS},
+    {"require-counters", no_argument, NULL, OPT_REQUIRE_COUNTERS},
+    {"check", no_argument, NULL, OPT_CHECK},
+    {"list", no_argument, NULL, OPT_LIST},
+    {"help", no_argument, NULL, 'h'},
+    {"version", no_argument, NULL, 'V'},
+    {NULL, 0, NULL, 0},
+};
+
+/* One row per swept parameter: its option, the family it belongs to, its default, and
+ * either numeric limits or a name list. */
+typedef struct cp_param_spec {
+    const char *option;
+    cp_family family;
+    const char *default_spec;
+    uint64_t min, max;
+    const char *const *names;
+    size_t nnames;
+} cp_param_spec;
+
+static const char *const cp_op_names[] = {"load", "store"};
+static const char *const cp_layout_names[] = {"aos", "soa"};
+static const char *const cp_variant_names[] = {"naive", "coalesced"};
+
+static const cp_param_spec cp_param_specs[CP_PARAM_COUNT] = {
+    [CP_PARAM_STRIDE] = {"--stride", CP_FAMILY_STRIDE, "1", 1, CP_STRIDE_MAX, NULL, 0},
+    [CP_PARAM_OFFSET] = {"--offset", CP_FAMILY_STRIDE, "0", 0, CP_OFFSET_MAX, NULL, 0},
+    [CP_PARAM_WIDTH] = {"--width", CP_FAMILY_STRIDE, "4", 4, 32, NULL, 0},
+    [CP_PARAM_OP] = {"--op", CP_FAMILY_STRIDE, "load", 0, 0, cp_op_names, 2},
+    [CP_PARAM_LAYOUT] = {"--layout", CP_FAMILY_LAYOUT, "all", 0, 0, cp_layout_names, 2},
+    [CP_PARAM_FIELDS] = {"--fields", CP_FAMILY_LAYOUT, "4", 1, CP_FIELDS_MAX, NULL, 0},
+    [CP_PARAM_FIELD] = {"--field", CP_FAMILY_LAYOUT, "0", 0, CP_FIELDS_MAX - 1, NULL, 0},
+    [CP_PARAM_VARIANT] = {"--variant", CP_FAMILY_GEMM, "all", 0, 0, cp_variant_names, 2},
+    [CP_PARAM_M] = {"--m", CP_FAMILY_GEMM, "4096", 1, CP_GEMM_DIM_MAX, NULL, 0},
+    [CP_PARAM_N] = {"--n", CP_FAMILY_GEMM, "4096", 1, CP_GEMM_DIM_MAX, NULL, 0},
+    [CP_PARAM_K] = {"--k", CP_FAMILY_GEMM, "4096", 1, CP_GEMM_DIM_MAX, NULL, 0},
+};
+
+const char *cp_cli_param_option(cp_param p)
+{
+    return p < CP_PARAM_COUNT ? cp_param_specs[p].option : "?";
+}
+
+static int cp_cli_parse_param(cp_options *o, cp_param p, const char *spec, cp_status *st)
+{
+    const cp_param_spec *ps = &cp_param_specs[p];
+    cp_sweep_free(&o->params[p]);
+    if (ps->names)
+        CP_TRY(cp_sweep_parse_names(spec, ps->option, ps->names, ps->nnames, &o->params[p], st));
+    else
+        CP_TRY(cp_sweep_parse(spec, ps->option, ps->min, ps->max, &o->params[p], st));
+    if (p == CP_PARAM_WIDTH) {
+        for (size_t i = 0; i < o->params[p].count; i++) {
+            uint64_t w = o->params[p].values[i];
+            if (w != 4 && w != 8 && w != 16 && w != 32) {
+                cp_status_set(st, CP_EXIT_USAGE, "--width: '%llu' is not an access width",
+                              (unsigned long long)w);
+                cp_status_hint(st, "widths are 4, 8, 16 or 32 bytes, e.g. --width 4,8,16,32");
+                return CP_EXIT_USAGE;
+            }
+        }
+    }
+    return CP_EXIT_OK;
+}
+
+static int cp_cli_usage_error(cp_status *st, const char *hint, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Records a usage error (message from fmt) with a hint, and returns CP_EXIT_USAGE. */
+static int cp_cli_usage_error(cp_status *st, const char *hint, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(st->message, sizeof st->message, fmt, ap);
+    va_end(ap);
+    st->code = CP_EXIT_USAGE;
+    cp_status_hint(st, "%s", hint);
+    return CP_EXIT_USAGE;
+}
+
+/* The family named by the first argument, if it is one. */
+static int cp_cli_family(const char *word, cp_family *f)
+{
+    for (int i = 0; i < CP_FAMILY_COUNT; i++) {
+        if (strcmp(word, cp_config_family_name((cp_family)i)) == 0) {
+            *f = (cp_family)i;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static int cp_cli_apply(cp_options *o, int opt, const char *arg, int *given, cp_status *st)
+{
+    uint64_t v;
+    switch (opt) {
+    case OPT_STRIDE:
+    case OPT_OFFSET:
+    case OPT_WIDTH:
+    case OPT_OP:
+    case OPT_LAYOUT:
+    case OPT_FIELDS:
+    case OPT_FIELD:
+    case OPT_VARIANT:
+    case OPT_M:
+    case OPT_N:
+    case OPT_K:
+        given[opt - OPT_STRIDE] = 1;
+        return cp_cli_parse_param(o, (cp_param)(opt - OPT_STRIDE), arg, st);
+    case OPT_SIZE:
+        return cp_sweep_parse_bytes(arg, "--size", CP_SIZE_MIN, CP_SIZE_MAX, &o->size_bytes, st);
+    case OPT_FORMAT: {
+        int f = cp_report_format_parse(arg);
+        if (f < 0)
+            return cp_cli_usage_error(st, "formats are table, json and csv",
+                                      "--format: unknown format '%s'", arg);
+        o->format = (cp_format)f;
+        return CP_EXIT_OK;
+    }
+    case 'o':
+        if (!*arg)
+            return cp_cli_usage_error(st, "give a file name, or '-' for standard output",
+                                      "--output: empty file name");
+        o->output = arg;
+        return CP_EXIT_OK;
+    case OPT_EXPLAIN:
+        o->explain = 1;
+        return CP_EXIT_OK;
+    case OPT_WARP:
+        return cp_sweep_parse_u64(arg, "--warp", 0, UINT64_MAX / 2, &o->warp, st);
+    case OPT_MODEL:
+        o->model_only = 1;
+        return CP_EXIT_OK;
+    case OPT_DEVICE:
+        CP_TRY(cp_sweep_parse_u64(arg, "--device", 0, 1023, &v, st));
+        o->device = (int)v;
+        return CP_EXIT_OK;
+    case OPT_REPS:
+        CP_TRY(cp_sweep_parse_u64(arg, "--reps", 1, 100000, &v, st));
+        o->reps = (uint32_t)v;
+        return CP_EXIT_OK;
+    case OPT_NO_COUNTERS:
+        o->no_counters = 1;
+        return CP_EXIT_OK;
+    case OPT_REQUIRE_COUNTERS:
+        o->require_counters = 1;
+        return CP_EXIT_OK;
+    case OPT_CHECK:
+        o->check = 1;
+        return CP_EXIT_OK;
+    case OPT_LIST:
+        o->show_list = 1;
+        return CP_EXIT_OK;
+    case 'h':
+        o->show_help = 1;
+        return CP_EXIT_OK;
+    case 'V':
+        o->show_version = 1;
+        return CP_EXIT_OK;
+    default:
+        return cp_status_set(st, CP_EXIT_USAGE, "internal error: option %d", opt);
+    }
+}
+
+/* Checks that combine several options. */
+static int cp_cli_validate(cp_options *o, const int *given, cp_status *st)
+{
+    for (int p = 0; p < CP_PARAM_COUNT; p++) {
+        if (given[p] && cp_param_specs[p].family != o->family) {
+            cp_status_set(st, CP_EXIT_USAGE, "%s does not apply to the %s family",
+                          cp_param_specs[p].option, cp_config_family_name(o->family));
+            cp_status_hint(st, "%s is a parameter of 'coalprobe %s'; see coalprobe --list",
+                           cp_param_specs[p].option,
+                           cp_config_family_name(cp_param_specs[p].family));
+            return CP_EXIT_USAGE;
+        }
+    }
+    if (o->family == CP_FAMILY_LAYOUT) {
+        const cp_sweep *fields = &o->params[CP_PARAM_FIELDS], *field = &o->params[CP_PARAM_FIELD];
+        for (size_t i = 0; i < fields->count; i++)
+            for (size_t j = 0; j < field->count; j++)
+                if (field->values[j] >= fields->values[i]) {
+                    cp_status_set(st, CP_EXIT_USAGE,
+                                  "--field %llu does not exist in a record of --fields %llu",
+                                  (unsigned long long)field->values[j],
+                                  (unsigned long long)fields->values[i]);
+                    cp_status_hint(st, "fields are numbered from 0 to fields-1");
+                    return CP_EXIT_USAGE;
+                }
+    }
+    if (o->explain && o->format != CP_FORMAT_TABLE) {
+        cp_status_set(st, CP_EXIT_USAGE, "--explain draws text and takes no --format %s",
+                      cp_report_format_name(o->format));
+        cp_status_hint(st, "drop --format, or drop --explain for a %s report",
+                       cp_report_format_name(o->format));
+        return CP_EXIT_USAGE;
+    }
+    if (o->check && (o->model_only || o->no_counters))
+        return cp_cli_usage_error(st, "--check compares measured counters with the model",
+                                  "--check cannot be combined with %s",
+                                  o->model_only ? "--model" : "--no-counters");
+    if (o->no_counters && o->require_counters)
+        return cp_cli_usage_error(st, "use one of the two",
+                                  "--no-counters and --require-counters contradict each other");
+    return CP_EXIT_OK;
+}
+
+int cp_cli_parse(int argc, char **argv, cp_options *o, cp_status *st)
+{
+    memset(o, 0, sizeof *o);
+    o->family = CP_FAMILY_STRIDE;
+    o->size_bytes = CP_SIZE_DEFAULT;
+    o->format = CP_FORMAT_TABLE;
+    o->reps = 20;
+    int first = 1;
+    if (argc > 1 && argv[1][0] != '-') {
+        if (!cp_cli_family(argv[1], &o->family))
+            return cp_cli_usage_error(st, "commands are stride (the default), layout and gemm",
+                                      "unknown command '%s'", argv[1]);
+        first = 2;
+    }
+    int given[CP_PARAM_COUNT] = {0};
+    optind = 0; /* full reset, so that the parser can run more than once (tests) */
+    opterr = 0;
+    /* getopt_long sees argv from the first option on, with argv[0] as its program name */
+    char **args = argv + first - 1;
+    int nargs = argc - first + 1;
+    int opt;
+    while ((opt = getopt_long(nargs, args, ":o:hV", cp_cli_options, NULL)) != -1) {
+        const char *word = args[optind - 1];
+        if (opt == '?') {
+            if (optopt)
+                return cp_cli_usage_error(st, "see coalprobe --help", "unknown option '-%c'",
+                                          optopt);
+            return cp_cli_usage_error(st, "see coalprobe --help", "unknown option '%s'", word);
+        }
+        if (opt == ':')
+            return cp_cli_usage_error(st, "see coalprobe --help", "option '%s' needs a value",
+                                      word);
+        CP_TRY(cp_cli_apply(o, opt, optarg, given, st));
+    }
+    if (optind < nargs)
+        return cp_cli_usage_error(st, "pattern parameters are options, e.g. --stride 1..32",
+                                  "unexpected argument '%s'", args[optind]);
+    for (int p = 0; p < CP_PARAM_COUNT; p++)
+        if (!given[p] && cp_param_specs[p].family == o->family)
+            CP_TRY(cp_cli_parse_param(o, (cp_param)p, cp_param_specs[p].default_spec, st));
+    return cp_cli_validate(o, given, st);
+}
+
+void cp_cli_free(cp_options *o)
+{
+    for (int p = 0; p < CP_PARAM_COUNT; p++)
+        cp_sweep_free(&o->params[p]);
+}
+
+void cp_cli_print_version(FILE *out)
+{
+    fprintf(out, "coalprobe %s\n", CP_VERSION);
+}
+
+void cp_cli_print_help(FILE *out)
+{
+    fputs("coalprobe: predicts and measures how a warp's memory accesses coalesce into\n"
+          "32-byte sectors and 128-byte lines.\n"
+          "\n"
+          "Usage: coalprobe [stride|layout|gemm] [options]\n"
+          "\n"
+          "Numeric parameters sweep: N, a..b, a..b:step, lists a,b,c and mixtures (1..8,16,32).\n"
+          "Several swept parameters run every combination.\n"
+          "\n"
+          "stride (the default): thread i accesses element i*stride+offset\n"
+          "  --stride S        elements between neighbouring threads (1..4096; default 1)\n"
+          "  --offset O        elements of the access width skipped at the start (0..4096; 0)\n"
+          "  --width W         bytes per element: 4, 8, 16 or 32 (default 4)\n"
+          "  --op OP           load (strided read), store (strided write) or all (default load)\n"
+          "  --size BYTES      useful bytes per buffer, K/M/G suffixes (default 256M)\n"
+          "layout: thread i reads field f of record i, as AoS or SoA\n"
+          "  --layout L        aos, soa or all (default all)\n"
+          "  --fields F        4-byte fields per record (1..64; default 4)\n"
+          "  --field F         field read (default 0)\n"
+          "  --size BYTES      bytes of the field read over all records (default 256M)\n"
+          "gemm: FP32 C = A*B, row-major, one thread per element of C\n"
+          "  --variant V       naive, coalesced or all (default all)\n"
+          "  --m M, --n N, --k K  matrix sizes (1..65536; default 4096)\n"
+          "\n"
+          "Output:\n"
+          "  --format FMT      table, json or csv (default table)\n"
+          "  -o, --output FILE write the report to FILE ('-' is standard output)\n"
+          "  --explain         draw which lanes of a warp land on which line and sector\n"
+          "  --warp W          the warp --explain draws (default 0)\n"
+          "\n"
+          "Measurement:\n"
+          "  --model           model only: never touch the GPU\n"
+          "  --device N        the CUDA device to use (default 0)\n"
+          "  --reps N          timed launches per configuration (default 20)\n"
+          "  --no-counters     time only, never start CUPTI (so Nsight Compute can profile)\n"
+          "  --require-counters  exit 1 when the hardware counters cannot be read\n"
+          "  --check           exit 3 when measured requests or sectors differ from the model\n"
+          "\n"
+          "Other:\n"
+          "  --list            the pattern families and their parameters\n"
+          "  -h, --help        this help\n"
+          "  -V, --version     the version\n"
+          "\n"
+          "Examples:\n"
+          "  coalprobe --stride 1..32                 sectors per request against stride\n"
+          "  coalprobe --offset 0..31                 misaligned starts\n"
+          "  coalprobe --width 4,8,16,32              scalar against vector accesses\n"
+          "  coalprobe layout --fields 1..16          AoS against SoA\n"
+          "  coalprobe gemm --variant all --m 2048    naive against coalesced GEMM\n"
+          "  coalprobe --stride 2 --explain           draw warp 0 over sectors and lines\n"
+          "  coalprobe --stride 1..32 --format json | jq '.rows[].predicted.load'\n"
+          "\n"
+          "Exit codes: 0 ok; 1 runtime error; 2 usage error (nothing was run or written);\n"
+          "3 predicted and measured counts disagree (with --check).\n"
+          "Without a CUDA device coalprobe prints the model's predictions and says so.\n",
+          out);
+}
+
+void cp_cli_print_list(FILE *out)
+{
+    fputs("Pattern families and their parameters (defaults in brackets):\n"
+          "  stride  --stride [1] --offset [0] --width [4] --op [load] --size [256M]\n"
+          "          in: load of width bytes, out: store of width bytes; op picks the strided "
+          "side\n"
+          "  layout  --layout [all] --fields [4] --field [0] --size [256M]\n"
+          "          in: load of one 4-byte field (AoS i*fields+field, SoA field*n+i), out: "
+          "store\n"
+          "  gemm    --variant [all] --m [4096] --n [4096] --k [4096]\n"
+          "          A, B: loads once per step of k; C: one store per thread\n",
+          out);
+}
+
+static int cp_cli_needs_quotes(const char *s)
+{
+    if (!*s) return 1;
+    for (; *s; s++)
+        if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=,:%+@", *s))
+            return 1;
+    return 0;
+}
+
+char *cp_cli_command_string(int argc, char **argv)
+{
+    size_t len = 1;
+    for (int i = 0; i < argc; i++)
+        len += strlen(argv[i]) * 4 + 3;
+    char *s = malloc(len), *p = s;
+    if (!s) return NULL;
+    for (int i = 0; i < argc; i++) {
+        const char *a = i == 0 ? "coalprobe" : argv[i];
+        if (i) *p++ = ' ';
+        if (!cp_cli_needs_quotes(a)) {
+            p += sprintf(p, "%s", a);
+            continue;
+        }
+        *p++ = '\'';
+        for (; *a; a++) {
+            if (*a == '\'')
+                p += sprintf(p, "'\\''");
+            else
+                *p++ = *a;
+        }
+        *p++ = '\'';
+    }
+    *p = '\0';
+    return s;
+}

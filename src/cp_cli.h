@@ -1,0 +1,64 @@
+/* cp_cli.h: the command line: options parsed into cp_options, help, version and --list. */
+#ifndef CP_CLI_H
+#define CP_CLI_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cp_config.h"
+#include "cp_report.h"
+#include "cp_status.h"
+#include "cp_sweep.h"
+
+/* The swept parameters, one cp_sweep each. */
+typedef enum {
+    CP_PARAM_STRIDE,
+    CP_PARAM_OFFSET,
+    CP_PARAM_WIDTH,
+    CP_PARAM_OP,
+    CP_PARAM_LAYOUT,
+    CP_PARAM_FIELDS,
+    CP_PARAM_FIELD,
+    CP_PARAM_VARIANT,
+    CP_PARAM_M,
+    CP_PARAM_N,
+    CP_PARAM_K,
+    CP_PARAM_COUNT
+} cp_param;
+
+/* Everything the command line says. Owns its sweeps (free with cp_cli_free). */
+typedef struct cp_options {
+    cp_family family;
+    cp_sweep params[CP_PARAM_COUNT];
+    uint64_t size_bytes;
+    cp_format format;
+    const char *output; /* NULL or "-" for stdout */
+    int explain;
+    uint64_t warp;
+    int model_only;
+    int device;
+    uint32_t reps;
+    int no_counters;
+    int require_counters;
+    int check;
+    int show_help, show_version, show_list;
+} cp_options;
+
+/* The option name of a parameter, e.g. "--stride". */
+const char *cp_cli_param_option(cp_param p);
+
+/* Parses argv into o. Returns CP_EXIT_OK or CP_EXIT_USAGE with a message naming the bad
+ * token and a hint. o must be freed with cp_cli_free in either case. */
+int cp_cli_parse(int argc, char **argv, cp_options *o, cp_status *st);
+
+void cp_cli_free(cp_options *o);
+
+void cp_cli_print_help(FILE *out);
+void cp_cli_print_version(FILE *out);
+void cp_cli_print_list(FILE *out);
+
+/* The command line joined into one string (words with shell-special characters quoted);
+ * the caller frees it. */
+char *cp_cli_command_string(int argc, char **argv);
+
+#endif

@@ -1,0 +1,137 @@
+/* cp_explain.c: the --explain picture: one text row per 128-byte line a request touches, one
+ * character per 4 bytes, each lane's bytes marked with its lane digit. */
+#include "cp_explain.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cp_model.h"
+
+#define CP_CELL_BYTES 4u
+#define CP_CELLS_PER_SECTOR (CP_SECTOR_BYTES / CP_CELL_BYTES)
+#define CP_CELLS_PER_LINE (CP_LINE_BYTES / CP_CELL_BYTES)
+
+static char cp_explain_lane_char(unsigned lane)
+{
+    return "0123456789abcdefghijklmnopqrstuv"[lane];
+}
+
+/* One 128-byte line of a request: what each 4-byte cell holds. */
+typedef struct cp_explain_line {
+    uint64_t line; /* line index: byte offset / 128 */
+    char cells[CP_CELLS_PER_LINE];
+    unsigned used_bytes;
+} cp_explain_line;
+
+static cp_explain_line *cp_explain_line_for(cp_explain_line *lines, unsigned *n, uint64_t line)
+{
+    for (unsigned i = 0; i < *n; i++)
+        if (lines[i].line == line) return &lines[i];
+    cp_explain_line *l = &lines[(*n)++];
+    l->line = line;
+    memset(l->cells, ' ', sizeof l->cells);
+    l->used_bytes = 0;
+    return l;
+}
+
+static int cp_explain_line_cmp(const void *a, const void *b)
+{
+    uint64_t x = ((const cp_explain_line *)a)->line, y = ((const cp_explain_line *)b)->line;
+    return x < y ? -1 : x > y;
+}
+
+static void cp_explain_request(FILE *out, const cp_warp_lanes *w)
+{
+    cp_explain_line lines[CP_WARP_SIZE];
+    unsigned nlines = 0;
+    int broadcast = 0;
+    for (unsigned lane = 0; lane < CP_WARP_SIZE; lane++) {
+        if (!(w->active_mask & (1u << lane))) continue;
+        uint64_t a = w->addr[lane];
+        cp_explain_line *l = cp_explain_line_for(lines, &nlines, a / CP_LINE_BYTES);
+        unsigned first = (unsigned)(a % CP_LINE_BYTES) / CP_CELL_BYTES;
+        unsigned sector = first / CP_CELLS_PER_SECTOR;
+        for (unsigned c = sector * CP_CELLS_PER_SECTOR; c < (sector + 1) * CP_CELLS_PER_SECTOR; c++)
+            if (l->cells[c] == ' ') l->cells[c] = '.';
+        for (unsigned c = first; c < first + w->lane_bytes / CP_CELL_BYTES; c++) {
+            if (l->cells[c] == '.') {
+                l->cells[c] = cp_explain_lane_char(lane);
+                l->used_bytes += CP_CELL_BYTES;
+            } else if (l->cells[c] != cp_explain_lane_char(lane)) {
+                l->cells[c] = '*';
+                broadcast = 1;
+            }
+        }
+    }
+    qsort(lines, nlines, sizeof *lines, cp_explain_line_cmp);
+    fprintf(out, "  byte offset   sector 0 sector 1 sector 2 sector 3   sectors  wasted\n");
+    for (unsigned i = 0; i < nlines; i++) {
+        const cp_explain_line *l = &lines[i];
+        if (i > 0 && l->line != lines[i - 1].line + 1) fprintf(out, "  ...\n");
+        unsigned sectors = 0;
+        fprintf(out, "  0x%010" PRIx64 " ", l->line * CP_LINE_BYTES);
+        for (unsigned s = 0; s < CP_LINE_BYTES / CP_SECTOR_BYTES; s++) {
+            const char *cells = l->cells + s * CP_CELLS_PER_SECTOR;
+            sectors += cells[0] != ' ';
+            fprintf(out, "|%.*s", (int)CP_CELLS_PER_SECTOR, cells);
+        }
+        fprintf(out, "|  %7u  %4u B\n", sectors, sectors * CP_SECTOR_BYTES - l->used_bytes);
+    }
+    cp_counts c;
+    memset(&c, 0, sizeof c);
+    cp_model_count_request(w, &c);
+    fprintf(out,
+            "  = %" PRIu64 " sector%s in %" PRIu64 " line%s for %" PRIu64
+            " B requested: %.1f%% efficiency (ideal %" PRIu64 " sector%s)\n",
+            c.sectors, c.sectors == 1 ? "" : "s", c.lines, c.lines == 1 ? "" : "s",
+            c.bytes_requested, 100.0 * cp_counts_efficiency(&c), c.ideal_sectors,
+            c.ideal_sectors == 1 ? "" : "s");
+    if (broadcast)
+        fprintf(out, "  '*': several lanes read the same bytes (served once: a broadcast)\n");
+}
+
+static void cp_explain_lanes_summary(FILE *out, uint32_t mask)
+{
+    unsigned active = 0;
+    for (unsigned l = 0; l < CP_WARP_SIZE; l++)
+        active += (mask >> l) & 1u;
+    if (active == CP_WARP_SIZE)
+        fprintf(out, "all 32 lanes active");
+    else
+        fprintf(out, "%u of 32 lanes active", active);
+}
+
+int cp_explain_write(FILE *out, const cp_config *c, uint64_t warp, cp_status *st)
+{
+    cp_prediction p;
+    CP_TRY(cp_model_predict(c, &p, st));
+    char desc[160];
+    cp_config_describe(c, desc, sizeof desc);
+    fprintf(out, "%s %s: warp %" PRIu64 " of %" PRIu64 "\n", cp_config_family_name(c->family), desc,
+            warp, p.warps);
+    fprintf(out, "One character per 4 bytes; a digit 0-9 or letter a-v is the lane that asked\n"
+                 "for them, '.' bytes fetched for nobody, blank: sector not fetched.\n");
+    for (size_t a = 0; a < p.naccesses; a++) {
+        const cp_access_prediction *ap = &p.accesses[a];
+        for (uint32_t ins = 0; ins < ap->instructions; ins++) {
+            cp_warp_lanes w;
+            CP_TRY(cp_model_warp_lanes(c, a, ins, warp, 0, &w, st));
+            fprintf(out, "\n%s: %s of %u B per lane", ap->name, cp_config_op_name(ap->op),
+                    ap->lane_bytes);
+            if (ap->instructions > 1)
+                fprintf(out, ", instruction %u of %u", ins + 1, ap->instructions);
+            if (ap->iterations > 1) fprintf(out, ", step 0 of %" PRIu64, ap->iterations);
+            fprintf(out, ", ");
+            cp_explain_lanes_summary(out, w.active_mask);
+            fprintf(out, "\n");
+            if (!w.active_mask) {
+                fprintf(out, "  no active lane: the warp issues no request\n");
+                continue;
+            }
+            cp_explain_request(out, &w);
+        }
+    }
+    return ferror(out) ? cp_status_set(st, CP_EXIT_RUNTIME, "write error while explaining")
+                       : CP_EXIT_OK;
+}

@@ -1,0 +1,19 @@
+/* cp_plan.h: turns the parsed command line into the list of configurations to run. */
+#ifndef CP_PLAN_H
+#define CP_PLAN_H
+
+#include <stddef.h>
+
+#include "cp_cli.h"
+#include "cp_config.h"
+#include "cp_status.h"
+
+/* Most configurations one run may hold. */
+#define CP_PLAN_MAX_CONFIGS 100000u
+
+/* Builds the cartesian product of o's sweeps for its family, in a stable order (the
+ * innermost, fastest-changing parameter last in the family's list: stride for stride, field
+ * for layout, k for gemm). *configs is malloc'ed; the caller frees it. */
+int cp_plan_build(const cp_options *o, cp_config **configs, size_t *count, cp_status *st);
+
+#endif

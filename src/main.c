@@ -1,0 +1,45 @@
+/* main.c: coalprobe's entry point: parses the command line, runs the job, maps the outcome
+ * to an exit code. The only place that exits. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cp_app.h"
+#include "cp_backend.h"
+#include "cp_cli.h"
+
+/* True when the command line asks for JSON, even if parsing it failed further on. */
+static int cp_main_wants_json(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--format=json") == 0) return 1;
+        if (strcmp(argv[i], "--format") == 0 && i + 1 < argc && strcmp(argv[i + 1], "json") == 0)
+            return 1;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    cp_status st;
+    cp_options o;
+    cp_status_clear(&st);
+    char *command = cp_cli_command_string(argc, argv);
+    int rc = cp_cli_parse(argc, argv, &o, &st);
+    if (rc == CP_EXIT_OK) {
+        if (o.show_help)
+            cp_cli_print_help(stdout);
+        else if (o.show_version)
+            cp_cli_print_version(stdout);
+        else if (o.show_list)
+            cp_cli_print_list(stdout);
+        else
+            rc = cp_app_run(&o, command ? command : "coalprobe", &cp_backend_cuda, &st);
+    }
+    /* a mismatch is already in the report; other failures left no report behind */
+    if (rc != CP_EXIT_OK)
+        cp_app_report_failure(rc != CP_EXIT_MISMATCH && cp_main_wants_json(argc, argv), stdout,
+                              command ? command : "coalprobe", &st);
+    cp_cli_free(&o);
+    free(command);
+    return rc;
+}

@@ -1,0 +1,59 @@
+#!/bin/sh
+# expect.sh: runs one coalprobe command and checks its exit code, its standard error and its
+# output against patterns or golden files (a CLI test of ctest).
+# usage: expect.sh RC [--stderr ERE] [--no-stderr] [--stdout ERE] [--no-stdout] [--json]
+#                     [--golden FILE] [--file PATH] [--no-file PATH] -- COMMAND ARGS...
+#   --golden FILE  the output (standard output, or --file PATH) must equal FILE byte for byte;
+#                  with CP_UPDATE_GOLDEN=1 the golden file is rewritten instead
+#   --json         standard output must be one valid JSON document (python3 json module)
+set -u
+want_rc=$1
+shift
+stderr_re= stdout_re= no_stderr=0 no_stdout=0 json=0 golden= file= no_file=
+while [ $# -gt 0 ] && [ "$1" != "--" ]; do
+    case $1 in
+    --stderr) stderr_re=$2; shift ;;
+    --stdout) stdout_re=$2; shift ;;
+    --no-stderr) no_stderr=1 ;;
+    --no-stdout) no_stdout=1 ;;
+    --json) json=1 ;;
+    --golden) golden=$2; shift ;;
+    --file) file=$2; shift ;;
+    --no-file) no_file=$2; shift ;;
+    *) echo "expect.sh: unknown option $1" >&2; exit 2 ;;
+    esac
+    shift
+done
+shift
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+[ -n "$file" ] && rm -f "$file"
+"$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+rc=$?
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+[ "$rc" -eq "$want_rc" ] || bad "exit code $rc, expected $want_rc"
+if [ -n "$stderr_re" ] && ! grep -Eq -- "$stderr_re" "$tmp/err"; then bad "stderr lacks /$stderr_re/"; fi
+if [ -n "$stdout_re" ] && ! grep -Eq -- "$stdout_re" "$tmp/out"; then bad "stdout lacks /$stdout_re/"; fi
+[ $no_stderr -eq 1 ] && [ -s "$tmp/err" ] && bad "stderr is not empty"
+[ $no_stdout -eq 1 ] && [ -s "$tmp/out" ] && bad "stdout is not empty"
+if [ $json -eq 1 ] && ! python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$tmp/out"; then
+    bad "stdout is not valid JSON"
+fi
+if [ -n "$no_file" ] && ls "$no_file"* >/dev/null 2>&1; then bad "$no_file was left behind"; fi
+if [ -n "$golden" ]; then
+    got="$tmp/out"
+    [ -n "$file" ] && got=$file
+    if [ ! -f "$got" ]; then
+        bad "no output file $got"
+    elif [ "${CP_UPDATE_GOLDEN:-0}" = 1 ]; then
+        cp "$got" "$golden" && echo "updated $golden"
+    elif ! cmp -s "$got" "$golden"; then
+        bad "output differs from $golden:"
+        diff "$golden" "$got" | head -20
+    fi
+fi
+if [ $fail -ne 0 ]; then
+    echo "--- command: $*"; echo "--- stderr:"; head -20 "$tmp/err"; echo "--- stdout:"; head -20 "$tmp/out"
+fi
+exit $fail
