@@ -18,8 +18,8 @@ typedef struct cp_device_info {
     int sm_count;
     uint64_t l2_bytes;
     uint64_t memory_bytes;
-    int driver_version;  /* CUDA driver API version, e.g. 13000 */
-    int runtime_version; /* CUDA runtime version */
+    int driver_version;      /* CUDA driver API version, e.g. 13000 */
+    int runtime_version;     /* CUDA runtime version */
     char driver_release[64]; /* kernel driver release such as "580.159.04", or "" */
     double sm_clock_hz;
     double memory_clock_hz;
@@ -29,9 +29,9 @@ typedef struct cp_device_info {
 } cp_device_info;
 
 typedef enum {
-    CP_COUNTERS_NOT_RUN,  /* model only, or counters disabled with --no-counters */
-    CP_COUNTERS_OK,       /* every counter below was read */
-    CP_COUNTERS_REFUSED,  /* the profiler refused; reason says why and how to fix it */
+    CP_COUNTERS_NOT_RUN, /* model only, or counters disabled with --no-counters */
+    CP_COUNTERS_OK,      /* every counter below was read */
+    CP_COUNTERS_REFUSED, /* the profiler refused; reason says why and how to fix it */
 } cp_counters_status;
 
 /* Hardware counter values of one configuration's kernel; NAN when not read. */
@@ -45,8 +45,8 @@ typedef struct cp_counter_values {
 
 /* Everything measured for one configuration. */
 typedef struct cp_measurement {
-    int timed;                 /* 1 when the times below were measured */
-    uint32_t reps;             /* timed launches */
+    int timed;     /* 1 when the times below were measured */
+    uint32_t reps; /* timed launches */
     double time_median_s, time_min_s, time_max_s;
     double useful_bytes;       /* bytes requested by the threads (loads plus stores) */
     double useful_bytes_per_s; /* useful_bytes / median time */
@@ -54,9 +54,9 @@ typedef struct cp_measurement {
     double pct_of_peak;        /* useful bandwidth over the measured copy peak, in percent */
     int verified;              /* 1 when the kernel's output matched the host reference */
     cp_counters_status counters_status;
-    char counters_reason[256];
+    char counters_reason[1024];
     cp_counter_values counters;
-    int counts_match;          /* 1 when requests and sectors equal the model's, -1 unknown */
+    int counts_match; /* 1 when requests and sectors equal the model's, -1 unknown */
 } cp_measurement;
 
 /* Sets every counter of v to NAN. */

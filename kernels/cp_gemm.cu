@@ -1,0 +1,55 @@
+// cp_gemm.cu: the FP32 GEMM kernels (naive and coalesced), indexed through
+// patterns/cp_gemm.h.
+#include "cp_gemm.h"
+#include "cp_kernels.h"
+
+namespace
+{
+
+__global__ void __launch_bounds__(CP_GEMM_TILE *CP_GEMM_TILE)
+    cp_gemm_naive_kernel(const float *A, const float *B, float *C, uint64_t m, uint64_t n,
+                         uint64_t k)
+{
+    uint64_t row, col;
+    cp_gemm_naive_coords(blockIdx.x, blockIdx.y, threadIdx.x, threadIdx.y, &row, &col);
+    if (row < m && col < n) {
+        float acc = 0.0f;
+        for (uint64_t kk = 0; kk < k; kk++)
+            acc += A[cp_gemm_a_index(row, kk, k)] * B[cp_gemm_b_index(kk, col, n)];
+        C[cp_gemm_c_index(row, col, n)] = acc;
+    }
+}
+
+__global__ void __launch_bounds__(CP_GEMM_TILE *CP_GEMM_TILE)
+    cp_gemm_coalesced_kernel(const float *A, const float *B, float *C, uint64_t m, uint64_t n,
+                             uint64_t k)
+{
+    uint64_t row, col;
+    cp_gemm_coalesced_coords(blockIdx.x, blockIdx.y, threadIdx.x, &row, &col);
+    if (row < m && col < n) {
+        float acc = 0.0f;
+        for (uint64_t kk = 0; kk < k; kk++)
+            acc += A[cp_gemm_a_index(row, kk, k)] * B[cp_gemm_b_index(kk, col, n)];
+        C[cp_gemm_c_index(row, col, n)] = acc;
+    }
+}
+
+} // namespace
+
+extern "C" cudaError_t cp_kernels_gemm_launch(int variant, const float *A, const float *B, float *C,
+                                              uint64_t m, uint64_t n, uint64_t k,
+                                              cudaStream_t stream)
+{
+    uint64_t gx = (m + CP_GEMM_TILE - 1) / CP_GEMM_TILE, gy = (n + CP_GEMM_TILE - 1) / CP_GEMM_TILE;
+    if (m == 0 || n == 0 || gx > 0x7fffffffull || gy > 65535) return cudaErrorInvalidValue;
+    dim3 grid((unsigned)gx, (unsigned)gy);
+    if (variant == 0)
+        cp_gemm_naive_kernel<<<grid, dim3(CP_GEMM_TILE, CP_GEMM_TILE), 0, stream>>>(A, B, C, m, n,
+                                                                                    k);
+    else if (variant == 1)
+        cp_gemm_coalesced_kernel<<<grid, CP_GEMM_TILE * CP_GEMM_TILE, 0, stream>>>(A, B, C, m, n,
+                                                                                   k);
+    else
+        return cudaErrorInvalidValue;
+    return cudaGetLastError();
+}

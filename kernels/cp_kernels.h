@@ -1,0 +1,41 @@
+/* cp_kernels.h: the launchers of coalprobe's kernels. The __global__ functions stay private
+ * to their .cu files; each launcher checks its arguments, sizes the grid from them, launches
+ * on `stream` and returns the launch's cudaError_t. */
+#ifndef CP_KERNELS_H
+#define CP_KERNELS_H
+
+#include <stdint.h>
+
+#include <cuda_runtime_api.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* stride family: op 0 (load) runs out[i] = in[i*stride+offset], op 1 (store) runs
+ * out[i*stride+offset] = in[i], for i < n, with elements of width_bytes (4, 8, 16, 32). */
+cudaError_t cp_kernels_stride_launch(const void *in, void *out, uint64_t n, uint64_t stride,
+                                     uint64_t offset, uint32_t width_bytes, int op,
+                                     cudaStream_t stream);
+
+/* layout family: out[i] = in[AoS: i*fields+field | SoA: field*n+i] for i < n. */
+cudaError_t cp_kernels_layout_launch(const float *in, float *out, uint64_t n, uint32_t fields,
+                                     uint32_t field, int soa, cudaStream_t stream);
+
+/* gemm family: C = A*B (row-major, m x k times k x n); variant 0 naive, 1 coalesced. */
+cudaError_t cp_kernels_gemm_launch(int variant, const float *A, const float *B, float *C,
+                                   uint64_t m, uint64_t n, uint64_t k, cudaStream_t stream);
+
+/* Writes cp_fill_value(word, seed) to every 4-byte word of buf (bytes a multiple of 4). */
+cudaError_t cp_kernels_fill_launch(void *buf, uint64_t bytes, uint32_t seed, cudaStream_t stream);
+
+/* Reads every byte of buf (a multiple of 16) without writing it, evicting earlier data from
+ * L2 without leaving dirty lines; *sink is written only if an impossible sum turns up. */
+cudaError_t cp_kernels_flush_launch(const void *buf, uint64_t bytes, float *sink,
+                                    cudaStream_t stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,87 @@
+// cp_stride.cu: the kernels of the stride and layout families (one element per thread),
+// indexed through patterns/cp_stride.h and patterns/cp_layout.h.
+#include "cp_kernels.h"
+#include "cp_layout.h"
+#include "cp_stride.h"
+
+namespace
+{
+
+// The 32-byte element: two 16-byte halves, issued as two 16-byte instructions on sm_90.
+struct __align__(32) cp_f8
+{
+    float4 lo, hi;
+};
+
+template <typename T>
+__global__ void __launch_bounds__(CP_STRIDE_BLOCK)
+    cp_stride_load_kernel(const T *in, T *out, uint64_t n, uint64_t stride, uint64_t offset)
+{
+    uint64_t i = cp_stride_thread(blockIdx.x, threadIdx.x);
+    if (i < n) out[i] = in[cp_stride_index(i, stride, offset)];
+}
+
+template <typename T>
+__global__ void __launch_bounds__(CP_STRIDE_BLOCK)
+    cp_stride_store_kernel(const T *in, T *out, uint64_t n, uint64_t stride, uint64_t offset)
+{
+    uint64_t i = cp_stride_thread(blockIdx.x, threadIdx.x);
+    if (i < n) out[cp_stride_index(i, stride, offset)] = in[i];
+}
+
+template <typename T>
+cudaError_t cp_stride_launch_typed(const void *in, void *out, uint64_t n, uint64_t stride,
+                                   uint64_t offset, int op, cudaStream_t stream)
+{
+    uint64_t blocks = (n + CP_STRIDE_BLOCK - 1) / CP_STRIDE_BLOCK;
+    if (blocks > 0x7fffffffull) return cudaErrorInvalidValue;
+    if (op == 0)
+        cp_stride_load_kernel<T><<<(unsigned)blocks, CP_STRIDE_BLOCK, 0, stream>>>(
+            static_cast<const T *>(in), static_cast<T *>(out), n, stride, offset);
+    else
+        cp_stride_store_kernel<T><<<(unsigned)blocks, CP_STRIDE_BLOCK, 0, stream>>>(
+            static_cast<const T *>(in), static_cast<T *>(out), n, stride, offset);
+    return cudaGetLastError();
+}
+
+__global__ void __launch_bounds__(CP_STRIDE_BLOCK)
+    cp_layout_kernel(const float *in, float *out, uint64_t n, uint32_t fields, uint32_t field,
+                     int soa)
+{
+    uint64_t i = cp_stride_thread(blockIdx.x, threadIdx.x);
+    if (i < n)
+        out[i] = in[soa ? cp_layout_soa_index(i, n, field) : cp_layout_aos_index(i, fields, field)];
+}
+
+} // namespace
+
+extern "C" cudaError_t cp_kernels_stride_launch(const void *in, void *out, uint64_t n,
+                                                uint64_t stride, uint64_t offset,
+                                                uint32_t width_bytes, int op, cudaStream_t stream)
+{
+    if (n == 0) return cudaSuccess;
+    switch (width_bytes) {
+    case 4:
+        return cp_stride_launch_typed<float>(in, out, n, stride, offset, op, stream);
+    case 8:
+        return cp_stride_launch_typed<float2>(in, out, n, stride, offset, op, stream);
+    case 16:
+        return cp_stride_launch_typed<float4>(in, out, n, stride, offset, op, stream);
+    case 32:
+        return cp_stride_launch_typed<cp_f8>(in, out, n, stride, offset, op, stream);
+    default:
+        return cudaErrorInvalidValue;
+    }
+}
+
+extern "C" cudaError_t cp_kernels_layout_launch(const float *in, float *out, uint64_t n,
+                                                uint32_t fields, uint32_t field, int soa,
+                                                cudaStream_t stream)
+{
+    if (n == 0) return cudaSuccess;
+    uint64_t blocks = (n + CP_STRIDE_BLOCK - 1) / CP_STRIDE_BLOCK;
+    if (blocks > 0x7fffffffull || field >= fields) return cudaErrorInvalidValue;
+    cp_layout_kernel<<<(unsigned)blocks, CP_STRIDE_BLOCK, 0, stream>>>(in, out, n, fields, field,
+                                                                       soa);
+    return cudaGetLastError();
+}

@@ -1,0 +1,53 @@
+// cp_util.cu: the helper kernels of a measurement: filling inputs and flushing L2.
+#include "cp_fill.h"
+#include "cp_kernels.h"
+
+namespace
+{
+
+const unsigned cp_util_block = 256;
+
+__global__ void cp_fill_kernel(float *buf, uint64_t words, uint32_t seed)
+{
+    for (uint64_t w = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; w < words;
+         w += (uint64_t)gridDim.x * blockDim.x)
+        buf[w] = cp_fill_value(w, seed);
+}
+
+__global__ void cp_flush_kernel(const float4 *buf, uint64_t vectors, float *sink)
+{
+    float acc = 0.0f;
+    for (uint64_t v = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; v < vectors;
+         v += (uint64_t)gridDim.x * blockDim.x) {
+        float4 x = buf[v];
+        acc += x.x + x.y + x.z + x.w;
+    }
+    if (acc == -1.0f) // never true for the non-negative fill values: keeps the loads alive
+        *sink = acc;
+}
+
+unsigned cp_util_grid(uint64_t items)
+{
+    uint64_t blocks = (items + cp_util_block - 1) / cp_util_block;
+    return blocks > 65536 ? 65536u : (unsigned)(blocks ? blocks : 1);
+}
+
+} // namespace
+
+extern "C" cudaError_t cp_kernels_fill_launch(void *buf, uint64_t bytes, uint32_t seed,
+                                              cudaStream_t stream)
+{
+    if (bytes % 4) return cudaErrorInvalidValue;
+    cp_fill_kernel<<<cp_util_grid(bytes / 4), cp_util_block, 0, stream>>>(static_cast<float *>(buf),
+                                                                          bytes / 4, seed);
+    return cudaGetLastError();
+}
+
+extern "C" cudaError_t cp_kernels_flush_launch(const void *buf, uint64_t bytes, float *sink,
+                                               cudaStream_t stream)
+{
+    if (bytes % 16) return cudaErrorInvalidValue;
+    cp_flush_kernel<<<cp_util_grid(bytes / 16), cp_util_block, 0, stream>>>(
+        static_cast<const float4 *>(buf), bytes / 16, sink);
+    return cudaGetLastError();
+}

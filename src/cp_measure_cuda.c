@@ -1,0 +1,470 @@
+/* cp_measure_cuda.c: the CUDA measurement backend: reads the device's facts, measures the
+ * copy peak, and for each configuration allocates and fills its buffers, checks the kernel's
+ * output, times it with events after an L2 flush, and reads its counters through CUPTI. */
+#define _POSIX_C_SOURCE 200809L
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cuda_runtime_api.h>
+
+#include "cp_backend.h"
+#include "cp_cupti.h"
+#include "cp_fill.h"
+#include "cp_kernels.h"
+#include "cp_layout.h"
+#include "cp_stride.h"
+
+#define CP_CUDA_WARMUPS 2
+#define CP_CUDA_PEAK_REPS 7
+#define CP_CUDA_MAX_BUFFERS CP_MODEL_MAX_ACCESSES
+
+typedef struct cp_cuda_state {
+    cp_backend_options opt;
+    cp_device_info dev;
+    cudaStream_t stream;
+    void *flush_buf;
+    uint64_t flush_bytes;
+    float *sink;
+    cudaEvent_t *starts, *stops;
+    cp_cupti_session *cupti;
+    int counters_refused;
+    char counters_reason[1024];
+} cp_cuda_state;
+
+/* One configuration being measured: its buffers and what the callbacks need. */
+typedef struct cp_cuda_run {
+    cp_cuda_state *s;
+    const cp_config *c;
+    const cp_prediction *p;
+    void *bufs[CP_CUDA_MAX_BUFFERS];
+} cp_cuda_run;
+
+static int cp_cuda_cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void cp_cuda_driver_release(char *buf, size_t len)
+{
+    buf[0] = '\0';
+    FILE *f = fopen("/proc/driver/nvidia/version", "r");
+    if (!f) return;
+    char line[512];
+    if (fgets(line, sizeof line, f)) {
+        /* "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.159.04  Thu ..." */
+        const char *p = strstr(line, "Kernel Module");
+        if (p) {
+            p += strlen("Kernel Module");
+            while (*p == ' ')
+                p++;
+            size_t n = strcspn(p, " \n");
+            snprintf(buf, len, "%.*s", (int)n, p);
+        }
+    }
+    fclose(f);
+}
+
+static int cp_cuda_device_info(int device, cp_device_info *d, cp_status *st)
+{
+    struct cudaDeviceProp prop;
+    int v;
+    memset(d, 0, sizeof *d);
+    CP_CUDA_CHECK(st, cudaGetDeviceProperties(&prop, device));
+    d->index = device;
+    snprintf(d->name, sizeof d->name, "%s", prop.name);
+    d->cc_major = prop.major;
+    d->cc_minor = prop.minor;
+    d->sm_count = prop.multiProcessorCount;
+    d->l2_bytes = (uint64_t)prop.l2CacheSize;
+    d->memory_bytes = (uint64_t)prop.totalGlobalMem;
+    d->memory_bus_bits = prop.memoryBusWidth;
+    CP_CUDA_CHECK(st, cudaDeviceGetAttribute(&v, cudaDevAttrClockRate, device));
+    d->sm_clock_hz = v * 1e3;
+    CP_CUDA_CHECK(st, cudaDeviceGetAttribute(&v, cudaDevAttrMemoryClockRate, device));
+    d->memory_clock_hz = v * 1e3;
+    /* double data rate: two transfers per memory clock */
+    d->peak_theoretical_bytes_per_s = 2.0 * d->memory_clock_hz * d->memory_bus_bits / 8.0;
+    CP_CUDA_CHECK(st, cudaDriverGetVersion(&d->driver_version));
+    CP_CUDA_CHECK(st, cudaRuntimeGetVersion(&d->runtime_version));
+    cp_cuda_driver_release(d->driver_release, sizeof d->driver_release);
+    return CP_EXIT_OK;
+}
+
+/* Device-to-device cudaMemcpy bandwidth, counting bytes read plus bytes written. */
+static int cp_cuda_measure_peak(cp_cuda_state *s, cp_status *st)
+{
+    size_t free_bytes, total;
+    CP_CUDA_CHECK(st, cudaMemGetInfo(&free_bytes, &total));
+    uint64_t bytes = 512ull << 20;
+    while (bytes > (64ull << 20) && 2 * bytes > free_bytes / 2)
+        bytes /= 2;
+    void *a = NULL, *b = NULL;
+    cudaError_t e = cudaMalloc(&a, bytes);
+    if (e == cudaSuccess) e = cudaMalloc(&b, bytes);
+    if (e == cudaSuccess) e = cp_kernels_fill_launch(a, bytes, 99, s->stream);
+    double t[CP_CUDA_PEAK_REPS];
+    for (int r = -2; r < CP_CUDA_PEAK_REPS && e == cudaSuccess; r++) {
+        float ms = 0;
+        e = cudaEventRecord(s->starts[0], s->stream);
+        if (e == cudaSuccess) e = cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, s->stream);
+        if (e == cudaSuccess) e = cudaEventRecord(s->stops[0], s->stream);
+        if (e == cudaSuccess) e = cudaEventSynchronize(s->stops[0]);
+        if (e == cudaSuccess) e = cudaEventElapsedTime(&ms, s->starts[0], s->stops[0]);
+        if (r >= 0) t[r] = ms * 1e-3;
+    }
+    cudaFree(a);
+    cudaFree(b);
+    CP_CUDA_CHECK(st, e);
+    qsort(t, CP_CUDA_PEAK_REPS, sizeof *t, cp_cuda_cmp_double);
+    s->dev.peak_measured_bytes_per_s = 2.0 * (double)bytes / t[CP_CUDA_PEAK_REPS / 2];
+    return CP_EXIT_OK;
+}
+
+static void cp_cuda_close(void *state)
+{
+    cp_cuda_state *s = state;
+    if (!s) return;
+    cp_cupti_close(s->cupti);
+    for (uint32_t r = 0; r < s->opt.reps; r++) {
+        if (s->starts && s->starts[r]) cudaEventDestroy(s->starts[r]);
+        if (s->stops && s->stops[r]) cudaEventDestroy(s->stops[r]);
+    }
+    free(s->starts);
+    free(s->stops);
+    cudaFree(s->flush_buf);
+    cudaFree(s->sink);
+    if (s->stream) cudaStreamDestroy(s->stream);
+    free(s);
+}
+
+static int cp_cuda_setup(cp_cuda_state *s, cp_status *st)
+{
+    CP_CUDA_CHECK(st, cudaSetDevice(s->opt.device));
+    CP_CUDA_CHECK(st, cudaFree(NULL));
+    CP_TRY(cp_cuda_device_info(s->opt.device, &s->dev, st));
+    CP_CUDA_CHECK(st, cudaStreamCreateWithFlags(&s->stream, cudaStreamNonBlocking));
+    s->starts = calloc(s->opt.reps, sizeof *s->starts);
+    s->stops = calloc(s->opt.reps, sizeof *s->stops);
+    if (!s->starts || !s->stops)
+        return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory for events");
+    for (uint32_t r = 0; r < s->opt.reps; r++) {
+        CP_CUDA_CHECK(st, cudaEventCreate(&s->starts[r]));
+        CP_CUDA_CHECK(st, cudaEventCreate(&s->stops[r]));
+    }
+    /* a read-only sweep over twice the L2 evicts what earlier work left there */
+    s->flush_bytes = 2 * s->dev.l2_bytes;
+    if (s->flush_bytes < (64ull << 20)) s->flush_bytes = 64ull << 20;
+    CP_CUDA_CHECK(st, cudaMalloc(&s->flush_buf, s->flush_bytes));
+    CP_CUDA_CHECK(st, cudaMalloc((void **)&s->sink, sizeof(float)));
+    CP_CUDA_CHECK(st, cp_kernels_fill_launch(s->flush_buf, s->flush_bytes, 7, s->stream));
+    CP_CUDA_CHECK(st, cudaStreamSynchronize(s->stream));
+    return cp_cuda_measure_peak(s, st);
+}
+
+static int cp_cuda_open(const cp_backend_options *opt, cp_device_info *dev, void **state,
+                        int *no_device, int *counters_refused, cp_status *st)
+{
+    *state = NULL;
+    *no_device = 0;
+    *counters_refused = 0;
+    int count = 0;
+    cudaError_t e = cudaGetDeviceCount(&count);
+    if (e != cudaSuccess || count == 0) {
+        *no_device = 1;
+        if (e != cudaSuccess)
+            return cp_status_set(st, CP_EXIT_RUNTIME, "%s: %s", cudaGetErrorName(e),
+                                 cudaGetErrorString(e));
+        return cp_status_set(st, CP_EXIT_RUNTIME, "the CUDA driver sees no device");
+    }
+    if (opt->device >= count) {
+        cp_status_set(st, CP_EXIT_USAGE, "--device %d does not exist: this machine has %d",
+                      opt->device, count);
+        cp_status_hint(st, "devices are numbered from 0 (nvidia-smi lists them)");
+        return CP_EXIT_USAGE;
+    }
+    cp_cuda_state *s = calloc(1, sizeof *s);
+    if (!s) return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory");
+    s->opt = *opt;
+    int rc = cp_cuda_setup(s, st);
+    if (rc == CP_EXIT_OK && opt->counters) {
+        int refused = 0;
+        cp_status cst;
+        cp_status_clear(&cst);
+        if (cp_cupti_open(opt->device, opt->max_configs, &s->cupti, &refused, &cst) != CP_EXIT_OK) {
+            /* timings still run; the rows say why there are no counters */
+            s->counters_refused = 1;
+            snprintf(s->counters_reason, sizeof s->counters_reason, "%.500s%s%.400s", cst.message,
+                     cst.hint[0] ? "; fix: " : "", cst.hint);
+        }
+    }
+    if (rc != CP_EXIT_OK) {
+        cp_cuda_close(s);
+        return rc;
+    }
+    *dev = s->dev;
+    *counters_refused = s->counters_refused;
+    *state = s;
+    return CP_EXIT_OK;
+}
+
+static cudaError_t cp_cuda_launch(const cp_cuda_run *r)
+{
+    const cp_config *c = r->c;
+    switch (c->family) {
+    case CP_FAMILY_STRIDE:
+        return cp_kernels_stride_launch(r->bufs[0], r->bufs[1], c->elements, c->stride, c->offset,
+                                        c->width_bytes, c->op == CP_OP_STORE, r->s->stream);
+    case CP_FAMILY_LAYOUT:
+        return cp_kernels_layout_launch(r->bufs[0], r->bufs[1], c->elements, c->fields, c->field,
+                                        c->layout == CP_LAYOUT_SOA, r->s->stream);
+    case CP_FAMILY_GEMM:
+        return cp_kernels_gemm_launch(c->variant == CP_GEMM_COALESCED, r->bufs[0], r->bufs[1],
+                                      r->bufs[2], c->m, c->n, c->k, r->s->stream);
+    default:
+        return cudaErrorInvalidValue;
+    }
+}
+
+/* The CUPTI callbacks: flush outside the range, one launch inside it. */
+static int cp_cuda_flush(void *ctx, cp_status *st)
+{
+    cp_cuda_run *r = ctx;
+    CP_CUDA_CHECK(
+        st, cp_kernels_flush_launch(r->s->flush_buf, r->s->flush_bytes, r->s->sink, r->s->stream));
+    CP_CUDA_CHECK(st, cudaStreamSynchronize(r->s->stream));
+    return CP_EXIT_OK;
+}
+
+static int cp_cuda_run_once(void *ctx, cp_status *st)
+{
+    cp_cuda_run *r = ctx;
+    CP_CUDA_CHECK(st, cp_cuda_launch(r));
+    CP_CUDA_CHECK(st, cudaStreamSynchronize(r->s->stream));
+    return CP_EXIT_OK;
+}
+
+/* Input buffers get seed = access index + 1; outputs are poisoned with 0xFF bytes (NaN). */
+static uint32_t cp_cuda_seed(size_t access)
+{
+    return (uint32_t)access + 1;
+}
+
+static int cp_cuda_alloc(cp_cuda_run *r, cp_status *st)
+{
+    uint64_t need = 0;
+    for (size_t a = 0; a < r->p->naccesses; a++)
+        need += r->p->accesses[a].buffer_bytes;
+    size_t free_bytes, total;
+    CP_CUDA_CHECK(st, cudaMemGetInfo(&free_bytes, &total));
+    if (need + (256ull << 20) > free_bytes) {
+        cp_status_set(st, CP_EXIT_RUNTIME,
+                      "the buffers need %" PRIu64 " bytes and the GPU has %zu bytes free", need,
+                      free_bytes);
+        cp_status_hint(st, "use a smaller --size (or smaller matrices) or a smaller stride");
+        return CP_EXIT_RUNTIME;
+    }
+    for (size_t a = 0; a < r->p->naccesses; a++) {
+        const cp_access_prediction *ap = &r->p->accesses[a];
+        uint64_t bytes = (ap->buffer_bytes + 15) & ~15ull;
+        CP_CUDA_CHECK(st, cudaMalloc(&r->bufs[a], bytes ? bytes : 16));
+        if (ap->op == CP_OP_LOAD)
+            CP_CUDA_CHECK(st,
+                          cp_kernels_fill_launch(r->bufs[a], bytes, cp_cuda_seed(a), r->s->stream));
+        else
+            CP_CUDA_CHECK(st, cudaMemsetAsync(r->bufs[a], 0xFF, bytes, r->s->stream));
+    }
+    return CP_EXIT_OK;
+}
+
+static void cp_cuda_free(cp_cuda_run *r)
+{
+    for (size_t a = 0; a < CP_CUDA_MAX_BUFFERS; a++) {
+        cudaFree(r->bufs[a]);
+        r->bufs[a] = NULL;
+    }
+}
+
+static int cp_cuda_wrong(cp_status *st, const char *what, uint64_t index, float got, float want)
+{
+    cp_status_set(st, CP_EXIT_RUNTIME, "wrong kernel output: %s %" PRIu64 " is %.9g, expected %.9g",
+                  what, index, (double)got, (double)want);
+    cp_status_hint(st, "this is a bug in coalprobe's kernel or index functions; please report it");
+    return CP_EXIT_RUNTIME;
+}
+
+/* Checks the words threads [i0, i0+count) of a one-element-per-thread kernel wrote. */
+static int cp_cuda_verify_chunk(const cp_cuda_run *r, uint64_t i0, uint64_t count, cp_status *st)
+{
+    const cp_config *c = r->c;
+    int stride_family = c->family == CP_FAMILY_STRIDE;
+    uint64_t words = stride_family ? c->width_bytes / 4 : 1;
+    int strided_out = stride_family && c->op == CP_OP_STORE;
+    uint64_t first = strided_out ? cp_stride_index(i0, c->stride, c->offset) : i0;
+    uint64_t last =
+        strided_out ? cp_stride_index(i0 + count - 1, c->stride, c->offset) : i0 + count - 1;
+    uint64_t nwords = (last - first + 1) * words;
+    float *host = malloc(nwords * sizeof *host);
+    if (!host) return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory while checking output");
+    cudaError_t e = cudaMemcpy(host, (const char *)r->bufs[1] + first * words * 4,
+                               nwords * sizeof *host, cudaMemcpyDeviceToHost);
+    if (e != cudaSuccess) {
+        free(host);
+        CP_CUDA_CHECK(st, e);
+    }
+    int rc = CP_EXIT_OK;
+    for (uint64_t i = i0; i < i0 + count && rc == CP_EXIT_OK; i++) {
+        uint64_t src, dst;
+        if (!stride_family) {
+            src = c->layout == CP_LAYOUT_AOS ? cp_layout_aos_index(i, c->fields, c->field)
+                                             : cp_layout_soa_index(i, c->elements, c->field);
+            dst = i;
+        } else if (strided_out) {
+            src = i;
+            dst = cp_stride_index(i, c->stride, c->offset);
+        } else {
+            src = cp_stride_index(i, c->stride, c->offset);
+            dst = i;
+        }
+        for (uint64_t j = 0; j < words && rc == CP_EXIT_OK; j++) {
+            float want = cp_fill_value(src * words + j, cp_cuda_seed(0));
+            float got = host[(dst - first) * words + j];
+            if (got != want) rc = cp_cuda_wrong(st, "output word", dst * words + j, got, want);
+        }
+    }
+    free(host);
+    return rc;
+}
+
+/* Checks a sample of C against a host reference computed in double precision. */
+static int cp_cuda_verify_gemm(const cp_cuda_run *r, cp_status *st)
+{
+    const cp_config *c = r->c;
+    const int samples = 48;
+    for (int s = 0; s < samples; s++) {
+        uint64_t row = (c->m - 1) * (uint64_t)s / (samples - 1);
+        uint64_t col = (c->n - 1) * (uint64_t)((s * 7) % samples) / (samples - 1);
+        float got;
+        CP_CUDA_CHECK(st, cudaMemcpy(&got, (const float *)r->bufs[2] + row * c->n + col, sizeof got,
+                                     cudaMemcpyDeviceToHost));
+        double want = 0, scale = 0;
+        for (uint64_t kk = 0; kk < c->k; kk++) {
+            double a = cp_fill_value(row * c->k + kk, cp_cuda_seed(0));
+            double b = cp_fill_value(kk * c->n + col, cp_cuda_seed(1));
+            want += a * b;
+            scale += fabs(a * b);
+        }
+        if (!(fabs(got - want) <= 1e-4 * scale))
+            return cp_cuda_wrong(st, "C element", row * c->n + col, got, (float)want);
+    }
+    return CP_EXIT_OK;
+}
+
+static int cp_cuda_verify(const cp_cuda_run *r, cp_status *st)
+{
+    if (r->c->family == CP_FAMILY_GEMM) return cp_cuda_verify_gemm(r, st);
+    uint64_t n = r->c->elements, chunk = n < 256 ? n : 256;
+    /* the first and last threads and 14 chunks spread between them */
+    for (int k = 0; k < 16; k++) {
+        uint64_t i0 = (n - chunk) * (uint64_t)k / 15;
+        CP_TRY(cp_cuda_verify_chunk(r, i0, chunk, st));
+    }
+    return CP_EXIT_OK;
+}
+
+static int cp_cuda_time(cp_cuda_run *r, cp_measurement *m, cp_status *st)
+{
+    cp_cuda_state *s = r->s;
+    for (int w = 0; w < CP_CUDA_WARMUPS; w++)
+        CP_CUDA_CHECK(st, cp_cuda_launch(r));
+    for (uint32_t k = 0; k < s->opt.reps; k++) {
+        CP_CUDA_CHECK(st,
+                      cp_kernels_flush_launch(s->flush_buf, s->flush_bytes, s->sink, s->stream));
+        CP_CUDA_CHECK(st, cudaEventRecord(s->starts[k], s->stream));
+        CP_CUDA_CHECK(st, cp_cuda_launch(r));
+        CP_CUDA_CHECK(st, cudaEventRecord(s->stops[k], s->stream));
+    }
+    CP_CUDA_CHECK(st, cudaStreamSynchronize(s->stream));
+    double *t = malloc(s->opt.reps * sizeof *t);
+    if (!t) return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory");
+    for (uint32_t k = 0; k < s->opt.reps; k++) {
+        float ms = 0;
+        cudaError_t e = cudaEventElapsedTime(&ms, s->starts[k], s->stops[k]);
+        if (e != cudaSuccess) {
+            free(t);
+            CP_CUDA_CHECK(st, e);
+        }
+        t[k] = ms * 1e-3;
+    }
+    qsort(t, s->opt.reps, sizeof *t, cp_cuda_cmp_double);
+    uint32_t n = s->opt.reps;
+    m->time_min_s = t[0];
+    m->time_max_s = t[n - 1];
+    m->time_median_s = n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
+    m->reps = n;
+    m->timed = 1;
+    free(t);
+    return CP_EXIT_OK;
+}
+
+static int cp_cuda_counters(cp_cuda_run *r, cp_measurement *m, cp_status *st)
+{
+    cp_cuda_state *s = r->s;
+    if (s->counters_refused) {
+        m->counters_status = CP_COUNTERS_REFUSED;
+        snprintf(m->counters_reason, sizeof m->counters_reason, "%s", s->counters_reason);
+        return CP_EXIT_OK;
+    }
+    if (!s->cupti) return CP_EXIT_OK;
+    char name[160];
+    cp_config_describe(r->c, name, sizeof name);
+    double v[CP_CUPTI_M_COUNT];
+    CP_TRY(cp_cupti_profile_range(s->cupti, name, cp_cuda_flush, cp_cuda_run_once, r, v, st));
+    cp_counter_values *cv = &m->counters;
+    cv->load_requests = v[CP_CUPTI_M_LOAD_REQUESTS];
+    cv->load_sectors = v[CP_CUPTI_M_LOAD_SECTORS];
+    cv->store_requests = v[CP_CUPTI_M_STORE_REQUESTS];
+    cv->store_sectors = v[CP_CUPTI_M_STORE_SECTORS];
+    cv->l2_read_sectors = v[CP_CUPTI_M_L2_READ_SECTORS];
+    cv->l2_write_sectors = v[CP_CUPTI_M_L2_WRITE_SECTORS];
+    cv->dram_read_bytes = v[CP_CUPTI_M_DRAM_READ_BYTES];
+    cv->dram_write_bytes = v[CP_CUPTI_M_DRAM_WRITE_BYTES];
+    cv->dram_throughput_pct = v[CP_CUPTI_M_DRAM_THROUGHPUT_PCT];
+    m->counters_status = CP_COUNTERS_OK;
+    const cp_prediction *p = r->p;
+    m->counts_match = cv->load_requests == (double)p->load.requests &&
+                      cv->load_sectors == (double)p->load.sectors &&
+                      cv->store_requests == (double)p->store.requests &&
+                      cv->store_sectors == (double)p->store.sectors;
+    return CP_EXIT_OK;
+}
+
+static int cp_cuda_measure(void *state, const cp_config *c, const cp_prediction *p,
+                           cp_measurement *m, cp_status *st)
+{
+    cp_cuda_run r;
+    memset(&r, 0, sizeof r);
+    r.s = state;
+    r.c = c;
+    r.p = p;
+    cp_measurement_clear(m);
+    int rc = cp_cuda_alloc(&r, st);
+    if (rc == CP_EXIT_OK) rc = cp_cuda_run_once(&r, st);
+    if (rc == CP_EXIT_OK) rc = cp_cuda_verify(&r, st);
+    if (rc == CP_EXIT_OK) m->verified = 1;
+    if (rc == CP_EXIT_OK) rc = cp_cuda_time(&r, m, st);
+    if (rc == CP_EXIT_OK) rc = cp_cuda_counters(&r, m, st);
+    cp_cuda_free(&r);
+    if (rc != CP_EXIT_OK) return rc;
+    m->useful_bytes = (double)(p->load.bytes_requested + p->store.bytes_requested);
+    m->useful_bytes_per_s = m->useful_bytes / m->time_median_s;
+    m->dram_bytes_per_s =
+        (m->counters.dram_read_bytes + m->counters.dram_write_bytes) / m->time_median_s;
+    m->pct_of_peak = 100.0 * m->useful_bytes_per_s / r.s->dev.peak_measured_bytes_per_s;
+    return CP_EXIT_OK;
+}
+
+const cp_backend cp_backend_cuda = {"cuda", cp_cuda_open, cp_cuda_measure, cp_cuda_close};

@@ -1,0 +1,34 @@
+#!/bin/sh
+# gpu_counts.sh: on a GPU, measured requests and sectors equal the model's exactly and every
+# kernel's output verifies, for every family over a spread of parameters (ctest label gpu).
+# Exits 77 (ctest: skipped) when no CUDA device is present.
+set -u
+bin=${1:?usage: gpu_counts.sh PATH/TO/coalprobe}
+if ! command -v nvidia-smi >/dev/null 2>&1 || ! nvidia-smi -L >/dev/null 2>&1; then
+    echo "no CUDA device: skipped"
+    exit 77
+fi
+fail=0
+run() {
+    echo "== coalprobe $*"
+    # --check: exit 3 on any count mismatch; --require-counters: exit 1 without counters
+    "$bin" "$@" --check --require-counters --reps 3 --format csv >/tmp/coalprobe-gpu-$$.csv
+    rc=$?
+    if [ $rc -ne 0 ]; then
+        echo "FAILED (exit $rc): coalprobe $*"
+        grep -v ',true,measured$' /tmp/coalprobe-gpu-$$.csv | head -20
+        fail=1
+    else
+        echo "ok: $(($(wc -l </tmp/coalprobe-gpu-$$.csv) - 1)) configurations match"
+    fi
+}
+run stride --stride 1..32 --width 4,8,16,32 --op all --size 8M
+run stride --stride 1,2,3,7,32,33,4096 --offset 0,1,3,31,4096 --width 4,8,16,32 --op all --size 1M
+run stride --stride 1..4 --width 4 --size 4100
+run layout --layout all --fields 1..16 --field 0 --size 8M
+run layout --layout all --fields 64 --field 0,1,31,63 --size 1M
+run gemm --variant all --m 256 --n 256 --k 64
+run gemm --variant all --m 33,100 --n 65,31 --k 1,17
+rm -f /tmp/coalprobe-gpu-$$.csv
+[ $fail -eq 0 ] && echo "all gpu count checks passed"
+exit $fail
