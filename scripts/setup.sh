@@ -1,0 +1,33 @@
+#!/bin/sh
+# setup.sh: everything a fresh Debian/Ubuntu machine with the CUDA Toolkit needs to build
+# coalprobe: installs libcjson-dev when it is missing, finds nvcc, configures and builds into
+# build/ (or $CP_BUILD_DIR). Safe to run again: later runs only rebuild what changed.
+set -eu
+cd "$(dirname "$0")/.."
+build=${CP_BUILD_DIR:-build}
+
+say() { printf 'setup: %s\n' "$*" >&2; }
+
+if ! { [ -f /usr/include/cjson/cJSON.h ] || dpkg -s libcjson-dev >/dev/null 2>&1; }; then
+    say "installing libcjson-dev"
+    sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq libcjson-dev >/dev/null
+fi
+
+if ! command -v nvcc >/dev/null 2>&1; then
+    for d in ${CUDA_HOME:-} /usr/local/cuda /usr/local/cuda-13.0; do
+        if [ -n "$d" ] && [ -x "$d/bin/nvcc" ]; then
+            PATH="$d/bin:$PATH"
+            export PATH
+            break
+        fi
+    done
+fi
+command -v nvcc >/dev/null 2>&1 || { say "nvcc not found: install the CUDA Toolkit or set CUDA_HOME"; exit 1; }
+
+jobs=$(nproc 2>/dev/null || echo 2)
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release ${CP_CMAKE_ARGS:-} >/dev/null
+cmake --build "$build" -j "$jobs" >/dev/null
+say "built $build/coalprobe"

@@ -1,0 +1,709 @@
+// cp_cupti.cpp: the CUPTI Range Profiler session (auto range, user replay) behind cp_cupti.h.
+#include "cp_cupti.h"
+
+#include <cuda.h>         // types only (CUcontext, CUdevice, CUresult): libcuda is never linked
+#include <cudaTypedefs.h> // PFN_* driver function types, for cudaGetDriverEntryPointByVersion
+#include <cuda_runtime_api.h>
+#include <cupti_profiler_host.h>
+#include <cupti_profiler_target.h>
+#include <cupti_range_profiler.h>
+#include <cupti_result.h>
+#include <cupti_target.h>
+#include <cupti_version.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdint>
+#include <cstring>
+#include <new>
+#include <string>
+#include <vector>
+
+// Written against CUPTI 13.0 (CUPTI_API_VERSION 130001): every parameter struct is sized with its
+// *_STRUCT_SIZE macro from these headers, so newer libraries see only the 13.0 fields. Anything
+// added after 13.0 must be guarded with #if CUPTI_API_VERSION > 130001.
+#if !defined(CUPTI_API_VERSION) || CUPTI_API_VERSION < 130001
+#error "cp_cupti.cpp needs the CUPTI Range Profiler API of CUDA 13.0 or newer"
+#endif
+
+struct cp_cupti_session {
+    int device = 0;
+    CUcontext ctx = nullptr;
+    CUdevice cu_device = 0;
+    std::string chip;
+    bool profiler_initialized = false;
+    CUpti_Profiler_Host_Object *host = nullptr;
+    CUpti_RangeProfiler_Object *rp = nullptr;
+    std::vector<uint8_t> availability, config, counter_data;
+    std::vector<const char *> names; // the metrics this device supports, in CP_CUPTI_M_* order
+    std::vector<int> index;          // the CP_CUPTI_M_* index of each entry of names
+    size_t passes = 0;
+    size_t max_ranges = 1;
+    size_t ranges_in_image = 0;     // ranges decoded into counter_data since it was initialised
+    bool needs_reconfigure = false; // a replay sequence was left unfinished by a failure
+    std::string range_name;         // of the range being profiled, for messages
+};
+
+namespace
+{
+
+// The metric names, in CP_CUPTI_M_* order. Requests: see the comment on the enum in cp_cupti.h
+// (smsp__inst_executed_op_global_* share a pass with the sector/L2/DRAM counters on GH100, the
+// l1tex__t_requests_* counters do not: 1 pass instead of 3).
+const char *const kMetricNames[CP_CUPTI_M_COUNT] = {
+    "smsp__inst_executed_op_global_ld.sum",
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+    "smsp__inst_executed_op_global_st.sum",
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
+    "lts__t_sectors_srcunit_tex_op_read.sum",
+    "lts__t_sectors_srcunit_tex_op_write.sum",
+    "dram__bytes_read.sum",
+    "dram__bytes_write.sum",
+    "dram__throughput.avg.pct_of_peak_sustained_elapsed",
+    "gpu__time_duration.sum",
+};
+
+// Ranges one Start/Stop block may record. A range is one kernel and run() must launch one; with
+// room for two, a second kernel shows up as a second range and is reported (with room for one
+// only, CUPTI silently leaves the second kernel out, as seen on the H100).
+const size_t kRangesPerPass = 2;
+
+// The CUPTI result of the last failed check on this thread, so that cp_cupti_open can tell a
+// refusal from another failure.
+thread_local CUptiResult t_last_cupti_error = CUPTI_SUCCESS;
+
+const char *cupti_result_name(CUptiResult r)
+{
+    const char *s = nullptr;
+    if (cuptiGetResultString(r, &s) != CUPTI_SUCCESS || !s) return "unknown CUPTI error";
+    return s;
+}
+
+// Reads RmProfilingAdminOnly from /proc/driver/nvidia/params into buf ("" when unreadable).
+void read_admin_only(char *buf, size_t n)
+{
+    buf[0] = '\0';
+    FILE *f = std::fopen("/proc/driver/nvidia/params", "r");
+    if (!f) return;
+    char line[256];
+    while (std::fgets(line, sizeof line, f)) {
+        if (std::strncmp(line, "RmProfilingAdminOnly:", 21) == 0) {
+            const char *v = line + 21;
+            while (*v == ' ')
+                v++;
+            std::snprintf(buf, n, "%.*s", (int)std::strcspn(v, "\r\n"), v);
+            break;
+        }
+    }
+    std::fclose(f);
+}
+
+// For a result that means "the profiler refuses to run here", a cause and a fix; else false.
+bool refusal_text(CUptiResult r, const char **cause, const char **fix)
+{
+    switch (r) {
+    case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES:
+        *cause = "insufficient privileges to read GPU performance counters";
+        *fix = "run as root, give the binary CAP_SYS_ADMIN, or set the NVIDIA driver option "
+               "NVreg_RestrictProfilingToAdminUsers=0 (RmProfilingAdminOnly in "
+               "/proc/driver/nvidia/params shows the setting); or run with --no-counters";
+        return true;
+    case CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED:
+    case CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES:
+        *cause = "profiling is not available on this virtual GPU";
+        *fix = "enable profiling for the vGPU on the host (see the NVIDIA vGPU documentation), "
+               "use a bare-metal or passthrough GPU, or run with --no-counters";
+        return true;
+    case CUPTI_ERROR_CONFIDENTIAL_COMPUTING_NOT_SUPPORTED:
+        *cause = "profiling is not supported with confidential computing enabled";
+        *fix = "use a GPU with confidential computing off, or run with --no-counters";
+        return true;
+    case CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED:
+        *cause = "profiling is not supported on this MIG instance";
+        *fix =
+            "use a GPU with MIG disabled (nvidia-smi -mig 0, as root), or run with --no-counters";
+        return true;
+    case CUPTI_ERROR_WSL_DEVICE_NOT_SUPPORTED:
+        *cause = "profiling is not supported on this GPU under WSL";
+        *fix = "run on native Linux or update the Windows NVIDIA driver, or run with --no-counters";
+        return true;
+    case CUPTI_ERROR_SLI_DEVICE_NOT_SUPPORTED:
+        *cause = "profiling is not supported with SLI enabled";
+        *fix = "disable SLI, or run with --no-counters";
+        return true;
+    case CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED:
+        *cause = "profiling is not supported on NVIDIA CMP devices";
+        *fix = "use another GPU, or run with --no-counters";
+        return true;
+    case CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED:
+        *cause = "another profiler (Nsight Compute, Nsight Systems or a CUPTI tool) is attached";
+        *fix = "run without the other profiler, or run coalprobe with --no-counters under it";
+        return true;
+    case CUPTI_ERROR_NOT_INITIALIZED:
+        *cause = "CUPTI could not load its profiler libraries (libnvperf_host.so, "
+                 "libnvperf_target.so)";
+        *fix = "link with -Wl,--disable-new-dtags and an rpath to the CUPTI library directory "
+               "(libcupti loads libnvperf by bare name, which ignores RUNPATH), or add that "
+               "directory to LD_LIBRARY_PATH";
+        return true;
+    case CUPTI_ERROR_NOT_COMPATIBLE:
+        *cause = "CUPTI is not compatible with the installed NVIDIA driver";
+        *fix = "install a driver that supports CUDA 13.0 (r580 or newer), or run with "
+               "--no-counters";
+        return true;
+    case CUPTI_ERROR_NOT_SUPPORTED:
+        *cause = "profiling is not supported on this device or configuration";
+        *fix = "run with --no-counters";
+        return true;
+    default:
+        return false;
+    }
+}
+
+bool is_refusal(CUptiResult r)
+{
+    const char *c, *f;
+    return refusal_text(r, &c, &f);
+}
+
+// Records a failed CUPTI call in st (the call text, the result name and file:line; for a
+// refusal, the cause first and the fix as hint) and returns CP_EXIT_RUNTIME.
+int cupti_failed(cp_status *st, CUptiResult r, const char *call, const char *file, int line)
+{
+    t_last_cupti_error = r;
+    const char *cause = nullptr, *fix = nullptr;
+    if (refusal_text(r, &cause, &fix)) {
+        char admin[32] = "";
+        if (r == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES) read_admin_only(admin, sizeof admin);
+        cp_status_set(st, CP_EXIT_RUNTIME, "CUPTI refused: %s%s%s%s (%s failed: %s at %s:%d)",
+                      cause, admin[0] ? " (RmProfilingAdminOnly: " : "", admin, admin[0] ? ")" : "",
+                      call, cupti_result_name(r), file, line);
+        cp_status_hint(st, "%s", fix);
+        return CP_EXIT_RUNTIME;
+    }
+    return cp_status_set(st, CP_EXIT_RUNTIME, "%s failed: %s (%d) at %s:%d", call,
+                         cupti_result_name(r), (int)r, file, line);
+}
+
+} // namespace
+
+// CP_CUPTI_CHECK(st, call): evaluates a CUPTI call; on failure records the call, the result name
+// (cuptiGetResultString) and file:line in st and returns CP_EXIT_RUNTIME from the caller.
+#define CP_CUPTI_CHECK(st, call)                                                                   \
+    do {                                                                                           \
+        CUptiResult cp_r_ = (call);                                                                \
+        if (cp_r_ != CUPTI_SUCCESS) return cupti_failed((st), cp_r_, #call, __FILE__, __LINE__);   \
+    } while (0)
+
+// CP_PARAMS(type): a CUPTI parameter struct, zeroed, with structSize set from type##_STRUCT_SIZE
+// (the size of the CUPTI 13.0 struct this file was compiled against).
+#define CP_PARAMS(type) cupti_params<type>(type##_STRUCT_SIZE)
+
+namespace
+{
+
+template <class T> T cupti_params(size_t struct_size)
+{
+    T p{};
+    p.structSize = struct_size;
+    return p;
+}
+
+// Looks up a driver API function through the runtime (no link dependency on libcuda). The
+// version picks the ABI: the driver returns the newest variant of symbol introduced at or
+// before it (cuCtxGetDevice of CUDA 2.0 takes one argument, its CUDA 13.0 variant two).
+int driver_entry(const char *symbol, unsigned int version, void **fn, cp_status *st)
+{
+    cudaDriverEntryPointQueryResult q = cudaDriverEntryPointSymbolNotFound;
+    *fn = nullptr;
+    CP_CUDA_CHECK(st, cudaGetDriverEntryPointByVersion(symbol, fn, version, cudaEnableDefault, &q));
+    if (q != cudaDriverEntryPointSuccess || !*fn)
+        return cp_status_set(st, CP_EXIT_RUNTIME,
+                             "the CUDA driver does not provide %s (query result %d)", symbol,
+                             (int)q);
+    return CP_EXIT_OK;
+}
+
+// The current driver context and its device (the runtime's primary context after cudaFree(0)).
+int current_context(CUcontext *ctx, CUdevice *dev, cp_status *st)
+{
+    void *p = nullptr;
+    CP_TRY(driver_entry("cuCtxGetCurrent", 4000, &p, st));
+    CUresult r = reinterpret_cast<PFN_cuCtxGetCurrent_v4000>(p)(ctx);
+    if (r != CUDA_SUCCESS || !*ctx)
+        return cp_status_set(st, CP_EXIT_RUNTIME, "cuCtxGetCurrent failed: CUresult %d at %s:%d",
+                             (int)r, __FILE__, __LINE__);
+    CP_TRY(driver_entry("cuCtxGetDevice", 2000, &p, st));
+    r = reinterpret_cast<PFN_cuCtxGetDevice_v2000>(p)(dev);
+    if (r != CUDA_SUCCESS)
+        return cp_status_set(st, CP_EXIT_RUNTIME, "cuCtxGetDevice failed: CUresult %d at %s:%d",
+                             (int)r, __FILE__, __LINE__);
+    return CP_EXIT_OK;
+}
+
+const char *support_name(CUpti_Profiler_Support_Level v)
+{
+    switch (v) {
+    case CUPTI_PROFILER_CONFIGURATION_UNSUPPORTED:
+        return "unsupported";
+    case CUPTI_PROFILER_CONFIGURATION_DISABLED:
+        return "disabled";
+    case CUPTI_PROFILER_CONFIGURATION_SUPPORTED:
+        return "supported";
+    default:
+        return "unknown";
+    }
+}
+
+// Fills st with the causes cuptiProfilerDeviceSupported gave for refusing device.
+int device_unsupported(const CUpti_Profiler_DeviceSupported_Params &p, int device, cp_status *st)
+{
+    struct flag {
+        CUpti_Profiler_Support_Level level;
+        const char *what, *fix;
+    };
+    const flag flags[] = {
+        {p.architecture, "GPU architecture (compute capability 7.5 or newer needed)",
+         "use a Turing or newer GPU"},
+        {p.sli, "SLI", "disable SLI"},
+        {p.vGpu, "virtual GPU",
+         "enable profiling for the vGPU on the host or use a bare-metal GPU"},
+        {p.confidentialCompute, "confidential computing", "turn confidential computing off"},
+        {p.cmp, "CMP device", "use a non-CMP GPU"},
+        {p.wsl, "WSL", "run on native Linux or update the Windows driver"},
+    };
+    std::string causes, fixes;
+    for (const flag &f : flags) {
+        if (f.level == CUPTI_PROFILER_CONFIGURATION_SUPPORTED) continue;
+        causes += causes.empty() ? "" : ", ";
+        causes += std::string(f.what) + ": " + support_name(f.level);
+        fixes += fixes.empty() ? "" : "; ";
+        fixes += f.fix;
+    }
+    if (causes.empty()) causes = std::string("overall: ") + support_name(p.isSupported);
+    cp_status_set(st, CP_EXIT_RUNTIME, "CUPTI refused: device %d does not support profiling (%s)",
+                  device, causes.c_str());
+    cp_status_hint(st, "%s%sor run with --no-counters", fixes.c_str(), fixes.empty() ? "" : "; ");
+    return CP_EXIT_RUNTIME;
+}
+
+// A profiler host object for a chip, deinitialised when it goes out of scope.
+struct host_object {
+    CUpti_Profiler_Host_Object *obj = nullptr;
+    host_object() = default;
+    host_object(const host_object &) = delete;
+    host_object &operator=(const host_object &) = delete;
+    ~host_object()
+    {
+        reset();
+    }
+    void reset()
+    {
+        if (!obj) return;
+        auto p = CP_PARAMS(CUpti_Profiler_Host_Deinitialize_Params);
+        p.pHostObject = obj;
+        (void)cuptiProfilerHostDeinitialize(&p); // nothing to report at teardown
+        obj = nullptr;
+    }
+};
+
+int host_initialize(const char *chip, const uint8_t *availability, CUpti_Profiler_Host_Object **out,
+                    cp_status *st)
+{
+    auto p = CP_PARAMS(CUpti_Profiler_Host_Initialize_Params);
+    p.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
+    p.pChipName = chip;
+    p.pCounterAvailabilityImage = availability;
+    CP_CUPTI_CHECK(st, cuptiProfilerHostInitialize(&p));
+    *out = p.pHostObject;
+    return CP_EXIT_OK;
+}
+
+// True when the host object knows metric (a supported name with a valid rollup/submetric).
+bool metric_known(CUpti_Profiler_Host_Object *host, const char *metric)
+{
+    auto p = CP_PARAMS(CUpti_Profiler_Host_GetMetricProperties_Params);
+    p.pHostObject = host;
+    p.pMetricName = metric;
+    return cuptiProfilerHostGetMetricProperties(&p) == CUPTI_SUCCESS;
+}
+
+// Adds names to host, builds the config image into config and counts its passes.
+int build_config(CUpti_Profiler_Host_Object *host, std::vector<const char *> &names,
+                 std::vector<uint8_t> &config, size_t *passes, cp_status *st)
+{
+    auto ap = CP_PARAMS(CUpti_Profiler_Host_ConfigAddMetrics_Params);
+    ap.pHostObject = host;
+    ap.ppMetricNames = names.data();
+    ap.numMetrics = names.size();
+    CP_CUPTI_CHECK(st, cuptiProfilerHostConfigAddMetrics(&ap));
+
+    auto sp = CP_PARAMS(CUpti_Profiler_Host_GetConfigImageSize_Params);
+    sp.pHostObject = host;
+    CP_CUPTI_CHECK(st, cuptiProfilerHostGetConfigImageSize(&sp));
+    config.assign(sp.configImageSize, 0);
+
+    auto gp = CP_PARAMS(CUpti_Profiler_Host_GetConfigImage_Params);
+    gp.pHostObject = host;
+    gp.configImageSize = config.size();
+    gp.pConfigImage = config.data();
+    CP_CUPTI_CHECK(st, cuptiProfilerHostGetConfigImage(&gp));
+
+    auto np = CP_PARAMS(CUpti_Profiler_Host_GetNumOfPasses_Params);
+    np.configImageSize = config.size();
+    np.pConfigImage = config.data();
+    CP_CUPTI_CHECK(st, cuptiProfilerHostGetNumOfPasses(&np));
+    *passes = np.numOfPasses;
+    return CP_EXIT_OK;
+}
+
+// (Re)initialises the counter data image in place: it then holds no range.
+int reset_image(cp_cupti_session *s, cp_status *st)
+{
+    auto p = CP_PARAMS(CUpti_RangeProfiler_CounterDataImage_Initialize_Params);
+    p.pRangeProfilerObject = s->rp;
+    p.counterDataSize = s->counter_data.size();
+    p.pCounterData = s->counter_data.data();
+    CP_CUPTI_CHECK(st, cuptiRangeProfilerCounterDataImageInitialize(&p));
+    s->ranges_in_image = 0;
+    return CP_EXIT_OK;
+}
+
+int disable_profiler(cp_cupti_session *s, cp_status *st)
+{
+    if (!s->rp) return CP_EXIT_OK;
+    auto p = CP_PARAMS(CUpti_RangeProfiler_Disable_Params);
+    p.pRangeProfilerObject = s->rp;
+    s->rp = nullptr;
+    CP_CUPTI_CHECK(st, cuptiRangeProfilerDisable(&p));
+    return CP_EXIT_OK;
+}
+
+// Enables the range profiler on the session's context, creates the counter data image and sets
+// the configuration (auto range, user replay, kRangesPerPass ranges per pass, one level).
+int enable_profiler(cp_cupti_session *s, cp_status *st)
+{
+    auto ep = CP_PARAMS(CUpti_RangeProfiler_Enable_Params);
+    ep.ctx = s->ctx;
+    CP_CUPTI_CHECK(st, cuptiRangeProfilerEnable(&ep));
+    s->rp = ep.pRangeProfilerObject;
+
+    auto sp = CP_PARAMS(CUpti_RangeProfiler_GetCounterDataSize_Params);
+    sp.pRangeProfilerObject = s->rp;
+    sp.pMetricNames = s->names.data();
+    sp.numMetrics = s->names.size();
+    sp.maxNumOfRanges = s->max_ranges;
+    sp.maxNumRangeTreeNodes = (uint32_t)s->max_ranges;
+    CP_CUPTI_CHECK(st, cuptiRangeProfilerGetCounterDataSize(&sp));
+    s->counter_data.assign(sp.counterDataSize, 0);
+    CP_TRY(reset_image(s, st));
+
+    auto cp = CP_PARAMS(CUpti_RangeProfiler_SetConfig_Params);
+    cp.pRangeProfilerObject = s->rp;
+    cp.configSize = s->config.size();
+    cp.pConfig = s->config.data();
+    cp.counterDataImageSize = s->counter_data.size();
+    cp.pCounterDataImage = s->counter_data.data();
+    cp.range = CUPTI_AutoRange; // the range is run()'s kernel: see cp_cupti.h
+    cp.replayMode = CUPTI_UserReplay;
+    cp.maxRangesPerPass = kRangesPerPass;
+    cp.numNestingLevels = 1;
+    cp.minNestingLevel = 1;
+    cp.passIndex = 0;
+    cp.targetNestingLevel = 1;
+    CP_CUPTI_CHECK(st, cuptiRangeProfilerSetConfig(&cp));
+    s->needs_reconfigure = false;
+    return CP_EXIT_OK;
+}
+
+// Starts over after a replay sequence was left unfinished: disables and enables the profiler,
+// which gives a fresh pass sequence and an empty counter data image.
+int reconfigure(cp_cupti_session *s, cp_status *st)
+{
+    cp_status ignored;
+    (void)disable_profiler(s, &ignored); // the object is gone either way
+    return enable_profiler(s, st);
+}
+
+int open_impl(cp_cupti_session *s, int device, const char *const *metrics, int *refused,
+              cp_status *st)
+{
+    s->device = device;
+    CP_CUDA_CHECK(st, cudaSetDevice(device));
+    CP_CUDA_CHECK(st, cudaFree(0));
+    CP_TRY(current_context(&s->ctx, &s->cu_device, st));
+
+    auto ip = CP_PARAMS(CUpti_Profiler_Initialize_Params);
+    CP_CUPTI_CHECK(st, cuptiProfilerInitialize(&ip));
+    s->profiler_initialized = true;
+
+    auto dp = CP_PARAMS(CUpti_Profiler_DeviceSupported_Params);
+    dp.cuDevice = s->cu_device;
+    dp.api = CUPTI_PROFILER_RANGE_PROFILING;
+    CP_CUPTI_CHECK(st, cuptiProfilerDeviceSupported(&dp));
+    if (dp.isSupported != CUPTI_PROFILER_CONFIGURATION_SUPPORTED) {
+        *refused = 1;
+        return device_unsupported(dp, device, st);
+    }
+
+    auto cn = CP_PARAMS(CUpti_Device_GetChipName_Params);
+    cn.deviceIndex = (size_t)s->cu_device;
+    CP_CUPTI_CHECK(st, cuptiDeviceGetChipName(&cn));
+    s->chip = cn.pChipName ? cn.pChipName : "";
+
+    auto ap = CP_PARAMS(CUpti_Profiler_GetCounterAvailability_Params);
+    ap.ctx = s->ctx;
+    CP_CUPTI_CHECK(st, cuptiProfilerGetCounterAvailability(&ap));
+    s->availability.assign(ap.counterAvailabilityImageSize, 0);
+    ap.pCounterAvailabilityImage = s->availability.data();
+    CP_CUPTI_CHECK(st, cuptiProfilerGetCounterAvailability(&ap));
+
+    CP_TRY(host_initialize(s->chip.c_str(), s->availability.data(), &s->host, st));
+    for (int m = 0; m < CP_CUPTI_M_COUNT; m++) {
+        if (metric_known(s->host, metrics[m])) { // unknown ones read as NAN
+            s->names.push_back(metrics[m]);
+            s->index.push_back(m);
+        }
+    }
+    if (s->names.empty())
+        return cp_status_set(st, CP_EXIT_RUNTIME,
+                             "CUPTI knows none of coalprobe's metrics on chip %s (device %d)",
+                             s->chip.c_str(), device);
+    CP_TRY(build_config(s->host, s->names, s->config, &s->passes, st));
+    return enable_profiler(s, st);
+}
+
+int open_with_metrics(int device, size_t max_ranges, const char *const *metrics,
+                      cp_cupti_session **out, int *refused, cp_status *st)
+{
+    int dummy = 0;
+    if (!refused) refused = &dummy;
+    *refused = 0;
+    if (!out) return cp_status_set(st, CP_EXIT_RUNTIME, "cp_cupti_open: out is NULL");
+    *out = nullptr;
+    cp_cupti_session *s = new (std::nothrow) cp_cupti_session;
+    if (!s) return cp_status_set(st, CP_EXIT_RUNTIME, "cp_cupti_open: out of memory");
+    s->max_ranges = max_ranges > kRangesPerPass ? max_ranges : kRangesPerPass;
+    if (s->max_ranges > UINT32_MAX) s->max_ranges = UINT32_MAX;
+    t_last_cupti_error = CUPTI_SUCCESS;
+    int rc;
+    try {
+        rc = open_impl(s, device, metrics, refused, st);
+    } catch (const std::bad_alloc &) {
+        rc = cp_status_set(st, CP_EXIT_RUNTIME, "cp_cupti_open: out of memory");
+    } catch (...) {
+        rc = cp_status_set(st, CP_EXIT_RUNTIME, "cp_cupti_open: unexpected C++ exception");
+    }
+    if (rc != CP_EXIT_OK) {
+        if (t_last_cupti_error != CUPTI_SUCCESS && is_refusal(t_last_cupti_error)) *refused = 1;
+        cp_cupti_close(s);
+        return rc;
+    }
+    *out = s;
+    return CP_EXIT_OK;
+}
+
+int cuda_sync(cp_status *st)
+{
+    CP_CUDA_CHECK(st, cudaDeviceSynchronize());
+    return CP_EXIT_OK;
+}
+
+int range_start(cp_cupti_session *s, cp_status *st)
+{
+    auto p = CP_PARAMS(CUpti_RangeProfiler_Start_Params);
+    p.pRangeProfilerObject = s->rp;
+    CP_CUPTI_CHECK(st, cuptiRangeProfilerStart(&p));
+    return CP_EXIT_OK;
+}
+
+int range_stop(cp_cupti_session *s, bool *all_submitted, cp_status *st)
+{
+    auto p = CP_PARAMS(CUpti_RangeProfiler_Stop_Params);
+    p.pRangeProfilerObject = s->rp;
+    CP_CUPTI_CHECK(st, cuptiRangeProfilerStop(&p));
+    *all_submitted = p.isAllPassSubmitted != 0;
+    return CP_EXIT_OK;
+}
+
+// One pass: prepare() outside the Start/Stop block, then run() inside it (with auto ranges its
+// kernel is the range). After a failure in run() the block is still closed (Stop); the first
+// failure is the one reported.
+int one_pass(cp_cupti_session *s, int (*prepare)(void *, cp_status *),
+             int (*run)(void *, cp_status *), void *ctx, bool *all_submitted, cp_status *st)
+{
+    *all_submitted = false;
+    if (prepare) CP_TRY(prepare(ctx, st));
+    CP_TRY(cuda_sync(st)); // prepare()'s work (an L2 flush) is over before profiling starts
+    CP_TRY(range_start(s, st));
+    int rc = run(ctx, st);
+    if (rc == CP_EXIT_OK)
+        rc = cuda_sync(st); // run()'s kernel has ended (and its errors surface) before Stop
+    cp_status later;        // a failure of Stop after an earlier failure
+    int stop = range_stop(s, all_submitted, rc == CP_EXIT_OK ? st : &later);
+    return rc == CP_EXIT_OK ? stop : rc;
+}
+
+// Decodes the passes just submitted and evaluates the newest range into values.
+int decode_and_evaluate(cp_cupti_session *s, double *values, cp_status *st)
+{
+    auto dp = CP_PARAMS(CUpti_RangeProfiler_DecodeData_Params);
+    dp.pRangeProfilerObject = s->rp;
+    CP_CUPTI_CHECK(st, cuptiRangeProfilerDecodeData(&dp));
+
+    auto ip = CP_PARAMS(CUpti_RangeProfiler_GetCounterDataInfo_Params);
+    ip.pCounterDataImage = s->counter_data.data();
+    ip.counterDataImageSize = s->counter_data.size();
+    CP_CUPTI_CHECK(st, cuptiRangeProfilerGetCounterDataInfo(&ip));
+    size_t before = s->ranges_in_image;
+    s->ranges_in_image = ip.numTotalRanges;
+    // With auto ranges every kernel launched by run() is a range; a range must be one kernel.
+    size_t added = ip.numTotalRanges > before ? ip.numTotalRanges - before : 0;
+    if (added > 1)
+        return cp_status_set(st, CP_EXIT_RUNTIME,
+                             "range %s: run() launched more than one kernel (CUPTI recorded %zu "
+                             "ranges); profile one kernel per range",
+                             s->range_name.c_str(), added);
+    if (dp.numOfRangeDropped > 0)
+        return cp_status_set(st, CP_EXIT_RUNTIME,
+                             "range %s: CUPTI dropped %zu range(s) (counter data image of %zu "
+                             "ranges held %zu)",
+                             s->range_name.c_str(), dp.numOfRangeDropped, s->max_ranges, before);
+    if (added == 0)
+        return cp_status_set(st, CP_EXIT_RUNTIME,
+                             "range %s: CUPTI recorded no kernel (did run() launch one?)",
+                             s->range_name.c_str());
+
+    std::vector<double> v(s->names.size(), NAN);
+    auto ep = CP_PARAMS(CUpti_Profiler_Host_EvaluateToGpuValues_Params);
+    ep.pHostObject = s->host;
+    ep.pCounterDataImage = s->counter_data.data();
+    ep.counterDataImageSize = s->counter_data.size();
+    ep.rangeIndex = ip.numTotalRanges - 1;
+    ep.ppMetricNames = s->names.data();
+    ep.numMetrics = s->names.size();
+    ep.pMetricValues = v.data();
+    CP_CUPTI_CHECK(st, cuptiProfilerHostEvaluateToGpuValues(&ep));
+    for (size_t i = 0; i < v.size(); i++)
+        values[s->index[i]] = v[i];
+    return CP_EXIT_OK;
+}
+
+int profile_impl(cp_cupti_session *s, int (*prepare)(void *, cp_status *),
+                 int (*run)(void *, cp_status *), void *ctx, double *values, cp_status *st)
+{
+    if (s->needs_reconfigure) CP_TRY(reconfigure(s, st));
+    if (s->ranges_in_image + kRangesPerPass > s->max_ranges)
+        CP_TRY(reset_image(s, st)); // full: start over in place
+    CP_CUDA_CHECK(st, cudaSetDevice(s->device));
+    // A complete replay sequence; CUPTI ends it (isAllPassSubmitted) after s->passes passes.
+    bool all_submitted = false;
+    for (size_t pass = 0; !all_submitted; pass++) {
+        if (pass > s->passes) {
+            s->needs_reconfigure = true;
+            return cp_status_set(st, CP_EXIT_RUNTIME,
+                                 "CUPTI did not finish range %s after %zu passes (%zu expected)",
+                                 s->range_name.c_str(), pass, s->passes);
+        }
+        int rc = one_pass(s, prepare, run, ctx, &all_submitted, st);
+        if (rc != CP_EXIT_OK) {
+            // After a Start, CUPTI's pass sequence and counter data image may be half filled:
+            // re-arm before the next range (cheap, so also after a failure before any Start).
+            s->needs_reconfigure = true;
+            return rc;
+        }
+    }
+    int rc = decode_and_evaluate(s, values, st);
+    if (rc != CP_EXIT_OK) s->needs_reconfigure = true;
+    return rc;
+}
+
+} // namespace
+
+extern "C" {
+
+const char *cp_cupti_metric_name(int metric)
+{
+    if (metric < 0 || metric >= CP_CUPTI_M_COUNT) return nullptr;
+    return kMetricNames[metric];
+}
+
+int cp_cupti_open(int device, size_t max_ranges, cp_cupti_session **out, int *refused,
+                  cp_status *st)
+{
+    return open_with_metrics(device, max_ranges, kMetricNames, out, refused, st);
+}
+
+size_t cp_cupti_passes(const cp_cupti_session *s)
+{
+    return s ? s->passes : 0;
+}
+
+int cp_cupti_profile_range(cp_cupti_session *s, const char *name,
+                           int (*prepare)(void *ctx, cp_status *st),
+                           int (*run)(void *ctx, cp_status *st), void *ctx, double *values,
+                           cp_status *st)
+{
+    if (values)
+        for (int m = 0; m < CP_CUPTI_M_COUNT; m++)
+            values[m] = NAN;
+    if (!s || !name || !run || !values)
+        return cp_status_set(st, CP_EXIT_RUNTIME,
+                             "cp_cupti_profile_range: session, name, run and values are needed");
+    try {
+        s->range_name = name;
+        return profile_impl(s, prepare, run, ctx, values, st);
+    } catch (const std::bad_alloc &) {
+        return cp_status_set(st, CP_EXIT_RUNTIME, "cp_cupti_profile_range: out of memory");
+    } catch (...) {
+        return cp_status_set(st, CP_EXIT_RUNTIME,
+                             "cp_cupti_profile_range: unexpected C++ exception");
+    }
+}
+
+void cp_cupti_close(cp_cupti_session *s)
+{
+    if (!s) return;
+    cp_status ignored; // nothing to report at teardown
+    (void)disable_profiler(s, &ignored);
+    if (s->host) {
+        auto hp = CP_PARAMS(CUpti_Profiler_Host_Deinitialize_Params);
+        hp.pHostObject = s->host;
+        (void)cuptiProfilerHostDeinitialize(&hp);
+        s->host = nullptr;
+    }
+    if (s->profiler_initialized) {
+        auto dp = CP_PARAMS(CUpti_Profiler_DeInitialize_Params);
+        (void)cuptiProfilerDeInitialize(&dp);
+        s->profiler_initialized = false;
+    }
+    delete s;
+}
+
+int cp_cupti_count_passes_for_chip(const char *chip, size_t *passes, cp_status *st)
+{
+    if (passes) *passes = 0;
+    if (!chip || !passes)
+        return cp_status_set(st, CP_EXIT_RUNTIME,
+                             "cp_cupti_count_passes_for_chip: chip and passes are needed");
+    try {
+        host_object host;
+        CP_TRY(host_initialize(chip, nullptr, &host.obj, st));
+        std::vector<const char *> names;
+        for (int m = 0; m < CP_CUPTI_M_COUNT; m++) {
+            if (!metric_known(host.obj, kMetricNames[m]))
+                return cp_status_set(st, CP_EXIT_RUNTIME, "CUPTI does not know metric %s on %s",
+                                     kMetricNames[m], chip);
+            names.push_back(kMetricNames[m]);
+        }
+        std::vector<uint8_t> config;
+        return build_config(host.obj, names, config, passes, st);
+    } catch (const std::bad_alloc &) {
+        return cp_status_set(st, CP_EXIT_RUNTIME, "cp_cupti_count_passes_for_chip: out of memory");
+    } catch (...) {
+        return cp_status_set(st, CP_EXIT_RUNTIME,
+                             "cp_cupti_count_passes_for_chip: unexpected C++ exception");
+    }
+}
+
+} // extern "C"

@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""ncu_compare.py: runs the same configurations through coalprobe (CUPTI counters) and through
+Nsight Compute (coalprobe --no-counters under ncu) and checks that requests and sectors are
+equal and DRAM bytes read agree within 2%. Exits 77 (skipped) without a GPU or ncu.
+usage: ncu_compare.py PATH/TO/coalprobe [OUTPUT.json]"""
+import csv, io, json, os, shutil, subprocess, sys, tempfile
+
+METRICS = {  # coalprobe JSON path -> ncu metric
+    ("load", "requests"): "smsp__inst_executed_op_global_ld.sum",
+    ("load", "sectors"): "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+    ("store", "requests"): "smsp__inst_executed_op_global_st.sum",
+    ("store", "sectors"): "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
+    ("l2_read_sectors",): "lts__t_sectors_srcunit_tex_op_read.sum",
+    ("l2_write_sectors",): "lts__t_sectors_srcunit_tex_op_write.sum",
+    ("dram_read_bytes",): "dram__bytes_read.sum",
+    ("dram_write_bytes",): "dram__bytes_write.sum",
+}
+# the request counters Nsight Compute's memory tables show, for the record
+EXTRA = ["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+         "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"]
+EXACT = [("load", "requests"), ("load", "sectors"), ("store", "requests"), ("store", "sectors")]
+SWEEPS = [
+    ["stride", "--stride", "1,2,4,8,16,32", "--width", "4,16", "--op", "all", "--size", "64M"],
+    ["stride", "--stride", "1,3", "--offset", "1", "--width", "8,32", "--size", "64M"],
+    ["layout", "--fields", "4,16", "--size", "64M"],
+    ["gemm", "--m", "512", "--n", "512", "--k", "512"],
+]
+LAUNCHES_PER_CONFIG = 4  # output check, 2 warm-ups, 1 timed launch (--reps 1)
+
+
+def counter(row, path):
+    c = row["measured"]["counters"]
+    for p in path:
+        c = c[p]
+    return c
+
+
+def main():
+    binary = sys.argv[1]
+    out_path = sys.argv[2] if len(sys.argv) > 2 else None
+    if shutil.which("ncu") is None or subprocess.run(["nvidia-smi", "-L"], capture_output=True).returncode:
+        print("no GPU or no ncu: skipped")
+        return 77
+    tmp = tempfile.mkdtemp()
+    results, failures = [], 0
+    for sweep in SWEEPS:
+        ours = os.path.join(tmp, "ours.json")
+        subprocess.run([binary, *sweep, "--reps", "3", "--require-counters", "--format", "json",
+                        "-o", ours], check=True)
+        rows = json.load(open(ours))["rows"]
+        theirs = subprocess.run(
+            ["ncu", "--csv", "--page", "raw", "--print-units", "base", "--clock-control", "none",
+             "--kernel-name", "regex:cp_(stride|layout|gemm)",
+             "--metrics", ",".join(list(METRICS.values()) + EXTRA),
+             binary, *sweep, "--no-counters", "--reps", "1", "--format", "json",
+             "-o", os.path.join(tmp, "under_ncu.json")],
+            check=True, capture_output=True, text=True).stdout
+        lines = theirs[theirs.index('"ID"'):] if '"ID"' in theirs else theirs
+        launches = [r for r in csv.DictReader(io.StringIO(lines)) if r.get("Kernel Name")]
+        launches = [r for r in launches if r["ID"].strip().isdigit()]
+        if len(launches) != LAUNCHES_PER_CONFIG * len(rows):
+            print(f"expected {LAUNCHES_PER_CONFIG * len(rows)} profiled launches, got {len(launches)}")
+            return 1
+        for i, row in enumerate(rows):
+            ncu = launches[LAUNCHES_PER_CONFIG * i + LAUNCHES_PER_CONFIG - 1]
+            num = lambda m: float(ncu[m].replace(",", ""))
+            entry = {"pattern": row["pattern"], "config": row["config"], "coalprobe": {}, "ncu": {}}
+            ok = True
+            for path, metric in METRICS.items():
+                a, b = counter(row, path), num(metric)
+                entry["coalprobe"][metric], entry["ncu"][metric] = a, b
+                if path in EXACT and a != b:
+                    ok = False
+            for metric in EXTRA:
+                entry["ncu"][metric] = num(metric)
+            a, b = counter(row, ("dram_read_bytes",)), num("dram__bytes_read.sum")
+            entry["dram_read_rel_diff"] = abs(a - b) / b if b else 0.0
+            ok = ok and entry["dram_read_rel_diff"] <= 0.02
+            entry["ok"] = ok
+            failures += not ok
+            results.append(entry)
+            cfg = " ".join(f"{k}={v}" for k, v in row["config"].items() if k not in ("elements", "offset_bytes"))
+            print(f"{'ok  ' if ok else 'FAIL'} {row['pattern']:6} {cfg:48} "
+                  f"ld {counter(row, ('load', 'requests')):.0f}/{num(METRICS[('load', 'requests')]):.0f} req "
+                  f"{counter(row, ('load', 'sectors')):.0f}/{num(METRICS[('load', 'sectors')]):.0f} sec  "
+                  f"dram rd diff {100 * entry['dram_read_rel_diff']:.2f}%")
+    if out_path:
+        json.dump({"comparisons": results}, open(out_path, "w"), indent=1)
+    print(f"{len(results) - failures} of {len(results)} configurations agree with Nsight Compute")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
