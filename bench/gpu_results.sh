@@ -7,13 +7,13 @@ mkdir -p "$OUT" "$R"
 . bench/gpu_build.sh > "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
 bin=$CP_BUILD/coalprobe
 { date -u +%Y-%m-%dT%H:%MZ; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv; } > "$R/machine.txt"
-ctest --test-dir "$CP_BUILD" --output-on-failure > "$OUT/ctest.log" 2>&1
-python3 tests/gpu/ncu_compare.py "$bin" "$R/ncu_compare.json" > "$R/ncu_compare.txt" 2>&1
-sh bench/fidelity.sh "$bin" "$R/fidelity.json" > "$R/fidelity.txt" 2>&1
-sh bench/classic_curves.sh "$bin" "$R" > "$R/curves.log" 2>&1
-python3 bench/speed_vs_ncu.py "$bin" > "$R/speed.txt" 2>&1
+snap() { cp "$OUT/ctest.log" "$R/" 2>/dev/null; tar czf "$OUT/results.tgz" -C /tmp results; }
+CP_RESULTS_DIR=$R ctest --test-dir "$CP_BUILD" --output-on-failure > "$OUT/ctest.log" 2>&1
+cp "$CP_BUILD/Testing/Temporary/LastTest.log" "$R/ctest_full.log"; snap
+sh bench/fidelity.sh "$bin" "$R/fidelity.json" > "$R/fidelity.txt" 2>&1; snap
+sh bench/classic_curves.sh "$bin" "$R" > "$R/curves.log" 2>&1; snap
 "$bin" gemm --variant all > "$R/gemm.txt" 2>&1
-"$bin" layout --fields 1,2,4,8,16,32 > "$R/layout.txt" 2>&1
+"$bin" layout --fields 1,2,4,8,16,32 > "$R/layout.txt" 2>&1; snap
+python3 bench/speed_vs_ncu.py "$bin" > "$R/speed.txt" 2>&1; snap
 grep -E "tests passed|Failed|Skipped" "$OUT/ctest.log"
-tail -3 "$R/ncu_compare.txt"; cat "$R/fidelity.txt" "$R/speed.txt" "$R/gemm.txt"
-cp "$OUT/ctest.log" "$R/"; tar czf "$OUT/results.tgz" -C /tmp results
+grep -E "agree with" "$R/ctest_full.log"; cat "$R/fidelity.txt" "$R/speed.txt" "$R/gemm.txt"

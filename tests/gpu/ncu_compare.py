@@ -2,7 +2,8 @@
 """ncu_compare.py: runs the same configurations through coalprobe (CUPTI counters) and through
 Nsight Compute (coalprobe --no-counters under ncu) and checks that requests and sectors are
 equal and DRAM bytes read agree within 2%. Exits 77 (skipped) without a GPU or ncu.
-usage: ncu_compare.py PATH/TO/coalprobe [OUTPUT.json]"""
+usage: ncu_compare.py PATH/TO/coalprobe [OUTPUT.json]
+Without OUTPUT.json, the comparison is written to $CP_RESULTS_DIR/ncu_compare.json if set."""
 import csv, io, json, os, shutil, subprocess, sys, tempfile
 
 METRICS = {  # coalprobe JSON path -> ncu metric
@@ -38,6 +39,8 @@ def counter(row, path):
 def main():
     binary = sys.argv[1]
     out_path = sys.argv[2] if len(sys.argv) > 2 else None
+    if not out_path and os.environ.get("CP_RESULTS_DIR"):
+        out_path = os.path.join(os.environ["CP_RESULTS_DIR"], "ncu_compare.json")
     if shutil.which("ncu") is None or subprocess.run(["nvidia-smi", "-L"], capture_output=True).returncode:
         print("no GPU or no ncu: skipped")
         return 77
