@@ -41,7 +41,8 @@ extern "C" cudaError_t cp_kernels_gemm_launch(int variant, const float *A, const
                                               cudaStream_t stream)
 {
     uint64_t gx = (m + CP_GEMM_TILE - 1) / CP_GEMM_TILE, gy = (n + CP_GEMM_TILE - 1) / CP_GEMM_TILE;
-    if (m == 0 || n == 0 || gx > 0x7fffffffull || gy > 65535) return cudaErrorInvalidValue;
+    if (m == 0 || n == 0 || gx > 0x7fffffffull || gy > 65535)
+        return cudaErrorInvalidValue;
     dim3 grid((unsigned)gx, (unsigned)gy);
     if (variant == 0)
         cp_gemm_naive_kernel<<<grid, dim3(CP_GEMM_TILE, CP_GEMM_TILE), 0, stream>>>(A, B, C, m, n,

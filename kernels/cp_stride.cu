@@ -18,7 +18,8 @@ __global__ void __launch_bounds__(CP_STRIDE_BLOCK)
     cp_stride_load_kernel(const T *in, T *out, uint64_t n, uint64_t stride, uint64_t offset)
 {
     uint64_t i = cp_stride_thread(blockIdx.x, threadIdx.x);
-    if (i < n) out[i] = in[cp_stride_index(i, stride, offset)];
+    if (i < n)
+        out[i] = in[cp_stride_index(i, stride, offset)];
 }
 
 template <typename T>
@@ -26,7 +27,8 @@ __global__ void __launch_bounds__(CP_STRIDE_BLOCK)
     cp_stride_store_kernel(const T *in, T *out, uint64_t n, uint64_t stride, uint64_t offset)
 {
     uint64_t i = cp_stride_thread(blockIdx.x, threadIdx.x);
-    if (i < n) out[cp_stride_index(i, stride, offset)] = in[i];
+    if (i < n)
+        out[cp_stride_index(i, stride, offset)] = in[i];
 }
 
 template <typename T>
@@ -34,7 +36,8 @@ cudaError_t cp_stride_launch_typed(const void *in, void *out, uint64_t n, uint64
                                    uint64_t offset, int op, cudaStream_t stream)
 {
     uint64_t blocks = (n + CP_STRIDE_BLOCK - 1) / CP_STRIDE_BLOCK;
-    if (blocks > 0x7fffffffull) return cudaErrorInvalidValue;
+    if (blocks > 0x7fffffffull)
+        return cudaErrorInvalidValue;
     if (op == 0)
         cp_stride_load_kernel<T><<<(unsigned)blocks, CP_STRIDE_BLOCK, 0, stream>>>(
             static_cast<const T *>(in), static_cast<T *>(out), n, stride, offset);
@@ -59,7 +62,8 @@ extern "C" cudaError_t cp_kernels_stride_launch(const void *in, void *out, uint6
                                                 uint64_t stride, uint64_t offset,
                                                 uint32_t width_bytes, int op, cudaStream_t stream)
 {
-    if (n == 0) return cudaSuccess;
+    if (n == 0)
+        return cudaSuccess;
     switch (width_bytes) {
     case 4:
         return cp_stride_launch_typed<float>(in, out, n, stride, offset, op, stream);
@@ -78,9 +82,11 @@ extern "C" cudaError_t cp_kernels_layout_launch(const float *in, float *out, uin
                                                 uint32_t fields, uint32_t field, int soa,
                                                 cudaStream_t stream)
 {
-    if (n == 0) return cudaSuccess;
+    if (n == 0)
+        return cudaSuccess;
     uint64_t blocks = (n + CP_STRIDE_BLOCK - 1) / CP_STRIDE_BLOCK;
-    if (blocks > 0x7fffffffull || field >= fields) return cudaErrorInvalidValue;
+    if (blocks > 0x7fffffffull || field >= fields)
+        return cudaErrorInvalidValue;
     cp_layout_kernel<<<(unsigned)blocks, CP_STRIDE_BLOCK, 0, stream>>>(in, out, n, fields, field,
                                                                        soa);
     return cudaGetLastError();

@@ -37,7 +37,8 @@ unsigned cp_util_grid(uint64_t items)
 extern "C" cudaError_t cp_kernels_fill_launch(void *buf, uint64_t bytes, uint32_t seed,
                                               cudaStream_t stream)
 {
-    if (bytes % 4) return cudaErrorInvalidValue;
+    if (bytes % 4)
+        return cudaErrorInvalidValue;
     cp_fill_kernel<<<cp_util_grid(bytes / 4), cp_util_block, 0, stream>>>(static_cast<float *>(buf),
                                                                           bytes / 4, seed);
     return cudaGetLastError();
@@ -46,7 +47,8 @@ extern "C" cudaError_t cp_kernels_fill_launch(void *buf, uint64_t bytes, uint32_
 extern "C" cudaError_t cp_kernels_flush_launch(const void *buf, uint64_t bytes, float *sink,
                                                cudaStream_t stream)
 {
-    if (bytes % 16) return cudaErrorInvalidValue;
+    if (bytes % 16)
+        return cudaErrorInvalidValue;
     cp_flush_kernel<<<cp_util_grid(bytes / 16), cp_util_block, 0, stream>>>(
         static_cast<const float4 *>(buf), bytes / 16, sink);
     return cudaGetLastError();

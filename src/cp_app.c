@@ -16,7 +16,8 @@ static int cp_app_explain(const cp_options *o, const cp_config *configs, size_t 
                           cp_status *st)
 {
     for (size_t i = 0; i < n; i++) {
-        if (i) fputc('\n', out);
+        if (i)
+            fputc('\n', out);
         CP_TRY(cp_explain_write(out, &configs[i], o->warp, st));
     }
     return CP_EXIT_OK;
@@ -41,12 +42,10 @@ static int cp_app_open_backend(const cp_options *o, const cp_backend *backend,
     bo.reps = o->reps;
     bo.counters = !o->no_counters;
     bo.max_configs = n;
-    for (size_t i = 0; i < n; i++) {
-        uint64_t bytes = 0;
+    for (size_t i = 0; i < n; i++)
         for (size_t a = 0; a < preds[i].naccesses; a++)
-            bytes += preds[i].accesses[a].buffer_bytes;
-        if (bytes > bo.max_buffer_bytes) bo.max_buffer_bytes = bytes;
-    }
+            if (preds[i].accesses[a].buffer_bytes > bo.max_access_bytes[a])
+                bo.max_access_bytes[a] = preds[i].accesses[a].buffer_bytes;
     int no_device = 0;
     int rc = backend->open(&bo, dev, state, &no_device, counters_refused, st);
     if (rc != CP_EXIT_OK && no_device) {
@@ -64,11 +63,13 @@ static int cp_app_measure_all(const cp_options *o, const cp_backend *backend, vo
 {
     int progress = isatty(STDERR_FILENO);
     for (size_t i = 0; i < n; i++) {
-        if (progress) cp_app_progress(i, n, &rows[i].config);
+        if (progress)
+            cp_app_progress(i, n, &rows[i].config);
         cp_measurement_clear(&meas[i]);
         int rc = backend->measure(state, &rows[i].config, &rows[i].predicted, &meas[i], st);
         if (rc != CP_EXIT_OK) {
-            if (progress) fprintf(stderr, "\r\033[K");
+            if (progress)
+                fprintf(stderr, "\r\033[K");
             char desc[160];
             cp_config_describe(&rows[i].config, desc, sizeof desc);
             size_t len = strlen(st->message);
@@ -78,7 +79,8 @@ static int cp_app_measure_all(const cp_options *o, const cp_backend *backend, vo
         }
         rows[i].measured = &meas[i];
     }
-    if (progress) fprintf(stderr, "\r\033[K");
+    if (progress)
+        fprintf(stderr, "\r\033[K");
     (void)o;
     return CP_EXIT_OK;
 }
@@ -117,11 +119,13 @@ int cp_app_run(const cp_options *o, const char *command, const cp_backend *backe
         rc = cp_model_predict(&configs[i], &rows[i].predicted, st);
         preds[i] = rows[i].predicted;
     }
-    if (rc != CP_EXIT_OK) goto done;
+    if (rc != CP_EXIT_OK)
+        goto done;
 
     if (!o->model_only && backend) {
         rc = cp_app_open_backend(o, backend, preds, n, &dev, &state, &counters_refused, st);
-        if (rc != CP_EXIT_OK) goto done;
+        if (rc != CP_EXIT_OK)
+            goto done;
     }
     if (o->check && (!state || counters_refused)) {
         rc = cp_status_set(st, CP_EXIT_RUNTIME,
@@ -135,7 +139,8 @@ int cp_app_run(const cp_options *o, const char *command, const cp_backend *backe
             goto done;
         }
         rc = cp_app_measure_all(o, backend, state, rows, meas, n, st);
-        if (rc != CP_EXIT_OK) goto done;
+        if (rc != CP_EXIT_OK)
+            goto done;
         if (counters_refused)
             fprintf(stderr,
                     "coalprobe: warning: hardware counters unavailable (%s); rows "
@@ -151,8 +156,10 @@ int cp_app_run(const cp_options *o, const char *command, const cp_backend *backe
     report.rows = rows;
     report.nrows = n;
     rc = cp_report_write(out.file, o->format, &report, st);
-    if (rc == CP_EXIT_OK) rc = cp_output_commit(&out, st);
-    if (rc != CP_EXIT_OK || !o->check) goto done;
+    if (rc == CP_EXIT_OK)
+        rc = cp_output_commit(&out, st);
+    if (rc != CP_EXIT_OK || !o->check)
+        goto done;
     for (size_t i = 0; i < n; i++) {
         if (meas[i].counts_match == 0) {
             char desc[160];
@@ -167,7 +174,8 @@ int cp_app_run(const cp_options *o, const char *command, const cp_backend *backe
 
 done:
     cp_output_abort(&out);
-    if (backend && state) backend->close(state);
+    if (backend && state)
+        backend->close(state);
     free(preds);
     free(meas);
     free(rows);
@@ -178,6 +186,8 @@ done:
 void cp_app_report_failure(int json, FILE *out, const char *command, const cp_status *st)
 {
     fprintf(stderr, "coalprobe: %s\n", st->message);
-    if (st->hint[0]) fprintf(stderr, "hint: %s\n", st->hint);
-    if (json) cp_report_write_json_error(out, CP_VERSION, command, st);
+    if (st->hint[0])
+        fprintf(stderr, "hint: %s\n", st->hint);
+    if (json)
+        cp_report_write_json_error(out, CP_VERSION, command, st);
 }

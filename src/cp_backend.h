@@ -13,11 +13,13 @@
 #include "cp_status.h"
 
 typedef struct cp_backend_options {
-    int device;                /* CUDA device index */
-    uint32_t reps;             /* timed launches per configuration */
-    int counters;              /* 1: read hardware counters through CUPTI */
-    size_t max_configs;        /* configurations the run will measure (CUPTI ranges) */
-    uint64_t max_buffer_bytes; /* largest sum of buffer sizes of one configuration */
+    int device;         /* CUDA device index */
+    uint32_t reps;      /* timed launches per configuration */
+    int counters;       /* 1: read hardware counters through CUPTI */
+    size_t max_configs; /* configurations the run will measure (CUPTI ranges) */
+    /* largest buffer each access (by index) needs over the run: lets the backend allocate
+     * and fill its buffers once for a whole sweep */
+    uint64_t max_access_bytes[CP_MODEL_MAX_ACCESSES];
 } cp_backend_options;
 
 typedef struct cp_backend {

@@ -392,7 +392,8 @@ void cp_cli_print_list(FILE *out)
 
 static int cp_cli_needs_quotes(const char *s)
 {
-    if (!*s) return 1;
+    if (!*s)
+        return 1;
     for (; *s; s++)
         if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=,:%+@", *s))
             return 1;
@@ -405,10 +406,12 @@ char *cp_cli_command_string(int argc, char **argv)
     for (int i = 0; i < argc; i++)
         len += strlen(argv[i]) * 4 + 3;
     char *s = malloc(len), *p = s;
-    if (!s) return NULL;
+    if (!s)
+        return NULL;
     for (int i = 0; i < argc; i++) {
         const char *a = i == 0 ? "coalprobe" : argv[i];
-        if (i) *p++ = ' ';
+        if (i)
+            *p++ = ' ';
         if (!cp_cli_needs_quotes(a)) {
             p += sprintf(p, "%s", a);
             continue;

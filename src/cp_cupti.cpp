@@ -75,7 +75,8 @@ thread_local CUptiResult t_last_cupti_error = CUPTI_SUCCESS;
 const char *cupti_result_name(CUptiResult r)
 {
     const char *s = nullptr;
-    if (cuptiGetResultString(r, &s) != CUPTI_SUCCESS || !s) return "unknown CUPTI error";
+    if (cuptiGetResultString(r, &s) != CUPTI_SUCCESS || !s)
+        return "unknown CUPTI error";
     return s;
 }
 
@@ -84,7 +85,8 @@ void read_admin_only(char *buf, size_t n)
 {
     buf[0] = '\0';
     FILE *f = std::fopen("/proc/driver/nvidia/params", "r");
-    if (!f) return;
+    if (!f)
+        return;
     char line[256];
     while (std::fgets(line, sizeof line, f)) {
         if (std::strncmp(line, "RmProfilingAdminOnly:", 21) == 0) {
@@ -174,7 +176,8 @@ int cupti_failed(cp_status *st, CUptiResult r, const char *call, const char *fil
     const char *cause = nullptr, *fix = nullptr;
     if (refusal_text(r, &cause, &fix)) {
         char admin[32] = "";
-        if (r == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES) read_admin_only(admin, sizeof admin);
+        if (r == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES)
+            read_admin_only(admin, sizeof admin);
         cp_status_set(st, CP_EXIT_RUNTIME, "CUPTI refused: %s%s%s%s (%s failed: %s at %s:%d)",
                       cause, admin[0] ? " (RmProfilingAdminOnly: " : "", admin, admin[0] ? ")" : "",
                       call, cupti_result_name(r), file, line);
@@ -192,7 +195,8 @@ int cupti_failed(cp_status *st, CUptiResult r, const char *call, const char *fil
 #define CP_CUPTI_CHECK(st, call)                                                                   \
     do {                                                                                           \
         CUptiResult cp_r_ = (call);                                                                \
-        if (cp_r_ != CUPTI_SUCCESS) return cupti_failed((st), cp_r_, #call, __FILE__, __LINE__);   \
+        if (cp_r_ != CUPTI_SUCCESS)                                                                \
+            return cupti_failed((st), cp_r_, #call, __FILE__, __LINE__);                           \
     } while (0)
 
 // CP_PARAMS(type): a CUPTI parameter struct, zeroed, with structSize set from type##_STRUCT_SIZE
@@ -274,13 +278,15 @@ int device_unsupported(const CUpti_Profiler_DeviceSupported_Params &p, int devic
     };
     std::string causes, fixes;
     for (const flag &f : flags) {
-        if (f.level == CUPTI_PROFILER_CONFIGURATION_SUPPORTED) continue;
+        if (f.level == CUPTI_PROFILER_CONFIGURATION_SUPPORTED)
+            continue;
         causes += causes.empty() ? "" : ", ";
         causes += std::string(f.what) + ": " + support_name(f.level);
         fixes += fixes.empty() ? "" : "; ";
         fixes += f.fix;
     }
-    if (causes.empty()) causes = std::string("overall: ") + support_name(p.isSupported);
+    if (causes.empty())
+        causes = std::string("overall: ") + support_name(p.isSupported);
     cp_status_set(st, CP_EXIT_RUNTIME, "CUPTI refused: device %d does not support profiling (%s)",
                   device, causes.c_str());
     cp_status_hint(st, "%s%sor run with --no-counters", fixes.c_str(), fixes.empty() ? "" : "; ");
@@ -299,7 +305,8 @@ struct host_object {
     }
     void reset()
     {
-        if (!obj) return;
+        if (!obj)
+            return;
         auto p = CP_PARAMS(CUpti_Profiler_Host_Deinitialize_Params);
         p.pHostObject = obj;
         (void)cuptiProfilerHostDeinitialize(&p); // nothing to report at teardown
@@ -371,7 +378,8 @@ int reset_image(cp_cupti_session *s, cp_status *st)
 
 int disable_profiler(cp_cupti_session *s, cp_status *st)
 {
-    if (!s->rp) return CP_EXIT_OK;
+    if (!s->rp)
+        return CP_EXIT_OK;
     auto p = CP_PARAMS(CUpti_RangeProfiler_Disable_Params);
     p.pRangeProfilerObject = s->rp;
     s->rp = nullptr;
@@ -477,14 +485,18 @@ int open_with_metrics(int device, size_t max_ranges, const char *const *metrics,
                       cp_cupti_session **out, int *refused, cp_status *st)
 {
     int dummy = 0;
-    if (!refused) refused = &dummy;
+    if (!refused)
+        refused = &dummy;
     *refused = 0;
-    if (!out) return cp_status_set(st, CP_EXIT_RUNTIME, "cp_cupti_open: out is NULL");
+    if (!out)
+        return cp_status_set(st, CP_EXIT_RUNTIME, "cp_cupti_open: out is NULL");
     *out = nullptr;
     cp_cupti_session *s = new (std::nothrow) cp_cupti_session;
-    if (!s) return cp_status_set(st, CP_EXIT_RUNTIME, "cp_cupti_open: out of memory");
+    if (!s)
+        return cp_status_set(st, CP_EXIT_RUNTIME, "cp_cupti_open: out of memory");
     s->max_ranges = max_ranges > kRangesPerPass ? max_ranges : kRangesPerPass;
-    if (s->max_ranges > UINT32_MAX) s->max_ranges = UINT32_MAX;
+    if (s->max_ranges > UINT32_MAX)
+        s->max_ranges = UINT32_MAX;
     t_last_cupti_error = CUPTI_SUCCESS;
     int rc;
     try {
@@ -495,7 +507,8 @@ int open_with_metrics(int device, size_t max_ranges, const char *const *metrics,
         rc = cp_status_set(st, CP_EXIT_RUNTIME, "cp_cupti_open: unexpected C++ exception");
     }
     if (rc != CP_EXIT_OK) {
-        if (t_last_cupti_error != CUPTI_SUCCESS && is_refusal(t_last_cupti_error)) *refused = 1;
+        if (t_last_cupti_error != CUPTI_SUCCESS && is_refusal(t_last_cupti_error))
+            *refused = 1;
         cp_cupti_close(s);
         return rc;
     }
@@ -533,7 +546,8 @@ int one_pass(cp_cupti_session *s, int (*prepare)(void *, cp_status *),
              int (*run)(void *, cp_status *), void *ctx, bool *all_submitted, cp_status *st)
 {
     *all_submitted = false;
-    if (prepare) CP_TRY(prepare(ctx, st));
+    if (prepare)
+        CP_TRY(prepare(ctx, st));
     CP_TRY(cuda_sync(st)); // prepare()'s work (an L2 flush) is over before profiling starts
     CP_TRY(range_start(s, st));
     int rc = run(ctx, st);
@@ -592,7 +606,8 @@ int decode_and_evaluate(cp_cupti_session *s, double *values, cp_status *st)
 int profile_impl(cp_cupti_session *s, int (*prepare)(void *, cp_status *),
                  int (*run)(void *, cp_status *), void *ctx, double *values, cp_status *st)
 {
-    if (s->needs_reconfigure) CP_TRY(reconfigure(s, st));
+    if (s->needs_reconfigure)
+        CP_TRY(reconfigure(s, st));
     if (s->ranges_in_image + kRangesPerPass > s->max_ranges)
         CP_TRY(reset_image(s, st)); // full: start over in place
     CP_CUDA_CHECK(st, cudaSetDevice(s->device));
@@ -614,7 +629,8 @@ int profile_impl(cp_cupti_session *s, int (*prepare)(void *, cp_status *),
         }
     }
     int rc = decode_and_evaluate(s, values, st);
-    if (rc != CP_EXIT_OK) s->needs_reconfigure = true;
+    if (rc != CP_EXIT_OK)
+        s->needs_reconfigure = true;
     return rc;
 }
 
@@ -624,7 +640,8 @@ extern "C" {
 
 const char *cp_cupti_metric_name(int metric)
 {
-    if (metric < 0 || metric >= CP_CUPTI_M_COUNT) return nullptr;
+    if (metric < 0 || metric >= CP_CUPTI_M_COUNT)
+        return nullptr;
     return kMetricNames[metric];
 }
 
@@ -663,7 +680,8 @@ int cp_cupti_profile_range(cp_cupti_session *s, const char *name,
 
 void cp_cupti_close(cp_cupti_session *s)
 {
-    if (!s) return;
+    if (!s)
+        return;
     cp_status ignored; // nothing to report at teardown
     (void)disable_profiler(s, &ignored);
     if (s->host) {
@@ -682,7 +700,8 @@ void cp_cupti_close(cp_cupti_session *s)
 
 int cp_cupti_count_passes_for_chip(const char *chip, size_t *passes, cp_status *st)
 {
-    if (passes) *passes = 0;
+    if (passes)
+        *passes = 0;
     if (!chip || !passes)
         return cp_status_set(st, CP_EXIT_RUNTIME,
                              "cp_cupti_count_passes_for_chip: chip and passes are needed");

@@ -27,7 +27,8 @@ typedef struct cp_explain_line {
 static cp_explain_line *cp_explain_line_for(cp_explain_line *lines, unsigned *n, uint64_t line)
 {
     for (unsigned i = 0; i < *n; i++)
-        if (lines[i].line == line) return &lines[i];
+        if (lines[i].line == line)
+            return &lines[i];
     cp_explain_line *l = &lines[(*n)++];
     l->line = line;
     memset(l->cells, ' ', sizeof l->cells);
@@ -47,13 +48,15 @@ static void cp_explain_request(FILE *out, const cp_warp_lanes *w)
     unsigned nlines = 0;
     int broadcast = 0;
     for (unsigned lane = 0; lane < CP_WARP_SIZE; lane++) {
-        if (!(w->active_mask & (1u << lane))) continue;
+        if (!(w->active_mask & (1u << lane)))
+            continue;
         uint64_t a = w->addr[lane];
         cp_explain_line *l = cp_explain_line_for(lines, &nlines, a / CP_LINE_BYTES);
         unsigned first = (unsigned)(a % CP_LINE_BYTES) / CP_CELL_BYTES;
         unsigned sector = first / CP_CELLS_PER_SECTOR;
         for (unsigned c = sector * CP_CELLS_PER_SECTOR; c < (sector + 1) * CP_CELLS_PER_SECTOR; c++)
-            if (l->cells[c] == ' ') l->cells[c] = '.';
+            if (l->cells[c] == ' ')
+                l->cells[c] = '.';
         for (unsigned c = first; c < first + w->lane_bytes / CP_CELL_BYTES; c++) {
             if (l->cells[c] == '.') {
                 l->cells[c] = cp_explain_lane_char(lane);
@@ -68,7 +71,8 @@ static void cp_explain_request(FILE *out, const cp_warp_lanes *w)
     fprintf(out, "  byte offset   sector 0 sector 1 sector 2 sector 3   sectors  wasted\n");
     for (unsigned i = 0; i < nlines; i++) {
         const cp_explain_line *l = &lines[i];
-        if (i > 0 && l->line != lines[i - 1].line + 1) fprintf(out, "  ...\n");
+        if (i > 0 && l->line != lines[i - 1].line + 1)
+            fprintf(out, "  ...\n");
         unsigned sectors = 0;
         fprintf(out, "  0x%010" PRIx64 " ", l->line * CP_LINE_BYTES);
         for (unsigned s = 0; s < CP_LINE_BYTES / CP_SECTOR_BYTES; s++) {
@@ -121,7 +125,8 @@ int cp_explain_write(FILE *out, const cp_config *c, uint64_t warp, cp_status *st
                     ap->lane_bytes);
             if (ap->instructions > 1)
                 fprintf(out, ", instruction %u of %u", ins + 1, ap->instructions);
-            if (ap->iterations > 1) fprintf(out, ", step 0 of %" PRIu64, ap->iterations);
+            if (ap->iterations > 1)
+                fprintf(out, ", step 0 of %" PRIu64, ap->iterations);
             fprintf(out, ", ");
             cp_explain_lanes_summary(out, w.active_mask);
             fprintf(out, "\n");

@@ -21,8 +21,17 @@
 #define CP_CUDA_PEAK_REPS 7
 #define CP_CUDA_MAX_BUFFERS CP_MODEL_MAX_ACCESSES
 
+/* A device buffer kept for the whole sweep. Input buffers hold cp_fill_value(word, seed) for
+ * every word, so any configuration can read them without refilling. */
+typedef struct cp_cuda_buffer {
+    void *ptr;
+    uint64_t capacity;
+    uint32_t seed; /* the fill of an input buffer; 0 when its contents are not a fill */
+} cp_cuda_buffer;
+
 typedef struct cp_cuda_state {
     cp_backend_options opt;
+    cp_cuda_buffer pool[CP_MODEL_MAX_ACCESSES];
     cp_device_info dev;
     cudaStream_t stream;
     void *flush_buf;
@@ -52,7 +61,8 @@ static void cp_cuda_driver_release(char *buf, size_t len)
 {
     buf[0] = '\0';
     FILE *f = fopen("/proc/driver/nvidia/version", "r");
-    if (!f) return;
+    if (!f)
+        return;
     char line[512];
     if (fgets(line, sizeof line, f)) {
         /* "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.159.04  Thu ..." */
@@ -104,17 +114,24 @@ static int cp_cuda_measure_peak(cp_cuda_state *s, cp_status *st)
         bytes /= 2;
     void *a = NULL, *b = NULL;
     cudaError_t e = cudaMalloc(&a, bytes);
-    if (e == cudaSuccess) e = cudaMalloc(&b, bytes);
-    if (e == cudaSuccess) e = cp_kernels_fill_launch(a, bytes, 99, s->stream);
+    if (e == cudaSuccess)
+        e = cudaMalloc(&b, bytes);
+    if (e == cudaSuccess)
+        e = cp_kernels_fill_launch(a, bytes, 99, s->stream);
     double t[CP_CUDA_PEAK_REPS];
     for (int r = -2; r < CP_CUDA_PEAK_REPS && e == cudaSuccess; r++) {
         float ms = 0;
         e = cudaEventRecord(s->starts[0], s->stream);
-        if (e == cudaSuccess) e = cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, s->stream);
-        if (e == cudaSuccess) e = cudaEventRecord(s->stops[0], s->stream);
-        if (e == cudaSuccess) e = cudaEventSynchronize(s->stops[0]);
-        if (e == cudaSuccess) e = cudaEventElapsedTime(&ms, s->starts[0], s->stops[0]);
-        if (r >= 0) t[r] = ms * 1e-3;
+        if (e == cudaSuccess)
+            e = cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, s->stream);
+        if (e == cudaSuccess)
+            e = cudaEventRecord(s->stops[0], s->stream);
+        if (e == cudaSuccess)
+            e = cudaEventSynchronize(s->stops[0]);
+        if (e == cudaSuccess)
+            e = cudaEventElapsedTime(&ms, s->starts[0], s->stops[0]);
+        if (r >= 0)
+            t[r] = ms * 1e-3;
     }
     cudaFree(a);
     cudaFree(b);
@@ -127,17 +144,23 @@ static int cp_cuda_measure_peak(cp_cuda_state *s, cp_status *st)
 static void cp_cuda_close(void *state)
 {
     cp_cuda_state *s = state;
-    if (!s) return;
+    if (!s)
+        return;
     cp_cupti_close(s->cupti);
+    for (size_t a = 0; a < CP_CUDA_MAX_BUFFERS; a++)
+        cudaFree(s->pool[a].ptr);
     for (uint32_t r = 0; r < s->opt.reps; r++) {
-        if (s->starts && s->starts[r]) cudaEventDestroy(s->starts[r]);
-        if (s->stops && s->stops[r]) cudaEventDestroy(s->stops[r]);
+        if (s->starts && s->starts[r])
+            cudaEventDestroy(s->starts[r]);
+        if (s->stops && s->stops[r])
+            cudaEventDestroy(s->stops[r]);
     }
     free(s->starts);
     free(s->stops);
     cudaFree(s->flush_buf);
     cudaFree(s->sink);
-    if (s->stream) cudaStreamDestroy(s->stream);
+    if (s->stream)
+        cudaStreamDestroy(s->stream);
     free(s);
 }
 
@@ -157,7 +180,8 @@ static int cp_cuda_setup(cp_cuda_state *s, cp_status *st)
     }
     /* a read-only sweep over twice the L2 evicts what earlier work left there */
     s->flush_bytes = 2 * s->dev.l2_bytes;
-    if (s->flush_bytes < (64ull << 20)) s->flush_bytes = 64ull << 20;
+    if (s->flush_bytes < (64ull << 20))
+        s->flush_bytes = 64ull << 20;
     CP_CUDA_CHECK(st, cudaMalloc(&s->flush_buf, s->flush_bytes));
     CP_CUDA_CHECK(st, cudaMalloc((void **)&s->sink, sizeof(float)));
     CP_CUDA_CHECK(st, cp_kernels_fill_launch(s->flush_buf, s->flush_bytes, 7, s->stream));
@@ -187,7 +211,8 @@ static int cp_cuda_open(const cp_backend_options *opt, cp_device_info *dev, void
         return CP_EXIT_USAGE;
     }
     cp_cuda_state *s = calloc(1, sizeof *s);
-    if (!s) return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory");
+    if (!s)
+        return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory");
     s->opt = *opt;
     int rc = cp_cuda_setup(s, st);
     if (rc == CP_EXIT_OK && opt->counters) {
@@ -253,39 +278,78 @@ static uint32_t cp_cuda_seed(size_t access)
     return (uint32_t)access + 1;
 }
 
-static int cp_cuda_alloc(cp_cuda_run *r, cp_status *st)
+static uint64_t cp_cuda_round16(uint64_t bytes)
 {
-    uint64_t need = 0;
-    for (size_t a = 0; a < r->p->naccesses; a++)
-        need += r->p->accesses[a].buffer_bytes;
+    return bytes ? (bytes + 15) & ~15ull : 16;
+}
+
+/* Makes every buffer of the configuration large enough and fills the inputs. The first
+ * allocation of a buffer takes the largest size the run will need when that fits, so a
+ * sweep allocates and fills each buffer once. */
+static int cp_cuda_buffers(cp_cuda_run *r, cp_status *st)
+{
+    cp_cuda_state *s = r->s;
+    uint64_t grow = 0, need = 0, want = 0;
+    for (size_t a = 0; a < r->p->naccesses; a++) {
+        uint64_t bytes = cp_cuda_round16(r->p->accesses[a].buffer_bytes);
+        need += bytes;
+        if (s->pool[a].capacity < bytes) {
+            grow += bytes;
+            want += cp_cuda_round16(s->opt.max_access_bytes[a]) > bytes
+                        ? cp_cuda_round16(s->opt.max_access_bytes[a])
+                        : bytes;
+        }
+    }
+    if (!grow)
+        return CP_EXIT_OK;
+    /* free what is too small (or unused) first, so the new buffers may use that memory */
+    for (size_t a = 0; a < CP_CUDA_MAX_BUFFERS; a++) {
+        uint64_t bytes = a < r->p->naccesses ? cp_cuda_round16(r->p->accesses[a].buffer_bytes) : 0;
+        if (a >= r->p->naccesses || s->pool[a].capacity < bytes) {
+            cudaFree(s->pool[a].ptr);
+            memset(&s->pool[a], 0, sizeof s->pool[a]);
+        }
+    }
     size_t free_bytes, total;
     CP_CUDA_CHECK(st, cudaMemGetInfo(&free_bytes, &total));
-    if (need + (256ull << 20) > free_bytes) {
+    const uint64_t margin = 256ull << 20;
+    if (grow + margin > free_bytes) {
         cp_status_set(st, CP_EXIT_RUNTIME,
                       "the buffers need %" PRIu64 " bytes and the GPU has %zu bytes free", need,
                       free_bytes);
         cp_status_hint(st, "use a smaller --size (or smaller matrices) or a smaller stride");
         return CP_EXIT_RUNTIME;
     }
+    int take_max = want + margin <= free_bytes;
     for (size_t a = 0; a < r->p->naccesses; a++) {
-        const cp_access_prediction *ap = &r->p->accesses[a];
-        uint64_t bytes = (ap->buffer_bytes + 15) & ~15ull;
-        CP_CUDA_CHECK(st, cudaMalloc(&r->bufs[a], bytes ? bytes : 16));
-        if (ap->op == CP_OP_LOAD)
-            CP_CUDA_CHECK(st,
-                          cp_kernels_fill_launch(r->bufs[a], bytes, cp_cuda_seed(a), r->s->stream));
-        else
-            CP_CUDA_CHECK(st, cudaMemsetAsync(r->bufs[a], 0xFF, bytes, r->s->stream));
+        cp_cuda_buffer *b = &s->pool[a];
+        uint64_t bytes = cp_cuda_round16(r->p->accesses[a].buffer_bytes);
+        if (b->capacity >= bytes)
+            continue;
+        uint64_t size = bytes;
+        if (take_max && cp_cuda_round16(s->opt.max_access_bytes[a]) > size)
+            size = cp_cuda_round16(s->opt.max_access_bytes[a]);
+        CP_CUDA_CHECK(st, cudaMalloc(&b->ptr, size));
+        b->capacity = size;
+        b->seed = 0;
     }
     return CP_EXIT_OK;
 }
 
-static void cp_cuda_free(cp_cuda_run *r)
+static int cp_cuda_fill_inputs(cp_cuda_run *r, cp_status *st)
 {
-    for (size_t a = 0; a < CP_CUDA_MAX_BUFFERS; a++) {
-        cudaFree(r->bufs[a]);
-        r->bufs[a] = NULL;
+    for (size_t a = 0; a < r->p->naccesses; a++) {
+        cp_cuda_buffer *b = &r->s->pool[a];
+        r->bufs[a] = b->ptr;
+        if (r->p->accesses[a].op == CP_OP_STORE) {
+            b->seed = 0; /* the kernel writes it */
+        } else if (b->seed != cp_cuda_seed(a)) {
+            CP_CUDA_CHECK(
+                st, cp_kernels_fill_launch(b->ptr, b->capacity, cp_cuda_seed(a), r->s->stream));
+            b->seed = cp_cuda_seed(a);
+        }
     }
+    return CP_EXIT_OK;
 }
 
 static int cp_cuda_wrong(cp_status *st, const char *what, uint64_t index, float got, float want)
@@ -296,43 +360,83 @@ static int cp_cuda_wrong(cp_status *st, const char *what, uint64_t index, float 
     return CP_EXIT_RUNTIME;
 }
 
-/* Checks the words threads [i0, i0+count) of a one-element-per-thread kernel wrote. */
-static int cp_cuda_verify_chunk(const cp_cuda_run *r, uint64_t i0, uint64_t count, cp_status *st)
+/* Output checks of the one-element-per-thread families look at 16 chunks of threads: the
+ * first, the last and 14 spread between them. */
+#define CP_CUDA_CHUNKS 16
+
+typedef struct cp_cuda_chunk {
+    uint64_t i0, count;     /* threads */
+    uint64_t first, nwords; /* output words they write, first .. first + nwords - 1 */
+    uint64_t words;         /* words per element */
+    int strided_out;        /* the output is the strided side */
+} cp_cuda_chunk;
+
+static cp_cuda_chunk cp_cuda_chunk_at(const cp_config *c, int k)
+{
+    cp_cuda_chunk ch;
+    uint64_t n = c->elements;
+    ch.count = n < 256 ? n : 256;
+    ch.i0 = (n - ch.count) * (uint64_t)k / (CP_CUDA_CHUNKS - 1);
+    int stride_family = c->family == CP_FAMILY_STRIDE;
+    ch.words = stride_family ? c->width_bytes / 4 : 1;
+    ch.strided_out = stride_family && c->op == CP_OP_STORE;
+    uint64_t last = ch.i0 + ch.count - 1;
+    ch.first = ch.strided_out ? cp_stride_index(ch.i0, c->stride, c->offset) : ch.i0;
+    last = ch.strided_out ? cp_stride_index(last, c->stride, c->offset) : last;
+    ch.nwords = (last - ch.first + 1) * ch.words;
+    ch.first *= ch.words;
+    return ch;
+}
+
+/* Fills what the output check reads with 0xFF bytes (a NaN), so that a word the kernel
+ * failed to write cannot pass for a stale right answer. */
+static int cp_cuda_poison(const cp_cuda_run *r, cp_status *st)
 {
     const cp_config *c = r->c;
-    int stride_family = c->family == CP_FAMILY_STRIDE;
-    uint64_t words = stride_family ? c->width_bytes / 4 : 1;
-    int strided_out = stride_family && c->op == CP_OP_STORE;
-    uint64_t first = strided_out ? cp_stride_index(i0, c->stride, c->offset) : i0;
-    uint64_t last =
-        strided_out ? cp_stride_index(i0 + count - 1, c->stride, c->offset) : i0 + count - 1;
-    uint64_t nwords = (last - first + 1) * words;
-    float *host = malloc(nwords * sizeof *host);
-    if (!host) return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory while checking output");
-    cudaError_t e = cudaMemcpy(host, (const char *)r->bufs[1] + first * words * 4,
-                               nwords * sizeof *host, cudaMemcpyDeviceToHost);
+    if (c->family == CP_FAMILY_GEMM) {
+        CP_CUDA_CHECK(st, cudaMemsetAsync(r->bufs[2], 0xFF, c->m * c->n * 4, r->s->stream));
+        return CP_EXIT_OK;
+    }
+    for (int k = 0; k < CP_CUDA_CHUNKS; k++) {
+        cp_cuda_chunk ch = cp_cuda_chunk_at(c, k);
+        CP_CUDA_CHECK(st, cudaMemsetAsync((char *)r->bufs[1] + ch.first * 4, 0xFF, ch.nwords * 4,
+                                          r->s->stream));
+    }
+    return CP_EXIT_OK;
+}
+
+/* Checks the words one chunk of threads of a one-element-per-thread kernel wrote. */
+static int cp_cuda_verify_chunk(const cp_cuda_run *r, const cp_cuda_chunk *ch, cp_status *st)
+{
+    const cp_config *c = r->c;
+    float *host = malloc(ch->nwords * sizeof *host);
+    if (!host)
+        return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory while checking output");
+    cudaError_t e = cudaMemcpy(host, (const char *)r->bufs[1] + ch->first * 4,
+                               ch->nwords * sizeof *host, cudaMemcpyDeviceToHost);
     if (e != cudaSuccess) {
         free(host);
         CP_CUDA_CHECK(st, e);
     }
     int rc = CP_EXIT_OK;
-    for (uint64_t i = i0; i < i0 + count && rc == CP_EXIT_OK; i++) {
+    for (uint64_t i = ch->i0; i < ch->i0 + ch->count && rc == CP_EXIT_OK; i++) {
         uint64_t src, dst;
-        if (!stride_family) {
+        if (c->family == CP_FAMILY_LAYOUT) {
             src = c->layout == CP_LAYOUT_AOS ? cp_layout_aos_index(i, c->fields, c->field)
                                              : cp_layout_soa_index(i, c->elements, c->field);
             dst = i;
-        } else if (strided_out) {
+        } else if (ch->strided_out) {
             src = i;
             dst = cp_stride_index(i, c->stride, c->offset);
         } else {
             src = cp_stride_index(i, c->stride, c->offset);
             dst = i;
         }
-        for (uint64_t j = 0; j < words && rc == CP_EXIT_OK; j++) {
-            float want = cp_fill_value(src * words + j, cp_cuda_seed(0));
-            float got = host[(dst - first) * words + j];
-            if (got != want) rc = cp_cuda_wrong(st, "output word", dst * words + j, got, want);
+        for (uint64_t j = 0; j < ch->words && rc == CP_EXIT_OK; j++) {
+            float want = cp_fill_value(src * ch->words + j, cp_cuda_seed(0));
+            float got = host[dst * ch->words + j - ch->first];
+            if (got != want)
+                rc = cp_cuda_wrong(st, "output word", dst * ch->words + j, got, want);
         }
     }
     free(host);
@@ -363,14 +467,16 @@ static int cp_cuda_verify_gemm(const cp_cuda_run *r, cp_status *st)
     return CP_EXIT_OK;
 }
 
+/* Poisons what will be checked, runs the kernel once and checks its output. */
 static int cp_cuda_verify(const cp_cuda_run *r, cp_status *st)
 {
-    if (r->c->family == CP_FAMILY_GEMM) return cp_cuda_verify_gemm(r, st);
-    uint64_t n = r->c->elements, chunk = n < 256 ? n : 256;
-    /* the first and last threads and 14 chunks spread between them */
-    for (int k = 0; k < 16; k++) {
-        uint64_t i0 = (n - chunk) * (uint64_t)k / 15;
-        CP_TRY(cp_cuda_verify_chunk(r, i0, chunk, st));
+    CP_TRY(cp_cuda_poison(r, st));
+    CP_TRY(cp_cuda_run_once((void *)r, st));
+    if (r->c->family == CP_FAMILY_GEMM)
+        return cp_cuda_verify_gemm(r, st);
+    for (int k = 0; k < CP_CUDA_CHUNKS; k++) {
+        cp_cuda_chunk ch = cp_cuda_chunk_at(r->c, k);
+        CP_TRY(cp_cuda_verify_chunk(r, &ch, st));
     }
     return CP_EXIT_OK;
 }
@@ -389,7 +495,8 @@ static int cp_cuda_time(cp_cuda_run *r, cp_measurement *m, cp_status *st)
     }
     CP_CUDA_CHECK(st, cudaStreamSynchronize(s->stream));
     double *t = malloc(s->opt.reps * sizeof *t);
-    if (!t) return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory");
+    if (!t)
+        return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory");
     for (uint32_t k = 0; k < s->opt.reps; k++) {
         float ms = 0;
         cudaError_t e = cudaEventElapsedTime(&ms, s->starts[k], s->stops[k]);
@@ -418,7 +525,8 @@ static int cp_cuda_counters(cp_cuda_run *r, cp_measurement *m, cp_status *st)
         snprintf(m->counters_reason, sizeof m->counters_reason, "%s", s->counters_reason);
         return CP_EXIT_OK;
     }
-    if (!s->cupti) return CP_EXIT_OK;
+    if (!s->cupti)
+        return CP_EXIT_OK;
     char name[160];
     cp_config_describe(r->c, name, sizeof name);
     double v[CP_CUPTI_M_COUNT];
@@ -451,14 +559,12 @@ static int cp_cuda_measure(void *state, const cp_config *c, const cp_prediction 
     r.c = c;
     r.p = p;
     cp_measurement_clear(m);
-    int rc = cp_cuda_alloc(&r, st);
-    if (rc == CP_EXIT_OK) rc = cp_cuda_run_once(&r, st);
-    if (rc == CP_EXIT_OK) rc = cp_cuda_verify(&r, st);
-    if (rc == CP_EXIT_OK) m->verified = 1;
-    if (rc == CP_EXIT_OK) rc = cp_cuda_time(&r, m, st);
-    if (rc == CP_EXIT_OK) rc = cp_cuda_counters(&r, m, st);
-    cp_cuda_free(&r);
-    if (rc != CP_EXIT_OK) return rc;
+    CP_TRY(cp_cuda_buffers(&r, st));
+    CP_TRY(cp_cuda_fill_inputs(&r, st));
+    CP_TRY(cp_cuda_verify(&r, st));
+    m->verified = 1;
+    CP_TRY(cp_cuda_time(&r, m, st));
+    CP_TRY(cp_cuda_counters(&r, m, st));
     m->useful_bytes = (double)(p->load.bytes_requested + p->store.bytes_requested);
     m->useful_bytes_per_s = m->useful_bytes / m->time_median_s;
     m->dram_bytes_per_s =

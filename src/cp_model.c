@@ -40,8 +40,10 @@ void cp_model_count_request(const cp_warp_lanes *w, cp_counts *acc)
     uint64_t a[CP_WARP_SIZE];
     int n = 0;
     for (unsigned l = 0; l < CP_WARP_SIZE; l++)
-        if (w->active_mask & (1u << l)) a[n++] = w->addr[l];
-    if (n == 0) return;
+        if (w->active_mask & (1u << l))
+            a[n++] = w->addr[l];
+    if (n == 0)
+        return;
     cp_model_sort(a, n);
     /* Accesses are aligned to their size (at most 16 bytes), so each lane lies in one sector,
      * and two lanes' byte ranges are either the same or disjoint. */
@@ -77,7 +79,8 @@ static void cp_counts_add(cp_counts *acc, const cp_counts *x)
 uint64_t cp_model_warps(const cp_config *c)
 {
     const cp_family_model *fm = cp_model_family_of(c);
-    if (!fm) return 0;
+    if (!fm)
+        return 0;
     cp_prediction p;
     memset(&p, 0, sizeof p);
     fm->describe(c, &p);
@@ -89,7 +92,8 @@ static int cp_model_describe(const cp_config *c, cp_prediction *out, const cp_fa
 {
     memset(out, 0, sizeof *out);
     *fm = cp_model_family_of(c);
-    if (!*fm) return cp_status_set(st, CP_EXIT_USAGE, "unknown pattern family %d", (int)c->family);
+    if (!*fm)
+        return cp_status_set(st, CP_EXIT_USAGE, "unknown pattern family %d", (int)c->family);
     (*fm)->describe(c, out);
     return CP_EXIT_OK;
 }
@@ -129,7 +133,8 @@ static void cp_model_warp_iterations(const cp_family_model *fm, const cp_config 
     cp_warp_lanes w;
     w.lane_bytes = lane_bytes;
     for (uint64_t t = 0; t < direct; t++) {
-        if (iterations >= period && t == rest) first_rest = one_period;
+        if (iterations >= period && t == rest)
+            first_rest = one_period;
         w.active_mask = fm->lanes(c, a, ins, warp, t, w.addr);
         cp_model_count_request(&w, &one_period);
     }
@@ -191,7 +196,8 @@ int cp_model_predict_exact(const cp_config *c, uint64_t max_lane_visits, cp_pred
                     w.active_mask = fm->lanes(c, a, ins, warp, t, w.addr);
                     cp_model_count_request(&w, &ap->counts);
                     for (unsigned l = 0; l < CP_WARP_SIZE; l++) {
-                        if (!(w.active_mask & (1u << l))) continue;
+                        if (!(w.active_mask & (1u << l)))
+                            continue;
                         uint64_t s = w.addr[l] / CP_SECTOR_BYTES;
                         if (s >= nsectors) {
                             free(seen);
@@ -236,7 +242,8 @@ int cp_model_warp_lanes(const cp_config *c, size_t access, uint32_t instruction,
 
 uint64_t cp_model_monotone_footprint(uint64_t n, uint64_t S, uint64_t O, uint64_t L)
 {
-    if (n == 0 || L == 0) return 0;
+    if (n == 0 || L == 0)
+        return 0;
     /* The sectors of element i + P are those of element i moved by P*S/32 sectors, so the
      * number of new sectors per element repeats with period P from element 1 on. */
     uint64_t P = CP_SECTOR_BYTES / cp_gcd(S % CP_SECTOR_BYTES, CP_SECTOR_BYTES);
@@ -248,17 +255,21 @@ uint64_t cp_model_monotone_footprint(uint64_t n, uint64_t S, uint64_t O, uint64_
         uint64_t from = (i > 0 && prev_hi + 1 > lo) ? prev_hi + 1 : lo;
         uint64_t add = hi >= from ? hi - from + 1 : 0;
         total += add;
-        if (i >= P && i < 2 * P) period_sum += add;
+        if (i >= P && i < 2 * P)
+            period_sum += add;
         prev_hi = hi;
     }
-    if (n >= 2 * P) total += ((n - P) / P - 1) * period_sum;
+    if (n >= 2 * P)
+        total += ((n - P) / P - 1) * period_sum;
     return total;
 }
 
 size_t cp_model_linear_classes(uint64_t threads, cp_warp_class classes[CP_MODEL_MAX_CLASSES])
 {
     size_t k = 0;
-    if (threads / CP_WARP_SIZE) classes[k++] = (cp_warp_class){0, threads / CP_WARP_SIZE};
-    if (threads % CP_WARP_SIZE) classes[k++] = (cp_warp_class){threads / CP_WARP_SIZE, 1};
+    if (threads / CP_WARP_SIZE)
+        classes[k++] = (cp_warp_class){0, threads / CP_WARP_SIZE};
+    if (threads % CP_WARP_SIZE)
+        classes[k++] = (cp_warp_class){threads / CP_WARP_SIZE, 1};
     return k;
 }

@@ -57,7 +57,8 @@ static uint32_t cp_gemm_lanes(const cp_config *c, size_t a, uint32_t ins, uint64
     for (unsigned l = 0; l < CP_WARP_SIZE; l++) {
         uint64_t row, col;
         cp_gemm_lane_coords(c, w, l, &row, &col);
-        if (row >= c->m || col >= c->n) continue;
+        if (row >= c->m || col >= c->n)
+            continue;
         uint64_t e = a == CP_GEMM_A   ? cp_gemm_a_index(row, t, c->k)
                      : a == CP_GEMM_B ? cp_gemm_b_index(t, col, c->n)
                                       : cp_gemm_c_index(row, col, c->n);
@@ -84,7 +85,8 @@ static size_t cp_gemm_classes(const cp_config *c, size_t a,
     uint64_t lane_blocks[2] = {lane_extent / CP_GEMM_TILE, lane_extent % CP_GEMM_TILE ? 1 : 0};
     size_t k = 0;
     for (int edge = 0; edge < 2; edge++) {
-        if (!lane_blocks[edge]) continue;
+        if (!lane_blocks[edge])
+            continue;
         uint64_t lane_block = edge ? lane_extent / CP_GEMM_TILE : 0;
         for (uint64_t r = 0; r < CP_GEMM_TILE && r < warp_extent; r++) {
             /* warp positions p < warp_extent with p % 32 == r */

@@ -66,7 +66,8 @@ static uint32_t cp_stride_lanes(const cp_config *c, size_t a, uint32_t ins, uint
     int strided = cp_stride_is_strided(c, a);
     for (unsigned l = 0; l < CP_WARP_SIZE; l++) {
         uint64_t i = cp_linear_thread(w, l);
-        if (i >= c->elements) continue;
+        if (i >= c->elements)
+            continue;
         uint64_t e = strided ? cp_stride_index(i, c->stride, c->offset) : i;
         addr[l] = e * c->width_bytes + (uint64_t)ins * cp_stride_lane_bytes(c->width_bytes);
         mask |= 1u << l;
@@ -115,7 +116,8 @@ static void cp_layout_describe(const cp_config *c, cp_prediction *out)
 
 static uint64_t cp_layout_element(const cp_config *c, size_t a, uint64_t i)
 {
-    if (a == 1) return i;
+    if (a == 1)
+        return i;
     return c->layout == CP_LAYOUT_AOS ? cp_layout_aos_index(i, c->fields, c->field)
                                       : cp_layout_soa_index(i, c->elements, c->field);
 }
@@ -128,7 +130,8 @@ static uint32_t cp_layout_lanes(const cp_config *c, size_t a, uint32_t ins, uint
     uint32_t mask = 0;
     for (unsigned l = 0; l < CP_WARP_SIZE; l++) {
         uint64_t i = cp_linear_thread(w, l);
-        if (i >= c->elements) continue;
+        if (i >= c->elements)
+            continue;
         addr[l] = cp_layout_element(c, a, i) * 4;
         mask |= 1u << l;
     }
@@ -144,7 +147,8 @@ static size_t cp_layout_classes(const cp_config *c, size_t a,
 
 static uint64_t cp_layout_footprint(const cp_config *c, size_t a)
 {
-    if (a == 1) return cp_model_monotone_footprint(c->elements, 4, 0, 4);
+    if (a == 1)
+        return cp_model_monotone_footprint(c->elements, 4, 0, 4);
     if (c->layout == CP_LAYOUT_AOS)
         return cp_model_monotone_footprint(c->elements, (uint64_t)c->fields * 4,
                                            (uint64_t)c->field * 4, 4);

@@ -44,7 +44,8 @@ int cp_output_open(cp_output *out, const char *path, cp_status *st)
 
 int cp_output_commit(cp_output *out, cp_status *st)
 {
-    if (!out->file) return CP_EXIT_OK;
+    if (!out->file)
+        return CP_EXIT_OK;
     if (!out->path) {
         if (fflush(out->file) != 0 || ferror(out->file))
             return cp_status_set(st, CP_EXIT_RUNTIME, "cannot write to standard output: %s",
@@ -69,9 +70,11 @@ int cp_output_commit(cp_output *out, cp_status *st)
 
 void cp_output_abort(cp_output *out)
 {
-    if (out->file && out->file != stdout) fclose(out->file);
+    if (out->file && out->file != stdout)
+        fclose(out->file);
     out->file = NULL;
-    if (out->temp_path) unlink(out->temp_path);
+    if (out->temp_path)
+        unlink(out->temp_path);
     free(out->temp_path);
     free(out->path);
     out->temp_path = NULL;

@@ -16,7 +16,8 @@ const char *cp_report_format_name(cp_format f)
 int cp_report_format_parse(const char *name)
 {
     for (int f = 0; name && f < CP_FORMAT_COUNT; f++)
-        if (strcmp(name, cp_report_format_names[f]) == 0) return f;
+        if (strcmp(name, cp_report_format_names[f]) == 0)
+            return f;
     return -1;
 }
 
@@ -59,21 +60,24 @@ const char *cp_report_get_source(const cp_row *row)
 
 const cp_measurement *cp_report_get_measurement(const cp_row *row, cp_measurement *scratch)
 {
-    if (row->measured) return row->measured;
+    if (row->measured)
+        return row->measured;
     cp_measurement_clear(scratch);
     return scratch;
 }
 
 double cp_report_compute_sectors_per_request(double requests, double sectors)
 {
-    if (isnan(requests) || isnan(sectors) || requests == 0) return NAN;
+    if (isnan(requests) || isnan(sectors) || requests == 0)
+        return NAN;
     return sectors / requests;
 }
 
 int cp_report_check_stream(FILE *out, cp_status *st)
 {
     errno = 0;
-    if (fflush(out) == 0 && !ferror(out)) return CP_EXIT_OK;
+    if (fflush(out) == 0 && !ferror(out))
+        return CP_EXIT_OK;
     int code = cp_status_set(st, CP_EXIT_RUNTIME, "cannot write the report: %s",
                              errno ? strerror(errno) : "I/O error");
     cp_status_hint(st, "check that the output is writable and its disk is not full");

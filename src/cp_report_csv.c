@@ -59,14 +59,16 @@ typedef struct cp_report_csv_line {
 /* One cell, quoted (RFC 4180) only when it holds a comma, a quote or a line break. */
 static void cp_report_csv_cell(cp_report_csv_line *l, const char *text)
 {
-    if (l->ncells++) fputc(',', l->out);
+    if (l->ncells++)
+        fputc(',', l->out);
     if (!strpbrk(text, ",\"\r\n")) {
         fputs(text, l->out);
         return;
     }
     fputc('"', l->out);
     for (const char *s = text; *s; s++) {
-        if (*s == '"') fputc('"', l->out);
+        if (*s == '"')
+            fputc('"', l->out);
         fputc(*s, l->out);
     }
     fputc('"', l->out);
@@ -76,7 +78,8 @@ static void cp_report_csv_cell(cp_report_csv_line *l, const char *text)
 static void cp_report_csv_cell_u64(cp_report_csv_line *l, int present, uint64_t v)
 {
     char buf[32] = "";
-    if (present) snprintf(buf, sizeof buf, "%" PRIu64, v);
+    if (present)
+        snprintf(buf, sizeof buf, "%" PRIu64, v);
     cp_report_csv_cell(l, buf);
 }
 
@@ -92,7 +95,8 @@ static void cp_report_csv_cell_double(cp_report_csv_line *l, double v)
     } else {
         for (int digits = 15; digits <= 17; digits++) {
             snprintf(buf, sizeof buf, "%.*g", digits, v);
-            if (strtod(buf, NULL) == v) break;
+            if (strtod(buf, NULL) == v)
+                break;
         }
     }
     cp_report_csv_cell(l, buf);
@@ -102,7 +106,8 @@ static void cp_report_csv_cell_double(cp_report_csv_line *l, double v)
 static void cp_report_csv_cell_ratio(cp_report_csv_line *l, double v)
 {
     char buf[32] = "";
-    if (isfinite(v)) snprintf(buf, sizeof buf, "%.6g", v);
+    if (isfinite(v))
+        snprintf(buf, sizeof buf, "%.6g", v);
     cp_report_csv_cell(l, buf);
 }
 

@@ -23,7 +23,8 @@ typedef struct cp_report_json {
 
 static cJSON *cp_report_json_check(cp_report_json *j, cJSON *item)
 {
-    if (!item) j->failed = 1;
+    if (!item)
+        j->failed = 1;
     return item;
 }
 
@@ -326,7 +327,8 @@ static const char *cp_report_json_error_kind(int code)
 int cp_report_write_json_error(FILE *out, const char *tool_version, const char *command,
                                const cp_status *failure)
 {
-    if (!failure) return CP_EXIT_RUNTIME;
+    if (!failure)
+        return CP_EXIT_RUNTIME;
     cp_report_json j = {0};
     cp_status st;
     cJSON *root = cp_report_json_new_document(&j, tool_version, command);

@@ -102,7 +102,8 @@ static void cp_report_table_append(cp_report_line *l, const char *s, size_t widt
 {
     size_t room = sizeof l->text - l->len;
     int n = snprintf(l->text + l->len, room, left ? "%-*s" : "%*s", (int)width, s);
-    if (n > 0) l->len += (size_t)n < room ? (size_t)n : room - 1;
+    if (n > 0)
+        l->len += (size_t)n < room ? (size_t)n : room - 1;
 }
 
 /* n copies of c. */
@@ -289,7 +290,8 @@ static void cp_report_table_write_run(FILE *out, const cp_row *rows, size_t n)
             char cell[CP_REPORT_TABLE_CELL];
             cp_report_table_format_cell(&rows[r], lay.cols[i]->cell, cell, sizeof cell);
             size_t len = strlen(cell);
-            if (len > lay.width[i]) lay.width[i] = len;
+            if (len > lay.width[i])
+                lay.width[i] = len;
         }
     cp_report_table_write_groups(out, &lay);
     cp_report_table_write_line(out, &lay, NULL, 1);
@@ -305,10 +307,12 @@ int cp_report_write_table(FILE *out, const cp_report *r, cp_status *st)
         size_t n = 1;
         while (i + n < r->nrows && r->rows[i + n].config.family == r->rows[i].config.family)
             n++;
-        if (i) fputc('\n', out);
+        if (i)
+            fputc('\n', out);
         cp_report_table_write_run(out, &r->rows[i], n);
         i += n;
     }
-    if (r->incomplete) fprintf(out, "(incomplete: the sweep was interrupted)\n");
+    if (r->incomplete)
+        fprintf(out, "(incomplete: the sweep was interrupted)\n");
     return cp_report_check_stream(out, st);
 }

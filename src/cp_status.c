@@ -6,7 +6,8 @@
 
 void cp_status_clear(cp_status *st)
 {
-    if (!st) return;
+    if (!st)
+        return;
     st->code = CP_EXIT_OK;
     st->message[0] = '\0';
     st->hint[0] = '\0';
@@ -27,7 +28,8 @@ int cp_status_set(cp_status *st, int code, const char *fmt, ...)
 
 void cp_status_hint(cp_status *st, const char *fmt, ...)
 {
-    if (!st) return;
+    if (!st)
+        return;
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(st->hint, sizeof st->hint, fmt, ap);

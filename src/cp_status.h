@@ -52,7 +52,8 @@ void cp_status_hint(cp_status *st, const char *fmt, ...)
 #define CP_TRY(call)                                                                               \
     do {                                                                                           \
         int cp_rc_ = (call);                                                                       \
-        if (cp_rc_ != CP_EXIT_OK) return cp_rc_;                                                   \
+        if (cp_rc_ != CP_EXIT_OK)                                                                  \
+            return cp_rc_;                                                                         \
     } while (0)
 
 #endif

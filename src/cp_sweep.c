@@ -32,16 +32,21 @@ enum { NUM_OK = 0, NUM_BAD, NUM_TOO_LARGE };
  * at s[len] must not be a digit (true for the separators ',', '.', ':' and the terminator). */
 static int parse_digits(const char *s, size_t len, uint64_t *v)
 {
-    if (len == 0) return NUM_BAD;
+    if (len == 0)
+        return NUM_BAD;
     for (size_t i = 0; i < len; i++)
-        if (s[i] < '0' || s[i] > '9') return NUM_BAD;
+        if (s[i] < '0' || s[i] > '9')
+            return NUM_BAD;
     char *end = NULL;
     errno = 0;
     unsigned long long x = strtoull(s, &end, 10);
-    if (errno == ERANGE) return NUM_TOO_LARGE;
-    if (end != s + len) return NUM_BAD;
+    if (errno == ERANGE)
+        return NUM_TOO_LARGE;
+    if (end != s + len)
+        return NUM_BAD;
 #if ULLONG_MAX > UINT64_MAX
-    if (x > UINT64_MAX) return NUM_TOO_LARGE;
+    if (x > UINT64_MAX)
+        return NUM_TOO_LARGE;
 #endif
     *v = (uint64_t)x;
     return NUM_OK;
@@ -84,7 +89,8 @@ static int bound_error(cp_status *st, const char *param, const char *tok, size_t
 static size_t find_dots(const char *s, size_t len)
 {
     for (size_t i = 0; i + 1 < len; i++)
-        if (s[i] == '.' && s[i + 1] == '.') return i;
+        if (s[i] == '.' && s[i + 1] == '.')
+            return i;
     return len;
 }
 
@@ -105,7 +111,8 @@ static int parse_item(const char *s, size_t len, const char *param, uint64_t min
         uint64_t v;
         if ((k = parse_digits(s, len, &v)) != NUM_OK)
             return number_error(st, param, k, s, len, s, len);
-        if (v < min || v > max) return bound_error(st, param, s, len, s, len, v > max, min, max);
+        if (v < min || v > max)
+            return bound_error(st, param, s, len, s, len, v > max, min, max);
         r->start = v;
         r->step = 1;
         r->n = 1;
@@ -171,8 +178,10 @@ static int parse_item(const char *s, size_t len, const char *param, uint64_t min
         cp_status_hint(st, "use a larger step (a..b:step) or a smaller range");
         return CP_EXIT_USAGE;
     }
-    if (lo < min || lo > max) return bound_error(st, param, a, alen, s, len, lo > max, min, max);
-    if (hi > max) return bound_error(st, param, b, blen, s, len, 1, min, max);
+    if (lo < min || lo > max)
+        return bound_error(st, param, a, alen, s, len, lo > max, min, max);
+    if (hi > max)
+        return bound_error(st, param, b, blen, s, len, 1, min, max);
     r->start = lo;
     r->step = step;
     r->n = span + 1;
@@ -239,10 +248,12 @@ static int set_add(value_set *s, uint64_t v)
 {
     size_t i = hash_u64(v, s->mask);
     while (s->slots[i]) {
-        if (s->values[s->slots[i] - 1] == v) return 0;
+        if (s->values[s->slots[i] - 1] == v)
+            return 0;
         i = (i + 1) & s->mask;
     }
-    if (s->count == s->cap) return -1;
+    if (s->count == s->cap)
+        return -1;
     s->values[s->count++] = v;
     s->slots[i] = (uint32_t)s->count;
     return 0;
@@ -257,7 +268,8 @@ static int walk_items(const char *spec, const char *param, uint64_t min, uint64_
     for (;;) {
         const char *comma = strchr(p, ',');
         size_t len = comma ? (size_t)(comma - p) : strlen(p);
-        if (len == 0) return empty_item_error(st, param, spec, SYNTAX_HINT);
+        if (len == 0)
+            return empty_item_error(st, param, spec, SYNTAX_HINT);
         item_range r = {0, 0, 0};
         CP_TRY(parse_item(p, len, param, min, max, &r, st));
         if (set) {
@@ -272,7 +284,8 @@ static int walk_items(const char *spec, const char *param, uint64_t min, uint64_
         } else {
             *total = *total > UINT64_MAX - r.n ? UINT64_MAX : *total + r.n;
         }
-        if (!comma) return CP_EXIT_OK;
+        if (!comma)
+            return CP_EXIT_OK;
         p = comma + 1;
     }
 }
@@ -283,7 +296,8 @@ int cp_sweep_parse(const char *spec, const char *param, uint64_t min, uint64_t m
     out->values = NULL;
     out->count = 0;
     param = param_or_default(param);
-    if (!spec || !*spec) return empty_spec_error(st, param, SYNTAX_HINT);
+    if (!spec || !*spec)
+        return empty_spec_error(st, param, SYNTAX_HINT);
 
     /* First pass: check every item and count values before allocating anything. */
     uint64_t total = 0;
@@ -313,7 +327,8 @@ static void list_names(char *buf, size_t size, const char *const *names, size_t 
         const char *n = i < nnames ? names[i] : "all";
         size_t room = size - used;
         size_t need = strlen(n) + (i ? 2 : 0);
-        if (need >= room) break;
+        if (need >= room)
+            break;
         if (i) {
             memcpy(buf + used, ", ", 2);
             used += 2;
@@ -334,12 +349,15 @@ int cp_sweep_parse_names(const char *spec, const char *param, const char *const 
     list_names(expected, sizeof expected, names, nnames);
     char hint[300];
     snprintf(hint, sizeof hint, "expected a comma list of: %s", expected);
-    if (!spec || !*spec) return empty_spec_error(st, param, hint);
+    if (!spec || !*spec)
+        return empty_spec_error(st, param, hint);
 
     if (strcmp(spec, "all") == 0) {
-        if (nnames == 0) return CP_EXIT_OK;
+        if (nnames == 0)
+            return CP_EXIT_OK;
         out->values = malloc(nnames * sizeof *out->values);
-        if (!out->values) return cp_status_set(st, CP_EXIT_RUNTIME, "%s: out of memory", param);
+        if (!out->values)
+            return cp_status_set(st, CP_EXIT_RUNTIME, "%s: out of memory", param);
         for (size_t i = 0; i < nnames; i++)
             out->values[i] = i;
         out->count = nnames;
@@ -350,7 +368,8 @@ int cp_sweep_parse_names(const char *spec, const char *param, const char *const 
     for (int pass = 0; pass < 2; pass++) {
         if (pass == 1) {
             out->values = malloc(nnames * sizeof *out->values);
-            if (!out->values) return cp_status_set(st, CP_EXIT_RUNTIME, "%s: out of memory", param);
+            if (!out->values)
+                return cp_status_set(st, CP_EXIT_RUNTIME, "%s: out of memory", param);
         }
         const char *p = spec;
         for (;;) {
@@ -382,10 +401,13 @@ int cp_sweep_parse_names(const char *spec, const char *param, const char *const 
             if (pass == 1) {
                 int seen = 0;
                 for (size_t j = 0; j < out->count; j++)
-                    if (out->values[j] == idx) seen = 1;
-                if (!seen) out->values[out->count++] = idx;
+                    if (out->values[j] == idx)
+                        seen = 1;
+                if (!seen)
+                    out->values[out->count++] = idx;
             }
-            if (!comma) break;
+            if (!comma)
+                break;
             p = comma + 1;
         }
     }
@@ -411,7 +433,8 @@ int cp_sweep_parse_u64(const char *spec, const char *param, uint64_t min, uint64
                        max);
         return CP_EXIT_USAGE;
     }
-    if (v < min || v > max) return bound_error(st, param, spec, len, spec, len, v > max, min, max);
+    if (v < min || v > max)
+        return bound_error(st, param, spec, len, spec, len, v > max, min, max);
     *out = v;
     return CP_EXIT_OK;
 }
@@ -420,7 +443,8 @@ int cp_sweep_parse_bytes(const char *spec, const char *param, uint64_t min, uint
                          uint64_t *out, cp_status *st)
 {
     param = param_or_default(param);
-    if (!spec || !*spec) return empty_spec_error(st, param, BYTES_HINT);
+    if (!spec || !*spec)
+        return empty_spec_error(st, param, BYTES_HINT);
     size_t len = strlen(spec);
     size_t ndig = 0;
     while (ndig < len && spec[ndig] >= '0' && spec[ndig] <= '9')
@@ -445,7 +469,8 @@ int cp_sweep_parse_bytes(const char *spec, const char *param, uint64_t min, uint
         default:
             ok = 0;
         }
-        if (ok && suf[1] != '\0' && strcmp(suf + 1, "iB") != 0) ok = 0;
+        if (ok && suf[1] != '\0' && strcmp(suf + 1, "iB") != 0)
+            ok = 0;
     }
     if (!ok) {
         cp_status_set(st, CP_EXIT_USAGE,
@@ -456,7 +481,8 @@ int cp_sweep_parse_bytes(const char *spec, const char *param, uint64_t min, uint
     }
     uint64_t v;
     int k = parse_digits(spec, ndig, &v);
-    if (k == NUM_OK && v > (UINT64_MAX >> shift)) k = NUM_TOO_LARGE;
+    if (k == NUM_OK && v > (UINT64_MAX >> shift))
+        k = NUM_TOO_LARGE;
     if (k != NUM_OK) {
         cp_status_set(st, CP_EXIT_USAGE, "%s: '%.*s' is too large", param, tok_len(len), spec);
         cp_status_hint(st, "%s takes sizes from %" PRIu64 " to %" PRIu64 " bytes", param, min, max);
@@ -476,7 +502,8 @@ int cp_sweep_parse_bytes(const char *spec, const char *param, uint64_t min, uint
 
 void cp_sweep_free(cp_sweep *s)
 {
-    if (!s) return;
+    if (!s)
+        return;
     free(s->values);
     s->values = NULL;
     s->count = 0;

@@ -11,7 +11,8 @@
 static int cp_main_wants_json(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--format=json") == 0) return 1;
+        if (strcmp(argv[i], "--format=json") == 0)
+            return 1;
         if (strcmp(argv[i], "--format") == 0 && i + 1 < argc && strcmp(argv[i + 1], "json") == 0)
             return 1;
     }

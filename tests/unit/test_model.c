@@ -79,7 +79,8 @@ static void test_stride_all_widths(void)
                 const cp_counts *dense = op == CP_OP_LOAD ? &p.store : &p.load;
                 uint64_t spr = min_u64(32, s * w);
                 uint64_t lpr = s * w >= 128 ? 32 : s * w / 4;
-                if (w == 32) spr = 32, lpr = s * w >= 128 ? 32 : 8 * s;
+                if (w == 32)
+                    spr = 32, lpr = s * w >= 128 ? 32 : 8 * s;
                 CHECK_EQ_U64(strided->requests, (n / 32) * ins);
                 CHECK_EQ_U64(strided->sectors, (n / 32) * ins * spr);
                 CHECK_EQ_U64(strided->lines, (n / 32) * ins * lpr);

@@ -298,11 +298,13 @@ static char *read_stream(FILE *f)
         len += n;
         if (cap - len < 2) {
             char *grown = realloc(buf, cap *= 2);
-            if (!grown) free(buf);
+            if (!grown)
+                free(buf);
             buf = grown;
         }
     }
-    if (buf) buf[len] = '\0';
+    if (buf)
+        buf[len] = '\0';
     return buf;
 }
 
@@ -310,12 +312,14 @@ static char *read_stream(FILE *f)
 static char *render(const cp_report *r, int fmt, const cp_status *failure)
 {
     FILE *f = tmpfile();
-    if (!f) return NULL;
+    if (!f)
+        return NULL;
     cp_status st;
     cp_status_clear(&st);
     int rc = fmt < 0 ? cp_report_write_json_error(f, "0.1.0", r->command, failure)
                      : cp_report_write(f, (cp_format)fmt, r, &st);
-    if (rc != CP_EXIT_OK) fprintf(stderr, "writer failed (%d): %s\n", rc, st.message);
+    if (rc != CP_EXIT_OK)
+        fprintf(stderr, "writer failed (%d): %s\n", rc, st.message);
     rewind(f);
     char *text = rc == CP_EXIT_OK ? read_stream(f) : NULL;
     fclose(f);
@@ -333,7 +337,8 @@ static void print_first_difference(const char *name, const char *want, const cha
                     got[gl] ? "" : "<end of file>");
             return;
         }
-        if (!want[wl]) return;
+        if (!want[wl])
+            return;
         want += wl + 1;
         got += gl + 1;
     }
@@ -364,7 +369,8 @@ static void check_golden(const char *name, const char *got)
     fclose(f);
     int same = want && strcmp(want, got) == 0;
     CHECK(same);
-    if (!same && want) print_first_difference(name, want, got);
+    if (!same && want)
+        print_first_difference(name, want, got);
     free(want);
 }
 
@@ -400,7 +406,8 @@ static int jis_str(const cJSON *o, const char *path, const char *s)
 static int jis_double(const cJSON *o, const char *path, double v)
 {
     const cJSON *item = jget(o, path);
-    if (isnan(v)) return cJSON_IsNull(item);
+    if (isnan(v))
+        return cJSON_IsNull(item);
     return cJSON_IsNumber(item) && fabs(item->valuedouble - v) <= 1e-12 * fabs(v);
 }
 
@@ -492,7 +499,8 @@ static void check_json_report(const char *text, const cp_report *r)
 {
     cJSON *doc = cJSON_Parse(text);
     CHECK(doc != NULL);
-    if (!doc) return;
+    if (!doc)
+        return;
     CHECK(jis_u64(doc, "schema_version", CP_REPORT_SCHEMA_VERSION));
     CHECK(jis_str(doc, "tool.name", "coalprobe"));
     CHECK(jis_str(doc, "tool.version", r->tool_version));
@@ -529,7 +537,8 @@ static void check_no_nonfinite(const char *text)
         char w[4] = {(char)tolower((unsigned char)s[0]), 0, 0, 0};
         w[1] = s[1] ? (char)tolower((unsigned char)s[1]) : 0;
         w[2] = w[1] && s[2] ? (char)tolower((unsigned char)s[2]) : 0;
-        if (strcmp(w, "nan") == 0 || strcmp(w, "inf") == 0) found = 1;
+        if (strcmp(w, "nan") == 0 || strcmp(w, "inf") == 0)
+            found = 1;
     }
     CHECK(!found);
 }
@@ -548,7 +557,8 @@ static void check_csv(const char *text, const cp_report *r)
     CHECK_EQ_U64(count_lines(text), r->nrows + 1);
     size_t commas = 0;
     for (const char *s = text; *s; s++) {
-        if (*s == ',') commas++;
+        if (*s == ',')
+            commas++;
         if (*s == '\n') {
             CHECK_EQ_U64(commas + 1, 39); /* every line has every column */
             commas = 0;
@@ -580,7 +590,8 @@ static void test_report_goldens(const char *name, void (*build)(fixture *))
     for (int fmt = 0; fmt < CP_FORMAT_COUNT; fmt++) {
         char *text = render(&f.report, fmt, NULL);
         CHECK(text != NULL);
-        if (!text) continue;
+        if (!text)
+            continue;
         char golden[64];
         snprintf(golden, sizeof golden, "report_%s.%s", name, ext[fmt]);
         check_golden(golden, text);
@@ -709,7 +720,8 @@ static void test_failures(void)
     }
     FILE *sink = tmpfile();
     CHECK(sink != NULL);
-    if (!sink) return;
+    if (!sink)
+        return;
     CHECK(cp_report_write(sink, CP_FORMAT_COUNT, &f.report, &st) == CP_EXIT_USAGE);
     f.rows[1].config.family = CP_FAMILY_COUNT;
     CHECK(cp_report_write(sink, CP_FORMAT_JSON, &f.report, &st) == CP_EXIT_RUNTIME);

@@ -16,7 +16,8 @@ static void expect_values(const char *spec, uint64_t min, uint64_t max, const ui
     cp_status_clear(&st);
     int rc = cp_sweep_parse(spec, "--stride", min, max, &s, &st);
     CHECK_EQ_U64(rc, CP_EXIT_OK);
-    if (rc != CP_EXIT_OK) fprintf(stderr, "  spec '%s': %s\n", spec, st.message);
+    if (rc != CP_EXIT_OK)
+        fprintf(stderr, "  spec '%s': %s\n", spec, st.message);
     CHECK_EQ_U64(s.count, n);
     if (s.count == n)
         for (size_t i = 0; i < n; i++)
@@ -243,7 +244,8 @@ static void expect_bytes(const char *spec, uint64_t want)
     cp_status_clear(&st);
     int rc = cp_sweep_parse_bytes(spec, "--size", 0, UINT64_MAX, &v, &st);
     CHECK_EQ_U64(rc, CP_EXIT_OK);
-    if (rc != CP_EXIT_OK) fprintf(stderr, "  spec '%s': %s\n", spec, st.message);
+    if (rc != CP_EXIT_OK)
+        fprintf(stderr, "  spec '%s': %s\n", spec, st.message);
     CHECK_EQ_U64(v, want);
 }
 
