@@ -58,8 +58,10 @@ static int cp_app_open_backend(const cp_options *o, const cp_backend *backend,
     return rc;
 }
 
-static int cp_app_measure_all(const cp_options *o, const cp_backend *backend, void *state,
-                              cp_row *rows, cp_measurement *meas, size_t n, cp_status *st)
+/* Times every configuration, then reads the counters of all of them in batches. */
+static int cp_app_measure_all(const cp_backend *backend, void *state, const cp_config *configs,
+                              const cp_prediction *preds, cp_row *rows, cp_measurement *meas,
+                              size_t n, cp_status *st)
 {
     int progress = isatty(STDERR_FILENO);
     for (size_t i = 0; i < n; i++) {
@@ -80,9 +82,11 @@ static int cp_app_measure_all(const cp_options *o, const cp_backend *backend, vo
         rows[i].measured = &meas[i];
     }
     if (progress)
+        fprintf(stderr, "\r\033[K[%zu/%zu] reading hardware counters", n, n);
+    int rc = backend->counters(state, n, configs, preds, meas, st);
+    if (progress)
         fprintf(stderr, "\r\033[K");
-    (void)o;
-    return CP_EXIT_OK;
+    return rc;
 }
 
 int cp_app_run(const cp_options *o, const char *command, const cp_backend *backend, cp_status *st)
@@ -138,7 +142,7 @@ int cp_app_run(const cp_options *o, const char *command, const cp_backend *backe
             rc = cp_status_set(st, CP_EXIT_RUNTIME, "%s", "hardware counters refused");
             goto done;
         }
-        rc = cp_app_measure_all(o, backend, state, rows, meas, n, st);
+        rc = cp_app_measure_all(backend, state, configs, preds, rows, meas, n, st);
         if (rc != CP_EXIT_OK)
             goto done;
         if (counters_refused)

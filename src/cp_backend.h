@@ -30,10 +30,14 @@ typedef struct cp_backend {
      * carries CP_COUNTERS_REFUSED and the reason, and *counters_refused is set to 1. */
     int (*open)(const cp_backend_options *opt, cp_device_info *dev, void **state, int *no_device,
                 int *counters_refused, cp_status *st);
-    /* Measures one configuration: runs its kernel, checks the output, times it and reads its
-     * counters. */
+    /* Measures one configuration: runs its kernel, checks the output and times it. */
     int (*measure)(void *state, const cp_config *c, const cp_prediction *p, cp_measurement *m,
                    cp_status *st);
+    /* Reads the hardware counters of n configurations that measure() already timed,
+     * profiling them together (timings are never taken while the profiler runs), and fills
+     * in each m[i]'s counters, counts_match and DRAM bandwidth. */
+    int (*counters)(void *state, size_t n, const cp_config *c, const cp_prediction *p,
+                    cp_measurement *m, cp_status *st);
     /* Releases everything open() acquired; NULL-safe. */
     void (*close)(void *state);
 } cp_backend;

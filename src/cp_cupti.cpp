@@ -39,9 +39,7 @@ struct cp_cupti_session {
     std::vector<int> index;          // the CP_CUPTI_M_* index of each entry of names
     size_t passes = 0;
     size_t max_ranges = 1;
-    size_t ranges_in_image = 0;     // ranges decoded into counter_data since it was initialised
     bool needs_reconfigure = false; // a replay sequence was left unfinished by a failure
-    std::string range_name;         // of the range being profiled, for messages
 };
 
 namespace
@@ -59,14 +57,7 @@ const char *const kMetricNames[CP_CUPTI_M_COUNT] = {
     "lts__t_sectors_srcunit_tex_op_write.sum",
     "dram__bytes_read.sum",
     "dram__bytes_write.sum",
-    "dram__throughput.avg.pct_of_peak_sustained_elapsed",
-    "gpu__time_duration.sum",
 };
-
-// Ranges one Start/Stop block may record. A range is one kernel and run() must launch one; with
-// room for two, a second kernel shows up as a second range and is reported (with room for one
-// only, CUPTI silently leaves the second kernel out, as seen on the H100).
-const size_t kRangesPerPass = 2;
 
 // The CUPTI result of the last failed check on this thread, so that cp_cupti_open can tell a
 // refusal from another failure.
@@ -372,7 +363,6 @@ int reset_image(cp_cupti_session *s, cp_status *st)
     p.counterDataSize = s->counter_data.size();
     p.pCounterData = s->counter_data.data();
     CP_CUPTI_CHECK(st, cuptiRangeProfilerCounterDataImageInitialize(&p));
-    s->ranges_in_image = 0;
     return CP_EXIT_OK;
 }
 
@@ -388,7 +378,7 @@ int disable_profiler(cp_cupti_session *s, cp_status *st)
 }
 
 // Enables the range profiler on the session's context, creates the counter data image and sets
-// the configuration (auto range, user replay, kRangesPerPass ranges per pass, one level).
+// the configuration (user ranges, user replay, max_ranges ranges per pass, one level).
 int enable_profiler(cp_cupti_session *s, cp_status *st)
 {
     auto ep = CP_PARAMS(CUpti_RangeProfiler_Enable_Params);
@@ -412,9 +402,9 @@ int enable_profiler(cp_cupti_session *s, cp_status *st)
     cp.pConfig = s->config.data();
     cp.counterDataImageSize = s->counter_data.size();
     cp.pCounterDataImage = s->counter_data.data();
-    cp.range = CUPTI_AutoRange; // the range is run()'s kernel: see cp_cupti.h
+    cp.range = CUPTI_UserRange; // a range around each run(): see cp_cupti.h
     cp.replayMode = CUPTI_UserReplay;
-    cp.maxRangesPerPass = kRangesPerPass;
+    cp.maxRangesPerPass = s->max_ranges;
     cp.numNestingLevels = 1;
     cp.minNestingLevel = 1;
     cp.passIndex = 0;
@@ -494,7 +484,7 @@ int open_with_metrics(int device, size_t max_ranges, const char *const *metrics,
     cp_cupti_session *s = new (std::nothrow) cp_cupti_session;
     if (!s)
         return cp_status_set(st, CP_EXIT_RUNTIME, "cp_cupti_open: out of memory");
-    s->max_ranges = max_ranges > kRangesPerPass ? max_ranges : kRangesPerPass;
+    s->max_ranges = max_ranges ? max_ranges : 1;
     if (s->max_ranges > UINT32_MAX)
         s->max_ranges = UINT32_MAX;
     t_last_cupti_error = CUPTI_SUCCESS;
@@ -539,96 +529,117 @@ int range_stop(cp_cupti_session *s, bool *all_submitted, cp_status *st)
     return CP_EXIT_OK;
 }
 
-// One pass: prepare() outside the Start/Stop block, then run() inside it (with auto ranges its
-// kernel is the range). After a failure in run() the block is still closed (Stop); the first
-// failure is the one reported.
-int one_pass(cp_cupti_session *s, int (*prepare)(void *, cp_status *),
-             int (*run)(void *, cp_status *), void *ctx, bool *all_submitted, cp_status *st)
+int range_push(cp_cupti_session *s, const char *name, cp_status *st)
+{
+    auto p = CP_PARAMS(CUpti_RangeProfiler_PushRange_Params);
+    p.pRangeProfilerObject = s->rp;
+    p.pRangeName = name;
+    CP_CUPTI_CHECK(st, cuptiRangeProfilerPushRange(&p));
+    return CP_EXIT_OK;
+}
+
+int range_pop(cp_cupti_session *s, cp_status *st)
+{
+    auto p = CP_PARAMS(CUpti_RangeProfiler_PopRange_Params);
+    p.pRangeProfilerObject = s->rp;
+    CP_CUPTI_CHECK(st, cuptiRangeProfilerPopRange(&p));
+    return CP_EXIT_OK;
+}
+
+// The kernels of one pass, inside a Start/Stop block: for each i, prepare(i) outside any range
+// (its work has ended before the range opens), then run(i) inside range i (its work has ended
+// before the range closes).
+int pass_body(cp_cupti_session *s, size_t count, int (*prepare)(void *, size_t, cp_status *),
+              int (*run)(void *, size_t, cp_status *), void *ctx, cp_status *st)
+{
+    for (size_t i = 0; i < count; i++) {
+        if (prepare)
+            CP_TRY(prepare(ctx, i, st));
+        CP_TRY(cuda_sync(st));
+        char name[32];
+        std::snprintf(name, sizeof name, "cp%zu", i);
+        CP_TRY(range_push(s, name, st));
+        int rc = run(ctx, i, st);
+        if (rc == CP_EXIT_OK)
+            rc = cuda_sync(st);
+        cp_status later; // a failure of PopRange after an earlier failure
+        int pop = range_pop(s, rc == CP_EXIT_OK ? st : &later);
+        CP_TRY(rc != CP_EXIT_OK ? rc : pop);
+    }
+    return CP_EXIT_OK;
+}
+
+// One pass: Start, the pass body, Stop (also after a failure; the first failure is reported).
+int one_pass(cp_cupti_session *s, size_t count, int (*prepare)(void *, size_t, cp_status *),
+             int (*run)(void *, size_t, cp_status *), void *ctx, bool *all_submitted, cp_status *st)
 {
     *all_submitted = false;
-    if (prepare)
-        CP_TRY(prepare(ctx, st));
-    CP_TRY(cuda_sync(st)); // prepare()'s work (an L2 flush) is over before profiling starts
     CP_TRY(range_start(s, st));
-    int rc = run(ctx, st);
-    if (rc == CP_EXIT_OK)
-        rc = cuda_sync(st); // run()'s kernel has ended (and its errors surface) before Stop
-    cp_status later;        // a failure of Stop after an earlier failure
+    int rc = pass_body(s, count, prepare, run, ctx, st);
+    cp_status later;
     int stop = range_stop(s, all_submitted, rc == CP_EXIT_OK ? st : &later);
     return rc == CP_EXIT_OK ? stop : rc;
 }
 
-// Decodes the passes just submitted and evaluates the newest range into values.
-int decode_and_evaluate(cp_cupti_session *s, double *values, cp_status *st)
+// Decodes the passes just submitted and evaluates ranges 0..count-1 into values.
+int decode_and_evaluate(cp_cupti_session *s, size_t count, double *values, cp_status *st)
 {
     auto dp = CP_PARAMS(CUpti_RangeProfiler_DecodeData_Params);
     dp.pRangeProfilerObject = s->rp;
     CP_CUPTI_CHECK(st, cuptiRangeProfilerDecodeData(&dp));
+    if (dp.numOfRangeDropped > 0)
+        return cp_status_set(st, CP_EXIT_RUNTIME,
+                             "CUPTI dropped %zu of %zu ranges (counter data image of %zu ranges)",
+                             dp.numOfRangeDropped, count, s->max_ranges);
 
     auto ip = CP_PARAMS(CUpti_RangeProfiler_GetCounterDataInfo_Params);
     ip.pCounterDataImage = s->counter_data.data();
     ip.counterDataImageSize = s->counter_data.size();
     CP_CUPTI_CHECK(st, cuptiRangeProfilerGetCounterDataInfo(&ip));
-    size_t before = s->ranges_in_image;
-    s->ranges_in_image = ip.numTotalRanges;
-    // With auto ranges every kernel launched by run() is a range; a range must be one kernel.
-    size_t added = ip.numTotalRanges > before ? ip.numTotalRanges - before : 0;
-    if (added > 1)
-        return cp_status_set(st, CP_EXIT_RUNTIME,
-                             "range %s: run() launched more than one kernel (CUPTI recorded %zu "
-                             "ranges); profile one kernel per range",
-                             s->range_name.c_str(), added);
-    if (dp.numOfRangeDropped > 0)
-        return cp_status_set(st, CP_EXIT_RUNTIME,
-                             "range %s: CUPTI dropped %zu range(s) (counter data image of %zu "
-                             "ranges held %zu)",
-                             s->range_name.c_str(), dp.numOfRangeDropped, s->max_ranges, before);
-    if (added == 0)
-        return cp_status_set(st, CP_EXIT_RUNTIME,
-                             "range %s: CUPTI recorded no kernel (did run() launch one?)",
-                             s->range_name.c_str());
+    if (ip.numTotalRanges != count)
+        return cp_status_set(st, CP_EXIT_RUNTIME, "CUPTI recorded %zu ranges for %zu kernels",
+                             (size_t)ip.numTotalRanges, count);
 
     std::vector<double> v(s->names.size(), NAN);
-    auto ep = CP_PARAMS(CUpti_Profiler_Host_EvaluateToGpuValues_Params);
-    ep.pHostObject = s->host;
-    ep.pCounterDataImage = s->counter_data.data();
-    ep.counterDataImageSize = s->counter_data.size();
-    ep.rangeIndex = ip.numTotalRanges - 1;
-    ep.ppMetricNames = s->names.data();
-    ep.numMetrics = s->names.size();
-    ep.pMetricValues = v.data();
-    CP_CUPTI_CHECK(st, cuptiProfilerHostEvaluateToGpuValues(&ep));
-    for (size_t i = 0; i < v.size(); i++)
-        values[s->index[i]] = v[i];
+    for (size_t r = 0; r < count; r++) {
+        auto ep = CP_PARAMS(CUpti_Profiler_Host_EvaluateToGpuValues_Params);
+        ep.pHostObject = s->host;
+        ep.pCounterDataImage = s->counter_data.data();
+        ep.counterDataImageSize = s->counter_data.size();
+        ep.rangeIndex = r;
+        ep.ppMetricNames = s->names.data();
+        ep.numMetrics = s->names.size();
+        ep.pMetricValues = v.data();
+        CP_CUPTI_CHECK(st, cuptiProfilerHostEvaluateToGpuValues(&ep));
+        for (size_t i = 0; i < v.size(); i++)
+            values[r * CP_CUPTI_M_COUNT + s->index[i]] = v[i];
+    }
     return CP_EXIT_OK;
 }
 
-int profile_impl(cp_cupti_session *s, int (*prepare)(void *, cp_status *),
-                 int (*run)(void *, cp_status *), void *ctx, double *values, cp_status *st)
+int profile_impl(cp_cupti_session *s, size_t count, int (*prepare)(void *, size_t, cp_status *),
+                 int (*run)(void *, size_t, cp_status *), void *ctx, double *values, cp_status *st)
 {
     if (s->needs_reconfigure)
         CP_TRY(reconfigure(s, st));
-    if (s->ranges_in_image + kRangesPerPass > s->max_ranges)
-        CP_TRY(reset_image(s, st)); // full: start over in place
+    CP_TRY(reset_image(s, st));
     CP_CUDA_CHECK(st, cudaSetDevice(s->device));
     // A complete replay sequence; CUPTI ends it (isAllPassSubmitted) after s->passes passes.
     bool all_submitted = false;
     for (size_t pass = 0; !all_submitted; pass++) {
-        if (pass > s->passes) {
-            s->needs_reconfigure = true;
-            return cp_status_set(st, CP_EXIT_RUNTIME,
-                                 "CUPTI did not finish range %s after %zu passes (%zu expected)",
-                                 s->range_name.c_str(), pass, s->passes);
-        }
-        int rc = one_pass(s, prepare, run, ctx, &all_submitted, st);
+        int rc = pass > s->passes
+                     ? cp_status_set(st, CP_EXIT_RUNTIME,
+                                     "CUPTI did not finish after %zu passes (%zu expected)", pass,
+                                     s->passes)
+                     : one_pass(s, count, prepare, run, ctx, &all_submitted, st);
         if (rc != CP_EXIT_OK) {
             // After a Start, CUPTI's pass sequence and counter data image may be half filled:
-            // re-arm before the next range (cheap, so also after a failure before any Start).
+            // re-arm before the next batch.
             s->needs_reconfigure = true;
             return rc;
         }
     }
-    int rc = decode_and_evaluate(s, values, st);
+    int rc = decode_and_evaluate(s, count, values, st);
     if (rc != CP_EXIT_OK)
         s->needs_reconfigure = true;
     return rc;
@@ -656,25 +667,33 @@ size_t cp_cupti_passes(const cp_cupti_session *s)
     return s ? s->passes : 0;
 }
 
-int cp_cupti_profile_range(cp_cupti_session *s, const char *name,
-                           int (*prepare)(void *ctx, cp_status *st),
-                           int (*run)(void *ctx, cp_status *st), void *ctx, double *values,
-                           cp_status *st)
+size_t cp_cupti_batch_capacity(const cp_cupti_session *s)
+{
+    return s ? s->max_ranges : 0;
+}
+
+int cp_cupti_profile_batch(cp_cupti_session *s, size_t count,
+                           int (*prepare)(void *ctx, size_t i, cp_status *st),
+                           int (*run)(void *ctx, size_t i, cp_status *st), void *ctx,
+                           double *values, cp_status *st)
 {
     if (values)
-        for (int m = 0; m < CP_CUPTI_M_COUNT; m++)
-            values[m] = NAN;
-    if (!s || !name || !run || !values)
+        for (size_t k = 0; k < count * CP_CUPTI_M_COUNT; k++)
+            values[k] = NAN;
+    if (!s || !run || !values || count == 0)
         return cp_status_set(st, CP_EXIT_RUNTIME,
-                             "cp_cupti_profile_range: session, name, run and values are needed");
+                             "cp_cupti_profile_batch: session, run, values and a count are needed");
+    if (count > s->max_ranges)
+        return cp_status_set(st, CP_EXIT_RUNTIME,
+                             "cp_cupti_profile_batch: %zu kernels, more than the session's %zu",
+                             count, s->max_ranges);
     try {
-        s->range_name = name;
-        return profile_impl(s, prepare, run, ctx, values, st);
+        return profile_impl(s, count, prepare, run, ctx, values, st);
     } catch (const std::bad_alloc &) {
-        return cp_status_set(st, CP_EXIT_RUNTIME, "cp_cupti_profile_range: out of memory");
+        return cp_status_set(st, CP_EXIT_RUNTIME, "cp_cupti_profile_batch: out of memory");
     } catch (...) {
         return cp_status_set(st, CP_EXIT_RUNTIME,
-                             "cp_cupti_profile_range: unexpected C++ exception");
+                             "cp_cupti_profile_batch: unexpected C++ exception");
     }
 }
 

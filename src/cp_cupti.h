@@ -10,29 +10,24 @@ extern "C" {
 
 #include "cp_status.h" /* inside extern "C": cp_status.h has no guard of its own */
 
-/* One CUPTI Range Profiler session on one CUDA context: auto range, user replay.
+/* One CUPTI Range Profiler session on one CUDA context: user ranges, user replay.
  *
- * How ranges are collected: the session is configured once (one config image, one counter
- * data image with room for max_ranges ranges, one cuptiRangeProfilerSetConfig) and serves any
- * number of ranges. Each call of cp_cupti_profile_range is a complete replay sequence: for
- * every pass it runs prepare() and synchronises the device outside the profiler's Start/Stop
- * block, then Start, run(), device synchronisation, Stop, until CUPTI reports that all passes
- * are submitted; then it decodes and evaluates that one range. Kernels launched outside
- * cp_cupti_profile_range (timing runs) are not profiled and run at full speed.
+ * How kernels are profiled: the session is configured once (one config image, one counter
+ * data image with room for max_ranges ranges, one cuptiRangeProfilerSetConfig). Each call of
+ * cp_cupti_profile_batch is one replay sequence over up to max_ranges kernels: for every pass
+ * it opens one Start/Stop block and, for each kernel i, runs prepare(i) outside any range (the
+ * caller flushes L2 there), then run(i) inside a range of its own; it repeats the block until
+ * CUPTI reports all passes submitted, then decodes once and evaluates every range. The
+ * device is synchronised before each range opens and before it closes, so a range holds only
+ * run()'s kernel. Kernels launched between batches (timing runs) are outside any block.
  *
- * Why auto range rather than a user range (PushRange/PopRange around run()): measured on the
- * H100 (CUPTI 13.0, driver 580), a user range adds about 55-60 us of profiler work to the
- * range, so gpu__time_duration.sum read 124 us for a kernel of 62 us (66 us for one of 7 us)
- * and dram__throughput.avg.pct_of_peak_sustained_elapsed came out about half the true value.
- * With auto range the range is exactly the kernel (62 us for 62 us), as in Nsight Compute, and
- * every counter reads the same as with a user range. The cost: the range is one kernel, so
- * run() must launch exactly one kernel (none, or more than one, is reported as an error), and
- * `name` appears only in messages (CUPTI numbers auto ranges). prepare()'s work (the L2
- * flush, buffer restores) never counts: it is launched and finished before Start.
- *
- * maxRangesPerPass is 2, so that a second kernel in run() is recorded and reported (with 1,
- * CUPTI silently leaves it out); when the counter data image has no room for two more ranges it
- * is re-initialised in place, so max_ranges only sizes the image.
+ * Why batches: on the H100 cuptiRangeProfilerStart costs about 39 ms and Stop about 6 ms,
+ * while a range costs little; one block per kernel made counters 54 ms per configuration.
+ * Why user ranges (not auto ranges, where every kernel is a range): the flushes and fills
+ * between measured kernels then need no bookkeeping. The price: a user range's elapsed time
+ * includes about 55 us of the profiler's own work, so duration-based metrics
+ * (gpu__time_duration, throughput in % of peak) would be wrong for short kernels; coalprobe
+ * reads only counts here and takes times from CUDA events.
  *
  * Not thread-safe; use a session from the thread that opened it. */
 typedef struct cp_cupti_session cp_cupti_session;
@@ -40,21 +35,19 @@ typedef struct cp_cupti_session cp_cupti_session;
 /* The metrics coalprobe reads, in this order (indices are the CP_CUPTI_M_* enum). Requests are
  * smsp__inst_executed_op_global_{ld,st}.sum (one request per warp-level global memory
  * instruction), not l1tex__t_requests_pipe_lsu_mem_global_op_{ld,st}.sum: on GH100 the l1tex
- * request counters share a pass with no sector counter and no other request counter (all ten
+ * request counters share a pass with no sector counter and no other request counter (all eight
  * metrics: 3 passes), while the instruction counters share one pass with everything else
- * (all ten metrics: 1 pass). On the H100 both pairs read the same for copies with strides 1 to
+ * (all eight metrics: 1 pass). On the H100 both pairs read the same for copies with strides 1 to
  * 32 (one request per warp-level LDG/STG). */
 enum {
-    CP_CUPTI_M_LOAD_REQUESTS,       /* smsp__inst_executed_op_global_ld.sum */
-    CP_CUPTI_M_LOAD_SECTORS,        /* l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum */
-    CP_CUPTI_M_STORE_REQUESTS,      /* smsp__inst_executed_op_global_st.sum */
-    CP_CUPTI_M_STORE_SECTORS,       /* l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum */
-    CP_CUPTI_M_L2_READ_SECTORS,     /* lts__t_sectors_srcunit_tex_op_read.sum */
-    CP_CUPTI_M_L2_WRITE_SECTORS,    /* lts__t_sectors_srcunit_tex_op_write.sum */
-    CP_CUPTI_M_DRAM_READ_BYTES,     /* dram__bytes_read.sum */
-    CP_CUPTI_M_DRAM_WRITE_BYTES,    /* dram__bytes_write.sum */
-    CP_CUPTI_M_DRAM_THROUGHPUT_PCT, /* dram__throughput.avg.pct_of_peak_sustained_elapsed */
-    CP_CUPTI_M_DURATION_NS,         /* gpu__time_duration.sum */
+    CP_CUPTI_M_LOAD_REQUESTS,    /* smsp__inst_executed_op_global_ld.sum */
+    CP_CUPTI_M_LOAD_SECTORS,     /* l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum */
+    CP_CUPTI_M_STORE_REQUESTS,   /* smsp__inst_executed_op_global_st.sum */
+    CP_CUPTI_M_STORE_SECTORS,    /* l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum */
+    CP_CUPTI_M_L2_READ_SECTORS,  /* lts__t_sectors_srcunit_tex_op_read.sum */
+    CP_CUPTI_M_L2_WRITE_SECTORS, /* lts__t_sectors_srcunit_tex_op_write.sum */
+    CP_CUPTI_M_DRAM_READ_BYTES,  /* dram__bytes_read.sum */
+    CP_CUPTI_M_DRAM_WRITE_BYTES, /* dram__bytes_write.sum */
     CP_CUPTI_M_COUNT
 };
 
@@ -63,27 +56,29 @@ const char *cp_cupti_metric_name(int metric);
 
 /* Opens a profiling session for the coalprobe metrics on CUDA device `device` (makes it current
  * and creates its primary context when needed), with room for max_ranges ranges in the counter
- * data image (at least 2). Metrics the device does not support are left out and read as
- * NAN. On a refusal (insufficient privileges, virtual GPU, confidential compute, MIG, WSL, SLI,
- * CMP, another profiler attached, device not supported, libnvperf not loadable) returns
- * CP_EXIT_RUNTIME with *refused = 1, st->message naming the cause and st->hint the fix. Other
- * failures: CP_EXIT_RUNTIME with *refused = 0. *out is NULL on failure. */
+ * data image (the batch capacity; 0 is taken as 1). Metrics the device does not support are left
+ * out and read as NAN. On a refusal (insufficient privileges, virtual GPU, confidential compute,
+ * MIG, WSL, SLI, CMP, another profiler attached, device not supported, libnvperf not loadable)
+ * returns CP_EXIT_RUNTIME with *refused = 1, st->message naming the cause and st->hint the fix.
+ * Other failures: CP_EXIT_RUNTIME with *refused = 0. *out is NULL on failure. */
 int cp_cupti_open(int device, size_t max_ranges, cp_cupti_session **out, int *refused,
                   cp_status *st);
 
 /* Replay passes the metrics need on this device (0 for NULL). */
 size_t cp_cupti_passes(const cp_cupti_session *s);
 
-/* Profiles one range: for each pass, prepare(ctx) (may be NULL) outside the profiled block,
- * then run(ctx) inside it; run() must launch exactly one kernel, which is the range. Repeats
- * until CUPTI says all passes are submitted, then decodes and evaluates the range into
- * values[CP_CUPTI_M_COUNT] (NAN for anything not available). `name` names the range in
- * messages. A failing callback's status is returned as is (values stay NAN); after any failure
- * the session is re-armed (profiler disabled and enabled again) at the next call. */
-int cp_cupti_profile_range(cp_cupti_session *s, const char *name,
-                           int (*prepare)(void *ctx, cp_status *st),
-                           int (*run)(void *ctx, cp_status *st), void *ctx, double *values,
-                           cp_status *st);
+/* Most kernels one cp_cupti_profile_batch call may profile (the max_ranges of open). */
+size_t cp_cupti_batch_capacity(const cp_cupti_session *s);
+
+/* Profiles `count` kernels (count <= the batch capacity) in one replay sequence, as described
+ * above: prepare(ctx, i) (may be NULL) outside any range, run(ctx, i) launching kernel i
+ * inside range i, for every pass; then evaluates range i into
+ * values[i * CP_CUPTI_M_COUNT + metric] (NAN for anything not available). A failing
+ * callback's status is returned as is (values stay NAN); the session stays usable. */
+int cp_cupti_profile_batch(cp_cupti_session *s, size_t count,
+                           int (*prepare)(void *ctx, size_t i, cp_status *st),
+                           int (*run)(void *ctx, size_t i, cp_status *st), void *ctx,
+                           double *values, cp_status *st);
 
 /* Disables the range profiler, deinitializes the host object and the profiler; NULL-safe. */
 void cp_cupti_close(cp_cupti_session *s);
