@@ -34,7 +34,7 @@ static void cp_app_progress(size_t done, size_t total, const cp_config *c)
 /* Opens the backend; on "no device" says so and leaves *state NULL (model only). */
 static int cp_app_open_backend(const cp_options *o, const cp_backend *backend,
                                const cp_prediction *preds, size_t n, cp_device_info *dev,
-                               void **state, int *counters_refused, cp_status *st)
+                               void **state, cp_status *refusal, cp_status *st)
 {
     cp_backend_options bo;
     memset(&bo, 0, sizeof bo);
@@ -47,7 +47,7 @@ static int cp_app_open_backend(const cp_options *o, const cp_backend *backend,
             if (preds[i].accesses[a].buffer_bytes > bo.max_access_bytes[a])
                 bo.max_access_bytes[a] = preds[i].accesses[a].buffer_bytes;
     int no_device = 0;
-    int rc = backend->open(&bo, dev, state, &no_device, counters_refused, st);
+    int rc = backend->open(&bo, dev, state, &no_device, refusal, st);
     if (rc != CP_EXIT_OK && no_device) {
         fprintf(stderr, "coalprobe: no GPU found (%s): showing the model's predictions only\n",
                 st->message);
@@ -113,7 +113,8 @@ int cp_app_run(const cp_options *o, const char *command, const cp_backend *backe
     cp_prediction *preds = calloc(n, sizeof *preds);
     cp_device_info dev;
     void *state = NULL;
-    int counters_refused = 0;
+    cp_status refusal;
+    cp_status_clear(&refusal);
     if (!rows || !meas || !preds) {
         rc = cp_status_set(st, CP_EXIT_RUNTIME, "out of memory for %zu configurations", n);
         goto done;
@@ -127,10 +128,11 @@ int cp_app_run(const cp_options *o, const char *command, const cp_backend *backe
         goto done;
 
     if (!o->model_only && backend) {
-        rc = cp_app_open_backend(o, backend, preds, n, &dev, &state, &counters_refused, st);
+        rc = cp_app_open_backend(o, backend, preds, n, &dev, &state, &refusal, st);
         if (rc != CP_EXIT_OK)
             goto done;
     }
+    int counters_refused = refusal.code != CP_EXIT_OK;
     if (o->check && (!state || counters_refused)) {
         rc = cp_status_set(st, CP_EXIT_RUNTIME,
                            "--check needs measured hardware counters, and this run has none");
@@ -139,7 +141,9 @@ int cp_app_run(const cp_options *o, const char *command, const cp_backend *backe
     }
     if (state) {
         if (counters_refused && o->require_counters) {
-            rc = cp_status_set(st, CP_EXIT_RUNTIME, "%s", "hardware counters refused");
+            rc = cp_status_set(st, CP_EXIT_RUNTIME, "hardware counters refused (%s)",
+                               refusal.message);
+            cp_status_hint(st, "%s", refusal.hint);
             goto done;
         }
         rc = cp_app_measure_all(backend, state, configs, preds, rows, meas, n, st);

@@ -27,9 +27,10 @@ typedef struct cp_backend {
     /* Opens the device and fills dev (peak bandwidth measured). When no usable GPU or driver
      * exists, returns CP_EXIT_RUNTIME with *no_device = 1 and says why in st: the run goes on
      * model-only. When counters are refused, the backend still opens: each measurement then
-     * carries CP_COUNTERS_REFUSED and the reason, and *counters_refused is set to 1. */
+     * carries CP_COUNTERS_REFUSED and the reason, and `refusal` (code CP_EXIT_RUNTIME) says
+     * why and how to fix it; otherwise refusal->code is CP_EXIT_OK. */
     int (*open)(const cp_backend_options *opt, cp_device_info *dev, void **state, int *no_device,
-                int *counters_refused, cp_status *st);
+                cp_status *refusal, cp_status *st);
     /* Measures one configuration: runs its kernel, checks the output and times it. */
     int (*measure)(void *state, const cp_config *c, const cp_prediction *p, cp_measurement *m,
                    cp_status *st);

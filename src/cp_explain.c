@@ -86,8 +86,8 @@ static void cp_explain_request(FILE *out, const cp_warp_lanes *w)
     memset(&c, 0, sizeof c);
     cp_model_count_request(w, &c);
     fprintf(out,
-            "  = %" PRIu64 " sector%s in %" PRIu64 " line%s for %" PRIu64
-            " B requested: %.1f%% efficiency (ideal %" PRIu64 " sector%s)\n",
+            "  = %" PRIu64 " sector%s, %" PRIu64 " line%s, %" PRIu64
+            " B asked: %.1f%% efficiency, ideal %" PRIu64 " sector%s\n",
             c.sectors, c.sectors == 1 ? "" : "s", c.lines, c.lines == 1 ? "" : "s",
             c.bytes_requested, 100.0 * cp_counts_efficiency(&c), c.ideal_sectors,
             c.ideal_sectors == 1 ? "" : "s");

@@ -197,11 +197,11 @@ static size_t cp_cuda_batch(size_t configs)
 }
 
 static int cp_cuda_open(const cp_backend_options *opt, cp_device_info *dev, void **state,
-                        int *no_device, int *counters_refused, cp_status *st)
+                        int *no_device, cp_status *refusal, cp_status *st)
 {
     *state = NULL;
     *no_device = 0;
-    *counters_refused = 0;
+    cp_status_clear(refusal);
     int count = 0;
     cudaError_t e = cudaGetDeviceCount(&count);
     if (e != cudaSuccess || count == 0) {
@@ -239,7 +239,6 @@ static int cp_cuda_open(const cp_backend_options *opt, cp_device_info *dev, void
         return rc;
     }
     *dev = s->dev;
-    *counters_refused = s->counters_refused;
     *state = s;
     return CP_EXIT_OK;
 }

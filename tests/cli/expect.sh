@@ -2,14 +2,16 @@
 # expect.sh: runs one coalprobe command and checks its exit code, its standard error and its
 # output against patterns or golden files (a CLI test of ctest).
 # usage: expect.sh RC [--stderr ERE] [--no-stderr] [--stdout ERE] [--no-stdout] [--json]
-#                     [--golden FILE] [--file PATH] [--no-file PATH] -- COMMAND ARGS...
+#                     [--golden FILE] [--file PATH] [--no-file PATH] [--max-width N]
+#                     -- COMMAND ARGS...
 #   --golden FILE  the output (standard output, or --file PATH) must equal FILE byte for byte;
 #                  with CP_UPDATE_GOLDEN=1 the golden file is rewritten instead
 #   --json         standard output must be one valid JSON document (python3 json module)
+#   --max-width N  no line of standard output is longer than N characters
 set -u
 want_rc=$1
 shift
-stderr_re= stdout_re= no_stderr=0 no_stdout=0 json=0 golden= file= no_file=
+stderr_re= stdout_re= no_stderr=0 no_stdout=0 json=0 golden= file= no_file= max_width=
 while [ $# -gt 0 ] && [ "$1" != "--" ]; do
     case $1 in
     --stderr) stderr_re=$2; shift ;;
@@ -20,6 +22,7 @@ while [ $# -gt 0 ] && [ "$1" != "--" ]; do
     --golden) golden=$2; shift ;;
     --file) file=$2; shift ;;
     --no-file) no_file=$2; shift ;;
+    --max-width) max_width=$2; shift ;;
     *) echo "expect.sh: unknown option $1" >&2; exit 2 ;;
     esac
     shift
@@ -39,6 +42,9 @@ if [ -n "$stdout_re" ] && ! grep -Eq -- "$stdout_re" "$tmp/out"; then bad "stdou
 [ $no_stdout -eq 1 ] && [ -s "$tmp/out" ] && bad "stdout is not empty"
 if [ $json -eq 1 ] && ! python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$tmp/out"; then
     bad "stdout is not valid JSON"
+fi
+if [ -n "$max_width" ] && awk -v w="$max_width" 'length($0) > w { bad = 1 } END { exit !bad }' "$tmp/out"; then
+    bad "a line of stdout is longer than $max_width characters"
 fi
 if [ -n "$no_file" ] && ls "$no_file"* >/dev/null 2>&1; then bad "$no_file was left behind"; fi
 if [ -n "$golden" ]; then
