@@ -151,9 +151,9 @@ int cp_app_run(const cp_options *o, const char *command, const cp_backend *backe
             goto done;
         if (counters_refused)
             fprintf(stderr,
-                    "coalprobe: warning: hardware counters unavailable (%s); rows "
-                    "carry timings only\n",
-                    meas[0].counters_reason);
+                    "coalprobe: warning: hardware counters unavailable: %s\nhint: %s\n"
+                    "coalprobe: the rows carry timings only\n",
+                    refusal.message, refusal.hint);
     }
 
     cp_report report;

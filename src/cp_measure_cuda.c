@@ -224,14 +224,12 @@ static int cp_cuda_open(const cp_backend_options *opt, cp_device_info *dev, void
     int rc = cp_cuda_setup(s, st);
     if (rc == CP_EXIT_OK && opt->counters) {
         int refused = 0;
-        cp_status cst;
-        cp_status_clear(&cst);
         if (cp_cupti_open(opt->device, cp_cuda_batch(opt->max_configs), &s->cupti, &refused,
-                          &cst) != CP_EXIT_OK) {
+                          refusal) != CP_EXIT_OK) {
             /* timings still run; the rows say why there are no counters */
             s->counters_refused = 1;
-            snprintf(s->counters_reason, sizeof s->counters_reason, "%.500s%s%.400s", cst.message,
-                     cst.hint[0] ? "; fix: " : "", cst.hint);
+            snprintf(s->counters_reason, sizeof s->counters_reason, "%.500s%s%.400s",
+                     refusal->message, refusal->hint[0] ? "; fix: " : "", refusal->hint);
         }
     }
     if (rc != CP_EXIT_OK) {

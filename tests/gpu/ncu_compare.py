@@ -1,7 +1,11 @@
 #!/usr/bin/env python3
 """ncu_compare.py: runs the same configurations through coalprobe (CUPTI counters) and through
 Nsight Compute (coalprobe --no-counters under ncu) and checks that requests and sectors are
-equal and DRAM bytes read agree within 2%. Exits 77 (skipped) without a GPU or ncu.
+equal for every configuration, and that DRAM bytes read agree within 2% for the streaming
+families (stride, layout: every byte crosses DRAM once). GEMM reuses A and B through L2, so
+its DRAM reads depend on block scheduling and L2 state and vary from run to run (0.04% and
+3.4% apart in two H100 runs at 512^3): they are printed and recorded, not asserted.
+Exits 77 (skipped) without a GPU or ncu.
 usage: ncu_compare.py PATH/TO/coalprobe [OUTPUT.json]
 Without OUTPUT.json, the comparison is written to $CP_RESULTS_DIR/ncu_compare.json if set."""
 import csv, io, json, os, shutil, subprocess, sys, tempfile
@@ -78,7 +82,9 @@ def main():
                 entry["ncu"][metric] = num(metric)
             a, b = counter(row, ("dram_read_bytes",)), num("dram__bytes_read.sum")
             entry["dram_read_rel_diff"] = abs(a - b) / b if b else 0.0
-            ok = ok and entry["dram_read_rel_diff"] <= 0.02
+            entry["dram_read_asserted"] = row["pattern"] != "gemm"
+            if entry["dram_read_asserted"]:
+                ok = ok and entry["dram_read_rel_diff"] <= 0.02
             entry["ok"] = ok
             failures += not ok
             results.append(entry)
@@ -86,7 +92,8 @@ def main():
             print(f"{'ok  ' if ok else 'FAIL'} {row['pattern']:6} {cfg:48} "
                   f"ld {counter(row, ('load', 'requests')):.0f}/{num(METRICS[('load', 'requests')]):.0f} req "
                   f"{counter(row, ('load', 'sectors')):.0f}/{num(METRICS[('load', 'sectors')]):.0f} sec  "
-                  f"dram rd diff {100 * entry['dram_read_rel_diff']:.2f}%")
+                  f"dram rd diff {100 * entry['dram_read_rel_diff']:.2f}%"
+                  f"{'' if entry['dram_read_asserted'] else ' (not asserted: reuse through L2)'}")
     if out_path:
         json.dump({"comparisons": results}, open(out_path, "w"), indent=1)
     print(f"{len(results) - failures} of {len(results)} configurations agree with Nsight Compute")
