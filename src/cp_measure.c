@@ -2,6 +2,7 @@
 #include "cp_measure.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 void cp_counter_values_clear(cp_counter_values *v)
@@ -21,4 +22,19 @@ void cp_measurement_clear(cp_measurement *m)
     m->counters_status = CP_COUNTERS_NOT_RUN;
     m->counts_match = -1;
     cp_counter_values_clear(&m->counters);
+}
+
+void cp_measure_parse_driver_release(const char *line, char *buf, unsigned long len)
+{
+    buf[0] = '\0';
+    for (const char *p = line; *p;) {
+        size_t n = strspn(p, "0123456789.");
+        int word_start = p == line || p[-1] == ' ' || p[-1] == '\t';
+        int word_end = p[n] == '\0' || p[n] == ' ' || p[n] == '\t' || p[n] == '\n';
+        if (n > 2 && word_start && word_end && memchr(p, '.', n) && p[0] != '.') {
+            snprintf(buf, len, "%.*s", (int)n, p);
+            return;
+        }
+        p += n ? n : 1;
+    }
 }

@@ -64,4 +64,9 @@ void cp_counter_values_clear(cp_counter_values *v);
 /* Resets m to "nothing measured". */
 void cp_measurement_clear(cp_measurement *m);
 
+/* Finds the driver release (such as "580.159.04") in the first line of
+ * /proc/driver/nvidia/version: the first word made of digits and dots with at least one dot.
+ * Writes "" when there is none. */
+void cp_measure_parse_driver_release(const char *line, char *buf, unsigned long len);
+
 #endif

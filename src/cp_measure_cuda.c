@@ -64,17 +64,8 @@ static void cp_cuda_driver_release(char *buf, size_t len)
     if (!f)
         return;
     char line[512];
-    if (fgets(line, sizeof line, f)) {
-        /* "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.159.04  Thu ..." */
-        const char *p = strstr(line, "Kernel Module");
-        if (p) {
-            p += strlen("Kernel Module");
-            while (*p == ' ')
-                p++;
-            size_t n = strcspn(p, " \n");
-            snprintf(buf, len, "%.*s", (int)n, p);
-        }
-    }
+    if (fgets(line, sizeof line, f))
+        cp_measure_parse_driver_release(line, buf, len);
     fclose(f);
 }
 
