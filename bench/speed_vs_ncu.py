@@ -9,7 +9,8 @@ import statistics, subprocess, sys, time
 METRICS = ("smsp__inst_executed_op_global_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,"
            "smsp__inst_executed_op_global_st.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,"
            "lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_write.sum,"
-           "dram__bytes_read.sum,dram__bytes_write.sum")
+           "dram__bytes_read.sum,dram__bytes_write.sum,"
+           "smsp__sass_data_bytes_mem_global_op_ld.sum,smsp__sass_data_bytes_mem_global_op_st.sum")
 
 
 def timed(cmd):

@@ -57,6 +57,8 @@ const char *const kMetricNames[CP_CUPTI_M_COUNT] = {
     "lts__t_sectors_srcunit_tex_op_write.sum",
     "dram__bytes_read.sum",
     "dram__bytes_write.sum",
+    "smsp__sass_data_bytes_mem_global_op_ld.sum",
+    "smsp__sass_data_bytes_mem_global_op_st.sum",
 };
 
 // The CUPTI result of the last failed check on this thread, so that cp_cupti_open can tell a

@@ -37,7 +37,9 @@ typedef struct cp_cupti_session cp_cupti_session;
  * instruction), not l1tex__t_requests_pipe_lsu_mem_global_op_{ld,st}.sum: on GH100 the l1tex
  * request counters share a pass with no sector counter and no other request counter (all eight
  * metrics: 3 passes), while the instruction counters share one pass with everything else
- * (all eight metrics: 1 pass). On the H100 both pairs read the same for copies with strides 1 to
+ * (the eight counters: 1 pass). The bytes the threads asked for
+ * (smsp__sass_data_bytes_*) come from instrumented code and take a pass of their own: 2 passes
+ * in all on GH100. On the H100 both pairs read the same for copies with strides 1 to
  * 32 (one request per warp-level LDG/STG). */
 enum {
     CP_CUPTI_M_LOAD_REQUESTS,    /* smsp__inst_executed_op_global_ld.sum */
@@ -48,6 +50,8 @@ enum {
     CP_CUPTI_M_L2_WRITE_SECTORS, /* lts__t_sectors_srcunit_tex_op_write.sum */
     CP_CUPTI_M_DRAM_READ_BYTES,  /* dram__bytes_read.sum */
     CP_CUPTI_M_DRAM_WRITE_BYTES, /* dram__bytes_write.sum */
+    CP_CUPTI_M_LOAD_BYTES,       /* smsp__sass_data_bytes_mem_global_op_ld.sum */
+    CP_CUPTI_M_STORE_BYTES,      /* smsp__sass_data_bytes_mem_global_op_st.sum */
     CP_CUPTI_M_COUNT
 };
 

@@ -11,6 +11,7 @@ void cp_counter_values_clear(cp_counter_values *v)
     v->store_requests = v->store_sectors = NAN;
     v->l2_read_sectors = v->l2_write_sectors = NAN;
     v->dram_read_bytes = v->dram_write_bytes = NAN;
+    v->load_bytes_requested = v->store_bytes_requested = NAN;
     v->dram_throughput_pct = NAN;
 }
 

@@ -40,6 +40,7 @@ typedef struct cp_counter_values {
     double store_requests, store_sectors;
     double l2_read_sectors, l2_write_sectors; /* L2 sectors requested by L1 (srcunit tex) */
     double dram_read_bytes, dram_write_bytes;
+    double load_bytes_requested, store_bytes_requested; /* bytes the active lanes asked for */
     double dram_throughput_pct; /* DRAM bytes per median second, % of the theoretical peak */
 } cp_counter_values;
 

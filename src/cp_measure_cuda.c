@@ -545,6 +545,8 @@ static void cp_cuda_store_counters(const double *v, const cp_prediction *p, doub
     cv->l2_write_sectors = v[CP_CUPTI_M_L2_WRITE_SECTORS];
     cv->dram_read_bytes = v[CP_CUPTI_M_DRAM_READ_BYTES];
     cv->dram_write_bytes = v[CP_CUPTI_M_DRAM_WRITE_BYTES];
+    cv->load_bytes_requested = v[CP_CUPTI_M_LOAD_BYTES];
+    cv->store_bytes_requested = v[CP_CUPTI_M_STORE_BYTES];
     m->counters_status = CP_COUNTERS_OK;
     m->dram_bytes_per_s = (cv->dram_read_bytes + cv->dram_write_bytes) / m->time_median_s;
     /* from the counted bytes and the event-timed median, against the theoretical peak */

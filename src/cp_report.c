@@ -73,6 +73,13 @@ double cp_report_compute_sectors_per_request(double requests, double sectors)
     return sectors / requests;
 }
 
+double cp_report_compute_efficiency(double bytes_requested, double sectors)
+{
+    if (isnan(bytes_requested) || isnan(sectors) || sectors == 0)
+        return NAN;
+    return bytes_requested / (sectors * CP_SECTOR_BYTES);
+}
+
 int cp_report_check_stream(FILE *out, cp_status *st)
 {
     errno = 0;

@@ -207,15 +207,18 @@ static void cp_report_json_add_predicted(cp_report_json *j, cJSON *row, const cp
     }
 }
 
-/* {"requests","sectors","sectors_per_request"} of one side of the measured counters. */
+/* {"requests","sectors","sectors_per_request","bytes_requested","efficiency"} of one side of
+ * the measured counters. */
 static void cp_report_json_add_counter_side(cp_report_json *j, cJSON *obj, const char *key,
-                                            double requests, double sectors)
+                                            double requests, double sectors, double bytes)
 {
     cJSON *o = cp_report_json_add_object(j, obj, key);
     cp_report_json_add_double(j, o, "requests", requests);
     cp_report_json_add_double(j, o, "sectors", sectors);
     cp_report_json_add_double(j, o, "sectors_per_request",
                               cp_report_compute_sectors_per_request(requests, sectors));
+    cp_report_json_add_double(j, o, "bytes_requested", bytes);
+    cp_report_json_add_double(j, o, "efficiency", cp_report_compute_efficiency(bytes, sectors));
 }
 
 static const char *cp_report_json_counters_status(cp_counters_status s)
@@ -252,8 +255,10 @@ static void cp_report_json_add_measured(cp_report_json *j, cJSON *row, const cp_
     cJSON *c = cp_report_json_add_object(j, o, "counters");
     cp_report_json_add_string(j, c, "status", cp_report_json_counters_status(m->counters_status));
     cp_report_json_add_optional_string(j, c, "reason", m->counters_reason);
-    cp_report_json_add_counter_side(j, c, "load", v->load_requests, v->load_sectors);
-    cp_report_json_add_counter_side(j, c, "store", v->store_requests, v->store_sectors);
+    cp_report_json_add_counter_side(j, c, "load", v->load_requests, v->load_sectors,
+                                    v->load_bytes_requested);
+    cp_report_json_add_counter_side(j, c, "store", v->store_requests, v->store_sectors,
+                                    v->store_bytes_requested);
     cp_report_json_add_double(j, c, "l2_read_sectors", v->l2_read_sectors);
     cp_report_json_add_double(j, c, "l2_write_sectors", v->l2_write_sectors);
     cp_report_json_add_double(j, c, "dram_read_bytes", v->dram_read_bytes);

@@ -20,6 +20,10 @@ const cp_measurement *cp_report_get_measurement(const cp_row *row, cp_measuremen
 /* Measured sectors per request: sectors / requests; NAN when either is NAN or requests is 0. */
 double cp_report_compute_sectors_per_request(double requests, double sectors);
 
+/* Measured efficiency: bytes requested / (sectors * 32); NAN when either is missing or there
+ * were no sectors. */
+double cp_report_compute_efficiency(double bytes_requested, double sectors);
+
 /* Flushes out and reports a write error (CP_EXIT_RUNTIME) if any write to it failed. */
 int cp_report_check_stream(FILE *out, cp_status *st);
 

@@ -19,11 +19,14 @@ METRICS = {  # coalprobe JSON path -> ncu metric
     ("l2_write_sectors",): "lts__t_sectors_srcunit_tex_op_write.sum",
     ("dram_read_bytes",): "dram__bytes_read.sum",
     ("dram_write_bytes",): "dram__bytes_write.sum",
+    ("load", "bytes_requested"): "smsp__sass_data_bytes_mem_global_op_ld.sum",
+    ("store", "bytes_requested"): "smsp__sass_data_bytes_mem_global_op_st.sum",
 }
 # the request counters Nsight Compute's memory tables show, for the record
 EXTRA = ["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
          "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"]
-EXACT = [("load", "requests"), ("load", "sectors"), ("store", "requests"), ("store", "sectors")]
+EXACT = [("load", "requests"), ("load", "sectors"), ("store", "requests"), ("store", "sectors"),
+         ("load", "bytes_requested"), ("store", "bytes_requested")]
 SWEEPS = [
     ["stride", "--stride", "1,2,4,8,16,32", "--width", "4,16", "--op", "all", "--size", "64M"],
     ["stride", "--stride", "1,3", "--offset", "1", "--width", "8,32", "--size", "64M"],

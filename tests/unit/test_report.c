@@ -133,6 +133,9 @@ static void set_counters(cp_measurement *m, double ld_req, double ld_sec, double
     v->dram_read_bytes = dram_read;
     v->dram_write_bytes = dram_write;
     v->dram_throughput_pct = dram_pct;
+    /* the fixtures' requests are full warps of 4-byte lanes: 128 bytes each */
+    v->load_bytes_requested = 128.0 * ld_req;
+    v->store_bytes_requested = 128.0 * st_req;
     m->dram_bytes_per_s = (dram_read + dram_write) / m->time_median_s;
     m->counts_match = match;
 }
@@ -455,6 +458,11 @@ static void check_json_measured(const cJSON *o, const cp_measurement *m)
     CHECK(jis_double(o, "counters.store.sectors_per_request",
                      ratio(v->store_sectors, v->store_requests)));
     CHECK(jis_double(o, "counters.dram_read_bytes", v->dram_read_bytes));
+    CHECK(jis_double(o, "counters.load.bytes_requested", v->load_bytes_requested));
+    CHECK(jis_double(o, "counters.load.efficiency",
+                     ratio(v->load_bytes_requested, 32.0 * v->load_sectors)));
+    CHECK(jis_double(o, "counters.store.efficiency",
+                     ratio(v->store_bytes_requested, 32.0 * v->store_sectors)));
     const cJSON *match = jget(o, "match");
     CHECK(m->counts_match == 1   ? cJSON_IsTrue(match)
           : m->counts_match == 0 ? cJSON_IsFalse(match)
@@ -560,7 +568,7 @@ static void check_csv(const char *text, const cp_report *r)
         if (*s == ',')
             commas++;
         if (*s == '\n') {
-            CHECK_EQ_U64(commas + 1, 39); /* every line has every column */
+            CHECK_EQ_U64(commas + 1, 41); /* every line has every column */
             commas = 0;
         }
     }
