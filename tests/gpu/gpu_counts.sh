@@ -18,8 +18,21 @@ run() {
         echo "FAILED (exit $rc): coalprobe $*"
         grep -v ',true,measured$' /tmp/coalprobe-gpu-$$.csv | head -20
         fail=1
+    elif ! python3 - /tmp/coalprobe-gpu-$$.csv <<'PY'
+import csv, sys
+bad = 0
+for r in csv.DictReader(open(sys.argv[1])):
+    for side in ("load", "store"):
+        p, m = float(r[f"pred_{side}_efficiency"]), float(r[f"meas_{side}_efficiency"])
+        if p != m:  # both are bytes / (sectors * 32) of equal integer counts
+            print(f"efficiency differs: {side} predicted {p} measured {m}: {r}")
+            bad = 1
+sys.exit(bad)
+PY
+    then
+        fail=1
     else
-        echo "ok: $(($(wc -l </tmp/coalprobe-gpu-$$.csv) - 1)) configurations match"
+        echo "ok: $(($(wc -l </tmp/coalprobe-gpu-$$.csv) - 1)) configurations match (counts and efficiency)"
     fi
 }
 run stride --stride 1..32 --width 4,8,16,32 --op all --size 8M
