@@ -157,24 +157,18 @@ static void cp_report_csv_write_row(cp_report_csv_line *l, const cp_row *row)
     const cp_measurement *m = cp_report_get_measurement(row, &scratch);
     const cp_counter_values *v = &m->counters;
     const double measured[] = {
-        m->time_median_s,
-        m->time_min_s,
-        m->time_max_s,
-        m->useful_bytes_per_s,
-        m->dram_bytes_per_s,
-        v->load_requests,
-        v->load_sectors,
-        v->store_requests,
-        v->store_sectors,
-        v->l2_read_sectors,
-        v->l2_write_sectors,
-        v->dram_read_bytes,
+        m->time_median_s,    m->time_min_s,      m->time_max_s,       m->useful_bytes_per_s,
+        m->dram_bytes_per_s, v->load_requests,   v->load_sectors,     v->store_requests,
+        v->store_sectors,    v->l2_read_sectors, v->l2_write_sectors, v->dram_read_bytes,
         v->dram_write_bytes,
-        cp_report_compute_efficiency(v->load_bytes_requested, v->load_sectors),
-        cp_report_compute_efficiency(v->store_bytes_requested, v->store_sectors),
     };
     for (size_t i = 0; i < sizeof measured / sizeof measured[0]; i++)
         cp_report_csv_cell_double(l, measured[i]);
+    /* ratios as the predicted ones are printed, so that equal counts print equal ratios */
+    cp_report_csv_cell_ratio(
+        l, cp_report_compute_efficiency(v->load_bytes_requested, v->load_sectors));
+    cp_report_csv_cell_ratio(
+        l, cp_report_compute_efficiency(v->store_bytes_requested, v->store_sectors));
     cp_report_csv_cell(l, m->counts_match == 1 ? "true" : m->counts_match == 0 ? "false" : "");
     cp_report_csv_cell(l, cp_report_get_source(row));
     cp_report_csv_end_line(l);

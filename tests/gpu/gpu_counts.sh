@@ -24,7 +24,7 @@ bad = 0
 for r in csv.DictReader(open(sys.argv[1])):
     for side in ("load", "store"):
         p, m = float(r[f"pred_{side}_efficiency"]), float(r[f"meas_{side}_efficiency"])
-        if p != m:  # both are bytes / (sectors * 32) of equal integer counts
+        if p != m:  # both bytes / (sectors * 32), printed to 6 significant digits
             print(f"efficiency differs: {side} predicted {p} measured {m}: {r}")
             bad = 1
 sys.exit(bad)
