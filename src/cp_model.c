@@ -56,7 +56,9 @@ void cp_model_count_request(const cp_warp_lanes *w, cp_counts *acc)
     acc->requests += 1;
     acc->sectors += sectors;
     acc->lines += lines;
-    acc->bytes_requested += (uint64_t)n * w->lane_bytes;
+    /* a broadcast asks for its bytes once: the hardware's smsp__sass_data_bytes counters count
+     * a request's distinct bytes (seen on the H100 with the GEMM operands) */
+    acc->bytes_requested += distinct * w->lane_bytes;
     acc->ideal_sectors += (distinct * w->lane_bytes + CP_SECTOR_BYTES - 1) / CP_SECTOR_BYTES;
 }
 

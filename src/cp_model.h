@@ -5,7 +5,8 @@
  *   requests          one per instruction executed by a warp with at least one active lane
  *   sectors           distinct 32-byte sectors touched by the active lanes, summed over requests
  *   lines             distinct 128-byte lines touched, summed over requests
- *   bytes_requested   sum over active lanes of the bytes each lane accesses
+ *   bytes_requested   distinct bytes the active lanes access, summed over requests (lanes that
+ *                     read the same bytes count once, as the hardware counts them)
  *   ideal_sectors     sum over requests of ceil(distinct bytes / 32): the fewest sectors that
  *                     could carry the data the request asked for
  *   footprint_sectors distinct sectors of the buffer touched by the whole kernel (a lower
