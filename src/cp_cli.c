@@ -94,11 +94,6 @@ static const cp_param_spec cp_param_specs[CP_PARAM_COUNT] = {
     [CP_PARAM_K] = {"--k", CP_FAMILY_GEMM, "4096", 1, CP_GEMM_DIM_MAX, NULL, 0},
 };
 
-const char *cp_cli_param_option(cp_param p)
-{
-    return p < CP_PARAM_COUNT ? cp_param_specs[p].option : "?";
-}
-
 static int cp_cli_parse_param(cp_options *o, cp_param p, const char *spec, cp_status *st)
 {
     const cp_param_spec *ps = &cp_param_specs[p];

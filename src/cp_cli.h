@@ -44,9 +44,6 @@ typedef struct cp_options {
     int show_help, show_version, show_list;
 } cp_options;
 
-/* The option name of a parameter, e.g. "--stride". */
-const char *cp_cli_param_option(cp_param p);
-
 /* Parses argv into o. Returns CP_EXIT_OK or CP_EXIT_USAGE with a message naming the bad
  * token and a hint. o must be freed with cp_cli_free in either case. */
 int cp_cli_parse(int argc, char **argv, cp_options *o, cp_status *st);

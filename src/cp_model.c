@@ -78,17 +78,6 @@ static void cp_counts_add(cp_counts *acc, const cp_counts *x)
     acc->footprint_sectors += x->footprint_sectors;
 }
 
-uint64_t cp_model_warps(const cp_config *c)
-{
-    const cp_family_model *fm = cp_model_family_of(c);
-    if (!fm)
-        return 0;
-    cp_prediction p;
-    memset(&p, 0, sizeof p);
-    fm->describe(c, &p);
-    return p.warps;
-}
-
 static int cp_model_describe(const cp_config *c, cp_prediction *out, const cp_family_model **fm,
                              cp_status *st)
 {

@@ -80,9 +80,6 @@ int cp_model_predict(const cp_config *c, cp_prediction *out, cp_status *st);
 int cp_model_predict_exact(const cp_config *c, uint64_t max_lane_visits, cp_prediction *out,
                            cp_status *st);
 
-/* Number of warps of the configuration's grid (including warps with no active lane). */
-uint64_t cp_model_warps(const cp_config *c);
-
 /* Lane addresses of warp `warp` for instruction `instruction` of access `access` at loop
  * iteration `iter`. Returns CP_EXIT_USAGE (with a message) for an out-of-range argument. */
 int cp_model_warp_lanes(const cp_config *c, size_t access, uint32_t instruction, uint64_t warp,
