@@ -1,0 +1,163 @@
+/* test_app.c: the whole run (plan, model, measurement, report, exit code) with fake
+ * measurement backends, so the paths a GPU rarely takes are tested anywhere: a count that
+ * differs from the model (--check: exit 3), counters refused (warning; --require-counters:
+ * exit 1), no device (model only). */
+#define _POSIX_C_SOURCE 200809L
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "cp_app.h"
+#include "cp_test.h"
+
+/* What the fake backend does. */
+typedef struct fake_plan {
+    int no_device;       /* open: report no GPU */
+    int refuse_counters; /* open: counters refused */
+    int off_by_one_at;   /* counters: configuration whose load sectors are off by one, or -1 */
+} fake_plan;
+
+static fake_plan g_plan;
+static int g_state; /* any non-NULL state */
+
+static int fake_open(const cp_backend_options *opt, cp_device_info *dev, void **state,
+                     int *no_device, cp_status *refusal, cp_status *st)
+{
+    (void)opt;
+    memset(dev, 0, sizeof *dev);
+    snprintf(dev->name, sizeof dev->name, "Fake GPU");
+    dev->peak_measured_bytes_per_s = dev->peak_theoretical_bytes_per_s = 1e12;
+    cp_status_clear(refusal);
+    *no_device = g_plan.no_device;
+    if (g_plan.no_device)
+        return cp_status_set(st, CP_EXIT_RUNTIME, "fake: no device");
+    if (g_plan.refuse_counters) {
+        cp_status_set(refusal, CP_EXIT_RUNTIME, "CUPTI refused: fake refusal");
+        cp_status_hint(refusal, "fake fix");
+    }
+    *state = &g_state;
+    return CP_EXIT_OK;
+}
+
+static int fake_measure(void *state, const cp_config *c, const cp_prediction *p, cp_measurement *m,
+                        cp_status *st)
+{
+    (void)state;
+    (void)c;
+    (void)st;
+    m->timed = 1;
+    m->reps = 3;
+    m->time_median_s = m->time_min_s = m->time_max_s = 1e-3;
+    m->useful_bytes = (double)(p->load.bytes_requested + p->store.bytes_requested);
+    m->useful_bytes_per_s = m->useful_bytes / m->time_median_s;
+    m->verified = 1;
+    return CP_EXIT_OK;
+}
+
+static int fake_counters(void *state, size_t n, const cp_config *c, const cp_prediction *p,
+                         cp_measurement *m, cp_status *st)
+{
+    (void)state;
+    (void)c;
+    (void)st;
+    for (size_t i = 0; i < n; i++) {
+        if (g_plan.refuse_counters) {
+            m[i].counters_status = CP_COUNTERS_REFUSED;
+            continue;
+        }
+        m[i].counters_status = CP_COUNTERS_OK;
+        m[i].counters.load_requests = (double)p[i].load.requests;
+        m[i].counters.load_sectors =
+            (double)p[i].load.sectors + ((int)i == g_plan.off_by_one_at ? 1 : 0);
+        m[i].counters.store_requests = (double)p[i].store.requests;
+        m[i].counters.store_sectors = (double)p[i].store.sectors;
+        m[i].counts_match = (int)i != g_plan.off_by_one_at;
+    }
+    return CP_EXIT_OK;
+}
+
+static void fake_close(void *state)
+{
+    (void)state;
+}
+
+static const cp_backend fake_backend = {"fake", fake_open, fake_measure, fake_counters, fake_close};
+
+/* Runs coalprobe with args (argv[0] included) against the fake backend; the report goes to
+ * a temporary file whose text is returned in *report (caller frees). */
+static int run(const fake_plan *plan, char **report, cp_status *st, int argc, char **argv)
+{
+    g_plan = *plan;
+    char path[] = "/tmp/coalprobe-test-app-XXXXXX";
+    int fd = mkstemp(path);
+    close(fd);
+    char *args[32];
+    int n = 0;
+    for (int i = 0; i < argc; i++)
+        args[n++] = argv[i];
+    args[n++] = "-o";
+    args[n++] = path;
+    cp_options o;
+    cp_status_clear(st);
+    int rc = cp_cli_parse(n, args, &o, st);
+    if (rc == CP_EXIT_OK)
+        rc = cp_app_run(&o, "coalprobe (test)", &fake_backend, st);
+    cp_cli_free(&o);
+    *report = NULL;
+    FILE *f = fopen(path, "r");
+    if (f) {
+        *report = calloc(1, 1 << 16);
+        size_t len = fread(*report, 1, (1 << 16) - 1, f);
+        (*report)[len] = '\0';
+        fclose(f);
+    }
+    unlink(path);
+    return rc;
+}
+
+int main(void)
+{
+    char *argv_check[] = {"coalprobe", "--stride", "1..3", "--size", "4K", "--check"};
+    char *argv_plain[] = {"coalprobe", "--stride", "1..3", "--size", "4K"};
+    char *argv_require[] = {"coalprobe", "--stride", "1", "--size", "4K", "--require-counters"};
+    char *report;
+    cp_status st;
+
+    /* every count matches: exit 0, every row "yes" */
+    fake_plan ok = {0, 0, -1};
+    CHECK(run(&ok, &report, &st, 6, argv_check) == CP_EXIT_OK);
+    CHECK_STR_CONTAINS(report, "yes");
+    CHECK(report && !strstr(report, " NO"));
+    free(report);
+
+    /* one count differs: the report is written and marks the row, --check exits 3 */
+    fake_plan off = {0, 0, 1};
+    CHECK(run(&off, &report, &st, 6, argv_check) == CP_EXIT_MISMATCH);
+    CHECK_STR_CONTAINS(st.message, "differ from the model (first: stride=2 ");
+    CHECK_STR_CONTAINS(report, "NO");
+    free(report);
+    /* without --check the same run exits 0 */
+    CHECK(run(&off, &report, &st, 5, argv_plain) == CP_EXIT_OK);
+    free(report);
+
+    /* counters refused: timings still reported, exit 0; --require-counters: exit 1, no file */
+    fake_plan refused = {0, 1, -1};
+    CHECK(run(&refused, &report, &st, 5, argv_plain) == CP_EXIT_OK);
+    CHECK(report != NULL && report[0] != '\0');
+    free(report);
+    CHECK(run(&refused, &report, &st, 6, argv_require) == CP_EXIT_RUNTIME);
+    CHECK_STR_CONTAINS(st.message, "hardware counters refused (CUPTI refused: fake refusal)");
+    CHECK_STR_CONTAINS(st.hint, "fake fix");
+    CHECK(report == NULL || report[0] == '\0'); /* the report file was never committed */
+    free(report);
+    /* --check needs counters */
+    CHECK(run(&refused, &report, &st, 6, argv_check) == CP_EXIT_RUNTIME);
+    CHECK_STR_CONTAINS(st.message, "--check needs measured hardware counters");
+    free(report);
+
+    /* no device: the model's report, exit 0 */
+    fake_plan none = {1, 0, -1};
+    CHECK(run(&none, &report, &st, 5, argv_plain) == CP_EXIT_OK);
+    CHECK_STR_CONTAINS(report, "4.00");
+    free(report);
+    return cp_test_finish();
+}
