@@ -13,10 +13,11 @@ cp "$CP_BUILD/Testing/Temporary/LastTest.log" "$R/ctest_full.log"; snap
 sh bench/fidelity.sh "$bin" "$R/fidelity.json" > "$R/fidelity.txt" 2>&1; snap
 sh bench/classic_curves.sh "$bin" "$R" > "$R/curves.log" 2>&1; snap
 "$bin" gemm --variant all > "$R/gemm.txt" 2>&1
+python3 bench/gemm_ladder.py "$bin" "$R/gemm_ladder.json" > "$R/gemm_ladder.txt" 2>&1
 "$bin" layout --fields 1,2,4,8,16,32 > "$R/layout.txt" 2>&1
 "$bin" --stride 1..32 > "$R/stride_table.txt" 2>&1
 "$bin" --offset 0..31 --format csv > "$R/offset.csv" 2>&1; snap
 python3 bench/overhead.py "$bin" > "$R/overhead.txt" 2>&1; snap
 python3 bench/speed_vs_ncu.py "$bin" > "$R/speed.txt" 2>&1; snap
 grep -E "tests passed|Failed|Skipped" "$OUT/ctest.log"
-grep -E "agree with" "$R/ctest_full.log"; cat "$R/fidelity.txt" "$R/speed.txt" "$R/gemm.txt"
+grep -E "agree with" "$R/ctest_full.log"; cat "$R/fidelity.txt" "$R/speed.txt" "$R/gemm.txt" "$R/gemm_ladder.txt"

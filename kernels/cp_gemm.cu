@@ -34,6 +34,38 @@ __global__ void __launch_bounds__(CP_GEMM_TILE *CP_GEMM_TILE)
     }
 }
 
+// Tiles of A and B staged in shared memory (the next rung of the ladder): per tile of k, each
+// thread loads one element of each tile (zero outside the matrices), then the block reads
+// them from shared memory. Threads outside C still load and synchronise.
+__global__ void __launch_bounds__(CP_GEMM_TILE *CP_GEMM_TILE)
+    cp_gemm_smem_kernel(const float *A, const float *B, float *C, uint64_t m, uint64_t n,
+                        uint64_t k)
+{
+    __shared__ float As[CP_GEMM_TILE * CP_GEMM_TILE];
+    __shared__ float Bs[CP_GEMM_TILE * CP_GEMM_TILE];
+    const unsigned tid = threadIdx.x, tr = tid / CP_GEMM_TILE, tc = tid % CP_GEMM_TILE;
+    uint64_t row, col;
+    cp_gemm_coalesced_coords(blockIdx.x, blockIdx.y, tid, &row, &col);
+    float acc = 0.0f;
+    for (uint64_t t = 0; t < cp_gemm_tiles(k); t++) {
+        uint64_t a_kk = cp_gemm_smem_a_kk(t, tid), b_kk = cp_gemm_smem_b_kk(t, tid);
+        float a = 0.0f, b = 0.0f;
+        if (row < m && a_kk < k)
+            a = A[cp_gemm_a_index(row, a_kk, k)];
+        if (b_kk < k && col < n)
+            b = B[cp_gemm_b_index(b_kk, col, n)];
+        As[tid] = a;
+        Bs[tid] = b;
+        __syncthreads();
+#pragma unroll 8
+        for (unsigned i = 0; i < CP_GEMM_TILE; i++)
+            acc += As[tr * CP_GEMM_TILE + i] * Bs[i * CP_GEMM_TILE + tc];
+        __syncthreads();
+    }
+    if (row < m && col < n)
+        C[cp_gemm_c_index(row, col, n)] = acc;
+}
+
 } // namespace
 
 extern "C" cudaError_t cp_kernels_gemm_launch(int variant, const float *A, const float *B, float *C,
@@ -50,6 +82,8 @@ extern "C" cudaError_t cp_kernels_gemm_launch(int variant, const float *A, const
     else if (variant == 1)
         cp_gemm_coalesced_kernel<<<grid, CP_GEMM_TILE * CP_GEMM_TILE, 0, stream>>>(A, B, C, m, n,
                                                                                    k);
+    else if (variant == 2)
+        cp_gemm_smem_kernel<<<grid, CP_GEMM_TILE * CP_GEMM_TILE, 0, stream>>>(A, B, C, m, n, k);
     else
         return cudaErrorInvalidValue;
     return cudaGetLastError();

@@ -22,7 +22,8 @@ cudaError_t cp_kernels_stride_launch(const void *in, void *out, uint64_t n, uint
 cudaError_t cp_kernels_layout_launch(const float *in, float *out, uint64_t n, uint32_t fields,
                                      uint32_t field, int soa, cudaStream_t stream);
 
-/* gemm family: C = A*B (row-major, m x k times k x n); variant 0 naive, 1 coalesced. */
+/* gemm family: C = A*B (row-major, m x k times k x n); variant 0 naive, 1 coalesced, 2 smem
+ * (32 x 32 tiles in shared memory). */
 cudaError_t cp_kernels_gemm_launch(int variant, const float *A, const float *B, float *C,
                                    uint64_t m, uint64_t n, uint64_t k, cudaStream_t stream);
 
@@ -33,6 +34,11 @@ cudaError_t cp_kernels_fill_launch(void *buf, uint64_t bytes, uint32_t seed, cud
  * L2 without leaving dirty lines; *sink is written only if an impossible sum turns up. */
 cudaError_t cp_kernels_flush_launch(const void *buf, uint64_t bytes, float *sink,
                                     cudaStream_t stream);
+
+/* Adds sum((c - ref)^2) to sums[0] and sum(ref^2) to sums[1] (device doubles) over n floats:
+ * the relative error ||c - ref|| / ||ref|| of a GEMM against its reference. */
+cudaError_t cp_kernels_diff_norm_launch(const float *c, const float *ref, uint64_t n, double *sums,
+                                        cudaStream_t stream);
 
 #ifdef __cplusplus
 }

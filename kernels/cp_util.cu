@@ -26,6 +26,25 @@ __global__ void cp_flush_kernel(const float4 *buf, uint64_t vectors, float *sink
         *sink = acc;
 }
 
+__global__ void cp_diff_norm_kernel(const float *c, const float *ref, uint64_t n, double *sums)
+{
+    double d2 = 0.0, r2 = 0.0;
+    for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n;
+         i += (uint64_t)gridDim.x * blockDim.x) {
+        double d = (double)c[i] - (double)ref[i];
+        d2 += d * d;
+        r2 += (double)ref[i] * (double)ref[i];
+    }
+    for (int o = 16; o > 0; o /= 2) {
+        d2 += __shfl_down_sync(0xffffffffu, d2, o);
+        r2 += __shfl_down_sync(0xffffffffu, r2, o);
+    }
+    if (threadIdx.x % 32 == 0) {
+        atomicAdd(&sums[0], d2);
+        atomicAdd(&sums[1], r2);
+    }
+}
+
 unsigned cp_util_grid(uint64_t items)
 {
     uint64_t blocks = (items + cp_util_block - 1) / cp_util_block;
@@ -51,5 +70,15 @@ extern "C" cudaError_t cp_kernels_flush_launch(const void *buf, uint64_t bytes, 
         return cudaErrorInvalidValue;
     cp_flush_kernel<<<cp_util_grid(bytes / 16), cp_util_block, 0, stream>>>(
         static_cast<const float4 *>(buf), bytes / 16, sink);
+    return cudaGetLastError();
+}
+
+extern "C" cudaError_t cp_kernels_diff_norm_launch(const float *c, const float *ref, uint64_t n,
+                                                   double *sums, cudaStream_t stream)
+{
+    unsigned grid = cp_util_grid(n);
+    if (grid > 4096)
+        grid = 4096;
+    cp_diff_norm_kernel<<<grid, cp_util_block, 0, stream>>>(c, ref, n, sums);
     return cudaGetLastError();
 }

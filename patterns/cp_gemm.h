@@ -7,7 +7,13 @@
  *              walk down a column of C (and of A): the classic uncoalesced kernel.
  *   coalesced: blocks of 1024 threads in one dimension; row = tid / 32, col = tid % 32,
  *              so a warp covers 32 consecutive columns of one row.
- * Thread (row, col) reads A[row][kk] and B[kk][col] for kk = 0..k-1, then stores C[row][col].
+ *   smem:      the coalesced thread order, with 32 x 32 tiles of A and B staged in shared
+ *              memory: for each tile t of k, thread (r, c) of the block loads
+ *              A[row][t*32 + c] and B[t*32 + r][col] (zero outside the matrices), the block
+ *              synchronises, and each thread reads its row of the A tile and column of the B
+ *              tile from shared memory.
+ * naive and coalesced: thread (row, col) reads A[row][kk] and B[kk][col] for kk = 0..k-1,
+ * then stores C[row][col]. Every variant skips threads outside C for the store.
  * The model (src/cp_model_*.c) and the kernels (kernels/cp_gemm.cu) both call these. */
 #ifndef CP_GEMM_H
 #define CP_GEMM_H
@@ -43,6 +49,24 @@ CP_HD uint64_t cp_gemm_a_index(uint64_t row, uint64_t kk, uint64_t k)
 CP_HD uint64_t cp_gemm_b_index(uint64_t kk, uint64_t col, uint64_t n)
 {
     return kk * n + col;
+}
+
+/* smem: the column of A (within k) that thread tid loads for tile t. */
+CP_HD uint64_t cp_gemm_smem_a_kk(uint64_t t, uint64_t tid)
+{
+    return t * CP_GEMM_TILE + tid % CP_GEMM_TILE;
+}
+
+/* smem: the row of B (within k) that thread tid loads for tile t. */
+CP_HD uint64_t cp_gemm_smem_b_kk(uint64_t t, uint64_t tid)
+{
+    return t * CP_GEMM_TILE + tid / CP_GEMM_TILE;
+}
+
+/* smem: tiles of k. */
+CP_HD uint64_t cp_gemm_tiles(uint64_t k)
+{
+    return (k + CP_GEMM_TILE - 1) / CP_GEMM_TILE;
 }
 
 /* Element of C (m x n) written by the thread that owns (row, col). */

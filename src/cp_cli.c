@@ -78,7 +78,7 @@ typedef struct cp_param_spec {
 
 static const char *const cp_op_names[] = {"load", "store"};
 static const char *const cp_layout_names[] = {"aos", "soa"};
-static const char *const cp_variant_names[] = {"naive", "coalesced"};
+static const char *const cp_variant_names[] = {"naive", "coalesced", "smem", "cublas"};
 
 static const cp_param_spec cp_param_specs[CP_PARAM_COUNT] = {
     [CP_PARAM_STRIDE] = {"--stride", CP_FAMILY_STRIDE, "1", 1, CP_STRIDE_MAX, NULL, 0},
@@ -88,7 +88,7 @@ static const cp_param_spec cp_param_specs[CP_PARAM_COUNT] = {
     [CP_PARAM_LAYOUT] = {"--layout", CP_FAMILY_LAYOUT, "all", 0, 0, cp_layout_names, 2},
     [CP_PARAM_FIELDS] = {"--fields", CP_FAMILY_LAYOUT, "4", 1, CP_FIELDS_MAX, NULL, 0},
     [CP_PARAM_FIELD] = {"--field", CP_FAMILY_LAYOUT, "0", 0, CP_FIELDS_MAX - 1, NULL, 0},
-    [CP_PARAM_VARIANT] = {"--variant", CP_FAMILY_GEMM, "all", 0, 0, cp_variant_names, 2},
+    [CP_PARAM_VARIANT] = {"--variant", CP_FAMILY_GEMM, "all", 0, 0, cp_variant_names, 4},
     [CP_PARAM_M] = {"--m", CP_FAMILY_GEMM, "4096", 1, CP_GEMM_DIM_MAX, NULL, 0},
     [CP_PARAM_N] = {"--n", CP_FAMILY_GEMM, "4096", 1, CP_GEMM_DIM_MAX, NULL, 0},
     [CP_PARAM_K] = {"--k", CP_FAMILY_GEMM, "4096", 1, CP_GEMM_DIM_MAX, NULL, 0},
@@ -334,7 +334,7 @@ void cp_cli_print_help(FILE *out)
           "  --field F         field read (default 0)\n"
           "  --size BYTES      bytes of the field read over all records (default 256M)\n"
           "gemm: FP32 C = A*B, row-major, one thread per element of C\n"
-          "  --variant V       naive, coalesced or all (default all)\n"
+          "  --variant V       naive, coalesced, smem (tiled), cublas or all (default all)\n"
           "  --m M, --n N, --k K  matrix sizes (1..65536; default 4096)\n"
           "\n"
           "Output:\n"
@@ -361,7 +361,7 @@ void cp_cli_print_help(FILE *out)
           "  coalprobe --offset 0..31                 misaligned starts\n"
           "  coalprobe --width 4,8,16,32              scalar against vector accesses\n"
           "  coalprobe layout --fields 1..16          AoS against SoA\n"
-          "  coalprobe gemm --variant all --m 2048    naive against coalesced GEMM\n"
+          "  coalprobe gemm --m 2048                  the GEMM ladder, naive to cuBLAS\n"
           "  coalprobe --stride 2 --explain           draw warp 0 over sectors and lines\n"
           "  coalprobe --stride 1..32 --format json | jq '.rows[].predicted.load'\n"
           "\n"
@@ -381,7 +381,8 @@ void cp_cli_print_list(FILE *out)
           "          in: load of one 4-byte field (AoS i*fields+field, SoA field*n+i), out: "
           "store\n"
           "  gemm    --variant [all] --m [4096] --n [4096] --k [4096]\n"
-          "          A, B: loads once per step of k; C: one store per thread\n",
+          "          variants naive, coalesced, smem (32x32 tiles in shared memory), cublas\n"
+          "          A, B: loads once per step (per tile for smem) of k; C: one store\n",
           out);
 }
 

@@ -24,7 +24,7 @@ const char *cp_config_layout_name(cp_layout l)
 
 const char *cp_config_variant_name(cp_gemm_variant v)
 {
-    static const char *const names[] = {"naive", "coalesced"};
+    static const char *const names[] = {"naive", "coalesced", "smem", "cublas"};
     return v < CP_GEMM_COUNT ? names[v] : "?";
 }
 

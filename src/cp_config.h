@@ -8,7 +8,13 @@
 typedef enum { CP_FAMILY_STRIDE, CP_FAMILY_LAYOUT, CP_FAMILY_GEMM, CP_FAMILY_COUNT } cp_family;
 typedef enum { CP_OP_LOAD, CP_OP_STORE, CP_OP_COUNT } cp_op;
 typedef enum { CP_LAYOUT_AOS, CP_LAYOUT_SOA, CP_LAYOUT_COUNT } cp_layout;
-typedef enum { CP_GEMM_NAIVE, CP_GEMM_COALESCED, CP_GEMM_COUNT } cp_gemm_variant;
+typedef enum {
+    CP_GEMM_NAIVE,
+    CP_GEMM_COALESCED,
+    CP_GEMM_SMEM,
+    CP_GEMM_CUBLAS, /* the reference: measured, not modelled */
+    CP_GEMM_COUNT
+} cp_gemm_variant;
 
 /* Documented limits of the parameters (the CLI refuses values outside them). */
 #define CP_STRIDE_MAX 4096u

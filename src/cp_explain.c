@@ -112,6 +112,11 @@ int cp_explain_write(FILE *out, const cp_config *c, uint64_t warp, cp_status *st
     CP_TRY(cp_model_predict(c, &p, st));
     char desc[160];
     cp_config_describe(c, desc, sizeof desc);
+    if (!p.modelled) {
+        fprintf(out, "%s %s: not modelled (cuBLAS)\n",
+                cp_config_family_name(c->family), desc);
+        return CP_EXIT_OK;
+    }
     fprintf(out, "%s %s: warp %" PRIu64 " of %" PRIu64 "\n", cp_config_family_name(c->family), desc,
             warp, p.warps);
     fprintf(out, "One character per 4 bytes; a digit 0-9 or letter a-v is the lane that asked\n"

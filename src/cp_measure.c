@@ -20,6 +20,7 @@ void cp_measurement_clear(cp_measurement *m)
     memset(m, 0, sizeof *m);
     m->time_median_s = m->time_min_s = m->time_max_s = NAN;
     m->useful_bytes = m->useful_bytes_per_s = m->dram_bytes_per_s = m->pct_of_peak = NAN;
+    m->flop_per_s = m->pct_of_cublas = m->rel_error = NAN;
     m->counters_status = CP_COUNTERS_NOT_RUN;
     m->counts_match = -1;
     cp_counter_values_clear(&m->counters);

@@ -53,6 +53,9 @@ typedef struct cp_measurement {
     double useful_bytes_per_s; /* useful_bytes / median time */
     double dram_bytes_per_s;   /* (DRAM read + write bytes) / median time, NAN without counters */
     double pct_of_peak;        /* useful bandwidth over the measured copy peak, in percent */
+    double flop_per_s;         /* GEMM: 2 m n k / median time; NAN for other families */
+    double pct_of_cublas;      /* GEMM: cuBLAS's median time over this one's, in percent */
+    double rel_error;          /* GEMM: ||C - C_cublas|| / ||C_cublas|| */
     int verified;              /* 1 when the kernel's output matched the host reference */
     cp_counters_status counters_status;
     char counters_reason[1024];

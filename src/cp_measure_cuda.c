@@ -11,6 +11,7 @@
 #include <cuda_runtime_api.h>
 
 #include "cp_backend.h"
+#include "cp_cublas.h"
 #include "cp_cupti.h"
 #include "cp_fill.h"
 #include "cp_kernels.h"
@@ -20,6 +21,8 @@
 #define CP_CUDA_WARMUPS 2
 #define CP_CUDA_PEAK_REPS 7
 #define CP_CUDA_MAX_BUFFERS CP_MODEL_MAX_ACCESSES
+#define CP_CUDA_GEMM_TOLERANCE 1e-4 /* largest ||C - C_cublas|| / ||C_cublas|| accepted */
+#define CP_CUDA_CUBLAS_TIMES 64     /* GEMM sizes whose cuBLAS time is remembered */
 
 /* A device buffer kept for the whole sweep. Input buffers hold cp_fill_value(word, seed) for
  * every word, so any configuration can read them without refilling. */
@@ -39,6 +42,15 @@ typedef struct cp_cuda_state {
     float *sink;
     cudaEvent_t *starts, *stops;
     cp_cupti_session *cupti;
+    cp_cublas *cublas; /* created on the first GEMM */
+    void *gemm_ref;    /* cuBLAS's C, the reference of every GEMM variant */
+    uint64_t gemm_ref_bytes;
+    double *norm_sums; /* two device doubles for the reference check */
+    struct {           /* cuBLAS median times by size, for "% of cuBLAS" */
+        uint64_t m, n, k;
+        double seconds;
+    } cublas_times[CP_CUDA_CUBLAS_TIMES];
+    size_t ncublas_times;
     int counters_refused;
     char counters_reason[1024];
 } cp_cuda_state;
@@ -138,6 +150,9 @@ static void cp_cuda_close(void *state)
     if (!s)
         return;
     cp_cupti_close(s->cupti);
+    cp_cublas_close(s->cublas);
+    cudaFree(s->gemm_ref);
+    cudaFree(s->norm_sums);
     for (size_t a = 0; a < CP_CUDA_MAX_BUFFERS; a++)
         cudaFree(s->pool[a].ptr);
     for (uint32_t r = 0; r < s->opt.reps; r++) {
@@ -232,28 +247,44 @@ static int cp_cuda_open(const cp_backend_options *opt, cp_device_info *dev, void
     return CP_EXIT_OK;
 }
 
-static cudaError_t cp_cuda_launch(const cp_cuda_run *r)
+static int cp_cuda_cublas(cp_cuda_state *s, cp_status *st)
+{
+    return s->cublas ? CP_EXIT_OK : cp_cublas_open(s->stream, &s->cublas, st);
+}
+
+/* Launches the configuration's kernel (for cuBLAS, its GEMM) on the state's stream. */
+static int cp_cuda_launch(const cp_cuda_run *r, cp_status *st)
 {
     const cp_config *c = r->c;
     switch (c->family) {
     case CP_FAMILY_STRIDE:
-        return cp_kernels_stride_launch(r->bufs[0], r->bufs[1], c->elements, c->stride, c->offset,
-                                        c->width_bytes, c->op == CP_OP_STORE, r->s->stream);
+        CP_CUDA_CHECK(st, cp_kernels_stride_launch(r->bufs[0], r->bufs[1], c->elements, c->stride,
+                                                   c->offset, c->width_bytes, c->op == CP_OP_STORE,
+                                                   r->s->stream));
+        return CP_EXIT_OK;
     case CP_FAMILY_LAYOUT:
-        return cp_kernels_layout_launch(r->bufs[0], r->bufs[1], c->elements, c->fields, c->field,
-                                        c->layout == CP_LAYOUT_SOA, r->s->stream);
+        CP_CUDA_CHECK(st,
+                      cp_kernels_layout_launch(r->bufs[0], r->bufs[1], c->elements, c->fields,
+                                               c->field, c->layout == CP_LAYOUT_SOA, r->s->stream));
+        return CP_EXIT_OK;
     case CP_FAMILY_GEMM:
-        return cp_kernels_gemm_launch(c->variant == CP_GEMM_COALESCED, r->bufs[0], r->bufs[1],
-                                      r->bufs[2], c->m, c->n, c->k, r->s->stream);
+        if (c->variant == CP_GEMM_CUBLAS) {
+            CP_TRY(cp_cuda_cublas(r->s, st));
+            return cp_cublas_sgemm(r->s->cublas, r->bufs[0], r->bufs[1], r->bufs[2], c->m, c->n,
+                                   c->k, st);
+        }
+        CP_CUDA_CHECK(st, cp_kernels_gemm_launch((int)c->variant, r->bufs[0], r->bufs[1],
+                                                 r->bufs[2], c->m, c->n, c->k, r->s->stream));
+        return CP_EXIT_OK;
     default:
-        return cudaErrorInvalidValue;
+        return cp_status_set(st, CP_EXIT_RUNTIME, "no kernel for family %d", (int)c->family);
     }
 }
 
 static int cp_cuda_run_once(void *ctx, cp_status *st)
 {
     cp_cuda_run *r = ctx;
-    CP_CUDA_CHECK(st, cp_cuda_launch(r));
+    CP_TRY(cp_cuda_launch(r, st));
     CP_CUDA_CHECK(st, cudaStreamSynchronize(r->s->stream));
     return CP_EXIT_OK;
 }
@@ -453,13 +484,53 @@ static int cp_cuda_verify_gemm(const cp_cuda_run *r, cp_status *st)
     return CP_EXIT_OK;
 }
 
-/* Poisons what will be checked, runs the kernel once and checks its output. */
-static int cp_cuda_verify(const cp_cuda_run *r, cp_status *st)
+/* Compares C with cuBLAS's C for the same inputs: ||C - C_ref|| / ||C_ref|| into m, and an
+ * error above CP_CUDA_GEMM_TOLERANCE. */
+static int cp_cuda_gemm_reference(const cp_cuda_run *r, cp_measurement *m, cp_status *st)
+{
+    cp_cuda_state *s = r->s;
+    const cp_config *c = r->c;
+    uint64_t bytes = c->m * c->n * 4;
+    if (s->gemm_ref_bytes < bytes) {
+        cudaFree(s->gemm_ref);
+        s->gemm_ref = NULL;
+        s->gemm_ref_bytes = 0;
+        CP_CUDA_CHECK(st, cudaMalloc(&s->gemm_ref, bytes));
+        s->gemm_ref_bytes = bytes;
+    }
+    if (!s->norm_sums)
+        CP_CUDA_CHECK(st, cudaMalloc((void **)&s->norm_sums, 2 * sizeof(double)));
+    CP_TRY(cp_cuda_cublas(s, st));
+    CP_TRY(cp_cublas_sgemm(s->cublas, r->bufs[0], r->bufs[1], s->gemm_ref, c->m, c->n, c->k, st));
+    CP_CUDA_CHECK(st, cudaMemsetAsync(s->norm_sums, 0, 2 * sizeof(double), s->stream));
+    CP_CUDA_CHECK(st, cp_kernels_diff_norm_launch(r->bufs[2], s->gemm_ref, c->m * c->n,
+                                                  s->norm_sums, s->stream));
+    double sums[2];
+    CP_CUDA_CHECK(
+        st, cudaMemcpyAsync(sums, s->norm_sums, sizeof sums, cudaMemcpyDeviceToHost, s->stream));
+    CP_CUDA_CHECK(st, cudaStreamSynchronize(s->stream));
+    m->rel_error = sums[1] > 0 ? sqrt(sums[0] / sums[1]) : NAN;
+    if (!(m->rel_error <= CP_CUDA_GEMM_TOLERANCE)) {
+        cp_status_set(st, CP_EXIT_RUNTIME,
+                      "wrong GEMM result: ||C - C_cublas|| / ||C_cublas|| is %.3g, above %g",
+                      m->rel_error, CP_CUDA_GEMM_TOLERANCE);
+        cp_status_hint(st, "this is a bug in coalprobe's %s kernel; please report it",
+                       cp_config_variant_name(c->variant));
+        return CP_EXIT_RUNTIME;
+    }
+    return CP_EXIT_OK;
+}
+
+/* Poisons what will be checked, runs the kernel once and checks its output (GEMM: a sample
+ * against the host in double precision, and all of C against cuBLAS). */
+static int cp_cuda_verify(const cp_cuda_run *r, cp_measurement *m, cp_status *st)
 {
     CP_TRY(cp_cuda_poison(r, st));
     CP_TRY(cp_cuda_run_once((void *)r, st));
-    if (r->c->family == CP_FAMILY_GEMM)
-        return cp_cuda_verify_gemm(r, st);
+    if (r->c->family == CP_FAMILY_GEMM) {
+        CP_TRY(cp_cuda_verify_gemm(r, st));
+        return cp_cuda_gemm_reference(r, m, st);
+    }
     for (int k = 0; k < CP_CUDA_CHUNKS; k++) {
         cp_cuda_chunk ch = cp_cuda_chunk_at(r->c, k);
         CP_TRY(cp_cuda_verify_chunk(r, &ch, st));
@@ -471,12 +542,12 @@ static int cp_cuda_time(cp_cuda_run *r, cp_measurement *m, cp_status *st)
 {
     cp_cuda_state *s = r->s;
     for (int w = 0; w < CP_CUDA_WARMUPS; w++)
-        CP_CUDA_CHECK(st, cp_cuda_launch(r));
+        CP_TRY(cp_cuda_launch(r, st));
     for (uint32_t k = 0; k < s->opt.reps; k++) {
         CP_CUDA_CHECK(st,
                       cp_kernels_flush_launch(s->flush_buf, s->flush_bytes, s->sink, s->stream));
         CP_CUDA_CHECK(st, cudaEventRecord(s->starts[k], s->stream));
-        CP_CUDA_CHECK(st, cp_cuda_launch(r));
+        CP_TRY(cp_cuda_launch(r, st));
         CP_CUDA_CHECK(st, cudaEventRecord(s->stops[k], s->stream));
     }
     CP_CUDA_CHECK(st, cudaStreamSynchronize(s->stream));
@@ -551,10 +622,11 @@ static void cp_cuda_store_counters(const double *v, const cp_prediction *p, doub
     m->dram_bytes_per_s = (cv->dram_read_bytes + cv->dram_write_bytes) / m->time_median_s;
     /* from the counted bytes and the event-timed median, against the theoretical peak */
     cv->dram_throughput_pct = 100.0 * m->dram_bytes_per_s / peak;
-    m->counts_match = cv->load_requests == (double)p->load.requests &&
-                      cv->load_sectors == (double)p->load.sectors &&
-                      cv->store_requests == (double)p->store.requests &&
-                      cv->store_sectors == (double)p->store.sectors;
+    m->counts_match = !p->modelled ? -1
+                                   : cv->load_requests == (double)p->load.requests &&
+                                         cv->load_sectors == (double)p->load.sectors &&
+                                         cv->store_requests == (double)p->store.requests &&
+                                         cv->store_sectors == (double)p->store.sectors;
 }
 
 static int cp_cuda_counters(void *state, size_t n, const cp_config *c, const cp_prediction *p,
@@ -588,6 +660,42 @@ static int cp_cuda_counters(void *state, size_t n, const cp_config *c, const cp_
     return rc;
 }
 
+/* cuBLAS's median time for the GEMM size of r, timed like every kernel (once per size). */
+static int cp_cuda_cublas_time(const cp_cuda_run *r, const cp_measurement *m, double *seconds,
+                               cp_status *st)
+{
+    cp_cuda_state *s = r->s;
+    const cp_config *c = r->c;
+    if (c->variant == CP_GEMM_CUBLAS) {
+        *seconds = m->time_median_s;
+        return CP_EXIT_OK;
+    }
+    for (size_t i = 0; i < s->ncublas_times; i++) {
+        if (s->cublas_times[i].m == c->m && s->cublas_times[i].n == c->n &&
+            s->cublas_times[i].k == c->k) {
+            *seconds = s->cublas_times[i].seconds;
+            return CP_EXIT_OK;
+        }
+    }
+    cp_config ref = *c;
+    ref.variant = CP_GEMM_CUBLAS;
+    cp_cuda_run rr = *r;
+    rr.c = &ref;
+    rr.bufs[2] = s->gemm_ref; /* C is checked already; cuBLAS writes its own */
+    cp_measurement t;
+    cp_measurement_clear(&t);
+    CP_TRY(cp_cuda_time(&rr, &t, st));
+    *seconds = t.time_median_s;
+    if (s->ncublas_times < CP_CUDA_CUBLAS_TIMES) {
+        size_t i = s->ncublas_times++;
+        s->cublas_times[i].m = c->m;
+        s->cublas_times[i].n = c->n;
+        s->cublas_times[i].k = c->k;
+        s->cublas_times[i].seconds = t.time_median_s;
+    }
+    return CP_EXIT_OK;
+}
+
 static int cp_cuda_measure(void *state, const cp_config *c, const cp_prediction *p,
                            cp_measurement *m, cp_status *st)
 {
@@ -599,12 +707,20 @@ static int cp_cuda_measure(void *state, const cp_config *c, const cp_prediction 
     cp_measurement_clear(m);
     CP_TRY(cp_cuda_buffers(&r, st));
     CP_TRY(cp_cuda_fill_inputs(&r, st));
-    CP_TRY(cp_cuda_verify(&r, st));
+    CP_TRY(cp_cuda_verify(&r, m, st));
     m->verified = 1;
     CP_TRY(cp_cuda_time(&r, m, st));
-    m->useful_bytes = (double)(p->load.bytes_requested + p->store.bytes_requested);
-    m->useful_bytes_per_s = m->useful_bytes / m->time_median_s;
-    m->pct_of_peak = 100.0 * m->useful_bytes_per_s / r.s->dev.peak_measured_bytes_per_s;
+    if (p->modelled) {
+        m->useful_bytes = (double)(p->load.bytes_requested + p->store.bytes_requested);
+        m->useful_bytes_per_s = m->useful_bytes / m->time_median_s;
+        m->pct_of_peak = 100.0 * m->useful_bytes_per_s / r.s->dev.peak_measured_bytes_per_s;
+    }
+    if (c->family == CP_FAMILY_GEMM) {
+        double cublas_s;
+        CP_TRY(cp_cuda_cublas_time(&r, m, &cublas_s, st));
+        m->flop_per_s = 2.0 * (double)c->m * (double)c->n * (double)c->k / m->time_median_s;
+        m->pct_of_cublas = 100.0 * cublas_s / m->time_median_s;
+    }
     return CP_EXIT_OK;
 }
 

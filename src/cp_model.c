@@ -82,6 +82,7 @@ static int cp_model_describe(const cp_config *c, cp_prediction *out, const cp_fa
                              cp_status *st)
 {
     memset(out, 0, sizeof *out);
+    out->modelled = 1;
     *fm = cp_model_family_of(c);
     if (!*fm)
         return cp_status_set(st, CP_EXIT_USAGE, "unknown pattern family %d", (int)c->family);
@@ -108,32 +109,38 @@ static uint64_t cp_gcd(uint64_t a, uint64_t b)
 }
 
 /* Counts of one warp over all iterations of one instruction. Costs do not change when every
- * address moves by a multiple of 128 bytes, so they repeat with the period after which the
- * per-iteration step adds up to such a multiple. */
+ * address moves by a multiple of 128 bytes, so over the regular iterations (same active mask)
+ * they repeat with the period after which the per-iteration step adds up to such a multiple;
+ * the iterations after those are counted one by one. */
 static void cp_model_warp_iterations(const cp_family_model *fm, const cp_config *c, size_t a,
                                      uint32_t ins, uint64_t warp, uint64_t iterations,
                                      uint32_t lane_bytes, cp_counts *acc)
 {
+    uint64_t regular = fm->regular_iterations ? fm->regular_iterations(c, a) : iterations;
     uint64_t step = fm->iteration_step(c, a) % CP_LINE_BYTES;
     uint64_t period = CP_LINE_BYTES / cp_gcd(step, CP_LINE_BYTES);
-    uint64_t direct = iterations < period ? iterations : period;
-    uint64_t rest = iterations % period;
+    uint64_t direct = regular < period ? regular : period;
+    uint64_t rest = regular % period;
     cp_counts first_rest, one_period;
     memset(&first_rest, 0, sizeof first_rest);
     memset(&one_period, 0, sizeof one_period);
     cp_warp_lanes w;
     w.lane_bytes = lane_bytes;
     for (uint64_t t = 0; t < direct; t++) {
-        if (iterations >= period && t == rest)
+        if (regular >= period && t == rest)
             first_rest = one_period;
         w.active_mask = fm->lanes(c, a, ins, warp, t, w.addr);
         cp_model_count_request(&w, &one_period);
     }
-    if (iterations < period) {
+    if (regular < period) {
         cp_counts_add_scaled(acc, &one_period, 1);
     } else {
-        cp_counts_add_scaled(acc, &one_period, iterations / period);
+        cp_counts_add_scaled(acc, &one_period, regular / period);
         cp_counts_add_scaled(acc, &first_rest, 1);
+    }
+    for (uint64_t t = regular; t < iterations; t++) {
+        w.active_mask = fm->lanes(c, a, ins, warp, t, w.addr);
+        cp_model_count_request(&w, acc);
     }
 }
 

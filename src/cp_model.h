@@ -51,6 +51,7 @@ typedef struct cp_access_prediction {
 
 /* The model's prediction for one configuration. */
 typedef struct cp_prediction {
+    int modelled;    /* 0 when the kernel is not modelled (cuBLAS): counts are meaningless */
     cp_counts load;  /* sum over the load accesses */
     cp_counts store; /* sum over the store accesses */
     uint64_t threads;

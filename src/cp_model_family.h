@@ -30,6 +30,9 @@ typedef struct cp_family_model {
     uint64_t (*iteration_step)(const cp_config *c, size_t a);
     /* Distinct sectors of its buffer that access a touches over the whole kernel. */
     uint64_t (*footprint)(const cp_config *c, size_t a);
+    /* Leading iterations of access a over which the active mask stays the same (so that the
+     * step alone moves the addresses); the others are counted one by one. NULL: all. */
+    uint64_t (*regular_iterations)(const cp_config *c, size_t a);
 } cp_family_model;
 
 extern const cp_family_model cp_model_stride_family;

@@ -48,6 +48,9 @@ static const char *const cp_report_csv_columns[] = {
     "meas_dram_write_bytes",
     "meas_load_efficiency",
     "meas_store_efficiency",
+    "meas_flop_per_s",
+    "meas_pct_of_cublas",
+    "meas_rel_error_vs_cublas",
     "match",
     "source",
 };
@@ -120,13 +123,14 @@ static void cp_report_csv_end_line(cp_report_csv_line *l)
 }
 
 /* pred_<side>_requests, _sectors, _sectors_per_request, _efficiency, _bytes_requested. */
-static void cp_report_csv_write_counts(cp_report_csv_line *l, const cp_counts *c)
+/* The predicted cells of one side; empty for a kernel that is not modelled (cuBLAS). */
+static void cp_report_csv_write_counts(cp_report_csv_line *l, const cp_counts *c, int modelled)
 {
-    cp_report_csv_cell_u64(l, 1, c->requests);
-    cp_report_csv_cell_u64(l, 1, c->sectors);
-    cp_report_csv_cell_ratio(l, cp_counts_sectors_per_request(c));
-    cp_report_csv_cell_ratio(l, cp_counts_efficiency(c));
-    cp_report_csv_cell_u64(l, 1, c->bytes_requested);
+    cp_report_csv_cell_u64(l, modelled, c->requests);
+    cp_report_csv_cell_u64(l, modelled, c->sectors);
+    cp_report_csv_cell_ratio(l, modelled ? cp_counts_sectors_per_request(c) : NAN);
+    cp_report_csv_cell_ratio(l, modelled ? cp_counts_efficiency(c) : NAN);
+    cp_report_csv_cell_u64(l, modelled, c->bytes_requested);
 }
 
 static void cp_report_csv_write_row(cp_report_csv_line *l, const cp_row *row)
@@ -150,8 +154,8 @@ static void cp_report_csv_write_row(cp_report_csv_line *l, const cp_row *row)
     cp_report_csv_cell_u64(l, gemm, c->n);
     cp_report_csv_cell_u64(l, gemm, c->k);
 
-    cp_report_csv_write_counts(l, &row->predicted.load);
-    cp_report_csv_write_counts(l, &row->predicted.store);
+    cp_report_csv_write_counts(l, &row->predicted.load, row->predicted.modelled);
+    cp_report_csv_write_counts(l, &row->predicted.store, row->predicted.modelled);
 
     cp_measurement scratch;
     const cp_measurement *m = cp_report_get_measurement(row, &scratch);
@@ -169,6 +173,9 @@ static void cp_report_csv_write_row(cp_report_csv_line *l, const cp_row *row)
         l, cp_report_compute_efficiency(v->load_bytes_requested, v->load_sectors));
     cp_report_csv_cell_ratio(
         l, cp_report_compute_efficiency(v->store_bytes_requested, v->store_sectors));
+    cp_report_csv_cell_double(l, m->flop_per_s);
+    cp_report_csv_cell_double(l, m->pct_of_cublas);
+    cp_report_csv_cell_double(l, m->rel_error);
     cp_report_csv_cell(l, m->counts_match == 1 ? "true" : m->counts_match == 0 ? "false" : "");
     cp_report_csv_cell(l, cp_report_get_source(row));
     cp_report_csv_end_line(l);

@@ -187,6 +187,10 @@ static void cp_report_json_add_config(cp_report_json *j, cJSON *row, const cp_co
 
 static void cp_report_json_add_predicted(cp_report_json *j, cJSON *row, const cp_prediction *p)
 {
+    if (!p->modelled) { /* cuBLAS: measured, never predicted */
+        cp_report_json_add_null(j, row, "predicted");
+        return;
+    }
     cJSON *o = cp_report_json_add_object(j, row, "predicted");
     cp_report_json_add_u64(j, o, "threads", p->threads);
     cp_report_json_add_u64(j, o, "warps", p->warps);
@@ -250,6 +254,9 @@ static void cp_report_json_add_measured(cp_report_json *j, cJSON *row, const cp_
     cp_report_json_add_double(j, o, "dram_bytes_per_s", m->dram_bytes_per_s);
     cp_report_json_add_double(j, o, "pct_of_peak", m->pct_of_peak);
     cp_report_json_add_bool(j, o, "verified", m->verified);
+    cp_report_json_add_double(j, o, "flop_per_s", m->flop_per_s);
+    cp_report_json_add_double(j, o, "pct_of_cublas", m->pct_of_cublas);
+    cp_report_json_add_double(j, o, "rel_error_vs_cublas", m->rel_error);
 
     const cp_counter_values *v = &m->counters;
     cJSON *c = cp_report_json_add_object(j, o, "counters");

@@ -34,6 +34,12 @@ typedef enum {
     CP_REPORT_CELL_MEAS_GBS,
     CP_REPORT_CELL_MEAS_DRAM_GBS,
     CP_REPORT_CELL_MEAS_MATCH,
+    CP_REPORT_CELL_PRED_A_SPR, /* GEMM: per operand */
+    CP_REPORT_CELL_PRED_B_SPR,
+    CP_REPORT_CELL_PRED_C_SPR,
+    CP_REPORT_CELL_MEAS_TIME_MS,
+    CP_REPORT_CELL_MEAS_GFLOPS,
+    CP_REPORT_CELL_MEAS_PCT_CUBLAS,
 } cp_report_cell;
 
 typedef enum {
@@ -79,6 +85,21 @@ static const cp_report_column cp_report_common_columns[] = {
     {CP_REPORT_CELL_MEAS_STORE_SPR, "st", "sec/req", CP_REPORT_GROUP_MEASURED, 0},
     {CP_REPORT_CELL_MEAS_TIME, "time", "us", CP_REPORT_GROUP_MEASURED, 0},
     {CP_REPORT_CELL_MEAS_GBS, "", "GB/s", CP_REPORT_GROUP_MEASURED, 0},
+    {CP_REPORT_CELL_MEAS_DRAM_GBS, "DRAM", "GB/s", CP_REPORT_GROUP_MEASURED, 0},
+    {CP_REPORT_CELL_MEAS_MATCH, "", "match", CP_REPORT_GROUP_MEASURED, 0},
+};
+
+/* GEMM's predicted and measured columns: per operand, and GFLOP/s against cuBLAS. */
+static const cp_report_column cp_report_gemm_result_columns[] = {
+    {CP_REPORT_CELL_PRED_A_SPR, "A", "sec/req", CP_REPORT_GROUP_PREDICTED, 0},
+    {CP_REPORT_CELL_PRED_B_SPR, "B", "sec/req", CP_REPORT_GROUP_PREDICTED, 0},
+    {CP_REPORT_CELL_PRED_C_SPR, "C", "sec/req", CP_REPORT_GROUP_PREDICTED, 0},
+    {CP_REPORT_CELL_PRED_LOAD_EFF, "ld", "eff", CP_REPORT_GROUP_PREDICTED, 0},
+    {CP_REPORT_CELL_MEAS_LOAD_SPR, "ld", "sec/req", CP_REPORT_GROUP_MEASURED, 0},
+    {CP_REPORT_CELL_MEAS_STORE_SPR, "st", "sec/req", CP_REPORT_GROUP_MEASURED, 0},
+    {CP_REPORT_CELL_MEAS_TIME_MS, "time", "ms", CP_REPORT_GROUP_MEASURED, 0},
+    {CP_REPORT_CELL_MEAS_GFLOPS, "", "GFLOP/s", CP_REPORT_GROUP_MEASURED, 0},
+    {CP_REPORT_CELL_MEAS_PCT_CUBLAS, "% of", "cuBLAS", CP_REPORT_GROUP_MEASURED, 0},
     {CP_REPORT_CELL_MEAS_DRAM_GBS, "DRAM", "GB/s", CP_REPORT_GROUP_MEASURED, 0},
     {CP_REPORT_CELL_MEAS_MATCH, "", "match", CP_REPORT_GROUP_MEASURED, 0},
 };
@@ -209,6 +230,25 @@ static void cp_report_table_format_cell(const cp_row *row, cp_report_cell cell, 
     case CP_REPORT_CELL_MEAS_MATCH:
         snprintf(buf, len, "%s", m->counts_match == 1 ? "yes" : m->counts_match == 0 ? "NO" : "-");
         break;
+    case CP_REPORT_CELL_PRED_A_SPR:
+    case CP_REPORT_CELL_PRED_B_SPR:
+    case CP_REPORT_CELL_PRED_C_SPR: {
+        size_t a = (size_t)(cell - CP_REPORT_CELL_PRED_A_SPR);
+        double spr = a < p->naccesses && p->modelled
+                         ? cp_counts_sectors_per_request(&p->accesses[a].counts)
+                         : NAN;
+        cp_report_table_format_number(buf, len, spr, 1, 2, "");
+        break;
+    }
+    case CP_REPORT_CELL_MEAS_TIME_MS:
+        cp_report_table_format_number(buf, len, m->time_median_s, 1e3, 2, "");
+        break;
+    case CP_REPORT_CELL_MEAS_GFLOPS:
+        cp_report_table_format_number(buf, len, m->flop_per_s, 1e-9, 0, "");
+        break;
+    case CP_REPORT_CELL_MEAS_PCT_CUBLAS:
+        cp_report_table_format_number(buf, len, m->pct_of_cublas, 1, 1, "%");
+        break;
     }
 }
 
@@ -224,11 +264,17 @@ static void cp_report_table_init_layout(cp_report_layout *lay, cp_family family)
         params = cp_report_gemm_columns;
         nparams = CP_REPORT_COUNT_OF(cp_report_gemm_columns);
     }
+    const cp_report_column *results = cp_report_common_columns;
+    size_t nresults = CP_REPORT_COUNT_OF(cp_report_common_columns);
+    if (family == CP_FAMILY_GEMM) {
+        results = cp_report_gemm_result_columns;
+        nresults = CP_REPORT_COUNT_OF(cp_report_gemm_result_columns);
+    }
     lay->ncols = 0;
     for (size_t i = 0; i < nparams; i++)
         lay->cols[lay->ncols++] = &params[i];
-    for (size_t i = 0; i < CP_REPORT_COUNT_OF(cp_report_common_columns); i++)
-        lay->cols[lay->ncols++] = &cp_report_common_columns[i];
+    for (size_t i = 0; i < nresults; i++)
+        lay->cols[lay->ncols++] = &results[i];
     for (size_t i = 0; i < lay->ncols; i++) {
         size_t top = strlen(lay->cols[i]->top), bottom = strlen(lay->cols[i]->bottom);
         lay->width[i] = top > bottom ? top : bottom;

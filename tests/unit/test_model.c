@@ -212,6 +212,30 @@ static void test_gemm_hand(void)
     CHECK_EQ_U64(p.accesses[1].counts.lines, 128 * 64);
     CHECK_EQ_U64(p.accesses[2].counts.sectors, 128 * 4);
     CHECK_EQ_U64(p.store.requests, 128);
+    /* smem 64^3: 2 tiles of k; a warp's tile load of A is 32 consecutive floats of one row
+     * (row*256 + t*128 bytes: 4 sectors, 1 line), of B 32 consecutive floats of one tile row */
+    c = gemm_cfg(CP_GEMM_SMEM, 64, 64, 64);
+    p = predict(&c);
+    CHECK(p.accesses[0].iterations == 2);
+    CHECK_EQ_U64(p.accesses[0].counts.requests, 128 * 2);
+    CHECK_EQ_U64(p.accesses[0].counts.sectors, 128 * 2 * 4);
+    CHECK_EQ_U64(p.accesses[0].counts.lines, 128 * 2);
+    CHECK_EQ_U64(p.accesses[1].counts.sectors, 128 * 2 * 4);
+    CHECK_EQ_U64(p.accesses[2].counts.sectors, 128 * 4);
+    CHECK_NEAR(cp_counts_efficiency(&p.load), 1.0, 0);
+    /* smem 64 x 64 x 40: the second tile holds 8 columns of A (lanes 0-7: 1 sector) and 8 rows
+     * of B (warps 0-7 of each block); warps 8-31 load no B in it */
+    c = gemm_cfg(CP_GEMM_SMEM, 64, 64, 40);
+    p = predict(&c);
+    CHECK_EQ_U64(p.accesses[0].counts.requests, 128 * 2);
+    CHECK_EQ_U64(p.accesses[0].counts.sectors, 128 * (4 + 1));
+    CHECK_EQ_U64(p.accesses[1].counts.requests, 128 + 4 * 8);
+    CHECK_EQ_U64(p.accesses[1].counts.sectors, 4 * (128 + 4 * 8));
+    /* cuBLAS: listed for its buffers, not modelled */
+    c = gemm_cfg(CP_GEMM_CUBLAS, 64, 64, 64);
+    p = predict(&c);
+    CHECK(!p.modelled && p.naccesses == 3 && p.load.requests == 0);
+    CHECK_EQ_U64(p.accesses[2].buffer_bytes, 64 * 64 * 4);
     /* 40^3 naive: warps with a column < 40: 40 per block row; block row 0 has 32 active
      * lanes (rows 0..31), block row 1 has 8 (rows 32..39). Rows are 160 B apart. */
     c = gemm_cfg(CP_GEMM_NAIVE, 40, 40, 40);
@@ -286,14 +310,18 @@ static void test_fast_vs_exact(void)
         c = layout_cfg((cp_layout)(rnd(&seed) % 2), F, rnd(&seed) % F, 1 + rnd(&seed) % 3000);
         check_fast_equals_exact(&c);
     }
-    for (int i = 0; i < 120; i++) {
-        cp_config c = gemm_cfg((cp_gemm_variant)(i % 2), 1 + rnd(&seed) % 100, 1 + rnd(&seed) % 100,
+    for (int i = 0; i < 180; i++) {
+        cp_config c = gemm_cfg((cp_gemm_variant)(i % 3), 1 + rnd(&seed) % 100, 1 + rnd(&seed) % 100,
                                1 + rnd(&seed) % 70);
         check_fast_equals_exact(&c);
     }
     cp_config c = gemm_cfg(CP_GEMM_NAIVE, 1, 1, 1);
     check_fast_equals_exact(&c);
     c = gemm_cfg(CP_GEMM_COALESCED, 33, 65, 9);
+    check_fast_equals_exact(&c);
+    c = gemm_cfg(CP_GEMM_SMEM, 33, 65, 70);
+    check_fast_equals_exact(&c);
+    c = gemm_cfg(CP_GEMM_SMEM, 100, 31, 64);
     check_fast_equals_exact(&c);
 }
 

@@ -58,6 +58,7 @@ static cp_row *new_row(fixture *f, uint64_t threads)
 {
     cp_row *row = &f->rows[f->report.nrows++];
     memset(row, 0, sizeof *row);
+    row->predicted.modelled = 1;
     row->predicted.threads = threads;
     row->predicted.warps = (threads + 31) / 32;
     return row;
@@ -138,6 +139,17 @@ static void set_counters(cp_measurement *m, double ld_req, double ld_sec, double
     v->store_bytes_requested = 128.0 * st_req;
     m->dram_bytes_per_s = (dram_read + dram_write) / m->time_median_s;
     m->counts_match = match;
+}
+
+/* The GEMM fields of a measurement: flop/s from the flops, % of cuBLAS from its time. */
+static void gemm_results(cp_measurement *m, double flops, double cublas_s, double rel_error)
+{
+    m->flop_per_s = flops / m->time_median_s;
+    m->pct_of_cublas = 100.0 * cublas_s / m->time_median_s;
+    m->rel_error = rel_error;
+    if (m->counts_match == -1) { /* not modelled: no useful bytes either */
+        m->useful_bytes = m->useful_bytes_per_s = m->pct_of_peak = NAN;
+    }
 }
 
 static void init_fixture(fixture *f, const char *command)
@@ -269,6 +281,7 @@ static void build_gemm(fixture *f)
     set_counters(m, 67108864, 1107296256, 32768, 1048576, 1075838976, 1048576, 12582912, 4194304,
                  2.1, 1);
     m->counters.load_bytes_requested = (double)r->predicted.load.bytes_requested;
+    gemm_results(m, 2.0 * 1024 * 1024 * 1024, 0.8e-3, 3e-7);
 
     /* coalesced: a warp covers 32 columns of a row: A broadcast, B and C 4 sectors */
     r = gemm_row(f, CP_GEMM_COALESCED, 1024);
@@ -281,6 +294,15 @@ static void build_gemm(fixture *f)
     m = measure(f, r, 10, 0.90112e-3, 0.897024e-3, 0.91136e-3);
     set_counters(m, 67108864, 167772160, 32768, 131072, 41943040, 131072, 8650752, 4194304, 5.4, 1);
     m->counters.load_bytes_requested = (double)r->predicted.load.bytes_requested;
+    gemm_results(m, 2.0 * 1024 * 1024 * 1024, 0.8e-3, 2e-7);
+
+    /* cuBLAS: measured, not modelled (its accesses are listed for the buffers only) */
+    r = gemm_row(f, CP_GEMM_CUBLAS, 1024);
+    r->predicted.modelled = 0;
+    m = measure(f, r, 10, 0.8e-3, 0.79e-3, 0.81e-3);
+    set_counters(m, 33554432, 100663296, 32768, 131072, 52428800, 131072, 8388608, 4194304, 6.0,
+                 -1);
+    gemm_results(m, 2.0 * 1024 * 1024 * 1024, 0.8e-3, 0.0);
 
     const uint64_t big = 65536ull * 65536 * 4, breq = 1ull << 43;
     r = gemm_row(f, CP_GEMM_NAIVE, 65536);
@@ -460,6 +482,9 @@ static void check_json_measured(const cJSON *o, const cp_measurement *m)
     CHECK(jis_double(o, "counters.store.sectors_per_request",
                      ratio(v->store_sectors, v->store_requests)));
     CHECK(jis_double(o, "counters.dram_read_bytes", v->dram_read_bytes));
+    CHECK(jis_double(o, "flop_per_s", m->flop_per_s));
+    CHECK(jis_double(o, "pct_of_cublas", m->pct_of_cublas));
+    CHECK(jis_double(o, "rel_error_vs_cublas", m->rel_error));
     CHECK(jis_double(o, "counters.load.bytes_requested", v->load_bytes_requested));
     CHECK(jis_double(o, "counters.load.efficiency",
                      ratio(v->load_bytes_requested, 32.0 * v->load_sectors)));
@@ -485,18 +510,22 @@ static void check_json_row(const cJSON *o, const cp_row *row)
     } else {
         CHECK(jis_u64(o, "config.fields", c->fields));
     }
-    CHECK(jis_u64(o, "predicted.threads", p->threads));
-    CHECK(jis_u64(o, "predicted.warps", p->warps));
-    check_json_counts(jget(o, "predicted.load"), &p->load);
-    check_json_counts(jget(o, "predicted.store"), &p->store);
-    const cJSON *accesses = jget(o, "predicted.accesses");
-    CHECK(cJSON_IsArray(accesses) && (size_t)cJSON_GetArraySize(accesses) == p->naccesses);
-    for (size_t i = 0; i < p->naccesses; i++) {
-        const cJSON *a = cJSON_GetArrayItem(accesses, (int)i);
-        CHECK(jis_str(a, "name", p->accesses[i].name));
-        CHECK(cJSON_IsBool(jget(a, "strided")));
-        CHECK(jis_u64(a, "buffer_bytes", p->accesses[i].buffer_bytes));
-        check_json_counts(a, &p->accesses[i].counts);
+    if (!p->modelled) {
+        CHECK(cJSON_IsNull(jget(o, "predicted")));
+    } else {
+        CHECK(jis_u64(o, "predicted.threads", p->threads));
+        CHECK(jis_u64(o, "predicted.warps", p->warps));
+        check_json_counts(jget(o, "predicted.load"), &p->load);
+        check_json_counts(jget(o, "predicted.store"), &p->store);
+        const cJSON *accesses = jget(o, "predicted.accesses");
+        CHECK(cJSON_IsArray(accesses) && (size_t)cJSON_GetArraySize(accesses) == p->naccesses);
+        for (size_t i = 0; i < p->naccesses; i++) {
+            const cJSON *a = cJSON_GetArrayItem(accesses, (int)i);
+            CHECK(jis_str(a, "name", p->accesses[i].name));
+            CHECK(cJSON_IsBool(jget(a, "strided")));
+            CHECK(jis_u64(a, "buffer_bytes", p->accesses[i].buffer_bytes));
+            check_json_counts(a, &p->accesses[i].counts);
+        }
     }
     if (row->measured)
         check_json_measured(jget(o, "measured"), row->measured);
@@ -570,7 +599,7 @@ static void check_csv(const char *text, const cp_report *r)
         if (*s == ',')
             commas++;
         if (*s == '\n') {
-            CHECK_EQ_U64(commas + 1, 41); /* every line has every column */
+            CHECK_EQ_U64(commas + 1, 44); /* every line has every column */
             commas = 0;
         }
     }
