@@ -6,8 +6,8 @@ Target: coalprobe takes at most a quarter of ncu's time.
 usage: speed_vs_ncu.py PATH/TO/coalprobe"""
 import statistics, subprocess, sys, time
 
-METRICS = ("smsp__inst_executed_op_global_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,"
-           "smsp__inst_executed_op_global_st.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,"
+METRICS = ("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,"
+           "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,"
            "lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_write.sum,"
            "dram__bytes_read.sum,dram__bytes_write.sum,"
            "smsp__sass_data_bytes_mem_global_op_ld.sum,smsp__sass_data_bytes_mem_global_op_st.sum")

@@ -45,13 +45,11 @@ struct cp_cupti_session {
 namespace
 {
 
-// The metric names, in CP_CUPTI_M_* order. Requests: see the comment on the enum in cp_cupti.h
-// (smsp__inst_executed_op_global_* share a pass with the sector/L2/DRAM counters on GH100, the
-// l1tex__t_requests_* counters do not: 1 pass instead of 3).
+// The metric names, in CP_CUPTI_M_* order (why these: the comment on the enum in cp_cupti.h).
 const char *const kMetricNames[CP_CUPTI_M_COUNT] = {
-    "smsp__inst_executed_op_global_ld.sum",
+    "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
     "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
-    "smsp__inst_executed_op_global_st.sum",
+    "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
     "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
     "lts__t_sectors_srcunit_tex_op_read.sum",
     "lts__t_sectors_srcunit_tex_op_write.sum",

@@ -33,18 +33,18 @@ extern "C" {
 typedef struct cp_cupti_session cp_cupti_session;
 
 /* The metrics coalprobe reads, in this order (indices are the CP_CUPTI_M_* enum). Requests are
- * smsp__inst_executed_op_global_{ld,st}.sum (one request per warp-level global memory
- * instruction), not l1tex__t_requests_pipe_lsu_mem_global_op_{ld,st}.sum: on GH100 the l1tex
- * request counters share a pass with no sector counter and no other request counter (all eight
- * metrics: 3 passes), while the instruction counters share one pass with everything else
- * (the eight counters: 1 pass). The bytes the threads asked for
- * (smsp__sass_data_bytes_*) come from instrumented code and take a pass of their own: 2 passes
- * in all on GH100. On the H100 both pairs read the same for copies with strides 1 to
- * 32 (one request per warp-level LDG/STG). */
+ * l1tex__t_requests_pipe_lsu_mem_global_op_{ld,st}.sum: requests L1 received, so a warp whose
+ * lanes are all predicated off sends none (the model's definition). The instruction counters
+ * smsp__inst_executed_op_global_{ld,st}.sum would share a pass with the sector, L2 and DRAM
+ * counters, but count such empty instructions too: on the H100, a shared-memory tiled GEMM of
+ * 33 x 64 x 40 executed 512 global loads for 292 requests. On GH100 the l1tex request counters
+ * share a pass with no sector counter and no other request counter: 3 passes for the eight
+ * counts, plus one for the bytes requested (smsp__sass_data_bytes_*, from instrumented code):
+ * 4 passes in all. */
 enum {
-    CP_CUPTI_M_LOAD_REQUESTS,    /* smsp__inst_executed_op_global_ld.sum */
+    CP_CUPTI_M_LOAD_REQUESTS,    /* l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum */
     CP_CUPTI_M_LOAD_SECTORS,     /* l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum */
-    CP_CUPTI_M_STORE_REQUESTS,   /* smsp__inst_executed_op_global_st.sum */
+    CP_CUPTI_M_STORE_REQUESTS,   /* l1tex__t_requests_pipe_lsu_mem_global_op_st.sum */
     CP_CUPTI_M_STORE_SECTORS,    /* l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum */
     CP_CUPTI_M_L2_READ_SECTORS,  /* lts__t_sectors_srcunit_tex_op_read.sum */
     CP_CUPTI_M_L2_WRITE_SECTORS, /* lts__t_sectors_srcunit_tex_op_write.sum */

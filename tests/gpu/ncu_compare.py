@@ -11,9 +11,9 @@ Without OUTPUT.json, the comparison is written to $CP_RESULTS_DIR/ncu_compare.js
 import csv, io, json, os, shutil, subprocess, sys, tempfile
 
 METRICS = {  # coalprobe JSON path -> ncu metric
-    ("load", "requests"): "smsp__inst_executed_op_global_ld.sum",
+    ("load", "requests"): "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
     ("load", "sectors"): "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
-    ("store", "requests"): "smsp__inst_executed_op_global_st.sum",
+    ("store", "requests"): "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
     ("store", "sectors"): "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
     ("l2_read_sectors",): "lts__t_sectors_srcunit_tex_op_read.sum",
     ("l2_write_sectors",): "lts__t_sectors_srcunit_tex_op_write.sum",
@@ -22,16 +22,17 @@ METRICS = {  # coalprobe JSON path -> ncu metric
     ("load", "bytes_requested"): "smsp__sass_data_bytes_mem_global_op_ld.sum",
     ("store", "bytes_requested"): "smsp__sass_data_bytes_mem_global_op_st.sum",
 }
-# the request counters Nsight Compute's memory tables show, for the record
-EXTRA = ["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
-         "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"]
+# the instruction counters, for the record (they also count warps with no active lane)
+EXTRA = ["smsp__inst_executed_op_global_ld.sum",
+         "smsp__inst_executed_op_global_st.sum"]
 EXACT = [("load", "requests"), ("load", "sectors"), ("store", "requests"), ("store", "sectors"),
          ("load", "bytes_requested"), ("store", "bytes_requested")]
 SWEEPS = [
     ["stride", "--stride", "1,2,4,8,16,32", "--width", "4,16", "--op", "all", "--size", "64M"],
     ["stride", "--stride", "1,3", "--offset", "1", "--width", "8,32", "--size", "64M"],
     ["layout", "--fields", "4,16", "--size", "64M"],
-    ["gemm", "--m", "512", "--n", "512", "--k", "512"],
+    ["gemm", "--variant", "naive,coalesced,smem", "--m", "512", "--n", "512", "--k", "512"],
+    ["gemm", "--variant", "smem", "--m", "33", "--n", "64", "--k", "40"],
 ]
 LAUNCHES_PER_CONFIG = 4  # output check, 2 warm-ups, 1 timed launch (--reps 1)
 
