@@ -1,16 +1,66 @@
 /* cp_cublas.c: row-major SGEMM through cuBLAS, which is column-major: C = A*B row-major is
  * C^T = B^T * A^T column-major, and a row-major matrix read column-major is its transpose, so
- * the call passes B before A with the sizes n, m, k and leading dimensions n, k, n. */
+ * the call passes B before A with the sizes n, m, k and leading dimensions n, k, n.
+ * libcublas is loaded with dlopen on first use (through the executable's RPATH), not linked:
+ * loading it and libcublasLt takes about 0.1 s, which every run would pay otherwise. */
+#define _POSIX_C_SOURCE 200809L
 #include "cp_cublas.h"
 
+#include <dlfcn.h>
 #include <limits.h>
 #include <stdlib.h>
 
-#include <cublas_v2.h>
+#include <cublas_v2.h> /* types only */
+
+/* The cuBLAS functions coalprobe calls, looked up by their exported names. */
+typedef struct cp_cublas_api {
+    cublasStatus_t (*create)(cublasHandle_t *);
+    cublasStatus_t (*destroy)(cublasHandle_t);
+    cublasStatus_t (*set_stream)(cublasHandle_t, cudaStream_t);
+    cublasStatus_t (*set_math_mode)(cublasHandle_t, cublasMath_t);
+    cublasStatus_t (*sgemm)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int,
+                            const float *, const float *, int, const float *, int, const float *,
+                            float *, int);
+    const char *(*status_name)(cublasStatus_t);
+    const char *(*status_string)(cublasStatus_t);
+} cp_cublas_api;
 
 struct cp_cublas {
+    void *lib;
+    cp_cublas_api api;
     cublasHandle_t handle;
 };
+
+/* Looks up every function of the api in lib. */
+static int cp_cublas_load(cp_cublas *h, cp_status *st)
+{
+    h->lib = dlopen("libcublas.so." CP_CUBLAS_SONAME_MAJOR, RTLD_NOW | RTLD_LOCAL);
+    if (!h->lib) {
+        cp_status_set(st, CP_EXIT_RUNTIME, "cannot load cuBLAS: %s", dlerror());
+        cp_status_hint(st, "install the CUDA Toolkit's cuBLAS, or add its directory to "
+                           "LD_LIBRARY_PATH");
+        return CP_EXIT_RUNTIME;
+    }
+    struct {
+        void **fn;
+        const char *name;
+    } syms[] = {
+        {(void **)&h->api.create, "cublasCreate_v2"},
+        {(void **)&h->api.destroy, "cublasDestroy_v2"},
+        {(void **)&h->api.set_stream, "cublasSetStream_v2"},
+        {(void **)&h->api.set_math_mode, "cublasSetMathMode"},
+        {(void **)&h->api.sgemm, "cublasSgemm_v2"},
+        {(void **)&h->api.status_name, "cublasGetStatusName"},
+        {(void **)&h->api.status_string, "cublasGetStatusString"},
+    };
+    for (size_t i = 0; i < sizeof syms / sizeof syms[0]; i++) {
+        *syms[i].fn = dlsym(h->lib, syms[i].name);
+        if (!*syms[i].fn)
+            return cp_status_set(st, CP_EXIT_RUNTIME, "cuBLAS has no %s: %s", syms[i].name,
+                                 dlerror());
+    }
+    return CP_EXIT_OK;
+}
 
 /* CP_CUBLAS_CHECK(st, call): records a failed cuBLAS call (its text, status name and
  * file:line) in st and returns CP_EXIT_RUNTIME. */
@@ -19,8 +69,8 @@ struct cp_cublas {
         cublasStatus_t cp_s_ = (call);                                                             \
         if (cp_s_ != CUBLAS_STATUS_SUCCESS)                                                        \
             return cp_status_set((st), CP_EXIT_RUNTIME, "%s failed: %s (%s) at %s:%d", #call,      \
-                                 cublasGetStatusName(cp_s_), cublasGetStatusString(cp_s_),         \
-                                 __FILE__, __LINE__);                                              \
+                                 h->api.status_name(cp_s_), h->api.status_string(cp_s_), __FILE__, \
+                                 __LINE__);                                                        \
     } while (0)
 
 int cp_cublas_open(cudaStream_t stream, cp_cublas **out, cp_status *st)
@@ -29,15 +79,20 @@ int cp_cublas_open(cudaStream_t stream, cp_cublas **out, cp_status *st)
     cp_cublas *h = calloc(1, sizeof *h);
     if (!h)
         return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory");
-    cublasStatus_t s = cublasCreate(&h->handle);
+    int rc = cp_cublas_load(h, st);
+    if (rc != CP_EXIT_OK) {
+        cp_cublas_close(h);
+        return rc;
+    }
+    cublasStatus_t s = h->api.create(&h->handle);
     if (s != CUBLAS_STATUS_SUCCESS) {
-        free(h);
-        return cp_status_set(st, CP_EXIT_RUNTIME, "cublasCreate failed: %s",
-                             cublasGetStatusName(s));
+        cp_status_set(st, CP_EXIT_RUNTIME, "cublasCreate failed: %s", h->api.status_name(s));
+        cp_cublas_close(h);
+        return CP_EXIT_RUNTIME;
     }
     *out = h;
-    CP_CUBLAS_CHECK(st, cublasSetStream(h->handle, stream));
-    CP_CUBLAS_CHECK(st, cublasSetMathMode(h->handle, CUBLAS_DEFAULT_MATH));
+    CP_CUBLAS_CHECK(st, h->api.set_stream(h->handle, stream));
+    CP_CUBLAS_CHECK(st, h->api.set_math_mode(h->handle, CUBLAS_DEFAULT_MATH));
     return CP_EXIT_OK;
 }
 
@@ -47,8 +102,8 @@ int cp_cublas_sgemm(cp_cublas *h, const float *A, const float *B, float *C, uint
     if (m > INT_MAX || n > INT_MAX || k > INT_MAX)
         return cp_status_set(st, CP_EXIT_RUNTIME, "cuBLAS takes sizes up to %d", INT_MAX);
     const float one = 1.0f, zero = 0.0f;
-    CP_CUBLAS_CHECK(st, cublasSgemm(h->handle, CUBLAS_OP_N, CUBLAS_OP_N, (int)n, (int)m, (int)k,
-                                    &one, B, (int)n, A, (int)k, &zero, C, (int)n));
+    CP_CUBLAS_CHECK(st, h->api.sgemm(h->handle, CUBLAS_OP_N, CUBLAS_OP_N, (int)n, (int)m, (int)k,
+                                     &one, B, (int)n, A, (int)k, &zero, C, (int)n));
     return CP_EXIT_OK;
 }
 
@@ -56,6 +111,9 @@ void cp_cublas_close(cp_cublas *h)
 {
     if (!h)
         return;
-    cublasDestroy(h->handle);
+    if (h->handle)
+        h->api.destroy(h->handle);
+    if (h->lib)
+        dlclose(h->lib);
     free(h);
 }
