@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cp_app.h"
 
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -33,8 +34,8 @@ static void cp_app_progress(size_t done, size_t total, const cp_config *c)
 
 /* Opens the backend; on "no device" says so and leaves *state NULL (model only). */
 static int cp_app_open_backend(const cp_options *o, const cp_backend *backend,
-                               const cp_prediction *preds, size_t n, cp_device_info *dev,
-                               void **state, cp_status *refusal, cp_status *st)
+                               const cp_config *configs, const cp_prediction *preds, size_t n,
+                               cp_device_info *dev, void **state, cp_status *refusal, cp_status *st)
 {
     cp_backend_options bo;
     memset(&bo, 0, sizeof bo);
@@ -42,10 +43,18 @@ static int cp_app_open_backend(const cp_options *o, const cp_backend *backend,
     bo.reps = o->reps;
     bo.counters = !o->no_counters;
     bo.max_configs = n;
-    for (size_t i = 0; i < n; i++)
-        for (size_t a = 0; a < preds[i].naccesses; a++)
+    for (size_t i = 0; i < n; i++) {
+        uint64_t total = 0;
+        for (size_t a = 0; a < preds[i].naccesses; a++) {
+            total += preds[i].accesses[a].buffer_bytes;
             if (preds[i].accesses[a].buffer_bytes > bo.max_access_bytes[a])
                 bo.max_access_bytes[a] = preds[i].accesses[a].buffer_bytes;
+        }
+        if (total > bo.max_config_bytes) {
+            bo.max_config_bytes = total;
+            cp_config_describe(&configs[i], bo.max_config, sizeof bo.max_config);
+        }
+    }
     int no_device = 0;
     int rc = backend->open(&bo, dev, state, &no_device, refusal, st);
     if (rc != CP_EXIT_OK && no_device) {
@@ -58,13 +67,47 @@ static int cp_app_open_backend(const cp_options *o, const cp_backend *backend,
     return rc;
 }
 
-/* Times every configuration, then reads the counters of all of them in batches. */
+/* The signal (SIGINT, SIGTERM) that asked the run to stop, 0 while none did. */
+static volatile sig_atomic_t cp_app_signal;
+
+static void cp_app_on_signal(int sig)
+{
+    cp_app_signal = sig;
+}
+
+/* Catches SIGINT and SIGTERM once (a second one kills at once), saving the old actions. */
+static void cp_app_catch_signals(struct sigaction old[2])
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = cp_app_on_signal;
+    sa.sa_flags = SA_RESETHAND;
+    sigemptyset(&sa.sa_mask);
+    cp_app_signal = 0;
+    sigaction(SIGINT, &sa, &old[0]);
+    sigaction(SIGTERM, &sa, &old[1]);
+}
+
+static void cp_app_restore_signals(const struct sigaction old[2])
+{
+    sigaction(SIGINT, &old[0], NULL);
+    sigaction(SIGTERM, &old[1], NULL);
+}
+
+/* Times every configuration, then reads the counters of all of them in batches. Stops early
+ * when a signal arrives: *done tells how many configurations were finished. */
 static int cp_app_measure_all(const cp_backend *backend, void *state, const cp_config *configs,
                               const cp_prediction *preds, cp_row *rows, cp_measurement *meas,
-                              size_t n, cp_status *st)
+                              size_t n, size_t *done, cp_status *st)
 {
     int progress = isatty(STDERR_FILENO);
+    *done = 0;
     for (size_t i = 0; i < n; i++) {
+        if (cp_app_signal) {
+            if (progress)
+                fprintf(stderr, "\r\033[K");
+            return CP_EXIT_OK; /* the rows timed so far are reported; no counters */
+        }
         if (progress)
             cp_app_progress(i, n, &rows[i].config);
         cp_measurement_clear(&meas[i]);
@@ -80,6 +123,7 @@ static int cp_app_measure_all(const cp_backend *backend, void *state, const cp_c
             return rc;
         }
         rows[i].measured = &meas[i];
+        *done = i + 1;
     }
     if (progress)
         fprintf(stderr, "\r\033[K[%zu/%zu] reading hardware counters", n, n);
@@ -115,11 +159,18 @@ int cp_app_run(const cp_options *o, const char *command, const cp_backend *backe
     void *state = NULL;
     cp_status refusal;
     cp_status_clear(&refusal);
+    size_t done = n; /* configurations finished (fewer after a signal) */
+    struct sigaction old_actions[2];
+    cp_app_catch_signals(old_actions);
     if (!rows || !meas || !preds) {
         rc = cp_status_set(st, CP_EXIT_RUNTIME, "out of memory for %zu configurations", n);
         goto done;
     }
     for (size_t i = 0; i < n && rc == CP_EXIT_OK; i++) {
+        if (cp_app_signal) { /* a huge model-only sweep: report what is predicted */
+            done = i;
+            break;
+        }
         rows[i].config = configs[i];
         rc = cp_model_predict(&configs[i], &rows[i].predicted, st);
         preds[i] = rows[i].predicted;
@@ -127,8 +178,8 @@ int cp_app_run(const cp_options *o, const char *command, const cp_backend *backe
     if (rc != CP_EXIT_OK)
         goto done;
 
-    if (!o->model_only && backend) {
-        rc = cp_app_open_backend(o, backend, preds, n, &dev, &state, &refusal, st);
+    if (!o->model_only && backend && !cp_app_signal) {
+        rc = cp_app_open_backend(o, backend, configs, preds, n, &dev, &state, &refusal, st);
         if (rc != CP_EXIT_OK)
             goto done;
     }
@@ -146,7 +197,7 @@ int cp_app_run(const cp_options *o, const char *command, const cp_backend *backe
             cp_status_hint(st, "%s", refusal.hint);
             goto done;
         }
-        rc = cp_app_measure_all(backend, state, configs, preds, rows, meas, n, st);
+        rc = cp_app_measure_all(backend, state, configs, preds, rows, meas, n, &done, st);
         if (rc != CP_EXIT_OK)
             goto done;
         if (counters_refused)
@@ -162,10 +213,20 @@ int cp_app_run(const cp_options *o, const char *command, const cp_backend *backe
     report.command = command;
     report.device = state ? &dev : NULL;
     report.rows = rows;
-    report.nrows = n;
+    report.nrows = done;
+    report.incomplete = cp_app_signal != 0;
     rc = cp_report_write(out.file, o->format, &report, st);
     if (rc == CP_EXIT_OK)
         rc = cp_output_commit(&out, st);
+    if (rc == CP_EXIT_OK && cp_app_signal) {
+        int sig = cp_app_signal;
+        fprintf(stderr,
+                "coalprobe: interrupted by %s after %zu of %zu configurations; the report "
+                "holds those and is marked incomplete\n",
+                sig == SIGINT ? "SIGINT" : "SIGTERM", done, n);
+        rc = 128 + sig; /* the shell's convention: 130 for SIGINT, 143 for SIGTERM */
+        goto done;
+    }
     if (rc != CP_EXIT_OK || !o->check)
         goto done;
     for (size_t i = 0; i < n; i++) {
@@ -181,6 +242,7 @@ int cp_app_run(const cp_options *o, const char *command, const cp_backend *backe
     }
 
 done:
+    cp_app_restore_signals(old_actions);
     cp_output_abort(&out);
     if (backend && state)
         backend->close(state);

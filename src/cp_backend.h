@@ -20,6 +20,10 @@ typedef struct cp_backend_options {
     /* largest buffer each access (by index) needs over the run: lets the backend allocate
      * and fill its buffers once for a whole sweep */
     uint64_t max_access_bytes[CP_MODEL_MAX_ACCESSES];
+    /* the largest sum of one configuration's buffers, and that configuration's description:
+     * a run that cannot fit it is refused before anything is allocated */
+    uint64_t max_config_bytes;
+    char max_config[160];
 } cp_backend_options;
 
 typedef struct cp_backend {

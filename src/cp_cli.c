@@ -34,6 +34,7 @@ enum {
     OPT_REQUIRE_COUNTERS,
     OPT_CHECK,
     OPT_LIST,
+    OPT_ALLOW_LARGE_SWEEP,
 };
 
 static const struct option cp_cli_options[] = {
@@ -60,6 +61,7 @@ static const struct option cp_cli_options[] = {
     {"require-counters", no_argument, NULL, OPT_REQUIRE_COUNTERS},
     {"check", no_argument, NULL, OPT_CHECK},
     {"list", no_argument, NULL, OPT_LIST},
+    {"allow-large-sweep", no_argument, NULL, OPT_ALLOW_LARGE_SWEEP},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
@@ -203,6 +205,9 @@ static int cp_cli_apply(cp_options *o, int opt, const char *arg, int *given, cp_
         return CP_EXIT_OK;
     case OPT_LIST:
         o->show_list = 1;
+        return CP_EXIT_OK;
+    case OPT_ALLOW_LARGE_SWEEP:
+        o->allow_large_sweep = 1;
         return CP_EXIT_OK;
     case 'h':
         o->show_help = 1;
@@ -350,6 +355,7 @@ void cp_cli_print_help(FILE *out)
           "  --no-counters     time only, never start CUPTI (so Nsight Compute can profile)\n"
           "  --require-counters  exit 1 when the hardware counters cannot be read\n"
           "  --check           exit 3 when measured requests or sectors differ from the model\n"
+          "  --allow-large-sweep  run sweeps of more than 100,000 configurations\n"
           "\n"
           "Other:\n"
           "  --list            the pattern families and their parameters\n"

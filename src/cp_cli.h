@@ -41,6 +41,7 @@ typedef struct cp_options {
     int no_counters;
     int require_counters;
     int check;
+    int allow_large_sweep; /* more than CP_PLAN_MAX_CONFIGS configurations */
     int show_help, show_version, show_list;
 } cp_options;
 

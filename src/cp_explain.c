@@ -113,8 +113,7 @@ int cp_explain_write(FILE *out, const cp_config *c, uint64_t warp, cp_status *st
     char desc[160];
     cp_config_describe(c, desc, sizeof desc);
     if (!p.modelled) {
-        fprintf(out, "%s %s: not modelled (cuBLAS)\n",
-                cp_config_family_name(c->family), desc);
+        fprintf(out, "%s %s: not modelled (cuBLAS)\n", cp_config_family_name(c->family), desc);
         return CP_EXIT_OK;
     }
     fprintf(out, "%s %s: warp %" PRIu64 " of %" PRIu64 "\n", cp_config_family_name(c->family), desc,

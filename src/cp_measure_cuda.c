@@ -170,11 +170,33 @@ static void cp_cuda_close(void *state)
     free(s);
 }
 
+/* Bytes kept free beside the buffers (the flush buffer, cuBLAS's workspace, the driver). */
+#define CP_CUDA_MEMORY_MARGIN (256ull << 20)
+
+/* Refuses a sweep whose largest configuration cannot fit before anything is allocated. */
+static int cp_cuda_check_memory(const cp_cuda_state *s, cp_status *st)
+{
+    size_t free_bytes, total;
+    CP_CUDA_CHECK(st, cudaMemGetInfo(&free_bytes, &total));
+    uint64_t flush = 2 * s->dev.l2_bytes;
+    uint64_t need = s->opt.max_config_bytes + flush + CP_CUDA_MEMORY_MARGIN;
+    if (need <= free_bytes)
+        return CP_EXIT_OK;
+    cp_status_set(st, CP_EXIT_USAGE,
+                  "%s needs %" PRIu64 " bytes of buffers (%" PRIu64
+                  " with the L2 flush buffer and a margin) and %s has %zu bytes free",
+                  s->opt.max_config, s->opt.max_config_bytes, need, s->dev.name, free_bytes);
+    cp_status_hint(st, "use a smaller --size, stride, field count or matrix, or --model to "
+                       "predict without measuring");
+    return CP_EXIT_USAGE;
+}
+
 static int cp_cuda_setup(cp_cuda_state *s, cp_status *st)
 {
     CP_CUDA_CHECK(st, cudaSetDevice(s->opt.device));
     CP_CUDA_CHECK(st, cudaFree(NULL));
     CP_TRY(cp_cuda_device_info(s->opt.device, &s->dev, st));
+    CP_TRY(cp_cuda_check_memory(s, st));
     CP_CUDA_CHECK(st, cudaStreamCreateWithFlags(&s->stream, cudaStreamNonBlocking));
     s->starts = calloc(s->opt.reps, sizeof *s->starts);
     s->stops = calloc(s->opt.reps, sizeof *s->stops);

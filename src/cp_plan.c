@@ -64,7 +64,14 @@ int cp_plan_build(const cp_options *o, cp_config **configs, size_t *count, cp_st
     uint64_t n;
     *configs = NULL;
     *count = 0;
-    CP_TRY(cp_sweep_product_count(dims, nparams, CP_PLAN_MAX_CONFIGS, &n, st));
+    uint64_t limit = o->allow_large_sweep ? CP_PLAN_MAX_CONFIGS_ALLOWED : CP_PLAN_MAX_CONFIGS;
+    int rc = cp_sweep_product_count(dims, nparams, limit, &n, st);
+    if (rc != CP_EXIT_OK) {
+        if (!o->allow_large_sweep)
+            cp_status_hint(st, "narrow the sweep, or confirm it with --allow-large-sweep (up to "
+                               "1,000,000 configurations)");
+        return rc;
+    }
     cp_config *list = calloc(n ? n : 1, sizeof *list);
     if (!list)
         return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory for %llu configurations",

@@ -8,8 +8,9 @@
 #include "cp_config.h"
 #include "cp_status.h"
 
-/* Most configurations one run may hold. */
+/* Most configurations one run may hold, and the most with --allow-large-sweep. */
 #define CP_PLAN_MAX_CONFIGS 100000u
+#define CP_PLAN_MAX_CONFIGS_ALLOWED 1000000u /* about 2.3 KB of records each */
 
 /* Builds the cartesian product of o's sweeps for its family, in a stable order (the
  * innermost, fastest-changing parameter last in the family's list: stride for stride, field

@@ -10,6 +10,8 @@ enum {
     CP_EXIT_RUNTIME = 1,  /* runtime error: CUDA, CUPTI, I/O, wrong kernel output */
     CP_EXIT_USAGE = 2,    /* bad command line: nothing was launched or written */
     CP_EXIT_MISMATCH = 3, /* --check: predicted and measured counts disagree */
+    /* 128 + signal number (130 SIGINT, 143 SIGTERM): interrupted; the report written holds
+     * the configurations finished so far and is marked incomplete */
 };
 
 /* A status filled in by the function that failed; the caller owns the storage.

@@ -36,8 +36,9 @@ int main(int argc, char **argv)
         else
             rc = cp_app_run(&o, command ? command : "coalprobe", &cp_backend_cuda, &st);
     }
-    /* a mismatch is already in the report; other failures left no report behind */
-    if (rc != CP_EXIT_OK)
+    /* a mismatch is already in the report, and an interruption (128 + the signal) wrote its
+     * partial report and said so; other failures left no report behind */
+    if (rc != CP_EXIT_OK && rc < 128)
         cp_app_report_failure(rc != CP_EXIT_MISMATCH && cp_main_wants_json(argc, argv), stdout,
                               command ? command : "coalprobe", &st);
     cp_cli_free(&o);

@@ -8,10 +8,11 @@
 #                  with CP_UPDATE_GOLDEN=1 the golden file is rewritten instead
 #   --json         standard output must be one valid JSON document (python3 json module)
 #   --max-width N  no line of standard output is longer than N characters
+#   --stdout-file-re ERE  the output file (--file) has a line matching ERE
 set -u
 want_rc=$1
 shift
-stderr_re= stdout_re= no_stderr=0 no_stdout=0 json=0 golden= file= no_file= max_width=
+stderr_re= stdout_re= no_stderr=0 no_stdout=0 json=0 golden= file= no_file= max_width= file_re=
 while [ $# -gt 0 ] && [ "$1" != "--" ]; do
     case $1 in
     --stderr) stderr_re=$2; shift ;;
@@ -23,6 +24,7 @@ while [ $# -gt 0 ] && [ "$1" != "--" ]; do
     --file) file=$2; shift ;;
     --no-file) no_file=$2; shift ;;
     --max-width) max_width=$2; shift ;;
+    --stdout-file-re) file_re=$2; shift ;;
     *) echo "expect.sh: unknown option $1" >&2; exit 2 ;;
     esac
     shift
@@ -45,6 +47,9 @@ if [ $json -eq 1 ] && ! python3 -c 'import json,sys; json.load(open(sys.argv[1])
 fi
 if [ -n "$max_width" ] && awk -v w="$max_width" 'length($0) > w { bad = 1 } END { exit !bad }' "$tmp/out"; then
     bad "a line of stdout is longer than $max_width characters"
+fi
+if [ -n "$file_re" ] && ! grep -Eq -- "$file_re" "$file" 2>/dev/null; then
+    bad "the output file lacks /$file_re/"
 fi
 if [ -n "$no_file" ] && ls "$no_file"* >/dev/null 2>&1; then bad "$no_file was left behind"; fi
 if [ -n "$golden" ]; then

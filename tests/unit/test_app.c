@@ -3,6 +3,7 @@
  * differs from the model (--check: exit 3), counters refused (warning; --require-counters:
  * exit 1), no device (model only). */
 #define _POSIX_C_SOURCE 200809L
+#include <signal.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -14,7 +15,12 @@ typedef struct fake_plan {
     int no_device;       /* open: report no GPU */
     int refuse_counters; /* open: counters refused */
     int off_by_one_at;   /* counters: configuration whose load sectors are off by one, or -1 */
+    int signal_at;       /* measure: configuration during which a signal arrives, or -1 */
+    int signal;          /* that signal */
+    int fail_at;         /* measure: configuration whose kernel fails, or -1 */
 } fake_plan;
+
+static int g_measured; /* configurations measured in the current run */
 
 static fake_plan g_plan;
 static int g_state; /* any non-NULL state */
@@ -43,7 +49,12 @@ static int fake_measure(void *state, const cp_config *c, const cp_prediction *p,
 {
     (void)state;
     (void)c;
-    (void)st;
+    if (g_measured == g_plan.fail_at)
+        return cp_status_set(st, CP_EXIT_RUNTIME,
+                             "cudaStreamSynchronize failed: cudaErrorIllegalAddress (fake)");
+    if (g_measured == g_plan.signal_at)
+        raise(g_plan.signal);
+    g_measured++;
     m->timed = 1;
     m->reps = 3;
     m->time_median_s = m->time_min_s = m->time_max_s = 1e-3;
@@ -87,6 +98,7 @@ static const cp_backend fake_backend = {"fake", fake_open, fake_measure, fake_co
 static int run(const fake_plan *plan, char **report, cp_status *st, int argc, char **argv)
 {
     g_plan = *plan;
+    g_measured = 0;
     char path[] = "/tmp/coalprobe-test-app-XXXXXX";
     int fd = mkstemp(path);
     close(fd);
@@ -123,14 +135,14 @@ int main(void)
     cp_status st;
 
     /* every count matches: exit 0, every row "yes" */
-    fake_plan ok = {0, 0, -1};
+    fake_plan ok = {0, 0, -1, -1, 0, -1};
     CHECK(run(&ok, &report, &st, 6, argv_check) == CP_EXIT_OK);
     CHECK_STR_CONTAINS(report, "yes");
     CHECK(report && !strstr(report, " NO"));
     free(report);
 
     /* one count differs: the report is written and marks the row, --check exits 3 */
-    fake_plan off = {0, 0, 1};
+    fake_plan off = {0, 0, 1, -1, 0, -1};
     CHECK(run(&off, &report, &st, 6, argv_check) == CP_EXIT_MISMATCH);
     CHECK_STR_CONTAINS(st.message, "differ from the model (first: stride=2 ");
     CHECK_STR_CONTAINS(report, "NO");
@@ -140,7 +152,7 @@ int main(void)
     free(report);
 
     /* counters refused: timings still reported, exit 0; --require-counters: exit 1, no file */
-    fake_plan refused = {0, 1, -1};
+    fake_plan refused = {0, 1, -1, -1, 0, -1};
     CHECK(run(&refused, &report, &st, 5, argv_plain) == CP_EXIT_OK);
     CHECK(report != NULL && report[0] != '\0');
     free(report);
@@ -155,9 +167,35 @@ int main(void)
     free(report);
 
     /* no device: the model's report, exit 0 */
-    fake_plan none = {1, 0, -1};
+    fake_plan none = {1, 0, -1, -1, 0, -1};
     CHECK(run(&none, &report, &st, 5, argv_plain) == CP_EXIT_OK);
     CHECK_STR_CONTAINS(report, "4.00");
+    free(report);
+
+    /* SIGINT while the second of three configurations runs: the two finished rows are
+     * written as a report marked incomplete, exit 130; SIGTERM: 143; JSON stays valid */
+    char *argv_json[] = {"coalprobe", "--stride", "1..3", "--size", "4K", "--format", "json"};
+    fake_plan sigint = {0, 0, -1, 1, SIGINT, -1};
+    CHECK(run(&sigint, &report, &st, 5, argv_plain) == 130);
+    CHECK_STR_CONTAINS(report, "(incomplete: the sweep was interrupted)");
+    CHECK(report && strstr(report, "\n     2 ") && !strstr(report, "\n     3 "));
+    free(report);
+    fake_plan sigterm = {0, 0, -1, 0, SIGTERM, -1};
+    CHECK(run(&sigterm, &report, &st, 7, argv_json) == 143);
+    CHECK_STR_CONTAINS(report, "\"incomplete\":\ttrue");
+    CHECK_STR_CONTAINS(report, "\"rows\":\t[{");
+    CHECK(report && !strstr(report, "\"stride\":\t2"));
+    free(report);
+    /* the handlers are gone after the run: the default action is back */
+    struct sigaction now;
+    sigaction(SIGINT, NULL, &now);
+    CHECK(now.sa_handler == SIG_DFL);
+
+    /* a kernel that fails: exit 1, the message, and no report left behind */
+    fake_plan fails = {0, 0, -1, -1, 0, 1};
+    CHECK(run(&fails, &report, &st, 5, argv_plain) == CP_EXIT_RUNTIME);
+    CHECK_STR_CONTAINS(st.message, "cudaErrorIllegalAddress (fake) (measuring stride stride=2");
+    CHECK(report == NULL || report[0] == '\0');
     free(report);
     return cp_test_finish();
 }
