@@ -1,11 +1,12 @@
 /* cp_app.c: one run of coalprobe: builds the plan, predicts every configuration, measures
  * them on the GPU when there is one, and writes the report. */
-#define _POSIX_C_SOURCE 200809L
+#define _POSIX_C_SOURCE 200809L /* sigaction, clock_gettime */
 #include "cp_app.h"
 
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cp_explain.h"
@@ -67,29 +68,54 @@ static int cp_app_open_backend(const cp_options *o, const cp_backend *backend,
     return rc;
 }
 
-/* The signal (SIGINT, SIGTERM) that asked the run to stop, 0 while none did. */
+/* The signal (SIGINT, SIGTERM) that asked the run to stop, 0 while none did; when it came;
+ * and the temporary report file a forced stop removes. */
 static volatile sig_atomic_t cp_app_signal;
+static struct timespec cp_app_signal_time;
+static const char *volatile cp_app_temp_path;
 
+/* The first signal asks the run to stop after the configuration in progress. The same
+ * interruption often arrives twice at once (timeout(1) signals the process and its group);
+ * a second signal at least half a second later stops at once, leaving no file behind. Only
+ * async-signal-safe calls here. */
 static void cp_app_on_signal(int sig)
 {
-    cp_app_signal = sig;
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    if (!cp_app_signal) {
+        cp_app_signal_time = now;
+        cp_app_signal = sig;
+        return;
+    }
+    long ms = (long)(now.tv_sec - cp_app_signal_time.tv_sec) * 1000 +
+              (now.tv_nsec - cp_app_signal_time.tv_nsec) / 1000000;
+    if (ms < 500)
+        return;
+    static const char msg[] = "coalprobe: stopped at once by a second signal; no report\n";
+    if (cp_app_temp_path)
+        unlink(cp_app_temp_path);
+    if (write(STDERR_FILENO, msg, sizeof msg - 1) < 0) {
+        /* nothing more can be done in a signal handler */
+    }
+    _exit(128 + sig);
 }
 
-/* Catches SIGINT and SIGTERM once (a second one kills at once), saving the old actions. */
-static void cp_app_catch_signals(struct sigaction old[2])
+/* Catches SIGINT and SIGTERM, saving the old actions. */
+static void cp_app_catch_signals(struct sigaction old[2], const char *temp_path)
 {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = cp_app_on_signal;
-    sa.sa_flags = SA_RESETHAND;
     sigemptyset(&sa.sa_mask);
     cp_app_signal = 0;
+    cp_app_temp_path = temp_path;
     sigaction(SIGINT, &sa, &old[0]);
     sigaction(SIGTERM, &sa, &old[1]);
 }
 
 static void cp_app_restore_signals(const struct sigaction old[2])
 {
+    cp_app_temp_path = NULL;
     sigaction(SIGINT, &old[0], NULL);
     sigaction(SIGTERM, &old[1], NULL);
 }
@@ -161,7 +187,7 @@ int cp_app_run(const cp_options *o, const char *command, const cp_backend *backe
     cp_status_clear(&refusal);
     size_t done = n; /* configurations finished (fewer after a signal) */
     struct sigaction old_actions[2];
-    cp_app_catch_signals(old_actions);
+    cp_app_catch_signals(old_actions, out.temp_path);
     if (!rows || !meas || !preds) {
         rc = cp_status_set(st, CP_EXIT_RUNTIME, "out of memory for %zu configurations", n);
         goto done;
