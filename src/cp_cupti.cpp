@@ -1,6 +1,10 @@
 // cp_cupti.cpp: the CUPTI Range Profiler session (auto range, user replay) behind cp_cupti.h.
 #include "cp_cupti.h"
 
+#include <dlfcn.h>
+
+#include <cstdlib>
+
 #include <cuda.h>         // types only (CUcontext, CUdevice, CUresult): libcuda is never linked
 #include <cudaTypedefs.h> // PFN_* driver function types, for cudaGetDriverEntryPointByVersion
 #include <cuda_runtime_api.h>
@@ -45,6 +49,81 @@ struct cp_cupti_session {
 namespace
 {
 
+// CUPTI is loaded with dlopen when a session opens (through the executable's RPATH), not
+// linked: a machine without it still runs coalprobe, and the rows then say why there are no
+// counters. COALPROBE_CUPTI_LIBRARY names another libcupti to load.
+#define CP_CUPTI_FUNCTIONS(X)                                                                      \
+    X(cuptiDeviceGetChipName)                                                                      \
+    X(cuptiGetResultString)                                                                        \
+    X(cuptiProfilerDeInitialize)                                                                   \
+    X(cuptiProfilerDeviceSupported)                                                                \
+    X(cuptiProfilerGetCounterAvailability)                                                         \
+    X(cuptiProfilerHostConfigAddMetrics)                                                           \
+    X(cuptiProfilerHostDeinitialize)                                                               \
+    X(cuptiProfilerHostEvaluateToGpuValues)                                                        \
+    X(cuptiProfilerHostGetConfigImage)                                                             \
+    X(cuptiProfilerHostGetConfigImageSize)                                                         \
+    X(cuptiProfilerHostGetMetricProperties)                                                        \
+    X(cuptiProfilerHostGetNumOfPasses)                                                             \
+    X(cuptiProfilerHostInitialize)                                                                 \
+    X(cuptiProfilerInitialize)                                                                     \
+    X(cuptiRangeProfilerCounterDataImageInitialize)                                                \
+    X(cuptiRangeProfilerDecodeData)                                                                \
+    X(cuptiRangeProfilerDisable)                                                                   \
+    X(cuptiRangeProfilerEnable)                                                                    \
+    X(cuptiRangeProfilerGetCounterDataInfo)                                                        \
+    X(cuptiRangeProfilerGetCounterDataSize)                                                        \
+    X(cuptiRangeProfilerPopRange)                                                                  \
+    X(cuptiRangeProfilerPushRange)                                                                 \
+    X(cuptiRangeProfilerSetConfig)                                                                 \
+    X(cuptiRangeProfilerStart)                                                                     \
+    X(cuptiRangeProfilerStop)
+
+struct cupti_api {
+#define CP_CUPTI_DECLARE(name) decltype(&::name) name = nullptr;
+    CP_CUPTI_FUNCTIONS(CP_CUPTI_DECLARE)
+#undef CP_CUPTI_DECLARE
+};
+
+cupti_api g_cupti;
+void *g_cupti_lib = nullptr;
+
+// Loads libcupti and every function coalprobe calls (once per process). A failure is a
+// refusal: timings still run.
+int load_cupti(int *refused, cp_status *st)
+{
+    if (g_cupti_lib)
+        return CP_EXIT_OK;
+    const char *env = std::getenv("COALPROBE_CUPTI_LIBRARY");
+    const char *lib_name = env && *env ? env : "libcupti.so." CP_CUPTI_SONAME_MAJOR;
+    void *lib = dlopen(lib_name, RTLD_NOW | RTLD_LOCAL);
+    if (!lib) {
+        if (refused)
+            *refused = 1;
+        cp_status_set(st, CP_EXIT_RUNTIME, "CUPTI refused: cannot load %s (%s)", lib_name,
+                      dlerror());
+        cp_status_hint(st, "install the CUDA Toolkit's CUPTI, add its directory to LD_LIBRARY_PATH "
+                           "or name the library in COALPROBE_CUPTI_LIBRARY; or run with "
+                           "--no-counters");
+        return CP_EXIT_RUNTIME;
+    }
+    cupti_api api;
+#define CP_CUPTI_LOAD(name)                                                                        \
+    api.name = reinterpret_cast<decltype(api.name)>(dlsym(lib, #name));                            \
+    if (!api.name) {                                                                               \
+        dlclose(lib);                                                                              \
+        if (refused)                                                                               \
+            *refused = 1;                                                                          \
+        return cp_status_set(st, CP_EXIT_RUNTIME, "CUPTI refused: %s lacks %s (CUDA 13 needed)",   \
+                             lib_name, #name);                                                     \
+    }
+    CP_CUPTI_FUNCTIONS(CP_CUPTI_LOAD)
+#undef CP_CUPTI_LOAD
+    g_cupti = api;
+    g_cupti_lib = lib;
+    return CP_EXIT_OK;
+}
+
 // The metric names, in CP_CUPTI_M_* order (why these: the comment on the enum in cp_cupti.h).
 const char *const kMetricNames[CP_CUPTI_M_COUNT] = {
     "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
@@ -66,7 +145,7 @@ thread_local CUptiResult t_last_cupti_error = CUPTI_SUCCESS;
 const char *cupti_result_name(CUptiResult r)
 {
     const char *s = nullptr;
-    if (cuptiGetResultString(r, &s) != CUPTI_SUCCESS || !s)
+    if (!g_cupti.cuptiGetResultString || g_cupti.cuptiGetResultString(r, &s) != CUPTI_SUCCESS || !s)
         return "unknown CUPTI error";
     return s;
 }
@@ -300,7 +379,7 @@ struct host_object {
             return;
         auto p = CP_PARAMS(CUpti_Profiler_Host_Deinitialize_Params);
         p.pHostObject = obj;
-        (void)cuptiProfilerHostDeinitialize(&p); // nothing to report at teardown
+        (void)g_cupti.cuptiProfilerHostDeinitialize(&p); // nothing to report at teardown
         obj = nullptr;
     }
 };
@@ -312,7 +391,7 @@ int host_initialize(const char *chip, const uint8_t *availability, CUpti_Profile
     p.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
     p.pChipName = chip;
     p.pCounterAvailabilityImage = availability;
-    CP_CUPTI_CHECK(st, cuptiProfilerHostInitialize(&p));
+    CP_CUPTI_CHECK(st, g_cupti.cuptiProfilerHostInitialize(&p));
     *out = p.pHostObject;
     return CP_EXIT_OK;
 }
@@ -323,7 +402,7 @@ bool metric_known(CUpti_Profiler_Host_Object *host, const char *metric)
     auto p = CP_PARAMS(CUpti_Profiler_Host_GetMetricProperties_Params);
     p.pHostObject = host;
     p.pMetricName = metric;
-    return cuptiProfilerHostGetMetricProperties(&p) == CUPTI_SUCCESS;
+    return g_cupti.cuptiProfilerHostGetMetricProperties(&p) == CUPTI_SUCCESS;
 }
 
 // Adds names to host, builds the config image into config and counts its passes.
@@ -334,23 +413,23 @@ int build_config(CUpti_Profiler_Host_Object *host, std::vector<const char *> &na
     ap.pHostObject = host;
     ap.ppMetricNames = names.data();
     ap.numMetrics = names.size();
-    CP_CUPTI_CHECK(st, cuptiProfilerHostConfigAddMetrics(&ap));
+    CP_CUPTI_CHECK(st, g_cupti.cuptiProfilerHostConfigAddMetrics(&ap));
 
     auto sp = CP_PARAMS(CUpti_Profiler_Host_GetConfigImageSize_Params);
     sp.pHostObject = host;
-    CP_CUPTI_CHECK(st, cuptiProfilerHostGetConfigImageSize(&sp));
+    CP_CUPTI_CHECK(st, g_cupti.cuptiProfilerHostGetConfigImageSize(&sp));
     config.assign(sp.configImageSize, 0);
 
     auto gp = CP_PARAMS(CUpti_Profiler_Host_GetConfigImage_Params);
     gp.pHostObject = host;
     gp.configImageSize = config.size();
     gp.pConfigImage = config.data();
-    CP_CUPTI_CHECK(st, cuptiProfilerHostGetConfigImage(&gp));
+    CP_CUPTI_CHECK(st, g_cupti.cuptiProfilerHostGetConfigImage(&gp));
 
     auto np = CP_PARAMS(CUpti_Profiler_Host_GetNumOfPasses_Params);
     np.configImageSize = config.size();
     np.pConfigImage = config.data();
-    CP_CUPTI_CHECK(st, cuptiProfilerHostGetNumOfPasses(&np));
+    CP_CUPTI_CHECK(st, g_cupti.cuptiProfilerHostGetNumOfPasses(&np));
     *passes = np.numOfPasses;
     return CP_EXIT_OK;
 }
@@ -362,7 +441,7 @@ int reset_image(cp_cupti_session *s, cp_status *st)
     p.pRangeProfilerObject = s->rp;
     p.counterDataSize = s->counter_data.size();
     p.pCounterData = s->counter_data.data();
-    CP_CUPTI_CHECK(st, cuptiRangeProfilerCounterDataImageInitialize(&p));
+    CP_CUPTI_CHECK(st, g_cupti.cuptiRangeProfilerCounterDataImageInitialize(&p));
     return CP_EXIT_OK;
 }
 
@@ -373,7 +452,7 @@ int disable_profiler(cp_cupti_session *s, cp_status *st)
     auto p = CP_PARAMS(CUpti_RangeProfiler_Disable_Params);
     p.pRangeProfilerObject = s->rp;
     s->rp = nullptr;
-    CP_CUPTI_CHECK(st, cuptiRangeProfilerDisable(&p));
+    CP_CUPTI_CHECK(st, g_cupti.cuptiRangeProfilerDisable(&p));
     return CP_EXIT_OK;
 }
 
@@ -383,7 +462,7 @@ int enable_profiler(cp_cupti_session *s, cp_status *st)
 {
     auto ep = CP_PARAMS(CUpti_RangeProfiler_Enable_Params);
     ep.ctx = s->ctx;
-    CP_CUPTI_CHECK(st, cuptiRangeProfilerEnable(&ep));
+    CP_CUPTI_CHECK(st, g_cupti.cuptiRangeProfilerEnable(&ep));
     s->rp = ep.pRangeProfilerObject;
 
     auto sp = CP_PARAMS(CUpti_RangeProfiler_GetCounterDataSize_Params);
@@ -392,7 +471,7 @@ int enable_profiler(cp_cupti_session *s, cp_status *st)
     sp.numMetrics = s->names.size();
     sp.maxNumOfRanges = s->max_ranges;
     sp.maxNumRangeTreeNodes = (uint32_t)s->max_ranges;
-    CP_CUPTI_CHECK(st, cuptiRangeProfilerGetCounterDataSize(&sp));
+    CP_CUPTI_CHECK(st, g_cupti.cuptiRangeProfilerGetCounterDataSize(&sp));
     s->counter_data.assign(sp.counterDataSize, 0);
     CP_TRY(reset_image(s, st));
 
@@ -409,7 +488,7 @@ int enable_profiler(cp_cupti_session *s, cp_status *st)
     cp.minNestingLevel = 1;
     cp.passIndex = 0;
     cp.targetNestingLevel = 1;
-    CP_CUPTI_CHECK(st, cuptiRangeProfilerSetConfig(&cp));
+    CP_CUPTI_CHECK(st, g_cupti.cuptiRangeProfilerSetConfig(&cp));
     s->needs_reconfigure = false;
     return CP_EXIT_OK;
 }
@@ -432,13 +511,13 @@ int open_impl(cp_cupti_session *s, int device, const char *const *metrics, int *
     CP_TRY(current_context(&s->ctx, &s->cu_device, st));
 
     auto ip = CP_PARAMS(CUpti_Profiler_Initialize_Params);
-    CP_CUPTI_CHECK(st, cuptiProfilerInitialize(&ip));
+    CP_CUPTI_CHECK(st, g_cupti.cuptiProfilerInitialize(&ip));
     s->profiler_initialized = true;
 
     auto dp = CP_PARAMS(CUpti_Profiler_DeviceSupported_Params);
     dp.cuDevice = s->cu_device;
     dp.api = CUPTI_PROFILER_RANGE_PROFILING;
-    CP_CUPTI_CHECK(st, cuptiProfilerDeviceSupported(&dp));
+    CP_CUPTI_CHECK(st, g_cupti.cuptiProfilerDeviceSupported(&dp));
     if (dp.isSupported != CUPTI_PROFILER_CONFIGURATION_SUPPORTED) {
         *refused = 1;
         return device_unsupported(dp, device, st);
@@ -446,15 +525,15 @@ int open_impl(cp_cupti_session *s, int device, const char *const *metrics, int *
 
     auto cn = CP_PARAMS(CUpti_Device_GetChipName_Params);
     cn.deviceIndex = (size_t)s->cu_device;
-    CP_CUPTI_CHECK(st, cuptiDeviceGetChipName(&cn));
+    CP_CUPTI_CHECK(st, g_cupti.cuptiDeviceGetChipName(&cn));
     s->chip = cn.pChipName ? cn.pChipName : "";
 
     auto ap = CP_PARAMS(CUpti_Profiler_GetCounterAvailability_Params);
     ap.ctx = s->ctx;
-    CP_CUPTI_CHECK(st, cuptiProfilerGetCounterAvailability(&ap));
+    CP_CUPTI_CHECK(st, g_cupti.cuptiProfilerGetCounterAvailability(&ap));
     s->availability.assign(ap.counterAvailabilityImageSize, 0);
     ap.pCounterAvailabilityImage = s->availability.data();
-    CP_CUPTI_CHECK(st, cuptiProfilerGetCounterAvailability(&ap));
+    CP_CUPTI_CHECK(st, g_cupti.cuptiProfilerGetCounterAvailability(&ap));
 
     CP_TRY(host_initialize(s->chip.c_str(), s->availability.data(), &s->host, st));
     for (int m = 0; m < CP_CUPTI_M_COUNT; m++) {
@@ -481,6 +560,7 @@ int open_with_metrics(int device, size_t max_ranges, const char *const *metrics,
     if (!out)
         return cp_status_set(st, CP_EXIT_RUNTIME, "cp_cupti_open: out is NULL");
     *out = nullptr;
+    CP_TRY(load_cupti(refused, st));
     cp_cupti_session *s = new (std::nothrow) cp_cupti_session;
     if (!s)
         return cp_status_set(st, CP_EXIT_RUNTIME, "cp_cupti_open: out of memory");
@@ -516,7 +596,7 @@ int range_start(cp_cupti_session *s, cp_status *st)
 {
     auto p = CP_PARAMS(CUpti_RangeProfiler_Start_Params);
     p.pRangeProfilerObject = s->rp;
-    CP_CUPTI_CHECK(st, cuptiRangeProfilerStart(&p));
+    CP_CUPTI_CHECK(st, g_cupti.cuptiRangeProfilerStart(&p));
     return CP_EXIT_OK;
 }
 
@@ -524,7 +604,7 @@ int range_stop(cp_cupti_session *s, bool *all_submitted, cp_status *st)
 {
     auto p = CP_PARAMS(CUpti_RangeProfiler_Stop_Params);
     p.pRangeProfilerObject = s->rp;
-    CP_CUPTI_CHECK(st, cuptiRangeProfilerStop(&p));
+    CP_CUPTI_CHECK(st, g_cupti.cuptiRangeProfilerStop(&p));
     *all_submitted = p.isAllPassSubmitted != 0;
     return CP_EXIT_OK;
 }
@@ -534,7 +614,7 @@ int range_push(cp_cupti_session *s, const char *name, cp_status *st)
     auto p = CP_PARAMS(CUpti_RangeProfiler_PushRange_Params);
     p.pRangeProfilerObject = s->rp;
     p.pRangeName = name;
-    CP_CUPTI_CHECK(st, cuptiRangeProfilerPushRange(&p));
+    CP_CUPTI_CHECK(st, g_cupti.cuptiRangeProfilerPushRange(&p));
     return CP_EXIT_OK;
 }
 
@@ -542,7 +622,7 @@ int range_pop(cp_cupti_session *s, cp_status *st)
 {
     auto p = CP_PARAMS(CUpti_RangeProfiler_PopRange_Params);
     p.pRangeProfilerObject = s->rp;
-    CP_CUPTI_CHECK(st, cuptiRangeProfilerPopRange(&p));
+    CP_CUPTI_CHECK(st, g_cupti.cuptiRangeProfilerPopRange(&p));
     return CP_EXIT_OK;
 }
 
@@ -586,7 +666,7 @@ int decode_and_evaluate(cp_cupti_session *s, size_t count, double *values, cp_st
 {
     auto dp = CP_PARAMS(CUpti_RangeProfiler_DecodeData_Params);
     dp.pRangeProfilerObject = s->rp;
-    CP_CUPTI_CHECK(st, cuptiRangeProfilerDecodeData(&dp));
+    CP_CUPTI_CHECK(st, g_cupti.cuptiRangeProfilerDecodeData(&dp));
     if (dp.numOfRangeDropped > 0)
         return cp_status_set(st, CP_EXIT_RUNTIME,
                              "CUPTI dropped %zu of %zu ranges (counter data image of %zu ranges)",
@@ -595,7 +675,7 @@ int decode_and_evaluate(cp_cupti_session *s, size_t count, double *values, cp_st
     auto ip = CP_PARAMS(CUpti_RangeProfiler_GetCounterDataInfo_Params);
     ip.pCounterDataImage = s->counter_data.data();
     ip.counterDataImageSize = s->counter_data.size();
-    CP_CUPTI_CHECK(st, cuptiRangeProfilerGetCounterDataInfo(&ip));
+    CP_CUPTI_CHECK(st, g_cupti.cuptiRangeProfilerGetCounterDataInfo(&ip));
     if (ip.numTotalRanges != count)
         return cp_status_set(st, CP_EXIT_RUNTIME, "CUPTI recorded %zu ranges for %zu kernels",
                              (size_t)ip.numTotalRanges, count);
@@ -610,7 +690,7 @@ int decode_and_evaluate(cp_cupti_session *s, size_t count, double *values, cp_st
         ep.ppMetricNames = s->names.data();
         ep.numMetrics = s->names.size();
         ep.pMetricValues = v.data();
-        CP_CUPTI_CHECK(st, cuptiProfilerHostEvaluateToGpuValues(&ep));
+        CP_CUPTI_CHECK(st, g_cupti.cuptiProfilerHostEvaluateToGpuValues(&ep));
         for (size_t i = 0; i < v.size(); i++)
             values[r * CP_CUPTI_M_COUNT + s->index[i]] = v[i];
     }
@@ -706,12 +786,12 @@ void cp_cupti_close(cp_cupti_session *s)
     if (s->host) {
         auto hp = CP_PARAMS(CUpti_Profiler_Host_Deinitialize_Params);
         hp.pHostObject = s->host;
-        (void)cuptiProfilerHostDeinitialize(&hp);
+        (void)g_cupti.cuptiProfilerHostDeinitialize(&hp);
         s->host = nullptr;
     }
     if (s->profiler_initialized) {
         auto dp = CP_PARAMS(CUpti_Profiler_DeInitialize_Params);
-        (void)cuptiProfilerDeInitialize(&dp);
+        (void)g_cupti.cuptiProfilerDeInitialize(&dp);
         s->profiler_initialized = false;
     }
     delete s;
@@ -725,6 +805,7 @@ int cp_cupti_count_passes_for_chip(const char *chip, size_t *passes, cp_status *
         return cp_status_set(st, CP_EXIT_RUNTIME,
                              "cp_cupti_count_passes_for_chip: chip and passes are needed");
     try {
+        CP_TRY(load_cupti(nullptr, st));
         host_object host;
         CP_TRY(host_initialize(chip, nullptr, &host.obj, st));
         std::vector<const char *> names;

@@ -25,7 +25,7 @@ int main(void)
     cp_status_clear(&st);
     size_t passes = 0;
     int rc = cp_cupti_count_passes_for_chip("GH100", &passes, &st);
-    if (rc != CP_EXIT_OK && !strstr(st.message, "libnvperf")) {
+    if (rc != CP_EXIT_OK && !strstr(st.message, "libnvperf") && !strstr(st.message, "load")) {
         printf("SKIP: the CUPTI host API cannot be initialised here: %s\n", st.message);
         return 77;
     }
