@@ -113,7 +113,7 @@ void cp_cublas_close(cp_cublas *h)
         return;
     if (h->handle)
         h->api.destroy(h->handle);
-    if (h->lib)
-        dlclose(h->lib);
+    /* libcublas stays loaded (no dlclose): its static state points into its own data, which
+     * unloading would turn into leaks, and a later handle reuses it */
     free(h);
 }

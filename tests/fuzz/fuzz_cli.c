@@ -1,0 +1,55 @@
+/* fuzz_cli.c: libFuzzer target for the argument parser and what follows it without a GPU: the
+ * input, split at NUL bytes, is an argument vector; when it parses, the plan is built and the
+ * first configurations are predicted and explained. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cp_cli.h"
+#include "cp_explain.h"
+#include "cp_model.h"
+#include "cp_plan.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#define FUZZ_MAX_ARGS 24
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    char *text = malloc(size + 1);
+    if (!text)
+        return 0;
+    memcpy(text, data, size);
+    text[size] = '\0';
+    char *argv[FUZZ_MAX_ARGS + 1];
+    int argc = 0;
+    argv[argc++] = "coalprobe";
+    for (size_t i = 0; i < size && argc < FUZZ_MAX_ARGS;) {
+        argv[argc++] = text + i;
+        i += strlen(text + i) + 1;
+    }
+    argv[argc] = NULL;
+    cp_options o;
+    cp_status st;
+    cp_status_clear(&st);
+    if (cp_cli_parse(argc, argv, &o, &st) == CP_EXIT_OK) {
+        cp_config *configs = NULL;
+        size_t n = 0;
+        if (!o.allow_large_sweep && cp_plan_build(&o, &configs, &n, &st) == CP_EXIT_OK) {
+            FILE *null = fopen("/dev/null", "w");
+            for (size_t i = 0; i < n && i < 4; i++) {
+                cp_prediction p;
+                cp_model_predict(&configs[i], &p, &st);
+                if (null)
+                    cp_explain_write(null, &configs[i], o.warp, &st);
+            }
+            if (null)
+                fclose(null);
+        }
+        free(configs);
+    }
+    cp_cli_free(&o);
+    free(text);
+    return 0;
+}
