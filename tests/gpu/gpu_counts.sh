@@ -45,6 +45,18 @@ run layout --layout all --fields 64 --field 0,1,31,63 --size 1M
 run gemm --variant all --m 256 --n 256 --k 64
 run gemm --variant smem --m 64,96 --n 64,40 --k 32,40,70
 run gemm --variant all --m 33,100 --n 65,31 --k 1,17
-rm -f /tmp/coalprobe-gpu-$$.csv
+# too large for the device: refused before any allocation (exit 2), saying what it needs
+echo "== coalprobe --stride 4096 --width 32 --size 1G (far beyond the GPU's memory)"
+"$bin" --stride 4096 --width 32 --size 1G -o /tmp/coalprobe-gpu-$$.big 2>/tmp/coalprobe-gpu-$$.err
+rc=$?
+if [ $rc -ne 2 ] || ! grep -q "needs [0-9]* bytes of buffers" /tmp/coalprobe-gpu-$$.err ||
+    [ -e /tmp/coalprobe-gpu-$$.big ]; then
+    echo "FAILED: exit $rc, expected 2 with the bytes needed and no report"
+    cat /tmp/coalprobe-gpu-$$.err
+    fail=1
+else
+    echo "ok: refused: $(head -1 /tmp/coalprobe-gpu-$$.err)"
+fi
+rm -f /tmp/coalprobe-gpu-$$.csv /tmp/coalprobe-gpu-$$.err /tmp/coalprobe-gpu-$$.big
 [ $fail -eq 0 ] && echo "all gpu count checks passed"
 exit $fail
