@@ -167,7 +167,7 @@ static int cp_cli_apply(cp_options *o, int opt, const char *arg, int *given, cp_
     case OPT_FORMAT: {
         int f = cp_report_format_parse(arg);
         if (f < 0)
-            return cp_cli_usage_error(st, "formats are table, json and csv",
+            return cp_cli_usage_error(st, "formats are table, json, csv and vega-lite",
                                       "--format: unknown format '%s'", arg);
         o->format = (cp_format)f;
         return CP_EXIT_OK;
@@ -343,7 +343,7 @@ void cp_cli_print_help(FILE *out)
           "  --m M, --n N, --k K  matrix sizes (1..65536; default 4096)\n"
           "\n"
           "Output:\n"
-          "  --format FMT      table, json or csv (default table)\n"
+          "  --format FMT      table, json, csv or vega-lite (a chart spec; default table)\n"
           "  -o, --output FILE write the report to FILE ('-' is standard output)\n"
           "  --explain         draw which lanes of a warp land on which line and sector\n"
           "  --warp W          the warp --explain draws (default 0)\n"

@@ -6,7 +6,8 @@
 #include <math.h>
 #include <string.h>
 
-static const char *const cp_report_format_names[CP_FORMAT_COUNT] = {"table", "json", "csv"};
+static const char *const cp_report_format_names[CP_FORMAT_COUNT] = {"table", "json", "csv",
+                                                                    "vega-lite"};
 
 const char *cp_report_format_name(cp_format f)
 {
@@ -30,6 +31,8 @@ int cp_report_write(FILE *out, cp_format fmt, const cp_report *r, cp_status *st)
         return cp_report_write_json(out, r, st);
     case CP_FORMAT_CSV:
         return cp_report_write_csv(out, r, st);
+    case CP_FORMAT_VEGALITE:
+        return cp_report_write_vegalite(out, r, st);
     default:
         return cp_status_set(st, CP_EXIT_USAGE, "unknown report format %d", (int)fmt);
     }

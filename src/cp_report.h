@@ -13,7 +13,13 @@
 
 #define CP_REPORT_SCHEMA_VERSION 1
 
-typedef enum { CP_FORMAT_TABLE, CP_FORMAT_JSON, CP_FORMAT_CSV, CP_FORMAT_COUNT } cp_format;
+typedef enum {
+    CP_FORMAT_TABLE,
+    CP_FORMAT_JSON,
+    CP_FORMAT_CSV,
+    CP_FORMAT_VEGALITE,
+    CP_FORMAT_COUNT
+} cp_format;
 
 /* One configuration's row. measured is NULL until the configuration was measured. */
 typedef struct cp_row {
@@ -43,6 +49,7 @@ int cp_report_write(FILE *out, cp_format fmt, const cp_report *r, cp_status *st)
 int cp_report_write_table(FILE *out, const cp_report *r, cp_status *st);
 int cp_report_write_json(FILE *out, const cp_report *r, cp_status *st);
 int cp_report_write_csv(FILE *out, const cp_report *r, cp_status *st);
+int cp_report_write_vegalite(FILE *out, const cp_report *r, cp_status *st);
 
 /* Writes a JSON document {"schema_version":..,"tool":..,"command":..,"error":{..}} for a
  * failure in JSON mode: code, message and hint of st. */
