@@ -605,6 +605,31 @@ static void check_csv(const char *text, const cp_report *r)
     }
 }
 
+/* A Vega-Lite spec: valid JSON, its data inline, and a measured datum for each measured row
+ * whose counters were read. */
+static void check_vegalite(const char *text, const cp_report *r)
+{
+    cJSON *doc = cJSON_Parse(text);
+    CHECK(doc != NULL);
+    if (!doc)
+        return;
+    CHECK(jis_str(doc, "$schema", "https://vega.github.io/schema/vega-lite/v5.json"));
+    const cJSON *values = jget(doc, "data.values");
+    CHECK(cJSON_IsArray(values));
+    size_t measured = 0, expected = 0;
+    const cJSON *d;
+    cJSON_ArrayForEach(d, values)
+    {
+        CHECK(cJSON_IsNumber(jget(d, "value")) && cJSON_IsString(jget(d, "panel")));
+        measured += jis_str(d, "source", "measured");
+    }
+    for (size_t i = 0; i < r->nrows; i++)
+        expected += r->rows[i].measured && r->rows[i].measured->counters_status == CP_COUNTERS_OK;
+    CHECK(expected == 0 ? measured == 0 : measured >= expected);
+    CHECK(cJSON_GetArraySize(jget(doc, "spec.layer")) == 2);
+    cJSON_Delete(doc);
+}
+
 static void check_table(const char *text, const cp_report *r)
 {
     for (const char *s = text; *s;) {
@@ -625,7 +650,7 @@ static void test_report_goldens(const char *name, void (*build)(fixture *))
 {
     static fixture f;
     build(&f);
-    static const char *const ext[CP_FORMAT_COUNT] = {"txt", "json", "csv"};
+    static const char *const ext[CP_FORMAT_COUNT] = {"txt", "json", "csv", "vl.json"};
     for (int fmt = 0; fmt < CP_FORMAT_COUNT; fmt++) {
         char *text = render(&f.report, fmt, NULL);
         CHECK(text != NULL);
@@ -637,6 +662,8 @@ static void test_report_goldens(const char *name, void (*build)(fixture *))
         check_no_nonfinite(text);
         if (fmt == CP_FORMAT_JSON)
             check_json_report(text, &f.report);
+        else if (fmt == CP_FORMAT_VEGALITE)
+            check_vegalite(text, &f.report);
         else if (fmt == CP_FORMAT_CSV)
             check_csv(text, &f.report);
         else
