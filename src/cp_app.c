@@ -12,6 +12,7 @@
 #include "cp_explain.h"
 #include "cp_output.h"
 #include "cp_plan.h"
+#include "cp_progress.h"
 #include "cp_report.h"
 
 static int cp_app_explain(const cp_options *o, const cp_config *configs, size_t n, FILE *out,
@@ -23,14 +24,6 @@ static int cp_app_explain(const cp_options *o, const cp_config *configs, size_t 
         CP_TRY(cp_explain_write(out, &configs[i], o->warp, st));
     }
     return CP_EXIT_OK;
-}
-
-static void cp_app_progress(size_t done, size_t total, const cp_config *c)
-{
-    char desc[160];
-    cp_config_describe(c, desc, sizeof desc);
-    fprintf(stderr, "\r\033[K[%zu/%zu] %s", done + 1, total, desc);
-    fflush(stderr);
 }
 
 /* Opens the backend; on "no device" says so and leaves *state NULL (model only). */
@@ -126,21 +119,19 @@ static int cp_app_measure_all(const cp_backend *backend, void *state, const cp_c
                               const cp_prediction *preds, cp_row *rows, cp_measurement *meas,
                               size_t n, size_t *done, cp_status *st)
 {
-    int progress = isatty(STDERR_FILENO);
+    cp_progress progress;
+    cp_progress_start(&progress, "measuring");
     *done = 0;
     for (size_t i = 0; i < n; i++) {
         if (cp_app_signal) {
-            if (progress)
-                fprintf(stderr, "\r\033[K");
+            cp_progress_clear(&progress);
             return CP_EXIT_OK; /* the rows timed so far are reported; no counters */
         }
-        if (progress)
-            cp_app_progress(i, n, &rows[i].config);
+        cp_progress_update(&progress, i, n, &rows[i].config);
         cp_measurement_clear(&meas[i]);
         int rc = backend->measure(state, &rows[i].config, &rows[i].predicted, &meas[i], st);
         if (rc != CP_EXIT_OK) {
-            if (progress)
-                fprintf(stderr, "\r\033[K");
+            cp_progress_clear(&progress);
             char desc[160];
             cp_config_describe(&rows[i].config, desc, sizeof desc);
             size_t len = strlen(st->message);
@@ -151,11 +142,13 @@ static int cp_app_measure_all(const cp_backend *backend, void *state, const cp_c
         rows[i].measured = &meas[i];
         *done = i + 1;
     }
-    if (progress)
-        fprintf(stderr, "\r\033[K[%zu/%zu] reading hardware counters", n, n);
+    if (progress.enabled && n > 0) {
+        progress.verb = "reading the hardware counters of";
+        progress.start = 0; /* always say so: it takes a moment */
+        cp_progress_update(&progress, n, n, &rows[n - 1].config);
+    }
     int rc = backend->counters(state, n, configs, preds, meas, st);
-    if (progress)
-        fprintf(stderr, "\r\033[K");
+    cp_progress_clear(&progress);
     return rc;
 }
 
@@ -192,15 +185,20 @@ int cp_app_run(const cp_options *o, const char *command, const cp_backend *backe
         rc = cp_status_set(st, CP_EXIT_RUNTIME, "out of memory for %zu configurations", n);
         goto done;
     }
+    cp_progress progress;
+    cp_progress_start(&progress, "predicting");
     for (size_t i = 0; i < n && rc == CP_EXIT_OK; i++) {
         if (cp_app_signal) { /* a huge model-only sweep: report what is predicted */
             done = i;
             break;
         }
+        if (i % 256 == 0)
+            cp_progress_update(&progress, i, n, &configs[i]);
         rows[i].config = configs[i];
         rc = cp_model_predict(&configs[i], &rows[i].predicted, st);
         preds[i] = rows[i].predicted;
     }
+    cp_progress_clear(&progress);
     if (rc != CP_EXIT_OK)
         goto done;
 

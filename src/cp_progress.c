@@ -1,0 +1,71 @@
+/* cp_progress.c: the progress line on stderr, with an estimate of the time left. */
+#define _POSIX_C_SOURCE 200809L
+#include "cp_progress.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define CP_PROGRESS_WIDTH 79 /* the line never wraps on an 80-column terminal */
+
+static double cp_progress_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+void cp_progress_start(cp_progress *p, const char *verb)
+{
+    memset(p, 0, sizeof *p);
+    p->enabled = isatty(STDERR_FILENO);
+    p->start = p->last = cp_progress_now();
+    p->verb = verb;
+}
+
+void cp_progress_format(char *buf, size_t len, size_t done, size_t total, const char *verb,
+                        const char *what, double elapsed_s)
+{
+    char eta[48] = "";
+    if (done > 0 && done < total) {
+        double left = elapsed_s / (double)done * (double)(total - done);
+        if (left < 90)
+            snprintf(eta, sizeof eta, ", about %.0f s left", left);
+        else
+            snprintf(eta, sizeof eta, ", about %.0f min left", left / 60);
+    }
+    char head[64];
+    snprintf(head, sizeof head, "[%zu/%zu] %s ", done < total ? done + 1 : total, total, verb);
+    size_t room = len < CP_PROGRESS_WIDTH + 1 ? len : CP_PROGRESS_WIDTH + 1;
+    size_t fixed = strlen(head) + strlen(eta);
+    int what_len = fixed + 1 < room ? (int)(room - 1 - fixed) : 0;
+    int n = snprintf(buf, room, "%s%.*s%s", head, what_len, what, eta);
+    if (n < 0 || (size_t)n >= room) /* cut at the width: the estimate may be lost, never wraps */
+        buf[room - 1] = '\0';
+}
+
+void cp_progress_update(cp_progress *p, size_t done, size_t total, const cp_config *c)
+{
+    if (!p->enabled)
+        return;
+    double now = cp_progress_now();
+    if (now - p->start < 0.5 || (p->shown && now - p->last < 0.1))
+        return;
+    char what[160], line[CP_PROGRESS_WIDTH + 1];
+    cp_config_describe(c, what, sizeof what);
+    cp_progress_format(line, sizeof line, done, total, p->verb, what, now - p->start);
+    fprintf(stderr, "\r\033[K%s", line);
+    fflush(stderr);
+    p->shown = 1;
+    p->last = now;
+}
+
+void cp_progress_clear(cp_progress *p)
+{
+    if (p->shown) {
+        fprintf(stderr, "\r\033[K");
+        fflush(stderr);
+    }
+    p->shown = 0;
+}
