@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cp_compare.h"
 #include "cp_model.h"
 
 enum {
@@ -273,7 +274,8 @@ int cp_cli_parse(int argc, char **argv, cp_options *o, cp_status *st)
     int first = 1;
     if (argc > 1 && argv[1][0] != '-') {
         if (!cp_cli_family(argv[1], &o->family))
-            return cp_cli_usage_error(st, "commands are stride (the default), layout and gemm",
+            return cp_cli_usage_error(st,
+                                      "commands are stride (the default), layout, gemm and compare",
                                       "unknown command '%s'", argv[1]);
         first = 2;
     }
@@ -306,6 +308,73 @@ int cp_cli_parse(int argc, char **argv, cp_options *o, cp_status *st)
     return cp_cli_validate(o, given, st);
 }
 
+int cp_cli_parse_compare(int argc, char **argv, cp_compare_options *o, cp_status *st)
+{
+    static const struct option options[] = {
+        {"tolerance", required_argument, NULL, 't'},
+        {"format", required_argument, NULL, 'f'},
+        {"output", required_argument, NULL, 'o'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    memset(o, 0, sizeof *o);
+    o->tolerance = 0.05;
+    optind = 0;
+    opterr = 0;
+    char **args = argv + 1; /* "compare" plays argv[0] */
+    int nargs = argc - 1, opt;
+    while ((opt = getopt_long(nargs, args, ":o:h", options, NULL)) != -1) {
+        const char *word = args[optind - 1];
+        switch (opt) {
+        case 't':
+            CP_TRY(cp_compare_parse_tolerance(optarg, &o->tolerance, st));
+            break;
+        case 'f':
+            if (strcmp(optarg, "json") != 0 && strcmp(optarg, "table") != 0)
+                return cp_cli_usage_error(st, "compare writes table (text) or json",
+                                          "--format: '%s' is not a format of compare", optarg);
+            o->json = strcmp(optarg, "json") == 0;
+            break;
+        case 'o':
+            o->output = optarg;
+            break;
+        case 'h':
+            o->show_help = 1;
+            return CP_EXIT_OK;
+        case ':':
+            return cp_cli_usage_error(st, "see coalprobe compare --help",
+                                      "option '%s' needs a value", word);
+        default:
+            return cp_cli_usage_error(st, "see coalprobe compare --help",
+                                      "unknown option '%s' of compare", word);
+        }
+    }
+    if (nargs - optind != 2)
+        return cp_cli_usage_error(st,
+                                  "usage: coalprobe compare BASE.json NEW.json [--tolerance 5%]",
+                                  "compare takes two reports, not %d", nargs - optind);
+    o->base_path = args[optind];
+    o->new_path = args[optind + 1];
+    return CP_EXIT_OK;
+}
+
+void cp_cli_print_compare_help(FILE *out)
+{
+    fputs("Usage: coalprobe compare BASE.json NEW.json [options]\n"
+          "\n"
+          "Matches the rows of two JSON reports by pattern and configuration and prints what\n"
+          "changed: counts must be equal, times and bandwidths within the tolerance.\n"
+          "\n"
+          "  --tolerance T     allowed change of times and bandwidths: 5%, 0.05 (default 5%)\n"
+          "  --format FMT      table (text, default) or json\n"
+          "  -o, --output FILE write the comparison to FILE\n"
+          "  -h, --help        this help\n"
+          "\n"
+          "Exit codes: 0 nothing regressed; 1 a report cannot be read; 2 usage error or not a\n"
+          "coalprobe report; 3 something regressed.\n",
+          out);
+}
+
 void cp_cli_free(cp_options *o)
 {
     for (int p = 0; p < CP_PARAM_COUNT; p++)
@@ -323,6 +392,7 @@ void cp_cli_print_help(FILE *out)
           "32-byte sectors and 128-byte lines.\n"
           "\n"
           "Usage: coalprobe [stride|layout|gemm] [options]\n"
+          "       coalprobe compare BASE.json NEW.json [--tolerance 5%]\n"
           "\n"
           "Numeric parameters sweep: N, a..b, a..b:step, lists a,b,c and mixtures (1..8,16,32).\n"
           "Several swept parameters run every combination.\n"
@@ -370,6 +440,7 @@ void cp_cli_print_help(FILE *out)
           "  coalprobe gemm --m 2048                  the GEMM ladder, naive to cuBLAS\n"
           "  coalprobe --stride 2 --explain           draw warp 0 over sectors and lines\n"
           "  coalprobe --stride 1..32 --format json | jq '.rows[].predicted.load'\n"
+          "  coalprobe compare before.json after.json  what changed between two runs\n"
           "\n"
           "Exit codes: 0 ok; 1 runtime error; 2 usage error (nothing was run or written);\n"
           "3 predicted and measured counts disagree (with --check).\n"

@@ -45,6 +45,21 @@ typedef struct cp_options {
     int show_help, show_version, show_list;
 } cp_options;
 
+/* What `coalprobe compare` is asked to do. */
+typedef struct cp_compare_options {
+    const char *base_path, *new_path;
+    double tolerance; /* a fraction: 0.05 is 5% */
+    int json;
+    const char *output; /* NULL or "-" for stdout */
+    int show_help;
+} cp_compare_options;
+
+/* Parses `coalprobe compare BASE NEW [--tolerance T] [--format table|json] [-o FILE]`
+ * (argv[1] is "compare"). CP_EXIT_USAGE with a message and a hint on a bad command. */
+int cp_cli_parse_compare(int argc, char **argv, cp_compare_options *o, cp_status *st);
+
+void cp_cli_print_compare_help(FILE *out);
+
 /* Parses argv into o. Returns CP_EXIT_OK or CP_EXIT_USAGE with a message naming the bad
  * token and a hint. o must be freed with cp_cli_free in either case. */
 int cp_cli_parse(int argc, char **argv, cp_options *o, cp_status *st);

@@ -6,6 +6,8 @@
 #include "cp_app.h"
 #include "cp_backend.h"
 #include "cp_cli.h"
+#include "cp_compare.h"
+#include "cp_output.h"
 
 /* True when the command line asks for JSON, even if parsing it failed further on. */
 static int cp_main_wants_json(int argc, char **argv)
@@ -19,12 +21,46 @@ static int cp_main_wants_json(int argc, char **argv)
     return 0;
 }
 
+/* coalprobe compare: the comparison goes to stdout or, complete, to -o FILE. */
+static int cp_main_compare(int argc, char **argv, const char *command)
+{
+    cp_compare_options o;
+    cp_status st;
+    cp_status_clear(&st);
+    int rc = cp_cli_parse_compare(argc, argv, &o, &st);
+    if (rc == CP_EXIT_OK && o.show_help) {
+        cp_cli_print_compare_help(stdout);
+        return CP_EXIT_OK;
+    }
+    cp_output out;
+    if (rc == CP_EXIT_OK)
+        rc = cp_output_open(&out, o.output, &st);
+    if (rc == CP_EXIT_OK) {
+        rc = cp_compare_files(o.base_path, o.new_path, o.tolerance, o.json, out.file, &st);
+        if (rc == CP_EXIT_OK || rc == CP_EXIT_MISMATCH) { /* a regression is a written report */
+            int written = cp_output_commit(&out, &st);
+            rc = written == CP_EXIT_OK ? rc : written;
+        }
+        cp_output_abort(&out);
+    }
+    if (rc == CP_EXIT_MISMATCH)
+        fprintf(stderr, "coalprobe: %s\n", st.message);
+    else if (rc != CP_EXIT_OK)
+        cp_app_report_failure(cp_main_wants_json(argc, argv), stdout, command, &st);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     cp_status st;
     cp_options o;
     cp_status_clear(&st);
     char *command = cp_cli_command_string(argc, argv);
+    if (argc > 1 && strcmp(argv[1], "compare") == 0) {
+        int rc = cp_main_compare(argc, argv, command ? command : "coalprobe compare");
+        free(command);
+        return rc;
+    }
     int rc = cp_cli_parse(argc, argv, &o, &st);
     if (rc == CP_EXIT_OK) {
         if (o.show_help)
