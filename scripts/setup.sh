@@ -16,6 +16,22 @@ if ! { [ -f /usr/include/cjson/cJSON.h ] || dpkg -s libcjson-dev >/dev/null 2>&1
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq libcjson-dev >/dev/null
 fi
 
+# python3-jsonschema (tests/schema/validate.py) and python3-matplotlib (scripts/plot): only the
+# tests and the plots need them, so a failed install is a warning and those tests skip. A pyenv or
+# venv python3 ahead on PATH does not see Debian's packages; both scripts then use /usr/bin/python3.
+py_has() { python3 -c "import $1" 2>/dev/null || /usr/bin/python3 -c "import $1" 2>/dev/null; }
+missing=""
+py_has jsonschema || missing="$missing python3-jsonschema"
+py_has matplotlib || missing="$missing python3-matplotlib"
+if [ -n "$missing" ]; then
+    say "installing$missing"
+    sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    { $sudo apt-get update -qq &&
+        DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $missing >/dev/null; } ||
+        say "could not install$missing: the schema and plot tests will be skipped"
+fi
+
 if ! command -v nvcc >/dev/null 2>&1; then
     for d in ${CUDA_HOME:-} /usr/local/cuda /usr/local/cuda-13.0; do
         if [ -n "$d" ] && [ -x "$d/bin/nvcc" ]; then
