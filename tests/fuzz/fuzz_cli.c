@@ -1,6 +1,7 @@
 /* fuzz_cli.c: libFuzzer target for the argument parser and what follows it without a GPU: the
  * input, split at NUL bytes, is an argument vector; when it parses, the plan is built and the
- * first configurations are predicted and explained. */
+ * first configurations are predicted and explained. The compare command's parser reads the
+ * same words. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +34,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     cp_options o;
     cp_status st;
     cp_status_clear(&st);
+    cp_compare_options co; /* the compare command's parser takes the same words */
+    cp_cli_parse_compare(argc, argv, &co, &st);
     if (cp_cli_parse(argc, argv, &o, &st) == CP_EXIT_OK) {
         cp_config *configs = NULL;
         size_t n = 0;
