@@ -27,6 +27,14 @@ cudaError_t cp_kernels_layout_launch(const float *in, float *out, uint64_t n, ui
 cudaError_t cp_kernels_gemm_launch(int variant, const float *A, const float *B, float *C,
                                    uint64_t m, uint64_t n, uint64_t k, cudaStream_t stream);
 
+/* gather family: idx[i] = cp_gather_index(i, n, run, seed) for i < n (n at most 2^32). */
+cudaError_t cp_kernels_gather_index_launch(uint32_t *idx, uint64_t n, uint64_t run, uint64_t seed,
+                                           cudaStream_t stream);
+
+/* gather family: out[i] = in[idx[i]] for i < n. */
+cudaError_t cp_kernels_gather_launch(const uint32_t *idx, const float *in, float *out, uint64_t n,
+                                     cudaStream_t stream);
+
 /* Writes cp_fill_value(word, seed) to every 4-byte word of buf (bytes a multiple of 4). */
 cudaError_t cp_kernels_fill_launch(void *buf, uint64_t bytes, uint32_t seed, cudaStream_t stream);
 

@@ -24,6 +24,8 @@ enum {
     OPT_M,
     OPT_N,
     OPT_K,
+    OPT_RUN, /* the OPT_* of the parameters follow the order of cp_param */
+    OPT_SEED,
     OPT_SIZE,
     OPT_FORMAT,
     OPT_EXPLAIN,
@@ -50,6 +52,8 @@ static const struct option cp_cli_options[] = {
     {"m", required_argument, NULL, OPT_M},
     {"n", required_argument, NULL, OPT_N},
     {"k", required_argument, NULL, OPT_K},
+    {"run", required_argument, NULL, OPT_RUN},
+    {"seed", required_argument, NULL, OPT_SEED},
     {"size", required_argument, NULL, OPT_SIZE},
     {"format", required_argument, NULL, OPT_FORMAT},
     {"output", required_argument, NULL, 'o'},
@@ -95,6 +99,8 @@ static const cp_param_spec cp_param_specs[CP_PARAM_COUNT] = {
     [CP_PARAM_M] = {"--m", CP_FAMILY_GEMM, "4096", 1, CP_GEMM_DIM_MAX, NULL, 0},
     [CP_PARAM_N] = {"--n", CP_FAMILY_GEMM, "4096", 1, CP_GEMM_DIM_MAX, NULL, 0},
     [CP_PARAM_K] = {"--k", CP_FAMILY_GEMM, "4096", 1, CP_GEMM_DIM_MAX, NULL, 0},
+    [CP_PARAM_RUN] = {"--run", CP_FAMILY_GATHER, "1", 1, 1ull << 32, NULL, 0},
+    [CP_PARAM_SEED] = {"--seed", CP_FAMILY_GATHER, "1", 0, UINT32_MAX, NULL, 0},
 };
 
 static int cp_cli_parse_param(cp_options *o, cp_param p, const char *spec, cp_status *st)
@@ -161,9 +167,12 @@ static int cp_cli_apply(cp_options *o, int opt, const char *arg, int *given, cp_
     case OPT_M:
     case OPT_N:
     case OPT_K:
+    case OPT_RUN:
+    case OPT_SEED:
         given[opt - OPT_STRIDE] = 1;
         return cp_cli_parse_param(o, (cp_param)(opt - OPT_STRIDE), arg, st);
     case OPT_SIZE:
+        o->size_given = 1;
         return cp_sweep_parse_bytes(arg, "--size", CP_SIZE_MIN, CP_SIZE_MAX, &o->size_bytes, st);
     case OPT_FORMAT: {
         int f = cp_report_format_parse(arg);
@@ -274,9 +283,9 @@ int cp_cli_parse(int argc, char **argv, cp_options *o, cp_status *st)
     int first = 1;
     if (argc > 1 && argv[1][0] != '-') {
         if (!cp_cli_family(argv[1], &o->family))
-            return cp_cli_usage_error(st,
-                                      "commands are stride (the default), layout, gemm and compare",
-                                      "unknown command '%s'", argv[1]);
+            return cp_cli_usage_error(
+                st, "commands are stride (the default), layout, gemm, gather and compare",
+                "unknown command '%s'", argv[1]);
         first = 2;
     }
     int given[CP_PARAM_COUNT] = {0};
@@ -302,6 +311,13 @@ int cp_cli_parse(int argc, char **argv, cp_options *o, cp_status *st)
     if (optind < nargs)
         return cp_cli_usage_error(st, "pattern parameters are options, e.g. --stride 1..32",
                                   "unexpected argument '%s'", args[optind]);
+    if (!o->size_given && o->family == CP_FAMILY_GATHER)
+        o->size_bytes = CP_GATHER_SIZE_DEFAULT;
+    if (o->size_given && o->family == CP_FAMILY_GEMM) {
+        cp_status_set(st, CP_EXIT_USAGE, "--size does not apply to the gemm family");
+        cp_status_hint(st, "GEMM sizes are --m, --n and --k");
+        return CP_EXIT_USAGE;
+    }
     for (int p = 0; p < CP_PARAM_COUNT; p++)
         if (!given[p] && cp_param_specs[p].family == o->family)
             CP_TRY(cp_cli_parse_param(o, (cp_param)p, cp_param_specs[p].default_spec, st));
@@ -391,7 +407,7 @@ void cp_cli_print_help(FILE *out)
     fputs("coalprobe: predicts and measures how a warp's memory accesses coalesce into\n"
           "32-byte sectors and 128-byte lines.\n"
           "\n"
-          "Usage: coalprobe [stride|layout|gemm] [options]\n"
+          "Usage: coalprobe [stride|layout|gemm|gather] [options]\n"
           "       coalprobe compare BASE.json NEW.json [--tolerance 5%]\n"
           "\n"
           "Numeric parameters sweep: N, a..b, a..b:step, lists a,b,c and mixtures (1..8,16,32).\n"
@@ -459,7 +475,9 @@ void cp_cli_print_list(FILE *out)
           "store\n"
           "  gemm    --variant [all] --m [4096] --n [4096] --k [4096]\n"
           "          variants naive, coalesced, smem (32x32 tiles in shared memory), cublas\n"
-          "          A, B: loads once per step (per tile for smem) of k; C: one store\n",
+          "          A, B: loads once per step (per tile for smem) of k; C: one store\n"
+          "  gather  --run [1] --seed [1] --size [64M]\n"
+          "          idx: dense load, in: load at idx[i] (runs of `run` in random order), out\n",
           out);
 }
 

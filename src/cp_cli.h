@@ -23,6 +23,8 @@ typedef enum {
     CP_PARAM_M,
     CP_PARAM_N,
     CP_PARAM_K,
+    CP_PARAM_RUN,
+    CP_PARAM_SEED,
     CP_PARAM_COUNT
 } cp_param;
 
@@ -31,6 +33,7 @@ typedef struct cp_options {
     cp_family family;
     cp_sweep params[CP_PARAM_COUNT];
     uint64_t size_bytes;
+    int size_given; /* --size was given (each family has its own default) */
     cp_format format;
     const char *output; /* NULL or "-" for stdout */
     int explain;

@@ -6,7 +6,7 @@
 
 const char *cp_config_family_name(cp_family f)
 {
-    static const char *const names[] = {"stride", "layout", "gemm"};
+    static const char *const names[] = {"stride", "layout", "gemm", "gather"};
     return f < CP_FAMILY_COUNT ? names[f] : "?";
 }
 
@@ -47,6 +47,9 @@ void cp_config_describe(const cp_config *c, char *buf, unsigned long len)
     case CP_FAMILY_GEMM:
         snprintf(buf, len, "variant=%s m=%" PRIu64 " n=%" PRIu64 " k=%" PRIu64,
                  cp_config_variant_name(c->variant), c->m, c->n, c->k);
+        break;
+    case CP_FAMILY_GATHER:
+        snprintf(buf, len, "run=%" PRIu64 " seed=%" PRIu64, c->run, c->seed);
         break;
     default:
         snprintf(buf, len, "?");

@@ -5,7 +5,13 @@
 
 #include <stdint.h>
 
-typedef enum { CP_FAMILY_STRIDE, CP_FAMILY_LAYOUT, CP_FAMILY_GEMM, CP_FAMILY_COUNT } cp_family;
+typedef enum {
+    CP_FAMILY_STRIDE,
+    CP_FAMILY_LAYOUT,
+    CP_FAMILY_GEMM,
+    CP_FAMILY_GATHER,
+    CP_FAMILY_COUNT
+} cp_family;
 typedef enum { CP_OP_LOAD, CP_OP_STORE, CP_OP_COUNT } cp_op;
 typedef enum { CP_LAYOUT_AOS, CP_LAYOUT_SOA, CP_LAYOUT_COUNT } cp_layout;
 typedef enum {
@@ -21,9 +27,10 @@ typedef enum {
 #define CP_OFFSET_MAX 4096u
 #define CP_FIELDS_MAX 64u
 #define CP_GEMM_DIM_MAX 65536u
-#define CP_SIZE_MIN 4096u              /* bytes */
-#define CP_SIZE_MAX (16ull << 30)      /* bytes */
-#define CP_SIZE_DEFAULT (256ull << 20) /* bytes: about 5x the 50 MB L2 of an H100 */
+#define CP_SIZE_MIN 4096u                    /* bytes */
+#define CP_SIZE_MAX (16ull << 30)            /* bytes */
+#define CP_SIZE_DEFAULT (256ull << 20)       /* bytes: about 5x the 50 MB L2 of an H100 */
+#define CP_GATHER_SIZE_DEFAULT (64ull << 20) /* bytes: the gather model counts every warp */
 
 /* One configuration. Only the fields of `family` are meaningful; the others stay zero. */
 typedef struct cp_config {
@@ -37,7 +44,10 @@ typedef struct cp_config {
     cp_layout layout;
     uint32_t fields; /* 4-byte fields per record, >= 1 */
     uint32_t field;  /* field read, < fields */
-    /* stride and layout: threads, one element each */
+    /* gather family */
+    uint64_t run;  /* contiguous elements kept together by the index array (1: random) */
+    uint64_t seed; /* of the permutation */
+    /* stride, layout and gather: threads, one element each */
     uint64_t elements;
     /* gemm family */
     cp_gemm_variant variant;

@@ -14,6 +14,7 @@
 #include "cp_cublas.h"
 #include "cp_cupti.h"
 #include "cp_fill.h"
+#include "cp_gather.h"
 #include "cp_kernels.h"
 #include "cp_layout.h"
 #include "cp_stride.h"
@@ -289,6 +290,10 @@ static int cp_cuda_launch(const cp_cuda_run *r, cp_status *st)
                       cp_kernels_layout_launch(r->bufs[0], r->bufs[1], c->elements, c->fields,
                                                c->field, c->layout == CP_LAYOUT_SOA, r->s->stream));
         return CP_EXIT_OK;
+    case CP_FAMILY_GATHER:
+        CP_CUDA_CHECK(st, cp_kernels_gather_launch(r->bufs[0], r->bufs[1], r->bufs[2], c->elements,
+                                                   r->s->stream));
+        return CP_EXIT_OK;
     case CP_FAMILY_GEMM:
         if (c->variant == CP_GEMM_CUBLAS) {
             CP_TRY(cp_cuda_cublas(r->s, st));
@@ -381,7 +386,11 @@ static int cp_cuda_fill_inputs(cp_cuda_run *r, cp_status *st)
         cp_cuda_buffer *b = &r->s->pool[a];
         r->bufs[a] = b->ptr;
         if (r->p->accesses[a].op == CP_OP_STORE) {
-            b->seed = 0; /* the kernel writes it */
+            b->seed = 0;                                         /* the kernel writes it */
+        } else if (r->c->family == CP_FAMILY_GATHER && a == 0) { /* the index array */
+            CP_CUDA_CHECK(st, cp_kernels_gather_index_launch(b->ptr, r->c->elements, r->c->run,
+                                                             r->c->seed, r->s->stream));
+            b->seed = 0; /* not a fill: never reused as one */
         } else if (b->seed != cp_cuda_seed(a)) {
             CP_CUDA_CHECK(
                 st, cp_kernels_fill_launch(b->ptr, b->capacity, cp_cuda_seed(a), r->s->stream));
@@ -427,6 +436,39 @@ static cp_cuda_chunk cp_cuda_chunk_at(const cp_config *c, int k)
     return ch;
 }
 
+/* The buffer the one-element-per-thread kernels write (their store access), and the access
+ * whose fill values they copy (gather reads `in` through the index array). */
+static size_t cp_cuda_out_access(const cp_config *c)
+{
+    return c->family == CP_FAMILY_GATHER ? 2 : 1;
+}
+
+static size_t cp_cuda_data_access(const cp_config *c)
+{
+    return c->family == CP_FAMILY_GATHER ? 1 : 0;
+}
+
+/* gather: the index array the GPU filled equals the one the model evaluates. */
+static int cp_cuda_verify_index(const cp_cuda_run *r, const cp_cuda_chunk *ch, cp_status *st)
+{
+    const cp_config *c = r->c;
+    uint32_t host[256];
+    uint64_t count = ch->count < 256 ? ch->count : 256;
+    CP_CUDA_CHECK(st, cudaMemcpy(host, (const uint32_t *)r->bufs[0] + ch->i0, count * sizeof *host,
+                                 cudaMemcpyDeviceToHost));
+    for (uint64_t k = 0; k < count; k++) {
+        uint64_t want = cp_gather_index(ch->i0 + k, c->elements, c->run, c->seed);
+        if (host[k] != want) {
+            cp_status_set(st, CP_EXIT_RUNTIME,
+                          "wrong index array: idx[%" PRIu64 "] is %u, the model says %" PRIu64,
+                          ch->i0 + k, (unsigned)host[k], want);
+            cp_status_hint(st, "this is a bug in coalprobe; please report it");
+            return CP_EXIT_RUNTIME;
+        }
+    }
+    return CP_EXIT_OK;
+}
+
 /* Fills what the output check reads with 0xFF bytes (a NaN), so that a word the kernel
  * failed to write cannot pass for a stale right answer. */
 static int cp_cuda_poison(const cp_cuda_run *r, cp_status *st)
@@ -438,8 +480,8 @@ static int cp_cuda_poison(const cp_cuda_run *r, cp_status *st)
     }
     for (int k = 0; k < CP_CUDA_CHUNKS; k++) {
         cp_cuda_chunk ch = cp_cuda_chunk_at(c, k);
-        CP_CUDA_CHECK(st, cudaMemsetAsync((char *)r->bufs[1] + ch.first * 4, 0xFF, ch.nwords * 4,
-                                          r->s->stream));
+        CP_CUDA_CHECK(st, cudaMemsetAsync((char *)r->bufs[cp_cuda_out_access(c)] + ch.first * 4,
+                                          0xFF, ch.nwords * 4, r->s->stream));
     }
     return CP_EXIT_OK;
 }
@@ -448,10 +490,12 @@ static int cp_cuda_poison(const cp_cuda_run *r, cp_status *st)
 static int cp_cuda_verify_chunk(const cp_cuda_run *r, const cp_cuda_chunk *ch, cp_status *st)
 {
     const cp_config *c = r->c;
+    if (c->family == CP_FAMILY_GATHER)
+        CP_TRY(cp_cuda_verify_index(r, ch, st));
     float *host = malloc(ch->nwords * sizeof *host);
     if (!host)
         return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory while checking output");
-    cudaError_t e = cudaMemcpy(host, (const char *)r->bufs[1] + ch->first * 4,
+    cudaError_t e = cudaMemcpy(host, (const char *)r->bufs[cp_cuda_out_access(c)] + ch->first * 4,
                                ch->nwords * sizeof *host, cudaMemcpyDeviceToHost);
     if (e != cudaSuccess) {
         free(host);
@@ -464,6 +508,9 @@ static int cp_cuda_verify_chunk(const cp_cuda_run *r, const cp_cuda_chunk *ch, c
             src = c->layout == CP_LAYOUT_AOS ? cp_layout_aos_index(i, c->fields, c->field)
                                              : cp_layout_soa_index(i, c->elements, c->field);
             dst = i;
+        } else if (c->family == CP_FAMILY_GATHER) {
+            src = cp_gather_index(i, c->elements, c->run, c->seed);
+            dst = i;
         } else if (ch->strided_out) {
             src = i;
             dst = cp_stride_index(i, c->stride, c->offset);
@@ -472,7 +519,7 @@ static int cp_cuda_verify_chunk(const cp_cuda_run *r, const cp_cuda_chunk *ch, c
             dst = i;
         }
         for (uint64_t j = 0; j < ch->words && rc == CP_EXIT_OK; j++) {
-            float want = cp_fill_value(src * ch->words + j, cp_cuda_seed(0));
+            float want = cp_fill_value(src * ch->words + j, cp_cuda_seed(cp_cuda_data_access(c)));
             float got = host[dst * ch->words + j - ch->first];
             if (got != want)
                 rc = cp_cuda_wrong(st, "output word", dst * ch->words + j, got, want);

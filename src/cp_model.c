@@ -17,6 +17,8 @@ static const cp_family_model *cp_model_family_of(const cp_config *c)
         return &cp_model_layout_family;
     case CP_FAMILY_GEMM:
         return &cp_model_gemm_family;
+    case CP_FAMILY_GATHER:
+        return &cp_model_gather_family;
     default:
         return NULL;
     }
@@ -152,6 +154,14 @@ int cp_model_predict(const cp_config *c, cp_prediction *out, cp_status *st)
     for (size_t a = 0; a < out->naccesses; a++) {
         cp_access_prediction *ap = &out->accesses[a];
         size_t nclasses = fm->classes(c, a, classes);
+        if (nclasses == CP_MODEL_EVERY_WARP) { /* no structure to exploit: every warp */
+            for (uint64_t w = 0; w < out->warps; w++)
+                for (uint32_t ins = 0; ins < ap->instructions; ins++)
+                    cp_model_warp_iterations(fm, c, a, ins, w, ap->iterations, ap->lane_bytes,
+                                             &ap->counts);
+            ap->counts.footprint_sectors = fm->footprint(c, a);
+            continue;
+        }
         for (size_t k = 0; k < nclasses; k++) {
             cp_counts one;
             memset(&one, 0, sizeof one);

@@ -7,6 +7,8 @@
 
 /* Most warp classes a family reports for one access. */
 #define CP_MODEL_MAX_CLASSES 128
+/* What `classes` returns for an access whose every warp is counted on its own. */
+#define CP_MODEL_EVERY_WARP ((size_t)-1)
 
 /* A set of warps that cost the same at every iteration of every instruction of an access:
  * their lane addresses differ by a multiple of 128 bytes and their active masks are equal. */
@@ -24,7 +26,8 @@ typedef struct cp_family_model {
     uint32_t (*lanes)(const cp_config *c, size_t a, uint32_t ins, uint64_t w, uint64_t t,
                       uint64_t addr[CP_WARP_SIZE]);
     /* The classes of warps that execute access a (warps with no active lane may be left out);
-     * returns how many were written to classes[]. */
+     * returns how many were written to classes[], or CP_MODEL_EVERY_WARP when the access has
+     * no such structure (a gather) and every warp must be counted. */
     size_t (*classes)(const cp_config *c, size_t a, cp_warp_class classes[CP_MODEL_MAX_CLASSES]);
     /* Bytes every lane's address moves by from one iteration of access a to the next. */
     uint64_t (*iteration_step)(const cp_config *c, size_t a);
@@ -38,6 +41,7 @@ typedef struct cp_family_model {
 extern const cp_family_model cp_model_stride_family;
 extern const cp_family_model cp_model_layout_family;
 extern const cp_family_model cp_model_gemm_family;
+extern const cp_family_model cp_model_gather_family;
 
 /* Distinct 32-byte sectors touched by n elements of L bytes at byte offsets O + i*S
  * (i = 0..n-1, S >= L), from a 32-byte aligned base; exact, in O(32) steps. */

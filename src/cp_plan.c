@@ -8,6 +8,7 @@ static const cp_param cp_plan_stride[] = {CP_PARAM_OP, CP_PARAM_WIDTH, CP_PARAM_
                                           CP_PARAM_STRIDE};
 static const cp_param cp_plan_layout[] = {CP_PARAM_LAYOUT, CP_PARAM_FIELDS, CP_PARAM_FIELD};
 static const cp_param cp_plan_gemm[] = {CP_PARAM_VARIANT, CP_PARAM_M, CP_PARAM_N, CP_PARAM_K};
+static const cp_param cp_plan_gather[] = {CP_PARAM_SEED, CP_PARAM_RUN};
 
 static void cp_plan_set(cp_config *c, cp_param p, uint64_t v)
 {
@@ -45,6 +46,12 @@ static void cp_plan_set(cp_config *c, cp_param p, uint64_t v)
     case CP_PARAM_K:
         c->k = v;
         break;
+    case CP_PARAM_RUN:
+        c->run = v;
+        break;
+    case CP_PARAM_SEED:
+        c->seed = v;
+        break;
     default:
         break;
     }
@@ -52,12 +59,18 @@ static void cp_plan_set(cp_config *c, cp_param p, uint64_t v)
 
 int cp_plan_build(const cp_options *o, cp_config **configs, size_t *count, cp_status *st)
 {
-    const cp_param *params = o->family == CP_FAMILY_STRIDE   ? cp_plan_stride
-                             : o->family == CP_FAMILY_LAYOUT ? cp_plan_layout
-                                                             : cp_plan_gemm;
-    size_t nparams = o->family == CP_FAMILY_STRIDE   ? sizeof cp_plan_stride / sizeof *params
-                     : o->family == CP_FAMILY_LAYOUT ? sizeof cp_plan_layout / sizeof *params
-                                                     : sizeof cp_plan_gemm / sizeof *params;
+    const cp_param *params = cp_plan_gemm;
+    size_t nparams = sizeof cp_plan_gemm / sizeof *params;
+    if (o->family == CP_FAMILY_STRIDE) {
+        params = cp_plan_stride;
+        nparams = sizeof cp_plan_stride / sizeof *params;
+    } else if (o->family == CP_FAMILY_LAYOUT) {
+        params = cp_plan_layout;
+        nparams = sizeof cp_plan_layout / sizeof *params;
+    } else if (o->family == CP_FAMILY_GATHER) {
+        params = cp_plan_gather;
+        nparams = sizeof cp_plan_gather / sizeof *params;
+    }
     const cp_sweep *dims[4];
     for (size_t i = 0; i < nparams; i++)
         dims[i] = &o->params[params[i]];
@@ -85,7 +98,7 @@ int cp_plan_build(const cp_options *o, cp_config **configs, size_t *count, cp_st
             cp_plan_set(c, params[d], values[d]);
         if (c->family == CP_FAMILY_STRIDE)
             c->elements = cp_config_elements_for_size(o->size_bytes, c->width_bytes);
-        else if (c->family == CP_FAMILY_LAYOUT)
+        else if (c->family == CP_FAMILY_LAYOUT || c->family == CP_FAMILY_GATHER)
             c->elements = cp_config_elements_for_size(o->size_bytes, 4);
     }
     *configs = list;

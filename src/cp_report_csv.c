@@ -23,6 +23,8 @@ static const char *const cp_report_csv_columns[] = {
     "m",
     "n",
     "k",
+    "run",
+    "seed",
     "pred_load_requests",
     "pred_load_sectors",
     "pred_load_sectors_per_request",
@@ -137,7 +139,7 @@ static void cp_report_csv_write_row(cp_report_csv_line *l, const cp_row *row)
 {
     const cp_config *c = &row->config;
     int stride = c->family == CP_FAMILY_STRIDE, layout = c->family == CP_FAMILY_LAYOUT;
-    int gemm = c->family == CP_FAMILY_GEMM;
+    int gemm = c->family == CP_FAMILY_GEMM, gather = c->family == CP_FAMILY_GATHER;
 
     cp_report_csv_cell(l, cp_config_family_name(c->family));
     cp_report_csv_cell_u64(l, stride, c->stride);
@@ -148,11 +150,13 @@ static void cp_report_csv_write_row(cp_report_csv_line *l, const cp_row *row)
     cp_report_csv_cell(l, layout ? cp_config_layout_name(c->layout) : "");
     cp_report_csv_cell_u64(l, layout, c->fields);
     cp_report_csv_cell_u64(l, layout, c->field);
-    cp_report_csv_cell_u64(l, stride || layout, c->elements);
+    cp_report_csv_cell_u64(l, stride || layout || gather, c->elements);
     cp_report_csv_cell(l, gemm ? cp_config_variant_name(c->variant) : "");
     cp_report_csv_cell_u64(l, gemm, c->m);
     cp_report_csv_cell_u64(l, gemm, c->n);
     cp_report_csv_cell_u64(l, gemm, c->k);
+    cp_report_csv_cell_u64(l, gather, c->run);
+    cp_report_csv_cell_u64(l, gather, c->seed);
 
     cp_report_csv_write_counts(l, &row->predicted.load, row->predicted.modelled);
     cp_report_csv_write_counts(l, &row->predicted.store, row->predicted.modelled);

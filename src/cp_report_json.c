@@ -180,6 +180,11 @@ static void cp_report_json_add_config(cp_report_json *j, cJSON *row, const cp_co
         cp_report_json_add_u64(j, o, "n", c->n);
         cp_report_json_add_u64(j, o, "k", c->k);
         break;
+    case CP_FAMILY_GATHER:
+        cp_report_json_add_u64(j, o, "run", c->run);
+        cp_report_json_add_u64(j, o, "seed", c->seed);
+        cp_report_json_add_u64(j, o, "elements", c->elements);
+        break;
     default: /* cp_report_check_report refused other families */
         break;
     }

@@ -40,6 +40,8 @@ typedef enum {
     CP_REPORT_CELL_MEAS_TIME_MS,
     CP_REPORT_CELL_MEAS_GFLOPS,
     CP_REPORT_CELL_MEAS_PCT_CUBLAS,
+    CP_REPORT_CELL_RUN,
+    CP_REPORT_CELL_SEED,
 } cp_report_cell;
 
 typedef enum {
@@ -89,6 +91,23 @@ static const cp_report_column cp_report_common_columns[] = {
     {CP_REPORT_CELL_MEAS_MATCH, "", "match", CP_REPORT_GROUP_MEASURED, 0},
 };
 
+static const cp_report_column cp_report_gather_columns[] = {
+    {CP_REPORT_CELL_RUN, "", "run", CP_REPORT_GROUP_PARAMS, 0},
+    {CP_REPORT_CELL_SEED, "", "seed", CP_REPORT_GROUP_PARAMS, 0},
+};
+/* gather's predicted and measured columns: per access (idx, in, out). */
+static const cp_report_column cp_report_gather_result_columns[] = {
+    {CP_REPORT_CELL_PRED_A_SPR, "idx", "sec/req", CP_REPORT_GROUP_PREDICTED, 0},
+    {CP_REPORT_CELL_PRED_B_SPR, "in", "sec/req", CP_REPORT_GROUP_PREDICTED, 0},
+    {CP_REPORT_CELL_PRED_C_SPR, "out", "sec/req", CP_REPORT_GROUP_PREDICTED, 0},
+    {CP_REPORT_CELL_PRED_LOAD_EFF, "ld", "eff", CP_REPORT_GROUP_PREDICTED, 0},
+    {CP_REPORT_CELL_MEAS_LOAD_SPR, "ld", "sec/req", CP_REPORT_GROUP_MEASURED, 0},
+    {CP_REPORT_CELL_MEAS_STORE_SPR, "st", "sec/req", CP_REPORT_GROUP_MEASURED, 0},
+    {CP_REPORT_CELL_MEAS_TIME, "time", "us", CP_REPORT_GROUP_MEASURED, 0},
+    {CP_REPORT_CELL_MEAS_GBS, "", "GB/s", CP_REPORT_GROUP_MEASURED, 0},
+    {CP_REPORT_CELL_MEAS_DRAM_GBS, "DRAM", "GB/s", CP_REPORT_GROUP_MEASURED, 0},
+    {CP_REPORT_CELL_MEAS_MATCH, "", "match", CP_REPORT_GROUP_MEASURED, 0},
+};
 /* GEMM's predicted and measured columns: per operand, and GFLOP/s against cuBLAS. */
 static const cp_report_column cp_report_gemm_result_columns[] = {
     {CP_REPORT_CELL_PRED_A_SPR, "A", "sec/req", CP_REPORT_GROUP_PREDICTED, 0},
@@ -249,6 +268,12 @@ static void cp_report_table_format_cell(const cp_row *row, cp_report_cell cell, 
     case CP_REPORT_CELL_MEAS_PCT_CUBLAS:
         cp_report_table_format_number(buf, len, m->pct_of_cublas, 1, 1, "%");
         break;
+    case CP_REPORT_CELL_RUN:
+        snprintf(buf, len, "%" PRIu64, c->run);
+        break;
+    case CP_REPORT_CELL_SEED:
+        snprintf(buf, len, "%" PRIu64, c->seed);
+        break;
     }
 }
 
@@ -263,12 +288,18 @@ static void cp_report_table_init_layout(cp_report_layout *lay, cp_family family)
     } else if (family == CP_FAMILY_GEMM) {
         params = cp_report_gemm_columns;
         nparams = CP_REPORT_COUNT_OF(cp_report_gemm_columns);
+    } else if (family == CP_FAMILY_GATHER) {
+        params = cp_report_gather_columns;
+        nparams = CP_REPORT_COUNT_OF(cp_report_gather_columns);
     }
     const cp_report_column *results = cp_report_common_columns;
     size_t nresults = CP_REPORT_COUNT_OF(cp_report_common_columns);
     if (family == CP_FAMILY_GEMM) {
         results = cp_report_gemm_result_columns;
         nresults = CP_REPORT_COUNT_OF(cp_report_gemm_result_columns);
+    } else if (family == CP_FAMILY_GATHER) {
+        results = cp_report_gather_result_columns;
+        nresults = CP_REPORT_COUNT_OF(cp_report_gather_result_columns);
     }
     lay->ncols = 0;
     for (size_t i = 0; i < nparams; i++)

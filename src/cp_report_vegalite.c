@@ -23,19 +23,29 @@ typedef enum {
     CP_VL_M,
     CP_VL_N,
     CP_VL_K,
-    CP_VL_VARIANT
+    CP_VL_VARIANT,
+    CP_VL_RUN,
+    CP_VL_SEED
 } cp_vl_param;
 
-static const char *const cp_vl_param_names[] = {
-    "stride", "offset", "width_bytes", "op", "fields", "field", "layout", "m", "n", "k", "variant"};
+static const char *const cp_vl_param_names[] = {"stride",  "offset", "width_bytes", "op", "fields",
+                                                "field",   "layout", "m",           "n",  "k",
+                                                "variant", "run",    "seed"};
 
 static size_t cp_vl_family_params(cp_family f, cp_vl_param out[CP_VL_MAX_PARAMS])
 {
     static const cp_vl_param stride[] = {CP_VL_STRIDE, CP_VL_OFFSET, CP_VL_WIDTH, CP_VL_OP};
     static const cp_vl_param layout[] = {CP_VL_FIELDS, CP_VL_FIELD, CP_VL_LAYOUT};
     static const cp_vl_param gemm[] = {CP_VL_M, CP_VL_N, CP_VL_K, CP_VL_VARIANT};
-    const cp_vl_param *p = f == CP_FAMILY_STRIDE ? stride : f == CP_FAMILY_LAYOUT ? layout : gemm;
-    size_t n = f == CP_FAMILY_STRIDE ? 4 : f == CP_FAMILY_LAYOUT ? 3 : 4;
+    static const cp_vl_param gather[] = {CP_VL_RUN, CP_VL_SEED};
+    const cp_vl_param *p = f == CP_FAMILY_STRIDE   ? stride
+                           : f == CP_FAMILY_LAYOUT ? layout
+                           : f == CP_FAMILY_GATHER ? gather
+                                                   : gemm;
+    size_t n = f == CP_FAMILY_STRIDE   ? 4
+               : f == CP_FAMILY_LAYOUT ? 3
+               : f == CP_FAMILY_GATHER ? 2
+                                       : 4;
     memcpy(out, p, n * sizeof *p);
     return n;
 }
@@ -56,6 +66,12 @@ static const char *cp_vl_value(const cp_config *c, cp_vl_param p, double *num)
         return NULL;
     case CP_VL_FIELDS:
         *num = c->fields;
+        return NULL;
+    case CP_VL_RUN:
+        *num = (double)c->run;
+        return NULL;
+    case CP_VL_SEED:
+        *num = (double)c->seed;
         return NULL;
     case CP_VL_FIELD:
         *num = c->field;

@@ -42,6 +42,8 @@ run stride --stride 1,2,3,7,32,33,4096 --offset 0,1,3,31,4096 --width 4,8,16,32 
 run stride --stride 1..4 --width 4 --size 4100
 run layout --layout all --fields 1..16 --field 0 --size 8M
 run layout --layout all --fields 64 --field 0,1,31,63 --size 1M
+run gather --run 1,2,4,8,32,33,1000 --seed 1,2 --size 4M
+run gather --run 1,7 --size 4100
 run gemm --variant all --m 256 --n 256 --k 64
 run gemm --variant smem --m 64,96 --n 64,40 --k 32,40,70
 run gemm --variant all --m 33,100 --n 65,31 --k 1,17

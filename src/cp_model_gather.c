@@ -1,0 +1,79 @@
+/* cp_model_gather.c: the model's view of the gather family: a dense load of the index array,
+ * a load of `in` at the indices it holds (patterns/cp_gather.h: the same values the GPU's
+ * index array holds), a dense store. The gathered load has no structure to exploit: every
+ * warp is counted. */
+#include "cp_gather.h"
+#include "cp_model_family.h"
+#include "cp_stride.h"
+
+enum { CP_GATHER_IDX, CP_GATHER_IN, CP_GATHER_OUT };
+
+static void cp_gather_access(cp_access_prediction *ap, const char *name, cp_op op, uint64_t bytes,
+                             int strided)
+{
+    ap->name = name;
+    ap->op = op;
+    ap->lane_bytes = 4;
+    ap->instructions = 1;
+    ap->iterations = 1;
+    ap->buffer_bytes = bytes;
+    ap->strided = strided;
+}
+
+static void cp_gather_describe(const cp_config *c, cp_prediction *out)
+{
+    uint64_t n = c->elements;
+    uint64_t blocks = (n + CP_STRIDE_BLOCK - 1) / CP_STRIDE_BLOCK;
+    out->threads = n;
+    out->warps = blocks * (CP_STRIDE_BLOCK / CP_WARP_SIZE);
+    out->naccesses = 3;
+    cp_gather_access(&out->accesses[CP_GATHER_IDX], "idx", CP_OP_LOAD, n * 4, 0);
+    cp_gather_access(&out->accesses[CP_GATHER_IN], "in", CP_OP_LOAD, n * 4, 1);
+    cp_gather_access(&out->accesses[CP_GATHER_OUT], "out", CP_OP_STORE, n * 4, 0);
+}
+
+static uint32_t cp_gather_lanes(const cp_config *c, size_t a, uint32_t ins, uint64_t w, uint64_t t,
+                                uint64_t addr[CP_WARP_SIZE])
+{
+    (void)ins;
+    (void)t;
+    const uint64_t warps_per_block = CP_STRIDE_BLOCK / CP_WARP_SIZE;
+    uint32_t mask = 0;
+    for (unsigned l = 0; l < CP_WARP_SIZE; l++) {
+        uint64_t i =
+            cp_stride_thread(w / warps_per_block, (w % warps_per_block) * CP_WARP_SIZE + l);
+        if (i >= c->elements)
+            continue;
+        uint64_t e = a == CP_GATHER_IN ? cp_gather_index(i, c->elements, c->run, c->seed) : i;
+        addr[l] = e * 4;
+        mask |= 1u << l;
+    }
+    return mask;
+}
+
+static size_t cp_gather_classes(const cp_config *c, size_t a,
+                                cp_warp_class classes[CP_MODEL_MAX_CLASSES])
+{
+    if (a == CP_GATHER_IN)
+        return CP_MODEL_EVERY_WARP;
+    return cp_model_linear_classes(c->elements, classes); /* the dense accesses */
+}
+
+static uint64_t cp_gather_no_step(const cp_config *c, size_t a)
+{
+    (void)c;
+    (void)a;
+    return 0;
+}
+
+/* A permutation reads every element once: every sector of each buffer. */
+static uint64_t cp_gather_footprint(const cp_config *c, size_t a)
+{
+    (void)a;
+    return cp_model_monotone_footprint(c->elements, 4, 0, 4);
+}
+
+const cp_family_model cp_model_gather_family = {
+    cp_gather_describe, cp_gather_lanes,     cp_gather_classes,
+    cp_gather_no_step,  cp_gather_footprint, NULL,
+};
