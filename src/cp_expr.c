@@ -3,6 +3,7 @@
 #include "cp_expr.h"
 
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,45 +61,59 @@ static const char *const binop_spelling[OP_NBIN] = {CP_EXPR_BINOPS(CP_EXPR_SPELL
 /* Errors of checked evaluation (C's undefined behaviour). */
 enum { E_NONE = 0, E_OVERFLOW, E_DIVZERO, E_SHIFT_NEG, E_SHIFT_BIG, E_SHL_NEG };
 
-#if defined(__GNUC__) || defined(__clang__)
-#define ADD_OVF(a, b, r) __builtin_add_overflow(a, b, r)
-#define SUB_OVF(a, b, r) __builtin_sub_overflow(a, b, r)
-#define MUL_OVF(a, b, r) __builtin_mul_overflow(a, b, r)
-#else
-static int ADD_OVF(int64_t a, int64_t b, int64_t *r)
+/* Checked + - *: 1 on overflow. The builtins where the compiler has them (define
+ * CP_EXPR_PORTABLE_OVERFLOW to test the portable versions). */
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(CP_EXPR_PORTABLE_OVERFLOW)
+#define CP_EXPR_BUILTIN_OVERFLOW 1
+#endif
+
+static inline int add_ovf(int64_t a, int64_t b, int64_t *r)
 {
+#ifdef CP_EXPR_BUILTIN_OVERFLOW
+    return __builtin_add_overflow(a, b, r);
+#else
     if ((b > 0 && a > INT64_MAX - b) || (b < 0 && a < INT64_MIN - b))
         return 1;
     *r = a + b;
     return 0;
+#endif
 }
-static int SUB_OVF(int64_t a, int64_t b, int64_t *r)
+
+static inline int sub_ovf(int64_t a, int64_t b, int64_t *r)
 {
+#ifdef CP_EXPR_BUILTIN_OVERFLOW
+    return __builtin_sub_overflow(a, b, r);
+#else
     if ((b < 0 && a > INT64_MAX + b) || (b > 0 && a < INT64_MIN + b))
         return 1;
     *r = a - b;
     return 0;
+#endif
 }
-static int MUL_OVF(int64_t a, int64_t b, int64_t *r)
+
+static inline int mul_ovf(int64_t a, int64_t b, int64_t *r)
 {
+#ifdef CP_EXPR_BUILTIN_OVERFLOW
+    return __builtin_mul_overflow(a, b, r);
+#else
     if (a > 0 ? (b > 0 ? a > INT64_MAX / b : b < INT64_MIN / a)
               : (b > 0 ? a < INT64_MIN / b : (a != 0 && b < INT64_MAX / a)))
         return 1;
     *r = a * b;
     return 0;
-}
 #endif
+}
 
 /* Applies an eager binary operator with C's semantics; E_NONE, or the undefined behaviour. */
 static inline int bin_apply(int op, int64_t a, int64_t b, int64_t *r)
 {
     switch (op) {
     case OP_ADD:
-        return ADD_OVF(a, b, r) ? E_OVERFLOW : E_NONE;
+        return add_ovf(a, b, r) ? E_OVERFLOW : E_NONE;
     case OP_SUB:
-        return SUB_OVF(a, b, r) ? E_OVERFLOW : E_NONE;
+        return sub_ovf(a, b, r) ? E_OVERFLOW : E_NONE;
     case OP_MUL:
-        return MUL_OVF(a, b, r) ? E_OVERFLOW : E_NONE;
+        return mul_ovf(a, b, r) ? E_OVERFLOW : E_NONE;
     case OP_DIV:
     case OP_MOD:
         if (b == 0)
@@ -200,12 +215,13 @@ typedef struct node {
     int64_t value; /* OP_NUM: the number; OP_VAR: 0 i, 1 n, 2 + k parameter k */
 } node;
 
-/* Stack-machine opcodes: 3 per eager binary operator (right operand popped from the stack, a
- * variable, a constant), then the others. */
-enum { KS = 0, KV = 1, KK = 2 };
+/* Stack-machine opcodes: NK per eager binary operator (right operand popped from the stack, i or
+ * n, a parameter, a constant), then the others. */
+enum { KS = 0, KV = 1, KP = 2, KK = 3, NK = 4 };
 enum {
-    I_PUSHK = 3 * OP_NBIN, /* push imm */
-    I_PUSHV,               /* push vars[imm] */
+    I_PUSHK = NK * OP_NBIN, /* push imm */
+    I_PUSHV,                /* push imm ? n : i */
+    I_PUSHP,                /* push params[imm] */
     I_NEG,
     I_BNOT,
     I_NOT,
@@ -340,8 +356,6 @@ static int perr(parser *p, size_t pos, const char *fmt, ...)
 #endif
     ;
 
-#include <stdarg.h>
-
 static int perr(parser *p, size_t pos, const char *fmt, ...)
 {
     char what[400];
@@ -415,8 +429,8 @@ static int lex_number(parser *p, token *t)
             return perr(p, start, "'%.*s' at position %zu: write hexadecimal numbers with 0x",
                         quote_len(tail - start), s + start, start);
         if (k == digits || tail != k)
-            return perr(p, start, "bad hexadecimal number '%.*s' at position %zu", quote_len(tail - start),
-                        s + start, start);
+            return perr(p, start, "bad hexadecimal number '%.*s' at position %zu",
+                        quote_len(tail - start), s + start, start);
         t->hex = 1;
     } else {
         while (is_digit(s[k])) {
@@ -433,8 +447,7 @@ static int lex_number(parser *p, token *t)
         if (tail != k) {
             int dot = memchr(s + start, '.', tail - start) != NULL;
             return perr(p, start, "bad number '%.*s' at position %zu (%s)", quote_len(tail - start),
-                        s + start, start,
-                        dot ? "numbers are integers" : "digits only, no suffix");
+                        s + start, start, dot ? "numbers are integers" : "digits only, no suffix");
         }
         if (s[start] == '0' && k - start > 1)
             return perr(p, start,
@@ -647,8 +660,8 @@ static int parse_call(parser *p, int op, int nargs, int *out)
                 break;
             if (p->tok.type == T_END)
                 return perr(p, p->tok.pos,
-                            "missing ')' at position %zu to close '%s(' at position %zu", p->tok.pos,
-                            fname, pos);
+                            "missing ')' at position %zu to close '%s(' at position %zu",
+                            p->tok.pos, fname, pos);
             return unexpected(p, "',' or ')'");
         }
     }
@@ -804,7 +817,7 @@ static int parse_level(parser *p, int level, int *out)
 {
     if (level == NLEVELS)
         return parse_unary(p, out);
-    int left, op;
+    int left, op = 0;
     CP_TRY(parse_level(p, level + 1, &left));
     while (binop_of(p->tok.type, &op) == level) {
         size_t pos = p->tok.pos;
@@ -849,10 +862,10 @@ static const char *const reserved_words[] = {
     /* the language */
     "i", "n", "min", "max", "abs",
     /* C11 */
-    "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else",
-    "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long", "register",
-    "restrict", "return", "short", "signed", "sizeof", "static", "struct", "switch", "typedef",
-    "union", "unsigned", "void", "volatile", "while",
+    "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else", "enum",
+    "extern", "float", "for", "goto", "if", "inline", "int", "long", "register", "restrict",
+    "return", "short", "signed", "sizeof", "static", "struct", "switch", "typedef", "union",
+    "unsigned", "void", "volatile", "while",
     /* C++ (CUDA is C++) */
     "alignas", "alignof", "and", "and_eq", "asm", "bitand", "bitor", "bool", "catch", "char8_t",
     "char16_t", "char32_t", "class", "compl", "concept", "const_cast", "consteval", "constexpr",
@@ -906,14 +919,18 @@ typedef struct writer {
     size_t len;
 } writer;
 
-static void put(writer *w, const char *s)
+static void put_n(writer *w, const char *s, size_t n)
 {
-    size_t n = strlen(s);
     if (w->len < w->cap) {
         size_t room = w->cap - w->len;
         memcpy(w->buf + w->len, s, n < room ? n : room);
     }
     w->len += n;
+}
+
+static void put(writer *w, const char *s)
+{
+    put_n(w, s, strlen(s));
 }
 
 static void put_i64(writer *w, int64_t v, int hex)
@@ -1010,21 +1027,7 @@ static void emit_c(const cp_expr *e, int k, const c_names *cn, writer *w)
         } else if (nd->value == 1) {
             put(w, cn->n);
         } else {
-            char head[64];
-            size_t hl = cn->head_len < sizeof head ? cn->head_len : sizeof head - 1;
-            memcpy(head, cn->fmt_head, hl);
-            head[hl] = '\0';
-            if (cn->head_len >= sizeof head) { /* a long format: put it in two pieces */
-                for (size_t j = 0; j < cn->head_len; j += sizeof head - 1) {
-                    size_t m = cn->head_len - j < sizeof head - 1 ? cn->head_len - j
-                                                                   : sizeof head - 1;
-                    memcpy(head, cn->fmt_head + j, m);
-                    head[m] = '\0';
-                    put(w, head);
-                }
-            } else {
-                put(w, head);
-            }
+            put_n(w, cn->fmt_head, cn->head_len);
             snprintf(num, sizeof num, "%" PRId64, nd->value - 2);
             put(w, num);
             put(w, cn->fmt_tail);
@@ -1183,7 +1186,10 @@ static void compile(compiler *c, int k)
     int j1, j2;
     switch (nd->op) {
     case OP_VAR:
-        emit(c, I_PUSHV, nd->pos, nd->value);
+        if (nd->value < 2)
+            emit(c, I_PUSHV, nd->pos, nd->value);
+        else
+            emit(c, I_PUSHP, nd->pos, nd->value - 2);
         return;
     case OP_PLUS:
         compile(c, nd->a);
@@ -1228,12 +1234,16 @@ static void compile(compiler *c, int k)
             else if (nd->op == OP_MOD && lg >= 0)
                 emit(c, I_MODP2, nd->pos, v - 1);
             else
-                emit(c, 3 * nd->op + KK, nd->pos, v);
+                emit(c, NK * nd->op + KK, nd->pos, v);
         } else if (e->nodes[b].op == OP_VAR) {
-            emit(c, 3 * nd->op + KV, nd->pos, e->nodes[b].value);
+            int64_t var = e->nodes[b].value;
+            if (var < 2)
+                emit(c, NK * nd->op + KV, nd->pos, var);
+            else
+                emit(c, NK * nd->op + KP, nd->pos, var - 2);
         } else {
             compile(c, b);
-            emit(c, 3 * nd->op + KS, nd->pos, 0);
+            emit(c, NK * nd->op + KS, nd->pos, 0);
         }
         return;
     }
@@ -1274,6 +1284,7 @@ int cp_expr_parse(const char *text, const char *const *param_names, size_t npara
     parser p = {.src = text, .len = len, .e = e, .st = st};
     int rc;
     if (len > CP_EXPR_MAX_TEXT) {
+        p.len = strlen(text); /* the whole of it, for the hint's window */
         rc = perr(&p, CP_EXPR_MAX_TEXT,
                   "the expression is longer than %d characters (at position %d)", CP_EXPR_MAX_TEXT,
                   CP_EXPR_MAX_TEXT);
@@ -1282,7 +1293,10 @@ int cp_expr_parse(const char *text, const char *const *param_names, size_t npara
     if ((rc = lex(&p)) != CP_EXIT_OK)
         goto fail;
     if (p.tok.type == T_END) {
-        rc = perr(&p, p.tok.pos, "the expression is empty (e.g. write (i %% 32) * 32 + i / 32)");
+        rc = perr(&p, p.tok.pos,
+                  "the expression is empty: expected a number, a name or '(' at position %zu "
+                  "(e.g. (i %% 32) * 32 + i / 32)",
+                  p.tok.pos);
         goto fail;
     }
     if ((rc = parse_expr(&p, &e->root)) != CP_EXIT_OK)
@@ -1351,9 +1365,16 @@ static void fmt_operand(char *buf, size_t len, int64_t v)
     snprintf(buf, len, v < 0 ? "(%" PRId64 ")" : "%" PRId64, v);
 }
 
+/* Kept out of line so that the evaluation loop stays small. */
+#if defined(__GNUC__)
+#define CP_EXPR_COLD __attribute__((cold, noinline))
+#else
+#define CP_EXPR_COLD
+#endif
+
 /* Records an evaluation error of instruction in with operands a (and b). */
-static int eval_error(const cp_expr *e, const insn *in, int err, int64_t a, int64_t b,
-                      const int64_t *vars, cp_status *st)
+CP_EXPR_COLD static int eval_error(const cp_expr *e, const insn *in, int err, int64_t a, int64_t b,
+                                   int64_t i, int64_t n, const int64_t *params, cp_status *st)
 {
     if (!st)
         return CP_EXIT_USAGE;
@@ -1363,13 +1384,14 @@ static int eval_error(const cp_expr *e, const insn *in, int err, int64_t a, int6
     if (in->op == I_NEG)
         snprintf(what, sizeof what, "-%s", sa);
     else if (in->op == I_ABS)
-        snprintf(what, sizeof what, "abs(%s)", sa);
+        snprintf(what, sizeof what, "abs(%" PRId64 ")", a);
     else
-        snprintf(what, sizeof what, "%s %s %s", sa, binop_spelling[in->op / 3], sb);
+        snprintf(what, sizeof what, "%s %s %s", sa, binop_spelling[in->op / NK], sb);
     size_t k = 0;
     for (size_t j = 0; j < 2 + e->nparams; j++) {
-        int wr = snprintf(ctx + k, sizeof ctx - k, "%s%s = %" PRId64, j ? ", " : "", e->names[j],
-                          vars[j]);
+        int64_t v = j == 0 ? i : j == 1 ? n : params[j - 2];
+        int wr =
+            snprintf(ctx + k, sizeof ctx - k, "%s%s = %" PRId64, j ? ", " : "", e->names[j], v);
         if (wr < 0 || (size_t)wr >= sizeof ctx - k)
             break;
         k += (size_t)wr;
@@ -1385,31 +1407,31 @@ static int eval_error(const cp_expr *e, const insn *in, int err, int64_t a, int6
     return CP_EXIT_USAGE;
 }
 
-/* Three cases per eager binary operator: right operand from the stack, a variable, a constant. */
+/* NK cases per eager binary operator: the right operand from the stack, i or n, a parameter, a
+ * constant; then the operator, checked. */
 #define VM_BINOP(name, sym)                                                                        \
-    case 3 * OP_##name + KS:                                                                       \
+    case NK *OP_##name + KS:                                                                       \
         b = acc;                                                                                   \
         a = stack[--sp];                                                                           \
         goto do_##name;                                                                            \
-    case 3 * OP_##name + KV:                                                                       \
+    case NK *OP_##name + KV:                                                                       \
         a = acc;                                                                                   \
-        b = vars[in->imm];                                                                         \
+        b = in->imm ? n : i;                                                                       \
         goto do_##name;                                                                            \
-    case 3 * OP_##name + KK:                                                                       \
+    case NK *OP_##name + KP:                                                                       \
+        a = acc;                                                                                   \
+        b = params[in->imm];                                                                       \
+        goto do_##name;                                                                            \
+    case NK *OP_##name + KK:                                                                       \
         a = acc;                                                                                   \
         b = in->imm;                                                                               \
-        do_##name : if ((err = bin_apply(OP_##name, a, b, &r)) != E_NONE) goto fail;              \
+        do_##name : if ((err = bin_apply(OP_##name, a, b, &r)) != E_NONE) goto fail;               \
         acc = r;                                                                                   \
         break;
 
 int cp_expr_eval(const cp_expr *e, int64_t i, int64_t n, const int64_t *params, int64_t *value,
                  cp_status *st)
 {
-    int64_t vars[NVARS];
-    vars[0] = i;
-    vars[1] = n;
-    for (size_t k = 0; k < e->nparams; k++)
-        vars[2 + k] = params[k];
     /* the top of the stack lives in acc; stack[0] receives acc's initial 0 on the first push */
     int64_t stack[CP_EXPR_MAX_NODES + 2];
     size_t sp = 0;
@@ -1426,7 +1448,11 @@ int cp_expr_eval(const cp_expr *e, int64_t i, int64_t n, const int64_t *params, 
             break;
         case I_PUSHV:
             stack[sp++] = acc;
-            acc = vars[in->imm];
+            acc = in->imm ? n : i;
+            break;
+        case I_PUSHP:
+            stack[sp++] = acc;
+            acc = params[in->imm];
             break;
         case I_NEG:
             if (acc == INT64_MIN) {
@@ -1495,7 +1521,7 @@ int cp_expr_eval(const cp_expr *e, int64_t i, int64_t n, const int64_t *params, 
         }
     }
 fail:
-    return eval_error(e, in, err, a, b, vars, st);
+    return eval_error(e, in, err, a, b, i, n, params, st);
 }
 
 /* --- public API: C source ---------------------------------------------------------------- */

@@ -14,14 +14,12 @@
  *   or      := and ( '||' and )*        and := bitor ( '&&' bitor )*
  *   bitor   := bitxor ( '|' bitxor )*   bitxor := bitand ( '^' bitand )*   bitand := eq ( '&' eq )*
  *   eq      := rel ( ('=='|'!=') rel )* rel := shift ( ('<'|'<='|'>'|'>=') shift )*
- *   shift   := add ( ('<<'|'>>') add )* add := mul ( ('+'|'-') mul )*  mul := unary ( ('*'|'/'|'%') unary )*
- *   unary   := ('-'|'+'|'~'|'!') unary | primary
- *   primary := NUMBER | NAME | '(' expr ')' | FUNC '(' expr (',' expr)* ')'
- *   NUMBER  := decimal digits, or 0x hex digits (no suffixes, no octal: a leading 0 followed by
- *              digits is refused to avoid C's octal surprise)
- *   NAME    := i | n | a user parameter name ([a-z_][a-z0-9_]*, at most 31 chars, not a keyword
- *              or function name)
- *   FUNC    := min(a,b) | max(a,b) | abs(a)
+ *   shift   := add ( ('<<'|'>>') add )* add := mul ( ('+'|'-') mul )*  mul := unary ( ('*'|'/'|'%')
+ * unary )* unary   := ('-'|'+'|'~'|'!') unary | primary primary := NUMBER | NAME | '(' expr ')' |
+ * FUNC '(' expr (',' expr)* ')' NUMBER  := decimal digits, or 0x hex digits (no suffixes, no octal:
+ * a leading 0 followed by digits is refused to avoid C's octal surprise) NAME    := i | n | a user
+ * parameter name ([a-z_][a-z0-9_]*, at most 31 chars, not a keyword or function name) FUNC    :=
+ * min(a,b) | max(a,b) | abs(a)
  *
  * Whitespace is allowed anywhere between tokens. Tokens are cut as C cuts them (longest first),
  * so "--" and "++" are refused rather than read as two signs (C would read a decrement): write
