@@ -1,4 +1,4 @@
-// cp_gemm.cu: the FP32 GEMM kernels (naive and coalesced), indexed through
+// cp_gemm.cu: the FP32 GEMM kernels (naive, coalesced, shared-memory tiled), indexed through
 // patterns/cp_gemm.h.
 #include "cp_gemm.h"
 #include "cp_kernels.h"
@@ -6,12 +6,11 @@
 namespace
 {
 
-__global__ void __launch_bounds__(CP_GEMM_TILE *CP_GEMM_TILE)
-    cp_gemm_naive_kernel(const float *A, const float *B, float *C, uint64_t m, uint64_t n,
-                         uint64_t k)
+// One element of C by a dot product over k straight from global memory: the naive and the
+// coalesced kernels differ only in which thread owns which (row, col).
+__device__ __forceinline__ void cp_gemm_dot(const float *A, const float *B, float *C, uint64_t row,
+                                            uint64_t col, uint64_t m, uint64_t n, uint64_t k)
 {
-    uint64_t row, col;
-    cp_gemm_naive_coords(blockIdx.x, blockIdx.y, threadIdx.x, threadIdx.y, &row, &col);
     if (row < m && col < n) {
         float acc = 0.0f;
         for (uint64_t kk = 0; kk < k; kk++)
@@ -21,17 +20,21 @@ __global__ void __launch_bounds__(CP_GEMM_TILE *CP_GEMM_TILE)
 }
 
 __global__ void __launch_bounds__(CP_GEMM_TILE *CP_GEMM_TILE)
+    cp_gemm_naive_kernel(const float *A, const float *B, float *C, uint64_t m, uint64_t n,
+                         uint64_t k)
+{
+    uint64_t row, col;
+    cp_gemm_naive_coords(blockIdx.x, blockIdx.y, threadIdx.x, threadIdx.y, &row, &col);
+    cp_gemm_dot(A, B, C, row, col, m, n, k);
+}
+
+__global__ void __launch_bounds__(CP_GEMM_TILE *CP_GEMM_TILE)
     cp_gemm_coalesced_kernel(const float *A, const float *B, float *C, uint64_t m, uint64_t n,
                              uint64_t k)
 {
     uint64_t row, col;
     cp_gemm_coalesced_coords(blockIdx.x, blockIdx.y, threadIdx.x, &row, &col);
-    if (row < m && col < n) {
-        float acc = 0.0f;
-        for (uint64_t kk = 0; kk < k; kk++)
-            acc += A[cp_gemm_a_index(row, kk, k)] * B[cp_gemm_b_index(kk, col, n)];
-        C[cp_gemm_c_index(row, col, n)] = acc;
-    }
+    cp_gemm_dot(A, B, C, row, col, m, n, k);
 }
 
 // Tiles of A and B staged in shared memory (the next rung of the ladder): per tile of k, each

@@ -77,12 +77,15 @@ static const cp_report_column cp_report_gemm_columns[] = {
     {CP_REPORT_CELL_N, "", "n", CP_REPORT_GROUP_PARAMS, 0},
     {CP_REPORT_CELL_K, "", "k", CP_REPORT_GROUP_PARAMS, 0},
 };
-/* The predicted and measured columns every family shares. */
-static const cp_report_column cp_report_common_columns[] = {
+/* The predicted columns of stride and layout: load and store. */
+static const cp_report_column cp_report_common_predicted[] = {
     {CP_REPORT_CELL_PRED_LOAD_SPR, "ld", "sec/req", CP_REPORT_GROUP_PREDICTED, 0},
     {CP_REPORT_CELL_PRED_LOAD_EFF, "ld", "eff", CP_REPORT_GROUP_PREDICTED, 0},
     {CP_REPORT_CELL_PRED_STORE_SPR, "st", "sec/req", CP_REPORT_GROUP_PREDICTED, 0},
     {CP_REPORT_CELL_PRED_STORE_EFF, "st", "eff", CP_REPORT_GROUP_PREDICTED, 0},
+};
+/* The measured columns of every family but GEMM. */
+static const cp_report_column cp_report_common_measured[] = {
     {CP_REPORT_CELL_MEAS_LOAD_SPR, "ld", "sec/req", CP_REPORT_GROUP_MEASURED, 0},
     {CP_REPORT_CELL_MEAS_STORE_SPR, "st", "sec/req", CP_REPORT_GROUP_MEASURED, 0},
     {CP_REPORT_CELL_MEAS_TIME, "time", "us", CP_REPORT_GROUP_MEASURED, 0},
@@ -95,25 +98,21 @@ static const cp_report_column cp_report_gather_columns[] = {
     {CP_REPORT_CELL_RUN, "", "run", CP_REPORT_GROUP_PARAMS, 0},
     {CP_REPORT_CELL_SEED, "", "seed", CP_REPORT_GROUP_PARAMS, 0},
 };
-/* gather's predicted and measured columns: per access (idx, in, out). */
-static const cp_report_column cp_report_gather_result_columns[] = {
+/* gather's predicted columns: per access (idx, in, out). */
+static const cp_report_column cp_report_gather_predicted[] = {
     {CP_REPORT_CELL_PRED_A_SPR, "idx", "sec/req", CP_REPORT_GROUP_PREDICTED, 0},
     {CP_REPORT_CELL_PRED_B_SPR, "in", "sec/req", CP_REPORT_GROUP_PREDICTED, 0},
     {CP_REPORT_CELL_PRED_C_SPR, "out", "sec/req", CP_REPORT_GROUP_PREDICTED, 0},
     {CP_REPORT_CELL_PRED_LOAD_EFF, "ld", "eff", CP_REPORT_GROUP_PREDICTED, 0},
-    {CP_REPORT_CELL_MEAS_LOAD_SPR, "ld", "sec/req", CP_REPORT_GROUP_MEASURED, 0},
-    {CP_REPORT_CELL_MEAS_STORE_SPR, "st", "sec/req", CP_REPORT_GROUP_MEASURED, 0},
-    {CP_REPORT_CELL_MEAS_TIME, "time", "us", CP_REPORT_GROUP_MEASURED, 0},
-    {CP_REPORT_CELL_MEAS_GBS, "", "GB/s", CP_REPORT_GROUP_MEASURED, 0},
-    {CP_REPORT_CELL_MEAS_DRAM_GBS, "DRAM", "GB/s", CP_REPORT_GROUP_MEASURED, 0},
-    {CP_REPORT_CELL_MEAS_MATCH, "", "match", CP_REPORT_GROUP_MEASURED, 0},
 };
-/* GEMM's predicted and measured columns: per operand, and GFLOP/s against cuBLAS. */
-static const cp_report_column cp_report_gemm_result_columns[] = {
+/* GEMM's predicted columns, per operand, and measured ones, with GFLOP/s against cuBLAS. */
+static const cp_report_column cp_report_gemm_predicted[] = {
     {CP_REPORT_CELL_PRED_A_SPR, "A", "sec/req", CP_REPORT_GROUP_PREDICTED, 0},
     {CP_REPORT_CELL_PRED_B_SPR, "B", "sec/req", CP_REPORT_GROUP_PREDICTED, 0},
     {CP_REPORT_CELL_PRED_C_SPR, "C", "sec/req", CP_REPORT_GROUP_PREDICTED, 0},
     {CP_REPORT_CELL_PRED_LOAD_EFF, "ld", "eff", CP_REPORT_GROUP_PREDICTED, 0},
+};
+static const cp_report_column cp_report_gemm_measured[] = {
     {CP_REPORT_CELL_MEAS_LOAD_SPR, "ld", "sec/req", CP_REPORT_GROUP_MEASURED, 0},
     {CP_REPORT_CELL_MEAS_STORE_SPR, "st", "sec/req", CP_REPORT_GROUP_MEASURED, 0},
     {CP_REPORT_CELL_MEAS_TIME_MS, "time", "ms", CP_REPORT_GROUP_MEASURED, 0},
@@ -280,32 +279,35 @@ static void cp_report_table_format_cell(const cp_row *row, cp_report_cell cell, 
 /* The columns of `family`, each as wide as its header. */
 static void cp_report_table_init_layout(cp_report_layout *lay, cp_family family)
 {
-    const cp_report_column *params = cp_report_stride_columns;
-    size_t nparams = CP_REPORT_COUNT_OF(cp_report_stride_columns);
+    /* each family: its parameters, then its predicted and its measured columns */
+    struct {
+        const cp_report_column *cols;
+        size_t n;
+    } parts[3] = {
+        {cp_report_stride_columns, CP_REPORT_COUNT_OF(cp_report_stride_columns)},
+        {cp_report_common_predicted, CP_REPORT_COUNT_OF(cp_report_common_predicted)},
+        {cp_report_common_measured, CP_REPORT_COUNT_OF(cp_report_common_measured)},
+    };
     if (family == CP_FAMILY_LAYOUT) {
-        params = cp_report_layout_columns;
-        nparams = CP_REPORT_COUNT_OF(cp_report_layout_columns);
+        parts[0].cols = cp_report_layout_columns;
+        parts[0].n = CP_REPORT_COUNT_OF(cp_report_layout_columns);
+    } else if (family == CP_FAMILY_GATHER) {
+        parts[0].cols = cp_report_gather_columns;
+        parts[0].n = CP_REPORT_COUNT_OF(cp_report_gather_columns);
+        parts[1].cols = cp_report_gather_predicted;
+        parts[1].n = CP_REPORT_COUNT_OF(cp_report_gather_predicted);
     } else if (family == CP_FAMILY_GEMM) {
-        params = cp_report_gemm_columns;
-        nparams = CP_REPORT_COUNT_OF(cp_report_gemm_columns);
-    } else if (family == CP_FAMILY_GATHER) {
-        params = cp_report_gather_columns;
-        nparams = CP_REPORT_COUNT_OF(cp_report_gather_columns);
-    }
-    const cp_report_column *results = cp_report_common_columns;
-    size_t nresults = CP_REPORT_COUNT_OF(cp_report_common_columns);
-    if (family == CP_FAMILY_GEMM) {
-        results = cp_report_gemm_result_columns;
-        nresults = CP_REPORT_COUNT_OF(cp_report_gemm_result_columns);
-    } else if (family == CP_FAMILY_GATHER) {
-        results = cp_report_gather_result_columns;
-        nresults = CP_REPORT_COUNT_OF(cp_report_gather_result_columns);
+        parts[0].cols = cp_report_gemm_columns;
+        parts[0].n = CP_REPORT_COUNT_OF(cp_report_gemm_columns);
+        parts[1].cols = cp_report_gemm_predicted;
+        parts[1].n = CP_REPORT_COUNT_OF(cp_report_gemm_predicted);
+        parts[2].cols = cp_report_gemm_measured;
+        parts[2].n = CP_REPORT_COUNT_OF(cp_report_gemm_measured);
     }
     lay->ncols = 0;
-    for (size_t i = 0; i < nparams; i++)
-        lay->cols[lay->ncols++] = &params[i];
-    for (size_t i = 0; i < nresults; i++)
-        lay->cols[lay->ncols++] = &results[i];
+    for (size_t p = 0; p < 3; p++)
+        for (size_t i = 0; i < parts[p].n; i++)
+            lay->cols[lay->ncols++] = &parts[p].cols[i];
     for (size_t i = 0; i < lay->ncols; i++) {
         size_t top = strlen(lay->cols[i]->top), bottom = strlen(lay->cols[i]->bottom);
         lay->width[i] = top > bottom ? top : bottom;

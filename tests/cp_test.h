@@ -56,6 +56,25 @@ static int cp_test_passed, cp_test_failed;
         }                                                                                          \
     } while (0)
 
+/* Prints the first line where got differs from want (golden-file tests). */
+static inline void cp_test_print_first_difference(const char *name, const char *want,
+                                                  const char *got)
+{
+    for (int line = 1;; line++) {
+        size_t wl = strcspn(want, "\n"), gl = strcspn(got, "\n");
+        if (wl != gl || memcmp(want, got, wl) != 0 || !want[wl] != !got[gl]) {
+            fprintf(stderr, "%s: line %d differs\n  want: %.*s%s\n  got:  %.*s%s\n", name, line,
+                    (int)wl, want, want[wl] ? "" : "<end of file>", (int)gl, got,
+                    got[gl] ? "" : "<end of file>");
+            return;
+        }
+        if (!want[wl])
+            return;
+        want += wl + 1;
+        got += gl + 1;
+    }
+}
+
 /* Prints the closing line and gives main's exit status. */
 static inline int cp_test_finish(void)
 {

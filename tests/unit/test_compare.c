@@ -367,24 +367,6 @@ static void test_bad_tolerance_argument(void)
     result_free(&r);
 }
 
-/* Prints the first line where got differs from want. */
-static void print_first_difference(const char *name, const char *want, const char *got)
-{
-    for (int line = 1;; line++) {
-        size_t wl = strcspn(want, "\n"), gl = strcspn(got, "\n");
-        if (wl != gl || memcmp(want, got, wl) != 0 || !want[wl] != !got[gl]) {
-            fprintf(stderr, "%s: line %d differs\n  want: %.*s%s\n  got:  %.*s%s\n", name, line,
-                    (int)wl, want, want[wl] ? "" : "<end of file>", (int)gl, got,
-                    got[gl] ? "" : "<end of file>");
-            return;
-        }
-        if (!want[wl])
-            return;
-        want += wl + 1;
-        got += gl + 1;
-    }
-}
-
 /* got with every CP_TEST_DATA_DIR replaced by "tests", so that goldens do not name this
  * checkout's directory. */
 static char *without_data_dir(const char *got)
@@ -439,7 +421,7 @@ static void check_golden(const char *name, const char *raw)
         int same = strcmp(want, got) == 0;
         CHECK(same);
         if (!same)
-            print_first_difference(name, want, got);
+            cp_test_print_first_difference(name, want, got);
     }
     free(want);
     free(got);

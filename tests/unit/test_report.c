@@ -353,24 +353,6 @@ static char *render(const cp_report *r, int fmt, const cp_status *failure)
     return text;
 }
 
-/* Prints the first line where got differs from want. */
-static void print_first_difference(const char *name, const char *want, const char *got)
-{
-    for (int line = 1;; line++) {
-        size_t wl = strcspn(want, "\n"), gl = strcspn(got, "\n");
-        if (wl != gl || memcmp(want, got, wl) != 0 || !want[wl] != !got[gl]) {
-            fprintf(stderr, "%s: line %d differs\n  want: %.*s%s\n  got:  %.*s%s\n", name, line,
-                    (int)wl, want, want[wl] ? "" : "<end of file>", (int)gl, got,
-                    got[gl] ? "" : "<end of file>");
-            return;
-        }
-        if (!want[wl])
-            return;
-        want += wl + 1;
-        got += gl + 1;
-    }
-}
-
 static void check_golden(const char *name, const char *got)
 {
     char path[1024];
@@ -397,7 +379,7 @@ static void check_golden(const char *name, const char *got)
     int same = want && strcmp(want, got) == 0;
     CHECK(same);
     if (!same && want)
-        print_first_difference(name, want, got);
+        cp_test_print_first_difference(name, want, got);
     free(want);
 }
 
