@@ -80,8 +80,8 @@ static void cp_counts_add(cp_counts *acc, const cp_counts *x)
     acc->footprint_sectors += x->footprint_sectors;
 }
 
-static int cp_model_describe(const cp_config *c, cp_prediction *out, const cp_family_model **fm,
-                             cp_status *st)
+static int cp_model_family_describe(const cp_config *c, cp_prediction *out,
+                                    const cp_family_model **fm, cp_status *st)
 {
     memset(out, 0, sizeof *out);
     out->modelled = 1;
@@ -146,10 +146,16 @@ static void cp_model_warp_iterations(const cp_family_model *fm, const cp_config 
     }
 }
 
+int cp_model_describe(const cp_config *c, cp_prediction *out, cp_status *st)
+{
+    const cp_family_model *fm;
+    return cp_model_family_describe(c, out, &fm, st);
+}
+
 int cp_model_predict(const cp_config *c, cp_prediction *out, cp_status *st)
 {
     const cp_family_model *fm;
-    CP_TRY(cp_model_describe(c, out, &fm, st));
+    CP_TRY(cp_model_family_describe(c, out, &fm, st));
     cp_warp_class classes[CP_MODEL_MAX_CLASSES];
     for (size_t a = 0; a < out->naccesses; a++) {
         cp_access_prediction *ap = &out->accesses[a];
@@ -180,7 +186,7 @@ int cp_model_predict_exact(const cp_config *c, uint64_t max_lane_visits, cp_pred
                            cp_status *st)
 {
     const cp_family_model *fm;
-    CP_TRY(cp_model_describe(c, out, &fm, st));
+    CP_TRY(cp_model_family_describe(c, out, &fm, st));
     uint64_t visits = 0;
     for (size_t a = 0; a < out->naccesses; a++)
         visits +=
@@ -231,7 +237,7 @@ int cp_model_warp_lanes(const cp_config *c, size_t access, uint32_t instruction,
 {
     const cp_family_model *fm;
     cp_prediction p;
-    CP_TRY(cp_model_describe(c, &p, &fm, st));
+    CP_TRY(cp_model_family_describe(c, &p, &fm, st));
     if (access >= p.naccesses)
         return cp_status_set(st, CP_EXIT_USAGE, "access %zu does not exist (the kernel has %zu)",
                              access, p.naccesses);

@@ -73,6 +73,10 @@ double cp_counts_ideal_sectors_per_request(const cp_counts *c);
 double cp_counts_lines_per_request(const cp_counts *c);
 double cp_counts_efficiency(const cp_counts *c); /* bytes_requested / (sectors * 32) */
 
+/* Fills out with the kernel's grid and accesses (names, ops, sizes, instructions, iterations)
+ * without counting anything: cheap, for callers that need only the shape. */
+int cp_model_describe(const cp_config *c, cp_prediction *out, cp_status *st);
+
 /* Predicts with the fast path (each class of identical warps counted once); exact. */
 int cp_model_predict(const cp_config *c, cp_prediction *out, cp_status *st);
 
