@@ -1,5 +1,4 @@
-/* cp_expr.c: the --index expression language: a recursive-descent parser to an AST, a checked
- * stack machine compiled from it, canonical text and C source for the kernel. */
+/* cp_expr.c: the --index language: parser, checked stack machine, canonical text, C for NVRTC. */
 #include "cp_expr.h"
 
 #include <inttypes.h>

@@ -7,6 +7,7 @@
 
 #include "cp_status.h"
 
+/* clang-format off */
 /* The language of `coalprobe expr --index 'EXPR'`. Anything outside this grammar is refused:
  *
  *   expr    := ternary
@@ -14,18 +15,21 @@
  *   or      := and ( '||' and )*        and := bitor ( '&&' bitor )*
  *   bitor   := bitxor ( '|' bitxor )*   bitxor := bitand ( '^' bitand )*   bitand := eq ( '&' eq )*
  *   eq      := rel ( ('=='|'!=') rel )* rel := shift ( ('<'|'<='|'>'|'>=') shift )*
- *   shift   := add ( ('<<'|'>>') add )* add := mul ( ('+'|'-') mul )*  mul := unary ( ('*'|'/'|'%')
- * unary )* unary   := ('-'|'+'|'~'|'!') unary | primary primary := NUMBER | NAME | '(' expr ')' |
- * FUNC '(' expr (',' expr)* ')' NUMBER  := decimal digits, or 0x hex digits (no suffixes, no octal:
- * a leading 0 followed by digits is refused to avoid C's octal surprise) NAME    := i | n | a user
- * parameter name ([a-z_][a-z0-9_]*, at most 31 chars, not a keyword or function name) FUNC    :=
- * min(a,b) | max(a,b) | abs(a)
+ *   shift   := add ( ('<<'|'>>') add )* add := mul ( ('+'|'-') mul )*  mul := unary ( ('*'|'/'|'%') unary )*
+ *   unary   := ('-'|'+'|'~'|'!') unary | primary
+ *   primary := NUMBER | NAME | '(' expr ')' | FUNC '(' expr (',' expr)* ')'
+ *   NUMBER  := decimal digits, or 0x hex digits (no suffixes, no octal: a leading 0 followed by
+ *              digits is refused to avoid C's octal surprise)
+ *   NAME    := i | n | a user parameter name ([a-z_][a-z0-9_]*, at most 31 chars, not a keyword
+ *              or function name)
+ *   FUNC    := min(a,b) | max(a,b) | abs(a)
  *
  * Whitespace is allowed anywhere between tokens. Tokens are cut as C cuts them (longest first),
  * so "--" and "++" are refused rather than read as two signs (C would read a decrement): write
  * "- -i". At most CP_EXPR_MAX_TEXT characters, CP_EXPR_MAX_NODES AST nodes (numbers, names and
  * operators) and nesting depth CP_EXPR_MAX_DEPTH (parentheses, function calls, unary operators
- * and ternary branches); beyond, the expression is refused with the position.
+ * and ternary branches); beyond, the expression is refused with the position (a byte offset,
+ * from 0).
  *
  * Semantics: 64-bit signed integers (int64_t), C semantics for every operator: / and % truncate
  * toward zero, comparisons and logical operators give 0 or 1, && || ?: evaluate lazily, >> of a
@@ -34,6 +38,7 @@
  * of + - * unary - and abs(INT64_MIN), / or % by zero, INT64_MIN / -1 and INT64_MIN % -1, shift
  * counts below 0 or above 63, left shift of a negative value or one that overflows. A number
  * above INT64_MAX is refused when parsed (write -9223372036854775807 - 1 for INT64_MIN). */
+/* clang-format on */
 
 #define CP_EXPR_MAX_PARAMS 8
 #define CP_EXPR_MAX_TEXT 1024

@@ -1,6 +1,8 @@
-/* fuzz_expr.c: libFuzzer target for the --index expression language: parse arbitrary text with
- * parameters a and b; when it parses, evaluate it at extremes, write its C form and check that its
- * canonical text parses to the same expression. Any crash, leak or sanitizer report is a bug. */
+/* fuzz_expr.c: libFuzzer target for the --index expression language (parse, eval, C, text). */
+
+/* Parses arbitrary text with parameters a and b; when it parses, evaluates it at extremes, writes
+ * its C form and checks that its canonical text parses to the same expression. Any crash, leak,
+ * abort or sanitizer report is a bug. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,8 +53,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         const int64_t *p = points[k];
         int64_t v = 0, v2 = 0;
         int rc = cp_expr_eval(e, p[0], p[1], p + 2, &v, &st);
-        if (rc != CP_EXIT_OK &&
-            (rc != CP_EXIT_USAGE || strncmp(st.message, "--index: ", 9) != 0))
+        if (rc != CP_EXIT_OK && (rc != CP_EXIT_USAGE || strncmp(st.message, "--index: ", 9) != 0))
             abort();
         if (again) {
             int rc2 = cp_expr_eval(again, p[0], p[1], p + 2, &v2, NULL);

@@ -1,5 +1,4 @@
-/* test_expr.c: the --index expression language against the C compiler, every error with its
- * position, the C form, the canonical text, a random differential test and a micro-benchmark. */
+/* test_expr.c: --index expressions against C, errors, C form, random differential, benchmark. */
 #include "cp_test.h"
 
 #include <stdint.h>
