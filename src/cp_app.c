@@ -280,8 +280,12 @@ done:
 void cp_app_report_failure(int json, FILE *out, const char *command, const cp_status *st)
 {
     fprintf(stderr, "coalprobe: %s\n", st->message);
-    if (st->hint[0])
-        fprintf(stderr, "hint: %s\n", st->hint);
+    /* a hint of several lines (an expression with a caret under it) stays aligned */
+    for (const char *h = st->hint, *first = st->hint; *h;) {
+        size_t len = strcspn(h, "\n");
+        fprintf(stderr, "%s%.*s\n", h == first ? "hint: " : "      ", (int)len, h);
+        h += len + (h[len] == '\n');
+    }
     if (json)
         cp_report_write_json_error(out, CP_VERSION, command, st);
 }
