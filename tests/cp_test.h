@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int cp_test_passed, cp_test_failed;
@@ -73,6 +74,59 @@ static inline void cp_test_print_first_difference(const char *name, const char *
         want += wl + 1;
         got += gl + 1;
     }
+}
+
+/* The rest of stream f as a NUL-terminated string the caller frees (NULL when out of memory). */
+static inline char *cp_test_read_stream(FILE *f)
+{
+    size_t cap = 4096, len = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        len += fread(buf + len, 1, cap - len - 1, f);
+        if (len + 1 < cap)
+            break;
+        char *grown = realloc(buf, cap * 2);
+        if (!grown) {
+            free(buf);
+            return NULL;
+        }
+        buf = grown;
+        cap *= 2;
+    }
+    if (buf)
+        buf[len] = '\0';
+    return buf;
+}
+
+/* Checks got against the golden file at path (name in messages); with CP_UPDATE_GOLDEN=1
+ * rewrites the golden file instead. */
+static inline void cp_test_check_golden(const char *path, const char *name, const char *got)
+{
+    const char *update = getenv("CP_UPDATE_GOLDEN");
+    if (update && strcmp(update, "1") == 0) {
+        FILE *f = fopen(path, "wb");
+        CHECK(f != NULL);
+        if (f) {
+            CHECK(fputs(got, f) >= 0);
+            CHECK(fclose(f) == 0);
+            printf("updated %s\n", path);
+        }
+        return;
+    }
+    FILE *f = fopen(path, "rb");
+    char *want = f ? cp_test_read_stream(f) : NULL;
+    if (f)
+        fclose(f);
+    if (!want) {
+        CHECK(!"golden file missing (run with CP_UPDATE_GOLDEN=1)");
+        fprintf(stderr, "cannot read %s\n", path);
+        return;
+    }
+    int same = strcmp(want, got) == 0;
+    CHECK(same);
+    if (!same)
+        cp_test_print_first_difference(name, want, got);
+    free(want);
 }
 
 /* Prints the closing line and gives main's exit status. */

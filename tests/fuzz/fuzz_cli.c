@@ -2,6 +2,7 @@
  * input, split at NUL bytes, is an argument vector; when it parses, the plan is built and the
  * first configurations are predicted and explained. The compare command's parser reads the
  * same words. */
+#include "cp_fuzz.h"
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,17 +13,13 @@
 #include "cp_model.h"
 #include "cp_plan.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
 #define FUZZ_MAX_ARGS 24
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    char *text = malloc(size + 1);
+    char *text = cp_fuzz_text(data, size);
     if (!text)
         return 0;
-    memcpy(text, data, size);
-    text[size] = '\0';
     char *argv[FUZZ_MAX_ARGS + 1];
     int argc = 0;
     argv[argc++] = "coalprobe";

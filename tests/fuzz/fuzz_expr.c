@@ -3,13 +3,12 @@
 /* Parses arbitrary text with parameters a and b; when it parses, evaluates it at extremes, writes
  * its C form and checks that its canonical text parses to the same expression. Any crash, leak,
  * abort or sanitizer report is a bug. */
+#include "cp_fuzz.h"
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cp_expr.h"
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static const char *const names[] = {"a", "b"};
 
@@ -27,11 +26,9 @@ static const int64_t points[][4] = {
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    char *text = malloc(size + 1);
+    char *text = cp_fuzz_text(data, size);
     if (!text)
         return 0;
-    memcpy(text, data, size);
-    text[size] = '\0';
     cp_status st;
     cp_status_clear(&st);
     cp_expr *e = NULL;

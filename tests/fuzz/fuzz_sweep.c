@@ -1,20 +1,17 @@
 /* fuzz_sweep.c: libFuzzer target for the sweep grammar: every parser of cp_sweep.h on arbitrary
  * text, with several limits; any crash, leak or sanitizer report is a bug. */
+#include "cp_fuzz.h"
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cp_sweep.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    char *spec = malloc(size + 1);
+    char *spec = cp_fuzz_text(data, size);
     if (!spec)
         return 0;
-    memcpy(spec, data, size);
-    spec[size] = '\0';
     static const char *const names[] = {"load", "store", "aos", "soa"};
     cp_status st;
     cp_sweep a = {0}, b = {0};

@@ -15,28 +15,6 @@ typedef struct result {
     char *text; /* what was written to out */
 } result;
 
-static char *read_stream(FILE *f)
-{
-    size_t cap = 4096, len = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        size_t got = fread(buf + len, 1, cap - len - 1, f);
-        len += got;
-        if (len + 1 < cap)
-            break;
-        char *grown = realloc(buf, cap * 2);
-        if (!grown) {
-            free(buf);
-            return NULL;
-        }
-        buf = grown;
-        cap *= 2;
-    }
-    if (buf)
-        buf[len] = '\0';
-    return buf;
-}
-
 static result compare(const char *base, const char *now, double tolerance, int json)
 {
     result r = {0};
@@ -49,7 +27,7 @@ static result compare(const char *base, const char *now, double tolerance, int j
     }
     r.rc = cp_compare_files(base, now, tolerance, json, f, &r.st);
     rewind(f);
-    r.text = read_stream(f);
+    r.text = cp_test_read_stream(f);
     fclose(f);
     return r;
 }
@@ -396,34 +374,8 @@ static void check_golden(const char *name, const char *raw)
     snprintf(path, sizeof path, "%s%s", DIR, name);
     char *got = raw ? without_data_dir(raw) : NULL;
     CHECK(got != NULL);
-    if (!got)
-        return;
-    const char *update = getenv("CP_UPDATE_GOLDEN");
-    if (update && strcmp(update, "1") == 0) {
-        FILE *f = fopen(path, "wb");
-        CHECK(f != NULL);
-        if (f) {
-            CHECK(fputs(got, f) >= 0);
-            CHECK(fclose(f) == 0);
-            printf("updated %s\n", path);
-        }
-        free(got);
-        return;
-    }
-    FILE *f = fopen(path, "rb");
-    char *want = f ? read_stream(f) : NULL;
-    if (f)
-        fclose(f);
-    if (!want) {
-        CHECK(!"golden file missing (run with CP_UPDATE_GOLDEN=1)");
-        fprintf(stderr, "cannot read %s\n", path);
-    } else {
-        int same = strcmp(want, got) == 0;
-        CHECK(same);
-        if (!same)
-            cp_test_print_first_difference(name, want, got);
-    }
-    free(want);
+    if (got)
+        cp_test_check_golden(path, name, got);
     free(got);
 }
 

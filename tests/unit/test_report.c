@@ -316,25 +316,6 @@ static void build_gemm(fixture *f)
 
 /* ---- rendering and golden files --------------------------------------------------------- */
 
-static char *read_stream(FILE *f)
-{
-    size_t cap = 4096, len = 0;
-    char *buf = malloc(cap);
-    size_t n;
-    while (buf && (n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
-        len += n;
-        if (cap - len < 2) {
-            char *grown = realloc(buf, cap *= 2);
-            if (!grown)
-                free(buf);
-            buf = grown;
-        }
-    }
-    if (buf)
-        buf[len] = '\0';
-    return buf;
-}
-
 /* The text a writer produced (NULL on failure); fmt -1 means the JSON error document. */
 static char *render(const cp_report *r, int fmt, const cp_status *failure)
 {
@@ -348,7 +329,7 @@ static char *render(const cp_report *r, int fmt, const cp_status *failure)
     if (rc != CP_EXIT_OK)
         fprintf(stderr, "writer failed (%d): %s\n", rc, st.message);
     rewind(f);
-    char *text = rc == CP_EXIT_OK ? read_stream(f) : NULL;
+    char *text = rc == CP_EXIT_OK ? cp_test_read_stream(f) : NULL;
     fclose(f);
     return text;
 }
@@ -357,30 +338,7 @@ static void check_golden(const char *name, const char *got)
 {
     char path[1024];
     snprintf(path, sizeof path, "%s/golden/%s", CP_TEST_DATA_DIR, name);
-    const char *update = getenv("CP_UPDATE_GOLDEN");
-    if (update && strcmp(update, "1") == 0) {
-        FILE *f = fopen(path, "wb");
-        CHECK(f != NULL);
-        if (f) {
-            CHECK(fputs(got, f) >= 0);
-            CHECK(fclose(f) == 0);
-            printf("updated %s\n", path);
-        }
-        return;
-    }
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        CHECK(!"golden file missing (run with CP_UPDATE_GOLDEN=1)");
-        fprintf(stderr, "cannot open %s\n", path);
-        return;
-    }
-    char *want = read_stream(f);
-    fclose(f);
-    int same = want && strcmp(want, got) == 0;
-    CHECK(same);
-    if (!same && want)
-        cp_test_print_first_difference(name, want, got);
-    free(want);
+    cp_test_check_golden(path, name, got);
 }
 
 /* ---- checks of the JSON read back ------------------------------------------------------- */
