@@ -40,6 +40,8 @@ static int cp_app_open_backend(const cp_options *o, const cp_backend *backend,
     for (size_t i = 0; i < n; i++) {
         uint64_t total = 0;
         for (size_t a = 0; a < preds[i].naccesses; a++) {
+            if (preds[i].accesses[a].space == CP_SPACE_SHARED)
+                continue; /* on chip: nothing to allocate */
             total += preds[i].accesses[a].buffer_bytes;
             if (preds[i].accesses[a].buffer_bytes > bo.max_access_bytes[a])
                 bo.max_access_bytes[a] = preds[i].accesses[a].buffer_bytes;

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cp_compare.h"
+#include "cp_expr.h"
 #include "cp_model.h"
 
 enum {
@@ -38,6 +39,8 @@ enum {
     OPT_CHECK,
     OPT_LIST,
     OPT_ALLOW_LARGE_SWEEP,
+    OPT_INDEX,
+    OPT_PARAM,
 };
 
 static const struct option cp_cli_options[] = {
@@ -67,16 +70,18 @@ static const struct option cp_cli_options[] = {
     {"check", no_argument, NULL, OPT_CHECK},
     {"list", no_argument, NULL, OPT_LIST},
     {"allow-large-sweep", no_argument, NULL, OPT_ALLOW_LARGE_SWEEP},
+    {"index", required_argument, NULL, OPT_INDEX},
+    {"param", required_argument, NULL, OPT_PARAM},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
 };
 
-/* One row per swept parameter: its option, the family it belongs to, its default, and
- * either numeric limits or a name list. */
+/* One row per swept parameter: its option, the families it belongs to (a bit per family), its
+ * default, and either numeric limits or a name list. */
 typedef struct cp_param_spec {
     const char *option;
-    cp_family family;
+    unsigned families;
     const char *default_spec;
     uint64_t min, max;
     const char *const *names;
@@ -86,42 +91,129 @@ typedef struct cp_param_spec {
 static const char *const cp_op_names[] = {"load", "store"};
 static const char *const cp_layout_names[] = {"aos", "soa"};
 static const char *const cp_variant_names[] = {"naive", "coalesced", "smem", "cublas"};
+static const char *const cp_transpose_names[] = {"naive", "tiled", "padded"};
+
+#define CP_F(family) (1u << CP_FAMILY_##family)
 
 static const cp_param_spec cp_param_specs[CP_PARAM_COUNT] = {
-    [CP_PARAM_STRIDE] = {"--stride", CP_FAMILY_STRIDE, "1", 1, CP_STRIDE_MAX, NULL, 0},
-    [CP_PARAM_OFFSET] = {"--offset", CP_FAMILY_STRIDE, "0", 0, CP_OFFSET_MAX, NULL, 0},
-    [CP_PARAM_WIDTH] = {"--width", CP_FAMILY_STRIDE, "4", 4, 32, NULL, 0},
-    [CP_PARAM_OP] = {"--op", CP_FAMILY_STRIDE, "load", 0, 0, cp_op_names, 2},
-    [CP_PARAM_LAYOUT] = {"--layout", CP_FAMILY_LAYOUT, "all", 0, 0, cp_layout_names, 2},
-    [CP_PARAM_FIELDS] = {"--fields", CP_FAMILY_LAYOUT, "4", 1, CP_FIELDS_MAX, NULL, 0},
-    [CP_PARAM_FIELD] = {"--field", CP_FAMILY_LAYOUT, "0", 0, CP_FIELDS_MAX - 1, NULL, 0},
-    [CP_PARAM_VARIANT] = {"--variant", CP_FAMILY_GEMM, "all", 0, 0, cp_variant_names, 4},
-    [CP_PARAM_M] = {"--m", CP_FAMILY_GEMM, "4096", 1, CP_GEMM_DIM_MAX, NULL, 0},
-    [CP_PARAM_N] = {"--n", CP_FAMILY_GEMM, "4096", 1, CP_GEMM_DIM_MAX, NULL, 0},
-    [CP_PARAM_K] = {"--k", CP_FAMILY_GEMM, "4096", 1, CP_GEMM_DIM_MAX, NULL, 0},
-    [CP_PARAM_RUN] = {"--run", CP_FAMILY_GATHER, "1", 1, 1ull << 32, NULL, 0},
-    [CP_PARAM_SEED] = {"--seed", CP_FAMILY_GATHER, "1", 0, UINT32_MAX, NULL, 0},
+    [CP_PARAM_STRIDE] = {"--stride", CP_F(STRIDE) | CP_F(SMEM), "1", 1, CP_STRIDE_MAX, NULL, 0},
+    [CP_PARAM_OFFSET] = {"--offset", CP_F(STRIDE), "0", 0, CP_OFFSET_MAX, NULL, 0},
+    [CP_PARAM_WIDTH] = {"--width", CP_F(STRIDE) | CP_F(SMEM) | CP_F(EXPR), "4", 4, 32, NULL, 0},
+    [CP_PARAM_OP] = {"--op", CP_F(STRIDE) | CP_F(SMEM) | CP_F(EXPR), "load", 0, 0, cp_op_names, 2},
+    [CP_PARAM_LAYOUT] = {"--layout", CP_F(LAYOUT), "all", 0, 0, cp_layout_names, 2},
+    [CP_PARAM_FIELDS] = {"--fields", CP_F(LAYOUT), "4", 1, CP_FIELDS_MAX, NULL, 0},
+    [CP_PARAM_FIELD] = {"--field", CP_F(LAYOUT), "0", 0, CP_FIELDS_MAX - 1, NULL, 0},
+    [CP_PARAM_VARIANT] = {"--variant", CP_F(GEMM) | CP_F(TRANSPOSE), "all", 0, 0, cp_variant_names,
+                          4},
+    [CP_PARAM_M] = {"--m", CP_F(GEMM) | CP_F(TRANSPOSE), "4096", 1, CP_GEMM_DIM_MAX, NULL, 0},
+    [CP_PARAM_N] = {"--n", CP_F(GEMM) | CP_F(TRANSPOSE), "4096", 1, CP_GEMM_DIM_MAX, NULL, 0},
+    [CP_PARAM_K] = {"--k", CP_F(GEMM), "4096", 1, CP_GEMM_DIM_MAX, NULL, 0},
+    [CP_PARAM_RUN] = {"--run", CP_F(GATHER), "1", 1, 1ull << 32, NULL, 0},
+    [CP_PARAM_SEED] = {"--seed", CP_F(GATHER), "1", 0, UINT32_MAX, NULL, 0},
 };
+
+/* Where a family's parameter differs from the table above: its default, limits or names. */
+static const struct {
+    cp_param param;
+    cp_family family;
+    cp_param_spec spec;
+} cp_param_overrides[] = {
+    {CP_PARAM_STRIDE,
+     CP_FAMILY_SMEM,
+     {"--stride", CP_F(SMEM), "1..33", 1, CP_SMEM_STRIDE_MAX, NULL, 0}},
+    {CP_PARAM_VARIANT,
+     CP_FAMILY_TRANSPOSE,
+     {"--variant", CP_F(TRANSPOSE), "all", 0, 0, cp_transpose_names, 3}},
+    {CP_PARAM_M,
+     CP_FAMILY_TRANSPOSE,
+     {"--m", CP_F(TRANSPOSE), "8192", 1, CP_TRANSPOSE_DIM_MAX, NULL, 0}},
+    {CP_PARAM_N,
+     CP_FAMILY_TRANSPOSE,
+     {"--n", CP_F(TRANSPOSE), "8192", 1, CP_TRANSPOSE_DIM_MAX, NULL, 0}},
+};
+
+/* The spec of parameter p in family f. */
+static const cp_param_spec *cp_cli_spec(cp_param p, cp_family f)
+{
+    for (size_t i = 0; i < sizeof cp_param_overrides / sizeof cp_param_overrides[0]; i++)
+        if (cp_param_overrides[i].param == p && cp_param_overrides[i].family == f)
+            return &cp_param_overrides[i].spec;
+    return &cp_param_specs[p];
+}
+
+/* Checks the access widths of the family: 4, 8, 16 or 32 bytes (smem: up to 16, one shared
+ * memory instruction per lane). */
+static int cp_cli_check_widths(const cp_sweep *w, cp_family family, cp_status *st)
+{
+    for (size_t i = 0; i < w->count; i++) {
+        uint64_t v = w->values[i];
+        if (v != 4 && v != 8 && v != 16 && (v != 32 || family == CP_FAMILY_SMEM)) {
+            cp_status_set(st, CP_EXIT_USAGE, "--width: '%llu' is not an access width%s",
+                          (unsigned long long)v,
+                          family == CP_FAMILY_SMEM ? " of shared memory" : "");
+            if (family == CP_FAMILY_SMEM)
+                cp_status_hint(st, "shared memory widths are 4, 8 or 16 bytes (LDS, LDS.64, "
+                                   "LDS.128), e.g. --width 4,8,16");
+            else
+                cp_status_hint(st, "widths are 4, 8, 16 or 32 bytes, e.g. --width 4,8,16,32");
+            return CP_EXIT_USAGE;
+        }
+    }
+    return CP_EXIT_OK;
+}
 
 static int cp_cli_parse_param(cp_options *o, cp_param p, const char *spec, cp_status *st)
 {
-    const cp_param_spec *ps = &cp_param_specs[p];
+    const cp_param_spec *ps = cp_cli_spec(p, o->family);
     cp_sweep_free(&o->params[p]);
     if (ps->names)
         CP_TRY(cp_sweep_parse_names(spec, ps->option, ps->names, ps->nnames, &o->params[p], st));
     else
         CP_TRY(cp_sweep_parse(spec, ps->option, ps->min, ps->max, &o->params[p], st));
-    if (p == CP_PARAM_WIDTH) {
-        for (size_t i = 0; i < o->params[p].count; i++) {
-            uint64_t w = o->params[p].values[i];
-            if (w != 4 && w != 8 && w != 16 && w != 32) {
-                cp_status_set(st, CP_EXIT_USAGE, "--width: '%llu' is not an access width",
-                              (unsigned long long)w);
-                cp_status_hint(st, "widths are 4, 8, 16 or 32 bytes, e.g. --width 4,8,16,32");
-                return CP_EXIT_USAGE;
-            }
-        }
+    if (p == CP_PARAM_WIDTH)
+        return cp_cli_check_widths(&o->params[p], o->family, st);
+    return CP_EXIT_OK;
+}
+
+/* --param NAME=SWEEP of the expr family: a name the expression may use and its values. */
+static int cp_cli_parse_expr_param(cp_options *o, const char *arg, cp_status *st)
+{
+    const char *eq = strchr(arg, '=');
+    if (!eq || eq == arg) {
+        cp_status_set(st, CP_EXIT_USAGE, "--param: '%s' is not NAME=VALUES", arg);
+        cp_status_hint(st, "e.g. --param s=1..32 or --param k=4,8; the expression uses the name");
+        return CP_EXIT_USAGE;
     }
+    if (o->nexpr_params == CP_EXPR_PARAMS_MAX) {
+        cp_status_set(st, CP_EXIT_USAGE, "--param: more than %u parameters",
+                      (unsigned)CP_EXPR_PARAMS_MAX);
+        cp_status_hint(st, "an expression takes at most %u parameters",
+                       (unsigned)CP_EXPR_PARAMS_MAX);
+        return CP_EXIT_USAGE;
+    }
+    size_t len = (size_t)(eq - arg);
+    char name[sizeof o->expr_param_names[0]];
+    if (len >= sizeof name)
+        len = sizeof name - 1; /* too long a name is refused by the check below */
+    memcpy(name, arg, len);
+    name[len] = '\0';
+    if ((size_t)(eq - arg) >= sizeof name) {
+        cp_status_set(st, CP_EXIT_USAGE, "--param: the name '%.*s...' is too long", 16, arg);
+        cp_status_hint(st, "names have at most %d characters", CP_EXPR_MAX_NAME);
+        return CP_EXIT_USAGE;
+    }
+    CP_TRY(cp_expr_check_param_name(name, st));
+    for (size_t k = 0; k < o->nexpr_params; k++)
+        if (strcmp(o->expr_param_names[k], name) == 0) {
+            cp_status_set(st, CP_EXIT_USAGE, "--param: '%s' is given twice", name);
+            cp_status_hint(st, "give every value in one sweep: --param %s=1,2,4", name);
+            return CP_EXIT_USAGE;
+        }
+    char option[sizeof name + 16];
+    snprintf(option, sizeof option, "--param %s", name);
+    cp_sweep *sw = &o->expr_params[o->nexpr_params];
+    CP_TRY(cp_sweep_parse(eq + 1, option, 0, (uint64_t)INT64_MAX, sw, st));
+    memcpy(o->expr_param_names[o->nexpr_params++], name, len + 1);
     return CP_EXIT_OK;
 }
 
@@ -219,6 +311,17 @@ static int cp_cli_apply(cp_options *o, int opt, const char *arg, int *given, cp_
     case OPT_ALLOW_LARGE_SWEEP:
         o->allow_large_sweep = 1;
         return CP_EXIT_OK;
+    case OPT_INDEX:
+    case OPT_PARAM:
+        if (o->family != CP_FAMILY_EXPR)
+            return cp_cli_usage_error(st, "e.g. coalprobe expr --index '(i %% 32) * 1024 + i / 32'",
+                                      "%s belongs to the expr family: write 'coalprobe expr %s'",
+                                      opt == OPT_INDEX ? "--index" : "--param",
+                                      opt == OPT_INDEX ? "--index EXPR" : "--param NAME=VALUES");
+        if (opt == OPT_PARAM)
+            return cp_cli_parse_expr_param(o, arg, st);
+        o->index_text = arg;
+        return CP_EXIT_OK;
     case 'h':
         o->show_help = 1;
         return CP_EXIT_OK;
@@ -234,12 +337,17 @@ static int cp_cli_apply(cp_options *o, int opt, const char *arg, int *given, cp_
 static int cp_cli_validate(cp_options *o, const int *given, cp_status *st)
 {
     for (int p = 0; p < CP_PARAM_COUNT; p++) {
-        if (given[p] && cp_param_specs[p].family != o->family) {
+        if (given[p] && !(cp_param_specs[p].families & (1u << o->family))) {
+            char owners[128] = "";
+            size_t k = 0;
+            for (int f = 0; f < CP_FAMILY_COUNT && k < sizeof owners; f++)
+                if (cp_param_specs[p].families & (1u << f))
+                    k += (size_t)snprintf(owners + k, sizeof owners - k, "%s'coalprobe %s'",
+                                          k ? " or " : "", cp_config_family_name((cp_family)f));
             cp_status_set(st, CP_EXIT_USAGE, "%s does not apply to the %s family",
                           cp_param_specs[p].option, cp_config_family_name(o->family));
-            cp_status_hint(st, "%s is a parameter of 'coalprobe %s'; see coalprobe --list",
-                           cp_param_specs[p].option,
-                           cp_config_family_name(cp_param_specs[p].family));
+            cp_status_hint(st, "%s is a parameter of %s; see coalprobe --list",
+                           cp_param_specs[p].option, owners);
             return CP_EXIT_USAGE;
         }
     }
@@ -284,7 +392,9 @@ int cp_cli_parse(int argc, char **argv, cp_options *o, cp_status *st)
     if (argc > 1 && argv[1][0] != '-') {
         if (!cp_cli_family(argv[1], &o->family))
             return cp_cli_usage_error(
-                st, "commands are stride (the default), layout, gemm, gather and compare",
+                st,
+                "commands are stride (the default), layout, gemm, gather, smem, transpose, expr "
+                "and compare",
                 "unknown command '%s'", argv[1]);
         first = 2;
     }
@@ -313,14 +423,33 @@ int cp_cli_parse(int argc, char **argv, cp_options *o, cp_status *st)
                                   "unexpected argument '%s'", args[optind]);
     if (!o->size_given && o->family == CP_FAMILY_GATHER)
         o->size_bytes = CP_GATHER_SIZE_DEFAULT;
-    if (o->size_given && o->family == CP_FAMILY_GEMM) {
-        cp_status_set(st, CP_EXIT_USAGE, "--size does not apply to the gemm family");
-        cp_status_hint(st, "GEMM sizes are --m, --n and --k");
+    if (!o->size_given && o->family == CP_FAMILY_EXPR)
+        o->size_bytes = CP_EXPR_SIZE_DEFAULT;
+    if (o->size_given && (o->family == CP_FAMILY_GEMM || o->family == CP_FAMILY_TRANSPOSE)) {
+        cp_status_set(st, CP_EXIT_USAGE, "--size does not apply to the %s family",
+                      cp_config_family_name(o->family));
+        cp_status_hint(st, o->family == CP_FAMILY_GEMM ? "GEMM sizes are --m, --n and --k"
+                                                       : "the matrix is --m rows by --n columns");
+        return CP_EXIT_USAGE;
+    }
+    if (o->size_given && o->family == CP_FAMILY_SMEM) {
+        cp_status_set(st, CP_EXIT_USAGE, "--size does not apply to the smem family");
+        cp_status_hint(st, "the shared-memory array is 32 x stride elements; the grid is fixed");
         return CP_EXIT_USAGE;
     }
     for (int p = 0; p < CP_PARAM_COUNT; p++)
-        if (!given[p] && cp_param_specs[p].family == o->family)
-            CP_TRY(cp_cli_parse_param(o, (cp_param)p, cp_param_specs[p].default_spec, st));
+        if (!given[p] && (cp_param_specs[p].families & (1u << o->family)))
+            CP_TRY(cp_cli_parse_param(o, (cp_param)p,
+                                      cp_cli_spec((cp_param)p, o->family)->default_spec, st));
+    if (o->family == CP_FAMILY_EXPR && !o->show_help && !o->show_version && !o->show_list) {
+        if (!o->index_text)
+            return cp_cli_usage_error(st, "e.g. coalprobe expr --index '(i % 32) * 1024 + i / 32'",
+                                      "expr needs --index EXPR: the element thread i accesses");
+        const char *names[CP_EXPR_PARAMS_MAX];
+        for (size_t k = 0; k < o->nexpr_params; k++)
+            names[k] = o->expr_param_names[k];
+        CP_TRY(cp_expr_parse(o->index_text, names, o->nexpr_params, &o->expr, st));
+    }
     return cp_cli_validate(o, given, st);
 }
 
@@ -395,6 +524,10 @@ void cp_cli_free(cp_options *o)
 {
     for (int p = 0; p < CP_PARAM_COUNT; p++)
         cp_sweep_free(&o->params[p]);
+    for (size_t k = 0; k < o->nexpr_params; k++)
+        cp_sweep_free(&o->expr_params[k]);
+    cp_expr_free(o->expr);
+    o->expr = NULL;
 }
 
 void cp_cli_print_version(FILE *out)
@@ -407,7 +540,7 @@ void cp_cli_print_help(FILE *out)
     fputs("coalprobe: predicts and measures how a warp's memory accesses coalesce into\n"
           "32-byte sectors and 128-byte lines.\n"
           "\n"
-          "Usage: coalprobe [stride|layout|gemm|gather] [options]\n"
+          "Usage: coalprobe [stride|layout|gemm|gather|smem|transpose|expr] [options]\n"
           "       coalprobe compare BASE.json NEW.json [--tolerance 5%]\n"
           "\n"
           "Numeric parameters sweep: N, a..b, a..b:step, lists a,b,c and mixtures (1..8,16,32).\n"
@@ -427,6 +560,22 @@ void cp_cli_print_help(FILE *out)
           "gemm: FP32 C = A*B, row-major, one thread per element of C\n"
           "  --variant V       naive, coalesced, smem (tiled), cublas or all (default all)\n"
           "  --m M, --n N, --k K  matrix sizes (1..65536; default 4096)\n"
+          "gather: out[i] = in[idx[i]], idx a seeded permutation of runs of elements\n"
+          "  --run R           contiguous elements kept together (default 1: random)\n"
+          "  --seed S          the permutation's seed (default 1)\n"
+          "  --size BYTES      bytes of in (default 64M)\n"
+          "smem: shared memory, lane l at element l*stride: bank conflicts\n"
+          "  --stride S        elements between lanes (1..64; default 1..33)\n"
+          "  --width W         bytes per element: 4, 8 or 16 (default 4)\n"
+          "  --op OP           load, store or all (default load)\n"
+          "transpose: out (n x m) = in^T (m x n), 32 x 32 tiles\n"
+          "  --variant V       naive, tiled (shared memory), padded (tile rows of 33) or all\n"
+          "  --m M, --n N      rows and columns of in (1..65536; default 8192)\n"
+          "expr: thread i accesses element EXPR of a buffer of n elements\n"
+          "  --index EXPR      a C integer expression in i, n and parameters, e.g.\n"
+          "                    '(i % 32) * 1024 + i / 32' (grammar: docs/expr.md)\n"
+          "  --param NAME=V    a parameter of EXPR and its values (a sweep; up to 8)\n"
+          "  --width W, --op OP, --size BYTES  as for stride (default size 64M)\n"
           "\n"
           "Output:\n"
           "  --format FMT      table, json, csv or vega-lite (a chart spec; default table)\n"
@@ -454,6 +603,9 @@ void cp_cli_print_help(FILE *out)
           "  coalprobe --width 4,8,16,32              scalar against vector accesses\n"
           "  coalprobe layout --fields 1..16          AoS against SoA\n"
           "  coalprobe gemm --m 2048                  the GEMM ladder, naive to cuBLAS\n"
+          "  coalprobe smem                           bank conflicts against stride 1..33\n"
+          "  coalprobe transpose                      naive, tiled and padded transpose\n"
+          "  coalprobe expr --index 'i * s % n' --param s=1..8   your own indexing\n"
           "  coalprobe --stride 2 --explain           draw warp 0 over sectors and lines\n"
           "  coalprobe --stride 1..32 --format json | jq '.rows[].predicted.load'\n"
           "  coalprobe compare before.json after.json  what changed between two runs\n"
@@ -477,7 +629,15 @@ void cp_cli_print_list(FILE *out)
           "          variants naive, coalesced, smem (32x32 tiles in shared memory), cublas\n"
           "          A, B: loads once per step (per tile for smem) of k; C: one store\n"
           "  gather  --run [1] --seed [1] --size [64M]\n"
-          "          idx: dense load, in: load at idx[i] (runs of `run` in random order), out\n",
+          "          idx: dense load, in: load at idx[i] (runs of `run` in random order), out\n"
+          "  smem    --stride [1..33] --width [4] --op [load]\n"
+          "          smem: shared load (or store) of lane l at element l*stride, 2048 times;\n"
+          "          fill (or drain): the shared array around it; out: one word per thread\n"
+          "  transpose --variant [all] --m [8192] --n [8192]\n"
+          "          variants naive, tiled (32x32 tile in shared memory), padded (rows of 33)\n"
+          "          in: load, tile: shared store and load (tiled, padded), out: store\n"
+          "  expr    --index EXPR [--param NAME=VALUES]... --width [4] --op [load] --size [64M]\n"
+          "          in: load at element EXPR (op load) or i, out: store at i or EXPR\n",
           out);
 }
 

@@ -28,10 +28,18 @@ typedef enum {
     CP_PARAM_COUNT
 } cp_param;
 
+struct cp_expr;
+
 /* Everything the command line says. Owns its sweeps (free with cp_cli_free). */
 typedef struct cp_options {
     cp_family family;
     cp_sweep params[CP_PARAM_COUNT];
+    /* expr family: --index (parsed once all --param names are known) and each --param */
+    const char *index_text;
+    struct cp_expr *expr;
+    char expr_param_names[CP_EXPR_PARAMS_MAX][40];
+    cp_sweep expr_params[CP_EXPR_PARAMS_MAX];
+    size_t nexpr_params;
     uint64_t size_bytes;
     int size_given; /* --size was given (each family has its own default) */
     cp_format format;

@@ -4,9 +4,12 @@
 #include <inttypes.h>
 #include <stdio.h>
 
+#include "cp_expr.h"
+
 const char *cp_config_family_name(cp_family f)
 {
-    static const char *const names[] = {"stride", "layout", "gemm", "gather"};
+    static const char *const names[] = {"stride", "layout",    "gemm", "gather",
+                                        "smem",   "transpose", "expr"};
     return f < CP_FAMILY_COUNT ? names[f] : "?";
 }
 
@@ -26,6 +29,12 @@ const char *cp_config_variant_name(cp_gemm_variant v)
 {
     static const char *const names[] = {"naive", "coalesced", "smem", "cublas"};
     return v < CP_GEMM_COUNT ? names[v] : "?";
+}
+
+const char *cp_config_transpose_name(cp_transpose_variant v)
+{
+    static const char *const names[] = {"naive", "tiled", "padded"};
+    return v < CP_TRANSPOSE_COUNT ? names[v] : "?";
 }
 
 uint64_t cp_config_elements_for_size(uint64_t size_bytes, uint32_t width_bytes)
@@ -51,6 +60,22 @@ void cp_config_describe(const cp_config *c, char *buf, unsigned long len)
     case CP_FAMILY_GATHER:
         snprintf(buf, len, "run=%" PRIu64 " seed=%" PRIu64, c->run, c->seed);
         break;
+    case CP_FAMILY_SMEM:
+        snprintf(buf, len, "smem stride=%" PRIu64 " width=%u op=%s", c->stride,
+                 (unsigned)c->width_bytes, cp_config_op_name(c->op));
+        break;
+    case CP_FAMILY_TRANSPOSE:
+        snprintf(buf, len, "transpose=%s m=%" PRIu64 " n=%" PRIu64,
+                 cp_config_transpose_name(c->transpose), c->m, c->n);
+        break;
+    case CP_FAMILY_EXPR: {
+        int k = snprintf(buf, len, "index=%s width=%u op=%s", c->expr ? cp_expr_text(c->expr) : "?",
+                         (unsigned)c->width_bytes, cp_config_op_name(c->op));
+        for (uint32_t p = 0; p < c->nexpr_params && k > 0 && (unsigned long)k < len; p++)
+            k += snprintf(buf + k, len - (unsigned long)k, " %s=%" PRId64,
+                          cp_expr_param_name(c->expr, p), c->expr_params[p]);
+        break;
+    }
     default:
         snprintf(buf, len, "?");
     }

@@ -10,6 +10,9 @@ typedef enum {
     CP_FAMILY_LAYOUT,
     CP_FAMILY_GEMM,
     CP_FAMILY_GATHER,
+    CP_FAMILY_SMEM,
+    CP_FAMILY_TRANSPOSE,
+    CP_FAMILY_EXPR,
     CP_FAMILY_COUNT
 } cp_family;
 typedef enum { CP_OP_LOAD, CP_OP_STORE, CP_OP_COUNT } cp_op;
@@ -22,6 +25,15 @@ typedef enum {
     CP_GEMM_COUNT
 } cp_gemm_variant;
 
+typedef enum {
+    CP_TRANSPOSE_NAIVE,  /* coalesced read, strided write, no shared memory */
+    CP_TRANSPOSE_TILED,  /* 32 x 32 tiles through shared memory: column reads conflict */
+    CP_TRANSPOSE_PADDED, /* the same with one float of padding per tile row */
+    CP_TRANSPOSE_COUNT
+} cp_transpose_variant;
+
+struct cp_expr; /* src/cp_expr.h */
+
 /* Documented limits of the parameters (the CLI refuses values outside them). */
 #define CP_STRIDE_MAX 4096u
 #define CP_OFFSET_MAX 4096u
@@ -31,6 +43,10 @@ typedef enum {
 #define CP_SIZE_MAX (16ull << 30)            /* bytes */
 #define CP_SIZE_DEFAULT (256ull << 20)       /* bytes: about 5x the 50 MB L2 of an H100 */
 #define CP_GATHER_SIZE_DEFAULT (64ull << 20) /* bytes: the gather model counts every warp */
+#define CP_EXPR_SIZE_DEFAULT (64ull << 20)   /* bytes: the expr model evaluates every thread */
+#define CP_SMEM_STRIDE_MAX 64u               /* elements: 32 * 64 * 16 bytes of shared memory */
+#define CP_TRANSPOSE_DIM_MAX 65536u
+#define CP_EXPR_PARAMS_MAX 8u
 
 /* One configuration. Only the fields of `family` are meaningful; the others stay zero. */
 typedef struct cp_config {
@@ -47,7 +63,18 @@ typedef struct cp_config {
     /* gather family */
     uint64_t run;  /* contiguous elements kept together by the index array (1: random) */
     uint64_t seed; /* of the permutation */
-    /* stride, layout and gather: threads, one element each */
+    /* smem family: stride, width_bytes and op as above, on a shared-memory array; each thread
+     * makes `iterations` accesses */
+    uint64_t iterations;
+    /* transpose family: an m x n matrix (m rows) becomes n x m */
+    cp_transpose_variant transpose;
+    /* expr family: the index expression (owned by the caller, shared by every configuration
+     * of a sweep), its parameters' values in the order of its names; width_bytes and op as in
+     * the stride family, op picking the side indexed by the expression */
+    const struct cp_expr *expr;
+    int64_t expr_params[CP_EXPR_PARAMS_MAX];
+    uint32_t nexpr_params;
+    /* stride, layout, gather, smem and expr: threads, one element each */
     uint64_t elements;
     /* gemm family */
     cp_gemm_variant variant;
@@ -58,6 +85,7 @@ const char *cp_config_family_name(cp_family f);
 const char *cp_config_op_name(cp_op op);
 const char *cp_config_layout_name(cp_layout l);
 const char *cp_config_variant_name(cp_gemm_variant v);
+const char *cp_config_transpose_name(cp_transpose_variant v);
 
 /* Elements (threads) that a run of `size_bytes` useful bytes gives for this access width. */
 uint64_t cp_config_elements_for_size(uint64_t size_bytes, uint32_t width_bytes);

@@ -27,3 +27,13 @@ double cp_counts_efficiency(const cp_counts *c)
 {
     return cp_counts_ratio(c->bytes_requested, c->sectors * (uint64_t)CP_SECTOR_BYTES);
 }
+
+double cp_counts_wavefronts_per_request(const cp_counts *c)
+{
+    return cp_counts_ratio(c->wavefronts, c->requests);
+}
+
+double cp_counts_conflicts_per_request(const cp_counts *c)
+{
+    return cp_counts_ratio(c->bank_conflicts, c->requests);
+}

@@ -136,6 +136,12 @@ const char *const kMetricNames[CP_CUPTI_M_COUNT] = {
     "dram__bytes_write.sum",
     "smsp__sass_data_bytes_mem_global_op_ld.sum",
     "smsp__sass_data_bytes_mem_global_op_st.sum",
+    "smsp__inst_executed_op_shared_ld.sum",
+    "smsp__inst_executed_op_shared_st.sum",
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
 };
 
 // The CUPTI result of the last failed check on this thread, so that cp_cupti_open can tell a

@@ -40,18 +40,27 @@ typedef struct cp_cupti_session cp_cupti_session;
  * 33 x 64 x 40 executed 512 global loads for 292 requests. On GH100 the l1tex request counters
  * share a pass with no sector counter and no other request counter: 3 passes for the eight
  * counts, plus one for the bytes requested (smsp__sass_data_bytes_*, from instrumented code):
- * 4 passes in all. */
+ * 4 passes. The six shared-memory counters (instructions, wavefronts and bank conflicts of
+ * loads and stores) add a fifth: 5 passes in all. Shared instructions are counted by
+ * smsp__inst_executed_op_shared_*, which would count a warp whose lanes are all predicated off:
+ * coalprobe's kernels issue every shared access unpredicated, so that this equals requests. */
 enum {
-    CP_CUPTI_M_LOAD_REQUESTS,    /* l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum */
-    CP_CUPTI_M_LOAD_SECTORS,     /* l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum */
-    CP_CUPTI_M_STORE_REQUESTS,   /* l1tex__t_requests_pipe_lsu_mem_global_op_st.sum */
-    CP_CUPTI_M_STORE_SECTORS,    /* l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum */
-    CP_CUPTI_M_L2_READ_SECTORS,  /* lts__t_sectors_srcunit_tex_op_read.sum */
-    CP_CUPTI_M_L2_WRITE_SECTORS, /* lts__t_sectors_srcunit_tex_op_write.sum */
-    CP_CUPTI_M_DRAM_READ_BYTES,  /* dram__bytes_read.sum */
-    CP_CUPTI_M_DRAM_WRITE_BYTES, /* dram__bytes_write.sum */
-    CP_CUPTI_M_LOAD_BYTES,       /* smsp__sass_data_bytes_mem_global_op_ld.sum */
-    CP_CUPTI_M_STORE_BYTES,      /* smsp__sass_data_bytes_mem_global_op_st.sum */
+    CP_CUPTI_M_LOAD_REQUESTS,          /* l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum */
+    CP_CUPTI_M_LOAD_SECTORS,           /* l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum */
+    CP_CUPTI_M_STORE_REQUESTS,         /* l1tex__t_requests_pipe_lsu_mem_global_op_st.sum */
+    CP_CUPTI_M_STORE_SECTORS,          /* l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum */
+    CP_CUPTI_M_L2_READ_SECTORS,        /* lts__t_sectors_srcunit_tex_op_read.sum */
+    CP_CUPTI_M_L2_WRITE_SECTORS,       /* lts__t_sectors_srcunit_tex_op_write.sum */
+    CP_CUPTI_M_DRAM_READ_BYTES,        /* dram__bytes_read.sum */
+    CP_CUPTI_M_DRAM_WRITE_BYTES,       /* dram__bytes_write.sum */
+    CP_CUPTI_M_LOAD_BYTES,             /* smsp__sass_data_bytes_mem_global_op_ld.sum */
+    CP_CUPTI_M_STORE_BYTES,            /* smsp__sass_data_bytes_mem_global_op_st.sum */
+    CP_CUPTI_M_SHARED_LOAD_REQUESTS,   /* smsp__inst_executed_op_shared_ld.sum */
+    CP_CUPTI_M_SHARED_STORE_REQUESTS,  /* smsp__inst_executed_op_shared_st.sum */
+    CP_CUPTI_M_SHARED_LOAD_WAVEFRONTS, /* l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum */
+    CP_CUPTI_M_SHARED_STORE_WAVEFRONTS,
+    CP_CUPTI_M_SHARED_LOAD_CONFLICTS, /* l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum */
+    CP_CUPTI_M_SHARED_STORE_CONFLICTS,
     CP_CUPTI_M_COUNT
 };
 

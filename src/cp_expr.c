@@ -1342,6 +1342,22 @@ fail:
     return rc;
 }
 
+void cp_expr_hint_at(const cp_expr *e, size_t pos, cp_status *st)
+{
+    if (e)
+        caret_hint(st, e->src, e->len, pos < e->len ? pos : 0);
+}
+
+size_t cp_expr_param_count(const cp_expr *e)
+{
+    return e ? e->nparams : 0;
+}
+
+const char *cp_expr_param_name(const cp_expr *e, size_t k)
+{
+    return e && k < e->nparams ? e->names[2 + k] : NULL;
+}
+
 void cp_expr_free(cp_expr *e)
 {
     if (!e)

@@ -85,6 +85,14 @@ int cp_expr_to_c(const cp_expr *e, const char *i_name, const char *n_name, const
  * Parsing it gives the same expression. */
 const char *cp_expr_text(const cp_expr *e);
 
+/* Records in st the hint of two lines that the errors of this module give: the expression as
+ * written (a window of it when long) and a caret under byte offset pos. */
+void cp_expr_hint_at(const cp_expr *e, size_t pos, cp_status *st);
+
+/* The number of parameters of e, and the name of parameter k (NULL when k is out of range). */
+size_t cp_expr_param_count(const cp_expr *e);
+const char *cp_expr_param_name(const cp_expr *e, size_t k);
+
 /* Frees e (NULL is fine). */
 void cp_expr_free(cp_expr *e);
 

@@ -13,6 +13,27 @@ void cp_counter_values_clear(cp_counter_values *v)
     v->dram_read_bytes = v->dram_write_bytes = NAN;
     v->load_bytes_requested = v->store_bytes_requested = NAN;
     v->dram_throughput_pct = NAN;
+    v->shared_load_requests = v->shared_load_wavefronts = v->shared_load_conflicts = NAN;
+    v->shared_store_requests = v->shared_store_wavefronts = v->shared_store_conflicts = NAN;
+}
+
+int cp_measure_counts_match(const cp_prediction *p, const cp_counter_values *v)
+{
+    if (!p->modelled)
+        return -1;
+    int global = v->load_requests == (double)p->load.requests &&
+                 v->load_sectors == (double)p->load.sectors &&
+                 v->store_requests == (double)p->store.requests &&
+                 v->store_sectors == (double)p->store.sectors;
+    if (!p->shared_modelled)
+        return global;
+    const cp_counts *sl = &p->shared_load, *ss = &p->shared_store;
+    return global && v->shared_load_requests == (double)sl->requests &&
+           v->shared_load_wavefronts == (double)sl->wavefronts &&
+           v->shared_load_conflicts == (double)sl->bank_conflicts &&
+           v->shared_store_requests == (double)ss->requests &&
+           v->shared_store_wavefronts == (double)ss->wavefronts &&
+           v->shared_store_conflicts == (double)ss->bank_conflicts;
 }
 
 void cp_measurement_clear(cp_measurement *m)

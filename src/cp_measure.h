@@ -42,6 +42,9 @@ typedef struct cp_counter_values {
     double dram_read_bytes, dram_write_bytes;
     double load_bytes_requested, store_bytes_requested; /* bytes the active lanes asked for */
     double dram_throughput_pct; /* DRAM bytes per median second, % of the theoretical peak */
+    /* shared memory: instructions, wavefronts and bank conflicts, loads and stores */
+    double shared_load_requests, shared_load_wavefronts, shared_load_conflicts;
+    double shared_store_requests, shared_store_wavefronts, shared_store_conflicts;
 } cp_counter_values;
 
 /* Everything measured for one configuration. */
@@ -65,6 +68,11 @@ typedef struct cp_measurement {
 
 /* Sets every counter of v to NAN. */
 void cp_counter_values_clear(cp_counter_values *v);
+/* 1 when the measured requests and sectors (global) and, where the model describes shared
+ * memory, shared requests, wavefronts and bank conflicts equal the prediction's; 0 when one
+ * differs; -1 when p is not modelled (cuBLAS). */
+int cp_measure_counts_match(const cp_prediction *p, const cp_counter_values *v);
+
 /* Resets m to "nothing measured". */
 void cp_measurement_clear(cp_measurement *m);
 

@@ -13,11 +13,16 @@
 #include "cp_backend.h"
 #include "cp_cublas.h"
 #include "cp_cupti.h"
+#include "cp_expr.h"
+#include "cp_expr_kernel.h"
 #include "cp_fill.h"
 #include "cp_gather.h"
 #include "cp_kernels.h"
 #include "cp_layout.h"
+#include "cp_rtc.h"
+#include "cp_smem.h"
 #include "cp_stride.h"
+#include "cp_transpose.h"
 
 #define CP_CUDA_WARMUPS 2
 #define CP_CUDA_PEAK_REPS 7
@@ -54,7 +59,15 @@ typedef struct cp_cuda_state {
     size_t ncublas_times;
     int counters_refused;
     char counters_reason[1024];
+    /* expr family: the CUBIN of the expression compiled last, and its kernels loaded so far
+     * (by op, then width 4, 8, 16, 32) */
+    const cp_expr *expr;
+    void *expr_cubin;
+    cp_rtc_module *expr_kernels[CP_OP_COUNT][4];
 } cp_cuda_state;
+
+/* The smem family's only global buffer: out, access 2 (accesses 0 and 1 are shared). */
+#define CP_CUDA_SMEM_OUT 2
 
 /* One configuration being measured: its buffers and what the callbacks need. */
 typedef struct cp_cuda_run {
@@ -152,6 +165,10 @@ static void cp_cuda_close(void *state)
         return;
     cp_cupti_close(s->cupti);
     cp_cublas_close(s->cublas);
+    for (int op = 0; op < CP_OP_COUNT; op++)
+        for (int w = 0; w < 4; w++)
+            cp_rtc_unload(s->expr_kernels[op][w]);
+    free(s->expr_cubin);
     cudaFree(s->gemm_ref);
     cudaFree(s->norm_sums);
     for (size_t a = 0; a < CP_CUDA_MAX_BUFFERS; a++)
@@ -275,6 +292,41 @@ static int cp_cuda_cublas(cp_cuda_state *s, cp_status *st)
     return s->cublas ? CP_EXIT_OK : cp_cublas_open(s->stream, &s->cublas, st);
 }
 
+static int cp_cuda_width_slot(uint32_t width_bytes)
+{
+    return width_bytes == 4 ? 0 : width_bytes == 8 ? 1 : width_bytes == 16 ? 2 : 3;
+}
+
+/* The expr kernel of c: its expression compiled by NVRTC for this GPU (once per expression),
+ * the kernel for c's op and width loaded (once). */
+static int cp_cuda_expr_kernel(cp_cuda_state *s, const cp_config *c, cp_rtc_module **k,
+                               cp_status *st)
+{
+    if (s->expr != c->expr) {
+        for (int op = 0; op < CP_OP_COUNT; op++)
+            for (int w = 0; w < 4; w++) {
+                cp_rtc_unload(s->expr_kernels[op][w]);
+                s->expr_kernels[op][w] = NULL;
+            }
+        free(s->expr_cubin);
+        s->expr_cubin = NULL;
+        s->expr = NULL;
+        char *src;
+        size_t size;
+        CP_TRY(cp_expr_kernel_source(c->expr, &src, st));
+        int rc = cp_rtc_compile(src, "coalprobe_expr.cu", s->dev.cc_major, s->dev.cc_minor,
+                                &s->expr_cubin, &size, st);
+        free(src);
+        CP_TRY(rc);
+        s->expr = c->expr;
+    }
+    cp_rtc_module **slot = &s->expr_kernels[c->op][cp_cuda_width_slot(c->width_bytes)];
+    if (!*slot)
+        CP_TRY(cp_rtc_load(s->expr_cubin, cp_expr_kernel_name(c->op, c->width_bytes), slot, st));
+    *k = *slot;
+    return CP_EXIT_OK;
+}
+
 /* Launches the configuration's kernel (for cuBLAS, its GEMM) on the state's stream. */
 static int cp_cuda_launch(const cp_cuda_run *r, cp_status *st)
 {
@@ -294,6 +346,30 @@ static int cp_cuda_launch(const cp_cuda_run *r, cp_status *st)
         CP_CUDA_CHECK(st, cp_kernels_gather_launch(r->bufs[0], r->bufs[1], r->bufs[2], c->elements,
                                                    r->s->stream));
         return CP_EXIT_OK;
+    case CP_FAMILY_SMEM:
+        CP_CUDA_CHECK(st, cp_kernels_smem_launch(r->bufs[CP_CUDA_SMEM_OUT], (uint32_t)c->stride,
+                                                 c->width_bytes, (uint32_t)c->iterations,
+                                                 c->op == CP_OP_STORE, r->s->stream));
+        return CP_EXIT_OK;
+    case CP_FAMILY_TRANSPOSE:
+        CP_CUDA_CHECK(st, cp_kernels_transpose_launch((int)c->transpose, r->bufs[0],
+                                                      r->bufs[r->p->naccesses - 1], c->m, c->n,
+                                                      r->s->stream));
+        return CP_EXIT_OK;
+    case CP_FAMILY_EXPR: {
+        cp_rtc_module *k;
+        CP_TRY(cp_cuda_expr_kernel(r->s, c, &k, st));
+        long long n = (long long)c->elements;
+        long long params[CP_EXPR_PARAMS_MAX] = {0};
+        for (uint32_t p = 0; p < c->nexpr_params; p++)
+            params[p] = c->expr_params[p];
+        void *args[] = {(void *)&r->bufs[0], (void *)&r->bufs[1], &n, params};
+        uint64_t blocks = (c->elements + CP_STRIDE_BLOCK - 1) / CP_STRIDE_BLOCK;
+        if (blocks > 0x7fffffffull)
+            return cp_status_set(st, CP_EXIT_RUNTIME, "expr: %" PRIu64 " blocks are too many",
+                                 blocks);
+        return cp_rtc_launch(k, (unsigned)blocks, CP_STRIDE_BLOCK, 0, r->s->stream, args, st);
+    }
     case CP_FAMILY_GEMM:
         if (c->variant == CP_GEMM_CUBLAS) {
             CP_TRY(cp_cuda_cublas(r->s, st));
@@ -327,6 +403,14 @@ static uint64_t cp_cuda_round16(uint64_t bytes)
     return bytes ? (bytes + 15) & ~15ull : 16;
 }
 
+/* Device memory access a of p needs: none for shared memory. */
+static uint64_t cp_cuda_access_bytes(const cp_prediction *p, size_t a)
+{
+    if (a >= p->naccesses || p->accesses[a].space == CP_SPACE_SHARED)
+        return 0;
+    return cp_cuda_round16(p->accesses[a].buffer_bytes);
+}
+
 /* Makes every buffer of the configuration large enough and fills the inputs. The first
  * allocation of a buffer takes the largest size the run will need when that fits, so a
  * sweep allocates and fills each buffer once. */
@@ -335,7 +419,7 @@ static int cp_cuda_buffers(cp_cuda_run *r, cp_status *st)
     cp_cuda_state *s = r->s;
     uint64_t grow = 0, need = 0, want = 0;
     for (size_t a = 0; a < r->p->naccesses; a++) {
-        uint64_t bytes = cp_cuda_round16(r->p->accesses[a].buffer_bytes);
+        uint64_t bytes = cp_cuda_access_bytes(r->p, a);
         need += bytes;
         if (s->pool[a].capacity < bytes) {
             grow += bytes;
@@ -348,8 +432,8 @@ static int cp_cuda_buffers(cp_cuda_run *r, cp_status *st)
         return CP_EXIT_OK;
     /* free what is too small (or unused) first, so the new buffers may use that memory */
     for (size_t a = 0; a < CP_CUDA_MAX_BUFFERS; a++) {
-        uint64_t bytes = a < r->p->naccesses ? cp_cuda_round16(r->p->accesses[a].buffer_bytes) : 0;
-        if (a >= r->p->naccesses || s->pool[a].capacity < bytes) {
+        uint64_t bytes = cp_cuda_access_bytes(r->p, a);
+        if (!bytes || s->pool[a].capacity < bytes) {
             cudaFree(s->pool[a].ptr);
             memset(&s->pool[a], 0, sizeof s->pool[a]);
         }
@@ -367,7 +451,7 @@ static int cp_cuda_buffers(cp_cuda_run *r, cp_status *st)
     int take_max = want + margin <= free_bytes;
     for (size_t a = 0; a < r->p->naccesses; a++) {
         cp_cuda_buffer *b = &s->pool[a];
-        uint64_t bytes = cp_cuda_round16(r->p->accesses[a].buffer_bytes);
+        uint64_t bytes = cp_cuda_access_bytes(r->p, a);
         if (b->capacity >= bytes)
             continue;
         uint64_t size = bytes;
@@ -385,7 +469,9 @@ static int cp_cuda_fill_inputs(cp_cuda_run *r, cp_status *st)
     for (size_t a = 0; a < r->p->naccesses; a++) {
         cp_cuda_buffer *b = &r->s->pool[a];
         r->bufs[a] = b->ptr;
-        if (r->p->accesses[a].op == CP_OP_STORE) {
+        if (r->p->accesses[a].space == CP_SPACE_SHARED) {
+            r->bufs[a] = NULL; /* on chip */
+        } else if (r->p->accesses[a].op == CP_OP_STORE) {
             b->seed = 0;                                         /* the kernel writes it */
         } else if (r->c->family == CP_FAMILY_GATHER && a == 0) { /* the index array */
             CP_CUDA_CHECK(st, cp_kernels_gather_index_launch(b->ptr, r->c->elements, r->c->run,
@@ -476,6 +562,15 @@ static int cp_cuda_poison(const cp_cuda_run *r, cp_status *st)
     const cp_config *c = r->c;
     if (c->family == CP_FAMILY_GEMM) {
         CP_CUDA_CHECK(st, cudaMemsetAsync(r->bufs[2], 0xFF, c->m * c->n * 4, r->s->stream));
+        return CP_EXIT_OK;
+    }
+    if (c->family == CP_FAMILY_SMEM || c->family == CP_FAMILY_TRANSPOSE ||
+        c->family == CP_FAMILY_EXPR) { /* the whole output */
+        size_t out = c->family == CP_FAMILY_SMEM   ? CP_CUDA_SMEM_OUT
+                     : c->family == CP_FAMILY_EXPR ? 1
+                                                   : r->p->naccesses - 1;
+        CP_CUDA_CHECK(st, cudaMemsetAsync(r->bufs[out], 0xFF, r->p->accesses[out].buffer_bytes,
+                                          r->s->stream));
         return CP_EXIT_OK;
     }
     for (int k = 0; k < CP_CUDA_CHUNKS; k++) {
@@ -590,6 +685,115 @@ static int cp_cuda_gemm_reference(const cp_cuda_run *r, cp_measurement *m, cp_st
     return CP_EXIT_OK;
 }
 
+/* Copies `count` words from device word offset `first` of buf into a new host array. */
+static int cp_cuda_copy_words(const void *buf, uint64_t first, uint64_t count, uint32_t **out,
+                              cp_status *st)
+{
+    *out = malloc((count ? count : 1) * sizeof **out);
+    if (!*out)
+        return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory while checking output");
+    cudaError_t e = cudaMemcpy(*out, (const uint32_t *)buf + first, count * sizeof **out,
+                               cudaMemcpyDeviceToHost);
+    if (e != cudaSuccess) {
+        free(*out);
+        *out = NULL;
+        CP_CUDA_CHECK(st, e);
+    }
+    return CP_EXIT_OK;
+}
+
+static int cp_cuda_wrong_word(cp_status *st, const char *what, uint64_t index, uint32_t got,
+                              uint32_t want)
+{
+    cp_status_set(st, CP_EXIT_RUNTIME,
+                  "wrong kernel output: %s %" PRIu64 " is 0x%08x, expected 0x%08x", what, index,
+                  (unsigned)got, (unsigned)want);
+    cp_status_hint(st, "this is a bug in coalprobe's kernel or index functions; please report it");
+    return CP_EXIT_RUNTIME;
+}
+
+/* smem: every thread's word is the XOR of the elements its lane read (op load: the pattern's,
+ * op store: those read back after the pattern wrote them), the same for every warp. */
+static int cp_cuda_verify_smem(const cp_cuda_run *r, cp_status *st)
+{
+    const cp_config *c = r->c;
+    uint32_t stride = (uint32_t)c->stride, want[CP_WARP_SIZE];
+    for (uint32_t l = 0; l < CP_WARP_SIZE; l++) {
+        want[l] = 0;
+        if (c->op == CP_OP_LOAD)
+            for (uint64_t t = 0; t < c->iterations; t++)
+                want[l] ^= cp_smem_element_xor(cp_smem_index(l, stride, t), c->width_bytes);
+        else
+            for (uint32_t k = 0; k < stride; k++)
+                want[l] ^= cp_smem_element_xor(cp_smem_drain_index(l, stride, k), c->width_bytes);
+    }
+    uint32_t *got;
+    CP_TRY(cp_cuda_copy_words(r->bufs[CP_CUDA_SMEM_OUT], 0, c->elements, &got, st));
+    int rc = CP_EXIT_OK;
+    for (uint64_t i = 0; i < c->elements && rc == CP_EXIT_OK; i++)
+        if (got[i] != want[i % CP_WARP_SIZE])
+            rc = cp_cuda_wrong_word(st, "smem thread", i, got[i], want[i % CP_WARP_SIZE]);
+    free(got);
+    return rc;
+}
+
+/* transpose: 16 rows of out (the first, the last and 14 between), each against in. */
+static int cp_cuda_verify_transpose(const cp_cuda_run *r, cp_status *st)
+{
+    const cp_config *c = r->c;
+    const void *out = r->bufs[r->p->naccesses - 1];
+    int rc = CP_EXIT_OK;
+    for (int k = 0; k < CP_CUDA_CHUNKS && rc == CP_EXIT_OK; k++) {
+        uint64_t row = (c->n - 1) * (uint64_t)k / (CP_CUDA_CHUNKS - 1); /* of out: a column of in */
+        uint32_t *got;
+        CP_TRY(cp_cuda_copy_words(out, row * c->m, c->m, &got, st));
+        for (uint64_t col = 0; col < c->m && rc == CP_EXIT_OK; col++) {
+            float want = cp_fill_value(col * c->n + row, cp_cuda_seed(0)), g;
+            memcpy(&g, &got[col], sizeof g);
+            if (g != want)
+                rc = cp_cuda_wrong(st, "out element", row * c->m + col, g, want);
+        }
+        free(got);
+    }
+    return rc;
+}
+
+/* The element thread i indexes (the model checked that it is defined and in range). */
+static uint64_t cp_cuda_expr_index(const cp_config *c, uint64_t i)
+{
+    int64_t v = 0;
+    cp_expr_eval(c->expr, (int64_t)i, (int64_t)c->elements, c->expr_params, &v, NULL);
+    return (uint64_t)v;
+}
+
+/* expr: 16 chunks of threads. op load: out[i] = in[EXPR(i)] exactly. op store: out[EXPR(i)]
+ * holds in[i], or, where several threads share an index (their stores race), the value of one
+ * of them: some fill value of in, never the poison. */
+static int cp_cuda_verify_expr(const cp_cuda_run *r, cp_status *st)
+{
+    const cp_config *c = r->c;
+    uint64_t words = c->width_bytes / 4, n = c->elements;
+    uint32_t *out;
+    CP_TRY(cp_cuda_copy_words(r->bufs[1], 0, n * words, &out, st));
+    int rc = CP_EXIT_OK;
+    for (int k = 0; k < CP_CUDA_CHUNKS && rc == CP_EXIT_OK; k++) {
+        uint64_t count = n < 256 ? n : 256, i0 = (n - count) * (uint64_t)k / (CP_CUDA_CHUNKS - 1);
+        for (uint64_t i = i0; i < i0 + count && rc == CP_EXIT_OK; i++) {
+            uint64_t e = cp_cuda_expr_index(c, i);
+            uint64_t src = c->op == CP_OP_LOAD ? e : i, dst = c->op == CP_OP_LOAD ? i : e;
+            for (uint64_t j = 0; j < words && rc == CP_EXIT_OK; j++) {
+                float want = cp_fill_value(src * words + j, cp_cuda_seed(0)), g;
+                memcpy(&g, &out[dst * words + j], sizeof g);
+                int raced = c->op == CP_OP_STORE && g >= 1.0f && g < 2.0f;
+                if (g != want && !raced)
+                    rc = cp_cuda_wrong(st, "out word", dst * words + j, g, want);
+            }
+        }
+    }
+    free(out);
+    return rc;
+}
+
 /* Poisons what will be checked, runs the kernel once and checks its output (GEMM: a sample
  * against the host in double precision, and all of C against cuBLAS). */
 static int cp_cuda_verify(const cp_cuda_run *r, cp_measurement *m, cp_status *st)
@@ -600,6 +804,12 @@ static int cp_cuda_verify(const cp_cuda_run *r, cp_measurement *m, cp_status *st
         CP_TRY(cp_cuda_verify_gemm(r, st));
         return cp_cuda_gemm_reference(r, m, st);
     }
+    if (r->c->family == CP_FAMILY_SMEM)
+        return cp_cuda_verify_smem(r, st);
+    if (r->c->family == CP_FAMILY_TRANSPOSE)
+        return cp_cuda_verify_transpose(r, st);
+    if (r->c->family == CP_FAMILY_EXPR)
+        return cp_cuda_verify_expr(r, st);
     for (int k = 0; k < CP_CUDA_CHUNKS; k++) {
         cp_cuda_chunk ch = cp_cuda_chunk_at(r->c, k);
         CP_TRY(cp_cuda_verify_chunk(r, &ch, st));
@@ -687,15 +897,17 @@ static void cp_cuda_store_counters(const double *v, const cp_prediction *p, doub
     cv->dram_write_bytes = v[CP_CUPTI_M_DRAM_WRITE_BYTES];
     cv->load_bytes_requested = v[CP_CUPTI_M_LOAD_BYTES];
     cv->store_bytes_requested = v[CP_CUPTI_M_STORE_BYTES];
+    cv->shared_load_requests = v[CP_CUPTI_M_SHARED_LOAD_REQUESTS];
+    cv->shared_store_requests = v[CP_CUPTI_M_SHARED_STORE_REQUESTS];
+    cv->shared_load_wavefronts = v[CP_CUPTI_M_SHARED_LOAD_WAVEFRONTS];
+    cv->shared_store_wavefronts = v[CP_CUPTI_M_SHARED_STORE_WAVEFRONTS];
+    cv->shared_load_conflicts = v[CP_CUPTI_M_SHARED_LOAD_CONFLICTS];
+    cv->shared_store_conflicts = v[CP_CUPTI_M_SHARED_STORE_CONFLICTS];
     m->counters_status = CP_COUNTERS_OK;
     m->dram_bytes_per_s = (cv->dram_read_bytes + cv->dram_write_bytes) / m->time_median_s;
     /* from the counted bytes and the event-timed median, against the theoretical peak */
     cv->dram_throughput_pct = 100.0 * m->dram_bytes_per_s / peak;
-    m->counts_match = !p->modelled ? -1
-                                   : cv->load_requests == (double)p->load.requests &&
-                                         cv->load_sectors == (double)p->load.sectors &&
-                                         cv->store_requests == (double)p->store.requests &&
-                                         cv->store_sectors == (double)p->store.sectors;
+    m->counts_match = cp_measure_counts_match(p, cv);
 }
 
 static int cp_cuda_counters(void *state, size_t n, const cp_config *c, const cp_prediction *p,
@@ -781,6 +993,9 @@ static int cp_cuda_measure(void *state, const cp_config *c, const cp_prediction 
     CP_TRY(cp_cuda_time(&r, m, st));
     if (p->modelled) {
         m->useful_bytes = (double)(p->load.bytes_requested + p->store.bytes_requested);
+        if (c->family == CP_FAMILY_SMEM) /* the pattern's bytes are what this family moves */
+            m->useful_bytes +=
+                (double)(p->shared_load.bytes_requested + p->shared_store.bytes_requested);
         m->useful_bytes_per_s = m->useful_bytes / m->time_median_s;
         m->pct_of_peak = 100.0 * m->useful_bytes_per_s / r.s->dev.peak_measured_bytes_per_s;
     }

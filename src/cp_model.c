@@ -19,6 +19,12 @@ static const cp_family_model *cp_model_family_of(const cp_config *c)
         return &cp_model_gemm_family;
     case CP_FAMILY_GATHER:
         return &cp_model_gather_family;
+    case CP_FAMILY_SMEM:
+        return &cp_model_smem_family;
+    case CP_FAMILY_TRANSPOSE:
+        return &cp_model_transpose_family;
+    case CP_FAMILY_EXPR:
+        return &cp_model_expr_family;
     default:
         return NULL;
     }
@@ -64,6 +70,50 @@ void cp_model_count_request(const cp_warp_lanes *w, cp_counts *acc)
     acc->ideal_sectors += (distinct * w->lane_bytes + CP_SECTOR_BYTES - 1) / CP_SECTOR_BYTES;
 }
 
+#define CP_SHARED_BANKS 32u
+#define CP_SHARED_BANK_BYTES 4u
+
+void cp_model_count_shared_request(const cp_warp_lanes *w, cp_counts *acc)
+{
+    /* every 4-byte word the active lanes touch (at most 32 lanes x 4 words), sorted and
+     * deduplicated: a word read by several lanes is delivered once */
+    uint64_t words[CP_WARP_SIZE * 4];
+    int n = 0;
+    uint32_t per_lane = w->lane_bytes / CP_SHARED_BANK_BYTES;
+    for (unsigned l = 0; l < CP_WARP_SIZE; l++)
+        if (w->active_mask & (1u << l))
+            for (uint32_t k = 0; k < per_lane; k++)
+                words[n++] = w->addr[l] / CP_SHARED_BANK_BYTES + k;
+    if (n == 0)
+        return;
+    cp_model_sort(words, n);
+    uint32_t per_bank[CP_SHARED_BANKS] = {0};
+    uint64_t distinct = 0, most = 0;
+    for (int i = 0; i < n; i++) {
+        if (i && words[i] == words[i - 1])
+            continue;
+        distinct++;
+        uint32_t b = (uint32_t)(words[i] % CP_SHARED_BANKS);
+        if (++per_bank[b] > most)
+            most = per_bank[b];
+    }
+    uint64_t ideal = (distinct + CP_SHARED_BANKS - 1) / CP_SHARED_BANKS;
+    acc->requests += 1;
+    acc->bytes_requested += distinct * CP_SHARED_BANK_BYTES;
+    acc->wavefronts += most;
+    acc->ideal_wavefronts += ideal;
+    acc->bank_conflicts += most - ideal;
+}
+
+/* Counts one request of an access in `space`. */
+static void cp_model_count(cp_space space, const cp_warp_lanes *w, cp_counts *acc)
+{
+    if (space == CP_SPACE_SHARED)
+        cp_model_count_shared_request(w, acc);
+    else
+        cp_model_count_request(w, acc);
+}
+
 /* acc += k * x for the per-request counts (not the footprint). */
 static void cp_counts_add_scaled(cp_counts *acc, const cp_counts *x, uint64_t k)
 {
@@ -72,6 +122,9 @@ static void cp_counts_add_scaled(cp_counts *acc, const cp_counts *x, uint64_t k)
     acc->lines += k * x->lines;
     acc->bytes_requested += k * x->bytes_requested;
     acc->ideal_sectors += k * x->ideal_sectors;
+    acc->wavefronts += k * x->wavefronts;
+    acc->ideal_wavefronts += k * x->ideal_wavefronts;
+    acc->bank_conflicts += k * x->bank_conflicts;
 }
 
 static void cp_counts_add(cp_counts *acc, const cp_counts *x)
@@ -85,6 +138,7 @@ static int cp_model_family_describe(const cp_config *c, cp_prediction *out,
 {
     memset(out, 0, sizeof *out);
     out->modelled = 1;
+    out->shared_modelled = 1;
     *fm = cp_model_family_of(c);
     if (!*fm)
         return cp_status_set(st, CP_EXIT_USAGE, "unknown pattern family %d", (int)c->family);
@@ -96,7 +150,11 @@ static void cp_model_totals(cp_prediction *out)
 {
     for (size_t a = 0; a < out->naccesses; a++) {
         const cp_access_prediction *ap = &out->accesses[a];
-        cp_counts_add(ap->op == CP_OP_LOAD ? &out->load : &out->store, &ap->counts);
+        int load = ap->op == CP_OP_LOAD;
+        if (ap->space == CP_SPACE_SHARED)
+            cp_counts_add(load ? &out->shared_load : &out->shared_store, &ap->counts);
+        else
+            cp_counts_add(load ? &out->load : &out->store, &ap->counts);
     }
 }
 
@@ -115,9 +173,11 @@ static uint64_t cp_gcd(uint64_t a, uint64_t b)
  * they repeat with the period after which the per-iteration step adds up to such a multiple;
  * the iterations after those are counted one by one. */
 static void cp_model_warp_iterations(const cp_family_model *fm, const cp_config *c, size_t a,
-                                     uint32_t ins, uint64_t warp, uint64_t iterations,
-                                     uint32_t lane_bytes, cp_counts *acc)
+                                     uint32_t ins, uint64_t warp, const cp_access_prediction *ap,
+                                     cp_counts *acc)
 {
+    uint64_t iterations = ap->iterations;
+    uint32_t lane_bytes = ap->lane_bytes;
     uint64_t regular = fm->regular_iterations ? fm->regular_iterations(c, a) : iterations;
     uint64_t step = fm->iteration_step(c, a) % CP_LINE_BYTES;
     uint64_t period = CP_LINE_BYTES / cp_gcd(step, CP_LINE_BYTES);
@@ -132,7 +192,7 @@ static void cp_model_warp_iterations(const cp_family_model *fm, const cp_config 
         if (regular >= period && t == rest)
             first_rest = one_period;
         w.active_mask = fm->lanes(c, a, ins, warp, t, w.addr);
-        cp_model_count_request(&w, &one_period);
+        cp_model_count(ap->space, &w, &one_period);
     }
     if (regular < period) {
         cp_counts_add_scaled(acc, &one_period, 1);
@@ -142,7 +202,7 @@ static void cp_model_warp_iterations(const cp_family_model *fm, const cp_config 
     }
     for (uint64_t t = regular; t < iterations; t++) {
         w.active_mask = fm->lanes(c, a, ins, warp, t, w.addr);
-        cp_model_count_request(&w, acc);
+        cp_model_count(ap->space, &w, acc);
     }
 }
 
@@ -156,6 +216,8 @@ int cp_model_predict(const cp_config *c, cp_prediction *out, cp_status *st)
 {
     const cp_family_model *fm;
     CP_TRY(cp_model_family_describe(c, out, &fm, st));
+    if (fm->validate)
+        CP_TRY(fm->validate(c, st));
     cp_warp_class classes[CP_MODEL_MAX_CLASSES];
     for (size_t a = 0; a < out->naccesses; a++) {
         cp_access_prediction *ap = &out->accesses[a];
@@ -163,8 +225,7 @@ int cp_model_predict(const cp_config *c, cp_prediction *out, cp_status *st)
         if (nclasses == CP_MODEL_EVERY_WARP) { /* no structure to exploit: every warp */
             for (uint64_t w = 0; w < out->warps; w++)
                 for (uint32_t ins = 0; ins < ap->instructions; ins++)
-                    cp_model_warp_iterations(fm, c, a, ins, w, ap->iterations, ap->lane_bytes,
-                                             &ap->counts);
+                    cp_model_warp_iterations(fm, c, a, ins, w, ap, &ap->counts);
             ap->counts.footprint_sectors = fm->footprint(c, a);
             continue;
         }
@@ -172,8 +233,7 @@ int cp_model_predict(const cp_config *c, cp_prediction *out, cp_status *st)
             cp_counts one;
             memset(&one, 0, sizeof one);
             for (uint32_t ins = 0; ins < ap->instructions; ins++)
-                cp_model_warp_iterations(fm, c, a, ins, classes[k].rep_warp, ap->iterations,
-                                         ap->lane_bytes, &one);
+                cp_model_warp_iterations(fm, c, a, ins, classes[k].rep_warp, ap, &one);
             cp_counts_add_scaled(&ap->counts, &one, classes[k].count);
         }
         ap->counts.footprint_sectors = fm->footprint(c, a);
@@ -187,6 +247,8 @@ int cp_model_predict_exact(const cp_config *c, uint64_t max_lane_visits, cp_pred
 {
     const cp_family_model *fm;
     CP_TRY(cp_model_family_describe(c, out, &fm, st));
+    if (fm->validate)
+        CP_TRY(fm->validate(c, st));
     uint64_t visits = 0;
     for (size_t a = 0; a < out->naccesses; a++)
         visits +=
@@ -208,7 +270,7 @@ int cp_model_predict_exact(const cp_config *c, uint64_t max_lane_visits, cp_pred
             for (uint32_t ins = 0; ins < ap->instructions; ins++)
                 for (uint64_t t = 0; t < ap->iterations; t++) {
                     w.active_mask = fm->lanes(c, a, ins, warp, t, w.addr);
-                    cp_model_count_request(&w, &ap->counts);
+                    cp_model_count(ap->space, &w, &ap->counts);
                     for (unsigned l = 0; l < CP_WARP_SIZE; l++) {
                         if (!(w.active_mask & (1u << l)))
                             continue;
@@ -220,7 +282,7 @@ int cp_model_predict_exact(const cp_config *c, uint64_t max_lane_visits, cp_pred
                                                  " is outside its %" PRIu64 "-byte buffer",
                                                  ap->name, l, warp, ap->buffer_bytes);
                         }
-                        if (!(seen[s / 8] & (1u << (s % 8)))) {
+                        if (ap->space == CP_SPACE_GLOBAL && !(seen[s / 8] & (1u << (s % 8)))) {
                             seen[s / 8] |= (unsigned char)(1u << (s % 8));
                             ap->counts.footprint_sectors++;
                         }

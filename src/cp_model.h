@@ -11,7 +11,18 @@
  *                     could carry the data the request asked for
  *   footprint_sectors distinct sectors of the buffer touched by the whole kernel (a lower
  *                     bound on DRAM traffic for that buffer)
- * Buffers start on 256-byte boundaries (cudaMalloc guarantees it). */
+ * Buffers start on 256-byte boundaries (cudaMalloc guarantees it).
+ *
+ * Shared-memory instructions (space CP_SPACE_SHARED) are served in wavefronts by 32 banks of
+ * 4-byte words (bank = word % 32). Per request:
+ *   wavefronts        the most distinct words any one bank must deliver (lanes reading the same
+ *                     word share it); at least 1
+ *   ideal_wavefronts  ceil(distinct words / 32): what the request costs without conflicts (1
+ *                     for 4-byte lanes, 2 for 8, 4 for 16 when every lane is active)
+ *   bank_conflicts    wavefronts - ideal_wavefronts
+ * Checked against the H100's l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{ld,st} and
+ * l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{ld,st} for 4-, 8- and 16-byte lanes.
+ * Shared accesses have no sectors, lines or footprint (zero). */
 #ifndef CP_MODEL_H
 #define CP_MODEL_H
 
@@ -33,14 +44,21 @@ typedef struct cp_counts {
     uint64_t bytes_requested;
     uint64_t ideal_sectors;
     uint64_t footprint_sectors;
+    uint64_t wavefronts; /* shared memory only, from here on */
+    uint64_t ideal_wavefronts;
+    uint64_t bank_conflicts;
 } cp_counts;
+
+/* Where an access goes. */
+typedef enum { CP_SPACE_GLOBAL, CP_SPACE_SHARED } cp_space;
 
 /* One access of a kernel: a buffer touched by one kind of global memory instruction. An
  * access whose element is wider than 16 bytes is issued as several 16-byte instructions
  * per lane (`instructions`), each one a request. */
 typedef struct cp_access_prediction {
-    const char *name;      /* "in", "out", "A", "B", "C" */
+    const char *name;      /* "in", "out", "A", "B", "C", "tile" */
     cp_op op;              /* load or store */
+    cp_space space;        /* global or shared memory */
     uint32_t lane_bytes;   /* bytes one lane moves per instruction (4, 8 or 16) */
     uint32_t instructions; /* instructions per lane per iteration */
     uint64_t iterations;   /* times each warp executes them (k for GEMM operands A and B) */
@@ -52,8 +70,12 @@ typedef struct cp_access_prediction {
 /* The model's prediction for one configuration. */
 typedef struct cp_prediction {
     int modelled;    /* 0 when the kernel is not modelled (cuBLAS): counts are meaningless */
-    cp_counts load;  /* sum over the load accesses */
-    cp_counts store; /* sum over the store accesses */
+    cp_counts load;  /* sum over the global load accesses */
+    cp_counts store; /* sum over the global store accesses */
+    /* sums over the shared-memory accesses; meaningful only when shared_modelled is 1 (the
+     * GEMM's smem variant uses shared memory the model does not describe: 0) */
+    int shared_modelled;
+    cp_counts shared_load, shared_store;
     uint64_t threads;
     uint64_t warps;
     size_t naccesses;
@@ -72,6 +94,8 @@ double cp_counts_sectors_per_request(const cp_counts *c);
 double cp_counts_ideal_sectors_per_request(const cp_counts *c);
 double cp_counts_lines_per_request(const cp_counts *c);
 double cp_counts_efficiency(const cp_counts *c); /* bytes_requested / (sectors * 32) */
+double cp_counts_wavefronts_per_request(const cp_counts *c);
+double cp_counts_conflicts_per_request(const cp_counts *c);
 
 /* Fills out with the kernel's grid and accesses (names, ops, sizes, instructions, iterations)
  * without counting anything: cheap, for callers that need only the shape. */
@@ -90,7 +114,12 @@ int cp_model_predict_exact(const cp_config *c, uint64_t max_lane_visits, cp_pred
 int cp_model_warp_lanes(const cp_config *c, size_t access, uint32_t instruction, uint64_t warp,
                         uint64_t iter, cp_warp_lanes *out, cp_status *st);
 
-/* Counts one request: the sectors, lines and bytes of the active lanes of `w`, added to acc. */
+/* Counts one global memory request: the sectors, lines and bytes of the active lanes of `w`,
+ * added to acc. */
 void cp_model_count_request(const cp_warp_lanes *w, cp_counts *acc);
+
+/* Counts one shared memory request: wavefronts, ideal wavefronts, bank conflicts and bytes of
+ * the active lanes of `w` (addresses are byte offsets in shared memory), added to acc. */
+void cp_model_count_shared_request(const cp_warp_lanes *w, cp_counts *acc);
 
 #endif

@@ -1,5 +1,5 @@
 /* cp_model_family.h: private interface between the model engine (cp_model.c) and the
- * per-family descriptions (cp_model_stride.c, cp_model_gemm.c). */
+ * per-family descriptions (cp_model_<family>.c). */
 #ifndef CP_MODEL_FAMILY_H
 #define CP_MODEL_FAMILY_H
 
@@ -36,12 +36,18 @@ typedef struct cp_family_model {
     /* Leading iterations of access a over which the active mask stays the same (so that the
      * step alone moves the addresses); the others are counted one by one. NULL: all. */
     uint64_t (*regular_iterations)(const cp_config *c, size_t a);
+    /* Checks that every lane's index is defined and inside its buffer before anything is
+     * counted (user expressions); NULL: nothing to check. */
+    int (*validate)(const cp_config *c, cp_status *st);
 } cp_family_model;
 
 extern const cp_family_model cp_model_stride_family;
 extern const cp_family_model cp_model_layout_family;
 extern const cp_family_model cp_model_gemm_family;
 extern const cp_family_model cp_model_gather_family;
+extern const cp_family_model cp_model_smem_family;
+extern const cp_family_model cp_model_transpose_family;
+extern const cp_family_model cp_model_expr_family;
 
 /* Distinct 32-byte sectors touched by n elements of L bytes at byte offsets O + i*S
  * (i = 0..n-1, S >= L), from a 32-byte aligned base; exact, in O(32) steps. */

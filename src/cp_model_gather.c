@@ -74,6 +74,11 @@ static uint64_t cp_gather_footprint(const cp_config *c, size_t a)
 }
 
 const cp_family_model cp_model_gather_family = {
-    cp_gather_describe, cp_gather_lanes,     cp_gather_classes,
-    cp_gather_no_step,  cp_gather_footprint, NULL,
+    cp_gather_describe,
+    cp_gather_lanes,
+    cp_gather_classes,
+    cp_gather_no_step,
+    cp_gather_footprint,
+    NULL,
+    NULL,
 };

@@ -36,6 +36,9 @@ static void cp_gemm_describe(const cp_config *c, cp_prediction *out)
 {
     int naive = c->variant == CP_GEMM_NAIVE, modelled = c->variant != CP_GEMM_CUBLAS;
     out->modelled = modelled;
+    /* the smem variant's tile loads and stores are not described (the compiler chooses their
+     * width); the other variants use no shared memory, which the model does predict */
+    out->shared_modelled = modelled && c->variant != CP_GEMM_SMEM;
     out->threads = c->m * c->n;
     out->warps =
         modelled ? cp_gemm_blocks(c->m) * cp_gemm_blocks(c->n) * CP_GEMM_WARPS_PER_BLOCK : 0;
@@ -145,6 +148,11 @@ static uint64_t cp_gemm_footprint(const cp_config *c, size_t a)
 }
 
 const cp_family_model cp_model_gemm_family = {
-    cp_gemm_describe,       cp_gemm_lanes,     cp_gemm_classes,
-    cp_gemm_iteration_step, cp_gemm_footprint, cp_gemm_regular_iterations,
+    cp_gemm_describe,
+    cp_gemm_lanes,
+    cp_gemm_classes,
+    cp_gemm_iteration_step,
+    cp_gemm_footprint,
+    cp_gemm_regular_iterations,
+    NULL,
 };

@@ -98,8 +98,13 @@ static uint64_t cp_stride_footprint(const cp_config *c, size_t a)
 }
 
 const cp_family_model cp_model_stride_family = {
-    cp_stride_describe,   cp_stride_lanes,     cp_stride_classes,
-    cp_no_iteration_step, cp_stride_footprint, NULL,
+    cp_stride_describe,
+    cp_stride_lanes,
+    cp_stride_classes,
+    cp_no_iteration_step,
+    cp_stride_footprint,
+    NULL,
+    NULL,
 };
 
 /* ---- layout: access 0 reads one field of "in" (AoS or SoA), access 1 writes "out" ---- */
@@ -156,6 +161,11 @@ static uint64_t cp_layout_footprint(const cp_config *c, size_t a)
 }
 
 const cp_family_model cp_model_layout_family = {
-    cp_layout_describe,   cp_layout_lanes,     cp_layout_classes,
-    cp_no_iteration_step, cp_layout_footprint, NULL,
+    cp_layout_describe,
+    cp_layout_lanes,
+    cp_layout_classes,
+    cp_no_iteration_step,
+    cp_layout_footprint,
+    NULL,
+    NULL,
 };

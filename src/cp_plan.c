@@ -3,16 +3,29 @@
 
 #include <stdlib.h>
 
+#include "cp_smem.h"
+
 /* Each family's parameters, outermost first. */
 static const cp_param cp_plan_stride[] = {CP_PARAM_OP, CP_PARAM_WIDTH, CP_PARAM_OFFSET,
                                           CP_PARAM_STRIDE};
 static const cp_param cp_plan_layout[] = {CP_PARAM_LAYOUT, CP_PARAM_FIELDS, CP_PARAM_FIELD};
 static const cp_param cp_plan_gemm[] = {CP_PARAM_VARIANT, CP_PARAM_M, CP_PARAM_N, CP_PARAM_K};
 static const cp_param cp_plan_gather[] = {CP_PARAM_SEED, CP_PARAM_RUN};
+static const cp_param cp_plan_smem[] = {CP_PARAM_OP, CP_PARAM_WIDTH, CP_PARAM_STRIDE};
+static const cp_param cp_plan_transpose[] = {CP_PARAM_VARIANT, CP_PARAM_M, CP_PARAM_N};
+static const cp_param cp_plan_expr[] = {CP_PARAM_OP, CP_PARAM_WIDTH};
+
+#define CP_PLAN_MAX_DIMS (4 + CP_EXPR_PARAMS_MAX)
 
 static void cp_plan_set(cp_config *c, cp_param p, uint64_t v)
 {
     switch (p) {
+    case CP_PARAM_VARIANT:
+        if (c->family == CP_FAMILY_TRANSPOSE)
+            c->transpose = (cp_transpose_variant)v;
+        else
+            c->variant = (cp_gemm_variant)v;
+        break;
     case CP_PARAM_STRIDE:
         c->stride = v;
         break;
@@ -33,9 +46,6 @@ static void cp_plan_set(cp_config *c, cp_param p, uint64_t v)
         break;
     case CP_PARAM_FIELD:
         c->field = (uint32_t)v;
-        break;
-    case CP_PARAM_VARIANT:
-        c->variant = (cp_gemm_variant)v;
         break;
     case CP_PARAM_M:
         c->m = v;
@@ -70,15 +80,29 @@ int cp_plan_build(const cp_options *o, cp_config **configs, size_t *count, cp_st
     } else if (o->family == CP_FAMILY_GATHER) {
         params = cp_plan_gather;
         nparams = sizeof cp_plan_gather / sizeof *params;
+    } else if (o->family == CP_FAMILY_SMEM) {
+        params = cp_plan_smem;
+        nparams = sizeof cp_plan_smem / sizeof *params;
+    } else if (o->family == CP_FAMILY_TRANSPOSE) {
+        params = cp_plan_transpose;
+        nparams = sizeof cp_plan_transpose / sizeof *params;
+    } else if (o->family == CP_FAMILY_EXPR) {
+        params = cp_plan_expr;
+        nparams = sizeof cp_plan_expr / sizeof *params;
     }
-    const cp_sweep *dims[4];
+    /* the family's parameters, then (expr) the expression's, innermost last */
+    const cp_sweep *dims[CP_PLAN_MAX_DIMS];
+    size_t ndims = nparams;
     for (size_t i = 0; i < nparams; i++)
         dims[i] = &o->params[params[i]];
+    if (o->family == CP_FAMILY_EXPR)
+        for (size_t k = 0; k < o->nexpr_params; k++)
+            dims[ndims++] = &o->expr_params[k];
     uint64_t n;
     *configs = NULL;
     *count = 0;
     uint64_t limit = o->allow_large_sweep ? CP_PLAN_MAX_CONFIGS_ALLOWED : CP_PLAN_MAX_CONFIGS;
-    int rc = cp_sweep_product_count(dims, nparams, limit, &n, st);
+    int rc = cp_sweep_product_count(dims, ndims, limit, &n, st);
     if (rc != CP_EXIT_OK) {
         if (!o->allow_large_sweep)
             cp_status_hint(st, "narrow the sweep, or confirm it with --allow-large-sweep (up to "
@@ -90,13 +114,23 @@ int cp_plan_build(const cp_options *o, cp_config **configs, size_t *count, cp_st
         return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory for %llu configurations",
                              (unsigned long long)n);
     for (uint64_t i = 0; i < n; i++) {
-        uint64_t values[4];
-        cp_sweep_product_at(dims, nparams, i, values);
+        uint64_t values[CP_PLAN_MAX_DIMS];
+        cp_sweep_product_at(dims, ndims, i, values);
         cp_config *c = &list[i];
         c->family = o->family;
         for (size_t d = 0; d < nparams; d++)
             cp_plan_set(c, params[d], values[d]);
-        if (c->family == CP_FAMILY_STRIDE)
+        if (c->family == CP_FAMILY_EXPR) {
+            c->expr = o->expr;
+            c->nexpr_params = (uint32_t)o->nexpr_params;
+            for (size_t k = 0; k < o->nexpr_params; k++)
+                c->expr_params[k] = (int64_t)values[nparams + k];
+        }
+        if (c->family == CP_FAMILY_SMEM) {
+            c->elements = (uint64_t)CP_SMEM_BLOCKS * CP_SMEM_BLOCK;
+            c->iterations = CP_SMEM_ITERATIONS;
+        }
+        if (c->family == CP_FAMILY_STRIDE || c->family == CP_FAMILY_EXPR)
             c->elements = cp_config_elements_for_size(o->size_bytes, c->width_bytes);
         else if (c->family == CP_FAMILY_LAYOUT || c->family == CP_FAMILY_GATHER)
             c->elements = cp_config_elements_for_size(o->size_bytes, 4);

@@ -22,7 +22,7 @@ typedef struct fixture {
 static cp_counts counts(uint64_t requests, uint64_t sectors, uint64_t lines, uint64_t bytes,
                         uint64_t ideal, uint64_t footprint)
 {
-    cp_counts c = {requests, sectors, lines, bytes, ideal, footprint};
+    cp_counts c = {requests, sectors, lines, bytes, ideal, footprint, 0, 0, 0};
     return c;
 }
 

@@ -1,0 +1,19 @@
+/* cp_expr_kernel.h: the CUDA source of the expr family's kernels for one expression (the
+ * embedded kernels/cp_expr_kernel.cuh after a definition of CP_EXPR_INDEX), and their names. */
+#ifndef CP_EXPR_KERNEL_H
+#define CP_EXPR_KERNEL_H
+
+#include "cp_config.h"
+#include "cp_expr.h"
+#include "cp_status.h"
+
+/* The source NVRTC compiles for e: "#define CP_EXPR_INDEX(i, n, cp_p) (...)" with the C of
+ * cp_expr_to_c (parameter k as cp_p.v[k]), then the kernels. *out is malloc'ed (the caller
+ * frees it). CP_EXIT_RUNTIME when out of memory. */
+int cp_expr_kernel_source(const cp_expr *e, char **out, cp_status *st);
+
+/* The extern "C" name of the kernel for op and width (4, 8, 16, 32), e.g. "cp_expr_load_4";
+ * NULL for another width. */
+const char *cp_expr_kernel_name(cp_op op, uint32_t width_bytes);
+
+#endif

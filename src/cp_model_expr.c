@@ -1,0 +1,142 @@
+/* cp_model_expr.c: the model's view of the expr family: thread i accesses element EXPR(i) of
+ * the indexed buffer (the side --op picks) and element i of the other, like the stride family
+ * with a user's index. The model evaluates the expression for every thread with the checked
+ * evaluator of src/cp_expr.c (the kernel runs the same expression compiled by NVRTC): first to
+ * refuse undefined behaviour and indices outside [0, n), then to count every warp. */
+#include <inttypes.h>
+#include <stdlib.h>
+
+#include "cp_expr.h"
+#include "cp_model_family.h"
+#include "cp_stride.h"
+
+/* Access 0 reads "in", access 1 writes "out"; op picks the indexed one, as in the stride
+ * family. */
+static int cp_expr_is_indexed(const cp_config *c, size_t a)
+{
+    return (c->op == CP_OP_LOAD) == (a == 0);
+}
+
+static uint32_t cp_expr_lane_bytes(const cp_config *c)
+{
+    return c->width_bytes > 16 ? 16 : c->width_bytes;
+}
+
+static void cp_expr_access(const cp_config *c, cp_access_prediction *ap, const char *name, cp_op op,
+                           int indexed)
+{
+    ap->name = name;
+    ap->op = op;
+    ap->space = CP_SPACE_GLOBAL;
+    ap->lane_bytes = cp_expr_lane_bytes(c);
+    ap->instructions = c->width_bytes / ap->lane_bytes;
+    ap->iterations = 1;
+    ap->buffer_bytes = c->elements * c->width_bytes;
+    ap->strided = indexed;
+}
+
+static void cp_expr_describe(const cp_config *c, cp_prediction *out)
+{
+    uint64_t blocks = (c->elements + CP_STRIDE_BLOCK - 1) / CP_STRIDE_BLOCK;
+    out->threads = c->elements;
+    out->warps = blocks * (CP_STRIDE_BLOCK / CP_WARP_SIZE);
+    out->naccesses = 2;
+    cp_expr_access(c, &out->accesses[0], "in", CP_OP_LOAD, cp_expr_is_indexed(c, 0));
+    cp_expr_access(c, &out->accesses[1], "out", CP_OP_STORE, cp_expr_is_indexed(c, 1));
+}
+
+/* The element thread i indexes; 0 if the expression fails (validate refused that already). */
+static uint64_t cp_expr_element(const cp_config *c, uint64_t i)
+{
+    int64_t v = 0;
+    if (cp_expr_eval(c->expr, (int64_t)i, (int64_t)c->elements, c->expr_params, &v, NULL) !=
+        CP_EXIT_OK)
+        return 0;
+    return (uint64_t)v;
+}
+
+static uint32_t cp_expr_lanes(const cp_config *c, size_t a, uint32_t ins, uint64_t w, uint64_t t,
+                              uint64_t addr[CP_WARP_SIZE])
+{
+    (void)t;
+    const uint64_t warps_per_block = CP_STRIDE_BLOCK / CP_WARP_SIZE;
+    int indexed = cp_expr_is_indexed(c, a);
+    uint32_t mask = 0;
+    for (unsigned l = 0; l < CP_WARP_SIZE; l++) {
+        uint64_t i =
+            cp_stride_thread(w / warps_per_block, (w % warps_per_block) * CP_WARP_SIZE + l);
+        if (i >= c->elements)
+            continue;
+        uint64_t e = indexed ? cp_expr_element(c, i) : i;
+        addr[l] = e * c->width_bytes + (uint64_t)ins * cp_expr_lane_bytes(c);
+        mask |= 1u << l;
+    }
+    return mask;
+}
+
+static size_t cp_expr_classes(const cp_config *c, size_t a,
+                              cp_warp_class classes[CP_MODEL_MAX_CLASSES])
+{
+    if (cp_expr_is_indexed(c, a))
+        return CP_MODEL_EVERY_WARP; /* nothing known of a user's expression */
+    return cp_model_linear_classes(c->elements, classes);
+}
+
+static uint64_t cp_expr_no_step(const cp_config *c, size_t a)
+{
+    (void)c;
+    (void)a;
+    return 0;
+}
+
+/* The dense side touches every sector of its buffer; the indexed side is counted exactly, with
+ * one bit per sector of the buffer (n * width / 32 bits: 2 MB for the default 64 MB). */
+static uint64_t cp_expr_footprint(const cp_config *c, size_t a)
+{
+    uint64_t w = c->width_bytes;
+    if (!cp_expr_is_indexed(c, a))
+        return cp_model_monotone_footprint(c->elements, w, 0, w);
+    uint64_t nsectors = (c->elements * w + CP_SECTOR_BYTES - 1) / CP_SECTOR_BYTES;
+    unsigned char *seen = calloc(nsectors / 8 + 1, 1);
+    if (!seen)
+        return 0;
+    uint64_t count = 0;
+    for (uint64_t i = 0; i < c->elements; i++) {
+        uint64_t first = cp_expr_element(c, i) * w / CP_SECTOR_BYTES;
+        uint64_t last = (cp_expr_element(c, i) * w + w - 1) / CP_SECTOR_BYTES;
+        for (uint64_t s = first; s <= last && s < nsectors; s++)
+            if (!(seen[s / 8] & (1u << (s % 8)))) {
+                seen[s / 8] |= (unsigned char)(1u << (s % 8));
+                count++;
+            }
+    }
+    free(seen);
+    return count;
+}
+
+/* Every thread's index: defined (no undefined behaviour on the way) and inside [0, n). */
+static int cp_expr_validate(const cp_config *c, cp_status *st)
+{
+    if (!c->expr)
+        return cp_status_set(st, CP_EXIT_USAGE, "expr: no --index expression");
+    for (uint64_t i = 0; i < c->elements; i++) {
+        int64_t v;
+        CP_TRY(cp_expr_eval(c->expr, (int64_t)i, (int64_t)c->elements, c->expr_params, &v, st));
+        if (v < 0 || (uint64_t)v >= c->elements) {
+            cp_status_set(
+                st, CP_EXIT_USAGE,
+                "--index: the expression at position 0 gives %" PRId64 " for i = %" PRIu64
+                " (n = %" PRIu64
+                "), outside the buffer's elements 0..n-1 (keep it inside, e.g. with %% n)",
+                v, i, c->elements);
+            cp_expr_hint_at(c->expr, 0, st);
+            return CP_EXIT_USAGE;
+        }
+    }
+    return CP_EXIT_OK;
+}
+
+const cp_family_model cp_model_expr_family = {
+    cp_expr_describe,  cp_expr_lanes, cp_expr_classes,  cp_expr_no_step,
+    cp_expr_footprint, NULL,          cp_expr_validate,
+};
