@@ -35,16 +35,27 @@ cudaError_t cp_kernels_gather_index_launch(uint32_t *idx, uint64_t n, uint64_t r
 cudaError_t cp_kernels_gather_launch(const uint32_t *idx, const float *in, float *out, uint64_t n,
                                      cudaStream_t stream);
 
+/* The kernels that use shared memory take `alone`: when 1, the launch also asks for more than
+ * half of an SM's shared memory, so that one block runs on an SM at a time. The profiler's bank
+ * conflict counters then count each instruction's own conflicts: with several blocks on an SM,
+ * one block's shared stores meet another's loads in the same cycles, and the H100 counts those
+ * collisions as conflicts too (0.5-3% more wavefronts in the transpose). Timed launches pass 0. */
+
 /* smem family (patterns/cp_smem.h): op 0 (load) or 1 (store) through a shared array of
  * 32*stride elements of width_bytes (4, 8, 16), `iterations` accesses per thread (at least
  * stride), CP_SMEM_BLOCKS blocks; out receives one word per thread. */
 cudaError_t cp_kernels_smem_launch(uint32_t *out, uint32_t stride, uint32_t width_bytes,
-                                   uint32_t iterations, int op, cudaStream_t stream);
+                                   uint32_t iterations, int op, int alone, cudaStream_t stream);
 
 /* transpose family: out (n x m) = in^T (in m x n, row-major); variant 0 naive, 1 tiled, 2
  * padded (patterns/cp_transpose.h). m at most 65535 * 32. */
 cudaError_t cp_kernels_transpose_launch(int variant, const float *in, float *out, uint64_t m,
-                                        uint64_t n, cudaStream_t stream);
+                                        uint64_t n, int alone, cudaStream_t stream);
+
+/* Dynamic shared memory that keeps a second block of `kernel` (which has static_bytes of its
+ * own) off an SM of the current device, the kernel's limit raised to it; 0 when alone is 0. */
+cudaError_t cp_kernels_alone_bytes(const void *kernel, size_t static_bytes, size_t dynamic_bytes,
+                                   int alone, size_t *bytes);
 
 /* Writes cp_fill_value(word, seed) to every 4-byte word of buf (bytes a multiple of 4). */
 cudaError_t cp_kernels_fill_launch(void *buf, uint64_t bytes, uint32_t seed, cudaStream_t stream);

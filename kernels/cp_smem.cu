@@ -119,22 +119,24 @@ __global__ void __launch_bounds__(CP_SMEM_BLOCK)
 
 template <typename T>
 cudaError_t cp_smem_launch_typed(uint32_t *out, uint32_t stride, uint32_t iterations, int op,
-                                 cudaStream_t stream)
+                                 int alone, cudaStream_t stream)
 {
-    size_t bytes = (size_t)cp_smem_elements(stride) * sizeof(T);
-    if (op == 0)
-        cp_smem_load_kernel<T>
-            <<<CP_SMEM_BLOCKS, CP_SMEM_BLOCK, bytes, stream>>>(out, stride, iterations);
-    else
-        cp_smem_store_kernel<T>
-            <<<CP_SMEM_BLOCKS, CP_SMEM_BLOCK, bytes, stream>>>(out, stride, iterations);
+    void (*kernel)(uint32_t *, uint32_t, uint32_t) =
+        op == 0 ? cp_smem_load_kernel<T> : cp_smem_store_kernel<T>;
+    size_t bytes;
+    cudaError_t e = cp_kernels_alone_bytes(
+        (const void *)kernel, 0, (size_t)cp_smem_elements(stride) * sizeof(T), alone, &bytes);
+    if (e != cudaSuccess)
+        return e;
+    kernel<<<CP_SMEM_BLOCKS, CP_SMEM_BLOCK, bytes, stream>>>(out, stride, iterations);
     return cudaGetLastError();
 }
 
 } // namespace
 
 extern "C" cudaError_t cp_kernels_smem_launch(uint32_t *out, uint32_t stride, uint32_t width_bytes,
-                                              uint32_t iterations, int op, cudaStream_t stream)
+                                              uint32_t iterations, int op, int alone,
+                                              cudaStream_t stream)
 {
     // the array must hold iterations 0..stride-1 of every lane (the drain reads them back)
     if (stride == 0 || (size_t)cp_smem_elements(stride) * width_bytes > 48 * 1024 ||
@@ -142,11 +144,11 @@ extern "C" cudaError_t cp_kernels_smem_launch(uint32_t *out, uint32_t stride, ui
         return cudaErrorInvalidValue;
     switch (width_bytes) {
     case 4:
-        return cp_smem_launch_typed<uint32_t>(out, stride, iterations, op, stream);
+        return cp_smem_launch_typed<uint32_t>(out, stride, iterations, op, alone, stream);
     case 8:
-        return cp_smem_launch_typed<uint2>(out, stride, iterations, op, stream);
+        return cp_smem_launch_typed<uint2>(out, stride, iterations, op, alone, stream);
     case 16:
-        return cp_smem_launch_typed<uint4>(out, stride, iterations, op, stream);
+        return cp_smem_launch_typed<uint4>(out, stride, iterations, op, alone, stream);
     default:
         return cudaErrorInvalidValue;
     }

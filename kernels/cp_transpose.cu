@@ -23,6 +23,7 @@ __global__ void __launch_bounds__(CP_TRANSPOSE_TILE *CP_TRANSPOSE_ROWS)
     cp_transpose_tiled_kernel(const float *in, float *out, uint64_t m, uint64_t n)
 {
     __shared__ float tile[CP_TRANSPOSE_TILE * (CP_TRANSPOSE_TILE + 1)];
+    extern __shared__ float cp_transpose_unused[]; // `alone` launches size it, nothing uses it
     volatile float *vt = tile;
     for (uint32_t t = 0; t < CP_TRANSPOSE_STEPS; t++) {
         uint64_t row = cp_transpose_in_row(blockIdx.y, threadIdx.y, t);
@@ -43,25 +44,36 @@ __global__ void __launch_bounds__(CP_TRANSPOSE_TILE *CP_TRANSPOSE_ROWS)
 } // namespace
 
 extern "C" cudaError_t cp_kernels_transpose_launch(int variant, const float *in, float *out,
-                                                   uint64_t m, uint64_t n, cudaStream_t stream)
+                                                   uint64_t m, uint64_t n, int alone,
+                                                   cudaStream_t stream)
 {
     uint64_t gx = (n + CP_TRANSPOSE_TILE - 1) / CP_TRANSPOSE_TILE;
     uint64_t gy = (m + CP_TRANSPOSE_TILE - 1) / CP_TRANSPOSE_TILE;
     if (gx == 0 || gy == 0 || gx > 0x7fffffffull || gy > 65535)
         return cudaErrorInvalidValue;
     dim3 grid((unsigned)gx, (unsigned)gy), block(CP_TRANSPOSE_TILE, CP_TRANSPOSE_ROWS);
+    void (*kernel)(const float *, float *, uint64_t, uint64_t);
     switch (variant) {
     case 0:
-        cp_transpose_naive_kernel<<<grid, block, 0, stream>>>(in, out, m, n);
+        kernel = cp_transpose_naive_kernel;
         break;
     case 1:
-        cp_transpose_tiled_kernel<0><<<grid, block, 0, stream>>>(in, out, m, n);
+        kernel = cp_transpose_tiled_kernel<0>;
         break;
     case 2:
-        cp_transpose_tiled_kernel<1><<<grid, block, 0, stream>>>(in, out, m, n);
+        kernel = cp_transpose_tiled_kernel<1>;
         break;
     default:
         return cudaErrorInvalidValue;
     }
+    size_t bytes = 0;
+    if (variant != 0) { // the naive kernel uses no shared memory
+        cudaError_t e = cp_kernels_alone_bytes(
+            (const void *)kernel, sizeof(float) * CP_TRANSPOSE_TILE * (CP_TRANSPOSE_TILE + 1), 0,
+            alone, &bytes);
+        if (e != cudaSuccess)
+            return e;
+    }
+    kernel<<<grid, block, bytes, stream>>>(in, out, m, n);
     return cudaGetLastError();
 }

@@ -82,3 +82,26 @@ extern "C" cudaError_t cp_kernels_diff_norm_launch(const float *c, const float *
     cp_diff_norm_kernel<<<grid, cp_util_block, 0, stream>>>(c, ref, n, sums);
     return cudaGetLastError();
 }
+
+extern "C" cudaError_t cp_kernels_alone_bytes(const void *kernel, size_t static_bytes,
+                                              size_t dynamic_bytes, int alone, size_t *bytes)
+{
+    *bytes = dynamic_bytes;
+    if (!alone)
+        return cudaSuccess;
+    int device, per_sm, per_block;
+    cudaError_t e = cudaGetDevice(&device);
+    if (e == cudaSuccess)
+        e = cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device);
+    if (e == cudaSuccess)
+        e = cudaDeviceGetAttribute(&per_block, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
+    if (e != cudaSuccess)
+        return e;
+    size_t want = (size_t)per_sm / 2 + 1024; // two blocks cannot fit
+    if (want < static_bytes + dynamic_bytes)
+        want = static_bytes + dynamic_bytes;
+    if (want > (size_t)per_block)
+        return cudaErrorInvalidValue;
+    *bytes = want - static_bytes;
+    return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)*bytes);
+}

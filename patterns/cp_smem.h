@@ -6,7 +6,8 @@
  *   op load:  every warp first stores the whole array (element r*32 + l for r < stride), then
  *             loads through the pattern and XORs what it read into one word, stored to out[i]
  *   op store: every warp stores through the pattern (element e holds cp_smem_value words), then
- *             loads back the elements its lanes wrote (cp_smem_drain_index) into out[i]
+ *             loads back what its first `stride` iterations wrote (the same pattern, read) and
+ *             XORs it into out[i]
  * Both the kernels (kernels/cp_smem.cu) and the model (src/cp_model_smem.c) walk these
  * functions, and the host checks out[] with them. */
 #ifndef CP_SMEM_H
@@ -48,12 +49,12 @@ CP_HD uint32_t cp_smem_fill_index(uint32_t lane, uint32_t r)
     return r * 32u + lane;
 }
 
-/* op store, after the pattern: the element lane `lane` loads back at step r (r < stride): one
- * of the elements the pattern wrote, since those are the elements congruent to lane*stride
- * modulo 32, which iterations 0..stride-1 of lane `lane` reach. */
+/* op store, after the pattern: the element lane `lane` loads back at step r (r < stride), one
+ * its own pattern wrote. (Lanes never share an element here: on the H100, 8- and 16-byte
+ * accesses whose lanes share an element cost more wavefronts than the bank model counts.) */
 CP_HD uint32_t cp_smem_drain_index(uint32_t lane, uint32_t stride, uint32_t r)
 {
-    return (lane * stride) % 32u + 32u * r;
+    return cp_smem_index(lane, stride, r);
 }
 
 /* The value of 32-bit word `word` of the shared array (element e of w-byte elements holds words

@@ -75,6 +75,7 @@ typedef struct cp_cuda_run {
     const cp_config *c;
     const cp_prediction *p;
     void *bufs[CP_CUDA_MAX_BUFFERS];
+    int alone; /* profiling: one block per SM (cp_kernels.h says why) */
 } cp_cuda_run;
 
 static int cp_cuda_cmp_double(const void *a, const void *b)
@@ -349,12 +350,12 @@ static int cp_cuda_launch(const cp_cuda_run *r, cp_status *st)
     case CP_FAMILY_SMEM:
         CP_CUDA_CHECK(st, cp_kernels_smem_launch(r->bufs[CP_CUDA_SMEM_OUT], (uint32_t)c->stride,
                                                  c->width_bytes, (uint32_t)c->iterations,
-                                                 c->op == CP_OP_STORE, r->s->stream));
+                                                 c->op == CP_OP_STORE, r->alone, r->s->stream));
         return CP_EXIT_OK;
     case CP_FAMILY_TRANSPOSE:
         CP_CUDA_CHECK(st, cp_kernels_transpose_launch((int)c->transpose, r->bufs[0],
                                                       r->bufs[r->p->naccesses - 1], c->m, c->n,
-                                                      r->s->stream));
+                                                      r->alone, r->s->stream));
         return CP_EXIT_OK;
     case CP_FAMILY_EXPR: {
         cp_rtc_module *k;
@@ -869,6 +870,7 @@ static int cp_cuda_batch_prepare(void *ctx, size_t i, cp_status *st)
     b->run.s = b->s;
     b->run.c = &b->c[i];
     b->run.p = &b->p[i];
+    b->run.alone = 1;
     CP_TRY(cp_cuda_buffers(&b->run, st));
     CP_TRY(cp_cuda_fill_inputs(&b->run, st));
     CP_CUDA_CHECK(

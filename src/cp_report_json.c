@@ -8,6 +8,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "cp_expr.h"
+
 /* cJSON_Print writes integers from 1e15 up in exponent form ("%1.15g"); those are added as
  * raw digits so that every integer prints as one. */
 #define CP_REPORT_JSON_RAW_FROM 1e15
@@ -127,6 +129,20 @@ static void cp_report_json_add_counts(cp_report_json *j, cJSON *obj, const cp_co
     cp_report_json_add_double(j, obj, "efficiency", cp_counts_efficiency(c));
 }
 
+/* The shared-memory counts of c: requests, bytes, wavefronts and bank conflicts. */
+static void cp_report_json_add_shared_counts(cp_report_json *j, cJSON *obj, const cp_counts *c)
+{
+    cp_report_json_add_u64(j, obj, "requests", c->requests);
+    cp_report_json_add_u64(j, obj, "bytes_requested", c->bytes_requested);
+    cp_report_json_add_u64(j, obj, "wavefronts", c->wavefronts);
+    cp_report_json_add_u64(j, obj, "ideal_wavefronts", c->ideal_wavefronts);
+    cp_report_json_add_u64(j, obj, "bank_conflicts", c->bank_conflicts);
+    cp_report_json_add_double(j, obj, "wavefronts_per_request",
+                              cp_counts_wavefronts_per_request(c));
+    cp_report_json_add_double(j, obj, "bank_conflicts_per_request",
+                              cp_counts_conflicts_per_request(c));
+}
+
 static void cp_report_json_add_device(cp_report_json *j, cJSON *root, const cp_device_info *d)
 {
     if (!d) {
@@ -185,6 +201,29 @@ static void cp_report_json_add_config(cp_report_json *j, cJSON *row, const cp_co
         cp_report_json_add_u64(j, o, "seed", c->seed);
         cp_report_json_add_u64(j, o, "elements", c->elements);
         break;
+    case CP_FAMILY_SMEM:
+        cp_report_json_add_u64(j, o, "stride", c->stride);
+        cp_report_json_add_u64(j, o, "width_bytes", c->width_bytes);
+        cp_report_json_add_string(j, o, "op", cp_config_op_name(c->op));
+        cp_report_json_add_u64(j, o, "iterations", c->iterations);
+        cp_report_json_add_u64(j, o, "threads", c->elements);
+        break;
+    case CP_FAMILY_TRANSPOSE:
+        cp_report_json_add_string(j, o, "variant", cp_config_transpose_name(c->transpose));
+        cp_report_json_add_u64(j, o, "m", c->m);
+        cp_report_json_add_u64(j, o, "n", c->n);
+        break;
+    case CP_FAMILY_EXPR: {
+        cp_report_json_add_string(j, o, "index", c->expr ? cp_expr_text(c->expr) : NULL);
+        cJSON *params = cp_report_json_add_object(j, o, "params");
+        for (uint32_t k = 0; k < c->nexpr_params; k++)
+            cp_report_json_check(j, cJSON_AddNumberToObject(params, cp_expr_param_name(c->expr, k),
+                                                            (double)c->expr_params[k]));
+        cp_report_json_add_u64(j, o, "width_bytes", c->width_bytes);
+        cp_report_json_add_string(j, o, "op", cp_config_op_name(c->op));
+        cp_report_json_add_u64(j, o, "elements", c->elements);
+        break;
+    }
     default: /* cp_report_check_report refused other families */
         break;
     }
@@ -201,18 +240,32 @@ static void cp_report_json_add_predicted(cp_report_json *j, cJSON *row, const cp
     cp_report_json_add_u64(j, o, "warps", p->warps);
     cp_report_json_add_counts(j, cp_report_json_add_object(j, o, "load"), &p->load);
     cp_report_json_add_counts(j, cp_report_json_add_object(j, o, "store"), &p->store);
+    if (p->shared_modelled) {
+        cp_report_json_add_shared_counts(j, cp_report_json_add_object(j, o, "shared_load"),
+                                         &p->shared_load);
+        cp_report_json_add_shared_counts(j, cp_report_json_add_object(j, o, "shared_store"),
+                                         &p->shared_store);
+    } else {
+        cp_report_json_add_null(j, o, "shared_load");
+        cp_report_json_add_null(j, o, "shared_store");
+    }
     cJSON *accesses = cp_report_json_check(j, cJSON_AddArrayToObject(o, "accesses"));
     for (size_t i = 0; i < p->naccesses; i++) {
         const cp_access_prediction *a = &p->accesses[i];
         cJSON *ao = cp_report_json_append_object(j, accesses);
         cp_report_json_add_string(j, ao, "name", a->name);
         cp_report_json_add_string(j, ao, "op", cp_config_op_name(a->op));
+        cp_report_json_add_string(j, ao, "space",
+                                  a->space == CP_SPACE_SHARED ? "shared" : "global");
         cp_report_json_add_u64(j, ao, "lane_bytes", a->lane_bytes);
         cp_report_json_add_u64(j, ao, "instructions", a->instructions);
         cp_report_json_add_u64(j, ao, "iterations", a->iterations);
         cp_report_json_add_u64(j, ao, "buffer_bytes", a->buffer_bytes);
         cp_report_json_add_bool(j, ao, "strided", a->strided);
-        cp_report_json_add_counts(j, ao, &a->counts);
+        if (a->space == CP_SPACE_SHARED)
+            cp_report_json_add_shared_counts(j, ao, &a->counts);
+        else
+            cp_report_json_add_counts(j, ao, &a->counts);
     }
 }
 
@@ -228,6 +281,20 @@ static void cp_report_json_add_counter_side(cp_report_json *j, cJSON *obj, const
                               cp_report_compute_sectors_per_request(requests, sectors));
     cp_report_json_add_double(j, o, "bytes_requested", bytes);
     cp_report_json_add_double(j, o, "efficiency", cp_report_compute_efficiency(bytes, sectors));
+}
+
+/* The measured shared-memory counters of one side. */
+static void cp_report_json_add_shared_side(cp_report_json *j, cJSON *obj, const char *key,
+                                           double requests, double wavefronts, double conflicts)
+{
+    cJSON *o = cp_report_json_add_object(j, obj, key);
+    cp_report_json_add_double(j, o, "requests", requests);
+    cp_report_json_add_double(j, o, "wavefronts", wavefronts);
+    cp_report_json_add_double(j, o, "bank_conflicts", conflicts);
+    cp_report_json_add_double(j, o, "wavefronts_per_request",
+                              cp_report_compute_sectors_per_request(requests, wavefronts));
+    cp_report_json_add_double(j, o, "bank_conflicts_per_request",
+                              cp_report_compute_sectors_per_request(requests, conflicts));
 }
 
 static const char *cp_report_json_counters_status(cp_counters_status s)
@@ -276,6 +343,10 @@ static void cp_report_json_add_measured(cp_report_json *j, cJSON *row, const cp_
     cp_report_json_add_double(j, c, "dram_read_bytes", v->dram_read_bytes);
     cp_report_json_add_double(j, c, "dram_write_bytes", v->dram_write_bytes);
     cp_report_json_add_double(j, c, "dram_throughput_pct", v->dram_throughput_pct);
+    cp_report_json_add_shared_side(j, c, "shared_load", v->shared_load_requests,
+                                   v->shared_load_wavefronts, v->shared_load_conflicts);
+    cp_report_json_add_shared_side(j, c, "shared_store", v->shared_store_requests,
+                                   v->shared_store_wavefronts, v->shared_store_conflicts);
     cp_report_json_add_tristate(j, o, "match", m->counts_match);
 }
 
