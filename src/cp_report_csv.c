@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cp_expr.h"
+
 static const char *const cp_report_csv_columns[] = {
     "pattern",
     "stride",
@@ -25,6 +27,9 @@ static const char *const cp_report_csv_columns[] = {
     "k",
     "run",
     "seed",
+    "index",
+    "params",
+    "iterations",
     "pred_load_requests",
     "pred_load_sectors",
     "pred_load_sectors_per_request",
@@ -35,6 +40,12 @@ static const char *const cp_report_csv_columns[] = {
     "pred_store_sectors_per_request",
     "pred_store_efficiency",
     "pred_store_bytes_requested",
+    "pred_shared_load_requests",
+    "pred_shared_load_wavefronts",
+    "pred_shared_load_bank_conflicts",
+    "pred_shared_store_requests",
+    "pred_shared_store_wavefronts",
+    "pred_shared_store_bank_conflicts",
     "meas_time_median_s",
     "meas_time_min_s",
     "meas_time_max_s",
@@ -48,6 +59,12 @@ static const char *const cp_report_csv_columns[] = {
     "meas_l2_write_sectors",
     "meas_dram_read_bytes",
     "meas_dram_write_bytes",
+    "meas_shared_load_requests",
+    "meas_shared_load_wavefronts",
+    "meas_shared_load_bank_conflicts",
+    "meas_shared_store_requests",
+    "meas_shared_store_wavefronts",
+    "meas_shared_store_bank_conflicts",
     "meas_load_efficiency",
     "meas_store_efficiency",
     "meas_flop_per_s",
@@ -140,35 +157,69 @@ static void cp_report_csv_write_row(cp_report_csv_line *l, const cp_row *row)
     const cp_config *c = &row->config;
     int stride = c->family == CP_FAMILY_STRIDE, layout = c->family == CP_FAMILY_LAYOUT;
     int gemm = c->family == CP_FAMILY_GEMM, gather = c->family == CP_FAMILY_GATHER;
-
+    int smem = c->family == CP_FAMILY_SMEM, transpose = c->family == CP_FAMILY_TRANSPOSE;
+    int expr = c->family == CP_FAMILY_EXPR;
     cp_report_csv_cell(l, cp_config_family_name(c->family));
-    cp_report_csv_cell_u64(l, stride, c->stride);
+    cp_report_csv_cell_u64(l, stride || smem, c->stride);
     cp_report_csv_cell_u64(l, stride, c->offset);
     cp_report_csv_cell_u64(l, stride, c->offset * c->width_bytes);
-    cp_report_csv_cell_u64(l, stride, c->width_bytes);
-    cp_report_csv_cell(l, stride ? cp_config_op_name(c->op) : "");
+    cp_report_csv_cell_u64(l, stride || smem || expr, c->width_bytes);
+    cp_report_csv_cell(l, stride || smem || expr ? cp_config_op_name(c->op) : "");
     cp_report_csv_cell(l, layout ? cp_config_layout_name(c->layout) : "");
     cp_report_csv_cell_u64(l, layout, c->fields);
     cp_report_csv_cell_u64(l, layout, c->field);
-    cp_report_csv_cell_u64(l, stride || layout || gather, c->elements);
-    cp_report_csv_cell(l, gemm ? cp_config_variant_name(c->variant) : "");
-    cp_report_csv_cell_u64(l, gemm, c->m);
-    cp_report_csv_cell_u64(l, gemm, c->n);
+    cp_report_csv_cell_u64(l, stride || layout || gather || smem || expr, c->elements);
+    cp_report_csv_cell(l, gemm        ? cp_config_variant_name(c->variant)
+                          : transpose ? cp_config_transpose_name(c->transpose)
+                                      : "");
+    cp_report_csv_cell_u64(l, gemm || transpose, c->m);
+    cp_report_csv_cell_u64(l, gemm || transpose, c->n);
     cp_report_csv_cell_u64(l, gemm, c->k);
     cp_report_csv_cell_u64(l, gather, c->run);
     cp_report_csv_cell_u64(l, gather, c->seed);
+    cp_report_csv_cell(l, expr && c->expr ? cp_expr_text(c->expr) : "");
+    char params[CP_EXPR_PARAMS_MAX * 64] = "";
+    size_t k = 0;
+    for (uint32_t i = 0; expr && i < c->nexpr_params && k < sizeof params; i++)
+        k += (size_t)snprintf(params + k, sizeof params - k, "%s%s=%" PRId64, i ? ";" : "",
+                              cp_expr_param_name(c->expr, i), c->expr_params[i]);
+    cp_report_csv_cell(l, params);
+    cp_report_csv_cell_u64(l, smem, c->iterations);
 
-    cp_report_csv_write_counts(l, &row->predicted.load, row->predicted.modelled);
-    cp_report_csv_write_counts(l, &row->predicted.store, row->predicted.modelled);
+    const cp_prediction *p = &row->predicted;
+    cp_report_csv_write_counts(l, &p->load, p->modelled);
+    cp_report_csv_write_counts(l, &p->store, p->modelled);
+    const cp_counts *shared[] = {&p->shared_load, &p->shared_store};
+    for (int side = 0; side < 2; side++) {
+        int known = p->modelled && p->shared_modelled;
+        cp_report_csv_cell_u64(l, known, shared[side]->requests);
+        cp_report_csv_cell_u64(l, known, shared[side]->wavefronts);
+        cp_report_csv_cell_u64(l, known, shared[side]->bank_conflicts);
+    }
 
     cp_measurement scratch;
     const cp_measurement *m = cp_report_get_measurement(row, &scratch);
     const cp_counter_values *v = &m->counters;
     const double measured[] = {
-        m->time_median_s,    m->time_min_s,      m->time_max_s,       m->useful_bytes_per_s,
-        m->dram_bytes_per_s, v->load_requests,   v->load_sectors,     v->store_requests,
-        v->store_sectors,    v->l2_read_sectors, v->l2_write_sectors, v->dram_read_bytes,
+        m->time_median_s,
+        m->time_min_s,
+        m->time_max_s,
+        m->useful_bytes_per_s,
+        m->dram_bytes_per_s,
+        v->load_requests,
+        v->load_sectors,
+        v->store_requests,
+        v->store_sectors,
+        v->l2_read_sectors,
+        v->l2_write_sectors,
+        v->dram_read_bytes,
         v->dram_write_bytes,
+        v->shared_load_requests,
+        v->shared_load_wavefronts,
+        v->shared_load_conflicts,
+        v->shared_store_requests,
+        v->shared_store_wavefronts,
+        v->shared_store_conflicts,
     };
     for (size_t i = 0; i < sizeof measured / sizeof measured[0]; i++)
         cp_report_csv_cell_double(l, measured[i]);

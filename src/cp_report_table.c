@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cp_expr.h"
+
 #define CP_REPORT_TABLE_CELL 48   /* bytes of one formatted cell */
 #define CP_REPORT_TABLE_COLS 16   /* most columns of one family's table */
 #define CP_REPORT_TABLE_LINE 1024 /* bytes of one output line */
@@ -42,6 +44,19 @@ typedef enum {
     CP_REPORT_CELL_MEAS_PCT_CUBLAS,
     CP_REPORT_CELL_RUN,
     CP_REPORT_CELL_SEED,
+    CP_REPORT_CELL_TRANSPOSE,
+    CP_REPORT_CELL_INDEX,
+    CP_REPORT_CELL_PARAMS,
+    /* shared memory: wavefronts and bank conflicts per request, loads and stores */
+    CP_REPORT_CELL_PRED_SH_LD_WF,
+    CP_REPORT_CELL_PRED_SH_ST_WF,
+    CP_REPORT_CELL_MEAS_SH_LD_WF,
+    CP_REPORT_CELL_MEAS_SH_ST_WF,
+    /* smem: the side of the pattern (op) */
+    CP_REPORT_CELL_PRED_SMEM_WF,
+    CP_REPORT_CELL_PRED_SMEM_CONF,
+    CP_REPORT_CELL_MEAS_SMEM_WF,
+    CP_REPORT_CELL_MEAS_SMEM_CONF,
 } cp_report_cell;
 
 typedef enum {
@@ -120,6 +135,50 @@ static const cp_report_column cp_report_gemm_measured[] = {
     {CP_REPORT_CELL_MEAS_PCT_CUBLAS, "% of", "cuBLAS", CP_REPORT_GROUP_MEASURED, 0},
     {CP_REPORT_CELL_MEAS_DRAM_GBS, "DRAM", "GB/s", CP_REPORT_GROUP_MEASURED, 0},
     {CP_REPORT_CELL_MEAS_MATCH, "", "match", CP_REPORT_GROUP_MEASURED, 0},
+};
+
+static const cp_report_column cp_report_smem_columns[] = {
+    {CP_REPORT_CELL_STRIDE, "", "stride", CP_REPORT_GROUP_PARAMS, 0},
+    {CP_REPORT_CELL_WIDTH, "", "width", CP_REPORT_GROUP_PARAMS, 0},
+    {CP_REPORT_CELL_OP, "", "op", CP_REPORT_GROUP_PARAMS, 1},
+};
+static const cp_report_column cp_report_smem_predicted[] = {
+    {CP_REPORT_CELL_PRED_SMEM_WF, "wavefr", "/req", CP_REPORT_GROUP_PREDICTED, 0},
+    {CP_REPORT_CELL_PRED_SMEM_CONF, "confl", "/req", CP_REPORT_GROUP_PREDICTED, 0},
+};
+static const cp_report_column cp_report_smem_measured[] = {
+    {CP_REPORT_CELL_MEAS_SMEM_WF, "wavefr", "/req", CP_REPORT_GROUP_MEASURED, 0},
+    {CP_REPORT_CELL_MEAS_SMEM_CONF, "confl", "/req", CP_REPORT_GROUP_MEASURED, 0},
+    {CP_REPORT_CELL_MEAS_TIME, "time", "us", CP_REPORT_GROUP_MEASURED, 0},
+    {CP_REPORT_CELL_MEAS_GBS, "", "GB/s", CP_REPORT_GROUP_MEASURED, 0},
+    {CP_REPORT_CELL_MEAS_MATCH, "", "match", CP_REPORT_GROUP_MEASURED, 0},
+};
+static const cp_report_column cp_report_transpose_columns[] = {
+    {CP_REPORT_CELL_TRANSPOSE, "", "variant", CP_REPORT_GROUP_PARAMS, 1},
+    {CP_REPORT_CELL_M, "", "m", CP_REPORT_GROUP_PARAMS, 0},
+    {CP_REPORT_CELL_N, "", "n", CP_REPORT_GROUP_PARAMS, 0},
+};
+static const cp_report_column cp_report_transpose_predicted[] = {
+    {CP_REPORT_CELL_PRED_LOAD_SPR, "ld", "sec/req", CP_REPORT_GROUP_PREDICTED, 0},
+    {CP_REPORT_CELL_PRED_STORE_SPR, "st", "sec/req", CP_REPORT_GROUP_PREDICTED, 0},
+    {CP_REPORT_CELL_PRED_SH_ST_WF, "sh.st", "wf/req", CP_REPORT_GROUP_PREDICTED, 0},
+    {CP_REPORT_CELL_PRED_SH_LD_WF, "sh.ld", "wf/req", CP_REPORT_GROUP_PREDICTED, 0},
+};
+static const cp_report_column cp_report_transpose_measured[] = {
+    {CP_REPORT_CELL_MEAS_LOAD_SPR, "ld", "sec/req", CP_REPORT_GROUP_MEASURED, 0},
+    {CP_REPORT_CELL_MEAS_STORE_SPR, "st", "sec/req", CP_REPORT_GROUP_MEASURED, 0},
+    {CP_REPORT_CELL_MEAS_SH_ST_WF, "sh.st", "wf/req", CP_REPORT_GROUP_MEASURED, 0},
+    {CP_REPORT_CELL_MEAS_SH_LD_WF, "sh.ld", "wf/req", CP_REPORT_GROUP_MEASURED, 0},
+    {CP_REPORT_CELL_MEAS_TIME, "time", "us", CP_REPORT_GROUP_MEASURED, 0},
+    {CP_REPORT_CELL_MEAS_GBS, "", "GB/s", CP_REPORT_GROUP_MEASURED, 0},
+    {CP_REPORT_CELL_MEAS_DRAM_GBS, "DRAM", "GB/s", CP_REPORT_GROUP_MEASURED, 0},
+    {CP_REPORT_CELL_MEAS_MATCH, "", "match", CP_REPORT_GROUP_MEASURED, 0},
+};
+static const cp_report_column cp_report_expr_columns[] = {
+    {CP_REPORT_CELL_INDEX, "", "index", CP_REPORT_GROUP_PARAMS, 1},
+    {CP_REPORT_CELL_PARAMS, "", "params", CP_REPORT_GROUP_PARAMS, 1},
+    {CP_REPORT_CELL_WIDTH, "", "width", CP_REPORT_GROUP_PARAMS, 0},
+    {CP_REPORT_CELL_OP, "", "op", CP_REPORT_GROUP_PARAMS, 1},
 };
 
 #define CP_REPORT_COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
@@ -273,6 +332,65 @@ static void cp_report_table_format_cell(const cp_row *row, cp_report_cell cell, 
     case CP_REPORT_CELL_SEED:
         snprintf(buf, len, "%" PRIu64, c->seed);
         break;
+    case CP_REPORT_CELL_TRANSPOSE:
+        snprintf(buf, len, "%s", cp_config_transpose_name(c->transpose));
+        break;
+    case CP_REPORT_CELL_INDEX: { /* long expressions are cut to the cell, ending in "..." */
+        const char *text = c->expr ? cp_expr_text(c->expr) : "?";
+        if (strlen(text) < len)
+            snprintf(buf, len, "%s", text);
+        else
+            snprintf(buf, len, "%.*s...", (int)len - 4, text);
+        break;
+    }
+    case CP_REPORT_CELL_PARAMS: {
+        size_t k = 0;
+        buf[0] = '\0';
+        for (uint32_t i = 0; i < c->nexpr_params && k < len; i++)
+            k += (size_t)snprintf(buf + k, len - k, "%s%s=%" PRId64, i ? " " : "",
+                                  cp_expr_param_name(c->expr, i), c->expr_params[i]);
+        if (!c->nexpr_params)
+            snprintf(buf, len, "-");
+        break;
+    }
+    case CP_REPORT_CELL_PRED_SH_LD_WF:
+    case CP_REPORT_CELL_PRED_SH_ST_WF: {
+        const cp_counts *sh =
+            cell == CP_REPORT_CELL_PRED_SH_LD_WF ? &p->shared_load : &p->shared_store;
+        double wf = p->modelled && p->shared_modelled ? cp_counts_wavefronts_per_request(sh) : NAN;
+        cp_report_table_format_number(buf, len, wf, 1, 2, "");
+        break;
+    }
+    case CP_REPORT_CELL_MEAS_SH_LD_WF:
+        cp_report_table_format_number(buf, len,
+                                      cp_report_compute_sectors_per_request(
+                                          v->shared_load_requests, v->shared_load_wavefronts),
+                                      1, 2, "");
+        break;
+    case CP_REPORT_CELL_MEAS_SH_ST_WF:
+        cp_report_table_format_number(buf, len,
+                                      cp_report_compute_sectors_per_request(
+                                          v->shared_store_requests, v->shared_store_wavefronts),
+                                      1, 2, "");
+        break;
+    case CP_REPORT_CELL_PRED_SMEM_WF:
+    case CP_REPORT_CELL_PRED_SMEM_CONF: {
+        const cp_counts *sh = c->op == CP_OP_LOAD ? &p->shared_load : &p->shared_store;
+        double x = cell == CP_REPORT_CELL_PRED_SMEM_WF ? cp_counts_wavefronts_per_request(sh)
+                                                       : cp_counts_conflicts_per_request(sh);
+        cp_report_table_format_number(buf, len, x, 1, 2, "");
+        break;
+    }
+    case CP_REPORT_CELL_MEAS_SMEM_WF:
+    case CP_REPORT_CELL_MEAS_SMEM_CONF: {
+        int load = c->op == CP_OP_LOAD, wf = cell == CP_REPORT_CELL_MEAS_SMEM_WF;
+        double req = load ? v->shared_load_requests : v->shared_store_requests;
+        double x = wf ? (load ? v->shared_load_wavefronts : v->shared_store_wavefronts)
+                      : (load ? v->shared_load_conflicts : v->shared_store_conflicts);
+        cp_report_table_format_number(buf, len, cp_report_compute_sectors_per_request(req, x), 1, 2,
+                                      "");
+        break;
+    }
     }
 }
 
@@ -296,6 +414,23 @@ static void cp_report_table_init_layout(cp_report_layout *lay, cp_family family)
         parts[0].n = CP_REPORT_COUNT_OF(cp_report_gather_columns);
         parts[1].cols = cp_report_gather_predicted;
         parts[1].n = CP_REPORT_COUNT_OF(cp_report_gather_predicted);
+    } else if (family == CP_FAMILY_SMEM) {
+        parts[0].cols = cp_report_smem_columns;
+        parts[0].n = CP_REPORT_COUNT_OF(cp_report_smem_columns);
+        parts[1].cols = cp_report_smem_predicted;
+        parts[1].n = CP_REPORT_COUNT_OF(cp_report_smem_predicted);
+        parts[2].cols = cp_report_smem_measured;
+        parts[2].n = CP_REPORT_COUNT_OF(cp_report_smem_measured);
+    } else if (family == CP_FAMILY_TRANSPOSE) {
+        parts[0].cols = cp_report_transpose_columns;
+        parts[0].n = CP_REPORT_COUNT_OF(cp_report_transpose_columns);
+        parts[1].cols = cp_report_transpose_predicted;
+        parts[1].n = CP_REPORT_COUNT_OF(cp_report_transpose_predicted);
+        parts[2].cols = cp_report_transpose_measured;
+        parts[2].n = CP_REPORT_COUNT_OF(cp_report_transpose_measured);
+    } else if (family == CP_FAMILY_EXPR) {
+        parts[0].cols = cp_report_expr_columns;
+        parts[0].n = CP_REPORT_COUNT_OF(cp_report_expr_columns);
     } else if (family == CP_FAMILY_GEMM) {
         parts[0].cols = cp_report_gemm_columns;
         parts[0].n = CP_REPORT_COUNT_OF(cp_report_gemm_columns);

@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cp_expr.h"
+
 #define CP_VL_MAX_PARAMS 4
 
 /* A family's parameters in the order the x axis is chosen from: the first that varies. */
@@ -25,12 +27,25 @@ typedef enum {
     CP_VL_K,
     CP_VL_VARIANT,
     CP_VL_RUN,
-    CP_VL_SEED
+    CP_VL_SEED,
+    CP_VL_PARAM0, /* expr: the expression's parameters, by position */
+    CP_VL_PARAM1
 } cp_vl_param;
 
 static const char *const cp_vl_param_names[] = {"stride",  "offset", "width_bytes", "op", "fields",
                                                 "field",   "layout", "m",           "n",  "k",
-                                                "variant", "run",    "seed"};
+                                                "variant", "run",    "seed",        "p0", "p1"};
+
+/* The field name of parameter p in the data: an expression's parameters go by their names. */
+static const char *cp_vl_param_name(const cp_config *c, cp_vl_param p)
+{
+    if ((p == CP_VL_PARAM0 || p == CP_VL_PARAM1) && c->family == CP_FAMILY_EXPR) {
+        const char *name = cp_expr_param_name(c->expr, (size_t)(p - CP_VL_PARAM0));
+        if (name)
+            return name;
+    }
+    return cp_vl_param_names[p];
+}
 
 static size_t cp_vl_family_params(cp_family f, cp_vl_param out[CP_VL_MAX_PARAMS])
 {
@@ -38,14 +53,20 @@ static size_t cp_vl_family_params(cp_family f, cp_vl_param out[CP_VL_MAX_PARAMS]
     static const cp_vl_param layout[] = {CP_VL_FIELDS, CP_VL_FIELD, CP_VL_LAYOUT};
     static const cp_vl_param gemm[] = {CP_VL_M, CP_VL_N, CP_VL_K, CP_VL_VARIANT};
     static const cp_vl_param gather[] = {CP_VL_RUN, CP_VL_SEED};
-    const cp_vl_param *p = f == CP_FAMILY_STRIDE   ? stride
-                           : f == CP_FAMILY_LAYOUT ? layout
-                           : f == CP_FAMILY_GATHER ? gather
-                                                   : gemm;
-    size_t n = f == CP_FAMILY_STRIDE   ? 4
-               : f == CP_FAMILY_LAYOUT ? 3
-               : f == CP_FAMILY_GATHER ? 2
-                                       : 4;
+    static const cp_vl_param smem[] = {CP_VL_STRIDE, CP_VL_WIDTH, CP_VL_OP};
+    static const cp_vl_param transpose[] = {CP_VL_M, CP_VL_N, CP_VL_VARIANT};
+    static const cp_vl_param expr[] = {CP_VL_PARAM0, CP_VL_PARAM1, CP_VL_WIDTH, CP_VL_OP};
+    const cp_vl_param *p = f == CP_FAMILY_STRIDE      ? stride
+                           : f == CP_FAMILY_LAYOUT    ? layout
+                           : f == CP_FAMILY_GATHER    ? gather
+                           : f == CP_FAMILY_SMEM      ? smem
+                           : f == CP_FAMILY_TRANSPOSE ? transpose
+                           : f == CP_FAMILY_EXPR      ? expr
+                                                      : gemm;
+    size_t n = f == CP_FAMILY_STRIDE || f == CP_FAMILY_EXPR ? 4
+               : f == CP_FAMILY_GATHER                      ? 2
+               : f == CP_FAMILY_GEMM                        ? 4
+                                                            : 3;
     memcpy(out, p, n * sizeof *p);
     return n;
 }
@@ -89,8 +110,15 @@ static const char *cp_vl_value(const cp_config *c, cp_vl_param p, double *num)
         return cp_config_op_name(c->op);
     case CP_VL_LAYOUT:
         return cp_config_layout_name(c->layout);
+    case CP_VL_PARAM0:
+    case CP_VL_PARAM1: {
+        uint32_t k = (uint32_t)(p - CP_VL_PARAM0);
+        *num = k < c->nexpr_params ? (double)c->expr_params[k] : 0;
+        return NULL;
+    }
     default:
-        return cp_config_variant_name(c->variant);
+        return c->family == CP_FAMILY_TRANSPOSE ? cp_config_transpose_name(c->transpose)
+                                                : cp_config_variant_name(c->variant);
     }
 }
 
@@ -142,9 +170,9 @@ static void cp_vl_series(const cp_config *c, const cp_vl_axes *ax, char *buf, si
         double num;
         const char *s = cp_vl_value(c, ax->series[i], &num);
         int n = s ? snprintf(buf + used, len - used, "%s%s=%s", i ? " " : "",
-                             cp_vl_param_names[ax->series[i]], s)
+                             cp_vl_param_name(c, ax->series[i]), s)
                   : snprintf(buf + used, len - used, "%s%s=%.15g", i ? " " : "",
-                             cp_vl_param_names[ax->series[i]], num);
+                             cp_vl_param_name(c, ax->series[i]), num);
         used += n > 0 ? (size_t)n : 0;
     }
     if (!buf[0])
@@ -162,8 +190,8 @@ static int cp_vl_datum(cJSON *values, const cp_config *c, const cp_vl_axes *ax, 
         return cJSON_Delete(d), 0;
     double num;
     const char *s = cp_vl_value(c, ax->x, &num);
-    int ok = (s ? cJSON_AddStringToObject(d, cp_vl_param_names[ax->x], s)
-                : cJSON_AddNumberToObject(d, cp_vl_param_names[ax->x], num)) != NULL;
+    int ok = (s ? cJSON_AddStringToObject(d, cp_vl_param_name(c, ax->x), s)
+                : cJSON_AddNumberToObject(d, cp_vl_param_name(c, ax->x), num)) != NULL;
     ok = ok && cJSON_AddStringToObject(d, "series", series);
     ok = ok && cJSON_AddStringToObject(d, "panel", panel);
     ok = ok && cJSON_AddStringToObject(d, "source", source);
@@ -177,6 +205,8 @@ static const char *const cp_vl_panels[] = {
     "load efficiency",
     "useful bandwidth (GB/s)",
     "GFLOP/s",
+    "shared load wavefronts per request",
+    "shared store wavefronts per request",
 };
 
 /* Every datum of one row: predicted beside measured for each panel. */
@@ -189,14 +219,23 @@ static int cp_vl_row(cJSON *values, const cp_row *row, const cp_vl_axes *ax)
     const cp_measurement *m = cp_report_get_measurement(row, &scratch);
     const cp_counter_values *v = &m->counters;
     const double nan = NAN;
+    int shared = p->modelled && p->shared_modelled;
     const double pred[] = {p->modelled ? cp_counts_sectors_per_request(&p->load) : nan,
                            p->modelled ? cp_counts_sectors_per_request(&p->store) : nan,
-                           p->modelled ? cp_counts_efficiency(&p->load) : nan, nan, nan};
+                           p->modelled ? cp_counts_efficiency(&p->load) : nan,
+                           nan,
+                           nan,
+                           shared ? cp_counts_wavefronts_per_request(&p->shared_load) : nan,
+                           shared ? cp_counts_wavefronts_per_request(&p->shared_store) : nan};
     const double meas[] = {
         cp_report_compute_sectors_per_request(v->load_requests, v->load_sectors),
         cp_report_compute_sectors_per_request(v->store_requests, v->store_sectors),
         cp_report_compute_efficiency(v->load_bytes_requested, v->load_sectors),
-        m->useful_bytes_per_s * 1e-9, m->flop_per_s * 1e-9};
+        m->useful_bytes_per_s * 1e-9,
+        m->flop_per_s * 1e-9,
+        cp_report_compute_sectors_per_request(v->shared_load_requests, v->shared_load_wavefronts),
+        cp_report_compute_sectors_per_request(v->shared_store_requests,
+                                              v->shared_store_wavefronts)};
     int ok = 1;
     for (size_t k = 0; k < sizeof cp_vl_panels / sizeof *cp_vl_panels; k++) {
         ok = ok &&
@@ -208,10 +247,11 @@ static int cp_vl_row(cJSON *values, const cp_row *row, const cp_vl_axes *ax)
 }
 
 /* {"transform": [filter source], "mark": ..., "encoding": {x, y, color, tooltip}} */
-static cJSON *cp_vl_layer(const cp_vl_axes *ax, int quantitative_x, const char *source)
+static cJSON *cp_vl_layer(const cp_vl_axes *ax, const cp_config *first, int quantitative_x,
+                          const char *source)
 {
     char spec[1024];
-    const char *x = cp_vl_param_names[ax->x];
+    const char *x = cp_vl_param_name(first, ax->x);
     int predicted = strcmp(source, "predicted") == 0;
     snprintf(spec, sizeof spec,
              "{\"transform\":[{\"filter\":\"datum.source === '%s'\"}],"
@@ -256,7 +296,8 @@ int cp_report_write_vegalite(FILE *out, const cp_report *r, cp_status *st)
     cJSON *facet = cJSON_Parse("{\"row\":{\"field\":\"panel\",\"type\":\"nominal\",\"title\":null,"
                                "\"sort\":[\"load sectors per request\",\"store sectors per "
                                "request\",\"load efficiency\",\"useful bandwidth (GB/s)\","
-                               "\"GFLOP/s\"]}}");
+                               "\"GFLOP/s\",\"shared load wavefronts per request\","
+                               "\"shared store wavefronts per request\"]}}");
     ok = ok && facet && cJSON_AddItemToObject(doc, "facet", facet);
     cJSON *resolve = cJSON_Parse("{\"scale\":{\"y\":\"independent\"}}");
     ok = ok && resolve && cJSON_AddItemToObject(doc, "resolve", resolve);
@@ -265,9 +306,10 @@ int cp_report_write_vegalite(FILE *out, const cp_report *r, cp_status *st)
     ok = ok && cJSON_AddNumberToObject(spec, "width", 480);
     ok = ok && cJSON_AddNumberToObject(spec, "height", 160);
     ok = ok && layer && cJSON_AddItemToObject(spec, "layer", layer);
-    cJSON *pl = ok ? cp_vl_layer(&ax, quantitative_x, "predicted") : NULL;
+    const cp_config *first = r->nrows ? &r->rows[0].config : NULL;
+    cJSON *pl = ok && first ? cp_vl_layer(&ax, first, quantitative_x, "predicted") : NULL;
     ok = ok && pl && cJSON_AddItemToArray(layer, pl);
-    cJSON *ml = ok ? cp_vl_layer(&ax, quantitative_x, "measured") : NULL;
+    cJSON *ml = ok && first ? cp_vl_layer(&ax, first, quantitative_x, "measured") : NULL;
     ok = ok && ml && cJSON_AddItemToArray(layer, ml);
     char *text = ok ? cJSON_Print(doc) : NULL;
     cJSON_Delete(doc);

@@ -539,7 +539,7 @@ static void check_csv(const char *text, const cp_report *r)
         if (*s == ',')
             commas++;
         if (*s == '\n') {
-            CHECK_EQ_U64(commas + 1, 46); /* every line has every column */
+            CHECK_EQ_U64(commas + 1, 61); /* every line has every column */
             commas = 0;
         }
     }
