@@ -61,11 +61,11 @@ void cp_config_describe(const cp_config *c, char *buf, unsigned long len)
         snprintf(buf, len, "run=%" PRIu64 " seed=%" PRIu64, c->run, c->seed);
         break;
     case CP_FAMILY_SMEM:
-        snprintf(buf, len, "smem stride=%" PRIu64 " width=%u op=%s", c->stride,
-                 (unsigned)c->width_bytes, cp_config_op_name(c->op));
+        snprintf(buf, len, "stride=%" PRIu64 " width=%u op=%s", c->stride, (unsigned)c->width_bytes,
+                 cp_config_op_name(c->op));
         break;
     case CP_FAMILY_TRANSPOSE:
-        snprintf(buf, len, "transpose=%s m=%" PRIu64 " n=%" PRIu64,
+        snprintf(buf, len, "variant=%s m=%" PRIu64 " n=%" PRIu64,
                  cp_config_transpose_name(c->transpose), c->m, c->n);
         break;
     case CP_FAMILY_EXPR: {

@@ -95,6 +95,60 @@ static void cp_explain_request(FILE *out, const cp_warp_lanes *w)
         fprintf(out, "  '*': several lanes read the same bytes (served once: a broadcast)\n");
 }
 
+/* A shared-memory request: one column per bank (32 banks of 4 bytes), one row per wavefront;
+ * row k shows, for each bank, the lane of the k-th distinct word that bank must deliver. */
+static void cp_explain_shared_request(FILE *out, const cp_warp_lanes *w)
+{
+    enum { BANKS = 32 };
+    uint64_t words[BANKS][CP_WARP_SIZE];
+    char who[BANKS][CP_WARP_SIZE];
+    unsigned count[BANKS] = {0}, rows = 0;
+    int broadcast = 0;
+    for (unsigned lane = 0; lane < CP_WARP_SIZE; lane++) {
+        if (!(w->active_mask & (1u << lane)))
+            continue;
+        for (unsigned k = 0; k < w->lane_bytes / CP_CELL_BYTES; k++) {
+            uint64_t word = w->addr[lane] / CP_CELL_BYTES + k;
+            unsigned b = (unsigned)(word % BANKS), j = 0;
+            while (j < count[b] && words[b][j] != word)
+                j++;
+            if (j < count[b]) { /* several lanes, one word: delivered once */
+                who[b][j] = '*';
+                broadcast = 1;
+                continue;
+            }
+            /* keep each bank's words sorted, as the rows list them */
+            while (j > 0 && words[b][j - 1] > word) {
+                words[b][j] = words[b][j - 1];
+                who[b][j] = who[b][j - 1];
+                j--;
+            }
+            words[b][j] = word;
+            who[b][j] = cp_explain_lane_char(lane);
+            if (++count[b] > rows)
+                rows = count[b];
+        }
+    }
+    fprintf(out, "  bank          0         1         2         3\n"
+                 "                01234567890123456789012345678901\n");
+    for (unsigned r = 0; r < rows; r++) {
+        fprintf(out, "  wavefront %2u |", r + 1);
+        for (unsigned b = 0; b < BANKS; b++)
+            fputc(r < count[b] ? who[b][r] : '.', out);
+        fprintf(out, "|\n");
+    }
+    cp_counts c;
+    memset(&c, 0, sizeof c);
+    cp_model_count_shared_request(w, &c);
+    fprintf(out,
+            "  = %" PRIu64 " wavefront%s, ideal %" PRIu64 ": %" PRIu64 " bank conflict%s, %" PRIu64
+            " B asked\n",
+            c.wavefronts, c.wavefronts == 1 ? "" : "s", c.ideal_wavefronts, c.bank_conflicts,
+            c.bank_conflicts == 1 ? "" : "s", c.bytes_requested);
+    if (broadcast)
+        fprintf(out, "  '*': several lanes read the same word (delivered once: a broadcast)\n");
+}
+
 static void cp_explain_lanes_summary(FILE *out, uint32_t mask)
 {
     unsigned active = 0;
@@ -120,12 +174,19 @@ int cp_explain_write(FILE *out, const cp_config *c, uint64_t warp, cp_status *st
             warp, p.warps);
     fprintf(out, "One character per 4 bytes; a digit 0-9 or letter a-v is the lane that asked\n"
                  "for them, '.' bytes fetched for nobody, blank: sector not fetched.\n");
+    for (size_t a = 0; a < p.naccesses; a++)
+        if (p.accesses[a].space == CP_SPACE_SHARED) {
+            fprintf(out, "Shared memory: one column per 4-byte bank, one row per wavefront (the\n"
+                         "banks deliver one word each per wavefront); '.': bank idle.\n");
+            break;
+        }
     for (size_t a = 0; a < p.naccesses; a++) {
         const cp_access_prediction *ap = &p.accesses[a];
         for (uint32_t ins = 0; ins < ap->instructions; ins++) {
             cp_warp_lanes w;
             CP_TRY(cp_model_warp_lanes(c, a, ins, warp, 0, &w, st));
-            fprintf(out, "\n%s: %s of %u B per lane", ap->name, cp_config_op_name(ap->op),
+            fprintf(out, "\n%s: %s%s of %u B per lane", ap->name,
+                    ap->space == CP_SPACE_SHARED ? "shared " : "", cp_config_op_name(ap->op),
                     ap->lane_bytes);
             if (ap->instructions > 1)
                 fprintf(out, ", instruction %u of %u", ins + 1, ap->instructions);
@@ -138,7 +199,10 @@ int cp_explain_write(FILE *out, const cp_config *c, uint64_t warp, cp_status *st
                 fprintf(out, "  no active lane: the warp issues no request\n");
                 continue;
             }
-            cp_explain_request(out, &w);
+            if (ap->space == CP_SPACE_SHARED)
+                cp_explain_shared_request(out, &w);
+            else
+                cp_explain_request(out, &w);
         }
     }
     return ferror(out) ? cp_status_set(st, CP_EXIT_RUNTIME, "write error while explaining")
