@@ -19,5 +19,6 @@ python3 bench/gemm_ladder.py "$bin" "$R/gemm_ladder.json" > "$R/gemm_ladder.txt"
 "$bin" --offset 0..31 --format csv > "$R/offset.csv" 2>&1; snap
 python3 bench/overhead.py "$bin" > "$R/overhead.txt" 2>&1; snap
 python3 bench/speed_vs_ncu.py "$bin" > "$R/speed.txt" 2>&1; snap
+sh bench/shared_and_expr.sh "$bin" "$R/shared" > /dev/null 2>&1; snap
 grep -E "tests passed|Failed|Skipped" "$OUT/ctest.log"
 grep -E "agree with|no errors in|refused:" "$R/ctest_full.log"; cat "$R/fidelity.txt" "$R/speed.txt" "$R/gemm.txt" "$R/gemm_ladder.txt"

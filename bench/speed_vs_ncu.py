@@ -10,7 +10,12 @@ METRICS = ("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pip
            "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,"
            "lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_write.sum,"
            "dram__bytes_read.sum,dram__bytes_write.sum,"
-           "smsp__sass_data_bytes_mem_global_op_ld.sum,smsp__sass_data_bytes_mem_global_op_st.sum")
+           "smsp__sass_data_bytes_mem_global_op_ld.sum,smsp__sass_data_bytes_mem_global_op_st.sum,"
+           "smsp__inst_executed_op_shared_ld.sum,smsp__inst_executed_op_shared_st.sum,"
+           "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,"
+           "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,"
+           "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,"
+           "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum")
 
 
 def timed(cmd):

@@ -1,6 +1,7 @@
 #!/bin/sh
-# gpu_counts.sh: on a GPU, measured requests and sectors equal the model's exactly and every
-# kernel's output verifies, for every family over a spread of parameters (ctest label gpu).
+# gpu_counts.sh: on a GPU, measured requests and sectors, and shared-memory requests,
+# wavefronts and bank conflicts, equal the model's exactly and every kernel's output verifies, for
+# every family over a spread of parameters (ctest label gpu).
 # Exits 77 (ctest: skipped) when no CUDA device is present.
 set -u
 bin=${1:?usage: gpu_counts.sh PATH/TO/coalprobe}
@@ -29,6 +30,12 @@ for r in csv.DictReader(open(sys.argv[1])):
         if p != m:  # both bytes / (sectors * 32), printed to 6 significant digits
             print(f"efficiency differs: {side} predicted {p} measured {m}: {r}")
             bad = 1
+    for side in ("load", "store"):  # shared memory, where the model describes it
+        for what in ("requests", "wavefronts", "bank_conflicts"):
+            p, m = r[f"pred_shared_{side}_{what}"], r[f"meas_shared_{side}_{what}"]
+            if p != "" and float(p) != float(m or "nan"):
+                print(f"shared {side} {what} differ: predicted {p} measured {m}: {r}")
+                bad = 1
 sys.exit(bad)
 PY
     then
@@ -47,6 +54,12 @@ run gather --run 1,7 --size 4100
 run gemm --variant all --m 256 --n 256 --k 64
 run gemm --variant smem --m 64,96 --n 64,40 --k 32,40,70
 run gemm --variant all --m 33,100 --n 65,31 --k 1,17
+run smem --stride 1..33,48,63,64 --width 4,8,16 --op all
+run transpose --variant all --m 4096,1000,33 --n 4096,1100,65
+run expr --index "(i % 32) * 1024 + i / 32" --size 4M --width 4,16
+run expr --index "(i * s + k) % n" --param s=1..4,32,33 --param k=0,5 --op all --size 4M
+run expr --index "i / 2" --op store --size 1M
+run expr --index "n - 1 - i" --width 4,8,16,32 --op all --size 4100
 # too large for the device: refused before any allocation (exit 2), saying what it needs
 echo "== coalprobe --stride 4096 --width 32 --size 1G (far beyond the GPU's memory)"
 "$bin" --stride 4096 --width 32 --size 1G -o /tmp/coalprobe-gpu-$$.big 2>/tmp/coalprobe-gpu-$$.err

@@ -37,6 +37,10 @@ for tool in memcheck racecheck; do
     check "$tool" layout --layout all --fields 1,63,64 --field 0 --size 4100
     check "$tool" layout --layout all --fields 64 --field 63 --size 4K
     check "$tool" gemm --variant all --m 1,33 --n 1,65 --k 1,17,70
+    check "$tool" gather --run 1,7 --size 4100
+    check "$tool" transpose --variant all --m 1,33,64 --n 1,65
+    check "$tool" expr --index "n - 1 - i" --width 4,32 --op all --size 4100
+    check "$tool" smem --stride 1,33 --width 4,16 --op all
 done
 [ $fail -eq 0 ] && echo "compute-sanitizer: no errors in any family" | tee -a "$summary"
 exit $fail
