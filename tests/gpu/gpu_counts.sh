@@ -26,8 +26,9 @@ for r in csv.DictReader(open(sys.argv[1])):
     for side in ("load", "store"):
         if r["variant"] == "cublas":  # measured, not modelled
             continue
-        p, m = float(r[f"pred_{side}_efficiency"]), float(r[f"meas_{side}_efficiency"])
-        if p != m:  # both bytes / (sectors * 32), printed to 6 significant digits
+        p, m = r[f"pred_{side}_efficiency"], r[f"meas_{side}_efficiency"]
+        if p != m:  # both bytes / (sectors * 32), printed to 6 significant digits; both empty
+            # when the kernel has no access on that side (smem: no global load)
             print(f"efficiency differs: {side} predicted {p} measured {m}: {r}")
             bad = 1
     for side in ("load", "store"):  # shared memory, where the model describes it

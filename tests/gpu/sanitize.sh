@@ -4,7 +4,8 @@
 # the block, AoS with the most fields, GEMM sizes that are not multiples of 32 (all variants,
 # cuBLAS included). Counters stay off (--no-counters): a sanitizer and CUPTI cannot both attach.
 # Exits 77 (skipped) without a GPU or compute-sanitizer. Writes a summary to $2, or to
-# $CP_RESULTS_DIR/compute_sanitizer.txt when that is set.
+# $CP_RESULTS_DIR/compute_sanitizer.txt when that is set. The smem family is left out: its fixed
+# grid makes 17 million shared-memory requests per configuration, far too many to instrument.
 set -u
 bin=${1:?usage: sanitize.sh PATH/TO/coalprobe [SUMMARY]}
 summary=${2:-${CP_RESULTS_DIR:+$CP_RESULTS_DIR/compute_sanitizer.txt}}
@@ -40,7 +41,6 @@ for tool in memcheck racecheck; do
     check "$tool" gather --run 1,7 --size 4100
     check "$tool" transpose --variant all --m 1,33,64 --n 1,65
     check "$tool" expr --index "n - 1 - i" --width 4,32 --op all --size 4100
-    check "$tool" smem --stride 1,33 --width 4,16 --op all
 done
 [ $fail -eq 0 ] && echo "compute-sanitizer: no errors in any family" | tee -a "$summary"
 exit $fail
