@@ -163,6 +163,7 @@ static void cp_explain_lanes_summary(FILE *out, uint32_t mask)
 int cp_explain_write(FILE *out, const cp_config *c, uint64_t warp, cp_status *st)
 {
     cp_prediction p;
+    CP_TRY(cp_model_validate(c, st));     /* a user's expression must hold for every thread */
     CP_TRY(cp_model_describe(c, &p, st)); /* the shape only: each drawn request is counted */
     char desc[160];
     cp_config_describe(c, desc, sizeof desc);

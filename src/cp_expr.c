@@ -1452,6 +1452,8 @@ int cp_expr_eval(const cp_expr *e, int64_t i, int64_t n, const int64_t *params, 
     size_t sp = 0;
     int64_t acc = 0, a = 0, b = 0, r = 0;
     int err;
+    if (!e)
+        return cp_status_set(st, CP_EXIT_USAGE, "--index: no expression to evaluate");
     const insn *code = e->code, *in;
     for (const insn *ip = code;;) {
         in = ip++;

@@ -206,6 +206,14 @@ static void cp_model_warp_iterations(const cp_family_model *fm, const cp_config 
     }
 }
 
+int cp_model_validate(const cp_config *c, cp_status *st)
+{
+    const cp_family_model *fm = cp_model_family_of(c);
+    if (!fm)
+        return cp_status_set(st, CP_EXIT_USAGE, "unknown pattern family %d", (int)c->family);
+    return fm->validate ? fm->validate(c, st) : CP_EXIT_OK;
+}
+
 int cp_model_describe(const cp_config *c, cp_prediction *out, cp_status *st)
 {
     const cp_family_model *fm;

@@ -101,6 +101,11 @@ double cp_counts_conflicts_per_request(const cp_counts *c);
  * without counting anything: cheap, for callers that need only the shape. */
 int cp_model_describe(const cp_config *c, cp_prediction *out, cp_status *st);
 
+/* Checks what the family must check before any lane is evaluated (a user expression: every
+ * thread's index defined and in range); CP_EXIT_USAGE with the position otherwise. Predicting
+ * does it too; --explain calls it before drawing. */
+int cp_model_validate(const cp_config *c, cp_status *st);
+
 /* Predicts with the fast path (each class of identical warps counted once); exact. */
 int cp_model_predict(const cp_config *c, cp_prediction *out, cp_status *st);
 
