@@ -11,7 +11,11 @@ mkdir -p "$out"
 run() { # NAME ARGS...: the table, then the same sweep as JSON
     name=$1
     shift
-    echo "\$ coalprobe $*" > "$out/$name.txt"
+    printf '$ coalprobe' > "$out/$name.txt"
+    for a in "$@"; do # quoted as a shell would need it
+        case $a in *[!A-Za-z0-9_.,=:/-]*) printf " '%s'" "$a" ;; *) printf ' %s' "$a" ;; esac
+    done >> "$out/$name.txt"
+    echo >> "$out/$name.txt"
     "$bin" "$@" >> "$out/$name.txt" 2>&1
     echo "exit $?" >> "$out/$name.txt"
     "$bin" "$@" --format json -o "$out/$name.json" 2>/dev/null
