@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cp_model_family.h"
+#include "cp_stride.h"
 
 static const cp_family_model *cp_model_family_of(const cp_config *c)
 {
@@ -346,6 +347,18 @@ uint64_t cp_model_monotone_footprint(uint64_t n, uint64_t S, uint64_t O, uint64_
     if (n >= 2 * P)
         total += ((n - P) / P - 1) * period_sum;
     return total;
+}
+
+uint64_t cp_model_linear_warps(uint64_t threads)
+{
+    uint64_t blocks = (threads + CP_STRIDE_BLOCK - 1) / CP_STRIDE_BLOCK;
+    return blocks * (CP_STRIDE_BLOCK / CP_WARP_SIZE);
+}
+
+uint64_t cp_model_linear_thread(uint64_t w, unsigned lane)
+{
+    const uint64_t warps_per_block = CP_STRIDE_BLOCK / CP_WARP_SIZE;
+    return cp_stride_thread(w / warps_per_block, (w % warps_per_block) * CP_WARP_SIZE + lane);
 }
 
 size_t cp_model_linear_classes(uint64_t threads, cp_warp_class classes[CP_MODEL_MAX_CLASSES])

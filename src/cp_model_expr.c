@@ -37,9 +37,8 @@ static void cp_expr_access(const cp_config *c, cp_access_prediction *ap, const c
 
 static void cp_expr_describe(const cp_config *c, cp_prediction *out)
 {
-    uint64_t blocks = (c->elements + CP_STRIDE_BLOCK - 1) / CP_STRIDE_BLOCK;
     out->threads = c->elements;
-    out->warps = blocks * (CP_STRIDE_BLOCK / CP_WARP_SIZE);
+    out->warps = cp_model_linear_warps(c->elements);
     out->naccesses = 2;
     cp_expr_access(c, &out->accesses[0], "in", CP_OP_LOAD, cp_expr_is_indexed(c, 0));
     cp_expr_access(c, &out->accesses[1], "out", CP_OP_STORE, cp_expr_is_indexed(c, 1));
@@ -59,12 +58,10 @@ static uint32_t cp_expr_lanes(const cp_config *c, size_t a, uint32_t ins, uint64
                               uint64_t addr[CP_WARP_SIZE])
 {
     (void)t;
-    const uint64_t warps_per_block = CP_STRIDE_BLOCK / CP_WARP_SIZE;
     int indexed = cp_expr_is_indexed(c, a);
     uint32_t mask = 0;
     for (unsigned l = 0; l < CP_WARP_SIZE; l++) {
-        uint64_t i =
-            cp_stride_thread(w / warps_per_block, (w % warps_per_block) * CP_WARP_SIZE + l);
+        uint64_t i = cp_model_linear_thread(w, l);
         if (i >= c->elements)
             continue;
         uint64_t e = indexed ? cp_expr_element(c, i) : i;

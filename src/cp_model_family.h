@@ -53,6 +53,12 @@ extern const cp_family_model cp_model_expr_family;
  * (i = 0..n-1, S >= L), from a 32-byte aligned base; exact, in O(32) steps. */
 uint64_t cp_model_monotone_footprint(uint64_t n, uint64_t S, uint64_t O, uint64_t L);
 
+/* The one-element-per-thread grids (stride, layout, gather, expr: blocks of CP_STRIDE_BLOCK
+ * threads): warps of a grid of `threads`, and the global thread index of lane `lane` of warp w,
+ * numbered as the kernels number them. */
+uint64_t cp_model_linear_warps(uint64_t threads);
+uint64_t cp_model_linear_thread(uint64_t w, unsigned lane);
+
 /* Classes of the one-element-per-thread grids (stride, layout): full warps, then the last
  * partial warp. Exact when a full warp's addresses move by a multiple of 128 bytes from one
  * warp to the next. */

@@ -23,9 +23,8 @@ static void cp_gather_access(cp_access_prediction *ap, const char *name, cp_op o
 static void cp_gather_describe(const cp_config *c, cp_prediction *out)
 {
     uint64_t n = c->elements;
-    uint64_t blocks = (n + CP_STRIDE_BLOCK - 1) / CP_STRIDE_BLOCK;
     out->threads = n;
-    out->warps = blocks * (CP_STRIDE_BLOCK / CP_WARP_SIZE);
+    out->warps = cp_model_linear_warps(n);
     out->naccesses = 3;
     cp_gather_access(&out->accesses[CP_GATHER_IDX], "idx", CP_OP_LOAD, n * 4, 0);
     cp_gather_access(&out->accesses[CP_GATHER_IN], "in", CP_OP_LOAD, n * 4, 1);
@@ -37,11 +36,9 @@ static uint32_t cp_gather_lanes(const cp_config *c, size_t a, uint32_t ins, uint
 {
     (void)ins;
     (void)t;
-    const uint64_t warps_per_block = CP_STRIDE_BLOCK / CP_WARP_SIZE;
     uint32_t mask = 0;
     for (unsigned l = 0; l < CP_WARP_SIZE; l++) {
-        uint64_t i =
-            cp_stride_thread(w / warps_per_block, (w % warps_per_block) * CP_WARP_SIZE + l);
+        uint64_t i = cp_model_linear_thread(w, l);
         if (i >= c->elements)
             continue;
         uint64_t e = a == CP_GATHER_IN ? cp_gather_index(i, c->elements, c->run, c->seed) : i;

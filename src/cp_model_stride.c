@@ -13,19 +13,6 @@ static uint32_t cp_stride_lane_bytes(uint32_t width)
     return width > 16 ? 16 : width;
 }
 
-static uint64_t cp_linear_warps(uint64_t threads)
-{
-    uint64_t blocks = (threads + CP_STRIDE_BLOCK - 1) / CP_STRIDE_BLOCK;
-    return blocks * (CP_STRIDE_BLOCK / CP_WARP_SIZE);
-}
-
-/* Global thread index of lane `lane` of warp w, numbered as the kernels number them. */
-static uint64_t cp_linear_thread(uint64_t w, unsigned lane)
-{
-    const uint64_t warps_per_block = CP_STRIDE_BLOCK / CP_WARP_SIZE;
-    return cp_stride_thread(w / warps_per_block, (w % warps_per_block) * CP_WARP_SIZE + lane);
-}
-
 static void cp_access_set(cp_access_prediction *ap, const char *name, cp_op op, uint32_t width,
                           uint64_t buffer_bytes, int strided)
 {
@@ -50,7 +37,7 @@ static void cp_stride_describe(const cp_config *c, cp_prediction *out)
     uint64_t n = c->elements, w = c->width_bytes;
     uint64_t strided_bytes = cp_stride_extent(n, c->stride, c->offset) * w;
     out->threads = n;
-    out->warps = cp_linear_warps(n);
+    out->warps = cp_model_linear_warps(n);
     out->naccesses = 2;
     cp_access_set(&out->accesses[0], "in", CP_OP_LOAD, c->width_bytes,
                   cp_stride_is_strided(c, 0) ? strided_bytes : n * w, cp_stride_is_strided(c, 0));
@@ -65,7 +52,7 @@ static uint32_t cp_stride_lanes(const cp_config *c, size_t a, uint32_t ins, uint
     uint32_t mask = 0;
     int strided = cp_stride_is_strided(c, a);
     for (unsigned l = 0; l < CP_WARP_SIZE; l++) {
-        uint64_t i = cp_linear_thread(w, l);
+        uint64_t i = cp_model_linear_thread(w, l);
         if (i >= c->elements)
             continue;
         uint64_t e = strided ? cp_stride_index(i, c->stride, c->offset) : i;
@@ -113,7 +100,7 @@ static void cp_layout_describe(const cp_config *c, cp_prediction *out)
 {
     uint64_t n = c->elements;
     out->threads = n;
-    out->warps = cp_linear_warps(n);
+    out->warps = cp_model_linear_warps(n);
     out->naccesses = 2;
     cp_access_set(&out->accesses[0], "in", CP_OP_LOAD, 4, cp_layout_extent(n, c->fields) * 4, 1);
     cp_access_set(&out->accesses[1], "out", CP_OP_STORE, 4, n * 4, 0);
@@ -134,7 +121,7 @@ static uint32_t cp_layout_lanes(const cp_config *c, size_t a, uint32_t ins, uint
     (void)t;
     uint32_t mask = 0;
     for (unsigned l = 0; l < CP_WARP_SIZE; l++) {
-        uint64_t i = cp_linear_thread(w, l);
+        uint64_t i = cp_model_linear_thread(w, l);
         if (i >= c->elements)
             continue;
         addr[l] = cp_layout_element(c, a, i) * 4;
