@@ -184,11 +184,9 @@ static int cp_cli_parse_expr_param(cp_options *o, const char *arg, cp_status *st
         cp_status_hint(st, "e.g. --param s=1..32 or --param k=4,8; the expression uses the name");
         return CP_EXIT_USAGE;
     }
-    if (o->nexpr_params == CP_EXPR_PARAMS_MAX) {
-        cp_status_set(st, CP_EXIT_USAGE, "--param: more than %u parameters",
-                      (unsigned)CP_EXPR_PARAMS_MAX);
-        cp_status_hint(st, "an expression takes at most %u parameters",
-                       (unsigned)CP_EXPR_PARAMS_MAX);
+    if (o->nexpr_params == CP_EXPR_MAX_PARAMS) {
+        cp_status_set(st, CP_EXIT_USAGE, "--param: more than %d parameters", CP_EXPR_MAX_PARAMS);
+        cp_status_hint(st, "an expression takes at most %d parameters", CP_EXPR_MAX_PARAMS);
         return CP_EXIT_USAGE;
     }
     size_t len = (size_t)(eq - arg);
@@ -445,7 +443,7 @@ int cp_cli_parse(int argc, char **argv, cp_options *o, cp_status *st)
         if (!o->index_text)
             return cp_cli_usage_error(st, "e.g. coalprobe expr --index '(i % 32) * 1024 + i / 32'",
                                       "expr needs --index EXPR: the element thread i accesses");
-        const char *names[CP_EXPR_PARAMS_MAX];
+        const char *names[CP_EXPR_MAX_PARAMS];
         for (size_t k = 0; k < o->nexpr_params; k++)
             names[k] = o->expr_param_names[k];
         CP_TRY(cp_expr_parse(o->index_text, names, o->nexpr_params, &o->expr, st));

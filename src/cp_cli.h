@@ -37,8 +37,8 @@ typedef struct cp_options {
     /* expr family: --index (parsed once all --param names are known) and each --param */
     const char *index_text;
     struct cp_expr *expr;
-    char expr_param_names[CP_EXPR_PARAMS_MAX][40];
-    cp_sweep expr_params[CP_EXPR_PARAMS_MAX];
+    char expr_param_names[CP_EXPR_MAX_PARAMS][40];
+    cp_sweep expr_params[CP_EXPR_MAX_PARAMS];
     size_t nexpr_params;
     uint64_t size_bytes;
     int size_given; /* --size was given (each family has its own default) */

@@ -42,6 +42,17 @@ uint64_t cp_config_elements_for_size(uint64_t size_bytes, uint32_t width_bytes)
     return width_bytes ? size_bytes / width_bytes : 0;
 }
 
+void cp_config_format_params(const cp_config *c, const char *sep, char *buf, unsigned long len)
+{
+    unsigned long k = 0;
+    buf[0] = '\0';
+    for (uint32_t p = 0; p < c->nexpr_params && k < len; p++) {
+        int n = snprintf(buf + k, len - k, "%s%s=%" PRId64, p ? sep : "",
+                         cp_expr_param_name(c->expr, p), c->expr_params[p]);
+        k += n > 0 ? (unsigned long)n : 0;
+    }
+}
+
 void cp_config_describe(const cp_config *c, char *buf, unsigned long len)
 {
     switch (c->family) {
@@ -69,11 +80,10 @@ void cp_config_describe(const cp_config *c, char *buf, unsigned long len)
                  cp_config_transpose_name(c->transpose), c->m, c->n);
         break;
     case CP_FAMILY_EXPR: {
-        int k = snprintf(buf, len, "index=%s width=%u op=%s", c->expr ? cp_expr_text(c->expr) : "?",
-                         (unsigned)c->width_bytes, cp_config_op_name(c->op));
-        for (uint32_t p = 0; p < c->nexpr_params && k > 0 && (unsigned long)k < len; p++)
-            k += snprintf(buf + k, len - (unsigned long)k, " %s=%" PRId64,
-                          cp_expr_param_name(c->expr, p), c->expr_params[p]);
+        char params[CP_EXPR_MAX_PARAMS * 64];
+        cp_config_format_params(c, " ", params, sizeof params);
+        snprintf(buf, len, "index=%s width=%u op=%s%s%s", c->expr ? cp_expr_text(c->expr) : "?",
+                 (unsigned)c->width_bytes, cp_config_op_name(c->op), params[0] ? " " : "", params);
         break;
     }
     default:

@@ -5,6 +5,8 @@
 
 #include <stdint.h>
 
+#include "cp_expr.h" /* the expression type and CP_EXPR_MAX_PARAMS */
+
 typedef enum {
     CP_FAMILY_STRIDE,
     CP_FAMILY_LAYOUT,
@@ -32,8 +34,6 @@ typedef enum {
     CP_TRANSPOSE_COUNT
 } cp_transpose_variant;
 
-struct cp_expr; /* src/cp_expr.h */
-
 /* Documented limits of the parameters (the CLI refuses values outside them). */
 #define CP_STRIDE_MAX 4096u
 #define CP_OFFSET_MAX 4096u
@@ -46,7 +46,6 @@ struct cp_expr; /* src/cp_expr.h */
 #define CP_EXPR_SIZE_DEFAULT (64ull << 20)   /* bytes: the expr model evaluates every thread */
 #define CP_SMEM_STRIDE_MAX 64u               /* elements: 32 * 64 * 16 bytes of shared memory */
 #define CP_TRANSPOSE_DIM_MAX 65536u
-#define CP_EXPR_PARAMS_MAX 8u
 
 /* One configuration. Only the fields of `family` are meaningful; the others stay zero. */
 typedef struct cp_config {
@@ -72,7 +71,7 @@ typedef struct cp_config {
      * of a sweep), its parameters' values in the order of its names; width_bytes and op as in
      * the stride family, op picking the side indexed by the expression */
     const struct cp_expr *expr;
-    int64_t expr_params[CP_EXPR_PARAMS_MAX];
+    int64_t expr_params[CP_EXPR_MAX_PARAMS];
     uint32_t nexpr_params;
     /* stride, layout, gather, smem and expr: threads, one element each */
     uint64_t elements;
@@ -89,6 +88,10 @@ const char *cp_config_transpose_name(cp_transpose_variant v);
 
 /* Elements (threads) that a run of `size_bytes` useful bytes gives for this access width. */
 uint64_t cp_config_elements_for_size(uint64_t size_bytes, uint32_t width_bytes);
+
+/* Writes an expr configuration's parameters as name=value pairs joined by sep ("s=2 k=1"),
+ * "" without parameters, into buf (len bytes, cut to fit). */
+void cp_config_format_params(const cp_config *c, const char *sep, char *buf, unsigned long len);
 
 /* Writes a short human label such as "stride=2 offset=0 width=4 op=load" into buf. */
 void cp_config_describe(const cp_config *c, char *buf, unsigned long len);

@@ -1342,6 +1342,12 @@ fail:
     return rc;
 }
 
+int64_t cp_expr_value(const cp_expr *e, int64_t i, int64_t n, const int64_t *params)
+{
+    int64_t v = 0;
+    return cp_expr_eval(e, i, n, params, &v, NULL) == CP_EXIT_OK ? v : 0;
+}
+
 void cp_expr_hint_at(const cp_expr *e, size_t pos, cp_status *st)
 {
     if (e)

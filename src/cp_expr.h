@@ -69,6 +69,10 @@ int cp_expr_parse(const char *text, const char *const *param_names, size_t npara
 int cp_expr_eval(const cp_expr *e, int64_t i, int64_t n, const int64_t *params, int64_t *value,
                  cp_status *st);
 
+/* The value of e for thread i of n, for an expression already checked over every thread (the
+ * model's validation): 0 if evaluation fails after all. */
+int64_t cp_expr_value(const cp_expr *e, int64_t i, int64_t n, const int64_t *params);
+
 /* Writes e as a C expression for a CUDA kernel into buf (len bytes, NUL-terminated): fully
  * parenthesised, every literal a long long literal ("(1024LL)"), every comparison and logical
  * result cast to long long, i and n replaced by i_name and n_name, parameter k by param_fmt with

@@ -37,18 +37,21 @@ int cp_expr_kernel_source(const cp_expr *e, char **out, cp_status *st)
     return CP_EXIT_OK;
 }
 
-const char *cp_expr_kernel_name(cp_op op, uint32_t width_bytes)
+int cp_expr_kernel_index(cp_op op, uint32_t width_bytes)
 {
-    static const char *const load[] = {"cp_expr_load_4", "cp_expr_load_8", "cp_expr_load_16",
-                                       "cp_expr_load_32"};
-    static const char *const store[] = {"cp_expr_store_4", "cp_expr_store_8", "cp_expr_store_16",
-                                        "cp_expr_store_32"};
     int k = width_bytes == 4    ? 0
             : width_bytes == 8  ? 1
             : width_bytes == 16 ? 2
             : width_bytes == 32 ? 3
                                 : -1;
-    if (k < 0)
-        return NULL;
-    return op == CP_OP_STORE ? store[k] : load[k];
+    return k < 0 ? -1 : (op == CP_OP_STORE ? 4 : 0) + k;
+}
+
+const char *cp_expr_kernel_name(cp_op op, uint32_t width_bytes)
+{
+    static const char *const names[CP_EXPR_KERNEL_COUNT] = {
+        "cp_expr_load_4",  "cp_expr_load_8",  "cp_expr_load_16",  "cp_expr_load_32",
+        "cp_expr_store_4", "cp_expr_store_8", "cp_expr_store_16", "cp_expr_store_32"};
+    int k = cp_expr_kernel_index(op, width_bytes);
+    return k < 0 ? NULL : names[k];
 }

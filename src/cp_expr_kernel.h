@@ -12,8 +12,14 @@
  * frees it). CP_EXIT_RUNTIME when out of memory. */
 int cp_expr_kernel_source(const cp_expr *e, char **out, cp_status *st);
 
-/* The extern "C" name of the kernel for op and width (4, 8, 16, 32), e.g. "cp_expr_load_4";
- * NULL for another width. */
+/* The kernels: one per op and width (4, 8, 16, 32). */
+#define CP_EXPR_KERNEL_COUNT 8
+
+/* The index (0 .. CP_EXPR_KERNEL_COUNT-1) of the kernel for op and width, -1 for another width. */
+int cp_expr_kernel_index(cp_op op, uint32_t width_bytes);
+
+/* The extern "C" name of the kernel for op and width, e.g. "cp_expr_load_4"; NULL for another
+ * width. */
 const char *cp_expr_kernel_name(cp_op op, uint32_t width_bytes);
 
 #endif

@@ -30,6 +30,11 @@
 #define CP_CUDA_GEMM_TOLERANCE 1e-4 /* largest ||C - C_cublas|| / ||C_cublas|| accepted */
 #define CP_CUDA_CUBLAS_TIMES 64     /* GEMM sizes whose cuBLAS time is remembered */
 
+/* kernels/cp_expr_kernel.cuh receives the parameters as struct cp_expr_params { long long v[8]; }
+ */
+_Static_assert(CP_EXPR_MAX_PARAMS == 8 && sizeof(long long) == sizeof(int64_t),
+               "the expr kernel takes the config's parameters as they are");
+
 /* A device buffer kept for the whole sweep. Input buffers hold cp_fill_value(word, seed) for
  * every word, so any configuration can read them without refilling. */
 typedef struct cp_cuda_buffer {
@@ -63,7 +68,7 @@ typedef struct cp_cuda_state {
      * (by op, then width 4, 8, 16, 32) */
     const cp_expr *expr;
     void *expr_cubin;
-    cp_rtc_module *expr_kernels[CP_OP_COUNT][4];
+    cp_rtc_module *expr_kernels[CP_EXPR_KERNEL_COUNT]; /* by cp_expr_kernel_index */
 } cp_cuda_state;
 
 /* The smem family's only global buffer: out, access 2 (accesses 0 and 1 are shared). */
@@ -159,6 +164,18 @@ static int cp_cuda_measure_peak(cp_cuda_state *s, cp_status *st)
     return CP_EXIT_OK;
 }
 
+/* Unloads the expr kernels and forgets the expression they were compiled for. */
+static void cp_cuda_expr_release(cp_cuda_state *s)
+{
+    for (int k = 0; k < CP_EXPR_KERNEL_COUNT; k++) {
+        cp_rtc_unload(s->expr_kernels[k]);
+        s->expr_kernels[k] = NULL;
+    }
+    free(s->expr_cubin);
+    s->expr_cubin = NULL;
+    s->expr = NULL;
+}
+
 static void cp_cuda_close(void *state)
 {
     cp_cuda_state *s = state;
@@ -166,10 +183,7 @@ static void cp_cuda_close(void *state)
         return;
     cp_cupti_close(s->cupti);
     cp_cublas_close(s->cublas);
-    for (int op = 0; op < CP_OP_COUNT; op++)
-        for (int w = 0; w < 4; w++)
-            cp_rtc_unload(s->expr_kernels[op][w]);
-    free(s->expr_cubin);
+    cp_cuda_expr_release(s);
     cudaFree(s->gemm_ref);
     cudaFree(s->norm_sums);
     for (size_t a = 0; a < CP_CUDA_MAX_BUFFERS; a++)
@@ -293,25 +307,13 @@ static int cp_cuda_cublas(cp_cuda_state *s, cp_status *st)
     return s->cublas ? CP_EXIT_OK : cp_cublas_open(s->stream, &s->cublas, st);
 }
 
-static int cp_cuda_width_slot(uint32_t width_bytes)
-{
-    return width_bytes == 4 ? 0 : width_bytes == 8 ? 1 : width_bytes == 16 ? 2 : 3;
-}
-
 /* The expr kernel of c: its expression compiled by NVRTC for this GPU (once per expression),
  * the kernel for c's op and width loaded (once). */
 static int cp_cuda_expr_kernel(cp_cuda_state *s, const cp_config *c, cp_rtc_module **k,
                                cp_status *st)
 {
     if (s->expr != c->expr) {
-        for (int op = 0; op < CP_OP_COUNT; op++)
-            for (int w = 0; w < 4; w++) {
-                cp_rtc_unload(s->expr_kernels[op][w]);
-                s->expr_kernels[op][w] = NULL;
-            }
-        free(s->expr_cubin);
-        s->expr_cubin = NULL;
-        s->expr = NULL;
+        cp_cuda_expr_release(s);
         char *src;
         size_t size;
         CP_TRY(cp_expr_kernel_source(c->expr, &src, st));
@@ -321,7 +323,11 @@ static int cp_cuda_expr_kernel(cp_cuda_state *s, const cp_config *c, cp_rtc_modu
         CP_TRY(rc);
         s->expr = c->expr;
     }
-    cp_rtc_module **slot = &s->expr_kernels[c->op][cp_cuda_width_slot(c->width_bytes)];
+    int index = cp_expr_kernel_index(c->op, c->width_bytes);
+    if (index < 0)
+        return cp_status_set(st, CP_EXIT_RUNTIME, "expr: no kernel for width %u",
+                             (unsigned)c->width_bytes);
+    cp_rtc_module **slot = &s->expr_kernels[index];
     if (!*slot)
         CP_TRY(cp_rtc_load(s->expr_cubin, cp_expr_kernel_name(c->op, c->width_bytes), slot, st));
     *k = *slot;
@@ -358,13 +364,11 @@ static int cp_cuda_launch(const cp_cuda_run *r, cp_status *st)
                                                       r->alone, r->s->stream));
         return CP_EXIT_OK;
     case CP_FAMILY_EXPR: {
-        cp_rtc_module *k;
+        cp_rtc_module *k = NULL;
         CP_TRY(cp_cuda_expr_kernel(r->s, c, &k, st));
         long long n = (long long)c->elements;
-        long long params[CP_EXPR_PARAMS_MAX] = {0};
-        for (uint32_t p = 0; p < c->nexpr_params; p++)
-            params[p] = c->expr_params[p];
-        void *args[] = {(void *)&r->bufs[0], (void *)&r->bufs[1], &n, params};
+        /* the kernel's cp_expr_params is the 8 int64 of the config, unused ones 0 */
+        void *args[] = {(void *)&r->bufs[0], (void *)&r->bufs[1], &n, (void *)c->expr_params};
         uint64_t blocks = (c->elements + CP_STRIDE_BLOCK - 1) / CP_STRIDE_BLOCK;
         if (blocks > 0x7fffffffull)
             return cp_status_set(st, CP_EXIT_RUNTIME, "expr: %" PRIu64 " blocks are too many",
@@ -759,14 +763,6 @@ static int cp_cuda_verify_transpose(const cp_cuda_run *r, cp_status *st)
     return rc;
 }
 
-/* The element thread i indexes (the model checked that it is defined and in range). */
-static uint64_t cp_cuda_expr_index(const cp_config *c, uint64_t i)
-{
-    int64_t v = 0;
-    cp_expr_eval(c->expr, (int64_t)i, (int64_t)c->elements, c->expr_params, &v, NULL);
-    return (uint64_t)v;
-}
-
 /* expr: 16 chunks of threads. op load: out[i] = in[EXPR(i)] exactly. op store: out[EXPR(i)]
  * holds in[i], or, where several threads share an index (their stores race), the value of one
  * of them: some fill value of in, never the poison. */
@@ -780,7 +776,7 @@ static int cp_cuda_verify_expr(const cp_cuda_run *r, cp_status *st)
     for (int k = 0; k < CP_CUDA_CHUNKS && rc == CP_EXIT_OK; k++) {
         uint64_t count = n < 256 ? n : 256, i0 = (n - count) * (uint64_t)k / (CP_CUDA_CHUNKS - 1);
         for (uint64_t i = i0; i < i0 + count && rc == CP_EXIT_OK; i++) {
-            uint64_t e = cp_cuda_expr_index(c, i);
+            uint64_t e = (uint64_t)cp_expr_value(c->expr, (int64_t)i, (int64_t)n, c->expr_params);
             uint64_t src = c->op == CP_OP_LOAD ? e : i, dst = c->op == CP_OP_LOAD ? i : e;
             for (uint64_t j = 0; j < words && rc == CP_EXIT_OK; j++) {
                 float want = cp_fill_value(src * words + j, cp_cuda_seed(0)), g;

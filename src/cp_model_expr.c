@@ -8,7 +8,6 @@
 
 #include "cp_expr.h"
 #include "cp_model_family.h"
-#include "cp_stride.h"
 
 /* Access 0 reads "in", access 1 writes "out"; op picks the indexed one, as in the stride
  * family. */
@@ -44,31 +43,21 @@ static void cp_expr_describe(const cp_config *c, cp_prediction *out)
     cp_expr_access(c, &out->accesses[1], "out", CP_OP_STORE, cp_expr_is_indexed(c, 1));
 }
 
-/* The element thread i indexes; 0 if the expression fails (validate refused that already). */
-static uint64_t cp_expr_element(const cp_config *c, uint64_t i)
+/* The element thread i accesses through access a: EXPR(i) on the indexed side (validate checked
+ * every thread already), i on the other. */
+static uint64_t cp_expr_element(const cp_config *c, size_t a, uint64_t i)
 {
-    int64_t v = 0;
-    if (cp_expr_eval(c->expr, (int64_t)i, (int64_t)c->elements, c->expr_params, &v, NULL) !=
-        CP_EXIT_OK)
-        return 0;
-    return (uint64_t)v;
+    if (!cp_expr_is_indexed(c, a))
+        return i;
+    return (uint64_t)cp_expr_value(c->expr, (int64_t)i, (int64_t)c->elements, c->expr_params);
 }
 
 static uint32_t cp_expr_lanes(const cp_config *c, size_t a, uint32_t ins, uint64_t w, uint64_t t,
                               uint64_t addr[CP_WARP_SIZE])
 {
     (void)t;
-    int indexed = cp_expr_is_indexed(c, a);
-    uint32_t mask = 0;
-    for (unsigned l = 0; l < CP_WARP_SIZE; l++) {
-        uint64_t i = cp_model_linear_thread(w, l);
-        if (i >= c->elements)
-            continue;
-        uint64_t e = indexed ? cp_expr_element(c, i) : i;
-        addr[l] = e * c->width_bytes + (uint64_t)ins * cp_expr_lane_bytes(c);
-        mask |= 1u << l;
-    }
-    return mask;
+    return cp_model_linear_lanes(c, a, w, c->width_bytes, (uint64_t)ins * cp_expr_lane_bytes(c),
+                                 cp_expr_element, addr);
 }
 
 static size_t cp_expr_classes(const cp_config *c, size_t a,
@@ -99,8 +88,8 @@ static uint64_t cp_expr_footprint(const cp_config *c, size_t a)
         return 0;
     uint64_t count = 0;
     for (uint64_t i = 0; i < c->elements; i++) {
-        uint64_t first = cp_expr_element(c, i) * w / CP_SECTOR_BYTES;
-        uint64_t last = (cp_expr_element(c, i) * w + w - 1) / CP_SECTOR_BYTES;
+        uint64_t byte = cp_expr_element(c, a, i) * w;
+        uint64_t first = byte / CP_SECTOR_BYTES, last = (byte + w - 1) / CP_SECTOR_BYTES;
         for (uint64_t s = first; s <= last && s < nsectors; s++)
             if (!(seen[s / 8] & (1u << (s % 8)))) {
                 seen[s / 8] |= (unsigned char)(1u << (s % 8));

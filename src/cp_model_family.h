@@ -59,6 +59,26 @@ uint64_t cp_model_monotone_footprint(uint64_t n, uint64_t S, uint64_t O, uint64_
 uint64_t cp_model_linear_warps(uint64_t threads);
 uint64_t cp_model_linear_thread(uint64_t w, unsigned lane);
 
+/* Lane addresses of warp w of a one-element-per-thread grid of c->elements threads, for access
+ * a: thread i accesses element element(c, a, i), at byte element * element_bytes + extra; lanes
+ * past the last thread are inactive. Returns the active mask. Inline, so that each family's
+ * element function is inlined into its lanes(). */
+static inline uint32_t
+cp_model_linear_lanes(const cp_config *c, size_t a, uint64_t w, uint64_t element_bytes,
+                      uint64_t extra, uint64_t (*element)(const cp_config *, size_t, uint64_t),
+                      uint64_t addr[CP_WARP_SIZE])
+{
+    uint32_t mask = 0;
+    for (unsigned l = 0; l < CP_WARP_SIZE; l++) {
+        uint64_t i = cp_model_linear_thread(w, l);
+        if (i >= c->elements)
+            continue;
+        addr[l] = element(c, a, i) * element_bytes + extra;
+        mask |= 1u << l;
+    }
+    return mask;
+}
+
 /* Classes of the one-element-per-thread grids (stride, layout): full warps, then the last
  * partial warp. Exact when a full warp's addresses move by a multiple of 128 bytes from one
  * warp to the next. */

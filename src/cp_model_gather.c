@@ -4,7 +4,6 @@
  * warp is counted. */
 #include "cp_gather.h"
 #include "cp_model_family.h"
-#include "cp_stride.h"
 
 enum { CP_GATHER_IDX, CP_GATHER_IN, CP_GATHER_OUT };
 
@@ -31,21 +30,18 @@ static void cp_gather_describe(const cp_config *c, cp_prediction *out)
     cp_gather_access(&out->accesses[CP_GATHER_OUT], "out", CP_OP_STORE, n * 4, 0);
 }
 
+/* The element thread i accesses through access a: in at idx[i], idx and out at i. */
+static uint64_t cp_gather_element(const cp_config *c, size_t a, uint64_t i)
+{
+    return a == CP_GATHER_IN ? cp_gather_index(i, c->elements, c->run, c->seed) : i;
+}
+
 static uint32_t cp_gather_lanes(const cp_config *c, size_t a, uint32_t ins, uint64_t w, uint64_t t,
                                 uint64_t addr[CP_WARP_SIZE])
 {
     (void)ins;
     (void)t;
-    uint32_t mask = 0;
-    for (unsigned l = 0; l < CP_WARP_SIZE; l++) {
-        uint64_t i = cp_model_linear_thread(w, l);
-        if (i >= c->elements)
-            continue;
-        uint64_t e = a == CP_GATHER_IN ? cp_gather_index(i, c->elements, c->run, c->seed) : i;
-        addr[l] = e * 4;
-        mask |= 1u << l;
-    }
-    return mask;
+    return cp_model_linear_lanes(c, a, w, 4, 0, cp_gather_element, addr);
 }
 
 static size_t cp_gather_classes(const cp_config *c, size_t a,

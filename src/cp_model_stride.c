@@ -45,21 +45,19 @@ static void cp_stride_describe(const cp_config *c, cp_prediction *out)
                   cp_stride_is_strided(c, 1) ? strided_bytes : n * w, cp_stride_is_strided(c, 1));
 }
 
+/* The element thread i accesses through access a. */
+static uint64_t cp_stride_element(const cp_config *c, size_t a, uint64_t i)
+{
+    return cp_stride_is_strided(c, a) ? cp_stride_index(i, c->stride, c->offset) : i;
+}
+
 static uint32_t cp_stride_lanes(const cp_config *c, size_t a, uint32_t ins, uint64_t w, uint64_t t,
                                 uint64_t addr[CP_WARP_SIZE])
 {
     (void)t;
-    uint32_t mask = 0;
-    int strided = cp_stride_is_strided(c, a);
-    for (unsigned l = 0; l < CP_WARP_SIZE; l++) {
-        uint64_t i = cp_model_linear_thread(w, l);
-        if (i >= c->elements)
-            continue;
-        uint64_t e = strided ? cp_stride_index(i, c->stride, c->offset) : i;
-        addr[l] = e * c->width_bytes + (uint64_t)ins * cp_stride_lane_bytes(c->width_bytes);
-        mask |= 1u << l;
-    }
-    return mask;
+    return cp_model_linear_lanes(c, a, w, c->width_bytes,
+                                 (uint64_t)ins * cp_stride_lane_bytes(c->width_bytes),
+                                 cp_stride_element, addr);
 }
 
 static size_t cp_stride_classes(const cp_config *c, size_t a,
@@ -119,15 +117,7 @@ static uint32_t cp_layout_lanes(const cp_config *c, size_t a, uint32_t ins, uint
 {
     (void)ins;
     (void)t;
-    uint32_t mask = 0;
-    for (unsigned l = 0; l < CP_WARP_SIZE; l++) {
-        uint64_t i = cp_model_linear_thread(w, l);
-        if (i >= c->elements)
-            continue;
-        addr[l] = cp_layout_element(c, a, i) * 4;
-        mask |= 1u << l;
-    }
-    return mask;
+    return cp_model_linear_lanes(c, a, w, 4, 0, cp_layout_element, addr);
 }
 
 static size_t cp_layout_classes(const cp_config *c, size_t a,

@@ -15,7 +15,7 @@ static const cp_param cp_plan_smem[] = {CP_PARAM_OP, CP_PARAM_WIDTH, CP_PARAM_ST
 static const cp_param cp_plan_transpose[] = {CP_PARAM_VARIANT, CP_PARAM_M, CP_PARAM_N};
 static const cp_param cp_plan_expr[] = {CP_PARAM_OP, CP_PARAM_WIDTH};
 
-#define CP_PLAN_MAX_DIMS (4 + CP_EXPR_PARAMS_MAX)
+#define CP_PLAN_MAX_DIMS (4 + CP_EXPR_MAX_PARAMS)
 
 static void cp_plan_set(cp_config *c, cp_param p, uint64_t v)
 {

@@ -69,11 +69,11 @@ const cp_measurement *cp_report_get_measurement(const cp_row *row, cp_measuremen
     return scratch;
 }
 
-double cp_report_compute_sectors_per_request(double requests, double sectors)
+double cp_report_compute_per_request(double requests, double count)
 {
-    if (isnan(requests) || isnan(sectors) || requests == 0)
+    if (isnan(requests) || isnan(count) || requests == 0)
         return NAN;
-    return sectors / requests;
+    return count / requests;
 }
 
 double cp_report_compute_efficiency(double bytes_requested, double sectors)

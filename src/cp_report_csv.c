@@ -178,11 +178,9 @@ static void cp_report_csv_write_row(cp_report_csv_line *l, const cp_row *row)
     cp_report_csv_cell_u64(l, gather, c->run);
     cp_report_csv_cell_u64(l, gather, c->seed);
     cp_report_csv_cell(l, expr && c->expr ? cp_expr_text(c->expr) : "");
-    char params[CP_EXPR_PARAMS_MAX * 64] = "";
-    size_t k = 0;
-    for (uint32_t i = 0; expr && i < c->nexpr_params && k < sizeof params; i++)
-        k += (size_t)snprintf(params + k, sizeof params - k, "%s%s=%" PRId64, i ? ";" : "",
-                              cp_expr_param_name(c->expr, i), c->expr_params[i]);
+    char params[CP_EXPR_MAX_PARAMS * 64] = "";
+    if (expr)
+        cp_config_format_params(c, ";", params, sizeof params);
     cp_report_csv_cell(l, params);
     cp_report_csv_cell_u64(l, smem, c->iterations);
 

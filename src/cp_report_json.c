@@ -278,7 +278,7 @@ static void cp_report_json_add_counter_side(cp_report_json *j, cJSON *obj, const
     cp_report_json_add_double(j, o, "requests", requests);
     cp_report_json_add_double(j, o, "sectors", sectors);
     cp_report_json_add_double(j, o, "sectors_per_request",
-                              cp_report_compute_sectors_per_request(requests, sectors));
+                              cp_report_compute_per_request(requests, sectors));
     cp_report_json_add_double(j, o, "bytes_requested", bytes);
     cp_report_json_add_double(j, o, "efficiency", cp_report_compute_efficiency(bytes, sectors));
 }
@@ -292,9 +292,9 @@ static void cp_report_json_add_shared_side(cp_report_json *j, cJSON *obj, const 
     cp_report_json_add_double(j, o, "wavefronts", wavefronts);
     cp_report_json_add_double(j, o, "bank_conflicts", conflicts);
     cp_report_json_add_double(j, o, "wavefronts_per_request",
-                              cp_report_compute_sectors_per_request(requests, wavefronts));
+                              cp_report_compute_per_request(requests, wavefronts));
     cp_report_json_add_double(j, o, "bank_conflicts_per_request",
-                              cp_report_compute_sectors_per_request(requests, conflicts));
+                              cp_report_compute_per_request(requests, conflicts));
 }
 
 static const char *cp_report_json_counters_status(cp_counters_status s)

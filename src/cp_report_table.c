@@ -287,13 +287,11 @@ static void cp_report_table_format_cell(const cp_row *row, cp_report_cell cell, 
         break;
     case CP_REPORT_CELL_MEAS_LOAD_SPR:
         cp_report_table_format_number(
-            buf, len, cp_report_compute_sectors_per_request(v->load_requests, v->load_sectors), 1,
-            2, "");
+            buf, len, cp_report_compute_per_request(v->load_requests, v->load_sectors), 1, 2, "");
         break;
     case CP_REPORT_CELL_MEAS_STORE_SPR:
         cp_report_table_format_number(
-            buf, len, cp_report_compute_sectors_per_request(v->store_requests, v->store_sectors), 1,
-            2, "");
+            buf, len, cp_report_compute_per_request(v->store_requests, v->store_sectors), 1, 2, "");
         break;
     case CP_REPORT_CELL_MEAS_TIME:
         cp_report_table_format_number(buf, len, m->time_median_s, 1e6, 1, "");
@@ -343,16 +341,11 @@ static void cp_report_table_format_cell(const cp_row *row, cp_report_cell cell, 
             snprintf(buf, len, "%.*s...", (int)len - 4, text);
         break;
     }
-    case CP_REPORT_CELL_PARAMS: {
-        size_t k = 0;
-        buf[0] = '\0';
-        for (uint32_t i = 0; i < c->nexpr_params && k < len; i++)
-            k += (size_t)snprintf(buf + k, len - k, "%s%s=%" PRId64, i ? " " : "",
-                                  cp_expr_param_name(c->expr, i), c->expr_params[i]);
-        if (!c->nexpr_params)
+    case CP_REPORT_CELL_PARAMS:
+        cp_config_format_params(c, " ", buf, len);
+        if (!buf[0])
             snprintf(buf, len, "-");
         break;
-    }
     case CP_REPORT_CELL_PRED_SH_LD_WF:
     case CP_REPORT_CELL_PRED_SH_ST_WF: {
         const cp_counts *sh =
@@ -362,16 +355,16 @@ static void cp_report_table_format_cell(const cp_row *row, cp_report_cell cell, 
         break;
     }
     case CP_REPORT_CELL_MEAS_SH_LD_WF:
-        cp_report_table_format_number(buf, len,
-                                      cp_report_compute_sectors_per_request(
-                                          v->shared_load_requests, v->shared_load_wavefronts),
-                                      1, 2, "");
+        cp_report_table_format_number(
+            buf, len,
+            cp_report_compute_per_request(v->shared_load_requests, v->shared_load_wavefronts), 1, 2,
+            "");
         break;
     case CP_REPORT_CELL_MEAS_SH_ST_WF:
-        cp_report_table_format_number(buf, len,
-                                      cp_report_compute_sectors_per_request(
-                                          v->shared_store_requests, v->shared_store_wavefronts),
-                                      1, 2, "");
+        cp_report_table_format_number(
+            buf, len,
+            cp_report_compute_per_request(v->shared_store_requests, v->shared_store_wavefronts), 1,
+            2, "");
         break;
     case CP_REPORT_CELL_PRED_SMEM_WF:
     case CP_REPORT_CELL_PRED_SMEM_CONF: {
@@ -387,8 +380,7 @@ static void cp_report_table_format_cell(const cp_row *row, cp_report_cell cell, 
         double req = load ? v->shared_load_requests : v->shared_store_requests;
         double x = wf ? (load ? v->shared_load_wavefronts : v->shared_store_wavefronts)
                       : (load ? v->shared_load_conflicts : v->shared_store_conflicts);
-        cp_report_table_format_number(buf, len, cp_report_compute_sectors_per_request(req, x), 1, 2,
-                                      "");
+        cp_report_table_format_number(buf, len, cp_report_compute_per_request(req, x), 1, 2, "");
         break;
     }
     }

@@ -17,8 +17,9 @@ const char *cp_report_get_source(const cp_row *row);
  * the row has none, so that writers treat both cases alike. */
 const cp_measurement *cp_report_get_measurement(const cp_row *row, cp_measurement *scratch);
 
-/* Measured sectors per request: sectors / requests; NAN when either is NAN or requests is 0. */
-double cp_report_compute_sectors_per_request(double requests, double sectors);
+/* A measured count per request (sectors, wavefronts, bank conflicts): count / requests; NAN
+ * when either is NAN or requests is 0. */
+double cp_report_compute_per_request(double requests, double count);
 
 /* Measured efficiency: bytes requested / (sectors * 32); NAN when either is missing or there
  * were no sectors. */

@@ -228,14 +228,13 @@ static int cp_vl_row(cJSON *values, const cp_row *row, const cp_vl_axes *ax)
                            shared ? cp_counts_wavefronts_per_request(&p->shared_load) : nan,
                            shared ? cp_counts_wavefronts_per_request(&p->shared_store) : nan};
     const double meas[] = {
-        cp_report_compute_sectors_per_request(v->load_requests, v->load_sectors),
-        cp_report_compute_sectors_per_request(v->store_requests, v->store_sectors),
+        cp_report_compute_per_request(v->load_requests, v->load_sectors),
+        cp_report_compute_per_request(v->store_requests, v->store_sectors),
         cp_report_compute_efficiency(v->load_bytes_requested, v->load_sectors),
         m->useful_bytes_per_s * 1e-9,
         m->flop_per_s * 1e-9,
-        cp_report_compute_sectors_per_request(v->shared_load_requests, v->shared_load_wavefronts),
-        cp_report_compute_sectors_per_request(v->shared_store_requests,
-                                              v->shared_store_wavefronts)};
+        cp_report_compute_per_request(v->shared_load_requests, v->shared_load_wavefronts),
+        cp_report_compute_per_request(v->shared_store_requests, v->shared_store_wavefronts)};
     int ok = 1;
     for (size_t k = 0; k < sizeof cp_vl_panels / sizeof *cp_vl_panels; k++) {
         ok = ok &&
