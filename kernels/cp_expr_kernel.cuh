@@ -1,10 +1,10 @@
-// cp_expr_kernel.cuh: the expr family's kernels, compiled at run time by NVRTC (src/cp_rtc.c)
+// cp_expr_kernel.cuh: the expr family's kernels, compiled at run time by NVRTC (src/measure/cp_rtc.c)
 // once the expression is known. The build embeds this file as a string (CMakeLists.txt); the
-// backend (src/cp_measure_cuda.c) puts one line before it:
+// backend (src/measure/cp_measure_cuda.c) puts one line before it:
 //   #define CP_EXPR_INDEX(i, n, cp_p) <the --index expression as C, from cp_expr_to_c>
 // in which i and n are long long and parameter k is cp_p.v[k]. Thread i of blocks of 256 threads
 // (numbered as patterns/cp_stride.h numbers them) accesses element CP_EXPR_INDEX of the indexed
-// buffer and element i of the other; the model (src/cp_model_expr.c) evaluates the same
+// buffer and element i of the other; the model (src/model/cp_model_expr.c) evaluates the same
 // expression on the host and refused the run if any thread's index were undefined or outside
 // [0, n). Nothing else reaches the compiler: the expression's C is generated, not the user's text.
 #ifndef CP_EXPR_INDEX

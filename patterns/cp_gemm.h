@@ -14,7 +14,7 @@
  *              tile from shared memory.
  * naive and coalesced: thread (row, col) reads A[row][kk] and B[kk][col] for kk = 0..k-1,
  * then stores C[row][col]. Every variant skips threads outside C for the store.
- * The model (src/cp_model_*.c) and the kernels (kernels/cp_gemm.cu) both call these. */
+ * The model (src/model/cp_model_*.c) and the kernels (kernels/cp_gemm.cu) both call these. */
 #ifndef CP_GEMM_H
 #define CP_GEMM_H
 

@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cp_cli.h"
-#include "cp_explain.h"
-#include "cp_model.h"
-#include "cp_plan.h"
+#include "app/cp_cli.h"
+#include "report/cp_explain.h"
+#include "model/cp_model.h"
+#include "app/cp_plan.h"
 
 #define FUZZ_MAX_ARGS 24
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cp_expr.h"
+#include "model/cp_expr.h"
 
 static const char *const names[] = {"a", "b"};
 

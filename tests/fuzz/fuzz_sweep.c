@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cp_sweep.h"
+#include "base/cp_sweep.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

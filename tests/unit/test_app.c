@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "cp_app.h"
+#include "app/cp_app.h"
 #include "cp_test.h"
 
 /* What the fake backend does. */

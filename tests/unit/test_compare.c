@@ -1,6 +1,6 @@
 /* test_compare.c: coalprobe compare on hand-made reports (tests/golden/compare/): verdicts, exit
  * codes, errors, tolerance parsing, golden text and JSON. CP_UPDATE_GOLDEN=1 rewrites goldens. */
-#include "cp_compare.h"
+#include "report/cp_compare.h"
 #include "cp_test.h"
 
 #include <cjson/cJSON.h>

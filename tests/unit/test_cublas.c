@@ -1,6 +1,6 @@
 /* test_cublas.c: cuBLAS loads on demand (dlopen through the RPATH) and every function coalprobe
  * calls resolves, with or without a GPU: without one, only cublasCreate may fail. */
-#include "cp_cublas.h"
+#include "measure/cp_cublas.h"
 #include "cp_test.h"
 
 int main(void)

@@ -1,5 +1,5 @@
 /* test_cupti.c: host-only checks of the CUPTI module: metric names and the pass count on GH100. */
-#include "cp_cupti.h"
+#include "measure/cp_cupti.h"
 #include "cp_test.h"
 
 #include <stdio.h>

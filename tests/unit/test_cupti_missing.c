@@ -4,7 +4,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 
-#include "cp_cupti.h"
+#include "measure/cp_cupti.h"
 #include "cp_test.h"
 
 int main(void)

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "cp_expr.h"
+#include "model/cp_expr.h"
 
 static const char *const AB[] = {"a", "b"};
 

@@ -1,9 +1,9 @@
 /* test_expr_kernel.c: the expr family's kernel source: generated for expressions using every
  * part of the language, it compiles with NVRTC to a CUBIN holding all eight kernels (no GPU
  * needed); the source carries the expression only as generated C. */
-#include "cp_expr.h"
-#include "cp_expr_kernel.h"
-#include "cp_rtc.h"
+#include "model/cp_expr.h"
+#include "measure/cp_expr_kernel.h"
+#include "measure/cp_rtc.h"
 #include "cp_test.h"
 
 #include <inttypes.h>

@@ -2,7 +2,7 @@
  * release from /proc/driver/nvidia/version lines. */
 #include <math.h>
 
-#include "cp_measure.h"
+#include "measure/cp_measure.h"
 #include "cp_test.h"
 
 static void check_release(const char *line, const char *want)

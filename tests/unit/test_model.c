@@ -4,8 +4,8 @@
 #include <string.h>
 
 #include "cp_gather.h"
-#include "cp_model.h"
-#include "cp_model_family.h"
+#include "model/cp_model.h"
+#include "model/cp_model_family.h"
 #include "cp_test.h"
 
 static cp_config stride_cfg(uint64_t stride, uint64_t offset, uint32_t width, cp_op op, uint64_t n)

@@ -1,7 +1,7 @@
 /* test_model_shared.c: the shared-memory bank model, the smem, transpose and expr families
  * against hand-derived values, and their fast paths against full enumeration. */
-#include "cp_expr.h"
-#include "cp_model.h"
+#include "model/cp_expr.h"
+#include "model/cp_model.h"
 #include "cp_smem.h"
 #include "cp_test.h"
 

@@ -1,6 +1,6 @@
 /* test_progress.c: the progress line: its counts, the estimate of the time left, and that it
  * never passes 79 columns. */
-#include "cp_progress.h"
+#include "app/cp_progress.h"
 #include "cp_test.h"
 
 int main(void)

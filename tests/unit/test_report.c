@@ -1,6 +1,6 @@
 /* test_report.c: the report writers (table, JSON, CSV, JSON error) against golden files, and
  * the JSON read back with cJSON. CP_UPDATE_GOLDEN=1 rewrites the golden files. */
-#include "cp_report.h"
+#include "report/cp_report.h"
 #include "cp_test.h"
 
 #include <cjson/cJSON.h>

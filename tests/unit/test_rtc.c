@@ -8,7 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cp_rtc.h"
+#include "measure/cp_rtc.h"
 #include "cp_test.h"
 
 static const char fill_source[] =

@@ -1,6 +1,6 @@
 /* test_sweep.c: unit tests of the sweep grammar (numbers, ranges, lists, names, byte sizes) and
  * of the cartesian product's count and order. */
-#include "cp_sweep.h"
+#include "base/cp_sweep.h"
 
 #include "cp_test.h"
 

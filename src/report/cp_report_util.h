@@ -1,4 +1,4 @@
-/* cp_report_util.h: helpers shared by the report writers (private to src/cp_report*.c). */
+/* cp_report_util.h: helpers shared by the report writers (private to src/report/cp_report*.c). */
 #ifndef CP_REPORT_UTIL_H
 #define CP_REPORT_UTIL_H
 

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "cp_expr.h"
+#include "model/cp_model.h"
 
 /* cJSON_Print writes integers from 1e15 up in exponent form ("%1.15g"); those are added as
  * raw digits so that every integer prints as one. */

@@ -9,9 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cp_compare.h"
-#include "cp_expr.h"
-#include "cp_model.h"
+#include "report/cp_report.h"
+#include "model/cp_model.h"
 
 enum {
     OPT_STRIDE = 256,

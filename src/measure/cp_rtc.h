@@ -6,7 +6,7 @@
 
 #include <cuda_runtime_api.h>
 
-#include "cp_status.h"
+#include "base/cp_base.h"
 
 /* libnvrtc is loaded with dlopen on the first call that needs it ("libnvrtc.so.<toolkit major>"
  * through the executable's RPATH, or the file named in COALPROBE_NVRTC_LIBRARY) and stays loaded;

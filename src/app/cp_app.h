@@ -2,9 +2,9 @@
 #ifndef CP_APP_H
 #define CP_APP_H
 
-#include "cp_backend.h"
+#include "measure/cp_measure.h"
 #include "cp_cli.h"
-#include "cp_status.h"
+#include "base/cp_base.h"
 
 /* Runs the job that o describes, with `backend` for measurements (NULL: model only), and
  * writes the report. Returns an exit code (CP_EXIT_*); on failure st says why. `command`

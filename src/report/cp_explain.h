@@ -6,8 +6,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "cp_config.h"
-#include "cp_status.h"
+#include "model/cp_model.h"
+#include "base/cp_base.h"
 
 /* Draws warp `warp` of configuration c, every access, first loop iteration. */
 int cp_explain_write(FILE *out, const cp_config *c, uint64_t warp, cp_status *st);

@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-#include "cp_expr.h" /* the expression type and CP_EXPR_MAX_PARAMS */
+#include "cp_expr.h"
 
 typedef enum {
     CP_FAMILY_STRIDE,

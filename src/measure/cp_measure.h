@@ -6,9 +6,8 @@
 
 #include <stdint.h>
 
-#include "cp_config.h"
-#include "cp_model.h"
-#include "cp_status.h"
+#include "model/cp_model.h"
+#include "base/cp_base.h"
 
 /* Facts about the GPU, read from the device and measured once per run. */
 typedef struct cp_device_info {
@@ -80,5 +79,46 @@ void cp_measurement_clear(cp_measurement *m);
  * /proc/driver/nvidia/version: the first word made of digits and dots with at least one dot.
  * Writes "" when there is none. */
 void cp_measure_parse_driver_release(const char *line, char *buf, unsigned long len);
+
+/* --- measurement backends behind a table of functions: the CUDA backend
+ * (cp_measure_cuda.c) times kernels and reads counters; with no backend the run is
+ * model-only. --- */
+
+typedef struct cp_backend_options {
+    int device;         /* CUDA device index */
+    uint32_t reps;      /* timed launches per configuration */
+    int counters;       /* 1: read hardware counters through CUPTI */
+    size_t max_configs; /* configurations the run will measure (CUPTI ranges) */
+    /* largest buffer each access (by index) needs over the run: lets the backend allocate
+     * and fill its buffers once for a whole sweep */
+    uint64_t max_access_bytes[CP_MODEL_MAX_ACCESSES];
+    /* the largest sum of one configuration's buffers, and that configuration's description:
+     * a run that cannot fit it is refused before anything is allocated */
+    uint64_t max_config_bytes;
+    char max_config[160];
+} cp_backend_options;
+
+typedef struct cp_backend {
+    const char *name;
+    /* Opens the device and fills dev (peak bandwidth measured). When no usable GPU or driver
+     * exists, returns CP_EXIT_RUNTIME with *no_device = 1 and says why in st: the run goes on
+     * model-only. When counters are refused, the backend still opens: each measurement then
+     * carries CP_COUNTERS_REFUSED and the reason, and `refusal` (code CP_EXIT_RUNTIME) says
+     * why and how to fix it; otherwise refusal->code is CP_EXIT_OK. */
+    int (*open)(const cp_backend_options *opt, cp_device_info *dev, void **state, int *no_device,
+                cp_status *refusal, cp_status *st);
+    /* Measures one configuration: runs its kernel, checks the output and times it. */
+    int (*measure)(void *state, const cp_config *c, const cp_prediction *p, cp_measurement *m,
+                   cp_status *st);
+    /* Reads the hardware counters of n configurations that measure() already timed,
+     * profiling them together (timings are never taken while the profiler runs), and fills
+     * in each m[i]'s counters, counts_match and DRAM bandwidth. */
+    int (*counters)(void *state, size_t n, const cp_config *c, const cp_prediction *p,
+                    cp_measurement *m, cp_status *st);
+    /* Releases everything open() acquired; NULL-safe. */
+    void (*close)(void *state);
+} cp_backend;
+
+extern const cp_backend cp_backend_cuda;
 
 #endif

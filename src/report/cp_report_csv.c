@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cp_expr.h"
+#include "model/cp_model.h"
 
 static const char *const cp_report_csv_columns[] = {
     "pattern",

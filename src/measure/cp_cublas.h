@@ -7,7 +7,7 @@
 
 #include <cuda_runtime_api.h>
 
-#include "cp_status.h"
+#include "base/cp_base.h"
 
 typedef struct cp_cublas cp_cublas;
 

@@ -9,11 +9,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cp_explain.h"
-#include "cp_output.h"
+#include "report/cp_report.h"
+#include "base/cp_base.h"
 #include "cp_plan.h"
 #include "cp_progress.h"
-#include "cp_report.h"
 
 static int cp_app_explain(const cp_options *o, const cp_config *configs, size_t n, FILE *out,
                           cp_status *st)

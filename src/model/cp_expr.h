@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cp_status.h"
+#include "base/cp_base.h"
 
 /* clang-format off */
 /* The language of `coalprobe expr --index 'EXPR'`. Anything outside this grammar is refused:

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cp_expr.h"
+#include "model/cp_model.h"
 
 #define CP_REPORT_TABLE_CELL 48   /* bytes of one formatted cell */
 #define CP_REPORT_TABLE_COLS 16   /* most columns of one family's table */

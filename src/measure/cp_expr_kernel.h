@@ -3,9 +3,8 @@
 #ifndef CP_EXPR_KERNEL_H
 #define CP_EXPR_KERNEL_H
 
-#include "cp_config.h"
-#include "cp_expr.h"
-#include "cp_status.h"
+#include "model/cp_model.h"
+#include "base/cp_base.h"
 
 /* The source NVRTC compiles for e: "#define CP_EXPR_INDEX(i, n, cp_p) (...)" with the C of
  * cp_expr_to_c (parameter k as cp_p.v[k]), then the kernels. *out is malloc'ed (the caller

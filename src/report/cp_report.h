@@ -1,15 +1,17 @@
 /* cp_report.h: a run's results (one row per configuration: predicted beside measured) and
- * the writers that print them as a table, JSON or CSV. */
+ * the writers that print them as a table, JSON or CSV. The report layer's face: it also brings
+ * --explain (cp_explain.h) and coalprobe compare (cp_compare.h). */
 #ifndef CP_REPORT_H
 #define CP_REPORT_H
 
 #include <stddef.h>
 #include <stdio.h>
 
-#include "cp_config.h"
-#include "cp_measure.h"
-#include "cp_model.h"
-#include "cp_status.h"
+#include "model/cp_model.h"
+#include "measure/cp_measure.h"
+#include "base/cp_base.h"
+#include "cp_compare.h"
+#include "cp_explain.h"
 
 #define CP_REPORT_SCHEMA_VERSION 1
 

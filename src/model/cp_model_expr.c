@@ -1,7 +1,7 @@
 /* cp_model_expr.c: the model's view of the expr family: thread i accesses element EXPR(i) of
  * the indexed buffer (the side --op picks) and element i of the other, like the stride family
  * with a user's index. The model evaluates the expression for every thread with the checked
- * evaluator of src/cp_expr.c (the kernel runs the same expression compiled by NVRTC): first to
+ * evaluator of src/measure/cp_expr.c (the kernel runs the same expression compiled by NVRTC): first to
  * refuse undefined behaviour and indices outside [0, n), then to count every warp. */
 #include <inttypes.h>
 #include <stdlib.h>

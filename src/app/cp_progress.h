@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "cp_config.h"
+#include "model/cp_model.h"
 
 typedef struct cp_progress {
     int enabled;      /* stderr is a terminal */

@@ -8,7 +8,7 @@
 extern "C" {
 #endif
 
-#include "cp_status.h" /* inside extern "C": cp_status.h has no guard of its own */
+#include "base/cp_base.h"
 
 /* One CUPTI Range Profiler session on one CUDA context: user ranges, user replay.
  *

@@ -30,7 +30,7 @@
 #include <stdint.h>
 
 #include "cp_config.h"
-#include "cp_status.h"
+#include "base/cp_base.h"
 
 #define CP_WARP_SIZE 32u
 #define CP_SECTOR_BYTES 32u

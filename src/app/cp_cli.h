@@ -5,10 +5,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "cp_config.h"
-#include "cp_report.h"
-#include "cp_status.h"
-#include "cp_sweep.h"
+#include "model/cp_model.h"
+#include "report/cp_report.h"
+#include "base/cp_base.h"
 
 /* The swept parameters, one cp_sweep each. */
 typedef enum {

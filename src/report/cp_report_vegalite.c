@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cp_expr.h"
+#include "model/cp_model.h"
 
 #define CP_VL_MAX_PARAMS 4
 

@@ -10,10 +10,10 @@
 
 #include <cuda_runtime_api.h>
 
-#include "cp_backend.h"
+#include "cp_measure.h"
 #include "cp_cublas.h"
 #include "cp_cupti.h"
-#include "cp_expr.h"
+#include "model/cp_model.h"
 #include "cp_expr_kernel.h"
 #include "cp_fill.h"
 #include "cp_gather.h"

@@ -4,10 +4,10 @@
 #include <string.h>
 
 #include "cp_app.h"
-#include "cp_backend.h"
+#include "measure/cp_measure.h"
 #include "cp_cli.h"
-#include "cp_compare.h"
-#include "cp_output.h"
+#include "report/cp_report.h"
+#include "base/cp_base.h"
 
 /* True when the command line asks for JSON, even if parsing it failed further on. */
 static int cp_main_wants_json(int argc, char **argv)

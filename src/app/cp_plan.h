@@ -5,8 +5,8 @@
 #include <stddef.h>
 
 #include "cp_cli.h"
-#include "cp_config.h"
-#include "cp_status.h"
+#include "model/cp_model.h"
+#include "base/cp_base.h"
 
 /* Most configurations one run may hold, and the most with --allow-large-sweep. */
 #define CP_PLAN_MAX_CONFIGS 100000u

@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 
-#include "cp_status.h"
+#include "base/cp_base.h"
 
 /* Compares two coalprobe JSON reports and writes what changed to out. Returns CP_EXIT_OK when
  * nothing regressed, CP_EXIT_MISMATCH (3) when something did, CP_EXIT_USAGE for a file that is

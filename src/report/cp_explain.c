@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cp_model.h"
+#include "model/cp_model.h"
 
 #define CP_CELL_BYTES 4u
 #define CP_CELLS_PER_SECTOR (CP_SECTOR_BYTES / CP_CELL_BYTES)
