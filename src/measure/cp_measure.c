@@ -15,6 +15,7 @@ void cp_counter_values_clear(cp_counter_values *v)
     v->dram_throughput_pct = NAN;
     v->shared_load_requests = v->shared_load_wavefronts = v->shared_load_conflicts = NAN;
     v->shared_store_requests = v->shared_store_wavefronts = v->shared_store_conflicts = NAN;
+    v->achieved_occupancy = NAN;
 }
 
 int cp_measure_counts_match(const cp_prediction *p, const cp_counter_values *v)

@@ -44,6 +44,9 @@ typedef struct cp_counter_values {
     /* shared memory: instructions, wavefronts and bank conflicts, loads and stores */
     double shared_load_requests, shared_load_wavefronts, shared_load_conflicts;
     double shared_store_requests, shared_store_wavefronts, shared_store_conflicts;
+    /* achieved occupancy: sm__warps_active.avg.pct_of_peak_sustained_active (or the chip's
+     * equivalent) as a fraction of the SM's peak warps, 0..1 */
+    double achieved_occupancy;
 } cp_counter_values;
 
 /* Everything measured for one configuration. */

@@ -1,0 +1,40 @@
+/* cp_trace_launch.h: runs the program under trace: finds it, starts it with coalprobe's CUPTI
+ * injection library (CUDA_INJECTION64_PATH) writing raw files into a directory, passes its
+ * standard streams through, forwards SIGINT and SIGTERM, and says how it ended. */
+#ifndef CP_TRACE_LAUNCH_H
+#define CP_TRACE_LAUNCH_H
+
+#include <stddef.h>
+
+#include "base/cp_base.h"
+
+typedef struct cp_trace_child {
+    int started;         /* 1 once the program was executed */
+    int exited;          /* 1: ended with exit(exit_code) */
+    int exit_code;       /* when exited */
+    int signaled;        /* 1: killed by term_signal */
+    int term_signal;     /* when signaled */
+    int forwarded;       /* the signal coalprobe received and passed on (SIGINT/SIGTERM), or 0 */
+    double wall_seconds; /* from the start to the end of the program */
+} cp_trace_child;
+
+/* Finds the program as execvp would (a name with a slash is taken as a path; otherwise each
+ * directory of PATH) and checks it is a regular file the user may execute. Writes its path to
+ * path (n bytes). A program that is missing, a directory or not executable is CP_EXIT_USAGE with
+ * the reason and a hint. */
+int cp_trace_find_program(const char *name, char *path, size_t n, cp_status *st);
+
+/* The injection library: $COALPROBE_INJECT_LIBRARY when set, else libcoalprobe_inject.so in the
+ * directory of the running coalprobe executable (the build tree and an install both put it
+ * there). CP_EXIT_RUNTIME when it is not found. */
+int cp_trace_find_injection(char *path, size_t n, cp_status *st);
+
+/* Runs argv (argv[0] already resolved by cp_trace_find_program) with the injection library
+ * writing raw files into raw_dir, and waits for it. stdin, stdout and stderr are the
+ * program's own. SIGINT and SIGTERM that reach coalprobe meanwhile are forwarded to the program
+ * (its process group when it has one of its own). Returns CP_EXIT_OK when the program ran,
+ * whatever its exit status (in *child); CP_EXIT_RUNTIME when it could not be started. */
+int cp_trace_launch(char *const argv[], const char *inject_library, const char *raw_dir,
+                    cp_trace_child *child, cp_status *st);
+
+#endif

@@ -1,0 +1,53 @@
+/* cp_trace_raw.h: the raw trace files that the injection library (cp_inject.c, inside the
+ * traced program) writes and the report side (cp_trace_load.c) reads: the one contract between
+ * the two halves of coalprobe trace.
+ *
+ * One file per traced process that initialised CUDA: DIR/raw-PID.tsv, where DIR is the
+ * directory the launcher names in COALPROBE_TRACE_DIR. Plain text, one record per line, fields
+ * separated by one tab, the record type first. In text fields a backslash, tab, newline and
+ * carriage return are written as \\, \t, \n and \r. Numbers are decimal, except cubin CRCs
+ * (8 hex digits) and PC offsets (0x-prefixed hex). Unknown record types are skipped by readers
+ * (the format grows additively; CP_TRACE_RAW_VERSION changes only when a record changes).
+ *
+ *   coalprobe-trace-raw VERSION            first line
+ *   process   PID PPID COMMAND             COMMAND: the command line, arguments joined by spaces
+ *   device    ORDINAL CHIP NAME CC         CHIP as CUPTI names it ("GH100"), CC as "9.0"
+ *   metrics   NAME...                      the columns of the pc records that follow, in order
+ *   missing   NAME REASON                  a metric this chip does not offer (its column is "-")
+ *   refused   CALL CODE MESSAGE            CUPTI refused (CODE a CUptiResult name such as
+ *                                          CUPTI_ERROR_INSUFFICIENT_PRIVILEGES): no counts follow
+ *   launch    ORDINAL FUNCTION COUNT       COUNT launches of FUNCTION (mangled) since the last
+ *                                          flush; readers add them up
+ *   pc        ORDINAL CRC FINDEX FUNCTION PC VALUE...
+ *                                          one patched instruction's metric values (as many as
+ *                                          `metrics` named; "-" for a missing one) accumulated
+ *                                          since the last flush; readers add them up
+ *   cubin     CRC FILE                     the module's cubin, saved as DIR/FILE
+ *   source    CRC FUNCTION PC FILE LINE    FILE:LINE of that instruction (from -lineinfo)
+ *   nosource  CRC FUNCTION                 that function has no line information
+ *   dropped   ORDINAL COUNT REASON         records CUPTI dropped (never hidden)
+ *   note      TEXT                         something a reader should show once
+ *   end       FLUSHES LAUNCHES             the process ended normally; a file without it is
+ *                                          incomplete (crash, kill, _exit before teardown)
+ */
+#ifndef CP_TRACE_RAW_H
+#define CP_TRACE_RAW_H
+
+#define CP_TRACE_RAW_VERSION 1
+#define CP_TRACE_RAW_MAGIC "coalprobe-trace-raw"
+#define CP_TRACE_ENV_DIR "COALPROBE_TRACE_DIR"
+#define CP_TRACE_RAW_PREFIX "raw-"
+#define CP_TRACE_RAW_SUFFIX ".tsv"
+
+/* The SASS metrics the injection library asks for, in this order (metrics lists the subset a
+ * chip offers). Requests are warp-level instructions. */
+#define CP_TRACE_METRIC_GLOBAL_LD "smsp__sass_inst_executed_op_global_ld"
+#define CP_TRACE_METRIC_GLOBAL_ST "smsp__sass_inst_executed_op_global_st"
+#define CP_TRACE_METRIC_SECTORS "smsp__sass_sectors_mem_global"
+#define CP_TRACE_METRIC_SECTORS_IDEAL "smsp__sass_sectors_mem_global_ideal"
+#define CP_TRACE_METRIC_SHARED_LD "smsp__sass_inst_executed_op_shared_ld"
+#define CP_TRACE_METRIC_SHARED_ST "smsp__sass_inst_executed_op_shared_st"
+#define CP_TRACE_METRIC_WAVEFRONTS "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared"
+#define CP_TRACE_METRIC_WAVEFRONTS_IDEAL "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared_ideal"
+
+#endif
