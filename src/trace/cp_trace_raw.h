@@ -14,8 +14,9 @@
  *   device    ORDINAL CHIP NAME CC         CHIP as CUPTI names it ("GH100"), CC as "9.0"
  *   metrics   NAME...                      the columns of the pc records that follow, in order
  *   missing   NAME REASON                  a metric this chip does not offer (its column is "-")
- *   refused   CALL CODE MESSAGE            CUPTI refused (CODE a CUptiResult name such as
- *                                          CUPTI_ERROR_INSUFFICIENT_PRIVILEGES): no counts follow
+ *   refused   CALL CODE NAME MESSAGE       CUPTI refused CALL (CODE the CUptiResult number, NAME
+ *                                          its name such as CUPTI_ERROR_INSUFFICIENT_PRIVILEGES,
+ *                                          MESSAGE cuptiGetResultString's text): no counts follow
  *   launch    ORDINAL FUNCTION COUNT       COUNT launches of FUNCTION (mangled) since the last
  *                                          flush; readers add them up
  *   pc        ORDINAL CRC FINDEX FUNCTION PC VALUE...
