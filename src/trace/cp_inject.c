@@ -1,0 +1,828 @@
+/* cp_inject.c: coalprobe's CUPTI injection library (libcoalprobe_inject.so), loaded by the CUDA
+ * driver into a traced program through CUDA_INJECTION64_PATH. It enables CUPTI's SASS metrics on
+ * every context, flushes the per-instruction records after every kernel launch, maps each
+ * instruction to its source line, and writes everything to DIR/raw-PID.tsv (cp_trace_raw.h).
+ *
+ * It runs inside somebody else's program: it never writes to the program's streams, never exits,
+ * never fails a CUDA call of the program; what goes wrong is written to the raw file (refused,
+ * note, dropped) for the report to show. It links libc, libdl, libpthread and libcupti only; the
+ * few driver functions it calls are looked up in the libcuda the program already loaded. */
+#define _GNU_SOURCE
+#include <cuda.h>
+#include <cupti.h>
+#include <cupti_pcsampling.h>
+#include <cupti_profiler_target.h>
+#include <cupti_sass_metrics.h>
+#include <cupti_target.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cp_inject_table.h"
+#include "cp_trace_raw.h"
+
+#define CP_INJECT_EXPORT __attribute__((visibility("default")))
+#define CP_INJECT_MAX_DEVICES 64
+#define CP_INJECT_MAX_CONTEXTS 256
+#define CP_INJECT_NMETRICS 8
+
+/* The metrics, in the order of the `metrics` record and of every pc record's values. */
+static const char *const cp_inject_metric_names[CP_INJECT_NMETRICS] = {
+    CP_TRACE_METRIC_GLOBAL_LD,     CP_TRACE_METRIC_GLOBAL_ST,        CP_TRACE_METRIC_SECTORS,
+    CP_TRACE_METRIC_SECTORS_IDEAL, CP_TRACE_METRIC_SHARED_LD,        CP_TRACE_METRIC_SHARED_ST,
+    CP_TRACE_METRIC_WAVEFRONTS,    CP_TRACE_METRIC_WAVEFRONTS_IDEAL,
+};
+
+typedef struct cp_inject_device {
+    int configured; /* 1: SetConfig done; -1: refused or failed (nothing collected there) */
+    uint64_t metric_id[CP_INJECT_NMETRICS];
+    int has_metric[CP_INJECT_NMETRICS];
+} cp_inject_device;
+
+typedef struct cp_inject_cubin {
+    void *data;
+    size_t size;
+    int saved; /* written to the trace directory and announced by a cubin record */
+} cp_inject_cubin;
+
+typedef struct cp_inject_sums {
+    uint32_t device;
+    uint32_t crc;
+    uint32_t function_index;
+    uint32_t pc;
+    char *function; /* owned */
+    uint64_t value[CP_INJECT_NMETRICS];
+    int has[CP_INJECT_NMETRICS];
+} cp_inject_sums;
+
+typedef CUresult (*cp_cu_ctx_synchronize_fn)(void);
+typedef CUresult (*cp_cu_stream_is_capturing_fn)(CUstream, CUstreamCaptureStatus *);
+typedef CUresult (*cp_cu_device_get_name_fn)(char *, int, CUdevice);
+typedef CUresult (*cp_cu_device_get_attribute_fn)(int *, CUdevice_attribute, CUdevice);
+
+static struct {
+    pthread_mutex_t lock;
+    pid_t pid;
+    FILE *raw;
+    char dir[4096];
+    int flush_per_launch; /* 0 with COALPROBE_TRACE_FLUSH=context: flush when a context ends */
+    int stopped;          /* CUPTI refused or failed: nothing more is collected */
+    CUpti_SubscriberHandle subscriber;
+    cp_inject_device device[CP_INJECT_MAX_DEVICES];
+    CUcontext context[CP_INJECT_MAX_CONTEXTS];
+    uint32_t context_device[CP_INJECT_MAX_CONTEXTS];
+    size_t ncontexts;
+    cp_inject_table launches; /* "ORDINAL\tFUNCTION" -> uint64_t launches since the last flush */
+    cp_inject_table cubins;   /* "CRC" -> cp_inject_cubin */
+    cp_inject_table sourced;  /* "CRC\tFUNCTION\tPC" -> marker: source record written */
+    cp_inject_table nosource; /* "CRC\tFUNCTION" -> marker: nosource record written */
+    uint64_t flushes, launch_count;
+    int capture_noted, graph_noted;
+    cp_cu_ctx_synchronize_fn ctx_synchronize;
+    cp_cu_stream_is_capturing_fn stream_is_capturing;
+    cp_cu_device_get_name_fn device_get_name;
+    cp_cu_device_get_attribute_fn device_get_attribute;
+} g = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+/* ---- writing records ------------------------------------------------------------------- */
+
+/* Writes one text field with \\, \t, \n and \r escaped. */
+static void cp_inject_put_text(const char *s)
+{
+    for (; s && *s; s++) {
+        switch (*s) {
+        case '\\':
+            fputs("\\\\", g.raw);
+            break;
+        case '\t':
+            fputs("\\t", g.raw);
+            break;
+        case '\n':
+            fputs("\\n", g.raw);
+            break;
+        case '\r':
+            fputs("\\r", g.raw);
+            break;
+        default:
+            fputc(*s, g.raw);
+        }
+    }
+}
+
+static void cp_inject_note(const char *text)
+{
+    if (!g.raw)
+        return;
+    fputs("note\t", g.raw);
+    cp_inject_put_text(text);
+    fputc('\n', g.raw);
+    fflush(g.raw);
+}
+
+static const char *cp_inject_result_name(CUptiResult r)
+{
+    const char *s = NULL;
+    if (cuptiGetResultString(r, &s) != CUPTI_SUCCESS || !s)
+        return "unknown CUPTI error";
+    return s;
+}
+
+/* A CUptiResult's enumerator name for the refused record (the report maps the number to the
+ * measure path's cause and fix); the message is CUPTI's own text. */
+static const char *cp_inject_result_enum(CUptiResult r)
+{
+    switch (r) {
+    case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES:
+        return "CUPTI_ERROR_INSUFFICIENT_PRIVILEGES";
+    case CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED:
+        return "CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED";
+    case CUPTI_ERROR_NOT_SUPPORTED:
+        return "CUPTI_ERROR_NOT_SUPPORTED";
+    case CUPTI_ERROR_NOT_INITIALIZED:
+        return "CUPTI_ERROR_NOT_INITIALIZED";
+    case CUPTI_ERROR_INVALID_DEVICE:
+        return "CUPTI_ERROR_INVALID_DEVICE";
+    case CUPTI_ERROR_INVALID_CONTEXT:
+        return "CUPTI_ERROR_INVALID_CONTEXT";
+    case CUPTI_ERROR_INVALID_OPERATION:
+        return "CUPTI_ERROR_INVALID_OPERATION";
+    case CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED:
+        return "CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED";
+    case CUPTI_ERROR_CONFIDENTIAL_COMPUTING_NOT_SUPPORTED:
+        return "CUPTI_ERROR_CONFIDENTIAL_COMPUTING_NOT_SUPPORTED";
+    case CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED:
+        return "CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED";
+    case CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED:
+        return "CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED";
+    case CUPTI_ERROR_WSL_DEVICE_NOT_SUPPORTED:
+        return "CUPTI_ERROR_WSL_DEVICE_NOT_SUPPORTED";
+    default:
+        return "CUPTI_ERROR";
+    }
+}
+
+/* A CUPTI call that refused or failed: a refused record (with the call, file:line), and no more
+ * collection in this process. */
+static void cp_inject_refuse(const char *call, CUptiResult r, const char *file, int line)
+{
+    g.stopped = 1;
+    if (!g.raw)
+        return;
+    char where[512];
+    snprintf(where, sizeof where, "%s at %s:%d", call, file, line);
+    fputs("refused\t", g.raw);
+    cp_inject_put_text(where);
+    fprintf(g.raw, "\t%d\t%s\t", (int)r, cp_inject_result_enum(r));
+    cp_inject_put_text(cp_inject_result_name(r));
+    fputc('\n', g.raw);
+    fflush(g.raw);
+}
+
+/* A CUPTI call whose failure ends collection in this process: recorded, then `fail` runs. */
+#define CP_INJECT_CUPTI(call, fail)                                                                \
+    do {                                                                                           \
+        CUptiResult cp_r_ = (call);                                                                \
+        if (cp_r_ != CUPTI_SUCCESS) {                                                              \
+            cp_inject_refuse(#call, cp_r_, __FILE__, __LINE__);                                    \
+            fail;                                                                                  \
+        }                                                                                          \
+    } while (0)
+
+/* A CUPTI call whose failure only loses one piece of data: a note with call, error, file:line. */
+#define CP_INJECT_CUPTI_NOTE(call, fail)                                                           \
+    do {                                                                                           \
+        CUptiResult cp_r_ = (call);                                                                \
+        if (cp_r_ != CUPTI_SUCCESS) {                                                              \
+            char cp_n_[512];                                                                       \
+            snprintf(cp_n_, sizeof cp_n_, "%s failed: %s (%s) at %s:%d", #call,                    \
+                     cp_inject_result_enum(cp_r_), cp_inject_result_name(cp_r_), __FILE__,         \
+                     __LINE__);                                                                    \
+            cp_inject_note(cp_n_);                                                                 \
+            fail;                                                                                  \
+        }                                                                                          \
+    } while (0)
+
+static void cp_inject_write_process(void)
+{
+    char cmd[8192] = "";
+    int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+        ssize_t n = read(fd, cmd, sizeof cmd - 1);
+        close(fd);
+        if (n > 0) {
+            cmd[n] = '\0';
+            for (ssize_t i = 0; i < n - 1; i++)
+                if (cmd[i] == '\0')
+                    cmd[i] = ' ';
+        }
+    }
+    fprintf(g.raw, "%s\t%d\nprocess\t%ld\t%ld\t", CP_TRACE_RAW_MAGIC, CP_TRACE_RAW_VERSION,
+            (long)getpid(), (long)getppid());
+    cp_inject_put_text(cmd);
+    fputs("\nmetrics", g.raw);
+    for (int i = 0; i < CP_INJECT_NMETRICS; i++)
+        fprintf(g.raw, "\t%s", cp_inject_metric_names[i]);
+    fputc('\n', g.raw);
+    fflush(g.raw);
+}
+
+/* ---- devices and contexts ------------------------------------------------------------- */
+
+/* Asks CUPTI whether SASS metrics work on the device; a refused record with the causes if not. */
+static int cp_inject_device_supported(uint32_t ordinal)
+{
+    CUpti_Profiler_DeviceSupported_Params p = {
+        .structSize = CUpti_Profiler_DeviceSupported_Params_STRUCT_SIZE};
+    p.cuDevice = (CUdevice)ordinal;
+    p.api = CUPTI_PROFILER_SASS_METRICS;
+    CP_INJECT_CUPTI(cuptiProfilerDeviceSupported(&p), return -1);
+    if (p.isSupported == CUPTI_PROFILER_CONFIGURATION_SUPPORTED)
+        return 0;
+    CUptiResult why = CUPTI_ERROR_NOT_SUPPORTED;
+    if (p.vGpu != CUPTI_PROFILER_CONFIGURATION_SUPPORTED)
+        why = CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED;
+    else if (p.confidentialCompute != CUPTI_PROFILER_CONFIGURATION_SUPPORTED)
+        why = CUPTI_ERROR_CONFIDENTIAL_COMPUTING_NOT_SUPPORTED;
+    else if (p.cmp != CUPTI_PROFILER_CONFIGURATION_SUPPORTED)
+        why = CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED;
+    else if (p.wsl != CUPTI_PROFILER_CONFIGURATION_SUPPORTED)
+        why = CUPTI_ERROR_WSL_DEVICE_NOT_SUPPORTED;
+    cp_inject_refuse("cuptiProfilerDeviceSupported (SASS metrics)", why, __FILE__, __LINE__);
+    return -1;
+}
+
+/* Chip, metric ids and CUPTI's SASS configuration for one device, once. */
+static int cp_inject_configure_device(uint32_t ordinal)
+{
+    cp_inject_device *d = &g.device[ordinal];
+    if (d->configured)
+        return d->configured > 0 ? 0 : -1;
+    d->configured = -1;
+    if (cp_inject_device_supported(ordinal) != 0)
+        return -1;
+
+    CUpti_Device_GetChipName_Params chip = {.structSize =
+                                                CUpti_Device_GetChipName_Params_STRUCT_SIZE};
+    chip.deviceIndex = ordinal;
+    CP_INJECT_CUPTI(cuptiDeviceGetChipName(&chip), return -1);
+
+    char name[256] = "";
+    int major = 0, minor = 0;
+    if (g.device_get_name)
+        g.device_get_name(name, (int)sizeof name, (CUdevice)ordinal);
+    if (g.device_get_attribute) {
+        g.device_get_attribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+                               (CUdevice)ordinal);
+        g.device_get_attribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+                               (CUdevice)ordinal);
+    }
+    fprintf(g.raw, "device\t%u\t", ordinal);
+    cp_inject_put_text(chip.pChipName);
+    fputc('\t', g.raw);
+    cp_inject_put_text(name);
+    fprintf(g.raw, "\t%d.%d\n", major, minor);
+
+    CUpti_SassMetrics_Config config[CP_INJECT_NMETRICS];
+    size_t nconfig = 0;
+    for (int i = 0; i < CP_INJECT_NMETRICS; i++) {
+        CUpti_SassMetrics_GetProperties_Params p = {
+            .structSize = CUpti_SassMetrics_GetProperties_Params_STRUCT_SIZE};
+        p.pChipName = chip.pChipName;
+        p.pMetricName = cp_inject_metric_names[i];
+        CUptiResult r = cuptiSassMetricsGetProperties(&p);
+        if (r != CUPTI_SUCCESS) {
+            fprintf(g.raw, "missing\t%s\t", cp_inject_metric_names[i]);
+            cp_inject_put_text(cp_inject_result_name(r));
+            fputc('\n', g.raw);
+            continue;
+        }
+        d->metric_id[i] = p.metric.metricId;
+        d->has_metric[i] = 1;
+        config[nconfig].metricId = p.metric.metricId;
+        config[nconfig].outputGranularity = CUPTI_SASS_METRICS_OUTPUT_GRANULARITY_GPU;
+        nconfig++;
+    }
+    fflush(g.raw);
+    if (nconfig == 0) {
+        cp_inject_note(
+            "the chip offers none of the SASS metrics coalprobe reads: nothing to trace");
+        return -1;
+    }
+    CUpti_SassMetricsSetConfig_Params set = {.structSize =
+                                                 CUpti_SassMetricsSetConfig_Params_STRUCT_SIZE};
+    set.pConfigs = config;
+    set.numOfMetricConfig = nconfig;
+    set.deviceIndex = ordinal;
+    CP_INJECT_CUPTI(cuptiSassMetricsSetConfig(&set), return -1);
+    d->configured = 1;
+    return 0;
+}
+
+static int cp_inject_context_slot(CUcontext ctx)
+{
+    for (size_t i = 0; i < g.ncontexts; i++)
+        if (g.context[i] == ctx)
+            return (int)i;
+    return -1;
+}
+
+static void cp_inject_context_created(CUcontext ctx)
+{
+    uint32_t ordinal = 0;
+    CP_INJECT_CUPTI(cuptiGetDeviceId(ctx, &ordinal), return );
+    if (ordinal >= CP_INJECT_MAX_DEVICES) {
+        cp_inject_note("a context on a device ordinal past 63 is not traced");
+        return;
+    }
+    if (cp_inject_configure_device(ordinal) != 0)
+        return;
+    if (g.ncontexts == CP_INJECT_MAX_CONTEXTS) {
+        cp_inject_note("more than 256 live CUDA contexts: later ones are not traced");
+        return;
+    }
+    CUpti_SassMetricsEnable_Params en = {.structSize = CUpti_SassMetricsEnable_Params_STRUCT_SIZE};
+    en.ctx = ctx;
+    en.enableLazyPatching = 1;
+    CP_INJECT_CUPTI(cuptiSassMetricsEnable(&en), return );
+    g.context[g.ncontexts] = ctx;
+    g.context_device[g.ncontexts] = ordinal;
+    g.ncontexts++;
+}
+
+/* ---- flushing --------------------------------------------------------------------------- */
+
+static void cp_inject_free_cubin(void *v)
+{
+    cp_inject_cubin *c = v;
+    if (c)
+        free(c->data);
+    free(c);
+}
+
+/* The cubin record, the first time an instruction of that cubin is written. */
+static void cp_inject_save_cubin(uint32_t crc)
+{
+    char key[16];
+    snprintf(key, sizeof key, "%08" PRIx32, crc);
+    cp_inject_entry *e = cp_inject_table_find(&g.cubins, key);
+    if (!e || !e->value)
+        return;
+    cp_inject_cubin *c = e->value;
+    if (c->saved)
+        return;
+    c->saved = 1;
+    char file[64], path[4200];
+    snprintf(file, sizeof file, "cubin-%s.cubin", key);
+    snprintf(path, sizeof path, "%s/%s", g.dir, file);
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0 && errno != EEXIST) {
+        cp_inject_note("could not save a cubin in the trace directory: no opcodes for it");
+        return;
+    }
+    if (fd >= 0) {
+        size_t done = 0;
+        while (done < c->size) {
+            ssize_t w = write(fd, (const char *)c->data + done, c->size - done);
+            if (w <= 0)
+                break;
+            done += (size_t)w;
+        }
+        close(fd);
+    }
+    fprintf(g.raw, "cubin\t%s\t%s\n", key, file);
+}
+
+/* The source record of one instruction, or the nosource record of its function, once. */
+static void cp_inject_source(uint32_t crc, const char *function, uint32_t pc)
+{
+    char *key = NULL;
+    if (asprintf(&key, "%08" PRIx32 "\t%s\t%" PRIx32, crc, function, pc) < 0)
+        return;
+    int created = 0;
+    cp_inject_entry *seen = cp_inject_table_get(&g.sourced, key, &created);
+    free(key);
+    if (!seen || !created)
+        return;
+    if (asprintf(&key, "%08" PRIx32 "\t%s", crc, function) < 0)
+        return;
+    int known = cp_inject_table_find(&g.nosource, key) != NULL;
+    free(key);
+    if (known)
+        return;
+    char ckey[16];
+    snprintf(ckey, sizeof ckey, "%08" PRIx32, crc);
+    cp_inject_entry *ce = cp_inject_table_find(&g.cubins, ckey);
+    CUptiResult r = CUPTI_ERROR_INVALID_PARAMETER;
+    CUpti_GetSassToSourceCorrelationParams p = {.size = CUpti_GetSassToSourceCorrelationParamsSize};
+    if (ce && ce->value) {
+        cp_inject_cubin *c = ce->value;
+        p.cubin = c->data;
+        p.cubinSize = c->size;
+        p.functionName = function;
+        p.pcOffset = pc;
+        r = cuptiGetSassToSourceCorrelation(&p);
+    }
+    if (r != CUPTI_SUCCESS || !p.fileName || !p.fileName[0] || p.lineNumber == 0) {
+        if (asprintf(&key, "%08" PRIx32 "\t%s", crc, function) >= 0) {
+            cp_inject_table_get(&g.nosource, key, NULL);
+            free(key);
+        }
+        fprintf(g.raw, "nosource\t%08" PRIx32 "\t", crc);
+        cp_inject_put_text(function);
+        fputc('\n', g.raw);
+    } else {
+        fprintf(g.raw, "source\t%08" PRIx32 "\t", crc);
+        cp_inject_put_text(function);
+        fprintf(g.raw, "\t0x%" PRIx32 "\t", pc);
+        if (p.dirName && p.dirName[0] && p.fileName[0] != '/') {
+            cp_inject_put_text(p.dirName);
+            fputc('/', g.raw);
+        }
+        cp_inject_put_text(p.fileName);
+        fprintf(g.raw, "\t%" PRIu32 "\n", p.lineNumber);
+    }
+    free(p.fileName);
+    free(p.dirName);
+}
+
+static void cp_inject_write_launches(void)
+{
+    for (size_t i = 0; i < g.launches.capacity; i++) {
+        cp_inject_entry *e = &g.launches.slots[i];
+        if (!e->key || !e->value || *(uint64_t *)e->value == 0)
+            continue;
+        const char *tab = strchr(e->key, '\t');
+        fprintf(g.raw, "launch\t%.*s\t", (int)(tab - e->key), e->key);
+        cp_inject_put_text(tab + 1);
+        fprintf(g.raw, "\t%" PRIu64 "\n", *(uint64_t *)e->value);
+        *(uint64_t *)e->value = 0;
+    }
+}
+
+static void cp_inject_free_sums(void *v)
+{
+    cp_inject_sums *s = v;
+    if (s)
+        free(s->function);
+    free(s);
+}
+
+/* Takes every record CUPTI holds for ctx, sums them per instruction and writes them. */
+static void cp_inject_flush(CUcontext ctx, uint32_t ordinal)
+{
+    CUpti_SassMetricsGetDataProperties_Params dp = {
+        .structSize = CUpti_SassMetricsGetDataProperties_Params_STRUCT_SIZE};
+    dp.ctx = ctx;
+    CP_INJECT_CUPTI_NOTE(cuptiSassMetricsGetDataProperties(&dp), return );
+    g.flushes++;
+    cp_inject_write_launches();
+    if (dp.numOfPatchedInstructionRecords == 0 || dp.numOfInstances == 0) {
+        fflush(g.raw);
+        return;
+    }
+    size_t n = dp.numOfPatchedInstructionRecords, k = dp.numOfInstances;
+    CUpti_SassMetrics_Data *data = calloc(n, sizeof *data);
+    CUpti_SassMetrics_InstanceValue *values = calloc(n * k, sizeof *values);
+    if (!data || !values) {
+        free(data);
+        free(values);
+        fprintf(g.raw, "dropped\t%u\t%zu\tout of memory while flushing\n", ordinal, n);
+        fflush(g.raw);
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        data[i].structSize = sizeof data[i];
+        data[i].pInstanceValues = values + i * k;
+    }
+    CUpti_SassMetricsFlushData_Params fp = {.structSize =
+                                                CUpti_SassMetricsFlushData_Params_STRUCT_SIZE};
+    fp.ctx = ctx;
+    fp.numOfPatchedInstructionRecords = n;
+    fp.numOfInstances = k;
+    fp.pMetricsData = data;
+    CUptiResult fr = cuptiSassMetricsFlushData(&fp);
+    if (fr != CUPTI_SUCCESS) {
+        fprintf(g.raw, "dropped\t%u\t%zu\t", ordinal, n);
+        cp_inject_put_text(cp_inject_result_name(fr));
+        fputc('\n', g.raw);
+        free(data);
+        free(values);
+        fflush(g.raw);
+        return;
+    }
+
+    /* one record is one instruction and one metric (its instances add up); sum per instruction */
+    cp_inject_table sums = {0};
+    const cp_inject_device *d = &g.device[ordinal];
+    for (size_t i = 0; i < n; i++) {
+        char *key = NULL;
+        const char *fn = data[i].functionName ? data[i].functionName : "?";
+        if (asprintf(&key, "%08" PRIx32 "\t%" PRIu32 "\t%s\t%" PRIx32, data[i].cubinCrc,
+                     data[i].functionIndex, fn, data[i].pcOffset) < 0)
+            key = NULL;
+        int created = 0;
+        cp_inject_entry *e = key ? cp_inject_table_get(&sums, key, &created) : NULL;
+        free(key);
+        if (e && created) {
+            cp_inject_sums *s = calloc(1, sizeof *s);
+            e->value = s;
+            if (s && !(s->function = strdup(fn))) {
+                free(s);
+                e->value = s = NULL;
+            }
+            if (s) {
+                s->device = ordinal;
+                s->crc = data[i].cubinCrc;
+                s->function_index = data[i].functionIndex;
+                s->pc = data[i].pcOffset;
+            }
+        }
+        cp_inject_sums *s = e ? e->value : NULL;
+        for (size_t j = 0; s && j < k; j++)
+            for (int m = 0; m < CP_INJECT_NMETRICS; m++)
+                if (d->has_metric[m] && d->metric_id[m] == data[i].pInstanceValues[j].metricId) {
+                    s->value[m] += data[i].pInstanceValues[j].value;
+                    s->has[m] = 1;
+                }
+        free((void *)data[i].functionName);
+    }
+    free(data);
+    free(values);
+
+    for (size_t i = 0; i < sums.capacity; i++) {
+        cp_inject_entry *e = &sums.slots[i];
+        cp_inject_sums *s = e->key ? e->value : NULL;
+        if (!s)
+            continue;
+        const char *function = s->function;
+        cp_inject_save_cubin(s->crc);
+        cp_inject_source(s->crc, function, s->pc);
+        fprintf(g.raw, "pc\t%u\t%08" PRIx32 "\t%" PRIu32 "\t", s->device, s->crc,
+                s->function_index);
+        cp_inject_put_text(function);
+        fprintf(g.raw, "\t0x%" PRIx32, s->pc);
+        for (int m = 0; m < CP_INJECT_NMETRICS; m++) {
+            if (s->has[m])
+                fprintf(g.raw, "\t%" PRIu64, s->value[m]);
+            else
+                fputs(d->has_metric[m] ? "\t0" : "\t-", g.raw);
+        }
+        fputc('\n', g.raw);
+    }
+    cp_inject_table_free(&sums, cp_inject_free_sums);
+    fflush(g.raw);
+}
+
+/* ---- callbacks ------------------------------------------------------------------------- */
+
+static void cp_inject_module_loaded(const CUpti_ResourceData *rd)
+{
+    const CUpti_ModuleResourceData *m = rd->resourceDescriptor;
+    if (!m || !m->pCubin || m->cubinSize == 0)
+        return;
+    CUpti_GetCubinCrcParams cp = {.size = CUpti_GetCubinCrcParamsSize};
+    cp.cubin = m->pCubin;
+    cp.cubinSize = m->cubinSize;
+    CP_INJECT_CUPTI_NOTE(cuptiGetCubinCrc(&cp), return );
+    char key[16];
+    snprintf(key, sizeof key, "%08" PRIx32, (uint32_t)cp.cubinCrc);
+    int created = 0;
+    cp_inject_entry *e = cp_inject_table_get(&g.cubins, key, &created);
+    if (!e || !created)
+        return;
+    cp_inject_cubin *c = calloc(1, sizeof *c);
+    void *copy = malloc(m->cubinSize);
+    if (!c || !copy) {
+        free(c);
+        free(copy);
+        return;
+    }
+    memcpy(copy, m->pCubin, m->cubinSize);
+    c->data = copy;
+    c->size = m->cubinSize;
+    e->value = c;
+}
+
+static void cp_inject_context_destroying(CUcontext ctx)
+{
+    int slot = cp_inject_context_slot(ctx);
+    if (slot < 0)
+        return;
+    cp_inject_flush(ctx, g.context_device[slot]);
+    CUpti_SassMetricsDisable_Params dis = {.structSize =
+                                               CUpti_SassMetricsDisable_Params_STRUCT_SIZE};
+    dis.ctx = ctx;
+    CP_INJECT_CUPTI_NOTE(cuptiSassMetricsDisable(&dis), (void)0);
+    if (dis.numOfDroppedRecords)
+        fprintf(g.raw, "dropped\t%u\t%zu\tCUPTI dropped them when the context ended\n",
+                g.context_device[slot], dis.numOfDroppedRecords);
+    fflush(g.raw);
+    g.context[slot] = g.context[g.ncontexts - 1];
+    g.context_device[slot] = g.context_device[g.ncontexts - 1];
+    g.ncontexts--;
+}
+
+/* The stream a launch went to, for the capture check; NULL (the legacy stream) when unknown. */
+static CUstream cp_inject_launch_stream(CUpti_CallbackId cbid, const void *params)
+{
+    switch (cbid) {
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz:
+        return ((const cuLaunchKernel_params *)params)->hStream;
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz:
+        return ((const cuLaunchCooperativeKernel_params *)params)->hStream;
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz: {
+        const CUlaunchConfig *c = ((const cuLaunchKernelEx_params *)params)->config;
+        return c ? c->hStream : NULL;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch:
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz:
+        return ((const cuGraphLaunch_params *)params)->hStream;
+    default:
+        return NULL;
+    }
+}
+
+static void cp_inject_launched(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
+{
+    if (cb->callbackSite != CUPTI_API_EXIT || !cb->functionReturnValue ||
+        *(const CUresult *)cb->functionReturnValue != CUDA_SUCCESS)
+        return;
+    int slot = cp_inject_context_slot(cb->context);
+    if (slot < 0)
+        return;
+    int graph = cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch ||
+                cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz;
+    CUstreamCaptureStatus capture = CU_STREAM_CAPTURE_STATUS_NONE;
+    CUstream stream = cp_inject_launch_stream(cbid, cb->functionParams);
+    if (g.stream_is_capturing && g.stream_is_capturing(stream, &capture) == CUDA_SUCCESS &&
+        capture != CU_STREAM_CAPTURE_STATUS_NONE) {
+        if (!g.capture_noted)
+            cp_inject_note("kernels captured into CUDA graphs are counted when the graph runs, "
+                           "without per-kernel launch counts");
+        g.capture_noted = 1;
+        return;
+    }
+    if (graph) {
+        if (!g.graph_noted)
+            cp_inject_note("CUDA graph launches: their kernels' instructions are counted, their "
+                           "launches are not");
+        g.graph_noted = 1;
+    } else {
+        char *key = NULL;
+        cp_inject_entry *e = NULL;
+        if (asprintf(&key, "%u\t%s", g.context_device[slot],
+                     cb->symbolName ? cb->symbolName : "?") >= 0) {
+            e = cp_inject_table_get(&g.launches, key, NULL);
+            free(key);
+        }
+        if (e && !e->value)
+            e->value = calloc(1, sizeof(uint64_t));
+        if (e && e->value)
+            ++*(uint64_t *)e->value;
+        g.launch_count++;
+    }
+    if (!g.flush_per_launch)
+        return;
+    /* the kernel must have run before its records can be taken */
+    if (g.ctx_synchronize && g.ctx_synchronize() != CUDA_SUCCESS) {
+        cp_inject_note("cuCtxSynchronize failed after a launch: its records are taken later");
+        return;
+    }
+    cp_inject_flush(cb->context, g.context_device[slot]);
+}
+
+static void CUPTIAPI cp_inject_callback(void *userdata, CUpti_CallbackDomain domain,
+                                        CUpti_CallbackId cbid, const void *data)
+{
+    (void)userdata;
+    /* CUPTI calls made while handling a callback may raise callbacks of their own on this
+     * thread: those are ignored rather than deadlocking on the lock this thread holds */
+    static _Thread_local int inside;
+    if (inside)
+        return;
+    inside = 1;
+    pthread_mutex_lock(&g.lock);
+    if (!g.stopped && getpid() == g.pid) {
+        if (domain == CUPTI_CB_DOMAIN_RESOURCE) {
+            const CUpti_ResourceData *rd = data;
+            if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_CREATED)
+                cp_inject_context_created(rd->context);
+            else if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING)
+                cp_inject_context_destroying(rd->context);
+            else if (cbid == CUPTI_CBID_RESOURCE_MODULE_LOADED)
+                cp_inject_module_loaded(rd);
+        } else if (domain == CUPTI_CB_DOMAIN_DRIVER_API) {
+            cp_inject_launched(cbid, data);
+        }
+    }
+    pthread_mutex_unlock(&g.lock);
+    inside = 0;
+}
+
+/* ---- start and end ------------------------------------------------------------------- */
+
+static void cp_inject_at_exit(void)
+{
+    pthread_mutex_lock(&g.lock);
+    if (g.raw && getpid() == g.pid) {
+        /* contexts still alive (the driver tears them down after us): take what they hold */
+        while (g.ncontexts > 0 && !g.stopped)
+            cp_inject_context_destroying(g.context[g.ncontexts - 1]);
+        cp_inject_write_launches();
+        fprintf(g.raw, "end\t%" PRIu64 "\t%" PRIu64 "\n", g.flushes, g.launch_count);
+        fclose(g.raw);
+        g.raw = NULL;
+        cp_inject_table_free(&g.launches, free);
+        cp_inject_table_free(&g.cubins, cp_inject_free_cubin);
+        cp_inject_table_free(&g.sourced, NULL);
+        cp_inject_table_free(&g.nosource, NULL);
+    }
+    pthread_mutex_unlock(&g.lock);
+}
+
+static int cp_inject_open_raw(void)
+{
+    const char *dir = getenv(CP_TRACE_ENV_DIR);
+    if (!dir || !dir[0] || strlen(dir) >= sizeof g.dir)
+        return -1;
+    snprintf(g.dir, sizeof g.dir, "%s", dir);
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s%ld%s", dir, CP_TRACE_RAW_PREFIX, (long)getpid(),
+             CP_TRACE_RAW_SUFFIX);
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return -1;
+    g.raw = fdopen(fd, "w");
+    if (!g.raw) {
+        close(fd);
+        return -1;
+    }
+    return 0;
+}
+
+/* Called by the CUDA driver in cuInit when CUDA_INJECTION64_PATH names this library. Returns 1
+ * when tracing is set up, 0 when it is not (the program runs on untraced either way). */
+CP_INJECT_EXPORT int InitializeInjection(void);
+CP_INJECT_EXPORT int InitializeInjection(void)
+{
+    pthread_mutex_lock(&g.lock);
+    int ok = 0;
+    if (g.raw || cp_inject_open_raw() != 0)
+        goto out; /* initialised already, or not run by coalprobe trace: stay out of the way */
+    g.pid = getpid();
+    const char *flush = getenv("COALPROBE_TRACE_FLUSH");
+    g.flush_per_launch = !(flush && strcmp(flush, "context") == 0);
+    cp_inject_write_process();
+    atexit(cp_inject_at_exit);
+
+    void *cuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+    if (!cuda) {
+        g.stopped = 1;
+        cp_inject_note("no CUDA driver in this process: nothing to trace");
+        goto out;
+    }
+    g.ctx_synchronize = (cp_cu_ctx_synchronize_fn)dlsym(cuda, "cuCtxSynchronize");
+    g.stream_is_capturing = (cp_cu_stream_is_capturing_fn)dlsym(cuda, "cuStreamIsCapturing");
+    g.device_get_name = (cp_cu_device_get_name_fn)dlsym(cuda, "cuDeviceGetName");
+    g.device_get_attribute = (cp_cu_device_get_attribute_fn)dlsym(cuda, "cuDeviceGetAttribute");
+
+    CUpti_Profiler_Initialize_Params init = {.structSize =
+                                                 CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
+    CP_INJECT_CUPTI(cuptiProfilerInitialize(&init), goto out);
+    CP_INJECT_CUPTI(cuptiSubscribe(&g.subscriber, cp_inject_callback, NULL), goto out);
+    static const CUpti_CallbackId resources[] = {CUPTI_CBID_RESOURCE_CONTEXT_CREATED,
+                                                 CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING,
+                                                 CUPTI_CBID_RESOURCE_MODULE_LOADED};
+    for (size_t i = 0; i < sizeof resources / sizeof resources[0]; i++)
+        CP_INJECT_CUPTI(
+            cuptiEnableCallback(1, g.subscriber, CUPTI_CB_DOMAIN_RESOURCE, resources[i]), goto out);
+    static const CUpti_CallbackId launches[] = {
+        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
+        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
+        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
+        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
+        CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
+        CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
+        CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch,
+        CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz};
+    for (size_t i = 0; i < sizeof launches / sizeof launches[0]; i++)
+        CP_INJECT_CUPTI(
+            cuptiEnableCallback(1, g.subscriber, CUPTI_CB_DOMAIN_DRIVER_API, launches[i]),
+            goto out);
+    ok = 1;
+out:
+    if (g.raw)
+        fflush(g.raw);
+    pthread_mutex_unlock(&g.lock);
+    return ok;
+}

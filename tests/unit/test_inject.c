@@ -1,0 +1,131 @@
+/* test_inject.c: the injection library without a GPU: its hash table, and InitializeInjection
+ * refusing cleanly (return 0, a raw file saying why) in a process with no CUDA driver loaded,
+ * and staying out of the way when coalprobe trace did not start the program. */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cp_test.h"
+#include "trace/cp_inject_table.h"
+#include "trace/cp_trace_raw.h"
+
+static void test_table(void)
+{
+    cp_inject_table t = {0};
+    char key[32];
+    for (int i = 0; i < 5000; i++) {
+        snprintf(key, sizeof key, "k%d", i);
+        int created = 0;
+        cp_inject_entry *e = cp_inject_table_get(&t, key, &created);
+        CHECK(e && created);
+        if (e) {
+            e->value = malloc(sizeof(int));
+            if (e->value)
+                *(int *)e->value = i;
+        }
+    }
+    CHECK_EQ_U64(t.count, 5000);
+    int created = 1;
+    cp_inject_entry *again = cp_inject_table_get(&t, "k4321", &created);
+    CHECK(again && !created && again->value && *(int *)again->value == 4321);
+    int ok = 1;
+    for (int i = 0; i < 5000; i++) {
+        snprintf(key, sizeof key, "k%d", i);
+        cp_inject_entry *e = cp_inject_table_find(&t, key);
+        if (!e || !e->value || *(int *)e->value != i)
+            ok = 0;
+    }
+    CHECK(ok);
+    CHECK(cp_inject_table_find(&t, "absent") == NULL);
+    cp_inject_table_free(&t, free);
+    CHECK_EQ_U64(t.count, 0);
+    CHECK(cp_inject_table_find(&t, "k1") == NULL);
+}
+
+/* Reads DIR/raw-PID.tsv of this process into buf. */
+static int read_raw(const char *dir, char *buf, size_t n)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s%ld%s", dir, CP_TRACE_RAW_PREFIX, (long)getpid(),
+             CP_TRACE_RAW_SUFFIX);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    size_t got = fread(buf, 1, n - 1, f);
+    buf[got] = '\0';
+    fclose(f);
+    return 0;
+}
+
+static char test_dir[] = "/tmp/cp_test_inject_XXXXXX";
+
+/* Runs after the library's own exit handler (registered later, so run earlier): the raw file
+ * must then end with the end record; the directory is removed. */
+static void check_end_and_clean(void)
+{
+    char raw[8192];
+    int ok = read_raw(test_dir, raw, sizeof raw) == 0 && strstr(raw, "\nend\t0\t0\n") != NULL;
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s%ld%s", test_dir, CP_TRACE_RAW_PREFIX, (long)getpid(),
+             CP_TRACE_RAW_SUFFIX);
+    unlink(path);
+    rmdir(test_dir);
+    if (!ok) {
+        fprintf(stderr, "test_inject: no end record written at exit\n");
+        _exit(1);
+    }
+}
+
+static void test_initialize_without_driver(void)
+{
+    void *lib = dlopen(CP_INJECT_LIBRARY, RTLD_NOW | RTLD_LOCAL);
+    CHECK(lib != NULL);
+    if (!lib) {
+        fprintf(stderr, "dlopen: %s\n", dlerror());
+        return;
+    }
+    int (*init)(void) = (int (*)(void))dlsym(lib, "InitializeInjection");
+    CHECK(init != NULL);
+    if (!init)
+        return;
+
+    /* not started by coalprobe trace: no directory, nothing written, not set up */
+    unsetenv(CP_TRACE_ENV_DIR);
+    CHECK_EQ_U64(init(), 0);
+
+    char *dir = test_dir;
+    CHECK(mkdtemp(dir) != NULL);
+    atexit(check_end_and_clean);
+    setenv(CP_TRACE_ENV_DIR, dir, 1);
+    /* this test never touches CUDA, so no driver is loaded: a clean refusal */
+    CHECK(dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD) == NULL);
+    CHECK_EQ_U64(init(), 0);
+    char raw[8192];
+    CHECK(read_raw(dir, raw, sizeof raw) == 0);
+    CHECK(strncmp(raw, CP_TRACE_RAW_MAGIC "\t1\n", strlen(CP_TRACE_RAW_MAGIC) + 3) == 0);
+    char process[64];
+    snprintf(process, sizeof process, "\nprocess\t%ld\t%ld\t", (long)getpid(), (long)getppid());
+    CHECK_STR_CONTAINS(raw, process);
+    CHECK_STR_CONTAINS(raw, "test_inject");
+    CHECK_STR_CONTAINS(raw, "\nmetrics\t" CP_TRACE_METRIC_GLOBAL_LD "\t");
+    CHECK_STR_CONTAINS(raw, "\nnote\tno CUDA driver in this process: nothing to trace\n");
+    CHECK(strstr(raw, "\nend\t") == NULL); /* written at exit */
+    /* a second call (a second cuInit) changes nothing */
+    CHECK_EQ_U64(init(), 0);
+    char again[8192];
+    CHECK(read_raw(dir, again, sizeof again) == 0);
+    CHECK(strcmp(raw, again) == 0);
+    /* the raw file is left for the atexit handler, which adds the end record */
+}
+
+int main(void)
+{
+    test_table();
+    test_initialize_without_driver();
+    printf("%d passed, %d failed\n", cp_test_passed, cp_test_failed);
+    return cp_test_failed ? 1 : 0;
+}
