@@ -14,13 +14,13 @@ run_traced() { # name command...
     CUDA_INJECTION64_PATH=$inj COALPROBE_TRACE_DIR=$d "$@" > "$out/$name.stdout" 2>&1
     rc=$?
     t1=$(date +%s.%N)
-    echo "$name: rc=$rc wall=$(echo "$t1 - $t0" | bc) s files=$(ls $d | tr '\n' ' ')"
+    echo "$name: rc=$rc wall=$(awk "BEGIN{print $t1 - $t0}") s files=$(ls $d | tr '\n' ' ')"
     for f in "$d"/raw-*.tsv; do cat "$f"; done > "$out/$name.raw.tsv"
     cp "$d"/cubin-* "$out/" 2>/dev/null
     wc -l < "$out/$name.raw.tsv"
     rm -rf "$d"
 }
-time_native() { t0=$(date +%s.%N); "$@" > /dev/null 2>&1; t1=$(date +%s.%N); echo "native $1: $(echo "$t1 - $t0" | bc) s"; }
+time_native() { t0=$(date +%s.%N); "$@" > /dev/null 2>&1; t1=$(date +%s.%N); echo "native $1: $(awk "BEGIN{print $t1 - $t0}") s"; }
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 time_native $B/tests/cp_trace_sample 3
 run_traced sample $B/tests/cp_trace_sample 3
@@ -43,7 +43,7 @@ grep -c '^pc' "$out/torch.raw.tsv"; grep -E '^(refused|dropped|note|end|device|m
 t0=$(date +%s.%N)
 ncu --section SourceCounters --page source --csv --print-source sass $B/tests/cp_trace_sample 1 > "$out/ncu_sample_source.csv" 2> "$out/ncu_sample.err"
 t1=$(date +%s.%N)
-echo "ncu source counters: rc=$? $(echo "$t1 - $t0" | bc) s, $(wc -l < "$out/ncu_sample_source.csv") lines"
+echo "ncu source counters: rc=$? $(awk "BEGIN{print $t1 - $t0}") s, $(wc -l < "$out/ncu_sample_source.csv") lines"
 head -c 3000 "$out/ncu_sample_source.csv"
 command -v nvdisasm && nvdisasm -c "$out"/cubin-*.cubin 2>&1 | head -60 > "$out/nvdisasm_head.txt"
 ls -la "$out"

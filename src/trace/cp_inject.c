@@ -74,6 +74,7 @@ static struct {
     char dir[4096];
     int flush_per_launch; /* 0 with COALPROBE_TRACE_FLUSH=context: flush when a context ends */
     int stopped;          /* CUPTI refused or failed: nothing more is collected */
+    int profiler_initialized;
     CUpti_SubscriberHandle subscriber;
     cp_inject_device device[CP_INJECT_MAX_DEVICES];
     CUcontext context[CP_INJECT_MAX_CONTEXTS];
@@ -265,6 +266,12 @@ static int cp_inject_configure_device(uint32_t ordinal)
     if (d->configured)
         return d->configured > 0 ? 0 : -1;
     d->configured = -1;
+    if (!g.profiler_initialized) {
+        /* not in InitializeInjection: during cuInit the profiler answers CUPTI_ERROR_UNKNOWN */
+        CUpti_Profiler_Initialize_Params init = {.structSize = CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
+        CP_INJECT_CUPTI(cuptiProfilerInitialize(&init), return -1);
+        g.profiler_initialized = 1;
+    }
     if (cp_inject_device_supported(ordinal) != 0)
         return -1;
 
