@@ -236,6 +236,32 @@ static void cp_inject_write_process(void)
 
 /* ---- devices and contexts ------------------------------------------------------------- */
 
+/* libcupti loads libnvperf_host.so and libnvperf_target.so by bare name, which the traced
+ * program's own search path rarely finds (coalprobe's RPATH does; python's does not): load them
+ * first from libcupti's own directory, so that CUPTI finds them already loaded. */
+static void cp_inject_preload_nvperf(void)
+{
+    Dl_info info;
+    if (!dladdr((void *)cuptiSubscribe, &info) || !info.dli_fname)
+        return;
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", info.dli_fname);
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        return;
+    *slash = '\0';
+    static const char *const libs[] = {"libnvperf_host.so", "libnvperf_target.so"};
+    for (size_t i = 0; i < sizeof libs / sizeof libs[0]; i++) {
+        char path[4200];
+        snprintf(path, sizeof path, "%s/%s", dir, libs[i]);
+        if (!dlopen(path, RTLD_NOW | RTLD_GLOBAL) && !dlopen(libs[i], RTLD_NOW | RTLD_GLOBAL)) {
+            char note[4400];
+            snprintf(note, sizeof note, "could not load %s beside libcupti (%s)", libs[i], dir);
+            cp_inject_note(note);
+        }
+    }
+}
+
 /* Asks CUPTI whether SASS metrics work on the device; a refused record with the causes if not. */
 static int cp_inject_device_supported(uint32_t ordinal)
 {
@@ -267,7 +293,7 @@ static int cp_inject_configure_device(uint32_t ordinal)
         return d->configured > 0 ? 0 : -1;
     d->configured = -1;
     if (!g.profiler_initialized) {
-        /* not in InitializeInjection: during cuInit the profiler answers CUPTI_ERROR_UNKNOWN */
+        cp_inject_preload_nvperf();
         CUpti_Profiler_Initialize_Params init = {.structSize = CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
         CP_INJECT_CUPTI(cuptiProfilerInitialize(&init), return -1);
         g.profiler_initialized = 1;
