@@ -831,4 +831,16 @@ int cp_cupti_count_passes_for_chip(const char *chip, size_t *passes, cp_status *
     }
 }
 
+int cp_measure_cupti_refusal_text(int code, const char **cause, const char **fix)
+{
+    const char *c = nullptr, *f = nullptr;
+    if (!refusal_text(static_cast<CUptiResult>(code), &c, &f))
+        return 0;
+    if (cause)
+        *cause = c;
+    if (fix)
+        *fix = f;
+    return 1;
+}
+
 } // extern "C"

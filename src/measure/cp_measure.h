@@ -124,4 +124,9 @@ typedef struct cp_backend {
 
 extern const cp_backend cp_backend_cuda;
 
+/* The cause and fix coalprobe shows for a CUPTI refusal, by its CUptiResult number (e.g. 35,
+ * CUPTI_ERROR_INSUFFICIENT_PRIVILEGES): 1 and both set when code is a refusal it explains, 0
+ * otherwise (cp_cupti.cpp; needs no GPU and no CUPTI library). */
+int cp_measure_cupti_refusal_text(int code, const char **cause, const char **fix);
+
 #endif
