@@ -1,0 +1,884 @@
+/* cp_trace_load.c: reads the raw trace files (cp_trace_raw.h) that the injection library wrote
+ * into an in-memory trace: processes, devices, kernels and their instructions, source lines,
+ * dropped records, refusals and notes. A file cut off mid-line or holding lines that are not
+ * what the format says is read as far as it makes sense: bad lines are skipped and counted. */
+#define _POSIX_C_SOURCE 200809L
+#include "cp_trace_report.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cp_trace_raw.h"
+
+#define CP_TRACE_MAX_FIELDS 64
+
+static const char *const cp_trace_metric_names[CP_TRACE_NMETRICS] = {
+    CP_TRACE_METRIC_GLOBAL_LD,     CP_TRACE_METRIC_GLOBAL_ST,        CP_TRACE_METRIC_SECTORS,
+    CP_TRACE_METRIC_SECTORS_IDEAL, CP_TRACE_METRIC_SHARED_LD,        CP_TRACE_METRIC_SHARED_ST,
+    CP_TRACE_METRIC_WAVEFRONTS,    CP_TRACE_METRIC_WAVEFRONTS_IDEAL,
+};
+
+const char *cp_trace_metric_name(int m)
+{
+    return m >= 0 && m < CP_TRACE_NMETRICS ? cp_trace_metric_names[m] : NULL;
+}
+
+int cp_trace_metric_index(const char *name)
+{
+    for (int m = 0; m < CP_TRACE_NMETRICS; m++)
+        if (strcmp(name, cp_trace_metric_names[m]) == 0)
+            return m;
+    return -1;
+}
+
+/* ---- a string-keyed table (open addressing) -------------------------------------------- */
+
+typedef struct cp_trace_slot {
+    char *key;
+    size_t value;
+} cp_trace_slot;
+
+typedef struct cp_trace_map {
+    cp_trace_slot *slots;
+    size_t cap, count;
+} cp_trace_map;
+
+static uint64_t cp_trace_hash(const char *s)
+{
+    uint64_t h = 1469598103934665603u; /* FNV-1a */
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211u;
+    return h;
+}
+
+static cp_trace_slot *cp_trace_map_slot(const cp_trace_map *m, const char *key)
+{
+    size_t i = (size_t)(cp_trace_hash(key) & (m->cap - 1));
+    while (m->slots[i].key && strcmp(m->slots[i].key, key) != 0)
+        i = (i + 1) & (m->cap - 1);
+    return &m->slots[i];
+}
+
+/* The value of key, or SIZE_MAX. */
+static size_t cp_trace_map_find(const cp_trace_map *m, const char *key)
+{
+    if (!m->cap)
+        return SIZE_MAX;
+    cp_trace_slot *s = cp_trace_map_slot(m, key);
+    return s->key ? s->value : SIZE_MAX;
+}
+
+/* Inserts key (copied) with value; -1 when out of memory. The key must not be present. */
+static int cp_trace_map_put(cp_trace_map *m, const char *key, size_t value)
+{
+    if ((m->count + 1) * 2 > m->cap) {
+        size_t cap = m->cap ? m->cap * 2 : 64;
+        cp_trace_map grown = {calloc(cap, sizeof *grown.slots), cap, m->count};
+        if (!grown.slots)
+            return -1;
+        for (size_t i = 0; i < m->cap; i++)
+            if (m->slots[i].key)
+                *cp_trace_map_slot(&grown, m->slots[i].key) = m->slots[i];
+        free(m->slots);
+        *m = grown;
+    }
+    char *copy = strdup(key);
+    if (!copy)
+        return -1;
+    cp_trace_slot *s = cp_trace_map_slot(m, key);
+    s->key = copy;
+    s->value = value;
+    m->count++;
+    return 0;
+}
+
+static void cp_trace_map_free(cp_trace_map *m)
+{
+    for (size_t i = 0; i < m->cap; i++)
+        free(m->slots[i].key);
+    free(m->slots);
+    memset(m, 0, sizeof *m);
+}
+
+/* ---- small helpers ------------------------------------------------------------------------ */
+
+/* Grows *array (of elem bytes) to hold n + 1 items; -1 when out of memory. */
+static int cp_trace_grow(void **array, size_t *cap, size_t n, size_t elem)
+{
+    if (n < *cap)
+        return 0;
+    size_t want = *cap ? *cap * 2 : 8;
+    void *grown = realloc(*array, want * elem);
+    if (!grown)
+        return -1;
+    memset((char *)grown + *cap * elem, 0, (want - *cap) * elem);
+    *array = grown;
+    *cap = want;
+    return 0;
+}
+
+/* Appends a malloc'd string to a list; -1 when out of memory (s is freed). */
+static int cp_trace_push_string(char ***list, size_t *n, char *s)
+{
+    char **grown = s ? realloc(*list, (*n + 1) * sizeof **list) : NULL;
+    if (!grown) {
+        free(s);
+        return -1;
+    }
+    grown[(*n)++] = s;
+    *list = grown;
+    return 0;
+}
+
+static char *cp_trace_vformat(const char *fmt, va_list ap)
+{
+    va_list again;
+    va_copy(again, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (s)
+        vsnprintf(s, (size_t)n + 1, fmt, again);
+    va_end(again);
+    return s;
+}
+
+void cp_trace_add_note(cp_trace *t, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *s = cp_trace_vformat(fmt, ap);
+    va_end(ap);
+    (void)cp_trace_push_string(&t->notes, &t->nnotes, s);
+}
+
+/* A decimal number without sign or spaces, at most max. */
+static int cp_trace_parse_u64(const char *s, uint64_t max, uint64_t *out)
+{
+    if (*s < '0' || *s > '9')
+        return -1;
+    uint64_t v = 0;
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9')
+            return -1;
+        unsigned d = (unsigned)(*s - '0');
+        if (v > (max - d) / 10)
+            return -1;
+        v = v * 10 + d;
+    }
+    *out = v;
+    return 0;
+}
+
+/* A signed decimal number in [-max, max]. */
+static int cp_trace_parse_long(const char *s, long max, long *out)
+{
+    int neg = *s == '-';
+    uint64_t v;
+    if (cp_trace_parse_u64(s + neg, (uint64_t)max, &v) != 0)
+        return -1;
+    *out = neg ? -(long)v : (long)v;
+    return 0;
+}
+
+/* 1..8 hex digits (with "0x" first when prefixed). */
+static int cp_trace_parse_hex32(const char *s, int prefixed, uint32_t *out)
+{
+    if (prefixed) {
+        if (s[0] != '0' || (s[1] != 'x' && s[1] != 'X'))
+            return -1;
+        s += 2;
+    }
+    size_t n = strlen(s);
+    if (n == 0 || n > 8 || strspn(s, "0123456789abcdefABCDEF") != n)
+        return -1;
+    *out = (uint32_t)strtoul(s, NULL, 16);
+    return 0;
+}
+
+/* Undoes the raw format's escapes in place (\\, \t, \n, \r; any other backslash stays). */
+static void cp_trace_unescape(char *s)
+{
+    char *w = s;
+    for (const char *r = s; *r; r++) {
+        if (r[0] == '\\' && r[1]) {
+            char c = r[1] == '\\' ? '\\' : r[1] == 't' ? '\t' : r[1] == 'n' ? '\n'
+                                                            : r[1] == 'r' ? '\r' : 0;
+            if (c) {
+                *w++ = c;
+                r++;
+                continue;
+            }
+        }
+        *w++ = *r;
+    }
+    *w = '\0';
+}
+
+/* ---- one file ---------------------------------------------------------------------------- */
+
+/* Records waiting for the end of the file: they may come before the instructions they name. */
+typedef struct cp_trace_pending_source {
+    char *key; /* CRC \t FUNCTION \t PC */
+    char *file;
+    uint32_t line;
+} cp_trace_pending_source;
+
+typedef struct cp_trace_pending_launch {
+    uint32_t device;
+    char *function;
+    uint64_t count;
+    int used;
+} cp_trace_pending_launch;
+
+/* The state of one file being read. */
+typedef struct cp_trace_reader {
+    cp_trace_process *p;
+    int columns[CP_TRACE_MAX_FIELDS]; /* metric index of each value column, -1 unknown */
+    size_t ncolumns;
+    int have_metrics, have_process;
+    cp_trace_map kernels; /* ORDINAL \t CRC \t FUNCTION -> kernel index */
+    cp_trace_map instrs;  /* KERNEL \t PC -> instruction index */
+    cp_trace_pending_source *sources;
+    size_t nsources, scap;
+    cp_trace_map nosource; /* CRC \t FUNCTION */
+    cp_trace_pending_launch *launches;
+    size_t nlaunches, lcap;
+    cp_trace_map launch_keys; /* ORDINAL \t FUNCTION -> pending launch index */
+    char key[512];
+    char *bigkey; /* for a key that does not fit key[] */
+    int oom;
+} cp_trace_reader;
+
+/* A key made of printf-style parts, in r->key (or r->bigkey); NULL when out of memory. */
+static const char *cp_trace_key(cp_trace_reader *r, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+static const char *cp_trace_key(cp_trace_reader *r, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(r->key, sizeof r->key, fmt, ap);
+    va_end(ap);
+    if (n >= 0 && (size_t)n < sizeof r->key)
+        return r->key;
+    free(r->bigkey);
+    va_start(ap, fmt);
+    r->bigkey = n >= 0 ? cp_trace_vformat(fmt, ap) : NULL;
+    va_end(ap);
+    if (!r->bigkey)
+        r->oom = 1;
+    return r->bigkey;
+}
+
+static char *cp_trace_dup(cp_trace_reader *r, const char *s)
+{
+    char *d = strdup(s);
+    if (!d)
+        r->oom = 1;
+    return d;
+}
+
+/* The kernel (device, crc, function), created when new; NULL when out of memory. */
+static cp_trace_kernel *cp_trace_kernel_get(cp_trace_reader *r, uint32_t device, int has_crc,
+                                            uint32_t crc, const char *function)
+{
+    cp_trace_process *p = r->p;
+    const char *key = has_crc ? cp_trace_key(r, "%u\t%08x\t%s", device, crc, function)
+                              : cp_trace_key(r, "%u\t-\t%s", device, function);
+    if (!key)
+        return NULL;
+    size_t at = cp_trace_map_find(&r->kernels, key);
+    if (at != SIZE_MAX)
+        return &p->kernels[at];
+    if (cp_trace_grow((void **)&p->kernels, &p->kcap, p->nkernels, sizeof *p->kernels) != 0 ||
+        cp_trace_map_put(&r->kernels, key, p->nkernels) != 0) {
+        r->oom = 1;
+        return NULL;
+    }
+    cp_trace_kernel *k = &p->kernels[p->nkernels];
+    memset(k, 0, sizeof *k);
+    k->device = device;
+    k->has_crc = has_crc;
+    k->crc = crc;
+    k->function = cp_trace_dup(r, function);
+    if (!k->function)
+        return NULL;
+    p->nkernels++;
+    return k;
+}
+
+/* pc ORDINAL CRC FINDEX FUNCTION PC VALUE... */
+static int cp_trace_read_pc(cp_trace_reader *r, char **f, size_t nf)
+{
+    uint64_t device, findex;
+    uint32_t crc, pc;
+    if (!r->have_metrics || nf != 6 + r->ncolumns ||
+        cp_trace_parse_u64(f[1], UINT32_MAX, &device) != 0 ||
+        cp_trace_parse_hex32(f[2], 0, &crc) != 0 ||
+        cp_trace_parse_u64(f[3], UINT32_MAX, &findex) != 0 ||
+        cp_trace_parse_hex32(f[5], 1, &pc) != 0)
+        return -1;
+    cp_trace_counts add = {0};
+    for (size_t c = 0; c < r->ncolumns; c++) {
+        const char *v = f[6 + c];
+        if (strcmp(v, "-") == 0)
+            continue;
+        uint64_t x;
+        if (cp_trace_parse_u64(v, UINT64_MAX, &x) != 0)
+            return -1;
+        int m = r->columns[c];
+        if (m >= 0) {
+            add.value[m] = x;
+            add.has |= 1u << m;
+        }
+    }
+    cp_trace_kernel *k = cp_trace_kernel_get(r, (uint32_t)device, 1, crc, f[4]);
+    if (!k)
+        return 0; /* out of memory: r->oom says so */
+    size_t kindex = (size_t)(k - r->p->kernels);
+    const char *key = cp_trace_key(r, "%zu\t%x", kindex, pc);
+    if (!key)
+        return 0;
+    size_t at = cp_trace_map_find(&r->instrs, key);
+    if (at == SIZE_MAX) {
+        if (cp_trace_grow((void **)&k->instrs, &k->cap, k->ninstrs, sizeof *k->instrs) != 0 ||
+            cp_trace_map_put(&r->instrs, key, k->ninstrs) != 0) {
+            r->oom = 1;
+            return 0;
+        }
+        at = k->ninstrs++;
+        memset(&k->instrs[at], 0, sizeof k->instrs[at]);
+        k->instrs[at].pc = pc;
+        k->instrs[at].function_index = (uint32_t)findex;
+    }
+    cp_trace_counts *c = &k->instrs[at].counts;
+    for (int m = 0; m < CP_TRACE_NMETRICS; m++) {
+        if (!(add.has & (1u << m)))
+            continue;
+        /* sums saturate rather than wrap: a count near 2^64 is not a real count anyway */
+        c->value[m] = c->value[m] > UINT64_MAX - add.value[m] ? UINT64_MAX
+                                                              : c->value[m] + add.value[m];
+        c->has |= 1u << m;
+    }
+    return 0;
+}
+
+/* metrics NAME... */
+static int cp_trace_read_metrics(cp_trace_reader *r, char **f, size_t nf)
+{
+    if (nf < 2 || nf - 1 > CP_TRACE_MAX_FIELDS - 6)
+        return -1;
+    r->ncolumns = nf - 1;
+    for (size_t i = 1; i < nf; i++)
+        r->columns[i - 1] = cp_trace_metric_index(f[i]);
+    r->have_metrics = 1;
+    return 0;
+}
+
+/* launch ORDINAL FUNCTION COUNT: added up per (device, function) until the end. */
+static int cp_trace_read_launch(cp_trace_reader *r, char **f, size_t nf)
+{
+    uint64_t device, count;
+    if (nf != 4 || cp_trace_parse_u64(f[1], UINT32_MAX, &device) != 0 ||
+        cp_trace_parse_u64(f[3], UINT64_MAX, &count) != 0)
+        return -1;
+    const char *key = cp_trace_key(r, "%u\t%s", (unsigned)device, f[2]);
+    if (!key)
+        return 0;
+    size_t at = cp_trace_map_find(&r->launch_keys, key);
+    if (at == SIZE_MAX) {
+        if (cp_trace_grow((void **)&r->launches, &r->lcap, r->nlaunches, sizeof *r->launches) !=
+                0 ||
+            cp_trace_map_put(&r->launch_keys, key, r->nlaunches) != 0) {
+            r->oom = 1;
+            return 0;
+        }
+        at = r->nlaunches++;
+        cp_trace_pending_launch *l = &r->launches[at];
+        l->device = (uint32_t)device;
+        l->function = cp_trace_dup(r, f[2]);
+    }
+    cp_trace_pending_launch *l = &r->launches[at];
+    l->count = l->count > UINT64_MAX - count ? UINT64_MAX : l->count + count;
+    return 0;
+}
+
+/* source CRC FUNCTION PC FILE LINE */
+static int cp_trace_read_source(cp_trace_reader *r, char **f, size_t nf)
+{
+    uint32_t crc, pc;
+    uint64_t line;
+    if (nf != 6 || cp_trace_parse_hex32(f[1], 0, &crc) != 0 ||
+        cp_trace_parse_hex32(f[3], 1, &pc) != 0 ||
+        cp_trace_parse_u64(f[5], UINT32_MAX, &line) != 0 || !f[4][0])
+        return -1;
+    if (cp_trace_grow((void **)&r->sources, &r->scap, r->nsources, sizeof *r->sources) != 0) {
+        r->oom = 1;
+        return 0;
+    }
+    const char *key = cp_trace_key(r, "%08x\t%s\t%x", crc, f[2], pc);
+    if (!key)
+        return 0;
+    cp_trace_pending_source *s = &r->sources[r->nsources++];
+    s->key = cp_trace_dup(r, key);
+    s->file = cp_trace_dup(r, f[4]);
+    s->line = (uint32_t)line;
+    return 0;
+}
+
+static int cp_trace_read_pair(cp_trace_reader *r, cp_trace_pair **list, size_t *n, const char *a,
+                              const char *b)
+{
+    cp_trace_pair *grown = realloc(*list, (*n + 1) * sizeof **list);
+    if (!grown) {
+        r->oom = 1;
+        return 0;
+    }
+    *list = grown;
+    grown[*n].a = cp_trace_dup(r, a);
+    grown[*n].b = cp_trace_dup(r, b);
+    (*n)++;
+    return 0;
+}
+
+/* One line, split into fields and unescaped: -1 when it is malformed. */
+static int cp_trace_read_record(cp_trace_reader *r, char **f, size_t nf)
+{
+    cp_trace_process *p = r->p;
+    const char *type = f[0];
+    if (!type[0])
+        return -1; /* an empty line */
+    if (strcmp(type, "pc") == 0)
+        return cp_trace_read_pc(r, f, nf);
+    if (strcmp(type, "launch") == 0)
+        return cp_trace_read_launch(r, f, nf);
+    if (strcmp(type, "source") == 0)
+        return cp_trace_read_source(r, f, nf);
+    if (strcmp(type, "metrics") == 0)
+        return cp_trace_read_metrics(r, f, nf);
+    if (strcmp(type, "process") == 0) {
+        long pid, ppid;
+        if (nf != 4 || r->have_process || cp_trace_parse_long(f[1], 0x7fffffffL, &pid) != 0 ||
+            cp_trace_parse_long(f[2], 0x7fffffffL, &ppid) != 0)
+            return -1;
+        p->pid = pid;
+        p->ppid = ppid;
+        free(p->command);
+        p->command = cp_trace_dup(r, f[3]);
+        r->have_process = 1;
+        return 0;
+    }
+    if (strcmp(type, "device") == 0) {
+        uint64_t ordinal;
+        if (nf != 5 || cp_trace_parse_u64(f[1], UINT32_MAX, &ordinal) != 0)
+            return -1;
+        cp_trace_device *grown = realloc(p->devices, (p->ndevices + 1) * sizeof *p->devices);
+        if (!grown) {
+            r->oom = 1;
+            return 0;
+        }
+        p->devices = grown;
+        cp_trace_device *d = &grown[p->ndevices++];
+        d->ordinal = (uint32_t)ordinal;
+        d->chip = cp_trace_dup(r, f[2]);
+        d->name = cp_trace_dup(r, f[3]);
+        d->cc = cp_trace_dup(r, f[4]);
+        return 0;
+    }
+    if (strcmp(type, "missing") == 0)
+        return nf != 3 ? -1 : cp_trace_read_pair(r, &p->missing, &p->nmissing, f[1], f[2]);
+    if (strcmp(type, "cubin") == 0) {
+        uint32_t crc;
+        if (nf != 3 || cp_trace_parse_hex32(f[1], 0, &crc) != 0 || !f[2][0] ||
+            strchr(f[2], '/'))
+            return -1;
+        char crc_text[16];
+        snprintf(crc_text, sizeof crc_text, "%08x", crc);
+        return cp_trace_read_pair(r, &p->cubins, &p->ncubins, crc_text, f[2]);
+    }
+    if (strcmp(type, "nosource") == 0) {
+        uint32_t crc;
+        if (nf != 3 || cp_trace_parse_hex32(f[1], 0, &crc) != 0)
+            return -1;
+        const char *key = cp_trace_key(r, "%08x\t%s", crc, f[2]);
+        if (key && cp_trace_map_find(&r->nosource, key) == SIZE_MAX &&
+            cp_trace_map_put(&r->nosource, key, 1) != 0)
+            r->oom = 1;
+        return 0;
+    }
+    if (strcmp(type, "refused") == 0) {
+        long code;
+        if (nf != 5 || cp_trace_parse_long(f[2], 0x7fffffffL, &code) != 0)
+            return -1;
+        cp_trace_refusal *grown = realloc(p->refusals, (p->nrefusals + 1) * sizeof *p->refusals);
+        if (!grown) {
+            r->oom = 1;
+            return 0;
+        }
+        p->refusals = grown;
+        cp_trace_refusal *x = &grown[p->nrefusals++];
+        x->call = cp_trace_dup(r, f[1]);
+        x->code = (int)code;
+        x->name = cp_trace_dup(r, f[3]);
+        x->message = cp_trace_dup(r, f[4]);
+        return 0;
+    }
+    if (strcmp(type, "dropped") == 0) {
+        uint64_t device, count;
+        if (nf != 4 || cp_trace_parse_u64(f[1], UINT32_MAX, &device) != 0 ||
+            cp_trace_parse_u64(f[2], UINT64_MAX, &count) != 0)
+            return -1;
+        cp_trace_dropped *grown = realloc(p->dropped, (p->ndropped + 1) * sizeof *p->dropped);
+        if (!grown) {
+            r->oom = 1;
+            return 0;
+        }
+        p->dropped = grown;
+        cp_trace_dropped *x = &grown[p->ndropped++];
+        x->device = (uint32_t)device;
+        x->count = count;
+        x->reason = cp_trace_dup(r, f[3]);
+        return 0;
+    }
+    if (strcmp(type, "note") == 0) {
+        if (nf != 2)
+            return -1;
+        if (cp_trace_push_string(&p->notes, &p->nnotes, strdup(f[1])) != 0)
+            r->oom = 1;
+        return 0;
+    }
+    if (strcmp(type, "end") == 0) {
+        uint64_t flushes, launches;
+        if (nf != 3 || cp_trace_parse_u64(f[1], UINT64_MAX, &flushes) != 0 ||
+            cp_trace_parse_u64(f[2], UINT64_MAX, &launches) != 0)
+            return -1;
+        p->complete = 1;
+        p->flushes = flushes;
+        p->end_launches = launches;
+        return 0;
+    }
+    return 0; /* a record type of a later format: skipped */
+}
+
+/* Applies the records that name instructions and functions: source lines, nosource, launches
+ * (a function launched but never counted becomes a kernel without instructions). */
+static void cp_trace_finish(cp_trace_reader *r)
+{
+    cp_trace_process *p = r->p;
+    cp_trace_map sources = {0};
+    for (size_t i = 0; i < r->nsources && !r->oom; i++)
+        if (r->sources[i].key && cp_trace_map_find(&sources, r->sources[i].key) == SIZE_MAX &&
+            cp_trace_map_put(&sources, r->sources[i].key, i) != 0)
+            r->oom = 1;
+    size_t nkernels = p->nkernels; /* kernels of launch records only are added below */
+    for (size_t k = 0; k < nkernels && !r->oom; k++) {
+        cp_trace_kernel *kk = &p->kernels[k];
+        const char *key = cp_trace_key(r, "%08x\t%s", kk->crc, kk->function);
+        if (key && cp_trace_map_find(&r->nosource, key) != SIZE_MAX)
+            kk->nosource = 1;
+        for (size_t i = 0; i < kk->ninstrs && !r->oom; i++) {
+            cp_trace_instr *in = &kk->instrs[i];
+            key = cp_trace_key(r, "%08x\t%s\t%x", kk->crc, kk->function, in->pc);
+            size_t at = key ? cp_trace_map_find(&sources, key) : SIZE_MAX;
+            if (at != SIZE_MAX && r->sources[at].file) {
+                in->file = cp_trace_dup(r, r->sources[at].file);
+                in->line = r->sources[at].line;
+            }
+        }
+        key = cp_trace_key(r, "%u\t%s", kk->device, kk->function);
+        size_t at = key ? cp_trace_map_find(&r->launch_keys, key) : SIZE_MAX;
+        if (at != SIZE_MAX && !r->launches[at].used) {
+            kk->launches = r->launches[at].count;
+            r->launches[at].used = 1;
+        }
+    }
+    cp_trace_map_free(&sources);
+    for (size_t i = 0; i < r->nlaunches && !r->oom; i++) {
+        cp_trace_pending_launch *l = &r->launches[i];
+        if (l->used || !l->function)
+            continue;
+        cp_trace_kernel *k = cp_trace_kernel_get(r, l->device, 0, 0, l->function);
+        if (k)
+            k->launches = l->count;
+    }
+}
+
+static void cp_trace_reader_free(cp_trace_reader *r)
+{
+    cp_trace_map_free(&r->kernels);
+    cp_trace_map_free(&r->instrs);
+    cp_trace_map_free(&r->nosource);
+    cp_trace_map_free(&r->launch_keys);
+    for (size_t i = 0; i < r->nsources; i++) {
+        free(r->sources[i].key);
+        free(r->sources[i].file);
+    }
+    free(r->sources);
+    for (size_t i = 0; i < r->nlaunches; i++)
+        free(r->launches[i].function);
+    free(r->launches);
+    free(r->bigkey);
+}
+
+static void cp_trace_process_free(cp_trace_process *p)
+{
+    free(p->file);
+    free(p->command);
+    for (size_t i = 0; i < p->ndevices; i++) {
+        free(p->devices[i].chip);
+        free(p->devices[i].name);
+        free(p->devices[i].cc);
+    }
+    free(p->devices);
+    for (size_t i = 0; i < p->nmissing; i++) {
+        free(p->missing[i].a);
+        free(p->missing[i].b);
+    }
+    free(p->missing);
+    for (size_t i = 0; i < p->ncubins; i++) {
+        free(p->cubins[i].a);
+        free(p->cubins[i].b);
+    }
+    free(p->cubins);
+    for (size_t k = 0; k < p->nkernels; k++) {
+        cp_trace_kernel *kk = &p->kernels[k];
+        for (size_t i = 0; i < kk->ninstrs; i++) {
+            free(kk->instrs[i].file);
+            free(kk->instrs[i].opcode);
+        }
+        free(kk->instrs);
+        free(kk->function);
+        free(kk->name);
+    }
+    free(p->kernels);
+    for (size_t i = 0; i < p->nrefusals; i++) {
+        free(p->refusals[i].call);
+        free(p->refusals[i].name);
+        free(p->refusals[i].message);
+    }
+    free(p->refusals);
+    for (size_t i = 0; i < p->ndropped; i++)
+        free(p->dropped[i].reason);
+    free(p->dropped);
+    for (size_t i = 0; i < p->nnotes; i++)
+        free(p->notes[i]);
+    free(p->notes);
+    memset(p, 0, sizeof *p);
+}
+
+/* The first line: the magic word and a version this reader knows. 1: good; 0: not a raw trace
+ * (a note says so). */
+static int cp_trace_check_header(cp_trace *t, const char *name, char *line)
+{
+    char *tab = strchr(line, '\t');
+    uint64_t version = 0;
+    if (!tab || (size_t)(tab - line) != strlen(CP_TRACE_RAW_MAGIC) ||
+        strncmp(line, CP_TRACE_RAW_MAGIC, (size_t)(tab - line)) != 0 ||
+        cp_trace_parse_u64(tab + 1, UINT32_MAX, &version) != 0 || version == 0) {
+        cp_trace_add_note(t, "%s is not a coalprobe raw trace: skipped", name);
+        return 0;
+    }
+    if (version > CP_TRACE_RAW_VERSION) {
+        cp_trace_add_note(t,
+                          "%s has raw format version %llu and this coalprobe reads version %d: "
+                          "skipped (report it with the coalprobe that traced it)",
+                          name, (unsigned long long)version, CP_TRACE_RAW_VERSION);
+        return 0;
+    }
+    return 1;
+}
+
+int cp_trace_load_text(cp_trace *t, const char *name, const char *text, size_t len,
+                       cp_status *st)
+{
+    char *copy = malloc(len + 1);
+    if (!copy)
+        return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory reading %s", name);
+    memcpy(copy, text, len);
+    copy[len] = '\0';
+    /* a NUL inside the text ends it there: nothing after it is a record */
+    size_t n = strlen(copy);
+    int truncated = n > 0 && copy[n - 1] != '\n';
+    if (truncated) { /* the partial last line is dropped */
+        char *last = strrchr(copy, '\n');
+        n = last ? (size_t)(last - copy) + 1 : 0;
+        copy[n] = '\0';
+    }
+    char *line = copy, *nl = strchr(line, '\n');
+    if (!nl) {
+        cp_trace_add_note(t, "%s is empty%s: skipped", name,
+                          truncated ? " (its first line was cut off)" : "");
+        free(copy);
+        return CP_EXIT_OK;
+    }
+    *nl = '\0';
+    if (!cp_trace_check_header(t, name, line)) {
+        free(copy);
+        return CP_EXIT_OK;
+    }
+    cp_trace_process proc = {0};
+    cp_trace_reader r = {.p = &proc};
+    proc.file = cp_trace_dup(&r, name);
+    proc.truncated = truncated;
+    proc.pid = -1;
+    proc.ppid = -1;
+    for (line = nl + 1; *line && !r.oom; line = nl + 1) {
+        nl = strchr(line, '\n');
+        *nl = '\0';
+        char *f[CP_TRACE_MAX_FIELDS];
+        size_t nf = 0;
+        int too_many = 0;
+        for (char *s = line;;) {
+            if (nf == CP_TRACE_MAX_FIELDS) {
+                too_many = 1;
+                break;
+            }
+            f[nf++] = s;
+            char *tab = strchr(s, '\t');
+            if (!tab)
+                break;
+            *tab = '\0';
+            s = tab + 1;
+        }
+        for (size_t i = 0; i < nf; i++)
+            cp_trace_unescape(f[i]);
+        if (too_many || cp_trace_read_record(&r, f, nf) != 0)
+            proc.malformed++;
+    }
+    if (!r.oom)
+        cp_trace_finish(&r);
+    cp_trace_reader_free(&r);
+    free(copy);
+    cp_trace_process *grown = r.oom ? NULL : realloc(t->procs, (t->nprocs + 1) * sizeof *grown);
+    if (!grown) {
+        cp_trace_process_free(&proc);
+        return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory reading %s", name);
+    }
+    t->procs = grown;
+    t->procs[t->nprocs++] = proc;
+    return CP_EXIT_OK;
+}
+
+static int cp_trace_process_order(const void *a, const void *b)
+{
+    const cp_trace_process *x = a, *y = b;
+    if (x->pid != y->pid)
+        return x->pid < y->pid ? -1 : 1;
+    return strcmp(x->file ? x->file : "", y->file ? y->file : "");
+}
+
+void cp_trace_sort_processes(cp_trace *t)
+{
+    if (t->nprocs > 1)
+        qsort(t->procs, t->nprocs, sizeof *t->procs, cp_trace_process_order);
+}
+
+static int cp_trace_name_order(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The whole of a file; NULL with errno set on failure. */
+static char *cp_trace_read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 65536, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (n < cap)
+            break;
+        char *grown = realloc(buf, cap * 2);
+        if (!grown) {
+            free(buf);
+            buf = NULL;
+            errno = ENOMEM;
+            break;
+        }
+        buf = grown;
+        cap *= 2;
+    }
+    int failed = buf && ferror(f);
+    int e = errno;
+    fclose(f);
+    if (failed) {
+        free(buf);
+        errno = e ? e : EIO;
+        return NULL;
+    }
+    *len = n;
+    return buf;
+}
+
+int cp_trace_load_dir(const char *dir, cp_trace *t, cp_status *st)
+{
+    memset(t, 0, sizeof *t);
+    DIR *d = opendir(dir);
+    if (!d)
+        return cp_status_set(st, CP_EXIT_RUNTIME, "trace: cannot read the raw trace directory %s: %s",
+                             dir, strerror(errno));
+    char **names = NULL;
+    size_t nnames = 0;
+    int rc = CP_EXIT_OK;
+    size_t prefix = strlen(CP_TRACE_RAW_PREFIX), suffix = strlen(CP_TRACE_RAW_SUFFIX);
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        size_t n = strlen(e->d_name);
+        if (n <= prefix + suffix || strncmp(e->d_name, CP_TRACE_RAW_PREFIX, prefix) != 0 ||
+            strcmp(e->d_name + n - suffix, CP_TRACE_RAW_SUFFIX) != 0)
+            continue;
+        if (cp_trace_push_string(&names, &nnames, strdup(e->d_name)) != 0) {
+            rc = cp_status_set(st, CP_EXIT_RUNTIME, "out of memory reading %s", dir);
+            break;
+        }
+    }
+    closedir(d);
+    if (nnames > 1)
+        qsort(names, nnames, sizeof *names, cp_trace_name_order);
+    for (size_t i = 0; i < nnames && rc == CP_EXIT_OK; i++) {
+        size_t plen = strlen(dir) + strlen(names[i]) + 2, len = 0;
+        char *path = malloc(plen);
+        if (!path) {
+            rc = cp_status_set(st, CP_EXIT_RUNTIME, "out of memory reading %s", dir);
+            break;
+        }
+        snprintf(path, plen, "%s/%s", dir, names[i]);
+        char *text = cp_trace_read_file(path, &len);
+        if (!text)
+            cp_trace_add_note(t, "%s could not be read (%s): skipped", names[i], strerror(errno));
+        else
+            rc = cp_trace_load_text(t, names[i], text, len, st);
+        free(text);
+        free(path);
+    }
+    for (size_t i = 0; i < nnames; i++)
+        free(names[i]);
+    free(names);
+    if (rc != CP_EXIT_OK) {
+        cp_trace_free(t);
+        return rc;
+    }
+    cp_trace_sort_processes(t);
+    return CP_EXIT_OK;
+}
+
+void cp_trace_free(cp_trace *t)
+{
+    if (!t)
+        return;
+    for (size_t i = 0; i < t->nprocs; i++)
+        cp_trace_process_free(&t->procs[i]);
+    free(t->procs);
+    for (size_t i = 0; i < t->nnotes; i++)
+        free(t->notes[i]);
+    free(t->notes);
+    memset(t, 0, sizeof *t);
+}

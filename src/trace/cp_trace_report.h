@@ -1,0 +1,306 @@
+/* cp_trace_report.h: the report side of coalprobe trace: the raw files read into memory
+ * (cp_trace_load.c), their meaning (cp_trace_analyze.c: per kernel and per instruction counts,
+ * ranks, shares, the gate), the SASS opcodes from nvdisasm (cp_trace_sass.c), the writers
+ * (cp_trace_table.c, cp_trace_json.c, cp_trace_csv.c) and compare on trace reports
+ * (cp_trace_compare.c). docs/trace.md says what every number means. */
+#ifndef CP_TRACE_REPORT_H
+#define CP_TRACE_REPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "base/cp_base.h"
+
+#define CP_TRACE_SCHEMA_VERSION 1
+#define CP_TRACE_SECTOR_BYTES 32
+
+/* The SASS metrics of cp_trace_raw.h, as indices into the value arrays below. */
+enum {
+    CP_TRACE_M_GLOBAL_LD,        /* warp-level global load instructions (requests) */
+    CP_TRACE_M_GLOBAL_ST,        /* warp-level global store instructions (requests) */
+    CP_TRACE_M_SECTORS,          /* global sectors moved */
+    CP_TRACE_M_SECTORS_IDEAL,    /* the sectors the active lanes' bytes need at the least */
+    CP_TRACE_M_SHARED_LD,        /* warp-level shared load instructions */
+    CP_TRACE_M_SHARED_ST,        /* warp-level shared store instructions */
+    CP_TRACE_M_WAVEFRONTS,       /* shared-memory wavefronts */
+    CP_TRACE_M_WAVEFRONTS_IDEAL, /* wavefronts without bank conflicts */
+    CP_TRACE_NMETRICS
+};
+
+/* The CUPTI name of metric m (CP_TRACE_M_*), NULL out of range; the reverse, -1 if unknown. */
+const char *cp_trace_metric_name(int m);
+int cp_trace_metric_index(const char *name);
+
+/* ---- the trace as read from the raw files ------------------------------------------------ */
+
+/* Counts summed over launches and flushes. has: bit m set when metric m was recorded (a
+ * metric the chip does not offer is "-" in the raw file and its bit stays clear). */
+typedef struct cp_trace_counts {
+    uint64_t value[CP_TRACE_NMETRICS];
+    unsigned has;
+} cp_trace_counts;
+
+/* What the counts mean (cp_trace_derive); NAN where a needed metric is missing or a ratio has
+ * no denominator. Excess and conflicts are never negative (a count below its ideal gives 0). */
+typedef struct cp_trace_derived {
+    double requests;           /* global load + store instructions */
+    double sectors, ideal_sectors;
+    double excess_sectors;     /* sectors - ideal */
+    double excess_bytes;       /* excess_sectors * 32 */
+    double sectors_per_request, ideal_sectors_per_request;
+    double excess_pct;         /* 100 * excess_sectors / sectors */
+    double shared_requests;    /* shared load + store instructions */
+    double wavefronts, ideal_wavefronts;
+    double bank_conflicts;     /* wavefronts - ideal */
+    double wavefronts_per_request, ideal_wavefronts_per_request;
+    double conflict_pct;       /* 100 * bank_conflicts / wavefronts */
+} cp_trace_derived;
+
+typedef struct cp_trace_instr {
+    uint32_t pc;             /* offset from the function's start */
+    uint32_t function_index; /* CUPTI's index of the function in its cubin */
+    cp_trace_counts counts;
+    char *file;              /* source file (-lineinfo), NULL when unknown */
+    uint32_t line;
+    char *opcode;            /* SASS opcode (nvdisasm), NULL when unknown */
+    /* filled in by cp_trace_analyze */
+    cp_trace_derived d;
+    size_t rank;             /* 1 = most excess bytes in the program; 0 = not executed */
+    double excess_share;     /* of the program's excess bytes, 0..1; NAN when none */
+    double conflict_share;   /* of the program's bank conflicts, 0..1; NAN when none */
+    int gate_failed;         /* 1 when this instruction fails the gate */
+} cp_trace_instr;
+
+typedef struct cp_trace_kernel {
+    uint32_t device;
+    uint32_t crc;    /* cubin CRC; valid when has_crc */
+    int has_crc;     /* 0 for a function seen only in launch records */
+    char *function;  /* the name CUPTI reports (mangled for C++) */
+    char *name;      /* demangled (cp_trace_demangle_all); NULL until then */
+    uint64_t launches;
+    int nosource;    /* 1: a nosource record said the function has no line information */
+    cp_trace_instr *instrs;
+    size_t ninstrs, cap;
+    /* filled in by cp_trace_analyze */
+    cp_trace_counts totals;
+    cp_trace_derived d;
+    int selected;    /* 1 when its name matches --kernel (or there is no --kernel) */
+    size_t index;    /* position among the selected kernels of the report, from 0 */
+} cp_trace_kernel;
+
+typedef struct cp_trace_device {
+    uint32_t ordinal;
+    char *chip, *name, *cc;
+} cp_trace_device;
+
+typedef struct cp_trace_pair {
+    char *a, *b; /* missing: metric, reason; cubin: crc text, file */
+} cp_trace_pair;
+
+typedef struct cp_trace_refusal {
+    char *call;
+    int code; /* the CUptiResult number */
+    char *name, *message;
+} cp_trace_refusal;
+
+typedef struct cp_trace_dropped {
+    uint32_t device;
+    uint64_t count;
+    char *reason;
+} cp_trace_dropped;
+
+/* One traced process: one raw file. */
+typedef struct cp_trace_process {
+    char *file; /* the raw file's name inside the directory */
+    long pid, ppid;
+    char *command;
+    int complete;    /* 1 when the file has its end record */
+    uint64_t flushes, end_launches; /* from the end record */
+    cp_trace_device *devices;
+    size_t ndevices;
+    cp_trace_pair *missing; /* metrics the chip does not offer */
+    size_t nmissing;
+    cp_trace_pair *cubins;
+    size_t ncubins;
+    cp_trace_kernel *kernels;
+    size_t nkernels, kcap;
+    cp_trace_refusal *refusals;
+    size_t nrefusals;
+    cp_trace_dropped *dropped;
+    size_t ndropped;
+    char **notes;
+    size_t nnotes;
+    size_t malformed; /* lines skipped: unknown layout, bad numbers, out of order */
+    int truncated;    /* the last line had no newline (the process was cut off while writing) */
+} cp_trace_process;
+
+/* Everything read from one directory, processes in pid order. */
+typedef struct cp_trace {
+    cp_trace_process *procs;
+    size_t nprocs;
+    char **notes; /* about the trace as a whole (files skipped, nvdisasm) */
+    size_t nnotes;
+} cp_trace;
+
+/* Reads every DIR/raw-*.tsv into t (which it clears first). A missing or unreadable directory
+ * is CP_EXIT_RUNTIME (with a message naming it); files and lines that are not what
+ * cp_trace_raw.h describes are skipped and counted, never fatal. */
+int cp_trace_load_dir(const char *dir, cp_trace *t, cp_status *st);
+
+/* Reads one raw file's text (len bytes, need not end in NUL or newline) as process `name` and
+ * appends it to t. Returns CP_EXIT_OK, or CP_EXIT_RUNTIME when out of memory; a text that is
+ * not a raw trace adds a note to t instead of a process. */
+int cp_trace_load_text(cp_trace *t, const char *name, const char *text, size_t len,
+                       cp_status *st);
+
+/* Sorts the processes by pid (then file name); cp_trace_load_dir does it. */
+void cp_trace_sort_processes(cp_trace *t);
+
+/* Adds a trace-level note (printf-style); out of memory loses the note silently. */
+void cp_trace_add_note(cp_trace *t, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+void cp_trace_free(cp_trace *t);
+
+/* ---- names and opcodes ------------------------------------------------------------------- */
+
+/* The demangled form of a C++ symbol as a malloc'd string (abi::__cxa_demangle), or NULL when
+ * `mangled` is not a mangled name (then the name is shown as it is). */
+char *cp_trace_demangle(const char *mangled);
+
+/* Fills every kernel's name (demangled, or a copy of the function name). CP_EXIT_RUNTIME when
+ * out of memory. */
+int cp_trace_demangle_all(cp_trace *t, cp_status *st);
+
+/* One instruction of an nvdisasm listing. */
+typedef struct cp_trace_sass_line {
+    char *function;
+    uint32_t pc;
+    char *opcode; /* e.g. "LDG.E.128" */
+} cp_trace_sass_line;
+
+/* Parses nvdisasm's text (sections ".text.FUNCTION"; instruction lines that start with the
+ * offset as a comment, then the optional predicate and the opcode: LDG.E R2, ...) into *lines
+ * (malloc'd, *n of them). CP_EXIT_RUNTIME when out of memory only. */
+int cp_trace_sass_parse(const char *text, cp_trace_sass_line **lines, size_t *n, cp_status *st);
+void cp_trace_sass_free(cp_trace_sass_line *lines, size_t n);
+
+/* Opcodes for every instruction whose cubin was saved: runs `nvdisasm -c` (found on PATH) on
+ * DIR/cubin-CRC.cubin. *have_opcodes is 1 when at least one instruction got its opcode; when
+ * none could, one trace note says why (nvdisasm missing, no cubin, nvdisasm failed). */
+int cp_trace_sass_opcodes(cp_trace *t, const char *dir, int *have_opcodes, cp_status *st);
+
+/* ---- meaning ----------------------------------------------------------------------------- */
+
+/* The report's choices (the command line's options). */
+typedef struct cp_trace_options {
+    size_t top;                     /* instructions per kernel in the table */
+    const char *kernel_regex;       /* NULL: every kernel */
+    uint64_t min_requests;          /* the gate ignores instructions with fewer requests */
+    double max_sectors_per_request; /* NAN: not checked */
+    double max_excess_pct;          /* NAN: not checked */
+} cp_trace_options;
+
+/* How the program ran (NULL fields and NAN when the report was built with --from-raw). */
+typedef struct cp_trace_run {
+    const char *tool_version;
+    const char *command;  /* coalprobe's command line */
+    const char *program;  /* the program's command line; NULL with --from-raw */
+    const char *from_raw; /* the directory read with --from-raw, else NULL */
+    int exited, exit_code, signaled, term_signal;
+    double wall_seconds;
+} cp_trace_run;
+
+/* A gate violation: which instruction, what was over which limit. */
+typedef struct cp_trace_violation {
+    const cp_trace_process *proc;
+    const cp_trace_kernel *kernel;
+    const cp_trace_instr *instr;
+    const char *what; /* "sectors_per_request", "excess_pct" or "conflict_pct" */
+    double value, limit;
+} cp_trace_violation;
+
+/* The analysed trace the writers print. Points into the trace; owns `instrs` and
+ * `violations`. */
+typedef struct cp_trace_report {
+    const cp_trace *trace;
+    const cp_trace_run *run;
+    const cp_trace_options *options;
+    int have_opcodes;
+    cp_trace_derived program;     /* totals of every counted kernel of every process */
+    size_t nselected;             /* kernels that match --kernel */
+    size_t ncounted;              /* of those, kernels with instruction records */
+    const cp_trace_instr **instrs; /* every instruction of the selected kernels, by rank */
+    const cp_trace_kernel **instr_kernel; /* instrs[i]'s kernel */
+    const cp_trace_process **instr_proc;  /* instrs[i]'s process */
+    size_t ninstrs;
+    size_t nexecuted; /* of those, instructions that ran (rank > 0) */
+    int gate_checked; /* a gate option was given */
+    size_t gate_judged;          /* instructions the gate looked at */
+    cp_trace_violation *violations;
+    size_t nviolations;
+    int complete;                /* every process ended its trace and the program ended */
+    char incomplete_reason[512]; /* when !complete */
+    int counted;                 /* some instruction was counted */
+    char no_counts_reason[512];  /* when !counted */
+    char no_counts_fix[512];     /* a hint (a refusal's fix), or "" */
+} cp_trace_report;
+
+/* The counts' meaning (no rank, no share). */
+void cp_trace_derive(const cp_trace_counts *c, cp_trace_derived *d);
+
+/* Analyses t for the report: selects kernels (--kernel; a bad regex is CP_EXIT_USAGE with
+ * regerror's text), sums, ranks, shares, the gate, completeness and why there are no counts.
+ * Sorts kernels (by excess) and instructions inside t. */
+int cp_trace_analyze(cp_trace *t, const cp_trace_run *run, const cp_trace_options *o,
+                     cp_trace_report *r, cp_status *st);
+void cp_trace_report_free(cp_trace_report *r);
+
+/* One line of meaning in coalprobe's terms for an instruction's derived counts, e.g. "32
+ * sectors per request where 4 would do: each lane in its own sector, like `coalprobe --stride
+ * 8` and above". Writes "" when nothing was executed. */
+void cp_trace_meaning(const cp_trace_derived *d, char *buf, size_t n);
+
+/* "file:line" or "function+0xPC" of an instruction. */
+void cp_trace_where(const cp_trace_kernel *k, const cp_trace_instr *i, char *buf, size_t n);
+
+/* "load", "store", "load_store" or NULL; "global", "shared", "global_shared" or NULL. */
+const char *cp_trace_op_name(const cp_trace_instr *i);
+const char *cp_trace_space_name(const cp_trace_instr *i);
+
+/* bytes with an SI prefix and 3 significant digits: "75.5 MB", "512 B"; "-" for NAN. */
+void cp_trace_format_bytes(char *buf, size_t n, double bytes);
+
+/* The measure path's cause and fix of a CUPTI refusal code (cp_measure_cupti_refusal_text),
+ * or a generic text. The fix is written to fix (n bytes) without the measure path's own way
+ * out, --no-counters, which coalprobe trace does not have. */
+void cp_trace_refusal_text(int code, const char **cause, char *fix, size_t n);
+
+/* ---- writers ----------------------------------------------------------------------------- */
+
+typedef enum { CP_TRACE_FORMAT_TABLE, CP_TRACE_FORMAT_JSON, CP_TRACE_FORMAT_CSV } cp_trace_format;
+
+int cp_trace_write_table(FILE *out, const cp_trace_report *r, cp_status *st);
+int cp_trace_write_json(FILE *out, const cp_trace_report *r, cp_status *st);
+int cp_trace_write_csv(FILE *out, const cp_trace_report *r, cp_status *st);
+
+/* The gate's offending lines, one per violation, for standard error. */
+void cp_trace_write_violations(FILE *err, const cp_trace_report *r);
+
+/* ---- compare ----------------------------------------------------------------------------- */
+
+/* 1 when path holds a JSON object whose "kind" is "trace" (a trace report), else 0. */
+int cp_trace_compare_is_trace(const char *path);
+
+/* coalprobe compare on two trace reports: instructions matched by process command, kernel name
+ * and file:line (or PC when there is no line), summed per match; excess bytes, sectors per
+ * request and wavefronts per request judged within tolerance (lower is better). Returns as
+ * cp_compare_files does (3 when something regressed). */
+int cp_trace_compare_files(const char *base_path, const char *new_path, double tolerance,
+                           int json, FILE *out, cp_status *st);
+
+#endif

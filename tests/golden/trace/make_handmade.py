@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+"""make_handmade.py: writes the HAND-MADE raw trace fixtures of tests/golden/trace/handmade-*.
+
+These are not recordings of a real run: they are raw files (src/trace/cp_trace_raw.h) written by
+hand for the report side's tests, with counts derived from coalprobe's own model (e.g. a 1024 x
+1024 float transpose: 32768 warp requests per launch, 4 sectors per request coalesced, 32 when
+each lane has its own sector). Every file says so in an `x-comment` record, a record type readers
+skip. Real recordings from the H100 sit beside them under names without "handmade".
+
+Run it from this directory to regenerate them: python3 make_handmade.py
+"""
+import os
+
+M = ["smsp__sass_inst_executed_op_global_ld", "smsp__sass_inst_executed_op_global_st",
+     "smsp__sass_sectors_mem_global", "smsp__sass_sectors_mem_global_ideal",
+     "smsp__sass_inst_executed_op_shared_ld", "smsp__sass_inst_executed_op_shared_st",
+     "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared",
+     "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared_ideal"]
+LABEL = ("x-comment\tHAND-MADE fixture for the report side's tests (not a real trace): numbers "
+         "derived from coalprobe's model; readers skip this unknown record type")
+
+
+def T(*fields):
+    return "\t".join(str(x) for x in fields)
+
+
+def pc(crc, findex, fn, pcv, ld=0, st=0, sec=0, ideal=0, sld=0, sst=0, wf=0, wfi=0):
+    return T("pc", 0, crc, findex, fn, "0x%x" % pcv, ld, st, sec, ideal, sld, sst, wf, wfi)
+
+
+def write(d, name, lines, end_newline=True):
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, name), "w") as f:
+        f.write("\n".join(lines) + ("\n" if end_newline else ""))
+
+
+HEAD = ["coalprobe-trace-raw\t1", LABEL]
+DEV = T("device", 0, "GH100", "NVIDIA H100 80GB HBM3", "9.0")
+MET = T("metrics", *M)
+NAIVE, TILED = "_Z15transpose_naivePfPKfii", "_Z15transpose_tiledPfPKfii"
+OFF, FILL = "_Z6offsetPKfPfi", "_Z9fill_onesPfi"
+TSRC, OSRC = "/home/user/proj/transpose.cu", "/home/user/proj/offset.cu"
+
+
+def transpose(fixed):
+    """A 1024 x 1024 transpose, 3 launches each: naive (its store 32 sectors per request), tiled
+    in shared memory (its shared load a 32-way bank conflict), a misaligned copy (5 sectors where
+    4 would do), an extern "C" 8-byte copy without line information (16 where 8 would do), and a
+    kernel launched but never counted. fixed: the store and the conflict repaired, and the
+    misaligned load made worse (8 sectors), for compare."""
+    L = HEAD + [T("process", 4242, 4241, "./transpose --n 1024"), DEV, MET,
+                T("launch", 0, NAIVE, 3), T("launch", 0, TILED, 3), T("launch", 0, OFF, 1),
+                T("launch", 0, "vec_copy", 2), T("launch", 0, FILL, 1)]
+    for p, line in [(0x30, 11), (0x90, 12), (0xc0, 13)]:  # before their pc records
+        L.append(T("source", "1a2b3c4d", NAIVE, "0x%x" % p, TSRC, line))
+    L.append(pc("1a2b3c4d", 0, NAIVE, 0x30))  # never executed
+    L.append(pc("1a2b3c4d", 0, NAIVE, 0x90, ld=98304, sec=393216, ideal=393216))
+    L.append(pc("1a2b3c4d", 0, NAIVE, 0xc0, st=98304, sec=393216 if fixed else 3145728,
+                ideal=393216))
+    for p, line in [(0x100, 24), (0x110, 24), (0x180, 27), (0x190, 27)]:
+        L.append(T("source", "1a2b3c4d", TILED, "0x%x" % p, TSRC, line))
+    L.append(pc("1a2b3c4d", 1, TILED, 0x100, ld=98304, sec=393216, ideal=393216))
+    L.append(pc("1a2b3c4d", 1, TILED, 0x110, sst=98304, wf=98304, wfi=98304))
+    L.append(pc("1a2b3c4d", 1, TILED, 0x180, sld=98304, wf=98304 if fixed else 3145728,
+                wfi=98304))
+    L.append(pc("1a2b3c4d", 1, TILED, 0x190, st=98304, sec=393216, ideal=393216))
+    L.append(T("source", "5e6f7a8b", OFF, "0x50", OSRC, 7))
+    L.append(T("source", "5e6f7a8b", OFF, "0x70", OSRC, 7))
+    L.append(pc("5e6f7a8b", 0, OFF, 0x50, ld=32768, sec=262144 if fixed else 163840,
+                ideal=131072))
+    L.append(pc("5e6f7a8b", 0, OFF, 0x70, st=32768, sec=131072, ideal=131072))
+    L.append(T("nosource", "5e6f7a8b", "vec_copy"))
+    # two flushes of one instruction add up: 1000 + 1000 requests
+    L.append(pc("5e6f7a8b", 1, "vec_copy", 0x40, ld=1000, sec=16000, ideal=8000))
+    L.append(pc("5e6f7a8b", 1, "vec_copy", 0x60, st=2000, sec=16000, ideal=16000))
+    L.append(pc("5e6f7a8b", 1, "vec_copy", 0x40, ld=1000, sec=16000, ideal=8000))
+    L.append(T("dropped", 0, 12, "CUPTI dropped them when the context ended"))
+    L.append(T("note", "CUDA graph launches: their kernels' instructions are counted, their "
+                       "launches are not"))
+    L.append(T("end", 2, 10))
+    return L
+
+
+def main():
+    write("handmade-transpose", "raw-4242.tsv", transpose(False))
+    write("handmade-transpose-after", "raw-4242.tsv", transpose(True))
+
+    # a parent that finished and a child cut off mid-line, with malformed lines
+    elt = ("_ZN2at6native18elementwise_kernelILi128ELi4EZNS0_15gpu_kernel_implINS0_11FillFunctor"
+           "IfEEEEvRNS_18TensorIteratorBaseERKT_EUliE_EEviT1_")
+    parent = HEAD + [
+        T("process", 5000, 4999, "python3 train.py --steps 2"), DEV, MET,
+        T("launch", 0, elt, 4), T("launch", 0, "triton_poi_fused_add_0", 2),
+        pc("0badf00d", 3, elt, 0x1f0, st=8192, sec=32768, ideal=32768),
+        T("nosource", "0badf00d", "triton_poi_fused_add_0"),
+        pc("0badf00d", 7, "triton_poi_fused_add_0", 0x80, ld=4096, sec=131072, ideal=16384),
+        pc("0badf00d", 7, "triton_poi_fused_add_0", 0xa0, st=2048, sec=8192, ideal=8192),
+        T("end", 1, 6)]
+    write("handmade-children", "raw-5000.tsv", parent)
+    red = "_Z10reduce_rowPKfPfii"
+    child = HEAD + [
+        T("process", 5001, 5000, "python3 -c 'import worker'"), DEV,
+        pc("0badf00d", 7, "before_metrics", 0x10, ld=1),  # malformed: no metrics record yet
+        MET,
+        T("launch", 0, red, 1),
+        T("source", "cafe0042", red, "0x60", "/home/user/proj/reduce.cu", 31),
+        pc("cafe0042", 0, red, 0x60, ld=1024, sec=32768, ideal=4096),
+        T("pc", 0, "zzzz", 0, red, "0x70", 1, 0, 1, 1, 0, 0, 0, 0),  # malformed: CRC
+        T("launch", 0, red),  # malformed: no count
+        "",  # malformed: an empty line
+        T("pc", 0, "cafe0042", 0, red, "0x80", 1024, 0, 4096)]  # cut off mid-line
+    write("handmade-children", "raw-5001.tsv", child, end_newline=False)
+
+    refused = HEAD + [
+        T("process", 6000, 5999, "./app"),
+        T("refused", "cuptiSassMetricsSetConfig(&set) at src/trace/cp_inject.c:371", 35,
+          "CUPTI_ERROR_INSUFFICIENT_PRIVILEGES", "CUPTI_ERROR_INSUFFICIENT_PRIVILEGES"),
+        T("launch", 0, NAIVE, 2), T("end", 0, 2)]
+    write("handmade-refused", "raw-6000.tsv", refused)
+
+    # a saved cubin: opcodes come from the tests' fake nvdisasm (tests/trace/fake-nvdisasm)
+    opc = HEAD + [
+        T("process", 7000, 6999, "./transpose --n 1024"), DEV, MET,
+        T("cubin", "1a2b3c4d", "cubin-1a2b3c4d.cubin"),
+        T("launch", 0, NAIVE, 1),
+        pc("1a2b3c4d", 0, NAIVE, 0x90, ld=32768, sec=131072, ideal=131072),
+        pc("1a2b3c4d", 0, NAIVE, 0xc0, st=32768, sec=1048576, ideal=131072),
+        T("end", 1, 1)]
+    write("handmade-opcodes", "raw-7000.tsv", opc)
+    with open("handmade-opcodes/cubin-1a2b3c4d.cubin", "w") as f:
+        f.write("HAND-MADE placeholder, not a cubin: the tests' fake nvdisasm prints a hand-made "
+                "listing instead\n")
+    os.makedirs("no-raw-files", exist_ok=True)
+    with open("no-raw-files/README.md", "w") as f:
+        f.write("A directory without raw files: what `coalprobe trace` leaves when no process "
+                "of the program initialised CUDA.\n")
+
+
+if __name__ == "__main__":
+    main()
