@@ -1,0 +1,650 @@
+/* cp_trace_analyze.c: what a trace means: per kernel and per instruction requests, sectors
+ * against the ideal, excess bytes, shared wavefronts and bank conflicts; every instruction
+ * ranked by the bytes it wastes, its share of the program's waste, one line of meaning in
+ * coalprobe's own terms, the gate, and why a trace may hold no counts. */
+#define _POSIX_C_SOURCE 200809L
+#include "cp_trace_report.h"
+
+#include <math.h>
+#include <regex.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "measure/cp_measure.h"
+
+/* ---- counts and their meaning --------------------------------------------------------------- */
+
+static int cp_trace_has(const cp_trace_counts *c, int m)
+{
+    return (c->has >> m) & 1u;
+}
+
+/* The sum of two metrics, NAN when neither was recorded (a missing one counts as 0). */
+static double cp_trace_sum2(const cp_trace_counts *c, int a, int b)
+{
+    if (!cp_trace_has(c, a) && !cp_trace_has(c, b))
+        return NAN;
+    return (double)c->value[a] + (double)c->value[b];
+}
+
+static double cp_trace_get(const cp_trace_counts *c, int m)
+{
+    return cp_trace_has(c, m) ? (double)c->value[m] : NAN;
+}
+
+static double cp_trace_ratio(double num, double den)
+{
+    return isfinite(num) && isfinite(den) && den > 0 ? num / den : NAN;
+}
+
+void cp_trace_derive(const cp_trace_counts *c, cp_trace_derived *d)
+{
+    d->requests = cp_trace_sum2(c, CP_TRACE_M_GLOBAL_LD, CP_TRACE_M_GLOBAL_ST);
+    d->sectors = cp_trace_get(c, CP_TRACE_M_SECTORS);
+    d->ideal_sectors = cp_trace_get(c, CP_TRACE_M_SECTORS_IDEAL);
+    d->excess_sectors = isfinite(d->sectors) && isfinite(d->ideal_sectors)
+                            ? fmax(0, d->sectors - d->ideal_sectors)
+                            : NAN;
+    d->excess_bytes = d->excess_sectors * CP_TRACE_SECTOR_BYTES;
+    d->sectors_per_request = cp_trace_ratio(d->sectors, d->requests);
+    d->ideal_sectors_per_request = cp_trace_ratio(d->ideal_sectors, d->requests);
+    d->excess_pct = 100 * cp_trace_ratio(d->excess_sectors, d->sectors);
+    d->shared_requests = cp_trace_sum2(c, CP_TRACE_M_SHARED_LD, CP_TRACE_M_SHARED_ST);
+    d->wavefronts = cp_trace_get(c, CP_TRACE_M_WAVEFRONTS);
+    d->ideal_wavefronts = cp_trace_get(c, CP_TRACE_M_WAVEFRONTS_IDEAL);
+    d->bank_conflicts = isfinite(d->wavefronts) && isfinite(d->ideal_wavefronts)
+                            ? fmax(0, d->wavefronts - d->ideal_wavefronts)
+                            : NAN;
+    d->wavefronts_per_request = cp_trace_ratio(d->wavefronts, d->shared_requests);
+    d->ideal_wavefronts_per_request = cp_trace_ratio(d->ideal_wavefronts, d->shared_requests);
+    d->conflict_pct = 100 * cp_trace_ratio(d->bank_conflicts, d->wavefronts);
+}
+
+/* 1 when the instruction ran at least once (global or shared requests). */
+static int cp_trace_executed(const cp_trace_derived *d)
+{
+    return (isfinite(d->requests) && d->requests > 0) ||
+           (isfinite(d->shared_requests) && d->shared_requests > 0);
+}
+
+const char *cp_trace_op_name(const cp_trace_instr *i)
+{
+    const cp_trace_counts *c = &i->counts;
+    int ld = c->value[CP_TRACE_M_GLOBAL_LD] > 0 || c->value[CP_TRACE_M_SHARED_LD] > 0;
+    int st = c->value[CP_TRACE_M_GLOBAL_ST] > 0 || c->value[CP_TRACE_M_SHARED_ST] > 0;
+    return ld && st ? "load_store" : ld ? "load" : st ? "store" : NULL;
+}
+
+const char *cp_trace_space_name(const cp_trace_instr *i)
+{
+    const cp_trace_counts *c = &i->counts;
+    int gl = c->value[CP_TRACE_M_GLOBAL_LD] > 0 || c->value[CP_TRACE_M_GLOBAL_ST] > 0;
+    int sh = c->value[CP_TRACE_M_SHARED_LD] > 0 || c->value[CP_TRACE_M_SHARED_ST] > 0;
+    return gl && sh ? "global_shared" : gl ? "global" : sh ? "shared" : NULL;
+}
+
+void cp_trace_where(const cp_trace_kernel *k, const cp_trace_instr *i, char *buf, size_t n)
+{
+    if (i->file)
+        snprintf(buf, n, "%s:%u", i->file, i->line);
+    else
+        snprintf(buf, n, "%s+0x%x", k->name ? k->name : k->function, i->pc);
+}
+
+/* x within 1% of k */
+static int cp_trace_near(double x, double k)
+{
+    return fabs(x - k) <= 0.01 * fabs(k) + 1e-9;
+}
+
+/* A count per request: "4" when whole, else "4.50". */
+static void cp_trace_num(char *buf, size_t n, double v)
+{
+    if (fabs(v - round(v)) < 0.005)
+        snprintf(buf, n, "%.0f", round(v));
+    else
+        snprintf(buf, n, "%.2f", v);
+}
+
+/* The lane width (4, 8 or 16 bytes) whose full warp needs `ideal` sectors or wavefronts per
+ * request (scaled: 1 for 4-byte sectors of ideal 4, i.e. pass ideal / unit), 0 when none. */
+static int cp_trace_width(double ideal, double unit)
+{
+    static const int widths[] = {4, 8, 16};
+    for (size_t i = 0; i < sizeof widths / sizeof widths[0]; i++)
+        if (cp_trace_near(ideal, widths[i] / unit))
+            return widths[i];
+    return 0;
+}
+
+/* The meaning of the global side. */
+static void cp_trace_meaning_global(const cp_trace_derived *d, char *buf, size_t n)
+{
+    double spr = d->sectors_per_request, ipr = d->ideal_sectors_per_request;
+    char s[32], ideal[32], width[24] = "";
+    cp_trace_num(s, sizeof s, spr);
+    cp_trace_num(ideal, sizeof ideal, ipr);
+    int w = cp_trace_width(ipr, 1);
+    if (w && w != 4)
+        snprintf(width, sizeof width, "--width %d ", w);
+    if (!(d->excess_sectors > 0)) {
+        if (w)
+            snprintf(buf, n, "coalesced: %s sectors per request, the ideal, like `coalprobe %s--stride 1`",
+                     s, width);
+        else
+            snprintf(buf, n, "coalesced: %s sectors per request, the ideal", s);
+        return;
+    }
+    if (!w) {
+        snprintf(buf, n, "%s sectors per request where %s would do: %.0f%% of the sectors moved are wasted",
+                 s, ideal, d->excess_pct);
+        return;
+    }
+    double r = spr / ipr;
+    long k = lround(r);
+    if (spr >= 32 * 0.99)
+        snprintf(buf, n,
+                 "%s sectors per request where %s would do: each lane in its own sector, like "
+                 "`coalprobe %s--stride %d` and above",
+                 s, ideal, width, 32 / w);
+    else if (k >= 2 && cp_trace_near(r, (double)k))
+        snprintf(buf, n, "%s sectors per request where %s would do: %ldx the ideal, like `coalprobe %s--stride %ld`",
+                 s, ideal, k, width, k);
+    else if (cp_trace_near(spr - ipr, 1))
+        snprintf(buf, n,
+                 "%s sectors per request where %s would do: one sector more, like a misaligned "
+                 "start (`coalprobe %s--offset 1`)",
+                 s, ideal, width);
+    else
+        snprintf(buf, n,
+                 "%s sectors per request where %s would do (%.1fx): between `coalprobe %s--stride %ld` "
+                 "and `--stride %ld`",
+                 s, ideal, r, width, (long)floor(r), (long)floor(r) + 1);
+}
+
+/* The meaning of the shared side. */
+static void cp_trace_meaning_shared(const cp_trace_derived *d, char *buf, size_t n)
+{
+    double wpr = d->wavefronts_per_request, ipr = d->ideal_wavefronts_per_request;
+    char s[32], ideal[32], width[24] = "";
+    cp_trace_num(s, sizeof s, wpr);
+    cp_trace_num(ideal, sizeof ideal, ipr);
+    if (!(d->bank_conflicts > 0)) {
+        snprintf(buf, n, "no bank conflict: %s wavefront%s per request, the ideal", s,
+                 strcmp(s, "1") == 0 ? "" : "s");
+        return;
+    }
+    /* a full warp of w-byte lanes needs w / 4 wavefronts; stride k (a power of two) makes a
+     * k-way conflict as long as k * w / 4 <= 32 */
+    int w = cp_trace_width(ipr, 4);
+    if (w && w != 4)
+        snprintf(width, sizeof width, "--width %d ", w);
+    double r = wpr / ipr;
+    long k = lround(r);
+    if (k >= 2 && cp_trace_near(r, (double)k)) {
+        int pow2 = (k & (k - 1)) == 0;
+        if (w && pow2 && k * w / 4 <= 32)
+            snprintf(buf, n,
+                     "%ld-way bank conflict: %s wavefronts per request where %s would do, like "
+                     "`coalprobe smem %s--stride %ld`",
+                     k, s, ideal, width, k);
+        else
+            snprintf(buf, n, "%ld-way bank conflict: %s wavefronts per request where %s would do",
+                     k, s, ideal);
+        return;
+    }
+    snprintf(buf, n, "bank conflicts: %s wavefronts per request where %s would do (%.1fx)", s,
+             ideal, r);
+}
+
+void cp_trace_meaning(const cp_trace_derived *d, char *buf, size_t n)
+{
+    char g[320] = "", s[320] = "";
+    if (d->requests > 0 && isfinite(d->sectors_per_request) &&
+        isfinite(d->ideal_sectors_per_request) && d->ideal_sectors_per_request > 0)
+        cp_trace_meaning_global(d, g, sizeof g);
+    else if (d->requests > 0)
+        snprintf(g, sizeof g, "global requests without sector counts (the chip lacks a metric)");
+    if (d->shared_requests > 0 && isfinite(d->wavefronts_per_request) &&
+        isfinite(d->ideal_wavefronts_per_request) && d->ideal_wavefronts_per_request > 0)
+        cp_trace_meaning_shared(d, s, sizeof s);
+    else if (d->shared_requests > 0)
+        snprintf(s, sizeof s, "shared requests without wavefront counts (the chip lacks a metric)");
+    snprintf(buf, n, "%s%s%s", g, g[0] && s[0] ? "; " : "", s);
+}
+
+void cp_trace_format_bytes(char *buf, size_t n, double bytes)
+{
+    static const char *const prefixes[] = {"", "k", "M", "G", "T", "P", "E"};
+    if (!isfinite(bytes)) {
+        snprintf(buf, n, "-");
+        return;
+    }
+    size_t p = 0;
+    double v = bytes;
+    while (fabs(v) >= 999.5 && p + 1 < sizeof prefixes / sizeof prefixes[0]) {
+        v /= 1000;
+        p++;
+    }
+    if (p == 0)
+        snprintf(buf, n, "%.0f B", v);
+    else
+        snprintf(buf, n, "%.*f %sB", fabs(v) >= 99.95 ? 0 : fabs(v) >= 9.995 ? 1 : 2, v,
+                 prefixes[p]);
+}
+
+/* ---- refusals --------------------------------------------------------------------------- */
+
+void cp_trace_refusal_text(int code, const char **cause, char *fix, size_t n)
+{
+    const char *f = NULL;
+    if (!cp_measure_cupti_refusal_text(code, cause, &f)) {
+        *cause = "CUPTI could not collect SASS metrics here";
+        f = "see the refused call and CUPTI's message in the report";
+    }
+    static const char *const tails[] = {", or run with --no-counters",
+                                        "; or run with --no-counters", " or run with --no-counters",
+                                        "run with --no-counters"};
+    size_t len = strlen(f);
+    for (size_t i = 0; i < sizeof tails / sizeof tails[0]; i++) {
+        size_t t = strlen(tails[i]);
+        if (len >= t && strcmp(f + len - t, tails[i]) == 0) {
+            len -= t;
+            break;
+        }
+    }
+    if (len == 0)
+        snprintf(fix, n, "trace the program on a GPU that allows profiling");
+    else
+        snprintf(fix, n, "%.*s", (int)len, f);
+}
+
+/* ---- sorting ---------------------------------------------------------------------------- */
+
+static double cp_trace_or0(double v)
+{
+    return isfinite(v) ? v : 0;
+}
+
+/* Executed first; most excess bytes, then most bank conflicts, most requests (PCs not
+ * compared). */
+static int cp_trace_instr_weight_order(const cp_trace_instr *x, const cp_trace_instr *y)
+{
+    int ex = cp_trace_executed(&x->d), ey = cp_trace_executed(&y->d);
+    if (ex != ey)
+        return ey - ex;
+    const double kx[3] = {cp_trace_or0(x->d.excess_bytes), cp_trace_or0(x->d.bank_conflicts),
+                          cp_trace_or0(x->d.requests) + cp_trace_or0(x->d.shared_requests)};
+    const double ky[3] = {cp_trace_or0(y->d.excess_bytes), cp_trace_or0(y->d.bank_conflicts),
+                          cp_trace_or0(y->d.requests) + cp_trace_or0(y->d.shared_requests)};
+    for (int i = 0; i < 3; i++)
+        if (kx[i] != ky[i])
+            return kx[i] < ky[i] ? 1 : -1;
+    return 0;
+}
+
+/* Inside a kernel: by weight, then lowest PC. */
+static int cp_trace_instr_cmp(const void *a, const void *b)
+{
+    const cp_trace_instr *x = a, *y = b;
+    int c = cp_trace_instr_weight_order(x, y);
+    return c ? c : (x->pc > y->pc) - (x->pc < y->pc);
+}
+
+static const char *cp_trace_kernel_name(const cp_trace_kernel *k)
+{
+    return k->name ? k->name : k->function;
+}
+
+/* Counted kernels first; most excess bytes, most bank conflicts, most launches; by name. */
+static int cp_trace_kernel_cmp(const void *a, const void *b)
+{
+    const cp_trace_kernel *x = a, *y = b;
+    int cx = x->ninstrs > 0, cy = y->ninstrs > 0;
+    if (cx != cy)
+        return cy - cx;
+    const double kx[3] = {cp_trace_or0(x->d.excess_bytes), cp_trace_or0(x->d.bank_conflicts),
+                          (double)x->launches};
+    const double ky[3] = {cp_trace_or0(y->d.excess_bytes), cp_trace_or0(y->d.bank_conflicts),
+                          (double)y->launches};
+    for (int i = 0; i < 3; i++)
+        if (kx[i] != ky[i])
+            return kx[i] < ky[i] ? 1 : -1;
+    int c = strcmp(cp_trace_kernel_name(x), cp_trace_kernel_name(y));
+    if (c)
+        return c;
+    if (x->device != y->device)
+        return x->device < y->device ? -1 : 1;
+    return (x->crc > y->crc) - (x->crc < y->crc);
+}
+
+/* The report's instruction list: by weight, then kernels in report order, then PC. */
+typedef struct cp_trace_ref {
+    cp_trace_instr *instr;
+    const cp_trace_kernel *kernel;
+    const cp_trace_process *proc;
+    size_t order; /* kernel order in the report */
+} cp_trace_ref;
+
+static int cp_trace_ref_cmp(const void *a, const void *b)
+{
+    const cp_trace_ref *x = a, *y = b;
+    int c = cp_trace_instr_weight_order(x->instr, y->instr);
+    if (c)
+        return c;
+    if (x->order != y->order)
+        return x->order < y->order ? -1 : 1;
+    return (x->instr->pc > y->instr->pc) - (x->instr->pc < y->instr->pc);
+}
+
+/* ---- the report ------------------------------------------------------------------------- */
+
+static void cp_trace_add_counts(cp_trace_counts *sum, const cp_trace_counts *c)
+{
+    for (int m = 0; m < CP_TRACE_NMETRICS; m++) {
+        if (!cp_trace_has(c, m))
+            continue;
+        sum->value[m] =
+            sum->value[m] > UINT64_MAX - c->value[m] ? UINT64_MAX : sum->value[m] + c->value[m];
+        sum->has |= 1u << m;
+    }
+}
+
+static const char *cp_trace_signal_name(int sig)
+{
+    switch (sig) {
+    case SIGINT:
+        return "SIGINT";
+    case SIGTERM:
+        return "SIGTERM";
+    case SIGKILL:
+        return "SIGKILL";
+    case SIGSEGV:
+        return "SIGSEGV";
+    case SIGABRT:
+        return "SIGABRT";
+    case SIGBUS:
+        return "SIGBUS";
+    case SIGFPE:
+        return "SIGFPE";
+    case SIGILL:
+        return "SIGILL";
+    case SIGHUP:
+        return "SIGHUP";
+    case SIGPIPE:
+        return "SIGPIPE";
+    default:
+        return NULL;
+    }
+}
+
+/* Whether the trace is complete, and if not, the first reason. */
+static void cp_trace_completeness(const cp_trace *t, const cp_trace_run *run, cp_trace_report *r)
+{
+    r->complete = 1;
+    if (run && run->signaled) {
+        const char *name = cp_trace_signal_name(run->term_signal);
+        r->complete = 0;
+        if (name)
+            snprintf(r->incomplete_reason, sizeof r->incomplete_reason,
+                     "the program was killed by %s", name);
+        else
+            snprintf(r->incomplete_reason, sizeof r->incomplete_reason,
+                     "the program was killed by signal %d", run->term_signal);
+        return;
+    }
+    for (size_t i = 0; i < t->nprocs; i++) {
+        const cp_trace_process *p = &t->procs[i];
+        if (p->complete && !p->truncated)
+            continue;
+        r->complete = 0;
+        snprintf(r->incomplete_reason, sizeof r->incomplete_reason,
+                 "process %ld (%s) did not finish its trace (%s): it crashed, was killed or "
+                 "called _exit before CUDA's teardown",
+                 p->pid, p->file, p->truncated ? "its last line is cut off" : "no end record");
+        return;
+    }
+}
+
+/* Why no instruction was counted, with a fix when there is one. */
+static void cp_trace_no_counts(const cp_trace *t, cp_trace_report *r)
+{
+    size_t n = sizeof r->no_counts_reason;
+    r->no_counts_fix[0] = '\0';
+    if (t->nprocs == 0) {
+        snprintf(r->no_counts_reason, n,
+                 "no process initialised CUDA: the program does not use the GPU, or there is no "
+                 "GPU or driver here");
+        snprintf(r->no_counts_fix, sizeof r->no_counts_fix,
+                 "trace a program that uses CUDA, on a machine whose NVIDIA GPU and driver "
+                 "nvidia-smi lists");
+        return;
+    }
+    for (size_t i = 0; i < t->nprocs; i++) {
+        const cp_trace_process *p = &t->procs[i];
+        if (p->nrefusals) {
+            const cp_trace_refusal *x = &p->refusals[0];
+            const char *cause;
+            cp_trace_refusal_text(x->code, &cause, r->no_counts_fix, sizeof r->no_counts_fix);
+            snprintf(r->no_counts_reason, n, "CUPTI refused in process %ld: %s (%s from %s)",
+                     p->pid, cause, x->name, x->call);
+            return;
+        }
+    }
+    size_t launched = 0;
+    for (size_t i = 0; i < t->nprocs; i++)
+        for (size_t k = 0; k < t->procs[i].nkernels; k++)
+            launched += t->procs[i].kernels[k].launches > 0;
+    for (size_t i = 0; i < t->nprocs; i++) {
+        const cp_trace_process *p = &t->procs[i];
+        if (p->nnotes && launched == 0) {
+            snprintf(r->no_counts_reason, n, "process %ld: %s", p->pid, p->notes[0]);
+            return;
+        }
+    }
+    if (launched)
+        snprintf(r->no_counts_reason, n,
+                 "%zu kernel%s launched, and CUPTI returned no instruction records for any "
+                 "(see the notes)",
+                 launched, launched == 1 ? " was" : "s were");
+    else
+        snprintf(r->no_counts_reason, n,
+                 "the process%s that initialised CUDA launched no kernel",
+                 t->nprocs == 1 ? "" : "es");
+}
+
+static int cp_trace_add_violation(cp_trace_report *r, size_t *cap, const cp_trace_ref *ref,
+                                  const char *what, double value, double limit)
+{
+    if (r->nviolations == *cap) {
+        size_t want = *cap ? *cap * 2 : 16;
+        cp_trace_violation *grown = realloc(r->violations, want * sizeof *grown);
+        if (!grown)
+            return -1;
+        r->violations = grown;
+        *cap = want;
+    }
+    r->violations[r->nviolations++] =
+        (cp_trace_violation){ref->proc, ref->kernel, ref->instr, what, value, limit};
+    return 0;
+}
+
+/* The gate: every executed instruction of the selected kernels with at least min_requests
+ * requests (global and shared together) against the limits. */
+static int cp_trace_gate(cp_trace_report *r, const cp_trace_ref *refs, size_t n,
+                         const cp_trace_options *o)
+{
+    r->gate_checked = isfinite(o->max_sectors_per_request) || isfinite(o->max_excess_pct);
+    if (!r->gate_checked)
+        return 0;
+    size_t cap = 0;
+    for (size_t i = 0; i < n; i++) {
+        const cp_trace_derived *d = &refs[i].instr->d;
+        if (!cp_trace_executed(d))
+            continue;
+        double requests = cp_trace_or0(d->requests) + cp_trace_or0(d->shared_requests);
+        if (requests < (double)o->min_requests)
+            continue;
+        r->gate_judged++;
+        cp_trace_instr *in = refs[i].instr;
+        if (isfinite(o->max_sectors_per_request) && d->sectors_per_request > o->max_sectors_per_request) {
+            in->gate_failed = 1;
+            if (cp_trace_add_violation(r, &cap, &refs[i], "sectors_per_request",
+                                       d->sectors_per_request, o->max_sectors_per_request) != 0)
+                return -1;
+        }
+        if (isfinite(o->max_excess_pct) && d->excess_pct > o->max_excess_pct) {
+            in->gate_failed = 1;
+            if (cp_trace_add_violation(r, &cap, &refs[i], "excess_pct", d->excess_pct,
+                                       o->max_excess_pct) != 0)
+                return -1;
+        }
+        if (isfinite(o->max_excess_pct) && d->conflict_pct > o->max_excess_pct) {
+            in->gate_failed = 1;
+            if (cp_trace_add_violation(r, &cap, &refs[i], "conflict_pct", d->conflict_pct,
+                                       o->max_excess_pct) != 0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
+int cp_trace_analyze(cp_trace *t, const cp_trace_run *run, const cp_trace_options *o,
+                     cp_trace_report *r, cp_status *st)
+{
+    memset(r, 0, sizeof *r);
+    r->trace = t;
+    r->run = run;
+    r->options = o;
+    regex_t re;
+    int have_re = o->kernel_regex != NULL;
+    if (have_re) {
+        int e = regcomp(&re, o->kernel_regex, REG_EXTENDED | REG_NOSUB);
+        if (e != 0) {
+            char why[256];
+            regerror(e, &re, why, sizeof why);
+            cp_status_set(st, CP_EXIT_USAGE, "--kernel: '%s' is not a regular expression: %s",
+                          o->kernel_regex, why);
+            cp_status_hint(st, "--kernel takes a POSIX extended regular expression matched "
+                               "against the demangled kernel name, e.g. 'transpose|copy'");
+            return CP_EXIT_USAGE;
+        }
+    }
+    cp_trace_counts program = {0};
+    size_t nrefs = 0;
+    for (size_t p = 0; p < t->nprocs; p++) {
+        cp_trace_process *proc = &t->procs[p];
+        for (size_t k = 0; k < proc->nkernels; k++) {
+            cp_trace_kernel *kk = &proc->kernels[k];
+            memset(&kk->totals, 0, sizeof kk->totals);
+            for (size_t i = 0; i < kk->ninstrs; i++) {
+                cp_trace_derive(&kk->instrs[i].counts, &kk->instrs[i].d);
+                kk->instrs[i].gate_failed = 0;
+                kk->instrs[i].rank = 0;
+                cp_trace_add_counts(&kk->totals, &kk->instrs[i].counts);
+            }
+            cp_trace_derive(&kk->totals, &kk->d);
+            cp_trace_add_counts(&program, &kk->totals);
+            kk->selected = !have_re || regexec(&re, cp_trace_kernel_name(kk), 0, NULL, 0) == 0;
+            if (kk->ninstrs > 1)
+                qsort(kk->instrs, kk->ninstrs, sizeof *kk->instrs, cp_trace_instr_cmp);
+            if (kk->selected) {
+                r->nselected++;
+                r->ncounted += kk->ninstrs > 0;
+                nrefs += kk->ninstrs;
+            }
+        }
+        if (proc->nkernels > 1)
+            qsort(proc->kernels, proc->nkernels, sizeof *proc->kernels, cp_trace_kernel_cmp);
+    }
+    if (have_re)
+        regfree(&re);
+    cp_trace_derive(&program, &r->program);
+
+    cp_trace_ref *refs = calloc(nrefs ? nrefs : 1, sizeof *refs);
+    if (!refs)
+        return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory analysing the trace");
+    size_t n = 0, order = 0;
+    for (size_t p = 0; p < t->nprocs; p++) {
+        cp_trace_process *proc = &t->procs[p];
+        for (size_t k = 0; k < proc->nkernels; k++) {
+            cp_trace_kernel *kk = &proc->kernels[k];
+            if (!kk->selected)
+                continue;
+            kk->index = order++;
+            for (size_t i = 0; i < kk->ninstrs; i++)
+                refs[n++] = (cp_trace_ref){&kk->instrs[i], kk, proc, kk->index};
+        }
+    }
+    if (n > 1)
+        qsort(refs, n, sizeof *refs, cp_trace_ref_cmp);
+    r->instrs = malloc((n ? n : 1) * sizeof *r->instrs);
+    r->instr_kernel = malloc((n ? n : 1) * sizeof *r->instr_kernel);
+    r->instr_proc = malloc((n ? n : 1) * sizeof *r->instr_proc);
+    if (!r->instrs || !r->instr_kernel || !r->instr_proc) {
+        free(refs);
+        cp_trace_report_free(r);
+        return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory analysing the trace");
+    }
+    for (size_t i = 0; i < n; i++) {
+        cp_trace_instr *in = refs[i].instr;
+        in->rank = cp_trace_executed(&in->d) ? i + 1 : 0;
+        r->nexecuted += in->rank > 0;
+        in->excess_share = r->program.excess_bytes > 0 && isfinite(in->d.excess_bytes)
+                               ? in->d.excess_bytes / r->program.excess_bytes
+                               : NAN;
+        in->conflict_share = r->program.bank_conflicts > 0 && isfinite(in->d.bank_conflicts)
+                                 ? in->d.bank_conflicts / r->program.bank_conflicts
+                                 : NAN;
+        r->instrs[i] = in;
+        r->instr_kernel[i] = refs[i].kernel;
+        r->instr_proc[i] = refs[i].proc;
+        r->counted = 1;
+    }
+    r->ninstrs = n;
+    int gate = cp_trace_gate(r, refs, n, o);
+    free(refs);
+    if (gate != 0) {
+        cp_trace_report_free(r);
+        return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory checking the gate");
+    }
+    /* counted: anything counted anywhere in the program, whatever --kernel selects */
+    r->counted = 0;
+    for (size_t p = 0; p < t->nprocs && !r->counted; p++)
+        for (size_t k = 0; k < t->procs[p].nkernels && !r->counted; k++)
+            r->counted = t->procs[p].kernels[k].ninstrs > 0;
+    if (!r->counted)
+        cp_trace_no_counts(t, r);
+    cp_trace_completeness(t, run, r);
+    return CP_EXIT_OK;
+}
+
+void cp_trace_report_free(cp_trace_report *r)
+{
+    free((void *)r->instrs);
+    free((void *)r->instr_kernel);
+    free((void *)r->instr_proc);
+    free(r->violations);
+    r->instrs = NULL;
+    r->instr_kernel = NULL;
+    r->instr_proc = NULL;
+    r->violations = NULL;
+    r->ninstrs = r->nviolations = 0;
+}
+
+int cp_trace_demangle_all(cp_trace *t, cp_status *st)
+{
+    for (size_t p = 0; p < t->nprocs; p++)
+        for (size_t k = 0; k < t->procs[p].nkernels; k++) {
+            cp_trace_kernel *kk = &t->procs[p].kernels[k];
+            if (kk->name)
+                continue;
+            kk->name = cp_trace_demangle(kk->function);
+            if (!kk->name)
+                kk->name = strdup(kk->function);
+            if (!kk->name)
+                return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory demangling names");
+        }
+    return CP_EXIT_OK;
+}

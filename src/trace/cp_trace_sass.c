@@ -1,0 +1,327 @@
+/* cp_trace_sass.c: SASS opcodes for the traced instructions: runs nvdisasm (when it is on PATH)
+ * on each cubin the injection library saved and maps every function's PC offsets to opcodes.
+ * Optional: without nvdisasm the report has no opcodes and says why once. */
+#define _POSIX_C_SOURCE 200809L
+#include "cp_trace_report.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cp_trace_launch.h"
+
+#define CP_TRACE_SASS_MAX_OUTPUT (512u << 20)
+
+/* ---- the parser --------------------------------------------------------------------------- */
+
+static int cp_trace_sass_push(cp_trace_sass_line **lines, size_t *n, size_t *cap,
+                              const char *function, uint32_t pc, const char *op, size_t oplen)
+{
+    if (*n == *cap) {
+        size_t want = *cap ? *cap * 2 : 256;
+        cp_trace_sass_line *grown = realloc(*lines, want * sizeof *grown);
+        if (!grown)
+            return -1;
+        *lines = grown;
+        *cap = want;
+    }
+    cp_trace_sass_line *l = &(*lines)[*n];
+    l->function = strdup(function);
+    l->opcode = malloc(oplen + 1);
+    l->pc = pc;
+    if (!l->function || !l->opcode) {
+        free(l->function);
+        free(l->opcode);
+        return -1;
+    }
+    memcpy(l->opcode, op, oplen);
+    l->opcode[oplen] = '\0';
+    (*n)++;
+    return 0;
+}
+
+int cp_trace_sass_parse(const char *text, cp_trace_sass_line **lines, size_t *n, cp_status *st)
+{
+    *lines = NULL;
+    *n = 0;
+    size_t cap = 0;
+    char *function = NULL; /* the .text section being read */
+    int rc = CP_EXIT_OK;
+    for (const char *line = text; line && *line && rc == CP_EXIT_OK;) {
+        const char *end = strchr(line, '\n');
+        size_t len = end ? (size_t)(end - line) : strlen(line);
+        const char *s = line, *stop = line + len;
+        while (s < stop && (*s == ' ' || *s == '\t'))
+            s++;
+        static const char section[] = ".section";
+        static const char text_prefix[] = ".text.";
+        if ((size_t)(stop - s) > sizeof section && strncmp(s, section, sizeof section - 1) == 0 &&
+            (s[sizeof section - 1] == ' ' || s[sizeof section - 1] == '\t')) {
+            s += sizeof section - 1;
+            while (s < stop && (*s == ' ' || *s == '\t'))
+                s++;
+            size_t name = strcspn(s, ", \t\n");
+            if (s + name > stop)
+                name = (size_t)(stop - s);
+            free(function);
+            function = NULL;
+            if (name > sizeof text_prefix - 1 &&
+                strncmp(s, text_prefix, sizeof text_prefix - 1) == 0) {
+                size_t fl = name - (sizeof text_prefix - 1);
+                function = malloc(fl + 1);
+                if (!function) {
+                    rc = cp_status_set(st, CP_EXIT_RUNTIME, "out of memory reading nvdisasm");
+                    break;
+                }
+                memcpy(function, s + sizeof text_prefix - 1, fl);
+                function[fl] = '\0';
+            }
+        } else if (function && stop - s > 4 && s[0] == '/' && s[1] == '*') {
+            /* offset comment, then [{] [@predicate] OPCODE operands ; */
+            const char *h = s + 2;
+            uint32_t pc = 0;
+            size_t digits = 0;
+            int ok = 1;
+            for (; h < stop && *h != '*'; h++, digits++) {
+                int v = *h >= '0' && *h <= '9'   ? *h - '0'
+                        : *h >= 'a' && *h <= 'f' ? *h - 'a' + 10
+                        : *h >= 'A' && *h <= 'F' ? *h - 'A' + 10
+                                                 : -1;
+                if (v < 0 || digits >= 8) {
+                    ok = 0;
+                    break;
+                }
+                pc = pc * 16 + (uint32_t)v;
+            }
+            if (ok && digits > 0 && h + 1 < stop && h[0] == '*' && h[1] == '/') {
+                s = h + 2;
+                while (s < stop && (*s == ' ' || *s == '\t' || *s == '{'))
+                    s++;
+                if (s < stop && *s == '@') { /* a predicate: @P0, @!PT */
+                    while (s < stop && *s != ' ' && *s != '\t')
+                        s++;
+                    while (s < stop && (*s == ' ' || *s == '\t'))
+                        s++;
+                }
+                size_t oplen = 0;
+                while (s + oplen < stop && s[oplen] != ' ' && s[oplen] != '\t' &&
+                       s[oplen] != ';' && s[oplen] != '}')
+                    oplen++;
+                if (oplen && cp_trace_sass_push(lines, n, &cap, function, pc, s, oplen) != 0)
+                    rc = cp_status_set(st, CP_EXIT_RUNTIME, "out of memory reading nvdisasm");
+            }
+        }
+        line = end ? end + 1 : NULL;
+    }
+    free(function);
+    if (rc != CP_EXIT_OK) {
+        cp_trace_sass_free(*lines, *n);
+        *lines = NULL;
+        *n = 0;
+    }
+    return rc;
+}
+
+void cp_trace_sass_free(cp_trace_sass_line *lines, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(lines[i].function);
+        free(lines[i].opcode);
+    }
+    free(lines);
+}
+
+/* ---- running nvdisasm ----------------------------------------------------------------------- */
+
+/* Runs `nvdisasm -c CUBIN` and returns its standard output (malloc'd), or NULL with why. */
+static char *cp_trace_sass_run(const char *nvdisasm, const char *cubin, char *why, size_t wn)
+{
+    int fd[2];
+    if (pipe(fd) != 0) {
+        snprintf(why, wn, "pipe: %s", strerror(errno));
+        return NULL;
+    }
+    pid_t pid = fork();
+    if (pid < 0) {
+        snprintf(why, wn, "fork: %s", strerror(errno));
+        close(fd[0]);
+        close(fd[1]);
+        return NULL;
+    }
+    if (pid == 0) {
+        int devnull = open("/dev/null", O_RDWR);
+        if (devnull >= 0) {
+            dup2(devnull, STDIN_FILENO);
+            dup2(devnull, STDERR_FILENO);
+        }
+        dup2(fd[1], STDOUT_FILENO);
+        close(fd[0]);
+        close(fd[1]);
+        char *const argv[] = {(char *)"nvdisasm", (char *)"-c", (char *)cubin, NULL};
+        execv(nvdisasm, argv);
+        _exit(127);
+    }
+    close(fd[1]);
+    size_t cap = 65536, len = 0;
+    char *out = malloc(cap);
+    int failed = !out;
+    for (;;) {
+        char chunk[16384];
+        ssize_t got = read(fd[0], chunk, sizeof chunk);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0)
+            break;
+        if (failed)
+            continue; /* drain, so that nvdisasm can finish */
+        if (len + (size_t)got + 1 > cap) {
+            char *grown = len + (size_t)got + 1 > CP_TRACE_SASS_MAX_OUTPUT ? NULL
+                                                                           : realloc(out, cap * 2);
+            if (!grown) {
+                failed = 1;
+                continue;
+            }
+            out = grown;
+            cap *= 2;
+        }
+        memcpy(out + len, chunk, (size_t)got);
+        len += (size_t)got;
+    }
+    close(fd[0]);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    if (failed || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        if (failed)
+            snprintf(why, wn, "its output is too large");
+        else if (WIFEXITED(status))
+            snprintf(why, wn, "it exited with status %d", WEXITSTATUS(status));
+        else
+            snprintf(why, wn, "it was killed by signal %d", WTERMSIG(status));
+        free(out);
+        return NULL;
+    }
+    out[len] = '\0';
+    return out;
+}
+
+static int cp_trace_sass_order(const void *a, const void *b)
+{
+    const cp_trace_sass_line *x = a, *y = b;
+    int c = strcmp(x->function, y->function);
+    return c ? c : (x->pc > y->pc) - (x->pc < y->pc);
+}
+
+static const cp_trace_sass_line *cp_trace_sass_find(const cp_trace_sass_line *lines, size_t n,
+                                                    const char *function, uint32_t pc)
+{
+    cp_trace_sass_line key = {(char *)function, pc, NULL};
+    return bsearch(&key, lines, n, sizeof *lines, cp_trace_sass_order);
+}
+
+/* Gives the opcodes of one cubin's listing to every instruction of that cubin. */
+static int cp_trace_sass_apply(cp_trace *t, uint32_t crc, cp_trace_sass_line *lines, size_t n,
+                               size_t *given)
+{
+    qsort(lines, n, sizeof *lines, cp_trace_sass_order);
+    for (size_t p = 0; p < t->nprocs; p++)
+        for (size_t k = 0; k < t->procs[p].nkernels; k++) {
+            cp_trace_kernel *kk = &t->procs[p].kernels[k];
+            if (!kk->has_crc || kk->crc != crc)
+                continue;
+            for (size_t i = 0; i < kk->ninstrs; i++) {
+                const cp_trace_sass_line *l =
+                    cp_trace_sass_find(lines, n, kk->function, kk->instrs[i].pc);
+                if (!l || kk->instrs[i].opcode)
+                    continue;
+                kk->instrs[i].opcode = strdup(l->opcode);
+                if (!kk->instrs[i].opcode)
+                    return -1;
+                (*given)++;
+            }
+        }
+    return 0;
+}
+
+int cp_trace_sass_opcodes(cp_trace *t, const char *dir, int *have_opcodes, cp_status *st)
+{
+    *have_opcodes = 0;
+    size_t counted = 0, ncubins = 0;
+    for (size_t p = 0; p < t->nprocs; p++) {
+        ncubins += t->procs[p].ncubins;
+        for (size_t k = 0; k < t->procs[p].nkernels; k++)
+            counted += t->procs[p].kernels[k].ninstrs;
+    }
+    if (counted == 0)
+        return CP_EXIT_OK; /* nothing to give opcodes to: nothing to say */
+    if (ncubins == 0) {
+        cp_trace_add_note(t, "no SASS opcodes: the raw files name no saved cubin");
+        return CP_EXIT_OK;
+    }
+    char nvdisasm[4096];
+    cp_status ignored;
+    cp_status_clear(&ignored);
+    if (cp_trace_find_program("nvdisasm", nvdisasm, sizeof nvdisasm, &ignored) != CP_EXIT_OK) {
+        cp_trace_add_note(t, "no SASS opcodes: nvdisasm (part of the CUDA Toolkit) is not on "
+                             "PATH");
+        return CP_EXIT_OK;
+    }
+    size_t given = 0, failures = 0;
+    char first_failure[600] = "";
+    uint32_t *done = calloc(ncubins, sizeof *done);
+    size_t ndone = 0;
+    if (!done)
+        return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory reading cubins");
+    int rc = CP_EXIT_OK;
+    for (size_t p = 0; p < t->nprocs && rc == CP_EXIT_OK; p++)
+        for (size_t c = 0; c < t->procs[p].ncubins && rc == CP_EXIT_OK; c++) {
+            const cp_trace_pair *cubin = &t->procs[p].cubins[c];
+            uint32_t crc = (uint32_t)strtoul(cubin->a, NULL, 16);
+            int seen = 0;
+            for (size_t i = 0; i < ndone; i++)
+                seen |= done[i] == crc;
+            if (seen)
+                continue;
+            done[ndone++] = crc;
+            size_t plen = strlen(dir) + strlen(cubin->b) + 2;
+            char *path = malloc(plen);
+            if (!path) {
+                rc = cp_status_set(st, CP_EXIT_RUNTIME, "out of memory reading cubins");
+                break;
+            }
+            snprintf(path, plen, "%s/%s", dir, cubin->b);
+            char why[256] = "";
+            struct stat sb;
+            char *listing = NULL;
+            if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode))
+                snprintf(why, sizeof why, "the file is missing");
+            else
+                listing = cp_trace_sass_run(nvdisasm, path, why, sizeof why);
+            free(path);
+            if (!listing) {
+                if (failures++ == 0)
+                    snprintf(first_failure, sizeof first_failure, "%s: %s", cubin->b, why);
+                continue;
+            }
+            cp_trace_sass_line *lines = NULL;
+            size_t n = 0;
+            rc = cp_trace_sass_parse(listing, &lines, &n, st);
+            free(listing);
+            if (rc == CP_EXIT_OK && cp_trace_sass_apply(t, crc, lines, n, &given) != 0)
+                rc = cp_status_set(st, CP_EXIT_RUNTIME, "out of memory reading cubins");
+            cp_trace_sass_free(lines, n);
+        }
+    free(done);
+    if (rc != CP_EXIT_OK)
+        return rc;
+    if (failures)
+        cp_trace_add_note(t, "nvdisasm could not read %zu cubin%s, so some instructions have no "
+                             "opcode (first: %s)",
+                          failures, failures == 1 ? "" : "s", first_failure);
+    *have_opcodes = given > 0;
+    return CP_EXIT_OK;
+}
