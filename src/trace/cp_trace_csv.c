@@ -1,0 +1,138 @@
+/* cp_trace_csv.c: the trace report as CSV: a header line and one line per instruction of the
+ * selected kernels, in rank order (RFC 4180 quoting; empty cells for missing values). */
+#include "cp_trace_report.h"
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+static const char *const cp_trace_csv_columns[] = {
+    "rank",
+    "pid",
+    "process_command",
+    "kernel",
+    "function",
+    "device",
+    "launches",
+    "pc",
+    "file",
+    "line",
+    "opcode",
+    "op",
+    "space",
+    "requests",
+    "sectors",
+    "ideal_sectors",
+    "excess_sectors",
+    "excess_bytes",
+    "sectors_per_request",
+    "ideal_sectors_per_request",
+    "excess_pct",
+    "excess_share",
+    "shared_requests",
+    "wavefronts",
+    "ideal_wavefronts",
+    "bank_conflicts",
+    "wavefronts_per_request",
+    "ideal_wavefronts_per_request",
+    "conflict_pct",
+    "conflict_share",
+    "gate_failed",
+    "meaning",
+};
+
+typedef struct cp_trace_csv_line {
+    FILE *out;
+    size_t ncells;
+} cp_trace_csv_line;
+
+/* One cell, quoted only when it holds a comma, a quote or a line break. */
+static void cp_trace_csv_cell(cp_trace_csv_line *l, const char *text)
+{
+    if (l->ncells++)
+        fputc(',', l->out);
+    if (!text)
+        return;
+    if (!strpbrk(text, ",\"\r\n")) {
+        fputs(text, l->out);
+        return;
+    }
+    fputc('"', l->out);
+    for (const char *s = text; *s; s++) {
+        if (*s == '"')
+            fputc('"', l->out);
+        fputc(*s, l->out);
+    }
+    fputc('"', l->out);
+}
+
+/* A number: empty when NAN; an integer when integral; else 6 significant digits. */
+static void cp_trace_csv_number(cp_trace_csv_line *l, double v)
+{
+    char buf[48] = "";
+    if (!isfinite(v))
+        ;
+    else if (v == floor(v) && fabs(v) < 1e18)
+        snprintf(buf, sizeof buf, "%.0f", v == 0 ? 0.0 : v);
+    else
+        snprintf(buf, sizeof buf, "%.6g", v);
+    cp_trace_csv_cell(l, buf);
+}
+
+int cp_trace_write_csv(FILE *out, const cp_trace_report *r, cp_status *st)
+{
+    errno = 0;
+    cp_trace_csv_line l = {out, 0};
+    for (size_t c = 0; c < sizeof cp_trace_csv_columns / sizeof cp_trace_csv_columns[0]; c++)
+        cp_trace_csv_cell(&l, cp_trace_csv_columns[c]);
+    fputc('\n', out);
+    for (size_t i = 0; i < r->ninstrs; i++) {
+        const cp_trace_instr *in = r->instrs[i];
+        const cp_trace_kernel *k = r->instr_kernel[i];
+        const cp_trace_process *p = r->instr_proc[i];
+        const cp_trace_derived *d = &in->d;
+        char pc[24], meaning[700];
+        l.ncells = 0;
+        cp_trace_csv_number(&l, in->rank ? (double)in->rank : NAN);
+        cp_trace_csv_number(&l, p->pid >= 0 ? (double)p->pid : NAN);
+        cp_trace_csv_cell(&l, p->command);
+        cp_trace_csv_cell(&l, k->name ? k->name : k->function);
+        cp_trace_csv_cell(&l, k->function);
+        cp_trace_csv_number(&l, k->device);
+        cp_trace_csv_number(&l, (double)k->launches);
+        snprintf(pc, sizeof pc, "0x%04x", in->pc);
+        cp_trace_csv_cell(&l, pc);
+        cp_trace_csv_cell(&l, in->file);
+        cp_trace_csv_number(&l, in->file ? (double)in->line : NAN);
+        cp_trace_csv_cell(&l, in->opcode);
+        cp_trace_csv_cell(&l, cp_trace_op_name(in));
+        cp_trace_csv_cell(&l, cp_trace_space_name(in));
+        const double values[] = {d->requests,
+                                 d->sectors,
+                                 d->ideal_sectors,
+                                 d->excess_sectors,
+                                 d->excess_bytes,
+                                 d->sectors_per_request,
+                                 d->ideal_sectors_per_request,
+                                 d->excess_pct,
+                                 in->excess_share,
+                                 d->shared_requests,
+                                 d->wavefronts,
+                                 d->ideal_wavefronts,
+                                 d->bank_conflicts,
+                                 d->wavefronts_per_request,
+                                 d->ideal_wavefronts_per_request,
+                                 d->conflict_pct,
+                                 in->conflict_share};
+        for (size_t v = 0; v < sizeof values / sizeof values[0]; v++)
+            cp_trace_csv_number(&l, values[v]);
+        cp_trace_csv_cell(&l, in->gate_failed ? "true" : "false");
+        cp_trace_meaning(d, meaning, sizeof meaning);
+        cp_trace_csv_cell(&l, meaning);
+        fputc('\n', out);
+    }
+    if (fflush(out) != 0 || ferror(out))
+        return cp_status_set(st, CP_EXIT_RUNTIME, "cannot write the trace report: %s",
+                             strerror(errno ? errno : EIO));
+    return CP_EXIT_OK;
+}

@@ -1,0 +1,406 @@
+/* cp_trace_table.c: the trace report as text for a terminal (at most 100 columns): the program,
+ * then per process its devices, refusals, dropped records and notes, and per kernel a summary
+ * and its top instructions by excess bytes, each with its line of meaning; the gate's verdict;
+ * and the gate's offending lines for standard error. */
+#include "cp_trace_report.h"
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#define CP_TRACE_TABLE_WIDTH 100
+#define CP_TRACE_WHERE_WIDTH 22
+
+/* 1 when position at of text is inside a `quoted command` (an odd number of backticks before). */
+static int cp_trace_in_quote(const char *text, size_t at)
+{
+    int inside = 0;
+    for (size_t i = 0; i < at; i++)
+        inside ^= text[i] == '`';
+    return inside;
+}
+
+/* Writes text wrapped at the table width: the first line after `first`, the others after
+ * `rest` (both prefixes count toward the width), never inside a `quoted command` when it can
+ * be helped. Words longer than a line are cut. */
+static void cp_trace_wrap(FILE *out, const char *first, const char *rest, const char *text)
+{
+    const char *prefix = first;
+    while (*text == ' ')
+        text++;
+    do {
+        size_t room = CP_TRACE_TABLE_WIDTH - strlen(prefix), len = strlen(text);
+        if (len > room) {
+            size_t cut = room;
+            while (cut > 0 && (text[cut] != ' ' || cp_trace_in_quote(text, cut)))
+                cut--;
+            if (cut == 0) /* a quoted command longer than a line: any space will do */
+                for (cut = room; cut > 0 && text[cut] != ' ';)
+                    cut--;
+            len = cut ? cut : room;
+        }
+        fprintf(out, "%s%.*s\n", prefix, (int)len, text);
+        text += len;
+        while (*text == ' ')
+            text++;
+        prefix = rest;
+    } while (*text);
+}
+
+/* text cut to n columns, with "..." at the end when cut. */
+static void cp_trace_clip(char *buf, size_t size, const char *text, size_t n)
+{
+    if (strlen(text) <= n)
+        snprintf(buf, size, "%s", text);
+    else
+        snprintf(buf, size, "%.*s...", (int)(n > 3 ? n - 3 : 0), text);
+}
+
+/* A count in at most 9 columns: digits, or 3 significant digits with k/M/G/T/P/E. */
+static void cp_trace_count(char *buf, size_t n, double v)
+{
+    static const char *const prefixes[] = {"", "k", "M", "G", "T", "P", "E"};
+    if (!isfinite(v)) {
+        snprintf(buf, n, "-");
+        return;
+    }
+    if (v < 1e9) {
+        snprintf(buf, n, "%.0f", v);
+        return;
+    }
+    size_t p = 0;
+    while (v >= 999.5 && p + 1 < sizeof prefixes / sizeof prefixes[0]) {
+        v /= 1000;
+        p++;
+    }
+    snprintf(buf, n, "%.*f%s", v >= 99.95 ? 0 : v >= 9.995 ? 1 : 2, v, prefixes[p]);
+}
+
+static double cp_trace_or_zero(double v)
+{
+    return isfinite(v) ? v : 0;
+}
+
+static void cp_trace_ratio(char *buf, size_t n, double v)
+{
+    if (isfinite(v))
+        snprintf(buf, n, "%.2f", v);
+    else
+        snprintf(buf, n, "-");
+}
+
+static void cp_trace_pct(char *buf, size_t n, double fraction)
+{
+    if (isfinite(fraction))
+        snprintf(buf, n, "%.1f%%", fraction * 100);
+    else
+        snprintf(buf, n, "-");
+}
+
+/* The where column: basename:line, or "pc only"; cut from the left to fit. */
+static void cp_trace_table_where(char *buf, size_t n, const cp_trace_instr *in)
+{
+    char full[4200];
+    if (in->file) {
+        const char *base = strrchr(in->file, '/');
+        snprintf(full, sizeof full, "%s:%u", base ? base + 1 : in->file, in->line);
+    } else {
+        snprintf(full, sizeof full, "(no line)");
+    }
+    size_t len = strlen(full);
+    if (len <= CP_TRACE_WHERE_WIDTH)
+        snprintf(buf, n, "%s", full);
+    else
+        snprintf(buf, n, "...%s", full + len - (CP_TRACE_WHERE_WIDTH - 3));
+}
+
+/* The kind column: ld/st/ls (load, store, both) and gl/sh/gs (global, shared, both). */
+static void cp_trace_kind(char *buf, size_t n, const cp_trace_instr *in)
+{
+    const char *op = cp_trace_op_name(in), *sp = cp_trace_space_name(in);
+    if (!op || !sp) {
+        snprintf(buf, n, "-");
+        return;
+    }
+    snprintf(buf, n, "%s.%s",
+             strcmp(op, "load") == 0 ? "ld" : strcmp(op, "store") == 0 ? "st" : "ls",
+             strcmp(sp, "global") == 0 ? "gl" : strcmp(sp, "shared") == 0 ? "sh" : "gs");
+}
+
+static void cp_trace_table_header(FILE *out, const cp_trace_report *r)
+{
+    const cp_trace_run *run = r->run;
+    const cp_trace *t = r->trace;
+    char line[8192];
+    if (run && run->program) {
+        snprintf(line, sizeof line, "%s", run->program);
+        cp_trace_wrap(out, "coalprobe trace: ", "                 ", line);
+    } else if (run && run->from_raw) {
+        snprintf(line, sizeof line, "raw files in %s (--from-raw)", run->from_raw);
+        cp_trace_wrap(out, "coalprobe trace: ", "                 ", line);
+    }
+    if (run && run->program) {
+        char wall[64] = "";
+        if (isfinite(run->wall_seconds))
+            snprintf(wall, sizeof wall, " after %.3f s", run->wall_seconds);
+        if (run->exited)
+            fprintf(out, "the program exited with status %d%s\n", run->exit_code, wall);
+        else if (run->signaled)
+            fprintf(out, "the program was killed by signal %d%s\n", run->term_signal, wall);
+    }
+    size_t counted = 0, uncounted = 0;
+    for (size_t p = 0; p < t->nprocs; p++)
+        for (size_t k = 0; k < t->procs[p].nkernels; k++) {
+            const cp_trace_kernel *kk = &t->procs[p].kernels[k];
+            if (kk->selected && kk->ninstrs)
+                counted++;
+            else if (kk->selected)
+                uncounted++;
+        }
+    fprintf(out, "%zu process%s used CUDA; %zu kernel%s counted", t->nprocs,
+            t->nprocs == 1 ? "" : "es", counted, counted == 1 ? "" : "s");
+    if (uncounted)
+        fprintf(out, ", %zu launched but not counted", uncounted);
+    if (r->options->kernel_regex) {
+        size_t all = 0;
+        for (size_t p = 0; p < t->nprocs; p++)
+            all += t->procs[p].nkernels;
+        fprintf(out, " (%zu of %zu match --kernel)", r->nselected, all);
+    }
+    fputc('\n', out);
+    if (r->counted) {
+        char bytes[32], sectors[32];
+        cp_trace_format_bytes(bytes, sizeof bytes, r->program.excess_bytes);
+        cp_trace_count(sectors, sizeof sectors, r->program.excess_sectors);
+        fprintf(out, "the program's excess: %s (%s sectors) in global memory", bytes, sectors);
+        if (r->program.bank_conflicts > 0) {
+            char conflicts[32];
+            cp_trace_count(conflicts, sizeof conflicts, r->program.bank_conflicts);
+            fprintf(out, ", %s bank conflicts", conflicts);
+        }
+        fputc('\n', out);
+    } else {
+        cp_trace_wrap(out, "no counts: ", "  ", r->no_counts_reason);
+        if (r->no_counts_fix[0])
+            cp_trace_wrap(out, "hint: ", "      ", r->no_counts_fix);
+    }
+    if (!r->complete)
+        cp_trace_wrap(out, "INCOMPLETE: ", "  ", r->incomplete_reason);
+    for (size_t i = 0; i < t->nnotes; i++)
+        cp_trace_wrap(out, "note: ", "      ", t->notes[i]);
+}
+
+static void cp_trace_table_process(FILE *out, const cp_trace_process *p)
+{
+    char line[8192];
+    snprintf(line, sizeof line, "process %ld%s: ", p->pid, p->complete && !p->truncated ? "" : " (incomplete)");
+    char cmd[CP_TRACE_TABLE_WIDTH + 1];
+    cp_trace_clip(cmd, sizeof cmd, p->command ? p->command : "?", CP_TRACE_TABLE_WIDTH - strlen(line));
+    fprintf(out, "\n%s%s\n", line, cmd);
+    for (size_t i = 0; i < p->ndevices; i++) {
+        const cp_trace_device *d = &p->devices[i];
+        snprintf(line, sizeof line, "device %u: %s (%s, compute capability %s)", d->ordinal,
+                 d->name, d->chip, d->cc);
+        cp_trace_wrap(out, "  ", "    ", line);
+    }
+    for (size_t i = 0; i < p->nmissing; i++) {
+        snprintf(line, sizeof line, "missing metric %s: %s", p->missing[i].a, p->missing[i].b);
+        cp_trace_wrap(out, "  ", "    ", line);
+    }
+    for (size_t i = 0; i < p->nrefusals; i++) {
+        const cp_trace_refusal *x = &p->refusals[i];
+        const char *cause;
+        char fix[512];
+        cp_trace_refusal_text(x->code, &cause, fix, sizeof fix);
+        snprintf(line, sizeof line, "CUPTI refused: %s (%s from %s: %s)", cause, x->name, x->call,
+                 x->message);
+        cp_trace_wrap(out, "  ", "    ", line);
+        cp_trace_wrap(out, "  hint: ", "        ", fix);
+    }
+    for (size_t i = 0; i < p->ndropped; i++) {
+        char count[32];
+        cp_trace_count(count, sizeof count, (double)p->dropped[i].count);
+        snprintf(line, sizeof line, "DROPPED: %s record%s on device %u: %s", count,
+                 p->dropped[i].count == 1 ? "" : "s", p->dropped[i].device, p->dropped[i].reason);
+        cp_trace_wrap(out, "  ", "    ", line);
+    }
+    if (p->malformed) {
+        snprintf(line, sizeof line, "%s: %zu malformed line%s skipped", p->file, p->malformed,
+                 p->malformed == 1 ? "" : "s");
+        cp_trace_wrap(out, "  note: ", "        ", line);
+    }
+    for (size_t i = 0; i < p->nnotes; i++)
+        cp_trace_wrap(out, "  note: ", "        ", p->notes[i]);
+}
+
+static void cp_trace_table_kernel(FILE *out, const cp_trace_report *r, const cp_trace_kernel *k)
+{
+    char name[CP_TRACE_TABLE_WIDTH + 1], line[1024];
+    cp_trace_clip(name, sizeof name, k->name ? k->name : k->function, CP_TRACE_TABLE_WIDTH - 9);
+    fprintf(out, "\n  kernel %s\n", name);
+    char crc[32] = "";
+    if (k->has_crc)
+        snprintf(crc, sizeof crc, ", cubin %08x", k->crc);
+    fprintf(out, "    device %u, %llu launch%s%s%s\n", k->device, (unsigned long long)k->launches,
+            k->launches == 1 ? "" : "es", crc, k->nosource ? ", no line information" : "");
+    const cp_trace_derived *d = &k->d;
+    char a[32], b[32], c[32], e[32];
+    if (d->requests > 0) {
+        cp_trace_count(a, sizeof a, d->requests);
+        cp_trace_ratio(b, sizeof b, d->sectors_per_request);
+        cp_trace_ratio(c, sizeof c, d->ideal_sectors_per_request);
+        cp_trace_format_bytes(e, sizeof e, d->excess_bytes);
+        char share[32] = "";
+        if (r->program.excess_bytes > 0 && d->excess_bytes > 0)
+            snprintf(share, sizeof share, " (%.1f%%)", 100 * d->excess_bytes / r->program.excess_bytes);
+        snprintf(line, sizeof line,
+                 "global: %s requests, %s sectors/request where %s would do, %s excess%s", a, b,
+                 c, e, share);
+        cp_trace_wrap(out, "    ", "      ", line);
+    }
+    if (d->shared_requests > 0) {
+        cp_trace_count(a, sizeof a, d->shared_requests);
+        cp_trace_ratio(b, sizeof b, d->wavefronts_per_request);
+        cp_trace_ratio(c, sizeof c, d->ideal_wavefronts_per_request);
+        cp_trace_count(e, sizeof e, d->bank_conflicts);
+        snprintf(line, sizeof line,
+                 "shared: %s requests, %s wavefronts/request where %s would do, %s bank conflicts",
+                 a, b, c, e);
+        cp_trace_wrap(out, "    ", "      ", line);
+    }
+    size_t executed = 0;
+    for (size_t i = 0; i < k->ninstrs; i++)
+        executed += k->instrs[i].rank > 0;
+    if (executed == 0) {
+        fprintf(out, "    no memory instruction of it ran\n");
+        return;
+    }
+    size_t shown = executed < r->options->top ? executed : r->options->top;
+    if (shown)
+        fprintf(out, "    %4s %-*s %-8s %-5s %9s %7s %5s %6s %5s %8s %6s\n", "rank",
+                CP_TRACE_WHERE_WIDTH, "where", "pc", "kind", "requests", "sec/req", "ideal",
+                "wf/req", "ideal", "excess", "share");
+    /* instructions are in rank order inside the kernel; ranks count over the whole report */
+    for (size_t i = 0, listed = 0; i < k->ninstrs && listed < shown; i++) {
+        const cp_trace_instr *in = &k->instrs[i];
+        if (!in->rank)
+            continue;
+        listed++;
+        const cp_trace_derived *x = &in->d;
+        char rank[24], where[64], pc[24], kind[8], req[32], spr[32], ispr[32], wpr[32],
+            iwpr[32], excess[32], share[32];
+        snprintf(rank, sizeof rank, "%zu", in->rank);
+        cp_trace_table_where(where, sizeof where, in);
+        snprintf(pc, sizeof pc, "0x%04x", in->pc);
+        cp_trace_kind(kind, sizeof kind, in);
+        cp_trace_count(req, sizeof req, cp_trace_or_zero(x->requests) + cp_trace_or_zero(x->shared_requests));
+        cp_trace_ratio(spr, sizeof spr, x->sectors_per_request);
+        cp_trace_ratio(ispr, sizeof ispr, x->ideal_sectors_per_request);
+        cp_trace_ratio(wpr, sizeof wpr, x->wavefronts_per_request);
+        cp_trace_ratio(iwpr, sizeof iwpr, x->ideal_wavefronts_per_request);
+        if (x->requests > 0)
+            cp_trace_format_bytes(excess, sizeof excess, x->excess_bytes);
+        else
+            snprintf(excess, sizeof excess, "-");
+        cp_trace_pct(share, sizeof share,
+                     x->requests > 0 ? in->excess_share : in->conflict_share);
+        fprintf(out, "    %4s %-*s %-8s %-5s %9s %7s %5s %6s %5s %8s %6s\n", rank,
+                CP_TRACE_WHERE_WIDTH, where, pc, kind, req, spr, ispr, wpr, iwpr, excess, share);
+        char meaning[700], text[800];
+        cp_trace_meaning(x, meaning, sizeof meaning);
+        if (in->opcode)
+            snprintf(text, sizeof text, "%s: %s", in->opcode, meaning);
+        else
+            snprintf(text, sizeof text, "%s", meaning);
+        if (text[0])
+            cp_trace_wrap(out, "         ", "           ", text);
+    }
+    if (executed > shown)
+        fprintf(out, "    ... %zu more instruction%s (--top N shows more; JSON and CSV hold all)\n",
+                executed - shown, executed - shown == 1 ? "" : "s");
+}
+
+static void cp_trace_limits(char *buf, size_t n, const cp_trace_options *o)
+{
+    char a[64] = "", b[64] = "", c[64] = "";
+    if (isfinite(o->max_sectors_per_request))
+        snprintf(a, sizeof a, "at most %g sectors/request", o->max_sectors_per_request);
+    if (isfinite(o->max_excess_pct))
+        snprintf(b, sizeof b, "at most %g%% excess", o->max_excess_pct);
+    if (o->min_requests)
+        snprintf(c, sizeof c, "instructions of %llu+ requests",
+                 (unsigned long long)o->min_requests);
+    snprintf(buf, n, "%s%s%s%s%s", a, a[0] && b[0] ? ", " : "", b, c[0] ? ", " : "", c);
+}
+
+int cp_trace_write_table(FILE *out, const cp_trace_report *r, cp_status *st)
+{
+    const cp_trace *t = r->trace;
+    errno = 0;
+    cp_trace_table_header(out, r);
+    for (size_t p = 0; p < t->nprocs; p++) {
+        const cp_trace_process *proc = &t->procs[p];
+        cp_trace_table_process(out, proc);
+        size_t uncounted = 0;
+        for (size_t k = 0; k < proc->nkernels; k++) {
+            const cp_trace_kernel *kk = &proc->kernels[k];
+            if (!kk->selected)
+                continue;
+            if (kk->ninstrs)
+                cp_trace_table_kernel(out, r, kk);
+            else
+                uncounted++;
+        }
+        if (uncounted) {
+            fprintf(out, "\n  launched, not counted (CUPTI returned no instruction records):\n");
+            for (size_t k = 0; k < proc->nkernels; k++) {
+                const cp_trace_kernel *kk = &proc->kernels[k];
+                if (!kk->selected || kk->ninstrs)
+                    continue;
+                char name[CP_TRACE_TABLE_WIDTH + 1], tail[64];
+                snprintf(tail, sizeof tail, " (device %u, %llu launch%s)", kk->device,
+                         (unsigned long long)kk->launches, kk->launches == 1 ? "" : "es");
+                cp_trace_clip(name, sizeof name, kk->name ? kk->name : kk->function,
+                              CP_TRACE_TABLE_WIDTH - 4 - strlen(tail));
+                fprintf(out, "    %s%s\n", name, tail);
+            }
+        }
+    }
+    if (r->gate_checked) {
+        char limits[256], line[512];
+        cp_trace_limits(limits, sizeof limits, r->options);
+        if (r->nviolations)
+            snprintf(line, sizeof line,
+                     "FAILED: %zu violation%s among %zu instructions judged (%s); the offending "
+                     "lines are on standard error",
+                     r->nviolations, r->nviolations == 1 ? "" : "s", r->gate_judged, limits);
+        else
+            snprintf(line, sizeof line, "passed: %zu instruction%s judged (%s)", r->gate_judged,
+                     r->gate_judged == 1 ? "" : "s", limits);
+        fputc('\n', out);
+        cp_trace_wrap(out, "gate: ", "      ", line);
+    }
+    if (fflush(out) != 0 || ferror(out))
+        return cp_status_set(st, CP_EXIT_RUNTIME, "cannot write the trace report: %s",
+                             strerror(errno ? errno : EIO));
+    return CP_EXIT_OK;
+}
+
+void cp_trace_write_violations(FILE *err, const cp_trace_report *r)
+{
+    for (size_t i = 0; i < r->nviolations; i++) {
+        const cp_trace_violation *v = &r->violations[i];
+        char where[4400], what[128];
+        cp_trace_where(v->kernel, v->instr, where, sizeof where);
+        if (strcmp(v->what, "sectors_per_request") == 0)
+            snprintf(what, sizeof what, "%.2f sectors/request > %g", v->value, v->limit);
+        else if (strcmp(v->what, "excess_pct") == 0)
+            snprintf(what, sizeof what, "%.1f%% of its sectors in excess > %g%%", v->value,
+                     v->limit);
+        else
+            snprintf(what, sizeof what, "%.1f%% of its wavefronts bank conflicts > %g%%",
+                     v->value, v->limit);
+        fprintf(err, "coalprobe: gate: %s (pc 0x%04x, rank %zu, process %ld): %s\n", where,
+                v->instr->pc, v->instr->rank, v->proc->pid, what);
+    }
+}
