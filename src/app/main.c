@@ -7,6 +7,7 @@
 #include "measure/cp_measure.h"
 #include "cp_cli.h"
 #include "report/cp_report.h"
+#include "trace/cp_trace.h"
 #include "base/cp_base.h"
 
 /* True when the command line asks for JSON, even if parsing it failed further on. */
@@ -36,7 +37,12 @@ static int cp_main_compare(int argc, char **argv, const char *command)
     if (rc == CP_EXIT_OK)
         rc = cp_output_open(&out, o.output, &st);
     if (rc == CP_EXIT_OK) {
-        rc = cp_compare_files(o.base_path, o.new_path, o.tolerance, o.json, out.file, &st);
+        /* a trace report (kind "trace") is compared by the trace layer */
+        if (cp_trace_compare_is_trace(o.base_path) || cp_trace_compare_is_trace(o.new_path))
+            rc = cp_trace_compare_files(o.base_path, o.new_path, o.tolerance, o.json, out.file,
+                                        &st);
+        else
+            rc = cp_compare_files(o.base_path, o.new_path, o.tolerance, o.json, out.file, &st);
         if (rc == CP_EXIT_OK || rc == CP_EXIT_MISMATCH) { /* a regression is a written report */
             int written = cp_output_commit(&out, &st);
             rc = written == CP_EXIT_OK ? rc : written;
@@ -56,6 +62,10 @@ int main(int argc, char **argv)
     cp_options o;
     cp_status_clear(&st);
     char *command = cp_cli_command_string(argc, argv);
+    if (argc > 1 && strcmp(argv[1], "trace") == 0) {
+        free(command);
+        return cp_trace_main(argc - 1, argv + 1);
+    }
     if (argc > 1 && strcmp(argv[1], "compare") == 0) {
         int rc = cp_main_compare(argc, argv, command ? command : "coalprobe compare");
         free(command);

@@ -1,0 +1,526 @@
+/* cp_trace_main.c: coalprobe trace: the command line, then the program run under the injection
+ * library (or recorded raw files read back with --from-raw), the report written after the
+ * program ended, the gate, and the exit status (the program's when it failed). */
+#define _POSIX_C_SOURCE 200809L
+#include "cp_trace.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <math.h>
+#include <regex.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "report/cp_report.h"
+
+#define CP_TRACE_TOP_DEFAULT 5
+#define CP_TRACE_TOP_MAX 1000000
+
+enum {
+    CP_TRACE_OPT_TOP = 256,
+    CP_TRACE_OPT_KERNEL,
+    CP_TRACE_OPT_MIN_REQUESTS,
+    CP_TRACE_OPT_MAX_SPR,
+    CP_TRACE_OPT_MAX_EXCESS,
+    CP_TRACE_OPT_FORMAT,
+    CP_TRACE_OPT_RAW_DIR,
+    CP_TRACE_OPT_FROM_RAW,
+};
+
+typedef struct cp_trace_cli {
+    cp_trace_options report;
+    cp_trace_format format;
+    const char *output;
+    const char *raw_dir;
+    const char *from_raw;
+    int show_help;
+    char **program; /* argv of the program, NULL-terminated; NULL with --from-raw */
+    int nprogram;
+} cp_trace_cli;
+
+static void cp_trace_print_help(FILE *out)
+{
+    fputs("Usage: coalprobe trace [options] [--] PROGRAM [ARGS...]\n"
+          "       coalprobe trace [options] --from-raw DIR\n"
+          "\n"
+          "Runs PROGRAM (any CUDA program, unchanged) with coalprobe's CUPTI injection library,\n"
+          "counts every global and shared memory instruction of every kernel it launches, and\n"
+          "after it ends ranks the instructions by the bytes they waste: sectors moved beyond\n"
+          "what the lanes' bytes need, and shared-memory bank conflicts (docs/trace.md).\n"
+          "Everything after the first non-option (or after --) is the program and its\n"
+          "arguments, passed as they are; its standard streams are its own.\n"
+          "\n"
+          "Report:\n"
+          "  --top N           instructions per kernel in the table (default 5; JSON and CSV\n"
+          "                    hold every instruction)\n"
+          "  --kernel REGEX    only kernels whose demangled name matches REGEX (POSIX ERE)\n"
+          "  --format FMT      table (default), json or csv\n"
+          "  -o, --output FILE write the report to FILE (default: standard output, after the\n"
+          "                    program's own output)\n"
+          "Gate (exit 3 when an instruction is over a limit; offending lines on stderr):\n"
+          "  --max-sectors-per-request X  global sectors per request above X fail\n"
+          "  --max-excess-pct P           more than P% of an instruction's sectors in excess\n"
+          "                               (or of its wavefronts bank conflicts) fails\n"
+          "  --min-requests N             the gate ignores instructions of fewer requests\n"
+          "Raw files:\n"
+          "  --raw-dir DIR     keep the raw files in DIR (created; must hold no raw files)\n"
+          "                    instead of a temporary directory removed at the end\n"
+          "  --from-raw DIR    run nothing: report the raw files recorded in DIR\n"
+          "  -h, --help        this help\n"
+          "\n"
+          "Examples:\n"
+          "  coalprobe trace -- ./my_app --size 4096\n"
+          "  coalprobe trace --top 20 -- python3 train.py\n"
+          "  coalprobe trace --kernel transpose --format json -o t.json -- ./bench\n"
+          "  coalprobe trace --max-sectors-per-request 8 --min-requests 1000 -- ./tests\n"
+          "\n"
+          "Exit codes: the program's own when it is not 0 (128 + N when signal N killed it);\n"
+          "else 3 when the gate failed, 0 otherwise; 1 for coalprobe's own runtime errors\n"
+          "(also a gate with nothing to judge), 2 for usage errors (nothing was run).\n",
+          out);
+}
+
+static int cp_trace_usage(cp_status *st, const char *hint, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* A usage error: the message (printf-style) and the hint. */
+static int cp_trace_usage(cp_status *st, const char *hint, const char *fmt, ...)
+{
+    char message[sizeof st->message];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(message, sizeof message, fmt, ap);
+    va_end(ap);
+    cp_status_set(st, CP_EXIT_USAGE, "%s", message);
+    cp_status_hint(st, "%s", hint);
+    return CP_EXIT_USAGE;
+}
+
+/* A decimal integer in [0, max] with nothing after it. */
+static int cp_trace_parse_count(const char *opt, const char *s, uint64_t max, uint64_t *out,
+                                cp_status *st)
+{
+    char *end = NULL;
+    errno = 0;
+    unsigned long long v = (s[0] >= '0' && s[0] <= '9') ? strtoull(s, &end, 10) : 0;
+    if (!end || *end || errno || v > max) {
+        cp_status_set(st, CP_EXIT_USAGE, "%s: '%s' is not a whole number from 0 to %llu", opt, s,
+                      (unsigned long long)max);
+        cp_status_hint(st, "see coalprobe trace --help");
+        return CP_EXIT_USAGE;
+    }
+    *out = v;
+    return CP_EXIT_OK;
+}
+
+/* A finite number in (lo, hi] (lo_open) or [lo, hi], nothing after it; `what` names the
+ * range in the message ("a number above 0"). */
+static int cp_trace_parse_real(const char *opt, const char *s, double lo, int lo_open, double hi,
+                               const char *what, double *out, cp_status *st)
+{
+    char *end = NULL;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || *end || errno || !isfinite(v) || v < lo || (lo_open && v == lo) || v > hi) {
+        cp_status_set(st, CP_EXIT_USAGE, "%s: '%s' is not %s", opt, s, what);
+        cp_status_hint(st, "see coalprobe trace --help");
+        return CP_EXIT_USAGE;
+    }
+    *out = v;
+    return CP_EXIT_OK;
+}
+
+/* Parses argv (argv[0] is "trace"); the program is what follows the options. */
+static int cp_trace_parse(int argc, char **argv, cp_trace_cli *c, cp_status *st)
+{
+    static const struct option options[] = {
+        {"top", required_argument, NULL, CP_TRACE_OPT_TOP},
+        {"kernel", required_argument, NULL, CP_TRACE_OPT_KERNEL},
+        {"min-requests", required_argument, NULL, CP_TRACE_OPT_MIN_REQUESTS},
+        {"max-sectors-per-request", required_argument, NULL, CP_TRACE_OPT_MAX_SPR},
+        {"max-excess-pct", required_argument, NULL, CP_TRACE_OPT_MAX_EXCESS},
+        {"format", required_argument, NULL, CP_TRACE_OPT_FORMAT},
+        {"output", required_argument, NULL, 'o'},
+        {"raw-dir", required_argument, NULL, CP_TRACE_OPT_RAW_DIR},
+        {"from-raw", required_argument, NULL, CP_TRACE_OPT_FROM_RAW},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    memset(c, 0, sizeof *c);
+    c->report.top = CP_TRACE_TOP_DEFAULT;
+    c->report.max_sectors_per_request = NAN;
+    c->report.max_excess_pct = NAN;
+    c->format = CP_TRACE_FORMAT_TABLE;
+    optind = 0; /* full reset: the parser may run more than once (tests) */
+    opterr = 0;
+    int opt;
+    uint64_t v;
+    /* "+": options end at the first non-option, which is the program */
+    while ((opt = getopt_long(argc, argv, "+:o:h", options, NULL)) != -1) {
+        const char *word = argv[optind - 1];
+        switch (opt) {
+        case CP_TRACE_OPT_TOP:
+            CP_TRY(cp_trace_parse_count("--top", optarg, CP_TRACE_TOP_MAX, &v, st));
+            c->report.top = (size_t)v;
+            break;
+        case CP_TRACE_OPT_KERNEL:
+            c->report.kernel_regex = optarg;
+            break;
+        case CP_TRACE_OPT_MIN_REQUESTS:
+            CP_TRY(cp_trace_parse_count("--min-requests", optarg, UINT64_MAX, &c->report.min_requests, st));
+            break;
+        case CP_TRACE_OPT_MAX_SPR:
+            CP_TRY(cp_trace_parse_real("--max-sectors-per-request", optarg, 0, 1, INFINITY,
+                                       "a number above 0", &c->report.max_sectors_per_request,
+                                       st));
+            break;
+        case CP_TRACE_OPT_MAX_EXCESS:
+            CP_TRY(cp_trace_parse_real("--max-excess-pct", optarg, 0, 0, 100,
+                                       "a percentage from 0 to 100", &c->report.max_excess_pct,
+                                       st));
+            break;
+        case CP_TRACE_OPT_FORMAT:
+            if (strcmp(optarg, "table") == 0)
+                c->format = CP_TRACE_FORMAT_TABLE;
+            else if (strcmp(optarg, "json") == 0)
+                c->format = CP_TRACE_FORMAT_JSON;
+            else if (strcmp(optarg, "csv") == 0)
+                c->format = CP_TRACE_FORMAT_CSV;
+            else
+                return cp_trace_usage(st, "trace writes table, json or csv",
+                                      "--format: '%s' is not a format of trace", optarg);
+            break;
+        case 'o':
+            c->output = optarg;
+            break;
+        case CP_TRACE_OPT_RAW_DIR:
+            c->raw_dir = optarg;
+            break;
+        case CP_TRACE_OPT_FROM_RAW:
+            c->from_raw = optarg;
+            break;
+        case 'h':
+            c->show_help = 1;
+            return CP_EXIT_OK;
+        case ':':
+            return cp_trace_usage(st, "see coalprobe trace --help", "option '%s' needs a value",
+                                  word);
+        default:
+            return cp_trace_usage(st,
+                                  "see coalprobe trace --help; put the program after --, e.g. "
+                                  "coalprobe trace -- ./app --its-option",
+                                  "unknown option '%s' of trace", word);
+        }
+    }
+    if (c->report.kernel_regex) { /* a bad expression is refused before anything runs */
+        regex_t re;
+        int e = regcomp(&re, c->report.kernel_regex, REG_EXTENDED | REG_NOSUB);
+        if (e != 0) {
+            char why[256];
+            regerror(e, &re, why, sizeof why);
+            return cp_trace_usage(st,
+                                  "--kernel takes a POSIX extended regular expression matched "
+                                  "against the demangled kernel name, e.g. 'transpose|copy'",
+                                  "--kernel: '%s' is not a regular expression: %s",
+                                  c->report.kernel_regex, why);
+        }
+        regfree(&re);
+    }
+    c->program = argv + optind;
+    c->nprogram = argc - optind;
+    if (c->from_raw && c->nprogram > 0)
+        return cp_trace_usage(st, "--from-raw DIR reports recorded raw files and runs nothing",
+                              "--from-raw runs no program, and '%s' was given", c->program[0]);
+    if (c->from_raw && c->raw_dir)
+        return cp_trace_usage(st, "--raw-dir keeps the raw files of a program run here",
+                              "%s cannot be used with --from-raw", "--raw-dir");
+    if (c->from_raw)
+        c->program = NULL;
+    return CP_EXIT_OK;
+}
+
+/* ---- command lines ------------------------------------------------------------------------ */
+
+static int cp_trace_needs_quotes(const char *a)
+{
+    if (!*a)
+        return 1;
+    for (; *a; a++)
+        if (!((*a >= 'a' && *a <= 'z') || (*a >= 'A' && *a <= 'Z') || (*a >= '0' && *a <= '9') ||
+              strchr("-_./=:,+%@^", *a)))
+            return 1;
+    return 0;
+}
+
+/* The words joined by spaces, shell-quoted where needed; first replaces words[0] when given. */
+static char *cp_trace_join(int n, char *const *words, const char *first)
+{
+    size_t len = 1 + (first ? strlen(first) + 1 : 0);
+    for (int i = 0; i < n; i++)
+        len += strlen(words[i]) * 4 + 3;
+    char *s = malloc(len), *p = s;
+    if (!s)
+        return NULL;
+    *p = '\0';
+    if (first)
+        p += sprintf(p, "%s", first);
+    for (int i = 0; i < n; i++) {
+        const char *a = words[i];
+        if (p != s)
+            *p++ = ' ';
+        if (!cp_trace_needs_quotes(a)) {
+            p += sprintf(p, "%s", a);
+            continue;
+        }
+        *p++ = '\'';
+        for (; *a; a++) {
+            if (*a == '\'')
+                p += sprintf(p, "'\\''");
+            else
+                *p++ = *a;
+        }
+        *p++ = '\'';
+    }
+    *p = '\0';
+    return s;
+}
+
+/* ---- the raw directory -------------------------------------------------------------------- */
+
+/* 1 when dir holds a raw-*.tsv file. */
+static int cp_trace_has_raw_files(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    int found = 0;
+    size_t prefix = strlen(CP_TRACE_RAW_PREFIX);
+    for (struct dirent *e; !found && (e = readdir(d)) != NULL;)
+        found = strncmp(e->d_name, CP_TRACE_RAW_PREFIX, prefix) == 0;
+    closedir(d);
+    return found;
+}
+
+/* --raw-dir DIR: created when missing; an existing one must be a directory without raw files. */
+static int cp_trace_prepare_raw_dir(const char *dir, cp_status *st)
+{
+    struct stat sb;
+    if (stat(dir, &sb) != 0) {
+        if (errno == ENOENT && mkdir(dir, 0755) == 0)
+            return CP_EXIT_OK;
+        cp_status_set(st, CP_EXIT_USAGE, "--raw-dir: cannot create %s: %s", dir, strerror(errno));
+        cp_status_hint(st, "name a directory that can be created, or an empty one");
+        return CP_EXIT_USAGE;
+    }
+    if (!S_ISDIR(sb.st_mode))
+        return cp_trace_usage(st, "name a directory that can be created, or an empty one",
+                              "--raw-dir: %s is not a directory", dir);
+    if (cp_trace_has_raw_files(dir))
+        return cp_trace_usage(st,
+                              "the raw files of an earlier run would mix with this one's: name an "
+                              "empty directory (or report the old ones with --from-raw)",
+                              "--raw-dir: %s already holds raw trace files", dir);
+    return CP_EXIT_OK;
+}
+
+/* A new temporary directory for the raw files, in $TMPDIR or /tmp. */
+static int cp_trace_make_temp_dir(char *dir, size_t n, cp_status *st)
+{
+    const char *tmp = getenv("TMPDIR");
+    if (!tmp || !tmp[0])
+        tmp = "/tmp";
+    if ((size_t)snprintf(dir, n, "%s/coalprobe-trace-XXXXXX", tmp) >= n)
+        return cp_status_set(st, CP_EXIT_RUNTIME, "trace: TMPDIR is too long");
+    if (!mkdtemp(dir))
+        return cp_status_set(st, CP_EXIT_RUNTIME,
+                             "trace: cannot create a temporary directory in %s: %s", tmp,
+                             strerror(errno));
+    return CP_EXIT_OK;
+}
+
+/* Removes the temporary directory and the files the traced processes wrote into it. */
+static void cp_trace_remove_temp_dir(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (d) {
+        for (struct dirent *e; (e = readdir(d)) != NULL;)
+            if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+                (void)unlinkat(dirfd(d), e->d_name, 0);
+        closedir(d);
+    }
+    if (rmdir(dir) != 0)
+        fprintf(stderr, "coalprobe: trace: could not remove the temporary directory %s: %s\n",
+                dir, strerror(errno));
+}
+
+/* ---- the report --------------------------------------------------------------------------- */
+
+static void cp_trace_print_failure(const cp_trace_cli *c, const char *command, const cp_status *st)
+{
+    fprintf(stderr, "coalprobe: %s\n", st->message);
+    if (st->hint[0])
+        fprintf(stderr, "hint: %s\n", st->hint);
+    if (c && c->format == CP_TRACE_FORMAT_JSON)
+        cp_report_write_json_error(stdout, CP_VERSION, command, st);
+}
+
+/* Reads the raw files, analyses them and writes the report to out. */
+static int cp_trace_report_dir(const cp_trace_cli *c, const char *dir, const cp_trace_run *run,
+                               FILE *out, cp_trace_report *r, cp_trace *t, cp_status *st)
+{
+    CP_TRY(cp_trace_load_dir(dir, t, st));
+    CP_TRY(cp_trace_demangle_all(t, st));
+    int have_opcodes = 0;
+    CP_TRY(cp_trace_sass_opcodes(t, dir, &have_opcodes, st));
+    CP_TRY(cp_trace_analyze(t, run, &c->report, r, st));
+    r->have_opcodes = have_opcodes;
+    switch (c->format) {
+    case CP_TRACE_FORMAT_JSON:
+        return cp_trace_write_json(out, r, st);
+    case CP_TRACE_FORMAT_CSV:
+        return cp_trace_write_csv(out, r, st);
+    default:
+        return cp_trace_write_table(out, r, st);
+    }
+}
+
+/* The exit status once the report is written (or failed with rc): the program's when it
+ * failed, coalprobe's own error, the gate. */
+static int cp_trace_verdict(const cp_trace_child *child, int rc, const cp_trace_report *r,
+                            cp_status *st)
+{
+    int program = child && child->signaled ? 128 + child->term_signal
+                  : child && child->exited ? child->exit_code
+                                           : 0;
+    if (rc != CP_EXIT_OK)
+        return program ? program : rc;
+    if (r->gate_checked && r->nexecuted == 0) {
+        cp_status_set(st, CP_EXIT_RUNTIME, "trace: the gate has nothing to judge: %s",
+                      !r->counted ? r->no_counts_reason
+                                  : "no instruction of the selected kernels ran");
+        cp_status_hint(st, "%s", !r->counted && r->no_counts_fix[0]
+                                     ? r->no_counts_fix
+                                     : "check --kernel against the kernel names of a trace "
+                                       "without it");
+        return program ? program : CP_EXIT_RUNTIME;
+    }
+    if (r->nviolations) {
+        cp_trace_write_violations(stderr, r);
+        cp_status_set(st, CP_EXIT_MISMATCH,
+                      "trace: gate failed: %zu violation%s among %zu instructions judged",
+                      r->nviolations, r->nviolations == 1 ? "" : "s", r->gate_judged);
+        return program ? program : CP_EXIT_MISMATCH;
+    }
+    return program;
+}
+
+int cp_trace_main(int argc, char **argv)
+{
+    cp_status st;
+    cp_status_clear(&st);
+    cp_trace_cli c;
+    char *command = cp_trace_join(argc - 1, argv + 1, "coalprobe trace");
+    const char *cmd = command ? command : "coalprobe trace";
+    int rc = cp_trace_parse(argc, argv, &c, &st);
+    if (rc == CP_EXIT_OK && c.show_help) {
+        cp_trace_print_help(stdout);
+        free(command);
+        return CP_EXIT_OK;
+    }
+    char program_path[4096], inject[4096], temp_dir[4200] = "";
+    struct stat sb;
+    if (rc == CP_EXIT_OK && c.from_raw && (stat(c.from_raw, &sb) != 0 || !S_ISDIR(sb.st_mode))) {
+        int missing = stat(c.from_raw, &sb) != 0;
+        cp_status_set(&st, CP_EXIT_USAGE, "--from-raw: %s %s", c.from_raw,
+                      missing ? "does not exist" : "is not a directory");
+        cp_status_hint(&st, "name the directory that --raw-dir kept");
+        rc = CP_EXIT_USAGE;
+    }
+    if (rc == CP_EXIT_OK && !c.from_raw) {
+        rc = cp_trace_find_program(c.nprogram > 0 ? c.program[0] : NULL, program_path,
+                                   sizeof program_path, &st);
+        if (rc == CP_EXIT_OK && c.raw_dir)
+            rc = cp_trace_prepare_raw_dir(c.raw_dir, &st);
+        if (rc == CP_EXIT_OK)
+            rc = cp_trace_find_injection(inject, sizeof inject, &st);
+    }
+    cp_output out = {0};
+    int out_open = 0;
+    if (rc == CP_EXIT_OK) {
+        rc = cp_output_open(&out, c.output, &st);
+        out_open = rc == CP_EXIT_OK;
+    }
+    const char *dir = c.from_raw ? c.from_raw : c.raw_dir;
+    if (rc == CP_EXIT_OK && !dir) {
+        rc = cp_trace_make_temp_dir(temp_dir, sizeof temp_dir, &st);
+        dir = temp_dir;
+    }
+    if (rc != CP_EXIT_OK) { /* nothing was run */
+        if (out_open)
+            cp_output_abort(&out);
+        cp_trace_print_failure(&c, cmd, &st);
+        free(command);
+        return rc;
+    }
+
+    cp_trace_child child = {0};
+    char *program_text = NULL;
+    cp_trace_run run = {.tool_version = CP_VERSION,
+                        .command = cmd,
+                        .from_raw = c.from_raw,
+                        .wall_seconds = NAN};
+    if (!c.from_raw) {
+        /* the program as the user named it; the resolved path is what runs */
+        program_text = cp_trace_join(c.nprogram, c.program, NULL);
+        run.program = program_text ? program_text : c.program[0];
+        char **args = malloc((size_t)(c.nprogram + 1) * sizeof *args);
+        if (!args) {
+            rc = cp_status_set(&st, CP_EXIT_RUNTIME, "trace: out of memory");
+        } else {
+            args[0] = program_path;
+            for (int i = 1; i <= c.nprogram; i++)
+                args[i] = c.program[i]; /* c.program[c.nprogram] is argv's NULL */
+            fflush(stdout);
+            fflush(stderr);
+            rc = cp_trace_launch(args, inject, dir, &child, &st);
+            free(args);
+        }
+        if (rc == CP_EXIT_OK) {
+            run.exited = child.exited;
+            run.exit_code = child.exit_code;
+            run.signaled = child.signaled;
+            run.term_signal = child.term_signal;
+            run.wall_seconds = child.wall_seconds;
+        }
+    }
+    cp_trace t = {0};
+    cp_trace_report r = {0};
+    if (rc == CP_EXIT_OK)
+        rc = cp_trace_report_dir(&c, dir, &run, out.file, &r, &t, &st);
+    if (rc == CP_EXIT_OK)
+        rc = cp_output_commit(&out, &st);
+    cp_output_abort(&out);
+    if (rc != CP_EXIT_OK)
+        cp_trace_print_failure(&c, cmd, &st);
+    int status = cp_trace_verdict(c.from_raw ? NULL : &child, rc, &r, &st);
+    if (rc == CP_EXIT_OK && st.code != CP_EXIT_OK) {
+        fprintf(stderr, "coalprobe: %s\n", st.message);
+        if (st.hint[0])
+            fprintf(stderr, "hint: %s\n", st.hint);
+    }
+    cp_trace_report_free(&r);
+    cp_trace_free(&t);
+    if (temp_dir[0])
+        cp_trace_remove_temp_dir(temp_dir);
+    free(program_text);
+    free(command);
+    return status;
+}
