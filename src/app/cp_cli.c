@@ -539,6 +539,7 @@ void cp_cli_print_help(FILE *out)
           "\n"
           "Usage: coalprobe [stride|layout|gemm|gather|smem|transpose|expr] [options]\n"
           "       coalprobe compare BASE.json NEW.json [--tolerance 5%]\n"
+          "       coalprobe trace [options] -- PROGRAM [ARGS...]   (coalprobe trace --help)\n"
           "\n"
           "Numeric parameters sweep: N, a..b, a..b:step, lists a,b,c and mixtures (1..8,16,32).\n"
           "Several swept parameters run every combination.\n"

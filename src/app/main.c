@@ -39,8 +39,8 @@ static int cp_main_compare(int argc, char **argv, const char *command)
     if (rc == CP_EXIT_OK) {
         /* a trace report (kind "trace") is compared by the trace layer */
         if (cp_trace_compare_is_trace(o.base_path) || cp_trace_compare_is_trace(o.new_path))
-            rc = cp_trace_compare_files(o.base_path, o.new_path, o.tolerance, o.json, out.file,
-                                        &st);
+            rc =
+                cp_trace_compare_files(o.base_path, o.new_path, o.tolerance, o.json, out.file, &st);
         else
             rc = cp_compare_files(o.base_path, o.new_path, o.tolerance, o.json, out.file, &st);
         if (rc == CP_EXIT_OK || rc == CP_EXIT_MISMATCH) { /* a regression is a written report */

@@ -130,14 +130,16 @@ static void cp_trace_meaning_global(const cp_trace_derived *d, char *buf, size_t
         snprintf(width, sizeof width, "--width %d ", w);
     if (!(d->excess_sectors > 0)) {
         if (w)
-            snprintf(buf, n, "coalesced: %s sectors per request, the ideal, like `coalprobe %s--stride 1`",
+            snprintf(buf, n,
+                     "coalesced: %s sectors per request, the ideal, like `coalprobe %s--stride 1`",
                      s, width);
         else
             snprintf(buf, n, "coalesced: %s sectors per request, the ideal", s);
         return;
     }
     if (!w) {
-        snprintf(buf, n, "%s sectors per request where %s would do: %.0f%% of the sectors moved are wasted",
+        snprintf(buf, n,
+                 "%s sectors per request where %s would do: %.0f%% of the sectors moved are wasted",
                  s, ideal, d->excess_pct);
         return;
     }
@@ -149,7 +151,9 @@ static void cp_trace_meaning_global(const cp_trace_derived *d, char *buf, size_t
                  "`coalprobe %s--stride %d` and above",
                  s, ideal, width, 32 / w);
     else if (k >= 2 && cp_trace_near(r, (double)k))
-        snprintf(buf, n, "%s sectors per request where %s would do: %ldx the ideal, like `coalprobe %s--stride %ld`",
+        snprintf(buf, n,
+                 "%s sectors per request where %s would do: %ldx the ideal, like `coalprobe "
+                 "%s--stride %ld`",
                  s, ideal, k, width, k);
     else if (cp_trace_near(spr - ipr, 1))
         snprintf(buf, n,
@@ -157,10 +161,11 @@ static void cp_trace_meaning_global(const cp_trace_derived *d, char *buf, size_t
                  "start (`coalprobe %s--offset 1`)",
                  s, ideal, width);
     else
-        snprintf(buf, n,
-                 "%s sectors per request where %s would do (%.1fx): between `coalprobe %s--stride %ld` "
-                 "and `--stride %ld`",
-                 s, ideal, r, width, (long)floor(r), (long)floor(r) + 1);
+        snprintf(
+            buf, n,
+            "%s sectors per request where %s would do (%.1fx): between `coalprobe %s--stride %ld` "
+            "and `--stride %ld`",
+            s, ideal, r, width, (long)floor(r), (long)floor(r) + 1);
 }
 
 /* The meaning of the shared side. */
@@ -230,8 +235,11 @@ void cp_trace_format_bytes(char *buf, size_t n, double bytes)
     if (p == 0)
         snprintf(buf, n, "%.0f B", v);
     else
-        snprintf(buf, n, "%.*f %sB", fabs(v) >= 99.95 ? 0 : fabs(v) >= 9.995 ? 1 : 2, v,
-                 prefixes[p]);
+        snprintf(buf, n, "%.*f %sB",
+                 fabs(v) >= 99.95   ? 0
+                 : fabs(v) >= 9.995 ? 1
+                                    : 2,
+                 v, prefixes[p]);
 }
 
 /* ---- refusals --------------------------------------------------------------------------- */
@@ -243,16 +251,15 @@ void cp_trace_refusal_text(int code, const char **cause, char *fix, size_t n)
         *cause = "CUPTI could not collect SASS metrics here";
         f = "see the refused call and CUPTI's message in the report";
     }
-    static const char *const tails[] = {", or run with --no-counters",
-                                        "; or run with --no-counters", " or run with --no-counters",
-                                        "run with --no-counters"};
+    /* the measure path's fixes end with its own way out, "..., or run (coalprobe) with
+     * --no-counters ...": that last clause is cut */
     size_t len = strlen(f);
-    for (size_t i = 0; i < sizeof tails / sizeof tails[0]; i++) {
-        size_t t = strlen(tails[i]);
-        if (len >= t && strcmp(f + len - t, tails[i]) == 0) {
-            len -= t;
-            break;
-        }
+    const char *flag = strstr(f, "--no-counters");
+    if (flag) {
+        len = 0;
+        for (const char *s = f; s < flag; s++)
+            if ((s[0] == ',' || s[0] == ';') && strncmp(s + 1, " or ", 4) == 0)
+                len = (size_t)(s - f);
     }
     if (len == 0)
         snprintf(fix, n, "trace the program on a GPU that allows profiling");
@@ -449,8 +456,7 @@ static void cp_trace_no_counts(const cp_trace *t, cp_trace_report *r)
                  "(see the notes)",
                  launched, launched == 1 ? " was" : "s were");
     else
-        snprintf(r->no_counts_reason, n,
-                 "the process%s that initialised CUDA launched no kernel",
+        snprintf(r->no_counts_reason, n, "the process%s that initialised CUDA launched no kernel",
                  t->nprocs == 1 ? "" : "es");
 }
 
@@ -488,7 +494,8 @@ static int cp_trace_gate(cp_trace_report *r, const cp_trace_ref *refs, size_t n,
             continue;
         r->gate_judged++;
         cp_trace_instr *in = refs[i].instr;
-        if (isfinite(o->max_sectors_per_request) && d->sectors_per_request > o->max_sectors_per_request) {
+        if (isfinite(o->max_sectors_per_request) &&
+            d->sectors_per_request > o->max_sectors_per_request) {
             in->gate_failed = 1;
             if (cp_trace_add_violation(r, &cap, &refs[i], "sectors_per_request",
                                        d->sectors_per_request, o->max_sectors_per_request) != 0)

@@ -88,12 +88,12 @@ typedef struct cp_trace_cmp_entry {
 
 enum { CP_TRACE_CMP_NFIELDS = 7 };
 static const char *const cp_trace_cmp_fields[CP_TRACE_CMP_NFIELDS] = {
-    "requests",       "sectors",    "ideal_sectors",   "excess_bytes",
+    "requests",        "sectors",    "ideal_sectors",   "excess_bytes",
     "shared_requests", "wavefronts", "ideal_wavefronts"};
 
 static double *cp_trace_cmp_field(cp_trace_cmp_entry *e, int i)
 {
-    double *f[CP_TRACE_CMP_NFIELDS] = {&e->requests,        &e->sectors,    &e->ideal_sectors,
+    double *f[CP_TRACE_CMP_NFIELDS] = {&e->requests,        &e->sectors,         &e->ideal_sectors,
                                        &e->excess_bytes,    &e->shared_requests, &e->wavefronts,
                                        &e->ideal_wavefronts};
     return f[i];
@@ -204,8 +204,8 @@ static int cp_trace_cmp_load(cp_trace_cmp_doc *d, cp_status *st)
             snprintf(where, sizeof where, "pc 0x%04llx", (unsigned long long)pc);
         else
             snprintf(where, sizeof where, "?");
-        size_t len = strlen(command) + strlen(kernel) + (file && isfinite(line) ? strlen(file) : 0) +
-                     strlen(where) + 4;
+        size_t len = strlen(command) + strlen(kernel) +
+                     (file && isfinite(line) ? strlen(file) : 0) + strlen(where) + 4;
         cp_trace_cmp_entry *e = &d->entries[d->n];
         e->key = malloc(len);
         if (!e->key)
@@ -243,7 +243,11 @@ static int cp_trace_cmp_load(cp_trace_cmp_doc *d, cp_status *st)
 
 /* ---- judging ------------------------------------------------------------------------------- */
 
-typedef enum { CP_TRACE_CMP_SAME, CP_TRACE_CMP_IMPROVED, CP_TRACE_CMP_REGRESSED } cp_trace_cmp_verdict;
+typedef enum {
+    CP_TRACE_CMP_SAME,
+    CP_TRACE_CMP_IMPROVED,
+    CP_TRACE_CMP_REGRESSED
+} cp_trace_cmp_verdict;
 static const char *const cp_trace_cmp_verdict_json[] = {"same", "improved", "regressed"};
 static const char *const cp_trace_cmp_verdict_text[] = {"same", "improved", "REGRESSED"};
 
@@ -278,7 +282,8 @@ static size_t cp_trace_cmp_metrics(const cp_trace_cmp_entry *b, const cp_trace_c
         const char *name;
         double base, now;
     } all[] = {
-        {"excess_bytes", (b->has & 8u) ? b->excess_bytes : NAN, (n->has & 8u) ? n->excess_bytes : NAN},
+        {"excess_bytes", (b->has & 8u) ? b->excess_bytes : NAN,
+         (n->has & 8u) ? n->excess_bytes : NAN},
         {"sectors_per_request", cp_trace_cmp_per(b->sectors, b->requests),
          cp_trace_cmp_per(n->sectors, n->requests)},
         {"wavefronts_per_request", cp_trace_cmp_per(b->wavefronts, b->shared_requests),
@@ -372,7 +377,8 @@ static void cp_trace_cmp_write_metrics(cp_trace_cmp_writer *w, cJSON *o, const c
                                        cp_trace_cmp_verdict status)
 {
     if (w->json) {
-        cp_trace_cmp_check(w, cJSON_AddStringToObject(o, "status", cp_trace_cmp_verdict_json[status]));
+        cp_trace_cmp_check(w,
+                           cJSON_AddStringToObject(o, "status", cp_trace_cmp_verdict_json[status]));
         cJSON *list = cp_trace_cmp_check(w, cJSON_AddArrayToObject(o, "metrics"));
         for (size_t i = 0; i < nm; i++) {
             cJSON *item = cp_trace_cmp_check(w, cJSON_CreateObject());
@@ -386,8 +392,8 @@ static void cp_trace_cmp_write_metrics(cp_trace_cmp_writer *w, cJSON *o, const c
             cp_trace_cmp_json_number(w, item, "new", m[i].now);
             cp_trace_cmp_json_number(w, item, "change",
                                      m[i].base != 0 ? (m[i].now - m[i].base) / m[i].base : NAN);
-            cp_trace_cmp_check(
-                w, cJSON_AddStringToObject(item, "verdict", cp_trace_cmp_verdict_json[m[i].verdict]));
+            cp_trace_cmp_check(w, cJSON_AddStringToObject(item, "verdict",
+                                                          cp_trace_cmp_verdict_json[m[i].verdict]));
         }
         return;
     }
@@ -475,8 +481,8 @@ static int cp_trace_cmp_write(cp_trace_cmp_writer *w, const cp_trace_cmp_doc *b,
         if (c == 0) {
             cp_trace_cmp_metric m[3];
             cp_trace_cmp_verdict status;
-            size_t nm = cp_trace_cmp_metrics(&b->entries[i], &n->entries[j], w->tolerance, m,
-                                             &status);
+            size_t nm =
+                cp_trace_cmp_metrics(&b->entries[i], &n->entries[j], w->tolerance, m, &status);
             char title[4096];
             cp_trace_cmp_describe(b->entries[i].key, title, sizeof title);
             cJSON *o = NULL;
@@ -502,9 +508,9 @@ static int cp_trace_cmp_write(cp_trace_cmp_writer *w, const cp_trace_cmp_doc *b,
     size_t ntotal = 0;
     cp_trace_cmp_verdict total_status = CP_TRACE_CMP_SAME;
     if (isfinite(b->total_excess) && isfinite(n->total_excess))
-        total[ntotal++] = (cp_trace_cmp_metric){"excess_bytes", b->total_excess, n->total_excess,
-                                                cp_trace_cmp_judge(b->total_excess, n->total_excess,
-                                                                   w->tolerance)};
+        total[ntotal++] = (cp_trace_cmp_metric){
+            "excess_bytes", b->total_excess, n->total_excess,
+            cp_trace_cmp_judge(b->total_excess, n->total_excess, w->tolerance)};
     if (isfinite(b->total_conflicts) && isfinite(n->total_conflicts))
         total[ntotal++] = (cp_trace_cmp_metric){
             "bank_conflicts", b->total_conflicts, n->total_conflicts,
@@ -512,8 +518,8 @@ static int cp_trace_cmp_write(cp_trace_cmp_writer *w, const cp_trace_cmp_doc *b,
     for (size_t i = 0; i < ntotal; i++)
         if (total[i].verdict > total_status)
             total_status = total[i].verdict;
-    cJSON *prog = w->json ? cp_trace_cmp_check(w, cJSON_AddObjectToObject(w->root, "program"))
-                          : NULL;
+    cJSON *prog =
+        w->json ? cp_trace_cmp_check(w, cJSON_AddObjectToObject(w->root, "program")) : NULL;
     cp_trace_cmp_write_metrics(w, prog, "the whole program", total, ntotal, total_status);
     size_t same = w->nstatus[CP_TRACE_CMP_SAME];
     if (!w->json) {
@@ -524,9 +530,11 @@ static int cp_trace_cmp_write(cp_trace_cmp_writer *w, const cp_trace_cmp_doc *b,
                     w->text_rows ? "" : "\n", same, same == matched ? "" : "other ",
                     same == 1 ? "" : "s", same == 1 ? " is" : "s are", w->tol);
     }
-    size_t only_base = cp_trace_cmp_unmatched(w, b, mb, "only in base (missing in new)", "only_in_base");
+    size_t only_base =
+        cp_trace_cmp_unmatched(w, b, mb, "only in base (missing in new)", "only_in_base");
     size_t only_new = cp_trace_cmp_unmatched(w, n, mn, "only in new", "only_in_new");
-    size_t regressed = w->nstatus[CP_TRACE_CMP_REGRESSED] + (total_status == CP_TRACE_CMP_REGRESSED);
+    size_t regressed =
+        w->nstatus[CP_TRACE_CMP_REGRESSED] + (total_status == CP_TRACE_CMP_REGRESSED);
     if (w->json) {
         cJSON *sum = cp_trace_cmp_check(w, cJSON_AddObjectToObject(w->root, "summary"));
         cp_trace_cmp_json_number(w, sum, "regressed", (double)w->nstatus[CP_TRACE_CMP_REGRESSED]);
@@ -541,7 +549,8 @@ static int cp_trace_cmp_write(cp_trace_cmp_writer *w, const cp_trace_cmp_doc *b,
         if (!text) {
             free(mb);
             free(mn);
-            return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory while building the comparison");
+            return cp_status_set(st, CP_EXIT_RUNTIME,
+                                 "out of memory while building the comparison");
         }
         fputs(text, w->out);
         fputc('\n', w->out);
@@ -570,8 +579,8 @@ static int cp_trace_cmp_write(cp_trace_cmp_writer *w, const cp_trace_cmp_doc *b,
     return CP_EXIT_OK;
 }
 
-int cp_trace_compare_files(const char *base_path, const char *new_path, double tolerance,
-                           int json, FILE *out, cp_status *st)
+int cp_trace_compare_files(const char *base_path, const char *new_path, double tolerance, int json,
+                           FILE *out, cp_status *st)
 {
     if (!(tolerance >= 0 && tolerance <= 1))
         return cp_status_set(st, CP_EXIT_USAGE, "tolerance %g is outside 0..1 (0%%..100%%)",

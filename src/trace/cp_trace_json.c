@@ -1,6 +1,7 @@
-/* cp_trace_json.c: the trace report as JSON (kind "trace", docs/schema/coalprobe-trace.schema.json),
- * built with cJSON: the program, processes, kernels, every instruction of the selected kernels
- * in rank order, the gate, dropped records, refusals and notes. */
+/* cp_trace_json.c: the trace report as JSON (kind "trace",
+ * docs/schema/coalprobe-trace.schema.json), built with cJSON: the program, processes, kernels,
+ * every instruction of the selected kernels in rank order, the gate, dropped records, refusals and
+ * notes. */
 #include "cp_trace_report.h"
 
 #include <cjson/cJSON.h>
@@ -39,7 +40,8 @@ static void cp_trace_json_number(cp_trace_json *j, cJSON *o, const char *key, do
 {
     if (!isfinite(v)) {
         cp_trace_json_null(j, o, key);
-    } else if (v == floor(v) && fabs(v) >= CP_TRACE_JSON_RAW_FROM && fabs(v) < CP_TRACE_JSON_RAW_TO) {
+    } else if (v == floor(v) && fabs(v) >= CP_TRACE_JSON_RAW_FROM &&
+               fabs(v) < CP_TRACE_JSON_RAW_TO) {
         char digits[32];
         snprintf(digits, sizeof digits, "%.0f", v);
         cp_trace_json_check(j, cJSON_AddRawToObject(o, key, digits));
@@ -178,10 +180,9 @@ static void cp_trace_json_kernels(cp_trace_json *j, cJSON *root, const cp_trace_
             cp_trace_json_line_info(j, o, kk);
             cp_trace_json_number(j, o, "instructions", (double)kk->ninstrs);
             cp_trace_json_counts(j, o, &kk->d);
-            cp_trace_json_number(j, o, "excess_share",
-                                 r->program.excess_bytes > 0
-                                     ? kk->d.excess_bytes / r->program.excess_bytes
-                                     : NAN);
+            cp_trace_json_number(
+                j, o, "excess_share",
+                r->program.excess_bytes > 0 ? kk->d.excess_bytes / r->program.excess_bytes : NAN);
         }
 }
 
@@ -194,7 +195,8 @@ static void cp_trace_json_instructions(cp_trace_json *j, cJSON *root, const cp_t
         cJSON *o = cp_trace_json_append(j, list);
         cp_trace_json_number(j, o, "rank", in->rank ? (double)in->rank : NAN);
         cp_trace_json_number(j, o, "kernel_index", (double)k->index);
-        cp_trace_json_number(j, o, "pid", r->instr_proc[i]->pid >= 0 ? (double)r->instr_proc[i]->pid : NAN);
+        cp_trace_json_number(j, o, "pid",
+                             r->instr_proc[i]->pid >= 0 ? (double)r->instr_proc[i]->pid : NAN);
         cp_trace_json_string(j, o, "kernel", k->name ? k->name : k->function);
         cp_trace_json_number(j, o, "pc", in->pc);
         cp_trace_json_string(j, o, "file", in->file);
@@ -227,7 +229,8 @@ static void cp_trace_json_gate(cp_trace_json *j, cJSON *root, const cp_trace_rep
         cJSON *o = cp_trace_json_append(j, list);
         cp_trace_json_number(j, o, "rank", (double)v->instr->rank);
         cp_trace_json_number(j, o, "pid", v->proc->pid >= 0 ? (double)v->proc->pid : NAN);
-        cp_trace_json_string(j, o, "kernel", v->kernel->name ? v->kernel->name : v->kernel->function);
+        cp_trace_json_string(j, o, "kernel",
+                             v->kernel->name ? v->kernel->name : v->kernel->function);
         cp_trace_json_number(j, o, "pc", v->instr->pc);
         cp_trace_json_string(j, o, "file", v->instr->file);
         cp_trace_json_number(j, o, "line", v->instr->file ? (double)v->instr->line : NAN);

@@ -204,8 +204,11 @@ static void cp_trace_unescape(char *s)
     char *w = s;
     for (const char *r = s; *r; r++) {
         if (r[0] == '\\' && r[1]) {
-            char c = r[1] == '\\' ? '\\' : r[1] == 't' ? '\t' : r[1] == 'n' ? '\n'
-                                                            : r[1] == 'r' ? '\r' : 0;
+            char c = r[1] == '\\'  ? '\\'
+                     : r[1] == 't' ? '\t'
+                     : r[1] == 'n' ? '\n'
+                     : r[1] == 'r' ? '\r'
+                                   : 0;
             if (c) {
                 *w++ = c;
                 r++;
@@ -362,8 +365,8 @@ static int cp_trace_read_pc(cp_trace_reader *r, char **f, size_t nf)
         if (!(add.has & (1u << m)))
             continue;
         /* sums saturate rather than wrap: a count near 2^64 is not a real count anyway */
-        c->value[m] = c->value[m] > UINT64_MAX - add.value[m] ? UINT64_MAX
-                                                              : c->value[m] + add.value[m];
+        c->value[m] =
+            c->value[m] > UINT64_MAX - add.value[m] ? UINT64_MAX : c->value[m] + add.value[m];
         c->has |= 1u << m;
     }
     return 0;
@@ -495,8 +498,7 @@ static int cp_trace_read_record(cp_trace_reader *r, char **f, size_t nf)
         return nf != 3 ? -1 : cp_trace_read_pair(r, &p->missing, &p->nmissing, f[1], f[2]);
     if (strcmp(type, "cubin") == 0) {
         uint32_t crc;
-        if (nf != 3 || cp_trace_parse_hex32(f[1], 0, &crc) != 0 || !f[2][0] ||
-            strchr(f[2], '/'))
+        if (nf != 3 || cp_trace_parse_hex32(f[1], 0, &crc) != 0 || !f[2][0] || strchr(f[2], '/'))
             return -1;
         char crc_text[16];
         snprintf(crc_text, sizeof crc_text, "%08x", crc);
@@ -694,8 +696,7 @@ static int cp_trace_check_header(cp_trace *t, const char *name, char *line)
     return 1;
 }
 
-int cp_trace_load_text(cp_trace *t, const char *name, const char *text, size_t len,
-                       cp_status *st)
+int cp_trace_load_text(cp_trace *t, const char *name, const char *text, size_t len, cp_status *st)
 {
     char *copy = malloc(len + 1);
     if (!copy)
@@ -824,8 +825,9 @@ int cp_trace_load_dir(const char *dir, cp_trace *t, cp_status *st)
     memset(t, 0, sizeof *t);
     DIR *d = opendir(dir);
     if (!d)
-        return cp_status_set(st, CP_EXIT_RUNTIME, "trace: cannot read the raw trace directory %s: %s",
-                             dir, strerror(errno));
+        return cp_status_set(st, CP_EXIT_RUNTIME,
+                             "trace: cannot read the raw trace directory %s: %s", dir,
+                             strerror(errno));
     char **names = NULL;
     size_t nnames = 0;
     int rc = CP_EXIT_OK;

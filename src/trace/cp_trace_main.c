@@ -175,12 +175,12 @@ static int cp_trace_parse(int argc, char **argv, cp_trace_cli *c, cp_status *st)
             c->report.kernel_regex = optarg;
             break;
         case CP_TRACE_OPT_MIN_REQUESTS:
-            CP_TRY(cp_trace_parse_count("--min-requests", optarg, UINT64_MAX, &c->report.min_requests, st));
+            CP_TRY(cp_trace_parse_count("--min-requests", optarg, UINT64_MAX,
+                                        &c->report.min_requests, st));
             break;
         case CP_TRACE_OPT_MAX_SPR:
             CP_TRY(cp_trace_parse_real("--max-sectors-per-request", optarg, 0, 1, INFINITY,
-                                       "a number above 0", &c->report.max_sectors_per_request,
-                                       st));
+                                       "a number above 0", &c->report.max_sectors_per_request, st));
             break;
         case CP_TRACE_OPT_MAX_EXCESS:
             CP_TRY(cp_trace_parse_real("--max-excess-pct", optarg, 0, 0, 100,
@@ -357,8 +357,8 @@ static void cp_trace_remove_temp_dir(const char *dir)
         closedir(d);
     }
     if (rmdir(dir) != 0)
-        fprintf(stderr, "coalprobe: trace: could not remove the temporary directory %s: %s\n",
-                dir, strerror(errno));
+        fprintf(stderr, "coalprobe: trace: could not remove the temporary directory %s: %s\n", dir,
+                strerror(errno));
 }
 
 /* ---- the report --------------------------------------------------------------------------- */
@@ -406,10 +406,11 @@ static int cp_trace_verdict(const cp_trace_child *child, int rc, const cp_trace_
         cp_status_set(st, CP_EXIT_RUNTIME, "trace: the gate has nothing to judge: %s",
                       !r->counted ? r->no_counts_reason
                                   : "no instruction of the selected kernels ran");
-        cp_status_hint(st, "%s", !r->counted && r->no_counts_fix[0]
-                                     ? r->no_counts_fix
-                                     : "check --kernel against the kernel names of a trace "
-                                       "without it");
+        cp_status_hint(st, "%s",
+                       !r->counted && r->no_counts_fix[0]
+                           ? r->no_counts_fix
+                           : "check --kernel against the kernel names of a trace "
+                             "without it");
         return program ? program : CP_EXIT_RUNTIME;
     }
     if (r->nviolations) {
@@ -473,10 +474,8 @@ int cp_trace_main(int argc, char **argv)
 
     cp_trace_child child = {0};
     char *program_text = NULL;
-    cp_trace_run run = {.tool_version = CP_VERSION,
-                        .command = cmd,
-                        .from_raw = c.from_raw,
-                        .wall_seconds = NAN};
+    cp_trace_run run = {
+        .tool_version = CP_VERSION, .command = cmd, .from_raw = c.from_raw, .wall_seconds = NAN};
     if (!c.from_raw) {
         /* the program as the user named it; the resolved path is what runs */
         program_text = cp_trace_join(c.nprogram, c.program, NULL);

@@ -44,49 +44,49 @@ typedef struct cp_trace_counts {
 /* What the counts mean (cp_trace_derive); NAN where a needed metric is missing or a ratio has
  * no denominator. Excess and conflicts are never negative (a count below its ideal gives 0). */
 typedef struct cp_trace_derived {
-    double requests;           /* global load + store instructions */
+    double requests; /* global load + store instructions */
     double sectors, ideal_sectors;
-    double excess_sectors;     /* sectors - ideal */
-    double excess_bytes;       /* excess_sectors * 32 */
+    double excess_sectors; /* sectors - ideal */
+    double excess_bytes;   /* excess_sectors * 32 */
     double sectors_per_request, ideal_sectors_per_request;
-    double excess_pct;         /* 100 * excess_sectors / sectors */
-    double shared_requests;    /* shared load + store instructions */
+    double excess_pct;      /* 100 * excess_sectors / sectors */
+    double shared_requests; /* shared load + store instructions */
     double wavefronts, ideal_wavefronts;
-    double bank_conflicts;     /* wavefronts - ideal */
+    double bank_conflicts; /* wavefronts - ideal */
     double wavefronts_per_request, ideal_wavefronts_per_request;
-    double conflict_pct;       /* 100 * bank_conflicts / wavefronts */
+    double conflict_pct; /* 100 * bank_conflicts / wavefronts */
 } cp_trace_derived;
 
 typedef struct cp_trace_instr {
     uint32_t pc;             /* offset from the function's start */
     uint32_t function_index; /* CUPTI's index of the function in its cubin */
     cp_trace_counts counts;
-    char *file;              /* source file (-lineinfo), NULL when unknown */
+    char *file; /* source file (-lineinfo), NULL when unknown */
     uint32_t line;
-    char *opcode;            /* SASS opcode (nvdisasm), NULL when unknown */
+    char *opcode; /* SASS opcode (nvdisasm), NULL when unknown */
     /* filled in by cp_trace_analyze */
     cp_trace_derived d;
-    size_t rank;             /* 1 = most excess bytes in the program; 0 = not executed */
-    double excess_share;     /* of the program's excess bytes, 0..1; NAN when none */
-    double conflict_share;   /* of the program's bank conflicts, 0..1; NAN when none */
-    int gate_failed;         /* 1 when this instruction fails the gate */
+    size_t rank;           /* 1 = most excess bytes in the program; 0 = not executed */
+    double excess_share;   /* of the program's excess bytes, 0..1; NAN when none */
+    double conflict_share; /* of the program's bank conflicts, 0..1; NAN when none */
+    int gate_failed;       /* 1 when this instruction fails the gate */
 } cp_trace_instr;
 
 typedef struct cp_trace_kernel {
     uint32_t device;
-    uint32_t crc;    /* cubin CRC; valid when has_crc */
-    int has_crc;     /* 0 for a function seen only in launch records */
-    char *function;  /* the name CUPTI reports (mangled for C++) */
-    char *name;      /* demangled (cp_trace_demangle_all); NULL until then */
+    uint32_t crc;   /* cubin CRC; valid when has_crc */
+    int has_crc;    /* 0 for a function seen only in launch records */
+    char *function; /* the name CUPTI reports (mangled for C++) */
+    char *name;     /* demangled (cp_trace_demangle_all); NULL until then */
     uint64_t launches;
-    int nosource;    /* 1: a nosource record said the function has no line information */
+    int nosource; /* 1: a nosource record said the function has no line information */
     cp_trace_instr *instrs;
     size_t ninstrs, cap;
     /* filled in by cp_trace_analyze */
     cp_trace_counts totals;
     cp_trace_derived d;
-    int selected;    /* 1 when its name matches --kernel (or there is no --kernel) */
-    size_t index;    /* position among the selected kernels of the report, from 0 */
+    int selected; /* 1 when its name matches --kernel (or there is no --kernel) */
+    size_t index; /* position among the selected kernels of the report, from 0 */
 } cp_trace_kernel;
 
 typedef struct cp_trace_device {
@@ -115,7 +115,7 @@ typedef struct cp_trace_process {
     char *file; /* the raw file's name inside the directory */
     long pid, ppid;
     char *command;
-    int complete;    /* 1 when the file has its end record */
+    int complete;                   /* 1 when the file has its end record */
     uint64_t flushes, end_launches; /* from the end record */
     cp_trace_device *devices;
     size_t ndevices;
@@ -151,8 +151,7 @@ int cp_trace_load_dir(const char *dir, cp_trace *t, cp_status *st);
 /* Reads one raw file's text (len bytes, need not end in NUL or newline) as process `name` and
  * appends it to t. Returns CP_EXIT_OK, or CP_EXIT_RUNTIME when out of memory; a text that is
  * not a raw trace adds a note to t instead of a process. */
-int cp_trace_load_text(cp_trace *t, const char *name, const char *text, size_t len,
-                       cp_status *st);
+int cp_trace_load_text(cp_trace *t, const char *name, const char *text, size_t len, cp_status *st);
 
 /* Sorts the processes by pid (then file name); cp_trace_load_dir does it. */
 void cp_trace_sort_processes(cp_trace *t);
@@ -231,16 +230,16 @@ typedef struct cp_trace_report {
     const cp_trace_run *run;
     const cp_trace_options *options;
     int have_opcodes;
-    cp_trace_derived program;     /* totals of every counted kernel of every process */
-    size_t nselected;             /* kernels that match --kernel */
-    size_t ncounted;              /* of those, kernels with instruction records */
-    const cp_trace_instr **instrs; /* every instruction of the selected kernels, by rank */
+    cp_trace_derived program;             /* totals of every counted kernel of every process */
+    size_t nselected;                     /* kernels that match --kernel */
+    size_t ncounted;                      /* of those, kernels with instruction records */
+    const cp_trace_instr **instrs;        /* every instruction of the selected kernels, by rank */
     const cp_trace_kernel **instr_kernel; /* instrs[i]'s kernel */
     const cp_trace_process **instr_proc;  /* instrs[i]'s process */
     size_t ninstrs;
-    size_t nexecuted; /* of those, instructions that ran (rank > 0) */
-    int gate_checked; /* a gate option was given */
-    size_t gate_judged;          /* instructions the gate looked at */
+    size_t nexecuted;   /* of those, instructions that ran (rank > 0) */
+    int gate_checked;   /* a gate option was given */
+    size_t gate_judged; /* instructions the gate looked at */
     cp_trace_violation *violations;
     size_t nviolations;
     int complete;                /* every process ended its trace and the program ended */
@@ -300,7 +299,7 @@ int cp_trace_compare_is_trace(const char *path);
  * and file:line (or PC when there is no line), summed per match; excess bytes, sectors per
  * request and wavefronts per request judged within tolerance (lower is better). Returns as
  * cp_compare_files does (3 when something regressed). */
-int cp_trace_compare_files(const char *base_path, const char *new_path, double tolerance,
-                           int json, FILE *out, cp_status *st);
+int cp_trace_compare_files(const char *base_path, const char *new_path, double tolerance, int json,
+                           FILE *out, cp_status *st);
 
 #endif

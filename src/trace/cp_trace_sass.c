@@ -108,8 +108,8 @@ int cp_trace_sass_parse(const char *text, cp_trace_sass_line **lines, size_t *n,
                         s++;
                 }
                 size_t oplen = 0;
-                while (s + oplen < stop && s[oplen] != ' ' && s[oplen] != '\t' &&
-                       s[oplen] != ';' && s[oplen] != '}')
+                while (s + oplen < stop && s[oplen] != ' ' && s[oplen] != '\t' && s[oplen] != ';' &&
+                       s[oplen] != '}')
                     oplen++;
                 if (oplen && cp_trace_sass_push(lines, n, &cap, function, pc, s, oplen) != 0)
                     rc = cp_status_set(st, CP_EXIT_RUNTIME, "out of memory reading nvdisasm");
@@ -179,8 +179,8 @@ static char *cp_trace_sass_run(const char *nvdisasm, const char *cubin, char *wh
         if (failed)
             continue; /* drain, so that nvdisasm can finish */
         if (len + (size_t)got + 1 > cap) {
-            char *grown = len + (size_t)got + 1 > CP_TRACE_SASS_MAX_OUTPUT ? NULL
-                                                                           : realloc(out, cap * 2);
+            char *grown =
+                len + (size_t)got + 1 > CP_TRACE_SASS_MAX_OUTPUT ? NULL : realloc(out, cap * 2);
             if (!grown) {
                 failed = 1;
                 continue;
@@ -319,8 +319,9 @@ int cp_trace_sass_opcodes(cp_trace *t, const char *dir, int *have_opcodes, cp_st
     if (rc != CP_EXIT_OK)
         return rc;
     if (failures)
-        cp_trace_add_note(t, "nvdisasm could not read %zu cubin%s, so some instructions have no "
-                             "opcode (first: %s)",
+        cp_trace_add_note(t,
+                          "nvdisasm could not read %zu cubin%s, so some instructions have no "
+                          "opcode (first: %s)",
                           failures, failures == 1 ? "" : "s", first_failure);
     *have_opcodes = given > 0;
     return CP_EXIT_OK;

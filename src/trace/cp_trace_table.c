@@ -123,8 +123,12 @@ static void cp_trace_kind(char *buf, size_t n, const cp_trace_instr *in)
         return;
     }
     snprintf(buf, n, "%s.%s",
-             strcmp(op, "load") == 0 ? "ld" : strcmp(op, "store") == 0 ? "st" : "ls",
-             strcmp(sp, "global") == 0 ? "gl" : strcmp(sp, "shared") == 0 ? "sh" : "gs");
+             strcmp(op, "load") == 0    ? "ld"
+             : strcmp(op, "store") == 0 ? "st"
+                                        : "ls",
+             strcmp(sp, "global") == 0   ? "gl"
+             : strcmp(sp, "shared") == 0 ? "sh"
+                                         : "gs");
 }
 
 static void cp_trace_table_header(FILE *out, const cp_trace_report *r)
@@ -193,9 +197,11 @@ static void cp_trace_table_header(FILE *out, const cp_trace_report *r)
 static void cp_trace_table_process(FILE *out, const cp_trace_process *p)
 {
     char line[8192];
-    snprintf(line, sizeof line, "process %ld%s: ", p->pid, p->complete && !p->truncated ? "" : " (incomplete)");
+    snprintf(line, sizeof line, "process %ld%s: ", p->pid,
+             p->complete && !p->truncated ? "" : " (incomplete)");
     char cmd[CP_TRACE_TABLE_WIDTH + 1];
-    cp_trace_clip(cmd, sizeof cmd, p->command ? p->command : "?", CP_TRACE_TABLE_WIDTH - strlen(line));
+    cp_trace_clip(cmd, sizeof cmd, p->command ? p->command : "?",
+                  CP_TRACE_TABLE_WIDTH - strlen(line));
     fprintf(out, "\n%s%s\n", line, cmd);
     for (size_t i = 0; i < p->ndevices; i++) {
         const cp_trace_device *d = &p->devices[i];
@@ -252,10 +258,11 @@ static void cp_trace_table_kernel(FILE *out, const cp_trace_report *r, const cp_
         cp_trace_format_bytes(e, sizeof e, d->excess_bytes);
         char share[32] = "";
         if (r->program.excess_bytes > 0 && d->excess_bytes > 0)
-            snprintf(share, sizeof share, " (%.1f%%)", 100 * d->excess_bytes / r->program.excess_bytes);
+            snprintf(share, sizeof share, " (%.1f%%)",
+                     100 * d->excess_bytes / r->program.excess_bytes);
         snprintf(line, sizeof line,
-                 "global: %s requests, %s sectors/request where %s would do, %s excess%s", a, b,
-                 c, e, share);
+                 "global: %s requests, %s sectors/request where %s would do, %s excess%s", a, b, c,
+                 e, share);
         cp_trace_wrap(out, "    ", "      ", line);
     }
     if (d->shared_requests > 0) {
@@ -287,13 +294,14 @@ static void cp_trace_table_kernel(FILE *out, const cp_trace_report *r, const cp_
             continue;
         listed++;
         const cp_trace_derived *x = &in->d;
-        char rank[24], where[64], pc[24], kind[8], req[32], spr[32], ispr[32], wpr[32],
-            iwpr[32], excess[32], share[32];
+        char rank[24], where[64], pc[24], kind[8], req[32], spr[32], ispr[32], wpr[32], iwpr[32],
+            excess[32], share[32];
         snprintf(rank, sizeof rank, "%zu", in->rank);
         cp_trace_table_where(where, sizeof where, in);
         snprintf(pc, sizeof pc, "0x%04x", in->pc);
         cp_trace_kind(kind, sizeof kind, in);
-        cp_trace_count(req, sizeof req, cp_trace_or_zero(x->requests) + cp_trace_or_zero(x->shared_requests));
+        cp_trace_count(req, sizeof req,
+                       cp_trace_or_zero(x->requests) + cp_trace_or_zero(x->shared_requests));
         cp_trace_ratio(spr, sizeof spr, x->sectors_per_request);
         cp_trace_ratio(ispr, sizeof ispr, x->ideal_sectors_per_request);
         cp_trace_ratio(wpr, sizeof wpr, x->wavefronts_per_request);
@@ -302,8 +310,7 @@ static void cp_trace_table_kernel(FILE *out, const cp_trace_report *r, const cp_
             cp_trace_format_bytes(excess, sizeof excess, x->excess_bytes);
         else
             snprintf(excess, sizeof excess, "-");
-        cp_trace_pct(share, sizeof share,
-                     x->requests > 0 ? in->excess_share : in->conflict_share);
+        cp_trace_pct(share, sizeof share, x->requests > 0 ? in->excess_share : in->conflict_share);
         fprintf(out, "    %4s %-*s %-8s %-5s %9s %7s %5s %6s %5s %8s %6s\n", rank,
                 CP_TRACE_WHERE_WIDTH, where, pc, kind, req, spr, ispr, wpr, iwpr, excess, share);
         char meaning[700], text[800];
@@ -398,8 +405,8 @@ void cp_trace_write_violations(FILE *err, const cp_trace_report *r)
             snprintf(what, sizeof what, "%.1f%% of its sectors in excess > %g%%", v->value,
                      v->limit);
         else
-            snprintf(what, sizeof what, "%.1f%% of its wavefronts bank conflicts > %g%%",
-                     v->value, v->limit);
+            snprintf(what, sizeof what, "%.1f%% of its wavefronts bank conflicts > %g%%", v->value,
+                     v->limit);
         fprintf(err, "coalprobe: gate: %s (pc 0x%04x, rank %zu, process %ld): %s\n", where,
                 v->instr->pc, v->instr->rank, v->proc->pid, what);
     }

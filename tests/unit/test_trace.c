@@ -1,0 +1,572 @@
+/* test_trace.c: the report side of coalprobe trace without a GPU: the raw file reader on the
+ * hand-made fixtures and on damaged text, what the counts mean (checked against coalprobe's own
+ * model: the command a meaning line names must give the same sectors or wavefronts per
+ * request), ranks, shares and the gate, the nvdisasm parser on a hand-made listing, demangling
+ * and the refusal texts. */
+#define _POSIX_C_SOURCE 200809L
+#include "cp_test.h"
+#include "model/cp_model.h"
+#include "trace/cp_trace.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FIXTURES CP_TEST_DATA_DIR "/golden/trace"
+
+static const cp_trace_process *find_process(const cp_trace *t, long pid)
+{
+    for (size_t i = 0; i < t->nprocs; i++)
+        if (t->procs[i].pid == pid)
+            return &t->procs[i];
+    return NULL;
+}
+
+static const cp_trace_kernel *find_kernel(const cp_trace_process *p, const char *function)
+{
+    for (size_t i = 0; p && i < p->nkernels; i++)
+        if (strcmp(p->kernels[i].function, function) == 0)
+            return &p->kernels[i];
+    return NULL;
+}
+
+static const cp_trace_instr *find_instr(const cp_trace_kernel *k, uint32_t pc)
+{
+    for (size_t i = 0; k && i < k->ninstrs; i++)
+        if (k->instrs[i].pc == pc)
+            return &k->instrs[i];
+    return NULL;
+}
+
+static cp_trace_options default_options(void)
+{
+    cp_trace_options o = {5, NULL, 0, NAN, NAN};
+    return o;
+}
+
+/* ---- the reader ---------------------------------------------------------------------------- */
+
+static void test_load_transpose(void)
+{
+    cp_trace t;
+    cp_status st;
+    cp_status_clear(&st);
+    CHECK(cp_trace_load_dir(FIXTURES "/handmade-transpose", &t, &st) == CP_EXIT_OK);
+    CHECK_EQ_U64(t.nprocs, 1);
+    const cp_trace_process *p = find_process(&t, 4242);
+    CHECK(p != NULL);
+    if (!p) {
+        cp_trace_free(&t);
+        return;
+    }
+    CHECK_EQ_U64(p->ppid, 4241);
+    CHECK(strcmp(p->command, "./transpose --n 1024") == 0);
+    CHECK(p->complete && !p->truncated);
+    CHECK_EQ_U64(p->flushes, 2);
+    CHECK_EQ_U64(p->end_launches, 10);
+    CHECK_EQ_U64(p->malformed, 0); /* the x-comment record is a type of a later format: skipped */
+    CHECK_EQ_U64(p->ndevices, 1);
+    CHECK(p->ndevices && strcmp(p->devices[0].chip, "GH100") == 0);
+    CHECK_EQ_U64(p->nkernels, 5);
+    CHECK_EQ_U64(p->ndropped, 1);
+    CHECK(p->ndropped && p->dropped[0].count == 12);
+    CHECK_EQ_U64(p->nnotes, 1);
+
+    const cp_trace_kernel *naive = find_kernel(p, "_Z15transpose_naivePfPKfii");
+    CHECK(naive && naive->has_crc && naive->crc == 0x1a2b3c4du && naive->launches == 3);
+    CHECK(naive && naive->ninstrs == 3 && !naive->nosource);
+    const cp_trace_instr *store = find_instr(naive, 0xc0);
+    CHECK(store != NULL);
+    if (store) {
+        /* its source record came before it */
+        CHECK(store->file && strcmp(store->file, "/home/user/proj/transpose.cu") == 0);
+        CHECK_EQ_U64(store->line, 13);
+        CHECK_EQ_U64(store->counts.value[CP_TRACE_M_GLOBAL_ST], 98304);
+        CHECK_EQ_U64(store->counts.value[CP_TRACE_M_SECTORS], 3145728);
+        CHECK_EQ_U64(store->counts.has, (1u << CP_TRACE_NMETRICS) - 1);
+    }
+    /* two pc records of one instruction add up; a function without line information */
+    const cp_trace_kernel *vec = find_kernel(p, "vec_copy");
+    CHECK(vec && vec->nosource && vec->launches == 2);
+    const cp_trace_instr *load = find_instr(vec, 0x40);
+    CHECK(load && load->counts.value[CP_TRACE_M_GLOBAL_LD] == 2000 &&
+          load->counts.value[CP_TRACE_M_SECTORS] == 32000 && load->file == NULL);
+    /* launched, never counted: a kernel without instructions and without a cubin */
+    const cp_trace_kernel *fill = find_kernel(p, "_Z9fill_onesPfi");
+    CHECK(fill && fill->ninstrs == 0 && !fill->has_crc && fill->launches == 1);
+    cp_trace_free(&t);
+}
+
+static void test_load_children(void)
+{
+    cp_trace t;
+    cp_status st;
+    cp_status_clear(&st);
+    CHECK(cp_trace_load_dir(FIXTURES "/handmade-children", &t, &st) == CP_EXIT_OK);
+    CHECK_EQ_U64(t.nprocs, 2);
+    const cp_trace_process *parent = find_process(&t, 5000), *child = find_process(&t, 5001);
+    CHECK(parent && parent->complete && !parent->truncated && parent->malformed == 0);
+    CHECK(child && !child->complete && child->truncated);
+    /* a pc record before the metrics record, a bad CRC, a launch without its count, an empty
+     * line; the partial last line is not counted as malformed, it is the truncation */
+    CHECK(child && child->malformed == 4);
+    const cp_trace_kernel *red = find_kernel(child, "_Z10reduce_rowPKfPfii");
+    CHECK(red && red->ninstrs == 1 && red->launches == 1);
+    CHECK(red && red->ninstrs && red->instrs[0].line == 31);
+    CHECK(t.procs[0].pid == 5000); /* in pid order */
+    cp_trace_free(&t);
+}
+
+/* Loads one text as raw-1.tsv. */
+static int load_one(cp_trace *t, const char *text)
+{
+    memset(t, 0, sizeof *t);
+    cp_status st;
+    cp_status_clear(&st);
+    return cp_trace_load_text(t, "raw-1.tsv", text, strlen(text), &st);
+}
+
+static void test_load_damaged(void)
+{
+    cp_trace t;
+    CHECK(load_one(&t, "") == CP_EXIT_OK);
+    CHECK(t.nprocs == 0 && t.nnotes == 1);
+    CHECK_STR_CONTAINS(t.nnotes ? t.notes[0] : NULL, "empty");
+    cp_trace_free(&t);
+    CHECK(load_one(&t, "hello\tworld\n") == CP_EXIT_OK);
+    CHECK(t.nprocs == 0 && t.nnotes == 1);
+    CHECK_STR_CONTAINS(t.nnotes ? t.notes[0] : NULL, "not a coalprobe raw trace");
+    cp_trace_free(&t);
+    CHECK(load_one(&t, "coalprobe-trace-raw\t2\nprocess\t1\t0\tx\n") == CP_EXIT_OK);
+    CHECK(t.nprocs == 0);
+    CHECK_STR_CONTAINS(t.nnotes ? t.notes[0] : NULL, "version 2");
+    cp_trace_free(&t);
+    /* the first line cut off */
+    CHECK(load_one(&t, "coalprobe-tr") == CP_EXIT_OK);
+    CHECK(t.nprocs == 0);
+    cp_trace_free(&t);
+    /* escapes in text fields; numbers out of range; a NUL ends the text */
+    const char text[] = "coalprobe-trace-raw\t1\n"
+                        "process\t7\t1\ta\\tb\\\\c\\nd\n"
+                        "metrics\tsmsp__sass_inst_executed_op_global_ld\tsomething_new\n"
+                        "pc\t0\t0000000a\t0\tk\t0x10\t5\t9\n"
+                        "pc\t0\t0000000a\t0\tk\t0x10\t18446744073709551616\t1\n"
+                        "pc\t0\t0000000a\t0\tk\t0x123456789\t1\t1\n"
+                        "pc\t0\t0000000a\t0\tk\t0x20\t-\t1\n"
+                        "launch\t0\tk\t-3\n"
+                        "end\t1\t1\n";
+    CHECK(load_one(&t, text) == CP_EXIT_OK);
+    CHECK_EQ_U64(t.nprocs, 1);
+    if (t.nprocs) {
+        const cp_trace_process *p = &t.procs[0];
+        CHECK(p->command && strcmp(p->command, "a\tb\\c\nd") == 0);
+        CHECK_EQ_U64(p->malformed, 3);
+        CHECK(p->complete);
+        const cp_trace_kernel *k = find_kernel(p, "k");
+        const cp_trace_instr *i = find_instr(k, 0x10);
+        CHECK(i && i->counts.value[CP_TRACE_M_GLOBAL_LD] == 5 &&
+              i->counts.has == 1u << CP_TRACE_M_GLOBAL_LD);
+        i = find_instr(k, 0x20);
+        CHECK(i && i->counts.has == 0); /* "-": not recorded */
+    }
+    cp_trace_free(&t);
+    char with_nul[] = "coalprobe-trace-raw\t1\nprocess\t7\t1\tx\nend\t0\t0\n";
+    with_nul[30] = '\0'; /* inside the process line */
+    memset(&t, 0, sizeof t);
+    cp_status st;
+    cp_status_clear(&st);
+    CHECK(cp_trace_load_text(&t, "raw-2.tsv", with_nul, sizeof with_nul - 1, &st) == CP_EXIT_OK);
+    CHECK(t.nprocs == 1 && t.procs[0].truncated && !t.procs[0].complete);
+    cp_trace_free(&t);
+}
+
+/* ---- meaning, checked against the model ------------------------------------------------------ */
+
+static int parse_int_after(const char *s, const char *key, long *out)
+{
+    const char *at = s ? strstr(s, key) : NULL;
+    if (!at)
+        return 0;
+    *out = strtol(at + strlen(key), NULL, 10);
+    return 1;
+}
+
+/* The model's counts of one request of 32 lanes of w bytes, lane l at element l*stride+offset. */
+static cp_counts model_request(uint32_t w, uint64_t stride, uint64_t offset, int shared)
+{
+    cp_warp_lanes lanes;
+    memset(&lanes, 0, sizeof lanes);
+    lanes.active_mask = 0xFFFFFFFFu;
+    lanes.lane_bytes = w;
+    for (unsigned l = 0; l < 32; l++)
+        lanes.addr[l] = ((uint64_t)l * stride + offset) * w;
+    cp_counts c;
+    memset(&c, 0, sizeof c);
+    if (shared)
+        cp_model_count_shared_request(&lanes, &c);
+    else
+        cp_model_count_request(&lanes, &c);
+    return c;
+}
+
+/* n requests of the model's counts c as trace counts. */
+static cp_trace_derived derived_from(const cp_counts *c, uint64_t n, int shared)
+{
+    cp_trace_counts t;
+    memset(&t, 0, sizeof t);
+    t.has = (1u << CP_TRACE_NMETRICS) - 1;
+    if (shared) {
+        t.value[CP_TRACE_M_SHARED_LD] = n;
+        t.value[CP_TRACE_M_WAVEFRONTS] = n * c->wavefronts;
+        t.value[CP_TRACE_M_WAVEFRONTS_IDEAL] = n * c->ideal_wavefronts;
+    } else {
+        t.value[CP_TRACE_M_GLOBAL_LD] = n;
+        t.value[CP_TRACE_M_SECTORS] = n * c->sectors;
+        t.value[CP_TRACE_M_SECTORS_IDEAL] = n * c->ideal_sectors;
+    }
+    cp_trace_derived d;
+    cp_trace_derive(&t, &d);
+    return d;
+}
+
+/* Every global stride and offset of 4-, 8- and 16-byte lanes: the command the meaning names
+ * gives the same sectors per request in the model (or, "and above", at most this stride). */
+static void test_meaning_global_against_model(void)
+{
+    static const uint32_t widths[] = {4, 8, 16};
+    int named = 0, checked = 0;
+    for (size_t wi = 0; wi < 3; wi++)
+        for (uint64_t stride = 1; stride <= 40; stride++)
+            for (uint64_t offset = 0; offset <= 1; offset++) {
+                uint32_t w = widths[wi];
+                cp_counts c = model_request(w, stride, offset, 0);
+                cp_trace_derived d = derived_from(&c, 100, 0);
+                char m[512];
+                cp_trace_meaning(&d, m, sizeof m);
+                long width = 4, k = 0, off = 0;
+                parse_int_after(m, "--width ", &width);
+                CHECK(width == (long)w || !strstr(m, "coalprobe"));
+                int above = strstr(m, "` and above") != NULL;
+                int between = strstr(m, "between") != NULL;
+                if (parse_int_after(m, "--offset ", &off)) {
+                    cp_counts e = model_request(w, 1, (uint64_t)off, 0);
+                    CHECK_EQ_U64(e.sectors, c.sectors);
+                    named++;
+                } else if (!between && parse_int_after(m, "--stride ", &k)) {
+                    cp_counts e = model_request(w, (uint64_t)k, 0, 0);
+                    CHECK_EQ_U64(e.sectors, c.sectors);
+                    if (above) {
+                        CHECK(c.sectors == 32 && (uint64_t)k <= stride);
+                    } else if (e.sectors != c.sectors) {
+                        fprintf(stderr, "  width %u stride %llu offset %llu: %s\n", w,
+                                (unsigned long long)stride, (unsigned long long)offset, m);
+                    }
+                    named++;
+                }
+                checked++;
+                if (stride == 1 && offset == 0)
+                    CHECK_STR_CONTAINS(m, "coalesced");
+            }
+    CHECK(checked == 240);
+    CHECK(named > 150); /* most patterns have a command that behaves the same */
+}
+
+/* Shared memory: the smem family's strides give the N-way conflict the meaning names. */
+static void test_meaning_shared_against_model(void)
+{
+    static const uint32_t widths[] = {4, 8, 16};
+    for (size_t wi = 0; wi < 3; wi++)
+        for (uint64_t stride = 1; stride <= 33; stride++) {
+            uint32_t w = widths[wi];
+            cp_counts c = model_request(w, stride, 0, 1);
+            cp_trace_derived d = derived_from(&c, 64, 1);
+            char m[512];
+            cp_trace_meaning(&d, m, sizeof m);
+            long k = 0, width = 4;
+            if (c.bank_conflicts == 0) {
+                CHECK_STR_CONTAINS(m, "no bank conflict");
+                continue;
+            }
+            long ways = (long)(c.wavefronts / c.ideal_wavefronts);
+            char expect[32];
+            snprintf(expect, sizeof expect, "%ld-way bank conflict", ways);
+            if (c.wavefronts % c.ideal_wavefronts == 0)
+                CHECK_STR_CONTAINS(m, expect);
+            parse_int_after(m, "--width ", &width);
+            if (parse_int_after(m, "smem --stride ", &k) || parse_int_after(m, "--stride ", &k)) {
+                CHECK(width == (long)w);
+                cp_counts e = model_request(w, (uint64_t)k, 0, 1);
+                CHECK_EQ_U64(e.wavefronts, c.wavefronts);
+            }
+        }
+}
+
+static void test_meaning_cases(void)
+{
+    char m[512];
+    cp_trace_derived d;
+    cp_trace_counts c;
+    memset(&c, 0, sizeof c);
+    c.has = (1u << CP_TRACE_NMETRICS) - 1;
+    c.value[CP_TRACE_M_GLOBAL_LD] = 10;
+    c.value[CP_TRACE_M_SECTORS] = 320;
+    c.value[CP_TRACE_M_SECTORS_IDEAL] = 40;
+    cp_trace_derive(&c, &d);
+    cp_trace_meaning(&d, m, sizeof m);
+    CHECK(strcmp(m, "32 sectors per request where 4 would do: each lane in its own sector, like "
+                    "`coalprobe --stride 8` and above") == 0);
+    CHECK_NEAR(d.excess_bytes, 280 * 32, 0);
+    CHECK_NEAR(d.excess_pct, 87.5, 1e-9);
+    /* partial warps: an ideal that is no lane width */
+    c.value[CP_TRACE_M_SECTORS_IDEAL] = 25;
+    cp_trace_derive(&c, &d);
+    cp_trace_meaning(&d, m, sizeof m);
+    CHECK_STR_CONTAINS(m, "32 sectors per request where 2.50 would do: 92% of the sectors");
+    /* between two strides */
+    c.value[CP_TRACE_M_SECTORS] = 65;
+    c.value[CP_TRACE_M_SECTORS_IDEAL] = 40;
+    cp_trace_derive(&c, &d);
+    cp_trace_meaning(&d, m, sizeof m);
+    CHECK_STR_CONTAINS(m, "6.50 sectors per request where 4 would do (1.6x): between `coalprobe "
+                          "--stride 1` and `--stride 2`");
+    /* shared and global at once (LDGSTS), and a non-integer conflict */
+    c.value[CP_TRACE_M_SECTORS] = 40;
+    c.value[CP_TRACE_M_SHARED_ST] = 10;
+    c.value[CP_TRACE_M_WAVEFRONTS] = 25;
+    c.value[CP_TRACE_M_WAVEFRONTS_IDEAL] = 10;
+    cp_trace_derive(&c, &d);
+    cp_trace_meaning(&d, m, sizeof m);
+    CHECK_STR_CONTAINS(m, "coalesced: 4 sectors per request, the ideal");
+    CHECK_STR_CONTAINS(m, "; bank conflicts: 2.50 wavefronts per request where 1 would do (2.5x)");
+    /* 3-way: no power of two, so no smem stride is named */
+    c.value[CP_TRACE_M_WAVEFRONTS] = 30;
+    cp_trace_derive(&c, &d);
+    cp_trace_meaning(&d, m, sizeof m);
+    CHECK_STR_CONTAINS(m, "3-way bank conflict: 3 wavefronts per request where 1 would do");
+    CHECK(strstr(m, "smem") == NULL);
+    /* a missing metric: no ratio, and said so */
+    c.has &= ~(1u << CP_TRACE_M_SECTORS_IDEAL);
+    c.value[CP_TRACE_M_SHARED_ST] = 0;
+    cp_trace_derive(&c, &d);
+    CHECK(isnan(d.excess_bytes) && isnan(d.ideal_sectors_per_request));
+    cp_trace_meaning(&d, m, sizeof m);
+    CHECK_STR_CONTAINS(m, "without sector counts");
+    /* nothing executed */
+    memset(&c, 0, sizeof c);
+    c.has = (1u << CP_TRACE_NMETRICS) - 1;
+    cp_trace_derive(&c, &d);
+    cp_trace_meaning(&d, m, sizeof m);
+    CHECK(m[0] == '\0');
+}
+
+/* ---- the analysis --------------------------------------------------------------------------- */
+
+static void test_analyze_transpose(void)
+{
+    cp_trace t;
+    cp_status st;
+    cp_status_clear(&st);
+    CHECK(cp_trace_load_dir(FIXTURES "/handmade-transpose", &t, &st) == CP_EXIT_OK);
+    CHECK(cp_trace_demangle_all(&t, &st) == CP_EXIT_OK);
+    cp_trace_run run = {.tool_version = "0", .command = "coalprobe trace", .wall_seconds = NAN};
+    cp_trace_options o = default_options();
+    cp_trace_report r;
+    CHECK(cp_trace_analyze(&t, &run, &o, &r, &st) == CP_EXIT_OK);
+    CHECK(r.counted && r.complete);
+    CHECK_EQ_U64(r.nselected, 5);
+    CHECK_EQ_U64(r.ncounted, 4);
+    CHECK_EQ_U64(r.ninstrs, 11);
+    CHECK_EQ_U64(r.nexecuted, 10);
+    /* the program's excess: (3145728 - 393216) + 32768 + 16000 sectors, 32 bytes each */
+    CHECK_NEAR(r.program.excess_bytes, (2752512.0 + 32768 + 16000) * 32, 0);
+    CHECK_NEAR(r.program.bank_conflicts, 3145728 - 98304, 0);
+    /* rank 1: the naive transpose's store, with its share */
+    CHECK(r.ninstrs && r.instrs[0]->pc == 0xc0 && r.instrs[0]->rank == 1);
+    CHECK_NEAR(r.instrs[0]->excess_share, 2752512.0 / (2752512.0 + 32768 + 16000), 1e-12);
+    double shares = 0;
+    for (size_t i = 0; i < r.ninstrs; i++)
+        shares += isfinite(r.instrs[i]->excess_share) ? r.instrs[i]->excess_share : 0;
+    CHECK_NEAR(shares, 1, 1e-12);
+    /* ranks follow excess bytes, then bank conflicts; the never-executed instruction has none */
+    for (size_t i = 1; i < r.ninstrs; i++)
+        CHECK(r.instrs[i]->rank == 0 ||
+              r.instrs[i - 1]->d.excess_bytes >= r.instrs[i]->d.excess_bytes ||
+              isnan(r.instrs[i]->d.excess_bytes));
+    CHECK(r.ninstrs && r.instrs[r.ninstrs - 1]->rank == 0 && r.instrs[r.ninstrs - 1]->pc == 0x30);
+    /* kernels by excess, the uncounted one last */
+    const cp_trace_process *p = &t.procs[0];
+    CHECK(strcmp(p->kernels[0].name, "transpose_naive(float*, float const*, int, int)") == 0);
+    CHECK(p->kernels[4].ninstrs == 0);
+    CHECK(!r.gate_checked && r.nviolations == 0);
+    cp_trace_report_free(&r);
+
+    /* the gate: 8 sectors per request fails the naive store (32) and vec_copy's load (16) */
+    o.max_sectors_per_request = 8;
+    CHECK(cp_trace_analyze(&t, &run, &o, &r, &st) == CP_EXIT_OK);
+    CHECK(r.gate_checked);
+    CHECK_EQ_U64(r.nviolations, 2);
+    CHECK(r.nviolations == 2 && r.violations[0].instr->pc == 0xc0 &&
+          strcmp(r.violations[0].what, "sectors_per_request") == 0 &&
+          r.violations[1].instr->pc == 0x40);
+    cp_trace_report_free(&r);
+    /* ... and instructions of fewer than 10000 requests are not judged */
+    o.min_requests = 10000;
+    CHECK(cp_trace_analyze(&t, &run, &o, &r, &st) == CP_EXIT_OK);
+    CHECK_EQ_U64(r.nviolations, 1);
+    CHECK_EQ_U64(r.gate_judged, 8);
+    cp_trace_report_free(&r);
+    /* excess pct: 87.5% (store) and 96.9% (the shared load's conflicts) over 50%; vec_copy's
+     * load is exactly 50%, which passes */
+    o = default_options();
+    o.max_excess_pct = 50;
+    CHECK(cp_trace_analyze(&t, &run, &o, &r, &st) == CP_EXIT_OK);
+    CHECK_EQ_U64(r.nviolations, 2);
+    int excess = 0, conflict = 0;
+    for (size_t i = 0; i < r.nviolations; i++) {
+        excess += strcmp(r.violations[i].what, "excess_pct") == 0 && r.violations[i].value == 87.5;
+        conflict += strcmp(r.violations[i].what, "conflict_pct") == 0 &&
+                    fabs(r.violations[i].value - 100.0 * 31 / 32) < 1e-9;
+    }
+    CHECK(excess == 1 && conflict == 1);
+    cp_trace_report_free(&r);
+    /* --kernel selects by the demangled name; shares stay shares of the whole program */
+    o = default_options();
+    o.kernel_regex = "^offset\\(";
+    CHECK(cp_trace_analyze(&t, &run, &o, &r, &st) == CP_EXIT_OK);
+    CHECK_EQ_U64(r.nselected, 1);
+    CHECK_EQ_U64(r.ninstrs, 2);
+    CHECK(r.ninstrs && r.instrs[0]->rank == 1 && r.instrs[0]->excess_share < 0.02);
+    cp_trace_report_free(&r);
+    o.kernel_regex = "(";
+    CHECK(cp_trace_analyze(&t, &run, &o, &r, &st) == CP_EXIT_USAGE);
+    CHECK_STR_CONTAINS(st.message, "--kernel");
+    cp_trace_free(&t);
+}
+
+static void test_analyze_why_no_counts(void)
+{
+    cp_trace t;
+    cp_status st;
+    cp_status_clear(&st);
+    cp_trace_run run = {.tool_version = "0", .command = "coalprobe trace", .wall_seconds = NAN};
+    cp_trace_options o = default_options();
+    cp_trace_report r;
+    CHECK(cp_trace_load_dir(FIXTURES "/no-raw-files", &t, &st) == CP_EXIT_OK);
+    CHECK(cp_trace_analyze(&t, &run, &o, &r, &st) == CP_EXIT_OK);
+    CHECK(!r.counted);
+    CHECK_STR_CONTAINS(r.no_counts_reason, "no process initialised CUDA");
+    cp_trace_report_free(&r);
+    cp_trace_free(&t);
+    CHECK(cp_trace_load_dir(FIXTURES "/handmade-refused", &t, &st) == CP_EXIT_OK);
+    CHECK(cp_trace_analyze(&t, &run, &o, &r, &st) == CP_EXIT_OK);
+    CHECK(!r.counted);
+    CHECK_STR_CONTAINS(r.no_counts_reason, "insufficient privileges");
+    CHECK_STR_CONTAINS(r.no_counts_fix, "CAP_SYS_ADMIN");
+    CHECK(strstr(r.no_counts_fix, "--no-counters") == NULL);
+    cp_trace_report_free(&r);
+    cp_trace_free(&t);
+    /* a killed program makes the trace incomplete, whatever the files say */
+    CHECK(cp_trace_load_dir(FIXTURES "/handmade-transpose", &t, &st) == CP_EXIT_OK);
+    run.signaled = 1;
+    run.term_signal = 9;
+    CHECK(cp_trace_analyze(&t, &run, &o, &r, &st) == CP_EXIT_OK);
+    CHECK(!r.complete);
+    CHECK_STR_CONTAINS(r.incomplete_reason, "SIGKILL");
+    cp_trace_report_free(&r);
+    cp_trace_free(&t);
+    CHECK(cp_trace_load_dir(CP_TEST_DATA_DIR "/no/such/dir", &t, &st) == CP_EXIT_RUNTIME);
+}
+
+/* ---- nvdisasm, names, refusals ----------------------------------------------------------------
+ */
+
+static void test_sass_parse(void)
+{
+    FILE *f = fopen(CP_TEST_DATA_DIR "/trace/nvdisasm_handmade.txt", "r");
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    char *text = cp_test_read_stream(f);
+    fclose(f);
+    cp_trace_sass_line *lines = NULL;
+    size_t n = 0;
+    cp_status st;
+    cp_status_clear(&st);
+    CHECK(cp_trace_sass_parse(text, &lines, &n, &st) == CP_EXIT_OK);
+    free(text);
+    /* 15 instructions of the transpose, 6 of vec_copy; the .zero of the constant bank is not
+     * in a .text section */
+    CHECK_EQ_U64(n, 21);
+    int ldg = 0, stg = 0, pred = 0, brace = 0, sts = 0;
+    for (size_t i = 0; i < n; i++) {
+        int naive = strcmp(lines[i].function, "_Z15transpose_naivePfPKfii") == 0;
+        ldg += naive && lines[i].pc == 0x90 && strcmp(lines[i].opcode, "LDG.E") == 0;
+        stg += naive && lines[i].pc == 0xc0 && strcmp(lines[i].opcode, "STG.E") == 0;
+        pred += naive && lines[i].pc == 0x40 && strcmp(lines[i].opcode, "EXIT") == 0;
+        pred += naive && lines[i].pc == 0xb0 && strcmp(lines[i].opcode, "BRA") == 0;
+        brace += strcmp(lines[i].function, "vec_copy") == 0 && lines[i].pc == 0x70 &&
+                 strcmp(lines[i].opcode, "LDS.128") == 0;
+        sts += strcmp(lines[i].function, "vec_copy") == 0 && lines[i].pc == 0x80 &&
+               strcmp(lines[i].opcode, "STS") == 0;
+    }
+    CHECK(ldg == 1 && stg == 1 && pred == 2 && brace == 1 && sts == 1);
+    cp_trace_sass_free(lines, n);
+    CHECK(cp_trace_sass_parse("", &lines, &n, &st) == CP_EXIT_OK && n == 0);
+    cp_trace_sass_free(lines, n);
+    /* instruction lines outside a .text section, and a broken offset, are ignored */
+    CHECK(cp_trace_sass_parse("/*0010*/ LDG.E R1 ;\n\t.section\t.text.f,\"ax\"\n/*00zz*/ X ;\n"
+                              "/*0020*/ @!PT STG.E.128 [R2], R4 ;",
+                              &lines, &n, &st) == CP_EXIT_OK);
+    CHECK(n == 1 && lines[0].pc == 0x20 && strcmp(lines[0].opcode, "STG.E.128") == 0 &&
+          strcmp(lines[0].function, "f") == 0);
+    cp_trace_sass_free(lines, n);
+}
+
+static void test_names_and_texts(void)
+{
+    char *d = cp_trace_demangle("_Z15transpose_naivePfPKfii");
+    CHECK(d && strcmp(d, "transpose_naive(float*, float const*, int, int)") == 0);
+    free(d);
+    CHECK(cp_trace_demangle("triton_poi_fused_add_0") == NULL);
+    CHECK(cp_trace_demangle("_Znot a name") == NULL);
+    const char *cause;
+    char fix[512];
+    cp_trace_refusal_text(35, &cause, fix, sizeof fix); /* INSUFFICIENT_PRIVILEGES */
+    CHECK_STR_CONTAINS(cause, "privileges");
+    CHECK(strstr(fix, "no-counters") == NULL && fix[strlen(fix) - 1] == ')');
+    cp_trace_refusal_text(27, &cause, fix, sizeof fix); /* NOT_SUPPORTED: only --no-counters */
+    CHECK(strcmp(fix, "trace the program on a GPU that allows profiling") == 0);
+    cp_trace_refusal_text(39, &cause, fix, sizeof fix); /* another profiler attached */
+    CHECK_STR_CONTAINS(cause, "another profiler");
+    CHECK(strstr(fix, "no-counters") == NULL);
+    cp_trace_refusal_text(999999, &cause, fix, sizeof fix);
+    CHECK_STR_CONTAINS(cause, "CUPTI could not");
+    char b[32];
+    cp_trace_format_bytes(b, sizeof b, 88080384);
+    CHECK(strcmp(b, "88.1 MB") == 0);
+    cp_trace_format_bytes(b, sizeof b, 512);
+    CHECK(strcmp(b, "512 B") == 0);
+    cp_trace_format_bytes(b, sizeof b, 999999);
+    CHECK(strcmp(b, "1.00 MB") == 0);
+    cp_trace_format_bytes(b, sizeof b, NAN);
+    CHECK(strcmp(b, "-") == 0);
+    CHECK(cp_trace_metric_index(CP_TRACE_METRIC_WAVEFRONTS_IDEAL) == CP_TRACE_M_WAVEFRONTS_IDEAL);
+    CHECK(cp_trace_metric_index("nope") == -1);
+}
+
+int main(void)
+{
+    test_load_transpose();
+    test_load_children();
+    test_load_damaged();
+    test_meaning_global_against_model();
+    test_meaning_shared_against_model();
+    test_meaning_cases();
+    test_analyze_transpose();
+    test_analyze_why_no_counts();
+    test_sass_parse();
+    test_names_and_texts();
+    printf("%d passed, %d failed\n", cp_test_passed, cp_test_failed);
+    return cp_test_failed ? 1 : 0;
+}
