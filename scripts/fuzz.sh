@@ -19,8 +19,8 @@ if ! clang -fsanitize=fuzzer "$probe/p.c" -o "$probe/p" 2>/dev/null; then
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq clang libclang-rt-dev >/dev/null
 fi
 cmake -S . -B "$build" -DCMAKE_C_COMPILER=clang -DCOALPROBE_FUZZ=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null
-cmake --build "$build" --target fuzz_sweep fuzz_cli fuzz_expr -j "$(nproc 2>/dev/null || echo 2)" >/dev/null
-for t in sweep cli expr; do
+cmake --build "$build" --target fuzz_sweep fuzz_cli fuzz_expr fuzz_trace_raw -j "$(nproc 2>/dev/null || echo 2)" >/dev/null
+for t in sweep cli expr trace_raw; do
     mkdir -p "$build/corpus-$t"
     say "fuzz_$t for $secs s"
     "$build/tests/fuzz_$t" -max_total_time="$secs" -timeout=10 -rss_limit_mb=4096 -print_final_stats=1 \

@@ -134,6 +134,13 @@ static int cp_trace_push_string(char ***list, size_t *n, char *s)
 }
 
 static char *cp_trace_vformat(const char *fmt, va_list ap)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 0)))
+#endif
+    ;
+
+/* A malloc'd printf-style string; NULL when out of memory. */
+static char *cp_trace_vformat(const char *fmt, va_list ap)
 {
     va_list again;
     va_copy(again, ap);
