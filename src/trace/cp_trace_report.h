@@ -188,8 +188,8 @@ typedef struct cp_trace_sass_line {
 int cp_trace_sass_parse(const char *text, cp_trace_sass_line **lines, size_t *n, cp_status *st);
 void cp_trace_sass_free(cp_trace_sass_line *lines, size_t n);
 
-/* Opcodes for every instruction whose cubin was saved: runs `nvdisasm -c` (found on PATH) on
- * DIR/cubin-CRC.cubin. *have_opcodes is 1 when at least one instruction got its opcode; when
+/* Opcodes for every instruction whose cubin was saved: runs `nvdisasm -c` (found on PATH, or
+ * $COALPROBE_NVDISASM; none when that is set and empty) on DIR/cubin-CRC.cubin. *have_opcodes is 1 when at least one instruction got its opcode; when
  * none could, one trace note says why (nvdisasm missing, no cubin, nvdisasm failed). */
 int cp_trace_sass_opcodes(cp_trace *t, const char *dir, int *have_opcodes, cp_status *st);
 

@@ -1,6 +1,8 @@
 /* cp_trace_sass.c: SASS opcodes for the traced instructions: runs nvdisasm (when it is on PATH)
  * on each cubin the injection library saved and maps every function's PC offsets to opcodes.
- * Optional: without nvdisasm the report has no opcodes and says why once. */
+ * Optional: without nvdisasm the report has no opcodes and says why once. COALPROBE_NVDISASM
+ * names another nvdisasm; set and empty, none is run (for reports that must not depend on the
+ * machine, e.g. the tests' goldens). */
 #define _POSIX_C_SOURCE 200809L
 #include "cp_trace_report.h"
 
@@ -262,12 +264,22 @@ int cp_trace_sass_opcodes(cp_trace *t, const char *dir, int *have_opcodes, cp_st
         cp_trace_add_note(t, "no SASS opcodes: the raw files name no saved cubin");
         return CP_EXIT_OK;
     }
+    /* COALPROBE_NVDISASM names the nvdisasm to run; set but empty, none is run */
+    const char *chosen = getenv("COALPROBE_NVDISASM");
+    if (chosen && !chosen[0]) {
+        cp_trace_add_note(t, "no SASS opcodes: COALPROBE_NVDISASM is set and empty");
+        return CP_EXIT_OK;
+    }
     char nvdisasm[4096];
     cp_status ignored;
     cp_status_clear(&ignored);
-    if (cp_trace_find_program("nvdisasm", nvdisasm, sizeof nvdisasm, &ignored) != CP_EXIT_OK) {
-        cp_trace_add_note(t, "no SASS opcodes: nvdisasm (part of the CUDA Toolkit) is not on "
-                             "PATH");
+    if (cp_trace_find_program(chosen ? chosen : "nvdisasm", nvdisasm, sizeof nvdisasm,
+                              &ignored) != CP_EXIT_OK) {
+        if (chosen)
+            cp_trace_add_note(t, "no SASS opcodes: COALPROBE_NVDISASM=%s cannot be run", chosen);
+        else
+            cp_trace_add_note(t, "no SASS opcodes: nvdisasm (part of the CUDA Toolkit) is not "
+                                 "on PATH");
         return CP_EXIT_OK;
     }
     size_t given = 0, failures = 0;
