@@ -13,6 +13,7 @@
  *   process   PID PPID COMMAND             COMMAND: the command line, arguments joined by spaces
  *   device    ORDINAL CHIP NAME CC         CHIP as CUPTI names it ("GH100"), CC as "9.0"
  *   metrics   NAME...                      the columns of the pc records that follow, in order
+ *   kernel_metrics NAME...                 the columns of the kernel records that follow
  *   missing   NAME REASON                  a metric this chip does not offer (its column is "-")
  *   refused   CALL CODE NAME MESSAGE       CUPTI refused CALL (CODE the CUptiResult number, NAME
  *                                          its name such as CUPTI_ERROR_INSUFFICIENT_PRIVILEGES,
@@ -22,7 +23,13 @@
  *   pc        ORDINAL CRC FINDEX FUNCTION PC VALUE...
  *                                          one patched instruction's metric values (as many as
  *                                          `metrics` named; "-" for a missing one) accumulated
- *                                          since the last flush; readers add them up
+ *                                          since the last flush; readers add them up. CUPTI 13.0
+ *                                          instruments one function a process (see cp_inject.c):
+ *                                          the other functions have kernel records only
+ *   kernel    ORDINAL FUNCTION VALUE...    one launch's per-kernel counters (Range Profiler, as
+ *                                          many values as kernel_metrics named; "-" for one the
+ *                                          chip lacks); every launch is counted; readers add
+ *                                          them up per function
  *   cubin     CRC FILE                     the module's cubin, saved as DIR/FILE
  *   source    CRC FUNCTION PC FILE LINE    FILE:LINE of that instruction (from -lineinfo)
  *   nosource  CRC FUNCTION                 that function has no line information
