@@ -774,13 +774,17 @@ static CUstream cp_inject_launch_stream(CUpti_CallbackId cbid, const void *param
 static void cp_inject_launched(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
 {
     if (cb->callbackSite == CUPTI_API_ENTER) {
+        if (cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch ||
+            cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz)
+            return; /* not one kernel: see the note written at its exit */
         int slot = cp_inject_context_slot(cb->context);
         cp_inject_kernels *k = slot >= 0 ? g.context_kernels[slot] : NULL;
         if (!k)
             return;
         uint32_t ordinal = g.context_device[slot];
         char why[512] = "";
-        int rc = cp_inject_kernels_before_launch(k, cp_inject_emit_kernel, &ordinal, why, sizeof why);
+        int rc = cp_inject_kernels_before_launch(k, cb->symbolName, cp_inject_emit_kernel, &ordinal,
+                                                 why, sizeof why);
         if (rc != 0) {
             char note[800];
             snprintf(note, sizeof note, "per-kernel counters stopped: %s failed: %s", why,

@@ -52,7 +52,8 @@ struct cp_inject_kernels {
     std::vector<const char *> names; // the metrics this chip knows
     std::vector<int> index;          // their CP_INJECT_KM_* positions
     std::vector<uint8_t> availability, config, counter_data;
-    size_t ranges = 0; // launches since the last Start
+    size_t ranges = 0;                 // launches since the last Start
+    std::vector<std::string> functions; // their functions, in launch order (range i is functions[i])
     size_t dropped = 0;
 };
 
@@ -70,6 +71,7 @@ int start(cp_inject_kernels *k, char *why, size_t why_size)
     sp.pRangeProfilerObject = k->rp;
     CP_KCHECK(cuptiRangeProfilerStart(&sp));
     k->ranges = 0;
+    k->functions.clear();
     return 0;
 }
 
@@ -111,7 +113,10 @@ int collect(cp_inject_kernels *k, cp_inject_kernels_emit emit, void *user, char 
             values[m] = NAN;
         for (size_t i = 0; i < v.size(); i++)
             values[k->index[i]] = v[i];
-        emit(user, rp.rangeName ? rp.rangeName : "?", values);
+        // auto ranges are named by their index among the launches since the start
+        const char *name = r < k->functions.size() ? k->functions[r].c_str()
+                                                   : (rp.rangeName ? rp.rangeName : "?");
+        emit(user, name, values);
     }
     return 0;
 }
@@ -240,20 +245,21 @@ extern "C" cp_inject_kernels *cp_inject_kernels_open(CUcontext ctx, const char *
     return k;
 }
 
-extern "C" int cp_inject_kernels_before_launch(cp_inject_kernels *k, cp_inject_kernels_emit emit,
-                                               void *user, char *why, size_t why_size)
+extern "C" int cp_inject_kernels_before_launch(cp_inject_kernels *k, const char *function,
+                                               cp_inject_kernels_emit emit, void *user, char *why,
+                                               size_t why_size)
 {
-    if (k->ranges + 1 < k_max_ranges) {
-        k->ranges++;
-        return 0;
-    }
     try {
-        int rc = collect(k, emit, user, why, why_size);
-        if (rc == 0)
-            rc = start(k, why, why_size);
-        if (rc == 0)
-            k->ranges = 1;
-        return rc;
+        if (k->ranges == k_max_ranges) {
+            int rc = collect(k, emit, user, why, why_size);
+            if (rc == 0)
+                rc = start(k, why, why_size);
+            if (rc != 0)
+                return rc;
+        }
+        k->ranges++;
+        k->functions.emplace_back(function ? function : "?");
+        return 0;
     } catch (...) {
         std::snprintf(why, why_size, "out of memory");
         return (int)CUPTI_ERROR_OUT_OF_MEMORY;

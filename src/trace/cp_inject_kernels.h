@@ -27,6 +27,8 @@ extern "C" {
     X(SHARED_ST_WAVEFRONTS, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum")                \
     X(SHARED_LD_CONFLICTS, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum")             \
     X(SHARED_ST_CONFLICTS, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum")             \
+    X(GLOBAL_LD_INSTRUCTIONS, "smsp__inst_executed_op_global_ld.sum")                             \
+    X(GLOBAL_ST_INSTRUCTIONS, "smsp__inst_executed_op_global_st.sum")                             \
     X(DURATION, "gpu__time_duration.sum")
 
 enum {
@@ -49,10 +51,12 @@ typedef void (*cp_inject_kernels_emit)(void *user, const char *kernel, const dou
 cp_inject_kernels *cp_inject_kernels_open(CUcontext ctx, const char *chip, int *code, char *why,
                                           size_t why_size);
 
-/* Before a launch in k's context: when the counter data holds as many ranges as it can, they are
+/* Before a launch of function in k's context (each launch is one range, named by its position:
+ * function is kept to name it): when the counter data holds as many ranges as it can, they are
  * decoded, emitted and the counting goes on. 0, or a CUptiResult with why filled. */
-int cp_inject_kernels_before_launch(cp_inject_kernels *k, cp_inject_kernels_emit emit, void *user,
-                                    char *why, size_t why_size);
+int cp_inject_kernels_before_launch(cp_inject_kernels *k, const char *function,
+                                    cp_inject_kernels_emit emit, void *user, char *why,
+                                    size_t why_size);
 
 /* Ends the counting: the ranges not yet emitted are decoded and emitted, the profiler disabled
  * and k freed. *dropped is the count of ranges CUPTI dropped. 0, or a CUptiResult. */
