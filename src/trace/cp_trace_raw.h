@@ -22,10 +22,13 @@
  *                                          flush; readers add them up
  *   pc        ORDINAL CRC FINDEX FUNCTION PC VALUE...
  *                                          one patched instruction's metric values (as many as
- *                                          `metrics` named; "-" for a missing one) accumulated
- *                                          since the last flush; readers add them up. CUPTI 13.0
- *                                          instruments one function a process (see cp_inject.c):
- *                                          the other functions have kernel records only
+ *                                          `metrics` named; "-" for a missing one), written once
+ *                                          when the context ends. They count the instruction over
+ *                                          the Range Profiler's replay passes of one launch (seen
+ *                                          on the H100: a function launched once has zeros), so
+ *                                          readers scale them by the function's kernel records:
+ *                                          f = sum of its pc global+shared instructions over the
+ *                                          instructions of one of its launches (kernel records)
  *   kernel    ORDINAL FUNCTION VALUE...    one launch's per-kernel counters (Range Profiler, as
  *                                          many values as kernel_metrics named; "-" for one the
  *                                          chip lacks); every launch is counted; readers add
