@@ -27,6 +27,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +35,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cp_inject_kernels.h"
 #include "cp_inject_table.h"
 #include "cp_trace_raw.h"
 
@@ -51,6 +53,7 @@ static const char *const cp_inject_metric_names[CP_INJECT_NMETRICS] = {
 
 typedef struct cp_inject_device {
     int configured; /* 1: SetConfig done; -1: refused or failed (nothing collected there) */
+    char chip[64];
     uint64_t metric_id[CP_INJECT_NMETRICS];
     int has_metric[CP_INJECT_NMETRICS];
 } cp_inject_device;
@@ -86,6 +89,8 @@ static struct {
     cp_inject_device device[CP_INJECT_MAX_DEVICES];
     CUcontext context[CP_INJECT_MAX_CONTEXTS];
     uint32_t context_device[CP_INJECT_MAX_CONTEXTS];
+    cp_inject_kernels *context_kernels[CP_INJECT_MAX_CONTEXTS]; /* per-kernel counters, or NULL */
+    int want_kernels, want_instructions; /* COALPROBE_TRACE_MODE: kernels, instructions, both */
     size_t ncontexts;
     cp_inject_table launches; /* "ORDINAL\tFUNCTION" -> uint64_t launches since the last flush */
     cp_inject_table cubins;   /* "CRC" -> cp_inject_cubin */
@@ -236,6 +241,9 @@ static void cp_inject_write_process(void)
     fputs("\nmetrics", g.raw);
     for (int i = 0; i < CP_INJECT_NMETRICS; i++)
         fprintf(g.raw, "\t%s", cp_inject_metric_names[i]);
+    fputs("\nkernel_metrics", g.raw);
+    for (int i = 0; i < CP_INJECT_KM_COUNT; i++)
+        fprintf(g.raw, "\t%s", cp_inject_kernel_metric_name(i));
     fputc('\n', g.raw);
     fflush(g.raw);
 }
@@ -275,13 +283,14 @@ static void cp_inject_preload_nvperf(void)
     }
 }
 
-/* Asks CUPTI whether SASS metrics work on the device; a refused record with the causes if not. */
-static int cp_inject_device_supported(uint32_t ordinal)
+/* Asks CUPTI whether its API api (SASS metrics, range profiling) works on the device; a refused
+ * record with the causes if not. */
+static int cp_inject_device_supported(uint32_t ordinal, CUpti_Profiler_API api)
 {
     CUpti_Profiler_DeviceSupported_Params p = {
         .structSize = CUpti_Profiler_DeviceSupported_Params_STRUCT_SIZE};
     p.cuDevice = (CUdevice)ordinal;
-    p.api = CUPTI_PROFILER_SASS_METRICS;
+    p.api = api;
     CP_INJECT_CUPTI(cuptiProfilerDeviceSupported(&p), return -1);
     if (p.isSupported == CUPTI_PROFILER_CONFIGURATION_SUPPORTED)
         return 0;
@@ -294,7 +303,9 @@ static int cp_inject_device_supported(uint32_t ordinal)
         why = CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED;
     else if (p.wsl != CUPTI_PROFILER_CONFIGURATION_SUPPORTED)
         why = CUPTI_ERROR_WSL_DEVICE_NOT_SUPPORTED;
-    cp_inject_refuse("cuptiProfilerDeviceSupported (SASS metrics)", why, __FILE__, __LINE__);
+    cp_inject_refuse(api == CUPTI_PROFILER_SASS_METRICS ? "cuptiProfilerDeviceSupported (SASS metrics)"
+                                                        : "cuptiProfilerDeviceSupported (range profiler)",
+                     why, __FILE__, __LINE__);
     return -1;
 }
 
@@ -313,7 +324,9 @@ static int cp_inject_configure_device(uint32_t ordinal)
         CP_INJECT_CUPTI_NOTE(cuptiProfilerInitialize(&init), (void)0);
         g.profiler_initialized = 1;
     }
-    if (cp_inject_device_supported(ordinal) != 0)
+    if (g.want_instructions && cp_inject_device_supported(ordinal, CUPTI_PROFILER_SASS_METRICS) != 0)
+        return -1;
+    if (g.want_kernels && cp_inject_device_supported(ordinal, CUPTI_PROFILER_RANGE_PROFILING) != 0)
         return -1;
 
     CUpti_Device_GetChipName_Params chip = {.structSize =
@@ -331,12 +344,18 @@ static int cp_inject_configure_device(uint32_t ordinal)
         g.device_get_attribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
                                (CUdevice)ordinal);
     }
+    snprintf(d->chip, sizeof d->chip, "%s", chip.pChipName ? chip.pChipName : "");
     fprintf(g.raw, "device\t%u\t", ordinal);
     cp_inject_put_text(chip.pChipName);
     fputc('\t', g.raw);
     cp_inject_put_text(name);
     fprintf(g.raw, "\t%d.%d\n", major, minor);
 
+    if (!g.want_instructions) {
+        fflush(g.raw);
+        d->configured = 1;
+        return 0;
+    }
     CUpti_SassMetrics_Config config[CP_INJECT_NMETRICS];
     size_t nconfig = 0;
     for (int i = 0; i < CP_INJECT_NMETRICS; i++) {
@@ -395,13 +414,60 @@ static void cp_inject_context_created(CUcontext ctx)
         cp_inject_note("more than 256 live CUDA contexts: later ones are not traced");
         return;
     }
-    CUpti_SassMetricsEnable_Params en = {.structSize = CUpti_SassMetricsEnable_Params_STRUCT_SIZE};
-    en.ctx = ctx;
-    en.enableLazyPatching = 1;
-    CP_INJECT_CUPTI(cuptiSassMetricsEnable(&en), return );
+    if (g.want_instructions) {
+        CUpti_SassMetricsEnable_Params en = {.structSize = CUpti_SassMetricsEnable_Params_STRUCT_SIZE};
+        en.ctx = ctx;
+        en.enableLazyPatching = 1;
+        CP_INJECT_CUPTI(cuptiSassMetricsEnable(&en), return );
+    }
+    cp_inject_kernels *k = NULL;
+    if (g.want_kernels) {
+        int code = 0;
+        char why[512] = "";
+        k = cp_inject_kernels_open(ctx, g.device[ordinal].chip, &code, why, sizeof why);
+        if (!k)
+            cp_inject_refuse(why, (CUptiResult)code, __FILE__, __LINE__);
+    }
     g.context[g.ncontexts] = ctx;
     g.context_device[g.ncontexts] = ordinal;
+    g.context_kernels[g.ncontexts] = k;
     g.ncontexts++;
+}
+
+/* One kernel range from the Range Profiler: a kernel record. */
+static void cp_inject_emit_kernel(void *user, const char *kernel, const double *values)
+{
+    fprintf(g.raw, "kernel\t%u\t", *(const uint32_t *)user);
+    cp_inject_put_text(kernel);
+    for (int m = 0; m < CP_INJECT_KM_COUNT; m++) {
+        if (isnan(values[m]))
+            fputs("\t-", g.raw);
+        else
+            fprintf(g.raw, "\t%.17g", values[m]);
+    }
+    fputc('\n', g.raw);
+}
+
+/* Takes the per-kernel counters of the context in slot, if any, and stops them. */
+static void cp_inject_close_kernels(int slot)
+{
+    cp_inject_kernels *k = g.context_kernels[slot];
+    if (!k)
+        return;
+    g.context_kernels[slot] = NULL;
+    uint32_t ordinal = g.context_device[slot];
+    size_t dropped = 0;
+    char why[512] = "";
+    int rc = cp_inject_kernels_close(k, cp_inject_emit_kernel, &ordinal, &dropped, why, sizeof why);
+    if (rc != 0) {
+        char note[800];
+        snprintf(note, sizeof note, "per-kernel counters: %s failed: %s", why,
+                 cp_inject_result_name((CUptiResult)rc));
+        cp_inject_note(note);
+    }
+    if (dropped)
+        fprintf(g.raw, "dropped\t%u\t%zu\tkernel ranges CUPTI dropped\n", ordinal, dropped);
+    fflush(g.raw);
 }
 
 /* ---- flushing --------------------------------------------------------------------------- */
@@ -663,6 +729,9 @@ static void cp_inject_context_destroying(CUcontext ctx)
     int slot = cp_inject_context_slot(ctx);
     if (slot < 0)
         return;
+    cp_inject_close_kernels(slot);
+    if (!g.want_instructions)
+        goto forget;
     cp_inject_flush(ctx, g.context_device[slot]);
     CUpti_SassMetricsDisable_Params dis = {.structSize =
                                                CUpti_SassMetricsDisable_Params_STRUCT_SIZE};
@@ -672,8 +741,10 @@ static void cp_inject_context_destroying(CUcontext ctx)
         fprintf(g.raw, "dropped\t%u\t%zu\tCUPTI dropped them when the context ended\n",
                 g.context_device[slot], dis.numOfDroppedRecords);
     fflush(g.raw);
+forget:
     g.context[slot] = g.context[g.ncontexts - 1];
     g.context_device[slot] = g.context_device[g.ncontexts - 1];
+    g.context_kernels[slot] = g.context_kernels[g.ncontexts - 1];
     g.ncontexts--;
 }
 
@@ -702,6 +773,30 @@ static CUstream cp_inject_launch_stream(CUpti_CallbackId cbid, const void *param
 
 static void cp_inject_launched(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
 {
+    if (cb->callbackSite == CUPTI_API_ENTER) {
+        if (cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch ||
+            cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz)
+            return; /* not one kernel: see the note written at its exit */
+        int slot = cp_inject_context_slot(cb->context);
+        cp_inject_kernels *k = slot >= 0 ? g.context_kernels[slot] : NULL;
+        if (!k)
+            return;
+        uint32_t ordinal = g.context_device[slot];
+        char why[512] = "";
+        int rc = cp_inject_kernels_before_launch(k, cb->symbolName, cp_inject_emit_kernel, &ordinal,
+                                                 why, sizeof why);
+        if (rc != 0) {
+            char note[800];
+            snprintf(note, sizeof note, "per-kernel counters stopped: %s failed: %s", why,
+                     cp_inject_result_name((CUptiResult)rc));
+            cp_inject_note(note);
+            size_t dropped = 0;
+            (void)cp_inject_kernels_close(k, cp_inject_emit_kernel, &ordinal, &dropped, why, sizeof why);
+            g.context_kernels[slot] = NULL;
+        }
+        fflush(g.raw);
+        return;
+    }
     if (cb->callbackSite != CUPTI_API_EXIT || !cb->functionReturnValue ||
         *(const CUresult *)cb->functionReturnValue != CUDA_SUCCESS)
         return;
@@ -820,6 +915,9 @@ CP_INJECT_EXPORT int InitializeInjection(void)
     if (g.raw || cp_inject_open_raw() != 0)
         goto out; /* initialised already, or not run by coalprobe trace: stay out of the way */
     g.pid = getpid();
+    const char *mode = getenv("COALPROBE_TRACE_MODE");
+    g.want_kernels = !mode || !mode[0] || strcmp(mode, "instructions") != 0;
+    g.want_instructions = !mode || !mode[0] || strcmp(mode, "kernels") != 0;
     cp_inject_write_process();
     atexit(cp_inject_at_exit);
 

@@ -13,6 +13,7 @@
  *   process   PID PPID COMMAND             COMMAND: the command line, arguments joined by spaces
  *   device    ORDINAL CHIP NAME CC         CHIP as CUPTI names it ("GH100"), CC as "9.0"
  *   metrics   NAME...                      the columns of the pc records that follow, in order
+ *   kernel_metrics NAME...                 the columns of the kernel records that follow
  *   missing   NAME REASON                  a metric this chip does not offer (its column is "-")
  *   refused   CALL CODE NAME MESSAGE       CUPTI refused CALL (CODE the CUptiResult number, NAME
  *                                          its name such as CUPTI_ERROR_INSUFFICIENT_PRIVILEGES,
@@ -21,8 +22,17 @@
  *                                          flush; readers add them up
  *   pc        ORDINAL CRC FINDEX FUNCTION PC VALUE...
  *                                          one patched instruction's metric values (as many as
- *                                          `metrics` named; "-" for a missing one) accumulated
- *                                          since the last flush; readers add them up
+ *                                          `metrics` named; "-" for a missing one), written once
+ *                                          when the context ends. They count the instruction over
+ *                                          the Range Profiler's replay passes of one launch (seen
+ *                                          on the H100: a function launched once has zeros), so
+ *                                          readers scale them by the function's kernel records:
+ *                                          f = sum of its pc global+shared instructions over the
+ *                                          instructions of one of its launches (kernel records)
+ *   kernel    ORDINAL FUNCTION VALUE...    one launch's per-kernel counters (Range Profiler, as
+ *                                          many values as kernel_metrics named; "-" for one the
+ *                                          chip lacks); every launch is counted; readers add
+ *                                          them up per function
  *   cubin     CRC FILE                     the module's cubin, saved as DIR/FILE
  *   source    CRC FUNCTION PC FILE LINE    FILE:LINE of that instruction (from -lineinfo)
  *   nosource  CRC FUNCTION                 that function has no line information

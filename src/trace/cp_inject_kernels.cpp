@@ -1,0 +1,282 @@
+// cp_inject_kernels.cpp: per-kernel counters of every launch in a traced program, through CUPTI's
+// Range Profiler with auto ranges and kernel replay (each launch is one range, replayed by CUPTI
+// for every pass); runs inside the traced program, linked with libcupti.
+#include "cp_inject_kernels.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cupti_profiler_host.h>
+#include <cupti_profiler_target.h>
+#include <cupti_range_profiler.h>
+#include <cupti_target.h>
+#include <new>
+#include <string>
+#include <vector>
+
+namespace
+{
+
+const char *const k_metric_names[CP_INJECT_KM_COUNT] = {
+#define X(id, name) name,
+    CP_INJECT_KERNEL_METRICS
+#undef X
+};
+
+// Ranges decoded at a time: the counter data image holds this many launches.
+constexpr size_t k_max_ranges = 64;
+
+template <typename T> T params(size_t size)
+{
+    T p{};
+    p.structSize = size;
+    return p;
+}
+#define CP_KPARAMS(type) params<type>(type##_STRUCT_SIZE)
+
+// A failed CUPTI call: its name in why, its result returned from the caller.
+#define CP_KCHECK(call)                                                                            \
+    do {                                                                                           \
+        CUptiResult r_ = (call);                                                                   \
+        if (r_ != CUPTI_SUCCESS) {                                                                 \
+            std::snprintf(why, why_size, "%s at %s:%d", #call, __FILE__, __LINE__);                \
+            return (int)r_;                                                                        \
+        }                                                                                          \
+    } while (0)
+
+} // namespace
+
+struct cp_inject_kernels {
+    CUcontext ctx = nullptr;
+    CUpti_Profiler_Host_Object *host = nullptr;
+    CUpti_RangeProfiler_Object *rp = nullptr;
+    std::vector<const char *> names; // the metrics this chip knows
+    std::vector<int> index;          // their CP_INJECT_KM_* positions
+    std::vector<uint8_t> availability, config, counter_data;
+    size_t ranges = 0;                 // launches since the last Start
+    std::vector<std::string> functions; // their functions, in launch order (range i is functions[i])
+    size_t dropped = 0;
+};
+
+namespace
+{
+
+int start(cp_inject_kernels *k, char *why, size_t why_size)
+{
+    auto ip = CP_KPARAMS(CUpti_RangeProfiler_CounterDataImage_Initialize_Params);
+    ip.pRangeProfilerObject = k->rp;
+    ip.counterDataSize = k->counter_data.size();
+    ip.pCounterData = k->counter_data.data();
+    CP_KCHECK(cuptiRangeProfilerCounterDataImageInitialize(&ip));
+    auto sp = CP_KPARAMS(CUpti_RangeProfiler_Start_Params);
+    sp.pRangeProfilerObject = k->rp;
+    CP_KCHECK(cuptiRangeProfilerStart(&sp));
+    k->ranges = 0;
+    k->functions.clear();
+    return 0;
+}
+
+// Stops, decodes and emits the ranges since the last start.
+int collect(cp_inject_kernels *k, cp_inject_kernels_emit emit, void *user, char *why,
+            size_t why_size)
+{
+    auto sp = CP_KPARAMS(CUpti_RangeProfiler_Stop_Params);
+    sp.pRangeProfilerObject = k->rp;
+    CP_KCHECK(cuptiRangeProfilerStop(&sp));
+    auto dp = CP_KPARAMS(CUpti_RangeProfiler_DecodeData_Params);
+    dp.pRangeProfilerObject = k->rp;
+    CP_KCHECK(cuptiRangeProfilerDecodeData(&dp));
+    k->dropped += dp.numOfRangeDropped;
+
+    auto ip = CP_KPARAMS(CUpti_RangeProfiler_GetCounterDataInfo_Params);
+    ip.pCounterDataImage = k->counter_data.data();
+    ip.counterDataImageSize = k->counter_data.size();
+    CP_KCHECK(cuptiRangeProfilerGetCounterDataInfo(&ip));
+    std::vector<double> v(k->names.size());
+    double values[CP_INJECT_KM_COUNT];
+    for (size_t r = 0; r < ip.numTotalRanges; r++) {
+        auto rp = CP_KPARAMS(CUpti_RangeProfiler_CounterData_GetRangeInfo_Params);
+        rp.pCounterDataImage = k->counter_data.data();
+        rp.counterDataImageSize = k->counter_data.size();
+        rp.rangeIndex = r;
+        rp.rangeDelimiter = "/";
+        CP_KCHECK(cuptiRangeProfilerCounterDataGetRangeInfo(&rp));
+        auto ep = CP_KPARAMS(CUpti_Profiler_Host_EvaluateToGpuValues_Params);
+        ep.pHostObject = k->host;
+        ep.pCounterDataImage = k->counter_data.data();
+        ep.counterDataImageSize = k->counter_data.size();
+        ep.rangeIndex = r;
+        ep.ppMetricNames = k->names.data();
+        ep.numMetrics = k->names.size();
+        ep.pMetricValues = v.data();
+        CP_KCHECK(cuptiProfilerHostEvaluateToGpuValues(&ep));
+        for (int m = 0; m < CP_INJECT_KM_COUNT; m++)
+            values[m] = NAN;
+        for (size_t i = 0; i < v.size(); i++)
+            values[k->index[i]] = v[i];
+        // auto ranges are named by their index among the launches since the start
+        const char *name = r < k->functions.size() ? k->functions[r].c_str()
+                                                   : (rp.rangeName ? rp.rangeName : "?");
+        emit(user, name, values);
+    }
+    return 0;
+}
+
+int open_impl(cp_inject_kernels *k, const char *chip, char *why, size_t why_size)
+{
+    auto ap = CP_KPARAMS(CUpti_Profiler_GetCounterAvailability_Params);
+    ap.ctx = k->ctx;
+    CP_KCHECK(cuptiProfilerGetCounterAvailability(&ap));
+    k->availability.assign(ap.counterAvailabilityImageSize, 0);
+    ap.pCounterAvailabilityImage = k->availability.data();
+    CP_KCHECK(cuptiProfilerGetCounterAvailability(&ap));
+
+    auto hp = CP_KPARAMS(CUpti_Profiler_Host_Initialize_Params);
+    hp.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
+    hp.pChipName = chip;
+    hp.pCounterAvailabilityImage = k->availability.data();
+    CP_KCHECK(cuptiProfilerHostInitialize(&hp));
+    k->host = hp.pHostObject;
+    for (int m = 0; m < CP_INJECT_KM_COUNT; m++) {
+        auto mp = CP_KPARAMS(CUpti_Profiler_Host_GetMetricProperties_Params);
+        mp.pHostObject = k->host;
+        mp.pMetricName = k_metric_names[m];
+        if (cuptiProfilerHostGetMetricProperties(&mp) == CUPTI_SUCCESS) {
+            k->names.push_back(k_metric_names[m]);
+            k->index.push_back(m);
+        }
+    }
+    if (k->names.empty()) {
+        std::snprintf(why, why_size, "chip %s offers none of the per-kernel metrics", chip);
+        return (int)CUPTI_ERROR_NOT_SUPPORTED;
+    }
+    auto cp = CP_KPARAMS(CUpti_Profiler_Host_ConfigAddMetrics_Params);
+    cp.pHostObject = k->host;
+    cp.ppMetricNames = k->names.data();
+    cp.numMetrics = k->names.size();
+    CP_KCHECK(cuptiProfilerHostConfigAddMetrics(&cp));
+    auto zp = CP_KPARAMS(CUpti_Profiler_Host_GetConfigImageSize_Params);
+    zp.pHostObject = k->host;
+    CP_KCHECK(cuptiProfilerHostGetConfigImageSize(&zp));
+    k->config.assign(zp.configImageSize, 0);
+    auto gp = CP_KPARAMS(CUpti_Profiler_Host_GetConfigImage_Params);
+    gp.pHostObject = k->host;
+    gp.configImageSize = k->config.size();
+    gp.pConfigImage = k->config.data();
+    CP_KCHECK(cuptiProfilerHostGetConfigImage(&gp));
+
+    auto ep = CP_KPARAMS(CUpti_RangeProfiler_Enable_Params);
+    ep.ctx = k->ctx;
+    CP_KCHECK(cuptiRangeProfilerEnable(&ep));
+    k->rp = ep.pRangeProfilerObject;
+    auto sp = CP_KPARAMS(CUpti_RangeProfiler_GetCounterDataSize_Params);
+    sp.pRangeProfilerObject = k->rp;
+    sp.pMetricNames = k->names.data();
+    sp.numMetrics = k->names.size();
+    sp.maxNumOfRanges = k_max_ranges;
+    sp.maxNumRangeTreeNodes = (uint32_t)k_max_ranges;
+    CP_KCHECK(cuptiRangeProfilerGetCounterDataSize(&sp));
+    k->counter_data.assign(sp.counterDataSize, 0);
+    auto ip = CP_KPARAMS(CUpti_RangeProfiler_CounterDataImage_Initialize_Params);
+    ip.pRangeProfilerObject = k->rp;
+    ip.counterDataSize = k->counter_data.size();
+    ip.pCounterData = k->counter_data.data();
+    CP_KCHECK(cuptiRangeProfilerCounterDataImageInitialize(&ip));
+    auto cfg = CP_KPARAMS(CUpti_RangeProfiler_SetConfig_Params);
+    cfg.pRangeProfilerObject = k->rp;
+    cfg.configSize = k->config.size();
+    cfg.pConfig = k->config.data();
+    cfg.counterDataImageSize = k->counter_data.size();
+    cfg.pCounterDataImage = k->counter_data.data();
+    cfg.range = CUPTI_AutoRange;
+    cfg.replayMode = CUPTI_KernelReplay;
+    cfg.maxRangesPerPass = k_max_ranges;
+    cfg.numNestingLevels = 1;
+    cfg.minNestingLevel = 1;
+    cfg.passIndex = 0;
+    cfg.targetNestingLevel = 1;
+    CP_KCHECK(cuptiRangeProfilerSetConfig(&cfg));
+    return start(k, why, why_size);
+}
+
+void release(cp_inject_kernels *k)
+{
+    if (k->rp) {
+        auto p = CP_KPARAMS(CUpti_RangeProfiler_Disable_Params);
+        p.pRangeProfilerObject = k->rp;
+        (void)cuptiRangeProfilerDisable(&p); // teardown: nothing left to report
+    }
+    if (k->host) {
+        auto p = CP_KPARAMS(CUpti_Profiler_Host_Deinitialize_Params);
+        p.pHostObject = k->host;
+        (void)cuptiProfilerHostDeinitialize(&p);
+    }
+    delete k;
+}
+
+} // namespace
+
+extern "C" const char *cp_inject_kernel_metric_name(int m)
+{
+    return m >= 0 && m < CP_INJECT_KM_COUNT ? k_metric_names[m] : "";
+}
+
+extern "C" cp_inject_kernels *cp_inject_kernels_open(CUcontext ctx, const char *chip, int *code,
+                                                     char *why, size_t why_size)
+{
+    cp_inject_kernels *k = new (std::nothrow) cp_inject_kernels;
+    if (!k) {
+        *code = (int)CUPTI_ERROR_OUT_OF_MEMORY;
+        std::snprintf(why, why_size, "out of memory");
+        return nullptr;
+    }
+    k->ctx = ctx;
+    int rc;
+    try {
+        rc = open_impl(k, chip, why, why_size);
+    } catch (...) {
+        rc = (int)CUPTI_ERROR_OUT_OF_MEMORY;
+        std::snprintf(why, why_size, "out of memory");
+    }
+    *code = rc;
+    if (rc != 0) {
+        release(k);
+        return nullptr;
+    }
+    return k;
+}
+
+extern "C" int cp_inject_kernels_before_launch(cp_inject_kernels *k, const char *function,
+                                               cp_inject_kernels_emit emit, void *user, char *why,
+                                               size_t why_size)
+{
+    try {
+        if (k->ranges == k_max_ranges) {
+            int rc = collect(k, emit, user, why, why_size);
+            if (rc == 0)
+                rc = start(k, why, why_size);
+            if (rc != 0)
+                return rc;
+        }
+        k->ranges++;
+        k->functions.emplace_back(function ? function : "?");
+        return 0;
+    } catch (...) {
+        std::snprintf(why, why_size, "out of memory");
+        return (int)CUPTI_ERROR_OUT_OF_MEMORY;
+    }
+}
+
+extern "C" int cp_inject_kernels_close(cp_inject_kernels *k, cp_inject_kernels_emit emit,
+                                       void *user, size_t *dropped, char *why, size_t why_size)
+{
+    int rc;
+    try {
+        rc = collect(k, emit, user, why, why_size);
+    } catch (...) {
+        std::snprintf(why, why_size, "out of memory");
+        rc = (int)CUPTI_ERROR_OUT_OF_MEMORY;
+    }
+    *dropped = k->dropped;
+    release(k);
+    return rc;
+}

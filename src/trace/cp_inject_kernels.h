@@ -1,0 +1,70 @@
+/* cp_inject_kernels.h: the injection library's per-kernel counters: every launch in a context is
+ * one range of CUPTI's Range Profiler (auto ranges, kernel replay), so every kernel of the traced
+ * program is counted, whichever it is (the SASS metrics of cp_inject.c count one function only).
+ * C interface to cp_inject_kernels.cpp (CUPTI's host API headers are C++). */
+#ifndef CP_INJECT_KERNELS_H
+#define CP_INJECT_KERNELS_H
+
+#include <cuda.h>
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The per-kernel metrics, in the order of the kernel_metrics record and of the values passed to
+ * the emit function. */
+#define CP_INJECT_KERNEL_METRICS                                                                   \
+    X(GLOBAL_LD_REQUESTS, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum")                       \
+    X(GLOBAL_ST_REQUESTS, "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum")                       \
+    X(GLOBAL_LD_SECTORS, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum")                         \
+    X(GLOBAL_ST_SECTORS, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum")                         \
+    X(GLOBAL_LD_BYTES, "smsp__sass_data_bytes_mem_global_op_ld.sum")                               \
+    X(GLOBAL_ST_BYTES, "smsp__sass_data_bytes_mem_global_op_st.sum")                               \
+    X(SHARED_LD_REQUESTS, "smsp__inst_executed_op_shared_ld.sum")                                  \
+    X(SHARED_ST_REQUESTS, "smsp__inst_executed_op_shared_st.sum")                                  \
+    X(SHARED_LD_WAVEFRONTS, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum")                \
+    X(SHARED_ST_WAVEFRONTS, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum")                \
+    X(SHARED_LD_CONFLICTS, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum")             \
+    X(SHARED_ST_CONFLICTS, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum")             \
+    X(GLOBAL_LD_INSTRUCTIONS, "smsp__inst_executed_op_global_ld.sum")                             \
+    X(GLOBAL_ST_INSTRUCTIONS, "smsp__inst_executed_op_global_st.sum")                             \
+    X(DURATION, "gpu__time_duration.sum")
+
+enum {
+#define X(id, name) CP_INJECT_KM_##id,
+    CP_INJECT_KERNEL_METRICS
+#undef X
+    CP_INJECT_KM_COUNT
+};
+
+/* The name of per-kernel metric m. */
+const char *cp_inject_kernel_metric_name(int m);
+
+typedef struct cp_inject_kernels cp_inject_kernels;
+
+/* Receives one range: the kernel's name and CP_INJECT_KM_COUNT values (NAN for one the chip lacks). */
+typedef void (*cp_inject_kernels_emit)(void *user, const char *kernel, const double *values);
+
+/* Starts counting the kernels of ctx (current on this thread) on a device of the given chip.
+ * NULL when CUPTI refuses or fails: *code is the CUptiResult and why names the call. */
+cp_inject_kernels *cp_inject_kernels_open(CUcontext ctx, const char *chip, int *code, char *why,
+                                          size_t why_size);
+
+/* Before a launch of function in k's context (each launch is one range, named by its position:
+ * function is kept to name it): when the counter data holds as many ranges as it can, they are
+ * decoded, emitted and the counting goes on. 0, or a CUptiResult with why filled. */
+int cp_inject_kernels_before_launch(cp_inject_kernels *k, const char *function,
+                                    cp_inject_kernels_emit emit, void *user, char *why,
+                                    size_t why_size);
+
+/* Ends the counting: the ranges not yet emitted are decoded and emitted, the profiler disabled
+ * and k freed. *dropped is the count of ranges CUPTI dropped. 0, or a CUptiResult. */
+int cp_inject_kernels_close(cp_inject_kernels *k, cp_inject_kernels_emit emit, void *user,
+                            size_t *dropped, char *why, size_t why_size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
