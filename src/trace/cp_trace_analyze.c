@@ -308,7 +308,7 @@ static const char *cp_trace_kernel_name(const cp_trace_kernel *k)
 static int cp_trace_kernel_cmp(const void *a, const void *b)
 {
     const cp_trace_kernel *x = a, *y = b;
-    int cx = x->ninstrs > 0, cy = y->ninstrs > 0;
+    int cx = x->from != CP_TRACE_FROM_NONE, cy = y->from != CP_TRACE_FROM_NONE;
     if (cx != cy)
         return cy - cx;
     const double kx[3] = {cp_trace_or0(x->d.excess_bytes), cp_trace_or0(x->d.bank_conflicts),
@@ -356,6 +356,110 @@ static void cp_trace_add_counts(cp_trace_counts *sum, const cp_trace_counts *c)
             sum->value[m] > UINT64_MAX - c->value[m] ? UINT64_MAX : sum->value[m] + c->value[m];
         sum->has |= 1u << m;
     }
+}
+
+static int cp_trace_khas(const cp_trace_kernel_counters *kc, int m)
+{
+    return (kc->has >> m) & 1u;
+}
+
+/* Sets metric m of c to v (rounded to a count) when v is a number. */
+static void cp_trace_set_count(cp_trace_counts *c, int m, double v)
+{
+    if (!isfinite(v) || v < 0)
+        return;
+    c->value[m] = v >= 1.8e19 ? UINT64_MAX : (uint64_t)llround(v);
+    c->has |= 1u << m;
+}
+
+/* The sum of kernel metrics a and b, NAN when neither was recorded. */
+static double cp_trace_ksum2(const cp_trace_kernel_counters *kc, int a, int b)
+{
+    if (!cp_trace_khas(kc, a) && !cp_trace_khas(kc, b))
+        return NAN;
+    return (cp_trace_khas(kc, a) ? kc->value[a] : 0) + (cp_trace_khas(kc, b) ? kc->value[b] : 0);
+}
+
+/* A kernel's totals from its kernel records alone: requests, sectors, shared requests and
+ * wavefronts as counted; the ideal sectors are the bytes the lanes asked for in 32-byte sectors
+ * (exact when every request's bytes fill whole sectors, as 4-, 8- and 16-byte lanes of a full
+ * warp do), the ideal wavefronts the wavefronts without the bank conflicts. */
+static void cp_trace_kernel_totals(const cp_trace_kernel_counters *kc, cp_trace_counts *c)
+{
+    memset(c, 0, sizeof *c);
+    if (cp_trace_khas(kc, CP_TRACE_K_LD_REQUESTS))
+        cp_trace_set_count(c, CP_TRACE_M_GLOBAL_LD, kc->value[CP_TRACE_K_LD_REQUESTS]);
+    if (cp_trace_khas(kc, CP_TRACE_K_ST_REQUESTS))
+        cp_trace_set_count(c, CP_TRACE_M_GLOBAL_ST, kc->value[CP_TRACE_K_ST_REQUESTS]);
+    cp_trace_set_count(c, CP_TRACE_M_SECTORS,
+                       cp_trace_ksum2(kc, CP_TRACE_K_LD_SECTORS, CP_TRACE_K_ST_SECTORS));
+    cp_trace_set_count(
+        c, CP_TRACE_M_SECTORS_IDEAL,
+        ceil(cp_trace_ksum2(kc, CP_TRACE_K_LD_BYTES, CP_TRACE_K_ST_BYTES) / CP_TRACE_SECTOR_BYTES));
+    if (cp_trace_khas(kc, CP_TRACE_K_SHARED_LD))
+        cp_trace_set_count(c, CP_TRACE_M_SHARED_LD, kc->value[CP_TRACE_K_SHARED_LD]);
+    if (cp_trace_khas(kc, CP_TRACE_K_SHARED_ST))
+        cp_trace_set_count(c, CP_TRACE_M_SHARED_ST, kc->value[CP_TRACE_K_SHARED_ST]);
+    double wf = cp_trace_ksum2(kc, CP_TRACE_K_LD_WAVEFRONTS, CP_TRACE_K_ST_WAVEFRONTS);
+    double conflicts = cp_trace_ksum2(kc, CP_TRACE_K_LD_CONFLICTS, CP_TRACE_K_ST_CONFLICTS);
+    cp_trace_set_count(c, CP_TRACE_M_WAVEFRONTS, wf);
+    cp_trace_set_count(c, CP_TRACE_M_WAVEFRONTS_IDEAL, fmax(0, wf - conflicts));
+}
+
+/* Where a kernel's counts come from, its instructions' counts over every launch (eff) and its
+ * totals. The pc records of a function whose launches the Range Profiler replays count the
+ * replay passes of one launch (cp_trace_raw.h), so they are scaled by the kernel records:
+ * scale = the instructions of every launch (kernel records) / those in the pc records. Without
+ * kernel records the pc records are taken as they are; when they count nothing although the
+ * kernel records count instructions, only the kernel records are known. */
+static void cp_trace_kernel_counts(cp_trace_kernel *k)
+{
+    double in_pc = 0;
+    for (size_t i = 0; i < k->ninstrs; i++) {
+        const cp_trace_counts *c = &k->instrs[i].counts;
+        in_pc += (double)c->value[CP_TRACE_M_GLOBAL_LD] + (double)c->value[CP_TRACE_M_GLOBAL_ST] +
+                 (double)c->value[CP_TRACE_M_SHARED_LD] + (double)c->value[CP_TRACE_M_SHARED_ST];
+    }
+    const cp_trace_kernel_counters *kc = &k->kc;
+    double in_kernel = NAN;
+    if (kc->records && cp_trace_khas(kc, CP_TRACE_K_LD_INSTRUCTIONS) &&
+        cp_trace_khas(kc, CP_TRACE_K_ST_INSTRUCTIONS))
+        in_kernel =
+            kc->value[CP_TRACE_K_LD_INSTRUCTIONS] + kc->value[CP_TRACE_K_ST_INSTRUCTIONS] +
+            (cp_trace_khas(kc, CP_TRACE_K_SHARED_LD) ? kc->value[CP_TRACE_K_SHARED_LD] : 0) +
+            (cp_trace_khas(kc, CP_TRACE_K_SHARED_ST) ? kc->value[CP_TRACE_K_SHARED_ST] : 0);
+    k->scale = NAN;
+    k->instructions_zero = 0;
+    if (k->ninstrs && isfinite(in_kernel) && in_pc > 0) {
+        k->from = CP_TRACE_FROM_INSTRUCTIONS;
+        k->scale = in_kernel / in_pc;
+    } else if (k->ninstrs && isfinite(in_kernel) && in_kernel > 0) {
+        k->from = CP_TRACE_FROM_KERNEL;
+        k->instructions_zero = 1;
+    } else if (k->ninstrs) {
+        k->from = CP_TRACE_FROM_INSTRUCTIONS;
+    } else {
+        k->from = kc->records ? CP_TRACE_FROM_KERNEL : CP_TRACE_FROM_NONE;
+    }
+    memset(&k->totals, 0, sizeof k->totals);
+    for (size_t i = 0; i < k->ninstrs; i++) {
+        cp_trace_instr *in = &k->instrs[i];
+        if (k->from != CP_TRACE_FROM_INSTRUCTIONS) {
+            memset(&in->eff, 0, sizeof in->eff); /* unknown */
+        } else if (isfinite(k->scale)) {
+            memset(&in->eff, 0, sizeof in->eff);
+            for (int m = 0; m < CP_TRACE_NMETRICS; m++)
+                if (cp_trace_has(&in->counts, m))
+                    cp_trace_set_count(&in->eff, m, (double)in->counts.value[m] * k->scale);
+        } else {
+            in->eff = in->counts;
+        }
+        cp_trace_derive(&in->eff, &in->d);
+        cp_trace_add_counts(&k->totals, &in->eff);
+    }
+    if (k->from == CP_TRACE_FROM_KERNEL)
+        cp_trace_kernel_totals(kc, &k->totals);
+    cp_trace_derive(&k->totals, &k->d);
 }
 
 static const char *cp_trace_signal_name(int sig)
@@ -441,8 +545,7 @@ static void cp_trace_no_counts(const cp_trace *t, cp_trace_report *r)
     }
     size_t launched = 0;
     for (size_t i = 0; i < t->nprocs; i++)
-        for (size_t k = 0; k < t->procs[i].nkernels; k++)
-            launched += t->procs[i].kernels[k].launches > 0;
+        launched += t->procs[i].nkernels; /* none of them counted */
     for (size_t i = 0; i < t->nprocs; i++) {
         const cp_trace_process *p = &t->procs[i];
         if (p->nnotes && launched == 0) {
@@ -452,9 +555,8 @@ static void cp_trace_no_counts(const cp_trace *t, cp_trace_report *r)
     }
     if (launched)
         snprintf(r->no_counts_reason, n,
-                 "%zu kernel%s launched, and CUPTI returned no instruction records for any "
-                 "(see the notes)",
-                 launched, launched == 1 ? " was" : "s were");
+                 "%zu kernel%s launched, and CUPTI counted none of them (see the notes)", launched,
+                 launched == 1 ? " was" : "s were");
     else
         snprintf(r->no_counts_reason, n, "the process%s that initialised CUDA launched no kernel",
                  t->nprocs == 1 ? "" : "es");
@@ -478,6 +580,31 @@ static int cp_trace_add_violation(cp_trace_report *r, size_t *cap, const cp_trac
 
 /* The gate: every executed instruction of the selected kernels with at least min_requests
  * requests (global and shared together) against the limits. */
+/* Judges one set of counts against the limits: appends its violations. */
+static int cp_trace_judge(cp_trace_report *r, size_t *cap, const cp_trace_ref *ref,
+                          const cp_trace_derived *d, const cp_trace_options *o, int *failed)
+{
+    double requests = cp_trace_or0(d->requests) + cp_trace_or0(d->shared_requests);
+    if (requests < (double)o->min_requests)
+        return 0;
+    r->gate_judged++;
+    const struct {
+        const char *what;
+        double value, limit;
+    } checks[] = {{"sectors_per_request", d->sectors_per_request, o->max_sectors_per_request},
+                  {"excess_pct", d->excess_pct, o->max_excess_pct},
+                  {"conflict_pct", d->conflict_pct, o->max_excess_pct}};
+    for (size_t c = 0; c < sizeof checks / sizeof checks[0]; c++) {
+        if (!isfinite(checks[c].limit) || !(checks[c].value > checks[c].limit))
+            continue;
+        *failed = 1;
+        if (cp_trace_add_violation(r, cap, ref, checks[c].what, checks[c].value, checks[c].limit) !=
+            0)
+            return -1;
+    }
+    return 0;
+}
+
 static int cp_trace_gate(cp_trace_report *r, const cp_trace_ref *refs, size_t n,
                          const cp_trace_options *o)
 {
@@ -485,35 +612,24 @@ static int cp_trace_gate(cp_trace_report *r, const cp_trace_ref *refs, size_t n,
     if (!r->gate_checked)
         return 0;
     size_t cap = 0;
-    for (size_t i = 0; i < n; i++) {
-        const cp_trace_derived *d = &refs[i].instr->d;
-        if (!cp_trace_executed(d))
-            continue;
-        double requests = cp_trace_or0(d->requests) + cp_trace_or0(d->shared_requests);
-        if (requests < (double)o->min_requests)
-            continue;
-        r->gate_judged++;
-        cp_trace_instr *in = refs[i].instr;
-        if (isfinite(o->max_sectors_per_request) &&
-            d->sectors_per_request > o->max_sectors_per_request) {
-            in->gate_failed = 1;
-            if (cp_trace_add_violation(r, &cap, &refs[i], "sectors_per_request",
-                                       d->sectors_per_request, o->max_sectors_per_request) != 0)
+    for (size_t i = 0; i < n; i++)
+        if (cp_trace_executed(&refs[i].instr->d) &&
+            cp_trace_judge(r, &cap, &refs[i], &refs[i].instr->d, o, &refs[i].instr->gate_failed) !=
+                0)
+            return -1;
+    /* kernels counted only as a whole are judged as a whole */
+    const cp_trace *t = r->trace;
+    for (size_t p = 0; p < t->nprocs; p++)
+        for (size_t k = 0; k < t->procs[p].nkernels; k++) {
+            cp_trace_kernel *kk = &t->procs[p].kernels[k];
+            if (!kk->selected || kk->from != CP_TRACE_FROM_KERNEL || !cp_trace_executed(&kk->d))
+                continue;
+            cp_trace_ref ref = {NULL, kk, &t->procs[p], kk->index};
+            size_t before = r->gate_judged;
+            if (cp_trace_judge(r, &cap, &ref, &kk->d, o, &kk->gate_failed) != 0)
                 return -1;
+            r->gate_judged_kernels += r->gate_judged - before;
         }
-        if (isfinite(o->max_excess_pct) && d->excess_pct > o->max_excess_pct) {
-            in->gate_failed = 1;
-            if (cp_trace_add_violation(r, &cap, &refs[i], "excess_pct", d->excess_pct,
-                                       o->max_excess_pct) != 0)
-                return -1;
-        }
-        if (isfinite(o->max_excess_pct) && d->conflict_pct > o->max_excess_pct) {
-            in->gate_failed = 1;
-            if (cp_trace_add_violation(r, &cap, &refs[i], "conflict_pct", d->conflict_pct,
-                                       o->max_excess_pct) != 0)
-                return -1;
-        }
-    }
     return 0;
 }
 
@@ -544,21 +660,21 @@ int cp_trace_analyze(cp_trace *t, const cp_trace_run *run, const cp_trace_option
         cp_trace_process *proc = &t->procs[p];
         for (size_t k = 0; k < proc->nkernels; k++) {
             cp_trace_kernel *kk = &proc->kernels[k];
-            memset(&kk->totals, 0, sizeof kk->totals);
             for (size_t i = 0; i < kk->ninstrs; i++) {
-                cp_trace_derive(&kk->instrs[i].counts, &kk->instrs[i].d);
                 kk->instrs[i].gate_failed = 0;
                 kk->instrs[i].rank = 0;
-                cp_trace_add_counts(&kk->totals, &kk->instrs[i].counts);
             }
-            cp_trace_derive(&kk->totals, &kk->d);
+            kk->gate_failed = 0;
+            cp_trace_kernel_counts(kk);
             cp_trace_add_counts(&program, &kk->totals);
             kk->selected = !have_re || regexec(&re, cp_trace_kernel_name(kk), 0, NULL, 0) == 0;
             if (kk->ninstrs > 1)
                 qsort(kk->instrs, kk->ninstrs, sizeof *kk->instrs, cp_trace_instr_cmp);
             if (kk->selected) {
                 r->nselected++;
-                r->ncounted += kk->ninstrs > 0;
+                r->ncounted += kk->from != CP_TRACE_FROM_NONE;
+                r->nkernel_only += kk->from == CP_TRACE_FROM_KERNEL;
+                r->nkernels_ran += kk->from == CP_TRACE_FROM_KERNEL && cp_trace_executed(&kk->d);
                 nrefs += kk->ninstrs;
             }
         }
@@ -620,7 +736,7 @@ int cp_trace_analyze(cp_trace *t, const cp_trace_run *run, const cp_trace_option
     r->counted = 0;
     for (size_t p = 0; p < t->nprocs && !r->counted; p++)
         for (size_t k = 0; k < t->procs[p].nkernels && !r->counted; k++)
-            r->counted = t->procs[p].kernels[k].ninstrs > 0;
+            r->counted = t->procs[p].kernels[k].from != CP_TRACE_FROM_NONE;
     if (!r->counted)
         cp_trace_no_counts(t, r);
     cp_trace_completeness(t, run, r);

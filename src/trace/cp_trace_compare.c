@@ -184,21 +184,40 @@ static int cp_trace_cmp_load(cp_trace_cmp_doc *d, cp_status *st)
     const cJSON *totals = cJSON_GetObjectItemCaseSensitive(d->root, "totals");
     d->total_excess = cp_trace_cmp_number(totals, "excess_bytes");
     d->total_conflicts = cp_trace_cmp_number(totals, "bank_conflicts");
-    size_t count = (size_t)cJSON_GetArraySize(instrs);
+    /* kernels counted only as a whole are compared as a whole, beside the instructions */
+    const cJSON *kernels = cJSON_GetObjectItemCaseSensitive(d->root, "kernels");
+    size_t count = (size_t)cJSON_GetArraySize(instrs) + (size_t)cJSON_GetArraySize(kernels);
     d->entries = calloc(count ? count : 1, sizeof *d->entries);
     if (!d->entries)
         return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory comparing '%s'", d->path);
-    const cJSON *in;
-    cJSON_ArrayForEach(in, instrs)
-    {
+    const cJSON *next_instr = instrs->child;
+    const cJSON *next_kernel = cJSON_IsArray(kernels) ? kernels->child : NULL;
+    for (;;) {
+        const cJSON *in;
+        int whole = 0;
+        if (next_instr) {
+            in = next_instr;
+            next_instr = next_instr->next;
+        } else { /* then the kernels counted as a whole */
+            while (next_kernel &&
+                   strcmp(cp_trace_cmp_string(next_kernel, "counts_from", ""), "kernel_counters"))
+                next_kernel = next_kernel->next;
+            if (!next_kernel)
+                break;
+            in = next_kernel;
+            next_kernel = next_kernel->next;
+            whole = 1;
+        }
         if (!cJSON_IsObject(in))
             return cp_trace_cmp_not_trace(d, "an instruction is not an object", st);
         const char *command = cp_trace_cmp_command(procs, cp_trace_cmp_number(in, "pid"));
-        const char *kernel = cp_trace_cmp_string(in, "kernel", "?");
-        const char *file = cp_trace_cmp_string(in, "file", NULL);
+        const char *kernel = cp_trace_cmp_string(in, whole ? "name" : "kernel", "?");
+        const char *file = whole ? NULL : cp_trace_cmp_string(in, "file", NULL);
         double line = cp_trace_cmp_number(in, "line"), pc = cp_trace_cmp_number(in, "pc");
         char where[64];
-        if (file && isfinite(line))
+        if (whole)
+            snprintf(where, sizeof where, "(whole kernel)");
+        else if (file && isfinite(line))
             snprintf(where, sizeof where, ":%.0f", line);
         else if (isfinite(pc))
             snprintf(where, sizeof where, "pc 0x%04llx", (unsigned long long)pc);

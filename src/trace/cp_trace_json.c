@@ -157,6 +157,46 @@ static void cp_trace_json_line_info(cp_trace_json *j, cJSON *o, const cp_trace_k
         cp_trace_json_null(j, o, "line_info");
 }
 
+/* A kernel metric, or null when its records lack it. */
+static double cp_trace_json_k(const cp_trace_kernel_counters *kc, int m)
+{
+    return (kc->has >> m) & 1u ? kc->value[m] : NAN;
+}
+
+static double cp_trace_json_k2(const cp_trace_kernel_counters *kc, int a, int b)
+{
+    double x = cp_trace_json_k(kc, a), y = cp_trace_json_k(kc, b);
+    return isnan(x) && isnan(y) ? NAN : (isnan(x) ? 0 : x) + (isnan(y) ? 0 : y);
+}
+
+/* "kernel_counters": the kernel records added up, as counted (null without kernel records). */
+static void cp_trace_json_kernel_counters(cp_trace_json *j, cJSON *o,
+                                          const cp_trace_kernel_counters *kc)
+{
+    if (!kc->records) {
+        cp_trace_json_null(j, o, "kernel_counters");
+        return;
+    }
+    cJSON *c = cp_trace_json_check(j, cJSON_AddObjectToObject(o, "kernel_counters"));
+    cp_trace_json_number(j, c, "launches", (double)kc->records);
+    cp_trace_json_number(j, c, "requests",
+                         cp_trace_json_k2(kc, CP_TRACE_K_LD_REQUESTS, CP_TRACE_K_ST_REQUESTS));
+    cp_trace_json_number(j, c, "sectors",
+                         cp_trace_json_k2(kc, CP_TRACE_K_LD_SECTORS, CP_TRACE_K_ST_SECTORS));
+    cp_trace_json_number(j, c, "bytes_requested",
+                         cp_trace_json_k2(kc, CP_TRACE_K_LD_BYTES, CP_TRACE_K_ST_BYTES));
+    cp_trace_json_number(
+        j, c, "instructions",
+        cp_trace_json_k2(kc, CP_TRACE_K_LD_INSTRUCTIONS, CP_TRACE_K_ST_INSTRUCTIONS));
+    cp_trace_json_number(j, c, "shared_requests",
+                         cp_trace_json_k2(kc, CP_TRACE_K_SHARED_LD, CP_TRACE_K_SHARED_ST));
+    cp_trace_json_number(j, c, "wavefronts",
+                         cp_trace_json_k2(kc, CP_TRACE_K_LD_WAVEFRONTS, CP_TRACE_K_ST_WAVEFRONTS));
+    cp_trace_json_number(j, c, "bank_conflicts",
+                         cp_trace_json_k2(kc, CP_TRACE_K_LD_CONFLICTS, CP_TRACE_K_ST_CONFLICTS));
+    cp_trace_json_number(j, c, "gpu_time_s", cp_trace_json_k(kc, CP_TRACE_K_DURATION) * 1e-9);
+}
+
 static void cp_trace_json_kernels(cp_trace_json *j, cJSON *root, const cp_trace_report *r)
 {
     const cp_trace *t = r->trace;
@@ -176,10 +216,18 @@ static void cp_trace_json_kernels(cp_trace_json *j, cJSON *root, const cp_trace_
             cp_trace_json_string(j, o, "function", kk->function);
             cp_trace_json_string(j, o, "name", kk->name ? kk->name : kk->function);
             cp_trace_json_number(j, o, "launches", (double)kk->launches);
-            cp_trace_json_bool(j, o, "counted", kk->ninstrs > 0);
+            cp_trace_json_bool(j, o, "counted", kk->from != CP_TRACE_FROM_NONE);
+            cp_trace_json_string(j, o, "counts_from",
+                                 kk->from == CP_TRACE_FROM_INSTRUCTIONS ? "instructions"
+                                 : kk->from == CP_TRACE_FROM_KERNEL     ? "kernel_counters"
+                                                                        : NULL);
+            cp_trace_json_bool(j, o, "instructions_zero", kk->instructions_zero);
+            cp_trace_json_number(j, o, "instruction_scale", kk->scale);
             cp_trace_json_line_info(j, o, kk);
             cp_trace_json_number(j, o, "instructions", (double)kk->ninstrs);
             cp_trace_json_counts(j, o, &kk->d);
+            cp_trace_json_kernel_counters(j, o, &kk->kc);
+            cp_trace_json_bool(j, o, "gate_failed", kk->gate_failed);
             cp_trace_json_number(
                 j, o, "excess_share",
                 r->program.excess_bytes > 0 ? kk->d.excess_bytes / r->program.excess_bytes : NAN);
@@ -218,22 +266,25 @@ static void cp_trace_json_gate(cp_trace_json *j, cJSON *root, const cp_trace_rep
 {
     cJSON *gate = cp_trace_json_check(j, cJSON_AddObjectToObject(root, "gate"));
     cp_trace_json_bool(j, gate, "checked", r->gate_checked);
-    if (r->gate_checked && r->nexecuted > 0)
+    if (r->gate_checked && r->nexecuted + r->nkernels_ran > 0)
         cp_trace_json_bool(j, gate, "passed", r->nviolations == 0);
     else
         cp_trace_json_null(j, gate, "passed");
     cp_trace_json_number(j, gate, "judged", (double)r->gate_judged);
+    cp_trace_json_number(j, gate, "judged_kernels", (double)r->gate_judged_kernels);
     cJSON *list = cp_trace_json_array(j, gate, "violations");
     for (size_t i = 0; i < r->nviolations; i++) {
         const cp_trace_violation *v = &r->violations[i];
         cJSON *o = cp_trace_json_append(j, list);
-        cp_trace_json_number(j, o, "rank", (double)v->instr->rank);
+        const cp_trace_instr *in = v->instr; /* NULL: the kernel counted as a whole */
+        cp_trace_json_string(j, o, "level", in ? "instruction" : "kernel");
+        cp_trace_json_number(j, o, "rank", in ? (double)in->rank : NAN);
         cp_trace_json_number(j, o, "pid", v->proc->pid >= 0 ? (double)v->proc->pid : NAN);
         cp_trace_json_string(j, o, "kernel",
                              v->kernel->name ? v->kernel->name : v->kernel->function);
-        cp_trace_json_number(j, o, "pc", v->instr->pc);
-        cp_trace_json_string(j, o, "file", v->instr->file);
-        cp_trace_json_number(j, o, "line", v->instr->file ? (double)v->instr->line : NAN);
+        cp_trace_json_number(j, o, "pc", in ? in->pc : NAN);
+        cp_trace_json_string(j, o, "file", in ? in->file : NULL);
+        cp_trace_json_number(j, o, "line", in && in->file ? (double)in->line : NAN);
         cp_trace_json_string(j, o, "metric", v->what);
         cp_trace_json_number(j, o, "value", v->value);
         cp_trace_json_number(j, o, "limit", v->limit);

@@ -7,6 +7,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,37 @@ int cp_trace_metric_index(const char *name)
 {
     for (int m = 0; m < CP_TRACE_NMETRICS; m++)
         if (strcmp(name, cp_trace_metric_names[m]) == 0)
+            return m;
+    return -1;
+}
+
+static const char *const cp_trace_kernel_metric_names[CP_TRACE_KNMETRICS] = {
+    "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+    "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
+    "smsp__sass_data_bytes_mem_global_op_ld.sum",
+    "smsp__sass_data_bytes_mem_global_op_st.sum",
+    "smsp__inst_executed_op_shared_ld.sum",
+    "smsp__inst_executed_op_shared_st.sum",
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
+    "smsp__inst_executed_op_global_ld.sum",
+    "smsp__inst_executed_op_global_st.sum",
+    "gpu__time_duration.sum",
+};
+
+const char *cp_trace_kernel_metric_name(int m)
+{
+    return m >= 0 && m < CP_TRACE_KNMETRICS ? cp_trace_kernel_metric_names[m] : NULL;
+}
+
+int cp_trace_kernel_metric_index(const char *name)
+{
+    for (int m = 0; m < CP_TRACE_KNMETRICS; m++)
+        if (strcmp(name, cp_trace_kernel_metric_names[m]) == 0)
             return m;
     return -1;
 }
@@ -236,10 +268,12 @@ typedef struct cp_trace_pending_source {
     uint32_t line;
 } cp_trace_pending_source;
 
+/* launch and kernel records of one (device, function), added up until the end */
 typedef struct cp_trace_pending_launch {
     uint32_t device;
     char *function;
-    uint64_t count;
+    uint64_t count;              /* launch records */
+    cp_trace_kernel_counters kc; /* kernel records */
     int used;
 } cp_trace_pending_launch;
 
@@ -248,7 +282,9 @@ typedef struct cp_trace_reader {
     cp_trace_process *p;
     int columns[CP_TRACE_MAX_FIELDS]; /* metric index of each value column, -1 unknown */
     size_t ncolumns;
-    int have_metrics, have_process;
+    int kcolumns[CP_TRACE_MAX_FIELDS]; /* the same for kernel records */
+    size_t nkcolumns;
+    int have_metrics, have_kernel_metrics, have_process;
     cp_trace_map kernels; /* ORDINAL \t CRC \t FUNCTION -> kernel index */
     cp_trace_map instrs;  /* KERNEL \t PC -> instruction index */
     cp_trace_pending_source *sources;
@@ -379,16 +415,48 @@ static int cp_trace_read_pc(cp_trace_reader *r, char **f, size_t nf)
     return 0;
 }
 
-/* metrics NAME... */
-static int cp_trace_read_metrics(cp_trace_reader *r, char **f, size_t nf)
+/* metrics NAME... (kernel = 0), or kernel_metrics NAME... (kernel = 1) */
+static int cp_trace_read_metrics(cp_trace_reader *r, char **f, size_t nf, int kernel)
 {
     if (nf < 2 || nf - 1 > CP_TRACE_MAX_FIELDS - 6)
         return -1;
-    r->ncolumns = nf - 1;
-    for (size_t i = 1; i < nf; i++)
-        r->columns[i - 1] = cp_trace_metric_index(f[i]);
-    r->have_metrics = 1;
+    for (size_t i = 1; i < nf; i++) {
+        if (kernel)
+            r->kcolumns[i - 1] = cp_trace_kernel_metric_index(f[i]);
+        else
+            r->columns[i - 1] = cp_trace_metric_index(f[i]);
+    }
+    if (kernel) {
+        r->nkcolumns = nf - 1;
+        r->have_kernel_metrics = 1;
+    } else {
+        r->ncolumns = nf - 1;
+        r->have_metrics = 1;
+    }
     return 0;
+}
+
+/* The pending launch and kernel records of (device, function), created when new. */
+static cp_trace_pending_launch *cp_trace_pending(cp_trace_reader *r, uint32_t device,
+                                                 const char *function)
+{
+    const char *key = cp_trace_key(r, "%u\t%s", (unsigned)device, function);
+    if (!key)
+        return NULL;
+    size_t at = cp_trace_map_find(&r->launch_keys, key);
+    if (at == SIZE_MAX) {
+        if (cp_trace_grow((void **)&r->launches, &r->lcap, r->nlaunches, sizeof *r->launches) !=
+                0 ||
+            cp_trace_map_put(&r->launch_keys, key, r->nlaunches) != 0) {
+            r->oom = 1;
+            return NULL;
+        }
+        at = r->nlaunches++;
+        cp_trace_pending_launch *l = &r->launches[at];
+        l->device = device;
+        l->function = cp_trace_dup(r, function);
+    }
+    return &r->launches[at];
 }
 
 /* launch ORDINAL FUNCTION COUNT: added up per (device, function) until the end. */
@@ -398,24 +466,49 @@ static int cp_trace_read_launch(cp_trace_reader *r, char **f, size_t nf)
     if (nf != 4 || cp_trace_parse_u64(f[1], UINT32_MAX, &device) != 0 ||
         cp_trace_parse_u64(f[3], UINT64_MAX, &count) != 0)
         return -1;
-    const char *key = cp_trace_key(r, "%u\t%s", (unsigned)device, f[2]);
-    if (!key)
-        return 0;
-    size_t at = cp_trace_map_find(&r->launch_keys, key);
-    if (at == SIZE_MAX) {
-        if (cp_trace_grow((void **)&r->launches, &r->lcap, r->nlaunches, sizeof *r->launches) !=
-                0 ||
-            cp_trace_map_put(&r->launch_keys, key, r->nlaunches) != 0) {
-            r->oom = 1;
-            return 0;
-        }
-        at = r->nlaunches++;
-        cp_trace_pending_launch *l = &r->launches[at];
-        l->device = (uint32_t)device;
-        l->function = cp_trace_dup(r, f[2]);
+    cp_trace_pending_launch *l = cp_trace_pending(r, (uint32_t)device, f[2]);
+    if (l)
+        l->count = l->count > UINT64_MAX - count ? UINT64_MAX : l->count + count;
+    return 0;
+}
+
+/* A finite number that is not negative, as strtod reads it, with nothing after it. */
+static int cp_trace_parse_real(const char *s, double *out)
+{
+    if (!((*s >= '0' && *s <= '9') || *s == '.'))
+        return -1;
+    char *end = NULL;
+    double v = strtod(s, &end);
+    if (!end || *end || !isfinite(v) || v < 0)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* kernel ORDINAL FUNCTION VALUE...: one launch's counters, added up per (device, function). */
+static int cp_trace_read_kernel(cp_trace_reader *r, char **f, size_t nf)
+{
+    uint64_t device;
+    if (!r->have_kernel_metrics || nf != 3 + r->nkcolumns ||
+        cp_trace_parse_u64(f[1], UINT32_MAX, &device) != 0)
+        return -1;
+    double v[CP_TRACE_MAX_FIELDS];
+    for (size_t c = 0; c < r->nkcolumns; c++) {
+        v[c] = NAN;
+        if (strcmp(f[3 + c], "-") != 0 && cp_trace_parse_real(f[3 + c], &v[c]) != 0)
+            return -1;
     }
-    cp_trace_pending_launch *l = &r->launches[at];
-    l->count = l->count > UINT64_MAX - count ? UINT64_MAX : l->count + count;
+    cp_trace_pending_launch *l = cp_trace_pending(r, (uint32_t)device, f[2]);
+    if (!l)
+        return 0;
+    for (size_t c = 0; c < r->nkcolumns; c++) {
+        int m = r->kcolumns[c];
+        if (m < 0 || isnan(v[c]))
+            continue;
+        l->kc.value[m] += v[c];
+        l->kc.has |= 1u << m;
+    }
+    l->kc.records++;
     return 0;
 }
 
@@ -470,8 +563,12 @@ static int cp_trace_read_record(cp_trace_reader *r, char **f, size_t nf)
         return cp_trace_read_launch(r, f, nf);
     if (strcmp(type, "source") == 0)
         return cp_trace_read_source(r, f, nf);
+    if (strcmp(type, "kernel") == 0)
+        return cp_trace_read_kernel(r, f, nf);
     if (strcmp(type, "metrics") == 0)
-        return cp_trace_read_metrics(r, f, nf);
+        return cp_trace_read_metrics(r, f, nf, 0);
+    if (strcmp(type, "kernel_metrics") == 0)
+        return cp_trace_read_metrics(r, f, nf, 1);
     if (strcmp(type, "process") == 0) {
         long pid, ppid;
         if (nf != 4 || r->have_process || cp_trace_parse_long(f[1], 0x7fffffffL, &pid) != 0 ||
@@ -604,6 +701,9 @@ static void cp_trace_finish(cp_trace_reader *r)
         size_t at = key ? cp_trace_map_find(&r->launch_keys, key) : SIZE_MAX;
         if (at != SIZE_MAX && !r->launches[at].used) {
             kk->launches = r->launches[at].count;
+            kk->kc = r->launches[at].kc;
+            if (!kk->launches) /* no launch records: the Range Profiler counted every launch */
+                kk->launches = kk->kc.records;
             r->launches[at].used = 1;
         }
     }
@@ -613,8 +713,10 @@ static void cp_trace_finish(cp_trace_reader *r)
         if (l->used || !l->function)
             continue;
         cp_trace_kernel *k = cp_trace_kernel_get(r, l->device, 0, 0, l->function);
-        if (k)
-            k->launches = l->count;
+        if (k) {
+            k->launches = l->count ? l->count : l->kc.records;
+            k->kc = l->kc;
+        }
     }
 }
 

@@ -402,7 +402,7 @@ static int cp_trace_verdict(const cp_trace_child *child, int rc, const cp_trace_
                                            : 0;
     if (rc != CP_EXIT_OK)
         return program ? program : rc;
-    if (r->gate_checked && r->nexecuted == 0) {
+    if (r->gate_checked && r->nexecuted + r->nkernels_ran == 0) {
         cp_status_set(st, CP_EXIT_RUNTIME, "trace: the gate has nothing to judge: %s",
                       !r->counted ? r->no_counts_reason
                                   : "no instruction of the selected kernels ran");
@@ -416,8 +416,10 @@ static int cp_trace_verdict(const cp_trace_child *child, int rc, const cp_trace_
     if (r->nviolations) {
         cp_trace_write_violations(stderr, r);
         cp_status_set(st, CP_EXIT_MISMATCH,
-                      "trace: gate failed: %zu violation%s among %zu instructions judged",
-                      r->nviolations, r->nviolations == 1 ? "" : "s", r->gate_judged);
+                      "trace: gate failed: %zu violation%s among %zu instructions and %zu kernels "
+                      "counted as a whole judged",
+                      r->nviolations, r->nviolations == 1 ? "" : "s",
+                      r->gate_judged - r->gate_judged_kernels, r->gate_judged_kernels);
         return program ? program : CP_EXIT_MISMATCH;
     }
     return program;

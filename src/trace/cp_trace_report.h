@@ -32,6 +32,31 @@ enum {
 const char *cp_trace_metric_name(int m);
 int cp_trace_metric_index(const char *name);
 
+/* The per-kernel counters of kernel records (the Range Profiler, one record per launch), as
+ * indices; the names are those the injection library writes in its kernel_metrics record. */
+enum {
+    CP_TRACE_K_LD_REQUESTS,     /* l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum */
+    CP_TRACE_K_ST_REQUESTS,     /* l1tex__t_requests_pipe_lsu_mem_global_op_st.sum */
+    CP_TRACE_K_LD_SECTORS,      /* l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum */
+    CP_TRACE_K_ST_SECTORS,      /* l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum */
+    CP_TRACE_K_LD_BYTES,        /* smsp__sass_data_bytes_mem_global_op_ld.sum */
+    CP_TRACE_K_ST_BYTES,        /* smsp__sass_data_bytes_mem_global_op_st.sum */
+    CP_TRACE_K_SHARED_LD,       /* smsp__inst_executed_op_shared_ld.sum */
+    CP_TRACE_K_SHARED_ST,       /* smsp__inst_executed_op_shared_st.sum */
+    CP_TRACE_K_LD_WAVEFRONTS,   /* l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum */
+    CP_TRACE_K_ST_WAVEFRONTS,   /* l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum */
+    CP_TRACE_K_LD_CONFLICTS,    /* l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum */
+    CP_TRACE_K_ST_CONFLICTS,    /* l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum */
+    CP_TRACE_K_LD_INSTRUCTIONS, /* smsp__inst_executed_op_global_ld.sum */
+    CP_TRACE_K_ST_INSTRUCTIONS, /* smsp__inst_executed_op_global_st.sum */
+    CP_TRACE_K_DURATION,        /* gpu__time_duration.sum, nanoseconds */
+    CP_TRACE_KNMETRICS
+};
+
+/* The name of kernel metric m (CP_TRACE_K_*), NULL out of range; the reverse, -1 if unknown. */
+const char *cp_trace_kernel_metric_name(int m);
+int cp_trace_kernel_metric_index(const char *name);
+
 /* ---- the trace as read from the raw files ------------------------------------------------ */
 
 /* Counts summed over launches and flushes. has: bit m set when metric m was recorded (a
@@ -40,6 +65,20 @@ typedef struct cp_trace_counts {
     uint64_t value[CP_TRACE_NMETRICS];
     unsigned has;
 } cp_trace_counts;
+
+/* A function's kernel records added up; has: bit m when metric m was recorded. */
+typedef struct cp_trace_kernel_counters {
+    double value[CP_TRACE_KNMETRICS];
+    unsigned has;
+    uint64_t records; /* launches the Range Profiler counted */
+} cp_trace_kernel_counters;
+
+/* Where a kernel's counts come from (cp_trace_analyze). */
+typedef enum {
+    CP_TRACE_FROM_NONE,         /* launched, nothing counted */
+    CP_TRACE_FROM_INSTRUCTIONS, /* its pc records (scaled by its kernel records when it has them) */
+    CP_TRACE_FROM_KERNEL,       /* its kernel records only: no per-instruction counts */
+} cp_trace_source;
 
 /* What the counts mean (cp_trace_derive); NAN where a needed metric is missing or a ratio has
  * no denominator. Excess and conflicts are never negative (a count below its ideal gives 0). */
@@ -60,13 +99,14 @@ typedef struct cp_trace_derived {
 typedef struct cp_trace_instr {
     uint32_t pc;             /* offset from the function's start */
     uint32_t function_index; /* CUPTI's index of the function in its cubin */
-    cp_trace_counts counts;
-    char *file; /* source file (-lineinfo), NULL when unknown */
+    cp_trace_counts counts;  /* as its pc records say, added up */
+    char *file;              /* source file (-lineinfo), NULL when unknown */
     uint32_t line;
     char *opcode; /* SASS opcode (nvdisasm), NULL when unknown */
     /* filled in by cp_trace_analyze */
-    cp_trace_derived d;
-    size_t rank;           /* 1 = most excess bytes in the program; 0 = not executed */
+    cp_trace_counts eff;   /* over every launch: counts scaled by the kernel's scale */
+    cp_trace_derived d;    /* of eff */
+    size_t rank;           /* 1 = most excess bytes in the report; 0 = not executed */
     double excess_share;   /* of the program's excess bytes, 0..1; NAN when none */
     double conflict_share; /* of the program's bank conflicts, 0..1; NAN when none */
     int gate_failed;       /* 1 when this instruction fails the gate */
@@ -74,19 +114,24 @@ typedef struct cp_trace_instr {
 
 typedef struct cp_trace_kernel {
     uint32_t device;
-    uint32_t crc;   /* cubin CRC; valid when has_crc */
-    int has_crc;    /* 0 for a function seen only in launch records */
-    char *function; /* the name CUPTI reports (mangled for C++) */
-    char *name;     /* demangled (cp_trace_demangle_all); NULL until then */
-    uint64_t launches;
-    int nosource; /* 1: a nosource record said the function has no line information */
+    uint32_t crc;      /* cubin CRC; valid when has_crc */
+    int has_crc;       /* 0 for a function seen only in launch or kernel records */
+    char *function;    /* the name CUPTI reports (mangled for C++) */
+    char *name;        /* demangled (cp_trace_demangle_all); NULL until then */
+    uint64_t launches; /* from launch records (kernel records when there are none) */
+    int nosource;      /* 1: a nosource record said the function has no line information */
     cp_trace_instr *instrs;
     size_t ninstrs, cap;
+    cp_trace_kernel_counters kc; /* its kernel records, added up */
     /* filled in by cp_trace_analyze */
-    cp_trace_counts totals;
+    cp_trace_source from;
+    double scale;           /* instructions' eff = counts * scale; NAN when not scaled */
+    int instructions_zero;  /* its pc records count nothing while its kernel records do */
+    cp_trace_counts totals; /* of its instructions (eff), or from its kernel records */
     cp_trace_derived d;
-    int selected; /* 1 when its name matches --kernel (or there is no --kernel) */
-    size_t index; /* position among the selected kernels of the report, from 0 */
+    int selected;    /* 1 when its name matches --kernel (or there is no --kernel) */
+    int gate_failed; /* counted only as a whole, and failing the gate */
+    size_t index;    /* position among the selected kernels of the report, from 0 */
 } cp_trace_kernel;
 
 typedef struct cp_trace_device {
@@ -189,8 +234,9 @@ int cp_trace_sass_parse(const char *text, cp_trace_sass_line **lines, size_t *n,
 void cp_trace_sass_free(cp_trace_sass_line *lines, size_t n);
 
 /* Opcodes for every instruction whose cubin was saved: runs `nvdisasm -c` (found on PATH, or
- * $COALPROBE_NVDISASM; none when that is set and empty) on DIR/cubin-CRC.cubin. *have_opcodes is 1 when at least one instruction got its opcode; when
- * none could, one trace note says why (nvdisasm missing, no cubin, nvdisasm failed). */
+ * $COALPROBE_NVDISASM; none when that is set and empty) on DIR/cubin-CRC.cubin. *have_opcodes is 1
+ * when at least one instruction got its opcode; when none could, one trace note says why (nvdisasm
+ * missing, no cubin, nvdisasm failed). */
 int cp_trace_sass_opcodes(cp_trace *t, const char *dir, int *have_opcodes, cp_status *st);
 
 /* ---- meaning ----------------------------------------------------------------------------- */
@@ -214,7 +260,8 @@ typedef struct cp_trace_run {
     double wall_seconds;
 } cp_trace_run;
 
-/* A gate violation: which instruction, what was over which limit. */
+/* A gate violation: which instruction (NULL for a kernel counted only as a whole), what was
+ * over which limit. */
 typedef struct cp_trace_violation {
     const cp_trace_process *proc;
     const cp_trace_kernel *kernel;
@@ -232,14 +279,18 @@ typedef struct cp_trace_report {
     int have_opcodes;
     cp_trace_derived program;             /* totals of every counted kernel of every process */
     size_t nselected;                     /* kernels that match --kernel */
-    size_t ncounted;                      /* of those, kernels with instruction records */
+    size_t ncounted;                      /* of those, kernels with counts (from != NONE) */
+    size_t nkernel_only;                  /* of those, counted only as a whole */
     const cp_trace_instr **instrs;        /* every instruction of the selected kernels, by rank */
     const cp_trace_kernel **instr_kernel; /* instrs[i]'s kernel */
     const cp_trace_process **instr_proc;  /* instrs[i]'s process */
     size_t ninstrs;
-    size_t nexecuted;   /* of those, instructions that ran (rank > 0) */
+    size_t nexecuted; /* of those, instructions that ran (rank > 0) */
+    size_t
+        nkernels_ran;   /* selected kernels counted only as a whole whose memory instructions ran */
     int gate_checked;   /* a gate option was given */
-    size_t gate_judged; /* instructions the gate looked at */
+    size_t gate_judged; /* instructions and whole kernels the gate looked at */
+    size_t gate_judged_kernels; /* of those, kernels counted only as a whole */
     cp_trace_violation *violations;
     size_t nviolations;
     int complete;                /* every process ended its trace and the program ended */

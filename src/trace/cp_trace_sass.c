@@ -273,8 +273,8 @@ int cp_trace_sass_opcodes(cp_trace *t, const char *dir, int *have_opcodes, cp_st
     char nvdisasm[4096];
     cp_status ignored;
     cp_status_clear(&ignored);
-    if (cp_trace_find_program(chosen ? chosen : "nvdisasm", nvdisasm, sizeof nvdisasm,
-                              &ignored) != CP_EXIT_OK) {
+    if (cp_trace_find_program(chosen ? chosen : "nvdisasm", nvdisasm, sizeof nvdisasm, &ignored) !=
+        CP_EXIT_OK) {
         if (chosen)
             cp_trace_add_note(t, "no SASS opcodes: COALPROBE_NVDISASM=%s cannot be run", chosen);
         else

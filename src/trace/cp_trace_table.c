@@ -156,13 +156,15 @@ static void cp_trace_table_header(FILE *out, const cp_trace_report *r)
     for (size_t p = 0; p < t->nprocs; p++)
         for (size_t k = 0; k < t->procs[p].nkernels; k++) {
             const cp_trace_kernel *kk = &t->procs[p].kernels[k];
-            if (kk->selected && kk->ninstrs)
+            if (kk->selected && kk->from != CP_TRACE_FROM_NONE)
                 counted++;
             else if (kk->selected)
                 uncounted++;
         }
     fprintf(out, "%zu process%s used CUDA; %zu kernel%s counted", t->nprocs,
             t->nprocs == 1 ? "" : "es", counted, counted == 1 ? "" : "s");
+    if (r->nkernel_only)
+        fprintf(out, " (%zu only as a whole)", r->nkernel_only);
     if (uncounted)
         fprintf(out, ", %zu launched but not counted", uncounted);
     if (r->options->kernel_regex) {
@@ -247,8 +249,20 @@ static void cp_trace_table_kernel(FILE *out, const cp_trace_report *r, const cp_
     char crc[32] = "";
     if (k->has_crc)
         snprintf(crc, sizeof crc, ", cubin %08x", k->crc);
-    fprintf(out, "    device %u, %llu launch%s%s%s\n", k->device, (unsigned long long)k->launches,
-            k->launches == 1 ? "" : "es", crc, k->nosource ? ", no line information" : "");
+    char gpu[64] = "";
+    if ((k->kc.has >> CP_TRACE_K_DURATION) & 1u) {
+        double seconds = k->kc.value[CP_TRACE_K_DURATION] * 1e-9;
+        if (seconds >= 1)
+            snprintf(gpu, sizeof gpu, ", %.3g s on the GPU", seconds);
+        else if (seconds >= 1e-3)
+            snprintf(gpu, sizeof gpu, ", %.3g ms on the GPU", seconds * 1e3);
+        else
+            snprintf(gpu, sizeof gpu, ", %.3g us on the GPU", seconds * 1e6);
+    }
+    snprintf(line, sizeof line, "device %u, %llu launch%s%s%s%s", k->device,
+             (unsigned long long)k->launches, k->launches == 1 ? "" : "es", gpu, crc,
+             k->nosource ? ", no line information" : "");
+    cp_trace_wrap(out, "    ", "      ", line);
     const cp_trace_derived *d = &k->d;
     char a[32], b[32], c[32], e[32];
     if (d->requests > 0) {
@@ -274,6 +288,19 @@ static void cp_trace_table_kernel(FILE *out, const cp_trace_report *r, const cp_
                  "shared: %s requests, %s wavefronts/request where %s would do, %s bank conflicts",
                  a, b, c, e);
         cp_trace_wrap(out, "    ", "      ", line);
+    }
+    if (k->from == CP_TRACE_FROM_KERNEL) {
+        cp_trace_wrap(
+            out, "    ", "      ",
+            k->instructions_zero
+                ? "counted as a whole only: CUPTI's per-instruction counts are zero for "
+                  "it (seen for a function launched once)"
+                : "counted as a whole only: CUPTI gave no per-instruction records for it");
+        char meaning[700];
+        cp_trace_meaning(d, meaning, sizeof meaning);
+        if (meaning[0])
+            cp_trace_wrap(out, "    whole kernel: ", "      ", meaning);
+        return;
     }
     size_t executed = 0;
     for (size_t i = 0; i < k->ninstrs; i++)
@@ -353,16 +380,16 @@ int cp_trace_write_table(FILE *out, const cp_trace_report *r, cp_status *st)
             const cp_trace_kernel *kk = &proc->kernels[k];
             if (!kk->selected)
                 continue;
-            if (kk->ninstrs)
+            if (kk->from != CP_TRACE_FROM_NONE)
                 cp_trace_table_kernel(out, r, kk);
             else
                 uncounted++;
         }
         if (uncounted) {
-            fprintf(out, "\n  launched, not counted (CUPTI returned no instruction records):\n");
+            fprintf(out, "\n  launched, not counted (CUPTI returned no records for them):\n");
             for (size_t k = 0; k < proc->nkernels; k++) {
                 const cp_trace_kernel *kk = &proc->kernels[k];
-                if (!kk->selected || kk->ninstrs)
+                if (!kk->selected || kk->from != CP_TRACE_FROM_NONE)
                     continue;
                 char name[CP_TRACE_TABLE_WIDTH + 1], tail[64];
                 snprintf(tail, sizeof tail, " (device %u, %llu launch%s)", kk->device,
@@ -374,16 +401,22 @@ int cp_trace_write_table(FILE *out, const cp_trace_report *r, cp_status *st)
         }
     }
     if (r->gate_checked) {
-        char limits[256], line[512];
+        char limits[256], line[512], judged[96];
         cp_trace_limits(limits, sizeof limits, r->options);
+        size_t instrs = r->gate_judged - r->gate_judged_kernels;
+        if (r->gate_judged_kernels)
+            snprintf(judged, sizeof judged, "%zu instruction%s and %zu kernel%s counted as a whole",
+                     instrs, instrs == 1 ? "" : "s", r->gate_judged_kernels,
+                     r->gate_judged_kernels == 1 ? "" : "s");
+        else
+            snprintf(judged, sizeof judged, "%zu instruction%s", instrs, instrs == 1 ? "" : "s");
         if (r->nviolations)
             snprintf(line, sizeof line,
-                     "FAILED: %zu violation%s among %zu instructions judged (%s); the offending "
-                     "lines are on standard error",
-                     r->nviolations, r->nviolations == 1 ? "" : "s", r->gate_judged, limits);
+                     "FAILED: %zu violation%s among %s judged (%s); the offending lines are on "
+                     "standard error",
+                     r->nviolations, r->nviolations == 1 ? "" : "s", judged, limits);
         else
-            snprintf(line, sizeof line, "passed: %zu instruction%s judged (%s)", r->gate_judged,
-                     r->gate_judged == 1 ? "" : "s", limits);
+            snprintf(line, sizeof line, "passed: %s judged (%s)", judged, limits);
         fputc('\n', out);
         cp_trace_wrap(out, "gate: ", "      ", line);
     }
@@ -398,7 +431,8 @@ void cp_trace_write_violations(FILE *err, const cp_trace_report *r)
     for (size_t i = 0; i < r->nviolations; i++) {
         const cp_trace_violation *v = &r->violations[i];
         char where[4400], what[128];
-        cp_trace_where(v->kernel, v->instr, where, sizeof where);
+        if (v->instr)
+            cp_trace_where(v->kernel, v->instr, where, sizeof where);
         if (strcmp(v->what, "sectors_per_request") == 0)
             snprintf(what, sizeof what, "%.2f sectors/request > %g", v->value, v->limit);
         else if (strcmp(v->what, "excess_pct") == 0)
@@ -407,7 +441,11 @@ void cp_trace_write_violations(FILE *err, const cp_trace_report *r)
         else
             snprintf(what, sizeof what, "%.1f%% of its wavefronts bank conflicts > %g%%", v->value,
                      v->limit);
-        fprintf(err, "coalprobe: gate: %s (pc 0x%04x, rank %zu, process %ld): %s\n", where,
-                v->instr->pc, v->instr->rank, v->proc->pid, what);
+        if (v->instr)
+            fprintf(err, "coalprobe: gate: %s (pc 0x%04x, rank %zu, process %ld): %s\n", where,
+                    v->instr->pc, v->instr->rank, v->proc->pid, what);
+        else
+            fprintf(err, "coalprobe: gate: kernel %s (counted as a whole, process %ld): %s\n",
+                    v->kernel->name ? v->kernel->name : v->kernel->function, v->proc->pid, what);
     }
 }

@@ -63,12 +63,12 @@ static void test_load_transpose(void)
     CHECK_EQ_U64(p->ppid, 4241);
     CHECK(strcmp(p->command, "./transpose --n 1024") == 0);
     CHECK(p->complete && !p->truncated);
-    CHECK_EQ_U64(p->flushes, 2);
-    CHECK_EQ_U64(p->end_launches, 10);
+    CHECK_EQ_U64(p->flushes, 1);
+    CHECK_EQ_U64(p->end_launches, 11);
     CHECK_EQ_U64(p->malformed, 0); /* the x-comment record is a type of a later format: skipped */
     CHECK_EQ_U64(p->ndevices, 1);
     CHECK(p->ndevices && strcmp(p->devices[0].chip, "GH100") == 0);
-    CHECK_EQ_U64(p->nkernels, 5);
+    CHECK_EQ_U64(p->nkernels, 6);
     CHECK_EQ_U64(p->ndropped, 1);
     CHECK(p->ndropped && p->dropped[0].count == 12);
     CHECK_EQ_U64(p->nnotes, 1);
@@ -82,19 +82,28 @@ static void test_load_transpose(void)
         /* its source record came before it */
         CHECK(store->file && strcmp(store->file, "/home/user/proj/transpose.cu") == 0);
         CHECK_EQ_U64(store->line, 13);
-        CHECK_EQ_U64(store->counts.value[CP_TRACE_M_GLOBAL_ST], 98304);
-        CHECK_EQ_U64(store->counts.value[CP_TRACE_M_SECTORS], 3145728);
+        /* as the pc record says: the 4 replay passes of one launch */
+        CHECK_EQ_U64(store->counts.value[CP_TRACE_M_GLOBAL_ST], 4 * 32768);
+        CHECK_EQ_U64(store->counts.value[CP_TRACE_M_SECTORS], 4 * 32 * 32768);
         CHECK_EQ_U64(store->counts.has, (1u << CP_TRACE_NMETRICS) - 1);
     }
     /* two pc records of one instruction add up; a function without line information */
     const cp_trace_kernel *vec = find_kernel(p, "vec_copy");
     CHECK(vec && vec->nosource && vec->launches == 2);
     const cp_trace_instr *load = find_instr(vec, 0x40);
-    CHECK(load && load->counts.value[CP_TRACE_M_GLOBAL_LD] == 2000 &&
-          load->counts.value[CP_TRACE_M_SECTORS] == 32000 && load->file == NULL);
-    /* launched, never counted: a kernel without instructions and without a cubin */
+    CHECK(load && load->counts.value[CP_TRACE_M_GLOBAL_LD] == 4000 &&
+          load->counts.value[CP_TRACE_M_SECTORS] == 64000 && load->file == NULL);
+    /* kernel records add up per function: one per launch */
+    CHECK(naive && naive->kc.records == 3 &&
+          naive->kc.value[CP_TRACE_K_ST_SECTORS] == 3.0 * 32 * 32768 &&
+          naive->kc.has == (1u << CP_TRACE_KNMETRICS) - 1);
+    CHECK(vec && vec->kc.records == 2 && vec->kc.value[CP_TRACE_K_LD_INSTRUCTIONS] == 2000);
+    /* kernel records only: a kernel without instructions and without a cubin */
     const cp_trace_kernel *fill = find_kernel(p, "_Z9fill_onesPfi");
-    CHECK(fill && fill->ninstrs == 0 && !fill->has_crc && fill->launches == 1);
+    CHECK(fill && fill->ninstrs == 0 && !fill->has_crc && fill->launches == 1 &&
+          fill->kc.records == 1);
+    const cp_trace_kernel *never = find_kernel(p, "_Z13never_countedv");
+    CHECK(never && never->ninstrs == 0 && never->kc.records == 0 && never->launches == 1);
     cp_trace_free(&t);
 }
 
@@ -115,6 +124,18 @@ static void test_load_children(void)
     CHECK(red && red->ninstrs == 1 && red->launches == 1);
     CHECK(red && red->ninstrs && red->instrs[0].line == 31);
     CHECK(t.procs[0].pid == 5000); /* in pid order */
+    /* no kernel records (COALPROBE_TRACE_MODE=instructions): the pc records as they are */
+    cp_trace_run run = {.tool_version = "0", .command = "coalprobe trace", .wall_seconds = NAN};
+    cp_trace_options o = default_options();
+    cp_trace_report r;
+    CHECK(cp_trace_analyze(&t, &run, &o, &r, &st) == CP_EXIT_OK);
+    red = find_kernel(find_process(&t, 5001), "_Z10reduce_rowPKfPfii");
+    CHECK(red && red->from == CP_TRACE_FROM_INSTRUCTIONS && isnan(red->scale));
+    CHECK(red && red->ninstrs && red->instrs[0].eff.value[CP_TRACE_M_GLOBAL_LD] == 1024 &&
+          red->instrs[0].d.sectors_per_request == 32);
+    CHECK(!r.complete);
+    CHECK_STR_CONTAINS(r.incomplete_reason, "process 5001");
+    cp_trace_report_free(&r);
     cp_trace_free(&t);
 }
 
@@ -374,17 +395,44 @@ static void test_analyze_transpose(void)
     cp_trace_report r;
     CHECK(cp_trace_analyze(&t, &run, &o, &r, &st) == CP_EXIT_OK);
     CHECK(r.counted && r.complete);
-    CHECK_EQ_U64(r.nselected, 5);
-    CHECK_EQ_U64(r.ncounted, 4);
+    CHECK_EQ_U64(r.nselected, 6);
+    CHECK_EQ_U64(r.ncounted, 5);
+    CHECK_EQ_U64(r.nkernel_only, 2);
+    CHECK_EQ_U64(r.nkernels_ran, 2);
     CHECK_EQ_U64(r.ninstrs, 11);
-    CHECK_EQ_U64(r.nexecuted, 10);
+    CHECK_EQ_U64(r.nexecuted, 8);
+    /* the pc records count 4 replay passes of one launch: scaled to the 3 launches (naive) and
+     * 2 launches (vec_copy) of the kernel records */
+    const cp_trace_process *tp = &t.procs[0];
+    const cp_trace_kernel *naive = find_kernel(tp, "_Z15transpose_naivePfPKfii");
+    const cp_trace_kernel *vec = find_kernel(tp, "vec_copy");
+    const cp_trace_kernel *off = find_kernel(tp, "_Z6offsetPKfPfi");
+    const cp_trace_kernel *fill = find_kernel(tp, "_Z9fill_onesPfi");
+    const cp_trace_kernel *never = find_kernel(tp, "_Z13never_countedv");
+    CHECK(naive && naive->from == CP_TRACE_FROM_INSTRUCTIONS && naive->scale == 0.75);
+    CHECK(vec && vec->from == CP_TRACE_FROM_INSTRUCTIONS && vec->scale == 0.5);
+    const cp_trace_instr *st_instr = find_instr(naive, 0xc0);
+    CHECK(st_instr && st_instr->eff.value[CP_TRACE_M_GLOBAL_ST] == 98304 &&
+          st_instr->eff.value[CP_TRACE_M_SECTORS] == 3145728 &&
+          st_instr->d.sectors_per_request == 32);
+    CHECK(naive && naive->d.requests == 2 * 98304);
+    /* launched once: zeros in its pc records, so counted as a whole from its kernel records,
+     * its ideal the bytes requested in sectors */
+    CHECK(off && off->from == CP_TRACE_FROM_KERNEL && off->instructions_zero);
+    CHECK(off && off->d.requests == 65536 && off->d.sectors == 5 * 32768 + 4 * 32768 &&
+          off->d.ideal_sectors == 8 * 32768 && off->d.excess_bytes == 32768.0 * 32);
+    CHECK(off && off->ninstrs == 2 && off->instrs[0].rank == 0 && isnan(off->instrs[0].d.requests));
+    CHECK(fill && fill->from == CP_TRACE_FROM_KERNEL && !fill->instructions_zero &&
+          fill->d.excess_bytes == 0);
+    CHECK(never && never->from == CP_TRACE_FROM_NONE);
     /* the program's excess: (3145728 - 393216) + 32768 + 16000 sectors, 32 bytes each */
     CHECK_NEAR(r.program.excess_bytes, (2752512.0 + 32768 + 16000) * 32, 0);
     CHECK_NEAR(r.program.bank_conflicts, 3145728 - 98304, 0);
     /* rank 1: the naive transpose's store, with its share */
     CHECK(r.ninstrs && r.instrs[0]->pc == 0xc0 && r.instrs[0]->rank == 1);
     CHECK_NEAR(r.instrs[0]->excess_share, 2752512.0 / (2752512.0 + 32768 + 16000), 1e-12);
-    double shares = 0;
+    /* the shares of the instructions and of the kernel counted as a whole make the program */
+    double shares = off ? off->d.excess_bytes / r.program.excess_bytes : 0;
     for (size_t i = 0; i < r.ninstrs; i++)
         shares += isfinite(r.instrs[i]->excess_share) ? r.instrs[i]->excess_share : 0;
     CHECK_NEAR(shares, 1, 1e-12);
@@ -393,11 +441,11 @@ static void test_analyze_transpose(void)
         CHECK(r.instrs[i]->rank == 0 ||
               r.instrs[i - 1]->d.excess_bytes >= r.instrs[i]->d.excess_bytes ||
               isnan(r.instrs[i]->d.excess_bytes));
-    CHECK(r.ninstrs && r.instrs[r.ninstrs - 1]->rank == 0 && r.instrs[r.ninstrs - 1]->pc == 0x30);
+    for (size_t i = r.nexecuted; i < r.ninstrs; i++)
+        CHECK(r.instrs[i]->rank == 0);
     /* kernels by excess, the uncounted one last */
-    const cp_trace_process *p = &t.procs[0];
-    CHECK(strcmp(p->kernels[0].name, "transpose_naive(float*, float const*, int, int)") == 0);
-    CHECK(p->kernels[4].ninstrs == 0);
+    CHECK(strcmp(tp->kernels[0].name, "transpose_naive(float*, float const*, int, int)") == 0);
+    CHECK(tp->kernels[5].from == CP_TRACE_FROM_NONE);
     CHECK(!r.gate_checked && r.nviolations == 0);
     cp_trace_report_free(&r);
 
@@ -414,7 +462,17 @@ static void test_analyze_transpose(void)
     o.min_requests = 10000;
     CHECK(cp_trace_analyze(&t, &run, &o, &r, &st) == CP_EXIT_OK);
     CHECK_EQ_U64(r.nviolations, 1);
-    CHECK_EQ_U64(r.gate_judged, 8);
+    CHECK_EQ_U64(r.gate_judged, 8); /* 6 instructions, 2 kernels counted as a whole */
+    cp_trace_report_free(&r);
+    /* a kernel counted as a whole is judged as a whole: the misaligned copy, 4.5 per request */
+    o.max_sectors_per_request = 4.25;
+    o.min_requests = 0;
+    CHECK(cp_trace_analyze(&t, &run, &o, &r, &st) == CP_EXIT_OK);
+    int whole = 0;
+    for (size_t i = 0; i < r.nviolations; i++)
+        whole += r.violations[i].instr == NULL && r.violations[i].kernel == off &&
+                 r.violations[i].value == 4.5;
+    CHECK(whole == 1 && off && off->gate_failed);
     cp_trace_report_free(&r);
     /* excess pct: 87.5% (store) and 96.9% (the shared load's conflicts) over 50%; vec_copy's
      * load is exactly 50%, which passes */
@@ -432,11 +490,12 @@ static void test_analyze_transpose(void)
     cp_trace_report_free(&r);
     /* --kernel selects by the demangled name; shares stay shares of the whole program */
     o = default_options();
-    o.kernel_regex = "^offset\\(";
+    o.kernel_regex = "^(vec_copy|offset\\()";
     CHECK(cp_trace_analyze(&t, &run, &o, &r, &st) == CP_EXIT_OK);
-    CHECK_EQ_U64(r.nselected, 1);
-    CHECK_EQ_U64(r.ninstrs, 2);
-    CHECK(r.ninstrs && r.instrs[0]->rank == 1 && r.instrs[0]->excess_share < 0.02);
+    CHECK_EQ_U64(r.nselected, 2);
+    CHECK_EQ_U64(r.ninstrs, 4);
+    CHECK(r.ninstrs && r.instrs[0]->rank == 1 && r.instrs[0]->pc == 0x40 &&
+          r.instrs[0]->excess_share < 0.006);
     cp_trace_report_free(&r);
     o.kernel_regex = "(";
     CHECK(cp_trace_analyze(&t, &run, &o, &r, &st) == CP_EXIT_USAGE);

@@ -38,46 +38,88 @@ HEAD = ["coalprobe-trace-raw\t1", LABEL]
 DEV = T("device", 0, "GH100", "NVIDIA H100 80GB HBM3", "9.0")
 MET = T("metrics", *M)
 NAIVE, TILED = "_Z15transpose_naivePfPKfii", "_Z15transpose_tiledPfPKfii"
-OFF, FILL = "_Z6offsetPKfPfi", "_Z9fill_onesPfi"
+OFF, FILL, NEVER = "_Z6offsetPKfPfi", "_Z9fill_onesPfi", "_Z13never_countedv"
 TSRC, OSRC = "/home/user/proj/transpose.cu", "/home/user/proj/offset.cu"
 
 
+KM = ["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+      "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
+      "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+      "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
+      "smsp__sass_data_bytes_mem_global_op_ld.sum", "smsp__sass_data_bytes_mem_global_op_st.sum",
+      "smsp__inst_executed_op_shared_ld.sum", "smsp__inst_executed_op_shared_st.sum",
+      "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+      "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+      "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+      "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
+      "smsp__inst_executed_op_global_ld.sum", "smsp__inst_executed_op_global_st.sum",
+      "gpu__time_duration.sum"]
+KMET = T("kernel_metrics", *KM)
+PASSES = 4  # the Range Profiler's replay passes of one launch, which the pc records count
+
+
+def kernel(fn, ldr=0, str_=0, lds=0, sts=0, ldb=0, stb=0, shl=0, shs=0, wfl=0, wfs=0, cfl=0,
+           cfs=0, ldi=None, sti=None, ns=0):
+    """One launch's kernel record (the instruction counts default to the requests)."""
+    return T("kernel", 0, fn, ldr, str_, lds, sts, ldb, stb, shl, shs, wfl, wfs, cfl, cfs,
+             ldr if ldi is None else ldi, str_ if sti is None else sti, ns)
+
+
 def transpose(fixed):
-    """A 1024 x 1024 transpose, 3 launches each: naive (its store 32 sectors per request), tiled
-    in shared memory (its shared load a 32-way bank conflict), a misaligned copy (5 sectors where
-    4 would do), an extern "C" 8-byte copy without line information (16 where 8 would do), and a
-    kernel launched but never counted. fixed: the store and the conflict repaired, and the
-    misaligned load made worse (8 sectors), for compare."""
-    L = HEAD + [T("process", 4242, 4241, "./transpose --n 1024"), DEV, MET,
+    """A 1024 x 1024 transpose, as the injection library records it with the Range Profiler
+    beside the SASS metrics: kernel records of every launch, and pc records counting the replay
+    passes of one launch (PASSES times one launch). Naive (its store 32 sectors per request) and
+    tiled in shared memory (its shared load a 32-way bank conflict), 3 launches each; a
+    misaligned copy launched once (pc records of zeros: counted as a whole, 5 sectors where 4
+    would do); an extern "C" 8-byte copy without line information, 2 launches (16 where 8 would
+    do); a fill counted by kernel records only; a kernel launched but never counted. fixed: the
+    store and the conflict repaired, and the misaligned load made worse (8 sectors), for
+    compare."""
+    W = 32768  # warps (requests) of one launch of the 1024 x 1024 kernels
+    L = HEAD + [T("process", 4242, 4241, "./transpose --n 1024"), DEV, MET, KMET,
                 T("launch", 0, NAIVE, 3), T("launch", 0, TILED, 3), T("launch", 0, OFF, 1),
-                T("launch", 0, "vec_copy", 2), T("launch", 0, FILL, 1)]
+                T("launch", 0, "vec_copy", 2), T("launch", 0, FILL, 1),
+                T("launch", 0, NEVER, 1)]
+    store = 4 if fixed else 32  # sectors per request of the naive store
+    conflict = 1 if fixed else 32  # wavefronts per request of the tiled shared load
+    off = 8 if fixed else 5  # sectors per request of the misaligned load
+    for _ in range(3):
+        L.append(kernel(NAIVE, ldr=W, str_=W, lds=4 * W, sts=store * W, ldb=128 * W, stb=128 * W,
+                        ns=21000 if fixed else 52000))
+        L.append(kernel(TILED, ldr=W, str_=W, lds=4 * W, sts=4 * W, ldb=128 * W, stb=128 * W,
+                        shl=W, shs=W, wfl=conflict * W, wfs=W, cfl=(conflict - 1) * W,
+                        ldi=W, sti=W, ns=30000))
+    L.append(kernel(OFF, ldr=W, str_=W, lds=off * W, sts=4 * W, ldb=128 * W, stb=128 * W,
+                    ns=25000))
+    for _ in range(2):
+        L.append(kernel("vec_copy", ldr=1000, str_=1000, lds=16000, sts=8000, ldb=256000,
+                        stb=256000, ns=3000))
+    L.append(kernel(FILL, str_=W, sts=4 * W, stb=128 * W, ns=9000))
+    P = PASSES
     for p, line in [(0x30, 11), (0x90, 12), (0xc0, 13)]:  # before their pc records
         L.append(T("source", "1a2b3c4d", NAIVE, "0x%x" % p, TSRC, line))
     L.append(pc("1a2b3c4d", 0, NAIVE, 0x30))  # never executed
-    L.append(pc("1a2b3c4d", 0, NAIVE, 0x90, ld=98304, sec=393216, ideal=393216))
-    L.append(pc("1a2b3c4d", 0, NAIVE, 0xc0, st=98304, sec=393216 if fixed else 3145728,
-                ideal=393216))
+    L.append(pc("1a2b3c4d", 0, NAIVE, 0x90, ld=P * W, sec=P * 4 * W, ideal=P * 4 * W))
+    L.append(pc("1a2b3c4d", 0, NAIVE, 0xc0, st=P * W, sec=P * store * W, ideal=P * 4 * W))
     for p, line in [(0x100, 24), (0x110, 24), (0x180, 27), (0x190, 27)]:
         L.append(T("source", "1a2b3c4d", TILED, "0x%x" % p, TSRC, line))
-    L.append(pc("1a2b3c4d", 1, TILED, 0x100, ld=98304, sec=393216, ideal=393216))
-    L.append(pc("1a2b3c4d", 1, TILED, 0x110, sst=98304, wf=98304, wfi=98304))
-    L.append(pc("1a2b3c4d", 1, TILED, 0x180, sld=98304, wf=98304 if fixed else 3145728,
-                wfi=98304))
-    L.append(pc("1a2b3c4d", 1, TILED, 0x190, st=98304, sec=393216, ideal=393216))
+    L.append(pc("1a2b3c4d", 1, TILED, 0x100, ld=P * W, sec=P * 4 * W, ideal=P * 4 * W))
+    L.append(pc("1a2b3c4d", 1, TILED, 0x110, sst=P * W, wf=P * W, wfi=P * W))
+    L.append(pc("1a2b3c4d", 1, TILED, 0x180, sld=P * W, wf=P * conflict * W, wfi=P * W))
+    L.append(pc("1a2b3c4d", 1, TILED, 0x190, st=P * W, sec=P * 4 * W, ideal=P * 4 * W))
     L.append(T("source", "5e6f7a8b", OFF, "0x50", OSRC, 7))
     L.append(T("source", "5e6f7a8b", OFF, "0x70", OSRC, 7))
-    L.append(pc("5e6f7a8b", 0, OFF, 0x50, ld=32768, sec=262144 if fixed else 163840,
-                ideal=131072))
-    L.append(pc("5e6f7a8b", 0, OFF, 0x70, st=32768, sec=131072, ideal=131072))
+    L.append(pc("5e6f7a8b", 0, OFF, 0x50))  # launched once: CUPTI counted zeros
+    L.append(pc("5e6f7a8b", 0, OFF, 0x70))
     L.append(T("nosource", "5e6f7a8b", "vec_copy"))
-    # two flushes of one instruction add up: 1000 + 1000 requests
-    L.append(pc("5e6f7a8b", 1, "vec_copy", 0x40, ld=1000, sec=16000, ideal=8000))
-    L.append(pc("5e6f7a8b", 1, "vec_copy", 0x60, st=2000, sec=16000, ideal=16000))
-    L.append(pc("5e6f7a8b", 1, "vec_copy", 0x40, ld=1000, sec=16000, ideal=8000))
+    # two records of one instruction add up: 2 x 2000 requests, the replay passes of one launch
+    L.append(pc("5e6f7a8b", 1, "vec_copy", 0x40, ld=2000, sec=32000, ideal=16000))
+    L.append(pc("5e6f7a8b", 1, "vec_copy", 0x60, st=P * 1000, sec=P * 8000, ideal=P * 8000))
+    L.append(pc("5e6f7a8b", 1, "vec_copy", 0x40, ld=2000, sec=32000, ideal=16000))
     L.append(T("dropped", 0, 12, "CUPTI dropped them when the context ended"))
     L.append(T("note", "CUDA graph launches: their kernels' instructions are counted, their "
                        "launches are not"))
-    L.append(T("end", 2, 10))
+    L.append(T("end", 1, 11))
     return L
 
 
@@ -85,7 +127,8 @@ def main():
     write("handmade-transpose", "raw-4242.tsv", transpose(False))
     write("handmade-transpose-after", "raw-4242.tsv", transpose(True))
 
-    # a parent that finished and a child cut off mid-line, with malformed lines
+    # without kernel records (COALPROBE_TRACE_MODE=instructions): pc records as they are; a parent
+    # that finished and a child cut off mid-line, with malformed lines
     elt = ("_ZN2at6native18elementwise_kernelILi128ELi4EZNS0_15gpu_kernel_implINS0_11FillFunctor"
            "IfEEEEvRNS_18TensorIteratorBaseERKT_EUliE_EEviT1_")
     parent = HEAD + [
