@@ -1,7 +1,10 @@
 /* cp_trace_load.c: reads the raw trace files (cp_trace_raw.h) that the injection library wrote
  * into an in-memory trace: processes, devices, kernels and their instructions, source lines,
  * dropped records, refusals and notes. A file cut off mid-line or holding lines that are not
- * what the format says is read as far as it makes sense: bad lines are skipped and counted. */
+ * what the format says is read as far as it makes sense: bad lines are skipped and counted.
+ * One file of about 1000 lines because every record type and the joins between them (sources,
+ * launches and kernel records that name instructions and functions read elsewhere in the file)
+ * share one reader state that no other file should see. */
 #define _POSIX_C_SOURCE 200809L
 #include "cp_trace_report.h"
 
