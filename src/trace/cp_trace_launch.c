@@ -154,8 +154,8 @@ static double cp_trace_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-int cp_trace_launch(char *const argv[], const char *inject_library, const char *raw_dir,
-                    cp_trace_child *child, cp_status *st)
+int cp_trace_launch(const char *path, char *const argv[], const char *inject_library,
+                    const char *raw_dir, cp_trace_child *child, cp_status *st)
 {
     memset(child, 0, sizeof *child);
     int report[2]; /* the child writes errno here when exec fails; closed on exec */
@@ -191,7 +191,7 @@ int cp_trace_launch(char *const argv[], const char *inject_library, const char *
         close(report[0]);
         if (setenv("CUDA_INJECTION64_PATH", inject_library, 1) == 0 &&
             setenv(CP_TRACE_ENV_DIR, raw_dir, 1) == 0)
-            execv(argv[0], argv);
+            execv(path, argv);
         int e = errno;
         ssize_t w = write(report[1], &e, sizeof e);
         (void)w;
@@ -218,7 +218,7 @@ int cp_trace_launch(char *const argv[], const char *inject_library, const char *
     child->forwarded = cp_trace_forwarded;
 
     if (got == (ssize_t)sizeof exec_errno)
-        return cp_status_set(st, CP_EXIT_RUNTIME, "trace: cannot execute %s: %s", argv[0],
+        return cp_status_set(st, CP_EXIT_RUNTIME, "trace: cannot execute %s: %s", path,
                              strerror(exec_errno));
     if (w < 0)
         return cp_status_set(st, CP_EXIT_RUNTIME, "trace: waitpid: %s", strerror(errno));

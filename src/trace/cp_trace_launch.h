@@ -29,12 +29,13 @@ int cp_trace_find_program(const char *name, char *path, size_t n, cp_status *st)
  * there). CP_EXIT_RUNTIME when it is not found. */
 int cp_trace_find_injection(char *path, size_t n, cp_status *st);
 
-/* Runs argv (argv[0] already resolved by cp_trace_find_program) with the injection library
+/* Runs the program at path (resolved by cp_trace_find_program) with argv as its arguments (argv[0]
+ * as the user typed it, like a shell does) and the injection library
  * writing raw files into raw_dir, and waits for it. stdin, stdout and stderr are the
  * program's own. SIGINT and SIGTERM that reach coalprobe meanwhile are forwarded to the program
  * (its process group when it has one of its own). Returns CP_EXIT_OK when the program ran,
  * whatever its exit status (in *child); CP_EXIT_RUNTIME when it could not be started. */
-int cp_trace_launch(char *const argv[], const char *inject_library, const char *raw_dir,
-                    cp_trace_child *child, cp_status *st);
+int cp_trace_launch(const char *path, char *const argv[], const char *inject_library,
+                    const char *raw_dir, cp_trace_child *child, cp_status *st);
 
 #endif

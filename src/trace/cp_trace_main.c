@@ -486,12 +486,11 @@ int cp_trace_main(int argc, char **argv)
         if (!args) {
             rc = cp_status_set(&st, CP_EXIT_RUNTIME, "trace: out of memory");
         } else {
-            args[0] = program_path;
-            for (int i = 1; i <= c.nprogram; i++)
+            for (int i = 0; i <= c.nprogram; i++)
                 args[i] = c.program[i]; /* c.program[c.nprogram] is argv's NULL */
             fflush(stdout);
             fflush(stderr);
-            rc = cp_trace_launch(args, inject, dir, &child, &st);
+            rc = cp_trace_launch(program_path, args, inject, dir, &child, &st);
             free(args);
         }
         if (rc == CP_EXIT_OK) {
