@@ -40,7 +40,7 @@ CONFIGS = [
     ["transpose", "--variant", "tiled", "--m", "1024", "--n", "1024"],
     ["transpose", "--variant", "padded", "--m", "1024", "--n", "1024"],
     ["expr", "--index", "(i % 32) * 1024 + i / 32", "--size", "4M"],
-    ["expr", "--index", "i * 2", "--size", "4M"],
+    ["expr", "--index", "(i * 2) % n", "--size", "4M"],
 ]
 
 # kernels coalprobe launches around every pattern (fills, L2 flush, GEMM's reference check)
