@@ -25,6 +25,10 @@ typedef struct cp_device_info {
     int memory_bus_bits;
     double peak_theoretical_bytes_per_s; /* 2 * memory clock * bus width / 8 */
     double peak_measured_bytes_per_s;    /* cudaMemcpy device to device, reads plus writes */
+    /* the kernels this binary runs on it (cp_arch_decide): SASS for its architecture, SASS of
+     * an older minor, or PTX the driver JIT-compiles; kernel_arch is the built one (90, 120) */
+    cp_arch_run_kind kernel_kind;
+    int kernel_arch;
 } cp_device_info;
 
 typedef enum {
@@ -49,6 +53,15 @@ typedef struct cp_counter_values {
     double achieved_occupancy;
 } cp_counter_values;
 
+/* A counter a run did not read (null in the report), and why. */
+typedef struct cp_counter_gap {
+    const char *counter; /* its name under measured.counters in the JSON report, such as
+                          * "dram_read_bytes", "shared_load.wavefronts", "achieved_occupancy" */
+    char reason[200];
+} cp_counter_gap;
+
+#define CP_MEASURE_MAX_GAPS 24
+
 /* Everything measured for one configuration. */
 typedef struct cp_measurement {
     int timed;     /* 1 when the times below were measured */
@@ -65,6 +78,10 @@ typedef struct cp_measurement {
     cp_counters_status counters_status;
     char counters_reason[1024];
     cp_counter_values counters;
+    /* with counters_status OK: the counters not read and why (the chip lacks them, the sweep
+     * does not report them); owned by the backend, valid until it is closed */
+    const cp_counter_gap *counter_gaps;
+    size_t ncounter_gaps;
     int counts_match; /* 1 when requests and sectors equal the model's, -1 unknown */
 } cp_measurement;
 
@@ -72,8 +89,16 @@ typedef struct cp_measurement {
 void cp_counter_values_clear(cp_counter_values *v);
 /* 1 when the measured requests and sectors (global) and, where the model describes shared
  * memory, shared requests, wavefronts and bank conflicts equal the prediction's; 0 when one
- * differs; -1 when p is not modelled (cuBLAS). */
+ * differs; -1 when p is not modelled (cuBLAS) or a counter needed was not read (NAN). Shared
+ * counters that were not read are not needed for a kernel the model gives no shared access. */
 int cp_measure_counts_match(const cp_prediction *p, const cp_counter_values *v);
+
+/* Reads device's facts (name, compute capability, memory, L2, clocks, driver and runtime
+ * versions; no bandwidth is measured: the peak fields are NAN) and decides how it runs this
+ * binary's kernels (kernel_kind, kernel_arch). Needs the device; makes it current. On a device
+ * this binary has no code for, returns CP_EXIT_RUNTIME with the refusal of cp_arch_check_device
+ * (or the driver's "no kernel image", when the build's list is wrong); d is filled either way. */
+int cp_measure_device_facts(int device, cp_device_info *d, cp_status *st);
 
 /* Resets m to "nothing measured". */
 void cp_measurement_clear(cp_measurement *m);
@@ -91,6 +116,7 @@ typedef struct cp_backend_options {
     int device;         /* CUDA device index */
     uint32_t reps;      /* timed launches per configuration */
     int counters;       /* 1: read hardware counters through CUPTI */
+    int shared_counters; /* 1: the shared-memory counters too (cp_config_uses_shared) */
     size_t max_configs; /* configurations the run will measure (CUPTI ranges) */
     /* largest buffer each access (by index) needs over the run: lets the backend allocate
      * and fill its buffers once for a whole sweep */
