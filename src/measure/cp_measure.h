@@ -150,4 +150,54 @@ typedef struct cp_backend {
 
 extern const cp_backend cp_backend_cuda;
 
+/* --- what this machine offers, for `coalprobe doctor` and --version (cp_probe.c). Each check
+ * returns CP_EXIT_OK or CP_EXIT_RUNTIME with what is wrong in st's message and the fix in its
+ * hint; none needs a GPU unless it says so. --- */
+
+/* A library loaded on demand: where it came from and its version ("" when unknown). */
+typedef struct cp_probe_library {
+    char path[256];
+    char version[48];
+} cp_probe_library;
+
+/* The CUDA driver's and runtime's versions (13000 for 13.0; the driver's is 0 without a driver)
+ * and, unless devices is NULL, the devices the driver sees. CP_EXIT_RUNTIME when there is no
+ * driver or (devices asked) no device. */
+int cp_probe_cuda(int *driver_version, int *runtime_version, int *devices, cp_status *st);
+
+/* CUPTI: the library, its API version and whether it has the SASS metrics API the trace path
+ * needs (*sass_metrics). */
+int cp_probe_cupti(cp_probe_library *lib, int *sass_metrics, cp_status *st);
+
+/* NVRTC (the expr family) and cuBLAS (the GEMM reference). */
+int cp_probe_nvrtc(cp_probe_library *lib, cp_status *st);
+int cp_probe_cublas(cp_probe_library *lib, cp_status *st);
+
+/* NVRTC compiles for sm_<arch>. */
+int cp_probe_nvrtc_arch(int arch, cp_status *st);
+
+/* The chips CUPTI's profiler host API knows. */
+int cp_probe_cupti_chips(size_t *count, cp_status *st);
+
+/* What coalprobe's counters cost on a chip (host API only): metrics read of all it asks, those
+ * the chip lacks, and the replay passes without and with the shared-memory counters (a stride
+ * sweep against an smem sweep). */
+typedef struct cp_probe_counters {
+    char chip[64];
+    size_t metrics, read;
+    size_t passes, passes_shared;
+    char missing[512]; /* "dram_read_bytes, dram_write_bytes" or "" */
+} cp_probe_counters;
+int cp_probe_counters_for_chip(const char *chip, cp_probe_counters *out, cp_status *st);
+
+/* Needs the GPU: CUPTI's chip name of device (such as "GH100"). */
+int cp_probe_device_chip(int device, char *chip, size_t len, cp_status *st);
+
+/* Needs the GPU: opens a profiling session on device and closes it: CP_EXIT_OK when counters
+ * can be read, else CUPTI's refusal (privileges, another profiler, vGPU...) with its fix. */
+int cp_probe_profiling(int device, cp_status *st);
+
+/* RmProfilingAdminOnly of the NVIDIA driver ("1", "0"; "" when unknown). */
+void cp_probe_profiling_admin_only(char *buf, size_t len);
+
 #endif
