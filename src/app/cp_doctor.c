@@ -121,9 +121,10 @@ static void cp_doctor_check_gpu(cp_doctor *d, int device)
     }
     g->runs = rc == CP_EXIT_OK;
     cp_doctor_check *c = cp_doctor_add(d, "gpu", device, g->runs, 0);
-    int n = snprintf(c->detail, sizeof c->detail, "GPU %d: %s, sm_%d, %.1f GiB, L2 %.1f MiB: ",
-                     device, g->info.name, arch, (double)g->info.memory_bytes / (1u << 30),
-                     (double)g->info.l2_bytes / (1u << 20));
+    int n =
+        snprintf(c->detail, sizeof c->detail, "GPU %d: %s, sm_%d, %.1f GiB, L2 %.1f MiB: ", device,
+                 g->info.name, arch, (double)g->info.memory_bytes / (1u << 30),
+                 (double)g->info.l2_bytes / (1u << 20));
     size_t used = n > 0 ? (size_t)n : 0;
     if (used >= sizeof c->detail)
         return;
@@ -157,11 +158,12 @@ static void cp_doctor_check_gpu(cp_doctor *d, int device)
 /* One line on a chip's counters: how many it has, the passes, the metrics it lacks. */
 static void cp_doctor_counters_text(const cp_probe_counters *pc, char *buf, size_t len)
 {
-    snprintf(buf, len,
-             "%.60s: %zu of %zu counters; %zu profiler passes a sweep (stride, layout, gather, expr, "
-             "gemm), %zu with shared memory (smem, transpose, gemm smem)%s%.300s",
-             pc->chip, pc->read, pc->metrics, pc->passes, pc->passes_shared,
-             pc->missing[0] ? "; the chip has no " : "", pc->missing);
+    snprintf(
+        buf, len,
+        "%.60s: %zu of %zu counters; %zu profiler passes a sweep (stride, layout, gather, expr, "
+        "gemm), %zu with shared memory (smem, transpose, gemm smem)%s%.300s",
+        pc->chip, pc->read, pc->metrics, pc->passes, pc->passes_shared,
+        pc->missing[0] ? "; the chip has no " : "", pc->missing);
     if (strlen(pc->missing) > 300)
         snprintf(buf + strlen(buf) - 3, 4, "...");
 }
@@ -308,8 +310,8 @@ static void cp_doctor_check_nvrtc_archs(cp_doctor *d)
         cp_status_clear(&st);
         if (cp_probe_nvrtc_arch(arch, &st) == CP_EXIT_OK) {
             cp_doctor_check *c = cp_doctor_add(d, "nvrtc_arch", (int)i, 1, 0);
-            snprintf(c->detail, sizeof c->detail, "GPU %zu: NVRTC compiles the expr kernels for sm_%d",
-                     i, arch);
+            snprintf(c->detail, sizeof c->detail,
+                     "GPU %zu: NVRTC compiles the expr kernels for sm_%d", i, arch);
         } else {
             cp_doctor_fail(d, "nvrtc_arch", (int)i, 0, "", &st);
         }
@@ -363,7 +365,8 @@ static void cp_doctor_run_checks(cp_doctor *d)
     }
     cp_doctor_check_nvrtc_archs(d);
     c = cp_doctor_add(d, "trace_sass_metrics", -1, d->sass_metrics, 1);
-    snprintf(c->detail, sizeof c->detail, "trace: CUPTI SASS metrics API (cuptiSassMetricsSetConfig) %s",
+    snprintf(c->detail, sizeof c->detail,
+             "trace: CUPTI SASS metrics API (cuptiSassMetricsSetConfig) %s",
              d->sass_metrics ? "present" : "missing");
     if (!d->sass_metrics)
         snprintf(c->fix, sizeof c->fix,
@@ -449,7 +452,8 @@ static int cp_doctor_print_json(const cp_doctor *d, FILE *out, const char *comma
     cJSON_AddStringToObject(tool, "version", CP_VERSION);
     cJSON_AddStringToObject(root, "command", command);
     cJSON *build = cJSON_AddObjectToObject(root, "build");
-    cJSON *sass = cJSON_AddArrayToObject(build, "sass"), *ptx = cJSON_AddArrayToObject(build, "ptx");
+    cJSON *sass = cJSON_AddArrayToObject(build, "sass"),
+          *ptx = cJSON_AddArrayToObject(build, "ptx");
     const cp_arch_built *b = cp_arch_this_build();
     for (size_t i = 0; b && i < b->count; i++) {
         char name[32];
@@ -560,8 +564,9 @@ int cp_doctor_main(int argc, char **argv)
         switch (opt) {
         case 'f':
             if (strcmp(optarg, "json") != 0 && strcmp(optarg, "text") != 0) {
-                fprintf(stderr, "coalprobe: --format: '%s' is not a format of doctor\n"
-                                "hint: doctor writes text or json\n",
+                fprintf(stderr,
+                        "coalprobe: --format: '%s' is not a format of doctor\n"
+                        "hint: doctor writes text or json\n",
                         optarg);
                 return CP_EXIT_USAGE;
             }
@@ -574,11 +579,13 @@ int cp_doctor_main(int argc, char **argv)
             cp_doctor_help(stdout);
             return CP_EXIT_OK;
         case ':':
-            fprintf(stderr, "coalprobe: option '%s' needs a value\nhint: see coalprobe doctor --help\n",
+            fprintf(stderr,
+                    "coalprobe: option '%s' needs a value\nhint: see coalprobe doctor --help\n",
                     word);
             return CP_EXIT_USAGE;
         default:
-            fprintf(stderr, "coalprobe: unknown option '%s' of doctor\nhint: see coalprobe doctor --help\n",
+            fprintf(stderr,
+                    "coalprobe: unknown option '%s' of doctor\nhint: see coalprobe doctor --help\n",
                     word);
             return CP_EXIT_USAGE;
         }
@@ -598,8 +605,8 @@ int cp_doctor_main(int argc, char **argv)
     int rc = CP_EXIT_OK;
     if (json) {
         char command[256];
-        snprintf(command, sizeof command, "coalprobe doctor --format json%s%s", chip ? " --chip " : "",
-                 chip ? chip : "");
+        snprintf(command, sizeof command, "coalprobe doctor --format json%s%s",
+                 chip ? " --chip " : "", chip ? chip : "");
         rc = cp_doctor_print_json(d, stdout, command);
     } else {
         cp_doctor_print_text(d, stdout);

@@ -483,8 +483,8 @@ int plan_metrics(CUpti_Profiler_Host_Object *host, const char *chip, unsigned gr
     }
     plan->nread = names.size();
     if (names.empty())
-        return cp_status_set(st, CP_EXIT_RUNTIME, "CUPTI knows none of coalprobe's metrics on chip %s",
-                             chip);
+        return cp_status_set(st, CP_EXIT_RUNTIME,
+                             "CUPTI knows none of coalprobe's metrics on chip %s", chip);
     CP_TRY(build_config(host, names, config, &plan->passes, st));
     return CP_EXIT_OK;
 }
@@ -860,7 +860,8 @@ void cp_cupti_close(cp_cupti_session *s)
 int cp_cupti_plan_for_chip(const char *chip, unsigned groups, cp_cupti_plan *plan, cp_status *st)
 {
     if (!chip || !plan)
-        return cp_status_set(st, CP_EXIT_RUNTIME, "cp_cupti_plan_for_chip: chip and plan are needed");
+        return cp_status_set(st, CP_EXIT_RUNTIME,
+                             "cp_cupti_plan_for_chip: chip and plan are needed");
     *plan = cp_cupti_plan{};
     try {
         CP_TRY(load_cupti(nullptr, st));

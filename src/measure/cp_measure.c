@@ -42,8 +42,8 @@ int cp_measure_counts_match(const cp_prediction *p, const cp_counter_values *v)
     if (!p->shared_modelled)
         return global;
     const cp_counts *sl = &p->shared_load, *ss = &p->shared_store;
-    const double shared_v[] = {v->shared_load_requests,  v->shared_load_wavefronts,
-                               v->shared_load_conflicts, v->shared_store_requests,
+    const double shared_v[] = {v->shared_load_requests,    v->shared_load_wavefronts,
+                               v->shared_load_conflicts,   v->shared_store_requests,
                                v->shared_store_wavefronts, v->shared_store_conflicts};
     if (!cp_measure_all_read(shared_v, 6)) {
         /* not read: a kernel the model says has no shared access is judged by its global

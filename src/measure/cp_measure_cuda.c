@@ -342,10 +342,9 @@ static void cp_cuda_record_gaps(cp_cuda_state *s)
         int shared = cp_cupti_metric_group(m) == CP_CUPTI_GROUP_SHARED;
         if (shared && plan->state[m] == CP_CUPTI_NOT_ASKED) {
             if (m == CP_CUPTI_M_SHARED_LOAD_REQUESTS || m == CP_CUPTI_M_SHARED_STORE_REQUESTS)
-                cp_cuda_add_gap(s->gaps, &s->ngaps,
-                                m == CP_CUPTI_M_SHARED_LOAD_REQUESTS ? "shared_load"
-                                                                     : "shared_store",
-                                reason);
+                cp_cuda_add_gap(
+                    s->gaps, &s->ngaps,
+                    m == CP_CUPTI_M_SHARED_LOAD_REQUESTS ? "shared_load" : "shared_store", reason);
             continue;
         }
         cp_cuda_add_gap(s->gaps, &s->ngaps, cp_cuda_counter_names[m], reason);
@@ -403,8 +402,8 @@ static int cp_cuda_open(const cp_backend_options *opt, cp_device_info *dev, void
         int refused = 0;
         unsigned groups = CP_CUPTI_GROUP_GLOBAL | CP_CUPTI_GROUP_OCCUPANCY |
                           (opt->shared_counters ? CP_CUPTI_GROUP_SHARED : 0u);
-        if (cp_cupti_open(opt->device, cp_cuda_batch(opt->max_configs), groups, &s->cupti,
-                          &refused, refusal) != CP_EXIT_OK) {
+        if (cp_cupti_open(opt->device, cp_cuda_batch(opt->max_configs), groups, &s->cupti, &refused,
+                          refusal) != CP_EXIT_OK) {
             /* timings still run; the rows say why there are no counters */
             s->counters_refused = 1;
             snprintf(s->counters_reason, sizeof s->counters_reason, "%.500s%s%.400s",

@@ -20,7 +20,9 @@ int cp_probe_cuda(int *driver_version, int *runtime_version, int *devices, cp_st
     /* 0, and success, without a driver */
     CP_CUDA_CHECK(st, cudaDriverGetVersion(driver_version));
     if (*driver_version == 0) {
-        cp_status_set(st, CP_EXIT_RUNTIME, "no GPU: the NVIDIA driver (libcuda.so.1) is not installed or cannot be loaded");
+        cp_status_set(
+            st, CP_EXIT_RUNTIME,
+            "no GPU: the NVIDIA driver (libcuda.so.1) is not installed or cannot be loaded");
         cp_status_hint(st, "install the NVIDIA driver (r580 or newer for CUDA 13); without it "
                            "coalprobe predicts only (--model)");
         return CP_EXIT_RUNTIME;
@@ -35,8 +37,9 @@ int cp_probe_cuda(int *driver_version, int *runtime_version, int *devices, cp_st
                           cudaGetErrorName(e), cudaGetErrorString(e));
         else
             cp_status_set(st, CP_EXIT_RUNTIME, "the CUDA driver sees no GPU");
-        cp_status_hint(st, "check nvidia-smi, CUDA_VISIBLE_DEVICES and that the driver supports "
-                           "CUDA %d.%d",
+        cp_status_hint(st,
+                       "check nvidia-smi, CUDA_VISIBLE_DEVICES and that the driver supports "
+                       "CUDA %d.%d",
                        *runtime_version / 1000, *runtime_version % 1000 / 10);
         return CP_EXIT_RUNTIME;
     }
@@ -96,8 +99,8 @@ int cp_probe_counters_for_chip(const char *chip, cp_probe_counters *out, cp_stat
     for (int m = 0; m < CP_CUPTI_M_COUNT; m++) {
         if (all.state[m] == CP_CUPTI_READ || used >= sizeof out->missing)
             continue;
-        int w = snprintf(out->missing + used, sizeof out->missing - used, "%s%s",
-                         used ? ", " : "", cp_cupti_metric_name(m));
+        int w = snprintf(out->missing + used, sizeof out->missing - used, "%s%s", used ? ", " : "",
+                         cp_cupti_metric_name(m));
         used += w > 0 ? (size_t)w : 0;
     }
     return CP_EXIT_OK;

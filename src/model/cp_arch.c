@@ -14,15 +14,17 @@ const int cp_arch_cuda_archs[] = {CP_ALL_ARCHS};
 
 /* Where the evidence comes from (docs/model.md, "Hardware facts", cites them the same way). */
 #define CP_SRC_H100                                                                                \
-    "coalprobe on the H100 (sm_90), docs/results/2026-11-21-h100*: every family's counts equal "  \
+    "coalprobe on the H100 (sm_90), docs/results/2026-11-21-h100*: every family's counts equal "   \
     "the model (tests/gpu/gpu_counts.sh); the H200 (sm_90) in docs/results/2026-11-21-h200-gather"
 #define CP_SRC_BEST_PRACTICES                                                                      \
     "NVIDIA CUDA C++ Best Practices Guide, 'Coalesced Access to Global Memory': on compute "       \
-    "capability 6.0 and higher a warp's accesses coalesce into as many 32-byte transactions as "  \
+    "capability 6.0 and higher a warp's accesses coalesce into as many 32-byte transactions as "   \
     "sectors they touch"
 #define CP_SRC_PROFILING_GUIDE                                                                     \
-    "NVIDIA Nsight Compute Kernel Profiling Guide, 'Memory Tables': a sector is an aligned 32-byte " \
-    "chunk, an L1 or L2 cache line four sectors (128 bytes), for every GPU Nsight Compute supports " \
+    "NVIDIA Nsight Compute Kernel Profiling Guide, 'Memory Tables': a sector is an aligned "       \
+    "32-byte "                                                                                     \
+    "chunk, an L1 or L2 cache line four sectors (128 bytes), for every GPU Nsight Compute "        \
+    "supports "                                                                                    \
     "(Turing and newer)"
 #define CP_SRC_PROGRAMMING_GUIDE_WARP                                                              \
     "NVIDIA CUDA C++ Programming Guide, technical specifications per compute capability: warp "    \
@@ -45,9 +47,12 @@ static const cp_fact_info cp_arch_facts[CP_FACT_COUNT] = {
          "global memory moves in aligned 32-byte sectors: a request costs the distinct sectors "
          "its active lanes touch",
          "sectors, ideal sectors, efficiency, footprint",
-         {{CP_EVIDENCE_MEASURED, {90, 0},
+         {{CP_EVIDENCE_MEASURED,
+           {90, 0},
            CP_SRC_H100 " (l1tex__t_sectors_pipe_lsu_mem_global_op_{ld,st}.sum)"},
-          {CP_EVIDENCE_DOCUMENTED, {CP_ALL_ARCHS}, CP_SRC_BEST_PRACTICES "; " CP_SRC_PROFILING_GUIDE}}},
+          {CP_EVIDENCE_DOCUMENTED,
+           {CP_ALL_ARCHS},
+           CP_SRC_BEST_PRACTICES "; " CP_SRC_PROFILING_GUIDE}}},
     [CP_FACT_LINE_BYTES] =
         {"line_bytes",
          CP_LINE_BYTES,
@@ -61,7 +66,8 @@ static const cp_fact_info cp_arch_facts[CP_FACT_COUNT] = {
          "L1 receives one request per warp-level global instruction with at least one active lane "
          "(none when every lane is predicated off), whatever the number of lines it touches",
          "requests, sectors per request",
-         {{CP_EVIDENCE_MEASURED, {90, 0},
+         {{CP_EVIDENCE_MEASURED,
+           {90, 0},
            CP_SRC_H100 " (l1tex__t_requests_pipe_lsu_mem_global_op_{ld,st}.sum; a tiled GEMM of "
                        "33 x 64 x 40: 512 load instructions, 292 requests, 292 predicted)"}}},
     [CP_FACT_GLOBAL_WIDTH_16] =
@@ -70,13 +76,16 @@ static const cp_fact_info cp_arch_facts[CP_FACT_COUNT] = {
          "no global access is wider than 16 bytes a lane: a 32-byte element is two 16-byte "
          "instructions, two requests",
          "requests and sectors of 32-byte elements (stride, expr --width 32)",
-         {{CP_EVIDENCE_MEASURED, {90, 0},
+         {{CP_EVIDENCE_MEASURED,
+           {90, 0},
            "cuobjdump -sass of the sm_90 kernels (docs/model.md): two LDG.E.128 and two "
            "STG.E.128 per 32-byte element; counts equal the model on the H100"},
-          {CP_EVIDENCE_DOCUMENTED, {75, 80, 86, 87, 88, 89, 90, 0},
+          {CP_EVIDENCE_DOCUMENTED,
+           {75, 80, 86, 87, 88, 89, 90, 0},
            "PTX ISA: 256-bit vector loads and stores (ld.global.v8) need sm_100 or newer; the "
            "PTX nvcc 13.0 emits for compute_75..compute_90 has ld.global.v4 at most"},
-          {CP_EVIDENCE_AGAINST, {100, 103, 110, 120, 121, 0},
+          {CP_EVIDENCE_AGAINST,
+           {100, 103, 110, 120, 121, 0},
            "the PTX nvcc 13.0 emits for compute_100, compute_110 and compute_120 loads and stores "
            "a 32-byte element with one ld.global.v8.f32 / st.global.v8.f32: one request a lane "
            "where the model counts two (tests/gpu/sass_widths.sh checks the SASS)"}}},
@@ -86,7 +95,8 @@ static const cp_fact_info cp_arch_facts[CP_FACT_COUNT] = {
          "shared memory is 32 banks of 4-byte words (bank = word mod 32); a bank delivers one "
          "word per wavefront, to every lane that wants it",
          "shared wavefronts and bank conflicts (smem, transpose)",
-         {{CP_EVIDENCE_MEASURED, {90, 0},
+         {{CP_EVIDENCE_MEASURED,
+           {90, 0},
            CP_SRC_H100 " (l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{ld,st}.sum and "
                        "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{ld,st}.sum)"},
           {CP_EVIDENCE_DOCUMENTED, {CP_ALL_ARCHS}, CP_SRC_PROGRAMMING_GUIDE_BANKS}}},
@@ -96,7 +106,8 @@ static const cp_fact_info cp_arch_facts[CP_FACT_COUNT] = {
          "an 8- or 16-byte shared access is served by half or quarter warps: it costs the most "
          "distinct words one bank delivers, at least 2 or 4 wavefronts",
          "ideal wavefronts and bank conflicts of 8- and 16-byte shared accesses",
-         {{CP_EVIDENCE_MEASURED, {90, 0},
+         {{CP_EVIDENCE_MEASURED,
+           {90, 0},
            CP_SRC_H100 ": smem --width 8,16 --stride 1..64, loads and stores (docs/model.md, "
                        "'Shared memory')"}}},
     [CP_FACT_DRAM_GRANULE] =
@@ -105,7 +116,8 @@ static const cp_fact_info cp_arch_facts[CP_FACT_COUNT] = {
          "DRAM is read in 64-byte granules (pairs of sectors): loads whose lanes are more than 32 "
          "bytes apart read up to twice the sectors they ask for",
          "docs/measurement.md: why DRAM bytes exceed sector bytes; no count depends on it",
-         {{CP_EVIDENCE_MEASURED, {90, 0},
+         {{CP_EVIDENCE_MEASURED,
+           {90, 0},
            "coalprobe on the H100 (sm_90), docs/results/2026-11-21-h100/stride_table.txt: "
            "stride 16 at width 4 reads 2 GiB of sectors and 4 GiB from DRAM"}}},
 };
@@ -285,8 +297,8 @@ void cp_arch_describe_built(const cp_arch_built *b, char *buf, size_t len)
     int first_ptx = 1;
     for (size_t i = 0; i < b->count; i++)
         if (b->entries[i].ptx) {
-            cp_arch_append(buf, len, &used, first ? (first_ptx ? "PTX " : " ")
-                                                  : (first_ptx ? ", PTX " : " "),
+            cp_arch_append(buf, len, &used,
+                           first ? (first_ptx ? "PTX " : " ") : (first_ptx ? ", PTX " : " "),
                            "compute", &b->entries[i]);
             first_ptx = 0;
         }

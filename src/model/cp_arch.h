@@ -28,14 +28,14 @@ static inline int cp_arch_from_cc(int major, int minor)
 
 /* The hardware facts. */
 typedef enum {
-    CP_FACT_WARP_SIZE,        /* a warp is 32 threads */
-    CP_FACT_SECTOR_BYTES,     /* global memory moves in 32-byte sectors */
-    CP_FACT_LINE_BYTES,       /* a cache line is 128 bytes: four sectors */
-    CP_FACT_REQUEST_RULE,     /* one L1 request per warp-level instruction with an active lane */
-    CP_FACT_GLOBAL_WIDTH_16,  /* no global access wider than 16 bytes a lane: 32 bytes = 2 */
-    CP_FACT_SHARED_BANKS,     /* shared memory: 32 banks of 4-byte words, bank = word mod 32 */
-    CP_FACT_SHARED_WIDE,      /* 8/16-byte shared lanes: half/quarter warps, words per bank */
-    CP_FACT_DRAM_GRANULE,     /* DRAM is read in 64-byte granules (pairs of sectors) */
+    CP_FACT_WARP_SIZE,       /* a warp is 32 threads */
+    CP_FACT_SECTOR_BYTES,    /* global memory moves in 32-byte sectors */
+    CP_FACT_LINE_BYTES,      /* a cache line is 128 bytes: four sectors */
+    CP_FACT_REQUEST_RULE,    /* one L1 request per warp-level instruction with an active lane */
+    CP_FACT_GLOBAL_WIDTH_16, /* no global access wider than 16 bytes a lane: 32 bytes = 2 */
+    CP_FACT_SHARED_BANKS,    /* shared memory: 32 banks of 4-byte words, bank = word mod 32 */
+    CP_FACT_SHARED_WIDE,     /* 8/16-byte shared lanes: half/quarter warps, words per bank */
+    CP_FACT_DRAM_GRANULE,    /* DRAM is read in 64-byte granules (pairs of sectors) */
     CP_FACT_COUNT
 } cp_fact;
 

@@ -167,8 +167,9 @@ static void cp_report_json_add_arch(cp_report_json *j, cJSON *o, const cp_device
         else
             cp_report_json_add_null(j, fo, "value");
         cp_report_json_add_bool(j, fo, "verified", cp_arch_fact_verified((cp_fact)f, arch));
-        cp_report_json_add_string(j, fo, "evidence",
-                                  cp_arch_evidence_name(cp_arch_fact_evidence((cp_fact)f, arch, NULL)));
+        cp_report_json_add_string(
+            j, fo, "evidence",
+            cp_arch_evidence_name(cp_arch_fact_evidence((cp_fact)f, arch, NULL)));
     }
 }
 

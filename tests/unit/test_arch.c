@@ -99,24 +99,23 @@ static void built_lists(void)
     b = parse("75-real;80-real;86-real;89-real;90-real;100-real;110-real;120-real;120-virtual");
     CHECK_EQ_U64(b.count, 9);
     cp_arch_describe_built(&b, text, sizeof text);
-    CHECK(strcmp(text, "sm_75 sm_80 sm_86 sm_89 sm_90 sm_100 sm_110 sm_120, PTX compute_120") ==
-          0);
+    CHECK(strcmp(text, "sm_75 sm_80 sm_86 sm_89 sm_90 sm_100 sm_110 sm_120, PTX compute_120") == 0);
     printf("default build: %s\n", text);
     /* every GPU family CUDA 13.0 knows runs it */
-    check_run(&b, 75, CP_ARCH_RUN_SASS, 75);  /* T4 */
-    check_run(&b, 80, CP_ARCH_RUN_SASS, 80);  /* A100 */
-    check_run(&b, 86, CP_ARCH_RUN_SASS, 86);  /* RTX 30, A10 */
+    check_run(&b, 75, CP_ARCH_RUN_SASS, 75);       /* T4 */
+    check_run(&b, 80, CP_ARCH_RUN_SASS, 80);       /* A100 */
+    check_run(&b, 86, CP_ARCH_RUN_SASS, 86);       /* RTX 30, A10 */
     check_run(&b, 87, CP_ARCH_RUN_COMPATIBLE, 86); /* Orin: sm_86 SASS */
     check_run(&b, 88, CP_ARCH_RUN_COMPATIBLE, 86);
-    check_run(&b, 89, CP_ARCH_RUN_SASS, 89);  /* L4, RTX 40 */
-    check_run(&b, 90, CP_ARCH_RUN_SASS, 90);  /* H100, H200 */
-    check_run(&b, 100, CP_ARCH_RUN_SASS, 100); /* B200 */
+    check_run(&b, 89, CP_ARCH_RUN_SASS, 89);         /* L4, RTX 40 */
+    check_run(&b, 90, CP_ARCH_RUN_SASS, 90);         /* H100, H200 */
+    check_run(&b, 100, CP_ARCH_RUN_SASS, 100);       /* B200 */
     check_run(&b, 103, CP_ARCH_RUN_COMPATIBLE, 100); /* B300 */
-    check_run(&b, 110, CP_ARCH_RUN_SASS, 110); /* Thor */
-    check_run(&b, 120, CP_ARCH_RUN_SASS, 120); /* RTX 50 */
+    check_run(&b, 110, CP_ARCH_RUN_SASS, 110);       /* Thor */
+    check_run(&b, 120, CP_ARCH_RUN_SASS, 120);       /* RTX 50 */
     check_run(&b, 121, CP_ARCH_RUN_COMPATIBLE, 120); /* GB10 */
-    check_run(&b, 130, CP_ARCH_RUN_PTX, 120);  /* a GPU newer than CUDA 13.0: JIT */
-    check_run(&b, 70, CP_ARCH_RUN_NONE, 0);    /* Volta: CUDA 13 dropped it */
+    check_run(&b, 130, CP_ARCH_RUN_PTX, 120);        /* a GPU newer than CUDA 13.0: JIT */
+    check_run(&b, 70, CP_ARCH_RUN_NONE, 0);          /* Volta: CUDA 13 dropped it */
     for (const int *a = cp_arch_cuda_archs; *a; a++) {
         cp_status_clear(&st);
         CHECK_EQ_U64(cp_arch_check_device(&b, "GPU", *a, &st), CP_EXIT_OK);
@@ -192,9 +191,69 @@ static void built_lists(void)
     }
 }
 
+/* docs/model.md's table of where each fact holds says what the code's table says. */
+static void docs_table(void)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/../docs/model.md", CP_TEST_DATA_DIR);
+    FILE *f = fopen(path, "r");
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    char line[1024];
+    int archs[32], narchs = 0, rows = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (strncmp(line, "| fact | 75 |", 13) == 0) { /* the header: the architectures */
+            narchs = 0;
+            for (char *p = line + 7; *p && narchs < 32;) {
+                p += strspn(p, "| \n");
+                if (*p >= '0' && *p <= '9')
+                    archs[narchs++] = (int)strtol(p, &p, 10);
+                else if (*p)
+                    p++;
+            }
+            continue;
+        }
+        if (narchs == 0 || strncmp(line, "| `", 3) != 0)
+            continue;
+        char key[64];
+        size_t n = strcspn(line + 3, "`");
+        snprintf(key, sizeof key, "%.*s", (int)n, line + 3);
+        int fact = -1;
+        for (int k = 0; k < CP_FACT_COUNT; k++)
+            if (strcmp(cp_arch_fact((cp_fact)k)->key, key) == 0)
+                fact = k;
+        CHECK(fact >= 0);
+        char *p = line + 3 + n + 1;
+        for (int a = 0; a < narchs && fact >= 0; a++) {
+            p = strchr(p, '|');
+            if (!p)
+                break;
+            p += strspn(p, "| ");
+            cp_evidence want = strncmp(p, "M", 1) == 0        ? CP_EVIDENCE_MEASURED
+                               : strncmp(p, "D", 1) == 0      ? CP_EVIDENCE_DOCUMENTED
+                               : strncmp(p, "P", 1) == 0      ? CP_EVIDENCE_PAPER
+                               : strncmp(p, "\u2717", 3) == 0 ? CP_EVIDENCE_AGAINST
+                                                              : CP_EVIDENCE_NONE;
+            cp_evidence got = cp_arch_fact_evidence((cp_fact)fact, archs[a], NULL);
+            CHECK_EQ_U64(got, want);
+            if (got != want)
+                fprintf(stderr, "docs/model.md: %s on sm_%d says %d, the code %d\n", key, archs[a],
+                        want, got);
+        }
+        rows++;
+        if (rows == CP_FACT_COUNT)
+            break;
+    }
+    fclose(f);
+    CHECK_EQ_U64(narchs, 12);
+    CHECK_EQ_U64(rows, CP_FACT_COUNT);
+}
+
 int main(void)
 {
     facts();
+    docs_table();
     built_lists();
     return cp_test_finish();
 }

@@ -83,7 +83,8 @@ int main(void)
                 "kernels uses shared memory (smem; transpose tiled and padded; gemm smem): the "
                 "default sweeps of smem, transpose and gemm (every variant) do; `gemm --variant "
                 "naive,coalesced` and `transpose --variant naive` cost what stride costs. "
-                "Achieved occupancy fits in those passes on every chip. `missing`: metrics the chip lacks "
+                "Achieved occupancy fits in those passes on every chip. `missing`: metrics the "
+                "chip lacks "
                 "under every name coalprobe tries (read as null, with the reason in "
                 "`counters.unavailable`). The architecture column comes from the chip's name; `?` "
                 "where coalprobe does not know it.\n\n"
@@ -92,7 +93,8 @@ int main(void)
                 "|---|---|---|---|---|---|---|---|---|---|---|---|\n",
                 date, cp_cupti_version());
     }
-    printf("%-7s %-28s %5s %-s\n", "chip", "family", "read", "passes: stride layout gemm gather smem transpose expr");
+    printf("%-7s %-28s %5s %-s\n", "chip", "family", "read",
+           "passes: stride layout gemm gather smem transpose expr");
     size_t tested = 0;
     for (size_t i = 0; i < nchips; i++) {
         const char *chip = chips[i], *arch = "?";
@@ -100,7 +102,9 @@ int main(void)
         if (strncmp(chip, "GV", 2) == 0) { /* Volta: no CUDA 13 code runs there */
             printf("%-7s %-28s skipped: %s, CUDA 13 builds no code for it\n", chip, family, arch);
             if (md)
-                fprintf(md, "| %s | %s | %s | not tested: CUDA 13 builds no code for Volta | | | | | | | | |\n",
+                fprintf(md,
+                        "| %s | %s | %s | not tested: CUDA 13 builds no code for Volta | | | | | | "
+                        "| | |\n",
                         chip, family, arch);
             continue;
         }
@@ -142,10 +146,11 @@ int main(void)
         /* a sweep without shared memory never costs more than one with it */
         CHECK(passes[CP_FAMILY_STRIDE] <= passes[CP_FAMILY_SMEM]);
         printf("%-7s %-28s %2zu/%-2d %zu %zu %zu %zu %zu %zu %zu%s%s\n", chip, family, all.nread,
-               CP_CUPTI_M_COUNT, passes[0], passes[1], passes[2], passes[3], passes[4],
-               passes[5], passes[6], missing[0] ? "  missing: " : "", missing);
+               CP_CUPTI_M_COUNT, passes[0], passes[1], passes[2], passes[3], passes[4], passes[5],
+               passes[6], missing[0] ? "  missing: " : "", missing);
         if (md)
-            fprintf(md, "| %s | %s | %s | %zu of %d | %s | %zu | %zu | %zu | %zu | %zu | %zu | %zu |\n",
+            fprintf(md,
+                    "| %s | %s | %s | %zu of %d | %s | %zu | %zu | %zu | %zu | %zu | %zu | %zu |\n",
                     chip, family, arch, all.nread, CP_CUPTI_M_COUNT, missing[0] ? missing : "",
                     passes[CP_FAMILY_STRIDE], passes[CP_FAMILY_LAYOUT], passes[CP_FAMILY_GATHER],
                     passes[CP_FAMILY_EXPR], passes[CP_FAMILY_GEMM], passes[CP_FAMILY_SMEM],
