@@ -1,6 +1,8 @@
 /* cp_measure_cuda.c: the CUDA measurement backend: reads the device's facts, measures the
  * copy peak, and for each configuration allocates and fills its buffers, checks the kernel's
- * output, times it with events after an L2 flush, and reads its counters through CUPTI. */
+ * output, times it with events after an L2 flush, and reads its counters through CUPTI.
+ * One file of over 800 lines because every step works on the backend's one state (the device,
+ * its buffers, stream and events, the CUPTI session), which the rest of coalprobe never sees. */
 #define _POSIX_C_SOURCE 200809L
 #include <inttypes.h>
 #include <math.h>
