@@ -70,6 +70,11 @@ cudaError_t cp_kernels_flush_launch(const void *buf, uint64_t bytes, float *sink
 cudaError_t cp_kernels_diff_norm_launch(const float *c, const float *ref, uint64_t n, double *sums,
                                         cudaStream_t stream);
 
+/* The kernel image the current device runs (cudaFuncGetAttributes of the fill kernel): its
+ * binaryVersion and ptxVersion (90 for sm_90). cudaErrorNoKernelImageForDevice when this binary
+ * carries no code the device can run. */
+cudaError_t cp_kernels_image(int *binary_version, int *ptx_version);
+
 #ifdef __cplusplus
 }
 #endif

@@ -105,3 +105,14 @@ extern "C" cudaError_t cp_kernels_alone_bytes(const void *kernel, size_t static_
     *bytes = want - static_bytes;
     return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)*bytes);
 }
+
+extern "C" cudaError_t cp_kernels_image(int *binary_version, int *ptx_version)
+{
+    cudaFuncAttributes a;
+    cudaError_t e = cudaFuncGetAttributes(&a, cp_fill_kernel);
+    if (e == cudaSuccess) {
+        *binary_version = a.binaryVersion;
+        *ptx_version = a.ptxVersion;
+    }
+    return e;
+}

@@ -37,6 +37,7 @@ static int cp_app_open_backend(const cp_options *o, const cp_backend *backend,
     bo.counters = !o->no_counters;
     bo.max_configs = n;
     for (size_t i = 0; i < n; i++) {
+        bo.shared_counters |= cp_config_uses_shared(&configs[i]);
         uint64_t total = 0;
         for (size_t a = 0; a < preds[i].naccesses; a++) {
             if (preds[i].accesses[a].space == CP_SPACE_SHARED)
@@ -60,6 +61,33 @@ static int cp_app_open_backend(const cp_options *o, const cp_backend *backend,
         return CP_EXIT_OK;
     }
     return rc;
+}
+
+/* What the report cannot show on its own, once on stderr: the facts the model relies on that
+ * are not verified on this GPU's architecture, kernels the driver JIT-compiles from PTX, and the
+ * counters the chip lacks (the JSON report also names those coalprobe chose not to read). */
+static void cp_app_note_device(const cp_device_info *dev, const cp_measurement *meas, size_t n)
+{
+    int arch = cp_arch_from_cc(dev->cc_major, dev->cc_minor);
+    char facts[512];
+    if (cp_arch_unverified(arch, facts, sizeof facts) > 0)
+        fprintf(stderr,
+                "coalprobe: note: unverified on sm_%d: %s (the model assumes them; docs/model.md, "
+                "'Hardware facts', says what each rests on)\n",
+                arch, facts);
+    if (dev->kernel_kind == CP_ARCH_RUN_PTX)
+        fprintf(stderr,
+                "coalprobe: note: this binary has no SASS for sm_%d: the driver JIT-compiled the "
+                "compute_%d PTX (rebuild with -DCMAKE_CUDA_ARCHITECTURES=%d for SASS)\n",
+                arch, dev->kernel_arch, arch);
+    const cp_measurement *m = NULL;
+    for (size_t i = 0; i < n && !m; i++)
+        if (meas[i].counters_status == CP_COUNTERS_OK)
+            m = &meas[i];
+    for (size_t g = 0; m && g < m->ncounter_gaps; g++)
+        if (strncmp(m->counter_gaps[g].reason, "not ", 4) != 0) /* the chip lacks it */
+            fprintf(stderr, "coalprobe: note: %s is null: %s\n", m->counter_gaps[g].counter,
+                    m->counter_gaps[g].reason);
 }
 
 /* The signal (SIGINT, SIGTERM) that asked the run to stop, 0 while none did; when it came;
@@ -230,6 +258,7 @@ int cp_app_run(const cp_options *o, const char *command, const cp_backend *backe
                     "coalprobe: warning: hardware counters unavailable: %s\nhint: %s\n"
                     "coalprobe: the rows carry timings only\n",
                     refusal.message, refusal.hint);
+        cp_app_note_device(&dev, meas, done);
     }
 
     cp_report report;

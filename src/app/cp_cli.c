@@ -390,8 +390,8 @@ int cp_cli_parse(int argc, char **argv, cp_options *o, cp_status *st)
         if (!cp_cli_family(argv[1], &o->family))
             return cp_cli_usage_error(
                 st,
-                "commands are stride (the default), layout, gemm, gather, smem, transpose, expr "
-                "and compare",
+                "commands are stride (the default), layout, gemm, gather, smem, transpose, expr, "
+                "compare and doctor",
                 "unknown command '%s'", argv[1]);
         first = 2;
     }
@@ -527,11 +527,6 @@ void cp_cli_free(cp_options *o)
     o->expr = NULL;
 }
 
-void cp_cli_print_version(FILE *out)
-{
-    fprintf(out, "coalprobe %s\n", CP_VERSION);
-}
-
 void cp_cli_print_help(FILE *out)
 {
     fputs("coalprobe: predicts and measures how a warp's memory accesses coalesce into\n"
@@ -540,6 +535,7 @@ void cp_cli_print_help(FILE *out)
           "Usage: coalprobe [stride|layout|gemm|gather|smem|transpose|expr] [options]\n"
           "       coalprobe compare BASE.json NEW.json [--tolerance 5%]\n"
           "       coalprobe trace [options] -- PROGRAM [ARGS...]   (coalprobe trace --help)\n"
+          "       coalprobe doctor [--format json]   what works on this machine, and the fixes\n"
           "\n"
           "Numeric parameters sweep: N, a..b, a..b:step, lists a,b,c and mixtures (1..8,16,32).\n"
           "Several swept parameters run every combination.\n"
@@ -593,7 +589,7 @@ void cp_cli_print_help(FILE *out)
           "Other:\n"
           "  --list            the pattern families and their parameters\n"
           "  -h, --help        this help\n"
-          "  -V, --version     the version\n"
+          "  -V, --version     the version, CUDA and CUPTI, the GPU architectures built\n"
           "\n"
           "Examples:\n"
           "  coalprobe --stride 1..32                 sectors per request against stride\n"
@@ -607,6 +603,7 @@ void cp_cli_print_help(FILE *out)
           "  coalprobe --stride 2 --explain           draw warp 0 over sectors and lines\n"
           "  coalprobe --stride 1..32 --format json | jq '.rows[].predicted.load'\n"
           "  coalprobe compare before.json after.json  what changed between two runs\n"
+          "  coalprobe doctor                         will measuring work here? how to fix it\n"
           "\n"
           "Exit codes: 0 ok; 1 runtime error; 2 usage error (nothing was run or written);\n"
           "3 predicted and measured counts disagree (with --check).\n"

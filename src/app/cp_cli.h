@@ -1,4 +1,5 @@
-/* cp_cli.h: the command line: options parsed into cp_options, help, version and --list. */
+/* cp_cli.h: the command line: options parsed into cp_options, help and --list (--version:
+ * cp_doctor.h, which asks the machine). */
 #ifndef CP_CLI_H
 #define CP_CLI_H
 
@@ -77,7 +78,6 @@ int cp_cli_parse(int argc, char **argv, cp_options *o, cp_status *st);
 void cp_cli_free(cp_options *o);
 
 void cp_cli_print_help(FILE *out);
-void cp_cli_print_version(FILE *out);
 void cp_cli_print_list(FILE *out);
 
 /* The command line joined into one string (words with shell-special characters quoted);

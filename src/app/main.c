@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cp_app.h"
+#include "cp_doctor.h"
 #include "measure/cp_measure.h"
 #include "cp_cli.h"
 #include "report/cp_report.h"
@@ -66,6 +67,10 @@ int main(int argc, char **argv)
         free(command);
         return cp_trace_main(argc - 1, argv + 1);
     }
+    if (argc > 1 && strcmp(argv[1], "doctor") == 0) {
+        free(command);
+        return cp_doctor_main(argc, argv);
+    }
     if (argc > 1 && strcmp(argv[1], "compare") == 0) {
         int rc = cp_main_compare(argc, argv, command ? command : "coalprobe compare");
         free(command);
@@ -76,7 +81,7 @@ int main(int argc, char **argv)
         if (o.show_help)
             cp_cli_print_help(stdout);
         else if (o.show_version)
-            cp_cli_print_version(stdout);
+            cp_doctor_print_version(stdout);
         else if (o.show_list)
             cp_cli_print_list(stdout);
         else

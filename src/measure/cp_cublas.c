@@ -3,7 +3,7 @@
  * the call passes B before A with the sizes n, m, k and leading dimensions n, k, n.
  * libcublas is loaded with dlopen on first use (through the executable's RPATH), not linked:
  * loading it and libcublasLt takes about 0.1 s, which every run would pay otherwise. */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* dladdr */
 #include "cp_cublas.h"
 
 #include <dlfcn.h>
@@ -104,6 +104,29 @@ int cp_cublas_sgemm(cp_cublas *h, const float *A, const float *B, float *C, uint
     const float one = 1.0f, zero = 0.0f;
     CP_CUBLAS_CHECK(st, h->api.sgemm(h->handle, CUBLAS_OP_N, CUBLAS_OP_N, (int)n, (int)m, (int)k,
                                      &one, B, (int)n, A, (int)k, &zero, C, (int)n));
+    return CP_EXIT_OK;
+}
+
+int cp_cublas_probe(char *path, size_t len, char *version, size_t vlen, cp_status *st)
+{
+    if (len)
+        path[0] = '\0';
+    if (vlen)
+        version[0] = '\0';
+    cp_cublas h = {0};
+    CP_TRY(cp_cublas_load(&h, st)); /* stays loaded, as after cp_cublas_open */
+    Dl_info info;
+    if (len && dladdr((void *)h.api.create, &info) && info.dli_fname)
+        snprintf(path, len, "%s", info.dli_fname);
+    /* cublasGetProperty(MAJOR_VERSION = 0, MINOR_VERSION = 1, PATCH_LEVEL = 2): no handle,
+     * no GPU needed */
+    cublasStatus_t (*property)(libraryPropertyType, int *) = NULL;
+    *(void **)&property = dlsym(h.lib, "cublasGetProperty");
+    int major = 0, minor = 0, patch = 0;
+    if (vlen && property && property(MAJOR_VERSION, &major) == CUBLAS_STATUS_SUCCESS &&
+        property(MINOR_VERSION, &minor) == CUBLAS_STATUS_SUCCESS &&
+        property(PATCH_LEVEL, &patch) == CUBLAS_STATUS_SUCCESS)
+        snprintf(version, vlen, "%d.%d.%d", major, minor, patch);
     return CP_EXIT_OK;
 }
 

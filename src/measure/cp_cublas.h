@@ -3,6 +3,7 @@
 #ifndef CP_CUBLAS_H
 #define CP_CUBLAS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include <cuda_runtime_api.h>
@@ -17,6 +18,11 @@ int cp_cublas_open(cudaStream_t stream, cp_cublas **out, cp_status *st);
 /* Row-major C (m x n) = A (m x k) * B (k x n), launched on the handle's stream. */
 int cp_cublas_sgemm(cp_cublas *h, const float *A, const float *B, float *C, uint64_t m, uint64_t n,
                     uint64_t k, cp_status *st);
+
+/* Loads libcublas (no GPU needed) and writes the file it came from into path and its version
+ * ("13.0.0") into version ("" when unknown). CP_EXIT_RUNTIME with the reason and a fix when it
+ * cannot be loaded. */
+int cp_cublas_probe(char *path, size_t len, char *version, size_t vlen, cp_status *st);
 
 /* NULL-safe. */
 void cp_cublas_close(cp_cublas *h);

@@ -1,4 +1,7 @@
-// cp_cupti.cpp: the CUPTI Range Profiler session (auto range, user replay) behind cp_cupti.h.
+// cp_cupti.cpp: the CUPTI Range Profiler session (user ranges, user replay) behind cp_cupti.h:
+// which metrics a chip has and under which names, the session itself, and what doctor asks.
+// Over 800 lines because CUPTI's API is one unit here: the loader, the error texts and the
+// parameter structs are shared by all of it, and the rest of coalprobe sees only cp_cupti.h.
 #include "cp_cupti.h"
 
 #include <dlfcn.h>
@@ -39,7 +42,8 @@ struct cp_cupti_session {
     CUpti_Profiler_Host_Object *host = nullptr;
     CUpti_RangeProfiler_Object *rp = nullptr;
     std::vector<uint8_t> availability, config, counter_data;
-    std::vector<const char *> names; // the metrics this device supports, in CP_CUPTI_M_* order
+    cp_cupti_plan plan{};            // which metrics are read, under which names; passes
+    std::vector<const char *> names; // the metrics read, in CP_CUPTI_M_* order
     std::vector<int> index;          // the CP_CUPTI_M_* index of each entry of names
     size_t passes = 0;
     size_t max_ranges = 1;
@@ -55,6 +59,7 @@ namespace
 #define CP_CUPTI_FUNCTIONS(X)                                                                      \
     X(cuptiDeviceGetChipName)                                                                      \
     X(cuptiGetResultString)                                                                        \
+    X(cuptiGetVersion)                                                                             \
     X(cuptiProfilerDeInitialize)                                                                   \
     X(cuptiProfilerDeviceSupported)                                                                \
     X(cuptiProfilerGetCounterAvailability)                                                         \
@@ -65,6 +70,7 @@ namespace
     X(cuptiProfilerHostGetConfigImageSize)                                                         \
     X(cuptiProfilerHostGetMetricProperties)                                                        \
     X(cuptiProfilerHostGetNumOfPasses)                                                             \
+    X(cuptiProfilerHostGetSupportedChips)                                                          \
     X(cuptiProfilerHostInitialize)                                                                 \
     X(cuptiProfilerInitialize)                                                                     \
     X(cuptiRangeProfilerCounterDataImageInitialize)                                                \
@@ -87,6 +93,7 @@ struct cupti_api {
 
 cupti_api g_cupti;
 void *g_cupti_lib = nullptr;
+const char *g_cupti_lib_name = nullptr; // the name dlopen was given
 
 // Loads libcupti and every function coalprobe calls (once per process). A failure is a
 // refusal: timings still run.
@@ -121,27 +128,35 @@ int load_cupti(int *refused, cp_status *st)
 #undef CP_CUPTI_LOAD
     g_cupti = api;
     g_cupti_lib = lib;
+    g_cupti_lib_name = lib_name;
     return CP_EXIT_OK;
 }
 
-// The metric names, in CP_CUPTI_M_* order (why these: the comment on the enum in cp_cupti.h).
-const char *const kMetricNames[CP_CUPTI_M_COUNT] = {
-    "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
-    "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
-    "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
-    "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
-    "lts__t_sectors_srcunit_tex_op_read.sum",
-    "lts__t_sectors_srcunit_tex_op_write.sum",
-    "dram__bytes_read.sum",
-    "dram__bytes_write.sum",
-    "smsp__sass_data_bytes_mem_global_op_ld.sum",
-    "smsp__sass_data_bytes_mem_global_op_st.sum",
-    "smsp__inst_executed_op_shared_ld.sum",
-    "smsp__inst_executed_op_shared_st.sum",
-    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
-    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
-    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
-    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
+// The names tried for each metric, in CP_CUPTI_M_* order (why these: the comment on the enum in
+// cp_cupti.h), and each metric's group. GB20x chips (RTX 50) call the DRAM byte counters
+// dram__bytes_op_{read,write}; integrated GPUs (GA10B, GB10B, GB20B) count no DRAM bytes at all.
+struct metric_def {
+    unsigned group;
+    const char *names[3];
+};
+const metric_def kMetrics[CP_CUPTI_M_COUNT] = {
+    {CP_CUPTI_GROUP_GLOBAL, {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", nullptr}},
+    {CP_CUPTI_GROUP_GLOBAL, {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", nullptr}},
+    {CP_CUPTI_GROUP_GLOBAL, {"l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", nullptr}},
+    {CP_CUPTI_GROUP_GLOBAL, {"l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", nullptr}},
+    {CP_CUPTI_GROUP_GLOBAL, {"lts__t_sectors_srcunit_tex_op_read.sum", nullptr}},
+    {CP_CUPTI_GROUP_GLOBAL, {"lts__t_sectors_srcunit_tex_op_write.sum", nullptr}},
+    {CP_CUPTI_GROUP_GLOBAL, {"dram__bytes_read.sum", "dram__bytes_op_read.sum", nullptr}},
+    {CP_CUPTI_GROUP_GLOBAL, {"dram__bytes_write.sum", "dram__bytes_op_write.sum", nullptr}},
+    {CP_CUPTI_GROUP_GLOBAL, {"smsp__sass_data_bytes_mem_global_op_ld.sum", nullptr}},
+    {CP_CUPTI_GROUP_GLOBAL, {"smsp__sass_data_bytes_mem_global_op_st.sum", nullptr}},
+    {CP_CUPTI_GROUP_SHARED, {"smsp__inst_executed_op_shared_ld.sum", nullptr}},
+    {CP_CUPTI_GROUP_SHARED, {"smsp__inst_executed_op_shared_st.sum", nullptr}},
+    {CP_CUPTI_GROUP_SHARED, {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", nullptr}},
+    {CP_CUPTI_GROUP_SHARED, {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", nullptr}},
+    {CP_CUPTI_GROUP_SHARED, {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", nullptr}},
+    {CP_CUPTI_GROUP_SHARED, {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", nullptr}},
+    {CP_CUPTI_GROUP_OCCUPANCY, {"sm__warps_active.avg.pct_of_peak_sustained_active", nullptr}},
 };
 
 // The CUPTI result of the last failed check on this thread, so that cp_cupti_open can tell a
@@ -440,6 +455,40 @@ int build_config(CUpti_Profiler_Host_Object *host, std::vector<const char *> &na
     return CP_EXIT_OK;
 }
 
+// Fills plan for the metrics of `groups` that host's chip knows (the first known name of each),
+// builds their config image into config and counts its passes.
+int plan_metrics(CUpti_Profiler_Host_Object *host, const char *chip, unsigned groups,
+                 cp_cupti_plan *plan, std::vector<const char *> &names, std::vector<int> &index,
+                 std::vector<uint8_t> &config, cp_status *st)
+{
+    *plan = cp_cupti_plan{};
+    std::snprintf(plan->chip, sizeof plan->chip, "%s", chip);
+    plan->groups = groups;
+    names.clear();
+    index.clear();
+    for (int m = 0; m < CP_CUPTI_M_COUNT; m++) {
+        plan->state[m] = CP_CUPTI_NOT_ASKED;
+        if (!(kMetrics[m].group & groups))
+            continue;
+        plan->state[m] = CP_CUPTI_NOT_ON_CHIP; // unless one of its names is known
+        for (const char *const *n = kMetrics[m].names; *n; n++) {
+            if (metric_known(host, *n)) {
+                plan->state[m] = CP_CUPTI_READ;
+                plan->names[m] = *n;
+                names.push_back(*n);
+                index.push_back(m);
+                break;
+            }
+        }
+    }
+    plan->nread = names.size();
+    if (names.empty())
+        return cp_status_set(st, CP_EXIT_RUNTIME,
+                             "CUPTI knows none of coalprobe's metrics on chip %s", chip);
+    CP_TRY(build_config(host, names, config, &plan->passes, st));
+    return CP_EXIT_OK;
+}
+
 // (Re)initialises the counter data image in place: it then holds no range.
 int reset_image(cp_cupti_session *s, cp_status *st)
 {
@@ -508,8 +557,7 @@ int reconfigure(cp_cupti_session *s, cp_status *st)
     return enable_profiler(s, st);
 }
 
-int open_impl(cp_cupti_session *s, int device, const char *const *metrics, int *refused,
-              cp_status *st)
+int open_impl(cp_cupti_session *s, int device, unsigned groups, int *refused, cp_status *st)
 {
     s->device = device;
     CP_CUDA_CHECK(st, cudaSetDevice(device));
@@ -542,22 +590,15 @@ int open_impl(cp_cupti_session *s, int device, const char *const *metrics, int *
     CP_CUPTI_CHECK(st, g_cupti.cuptiProfilerGetCounterAvailability(&ap));
 
     CP_TRY(host_initialize(s->chip.c_str(), s->availability.data(), &s->host, st));
-    for (int m = 0; m < CP_CUPTI_M_COUNT; m++) {
-        if (metric_known(s->host, metrics[m])) { // unknown ones read as NAN
-            s->names.push_back(metrics[m]);
-            s->index.push_back(m);
-        }
-    }
-    if (s->names.empty())
-        return cp_status_set(st, CP_EXIT_RUNTIME,
-                             "CUPTI knows none of coalprobe's metrics on chip %s (device %d)",
-                             s->chip.c_str(), device);
-    CP_TRY(build_config(s->host, s->names, s->config, &s->passes, st));
+    // metrics the chip lacks read as NAN; cp_cupti_plan_reason says why
+    CP_TRY(plan_metrics(s->host, s->chip.c_str(), groups, &s->plan, s->names, s->index, s->config,
+                        st));
+    s->passes = s->plan.passes;
     return enable_profiler(s, st);
 }
 
-int open_with_metrics(int device, size_t max_ranges, const char *const *metrics,
-                      cp_cupti_session **out, int *refused, cp_status *st)
+int open_session(int device, size_t max_ranges, unsigned groups, cp_cupti_session **out,
+                 int *refused, cp_status *st)
 {
     int dummy = 0;
     if (!refused)
@@ -576,7 +617,7 @@ int open_with_metrics(int device, size_t max_ranges, const char *const *metrics,
     t_last_cupti_error = CUPTI_SUCCESS;
     int rc;
     try {
-        rc = open_impl(s, device, metrics, refused, st);
+        rc = open_impl(s, device, groups, refused, st);
     } catch (const std::bad_alloc &) {
         rc = cp_status_set(st, CP_EXIT_RUNTIME, "cp_cupti_open: out of memory");
     } catch (...) {
@@ -735,17 +776,30 @@ int profile_impl(cp_cupti_session *s, size_t count, int (*prepare)(void *, size_
 
 extern "C" {
 
-const char *cp_cupti_metric_name(int metric)
+unsigned cp_cupti_metric_group(int metric)
 {
-    if (metric < 0 || metric >= CP_CUPTI_M_COUNT)
-        return nullptr;
-    return kMetricNames[metric];
+    return metric < 0 || metric >= CP_CUPTI_M_COUNT ? 0 : kMetrics[metric].group;
 }
 
-int cp_cupti_open(int device, size_t max_ranges, cp_cupti_session **out, int *refused,
-                  cp_status *st)
+const char *cp_cupti_metric_name(int metric)
 {
-    return open_with_metrics(device, max_ranges, kMetricNames, out, refused, st);
+    return metric < 0 || metric >= CP_CUPTI_M_COUNT ? nullptr : kMetrics[metric].names[0];
+}
+
+const char *const *cp_cupti_metric_candidates(int metric)
+{
+    return metric < 0 || metric >= CP_CUPTI_M_COUNT ? nullptr : kMetrics[metric].names;
+}
+
+int cp_cupti_open(int device, size_t max_ranges, unsigned groups, cp_cupti_session **out,
+                  int *refused, cp_status *st)
+{
+    return open_session(device, max_ranges, groups, out, refused, st);
+}
+
+const cp_cupti_plan *cp_cupti_session_plan(const cp_cupti_session *s)
+{
+    return s ? &s->plan : nullptr;
 }
 
 size_t cp_cupti_passes(const cp_cupti_session *s)
@@ -803,31 +857,25 @@ void cp_cupti_close(cp_cupti_session *s)
     delete s;
 }
 
-int cp_cupti_count_passes_for_chip(const char *chip, size_t *passes, cp_status *st)
+int cp_cupti_plan_for_chip(const char *chip, unsigned groups, cp_cupti_plan *plan, cp_status *st)
 {
-    if (passes)
-        *passes = 0;
-    if (!chip || !passes)
+    if (!chip || !plan)
         return cp_status_set(st, CP_EXIT_RUNTIME,
-                             "cp_cupti_count_passes_for_chip: chip and passes are needed");
+                             "cp_cupti_plan_for_chip: chip and plan are needed");
+    *plan = cp_cupti_plan{};
     try {
         CP_TRY(load_cupti(nullptr, st));
         host_object host;
         CP_TRY(host_initialize(chip, nullptr, &host.obj, st));
         std::vector<const char *> names;
-        for (int m = 0; m < CP_CUPTI_M_COUNT; m++) {
-            if (!metric_known(host.obj, kMetricNames[m]))
-                return cp_status_set(st, CP_EXIT_RUNTIME, "CUPTI does not know metric %s on %s",
-                                     kMetricNames[m], chip);
-            names.push_back(kMetricNames[m]);
-        }
+        std::vector<int> index;
         std::vector<uint8_t> config;
-        return build_config(host.obj, names, config, passes, st);
+        return plan_metrics(host.obj, chip, groups, plan, names, index, config, st);
     } catch (const std::bad_alloc &) {
-        return cp_status_set(st, CP_EXIT_RUNTIME, "cp_cupti_count_passes_for_chip: out of memory");
+        return cp_status_set(st, CP_EXIT_RUNTIME, "cp_cupti_plan_for_chip: out of memory");
     } catch (...) {
         return cp_status_set(st, CP_EXIT_RUNTIME,
-                             "cp_cupti_count_passes_for_chip: unexpected C++ exception");
+                             "cp_cupti_plan_for_chip: unexpected C++ exception");
     }
 }
 
@@ -841,6 +889,102 @@ int cp_measure_cupti_refusal_text(int code, const char **cause, const char **fix
     if (fix)
         *fix = f;
     return 1;
+}
+
+void cp_cupti_plan_reason(const cp_cupti_plan *plan, int metric, char *buf, size_t len)
+{
+    if (len)
+        buf[0] = '\0';
+    if (!plan || metric < 0 || metric >= CP_CUPTI_M_COUNT || !len)
+        return;
+    if (plan->state[metric] == CP_CUPTI_NOT_ASKED) {
+        const char *why = kMetrics[metric].group == CP_CUPTI_GROUP_SHARED
+                              ? "the sweep's kernels use no shared memory"
+                              : "the sweep does not report it";
+        std::snprintf(buf, len, "not read: %s (fewer profiler passes)", why);
+    } else if (plan->state[metric] == CP_CUPTI_NOT_ON_CHIP) {
+        std::string tried;
+        for (const char *const *n = kMetrics[metric].names; *n; n++)
+            tried += std::string(tried.empty() ? "" : " or ") + *n;
+        std::snprintf(buf, len, "CUPTI has no %s on chip %s", tried.c_str(), plan->chip);
+    }
+}
+
+int cp_cupti_supported_chips(const char *const **chips, size_t *count, cp_status *st)
+{
+    *chips = nullptr;
+    *count = 0;
+    CP_TRY(load_cupti(nullptr, st));
+    auto p = CP_PARAMS(CUpti_Profiler_Host_GetSupportedChips_Params);
+    CP_CUPTI_CHECK(st, g_cupti.cuptiProfilerHostGetSupportedChips(&p));
+    *chips = p.ppChipNames;
+    *count = p.numChips;
+    return CP_EXIT_OK;
+}
+
+int cp_cupti_load(char *path, size_t len, cp_status *st)
+{
+    if (path && len)
+        path[0] = '\0';
+    int refused = 0;
+    CP_TRY(load_cupti(&refused, st));
+    if (!path || !len)
+        return CP_EXIT_OK;
+    Dl_info info{};
+    void *sym = reinterpret_cast<void *>(g_cupti.cuptiGetVersion);
+    if (dladdr(sym, &info) && info.dli_fname)
+        std::snprintf(path, len, "%s", info.dli_fname);
+    else
+        std::snprintf(path, len, "%s", g_cupti_lib_name ? g_cupti_lib_name : "libcupti");
+    return CP_EXIT_OK;
+}
+
+unsigned cp_cupti_version(void)
+{
+    cp_status ignored;
+    uint32_t v = 0;
+    if (load_cupti(nullptr, &ignored) != CP_EXIT_OK || g_cupti.cuptiGetVersion(&v) != CUPTI_SUCCESS)
+        return 0;
+    return v;
+}
+
+int cp_cupti_has_sass_metrics(void)
+{
+    cp_status ignored;
+    if (load_cupti(nullptr, &ignored) != CP_EXIT_OK)
+        return 0;
+    // by name: the trace path (src/trace/) calls it; here only its presence matters
+    return dlsym(g_cupti_lib, "cuptiSassMetricsSetConfig") != nullptr;
+}
+
+int cp_cupti_device_chip(int device, char *chip, size_t len, cp_status *st)
+{
+    if (chip && len)
+        chip[0] = '\0';
+    if (!chip || !len)
+        return cp_status_set(st, CP_EXIT_RUNTIME, "cp_cupti_device_chip: no buffer");
+    CP_TRY(load_cupti(nullptr, st));
+    CP_CUDA_CHECK(st, cudaSetDevice(device));
+    CP_CUDA_CHECK(st, cudaFree(0));
+    CUcontext ctx = nullptr;
+    CUdevice dev = 0;
+    CP_TRY(current_context(&ctx, &dev, st));
+    auto ip = CP_PARAMS(CUpti_Profiler_Initialize_Params);
+    CP_CUPTI_CHECK(st, g_cupti.cuptiProfilerInitialize(&ip));
+    auto cn = CP_PARAMS(CUpti_Device_GetChipName_Params);
+    cn.deviceIndex = (size_t)dev;
+    CUptiResult r = g_cupti.cuptiDeviceGetChipName(&cn);
+    if (r == CUPTI_SUCCESS)
+        std::snprintf(chip, len, "%s", cn.pChipName ? cn.pChipName : "");
+    auto dp = CP_PARAMS(CUpti_Profiler_DeInitialize_Params);
+    (void)g_cupti.cuptiProfilerDeInitialize(&dp); // the chip name is what was asked
+    CP_CUPTI_CHECK(st, r);
+    return CP_EXIT_OK;
+}
+
+void cp_cupti_profiling_admin_only(char *buf, size_t len)
+{
+    read_admin_only(buf, len);
 }
 
 } // extern "C"

@@ -37,13 +37,16 @@ typedef struct cp_cupti_session cp_cupti_session;
  * lanes are all predicated off sends none (the model's definition). The instruction counters
  * smsp__inst_executed_op_global_{ld,st}.sum would share a pass with the sector, L2 and DRAM
  * counters, but count such empty instructions too: on the H100, a shared-memory tiled GEMM of
- * 33 x 64 x 40 executed 512 global loads for 292 requests. On GH100 the l1tex request counters
- * share a pass with no sector counter and no other request counter: 3 passes for the eight
- * counts, plus one for the bytes requested (smsp__sass_data_bytes_*, from instrumented code):
- * 4 passes. The six shared-memory counters (instructions, wavefronts and bank conflicts of
- * loads and stores) add a fifth: 5 passes in all. Shared instructions are counted by
+ * 33 x 64 x 40 executed 512 global loads for 292 requests. On every chip CUPTI 13.0 knows (from
+ * TU102 to GB20x) the l1tex request counters share a pass with no sector counter and no other
+ * request counter: 3 passes for the eight global, L2 and DRAM counts, plus one for the bytes
+ * requested (smsp__sass_data_bytes_*, from instrumented code): 4 passes. The six shared-memory
+ * counters (instructions, wavefronts and bank conflicts of loads and stores) add a fifth, so
+ * they are read only for sweeps whose kernels use shared memory (CP_CUPTI_GROUP_SHARED);
+ * achieved occupancy fits in those passes. Shared instructions are counted by
  * smsp__inst_executed_op_shared_*, which would count a warp whose lanes are all predicated off:
- * coalprobe's kernels issue every shared access unpredicated, so that this equals requests. */
+ * coalprobe's kernels issue every shared access unpredicated, so that this equals requests.
+ * docs/results/cupti-chips.md lists the passes of every chip and family. */
 enum {
     CP_CUPTI_M_LOAD_REQUESTS,          /* l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum */
     CP_CUPTI_M_LOAD_SECTORS,           /* l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum */
@@ -51,8 +54,8 @@ enum {
     CP_CUPTI_M_STORE_SECTORS,          /* l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum */
     CP_CUPTI_M_L2_READ_SECTORS,        /* lts__t_sectors_srcunit_tex_op_read.sum */
     CP_CUPTI_M_L2_WRITE_SECTORS,       /* lts__t_sectors_srcunit_tex_op_write.sum */
-    CP_CUPTI_M_DRAM_READ_BYTES,        /* dram__bytes_read.sum */
-    CP_CUPTI_M_DRAM_WRITE_BYTES,       /* dram__bytes_write.sum */
+    CP_CUPTI_M_DRAM_READ_BYTES,        /* dram__bytes_read.sum (GB20x: dram__bytes_op_read.sum) */
+    CP_CUPTI_M_DRAM_WRITE_BYTES,       /* dram__bytes_write.sum (GB20x: dram__bytes_op_write.sum) */
     CP_CUPTI_M_LOAD_BYTES,             /* smsp__sass_data_bytes_mem_global_op_ld.sum */
     CP_CUPTI_M_STORE_BYTES,            /* smsp__sass_data_bytes_mem_global_op_st.sum */
     CP_CUPTI_M_SHARED_LOAD_REQUESTS,   /* smsp__inst_executed_op_shared_ld.sum */
@@ -61,21 +64,72 @@ enum {
     CP_CUPTI_M_SHARED_STORE_WAVEFRONTS,
     CP_CUPTI_M_SHARED_LOAD_CONFLICTS, /* l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum */
     CP_CUPTI_M_SHARED_STORE_CONFLICTS,
+    CP_CUPTI_M_ACHIEVED_OCCUPANCY, /* sm__warps_active.avg.pct_of_peak_sustained_active (%) */
     CP_CUPTI_M_COUNT
 };
 
-/* The CUPTI metric name of metric (a CP_CUPTI_M_* index), or NULL when out of range. */
+/* Groups of metrics a session is asked for (bits). */
+enum {
+    CP_CUPTI_GROUP_GLOBAL = 1,    /* global requests, sectors and bytes; L2 sectors; DRAM bytes */
+    CP_CUPTI_GROUP_SHARED = 2,    /* shared-memory instructions, wavefronts, bank conflicts */
+    CP_CUPTI_GROUP_OCCUPANCY = 4, /* achieved occupancy */
+    CP_CUPTI_GROUP_ALL = 7,
+};
+
+/* The group metric belongs to (0 when out of range). */
+unsigned cp_cupti_metric_group(int metric);
+
+/* The CUPTI metric name of metric (the first name tried), or NULL when out of range. */
 const char *cp_cupti_metric_name(int metric);
 
-/* Opens a profiling session for the coalprobe metrics on CUDA device `device` (makes it current
- * and creates its primary context when needed), with room for max_ranges ranges in the counter
- * data image (the batch capacity; 0 is taken as 1). Metrics the device does not support are left
- * out and read as NAN. On a refusal (insufficient privileges, virtual GPU, confidential compute,
- * MIG, WSL, SLI, CMP, another profiler attached, device not supported, libnvperf not loadable)
- * returns CP_EXIT_RUNTIME with *refused = 1, st->message naming the cause and st->hint the fix.
- * Other failures: CP_EXIT_RUNTIME with *refused = 0. *out is NULL on failure. */
-int cp_cupti_open(int device, size_t max_ranges, cp_cupti_session **out, int *refused,
-                  cp_status *st);
+/* The names tried for metric, in order, NULL-terminated: the first one the chip knows is read
+ * (a chip that renamed a counter still has it). NULL when out of range. */
+const char *const *cp_cupti_metric_candidates(int metric);
+
+/* What a session (or a plan for a chip) does with each metric. */
+typedef enum {
+    CP_CUPTI_READ,        /* read, under names[metric] */
+    CP_CUPTI_NOT_ASKED,   /* its group was not asked for: the sweep does not report it */
+    CP_CUPTI_NOT_ON_CHIP, /* asked for, but the chip has none of its names: read as NAN */
+} cp_cupti_metric_state;
+
+typedef struct cp_cupti_plan {
+    char chip[64];   /* CUPTI's chip name, e.g. "GH100" */
+    unsigned groups; /* CP_CUPTI_GROUP_* bits asked for */
+    cp_cupti_metric_state state[CP_CUPTI_M_COUNT];
+    const char *names[CP_CUPTI_M_COUNT]; /* the CUPTI name read; NULL unless READ */
+    size_t nread;                        /* metrics read */
+    size_t passes;                       /* replay passes they need */
+} cp_cupti_plan;
+
+/* Host only (no GPU needed): which metrics of `groups` chip `chip` (such as "GH100") has, under
+ * which names, and the passes they need (the config image is built). A metric the chip lacks is
+ * CP_CUPTI_NOT_ON_CHIP, not an error. Returns CP_EXIT_RUNTIME with a message when the chip is
+ * unknown, the chip has none of the metrics, or CUPTI cannot be loaded or initialised here. */
+int cp_cupti_plan_for_chip(const char *chip, unsigned groups, cp_cupti_plan *plan, cp_status *st);
+
+/* Writes why metric is not read under plan into buf ("" when it is read): "not read: the sweep
+ * has no shared-memory access" or "GA10B has no counter dram__bytes_read.sum, ...". */
+void cp_cupti_plan_reason(const cp_cupti_plan *plan, int metric, char *buf, size_t len);
+
+/* Host only: the chips CUPTI's profiler host API supports (its own static list); count 0 and
+ * CP_EXIT_RUNTIME when CUPTI cannot be loaded. */
+int cp_cupti_supported_chips(const char *const **chips, size_t *count, cp_status *st);
+
+/* Opens a profiling session for the metrics of `groups` (CP_CUPTI_GROUP_*) on CUDA device
+ * `device` (makes it current and creates its primary context when needed), with room for
+ * max_ranges ranges in the counter data image (the batch capacity; 0 is taken as 1). Metrics
+ * the device does not support are left out and read as NAN (cp_cupti_session_plan says which
+ * and cp_cupti_plan_reason why). On a refusal (insufficient privileges, virtual GPU,
+ * confidential compute, MIG, WSL, SLI, CMP, another profiler attached, device not supported,
+ * libnvperf not loadable) returns CP_EXIT_RUNTIME with *refused = 1, st->message naming the
+ * cause and st->hint the fix. Other failures: CP_EXIT_RUNTIME with *refused = 0. *out is NULL
+ * on failure. */
+int cp_cupti_open(int device, size_t max_ranges, unsigned groups, cp_cupti_session **out,
+                  int *refused, cp_status *st);
+
+/* The session's plan: chip, the metrics read and not read, passes (NULL for NULL). */
+const cp_cupti_plan *cp_cupti_session_plan(const cp_cupti_session *s);
 
 /* Replay passes the metrics need on this device (0 for NULL). */
 size_t cp_cupti_passes(const cp_cupti_session *s);
@@ -86,8 +140,8 @@ size_t cp_cupti_batch_capacity(const cp_cupti_session *s);
 /* Profiles `count` kernels (count <= the batch capacity) in one replay sequence, as described
  * above: prepare(ctx, i) (may be NULL) outside any range, run(ctx, i) launching kernel i
  * inside range i, for every pass; then evaluates range i into
- * values[i * CP_CUPTI_M_COUNT + metric] (NAN for anything not available). A failing
- * callback's status is returned as is (values stay NAN); the session stays usable. */
+ * values[i * CP_CUPTI_M_COUNT + metric] (NAN for anything not read). A failing callback's
+ * status is returned as is (values stay NAN); the session stays usable. */
 int cp_cupti_profile_batch(cp_cupti_session *s, size_t count,
                            int (*prepare)(void *ctx, size_t i, cp_status *st),
                            int (*run)(void *ctx, size_t i, cp_status *st), void *ctx,
@@ -96,10 +150,26 @@ int cp_cupti_profile_batch(cp_cupti_session *s, size_t count,
 /* Disables the range profiler, deinitializes the host object and the profiler; NULL-safe. */
 void cp_cupti_close(cp_cupti_session *s);
 
-/* Host only (no GPU needed): number of passes the coalprobe metrics need on chip `chip` (such as
- * "GH100"). Returns CP_EXIT_RUNTIME with a message when the chip or a metric is unknown or the
- * host library cannot be initialised here. */
-int cp_cupti_count_passes_for_chip(const char *chip, size_t *passes, cp_status *st);
+/* --- what `coalprobe doctor` and --version ask (no session needed) --------------------------- */
+
+/* Loads libcupti (once per process) and writes the file it was loaded from into path (or the
+ * name asked for when the path is unknown). CP_EXIT_RUNTIME with the reason and a fix when it
+ * cannot be loaded or lacks a function coalprobe calls. */
+int cp_cupti_load(char *path, size_t len, cp_status *st);
+
+/* CUPTI's API version (cuptiGetVersion, e.g. 130001), 0 when CUPTI cannot be loaded. */
+unsigned cp_cupti_version(void);
+
+/* 1 when the loaded libcupti has the SASS metrics API (cuptiSassMetricsSetConfig) that the
+ * trace path needs; 0 when it lacks it or CUPTI cannot be loaded. */
+int cp_cupti_has_sass_metrics(void);
+
+/* Needs a GPU: CUPTI's chip name of CUDA device `device` (cuptiDeviceGetChipName) into chip. */
+int cp_cupti_device_chip(int device, char *chip, size_t len, cp_status *st);
+
+/* RmProfilingAdminOnly from /proc/driver/nvidia/params ("1": only root or CAP_SYS_ADMIN may read
+ * counters, "0": everyone) into buf; "" when the file or the line is not there. */
+void cp_cupti_profiling_admin_only(char *buf, size_t len);
 
 #ifdef __cplusplus
 }

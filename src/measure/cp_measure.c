@@ -18,9 +18,22 @@ void cp_counter_values_clear(cp_counter_values *v)
     v->achieved_occupancy = NAN;
 }
 
+/* 1 when every value is a number (a counter that was read). */
+static int cp_measure_all_read(const double *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (isnan(v[i]))
+            return 0;
+    return 1;
+}
+
 int cp_measure_counts_match(const cp_prediction *p, const cp_counter_values *v)
 {
     if (!p->modelled)
+        return -1;
+    const double global_v[] = {v->load_requests, v->load_sectors, v->store_requests,
+                               v->store_sectors};
+    if (!cp_measure_all_read(global_v, 4))
         return -1;
     int global = v->load_requests == (double)p->load.requests &&
                  v->load_sectors == (double)p->load.sectors &&
@@ -29,6 +42,16 @@ int cp_measure_counts_match(const cp_prediction *p, const cp_counter_values *v)
     if (!p->shared_modelled)
         return global;
     const cp_counts *sl = &p->shared_load, *ss = &p->shared_store;
+    const double shared_v[] = {v->shared_load_requests,    v->shared_load_wavefronts,
+                               v->shared_load_conflicts,   v->shared_store_requests,
+                               v->shared_store_wavefronts, v->shared_store_conflicts};
+    if (!cp_measure_all_read(shared_v, 6)) {
+        /* not read: a kernel the model says has no shared access is judged by its global
+         * counts; one that has shared accesses cannot be judged */
+        if (sl->requests == 0 && ss->requests == 0)
+            return global;
+        return global ? -1 : 0;
+    }
     return global && v->shared_load_requests == (double)sl->requests &&
            v->shared_load_wavefronts == (double)sl->wavefronts &&
            v->shared_load_conflicts == (double)sl->bank_conflicts &&

@@ -25,6 +25,10 @@ typedef struct cp_device_info {
     int memory_bus_bits;
     double peak_theoretical_bytes_per_s; /* 2 * memory clock * bus width / 8 */
     double peak_measured_bytes_per_s;    /* cudaMemcpy device to device, reads plus writes */
+    /* the kernels this binary runs on it (cp_arch_decide): SASS for its architecture, SASS of
+     * an older minor, or PTX the driver JIT-compiles; kernel_arch is the built one (90, 120) */
+    cp_arch_run_kind kernel_kind;
+    int kernel_arch;
 } cp_device_info;
 
 typedef enum {
@@ -49,6 +53,15 @@ typedef struct cp_counter_values {
     double achieved_occupancy;
 } cp_counter_values;
 
+/* A counter a run did not read (null in the report), and why. */
+typedef struct cp_counter_gap {
+    const char *counter; /* its name under measured.counters in the JSON report, such as
+                          * "dram_read_bytes", "shared_load.wavefronts", "achieved_occupancy" */
+    char reason[200];
+} cp_counter_gap;
+
+#define CP_MEASURE_MAX_GAPS 24
+
 /* Everything measured for one configuration. */
 typedef struct cp_measurement {
     int timed;     /* 1 when the times below were measured */
@@ -65,6 +78,10 @@ typedef struct cp_measurement {
     cp_counters_status counters_status;
     char counters_reason[1024];
     cp_counter_values counters;
+    /* with counters_status OK: the counters not read and why (the chip lacks them, the sweep
+     * does not report them); owned by the backend, valid until it is closed */
+    const cp_counter_gap *counter_gaps;
+    size_t ncounter_gaps;
     int counts_match; /* 1 when requests and sectors equal the model's, -1 unknown */
 } cp_measurement;
 
@@ -72,8 +89,16 @@ typedef struct cp_measurement {
 void cp_counter_values_clear(cp_counter_values *v);
 /* 1 when the measured requests and sectors (global) and, where the model describes shared
  * memory, shared requests, wavefronts and bank conflicts equal the prediction's; 0 when one
- * differs; -1 when p is not modelled (cuBLAS). */
+ * differs; -1 when p is not modelled (cuBLAS) or a counter needed was not read (NAN). Shared
+ * counters that were not read are not needed for a kernel the model gives no shared access. */
 int cp_measure_counts_match(const cp_prediction *p, const cp_counter_values *v);
+
+/* Reads device's facts (name, compute capability, memory, L2, clocks, driver and runtime
+ * versions; no bandwidth is measured: the peak fields are NAN) and decides how it runs this
+ * binary's kernels (kernel_kind, kernel_arch). Needs the device; makes it current. On a device
+ * this binary has no code for, returns CP_EXIT_RUNTIME with the refusal of cp_arch_check_device
+ * (or the driver's "no kernel image", when the build's list is wrong); d is filled either way. */
+int cp_measure_device_facts(int device, cp_device_info *d, cp_status *st);
 
 /* Resets m to "nothing measured". */
 void cp_measurement_clear(cp_measurement *m);
@@ -88,10 +113,11 @@ void cp_measure_parse_driver_release(const char *line, char *buf, unsigned long 
  * model-only. --- */
 
 typedef struct cp_backend_options {
-    int device;         /* CUDA device index */
-    uint32_t reps;      /* timed launches per configuration */
-    int counters;       /* 1: read hardware counters through CUPTI */
-    size_t max_configs; /* configurations the run will measure (CUPTI ranges) */
+    int device;          /* CUDA device index */
+    uint32_t reps;       /* timed launches per configuration */
+    int counters;        /* 1: read hardware counters through CUPTI */
+    int shared_counters; /* 1: the shared-memory counters too (cp_config_uses_shared) */
+    size_t max_configs;  /* configurations the run will measure (CUPTI ranges) */
     /* largest buffer each access (by index) needs over the run: lets the backend allocate
      * and fill its buffers once for a whole sweep */
     uint64_t max_access_bytes[CP_MODEL_MAX_ACCESSES];
@@ -128,5 +154,55 @@ extern const cp_backend cp_backend_cuda;
  * CUPTI_ERROR_INSUFFICIENT_PRIVILEGES): 1 and both set when code is a refusal it explains, 0
  * otherwise (cp_cupti.cpp; needs no GPU and no CUPTI library). */
 int cp_measure_cupti_refusal_text(int code, const char **cause, const char **fix);
+
+/* --- what this machine offers, for `coalprobe doctor` and --version (cp_probe.c). Each check
+ * returns CP_EXIT_OK or CP_EXIT_RUNTIME with what is wrong in st's message and the fix in its
+ * hint; none needs a GPU unless it says so. --- */
+
+/* A library loaded on demand: where it came from and its version ("" when unknown). */
+typedef struct cp_probe_library {
+    char path[256];
+    char version[48];
+} cp_probe_library;
+
+/* The CUDA driver's and runtime's versions (13000 for 13.0; the driver's is 0 without a driver)
+ * and, unless devices is NULL, the devices the driver sees. CP_EXIT_RUNTIME when there is no
+ * driver or (devices asked) no device. */
+int cp_probe_cuda(int *driver_version, int *runtime_version, int *devices, cp_status *st);
+
+/* CUPTI: the library, its API version and whether it has the SASS metrics API the trace path
+ * needs (*sass_metrics). */
+int cp_probe_cupti(cp_probe_library *lib, int *sass_metrics, cp_status *st);
+
+/* NVRTC (the expr family) and cuBLAS (the GEMM reference). */
+int cp_probe_nvrtc(cp_probe_library *lib, cp_status *st);
+int cp_probe_cublas(cp_probe_library *lib, cp_status *st);
+
+/* NVRTC compiles for sm_<arch>. */
+int cp_probe_nvrtc_arch(int arch, cp_status *st);
+
+/* The chips CUPTI's profiler host API knows. */
+int cp_probe_cupti_chips(size_t *count, cp_status *st);
+
+/* What coalprobe's counters cost on a chip (host API only): metrics read of all it asks, those
+ * the chip lacks, and the replay passes without and with the shared-memory counters (a stride
+ * sweep against an smem sweep). */
+typedef struct cp_probe_counters {
+    char chip[64];
+    size_t metrics, read;
+    size_t passes, passes_shared;
+    char missing[512]; /* "dram_read_bytes, dram_write_bytes" or "" */
+} cp_probe_counters;
+int cp_probe_counters_for_chip(const char *chip, cp_probe_counters *out, cp_status *st);
+
+/* Needs the GPU: CUPTI's chip name of device (such as "GH100"). */
+int cp_probe_device_chip(int device, char *chip, size_t len, cp_status *st);
+
+/* Needs the GPU: opens a profiling session on device and closes it: CP_EXIT_OK when counters
+ * can be read, else CUPTI's refusal (privileges, another profiler, vGPU...) with its fix. */
+int cp_probe_profiling(int device, cp_status *st);
+
+/* RmProfilingAdminOnly of the NVIDIA driver ("1", "0"; "" when unknown). */
+void cp_probe_profiling_admin_only(char *buf, size_t len);
 
 #endif

@@ -1,6 +1,8 @@
 /* cp_measure_cuda.c: the CUDA measurement backend: reads the device's facts, measures the
  * copy peak, and for each configuration allocates and fills its buffers, checks the kernel's
- * output, times it with events after an L2 flush, and reads its counters through CUPTI. */
+ * output, times it with events after an L2 flush, and reads its counters through CUPTI.
+ * One file of over 800 lines because every step works on the backend's one state (the device,
+ * its buffers, stream and events, the CUPTI session), which the rest of coalprobe never sees. */
 #define _POSIX_C_SOURCE 200809L
 #include <inttypes.h>
 #include <math.h>
@@ -64,6 +66,10 @@ typedef struct cp_cuda_state {
     size_t ncublas_times;
     int counters_refused;
     char counters_reason[1024];
+    /* counters the session does not read, and why: for every row, and for rows profiled with
+     * one block per SM (whose occupancy is not the timed launch's) */
+    cp_counter_gap gaps[CP_MEASURE_MAX_GAPS], gaps_alone[CP_MEASURE_MAX_GAPS];
+    size_t ngaps, ngaps_alone;
     /* expr family: the CUBIN of the expression compiled last, and its kernels loaded so far
      * (by op, then width 4, 8, 16, 32) */
     const cp_expr *expr;
@@ -101,11 +107,54 @@ static void cp_cuda_driver_release(char *buf, size_t len)
     fclose(f);
 }
 
-static int cp_cuda_device_info(int device, cp_device_info *d, cp_status *st)
+/* How the current device (d) runs this binary's kernels; a refusal when it cannot. The build's
+ * list decides (cp_arch_decide); the driver's answer for a real kernel guards against a list
+ * that does not match the binary. */
+static int cp_cuda_check_kernels(cp_device_info *d, cp_status *st)
+{
+    int arch = cp_arch_from_cc(d->cc_major, d->cc_minor);
+    const cp_arch_built *built = cp_arch_this_build();
+    cp_arch_run run = cp_arch_decide(built, arch);
+    d->kernel_kind = built ? run.kind : CP_ARCH_RUN_SASS;
+    d->kernel_arch = built ? run.arch : arch;
+    CP_TRY(cp_arch_check_device(built, d->name, arch, st));
+    int binary = 0, ptx = 0;
+    cudaError_t e = cp_kernels_image(&binary, &ptx);
+    if (e == cudaErrorNoKernelImageForDevice || e == cudaErrorInvalidDeviceFunction ||
+        e == cudaErrorUnsupportedPtxVersion) {
+        (void)cudaGetLastError(); /* the check consumed the error; the context is intact */
+        char list[256];
+        cp_arch_describe_built(built, list, sizeof list);
+        d->kernel_kind = CP_ARCH_RUN_NONE;
+        d->kernel_arch = 0;
+        cp_status_set(st, CP_EXIT_RUNTIME,
+                      "%s (sm_%d) cannot run this coalprobe: the CUDA driver finds no kernel "
+                      "image for it (%s; the build says it carries %s)",
+                      d->name, arch, cudaGetErrorName(e), list[0] ? list : "an unknown list");
+        if (e == cudaErrorUnsupportedPtxVersion)
+            cp_status_hint(st,
+                           "the driver is older than the PTX: install a driver for CUDA %d, or "
+                           "rebuild with -DCMAKE_CUDA_ARCHITECTURES=%d",
+                           CUDART_VERSION / 1000, arch);
+        else
+            cp_status_hint(st,
+                           "rebuild for this GPU: cmake -DCMAKE_CUDA_ARCHITECTURES=%d (or "
+                           "=native) -B build && cmake --build build",
+                           arch);
+        return CP_EXIT_RUNTIME;
+    }
+    CP_CUDA_CHECK(st, e);
+    return CP_EXIT_OK;
+}
+
+int cp_measure_device_facts(int device, cp_device_info *d, cp_status *st)
 {
     struct cudaDeviceProp prop;
     int v;
     memset(d, 0, sizeof *d);
+    d->peak_theoretical_bytes_per_s = d->peak_measured_bytes_per_s = NAN;
+    d->kernel_kind = CP_ARCH_RUN_NONE;
+    CP_CUDA_CHECK(st, cudaSetDevice(device));
     CP_CUDA_CHECK(st, cudaGetDeviceProperties(&prop, device));
     d->index = device;
     snprintf(d->name, sizeof d->name, "%s", prop.name);
@@ -124,7 +173,7 @@ static int cp_cuda_device_info(int device, cp_device_info *d, cp_status *st)
     CP_CUDA_CHECK(st, cudaDriverGetVersion(&d->driver_version));
     CP_CUDA_CHECK(st, cudaRuntimeGetVersion(&d->runtime_version));
     cp_cuda_driver_release(d->driver_release, sizeof d->driver_release);
-    return CP_EXIT_OK;
+    return cp_cuda_check_kernels(d, st);
 }
 
 /* Device-to-device cudaMemcpy bandwidth, counting bytes read plus bytes written. */
@@ -228,7 +277,7 @@ static int cp_cuda_setup(cp_cuda_state *s, cp_status *st)
 {
     CP_CUDA_CHECK(st, cudaSetDevice(s->opt.device));
     CP_CUDA_CHECK(st, cudaFree(NULL));
-    CP_TRY(cp_cuda_device_info(s->opt.device, &s->dev, st));
+    CP_TRY(cp_measure_device_facts(s->opt.device, &s->dev, st));
     CP_TRY(cp_cuda_check_memory(s, st));
     CP_CUDA_CHECK(st, cudaStreamCreateWithFlags(&s->stream, cudaStreamNonBlocking));
     s->starts = calloc(s->opt.reps, sizeof *s->starts);
@@ -248,6 +297,74 @@ static int cp_cuda_setup(cp_cuda_state *s, cp_status *st)
     CP_CUDA_CHECK(st, cp_kernels_fill_launch(s->flush_buf, s->flush_bytes, 7, s->stream));
     CP_CUDA_CHECK(st, cudaStreamSynchronize(s->stream));
     return cp_cuda_measure_peak(s, st);
+}
+
+/* The JSON name (under measured.counters) of each CP_CUPTI_M_* metric. */
+static const char *const cp_cuda_counter_names[CP_CUPTI_M_COUNT] = {
+    [CP_CUPTI_M_LOAD_REQUESTS] = "load.requests",
+    [CP_CUPTI_M_LOAD_SECTORS] = "load.sectors",
+    [CP_CUPTI_M_STORE_REQUESTS] = "store.requests",
+    [CP_CUPTI_M_STORE_SECTORS] = "store.sectors",
+    [CP_CUPTI_M_L2_READ_SECTORS] = "l2_read_sectors",
+    [CP_CUPTI_M_L2_WRITE_SECTORS] = "l2_write_sectors",
+    [CP_CUPTI_M_DRAM_READ_BYTES] = "dram_read_bytes",
+    [CP_CUPTI_M_DRAM_WRITE_BYTES] = "dram_write_bytes",
+    [CP_CUPTI_M_LOAD_BYTES] = "load.bytes_requested",
+    [CP_CUPTI_M_STORE_BYTES] = "store.bytes_requested",
+    [CP_CUPTI_M_SHARED_LOAD_REQUESTS] = "shared_load.requests",
+    [CP_CUPTI_M_SHARED_STORE_REQUESTS] = "shared_store.requests",
+    [CP_CUPTI_M_SHARED_LOAD_WAVEFRONTS] = "shared_load.wavefronts",
+    [CP_CUPTI_M_SHARED_STORE_WAVEFRONTS] = "shared_store.wavefronts",
+    [CP_CUPTI_M_SHARED_LOAD_CONFLICTS] = "shared_load.bank_conflicts",
+    [CP_CUPTI_M_SHARED_STORE_CONFLICTS] = "shared_store.bank_conflicts",
+    [CP_CUPTI_M_ACHIEVED_OCCUPANCY] = "achieved_occupancy",
+};
+
+static void cp_cuda_add_gap(cp_counter_gap *gaps, size_t *n, const char *counter,
+                            const char *reason)
+{
+    if (*n == CP_MEASURE_MAX_GAPS)
+        return;
+    gaps[*n].counter = counter;
+    snprintf(gaps[*n].reason, sizeof gaps[*n].reason, "%s", reason);
+    (*n)++;
+}
+
+/* The counters the session does not read, and why; the shared-memory counters of a sweep that
+ * does not ask for them as two entries, shared_load and shared_store. */
+static void cp_cuda_record_gaps(cp_cuda_state *s)
+{
+    const cp_cupti_plan *plan = cp_cupti_session_plan(s->cupti);
+    char reason[200];
+    s->ngaps = 0;
+    for (int m = 0; plan && m < CP_CUPTI_M_COUNT; m++) {
+        if (plan->state[m] == CP_CUPTI_READ)
+            continue;
+        cp_cupti_plan_reason(plan, m, reason, sizeof reason);
+        int shared = cp_cupti_metric_group(m) == CP_CUPTI_GROUP_SHARED;
+        if (shared && plan->state[m] == CP_CUPTI_NOT_ASKED) {
+            if (m == CP_CUPTI_M_SHARED_LOAD_REQUESTS || m == CP_CUPTI_M_SHARED_STORE_REQUESTS)
+                cp_cuda_add_gap(
+                    s->gaps, &s->ngaps,
+                    m == CP_CUPTI_M_SHARED_LOAD_REQUESTS ? "shared_load" : "shared_store", reason);
+            continue;
+        }
+        cp_cuda_add_gap(s->gaps, &s->ngaps, cp_cuda_counter_names[m], reason);
+    }
+    memcpy(s->gaps_alone, s->gaps, s->ngaps * sizeof s->gaps[0]);
+    s->ngaps_alone = s->ngaps;
+    if (plan && plan->state[CP_CUPTI_M_ACHIEVED_OCCUPANCY] == CP_CUPTI_READ)
+        cp_cuda_add_gap(s->gaps_alone, &s->ngaps_alone, "achieved_occupancy",
+                        "not reported: counters are read with one block per SM for kernels "
+                        "that use shared memory (docs/model.md), so the profiled occupancy is "
+                        "not the timed launches'");
+}
+
+/* 1 when c's kernel is profiled with one block per SM (cp_kernels.h, `alone`). */
+static int cp_cuda_profiled_alone(const cp_config *c)
+{
+    return c->family == CP_FAMILY_SMEM ||
+           (c->family == CP_FAMILY_TRANSPOSE && c->transpose != CP_TRANSPOSE_NAIVE);
 }
 
 /* Configurations profiled in one CUPTI replay sequence: each sequence costs about 45 ms of
@@ -285,12 +402,16 @@ static int cp_cuda_open(const cp_backend_options *opt, cp_device_info *dev, void
     int rc = cp_cuda_setup(s, st);
     if (rc == CP_EXIT_OK && opt->counters) {
         int refused = 0;
-        if (cp_cupti_open(opt->device, cp_cuda_batch(opt->max_configs), &s->cupti, &refused,
+        unsigned groups = CP_CUPTI_GROUP_GLOBAL | CP_CUPTI_GROUP_OCCUPANCY |
+                          (opt->shared_counters ? CP_CUPTI_GROUP_SHARED : 0u);
+        if (cp_cupti_open(opt->device, cp_cuda_batch(opt->max_configs), groups, &s->cupti, &refused,
                           refusal) != CP_EXIT_OK) {
             /* timings still run; the rows say why there are no counters */
             s->counters_refused = 1;
             snprintf(s->counters_reason, sizeof s->counters_reason, "%.500s%s%.400s",
                      refusal->message, refusal->hint[0] ? "; fix: " : "", refusal->hint);
+        } else {
+            cp_cuda_record_gaps(s);
         }
     }
     if (rc != CP_EXIT_OK) {
@@ -881,10 +1002,11 @@ static int cp_cuda_batch_run(void *ctx, size_t i, cp_status *st)
     return cp_cuda_run_once(&((cp_cuda_batch_ctx *)ctx)->run, st);
 }
 
-static void cp_cuda_store_counters(const double *v, const cp_prediction *p, double peak,
-                                   cp_measurement *m)
+static void cp_cuda_store_counters(const cp_cuda_state *s, const double *v, const cp_config *c,
+                                   const cp_prediction *p, cp_measurement *m)
 {
     cp_counter_values *cv = &m->counters;
+    double peak = s->dev.peak_theoretical_bytes_per_s;
     cv->load_requests = v[CP_CUPTI_M_LOAD_REQUESTS];
     cv->load_sectors = v[CP_CUPTI_M_LOAD_SECTORS];
     cv->store_requests = v[CP_CUPTI_M_STORE_REQUESTS];
@@ -901,6 +1023,11 @@ static void cp_cuda_store_counters(const double *v, const cp_prediction *p, doub
     cv->shared_store_wavefronts = v[CP_CUPTI_M_SHARED_STORE_WAVEFRONTS];
     cv->shared_load_conflicts = v[CP_CUPTI_M_SHARED_LOAD_CONFLICTS];
     cv->shared_store_conflicts = v[CP_CUPTI_M_SHARED_STORE_CONFLICTS];
+    /* CUPTI gives a percentage of the SM's peak warps while it is active */
+    int alone = cp_cuda_profiled_alone(c);
+    cv->achieved_occupancy = alone ? NAN : v[CP_CUPTI_M_ACHIEVED_OCCUPANCY] / 100.0;
+    m->counter_gaps = alone ? s->gaps_alone : s->gaps;
+    m->ncounter_gaps = alone ? s->ngaps_alone : s->ngaps;
     m->counters_status = CP_COUNTERS_OK;
     m->dram_bytes_per_s = (cv->dram_read_bytes + cv->dram_write_bytes) / m->time_median_s;
     /* from the counted bytes and the event-timed median, against the theoretical peak */
@@ -932,8 +1059,8 @@ static int cp_cuda_counters(void *state, size_t n, const cp_config *c, const cp_
         rc = cp_cupti_profile_batch(s->cupti, count, cp_cuda_batch_prepare, cp_cuda_batch_run, &ctx,
                                     v, st);
         for (size_t i = 0; i < count && rc == CP_EXIT_OK; i++)
-            cp_cuda_store_counters(v + i * CP_CUPTI_M_COUNT, &p[first + i],
-                                   s->dev.peak_theoretical_bytes_per_s, &m[first + i]);
+            cp_cuda_store_counters(s, v + i * CP_CUPTI_M_COUNT, &c[first + i], &p[first + i],
+                                   &m[first + i]);
     }
     free(v);
     return rc;

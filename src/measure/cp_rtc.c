@@ -2,7 +2,7 @@
  * CUDA runtime's library API loads and launches (cudaLibrary*, no libcuda link).
  * libnvrtc is not linked: only the commands that compile a kernel pay for loading it, and a
  * machine without it still runs everything else. */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* dladdr */
 #include "cp_rtc.h"
 
 #include <dlfcn.h>
@@ -327,6 +327,23 @@ const char *cp_rtc_nvrtc_version(void)
     else
         snprintf(version, sizeof version, "%d.%d", maj, min);
     return version;
+}
+
+int cp_rtc_probe(char *path, size_t len, cp_status *st)
+{
+    if (len)
+        path[0] = '\0';
+    CP_TRY(cp_rtc_load_nvrtc(st));
+    Dl_info info;
+    if (len && dladdr((void *)g_nvrtc.nvrtcVersion, &info) && info.dli_fname)
+        snprintf(path, len, "%s", info.dli_fname);
+    return CP_EXIT_OK;
+}
+
+int cp_rtc_supports_arch(int arch, cp_status *st)
+{
+    CP_TRY(cp_rtc_load_nvrtc(st));
+    return cp_rtc_check_arch("kernels", arch, st);
 }
 
 void cp_rtc_unload(cp_rtc_module *m)

@@ -41,6 +41,14 @@ int cp_rtc_launch(cp_rtc_module *m, unsigned grid, unsigned block, size_t shared
 /* NVRTC's version as "13.0", or "" when NVRTC cannot be loaded (a static buffer). */
 const char *cp_rtc_nvrtc_version(void);
 
+/* Loads NVRTC (no GPU needed) and writes the file it came from into path. CP_EXIT_RUNTIME with
+ * the reason and a fix when it cannot be loaded. */
+int cp_rtc_probe(char *path, size_t len, cp_status *st);
+
+/* CP_EXIT_OK when NVRTC compiles for sm_<arch> (75 for sm_75); CP_EXIT_RUNTIME naming the
+ * architectures it does compile for otherwise, or why NVRTC cannot be loaded. */
+int cp_rtc_supports_arch(int arch, cp_status *st);
+
 /* Unloads the module's library and frees it. NULL-safe. */
 void cp_rtc_unload(cp_rtc_module *m);
 

@@ -37,6 +37,20 @@ const char *cp_config_transpose_name(cp_transpose_variant v)
     return v < CP_TRANSPOSE_COUNT ? names[v] : "?";
 }
 
+int cp_config_uses_shared(const cp_config *c)
+{
+    switch (c->family) {
+    case CP_FAMILY_SMEM:
+        return 1;
+    case CP_FAMILY_TRANSPOSE:
+        return c->transpose != CP_TRANSPOSE_NAIVE;
+    case CP_FAMILY_GEMM:
+        return c->variant == CP_GEMM_SMEM;
+    default:
+        return 0;
+    }
+}
+
 uint64_t cp_config_elements_for_size(uint64_t size_bytes, uint32_t width_bytes)
 {
     return width_bytes ? size_bytes / width_bytes : 0;

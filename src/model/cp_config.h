@@ -93,6 +93,10 @@ uint64_t cp_config_elements_for_size(uint64_t size_bytes, uint32_t width_bytes);
  * "" without parameters, into buf (len bytes, cut to fit). */
 void cp_config_format_params(const cp_config *c, const char *sep, char *buf, unsigned long len);
 
+/* 1 when c's kernel uses shared memory (smem; transpose tiled and padded; gemm smem): its sweep
+ * reads the shared-memory counters too, which cost the profiler one more pass. */
+int cp_config_uses_shared(const cp_config *c);
+
 /* Writes a short human label such as "stride=2 offset=0 width=4 op=load" into buf. */
 void cp_config_describe(const cp_config *c, char *buf, unsigned long len);
 

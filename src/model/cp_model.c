@@ -71,9 +71,6 @@ void cp_model_count_request(const cp_warp_lanes *w, cp_counts *acc)
     acc->ideal_sectors += (distinct * w->lane_bytes + CP_SECTOR_BYTES - 1) / CP_SECTOR_BYTES;
 }
 
-#define CP_SHARED_BANKS 32u
-#define CP_SHARED_BANK_BYTES 4u
-
 void cp_model_count_shared_request(const cp_warp_lanes *w, cp_counts *acc)
 {
     /* every 4-byte word the active lanes touch (at most 32 lanes x 4 words), sorted and

@@ -29,12 +29,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cp_arch.h" /* CP_WARP_SIZE, CP_SECTOR_BYTES, ...: the hardware facts, one table */
 #include "cp_config.h"
 #include "base/cp_base.h"
 
-#define CP_WARP_SIZE 32u
-#define CP_SECTOR_BYTES 32u
-#define CP_LINE_BYTES 128u
 #define CP_MODEL_MAX_ACCESSES 4
 
 typedef struct cp_counts {

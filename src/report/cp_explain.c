@@ -99,7 +99,7 @@ static void cp_explain_request(FILE *out, const cp_warp_lanes *w)
  * row k shows, for each bank, the lane of the k-th distinct word that bank must deliver. */
 static void cp_explain_shared_request(FILE *out, const cp_warp_lanes *w)
 {
-    enum { BANKS = 32 };
+    enum { BANKS = CP_SHARED_BANKS };
     uint64_t words[BANKS][CP_WARP_SIZE];
     char who[BANKS][CP_WARP_SIZE];
     unsigned count[BANKS] = {0}, rows = 0;
@@ -107,8 +107,8 @@ static void cp_explain_shared_request(FILE *out, const cp_warp_lanes *w)
     for (unsigned lane = 0; lane < CP_WARP_SIZE; lane++) {
         if (!(w->active_mask & (1u << lane)))
             continue;
-        for (unsigned k = 0; k < w->lane_bytes / CP_CELL_BYTES; k++) {
-            uint64_t word = w->addr[lane] / CP_CELL_BYTES + k;
+        for (unsigned k = 0; k < w->lane_bytes / CP_SHARED_BANK_BYTES; k++) {
+            uint64_t word = w->addr[lane] / CP_SHARED_BANK_BYTES + k;
             unsigned b = (unsigned)(word % BANKS), j = 0;
             while (j < count[b] && words[b][j] != word)
                 j++;

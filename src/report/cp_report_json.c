@@ -143,6 +143,36 @@ static void cp_report_json_add_shared_counts(cp_report_json *j, cJSON *obj, cons
                               cp_counts_conflicts_per_request(c));
 }
 
+/* The device's architecture, the kernels it runs, and each hardware fact with whether it is
+ * verified there (src/model/cp_arch.c). */
+static void cp_report_json_add_arch(cp_report_json *j, cJSON *o, const cp_device_info *d)
+{
+    int arch = cp_arch_from_cc(d->cc_major, d->cc_minor);
+    char name[32];
+    snprintf(name, sizeof name, "sm_%d", arch);
+    cp_report_json_add_string(j, o, "arch", name);
+    static const char *const kinds[] = {"sass", "sass_compatible", "ptx_jit", "none"};
+    cJSON *k = cp_report_json_add_object(j, o, "kernel_image");
+    cp_report_json_add_string(j, k, "kind", kinds[d->kernel_kind]);
+    snprintf(name, sizeof name, "%s_%d", d->kernel_kind == CP_ARCH_RUN_PTX ? "compute" : "sm",
+             d->kernel_arch);
+    cp_report_json_add_string(j, k, "arch", d->kernel_arch ? name : NULL);
+    cJSON *facts = cp_report_json_check(j, cJSON_AddArrayToObject(o, "facts"));
+    for (int f = 0; f < CP_FACT_COUNT; f++) {
+        const cp_fact_info *info = cp_arch_fact((cp_fact)f);
+        cJSON *fo = cp_report_json_append_object(j, facts);
+        cp_report_json_add_string(j, fo, "name", info->key);
+        if (info->value)
+            cp_report_json_add_u64(j, fo, "value", info->value);
+        else
+            cp_report_json_add_null(j, fo, "value");
+        cp_report_json_add_bool(j, fo, "verified", cp_arch_fact_verified((cp_fact)f, arch));
+        cp_report_json_add_string(
+            j, fo, "evidence",
+            cp_arch_evidence_name(cp_arch_fact_evidence((cp_fact)f, arch, NULL)));
+    }
+}
+
 static void cp_report_json_add_device(cp_report_json *j, cJSON *root, const cp_device_info *d)
 {
     if (!d) {
@@ -170,6 +200,7 @@ static void cp_report_json_add_device(cp_report_json *j, cJSON *root, const cp_d
     cp_report_json_add_string(j, o, "peak_measured_method",
                               isfinite(d->peak_measured_bytes_per_s) ? CP_REPORT_PEAK_METHOD
                                                                      : NULL);
+    cp_report_json_add_arch(j, o, d);
 }
 
 static void cp_report_json_add_config(cp_report_json *j, cJSON *row, const cp_config *c)
@@ -347,6 +378,11 @@ static void cp_report_json_add_measured(cp_report_json *j, cJSON *row, const cp_
                                    v->shared_load_wavefronts, v->shared_load_conflicts);
     cp_report_json_add_shared_side(j, c, "shared_store", v->shared_store_requests,
                                    v->shared_store_wavefronts, v->shared_store_conflicts);
+    if (m->counters_status == CP_COUNTERS_OK) { /* the counters that are null, and why */
+        cJSON *u = cp_report_json_add_object(j, c, "unavailable");
+        for (size_t g = 0; g < m->ncounter_gaps; g++)
+            cp_report_json_add_string(j, u, m->counter_gaps[g].counter, m->counter_gaps[g].reason);
+    }
     cp_report_json_add_tristate(j, o, "match", m->counts_match);
 }
 

@@ -2,7 +2,8 @@
 # gpu_counts.sh: on a GPU, measured requests and sectors, and shared-memory requests,
 # wavefronts and bank conflicts, equal the model's exactly and every kernel's output verifies, for
 # every family over a spread of parameters (ctest label gpu).
-# Exits 77 (ctest: skipped) when no CUDA device is present.
+# Exits 77 (ctest: skipped) when no CUDA device is present. CP_GPU_ARGS (e.g. "--device 1") is
+# added to every run (tests/gpu/second_device.sh).
 set -u
 bin=${1:?usage: gpu_counts.sh PATH/TO/coalprobe}
 if ! command -v nvidia-smi >/dev/null 2>&1 || ! nvidia-smi -L >/dev/null 2>&1; then
@@ -13,7 +14,7 @@ fail=0
 run() {
     echo "== coalprobe $*"
     # --check: exit 3 on any count mismatch; --require-counters: exit 1 without counters
-    "$bin" "$@" --check --require-counters --reps 3 --format csv >/tmp/coalprobe-gpu-$$.csv
+    "$bin" "$@" ${CP_GPU_ARGS:-} --check --require-counters --reps 3 --format csv >/tmp/coalprobe-gpu-$$.csv
     rc=$?
     if [ $rc -ne 0 ]; then
         echo "FAILED (exit $rc): coalprobe $*"
@@ -34,6 +35,10 @@ for r in csv.DictReader(open(sys.argv[1])):
     for side in ("load", "store"):  # shared memory, where the model describes it
         for what in ("requests", "wavefronts", "bank_conflicts"):
             p, m = r[f"pred_shared_{side}_{what}"], r[f"meas_shared_{side}_{what}"]
+            # a sweep whose kernels use no shared memory does not read these counters (one
+            # profiler pass fewer): empty, where the model predicts none
+            if p != "" and m == "" and float(p) == 0:
+                continue
             if p != "" and float(p) != float(m or "nan"):
                 print(f"shared {side} {what} differ: predicted {p} measured {m}: {r}")
                 bad = 1
@@ -63,7 +68,7 @@ run expr --index "i / 2" --op store --size 1M
 run expr --index "n - 1 - i" --width 4,8,16,32 --op all --size 4100
 # too large for the device: refused before any allocation (exit 2), saying what it needs
 echo "== coalprobe --stride 4096 --width 32 --size 1G (far beyond the GPU's memory)"
-"$bin" --stride 4096 --width 32 --size 1G -o /tmp/coalprobe-gpu-$$.big 2>/tmp/coalprobe-gpu-$$.err
+"$bin" --stride 4096 --width 32 --size 1G ${CP_GPU_ARGS:-} -o /tmp/coalprobe-gpu-$$.big 2>/tmp/coalprobe-gpu-$$.err
 rc=$?
 if [ $rc -ne 2 ] || ! grep -q "needs [0-9]* bytes of buffers" /tmp/coalprobe-gpu-$$.err ||
     [ -e /tmp/coalprobe-gpu-$$.big ]; then

@@ -22,9 +22,11 @@ METRICS = {  # coalprobe JSON path -> ncu metric
     ("load", "bytes_requested"): "smsp__sass_data_bytes_mem_global_op_ld.sum",
     ("store", "bytes_requested"): "smsp__sass_data_bytes_mem_global_op_st.sum",
 }
-# the instruction counters, for the record (they also count warps with no active lane)
+# the instruction counters, for the record (they also count warps with no active lane), and
+# achieved occupancy, compared where the report carries it (a fraction there, % in ncu)
+OCCUPANCY = "sm__warps_active.avg.pct_of_peak_sustained_active"
 EXTRA = ["smsp__inst_executed_op_global_ld.sum",
-         "smsp__inst_executed_op_global_st.sum"]
+         "smsp__inst_executed_op_global_st.sum", OCCUPANCY]
 EXACT = [("load", "requests"), ("load", "sectors"), ("store", "requests"), ("store", "sectors"),
          ("load", "bytes_requested"), ("store", "bytes_requested")]
 SWEEPS = [
@@ -84,6 +86,13 @@ def main():
                     ok = False
             for metric in EXTRA:
                 entry["ncu"][metric] = num(metric)
+            # achieved occupancy: the same counter over the same kernel, so within 2 points of
+            # percentage (the report's name for it may be under measured or measured.counters)
+            m = row["measured"]
+            occ = m["counters"].get("achieved_occupancy", m.get("achieved_occupancy"))
+            if isinstance(occ, (int, float)) and not isinstance(occ, bool):
+                entry["coalprobe"][OCCUPANCY] = 100 * occ
+                ok = ok and abs(100 * occ - num(OCCUPANCY)) <= 2.0
             a, b = counter(row, ("dram_read_bytes",)), num("dram__bytes_read.sum")
             entry["dram_read_rel_diff"] = abs(a - b) / b if b else 0.0
             entry["dram_read_asserted"] = row["pattern"] != "gemm"

@@ -310,7 +310,7 @@ static void test_errors(void)
     check_error(DIR "base.json", DIR "not_report.json", CP_EXIT_USAGE,
                 "not_report.json' is not a coalprobe report: it has no \"schema_version\"");
     check_error(DIR "base.json", DIR "schema2.json", CP_EXIT_USAGE,
-                "schema2.json' has schema_version 2, and this coalprobe (0.1.0) reads "
+                "schema2.json' has schema_version 2, and this coalprobe (" CP_VERSION ") reads "
                 "schema_version 1");
     check_error(CP_TEST_DATA_DIR "/golden/error.json", DIR "base.json", CP_EXIT_USAGE,
                 "error.json' is the error document of a failed run (--stride: '32..1' is an "

@@ -12,15 +12,28 @@ int main(void)
     setenv("COALPROBE_CUPTI_LIBRARY", "/nonexistent/libcupti.so.13", 1);
     cp_status st;
     cp_status_clear(&st);
-    size_t passes = 7;
-    CHECK(cp_cupti_count_passes_for_chip("GH100", &passes, &st) == CP_EXIT_RUNTIME);
+    cp_cupti_plan plan;
+    plan.passes = 7;
+    CHECK(cp_cupti_plan_for_chip("GH100", CP_CUPTI_GROUP_ALL, &plan, &st) == CP_EXIT_RUNTIME);
     CHECK_STR_CONTAINS(st.message, "cannot load /nonexistent/libcupti.so.13");
-    CHECK(passes == 0);
+    CHECK(plan.passes == 0);
+    /* what doctor and --version ask: an answer, not a crash */
+    CHECK(cp_cupti_version() == 0);
+    CHECK(cp_cupti_has_sass_metrics() == 0);
+    char path[64];
+    cp_status_clear(&st);
+    CHECK(cp_cupti_load(path, sizeof path, &st) == CP_EXIT_RUNTIME);
+    CHECK(path[0] == '\0');
+    CHECK_STR_CONTAINS(st.hint, "COALPROBE_CUPTI_LIBRARY");
+    const char *const *chips = (const char *const *)&st;
+    size_t nchips = 5;
+    CHECK(cp_cupti_supported_chips(&chips, &nchips, &st) == CP_EXIT_RUNTIME);
+    CHECK(chips == NULL && nchips == 0);
 
     cp_cupti_session *s = (cp_cupti_session *)&st; /* must be reset to NULL */
     int refused = 0;
     cp_status_clear(&st);
-    CHECK(cp_cupti_open(0, 4, &s, &refused, &st) == CP_EXIT_RUNTIME);
+    CHECK(cp_cupti_open(0, 4, CP_CUPTI_GROUP_ALL, &s, &refused, &st) == CP_EXIT_RUNTIME);
     CHECK(s == NULL);
     CHECK(refused == 1);
     CHECK_STR_CONTAINS(st.message, "CUPTI refused: cannot load");

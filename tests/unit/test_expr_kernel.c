@@ -61,6 +61,30 @@ int main(void)
         free(src);
         cp_expr_free(e);
     }
+    /* The expr kernels compile for every architecture CUDA 13.0 knows (NVRTC compiles for the
+     * device's own at run time, so every GPU coalprobe runs on gets them). */
+    {
+        cp_status st;
+        cp_status_clear(&st);
+        cp_expr *e = NULL;
+        CHECK_EQ_U64(cp_expr_parse("(i % 32) * 1024 + i / 32", names, 2, &e, &st), CP_EXIT_OK);
+        char *src = NULL;
+        CHECK_EQ_U64(cp_expr_kernel_source(e, &src, &st), CP_EXIT_OK);
+        for (const int *a = cp_arch_cuda_archs; src && *a; a++) {
+            void *cubin = NULL;
+            size_t size = 0;
+            cp_status_clear(&st);
+            int rc = cp_rtc_compile(src, "coalprobe_expr.cu", *a / 10, *a % 10, &cubin, &size, &st);
+            CHECK_EQ_U64(rc, CP_EXIT_OK);
+            if (rc != CP_EXIT_OK)
+                fprintf(stderr, "sm_%d: %s\nhint: %s\n", *a, st.message, st.hint);
+            CHECK(cubin && image_has(cubin, size, cp_expr_kernel_name(CP_OP_LOAD, 32)));
+            printf("sm_%d: expr kernels, CUBIN of %zu bytes\n", *a, size);
+            free(cubin);
+        }
+        free(src);
+        cp_expr_free(e);
+    }
     CHECK(cp_expr_kernel_name(CP_OP_LOAD, 12) == NULL);
     CHECK_STR_CONTAINS(cp_expr_kernel_name(CP_OP_STORE, 16), "store_16");
     return cp_test_finish();

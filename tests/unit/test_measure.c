@@ -32,5 +32,41 @@ int main(void)
     CHECK(!m.timed && m.counters_status == CP_COUNTERS_NOT_RUN && m.counts_match == -1);
     CHECK(isnan(m.time_median_s) && isnan(m.counters.load_sectors));
     CHECK(isnan(m.counters.dram_throughput_pct));
+    /* counts_match: shared counters not read (a sweep without shared memory) leave a kernel
+     * without shared accesses judged by its global counts; one with shared accesses cannot be
+     * judged (-1) unless its global counts already differ (0) */
+    cp_prediction p;
+    memset(&p, 0, sizeof p);
+    p.modelled = 1;
+    p.shared_modelled = 1;
+    p.load.requests = 4;
+    p.load.sectors = 16;
+    cp_counter_values v;
+    cp_counter_values_clear(&v);
+    v.load_requests = 4;
+    v.load_sectors = 16;
+    v.store_requests = v.store_sectors = 0;
+    CHECK(cp_measure_counts_match(&p, &v) == 1);
+    v.load_sectors = 17;
+    CHECK(cp_measure_counts_match(&p, &v) == 0);
+    v.load_sectors = 16;
+    p.shared_load.requests = 2;
+    p.shared_load.wavefronts = 2;
+    CHECK(cp_measure_counts_match(&p, &v) == -1);
+    v.load_sectors = 17;
+    CHECK(cp_measure_counts_match(&p, &v) == 0);
+    v.load_sectors = 16;
+    v.shared_load_requests = v.shared_load_wavefronts = 2;
+    v.shared_load_conflicts = v.shared_store_requests = 0;
+    v.shared_store_wavefronts = v.shared_store_conflicts = 0;
+    CHECK(cp_measure_counts_match(&p, &v) == 1);
+    v.shared_load_wavefronts = 3;
+    CHECK(cp_measure_counts_match(&p, &v) == 0);
+    /* a global counter the chip lacks: cannot judge */
+    cp_counter_values_clear(&v);
+    v.load_requests = 4;
+    CHECK(cp_measure_counts_match(&p, &v) == -1);
+    p.modelled = 0;
+    CHECK(cp_measure_counts_match(&p, &v) == -1);
     return cp_test_finish();
 }

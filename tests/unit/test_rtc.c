@@ -196,6 +196,24 @@ int main(void)
     CHECK_STR_CONTAINS(st.message, "cannot compile fill.cu for sm_30: NVRTC ");
     CHECK_STR_CONTAINS(st.message, " sm_90");
     CHECK(cubin == NULL);
+    /* an architecture newer than this NVRTC knows (sm_999, compute capability 99.9): refused
+     * before compiling, naming what it does compile for and the fix */
+    cp_status_clear(&st);
+    CHECK_EQ_U64(cp_rtc_compile(fill_source, "fill.cu", 99, 9, &cubin, &size, &st),
+                 CP_EXIT_RUNTIME);
+    CHECK_STR_CONTAINS(st.message, "cannot compile fill.cu for sm_999: NVRTC ");
+    CHECK_STR_CONTAINS(st.message, " sm_120");
+    CHECK_STR_CONTAINS(st.hint, "CUDA Toolkit");
+    CHECK(cubin == NULL && size == 0);
+    printf("unknown architecture: %s\nhint: %s\n", st.message, st.hint);
+    cp_status_clear(&st);
+    CHECK_EQ_U64(cp_rtc_supports_arch(999, &st), CP_EXIT_RUNTIME);
+    CHECK_STR_CONTAINS(st.message, "sm_999");
+    cp_status_clear(&st);
+    CHECK_EQ_U64(cp_rtc_supports_arch(90, &st), CP_EXIT_OK);
+    char path[512];
+    CHECK_EQ_U64(cp_rtc_probe(path, sizeof path, &st), CP_EXIT_OK);
+    CHECK_STR_CONTAINS(path, "libnvrtc");
     CHECK_EQ_U64(cp_rtc_compile(fill_source, "fill.cu", 0, 0, &cubin, &size, &st), CP_EXIT_RUNTIME);
     CHECK_EQ_U64(cp_rtc_compile(fill_source, "fill.cu", 9, 10, &cubin, &size, &st),
                  CP_EXIT_RUNTIME);
