@@ -166,8 +166,7 @@ int cp_app_run(const cp_options *o, const char *command, const cp_backend *backe
     }
     if (o->explain) {
         rc = cp_app_explain(o, configs, n, out.file, st);
-        rc = rc == CP_EXIT_OK ? cp_output_commit(&out, st) : rc;
-        cp_output_abort(&out);
+        rc = cp_output_close(&out, rc, st);
         free(configs);
         return rc;
     }
@@ -241,8 +240,8 @@ int cp_app_run(const cp_options *o, const char *command, const cp_backend *backe
     report.nrows = done;
     report.incomplete = cp_app_signal != 0;
     rc = cp_report_write(out.file, o->format, &report, st);
-    if (rc == CP_EXIT_OK)
-        rc = cp_output_commit(&out, st);
+    cp_app_temp_path = NULL; /* the output's names are freed now; a second signal exits */
+    rc = cp_output_close(&out, rc, st);
     if (rc == CP_EXIT_OK && cp_app_signal) {
         int sig = cp_app_signal;
         fprintf(stderr,
