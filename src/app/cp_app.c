@@ -185,6 +185,13 @@ int cp_app_run(const cp_options *o, const char *command, const cp_backend *backe
         rc = cp_status_set(st, CP_EXIT_RUNTIME, "out of memory for %zu configurations", n);
         goto done;
     }
+    /* a long model run says so first, terminal or not: a huge expression or gather is
+     * evaluated thread by thread (spread over the CPUs) */
+    cp_model_cost cost;
+    char notice[256];
+    cp_model_estimate(configs, n, &cost);
+    if (cp_progress_model_notice(notice, sizeof notice, &cost))
+        fprintf(stderr, "coalprobe: %s\n", notice);
     cp_progress progress;
     cp_progress_start(&progress, "predicting");
     for (size_t i = 0; i < n && rc == CP_EXIT_OK; i++) {
