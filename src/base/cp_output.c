@@ -112,13 +112,44 @@ static char *cp_output_read_link(const char *path)
     return NULL;
 }
 
+/* The descriptor a path names when it is one of the process's own (/proc/self/fd/N,
+ * /dev/fd/N; /dev/stdout is a link to /proc/self/fd/1), or -1. Such a path is a "magic" link to
+ * an open file: what it reaches is that descriptor's file, wherever its offset (or O_APPEND)
+ * stands, so it is written through the descriptor, never replaced. */
+static int cp_output_fd_alias(const char *p)
+{
+    static const char *const dirs[] = {"/proc/self/fd/", "/dev/fd/"};
+    for (size_t k = 0; k < 2; k++) {
+        size_t len = strlen(dirs[k]);
+        if (strncmp(p, dirs[k], len) != 0 || !p[len] || strlen(p + len) > 6)
+            continue;
+        int fd = 0;
+        for (const char *d = p + len; *d; d++) {
+            if (*d < '0' || *d > '9')
+                return -1;
+            fd = fd * 10 + (*d - '0');
+        }
+        return fd;
+    }
+    return -1;
+}
+
 /* Follows path's chain of symbolic links to the file at its end: *target (malloc'd) is that
  * file's path (path itself when it is no link); *exists says whether anything is there, *sb its
- * lstat. A link's relative text is relative to the link's directory. Returns 0 or an errno. */
-static int cp_output_resolve(const char *path, char **target, struct stat *sb, int *exists)
+ * lstat; *alias is the descriptor when the chain reaches one of the process's own (see
+ * cp_output_fd_alias), -1 otherwise. A link's relative text is relative to the link's
+ * directory. Returns 0 or an errno. */
+static int cp_output_resolve(const char *path, char **target, struct stat *sb, int *exists,
+                             int *alias)
 {
     char *p = strdup(path);
+    *alias = -1;
     for (int hops = 0; p; hops++) {
+        if ((*alias = cp_output_fd_alias(p)) >= 0) {
+            *exists = 1;
+            *target = p;
+            return 0;
+        }
         if (lstat(p, sb) != 0) {
             if (errno != ENOENT)
                 break;
@@ -304,10 +335,23 @@ int cp_output_open(cp_output *out, const char *path, cp_status *st)
         return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory");
     }
     struct stat sb;
-    int exists = 0;
-    int e = cp_output_resolve(path, &out->target, &sb, &exists);
+    int exists = 0, alias = -1;
+    int e = cp_output_resolve(path, &out->target, &sb, &exists, &alias);
     if (e)
         return cp_output_fail_open(out, e, "check the path and its symbolic links", st);
+    if (alias == STDOUT_FILENO) { /* -o /dev/stdout: standard output itself */
+        cp_output_abort(out);
+        return cp_output_open(out, "-", st);
+    }
+    if (alias >= 0) { /* another descriptor of ours (/dev/stderr, /dev/fd/3): written through */
+        out->direct = 1;
+        int fd = fcntl(alias, F_DUPFD_CLOEXEC, 3);
+        if (fd < 0)
+            return cp_output_fail_open(out, errno, "that descriptor is not open", st);
+        if (cp_output_wrap(out, fd, 1) != 0)
+            return cp_output_fail_open(out, ENOMEM, NULL, st);
+        return CP_EXIT_OK;
+    }
     mode_t type = exists ? sb.st_mode & S_IFMT : 0;
     if (type == S_IFDIR) {
         cp_status_set(st, CP_EXIT_RUNTIME, "cannot write '%s': it is a directory", path);

@@ -4,7 +4,9 @@
  * behind.
  *
  * The rules, by what the path names when it is opened:
- *   NULL or "-"          standard output (fd 1)
+ *   NULL or "-"          standard output (fd 1); /dev/stdout and /proc/self/fd/1 too
+ *   /dev/fd/N,           one of the process's open descriptors (/dev/stderr is fd 2): written
+ *   /proc/self/fd/N      through it, wherever its offset stands (O_APPEND kept), never replaced
  *   nothing yet          a new file: written under a temporary name in the same directory,
  *                        flushed to disk (fsync), renamed into place, the directory fsynced;
  *                        created with mode 0666 less the umask (and the directory's default

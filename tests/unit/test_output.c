@@ -1,7 +1,8 @@
 /* test_output.c: the rules every output file follows (src/base/cp_output.h), on files this test
  * creates in a directory of its own (never the machine's /dev): a new file's mode under umask 022
  * and 077, a replaced file's mode kept, symbolic links followed (chains, relative, dangling,
- * loops), a FIFO with a reader and one whose reader leaves early (EPIPE), a Unix socket, a
+ * loops), the process's own descriptors (/dev/stdout's /proc/self/fd/1, appended to), a FIFO
+ * with a reader and one whose reader leaves early (EPIPE), a Unix socket, a
  * directory and a block device refused, a missing parent, a read-only directory, a write past
  * the file size limit (EFBIG), standard output closed by its reader, a target swapped for a FIFO
  * while the report is written; after every failure no temporary file is left and what was there
@@ -498,6 +499,66 @@ static void test_stdout_closed(void)
     CHECK(CP_EXIT_PIPE == 128 + SIGPIPE);
 }
 
+/* The process's own descriptors, as /dev/stdout and /dev/fd/N name them (reached here through
+ * /proc/self/fd and a link of the test's own, never through /dev): written through, never
+ * replaced; a file opened for appending keeps what it held. */
+static void test_descriptor_paths(void)
+{
+    char log[128], link[128];
+    at(log, sizeof log, "appended.log");
+    put(log, "keep\n");
+    CHECK(symlink("/proc/self/fd/1", at(link, sizeof link, "my-stdout")) == 0);
+    struct stat before, after;
+    CHECK(stat(log, &before) == 0);
+    pid_t pid = fork();
+    if (pid == 0) { /* standard output appends to the log, as `>> log` makes it */
+        int fd = open(log, O_WRONLY | O_APPEND);
+        if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0)
+            _exit(2);
+        cp_status st;
+        int ok = write_report(link, "report\n", &st) == CP_EXIT_OK;
+        ok &= write_report("/proc/self/fd/1", "again\n", &st) == CP_EXIT_OK;
+        _exit(ok ? 0 : 1);
+    }
+    CHECK(child_status(pid) == 0);
+    CHECK(file_is(log, "keep\nreport\nagain\n"));
+    CHECK(stat(log, &after) == 0 && after.st_ino == before.st_ino);
+    CHECK(type_of(link) == S_IFLNK);
+
+    /* another descriptor: a pipe, still open for the caller afterwards */
+    int fds[2];
+    CHECK(pipe(fds) == 0);
+    char path[64];
+    snprintf(path, sizeof path, "/proc/self/fd/%d", fds[1]);
+    cp_status st;
+    CHECK(write_report(path, "through fd\n", &st) == CP_EXIT_OK);
+    CHECK(write(fds[1], "more\n", 5) == 5);
+    close(fds[1]);
+    FILE *r = fdopen(fds[0], "r");
+    char *got = r ? cp_test_read_stream(r) : NULL;
+    if (r)
+        fclose(r);
+    CHECK(got && strcmp(got, "through fd\nmore\n") == 0);
+    free(got);
+    /* a descriptor that is not open */
+    CHECK(write_report("/proc/self/fd/977", "x\n", &st) == CP_EXIT_RUNTIME);
+    CHECK_STR_CONTAINS(st.message, "cannot write '/proc/self/fd/977': Bad file descriptor");
+    /* standard output through its alias is standard output: a closed pipe is CP_EXIT_PIPE */
+    CHECK(pipe(fds) == 0);
+    pid = fork();
+    if (pid == 0) {
+        close(fds[0]);
+        if (dup2(fds[1], STDOUT_FILENO) < 0)
+            _exit(2);
+        cp_status cst;
+        _exit(write_report(link, "x\n", &cst) == CP_EXIT_PIPE ? 0 : 1);
+    }
+    close(fds[0]);
+    close(fds[1]);
+    CHECK(child_status(pid) == 0);
+    CHECK(temps_in(g_dir) == 0);
+}
+
 /* Something other than a file put at the target while the report is written is kept. */
 static void test_target_swapped(void)
 {
@@ -579,6 +640,7 @@ int main(void)
     test_read_only_directory();
     test_write_error_keeps_old_file();
     test_stdout_closed();
+    test_descriptor_paths();
     test_target_swapped();
     test_abort();
     remove_tree(g_dir);
