@@ -357,6 +357,9 @@ static void test_refused_and_missing(void)
     CHECK_STR_CONTAINS(st.message, "/missing/r.json': No such file or directory");
     CHECK_STR_CONTAINS(st.hint, "directory exists");
     CHECK(entries_in(g_dir) == before);
+    /* an empty name */
+    CHECK(write_report("", "x\n", &st) == CP_EXIT_RUNTIME);
+    CHECK_STR_CONTAINS(st.message, "cannot write '': No such file or directory");
     /* a parent that is a file */
     put(at(p, sizeof p, "plain"), "x");
     CHECK(write_report(at(p, sizeof p, "plain/r.json"), "x\n", &st) == CP_EXIT_RUNTIME);
