@@ -8,13 +8,16 @@ set -u
 bin=${1:?usage: model_threads.sh PATH/TO/coalprobe [OUTDIR]}
 out=${2:-$(mktemp -d)}
 mkdir -p "$out"
-cpus=$(nproc)
+cpus=$(nproc) # the CPUs this process may use
+first=$(awk '/^Cpus_allowed_list/ { print $2 }' /proc/self/status | cut -d, -f1 | cut -d- -f1)
 echo "machine: $cpus CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'))"
 run() { # NAME CPUS ARGS...
     name=$1 n=$2
     shift 2
     start=$(date +%s.%N)
-    taskset -c 0-$((n - 1)) "$bin" "$@" --model --format json -o "$out/$name-$n.json" 2> "$out/$name-$n.err"
+    pin=""
+    [ "$n" -eq 1 ] && pin="taskset -c $first"
+    $pin "$bin" "$@" --model --format json -o "$out/$name-$n.json" 2> "$out/$name-$n.err"
     rc=$?
     end=$(date +%s.%N)
     printf '%-8s %3s CPUs  exit %s  %7.1f s  %s\n' "$name" "$n" "$rc" "$(echo "$end - $start" | bc)" \
