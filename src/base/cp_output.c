@@ -335,8 +335,7 @@ int cp_output_open(cp_output *out, const char *path, cp_status *st)
         return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory");
     }
     if (!*path)
-        return cp_output_fail_open(out, ENOENT, "give a file name, or '-' for standard output",
-                                   st);
+        return cp_output_fail_open(out, ENOENT, "give a file name, or '-' for standard output", st);
     struct stat sb;
     int exists = 0, alias = -1;
     int e = cp_output_resolve(path, &out->target, &sb, &exists, &alias);
