@@ -194,8 +194,7 @@ int cp_app_run(const cp_options *o, const char *command, const cp_backend *backe
     }
     if (o->explain) {
         rc = cp_app_explain(o, configs, n, out.file, st);
-        rc = rc == CP_EXIT_OK ? cp_output_commit(&out, st) : rc;
-        cp_output_abort(&out);
+        rc = cp_output_close(&out, rc, st);
         free(configs);
         return rc;
     }
@@ -214,6 +213,13 @@ int cp_app_run(const cp_options *o, const char *command, const cp_backend *backe
         rc = cp_status_set(st, CP_EXIT_RUNTIME, "out of memory for %zu configurations", n);
         goto done;
     }
+    /* a long model run says so first, terminal or not: a huge expression or gather is
+     * evaluated thread by thread (spread over the CPUs) */
+    cp_model_cost cost;
+    char notice[256];
+    cp_model_estimate(configs, n, &cost);
+    if (cp_progress_model_notice(notice, sizeof notice, &cost))
+        fprintf(stderr, "coalprobe: %s\n", notice);
     cp_progress progress;
     cp_progress_start(&progress, "predicting");
     for (size_t i = 0; i < n && rc == CP_EXIT_OK; i++) {
@@ -270,8 +276,8 @@ int cp_app_run(const cp_options *o, const char *command, const cp_backend *backe
     report.nrows = done;
     report.incomplete = cp_app_signal != 0;
     rc = cp_report_write(out.file, o->format, &report, st);
-    if (rc == CP_EXIT_OK)
-        rc = cp_output_commit(&out, st);
+    cp_app_temp_path = NULL; /* the output's names are freed now; a second signal exits */
+    rc = cp_output_close(&out, rc, st);
     if (rc == CP_EXIT_OK && cp_app_signal) {
         int sig = cp_app_signal;
         fprintf(stderr,

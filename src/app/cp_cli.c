@@ -509,7 +509,7 @@ void cp_cli_print_compare_help(FILE *out)
           "\n"
           "  --tolerance T     allowed change of times and bandwidths: 5%, 0.05 (default 5%)\n"
           "  --format FMT      table (text, default) or json\n"
-          "  -o, --output FILE write the comparison to FILE\n"
+          "  -o, --output FILE write the comparison to FILE (as reports: coalprobe --help)\n"
           "  -h, --help        this help\n"
           "\n"
           "Exit codes: 0 nothing regressed; 1 a report cannot be read; 2 usage error or not a\n"
@@ -573,7 +573,10 @@ void cp_cli_print_help(FILE *out)
           "\n"
           "Output:\n"
           "  --format FMT      table, json, csv or vega-lite (a chart spec; default table)\n"
-          "  -o, --output FILE write the report to FILE ('-' is standard output)\n"
+          "  -o, --output FILE write the report to FILE ('-' is standard output): a file\n"
+          "                    is replaced whole once the report is complete (its mode\n"
+          "                    kept; new files follow the umask); a link is followed; a\n"
+          "                    FIFO or device such as /dev/null is written in place\n"
           "  --explain         draw which lanes of a warp land on which line and sector\n"
           "  --warp W          the warp --explain draws (default 0)\n"
           "\n"
@@ -606,7 +609,8 @@ void cp_cli_print_help(FILE *out)
           "  coalprobe doctor                         will measuring work here? how to fix it\n"
           "\n"
           "Exit codes: 0 ok; 1 runtime error; 2 usage error (nothing was run or written);\n"
-          "3 predicted and measured counts disagree (with --check).\n"
+          "3 predicted and measured counts disagree (with --check); 130, 143 interrupted;\n"
+          "141 standard output closed by its reader (e.g. | head), quietly.\n"
           "Without a CUDA device coalprobe prints the model's predictions and says so.\n",
           out);
 }

@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cp_progress.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -68,4 +69,25 @@ void cp_progress_clear(cp_progress *p)
         fflush(stderr);
     }
     p->shown = 0;
+}
+
+int cp_progress_model_notice(char *buf, size_t len, const cp_model_cost *cost)
+{
+    if (len)
+        buf[0] = '\0';
+    if (!(cost->seconds >= CP_PROGRESS_NOTICE_SECONDS))
+        return 0;
+    char when[32];
+    if (cost->seconds < 90)
+        snprintf(when, sizeof when, "%.0f s", cost->seconds);
+    else if (cost->seconds < 90 * 60)
+        snprintf(when, sizeof when, "%.0f min", cost->seconds / 60);
+    else
+        snprintf(when, sizeof when, "%.1f h", cost->seconds / 3600);
+    snprintf(buf, len,
+             "the model evaluates %" PRIu64 " GPU threads one by one (%zu configuration%s): "
+             "about %s on %u CPU thread%s",
+             cost->threads, cost->configs, cost->configs == 1 ? "" : "s", when, cost->cpu_threads,
+             cost->cpu_threads == 1 ? "" : "s");
+    return 1;
 }

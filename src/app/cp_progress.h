@@ -30,4 +30,13 @@ void cp_progress_clear(cp_progress *p);
 void cp_progress_format(char *buf, size_t len, size_t done, size_t total, const char *verb,
                         const char *what, double elapsed_s);
 
+/* Seconds of predicting from which coalprobe says beforehand what it is about to do. */
+#define CP_PROGRESS_NOTICE_SECONDS 3.0
+
+/* The line said on stderr (terminal or not) before a model run estimated to take
+ * CP_PROGRESS_NOTICE_SECONDS or more: "the model evaluates 4294967296 GPU threads one by one (1
+ * configuration): about 2 min on 16 CPU threads". Returns 1 and fills buf when one is due, 0
+ * (buf empty) otherwise. */
+int cp_progress_model_notice(char *buf, size_t len, const cp_model_cost *cost);
+
 #endif

@@ -44,15 +44,13 @@ static int cp_main_compare(int argc, char **argv, const char *command)
                 cp_trace_compare_files(o.base_path, o.new_path, o.tolerance, o.json, out.file, &st);
         else
             rc = cp_compare_files(o.base_path, o.new_path, o.tolerance, o.json, out.file, &st);
-        if (rc == CP_EXIT_OK || rc == CP_EXIT_MISMATCH) { /* a regression is a written report */
-            int written = cp_output_commit(&out, &st);
-            rc = written == CP_EXIT_OK ? rc : written;
-        }
-        cp_output_abort(&out);
+        /* a regression is a written report */
+        int written = cp_output_close(&out, rc == CP_EXIT_MISMATCH ? CP_EXIT_OK : rc, &st);
+        rc = written == CP_EXIT_OK ? rc : written;
     }
     if (rc == CP_EXIT_MISMATCH)
         fprintf(stderr, "coalprobe: %s\n", st.message);
-    else if (rc != CP_EXIT_OK)
+    else if (rc != CP_EXIT_OK && rc < 128) /* CP_EXIT_PIPE: quietly */
         cp_app_report_failure(cp_main_wants_json(argc, argv), stdout, command, &st);
     return rc;
 }
@@ -62,6 +60,7 @@ int main(int argc, char **argv)
     cp_status st;
     cp_options o;
     cp_status_clear(&st);
+    cp_output_catch_signals(); /* a closed pipe or a full file: errors cp_output reports */
     char *command = cp_cli_command_string(argc, argv);
     if (argc > 1 && strcmp(argv[1], "trace") == 0) {
         free(command);
@@ -88,7 +87,8 @@ int main(int argc, char **argv)
             rc = cp_app_run(&o, command ? command : "coalprobe", &cp_backend_cuda, &st);
     }
     /* a mismatch is already in the report, and an interruption (128 + the signal) wrote its
-     * partial report and said so; other failures left no report behind */
+     * partial report and said so; standard output closed by its reader (CP_EXIT_PIPE) ends
+     * quietly; other failures left no report behind */
     if (rc != CP_EXIT_OK && rc < 128)
         cp_app_report_failure(rc != CP_EXIT_MISMATCH && cp_main_wants_json(argc, argv), stdout,
                               command ? command : "coalprobe", &st);

@@ -1,82 +1,499 @@
-/* cp_output.c: writing reports atomically: to a temporary file renamed into place. */
-#define _POSIX_C_SOURCE 200809L
+/* cp_output.c: writing every output file by the rules of cp_output.h: a new or regular file
+ * replaced atomically (temporary file, fsync, rename, fsync of the directory), a symbolic link
+ * followed, a special file written in place, a directory or block device refused; every write
+ * goes through a stdio cookie that keeps the first error, so that the message names the path
+ * and the real reason whatever the writer printed. */
+#define _GNU_SOURCE /* fopencookie */
 #include "cp_output.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
+
+/* Links followed before giving up with ELOOP (the kernel's own limit). */
+#define CP_OUTPUT_MAX_LINKS 40
+/* Characters of the target's name kept in the temporary file's name (NAME_MAX is 255). */
+#define CP_OUTPUT_TEMP_STEM 200
+
+struct cp_output_sink {
+    int fd;    /* the destination, or the temporary file; -1 once closed */
+    int owned; /* 0 for standard output, which stays open */
+    int error; /* errno of the first failed write; 0 while none failed */
+};
+
+static void cp_output_no_op(int sig)
+{
+    (void)sig;
+}
+
+void cp_output_catch_signals(void)
+{
+    static const int sigs[] = {SIGPIPE, SIGXFSZ};
+    for (size_t k = 0; k < sizeof sigs / sizeof *sigs; k++) {
+        struct sigaction old;
+        if (sigaction(sigs[k], NULL, &old) != 0 || (old.sa_flags & SA_SIGINFO) ||
+            old.sa_handler != SIG_DFL)
+            continue; /* ignored or handled by whoever runs us: leave it so */
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = cp_output_no_op;
+        sigemptyset(&sa.sa_mask);
+        sa.sa_flags = SA_RESTART;
+        sigaction(sigs[k], &sa, NULL);
+    }
+}
+
+/* The cookie's write: all of buf, or the first error kept (and every later write refused, so
+ * that a report never has a hole in the middle). A short count makes stdio set the error flag. */
+static ssize_t cp_output_sink_write(void *cookie, const char *buf, size_t size)
+{
+    struct cp_output_sink *s = cookie;
+    size_t done = 0;
+    while (!s->error && done < size) {
+        ssize_t w = write(s->fd, buf + done, size - done);
+        if (w > 0)
+            done += (size_t)w;
+        else if (w < 0 && errno != EINTR)
+            s->error = errno;
+        else if (w == 0)
+            s->error = EIO;
+    }
+    return (ssize_t)done;
+}
+
+/* "cannot write 'PATH': reason", naming the link's target when the path is a link. */
+static int cp_output_error(const cp_output *out, const char *path, int err, cp_status *st)
+{
+    if (!path)
+        return cp_status_set(st, CP_EXIT_RUNTIME, "cannot write to standard output: %s",
+                             strerror(err));
+    if (out && out->target && strcmp(out->target, path) != 0)
+        return cp_status_set(st, CP_EXIT_RUNTIME, "cannot write '%s' (the link's target '%s'): %s",
+                             path, out->target, strerror(err));
+    return cp_status_set(st, CP_EXIT_RUNTIME, "cannot write '%s': %s", path, strerror(err));
+}
+
+/* The directory part of path with its slash ("dir/", "/"), "" for a bare name. */
+static size_t cp_output_dir_len(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? (size_t)(slash - path) + 1 : 0;
+}
+
+/* The text of the symbolic link at path (malloc'd), or NULL with errno set. */
+static char *cp_output_read_link(const char *path)
+{
+    for (size_t cap = 256; cap <= (1u << 20); cap *= 2) {
+        char *buf = malloc(cap);
+        if (!buf)
+            return NULL;
+        ssize_t n = readlink(path, buf, cap);
+        if (n < 0) {
+            int e = errno;
+            free(buf);
+            errno = e;
+            return NULL;
+        }
+        if ((size_t)n < cap) {
+            buf[n] = '\0';
+            return buf;
+        }
+        free(buf);
+    }
+    errno = ENAMETOOLONG;
+    return NULL;
+}
+
+/* The descriptor a path names when it is one of the process's own (/proc/self/fd/N,
+ * /dev/fd/N; /dev/stdout is a link to /proc/self/fd/1), or -1. Such a path is a "magic" link to
+ * an open file: what it reaches is that descriptor's file, wherever its offset (or O_APPEND)
+ * stands, so it is written through the descriptor, never replaced. */
+static int cp_output_fd_alias(const char *p)
+{
+    static const char *const dirs[] = {"/proc/self/fd/", "/dev/fd/"};
+    for (size_t k = 0; k < 2; k++) {
+        size_t len = strlen(dirs[k]);
+        if (strncmp(p, dirs[k], len) != 0 || !p[len] || strlen(p + len) > 6)
+            continue;
+        int fd = 0;
+        for (const char *d = p + len; *d; d++) {
+            if (*d < '0' || *d > '9')
+                return -1;
+            fd = fd * 10 + (*d - '0');
+        }
+        return fd;
+    }
+    return -1;
+}
+
+/* Follows path's chain of symbolic links to the file at its end: *target (malloc'd) is that
+ * file's path (path itself when it is no link); *exists says whether anything is there, *sb its
+ * lstat; *alias is the descriptor when the chain reaches one of the process's own (see
+ * cp_output_fd_alias), -1 otherwise. A link's relative text is relative to the link's
+ * directory. Returns 0 or an errno. */
+static int cp_output_resolve(const char *path, char **target, struct stat *sb, int *exists,
+                             int *alias)
+{
+    char *p = strdup(path);
+    *alias = -1;
+    for (int hops = 0; p; hops++) {
+        if ((*alias = cp_output_fd_alias(p)) >= 0) {
+            *exists = 1;
+            *target = p;
+            return 0;
+        }
+        if (lstat(p, sb) != 0) {
+            if (errno != ENOENT)
+                break;
+            *exists = 0; /* nothing there (or no parent directory: creating says so) */
+            *target = p;
+            return 0;
+        }
+        if (!S_ISLNK(sb->st_mode)) {
+            *exists = 1;
+            *target = p;
+            return 0;
+        }
+        if (hops == CP_OUTPUT_MAX_LINKS) {
+            errno = ELOOP;
+            break;
+        }
+        char *link = cp_output_read_link(p);
+        if (!link)
+            break;
+        size_t dir = link[0] == '/' ? 0 : cp_output_dir_len(p);
+        char *next = malloc(dir + strlen(link) + 1);
+        if (next) {
+            memcpy(next, p, dir);
+            strcpy(next + dir, link);
+        }
+        free(link);
+        free(p);
+        p = next;
+    }
+    int e = p ? errno : ENOMEM;
+    free(p);
+    return e ? e : EIO;
+}
+
+/* Six characters for a temporary name: the time, the process and a counter, mixed. */
+static void cp_output_random_suffix(char *dst)
+{
+    static const char set[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+    static unsigned counter;
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    uint64_t x = (uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 30) ^ ((uint64_t)getpid() << 40) ^
+                 (uint64_t)++counter * 0x9E3779B97F4A7C15ull;
+    x ^= x >> 30;
+    x *= 0xBF58476D1CE4E5B9ull;
+    x ^= x >> 27;
+    x *= 0x94D049BB133111EBull;
+    x ^= x >> 31;
+    for (int k = 0; k < 6; k++, x /= 62)
+        dst[k] = set[x % 62];
+}
+
+/* Creates the temporary file beside out->target: TARGET.tmp-XXXXXX (the name cut to
+ * CP_OUTPUT_TEMP_STEM characters). A new report is created 0666 so that the kernel applies the
+ * umask and a default ACL exactly as for `>`; one that replaces a file is created 0600 and then
+ * given the old file's owner (where allowed) and permission bits. Returns the descriptor or -1
+ * with errno set. */
+static int cp_output_create_temp(cp_output *out, int replaces, const struct stat *old)
+{
+    const char *t = out->target;
+    size_t dir = cp_output_dir_len(t), name = strlen(t + dir);
+    if (name > CP_OUTPUT_TEMP_STEM)
+        name = CP_OUTPUT_TEMP_STEM;
+    out->temp_path = malloc(dir + name + 12);
+    if (!out->temp_path)
+        return -1;
+    memcpy(out->temp_path, t, dir + name);
+    char *suffix = out->temp_path + dir + name;
+    memcpy(suffix, ".tmp-XXXXXX", 12);
+    int fd = -1;
+    for (int tries = 0; tries < 100 && fd < 0; tries++) {
+        cp_output_random_suffix(suffix + 5);
+        fd = open(out->temp_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
+                  replaces ? 0600 : 0666);
+        if (fd < 0 && errno != EEXIST)
+            break;
+    }
+    if (fd < 0) {
+        int e = errno;
+        free(out->temp_path);
+        out->temp_path = NULL; /* nothing of ours to remove */
+        errno = e;
+        return -1;
+    }
+    if (replaces) {
+        struct stat now;
+        if (fstat(fd, &now) == 0 && (now.st_uid != old->st_uid || now.st_gid != old->st_gid) &&
+            fchown(fd, old->st_uid, old->st_gid) != 0) {
+            /* not allowed (another user's file, a group we are not in): the new file is ours */
+        }
+        if (fchmod(fd, old->st_mode & 07777) != 0) {
+            int e = errno;
+            close(fd);
+            errno = e;
+            return -1; /* the caller removes the temporary file */
+        }
+    }
+    return fd;
+}
+
+/* Connects to the Unix stream socket at path; returns the descriptor or -1 with errno set. */
+static int cp_output_connect(const char *path)
+{
+    struct sockaddr_un addr;
+    memset(&addr, 0, sizeof addr);
+    addr.sun_family = AF_UNIX;
+    if (strlen(path) >= sizeof addr.sun_path) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    strcpy(addr.sun_path, path);
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        return -1;
+    if (connect(fd, (const struct sockaddr *)&addr, sizeof addr) != 0) {
+        int e = errno;
+        close(fd);
+        errno = e;
+        return -1;
+    }
+    return fd;
+}
+
+/* Opens a character device or FIFO in place: no O_CREAT, no O_TRUNC; refuses it if it was
+ * swapped for something else since lstat. */
+static int cp_output_open_special(const char *path, mode_t type)
+{
+    int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC | O_NOFOLLOW);
+    if (fd < 0)
+        return -1;
+    struct stat sb;
+    if (fstat(fd, &sb) != 0 || (sb.st_mode & S_IFMT) != type) {
+        close(fd);
+        errno = EAGAIN; /* "Resource temporarily unavailable": it changed under us */
+        return -1;
+    }
+    return fd;
+}
+
+/* Wraps fd in the FILE the writers use; on failure fd is closed when owned. */
+static int cp_output_wrap(cp_output *out, int fd, int owned)
+{
+    out->sink = calloc(1, sizeof *out->sink);
+    if (!out->sink) {
+        if (owned)
+            close(fd);
+        return -1;
+    }
+    out->sink->fd = fd;
+    out->sink->owned = owned;
+    cookie_io_functions_t io = {NULL, cp_output_sink_write, NULL, NULL};
+    out->file = fopencookie(out->sink, "w", io);
+    if (!out->file)
+        return -1;
+    setvbuf(out->file, NULL, _IOFBF, 1 << 16);
+    return 0;
+}
+
+static int cp_output_fail_open(cp_output *out, int err, const char *hint, cp_status *st)
+{
+    cp_output_error(out, out->path, err, st);
+    if (hint)
+        cp_status_hint(st, "%s", hint);
+    cp_output_abort(out);
+    return CP_EXIT_RUNTIME;
+}
 
 int cp_output_open(cp_output *out, const char *path, cp_status *st)
 {
     memset(out, 0, sizeof *out);
     if (!path || strcmp(path, "-") == 0) {
-        out->file = stdout;
+        fflush(stdout); /* what was printed before comes first */
+        out->direct = 1;
+        if (cp_output_wrap(out, STDOUT_FILENO, 0) != 0) {
+            cp_output_abort(out);
+            return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory");
+        }
         return CP_EXIT_OK;
     }
-    size_t len = strlen(path);
     out->path = strdup(path);
-    out->temp_path = malloc(len + 16);
-    if (!out->path || !out->temp_path) {
+    if (!out->path) {
         cp_output_abort(out);
         return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory");
     }
-    snprintf(out->temp_path, len + 16, "%s.tmp-XXXXXX", path);
-    int fd = mkstemp(out->temp_path);
-    if (fd < 0) {
-        int e = errno;
-        free(out->temp_path);
-        out->temp_path = NULL;
+    if (!*path)
+        return cp_output_fail_open(out, ENOENT, "give a file name, or '-' for standard output", st);
+    struct stat sb;
+    int exists = 0, alias = -1;
+    int e = cp_output_resolve(path, &out->target, &sb, &exists, &alias);
+    if (e)
+        return cp_output_fail_open(out, e, "check the path and its symbolic links", st);
+    if (alias == STDOUT_FILENO) { /* -o /dev/stdout: standard output itself */
         cp_output_abort(out);
-        cp_status_set(st, CP_EXIT_RUNTIME, "cannot write '%s': %s", path, strerror(e));
-        cp_status_hint(st, "check that the directory exists and is writable");
+        return cp_output_open(out, "-", st);
+    }
+    if (alias >= 0) { /* another descriptor of ours (/dev/stderr, /dev/fd/3): written through */
+        out->direct = 1;
+        int fd = fcntl(alias, F_DUPFD_CLOEXEC, 3);
+        if (fd < 0)
+            return cp_output_fail_open(out, errno, "that descriptor is not open", st);
+        if (cp_output_wrap(out, fd, 1) != 0)
+            return cp_output_fail_open(out, ENOMEM, NULL, st);
+        return CP_EXIT_OK;
+    }
+    mode_t type = exists ? sb.st_mode & S_IFMT : 0;
+    if (type == S_IFDIR) {
+        cp_status_set(st, CP_EXIT_RUNTIME, "cannot write '%s': it is a directory", path);
+        cp_status_hint(st, "give a file name, e.g. %s/report.json", path);
+        cp_output_abort(out);
         return CP_EXIT_RUNTIME;
     }
-    out->file = fdopen(fd, "w");
-    if (!out->file) {
-        int e = errno;
-        close(fd);
+    if (type == S_IFBLK) {
+        cp_status_set(st, CP_EXIT_RUNTIME, "cannot write '%s': it is a block device", path);
+        cp_status_hint(st, "a report never overwrites a disk: give the name of a file");
         cp_output_abort(out);
-        return cp_status_set(st, CP_EXIT_RUNTIME, "cannot open '%s': %s", path, strerror(e));
+        return CP_EXIT_RUNTIME;
     }
+    int fd;
+    const char *hint = "check that the directory exists and is writable";
+    if (type == S_IFCHR || type == S_IFIFO || type == S_IFSOCK) {
+        out->direct = 1;
+        fd = type == S_IFSOCK ? cp_output_connect(out->target)
+                              : cp_output_open_special(out->target, type);
+        hint = type == S_IFSOCK ? "a socket must be a Unix stream socket that someone listens on"
+                                : "check the file's permissions";
+    } else if (type == 0 || type == S_IFREG) {
+        fd = cp_output_create_temp(out, type == S_IFREG, &sb);
+    } else {
+        fd = -1;
+        errno = EINVAL;
+    }
+    if (fd < 0)
+        return cp_output_fail_open(out, errno, hint, st);
+    if (cp_output_wrap(out, fd, 1) != 0)
+        return cp_output_fail_open(out, ENOMEM, NULL, st);
     return CP_EXIT_OK;
+}
+
+int cp_output_failed(const cp_output *out, cp_status *st)
+{
+    if (!out->sink || !out->sink->error)
+        return CP_EXIT_OK;
+    if (!out->path && out->sink->error == EPIPE) {
+        cp_status_set(st, CP_EXIT_PIPE, "standard output was closed by its reader");
+        return CP_EXIT_PIPE;
+    }
+    int e = out->sink->error;
+    cp_output_error(out, out->path, e, st);
+    if (e == ENOSPC || e == EDQUOT)
+        cp_status_hint(st, "make room on its file system, or write the report elsewhere");
+    else if (e == EFBIG)
+        cp_status_hint(st, "the file size limit (ulimit -f) is too small for the report");
+    else if (e == EPIPE)
+        cp_status_hint(st, "its reader stopped reading before the end of the report");
+    return CP_EXIT_RUNTIME;
+}
+
+/* fsync of the directory that holds path, so that the rename survives a crash; best effort (a
+ * file system may not support it, and the report is in place either way). */
+static void cp_output_sync_dir(const char *path)
+{
+    size_t len = cp_output_dir_len(path);
+    char *dir = len ? strndup(path, len) : strdup(".");
+    if (!dir)
+        return;
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    free(dir);
+    if (fd >= 0) {
+        if (fsync(fd) != 0) {
+            /* ignored: see above */
+        }
+        close(fd);
+    }
 }
 
 int cp_output_commit(cp_output *out, cp_status *st)
 {
     if (!out->file)
         return CP_EXIT_OK;
-    if (!out->path) {
-        if (fflush(out->file) != 0 || ferror(out->file))
-            return cp_status_set(st, CP_EXIT_RUNTIME, "cannot write to standard output: %s",
-                                 strerror(errno));
-        out->file = NULL;
-        return CP_EXIT_OK;
-    }
-    int failed = fflush(out->file) != 0 || ferror(out->file);
-    failed |= fclose(out->file) != 0;
+    int fd = out->sink->fd;
+    int flushed = fflush(out->file) == 0;
+    fclose(out->file); /* nothing left to flush: the cookie's close does not close fd */
     out->file = NULL;
-    if (failed || rename(out->temp_path, out->path) != 0) {
-        int e = errno;
-        cp_status_set(st, CP_EXIT_RUNTIME, "cannot write '%s': %s", out->path, strerror(e));
-        cp_output_abort(out);
-        return CP_EXIT_RUNTIME;
+    int rc = cp_output_failed(out, st);
+    if (rc == CP_EXIT_OK && !flushed)
+        rc = cp_output_error(out, out->path, EIO, st);
+    int e = 0;
+    if (out->direct) {
+        if (out->sink->owned && close(fd) != 0 && rc == CP_EXIT_OK && errno != EINTR)
+            rc = cp_output_error(out, out->path, errno, st);
+        out->sink->fd = -1;
+    } else {
+        /* fsync: a full disk or an I/O error may show only now (NFS, quotas); EINVAL is a file
+         * system without it */
+        if (rc == CP_EXIT_OK && fsync(fd) != 0 && errno != EINVAL)
+            e = errno;
+        if (close(fd) != 0 && !e && errno != EINTR)
+            e = errno;
+        out->sink->fd = -1;
+        if (rc == CP_EXIT_OK && e)
+            rc = cp_output_error(out, out->path, e, st);
+        struct stat now; /* something other than a file put there meanwhile is kept */
+        if (rc == CP_EXIT_OK && lstat(out->target, &now) == 0 && !S_ISREG(now.st_mode)) {
+            rc = cp_status_set(st, CP_EXIT_RUNTIME,
+                               "cannot write '%s': '%s' is no longer a regular file (it was "
+                               "replaced while the report was written), so it is left as it is",
+                               out->path, out->target);
+            cp_status_hint(st, "run again");
+        }
+        if (rc == CP_EXIT_OK && rename(out->temp_path, out->target) != 0)
+            rc = cp_output_error(out, out->path, errno, st);
+        if (rc == CP_EXIT_OK) {
+            free(out->temp_path);
+            out->temp_path = NULL; /* renamed: nothing to remove */
+            cp_output_sync_dir(out->target);
+        }
     }
-    free(out->temp_path);
-    out->temp_path = NULL;
     cp_output_abort(out);
-    return CP_EXIT_OK;
+    return rc;
+}
+
+int cp_output_close(cp_output *out, int rc, cp_status *st)
+{
+    if (rc == CP_EXIT_OK)
+        return cp_output_commit(out, st);
+    if (out->file)
+        fflush(out->file); /* a write error may show only now */
+    int failed = cp_output_failed(out, st);
+    cp_output_abort(out);
+    return failed != CP_EXIT_OK ? failed : rc;
 }
 
 void cp_output_abort(cp_output *out)
 {
-    if (out->file && out->file != stdout)
+    if (out->file)
         fclose(out->file);
     out->file = NULL;
+    if (out->sink && out->sink->owned && out->sink->fd >= 0)
+        close(out->sink->fd);
     if (out->temp_path)
         unlink(out->temp_path);
+    free(out->sink);
     free(out->temp_path);
+    free(out->target);
     free(out->path);
-    out->temp_path = NULL;
-    out->path = NULL;
+    memset(out, 0, sizeof *out);
 }

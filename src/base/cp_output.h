@@ -1,5 +1,38 @@
-/* cp_output.h: the report's destination: standard output, or a file written under a
- * temporary name and renamed into place only when the report is complete. */
+/* cp_output.h: every file coalprobe writes (reports of every subcommand, compare's output, trace
+ * reports): standard output, a regular file replaced atomically, or a special file written in
+ * place. Nothing that is not a regular file is ever replaced, and a failed write leaves nothing
+ * behind.
+ *
+ * The rules, by what the path names when it is opened:
+ *   NULL or "-"          standard output (fd 1); /dev/stdout and /proc/self/fd/1 too
+ *   /dev/fd/N,           one of the process's open descriptors (/dev/stderr is fd 2): written
+ *   /proc/self/fd/N      through it, wherever its offset stands (O_APPEND kept), never replaced
+ *   nothing yet          a new file: written under a temporary name in the same directory,
+ *                        flushed to disk (fsync), renamed into place, the directory fsynced;
+ *                        created with mode 0666 less the umask (and the directory's default
+ *                        ACL), as the shell's `>` creates files
+ *   a regular file       replaced the same way; the new file keeps the old one's permission
+ *                        bits (07777) and, where the process may, its owner and group. Other
+ *                        hard links to the old file keep the old content
+ *   a symbolic link      followed (a chain of links too, a dangling link included): the file at
+ *                        its end is created or replaced by the rules above, in its own
+ *                        directory; the link stays
+ *   a character device,  opened and written in place (no temporary file, no rename, no
+ *   a FIFO               truncation): /dev/null, a terminal, a pipe someone reads. Opening a
+ *                        FIFO waits for its reader, as the shell's `>` does
+ *   a socket             connected to (a Unix stream socket) and written
+ *   a directory          refused (CP_EXIT_RUNTIME) when opened, so before any work
+ *   a block device       refused: a report never overwrites a disk
+ * A write that fails (ENOSPC, EIO, EFBIG, EPIPE, ...) is CP_EXIT_RUNTIME with the path and the
+ * reason, and the temporary file is removed; standard output closed by its reader (EPIPE, e.g.
+ * `coalprobe ... | head -1`) is CP_EXIT_PIPE with no message to print.
+ *
+ * Use:
+ *     cp_output out;
+ *     CP_TRY(cp_output_open(&out, path, st));       // before the work: a bad path fails now
+ *     int rc = write_the_report(out.file, st);       // any writer: a FILE *
+ *     rc = cp_output_close(&out, rc, st);            // commits if rc is CP_EXIT_OK
+ * Not thread-safe: one thread opens, writes and closes a cp_output. */
 #ifndef CP_OUTPUT_H
 #define CP_OUTPUT_H
 
@@ -7,21 +40,46 @@
 
 #include "cp_status.h"
 
+struct cp_output_sink; /* private: the descriptor and the first write error */
+
 typedef struct cp_output {
-    FILE *file;      /* where to write */
-    char *path;      /* final path, NULL for standard output */
-    char *temp_path; /* temporary file beside it, NULL for standard output */
+    FILE *file;                  /* where to write */
+    char *path;                  /* the path as given, NULL for standard output */
+    char *target;                /* the file written or replaced (a link's target), or NULL */
+    char *temp_path;             /* temporary file beside target while writing, or NULL */
+    int direct;                  /* 1: a special file or standard output, written in place */
+    struct cp_output_sink *sink; /* private */
 } cp_output;
 
-/* Opens the destination: NULL or "-" is standard output; otherwise creates a temporary file
- * in the target's directory (so that a path that cannot be written fails now, before any
- * work). */
+/* Makes SIGPIPE and SIGXFSZ no-op handlers for the process, where they have their default
+ * action, so that writing to a pipe whose reader has gone (EPIPE) or past the file size limit
+ * (EFBIG) is an error cp_output reports (and cleans up after) rather than the death of the
+ * process. Handlers, unlike SIG_IGN, are reset to the default in programs the process execs.
+ * main calls it once at start; call it in tests that exercise those errors. */
+void cp_output_catch_signals(void);
+
+/* Opens the destination by the rules above. On failure (CP_EXIT_RUNTIME, message "cannot write
+ * 'PATH': reason" with a hint) nothing was created. */
 int cp_output_open(cp_output *out, const char *path, cp_status *st);
 
-/* Flushes and, for a file, renames the temporary file onto the final path. */
+/* Ends the output after the writer returned rc: commits when rc is CP_EXIT_OK, discards
+ * otherwise. A write to the destination that failed at any point takes precedence over rc
+ * (the writer's own message lacks the path): CP_EXIT_RUNTIME "cannot write 'PATH': reason", or
+ * CP_EXIT_PIPE for standard output closed by its reader. Returns the exit code; out is closed
+ * either way. */
+int cp_output_close(cp_output *out, int rc, cp_status *st);
+
+/* Flushes everything written; for a new or replaced file, fsyncs it, renames it onto the target
+ * and fsyncs the directory. On failure the temporary file is removed and the target is left as
+ * it was. */
 int cp_output_commit(cp_output *out, cp_status *st);
 
-/* Closes and removes the temporary file (nothing is left behind); safe after commit. */
+/* Returns CP_EXIT_OK when no write to the destination has failed yet; otherwise records the
+ * failure in st as cp_output_close does and returns its code. */
+int cp_output_failed(const cp_output *out, cp_status *st);
+
+/* Closes and removes the temporary file (nothing is left behind); safe after commit, after a
+ * failed open and twice. */
 void cp_output_abort(cp_output *out);
 
 #endif

@@ -4,12 +4,14 @@
 
 #include <stddef.h>
 
-/* Exit codes of the coalprobe binary (documented in README.md and docs/cli.md). */
+/* Exit codes of the coalprobe binary (documented in README.md and docs/errors.md). */
 enum {
     CP_EXIT_OK = 0,       /* success */
     CP_EXIT_RUNTIME = 1,  /* runtime error: CUDA, CUPTI, I/O, wrong kernel output */
     CP_EXIT_USAGE = 2,    /* bad command line: nothing was launched or written */
     CP_EXIT_MISMATCH = 3, /* --check: predicted and measured counts disagree */
+    CP_EXIT_PIPE = 141,   /* standard output closed by its reader (128 + SIGPIPE, what the shell
+                           * shows for a tool SIGPIPE ended): coalprobe stops quietly */
     /* 128 + signal number (130 SIGINT, 143 SIGTERM): interrupted; the report written holds
      * the configurations finished so far and is marked incomplete */
 };

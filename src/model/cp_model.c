@@ -1,10 +1,14 @@
 /* cp_model.c: the model engine: counts requests, sectors and lines from lane addresses, by
- * enumerating every warp (exact, slow) or one warp per class of identical warps (fast). */
+ * enumerating every warp (exact, slow: spread over the CPUs) or one warp per class of identical
+ * warps (fast); estimates what a sweep will cost before it runs. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "cp_model.h"
 
 #include <inttypes.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cp_model_family.h"
 #include "cp_stride.h"
@@ -204,12 +208,155 @@ static void cp_model_warp_iterations(const cp_family_model *fm, const cp_config 
     }
 }
 
+/* Threads of the grid per chunk of the parallel check, warps per chunk of the parallel count
+ * (64K threads either way): milliseconds of work, so that the chunks balance over the CPUs and
+ * a configuration of fewer threads stays on one. */
+#define CP_MODEL_CHECK_GRAIN 65536u
+#define CP_MODEL_WARP_GRAIN 2048u
+/* Threads of the sample cp_model_estimate times, and the sectors of its scratch footprint. */
+#define CP_MODEL_SAMPLE_THREADS (4u * 65536u)
+#define CP_MODEL_SAMPLE_SECTORS (1u << 20)
+
+typedef struct cp_model_check_job {
+    const cp_family_model *fm;
+    const cp_config *c;
+    atomic_uint_fast64_t first; /* the first thread known to fail; the grid's size while none */
+} cp_model_check_job;
+
+static void cp_model_check_chunk(void *arg, unsigned worker, uint64_t begin, uint64_t end)
+{
+    cp_model_check_job *j = arg;
+    (void)worker;
+    if (begin >= atomic_load_explicit(&j->first, memory_order_relaxed))
+        return; /* a thread before this chunk fails: the message is about that one */
+    uint64_t failed = begin;
+    if (j->fm->validate(j->c, begin, end, &failed, NULL) == CP_EXIT_OK)
+        return;
+    uint_fast64_t seen = atomic_load_explicit(&j->first, memory_order_relaxed);
+    while (failed < seen && !atomic_compare_exchange_weak(&j->first, &seen, failed)) {
+    }
+}
+
+/* The family's check of every thread of the grid, spread over the CPUs. When threads fail, the
+ * message is the first one's, as a check in order gives it. */
+static int cp_model_check(const cp_family_model *fm, const cp_config *c, uint64_t threads,
+                          cp_status *st)
+{
+    if (!fm->validate)
+        return CP_EXIT_OK;
+    uint64_t failed = 0;
+    unsigned workers = cp_parallel_workers(threads, CP_MODEL_CHECK_GRAIN);
+    if (workers <= 1)
+        return fm->validate(c, 0, threads, &failed, st);
+    cp_model_check_job j = {fm, c, 0};
+    atomic_init(&j.first, threads);
+    cp_parallel_for(workers, threads, CP_MODEL_CHECK_GRAIN, cp_model_check_chunk, &j);
+    uint64_t first = atomic_load(&j.first);
+    if (first >= threads)
+        return CP_EXIT_OK;
+    return fm->validate(c, first, first + 1, &failed, st);
+}
+
 int cp_model_validate(const cp_config *c, cp_status *st)
 {
-    const cp_family_model *fm = cp_model_family_of(c);
-    if (!fm)
-        return cp_status_set(st, CP_EXIT_USAGE, "unknown pattern family %d", (int)c->family);
-    return fm->validate ? fm->validate(c, st) : CP_EXIT_OK;
+    const cp_family_model *fm;
+    cp_prediction p;
+    CP_TRY(cp_model_family_describe(c, &p, &fm, st));
+    return cp_model_check(fm, c, p.threads, st);
+}
+
+/* Counting the warps of one access one by one: each worker adds into its own counts (summed in
+ * the end: integers, so the same whatever the number of workers) and marks the sectors its
+ * lanes touch in one shared bitmap when the footprint comes from the lanes. */
+typedef struct cp_model_warps_job {
+    const cp_family_model *fm;
+    const cp_config *c;
+    size_t a;
+    const cp_access_prediction *ap;
+    cp_counts *acc;             /* one per worker */
+    atomic_uint_fast64_t *seen; /* one bit per sector, or NULL */
+    uint64_t nsectors;          /* sectors of the buffer: lanes past it are not marked */
+    uint64_t mask;              /* sector numbers are masked (a sample's small bitmap) */
+} cp_model_warps_job;
+
+static void cp_model_mark(const cp_model_warps_job *j, const cp_warp_lanes *w)
+{
+    for (unsigned l = 0; l < CP_WARP_SIZE; l++) {
+        if (!(w->active_mask & (1u << l)))
+            continue;
+        /* a lane's bytes lie in one sector: accesses are aligned to their size, at most 16 */
+        uint64_t s = (w->addr[l] / CP_SECTOR_BYTES) & j->mask;
+        if (s >= j->nsectors)
+            continue;
+        uint_fast64_t bit = (uint_fast64_t)1 << (s % 64);
+        atomic_uint_fast64_t *word = &j->seen[s / 64];
+        if (!(atomic_load_explicit(word, memory_order_relaxed) & bit))
+            atomic_fetch_or_explicit(word, bit, memory_order_relaxed);
+    }
+}
+
+static void cp_model_warps_chunk(void *arg, unsigned worker, uint64_t begin, uint64_t end)
+{
+    const cp_model_warps_job *j = arg;
+    const cp_access_prediction *ap = j->ap;
+    cp_counts *acc = &j->acc[worker];
+    cp_warp_lanes w;
+    w.lane_bytes = ap->lane_bytes;
+    for (uint64_t warp = begin; warp < end; warp++)
+        for (uint32_t ins = 0; ins < ap->instructions; ins++) {
+            if (!j->seen) {
+                cp_model_warp_iterations(j->fm, j->c, j->a, ins, warp, ap, acc);
+                continue;
+            }
+            for (uint64_t t = 0; t < ap->iterations; t++) {
+                w.active_mask = j->fm->lanes(j->c, j->a, ins, warp, t, w.addr);
+                cp_model_count(ap->space, &w, acc);
+                cp_model_mark(j, &w);
+            }
+        }
+}
+
+/* Counts the warps [0, nwarps) of access a one by one on `workers` workers, adding to ap's
+ * counts; then its footprint, from the lanes when the family asks for that (`sample`: into a
+ * small scratch bitmap, left uncounted, for cp_model_estimate). */
+static int cp_model_count_every_warp(const cp_family_model *fm, const cp_config *c, size_t a,
+                                     cp_access_prediction *ap, uint64_t nwarps, unsigned workers,
+                                     int sample, cp_status *st)
+{
+    uint64_t footprint = fm->footprint(c, a);
+    int from_lanes = footprint == CP_MODEL_FOOTPRINT_FROM_LANES;
+    cp_model_warps_job j = {fm, c, a, ap, NULL, NULL, 0, UINT64_MAX};
+    uint64_t words = 0;
+    if (from_lanes && ap->space == CP_SPACE_GLOBAL) {
+        j.nsectors = (ap->buffer_bytes + CP_SECTOR_BYTES - 1) / CP_SECTOR_BYTES;
+        if (sample) {
+            j.nsectors = CP_MODEL_SAMPLE_SECTORS;
+            j.mask = CP_MODEL_SAMPLE_SECTORS - 1;
+        }
+        words = j.nsectors / 64 + 1;
+        j.seen = calloc(words, sizeof *j.seen);
+        if (!j.seen)
+            return cp_status_set(st, CP_EXIT_RUNTIME,
+                                 "out of memory for the footprint of %" PRIu64 " sectors",
+                                 j.nsectors);
+    }
+    j.acc = calloc(workers ? workers : 1, sizeof *j.acc);
+    if (!j.acc) {
+        free(j.seen);
+        return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory");
+    }
+    cp_parallel_for(workers, nwarps, CP_MODEL_WARP_GRAIN, cp_model_warps_chunk, &j);
+    for (unsigned k = 0; k < (workers ? workers : 1); k++)
+        cp_counts_add_scaled(&ap->counts, &j.acc[k], 1);
+    if (from_lanes) {
+        footprint = 0;
+        for (uint64_t k = 0; j.seen && !sample && k < words; k++)
+            footprint += (uint64_t)__builtin_popcountll(atomic_load(&j.seen[k]));
+    }
+    ap->counts.footprint_sectors = footprint;
+    free(j.acc);
+    free(j.seen);
+    return CP_EXIT_OK;
 }
 
 int cp_model_describe(const cp_config *c, cp_prediction *out, cp_status *st)
@@ -222,17 +369,14 @@ int cp_model_predict(const cp_config *c, cp_prediction *out, cp_status *st)
 {
     const cp_family_model *fm;
     CP_TRY(cp_model_family_describe(c, out, &fm, st));
-    if (fm->validate)
-        CP_TRY(fm->validate(c, st));
+    CP_TRY(cp_model_check(fm, c, out->threads, st));
     cp_warp_class classes[CP_MODEL_MAX_CLASSES];
     for (size_t a = 0; a < out->naccesses; a++) {
         cp_access_prediction *ap = &out->accesses[a];
         size_t nclasses = fm->classes(c, a, classes);
         if (nclasses == CP_MODEL_EVERY_WARP) { /* no structure to exploit: every warp */
-            for (uint64_t w = 0; w < out->warps; w++)
-                for (uint32_t ins = 0; ins < ap->instructions; ins++)
-                    cp_model_warp_iterations(fm, c, a, ins, w, ap, &ap->counts);
-            ap->counts.footprint_sectors = fm->footprint(c, a);
+            unsigned workers = cp_parallel_workers(out->warps, CP_MODEL_WARP_GRAIN);
+            CP_TRY(cp_model_count_every_warp(fm, c, a, ap, out->warps, workers, 0, st));
             continue;
         }
         for (size_t k = 0; k < nclasses; k++) {
@@ -243,9 +387,106 @@ int cp_model_predict(const cp_config *c, cp_prediction *out, cp_status *st)
             cp_counts_add_scaled(&ap->counts, &one, classes[k].count);
         }
         ap->counts.footprint_sectors = fm->footprint(c, a);
+        if (ap->counts.footprint_sectors == CP_MODEL_FOOTPRINT_FROM_LANES)
+            return cp_status_set(st, CP_EXIT_RUNTIME,
+                                 "model error: access %s has warp classes, so no lanes to count "
+                                 "its footprint from",
+                                 ap->name);
     }
     cp_model_totals(out);
     return CP_EXIT_OK;
+}
+
+/* Whether predicting c evaluates threads one by one: a check of every thread, or an access
+ * counted warp by warp. */
+static int cp_model_one_by_one(const cp_family_model *fm, const cp_config *c,
+                               const cp_prediction *p)
+{
+    if (fm->validate)
+        return 1;
+    cp_warp_class classes[CP_MODEL_MAX_CLASSES];
+    for (size_t a = 0; a < p->naccesses; a++)
+        if (fm->classes(c, a, classes) == CP_MODEL_EVERY_WARP)
+            return 1;
+    return 0;
+}
+
+static double cp_model_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Wall seconds per thread that predicting c takes with `workers` CPU threads, timed on its
+ * first `threads` threads (a chunk for each worker, as the run spreads them): the check, then
+ * every access counted warp by warp (the footprint into a small scratch bitmap). Negative when
+ * the sample fails the check (the prediction then stops early too). */
+static double cp_model_sample(const cp_family_model *fm, const cp_config *c, const cp_prediction *p,
+                              uint64_t threads, unsigned workers)
+{
+    if (threads == 0)
+        return 0;
+    double start = cp_model_now();
+    if (fm->validate) {
+        cp_model_check_job j = {fm, c, 0};
+        atomic_init(&j.first, threads);
+        cp_parallel_for(workers, threads, CP_MODEL_CHECK_GRAIN, cp_model_check_chunk, &j);
+        if (atomic_load(&j.first) < threads)
+            return -1;
+    }
+    uint64_t warps = (threads + CP_WARP_SIZE - 1) / CP_WARP_SIZE;
+    if (warps > p->warps)
+        warps = p->warps;
+    cp_warp_class classes[CP_MODEL_MAX_CLASSES];
+    for (size_t a = 0; a < p->naccesses; a++) {
+        if (fm->classes(c, a, classes) != CP_MODEL_EVERY_WARP)
+            continue;
+        cp_access_prediction scratch = p->accesses[a];
+        if (cp_model_count_every_warp(fm, c, a, &scratch, warps, workers, 1, NULL) != CP_EXIT_OK)
+            return 0;
+    }
+    return (cp_model_now() - start) / (double)threads;
+}
+
+void cp_model_estimate(const cp_config *configs, size_t n, cp_model_cost *out)
+{
+    memset(out, 0, sizeof *out);
+    size_t biggest = 0;
+    double spread = 0; /* threads over the CPU threads each configuration is spread over */
+    cp_prediction p;
+    for (size_t i = 0; i < n; i++) {
+        const cp_family_model *fm = cp_model_family_of(&configs[i]);
+        if (!fm || !fm->thread_by_thread ||
+            cp_model_family_describe(&configs[i], &p, &fm, NULL) != CP_EXIT_OK ||
+            !cp_model_one_by_one(fm, &configs[i], &p))
+            continue;
+        if (out->configs == 0 || p.threads > out->largest) {
+            biggest = i;
+            out->largest = p.threads;
+        }
+        out->configs++;
+        out->threads += p.threads;
+        spread += (double)p.threads / cp_parallel_workers(p.threads, CP_MODEL_CHECK_GRAIN);
+    }
+    if (out->configs == 0)
+        return;
+    unsigned workers = cp_parallel_workers(out->largest, CP_MODEL_CHECK_GRAIN);
+    out->cpu_threads = workers;
+    spread *= workers; /* thread-equivalents at the sample's `workers` CPU threads */
+    const cp_family_model *fm;
+    cp_model_family_describe(&configs[biggest], &p, &fm, NULL);
+    uint64_t sample = (uint64_t)CP_MODEL_SAMPLE_THREADS * workers;
+    if (sample > out->largest)
+        sample = out->largest;
+    /* the faster of two samples: the first one also pays for starting cold */
+    unsigned sample_workers = cp_parallel_workers(sample, CP_MODEL_CHECK_GRAIN);
+    double per_thread = cp_model_sample(fm, &configs[biggest], &p, sample, sample_workers);
+    if (per_thread > 0) {
+        double again = cp_model_sample(fm, &configs[biggest], &p, sample, sample_workers);
+        per_thread = again > 0 && again < per_thread ? again : per_thread;
+    }
+    out->seconds = per_thread > 0 ? per_thread * spread : 0;
 }
 
 int cp_model_predict_exact(const cp_config *c, uint64_t max_lane_visits, cp_prediction *out,
@@ -253,8 +494,7 @@ int cp_model_predict_exact(const cp_config *c, uint64_t max_lane_visits, cp_pred
 {
     const cp_family_model *fm;
     CP_TRY(cp_model_family_describe(c, out, &fm, st));
-    if (fm->validate)
-        CP_TRY(fm->validate(c, st));
+    CP_TRY(cp_model_check(fm, c, out->threads, st));
     uint64_t visits = 0;
     for (size_t a = 0; a < out->naccesses; a++)
         visits +=

@@ -104,13 +104,33 @@ int cp_model_describe(const cp_config *c, cp_prediction *out, cp_status *st);
  * does it too; --explain calls it before drawing. */
 int cp_model_validate(const cp_config *c, cp_status *st);
 
-/* Predicts with the fast path (each class of identical warps counted once); exact. */
+/* Predicts with the fast path (each class of identical warps counted once); exact. Accesses
+ * with no such classes (a gather, a user's expression) are counted warp by warp, and a user's
+ * expression is checked thread by thread first: both spread over the CPUs (cp_parallel_threads,
+ * src/base/cp_parallel.h) for large grids, with the same result as on one. */
 int cp_model_predict(const cp_config *c, cp_prediction *out, cp_status *st);
 
 /* Predicts by enumerating every instruction of every warp; exact and slow (tests compare it
  * with cp_model_predict). Refuses configurations over `max_lane_visits` lane evaluations. */
 int cp_model_predict_exact(const cp_config *c, uint64_t max_lane_visits, cp_prediction *out,
                            cp_status *st);
+
+/* What predicting a sweep costs where the model evaluates GPU threads one by one (a user's
+ * expression, a gather: see cp_model_predict); configurations whose warps all fall into classes
+ * of identical warps cost next to nothing and are left out. */
+typedef struct cp_model_cost {
+    size_t configs;       /* configurations evaluated thread by thread */
+    uint64_t threads;     /* their GPU threads, summed */
+    uint64_t largest;     /* the GPU threads of the largest of them */
+    unsigned cpu_threads; /* the CPU threads the largest one is spread over */
+    double seconds;       /* estimated wall time of predicting them all, from a timed sample */
+} cp_model_cost;
+
+/* Estimates what predicting configs[0..n) costs: a look at each configuration's shape, then a
+ * timed sample of the largest one evaluated thread by thread (its first 65536 threads on one
+ * CPU: milliseconds), scaled by the threads of each and the CPU threads it is spread over. A
+ * rough figure: the sample's memory traffic is not the whole run's. */
+void cp_model_estimate(const cp_config *configs, size_t n, cp_model_cost *out);
 
 /* Lane addresses of warp `warp` for instruction `instruction` of access `access` at loop
  * iteration `iter`. Returns CP_EXIT_USAGE (with a message) for an out-of-range argument. */

@@ -1,10 +1,10 @@
 /* cp_model_expr.c: the model's view of the expr family: thread i accesses element EXPR(i) of
  * the indexed buffer (the side --op picks) and element i of the other, like the stride family
  * with a user's index. The model evaluates the expression for every thread with the checked
- * evaluator of src/measure/cp_expr.c (the kernel runs the same expression compiled by NVRTC): first to
- * refuse undefined behaviour and indices outside [0, n), then to count every warp. */
+ * evaluator of src/model/cp_expr.c (the kernel runs the same expression compiled by NVRTC):
+ * first to refuse undefined behaviour and indices outside [0, n), then to count every warp and
+ * the footprint from the same lanes; the engine spreads both passes over the CPUs. */
 #include <inttypes.h>
-#include <stdlib.h>
 
 #include "cp_expr.h"
 #include "cp_model_family.h"
@@ -75,40 +75,36 @@ static uint64_t cp_expr_no_step(const cp_config *c, size_t a)
     return 0;
 }
 
-/* The dense side touches every sector of its buffer; the indexed side is counted exactly, with
- * one bit per sector of the buffer (n * width / 32 bits: 2 MB for the default 64 MB). */
+/* The dense side touches every sector of its buffer; the indexed side is counted exactly by
+ * the engine, from the lanes it evaluates (one bit per sector of the buffer: n * width / 32
+ * bits, 2 MB for the default 64 MB). */
 static uint64_t cp_expr_footprint(const cp_config *c, size_t a)
 {
     uint64_t w = c->width_bytes;
     if (!cp_expr_is_indexed(c, a))
         return cp_model_monotone_footprint(c->elements, w, 0, w);
-    uint64_t nsectors = (c->elements * w + CP_SECTOR_BYTES - 1) / CP_SECTOR_BYTES;
-    unsigned char *seen = calloc(nsectors / 8 + 1, 1);
-    if (!seen)
-        return 0;
-    uint64_t count = 0;
-    for (uint64_t i = 0; i < c->elements; i++) {
-        uint64_t byte = cp_expr_element(c, a, i) * w;
-        uint64_t first = byte / CP_SECTOR_BYTES, last = (byte + w - 1) / CP_SECTOR_BYTES;
-        for (uint64_t s = first; s <= last && s < nsectors; s++)
-            if (!(seen[s / 8] & (1u << (s % 8)))) {
-                seen[s / 8] |= (unsigned char)(1u << (s % 8));
-                count++;
-            }
-    }
-    free(seen);
-    return count;
+    return CP_MODEL_FOOTPRINT_FROM_LANES;
 }
 
-/* Every thread's index: defined (no undefined behaviour on the way) and inside [0, n). */
-static int cp_expr_validate(const cp_config *c, cp_status *st)
+/* The index of every thread in [begin, end): defined (no undefined behaviour on the way) and
+ * inside [0, n). */
+static int cp_expr_validate(const cp_config *c, uint64_t begin, uint64_t end, uint64_t *failed,
+                            cp_status *st)
 {
+    *failed = begin;
     if (!c->expr)
         return cp_status_set(st, CP_EXIT_USAGE, "expr: no --index expression");
-    for (uint64_t i = 0; i < c->elements; i++) {
+    for (uint64_t i = begin; i < end; i++) {
         int64_t v;
-        CP_TRY(cp_expr_eval(c->expr, (int64_t)i, (int64_t)c->elements, c->expr_params, &v, st));
+        int rc = cp_expr_eval(c->expr, (int64_t)i, (int64_t)c->elements, c->expr_params, &v, st);
+        if (rc != CP_EXIT_OK) {
+            *failed = i;
+            return rc;
+        }
         if (v < 0 || (uint64_t)v >= c->elements) {
+            *failed = i;
+            if (!st)
+                return CP_EXIT_USAGE;
             cp_status_set(
                 st, CP_EXIT_USAGE,
                 "--index: the expression at position 0 gives %" PRId64 " for i = %" PRIu64
@@ -124,5 +120,5 @@ static int cp_expr_validate(const cp_config *c, cp_status *st)
 
 const cp_family_model cp_model_expr_family = {
     cp_expr_describe,  cp_expr_lanes, cp_expr_classes,  cp_expr_no_step,
-    cp_expr_footprint, NULL,          cp_expr_validate,
+    cp_expr_footprint, NULL,          cp_expr_validate, 1,
 };

@@ -9,6 +9,10 @@
 #define CP_MODEL_MAX_CLASSES 128
 /* What `classes` returns for an access whose every warp is counted on its own. */
 #define CP_MODEL_EVERY_WARP ((size_t)-1)
+/* What `footprint` returns for an access counted warp by warp whose footprint the engine counts
+ * from the lane addresses it evaluates anyway (one bit per sector of the buffer), rather than
+ * the family evaluating every thread once more. */
+#define CP_MODEL_FOOTPRINT_FROM_LANES UINT64_MAX
 
 /* A set of warps that cost the same at every iteration of every instruction of an access:
  * their lane addresses differ by a multiple of 128 bytes and their active masks are equal. */
@@ -22,7 +26,8 @@ typedef struct cp_family_model {
      * iterations, buffer_bytes and strided; counts are left zero. */
     void (*describe)(const cp_config *c, cp_prediction *out);
     /* Lane byte offsets of warp w for access a, instruction ins, iteration t; returns the
-     * active mask. Lanes outside the mask are left unspecified. */
+     * active mask. Lanes outside the mask are left unspecified. Called from several threads at
+     * once for the accesses counted warp by warp. */
     uint32_t (*lanes)(const cp_config *c, size_t a, uint32_t ins, uint64_t w, uint64_t t,
                       uint64_t addr[CP_WARP_SIZE]);
     /* The classes of warps that execute access a (warps with no active lane may be left out);
@@ -31,14 +36,25 @@ typedef struct cp_family_model {
     size_t (*classes)(const cp_config *c, size_t a, cp_warp_class classes[CP_MODEL_MAX_CLASSES]);
     /* Bytes every lane's address moves by from one iteration of access a to the next. */
     uint64_t (*iteration_step)(const cp_config *c, size_t a);
-    /* Distinct sectors of its buffer that access a touches over the whole kernel. */
+    /* Distinct sectors of its buffer that access a touches over the whole kernel, or
+     * CP_MODEL_FOOTPRINT_FROM_LANES (an access whose classes are CP_MODEL_EVERY_WARP only). */
     uint64_t (*footprint)(const cp_config *c, size_t a);
     /* Leading iterations of access a over which the active mask stays the same (so that the
      * step alone moves the addresses); the others are counted one by one. NULL: all. */
     uint64_t (*regular_iterations)(const cp_config *c, size_t a);
-    /* Checks that every lane's index is defined and inside its buffer before anything is
-     * counted (user expressions); NULL: nothing to check. */
-    int (*validate)(const cp_config *c, cp_status *st);
+    /* Checks, for the threads [begin, end) of the grid (describe's threads), that every lane's
+     * index is defined and inside its buffer before anything is counted (user expressions).
+     * At the first thread that fails, sets *failed to it and returns the code, the message in
+     * st (st may be NULL: the code alone); a failure of no one thread sets *failed to begin.
+     * The engine splits the grid over the CPUs and, when a thread fails, calls it again on the
+     * first thread that failed for the message, the one a check in order gives. Must be safe
+     * to call from several threads at once. NULL: nothing to check. */
+    int (*validate)(const cp_config *c, uint64_t begin, uint64_t end, uint64_t *failed,
+                    cp_status *st);
+    /* 1 when `classes` may answer CP_MODEL_EVERY_WARP or `validate` checks every thread: the
+     * family's configurations may be evaluated thread by thread, and cp_model_estimate looks at
+     * them (at no others: a sweep of a million GEMMs costs it nothing). */
+    int thread_by_thread;
 } cp_family_model;
 
 extern const cp_family_model cp_model_stride_family;

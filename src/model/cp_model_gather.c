@@ -74,4 +74,5 @@ const cp_family_model cp_model_gather_family = {
     cp_gather_footprint,
     NULL,
     NULL,
+    1,
 };

@@ -155,4 +155,5 @@ const cp_family_model cp_model_gemm_family = {
     cp_gemm_footprint,
     cp_gemm_regular_iterations,
     NULL,
+    0,
 };

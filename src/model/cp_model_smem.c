@@ -89,5 +89,12 @@ static uint64_t cp_smem_footprint(const cp_config *c, size_t a)
 }
 
 const cp_family_model cp_model_smem_family = {
-    cp_smem_describe, cp_smem_lanes, cp_smem_classes, cp_smem_step, cp_smem_footprint, NULL, NULL,
+    cp_smem_describe,
+    cp_smem_lanes,
+    cp_smem_classes,
+    cp_smem_step,
+    cp_smem_footprint,
+    NULL,
+    NULL,
+    0,
 };

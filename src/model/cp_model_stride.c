@@ -90,6 +90,7 @@ const cp_family_model cp_model_stride_family = {
     cp_stride_footprint,
     NULL,
     NULL,
+    0,
 };
 
 /* ---- layout: access 0 reads one field of "in" (AoS or SoA), access 1 writes "out" ---- */
@@ -145,4 +146,5 @@ const cp_family_model cp_model_layout_family = {
     cp_layout_footprint,
     NULL,
     NULL,
+    0,
 };

@@ -149,5 +149,5 @@ static uint64_t cp_tr_footprint(const cp_config *c, size_t a)
 }
 
 const cp_family_model cp_model_transpose_family = {
-    cp_tr_describe, cp_tr_lanes, cp_tr_classes, cp_tr_step, cp_tr_footprint, cp_tr_regular, NULL,
+    cp_tr_describe, cp_tr_lanes, cp_tr_classes, cp_tr_step, cp_tr_footprint, cp_tr_regular, NULL, 0,
 };

@@ -15,14 +15,14 @@ if ! command -v compute-sanitizer >/dev/null 2>&1 || ! nvidia-smi -L >/dev/null 
     exit 77
 fi
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+trap 'rm -f "$log" "$log.csv"' EXIT
 fail=0
 : > "$summary"
 check() {
     tool=$1
     shift
     compute-sanitizer --tool "$tool" --error-exitcode 99 "$bin" "$@" --no-counters --reps 1 \
-        --format csv -o /dev/null > "$log" 2>&1
+        --format csv -o "$log.csv" > "$log" 2>&1 # a file of its own: never the machine's /dev/null
     rc=$?
     result=$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$log" | tail -1)
     line="$tool: coalprobe $* -> exit $rc; ${result:-no summary}"
