@@ -29,8 +29,8 @@ for a in $archs; do
          f && /(LDG|STG)/ { if (match($0, /(LDG|STG)[.A-Z0-9_]*/)) print substr($0, RSTART, RLENGTH) }' \
         "$tmp/sass_$a.txt" > "$tmp/ops_$a.txt"
     widths=$(awk '{ w = 32; n = split($0, p, "."); for (i = 2; i <= n; i++) if (p[i] ~ /^(64|128|256)$/) w = p[i]; print w }' \
-             "$tmp/ops_$a.txt" | sort -n | uniq -c | awk '{ printf "%s%s bits x%s", NR > 1 ? ", " : "", $2, $1 }')
-    ops=$(sort "$tmp/ops_$a.txt" | uniq -c | awk '{ printf "%s%s x%s", NR > 1 ? ", " : "", $2, $1 }')
+             "$tmp/ops_$a.txt" | sort -n | uniq -c | awk '{ printf "%s%s bits x%s", (NR > 1 ? ", " : ""), $2, $1 }')
+    ops=$(sort "$tmp/ops_$a.txt" | uniq -c | awk '{ printf "%s%s x%s", (NR > 1 ? ", " : ""), $2, $1 }')
     wide=$(echo "$widths" | grep -c '256 bits')
     base=${a%%[af]*}
     if [ "$base" -lt 100 ]; then
