@@ -21,5 +21,5 @@ for prog in sample torch; do
     timed "$prog.native" "$@"
     timed "$prog.native_again" "$@"
     timed "$prog.coalprobe_trace" "$B/coalprobe" trace --format json -o "$out/$prog.trace.json" -- "$@"
-    timed "$prog.ncu_source" timeout 580 ncu --section SourceCounters --page source --csv "$@"
+    timed "$prog.ncu_source" timeout 300 ncu --section SourceCounters --page source --csv "$@"
 done
