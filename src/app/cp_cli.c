@@ -640,41 +640,7 @@ void cp_cli_print_list(FILE *out)
           out);
 }
 
-static int cp_cli_needs_quotes(const char *s)
-{
-    if (!*s)
-        return 1;
-    for (; *s; s++)
-        if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=,:%+@", *s))
-            return 1;
-    return 0;
-}
-
 char *cp_cli_command_string(int argc, char **argv)
 {
-    size_t len = 1;
-    for (int i = 0; i < argc; i++)
-        len += strlen(argv[i]) * 4 + 3;
-    char *s = malloc(len), *p = s;
-    if (!s)
-        return NULL;
-    for (int i = 0; i < argc; i++) {
-        const char *a = i == 0 ? "coalprobe" : argv[i];
-        if (i)
-            *p++ = ' ';
-        if (!cp_cli_needs_quotes(a)) {
-            p += sprintf(p, "%s", a);
-            continue;
-        }
-        *p++ = '\'';
-        for (; *a; a++) {
-            if (*a == '\'')
-                p += sprintf(p, "'\\''");
-            else
-                *p++ = *a;
-        }
-        *p++ = '\'';
-    }
-    *p = '\0';
-    return s;
+    return cp_text_shell_join(argc, argv, "coalprobe");
 }

@@ -8,5 +8,6 @@
 #include "cp_parallel.h"
 #include "cp_status.h"
 #include "cp_sweep.h"
+#include "cp_text.h"
 
 #endif

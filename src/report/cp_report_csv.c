@@ -85,17 +85,7 @@ static void cp_report_csv_cell(cp_report_csv_line *l, const char *text)
 {
     if (l->ncells++)
         fputc(',', l->out);
-    if (!strpbrk(text, ",\"\r\n")) {
-        fputs(text, l->out);
-        return;
-    }
-    fputc('"', l->out);
-    for (const char *s = text; *s; s++) {
-        if (*s == '"')
-            fputc('"', l->out);
-        fputc(*s, l->out);
-    }
-    fputc('"', l->out);
+    cp_text_csv_field(l->out, text);
 }
 
 /* v when `present`, an empty cell otherwise. */

@@ -51,19 +51,7 @@ static void cp_trace_csv_cell(cp_trace_csv_line *l, const char *text)
 {
     if (l->ncells++)
         fputc(',', l->out);
-    if (!text)
-        return;
-    if (!strpbrk(text, ",\"\r\n")) {
-        fputs(text, l->out);
-        return;
-    }
-    fputc('"', l->out);
-    for (const char *s = text; *s; s++) {
-        if (*s == '"')
-            fputc('"', l->out);
-        fputc(*s, l->out);
-    }
-    fputc('"', l->out);
+    cp_text_csv_field(l->out, text);
 }
 
 /* A number: empty when NAN; an integer when integral; else 6 significant digits. */

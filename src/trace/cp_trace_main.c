@@ -249,47 +249,17 @@ static int cp_trace_parse(int argc, char **argv, cp_trace_cli *c, cp_status *st)
 
 /* ---- command lines ------------------------------------------------------------------------ */
 
-static int cp_trace_needs_quotes(const char *a)
-{
-    if (!*a)
-        return 1;
-    for (; *a; a++)
-        if (!((*a >= 'a' && *a <= 'z') || (*a >= 'A' && *a <= 'Z') || (*a >= '0' && *a <= '9') ||
-              strchr("-_./=:,+%@^", *a)))
-            return 1;
-    return 0;
-}
-
-/* The words joined by spaces, shell-quoted where needed; first replaces words[0] when given. */
 static char *cp_trace_join(int n, char *const *words, const char *first)
 {
-    size_t len = 1 + (first ? strlen(first) + 1 : 0);
-    for (int i = 0; i < n; i++)
-        len += strlen(words[i]) * 4 + 3;
-    char *s = malloc(len), *p = s;
-    if (!s)
-        return NULL;
-    *p = '\0';
-    if (first)
-        p += sprintf(p, "%s", first);
-    for (int i = 0; i < n; i++) {
-        const char *a = words[i];
-        if (p != s)
-            *p++ = ' ';
-        if (!cp_trace_needs_quotes(a)) {
-            p += sprintf(p, "%s", a);
-            continue;
-        }
-        *p++ = '\'';
-        for (; *a; a++) {
-            if (*a == '\'')
-                p += sprintf(p, "'\\''");
-            else
-                *p++ = *a;
-        }
-        *p++ = '\'';
-    }
-    *p = '\0';
+    char *rest = cp_text_shell_join(n, words, NULL);
+    if (!first || !rest)
+        return rest;
+    /* first stands before the words as it is (it may hold spaces of its own) */
+    size_t len = strlen(first) + 1 + strlen(rest) + 1;
+    char *s = malloc(len);
+    if (s)
+        snprintf(s, len, n > 0 ? "%s %s" : "%s%s", first, rest);
+    free(rest);
     return s;
 }
 
