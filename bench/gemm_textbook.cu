@@ -1,0 +1,170 @@
+// gemm_textbook.cu: the first three kernels of the SGEMM worklog as a textbook writes them (naive
+// with 2-D 32x32 blocks, global-memory coalescing with a 1-D block of 1024 threads, shared-memory
+// cache blocking with 32x32 tiles), timed as coalprobe times its GEMM rungs (2 warm-ups, L2 flush
+// by a read-only sweep before each launch, CUDA events, median of 20) and checked against cuBLAS,
+// so that bench/gemm_textbook.sh can set coalprobe's ladder beside them in one run (issue 13).
+// usage: gemm_textbook [N]   (C = A B, N x N x N FP32, row-major; default 4096)
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+#include <vector>
+
+#define CHECK(call)                                                                                \
+    do {                                                                                           \
+        cudaError_t e_ = (call);                                                                   \
+        if (e_ != cudaSuccess) {                                                                   \
+            fprintf(stderr, "gemm_textbook: %s failed: %s at %s:%d\n", #call,                      \
+                    cudaGetErrorName(e_), __FILE__, __LINE__);                                     \
+            exit(1);                                                                               \
+        }                                                                                          \
+    } while (0)
+
+// kernel 1: naive; x walks down the rows of C, so a warp reads a column of A (uncoalesced)
+__global__ void tb_naive(int M, int N, int K, const float *A, const float *B, float *C)
+{
+    const unsigned x = blockIdx.x * blockDim.x + threadIdx.x;
+    const unsigned y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x < M && y < N) {
+        float tmp = 0.0f;
+        for (int i = 0; i < K; ++i)
+            tmp += A[x * K + i] * B[i * N + y];
+        C[x * N + y] = tmp;
+    }
+}
+
+// kernel 2: global memory coalescing; a 1-D block of 1024 threads, a warp walks along a row of C
+__global__ void tb_coalesced(int M, int N, int K, const float *A, const float *B, float *C)
+{
+    const int cRow = blockIdx.x * 32 + threadIdx.x / 32;
+    const int cCol = blockIdx.y * 32 + threadIdx.x % 32;
+    if (cRow < M && cCol < N) {
+        float tmp = 0.0f;
+        for (int i = 0; i < K; ++i)
+            tmp += A[cRow * K + i] * B[i * N + cCol];
+        C[cRow * N + cCol] = tmp;
+    }
+}
+
+// kernel 3: shared-memory cache blocking, 32x32 tiles, a 1-D block of 1024 threads (N % 32 == 0)
+__global__ void tb_smem(int M, int N, int K, const float *A, const float *B, float *C)
+{
+    __shared__ float As[32 * 32];
+    __shared__ float Bs[32 * 32];
+    const int cRow = blockIdx.x, cCol = blockIdx.y;
+    const int threadCol = threadIdx.x % 32, threadRow = threadIdx.x / 32;
+    A += cRow * 32 * K;
+    B += cCol * 32;
+    C += cRow * 32 * N + cCol * 32;
+    float tmp = 0.0f;
+    for (int bk = 0; bk < K; bk += 32) {
+        As[threadRow * 32 + threadCol] = A[threadRow * K + threadCol];
+        Bs[threadRow * 32 + threadCol] = B[threadRow * N + threadCol];
+        __syncthreads();
+        A += 32;
+        B += 32 * N;
+        for (int d = 0; d < 32; ++d)
+            tmp += As[threadRow * 32 + d] * Bs[d * 32 + threadCol];
+        __syncthreads();
+    }
+    C[threadRow * N + threadCol] = tmp;
+}
+
+__global__ void tb_flush(const float4 *buf, size_t n, float *sink)
+{
+    float acc = 0.0f;
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+        acc += buf[i].x;
+    if (acc == 123.456f)
+        *sink = acc;
+}
+
+int main(int argc, char **argv)
+{
+    const int n = argc > 1 ? atoi(argv[1]) : 4096;
+    if (n <= 0 || n % 32) {
+        fprintf(stderr, "gemm_textbook: N must be a positive multiple of 32\n");
+        return 2;
+    }
+    const size_t elems = (size_t)n * n;
+    std::vector<float> h(elems);
+    srand(1);
+    for (auto &v : h)
+        v = (float)(rand() % 2001 - 1000) / 1000.0f;
+    float *A, *B, *C, *R, *sink;
+    CHECK(cudaMalloc(&A, elems * 4));
+    CHECK(cudaMalloc(&B, elems * 4));
+    CHECK(cudaMalloc(&C, elems * 4));
+    CHECK(cudaMalloc(&R, elems * 4));
+    CHECK(cudaMalloc(&sink, 4));
+    CHECK(cudaMemcpy(A, h.data(), elems * 4, cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(B, h.data(), elems * 4, cudaMemcpyHostToDevice));
+    int l2 = 0;
+    CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0));
+    size_t flush_bytes = (size_t)l2 * 2;
+    float4 *flush;
+    CHECK(cudaMalloc(&flush, flush_bytes));
+    CHECK(cudaMemset(flush, 1, flush_bytes));
+
+    // the reference: cuBLAS on row-major data (C^T = B^T A^T in its column-major view)
+    cublasHandle_t handle;
+    if (cublasCreate(&handle) != CUBLAS_STATUS_SUCCESS)
+        return 1;
+    const float one = 1.0f, zero = 0.0f;
+    cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, B, n, A, n, &zero, R, n);
+    CHECK(cudaDeviceSynchronize());
+    std::vector<float> ref(elems), got(elems);
+    CHECK(cudaMemcpy(ref.data(), R, elems * 4, cudaMemcpyDeviceToHost));
+
+    cudaEvent_t e0, e1;
+    CHECK(cudaEventCreate(&e0));
+    CHECK(cudaEventCreate(&e1));
+    const char *names[3] = {"naive", "coalesced", "smem"};
+    printf("rung,median_s,min_s,max_s,gflops,rel_error\n");
+    for (int k = 0; k < 3; k++) {
+        auto launch = [&]() {
+            if (k == 0)
+                tb_naive<<<dim3(n / 32, n / 32), dim3(32, 32)>>>(n, n, n, A, B, C);
+            else if (k == 1)
+                tb_coalesced<<<dim3(n / 32, n / 32), 1024>>>(n, n, n, A, B, C);
+            else
+                tb_smem<<<dim3(n / 32, n / 32), 1024>>>(n, n, n, A, B, C);
+        };
+        CHECK(cudaMemset(C, 0xff, elems * 4)); // poison: NaN everywhere
+        for (int w = 0; w < 2; w++)
+            launch();
+        CHECK(cudaGetLastError());
+        std::vector<float> times;
+        for (int r = 0; r < 20; r++) {
+            tb_flush<<<1024, 256>>>(flush, flush_bytes / sizeof(float4), sink);
+            CHECK(cudaEventRecord(e0));
+            launch();
+            CHECK(cudaEventRecord(e1));
+            CHECK(cudaEventSynchronize(e1));
+            float ms = 0;
+            CHECK(cudaEventElapsedTime(&ms, e0, e1));
+            times.push_back(ms * 1e-3f);
+        }
+        CHECK(cudaGetLastError());
+        CHECK(cudaMemcpy(got.data(), C, elems * 4, cudaMemcpyDeviceToHost));
+        double num = 0, den = 0;
+        for (size_t i = 0; i < elems; i++) {
+            double d = (double)got[i] - ref[i];
+            num += d * d;
+            den += (double)ref[i] * ref[i];
+        }
+        double rel = std::sqrt(num / den);
+        std::sort(times.begin(), times.end());
+        double med = times[times.size() / 2];
+        printf("%s,%.6e,%.6e,%.6e,%.1f,%.3e\n", names[k], med, times.front(), times.back(),
+               2.0 * n * (double)n * n / med * 1e-9, rel);
+        if (!(rel < 1e-4)) {
+            fprintf(stderr, "gemm_textbook: %s differs from cuBLAS (relative error %g)\n", names[k], rel);
+            return 1;
+        }
+    }
+    cublasDestroy(handle);
+    return 0;
+}
