@@ -1,8 +1,44 @@
-/* cp_text.c: shell-quoted command lines and CSV fields, shared by every report. */
+/* cp_text.c: whole files read as text, shell-quoted command lines and CSV fields, shared by every
+ * report. */
 #include "cp_text.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+
+char *cp_text_read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 65536, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        errno = 0;
+        n += fread(buf + n, 1, cap - n - 1, f);
+        if (n < cap - 1)
+            break;
+        char *grown = realloc(buf, cap * 2);
+        if (!grown) {
+            free(buf);
+            buf = NULL;
+            break;
+        }
+        buf = grown;
+        cap *= 2;
+    }
+    int e = errno;
+    int failed = !buf || ferror(f);
+    fclose(f);
+    if (failed) {
+        free(buf);
+        errno = !buf ? ENOMEM : e ? e : EIO;
+        return NULL;
+    }
+    buf[n] = '\0';
+    *len = n;
+    return buf;
+}
 
 /* 1 when a shell would not read s back as it is without quotes. */
 static int cp_text_needs_quotes(const char *s)

@@ -12,7 +12,6 @@
 #include <string.h>
 
 #define CP_COMPARE_SCHEMA_VERSION 1
-#define CP_COMPARE_READ_CHUNK 65536
 /* integers below 2^53 are exact in a double and print as digits */
 #define CP_COMPARE_EXACT_INT 9007199254740992.0
 /* cJSON_Print writes integers from 1e15 up in exponent form: those are added as raw digits */
@@ -238,33 +237,10 @@ static void cp_compare_format_tolerance(char *out, size_t size, double tolerance
 
 static int cp_compare_read_file(cp_compare_doc *d, size_t *len, cp_status *st)
 {
-    FILE *f = fopen(d->path, "rb");
-    if (!f)
-        return cp_status_set(st, CP_EXIT_RUNTIME, "cannot read '%s': %s", d->path, strerror(errno));
-    size_t cap = 0;
-    *len = 0;
-    for (;;) {
-        if (cap - *len < CP_COMPARE_READ_CHUNK + 1) {
-            cap = cap ? cap * 2 : CP_COMPARE_READ_CHUNK * 2;
-            char *grown = realloc(d->text, cap);
-            if (!grown) {
-                fclose(f);
-                return cp_status_set(st, CP_EXIT_RUNTIME, "cannot read '%s': out of memory",
-                                     d->path);
-            }
-            d->text = grown;
-        }
-        errno = 0;
-        size_t got = fread(d->text + *len, 1, CP_COMPARE_READ_CHUNK, f);
-        *len += got;
-        if (got < CP_COMPARE_READ_CHUNK)
-            break;
-    }
-    int err = ferror(f) ? (errno ? errno : EIO) : 0;
-    fclose(f);
-    if (err)
-        return cp_status_set(st, CP_EXIT_RUNTIME, "cannot read '%s': %s", d->path, strerror(err));
-    d->text[*len] = '\0';
+    d->text = cp_text_read_file(d->path, len);
+    if (!d->text)
+        return cp_status_set(st, CP_EXIT_RUNTIME, "cannot read '%s': %s", d->path,
+                             errno == ENOMEM ? "out of memory" : strerror(errno));
     return CP_EXIT_OK;
 }
 

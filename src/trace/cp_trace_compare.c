@@ -15,45 +15,10 @@
 
 /* ---- loading ------------------------------------------------------------------------------- */
 
-/* The whole file as a string; NULL with errno set. */
-static char *cp_trace_cmp_read(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 65536, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        n += fread(buf + n, 1, cap - n - 1, f);
-        if (n < cap - 1)
-            break;
-        char *grown = realloc(buf, cap * 2);
-        if (!grown) {
-            free(buf);
-            buf = NULL;
-            errno = ENOMEM;
-            break;
-        }
-        buf = grown;
-        cap *= 2;
-    }
-    int bad = buf && ferror(f);
-    fclose(f);
-    if (bad) {
-        free(buf);
-        errno = EIO;
-        return NULL;
-    }
-    if (buf)
-        buf[n] = '\0';
-    *len = n;
-    return buf;
-}
-
 static cJSON *cp_trace_cmp_parse(const char *path, int *read_error)
 {
     size_t len = 0;
-    char *text = cp_trace_cmp_read(path, &len);
+    char *text = cp_text_read_file(path, &len);
     *read_error = text ? 0 : errno ? errno : EIO;
     if (!text)
         return NULL;

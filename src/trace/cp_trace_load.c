@@ -897,41 +897,6 @@ static int cp_trace_name_order(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The whole of a file; NULL with errno set on failure. */
-static char *cp_trace_read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 65536, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        size_t got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (n < cap)
-            break;
-        char *grown = realloc(buf, cap * 2);
-        if (!grown) {
-            free(buf);
-            buf = NULL;
-            errno = ENOMEM;
-            break;
-        }
-        buf = grown;
-        cap *= 2;
-    }
-    int failed = buf && ferror(f);
-    int e = errno;
-    fclose(f);
-    if (failed) {
-        free(buf);
-        errno = e ? e : EIO;
-        return NULL;
-    }
-    *len = n;
-    return buf;
-}
-
 int cp_trace_load_dir(const char *dir, cp_trace *t, cp_status *st)
 {
     memset(t, 0, sizeof *t);
@@ -965,7 +930,7 @@ int cp_trace_load_dir(const char *dir, cp_trace *t, cp_status *st)
             break;
         }
         snprintf(path, plen, "%s/%s", dir, names[i]);
-        char *text = cp_trace_read_file(path, &len);
+        char *text = cp_text_read_file(path, &len);
         if (!text)
             cp_trace_add_note(t, "%s could not be read (%s): skipped", names[i], strerror(errno));
         else
