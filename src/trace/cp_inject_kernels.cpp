@@ -52,21 +52,31 @@ struct cp_inject_kernels {
     std::vector<const char *> names; // the metrics this chip knows
     std::vector<int> index;          // their CP_INJECT_KM_* positions
     std::vector<uint8_t> availability, config, counter_data;
-    size_t ranges = 0;                 // launches since the last Start
-    std::vector<std::string> functions; // their functions, in launch order (range i is functions[i])
+    size_t ranges = 0; // launches since the last Start
+    std::vector<std::string>
+        functions; // their functions, in launch order (range i is functions[i])
     size_t dropped = 0;
 };
 
 namespace
 {
 
-int start(cp_inject_kernels *k, char *why, size_t why_size)
+// (Re)initialises the counter data image: it then holds no range.
+int init_image(cp_inject_kernels *k, char *why, size_t why_size)
 {
     auto ip = CP_KPARAMS(CUpti_RangeProfiler_CounterDataImage_Initialize_Params);
     ip.pRangeProfilerObject = k->rp;
     ip.counterDataSize = k->counter_data.size();
     ip.pCounterData = k->counter_data.data();
     CP_KCHECK(cuptiRangeProfilerCounterDataImageInitialize(&ip));
+    return 0;
+}
+
+int start(cp_inject_kernels *k, char *why, size_t why_size)
+{
+    int rc = init_image(k, why, why_size);
+    if (rc != 0)
+        return rc;
     auto sp = CP_KPARAMS(CUpti_RangeProfiler_Start_Params);
     sp.pRangeProfilerObject = k->rp;
     CP_KCHECK(cuptiRangeProfilerStart(&sp));
@@ -114,8 +124,8 @@ int collect(cp_inject_kernels *k, cp_inject_kernels_emit emit, void *user, char 
         for (size_t i = 0; i < v.size(); i++)
             values[k->index[i]] = v[i];
         // auto ranges are named by their index among the launches since the start
-        const char *name = r < k->functions.size() ? k->functions[r].c_str()
-                                                   : (rp.rangeName ? rp.rangeName : "?");
+        const char *name =
+            r < k->functions.size() ? k->functions[r].c_str() : (rp.rangeName ? rp.rangeName : "?");
         emit(user, name, values);
     }
     return 0;
@@ -176,11 +186,9 @@ int open_impl(cp_inject_kernels *k, const char *chip, char *why, size_t why_size
     sp.maxNumRangeTreeNodes = (uint32_t)k_max_ranges;
     CP_KCHECK(cuptiRangeProfilerGetCounterDataSize(&sp));
     k->counter_data.assign(sp.counterDataSize, 0);
-    auto ip = CP_KPARAMS(CUpti_RangeProfiler_CounterDataImage_Initialize_Params);
-    ip.pRangeProfilerObject = k->rp;
-    ip.counterDataSize = k->counter_data.size();
-    ip.pCounterData = k->counter_data.data();
-    CP_KCHECK(cuptiRangeProfilerCounterDataImageInitialize(&ip));
+    int rc = init_image(k, why, why_size);
+    if (rc != 0)
+        return rc;
     auto cfg = CP_KPARAMS(CUpti_RangeProfiler_SetConfig_Params);
     cfg.pRangeProfilerObject = k->rp;
     cfg.configSize = k->config.size();
