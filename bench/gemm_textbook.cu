@@ -3,12 +3,14 @@
 // cache blocking with 32x32 tiles), timed as coalprobe times its GEMM rungs (2 warm-ups, L2 flush
 // by a read-only sweep before each launch, CUDA events, median of 20) and checked against cuBLAS,
 // so that bench/gemm_textbook.sh can set coalprobe's ladder beside them in one run (issue 13).
-// usage: gemm_textbook [N]   (C = A B, N x N x N FP32, row-major; default 4096)
+// Also two forms of kernel 2 for the question of issue 13 (row from blockIdx.y; 64-bit indices)
+// and cuBLAS itself. usage: gemm_textbook [N]   (C = A B, N x N x N FP32, row-major; default 4096)
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cublas_v2.h>
+#include <cstdint>
 #include <cuda_runtime.h>
 #include <vector>
 
@@ -43,6 +45,33 @@ __global__ void tb_coalesced(int M, int N, int K, const float *A, const float *B
     if (cRow < M && cCol < N) {
         float tmp = 0.0f;
         for (int i = 0; i < K; ++i)
+            tmp += A[cRow * K + i] * B[i * N + cCol];
+        C[cRow * N + cCol] = tmp;
+    }
+}
+
+// kernel 2 with its row taken from blockIdx.y (the form the issue timed): the blocks the GPU
+// runs together then share one strip of A's rows and walk along B's columns
+__global__ void tb_coalesced_rowy(int M, int N, int K, const float *A, const float *B, float *C)
+{
+    const int cRow = blockIdx.y * 32 + threadIdx.x / 32;
+    const int cCol = blockIdx.x * 32 + threadIdx.x % 32;
+    if (cRow < M && cCol < N) {
+        float tmp = 0.0f;
+        for (int i = 0; i < K; ++i)
+            tmp += A[cRow * K + i] * B[i * N + cCol];
+        C[cRow * N + cCol] = tmp;
+    }
+}
+
+// kernel 2 with 64-bit indices (the arithmetic coalprobe's rung used before issue 13)
+__global__ void tb_coalesced_u64(int M, int N, int K, const float *A, const float *B, float *C)
+{
+    const uint64_t cRow = blockIdx.x * 32ull + threadIdx.x / 32;
+    const uint64_t cCol = blockIdx.y * 32ull + threadIdx.x % 32;
+    if (cRow < (uint64_t)M && cCol < (uint64_t)N) {
+        float tmp = 0.0f;
+        for (uint64_t i = 0; i < (uint64_t)K; ++i)
             tmp += A[cRow * K + i] * B[i * N + cCol];
         C[cRow * N + cCol] = tmp;
     }
@@ -121,16 +150,22 @@ int main(int argc, char **argv)
     cudaEvent_t e0, e1;
     CHECK(cudaEventCreate(&e0));
     CHECK(cudaEventCreate(&e1));
-    const char *names[3] = {"naive", "coalesced", "smem"};
+    const char *names[] = {"naive", "coalesced", "smem", "coalesced_rowy", "coalesced_u64", "cublas"};
     printf("rung,median_s,min_s,max_s,gflops,rel_error\n");
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < 6; k++) {
         auto launch = [&]() {
             if (k == 0)
                 tb_naive<<<dim3(n / 32, n / 32), dim3(32, 32)>>>(n, n, n, A, B, C);
             else if (k == 1)
                 tb_coalesced<<<dim3(n / 32, n / 32), 1024>>>(n, n, n, A, B, C);
-            else
+            else if (k == 2)
                 tb_smem<<<dim3(n / 32, n / 32), 1024>>>(n, n, n, A, B, C);
+            else if (k == 3)
+                tb_coalesced_rowy<<<dim3(n / 32, n / 32), 1024>>>(n, n, n, A, B, C);
+            else if (k == 4)
+                tb_coalesced_u64<<<dim3(n / 32, n / 32), 1024>>>(n, n, n, A, B, C);
+            else
+                cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, B, n, A, n, &zero, C, n);
         };
         CHECK(cudaMemset(C, 0xff, elems * 4)); // poison: NaN everywhere
         for (int w = 0; w < 2; w++)
