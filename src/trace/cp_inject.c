@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cp_inject_kernels.h"
@@ -50,6 +51,21 @@ static const char *const cp_inject_metric_names[CP_INJECT_NMETRICS] = {
     CP_TRACE_METRIC_SECTORS_IDEAL, CP_TRACE_METRIC_SHARED_LD,        CP_TRACE_METRIC_SHARED_ST,
     CP_TRACE_METRIC_WAVEFRONTS,    CP_TRACE_METRIC_WAVEFRONTS_IDEAL,
 };
+
+/* Where the traced process's time went, written as `time` records at its end. */
+enum {
+    CP_INJECT_T_SETUP,         /* contexts: all of their set-up, the two below included */
+    CP_INJECT_T_PROFILER_INIT, /*   loading libnvperf, cuptiProfilerInitialize (once) */
+    CP_INJECT_T_COUNTERS_OPEN, /*   the range profiler's configuration and enable */
+    CP_INJECT_T_LAUNCH,  /* inside the launch calls: the kernel replay of the range profiler */
+    CP_INJECT_T_COLLECT, /* decoding the per-kernel counters */
+    CP_INJECT_T_FLUSH,   /* the SASS records, their source lines and cubins */
+    CP_INJECT_T_MODULE,  /* keeping each loaded module's cubin */
+    CP_INJECT_T_COUNT
+};
+static const char *const cp_inject_phase_names[CP_INJECT_T_COUNT] = {
+    "context_setup",   "profiler_init",       "counters_open", "launch_calls",
+    "kernel_counters", "instruction_records", "module_copies"};
 
 typedef struct cp_inject_device {
     int configured; /* 1: SetConfig done; -1: refused or failed (nothing collected there) */
@@ -83,7 +99,7 @@ static struct {
     pid_t pid;
     FILE *raw;
     char dir[4096];
-    int stopped;          /* CUPTI refused or failed: nothing more is collected */
+    int stopped; /* CUPTI refused or failed: nothing more is collected */
     int profiler_initialized;
     CUpti_SubscriberHandle subscriber;
     cp_inject_device device[CP_INJECT_MAX_DEVICES];
@@ -91,6 +107,10 @@ static struct {
     uint32_t context_device[CP_INJECT_MAX_CONTEXTS];
     cp_inject_kernels *context_kernels[CP_INJECT_MAX_CONTEXTS]; /* per-kernel counters, or NULL */
     int want_kernels, want_instructions; /* COALPROBE_TRACE_MODE: kernels, instructions, both */
+    int kernel_set;                      /* COALPROBE_TRACE_KERNEL_SET: lean (default) or full */
+    double started;                      /* CLOCK_MONOTONIC seconds at InitializeInjection */
+    double phase_seconds[CP_INJECT_T_COUNT];
+    uint64_t phase_count[CP_INJECT_T_COUNT];
     size_t ncontexts;
     cp_inject_table launches; /* "ORDINAL\tFUNCTION" -> uint64_t launches since the last flush */
     cp_inject_table cubins;   /* "CRC" -> cp_inject_cubin */
@@ -102,6 +122,21 @@ static struct {
     cp_cu_device_get_name_fn device_get_name;
     cp_cu_device_get_attribute_fn device_get_attribute;
 } g = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+/* ---- time ------------------------------------------------------------------------------- */
+
+static double cp_inject_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static void cp_inject_spent(int phase, double since)
+{
+    g.phase_seconds[phase] += cp_inject_now() - since;
+    g.phase_count[phase]++;
+}
 
 /* ---- writing records ------------------------------------------------------------------- */
 
@@ -303,8 +338,9 @@ static int cp_inject_device_supported(uint32_t ordinal, CUpti_Profiler_API api)
         why = CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED;
     else if (p.wsl != CUPTI_PROFILER_CONFIGURATION_SUPPORTED)
         why = CUPTI_ERROR_WSL_DEVICE_NOT_SUPPORTED;
-    cp_inject_refuse(api == CUPTI_PROFILER_SASS_METRICS ? "cuptiProfilerDeviceSupported (SASS metrics)"
-                                                        : "cuptiProfilerDeviceSupported (range profiler)",
+    cp_inject_refuse(api == CUPTI_PROFILER_SASS_METRICS
+                         ? "cuptiProfilerDeviceSupported (SASS metrics)"
+                         : "cuptiProfilerDeviceSupported (range profiler)",
                      why, __FILE__, __LINE__);
     return -1;
 }
@@ -317,14 +353,18 @@ static int cp_inject_configure_device(uint32_t ordinal)
         return d->configured > 0 ? 0 : -1;
     d->configured = -1;
     if (!g.profiler_initialized) {
+        double t = cp_inject_now();
         cp_inject_preload_nvperf();
-        CUpti_Profiler_Initialize_Params init = {.structSize = CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
+        CUpti_Profiler_Initialize_Params init = {.structSize =
+                                                     CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
         /* SASS metrics were seen to work without it when it answers CUPTI_ERROR_UNKNOWN in an
          * injected process: a note, and the calls below decide */
         CP_INJECT_CUPTI_NOTE(cuptiProfilerInitialize(&init), (void)0);
         g.profiler_initialized = 1;
+        cp_inject_spent(CP_INJECT_T_PROFILER_INIT, t);
     }
-    if (g.want_instructions && cp_inject_device_supported(ordinal, CUPTI_PROFILER_SASS_METRICS) != 0)
+    if (g.want_instructions &&
+        cp_inject_device_supported(ordinal, CUPTI_PROFILER_SASS_METRICS) != 0)
         return -1;
     if (g.want_kernels && cp_inject_device_supported(ordinal, CUPTI_PROFILER_RANGE_PROFILING) != 0)
         return -1;
@@ -400,7 +440,16 @@ static int cp_inject_context_slot(CUcontext ctx)
     return -1;
 }
 
+static void cp_inject_context_setup(CUcontext ctx);
+
 static void cp_inject_context_created(CUcontext ctx)
+{
+    double t = cp_inject_now();
+    cp_inject_context_setup(ctx);
+    cp_inject_spent(CP_INJECT_T_SETUP, t);
+}
+
+static void cp_inject_context_setup(CUcontext ctx)
 {
     uint32_t ordinal = 0;
     CP_INJECT_CUPTI(cuptiGetDeviceId(ctx, &ordinal), return );
@@ -415,7 +464,8 @@ static void cp_inject_context_created(CUcontext ctx)
         return;
     }
     if (g.want_instructions) {
-        CUpti_SassMetricsEnable_Params en = {.structSize = CUpti_SassMetricsEnable_Params_STRUCT_SIZE};
+        CUpti_SassMetricsEnable_Params en = {.structSize =
+                                                 CUpti_SassMetricsEnable_Params_STRUCT_SIZE};
         en.ctx = ctx;
         en.enableLazyPatching = 1;
         CP_INJECT_CUPTI(cuptiSassMetricsEnable(&en), return );
@@ -424,9 +474,20 @@ static void cp_inject_context_created(CUcontext ctx)
     if (g.want_kernels) {
         int code = 0;
         char why[512] = "";
-        k = cp_inject_kernels_open(ctx, g.device[ordinal].chip, &code, why, sizeof why);
-        if (!k)
+        double t = cp_inject_now();
+        k = cp_inject_kernels_open(ctx, g.device[ordinal].chip, g.kernel_set, &code, why,
+                                   sizeof why);
+        cp_inject_spent(CP_INJECT_T_COUNTERS_OPEN, t);
+        if (!k) {
             cp_inject_refuse(why, (CUptiResult)code, __FILE__, __LINE__);
+        } else {
+            char note[200];
+            snprintf(note, sizeof note,
+                     "per-kernel counters: %zu replay pass%s a launch on device %u (%s set)",
+                     cp_inject_kernels_passes(k), cp_inject_kernels_passes(k) == 1 ? "" : "es",
+                     ordinal, g.kernel_set == CP_INJECT_KSET_LEAN ? "lean" : "full");
+            cp_inject_note(note);
+        }
     }
     g.context[g.ncontexts] = ctx;
     g.context_device[g.ncontexts] = ordinal;
@@ -458,7 +519,9 @@ static void cp_inject_close_kernels(int slot)
     uint32_t ordinal = g.context_device[slot];
     size_t dropped = 0;
     char why[512] = "";
+    double t = cp_inject_now();
     int rc = cp_inject_kernels_close(k, cp_inject_emit_kernel, &ordinal, &dropped, why, sizeof why);
+    cp_inject_spent(CP_INJECT_T_COLLECT, t);
     if (rc != 0) {
         char note[800];
         snprintf(note, sizeof note, "per-kernel counters: %s failed: %s", why,
@@ -732,7 +795,9 @@ static void cp_inject_context_destroying(CUcontext ctx)
     cp_inject_close_kernels(slot);
     if (!g.want_instructions)
         goto forget;
+    double t = cp_inject_now();
     cp_inject_flush(ctx, g.context_device[slot]);
+    cp_inject_spent(CP_INJECT_T_FLUSH, t);
     CUpti_SassMetricsDisable_Params dis = {.structSize =
                                                CUpti_SassMetricsDisable_Params_STRUCT_SIZE};
     dis.ctx = ctx;
@@ -771,34 +836,59 @@ static CUstream cp_inject_launch_stream(CUpti_CallbackId cbid, const void *param
     }
 }
 
+/* When this thread's launch call left its enter callback (the driver's work, the kernel replay
+ * included, runs between that and the exit callback). */
+static _Thread_local double cp_inject_launch_entered;
+
+static void cp_inject_launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb);
+static void cp_inject_launch_exit(CUpti_CallbackId cbid, const CUpti_CallbackData *cb);
+
 static void cp_inject_launched(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
 {
     if (cb->callbackSite == CUPTI_API_ENTER) {
-        if (cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch ||
-            cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz)
-            return; /* not one kernel: see the note written at its exit */
-        int slot = cp_inject_context_slot(cb->context);
-        cp_inject_kernels *k = slot >= 0 ? g.context_kernels[slot] : NULL;
-        if (!k)
-            return;
-        uint32_t ordinal = g.context_device[slot];
-        char why[512] = "";
-        int rc = cp_inject_kernels_before_launch(k, cb->symbolName, cp_inject_emit_kernel, &ordinal,
-                                                 why, sizeof why);
-        if (rc != 0) {
-            char note[800];
-            snprintf(note, sizeof note, "per-kernel counters stopped: %s failed: %s", why,
-                     cp_inject_result_name((CUptiResult)rc));
-            cp_inject_note(note);
-            size_t dropped = 0;
-            (void)cp_inject_kernels_close(k, cp_inject_emit_kernel, &ordinal, &dropped, why, sizeof why);
-            g.context_kernels[slot] = NULL;
-        }
-        fflush(g.raw);
+        cp_inject_launch_enter(cbid, cb);
+        cp_inject_launch_entered = cp_inject_now();
         return;
     }
-    if (cb->callbackSite != CUPTI_API_EXIT || !cb->functionReturnValue ||
-        *(const CUresult *)cb->functionReturnValue != CUDA_SUCCESS)
+    if (cb->callbackSite == CUPTI_API_EXIT && cp_inject_launch_entered > 0) {
+        cp_inject_spent(CP_INJECT_T_LAUNCH, cp_inject_launch_entered);
+        cp_inject_launch_entered = 0;
+    }
+    cp_inject_launch_exit(cbid, cb);
+}
+
+static void cp_inject_launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
+{
+    if (cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch ||
+        cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz)
+        return; /* not one kernel: see the note written at its exit */
+    int slot = cp_inject_context_slot(cb->context);
+    cp_inject_kernels *k = slot >= 0 ? g.context_kernels[slot] : NULL;
+    if (!k)
+        return;
+    uint32_t ordinal = g.context_device[slot];
+    char why[512] = "";
+    double t = cp_inject_now();
+    int rc = cp_inject_kernels_before_launch(k, cb->symbolName, cp_inject_emit_kernel, &ordinal,
+                                             why, sizeof why);
+    cp_inject_spent(CP_INJECT_T_COLLECT, t);
+    if (rc != 0) {
+        char note[800];
+        snprintf(note, sizeof note, "per-kernel counters stopped: %s failed: %s", why,
+                 cp_inject_result_name((CUptiResult)rc));
+        cp_inject_note(note);
+        size_t dropped = 0;
+        (void)cp_inject_kernels_close(k, cp_inject_emit_kernel, &ordinal, &dropped, why,
+                                      sizeof why);
+        g.context_kernels[slot] = NULL;
+    }
+    fflush(g.raw);
+}
+
+/* After a launch: its count, or the note on graphs and stream capture. */
+static void cp_inject_launch_exit(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
+{
+    if (!cb->functionReturnValue || *(const CUresult *)cb->functionReturnValue != CUDA_SUCCESS)
         return;
     int slot = cp_inject_context_slot(cb->context);
     if (slot < 0)
@@ -854,8 +944,11 @@ static void CUPTIAPI cp_inject_callback(void *userdata, CUpti_CallbackDomain dom
                 cp_inject_context_created(rd->context);
             else if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING)
                 cp_inject_context_destroying(rd->context);
-            else if (cbid == CUPTI_CBID_RESOURCE_MODULE_LOADED)
+            else if (cbid == CUPTI_CBID_RESOURCE_MODULE_LOADED) {
+                double t = cp_inject_now();
                 cp_inject_module_loaded(rd);
+                cp_inject_spent(CP_INJECT_T_MODULE, t);
+            }
         } else if (domain == CUPTI_CB_DOMAIN_DRIVER_API) {
             cp_inject_launched(cbid, data);
         }
@@ -874,6 +967,10 @@ static void cp_inject_at_exit(void)
         while (g.ncontexts > 0 && !g.stopped)
             cp_inject_context_destroying(g.context[g.ncontexts - 1]);
         cp_inject_write_launches();
+        for (int i = 0; i < CP_INJECT_T_COUNT; i++)
+            fprintf(g.raw, "time\t%s\t%.6f\t%" PRIu64 "\n", cp_inject_phase_names[i],
+                    g.phase_seconds[i], g.phase_count[i]);
+        fprintf(g.raw, "time\tinjected\t%.6f\t1\n", cp_inject_now() - g.started);
         fprintf(g.raw, "end\t%" PRIu64 "\t%" PRIu64 "\n", g.flushes, g.launch_count);
         fclose(g.raw);
         g.raw = NULL;
@@ -915,6 +1012,9 @@ CP_INJECT_EXPORT int InitializeInjection(void)
     if (g.raw || cp_inject_open_raw() != 0)
         goto out; /* initialised already, or not run by coalprobe trace: stay out of the way */
     g.pid = getpid();
+    g.started = cp_inject_now();
+    const char *set = getenv("COALPROBE_TRACE_KERNEL_SET");
+    g.kernel_set = set && strcmp(set, "full") == 0 ? CP_INJECT_KSET_FULL : CP_INJECT_KSET_LEAN;
     const char *mode = getenv("COALPROBE_TRACE_MODE");
     g.want_kernels = !mode || !mode[0] || strcmp(mode, "instructions") != 0;
     g.want_instructions = !mode || !mode[0] || strcmp(mode, "kernels") != 0;

@@ -56,6 +56,7 @@ struct cp_inject_kernels {
     std::vector<std::string>
         functions; // their functions, in launch order (range i is functions[i])
     size_t dropped = 0;
+    size_t passes = 0; // replay passes per launch the metrics need
 };
 
 namespace
@@ -131,7 +132,7 @@ int collect(cp_inject_kernels *k, cp_inject_kernels_emit emit, void *user, char 
     return 0;
 }
 
-int open_impl(cp_inject_kernels *k, const char *chip, char *why, size_t why_size)
+int open_impl(cp_inject_kernels *k, const char *chip, int set, char *why, size_t why_size)
 {
     auto ap = CP_KPARAMS(CUpti_Profiler_GetCounterAvailability_Params);
     ap.ctx = k->ctx;
@@ -147,6 +148,8 @@ int open_impl(cp_inject_kernels *k, const char *chip, char *why, size_t why_size
     CP_KCHECK(cuptiProfilerHostInitialize(&hp));
     k->host = hp.pHostObject;
     for (int m = 0; m < CP_INJECT_KM_COUNT; m++) {
+        if (!cp_inject_kernel_metric_wanted(m, set))
+            continue;
         auto mp = CP_KPARAMS(CUpti_Profiler_Host_GetMetricProperties_Params);
         mp.pHostObject = k->host;
         mp.pMetricName = k_metric_names[m];
@@ -173,6 +176,11 @@ int open_impl(cp_inject_kernels *k, const char *chip, char *why, size_t why_size
     gp.configImageSize = k->config.size();
     gp.pConfigImage = k->config.data();
     CP_KCHECK(cuptiProfilerHostGetConfigImage(&gp));
+    auto np = CP_KPARAMS(CUpti_Profiler_Host_GetNumOfPasses_Params);
+    np.configImageSize = k->config.size();
+    np.pConfigImage = k->config.data();
+    CP_KCHECK(cuptiProfilerHostGetNumOfPasses(&np));
+    k->passes = np.numOfPasses;
 
     auto ep = CP_KPARAMS(CUpti_RangeProfiler_Enable_Params);
     ep.ctx = k->ctx;
@@ -228,8 +236,31 @@ extern "C" const char *cp_inject_kernel_metric_name(int m)
     return m >= 0 && m < CP_INJECT_KM_COUNT ? k_metric_names[m] : "";
 }
 
-extern "C" cp_inject_kernels *cp_inject_kernels_open(CUcontext ctx, const char *chip, int *code,
-                                                     char *why, size_t why_size)
+extern "C" int cp_inject_kernel_metric_wanted(int m, int set)
+{
+    if (set != CP_INJECT_KSET_LEAN)
+        return m >= 0 && m < CP_INJECT_KM_COUNT;
+    switch (m) {
+    case CP_INJECT_KM_GLOBAL_LD_SECTORS:
+    case CP_INJECT_KM_GLOBAL_ST_SECTORS:
+    case CP_INJECT_KM_SHARED_LD_REQUESTS:
+    case CP_INJECT_KM_SHARED_ST_REQUESTS:
+    case CP_INJECT_KM_GLOBAL_LD_INSTRUCTIONS:
+    case CP_INJECT_KM_GLOBAL_ST_INSTRUCTIONS:
+    case CP_INJECT_KM_DURATION:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+extern "C" size_t cp_inject_kernels_passes(const cp_inject_kernels *k)
+{
+    return k->passes;
+}
+
+extern "C" cp_inject_kernels *cp_inject_kernels_open(CUcontext ctx, const char *chip, int set,
+                                                     int *code, char *why, size_t why_size)
 {
     cp_inject_kernels *k = new (std::nothrow) cp_inject_kernels;
     if (!k) {
@@ -240,7 +271,7 @@ extern "C" cp_inject_kernels *cp_inject_kernels_open(CUcontext ctx, const char *
     k->ctx = ctx;
     int rc;
     try {
-        rc = open_impl(k, chip, why, why_size);
+        rc = open_impl(k, chip, set, why, why_size);
     } catch (...) {
         rc = (int)CUPTI_ERROR_OUT_OF_MEMORY;
         std::snprintf(why, why_size, "out of memory");

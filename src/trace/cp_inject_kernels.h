@@ -27,15 +27,15 @@ extern "C" {
     X(SHARED_ST_WAVEFRONTS, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum")                \
     X(SHARED_LD_CONFLICTS, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum")             \
     X(SHARED_ST_CONFLICTS, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum")             \
-    X(GLOBAL_LD_INSTRUCTIONS, "smsp__inst_executed_op_global_ld.sum")                             \
-    X(GLOBAL_ST_INSTRUCTIONS, "smsp__inst_executed_op_global_st.sum")                             \
+    X(GLOBAL_LD_INSTRUCTIONS, "smsp__inst_executed_op_global_ld.sum")                              \
+    X(GLOBAL_ST_INSTRUCTIONS, "smsp__inst_executed_op_global_st.sum")                              \
     X(DURATION, "gpu__time_duration.sum")
 
 enum {
 #define X(id, name) CP_INJECT_KM_##id,
     CP_INJECT_KERNEL_METRICS
 #undef X
-    CP_INJECT_KM_COUNT
+        CP_INJECT_KM_COUNT
 };
 
 /* The name of per-kernel metric m. */
@@ -43,13 +43,27 @@ const char *cp_inject_kernel_metric_name(int m);
 
 typedef struct cp_inject_kernels cp_inject_kernels;
 
-/* Receives one range: the kernel's name and CP_INJECT_KM_COUNT values (NAN for one the chip lacks). */
+/* Receives one range: the kernel's name and CP_INJECT_KM_COUNT values (NAN for one the chip lacks).
+ */
 typedef void (*cp_inject_kernels_emit)(void *user, const char *kernel, const double *values);
 
-/* Starts counting the kernels of ctx (current on this thread) on a device of the given chip.
- * NULL when CUPTI refuses or fails: *code is the CUptiResult and why names the call. */
-cp_inject_kernels *cp_inject_kernels_open(CUcontext ctx, const char *chip, int *code, char *why,
-                                          size_t why_size);
+/* The metric sets: every metric above (5 replay passes a launch on GH100), or the lean set of one
+ * pass (global sectors, global and shared instructions, duration): enough to scale instruction
+ * counts and to total sectors, not the requests, ideal sectors or wavefronts of a kernel that has
+ * no instruction records. */
+enum { CP_INJECT_KSET_FULL = 0, CP_INJECT_KSET_LEAN = 1 };
+
+/* 1 when metric m belongs to set. */
+int cp_inject_kernel_metric_wanted(int m, int set);
+
+/* Starts counting the kernels of ctx (current on this thread) on a device of the given chip,
+ * with the metrics of set. NULL when CUPTI refuses or fails: *code is the CUptiResult and why
+ * names the call. */
+cp_inject_kernels *cp_inject_kernels_open(CUcontext ctx, const char *chip, int set, int *code,
+                                          char *why, size_t why_size);
+
+/* The replay passes each launch costs with k's metrics. */
+size_t cp_inject_kernels_passes(const cp_inject_kernels *k);
 
 /* Before a launch of function in k's context (each launch is one range, named by its position:
  * function is kept to name it): when the counter data holds as many ranges as it can, they are

@@ -662,6 +662,25 @@ static int cp_trace_read_record(cp_trace_reader *r, char **f, size_t nf)
             r->oom = 1;
         return 0;
     }
+    if (strcmp(type, "time") == 0) {
+        uint64_t count;
+        char *end = NULL;
+        double seconds = strtod(f[2], &end);
+        if (nf != 4 || end == f[2] || *end || !isfinite(seconds) || seconds < 0 ||
+            cp_trace_parse_u64(f[3], UINT64_MAX, &count) != 0)
+            return -1;
+        cp_trace_time *grown = realloc(p->times, (p->ntimes + 1) * sizeof *p->times);
+        if (!grown) {
+            r->oom = 1;
+            return 0;
+        }
+        p->times = grown;
+        cp_trace_time *x = &grown[p->ntimes++];
+        x->phase = cp_trace_dup(r, f[1]);
+        x->seconds = seconds;
+        x->count = count;
+        return 0;
+    }
     if (strcmp(type, "end") == 0) {
         uint64_t flushes, launches;
         if (nf != 3 || cp_trace_parse_u64(f[1], UINT64_MAX, &flushes) != 0 ||
@@ -742,6 +761,9 @@ static void cp_trace_reader_free(cp_trace_reader *r)
 
 static void cp_trace_process_free(cp_trace_process *p)
 {
+    for (size_t i = 0; i < p->ntimes; i++)
+        free(p->times[i].phase);
+    free(p->times);
     free(p->file);
     free(p->command);
     for (size_t i = 0; i < p->ndevices; i++) {

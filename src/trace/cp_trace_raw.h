@@ -38,6 +38,12 @@
  *   nosource  CRC FUNCTION                 that function has no line information
  *   dropped   ORDINAL COUNT REASON         records CUPTI dropped (never hidden)
  *   note      TEXT                         something a reader should show once
+ *   time      PHASE SECONDS COUNT          where the traced process's time went, written at its
+ *                                          end: context_setup (profiler_init and counters_open
+ *                                          included), launch_calls (inside the launch calls: the
+ *                                          range profiler's replay), kernel_counters,
+ *                                          instruction_records, module_copies, injected (from
+ *                                          the injection's start to the process's end)
  *   end       FLUSHES LAUNCHES             the process ended normally; a file without it is
  *                                          incomplete (crash, kill, _exit before teardown)
  */

@@ -156,6 +156,13 @@ typedef struct cp_trace_dropped {
 } cp_trace_dropped;
 
 /* One traced process: one raw file. */
+/* One time record: a phase of the traced process, its seconds and how often it ran. */
+typedef struct cp_trace_time {
+    char *phase;
+    double seconds;
+    uint64_t count;
+} cp_trace_time;
+
 typedef struct cp_trace_process {
     char *file; /* the raw file's name inside the directory */
     long pid, ppid;
@@ -176,6 +183,8 @@ typedef struct cp_trace_process {
     size_t ndropped;
     char **notes;
     size_t nnotes;
+    cp_trace_time *times; /* where the process's time went (time records) */
+    size_t ntimes;
     size_t malformed; /* lines skipped: unknown layout, bad numbers, out of order */
     int truncated;    /* the last line had no newline (the process was cut off while writing) */
 } cp_trace_process;
