@@ -387,10 +387,16 @@ static double cp_trace_ksum2(const cp_trace_kernel_counters *kc, int a, int b)
 static void cp_trace_kernel_totals(const cp_trace_kernel_counters *kc, cp_trace_counts *c)
 {
     memset(c, 0, sizeof *c);
+    /* requests are warp-level instructions (as the SASS metrics count them); the lean metric set
+     * has the instructions without l1tex's request counts */
     if (cp_trace_khas(kc, CP_TRACE_K_LD_REQUESTS))
         cp_trace_set_count(c, CP_TRACE_M_GLOBAL_LD, kc->value[CP_TRACE_K_LD_REQUESTS]);
+    else if (cp_trace_khas(kc, CP_TRACE_K_LD_INSTRUCTIONS))
+        cp_trace_set_count(c, CP_TRACE_M_GLOBAL_LD, kc->value[CP_TRACE_K_LD_INSTRUCTIONS]);
     if (cp_trace_khas(kc, CP_TRACE_K_ST_REQUESTS))
         cp_trace_set_count(c, CP_TRACE_M_GLOBAL_ST, kc->value[CP_TRACE_K_ST_REQUESTS]);
+    else if (cp_trace_khas(kc, CP_TRACE_K_ST_INSTRUCTIONS))
+        cp_trace_set_count(c, CP_TRACE_M_GLOBAL_ST, kc->value[CP_TRACE_K_ST_INSTRUCTIONS]);
     cp_trace_set_count(c, CP_TRACE_M_SECTORS,
                        cp_trace_ksum2(kc, CP_TRACE_K_LD_SECTORS, CP_TRACE_K_ST_SECTORS));
     cp_trace_set_count(
@@ -403,7 +409,8 @@ static void cp_trace_kernel_totals(const cp_trace_kernel_counters *kc, cp_trace_
     double wf = cp_trace_ksum2(kc, CP_TRACE_K_LD_WAVEFRONTS, CP_TRACE_K_ST_WAVEFRONTS);
     double conflicts = cp_trace_ksum2(kc, CP_TRACE_K_LD_CONFLICTS, CP_TRACE_K_ST_CONFLICTS);
     cp_trace_set_count(c, CP_TRACE_M_WAVEFRONTS, wf);
-    cp_trace_set_count(c, CP_TRACE_M_WAVEFRONTS_IDEAL, fmax(0, wf - conflicts));
+    if (isfinite(wf) && isfinite(conflicts))
+        cp_trace_set_count(c, CP_TRACE_M_WAVEFRONTS_IDEAL, fmax(0, wf - conflicts));
 }
 
 /* Where a kernel's counts come from, its instructions' counts over every launch (eff) and its

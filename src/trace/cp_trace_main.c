@@ -8,12 +8,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <math.h>
 #include <regex.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "report/cp_report.h"
@@ -30,7 +32,20 @@ enum {
     CP_TRACE_OPT_FORMAT,
     CP_TRACE_OPT_RAW_DIR,
     CP_TRACE_OPT_FROM_RAW,
+    CP_TRACE_OPT_KERNEL_COUNTERS,
 };
+
+/* The report side's phases, timed for --verbose. */
+enum {
+    CP_TRACE_T_LOAD,
+    CP_TRACE_T_DEMANGLE,
+    CP_TRACE_T_NVDISASM,
+    CP_TRACE_T_ANALYZE,
+    CP_TRACE_T_WRITE,
+    CP_TRACE_T_COUNT
+};
+static const char *const cp_trace_phase_names[CP_TRACE_T_COUNT] = {
+    "reading the raw files", "demangling", "nvdisasm", "analysis", "writing the report"};
 
 typedef struct cp_trace_cli {
     cp_trace_options report;
@@ -39,7 +54,9 @@ typedef struct cp_trace_cli {
     const char *raw_dir;
     const char *from_raw;
     int show_help;
-    char **program; /* argv of the program, NULL-terminated; NULL with --from-raw */
+    int verbose;
+    const char *kernel_set; /* --kernel-counters: lean or full */
+    char **program;         /* argv of the program, NULL-terminated; NULL with --from-raw */
     int nprogram;
 } cp_trace_cli;
 
@@ -71,6 +88,12 @@ static void cp_trace_print_help(FILE *out)
           "  --raw-dir DIR     keep the raw files in DIR (created; must hold no raw files)\n"
           "                    instead of a temporary directory removed at the end\n"
           "  --from-raw DIR    run nothing: report the raw files recorded in DIR\n"
+          "Cost:\n"
+          "  --kernel-counters SET  lean (default): each launch counted in one pass (sectors,\n"
+          "                    instructions, duration); full: also requests, requested bytes\n"
+          "                    and shared wavefronts of every launch, 5 replay passes a launch\n"
+          "                    on an H100 (kernels without per-instruction counts need them)\n"
+          "  -v, --verbose     where the time went, on stderr, at the end\n"
           "  -h, --help        this help\n"
           "\n"
           "Examples:\n"
@@ -151,6 +174,8 @@ static int cp_trace_parse(int argc, char **argv, cp_trace_cli *c, cp_status *st)
         {"output", required_argument, NULL, 'o'},
         {"raw-dir", required_argument, NULL, CP_TRACE_OPT_RAW_DIR},
         {"from-raw", required_argument, NULL, CP_TRACE_OPT_FROM_RAW},
+        {"kernel-counters", required_argument, NULL, CP_TRACE_OPT_KERNEL_COUNTERS},
+        {"verbose", no_argument, NULL, 'v'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -164,7 +189,7 @@ static int cp_trace_parse(int argc, char **argv, cp_trace_cli *c, cp_status *st)
     int opt;
     uint64_t v;
     /* "+": options end at the first non-option, which is the program */
-    while ((opt = getopt_long(argc, argv, "+:o:h", options, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, "+:o:hv", options, NULL)) != -1) {
         const char *word = argv[optind - 1];
         switch (opt) {
         case CP_TRACE_OPT_TOP:
@@ -206,6 +231,17 @@ static int cp_trace_parse(int argc, char **argv, cp_trace_cli *c, cp_status *st)
             break;
         case CP_TRACE_OPT_FROM_RAW:
             c->from_raw = optarg;
+            break;
+        case CP_TRACE_OPT_KERNEL_COUNTERS:
+            if (strcmp(optarg, "lean") != 0 && strcmp(optarg, "full") != 0)
+                return cp_trace_usage(st,
+                                      "lean counts each launch in one pass; full adds requests, "
+                                      "bytes and shared wavefronts at 5 passes a launch",
+                                      "--kernel-counters: '%s' is not lean or full", optarg);
+            c->kernel_set = optarg;
+            break;
+        case 'v':
+            c->verbose = 1;
             break;
         case 'h':
             c->show_help = 1;
@@ -342,24 +378,73 @@ static void cp_trace_print_failure(const cp_trace_cli *c, const char *command, c
         cp_report_write_json_error(stdout, CP_VERSION, command, st);
 }
 
-/* Reads the raw files, analyses them and writes the report to out. */
-static int cp_trace_report_dir(const cp_trace_cli *c, const char *dir, const cp_trace_run *run,
-                               FILE *out, cp_trace_report *r, cp_trace *t, cp_status *st)
+static double cp_trace_now(void)
 {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Adds the seconds since *since to phase and restarts the clock. */
+static void cp_trace_lap(double *seconds, int phase, double *since)
+{
+    double now = cp_trace_now();
+    seconds[phase] += now - *since;
+    *since = now;
+}
+
+/* Reads the raw files, analyses them and writes the report to out; each phase's seconds are
+ * added to seconds[CP_TRACE_T_*]. */
+static int cp_trace_report_dir(const cp_trace_cli *c, const char *dir, const cp_trace_run *run,
+                               FILE *out, cp_trace_report *r, cp_trace *t, double *seconds,
+                               cp_status *st)
+{
+    double since = cp_trace_now();
     CP_TRY(cp_trace_load_dir(dir, t, st));
+    cp_trace_lap(seconds, CP_TRACE_T_LOAD, &since);
     CP_TRY(cp_trace_demangle_all(t, st));
+    cp_trace_lap(seconds, CP_TRACE_T_DEMANGLE, &since);
     int have_opcodes = 0;
     CP_TRY(cp_trace_sass_opcodes(t, dir, &have_opcodes, st));
+    cp_trace_lap(seconds, CP_TRACE_T_NVDISASM, &since);
     CP_TRY(cp_trace_analyze(t, run, &c->report, r, st));
     r->have_opcodes = have_opcodes;
+    cp_trace_lap(seconds, CP_TRACE_T_ANALYZE, &since);
+    int rc;
     switch (c->format) {
     case CP_TRACE_FORMAT_JSON:
-        return cp_trace_write_json(out, r, st);
+        rc = cp_trace_write_json(out, r, st);
+        break;
     case CP_TRACE_FORMAT_CSV:
-        return cp_trace_write_csv(out, r, st);
+        rc = cp_trace_write_csv(out, r, st);
+        break;
     default:
-        return cp_trace_write_table(out, r, st);
+        rc = cp_trace_write_table(out, r, st);
     }
+    cp_trace_lap(seconds, CP_TRACE_T_WRITE, &since);
+    return rc;
+}
+
+/* --verbose: where the time went, the traced processes' own phases (their time records) under
+ * the program's run. */
+static void cp_trace_print_times(FILE *err, double total, const cp_trace_run *run,
+                                 const cp_trace *t, const double *seconds)
+{
+    fprintf(err, "coalprobe trace: %.3f s in all\n", total);
+    if (isfinite(run->wall_seconds))
+        fprintf(err, "  %-28s %9.3f s\n", "the program's run", run->wall_seconds);
+    for (size_t p = 0; p < t->nprocs; p++) {
+        const cp_trace_process *proc = &t->procs[p];
+        if (proc->ntimes == 0)
+            continue;
+        fprintf(err, "    process %ld:\n", proc->pid);
+        for (size_t i = 0; i < proc->ntimes; i++)
+            fprintf(err, "      %-26s %9.3f s  (%" PRIu64 " time%s)\n", proc->times[i].phase,
+                    proc->times[i].seconds, proc->times[i].count,
+                    proc->times[i].count == 1 ? "" : "s");
+    }
+    for (int i = 0; i < CP_TRACE_T_COUNT; i++)
+        fprintf(err, "  %-28s %9.3f s\n", cp_trace_phase_names[i], seconds[i]);
 }
 
 /* The exit status once the report is written (or failed with rc): the program's when it
@@ -397,6 +482,7 @@ static int cp_trace_verdict(const cp_trace_child *child, int rc, const cp_trace_
 
 int cp_trace_main(int argc, char **argv)
 {
+    double started = cp_trace_now();
     cp_status st;
     cp_status_clear(&st);
     cp_trace_cli c;
@@ -458,9 +544,13 @@ int cp_trace_main(int argc, char **argv)
         } else {
             for (int i = 0; i <= c.nprogram; i++)
                 args[i] = c.program[i]; /* c.program[c.nprogram] is argv's NULL */
+            /* the injection library reads its metric set from the environment it inherits */
+            if (c.kernel_set && setenv("COALPROBE_TRACE_KERNEL_SET", c.kernel_set, 1) != 0)
+                rc = cp_status_set(&st, CP_EXIT_RUNTIME, "trace: setenv: %s", strerror(errno));
             fflush(stdout);
             fflush(stderr);
-            rc = cp_trace_launch(program_path, args, inject, dir, &child, &st);
+            if (rc == CP_EXIT_OK)
+                rc = cp_trace_launch(program_path, args, inject, dir, &child, &st);
             free(args);
         }
         if (rc == CP_EXIT_OK) {
@@ -473,8 +563,9 @@ int cp_trace_main(int argc, char **argv)
     }
     cp_trace t = {0};
     cp_trace_report r = {0};
+    double seconds[CP_TRACE_T_COUNT] = {0};
     if (rc == CP_EXIT_OK)
-        rc = cp_trace_report_dir(&c, dir, &run, out.file, &r, &t, &st);
+        rc = cp_trace_report_dir(&c, dir, &run, out.file, &r, &t, seconds, &st);
     if (rc == CP_EXIT_OK)
         rc = cp_output_commit(&out, &st);
     cp_output_abort(&out);
@@ -486,6 +577,8 @@ int cp_trace_main(int argc, char **argv)
         if (st.hint[0])
             fprintf(stderr, "hint: %s\n", st.hint);
     }
+    if (c.verbose)
+        cp_trace_print_times(stderr, cp_trace_now() - started, &run, &t, seconds);
     cp_trace_report_free(&r);
     cp_trace_free(&t);
     if (temp_dir[0])

@@ -1,8 +1,9 @@
 /* cp_trace_sass.c: SASS opcodes for the traced instructions: runs nvdisasm (when it is on PATH)
  * on each cubin the injection library saved and maps every function's PC offsets to opcodes.
- * Optional: without nvdisasm the report has no opcodes and says why once. COALPROBE_NVDISASM
- * names another nvdisasm; set and empty, none is run (for reports that must not depend on the
- * machine, e.g. the tests' goldens). */
+ * Optional: without nvdisasm the report has no opcodes and says why once. Only cubins with a
+ * counted instruction are read, several at once (a PyTorch module's listing takes seconds).
+ * COALPROBE_NVDISASM names another nvdisasm; set and empty, none is run (for reports that must not
+ * depend on the machine, e.g. the tests' goldens). */
 #define _POSIX_C_SOURCE 200809L
 #include "cp_trace_report.h"
 
@@ -139,20 +140,33 @@ void cp_trace_sass_free(cp_trace_sass_line *lines, size_t n)
 
 /* ---- running nvdisasm ----------------------------------------------------------------------- */
 
-/* Runs `nvdisasm -c CUBIN` and returns its standard output (malloc'd), or NULL with why. */
-static char *cp_trace_sass_run(const char *nvdisasm, const char *cubin, char *why, size_t wn)
+/* One nvdisasm run: its cubin, the temporary file its listing goes to, the process. */
+typedef struct cp_trace_sass_job {
+    uint32_t crc;
+    char *cubin; /* DIR/FILE */
+    char listing[4200];
+    pid_t pid; /* 0: not started (or failed to start: why says so) */
+    char why[256];
+} cp_trace_sass_job;
+
+/* Starts `nvdisasm -c CUBIN > LISTING` (a new temporary file); 0, or -1 with why. */
+static int cp_trace_sass_start(const char *nvdisasm, cp_trace_sass_job *j)
 {
-    int fd[2];
-    if (pipe(fd) != 0) {
-        snprintf(why, wn, "pipe: %s", strerror(errno));
-        return NULL;
+    const char *tmp = getenv("TMPDIR");
+    if (!tmp || !tmp[0])
+        tmp = "/tmp";
+    snprintf(j->listing, sizeof j->listing, "%s/coalprobe-sass-XXXXXX", tmp);
+    int out = mkstemp(j->listing);
+    if (out < 0) {
+        snprintf(j->why, sizeof j->why, "cannot create a file in %s: %s", tmp, strerror(errno));
+        j->listing[0] = '\0';
+        return -1;
     }
     pid_t pid = fork();
     if (pid < 0) {
-        snprintf(why, wn, "fork: %s", strerror(errno));
-        close(fd[0]);
-        close(fd[1]);
-        return NULL;
+        snprintf(j->why, sizeof j->why, "fork: %s", strerror(errno));
+        close(out);
+        return -1;
     }
     if (pid == 0) {
         int devnull = open("/dev/null", O_RDWR);
@@ -160,55 +174,49 @@ static char *cp_trace_sass_run(const char *nvdisasm, const char *cubin, char *wh
             dup2(devnull, STDIN_FILENO);
             dup2(devnull, STDERR_FILENO);
         }
-        dup2(fd[1], STDOUT_FILENO);
-        close(fd[0]);
-        close(fd[1]);
-        char *const argv[] = {(char *)"nvdisasm", (char *)"-c", (char *)cubin, NULL};
+        dup2(out, STDOUT_FILENO);
+        close(out);
+        char *const argv[] = {(char *)"nvdisasm", (char *)"-c", j->cubin, NULL};
         execv(nvdisasm, argv);
         _exit(127);
     }
-    close(fd[1]);
-    size_t cap = 65536, len = 0;
-    char *out = malloc(cap);
-    int failed = !out;
-    for (;;) {
-        char chunk[16384];
-        ssize_t got = read(fd[0], chunk, sizeof chunk);
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got <= 0)
-            break;
-        if (failed)
-            continue; /* drain, so that nvdisasm can finish */
-        if (len + (size_t)got + 1 > cap) {
-            char *grown =
-                len + (size_t)got + 1 > CP_TRACE_SASS_MAX_OUTPUT ? NULL : realloc(out, cap * 2);
-            if (!grown) {
-                failed = 1;
-                continue;
-            }
-            out = grown;
-            cap *= 2;
-        }
-        memcpy(out + len, chunk, (size_t)got);
-        len += (size_t)got;
+    close(out);
+    j->pid = pid;
+    return 0;
+}
+
+/* Waits for j's nvdisasm and returns its listing (malloc'd), or NULL with why; the temporary
+ * file is removed either way. */
+static char *cp_trace_sass_finish(cp_trace_sass_job *j)
+{
+    char *text = NULL;
+    size_t len = 0;
+    if (j->pid > 0) {
+        int status = 0;
+        while (waitpid(j->pid, &status, 0) < 0 && errno == EINTR)
+            ;
+        j->pid = 0;
+        struct stat sb;
+        if (!WIFEXITED(status))
+            snprintf(j->why, sizeof j->why, "it was killed by signal %d", WTERMSIG(status));
+        else if (WEXITSTATUS(status) != 0)
+            snprintf(j->why, sizeof j->why, "it exited with status %d", WEXITSTATUS(status));
+        else if (stat(j->listing, &sb) != 0 || sb.st_size > (off_t)CP_TRACE_SASS_MAX_OUTPUT)
+            snprintf(j->why, sizeof j->why, "its output is too large");
+        else if (!(text = cp_text_read_file(j->listing, &len)))
+            snprintf(j->why, sizeof j->why, "its output cannot be read");
     }
-    close(fd[0]);
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
-    if (failed || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        if (failed)
-            snprintf(why, wn, "its output is too large");
-        else if (WIFEXITED(status))
-            snprintf(why, wn, "it exited with status %d", WEXITSTATUS(status));
-        else
-            snprintf(why, wn, "it was killed by signal %d", WTERMSIG(status));
-        free(out);
-        return NULL;
-    }
-    out[len] = '\0';
-    return out;
+    if (j->listing[0])
+        (void)unlink(j->listing);
+    j->listing[0] = '\0';
+    return text;
+}
+
+/* Processors to run nvdisasm on, one cubin each. */
+static size_t cp_trace_sass_parallel(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > 16 ? 16 : (size_t)n;
 }
 
 static int cp_trace_sass_order(const void *a, const void *b)
@@ -249,6 +257,23 @@ static int cp_trace_sass_apply(cp_trace *t, uint32_t crc, cp_trace_sass_line *li
     return 0;
 }
 
+/* 1 when a kernel of cubin crc has an instruction that counted something: a cubin whose
+ * instructions all counted nothing gets no opcodes, and its listing is not worth its time. */
+static int cp_trace_sass_wanted(const cp_trace *t, uint32_t crc)
+{
+    for (size_t p = 0; p < t->nprocs; p++)
+        for (size_t k = 0; k < t->procs[p].nkernels; k++) {
+            const cp_trace_kernel *kk = &t->procs[p].kernels[k];
+            if (!kk->has_crc || kk->crc != crc)
+                continue;
+            for (size_t i = 0; i < kk->ninstrs; i++)
+                for (int m = 0; m < CP_TRACE_NMETRICS; m++)
+                    if (kk->instrs[i].counts.value[m] > 0)
+                        return 1;
+        }
+    return 0;
+}
+
 int cp_trace_sass_opcodes(cp_trace *t, const char *dir, int *have_opcodes, cp_status *st)
 {
     *have_opcodes = 0;
@@ -282,11 +307,10 @@ int cp_trace_sass_opcodes(cp_trace *t, const char *dir, int *have_opcodes, cp_st
                                  "on PATH");
         return CP_EXIT_OK;
     }
-    size_t given = 0, failures = 0;
-    char first_failure[600] = "";
-    uint32_t *done = calloc(ncubins, sizeof *done);
-    size_t ndone = 0;
-    if (!done)
+    /* one job per distinct cubin that holds a counted instruction */
+    cp_trace_sass_job *jobs = calloc(ncubins, sizeof *jobs);
+    size_t njobs = 0;
+    if (!jobs)
         return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory reading cubins");
     int rc = CP_EXIT_OK;
     for (size_t p = 0; p < t->nprocs && rc == CP_EXIT_OK; p++)
@@ -294,40 +318,56 @@ int cp_trace_sass_opcodes(cp_trace *t, const char *dir, int *have_opcodes, cp_st
             const cp_trace_pair *cubin = &t->procs[p].cubins[c];
             uint32_t crc = (uint32_t)strtoul(cubin->a, NULL, 16);
             int seen = 0;
-            for (size_t i = 0; i < ndone; i++)
-                seen |= done[i] == crc;
-            if (seen)
+            for (size_t i = 0; i < njobs; i++)
+                seen |= jobs[i].crc == crc;
+            if (seen || !cp_trace_sass_wanted(t, crc))
                 continue;
-            done[ndone++] = crc;
+            cp_trace_sass_job *j = &jobs[njobs++];
+            j->crc = crc;
             size_t plen = strlen(dir) + strlen(cubin->b) + 2;
-            char *path = malloc(plen);
-            if (!path) {
+            if (!(j->cubin = malloc(plen))) {
                 rc = cp_status_set(st, CP_EXIT_RUNTIME, "out of memory reading cubins");
                 break;
             }
-            snprintf(path, plen, "%s/%s", dir, cubin->b);
-            char why[256] = "";
+            snprintf(j->cubin, plen, "%s/%s", dir, cubin->b);
+        }
+    /* nvdisasm on several cubins at once (a program's modules can take seconds each) */
+    size_t given = 0, failures = 0, width = cp_trace_sass_parallel();
+    char first_failure[600] = "";
+    for (size_t first = 0; first < njobs && rc == CP_EXIT_OK; first += width) {
+        size_t last = first + width < njobs ? first + width : njobs;
+        for (size_t i = first; i < last; i++) {
             struct stat sb;
-            char *listing = NULL;
-            if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode))
-                snprintf(why, sizeof why, "the file is missing");
+            if (stat(jobs[i].cubin, &sb) != 0 || !S_ISREG(sb.st_mode))
+                snprintf(jobs[i].why, sizeof jobs[i].why, "the file is missing");
             else
-                listing = cp_trace_sass_run(nvdisasm, path, why, sizeof why);
-            free(path);
+                (void)cp_trace_sass_start(nvdisasm, &jobs[i]);
+        }
+        for (size_t i = first; i < last; i++) {
+            char *listing = cp_trace_sass_finish(&jobs[i]);
             if (!listing) {
+                const char *name = strrchr(jobs[i].cubin, '/');
                 if (failures++ == 0)
-                    snprintf(first_failure, sizeof first_failure, "%s: %s", cubin->b, why);
+                    snprintf(first_failure, sizeof first_failure, "%s: %s",
+                             name ? name + 1 : jobs[i].cubin, jobs[i].why);
                 continue;
+            }
+            if (rc != CP_EXIT_OK) {
+                free(listing);
+                continue; /* the rest are still waited for */
             }
             cp_trace_sass_line *lines = NULL;
             size_t n = 0;
             rc = cp_trace_sass_parse(listing, &lines, &n, st);
             free(listing);
-            if (rc == CP_EXIT_OK && cp_trace_sass_apply(t, crc, lines, n, &given) != 0)
+            if (rc == CP_EXIT_OK && cp_trace_sass_apply(t, jobs[i].crc, lines, n, &given) != 0)
                 rc = cp_status_set(st, CP_EXIT_RUNTIME, "out of memory reading cubins");
             cp_trace_sass_free(lines, n);
         }
-    free(done);
+    }
+    for (size_t i = 0; i < njobs; i++)
+        free(jobs[i].cubin);
+    free(jobs);
     if (rc != CP_EXIT_OK)
         return rc;
     if (failures)

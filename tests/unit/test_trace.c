@@ -503,6 +503,64 @@ static void test_analyze_transpose(void)
     cp_trace_free(&t);
 }
 
+/* The lean metric set (one pass a launch): a kernel without pc records has sectors and
+ * instructions; its requests are its instructions, its ideal sectors and wavefronts unknown.
+ * The time records are read as they are. */
+static void test_load_lean_and_times(void)
+{
+    const char text[] =
+        "coalprobe-trace-raw\t1\n"
+        "process\t9\t1\tlean\n"
+        "kernel_metrics\tl1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"
+        "\tl1tex__t_requests_pipe_lsu_mem_global_op_st.sum"
+        "\tl1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"
+        "\tl1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"
+        "\tsmsp__sass_data_bytes_mem_global_op_ld.sum\tsmsp__sass_data_bytes_mem_global_op_st.sum"
+        "\tsmsp__inst_executed_op_shared_ld.sum\tsmsp__inst_executed_op_shared_st.sum"
+        "\tl1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"
+        "\tl1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"
+        "\tl1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"
+        "\tl1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"
+        "\tsmsp__inst_executed_op_global_ld.sum\tsmsp__inst_executed_op_global_st.sum"
+        "\tgpu__time_duration.sum\n"
+        "kernel\t0\tonce\t-\t-\t1024\t128\t-\t-\t0\t0\t-\t-\t-\t-\t32\t32\t5000\n"
+        "launch\t0\tonce\t1\n"
+        "time\tlaunch_calls\t0.250000\t9\n"
+        "time\tinjected\t1.5\t1\n"
+        "time\tbad\t-1\t1\n"
+        "end\t1\t1\n";
+    cp_trace t;
+    CHECK(load_one(&t, text) == CP_EXIT_OK);
+    CHECK_EQ_U64(t.nprocs, 1);
+    if (t.nprocs) {
+        const cp_trace_process *p = &t.procs[0];
+        CHECK_EQ_U64(p->ntimes, 2);
+        CHECK_EQ_U64(p->malformed, 1); /* the negative time */
+        CHECK(p->ntimes == 2 && strcmp(p->times[0].phase, "launch_calls") == 0 &&
+              p->times[0].seconds == 0.25 && p->times[0].count == 9 &&
+              strcmp(p->times[1].phase, "injected") == 0 && p->times[1].seconds == 1.5);
+    }
+    cp_status st;
+    cp_status_clear(&st);
+    CHECK(cp_trace_demangle_all(&t, &st) == CP_EXIT_OK);
+    cp_trace_run run = {.tool_version = "0", .command = "coalprobe trace", .wall_seconds = NAN};
+    cp_trace_options o = default_options();
+    cp_trace_report r;
+    CHECK(cp_trace_analyze(&t, &run, &o, &r, &st) == CP_EXIT_OK);
+    const cp_trace_kernel *k = t.nprocs ? find_kernel(&t.procs[0], "once") : NULL;
+    CHECK(k && k->from == CP_TRACE_FROM_KERNEL);
+    if (k) {
+        const cp_trace_counts *c = &k->totals;
+        CHECK(c->value[CP_TRACE_M_GLOBAL_LD] == 32 && c->value[CP_TRACE_M_GLOBAL_ST] == 32);
+        CHECK(c->value[CP_TRACE_M_SECTORS] == 1152);
+        CHECK(!(c->has & (1u << CP_TRACE_M_SECTORS_IDEAL)));
+        CHECK(!(c->has & (1u << CP_TRACE_M_WAVEFRONTS)));
+        CHECK(!(c->has & (1u << CP_TRACE_M_WAVEFRONTS_IDEAL)));
+    }
+    cp_trace_report_free(&r);
+    cp_trace_free(&t);
+}
+
 static void test_analyze_why_no_counts(void)
 {
     cp_trace t;
@@ -624,6 +682,7 @@ int main(void)
     test_meaning_cases();
     test_analyze_transpose();
     test_analyze_why_no_counts();
+    test_load_lean_and_times();
     test_sass_parse();
     test_names_and_texts();
     printf("%d passed, %d failed\n", cp_test_passed, cp_test_failed);
