@@ -467,7 +467,8 @@ static void cp_inject_context_setup(CUcontext ctx)
         CUpti_SassMetricsEnable_Params en = {.structSize =
                                                  CUpti_SassMetricsEnable_Params_STRUCT_SIZE};
         en.ctx = ctx;
-        en.enableLazyPatching = 1;
+        const char *lazy = getenv("COALPROBE_TRACE_LAZY_PATCHING");
+        en.enableLazyPatching = lazy && strcmp(lazy, "0") == 0 ? 0 : 1;
         CP_INJECT_CUPTI(cuptiSassMetricsEnable(&en), return );
     }
     cp_inject_kernels *k = NULL;
@@ -487,6 +488,12 @@ static void cp_inject_context_setup(CUcontext ctx)
                      cp_inject_kernels_passes(k), cp_inject_kernels_passes(k) == 1 ? "" : "es",
                      ordinal, g.kernel_set == CP_INJECT_KSET_LEAN ? "lean" : "full");
             cp_inject_note(note);
+            if (getenv("COALPROBE_TRACE_DEBUG")) {
+                char steps[600];
+                snprintf(steps, sizeof steps, "per-kernel counters opened in: %s",
+                         cp_inject_kernels_open_times(k));
+                cp_inject_note(steps);
+            }
         }
     }
     g.context[g.ncontexts] = ctx;

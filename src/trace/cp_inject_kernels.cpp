@@ -3,6 +3,7 @@
 // for every pass); runs inside the traced program, linked with libcupti.
 #include "cp_inject_kernels.h"
 
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cupti_profiler_host.h>
@@ -56,11 +57,23 @@ struct cp_inject_kernels {
     std::vector<std::string>
         functions; // their functions, in launch order (range i is functions[i])
     size_t dropped = 0;
-    size_t passes = 0; // replay passes per launch the metrics need
+    size_t passes = 0;      // replay passes per launch the metrics need
+    std::string open_times; // seconds of each step of open_impl, for COALPROBE_TRACE_DEBUG
 };
 
 namespace
 {
+
+// Appends "step seconds" to k->open_times and restarts the clock.
+void lap(cp_inject_kernels *k, const char *step, std::chrono::steady_clock::time_point &since)
+{
+    auto now = std::chrono::steady_clock::now();
+    char text[96];
+    std::snprintf(text, sizeof text, "%s%s %.3f", k->open_times.empty() ? "" : ", ", step,
+                  std::chrono::duration<double>(now - since).count());
+    k->open_times += text;
+    since = now;
+}
 
 // (Re)initialises the counter data image: it then holds no range.
 int init_image(cp_inject_kernels *k, char *why, size_t why_size)
@@ -134,12 +147,14 @@ int collect(cp_inject_kernels *k, cp_inject_kernels_emit emit, void *user, char 
 
 int open_impl(cp_inject_kernels *k, const char *chip, int set, char *why, size_t why_size)
 {
+    auto since = std::chrono::steady_clock::now();
     auto ap = CP_KPARAMS(CUpti_Profiler_GetCounterAvailability_Params);
     ap.ctx = k->ctx;
     CP_KCHECK(cuptiProfilerGetCounterAvailability(&ap));
     k->availability.assign(ap.counterAvailabilityImageSize, 0);
     ap.pCounterAvailabilityImage = k->availability.data();
     CP_KCHECK(cuptiProfilerGetCounterAvailability(&ap));
+    lap(k, "availability", since);
 
     auto hp = CP_KPARAMS(CUpti_Profiler_Host_Initialize_Params);
     hp.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
@@ -147,6 +162,7 @@ int open_impl(cp_inject_kernels *k, const char *chip, int set, char *why, size_t
     hp.pCounterAvailabilityImage = k->availability.data();
     CP_KCHECK(cuptiProfilerHostInitialize(&hp));
     k->host = hp.pHostObject;
+    lap(k, "host_initialize", since);
     for (int m = 0; m < CP_INJECT_KM_COUNT; m++) {
         if (!cp_inject_kernel_metric_wanted(m, set))
             continue;
@@ -181,11 +197,13 @@ int open_impl(cp_inject_kernels *k, const char *chip, int set, char *why, size_t
     np.pConfigImage = k->config.data();
     CP_KCHECK(cuptiProfilerHostGetNumOfPasses(&np));
     k->passes = np.numOfPasses;
+    lap(k, "config_image", since);
 
     auto ep = CP_KPARAMS(CUpti_RangeProfiler_Enable_Params);
     ep.ctx = k->ctx;
     CP_KCHECK(cuptiRangeProfilerEnable(&ep));
     k->rp = ep.pRangeProfilerObject;
+    lap(k, "enable", since);
     auto sp = CP_KPARAMS(CUpti_RangeProfiler_GetCounterDataSize_Params);
     sp.pRangeProfilerObject = k->rp;
     sp.pMetricNames = k->names.data();
@@ -211,7 +229,10 @@ int open_impl(cp_inject_kernels *k, const char *chip, int set, char *why, size_t
     cfg.passIndex = 0;
     cfg.targetNestingLevel = 1;
     CP_KCHECK(cuptiRangeProfilerSetConfig(&cfg));
-    return start(k, why, why_size);
+    lap(k, "counter_data_and_set_config", since);
+    int started = start(k, why, why_size);
+    lap(k, "start", since);
+    return started;
 }
 
 void release(cp_inject_kernels *k)
@@ -252,6 +273,11 @@ extern "C" int cp_inject_kernel_metric_wanted(int m, int set)
     default:
         return 0;
     }
+}
+
+extern "C" const char *cp_inject_kernels_open_times(const cp_inject_kernels *k)
+{
+    return k->open_times.c_str();
 }
 
 extern "C" size_t cp_inject_kernels_passes(const cp_inject_kernels *k)

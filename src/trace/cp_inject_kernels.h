@@ -62,6 +62,9 @@ int cp_inject_kernel_metric_wanted(int m, int set);
 cp_inject_kernels *cp_inject_kernels_open(CUcontext ctx, const char *chip, int set, int *code,
                                           char *why, size_t why_size);
 
+/* The seconds each step of opening k took, as text ("availability 0.002, host_initialize ..."). */
+const char *cp_inject_kernels_open_times(const cp_inject_kernels *k);
+
 /* The replay passes each launch costs with k's metrics. */
 size_t cp_inject_kernels_passes(const cp_inject_kernels *k);
 

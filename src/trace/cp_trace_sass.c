@@ -149,7 +149,7 @@ typedef struct cp_trace_sass_job {
     char why[256];
 } cp_trace_sass_job;
 
-/* Starts `nvdisasm -c CUBIN > LISTING` (a new temporary file); 0, or -1 with why. */
+/* Starts `nvdisasm -c -ndf CUBIN > LISTING` (a new temporary file); 0, or -1 with why. */
 static int cp_trace_sass_start(const char *nvdisasm, cp_trace_sass_job *j)
 {
     const char *tmp = getenv("TMPDIR");
@@ -176,7 +176,8 @@ static int cp_trace_sass_start(const char *nvdisasm, cp_trace_sass_job *j)
         }
         dup2(out, STDOUT_FILENO);
         close(out);
-        char *const argv[] = {(char *)"nvdisasm", (char *)"-c", j->cubin, NULL};
+        /* -ndf: no dataflow analysis (branch-target labels), which takes most of its time */
+        char *const argv[] = {(char *)"nvdisasm", (char *)"-c", (char *)"-ndf", j->cubin, NULL};
         execv(nvdisasm, argv);
         _exit(127);
     }

@@ -78,7 +78,10 @@ def check_config(coalprobe, args):
     k = kernels[0]
     kc = k["kernel_counters"]
     launches = kc["launches"]
-    got = {"requests": kc["requests"] / launches, "sectors": kc["sectors"] / launches}
+    # requests are warp-level instructions; the lean per-kernel set (the default, one pass a
+    # launch) counts the instructions, the full set also l1tex's requests
+    requests = kc["requests"] if kc["requests"] is not None else kc["instructions"]
+    got = {"requests": requests / launches, "sectors": kc["sectors"] / launches}
     want = {"requests": pred["load"]["requests"] + pred["store"]["requests"],
             "sectors": pred["load"]["sectors"] + pred["store"]["sectors"]}
     for key in want:
