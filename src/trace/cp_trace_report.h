@@ -242,6 +242,13 @@ typedef struct cp_trace_sass_line {
 int cp_trace_sass_parse(const char *text, cp_trace_sass_line **lines, size_t *n, cp_status *st);
 void cp_trace_sass_free(cp_trace_sass_line *lines, size_t n);
 
+/* The ELF symbol indices of the functions named in names (n of them) in a cubin's bytes, as the
+ * comma-separated list nvdisasm's -fun takes ("16,18"). 0 when every name was found and the list
+ * fits in len; -1 when the bytes are not a 64-bit little-endian ELF, a name is missing, or the
+ * list does not fit (then the whole cubin is disassembled). */
+int cp_trace_sass_function_list(const unsigned char *elf, size_t size, const char *const *names,
+                                size_t n, char *list, size_t len);
+
 /* Opcodes for every instruction whose cubin was saved: runs `nvdisasm -c` (found on PATH, or
  * $COALPROBE_NVDISASM; none when that is set and empty) on DIR/cubin-CRC.cubin. *have_opcodes is 1
  * when at least one instruction got its opcode; when none could, one trace note says why (nvdisasm

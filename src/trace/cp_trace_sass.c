@@ -8,6 +8,7 @@
 #include "cp_trace_report.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,6 +139,79 @@ void cp_trace_sass_free(cp_trace_sass_line *lines, size_t n)
     free(lines);
 }
 
+/* ---- the functions of a cubin ------------------------------------------------------------- */
+
+static uint64_t cp_trace_sass_u64(const unsigned char *p)
+{
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; i--)
+        v = v << 8 | p[i];
+    return v;
+}
+
+static uint32_t cp_trace_sass_u32(const unsigned char *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint16_t cp_trace_sass_u16(const unsigned char *p)
+{
+    return (uint16_t)(p[0] | p[1] << 8);
+}
+
+/* 1 when [off, off + len) lies inside size bytes. */
+static int cp_trace_sass_inside(uint64_t off, uint64_t len, size_t size)
+{
+    return off <= size && len <= size - off;
+}
+
+int cp_trace_sass_function_list(const unsigned char *elf, size_t size, const char *const *names,
+                                size_t n, char *list, size_t len)
+{
+    enum { EHDR = 64, SHDR = 64, SYM = 24, SHT_SYMTAB = 2 };
+    if (len == 0 || size < EHDR || memcmp(elf, "\177ELF", 4) != 0 || elf[4] != 2 || elf[5] != 1)
+        return -1; /* 64-bit, little-endian */
+    list[0] = '\0';
+    uint64_t shoff = cp_trace_sass_u64(elf + 0x28);
+    uint16_t shentsize = cp_trace_sass_u16(elf + 0x3A), shnum = cp_trace_sass_u16(elf + 0x3C);
+    if (shentsize < SHDR || !cp_trace_sass_inside(shoff, (uint64_t)shnum * shentsize, size))
+        return -1;
+    size_t found = 0, used = 0;
+    for (uint16_t i = 0; i < shnum; i++) {
+        const unsigned char *sh = elf + shoff + (uint64_t)i * shentsize;
+        if (cp_trace_sass_u32(sh + 4) != SHT_SYMTAB)
+            continue;
+        uint64_t off = cp_trace_sass_u64(sh + 0x18), bytes = cp_trace_sass_u64(sh + 0x20);
+        uint32_t link = cp_trace_sass_u32(sh + 0x28);
+        if (!cp_trace_sass_inside(off, bytes, size) || link >= shnum)
+            return -1;
+        const unsigned char *strsh = elf + shoff + (uint64_t)link * shentsize;
+        uint64_t stroff = cp_trace_sass_u64(strsh + 0x18),
+                 strbytes = cp_trace_sass_u64(strsh + 0x20);
+        if (!cp_trace_sass_inside(stroff, strbytes, size))
+            return -1;
+        for (uint64_t k = 0; k < bytes / SYM; k++) {
+            uint32_t name = cp_trace_sass_u32(elf + off + k * SYM);
+            if (name >= strbytes)
+                continue;
+            const char *sym = (const char *)elf + stroff + name;
+            size_t room = (size_t)(strbytes - name);
+            for (size_t j = 0; j < n; j++) {
+                size_t l = strlen(names[j]);
+                if (l >= room || memcmp(sym, names[j], l + 1) != 0)
+                    continue;
+                int w = snprintf(list + used, len - used, "%s%" PRIu64, used ? "," : "", k);
+                if (w < 0 || (size_t)w >= len - used)
+                    return -1;
+                used += (size_t)w;
+                found++;
+                break;
+            }
+        }
+    }
+    return n > 0 && found >= n ? 0 : -1;
+}
+
 /* ---- running nvdisasm ----------------------------------------------------------------------- */
 
 /* One nvdisasm run: its cubin, the temporary file its listing goes to, the process. */
@@ -145,11 +219,13 @@ typedef struct cp_trace_sass_job {
     uint32_t crc;
     char *cubin; /* DIR/FILE */
     char listing[4200];
+    char functions[4096]; /* nvdisasm -fun: the symbols of the counted functions, or "" */
     pid_t pid; /* 0: not started (or failed to start: why says so) */
     char why[256];
 } cp_trace_sass_job;
 
-/* Starts `nvdisasm -c -ndf CUBIN > LISTING` (a new temporary file); 0, or -1 with why. */
+/* Starts `nvdisasm -c -ndf [-fun LIST] CUBIN > LISTING` (a new temporary file); 0, or -1 with why.
+ */
 static int cp_trace_sass_start(const char *nvdisasm, cp_trace_sass_job *j)
 {
     const char *tmp = getenv("TMPDIR");
@@ -177,7 +253,13 @@ static int cp_trace_sass_start(const char *nvdisasm, cp_trace_sass_job *j)
         dup2(out, STDOUT_FILENO);
         close(out);
         /* -ndf: no dataflow analysis (branch-target labels), which takes most of its time */
-        char *const argv[] = {(char *)"nvdisasm", (char *)"-c", (char *)"-ndf", j->cubin, NULL};
+        char *argv[] = {
+            (char *)"nvdisasm", (char *)"-c", (char *)"-ndf", j->cubin, NULL, NULL, NULL};
+        if (j->functions[0]) { /* only the counted functions: a module can hold thousands */
+            argv[3] = (char *)"-fun";
+            argv[4] = j->functions;
+            argv[5] = j->cubin;
+        }
         execv(nvdisasm, argv);
         _exit(127);
     }
@@ -258,6 +340,54 @@ static int cp_trace_sass_apply(cp_trace *t, uint32_t crc, cp_trace_sass_line *li
     return 0;
 }
 
+/* 1 when kernel k has an instruction that counted something. */
+static int cp_trace_sass_counted(const cp_trace_kernel *k)
+{
+    for (size_t i = 0; i < k->ninstrs; i++)
+        for (int m = 0; m < CP_TRACE_NMETRICS; m++)
+            if (k->instrs[i].counts.value[m] > 0)
+                return 1;
+    return 0;
+}
+
+/* j->functions: the symbol indices of the counted functions of j's cubin, or "" (the whole
+ * cubin) when they cannot be told. */
+static void cp_trace_sass_functions(const cp_trace *t, cp_trace_sass_job *j)
+{
+    j->functions[0] = '\0';
+    size_t n = 0, cap = 0;
+    const char **names = NULL;
+    for (size_t p = 0; p < t->nprocs; p++)
+        for (size_t k = 0; k < t->procs[p].nkernels; k++) {
+            const cp_trace_kernel *kk = &t->procs[p].kernels[k];
+            if (!kk->has_crc || kk->crc != j->crc || !kk->function || !cp_trace_sass_counted(kk))
+                continue;
+            int seen = 0;
+            for (size_t i = 0; i < n && !seen; i++)
+                seen = strcmp(names[i], kk->function) == 0;
+            if (seen)
+                continue;
+            if (n == cap) {
+                size_t want = cap ? 2 * cap : 16;
+                const char **grown = realloc(names, want * sizeof *grown);
+                if (!grown) {
+                    free(names);
+                    return;
+                }
+                names = grown;
+                cap = want;
+            }
+            names[n++] = kk->function;
+        }
+    size_t size = 0;
+    unsigned char *elf = n ? (unsigned char *)cp_text_read_file(j->cubin, &size) : NULL;
+    if (!elf ||
+        cp_trace_sass_function_list(elf, size, names, n, j->functions, sizeof j->functions) != 0)
+        j->functions[0] = '\0';
+    free(elf);
+    free(names);
+}
+
 /* 1 when a kernel of cubin crc has an instruction that counted something: a cubin whose
  * instructions all counted nothing gets no opcodes, and its listing is not worth its time. */
 static int cp_trace_sass_wanted(const cp_trace *t, uint32_t crc)
@@ -267,10 +397,8 @@ static int cp_trace_sass_wanted(const cp_trace *t, uint32_t crc)
             const cp_trace_kernel *kk = &t->procs[p].kernels[k];
             if (!kk->has_crc || kk->crc != crc)
                 continue;
-            for (size_t i = 0; i < kk->ninstrs; i++)
-                for (int m = 0; m < CP_TRACE_NMETRICS; m++)
-                    if (kk->instrs[i].counts.value[m] > 0)
-                        return 1;
+            if (cp_trace_sass_counted(kk))
+                return 1;
         }
     return 0;
 }
@@ -331,6 +459,7 @@ int cp_trace_sass_opcodes(cp_trace *t, const char *dir, int *have_opcodes, cp_st
                 break;
             }
             snprintf(j->cubin, plen, "%s/%s", dir, cubin->b);
+            cp_trace_sass_functions(t, j);
         }
     /* nvdisasm on several cubins at once (a program's modules can take seconds each) */
     size_t given = 0, failures = 0, width = cp_trace_sass_parallel();

@@ -598,6 +598,38 @@ static void test_analyze_why_no_counts(void)
 /* ---- nvdisasm, names, refusals ----------------------------------------------------------------
  */
 
+/* The symbols nvdisasm -fun takes, read from the H100 fixture's real cubin (symbols 16-18 are
+ * the sample's three kernels, checked with readelf -s), and refusals of what is not a cubin. */
+static void test_sass_function_list(void)
+{
+    size_t size = 0;
+    unsigned char *elf =
+        (unsigned char *)cp_text_read_file(FIXTURES "/h100-sample/cubin-7dd1caeb.cubin", &size);
+    CHECK(elf != NULL);
+    if (!elf)
+        return;
+    const char *three[] = {"_Z21sample_copy_coalescedPKfPfi", "_Z22sample_shared_conflictPKfPfi",
+                           "_Z19sample_copy_stridedPKfPfii"};
+    char list[64];
+    CHECK(cp_trace_sass_function_list(elf, size, three, 3, list, sizeof list) == 0);
+    CHECK_STR_CONTAINS(list, "16,17,18");
+    CHECK(cp_trace_sass_function_list(elf, size, three + 2, 1, list, sizeof list) == 0);
+    CHECK(strcmp(list, "17") == 0);
+    const char *missing[] = {"_Z21sample_copy_coalescedPKfPfi", "no_such_kernel"};
+    CHECK(cp_trace_sass_function_list(elf, size, missing, 2, list, sizeof list) == -1);
+    CHECK(cp_trace_sass_function_list(elf, size, three, 3, list, 4) == -1); /* does not fit */
+    CHECK(cp_trace_sass_function_list(elf, size, three, 0, list, sizeof list) == -1);
+    /* every cut-off of the file is refused or answered without reading past it (ASan) */
+    for (size_t cut = 0; cut < size; cut += 97)
+        (void)cp_trace_sass_function_list(elf, cut, three, 3, list, sizeof list);
+    CHECK(cp_trace_sass_function_list(elf, 63, three, 3, list, sizeof list) == -1);
+    elf[4] = 1; /* 32-bit */
+    CHECK(cp_trace_sass_function_list(elf, size, three, 3, list, sizeof list) == -1);
+    free(elf);
+    const unsigned char text[] = "not an ELF file at all, but long enough to be read as one ....";
+    CHECK(cp_trace_sass_function_list(text, sizeof text, three, 3, list, sizeof list) == -1);
+}
+
 static void test_sass_parse(void)
 {
     FILE *f = fopen(CP_TEST_DATA_DIR "/trace/nvdisasm_handmade.txt", "r");
@@ -684,6 +716,7 @@ int main(void)
     test_analyze_why_no_counts();
     test_load_lean_and_times();
     test_sass_parse();
+    test_sass_function_list();
     test_names_and_texts();
     printf("%d passed, %d failed\n", cp_test_passed, cp_test_failed);
     return cp_test_failed ? 1 : 0;
