@@ -484,10 +484,13 @@ static void cp_inject_context_setup(CUcontext ctx)
         } else {
             char note[200];
             snprintf(note, sizeof note,
-                     "per-kernel counters: %zu replay pass%s a launch on device %u (%s set)",
+                     "per-kernel counters: %zu pass%s a launch on device %u (%s set, %s)",
                      cp_inject_kernels_passes(k), cp_inject_kernels_passes(k) == 1 ? "" : "es",
-                     ordinal, g.kernel_set == CP_INJECT_KSET_LEAN ? "lean" : "full");
+                     ordinal, g.kernel_set == CP_INJECT_KSET_LEAN ? "lean" : "full",
+                     cp_inject_kernels_replayed(k) ? "kernel replay" : "no replay");
             cp_inject_note(note);
+            fprintf(g.raw, "counting\t%u\t%s\n", ordinal,
+                    cp_inject_kernels_replayed(k) ? "replayed" : "every_launch");
             if (getenv("COALPROBE_TRACE_DEBUG")) {
                 char steps[600];
                 snprintf(steps, sizeof steps, "per-kernel counters opened in: %s",

@@ -6,6 +6,8 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <cupti_profiler_host.h>
 #include <cupti_profiler_target.h>
 #include <cupti_range_profiler.h>
@@ -58,6 +60,7 @@ struct cp_inject_kernels {
         functions; // their functions, in launch order (range i is functions[i])
     size_t dropped = 0;
     size_t passes = 0;      // replay passes per launch the metrics need
+    bool user_replay = false; // one pass: counted as the program runs, no kernel replay
     std::string open_times; // seconds of each step of open_impl, for COALPROBE_TRACE_DEBUG
 };
 
@@ -222,7 +225,11 @@ int open_impl(cp_inject_kernels *k, const char *chip, int set, char *why, size_t
     cfg.counterDataImageSize = k->counter_data.size();
     cfg.pCounterDataImage = k->counter_data.data();
     cfg.range = CUPTI_AutoRange;
-    cfg.replayMode = CUPTI_KernelReplay;
+    // one pass needs no replay: the program's own launches are counted as they run (the
+    // experiment COALPROBE_TRACE_REPLAY=kernel keeps CUPTI's kernel replay for them too)
+    const char *replay = std::getenv("COALPROBE_TRACE_REPLAY");
+    k->user_replay = k->passes == 1 && !(replay && std::strcmp(replay, "kernel") == 0);
+    cfg.replayMode = k->user_replay ? CUPTI_UserReplay : CUPTI_KernelReplay;
     cfg.maxRangesPerPass = k_max_ranges;
     cfg.numNestingLevels = 1;
     cfg.minNestingLevel = 1;
@@ -278,6 +285,11 @@ extern "C" int cp_inject_kernel_metric_wanted(int m, int set)
 extern "C" const char *cp_inject_kernels_open_times(const cp_inject_kernels *k)
 {
     return k->open_times.c_str();
+}
+
+extern "C" int cp_inject_kernels_replayed(const cp_inject_kernels *k)
+{
+    return !k->user_replay;
 }
 
 extern "C" size_t cp_inject_kernels_passes(const cp_inject_kernels *k)

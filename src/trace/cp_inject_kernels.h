@@ -65,6 +65,10 @@ cp_inject_kernels *cp_inject_kernels_open(CUcontext ctx, const char *chip, int s
 /* The seconds each step of opening k took, as text ("availability 0.002, host_initialize ..."). */
 const char *cp_inject_kernels_open_times(const cp_inject_kernels *k);
 
+/* 1 when CUPTI replays each launch (kernel replay), 0 when a one-pass set counts the launches
+ * as the program runs them. */
+int cp_inject_kernels_replayed(const cp_inject_kernels *k);
+
 /* The replay passes each launch costs with k's metrics. */
 size_t cp_inject_kernels_passes(const cp_inject_kernels *k);
 

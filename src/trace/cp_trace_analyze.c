@@ -437,7 +437,9 @@ static void cp_trace_kernel_counts(cp_trace_kernel *k)
             (cp_trace_khas(kc, CP_TRACE_K_SHARED_ST) ? kc->value[CP_TRACE_K_SHARED_ST] : 0);
     k->scale = NAN;
     k->instructions_zero = 0;
-    if (k->ninstrs && isfinite(in_kernel) && in_pc > 0) {
+    if (k->ninstrs && k->every_launch && in_pc > 0) {
+        k->from = CP_TRACE_FROM_INSTRUCTIONS; /* every launch counted: as they are */
+    } else if (k->ninstrs && isfinite(in_kernel) && in_pc > 0) {
         k->from = CP_TRACE_FROM_INSTRUCTIONS;
         k->scale = in_kernel / in_pc;
     } else if (k->ninstrs && isfinite(in_kernel) && in_kernel > 0) {

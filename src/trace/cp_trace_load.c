@@ -599,6 +599,17 @@ static int cp_trace_read_record(cp_trace_reader *r, char **f, size_t nf)
         d->chip = cp_trace_dup(r, f[2]);
         d->name = cp_trace_dup(r, f[3]);
         d->cc = cp_trace_dup(r, f[4]);
+        d->every_launch = 0; /* until a counting record says so */
+        return 0;
+    }
+    if (strcmp(type, "counting") == 0) {
+        uint64_t ordinal;
+        if (nf != 3 || cp_trace_parse_u64(f[1], UINT32_MAX, &ordinal) != 0 ||
+            (strcmp(f[2], "every_launch") != 0 && strcmp(f[2], "replayed") != 0))
+            return -1;
+        for (size_t i = 0; i < p->ndevices; i++)
+            if (p->devices[i].ordinal == ordinal)
+                p->devices[i].every_launch = strcmp(f[2], "every_launch") == 0;
         return 0;
     }
     if (strcmp(type, "missing") == 0)
@@ -707,6 +718,9 @@ static void cp_trace_finish(cp_trace_reader *r)
     size_t nkernels = p->nkernels; /* kernels of launch records only are added below */
     for (size_t k = 0; k < nkernels && !r->oom; k++) {
         cp_trace_kernel *kk = &p->kernels[k];
+        for (size_t i = 0; i < p->ndevices; i++)
+            if (p->devices[i].ordinal == kk->device)
+                kk->every_launch = p->devices[i].every_launch;
         const char *key = cp_trace_key(r, "%08x\t%s", kk->crc, kk->function);
         if (key && cp_trace_map_find(&r->nosource, key) != SIZE_MAX)
             kk->nosource = 1;

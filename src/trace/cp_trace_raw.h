@@ -14,6 +14,10 @@
  *   device    ORDINAL CHIP NAME CC         CHIP as CUPTI names it ("GH100"), CC as "9.0"
  *   metrics   NAME...                      the columns of the pc records that follow, in order
  *   kernel_metrics NAME...                 the columns of the kernel records that follow
+ *   counting  ORDINAL HOW                  how the pc records of the device count: every_launch
+ *                                          (no replay: every launch, taken as they are) or
+ *                                          replayed (the scaling under `pc` applies); a file
+ *                                          without it is read as replayed
  *   missing   NAME REASON                  a metric this chip does not offer (its column is "-")
  *   refused   CALL CODE NAME MESSAGE       CUPTI refused CALL (CODE the CUptiResult number, NAME
  *                                          its name such as CUPTI_ERROR_INSUFFICIENT_PRIVILEGES,

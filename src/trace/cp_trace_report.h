@@ -120,6 +120,7 @@ typedef struct cp_trace_kernel {
     char *name;        /* demangled (cp_trace_demangle_all); NULL until then */
     uint64_t launches; /* from launch records (kernel records when there are none) */
     int nosource;      /* 1: a nosource record said the function has no line information */
+    int every_launch;  /* 1: its pc records count every launch (its device's counting record) */
     cp_trace_instr *instrs;
     size_t ninstrs, cap;
     cp_trace_kernel_counters kc; /* its kernel records, added up */
@@ -137,6 +138,7 @@ typedef struct cp_trace_kernel {
 typedef struct cp_trace_device {
     uint32_t ordinal;
     char *chip, *name, *cc;
+    int every_launch; /* a counting record: the pc records count every launch, unscaled */
 } cp_trace_device;
 
 typedef struct cp_trace_pair {

@@ -523,6 +523,12 @@ static void test_load_lean_and_times(void)
         "\tl1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"
         "\tsmsp__inst_executed_op_global_ld.sum\tsmsp__inst_executed_op_global_st.sum"
         "\tgpu__time_duration.sum\n"
+        "device\t0\tGH100\tNVIDIA H100\t9.0\n"
+        "counting\t0\tevery_launch\n"
+        "counting\t0\tsometimes\n"
+        "metrics\tsmsp__sass_inst_executed_op_global_ld\tsmsp__sass_sectors_mem_global\n"
+        "pc\t0\t0000000b\t0\ttwice\t0x40\t10\t40\n"
+        "kernel\t0\ttwice\t-\t-\t40\t0\t-\t-\t0\t0\t-\t-\t-\t-\t15\t0\t100\n"
         "kernel\t0\tonce\t-\t-\t1024\t128\t-\t-\t0\t0\t-\t-\t-\t-\t32\t32\t5000\n"
         "launch\t0\tonce\t1\n"
         "time\tlaunch_calls\t0.250000\t9\n"
@@ -535,7 +541,8 @@ static void test_load_lean_and_times(void)
     if (t.nprocs) {
         const cp_trace_process *p = &t.procs[0];
         CHECK_EQ_U64(p->ntimes, 2);
-        CHECK_EQ_U64(p->malformed, 1); /* the negative time */
+        CHECK_EQ_U64(p->malformed, 2); /* the negative time, the unknown way of counting */
+        CHECK(p->ndevices == 1 && p->devices[0].every_launch == 1);
         CHECK(p->ntimes == 2 && strcmp(p->times[0].phase, "launch_calls") == 0 &&
               p->times[0].seconds == 0.25 && p->times[0].count == 9 &&
               strcmp(p->times[1].phase, "injected") == 0 && p->times[1].seconds == 1.5);
@@ -557,6 +564,12 @@ static void test_load_lean_and_times(void)
         CHECK(!(c->has & (1u << CP_TRACE_M_WAVEFRONTS)));
         CHECK(!(c->has & (1u << CP_TRACE_M_WAVEFRONTS_IDEAL)));
     }
+    /* counted at every launch (no replay): the pc records as they are, not scaled to the 15
+     * instructions of its kernel records */
+    const cp_trace_kernel *tw = t.nprocs ? find_kernel(&t.procs[0], "twice") : NULL;
+    CHECK(tw && tw->every_launch && tw->from == CP_TRACE_FROM_INSTRUCTIONS && isnan(tw->scale));
+    CHECK(tw && tw->ninstrs == 1 && tw->instrs[0].eff.value[CP_TRACE_M_GLOBAL_LD] == 10 &&
+          tw->instrs[0].eff.value[CP_TRACE_M_SECTORS] == 40);
     cp_trace_report_free(&r);
     cp_trace_free(&t);
 }
