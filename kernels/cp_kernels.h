@@ -12,6 +12,21 @@
 extern "C" {
 #endif
 
+/* What one kernel needs of an SM, and how many of its blocks fit on one (current device). */
+typedef struct cp_kernel_resources {
+    int registers;              /* per thread */
+    size_t static_shared_bytes; /* per block */
+    size_t dynamic_shared_bytes;
+    int threads_per_block;
+    int blocks_per_sm;            /* cudaOccupancyMaxActiveBlocksPerMultiprocessor */
+    double theoretical_occupancy; /* blocks_per_sm * warps per block / the SM's warps, 0..1 */
+} cp_kernel_resources;
+
+/* Fills r for `kernel` launched with `threads` per block and dynamic_bytes of dynamic shared
+ * memory (cudaFuncGetAttributes, cudaOccupancyMaxActiveBlocksPerMultiprocessor). */
+cudaError_t cp_kernels_resources(const void *kernel, int threads, size_t dynamic_bytes,
+                                 cp_kernel_resources *r);
+
 /* stride family: op 0 (load) runs out[i] = in[i*stride+offset], op 1 (store) runs
  * out[i*stride+offset] = in[i], for i < n, with elements of width_bytes (4, 8, 16, 32). */
 cudaError_t cp_kernels_stride_launch(const void *in, void *out, uint64_t n, uint64_t stride,
@@ -26,6 +41,9 @@ cudaError_t cp_kernels_layout_launch(const float *in, float *out, uint64_t n, ui
  * (32 x 32 tiles in shared memory). */
 cudaError_t cp_kernels_gemm_launch(int variant, const float *A, const float *B, float *C,
                                    uint64_t m, uint64_t n, uint64_t k, cudaStream_t stream);
+/* The resources of the kernel cp_kernels_gemm_launch runs for these arguments. */
+cudaError_t cp_kernels_gemm_resources(int variant, uint64_t m, uint64_t n, uint64_t k,
+                                      cp_kernel_resources *r);
 
 /* gather family: idx[i] = cp_gather_index(i, n, run, seed) for i < n (n at most 2^32). */
 cudaError_t cp_kernels_gather_index_launch(uint32_t *idx, uint64_t n, uint64_t run, uint64_t seed,

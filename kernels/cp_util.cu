@@ -116,3 +116,29 @@ extern "C" cudaError_t cp_kernels_image(int *binary_version, int *ptx_version)
     }
     return e;
 }
+
+extern "C" cudaError_t cp_kernels_resources(const void *kernel, int threads, size_t dynamic_bytes,
+                                            cp_kernel_resources *r)
+{
+    cudaFuncAttributes fa;
+    cudaError_t e = cudaFuncGetAttributes(&fa, kernel);
+    if (e != cudaSuccess)
+        return e;
+    int device = 0, sm_threads = 0, blocks = 0;
+    if ((e = cudaGetDevice(&device)) != cudaSuccess)
+        return e;
+    if ((e = cudaDeviceGetAttribute(&sm_threads, cudaDevAttrMaxThreadsPerMultiProcessor, device)) !=
+        cudaSuccess)
+        return e;
+    if ((e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, threads,
+                                                           dynamic_bytes)) != cudaSuccess)
+        return e;
+    r->registers = fa.numRegs;
+    r->static_shared_bytes = fa.sharedSizeBytes;
+    r->dynamic_shared_bytes = dynamic_bytes;
+    r->threads_per_block = threads;
+    r->blocks_per_sm = blocks;
+    int warps = (threads + 31) / 32, sm_warps = sm_threads / 32;
+    r->theoretical_occupancy = sm_warps > 0 ? (double)(blocks * warps) / sm_warps : 0.0;
+    return cudaSuccess;
+}

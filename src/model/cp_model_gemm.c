@@ -50,32 +50,70 @@ static void cp_gemm_describe(const cp_config *c, cp_prediction *out)
     cp_gemm_access(&out->accesses[CP_GEMM_C], "C", CP_OP_STORE, 1, c->m * c->n, naive, modelled);
 }
 
+/* Element of access a that lane (bx, by, tid) touches at step t of the 32-bit kernels: the
+ * functions the kernels call, with the smem tiles reached by advancing pointers. */
+static int cp_gemm_element_i32(const cp_config *c, size_t a, uint64_t t, int bx, int by, int tx,
+                               int ty, uint64_t *e)
+{
+    const int m = (int)c->m, n = (int)c->n, k = (int)c->k, tid = ty * (int)CP_GEMM_TILE + tx;
+    int row, col;
+    if (c->variant == CP_GEMM_NAIVE)
+        cp_gemm_naive_coords_i32(bx, by, tx, ty, &row, &col);
+    else
+        cp_gemm_coalesced_coords_i32(bx, by, tid, &row, &col);
+    if (c->variant == CP_GEMM_SMEM && a != CP_GEMM_C) {
+        int k0 = (int)(t * CP_GEMM_TILE);
+        if (a == CP_GEMM_A) {
+            *e = (uint64_t)cp_gemm_smem_a_base_i32(row, tid, k) +
+                 t * (uint64_t)cp_gemm_smem_a_step_i32();
+            return row < m && cp_gemm_smem_a_kk_i32(k0, tid) < k;
+        }
+        *e = (uint64_t)cp_gemm_smem_b_base_i32(col, tid, n) +
+             t * (uint64_t)cp_gemm_smem_b_step_i32(n);
+        return cp_gemm_smem_b_kk_i32(k0, tid) < k && col < n;
+    }
+    *e = a == CP_GEMM_A   ? (uint64_t)cp_gemm_a_index_i32(row, (int)t, k)
+         : a == CP_GEMM_B ? (uint64_t)cp_gemm_b_index_i32((int)t, col, n)
+                          : (uint64_t)cp_gemm_c_index_i32(row, col, n);
+    return row < m && col < n;
+}
+
+/* The same for the 64-bit kernels. */
+static int cp_gemm_element_i64(const cp_config *c, size_t a, uint64_t t, uint64_t bx, uint64_t by,
+                               uint64_t tx, uint64_t ty, uint64_t *e)
+{
+    uint64_t tid = ty * CP_GEMM_TILE + tx, row, col;
+    if (c->variant == CP_GEMM_NAIVE)
+        cp_gemm_naive_coords(bx, by, tx, ty, &row, &col);
+    else
+        cp_gemm_coalesced_coords(bx, by, tid, &row, &col);
+    if (c->variant == CP_GEMM_SMEM && a != CP_GEMM_C) {
+        /* tile loads: every thread of the block loads, inside A or B */
+        uint64_t kk = a == CP_GEMM_A ? cp_gemm_smem_a_kk(t, tid) : cp_gemm_smem_b_kk(t, tid);
+        *e = a == CP_GEMM_A ? cp_gemm_a_index(row, kk, c->k) : cp_gemm_b_index(kk, col, c->n);
+        return a == CP_GEMM_A ? row < c->m && kk < c->k : kk < c->k && col < c->n;
+    }
+    *e = a == CP_GEMM_A   ? cp_gemm_a_index(row, t, c->k)
+         : a == CP_GEMM_B ? cp_gemm_b_index(t, col, c->n)
+                          : cp_gemm_c_index(row, col, c->n);
+    return row < c->m && col < c->n;
+}
+
 static uint32_t cp_gemm_lanes(const cp_config *c, size_t a, uint32_t ins, uint64_t w, uint64_t t,
                               uint64_t addr[CP_WARP_SIZE])
 {
     (void)ins;
     uint64_t gx = cp_gemm_blocks(c->m);
     uint64_t block = w / CP_GEMM_WARPS_PER_BLOCK, wib = w % CP_GEMM_WARPS_PER_BLOCK;
-    uint64_t bx = block % gx, by = block / gx; /* blocks are numbered x fastest */
+    uint64_t bx = block % gx, by = block / gx;    /* blocks are numbered x fastest */
+    int i32 = cp_gemm_fits_i32(c->m, c->n, c->k); /* the path the host launches */
     uint32_t mask = 0;
     for (unsigned l = 0; l < CP_WARP_SIZE; l++) {
-        uint64_t tid = wib * CP_WARP_SIZE + l, row, col, e;
-        int active;
-        if (c->variant == CP_GEMM_NAIVE) /* threadIdx = (lane, warp in block) */
-            cp_gemm_naive_coords(bx, by, l, wib, &row, &col);
-        else
-            cp_gemm_coalesced_coords(bx, by, tid, &row, &col);
-        if (c->variant == CP_GEMM_SMEM && a != CP_GEMM_C) {
-            /* tile loads: every thread of the block loads, inside A or B */
-            uint64_t kk = a == CP_GEMM_A ? cp_gemm_smem_a_kk(t, tid) : cp_gemm_smem_b_kk(t, tid);
-            active = a == CP_GEMM_A ? row < c->m && kk < c->k : kk < c->k && col < c->n;
-            e = a == CP_GEMM_A ? cp_gemm_a_index(row, kk, c->k) : cp_gemm_b_index(kk, col, c->n);
-        } else {
-            active = row < c->m && col < c->n;
-            e = a == CP_GEMM_A   ? cp_gemm_a_index(row, t, c->k)
-                : a == CP_GEMM_B ? cp_gemm_b_index(t, col, c->n)
-                                 : cp_gemm_c_index(row, col, c->n);
-        }
+        /* naive: threadIdx = (lane, warp in block); the others: threadIdx.x = wib * 32 + l,
+         * which is tx + 32 * ty for tx = l, ty = wib */
+        uint64_t e;
+        int active = i32 ? cp_gemm_element_i32(c, a, t, (int)bx, (int)by, (int)l, (int)wib, &e)
+                         : cp_gemm_element_i64(c, a, t, bx, by, l, wib, &e);
         if (!active)
             continue;
         addr[l] = e * 4;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cp_gather.h"
+#include "cp_gemm.h"
 #include "model/cp_model.h"
 #include "model/cp_model_family.h"
 #include "cp_test.h"
@@ -403,6 +404,51 @@ static void test_warp_lanes(void)
     CHECK_STR_CONTAINS(st.message, "warp 8 does not exist");
 }
 
+/* GEMM: the 32-bit functions (the worklog's kernels) name the same elements as the 64-bit ones
+ * for every thread of the grid and every step, including threads past the edges, and
+ * cp_gemm_fits_i32 draws its line where (m+32)(k+32) etc. stop fitting an int. */
+static void test_gemm_i32_matches_i64(void)
+{
+    uint32_t seed = 7;
+    for (int i = 0; i < 300; i++) {
+        uint64_t m = 1 + rnd(&seed) % 5000, n = 1 + rnd(&seed) % 5000, k = 1 + rnd(&seed) % 5000;
+        CHECK(cp_gemm_fits_i32(m, n, k));
+        uint64_t bx = rnd(&seed) % ((m + 31) / 32), by = rnd(&seed) % ((n + 31) / 32);
+        uint64_t tx = rnd(&seed) % 32, ty = rnd(&seed) % 32, tid = ty * 32 + tx;
+        uint64_t t = rnd(&seed) % ((k + 31) / 32), kk = rnd(&seed) % k;
+        uint64_t r64, c64;
+        int r32, c32;
+        cp_gemm_naive_coords(bx, by, tx, ty, &r64, &c64);
+        cp_gemm_naive_coords_i32((int)bx, (int)by, (int)tx, (int)ty, &r32, &c32);
+        CHECK_EQ_U64((uint64_t)r32, r64);
+        CHECK_EQ_U64((uint64_t)c32, c64);
+        CHECK_EQ_U64((uint64_t)cp_gemm_a_index_i32(r32, (int)kk, (int)k),
+                     cp_gemm_a_index(r64, kk, k));
+        CHECK_EQ_U64((uint64_t)cp_gemm_b_index_i32((int)kk, c32, (int)n),
+                     cp_gemm_b_index(kk, c64, n));
+        cp_gemm_coalesced_coords(bx, by, tid, &r64, &c64);
+        cp_gemm_coalesced_coords_i32((int)bx, (int)by, (int)tid, &r32, &c32);
+        CHECK_EQ_U64((uint64_t)r32, r64);
+        CHECK_EQ_U64((uint64_t)c32, c64);
+        CHECK_EQ_U64((uint64_t)cp_gemm_c_index_i32(r32, c32, (int)n), cp_gemm_c_index(r64, c64, n));
+        /* smem: base + t * step (the kernel's advancing pointers) is the tile's element */
+        int k0 = (int)(t * 32);
+        CHECK_EQ_U64((uint64_t)cp_gemm_smem_a_kk_i32(k0, (int)tid), cp_gemm_smem_a_kk(t, tid));
+        CHECK_EQ_U64((uint64_t)cp_gemm_smem_b_kk_i32(k0, (int)tid), cp_gemm_smem_b_kk(t, tid));
+        CHECK_EQ_U64((uint64_t)cp_gemm_smem_a_base_i32(r32, (int)tid, (int)k) +
+                         t * (uint64_t)cp_gemm_smem_a_step_i32(),
+                     cp_gemm_a_index(r64, cp_gemm_smem_a_kk(t, tid), k));
+        CHECK_EQ_U64((uint64_t)cp_gemm_smem_b_base_i32(c32, (int)tid, (int)n) +
+                         t * (uint64_t)cp_gemm_smem_b_step_i32((int)n),
+                     cp_gemm_b_index(cp_gemm_smem_b_kk(t, tid), c64, n));
+    }
+    CHECK(cp_gemm_fits_i32(4096, 4096, 4096));
+    CHECK(cp_gemm_fits_i32(46308, 46308, 1)); /* 46340^2 = 2147395600 <= 2^31 - 1 */
+    CHECK(!cp_gemm_fits_i32(46309, 46309, 1));
+    CHECK(!cp_gemm_fits_i32(65536, 1, 65536));
+    CHECK(!cp_gemm_fits_i32(1ull << 40, 1, 1));
+}
+
 static void test_monotone_footprint(void)
 {
     /* hand values: 10 floats back to back = 40 bytes = 2 sectors */
@@ -421,6 +467,7 @@ int main(void)
     test_layout();
     test_gemm_hand();
     test_fast_vs_exact();
+    test_gemm_i32_matches_i64();
     test_gather();
     test_warp_lanes();
     test_monotone_footprint();
