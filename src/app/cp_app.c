@@ -30,7 +30,7 @@ static int cp_app_explain(const cp_options *o, const cp_backend *backend, const 
         int no_device = 0;
         int rc = backend->resources(o->device, &configs[i], &r, &no_device, st);
         if (rc != CP_EXIT_OK && no_device) {
-            fprintf(out, "\nKernel resources: no GPU to read them from (%s)\n", st->message);
+            fprintf(out, "\nKernel resources: no GPU to read them from:\n  %s\n", st->message);
             cp_status_clear(st);
             ask = 0;
             continue;

@@ -190,8 +190,8 @@ static void resources(const fake_plan *ok, const fake_plan *none)
     free(report);
 
     CHECK(run(none, &report, &st, 11, argv_explain) == CP_EXIT_OK);
-    const char *said = report ? strstr(report, "Kernel resources: no GPU to read them from "
-                                               "(fake: no device)\n")
+    const char *said = report ? strstr(report, "Kernel resources: no GPU to read them from:\n"
+                                               "  fake: no device\n")
                               : NULL;
     CHECK(said != NULL);
     CHECK(said && !strstr(said + 1, "Kernel")); /* once, then the pictures alone */
