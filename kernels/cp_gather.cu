@@ -48,3 +48,8 @@ extern "C" cudaError_t cp_kernels_gather_launch(const uint32_t *idx, const float
     cp_gather_kernel<<<(unsigned)blocks, CP_STRIDE_BLOCK, 0, stream>>>(idx, in, out, n);
     return cudaGetLastError();
 }
+
+extern "C" cudaError_t cp_kernels_gather_resources(cp_kernel_resources *r)
+{
+    return cp_kernels_resources((const void *)cp_gather_kernel, CP_STRIDE_BLOCK, 0, r);
+}

@@ -27,6 +27,15 @@ typedef struct cp_kernel_resources {
 cudaError_t cp_kernels_resources(const void *kernel, int threads, size_t dynamic_bytes,
                                  cp_kernel_resources *r);
 
+/* The resources of the kernel each family's launcher below runs for a timed launch (`alone` 0),
+ * with the block size it launches; cudaErrorInvalidValue for arguments the launcher refuses. */
+cudaError_t cp_kernels_stride_resources(uint32_t width_bytes, int op, cp_kernel_resources *r);
+cudaError_t cp_kernels_layout_resources(cp_kernel_resources *r);
+cudaError_t cp_kernels_gather_resources(cp_kernel_resources *r);
+cudaError_t cp_kernels_smem_resources(uint32_t stride, uint32_t width_bytes, int op,
+                                      cp_kernel_resources *r);
+cudaError_t cp_kernels_transpose_resources(int variant, cp_kernel_resources *r);
+
 /* stride family: op 0 (load) runs out[i] = in[i*stride+offset], op 1 (store) runs
  * out[i*stride+offset] = in[i], for i < n, with elements of width_bytes (4, 8, 16, 32). */
 cudaError_t cp_kernels_stride_launch(const void *in, void *out, uint64_t n, uint64_t stride,

@@ -132,6 +132,16 @@ cudaError_t cp_smem_launch_typed(uint32_t *out, uint32_t stride, uint32_t iterat
     return cudaGetLastError();
 }
 
+// The resources of the kernel cp_smem_launch_typed<T> runs for a timed launch (alone 0).
+template <typename T>
+cudaError_t cp_smem_resources_typed(uint32_t stride, int op, cp_kernel_resources *r)
+{
+    void (*kernel)(uint32_t *, uint32_t, uint32_t) =
+        op == 0 ? cp_smem_load_kernel<T> : cp_smem_store_kernel<T>;
+    return cp_kernels_resources((const void *)kernel, CP_SMEM_BLOCK,
+                                (size_t)cp_smem_elements(stride) * sizeof(T), r);
+}
+
 } // namespace
 
 extern "C" cudaError_t cp_kernels_smem_launch(uint32_t *out, uint32_t stride, uint32_t width_bytes,
@@ -149,6 +159,23 @@ extern "C" cudaError_t cp_kernels_smem_launch(uint32_t *out, uint32_t stride, ui
         return cp_smem_launch_typed<uint2>(out, stride, iterations, op, alone, stream);
     case 16:
         return cp_smem_launch_typed<uint4>(out, stride, iterations, op, alone, stream);
+    default:
+        return cudaErrorInvalidValue;
+    }
+}
+
+extern "C" cudaError_t cp_kernels_smem_resources(uint32_t stride, uint32_t width_bytes, int op,
+                                                 cp_kernel_resources *r)
+{
+    if (stride == 0 || (size_t)cp_smem_elements(stride) * width_bytes > 48 * 1024)
+        return cudaErrorInvalidValue;
+    switch (width_bytes) {
+    case 4:
+        return cp_smem_resources_typed<uint32_t>(stride, op, r);
+    case 8:
+        return cp_smem_resources_typed<uint2>(stride, op, r);
+    case 16:
+        return cp_smem_resources_typed<uint4>(stride, op, r);
     default:
         return cudaErrorInvalidValue;
     }

@@ -31,6 +31,13 @@ __global__ void __launch_bounds__(CP_STRIDE_BLOCK)
         out[cp_stride_index(i, stride, offset)] = in[i];
 }
 
+// The kernel cp_stride_launch_typed<T> launches for op.
+template <typename T> const void *cp_stride_kernel_for(int op)
+{
+    return op == 0 ? (const void *)cp_stride_load_kernel<T>
+                   : (const void *)cp_stride_store_kernel<T>;
+}
+
 template <typename T>
 cudaError_t cp_stride_launch_typed(const void *in, void *out, uint64_t n, uint64_t stride,
                                    uint64_t offset, int op, cudaStream_t stream)
@@ -90,4 +97,32 @@ extern "C" cudaError_t cp_kernels_layout_launch(const float *in, float *out, uin
     cp_layout_kernel<<<(unsigned)blocks, CP_STRIDE_BLOCK, 0, stream>>>(in, out, n, fields, field,
                                                                        soa);
     return cudaGetLastError();
+}
+
+extern "C" cudaError_t cp_kernels_stride_resources(uint32_t width_bytes, int op,
+                                                   cp_kernel_resources *r)
+{
+    const void *f;
+    switch (width_bytes) {
+    case 4:
+        f = cp_stride_kernel_for<float>(op);
+        break;
+    case 8:
+        f = cp_stride_kernel_for<float2>(op);
+        break;
+    case 16:
+        f = cp_stride_kernel_for<float4>(op);
+        break;
+    case 32:
+        f = cp_stride_kernel_for<cp_f8>(op);
+        break;
+    default:
+        return cudaErrorInvalidValue;
+    }
+    return cp_kernels_resources(f, CP_STRIDE_BLOCK, 0, r);
+}
+
+extern "C" cudaError_t cp_kernels_layout_resources(cp_kernel_resources *r)
+{
+    return cp_kernels_resources((const void *)cp_layout_kernel, CP_STRIDE_BLOCK, 0, r);
 }

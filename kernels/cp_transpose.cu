@@ -41,6 +41,23 @@ __global__ void __launch_bounds__(CP_TRANSPOSE_TILE *CP_TRANSPOSE_ROWS)
     }
 }
 
+typedef void (*cp_transpose_fn)(const float *, float *, uint64_t, uint64_t);
+
+// The kernel of a variant: 0 naive, 1 tiled, 2 padded; nullptr for another.
+cp_transpose_fn cp_transpose_kernel_for(int variant)
+{
+    switch (variant) {
+    case 0:
+        return cp_transpose_naive_kernel;
+    case 1:
+        return cp_transpose_tiled_kernel<0>;
+    case 2:
+        return cp_transpose_tiled_kernel<1>;
+    default:
+        return nullptr;
+    }
+}
+
 } // namespace
 
 extern "C" cudaError_t cp_kernels_transpose_launch(int variant, const float *in, float *out,
@@ -52,20 +69,9 @@ extern "C" cudaError_t cp_kernels_transpose_launch(int variant, const float *in,
     if (gx == 0 || gy == 0 || gx > 0x7fffffffull || gy > 65535)
         return cudaErrorInvalidValue;
     dim3 grid((unsigned)gx, (unsigned)gy), block(CP_TRANSPOSE_TILE, CP_TRANSPOSE_ROWS);
-    void (*kernel)(const float *, float *, uint64_t, uint64_t);
-    switch (variant) {
-    case 0:
-        kernel = cp_transpose_naive_kernel;
-        break;
-    case 1:
-        kernel = cp_transpose_tiled_kernel<0>;
-        break;
-    case 2:
-        kernel = cp_transpose_tiled_kernel<1>;
-        break;
-    default:
+    cp_transpose_fn kernel = cp_transpose_kernel_for(variant);
+    if (!kernel)
         return cudaErrorInvalidValue;
-    }
     size_t bytes = 0;
     if (variant != 0) { // the naive kernel uses no shared memory
         cudaError_t e = cp_kernels_alone_bytes(
@@ -76,4 +82,12 @@ extern "C" cudaError_t cp_kernels_transpose_launch(int variant, const float *in,
     }
     kernel<<<grid, block, bytes, stream>>>(in, out, m, n);
     return cudaGetLastError();
+}
+
+extern "C" cudaError_t cp_kernels_transpose_resources(int variant, cp_kernel_resources *r)
+{
+    cp_transpose_fn kernel = cp_transpose_kernel_for(variant);
+    if (!kernel)
+        return cudaErrorInvalidValue;
+    return cp_kernels_resources((const void *)kernel, CP_TRANSPOSE_TILE * CP_TRANSPOSE_ROWS, 0, r);
 }

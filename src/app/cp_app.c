@@ -14,13 +14,29 @@
 #include "cp_plan.h"
 #include "cp_progress.h"
 
-static int cp_app_explain(const cp_options *o, const cp_config *configs, size_t n, FILE *out,
-                          cp_status *st)
+/* The pictures of --explain; unless --model, each followed by its kernel's resources when the
+ * backend can read them (no GPU: said once, then the pictures alone). */
+static int cp_app_explain(const cp_options *o, const cp_backend *backend, const cp_config *configs,
+                          size_t n, FILE *out, cp_status *st)
 {
+    int ask = !o->model_only && backend && backend->resources;
     for (size_t i = 0; i < n; i++) {
         if (i)
             fputc('\n', out);
         CP_TRY(cp_explain_write(out, &configs[i], o->warp, st));
+        if (!ask)
+            continue;
+        cp_resources r;
+        int no_device = 0;
+        int rc = backend->resources(o->device, &configs[i], &r, &no_device, st);
+        if (rc != CP_EXIT_OK && no_device) {
+            fprintf(out, "\nKernel resources: no GPU to read them from:\n  %s\n", st->message);
+            cp_status_clear(st);
+            ask = 0;
+            continue;
+        }
+        CP_TRY(rc);
+        CP_TRY(cp_explain_write_resources(out, &r, st));
     }
     return CP_EXIT_OK;
 }
@@ -193,7 +209,7 @@ int cp_app_run(const cp_options *o, const char *command, const cp_backend *backe
         return rc;
     }
     if (o->explain) {
-        rc = cp_app_explain(o, configs, n, out.file, st);
+        rc = cp_app_explain(o, backend, configs, n, out.file, st);
         rc = cp_output_close(&out, rc, st);
         free(configs);
         return rc;

@@ -69,6 +69,7 @@ void cp_measurement_clear(cp_measurement *m)
     m->counters_status = CP_COUNTERS_NOT_RUN;
     m->counts_match = -1;
     cp_counter_values_clear(&m->counters);
+    m->resources.theoretical_occupancy = NAN;
 }
 
 void cp_measure_parse_driver_release(const char *line, char *buf, unsigned long len)

@@ -29,6 +29,9 @@ typedef struct cp_device_info {
      * an older minor, or PTX the driver JIT-compiles; kernel_arch is the built one (90, 120) */
     cp_arch_run_kind kernel_kind;
     int kernel_arch;
+    /* what one SM offers: threads, blocks, registers, shared memory and their allocation units
+     * (all 0 when unknown) */
+    cp_sm_limits sm;
 } cp_device_info;
 
 typedef enum {
@@ -62,6 +65,21 @@ typedef struct cp_counter_gap {
 
 #define CP_MEASURE_MAX_GAPS 24
 
+/* What a configuration's kernel needs of an SM, as launched for the timed runs, and how many of
+ * its blocks fit on one (cudaFuncGetAttributes, cudaOccupancyMaxActiveBlocksPerMultiprocessor;
+ * for the expr family the same on the kernel NVRTC compiled). */
+typedef struct cp_resources {
+    int known;        /* 1 when the fields below were read */
+    char reason[160]; /* known 0: why not ("cuBLAS chooses its own kernels"), or "" */
+    uint32_t registers_per_thread;
+    uint64_t static_shared_bytes;  /* per block */
+    uint64_t dynamic_shared_bytes; /* per block, as launched */
+    uint32_t threads_per_block;
+    uint32_t blocks_per_sm;       /* the occupancy API's answer */
+    double theoretical_occupancy; /* blocks_per_sm * warps per block / the SM's warps, 0..1 */
+    cp_sm_limits sm;              /* the SM's limits, for the limit that binds (cp_occupancy.h) */
+} cp_resources;
+
 /* Everything measured for one configuration. */
 typedef struct cp_measurement {
     int timed;     /* 1 when the times below were measured */
@@ -82,7 +100,8 @@ typedef struct cp_measurement {
      * does not report them); owned by the backend, valid until it is closed */
     const cp_counter_gap *counter_gaps;
     size_t ncounter_gaps;
-    int counts_match; /* 1 when requests and sectors equal the model's, -1 unknown */
+    int counts_match;       /* 1 when requests and sectors equal the model's, -1 unknown */
+    cp_resources resources; /* the kernel's registers, shared memory and occupancy */
 } cp_measurement;
 
 /* Sets every counter of v to NAN. */
@@ -146,6 +165,12 @@ typedef struct cp_backend {
                     cp_measurement *m, cp_status *st);
     /* Releases everything open() acquired; NULL-safe. */
     void (*close)(void *state);
+    /* Without open(): what c's kernel needs of an SM of `device` (for --explain). Launches
+     * nothing; an expr kernel is compiled and loaded. r->known is 0 with r->reason for a kernel
+     * that is not coalprobe's (cuBLAS). CP_EXIT_RUNTIME with *no_device = 1 when there is no
+     * usable GPU. May be NULL: then no resources are shown. */
+    int (*resources)(int device, const cp_config *c, cp_resources *r, int *no_device,
+                     cp_status *st);
 } cp_backend;
 
 extern const cp_backend cp_backend_cuda;

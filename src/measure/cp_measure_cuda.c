@@ -147,6 +147,32 @@ static int cp_cuda_check_kernels(cp_device_info *d, cp_status *st)
     return CP_EXIT_OK;
 }
 
+/* What one SM of device offers (device attributes), with its architecture's allocation units
+ * (cp_occupancy_arch_units). */
+static int cp_cuda_sm_limits(int device, int arch, cp_sm_limits *sm, cp_status *st)
+{
+    static const enum cudaDeviceAttr attrs[] = {
+        cudaDevAttrWarpSize,
+        cudaDevAttrMaxThreadsPerMultiProcessor,
+        cudaDevAttrMaxBlocksPerMultiprocessor,
+        cudaDevAttrMaxRegistersPerMultiprocessor,
+        cudaDevAttrMaxSharedMemoryPerMultiprocessor,
+        cudaDevAttrReservedSharedMemoryPerBlock,
+    };
+    int v[sizeof attrs / sizeof attrs[0]];
+    memset(sm, 0, sizeof *sm);
+    for (size_t i = 0; i < sizeof attrs / sizeof attrs[0]; i++)
+        CP_CUDA_CHECK(st, cudaDeviceGetAttribute(&v[i], attrs[i], device));
+    sm->warp_size = (uint32_t)v[0];
+    sm->max_threads_per_sm = (uint32_t)v[1];
+    sm->max_blocks_per_sm = (uint32_t)v[2];
+    sm->registers_per_sm = (uint32_t)v[3];
+    sm->shared_bytes_per_sm = (uint64_t)v[4];
+    sm->shared_reserved_per_block = (uint32_t)v[5];
+    cp_occupancy_arch_units(arch, sm); /* left 0 for an architecture it does not know */
+    return CP_EXIT_OK;
+}
+
 int cp_measure_device_facts(int device, cp_device_info *d, cp_status *st)
 {
     struct cudaDeviceProp prop;
@@ -173,6 +199,7 @@ int cp_measure_device_facts(int device, cp_device_info *d, cp_status *st)
     CP_CUDA_CHECK(st, cudaDriverGetVersion(&d->driver_version));
     CP_CUDA_CHECK(st, cudaRuntimeGetVersion(&d->runtime_version));
     cp_cuda_driver_release(d->driver_release, sizeof d->driver_release);
+    CP_TRY(cp_cuda_sm_limits(device, cp_arch_from_cc(d->cc_major, d->cc_minor), &d->sm, st));
     return cp_cuda_check_kernels(d, st);
 }
 
@@ -508,6 +535,102 @@ static int cp_cuda_launch(const cp_cuda_run *r, cp_status *st)
     default:
         return cp_status_set(st, CP_EXIT_RUNTIME, "no kernel for family %d", (int)c->family);
     }
+}
+
+/* Why a configuration's kernel has no resources in the report. */
+#define CP_CUDA_CUBLAS_RESOURCES                                                                   \
+    "not coalprobe's kernel: cuBLAS chooses its own kernels (Nsight Compute shows theirs)"
+
+/* The resources of the kernel cp_cuda_launch runs for c (timed launches: `alone` 0) into r, with
+ * the SM's limits sm; expr is c's loaded NVRTC kernel (expr family only). Launches nothing. */
+static int cp_cuda_kernel_resources(const cp_config *c, const cp_rtc_module *expr,
+                                    const cp_sm_limits *sm, cp_resources *r, cp_status *st)
+{
+    cp_kernel_resources k;
+    memset(r, 0, sizeof *r);
+    r->theoretical_occupancy = NAN;
+    switch (c->family) {
+    case CP_FAMILY_STRIDE:
+        CP_CUDA_CHECK(st, cp_kernels_stride_resources(c->width_bytes, c->op == CP_OP_STORE, &k));
+        break;
+    case CP_FAMILY_LAYOUT:
+        CP_CUDA_CHECK(st, cp_kernels_layout_resources(&k));
+        break;
+    case CP_FAMILY_GATHER:
+        CP_CUDA_CHECK(st, cp_kernels_gather_resources(&k));
+        break;
+    case CP_FAMILY_SMEM:
+        CP_CUDA_CHECK(st, cp_kernels_smem_resources((uint32_t)c->stride, c->width_bytes,
+                                                    c->op == CP_OP_STORE, &k));
+        break;
+    case CP_FAMILY_TRANSPOSE:
+        CP_CUDA_CHECK(st, cp_kernels_transpose_resources((int)c->transpose, &k));
+        break;
+    case CP_FAMILY_EXPR:
+        if (!expr)
+            return cp_status_set(st, CP_EXIT_RUNTIME, "expr: no kernel loaded");
+        CP_CUDA_CHECK(st, cp_kernels_resources(cp_rtc_function(expr), CP_STRIDE_BLOCK, 0, &k));
+        break;
+    case CP_FAMILY_GEMM:
+        if (c->variant == CP_GEMM_CUBLAS) {
+            snprintf(r->reason, sizeof r->reason, "%s", CP_CUDA_CUBLAS_RESOURCES);
+            return CP_EXIT_OK;
+        }
+        CP_CUDA_CHECK(st, cp_kernels_gemm_resources((int)c->variant, c->m, c->n, c->k, &k));
+        break;
+    default:
+        return cp_status_set(st, CP_EXIT_RUNTIME, "no kernel for family %d", (int)c->family);
+    }
+    r->known = 1;
+    r->registers_per_thread = (uint32_t)k.registers;
+    r->static_shared_bytes = k.static_shared_bytes;
+    r->dynamic_shared_bytes = k.dynamic_shared_bytes;
+    r->threads_per_block = (uint32_t)k.threads_per_block;
+    r->blocks_per_sm = (uint32_t)k.blocks_per_sm;
+    r->theoretical_occupancy = k.theoretical_occupancy;
+    r->sm = *sm;
+    return CP_EXIT_OK;
+}
+
+/* --explain's resources: the device's SM limits and c's kernel (an expr kernel compiled and
+ * loaded for the occasion), without opening the backend. */
+static int cp_cuda_resources(int device, const cp_config *c, cp_resources *r, int *no_device,
+                             cp_status *st)
+{
+    int count = 0;
+    *no_device = 0;
+    cudaError_t e = cudaGetDeviceCount(&count);
+    if (e != cudaSuccess || count == 0) {
+        *no_device = 1;
+        if (e != cudaSuccess)
+            return cp_status_set(st, CP_EXIT_RUNTIME, "%s: %s", cudaGetErrorName(e),
+                                 cudaGetErrorString(e));
+        return cp_status_set(st, CP_EXIT_RUNTIME, "the CUDA driver sees no device");
+    }
+    if (device >= count) {
+        cp_status_set(st, CP_EXIT_USAGE, "--device %d does not exist: this machine has %d", device,
+                      count);
+        cp_status_hint(st, "devices are numbered from 0 (nvidia-smi lists them)");
+        return CP_EXIT_USAGE;
+    }
+    cp_device_info d;
+    CP_TRY(cp_measure_device_facts(device, &d, st));
+    if (c->family != CP_FAMILY_EXPR)
+        return cp_cuda_kernel_resources(c, NULL, &d.sm, r, st);
+    char *src;
+    void *cubin = NULL;
+    size_t size;
+    cp_rtc_module *k = NULL;
+    CP_TRY(cp_expr_kernel_source(c->expr, &src, st));
+    int rc = cp_rtc_compile(src, "coalprobe_expr.cu", d.cc_major, d.cc_minor, &cubin, &size, st);
+    free(src);
+    if (rc == CP_EXIT_OK)
+        rc = cp_rtc_load(cubin, cp_expr_kernel_name(c->op, c->width_bytes), &k, st);
+    free(cubin);
+    if (rc == CP_EXIT_OK)
+        rc = cp_cuda_kernel_resources(c, k, &d.sm, r, st);
+    cp_rtc_unload(k);
+    return rc;
 }
 
 static int cp_cuda_run_once(void *ctx, cp_status *st)
@@ -1130,8 +1253,11 @@ static int cp_cuda_measure(void *state, const cp_config *c, const cp_prediction 
         m->flop_per_s = 2.0 * (double)c->m * (double)c->n * (double)c->k / m->time_median_s;
         m->pct_of_cublas = 100.0 * cublas_s / m->time_median_s;
     }
-    return CP_EXIT_OK;
+    cp_rtc_module *expr = NULL;
+    if (c->family == CP_FAMILY_EXPR) /* loaded by the launches above: a look-up */
+        CP_TRY(cp_cuda_expr_kernel(r.s, c, &expr, st));
+    return cp_cuda_kernel_resources(c, expr, &r.s->dev.sm, &m->resources, st);
 }
 
-const cp_backend cp_backend_cuda = {"cuda", cp_cuda_open, cp_cuda_measure, cp_cuda_counters,
-                                    cp_cuda_close};
+const cp_backend cp_backend_cuda = {"cuda",           cp_cuda_open,  cp_cuda_measure,
+                                    cp_cuda_counters, cp_cuda_close, cp_cuda_resources};

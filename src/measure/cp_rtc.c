@@ -309,6 +309,11 @@ int cp_rtc_launch(cp_rtc_module *m, unsigned grid, unsigned block, size_t shared
     return CP_EXIT_OK;
 }
 
+const void *cp_rtc_function(const cp_rtc_module *m)
+{
+    return m ? (const void *)m->kernel : NULL;
+}
+
 static int cp_rtc_query_version(int *maj, int *min, cp_status *st)
 {
     CP_TRY(cp_rtc_load_nvrtc(st));

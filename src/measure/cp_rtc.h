@@ -38,6 +38,11 @@ int cp_rtc_load(const void *cubin, const char *kernel_name, cp_rtc_module **out,
 int cp_rtc_launch(cp_rtc_module *m, unsigned grid, unsigned block, size_t shared_bytes,
                   cudaStream_t stream, void **args, cp_status *st);
 
+/* The module's kernel as the runtime's function handle (a cudaKernel_t, which
+ * cudaFuncGetAttributes and cudaOccupancyMaxActiveBlocksPerMultiprocessor accept as their
+ * `func`); NULL for NULL. */
+const void *cp_rtc_function(const cp_rtc_module *m);
+
 /* NVRTC's version as "13.0", or "" when NVRTC cannot be loaded (a static buffer). */
 const char *cp_rtc_nvrtc_version(void);
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "model/cp_model.h"
+#include "cp_report_util.h"
 
 #define CP_CELL_BYTES 4u
 #define CP_CELLS_PER_SECTOR (CP_SECTOR_BYTES / CP_CELL_BYTES)
@@ -205,6 +206,59 @@ int cp_explain_write(FILE *out, const cp_config *c, uint64_t warp, cp_status *st
             else
                 cp_explain_request(out, &w);
         }
+    }
+    return ferror(out) ? cp_status_set(st, CP_EXIT_RUNTIME, "write error while explaining")
+                       : CP_EXIT_OK;
+}
+
+/* "2", or "any" for a limit that does not bind. */
+static void cp_explain_blocks(char *buf, size_t len, uint32_t blocks)
+{
+    if (blocks == UINT32_MAX)
+        snprintf(buf, len, "any");
+    else
+        snprintf(buf, len, "%u", (unsigned)blocks);
+}
+
+int cp_explain_write_resources(FILE *out, const cp_resources *r, cp_status *st)
+{
+    if (!r->known) {
+        fprintf(out, "\nKernel resources: %s\n", r->reason[0] ? r->reason : "unknown");
+        return ferror(out) ? cp_status_set(st, CP_EXIT_RUNTIME, "write error while explaining")
+                           : CP_EXIT_OK;
+    }
+    fprintf(out,
+            "\nKernel: %u threads/block, %u registers/thread, shared memory per block\n"
+            "  %" PRIu64 " B static + %" PRIu64 " B dynamic\n",
+            (unsigned)r->threads_per_block, (unsigned)r->registers_per_thread,
+            r->static_shared_bytes, r->dynamic_shared_bytes);
+    cp_occupancy o;
+    uint32_t sm_warps = r->sm.warp_size ? r->sm.max_threads_per_sm / r->sm.warp_size : 0;
+    uint32_t warps =
+        r->sm.warp_size ? (r->threads_per_block + r->sm.warp_size - 1) / r->sm.warp_size : 0;
+    if (cp_report_compute_occupancy(r, &o)) {
+        char b[CP_LIMIT_COUNT][16];
+        for (int l = 0; l < CP_LIMIT_COUNT; l++)
+            cp_explain_blocks(b[l], sizeof b[l], o.blocks_by[l]);
+        fprintf(out, "Blocks/SM allowed: threads %s, registers %s, shared memory %s, slots %s\n",
+                b[CP_LIMIT_THREADS], b[CP_LIMIT_REGISTERS], b[CP_LIMIT_SHARED], b[CP_LIMIT_BLOCKS]);
+    }
+    fprintf(out, "Occupancy: %u block%s/SM, %u of %u warps: %.0f%% theoretical\n",
+            (unsigned)r->blocks_per_sm, r->blocks_per_sm == 1 ? "" : "s",
+            (unsigned)(r->blocks_per_sm * warps), (unsigned)sm_warps,
+            100.0 * r->theoretical_occupancy);
+    if (cp_report_compute_occupancy(r, &o)) {
+        char names[96];
+        cp_occupancy_describe_limiters(o.limiters, " and ", names, sizeof names);
+        for (char *u = names; *u; u++) /* "shared_memory" reads as two words here */
+            if (*u == '_')
+                *u = ' ';
+        fprintf(out, "  limited by %s\n", names);
+        if (o.blocks != r->blocks_per_sm)
+            fprintf(out,
+                    "  (coalprobe's calculation gives %u blocks/SM; the CUDA occupancy API's\n"
+                    "  number is the one shown)\n",
+                    (unsigned)o.blocks);
     }
     return ferror(out) ? cp_status_set(st, CP_EXIT_RUNTIME, "write error while explaining")
                        : CP_EXIT_OK;

@@ -83,6 +83,14 @@ double cp_report_compute_efficiency(double bytes_requested, double sectors)
     return bytes_requested / (sectors * CP_SECTOR_BYTES);
 }
 
+int cp_report_compute_occupancy(const cp_resources *r, cp_occupancy *o)
+{
+    if (!r->known)
+        return 0;
+    return cp_occupancy_compute(&r->sm, r->threads_per_block, r->registers_per_thread,
+                                r->static_shared_bytes + r->dynamic_shared_bytes, o);
+}
+
 int cp_report_check_stream(FILE *out, cp_status *st)
 {
     errno = 0;

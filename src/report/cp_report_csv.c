@@ -72,6 +72,15 @@ static const char *const cp_report_csv_columns[] = {
     "meas_rel_error_vs_cublas",
     "match",
     "source",
+    /* added after the first release, so appended: the kernel's resources and occupancy */
+    "meas_registers_per_thread",
+    "meas_static_shared_bytes",
+    "meas_dynamic_shared_bytes",
+    "meas_threads_per_block",
+    "meas_blocks_per_sm",
+    "meas_theoretical_occupancy",
+    "meas_achieved_occupancy",
+    "meas_occupancy_limited_by",
 };
 
 /* The line being written: cells after the first are preceded by a comma. */
@@ -221,6 +230,19 @@ static void cp_report_csv_write_row(cp_report_csv_line *l, const cp_row *row)
     cp_report_csv_cell_double(l, m->rel_error);
     cp_report_csv_cell(l, m->counts_match == 1 ? "true" : m->counts_match == 0 ? "false" : "");
     cp_report_csv_cell(l, cp_report_get_source(row));
+    const cp_resources *res = &m->resources;
+    cp_report_csv_cell_u64(l, res->known, res->registers_per_thread);
+    cp_report_csv_cell_u64(l, res->known, res->static_shared_bytes);
+    cp_report_csv_cell_u64(l, res->known, res->dynamic_shared_bytes);
+    cp_report_csv_cell_u64(l, res->known, res->threads_per_block);
+    cp_report_csv_cell_u64(l, res->known, res->blocks_per_sm);
+    cp_report_csv_cell_ratio(l, res->known ? res->theoretical_occupancy : NAN);
+    cp_report_csv_cell_ratio(l, v->achieved_occupancy);
+    char limits[96] = "";
+    cp_occupancy occ;
+    if (cp_report_compute_occupancy(res, &occ)) /* "threads;registers" */
+        cp_occupancy_describe_limiters(occ.limiters, ";", limits, sizeof limits);
+    cp_report_csv_cell(l, limits);
     cp_report_csv_end_line(l);
 }
 

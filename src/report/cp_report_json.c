@@ -173,6 +173,35 @@ static void cp_report_json_add_arch(cp_report_json *j, cJSON *o, const cp_device
     }
 }
 
+/* A count that is null when 0 (not known). */
+static void cp_report_json_add_count_or_null(cp_report_json *j, cJSON *obj, const char *key,
+                                             uint64_t v)
+{
+    if (v)
+        cp_report_json_add_u64(j, obj, key, v);
+    else
+        cp_report_json_add_null(j, obj, key);
+}
+
+/* What one SM offers (the limits occupancy is computed against); each null when unknown. */
+static void cp_report_json_add_sm(cp_report_json *j, cJSON *o, const cp_sm_limits *sm)
+{
+    cJSON *s = cp_report_json_add_object(j, o, "sm");
+    cp_report_json_add_count_or_null(j, s, "warp_size", sm->warp_size);
+    cp_report_json_add_count_or_null(j, s, "max_threads", sm->max_threads_per_sm);
+    cp_report_json_add_count_or_null(j, s, "max_blocks", sm->max_blocks_per_sm);
+    cp_report_json_add_count_or_null(j, s, "registers", sm->registers_per_sm);
+    cp_report_json_add_count_or_null(j, s, "register_unit", sm->register_unit);
+    cp_report_json_add_count_or_null(j, s, "register_partitions", sm->register_partitions);
+    cp_report_json_add_count_or_null(j, s, "shared_bytes", sm->shared_bytes_per_sm);
+    cp_report_json_add_count_or_null(j, s, "shared_unit", sm->shared_unit);
+    /* 0 is a real value here (sm_75 reserves nothing) once the other limits are known */
+    if (sm->max_threads_per_sm)
+        cp_report_json_add_u64(j, s, "shared_reserved_per_block", sm->shared_reserved_per_block);
+    else
+        cp_report_json_add_null(j, s, "shared_reserved_per_block");
+}
+
 static void cp_report_json_add_device(cp_report_json *j, cJSON *root, const cp_device_info *d)
 {
     if (!d) {
@@ -201,6 +230,7 @@ static void cp_report_json_add_device(cp_report_json *j, cJSON *root, const cp_d
                               isfinite(d->peak_measured_bytes_per_s) ? CP_REPORT_PEAK_METHOD
                                                                      : NULL);
     cp_report_json_add_arch(j, o, d);
+    cp_report_json_add_sm(j, o, &d->sm);
 }
 
 static void cp_report_json_add_config(cp_report_json *j, cJSON *row, const cp_config *c)
@@ -340,6 +370,48 @@ static const char *cp_report_json_counters_status(cp_counters_status s)
     }
 }
 
+/* The kernel's resources and occupancy (null when unknown, with resources_reason), and the
+ * blocks per SM each of the SM's limits allows with those that bind (cp_occupancy_compute). */
+static void cp_report_json_add_resources(cp_report_json *j, cJSON *o, const cp_resources *r)
+{
+    if (!r->known) {
+        cp_report_json_add_null(j, o, "resources");
+        cp_report_json_add_optional_string(j, o, "resources_reason", r->reason);
+        return;
+    }
+    cJSON *x = cp_report_json_add_object(j, o, "resources");
+    cp_report_json_add_u64(j, x, "registers_per_thread", r->registers_per_thread);
+    cp_report_json_add_u64(j, x, "static_shared_bytes", r->static_shared_bytes);
+    cp_report_json_add_u64(j, x, "dynamic_shared_bytes", r->dynamic_shared_bytes);
+    cp_report_json_add_u64(j, x, "threads_per_block", r->threads_per_block);
+    cp_report_json_add_u64(j, x, "blocks_per_sm", r->blocks_per_sm);
+    cp_report_json_add_double(j, x, "theoretical_occupancy", r->theoretical_occupancy);
+    cp_occupancy occ;
+    if (cp_report_compute_occupancy(r, &occ)) {
+        cJSON *by = cp_report_json_add_object(j, x, "blocks_per_sm_by_limit");
+        for (int l = 0; l < CP_LIMIT_COUNT; l++) {
+            if (occ.blocks_by[l] == UINT32_MAX)
+                cp_report_json_add_null(j, by, cp_limit_name((cp_limit)l));
+            else
+                cp_report_json_add_u64(j, by, cp_limit_name((cp_limit)l), occ.blocks_by[l]);
+        }
+        cJSON *lim = cp_report_json_check(j, cJSON_AddArrayToObject(x, "limited_by"));
+        for (int l = 0; l < CP_LIMIT_COUNT; l++) {
+            if (!(occ.limiters & (1u << l)))
+                continue;
+            cJSON *name = cJSON_CreateString(cp_limit_name((cp_limit)l));
+            if (!name || !lim || !cJSON_AddItemToArray(lim, name)) {
+                cJSON_Delete(name);
+                j->failed = 1;
+            }
+        }
+    } else {
+        cp_report_json_add_null(j, x, "blocks_per_sm_by_limit");
+        cp_report_json_add_null(j, x, "limited_by");
+    }
+    cp_report_json_add_null(j, o, "resources_reason");
+}
+
 static void cp_report_json_add_measured(cp_report_json *j, cJSON *row, const cp_measurement *m)
 {
     if (!m) {
@@ -378,12 +450,14 @@ static void cp_report_json_add_measured(cp_report_json *j, cJSON *row, const cp_
                                    v->shared_load_wavefronts, v->shared_load_conflicts);
     cp_report_json_add_shared_side(j, c, "shared_store", v->shared_store_requests,
                                    v->shared_store_wavefronts, v->shared_store_conflicts);
+    cp_report_json_add_double(j, c, "achieved_occupancy", v->achieved_occupancy);
     if (m->counters_status == CP_COUNTERS_OK) { /* the counters that are null, and why */
         cJSON *u = cp_report_json_add_object(j, c, "unavailable");
         for (size_t g = 0; g < m->ncounter_gaps; g++)
             cp_report_json_add_string(j, u, m->counter_gaps[g].counter, m->counter_gaps[g].reason);
     }
     cp_report_json_add_tristate(j, o, "match", m->counts_match);
+    cp_report_json_add_resources(j, o, &m->resources);
 }
 
 static void cp_report_json_add_row(cp_report_json *j, cJSON *rows, const cp_row *row)

@@ -10,7 +10,7 @@
 #include "model/cp_model.h"
 
 #define CP_REPORT_TABLE_CELL 48   /* bytes of one formatted cell */
-#define CP_REPORT_TABLE_COLS 16   /* most columns of one family's table */
+#define CP_REPORT_TABLE_COLS 18   /* most columns of one family's table (GEMM: 17) */
 #define CP_REPORT_TABLE_LINE 1024 /* bytes of one output line */
 
 /* What a column shows. */
@@ -57,6 +57,9 @@ typedef enum {
     CP_REPORT_CELL_PRED_SMEM_CONF,
     CP_REPORT_CELL_MEAS_SMEM_WF,
     CP_REPORT_CELL_MEAS_SMEM_CONF,
+    /* the kernel's registers per thread; theoretical / achieved occupancy in percent */
+    CP_REPORT_CELL_MEAS_REGS,
+    CP_REPORT_CELL_MEAS_OCCUPANCY,
 } cp_report_cell;
 
 typedef enum {
@@ -133,6 +136,8 @@ static const cp_report_column cp_report_gemm_measured[] = {
     {CP_REPORT_CELL_MEAS_TIME_MS, "time", "ms", CP_REPORT_GROUP_MEASURED, 0},
     {CP_REPORT_CELL_MEAS_GFLOPS, "", "GFLOP/s", CP_REPORT_GROUP_MEASURED, 0},
     {CP_REPORT_CELL_MEAS_PCT_CUBLAS, "% of", "cuBLAS", CP_REPORT_GROUP_MEASURED, 0},
+    {CP_REPORT_CELL_MEAS_REGS, "", "regs", CP_REPORT_GROUP_MEASURED, 0},
+    {CP_REPORT_CELL_MEAS_OCCUPANCY, "occ %", "th/ach", CP_REPORT_GROUP_MEASURED, 0},
     {CP_REPORT_CELL_MEAS_DRAM_GBS, "DRAM", "GB/s", CP_REPORT_GROUP_MEASURED, 0},
     {CP_REPORT_CELL_MEAS_MATCH, "", "match", CP_REPORT_GROUP_MEASURED, 0},
 };
@@ -381,6 +386,24 @@ static void cp_report_table_format_cell(const cp_row *row, cp_report_cell cell, 
         double x = wf ? (load ? v->shared_load_wavefronts : v->shared_store_wavefronts)
                       : (load ? v->shared_load_conflicts : v->shared_store_conflicts);
         cp_report_table_format_number(buf, len, cp_report_compute_per_request(req, x), 1, 2, "");
+        break;
+    }
+    case CP_REPORT_CELL_MEAS_REGS:
+        if (m->resources.known)
+            snprintf(buf, len, "%u", (unsigned)m->resources.registers_per_thread);
+        else
+            snprintf(buf, len, "-");
+        break;
+    case CP_REPORT_CELL_MEAS_OCCUPANCY: { /* "50/45": theoretical / achieved, "-" unknown */
+        char th[16], ach[16];
+        cp_report_table_format_number(th, sizeof th,
+                                      m->resources.known ? m->resources.theoretical_occupancy : NAN,
+                                      100, 0, "");
+        cp_report_table_format_number(ach, sizeof ach, v->achieved_occupancy, 100, 0, "");
+        if (!strcmp(th, "-") && !strcmp(ach, "-"))
+            snprintf(buf, len, "-");
+        else
+            snprintf(buf, len, "%s/%s", th, ach);
         break;
     }
     }

@@ -25,6 +25,10 @@ double cp_report_compute_per_request(double requests, double count);
  * were no sectors. */
 double cp_report_compute_efficiency(double bytes_requested, double sectors);
 
+/* The occupancy of the measured kernel by coalprobe's calculation (cp_occupancy_compute) from its
+ * resources and the SM's limits: 1 and o filled when r is known and the limits are, else 0. */
+int cp_report_compute_occupancy(const cp_resources *r, cp_occupancy *o);
+
 /* Flushes out and reports a write error (CP_EXIT_RUNTIME) if any write to it failed. */
 int cp_report_check_stream(FILE *out, cp_status *st);
 

@@ -22,6 +22,30 @@ typedef struct fake_plan {
 
 static int g_measured; /* configurations measured in the current run */
 
+/* What the fake kernels need of a fake H100 SM: 1024 threads of 40 registers, so 1 block per SM
+ * (registers: 1280 a warp, 12 warps a sub-partition), half the SM's warps; cuBLAS: not ours. */
+static void fake_kernel_resources(const cp_config *c, cp_resources *r)
+{
+    memset(r, 0, sizeof *r);
+    if (c->family == CP_FAMILY_GEMM && c->variant == CP_GEMM_CUBLAS) {
+        snprintf(r->reason, sizeof r->reason, "fake: not coalprobe's kernel");
+        r->theoretical_occupancy = NAN;
+        return;
+    }
+    r->known = 1;
+    r->registers_per_thread = 40;
+    r->threads_per_block = 1024;
+    r->blocks_per_sm = 1;
+    r->theoretical_occupancy = 0.5;
+    r->sm.warp_size = 32;
+    r->sm.max_threads_per_sm = 2048;
+    r->sm.max_blocks_per_sm = 32;
+    r->sm.registers_per_sm = 65536;
+    r->sm.shared_bytes_per_sm = 233472;
+    r->sm.shared_reserved_per_block = 1024;
+    cp_occupancy_arch_units(90, &r->sm);
+}
+
 static fake_plan g_plan;
 static int g_state; /* any non-NULL state */
 
@@ -48,7 +72,6 @@ static int fake_measure(void *state, const cp_config *c, const cp_prediction *p,
                         cp_status *st)
 {
     (void)state;
-    (void)c;
     if (g_measured == g_plan.fail_at)
         return cp_status_set(st, CP_EXIT_RUNTIME,
                              "cudaStreamSynchronize failed: cudaErrorIllegalAddress (fake)");
@@ -61,6 +84,7 @@ static int fake_measure(void *state, const cp_config *c, const cp_prediction *p,
     m->useful_bytes = (double)(p->load.bytes_requested + p->store.bytes_requested);
     m->useful_bytes_per_s = m->useful_bytes / m->time_median_s;
     m->verified = 1;
+    fake_kernel_resources(c, &m->resources);
     return CP_EXIT_OK;
 }
 
@@ -81,6 +105,7 @@ static int fake_counters(void *state, size_t n, const cp_config *c, const cp_pre
             (double)p[i].load.sectors + ((int)i == g_plan.off_by_one_at ? 1 : 0);
         m[i].counters.store_requests = (double)p[i].store.requests;
         m[i].counters.store_sectors = (double)p[i].store.sectors;
+        m[i].counters.achieved_occupancy = 0.453;
         m[i].counts_match = (int)i != g_plan.off_by_one_at;
     }
     return CP_EXIT_OK;
@@ -91,7 +116,19 @@ static void fake_close(void *state)
     (void)state;
 }
 
-static const cp_backend fake_backend = {"fake", fake_open, fake_measure, fake_counters, fake_close};
+static int fake_resources(int device, const cp_config *c, cp_resources *r, int *no_device,
+                          cp_status *st)
+{
+    (void)device;
+    *no_device = g_plan.no_device;
+    if (g_plan.no_device)
+        return cp_status_set(st, CP_EXIT_RUNTIME, "fake: no device");
+    fake_kernel_resources(c, r);
+    return CP_EXIT_OK;
+}
+
+static const cp_backend fake_backend = {"fake",        fake_open,  fake_measure,
+                                        fake_counters, fake_close, fake_resources};
 
 /* Runs coalprobe with args (argv[0] included) against the fake backend; the report goes to
  * a temporary file whose text is returned in *report (caller frees). */
@@ -124,6 +161,49 @@ static int run(const fake_plan *plan, char **report, cp_status *st, int argc, ch
     }
     unlink(path);
     return rc;
+}
+
+/* --explain with the kernel's resources: the lines, the limit that binds, cuBLAS's reason;
+ * none with --model; "no GPU" once when there is none. The GEMM table's regs and occupancy. */
+static void resources(const fake_plan *ok, const fake_plan *none)
+{
+    char *report;
+    cp_status st;
+    char *argv_explain[] = {"coalprobe", "gemm", "--m",       "64",           "--n",      "64",
+                            "--k",       "64",   "--variant", "naive,cublas", "--explain"};
+    CHECK(run(ok, &report, &st, 11, argv_explain) == CP_EXIT_OK);
+    CHECK_STR_CONTAINS(report, "\nKernel: 1024 threads/block, 40 registers/thread, shared memory "
+                               "per block\n  0 B static + 0 B dynamic\n");
+    CHECK_STR_CONTAINS(report,
+                       "Blocks/SM allowed: threads 2, registers 1, shared memory any, slots 32\n");
+    CHECK_STR_CONTAINS(report, "Occupancy: 1 block/SM, 32 of 64 warps: 50% theoretical\n"
+                               "  limited by registers\n");
+    CHECK(report && !strstr(report, "coalprobe's calculation gives"));
+    CHECK_STR_CONTAINS(report, "not modelled (cuBLAS)\n\nKernel resources: fake: not "
+                               "coalprobe's kernel\n");
+    free(report);
+
+    char *argv_model[] = {"coalprobe", "gemm", "--m",       "64",    "--n",       "64",
+                          "--k",       "64",   "--variant", "naive", "--explain", "--model"};
+    CHECK(run(ok, &report, &st, 12, argv_model) == CP_EXIT_OK);
+    CHECK(report && strstr(report, "warp 0 of") && !strstr(report, "Kernel"));
+    free(report);
+
+    CHECK(run(none, &report, &st, 11, argv_explain) == CP_EXIT_OK);
+    const char *said = report ? strstr(report, "Kernel resources: no GPU to read them from:\n"
+                                               "  fake: no device\n")
+                              : NULL;
+    CHECK(said != NULL);
+    CHECK(said && !strstr(said + 1, "Kernel")); /* once, then the pictures alone */
+    free(report);
+
+    /* the GEMM table: registers, and theoretical / achieved occupancy in percent */
+    char *argv_table[] = {"coalprobe", "gemm", "--m", "64",        "--n",
+                          "64",        "--k",  "64",  "--variant", "naive,cublas"};
+    CHECK(run(ok, &report, &st, 10, argv_table) == CP_EXIT_OK);
+    CHECK_STR_CONTAINS(report, " regs ");
+    CHECK_STR_CONTAINS(report, "   40  50/45 ");
+    free(report);
 }
 
 int main(void)
@@ -197,5 +277,7 @@ int main(void)
     CHECK_STR_CONTAINS(st.message, "cudaErrorIllegalAddress (fake) (measuring stride stride=2");
     CHECK(report == NULL || report[0] == '\0');
     free(report);
+
+    resources(&ok, &none);
     return cp_test_finish();
 }

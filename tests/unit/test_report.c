@@ -152,6 +152,29 @@ static void gemm_results(cp_measurement *m, double flops, double cublas_s, doubl
     }
 }
 
+/* The H100's SM: 2048 threads, 32 blocks, 65536 registers, 228 KiB of shared memory. */
+static cp_sm_limits h100_sm(void)
+{
+    cp_sm_limits sm = {32, 2048, 32, 65536, 256, 4, 233472, 128, 1024};
+    return sm;
+}
+
+/* The kernel's resources as the backend reads them; occupancy from the occupancy API's blocks. */
+static void set_resources(cp_measurement *m, uint32_t regs, uint64_t static_shared,
+                          uint32_t threads, uint32_t blocks, double achieved)
+{
+    cp_resources *r = &m->resources;
+    r->known = 1;
+    r->registers_per_thread = regs;
+    r->static_shared_bytes = static_shared;
+    r->dynamic_shared_bytes = 0;
+    r->threads_per_block = threads;
+    r->blocks_per_sm = blocks;
+    r->theoretical_occupancy = blocks * (threads / 32.0) / 64.0;
+    r->sm = h100_sm();
+    m->counters.achieved_occupancy = achieved;
+}
+
 static void init_fixture(fixture *f, const char *command)
 {
     memset(f, 0, sizeof *f);
@@ -179,6 +202,7 @@ static void init_h100(cp_device_info *d)
     d->peak_measured_bytes_per_s = 2.9137e12;
     d->kernel_kind = CP_ARCH_RUN_SASS;
     d->kernel_arch = 90;
+    d->sm = h100_sm();
 }
 
 /* The counters a stride sweep leaves out, and why. */
@@ -243,6 +267,7 @@ static void build_measured(fixture *f)
                  91.37, 1);
     m->counter_gaps = stride_gaps;
     m->ncounter_gaps = sizeof stride_gaps / sizeof stride_gaps[0];
+    set_resources(m, 16, 0, 256, 8, 0.912);
 
     r = stride_row(f, 2, 0, 4, CP_OP_LOAD, n);
     add_access(r, "in", CP_OP_LOAD, 4, 1, 1, 2 * bytes - 4, 1,
@@ -292,6 +317,7 @@ static void build_gemm(fixture *f)
                  2.1, 1);
     m->counters.load_bytes_requested = (double)r->predicted.load.bytes_requested;
     gemm_results(m, 2.0 * 1024 * 1024 * 1024, 0.8e-3, 3e-7);
+    set_resources(m, 40, 0, 1024, 1, 0.4871); /* 40 registers: one block per SM */
 
     /* coalesced: a warp covers 32 columns of a row: A broadcast, B and C 4 sectors */
     r = gemm_row(f, CP_GEMM_COALESCED, 1024);
@@ -305,6 +331,7 @@ static void build_gemm(fixture *f)
     set_counters(m, 67108864, 167772160, 32768, 131072, 41943040, 131072, 8650752, 4194304, 5.4, 1);
     m->counters.load_bytes_requested = (double)r->predicted.load.bytes_requested;
     gemm_results(m, 2.0 * 1024 * 1024 * 1024, 0.8e-3, 2e-7);
+    set_resources(m, 32, 0, 1024, 2, 0.9632);
 
     /* cuBLAS: measured, not modelled (its accesses are listed for the buffers only) */
     r = gemm_row(f, CP_GEMM_CUBLAS, 1024);
@@ -313,6 +340,9 @@ static void build_gemm(fixture *f)
     set_counters(m, 33554432, 100663296, 32768, 131072, 52428800, 131072, 8388608, 4194304, 6.0,
                  -1);
     gemm_results(m, 2.0 * 1024 * 1024 * 1024, 0.8e-3, 0.0);
+    snprintf(m->resources.reason, sizeof m->resources.reason,
+             "not coalprobe's kernel: cuBLAS chooses its own kernels");
+    m->counters.achieved_occupancy = 0.25;
 
     const uint64_t big = 65536ull * 65536 * 4, breq = 1ull << 43;
     r = gemm_row(f, CP_GEMM_NAIVE, 65536);
@@ -440,6 +470,40 @@ static void check_json_measured(const cJSON *o, const cp_measurement *m)
                      ratio(v->load_bytes_requested, 32.0 * v->load_sectors)));
     CHECK(jis_double(o, "counters.store.efficiency",
                      ratio(v->store_bytes_requested, 32.0 * v->store_sectors)));
+    CHECK(jis_double(o, "counters.achieved_occupancy", v->achieved_occupancy));
+    const cp_resources *r = &m->resources;
+    if (!r->known) {
+        CHECK(cJSON_IsNull(jget(o, "resources")));
+        CHECK(r->reason[0] ? jis_str(o, "resources_reason", r->reason)
+                           : cJSON_IsNull(jget(o, "resources_reason")));
+    } else {
+        CHECK(cJSON_IsNull(jget(o, "resources_reason")));
+        CHECK(jis_u64(o, "resources.registers_per_thread", r->registers_per_thread));
+        CHECK(jis_u64(o, "resources.static_shared_bytes", r->static_shared_bytes));
+        CHECK(jis_u64(o, "resources.dynamic_shared_bytes", r->dynamic_shared_bytes));
+        CHECK(jis_u64(o, "resources.threads_per_block", r->threads_per_block));
+        CHECK(jis_u64(o, "resources.blocks_per_sm", r->blocks_per_sm));
+        CHECK(jis_double(o, "resources.theoretical_occupancy", r->theoretical_occupancy));
+        cp_occupancy occ;
+        CHECK(cp_occupancy_compute(&r->sm, r->threads_per_block, r->registers_per_thread,
+                                   r->static_shared_bytes + r->dynamic_shared_bytes, &occ));
+        CHECK(jis_u64(o, "resources.blocks_per_sm_by_limit.threads",
+                      occ.blocks_by[CP_LIMIT_THREADS]));
+        CHECK(jis_u64(o, "resources.blocks_per_sm_by_limit.registers",
+                      occ.blocks_by[CP_LIMIT_REGISTERS]));
+        CHECK(cJSON_IsNull(jget(o, "resources.blocks_per_sm_by_limit.shared_memory")));
+        CHECK(jis_u64(o, "resources.blocks_per_sm_by_limit.blocks", 32));
+        const cJSON *lim = jget(o, "resources.limited_by");
+        int n = 0;
+        for (int l = 0; l < CP_LIMIT_COUNT; l++)
+            if (occ.limiters & (1u << l))
+                CHECK(jis_str(lim,
+                              n++ == 0 ? "0"
+                              : n == 2 ? "1"
+                                       : "2",
+                              cp_limit_name((cp_limit)l)));
+        CHECK(cJSON_IsArray(lim) && cJSON_GetArraySize(lim) == n);
+    }
     const cJSON *match = jget(o, "match");
     CHECK(m->counts_match == 1   ? cJSON_IsTrue(match)
           : m->counts_match == 0 ? cJSON_IsFalse(match)
@@ -508,6 +572,10 @@ static void check_json_report(const char *text, const cp_report *r)
         CHECK(isnan(d->peak_measured_bytes_per_s)
                   ? cJSON_IsNull(jget(doc, "device.peak_measured_method"))
                   : cJSON_IsString(jget(doc, "device.peak_measured_method")));
+        CHECK(jis_u64(doc, "device.sm.max_threads", d->sm.max_threads_per_sm));
+        CHECK(jis_u64(doc, "device.sm.registers", d->sm.registers_per_sm));
+        CHECK(jis_u64(doc, "device.sm.shared_bytes", d->sm.shared_bytes_per_sm));
+        CHECK(jis_u64(doc, "device.sm.shared_reserved_per_block", d->sm.shared_reserved_per_block));
     }
     const cJSON *rows = jget(doc, "rows");
     CHECK(cJSON_IsArray(rows) && (size_t)cJSON_GetArraySize(rows) == r->nrows);
@@ -549,7 +617,7 @@ static void check_csv(const char *text, const cp_report *r)
         if (*s == ',')
             commas++;
         if (*s == '\n') {
-            CHECK_EQ_U64(commas + 1, 61); /* every line has every column */
+            CHECK_EQ_U64(commas + 1, 69); /* every line has every column */
             commas = 0;
         }
     }
@@ -656,7 +724,7 @@ static void test_untimed(void)
     cJSON_Delete(doc);
     free(text);
     text = render(&f.report, CP_FORMAT_CSV, NULL);
-    CHECK_STR_CONTAINS(text, ",,,,,,,,,,,,,,model\n");
+    CHECK_STR_CONTAINS(text, ",,,,,,,,,,,,,,model,,,,,,,,\n"); /* no resources: 8 empty cells */
     free(text);
 }
 
