@@ -201,7 +201,10 @@ int cp_app_run(const cp_options *o, const char *command, const cp_backend *backe
 {
     cp_config *configs = NULL;
     size_t n = 0;
-    CP_TRY(cp_plan_build(o, &configs, &n, st));
+    cp_phase_begin(CP_PHASE_PLAN);
+    int planned = cp_plan_build(o, &configs, &n, st);
+    cp_phase_end();
+    CP_TRY(planned);
     cp_output out;
     int rc = cp_output_open(&out, o->output, st);
     if (rc != CP_EXIT_OK) {
@@ -238,6 +241,7 @@ int cp_app_run(const cp_options *o, const char *command, const cp_backend *backe
         fprintf(stderr, "coalprobe: %s\n", notice);
     cp_progress progress;
     cp_progress_start(&progress, "predicting");
+    cp_phase_begin(CP_PHASE_MODEL);
     for (size_t i = 0; i < n && rc == CP_EXIT_OK; i++) {
         if (cp_app_signal) { /* a huge model-only sweep: report what is predicted */
             done = i;
@@ -249,6 +253,7 @@ int cp_app_run(const cp_options *o, const char *command, const cp_backend *backe
         rc = cp_model_predict(&configs[i], &rows[i].predicted, st);
         preds[i] = rows[i].predicted;
     }
+    cp_phase_end();
     cp_progress_clear(&progress);
     if (rc != CP_EXIT_OK)
         goto done;
@@ -291,7 +296,9 @@ int cp_app_run(const cp_options *o, const char *command, const cp_backend *backe
     report.rows = rows;
     report.nrows = done;
     report.incomplete = cp_app_signal != 0;
+    cp_phase_begin(CP_PHASE_REPORT);
     rc = cp_report_write(out.file, o->format, &report, st);
+    cp_phase_end();
     cp_app_temp_path = NULL; /* the output's names are freed now; a second signal exits */
     rc = cp_output_close(&out, rc, st);
     if (rc == CP_EXIT_OK && cp_app_signal) {

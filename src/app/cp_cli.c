@@ -73,6 +73,7 @@ static const struct option cp_cli_options[] = {
     {"param", required_argument, NULL, OPT_PARAM},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
+    {"verbose", no_argument, NULL, 'v'},
     {NULL, 0, NULL, 0},
 };
 
@@ -325,6 +326,9 @@ static int cp_cli_apply(cp_options *o, int opt, const char *arg, int *given, cp_
     case 'V':
         o->show_version = 1;
         return CP_EXIT_OK;
+    case 'v':
+        o->verbose = 1;
+        return CP_EXIT_OK;
     default:
         return cp_status_set(st, CP_EXIT_USAGE, "internal error: option %d", opt);
     }
@@ -402,7 +406,7 @@ int cp_cli_parse(int argc, char **argv, cp_options *o, cp_status *st)
     char **args = argv + first - 1;
     int nargs = argc - first + 1;
     int opt;
-    while ((opt = getopt_long(nargs, args, ":o:hV", cp_cli_options, NULL)) != -1) {
+    while ((opt = getopt_long(nargs, args, ":o:hVv", cp_cli_options, NULL)) != -1) {
         const char *word = args[optind - 1];
         if (opt == '?') {
             if (optopt)
@@ -588,6 +592,8 @@ void cp_cli_print_help(FILE *out)
           "  --require-counters  exit 1 when the hardware counters cannot be read\n"
           "  --check           exit 3 when measured requests or sectors differ from the model\n"
           "  --allow-large-sweep  run sweeps of more than 100,000 configurations\n"
+          "  -v, --verbose     at the end, where the time went (device set-up, CUPTI session,\n"
+          "                    fills, verification, timing, counter passes, report) on stderr\n"
           "\n"
           "Other:\n"
           "  --list            the pattern families and their parameters\n"

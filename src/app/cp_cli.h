@@ -54,6 +54,7 @@ typedef struct cp_options {
     int check;
     int allow_large_sweep; /* more than CP_PLAN_MAX_CONFIGS configurations */
     int show_help, show_version, show_list;
+    int verbose; /* --verbose: the time breakdown on stderr at the end */
 } cp_options;
 
 /* What `coalprobe compare` is asked to do. */

@@ -57,6 +57,7 @@ static int cp_main_compare(int argc, char **argv, const char *command)
 
 int main(int argc, char **argv)
 {
+    cp_phase_start();
     cp_status st;
     cp_options o;
     cp_status_clear(&st);
@@ -85,6 +86,8 @@ int main(int argc, char **argv)
             cp_cli_print_list(stdout);
         else
             rc = cp_app_run(&o, command ? command : "coalprobe", &cp_backend_cuda, &st);
+        if (o.verbose && !o.show_help && !o.show_version && !o.show_list)
+            cp_phase_print(stderr);
     }
     /* a mismatch is already in the report, and an interruption (128 + the signal) wrote its
      * partial report and said so; standard output closed by its reader (CP_EXIT_PIPE) ends

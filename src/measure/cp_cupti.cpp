@@ -4,6 +4,8 @@
 // parameter structs are shared by all of it, and the rest of coalprobe sees only cp_cupti.h.
 #include "cp_cupti.h"
 
+#include "base/cp_base.h"
+
 #include <dlfcn.h>
 
 #include <cstdlib>
@@ -766,7 +768,9 @@ int profile_impl(cp_cupti_session *s, size_t count, int (*prepare)(void *, size_
             return rc;
         }
     }
+    cp_phase_begin(CP_PHASE_DECODE);
     int rc = decode_and_evaluate(s, count, values, st);
+    cp_phase_end();
     if (rc != CP_EXIT_OK)
         s->needs_reconfigure = true;
     return rc;

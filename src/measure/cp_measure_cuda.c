@@ -300,7 +300,22 @@ static int cp_cuda_check_memory(const cp_cuda_state *s, cp_status *st)
     return CP_EXIT_USAGE;
 }
 
+static int cp_cuda_setup_device(cp_cuda_state *s, cp_status *st);
+
 static int cp_cuda_setup(cp_cuda_state *s, cp_status *st)
+{
+    cp_phase_begin(CP_PHASE_DEVICE);
+    int rc = cp_cuda_setup_device(s, st);
+    cp_phase_end();
+    if (rc != CP_EXIT_OK)
+        return rc;
+    cp_phase_begin(CP_PHASE_PEAK);
+    rc = cp_cuda_measure_peak(s, st);
+    cp_phase_end();
+    return rc;
+}
+
+static int cp_cuda_setup_device(cp_cuda_state *s, cp_status *st)
 {
     CP_CUDA_CHECK(st, cudaSetDevice(s->opt.device));
     CP_CUDA_CHECK(st, cudaFree(NULL));
@@ -323,7 +338,7 @@ static int cp_cuda_setup(cp_cuda_state *s, cp_status *st)
     CP_CUDA_CHECK(st, cudaMalloc((void **)&s->sink, sizeof(float)));
     CP_CUDA_CHECK(st, cp_kernels_fill_launch(s->flush_buf, s->flush_bytes, 7, s->stream));
     CP_CUDA_CHECK(st, cudaStreamSynchronize(s->stream));
-    return cp_cuda_measure_peak(s, st);
+    return CP_EXIT_OK;
 }
 
 /* The JSON name (under measured.counters) of each CP_CUPTI_M_* metric. */
@@ -431,8 +446,11 @@ static int cp_cuda_open(const cp_backend_options *opt, cp_device_info *dev, void
         int refused = 0;
         unsigned groups = CP_CUPTI_GROUP_GLOBAL | CP_CUPTI_GROUP_OCCUPANCY |
                           (opt->shared_counters ? CP_CUPTI_GROUP_SHARED : 0u);
-        if (cp_cupti_open(opt->device, cp_cuda_batch(opt->max_configs), groups, &s->cupti, &refused,
-                          refusal) != CP_EXIT_OK) {
+        cp_phase_begin(CP_PHASE_CUPTI_OPEN);
+        int opened = cp_cupti_open(opt->device, cp_cuda_batch(opt->max_configs), groups, &s->cupti,
+                                   &refused, refusal);
+        cp_phase_end();
+        if (opened != CP_EXIT_OK) {
             /* timings still run; the rows say why there are no counters */
             s->counters_refused = 1;
             snprintf(s->counters_reason, sizeof s->counters_reason, "%.500s%s%.400s",
@@ -733,6 +751,17 @@ static int cp_cuda_fill_inputs(cp_cuda_run *r, cp_status *st)
         }
     }
     return CP_EXIT_OK;
+}
+
+/* The run's buffers with their inputs written (a timed phase of its own). */
+static int cp_cuda_prepare_inputs(cp_cuda_run *r, cp_status *st)
+{
+    cp_phase_begin(CP_PHASE_BUFFERS);
+    int rc = cp_cuda_buffers(r, st);
+    if (rc == CP_EXIT_OK)
+        rc = cp_cuda_fill_inputs(r, st);
+    cp_phase_end();
+    return rc;
 }
 
 static int cp_cuda_wrong(cp_status *st, const char *what, uint64_t index, float got, float want)
@@ -1111,8 +1140,7 @@ static int cp_cuda_batch_prepare(void *ctx, size_t i, cp_status *st)
     b->run.c = &b->c[i];
     b->run.p = &b->p[i];
     b->run.alone = 1;
-    CP_TRY(cp_cuda_buffers(&b->run, st));
-    CP_TRY(cp_cuda_fill_inputs(&b->run, st));
+    CP_TRY(cp_cuda_prepare_inputs(&b->run, st));
     CP_CUDA_CHECK(
         st, cp_kernels_flush_launch(b->s->flush_buf, b->s->flush_bytes, b->s->sink, b->s->stream));
     return CP_EXIT_OK;
@@ -1179,8 +1207,10 @@ static int cp_cuda_counters(void *state, size_t n, const cp_config *c, const cp_
     for (size_t first = 0; first < n && rc == CP_EXIT_OK; first += batch) {
         size_t count = n - first < batch ? n - first : batch;
         cp_cuda_batch_ctx ctx = {s, c + first, p + first, {0}};
+        cp_phase_begin(CP_PHASE_PASSES);
         rc = cp_cupti_profile_batch(s->cupti, count, cp_cuda_batch_prepare, cp_cuda_batch_run, &ctx,
                                     v, st);
+        cp_phase_end();
         for (size_t i = 0; i < count && rc == CP_EXIT_OK; i++)
             cp_cuda_store_counters(s, v + i * CP_CUPTI_M_COUNT, &c[first + i], &p[first + i],
                                    &m[first + i]);
@@ -1234,11 +1264,18 @@ static int cp_cuda_measure(void *state, const cp_config *c, const cp_prediction 
     r.c = c;
     r.p = p;
     cp_measurement_clear(m);
-    CP_TRY(cp_cuda_buffers(&r, st));
-    CP_TRY(cp_cuda_fill_inputs(&r, st));
-    CP_TRY(cp_cuda_verify(&r, m, st));
+    CP_TRY(cp_cuda_prepare_inputs(&r, st));
+    cp_phase_begin(CP_PHASE_VERIFY);
+    int rc = cp_cuda_verify(&r, m, st);
+    cp_phase_end();
+    if (rc != CP_EXIT_OK)
+        return rc;
     m->verified = 1;
-    CP_TRY(cp_cuda_time(&r, m, st));
+    cp_phase_begin(CP_PHASE_TIMING);
+    rc = cp_cuda_time(&r, m, st);
+    cp_phase_end();
+    if (rc != CP_EXIT_OK)
+        return rc;
     if (p->modelled) {
         m->useful_bytes = (double)(p->load.bytes_requested + p->store.bytes_requested);
         if (c->family == CP_FAMILY_SMEM) /* the pattern's bytes are what this family moves */
@@ -1249,7 +1286,11 @@ static int cp_cuda_measure(void *state, const cp_config *c, const cp_prediction 
     }
     if (c->family == CP_FAMILY_GEMM) {
         double cublas_s;
-        CP_TRY(cp_cuda_cublas_time(&r, m, &cublas_s, st));
+        cp_phase_begin(CP_PHASE_CUBLAS);
+        rc = cp_cuda_cublas_time(&r, m, &cublas_s, st);
+        cp_phase_end();
+        if (rc != CP_EXIT_OK)
+            return rc;
         m->flop_per_s = 2.0 * (double)c->m * (double)c->n * (double)c->k / m->time_median_s;
         m->pct_of_cublas = 100.0 * cublas_s / m->time_median_s;
     }

@@ -1,0 +1,45 @@
+/* cp_phase.h: where a run's wall time goes (--verbose): named phases timed with a monotonic
+ * clock, nested without counting time twice (a phase's own time excludes the phases begun
+ * inside it), printed with "other" for what no phase covered. One table per process, used from
+ * the main thread only. */
+#ifndef CP_PHASE_H
+#define CP_PHASE_H
+
+#include <stdio.h>
+
+typedef enum {
+    CP_PHASE_PLAN,       /* the command line and the configurations */
+    CP_PHASE_MODEL,      /* predicting every configuration */
+    CP_PHASE_DEVICE,     /* CUDA context, device facts, events, the L2 flush buffer */
+    CP_PHASE_PEAK,       /* the peak bandwidth copy */
+    CP_PHASE_CUPTI_OPEN, /* loading CUPTI, profiler and host set-up, config images, enable */
+    CP_PHASE_BUFFERS,    /* buffers and their inputs (fills) */
+    CP_PHASE_VERIFY,     /* one checked launch per configuration */
+    CP_PHASE_TIMING,     /* warm-ups, L2 flushes and the timed launches */
+    CP_PHASE_CUBLAS,     /* cuBLAS's reference time */
+    CP_PHASE_PASSES,     /* the counter passes: L2 flush and one launch a range, each pass */
+    CP_PHASE_DECODE,     /* decoding and evaluating the counters */
+    CP_PHASE_REPORT,     /* writing the report */
+    CP_PHASE_COUNT
+} cp_phase;
+
+/* Seconds of a monotonic clock. */
+double cp_phase_now(void);
+
+/* Starts the clock of the whole run (once, at the start of main) and clears every phase. */
+void cp_phase_start(void);
+
+/* Begins phase p (nested inside the phase begun before, if any). */
+void cp_phase_begin(cp_phase p);
+
+/* Ends the phase begun last; its own time (less the phases begun inside it) is added to it. */
+void cp_phase_end(void);
+
+/* The own seconds of phase p so far, and how many times it ended. */
+double cp_phase_seconds(cp_phase p);
+unsigned long cp_phase_count(cp_phase p);
+
+/* Prints the breakdown since cp_phase_start to out: one line a phase that ran, then "other". */
+void cp_phase_print(FILE *out);
+
+#endif
