@@ -52,8 +52,10 @@ static int cp_app_open_backend(const cp_options *o, const cp_backend *backend,
     bo.reps = o->reps;
     bo.counters = !o->no_counters;
     bo.max_configs = n;
+    bo.requests_as_instructions = n > 0;
     for (size_t i = 0; i < n; i++) {
         bo.shared_counters |= cp_config_uses_shared(&configs[i]);
+        bo.requests_as_instructions &= cp_config_requests_are_instructions(&configs[i]);
         uint64_t total = 0;
         for (size_t a = 0; a < preds[i].naccesses; a++) {
             if (preds[i].accesses[a].space == CP_SPACE_SHARED)

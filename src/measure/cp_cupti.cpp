@@ -140,25 +140,42 @@ int load_cupti(int *refused, cp_status *st)
 struct metric_def {
     unsigned group;
     const char *names[3];
+    const char *instruction_name; // CP_CUPTI_REQUESTS_AS_INSTRUCTIONS: the name read instead
 };
 const metric_def kMetrics[CP_CUPTI_M_COUNT] = {
-    {CP_CUPTI_GROUP_GLOBAL, {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", nullptr}},
-    {CP_CUPTI_GROUP_GLOBAL, {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", nullptr}},
-    {CP_CUPTI_GROUP_GLOBAL, {"l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", nullptr}},
-    {CP_CUPTI_GROUP_GLOBAL, {"l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", nullptr}},
-    {CP_CUPTI_GROUP_GLOBAL, {"lts__t_sectors_srcunit_tex_op_read.sum", nullptr}},
-    {CP_CUPTI_GROUP_GLOBAL, {"lts__t_sectors_srcunit_tex_op_write.sum", nullptr}},
-    {CP_CUPTI_GROUP_GLOBAL, {"dram__bytes_read.sum", "dram__bytes_op_read.sum", nullptr}},
-    {CP_CUPTI_GROUP_GLOBAL, {"dram__bytes_write.sum", "dram__bytes_op_write.sum", nullptr}},
-    {CP_CUPTI_GROUP_GLOBAL, {"smsp__sass_data_bytes_mem_global_op_ld.sum", nullptr}},
-    {CP_CUPTI_GROUP_GLOBAL, {"smsp__sass_data_bytes_mem_global_op_st.sum", nullptr}},
-    {CP_CUPTI_GROUP_SHARED, {"smsp__inst_executed_op_shared_ld.sum", nullptr}},
-    {CP_CUPTI_GROUP_SHARED, {"smsp__inst_executed_op_shared_st.sum", nullptr}},
-    {CP_CUPTI_GROUP_SHARED, {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", nullptr}},
-    {CP_CUPTI_GROUP_SHARED, {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", nullptr}},
-    {CP_CUPTI_GROUP_SHARED, {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", nullptr}},
-    {CP_CUPTI_GROUP_SHARED, {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", nullptr}},
-    {CP_CUPTI_GROUP_OCCUPANCY, {"sm__warps_active.avg.pct_of_peak_sustained_active", nullptr}},
+    {CP_CUPTI_GROUP_GLOBAL,
+     {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", nullptr},
+     "smsp__inst_executed_op_global_ld.sum"},
+    {CP_CUPTI_GROUP_GLOBAL, {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", nullptr}, nullptr},
+    {CP_CUPTI_GROUP_GLOBAL,
+     {"l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", nullptr},
+     "smsp__inst_executed_op_global_st.sum"},
+    {CP_CUPTI_GROUP_GLOBAL, {"l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", nullptr}, nullptr},
+    {CP_CUPTI_GROUP_GLOBAL, {"lts__t_sectors_srcunit_tex_op_read.sum", nullptr}, nullptr},
+    {CP_CUPTI_GROUP_GLOBAL, {"lts__t_sectors_srcunit_tex_op_write.sum", nullptr}, nullptr},
+    {CP_CUPTI_GROUP_GLOBAL, {"dram__bytes_read.sum", "dram__bytes_op_read.sum", nullptr}, nullptr},
+    {CP_CUPTI_GROUP_GLOBAL,
+     {"dram__bytes_write.sum", "dram__bytes_op_write.sum", nullptr},
+     nullptr},
+    {CP_CUPTI_GROUP_GLOBAL, {"smsp__sass_data_bytes_mem_global_op_ld.sum", nullptr}, nullptr},
+    {CP_CUPTI_GROUP_GLOBAL, {"smsp__sass_data_bytes_mem_global_op_st.sum", nullptr}, nullptr},
+    {CP_CUPTI_GROUP_SHARED, {"smsp__inst_executed_op_shared_ld.sum", nullptr}, nullptr},
+    {CP_CUPTI_GROUP_SHARED, {"smsp__inst_executed_op_shared_st.sum", nullptr}, nullptr},
+    {CP_CUPTI_GROUP_SHARED,
+     {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", nullptr},
+     nullptr},
+    {CP_CUPTI_GROUP_SHARED,
+     {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", nullptr},
+     nullptr},
+    {CP_CUPTI_GROUP_SHARED,
+     {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", nullptr},
+     nullptr},
+    {CP_CUPTI_GROUP_SHARED,
+     {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", nullptr},
+     nullptr},
+    {CP_CUPTI_GROUP_OCCUPANCY,
+     {"sm__warps_active.avg.pct_of_peak_sustained_active", nullptr},
+     nullptr},
 };
 
 // The CUPTI result of the last failed check on this thread, so that cp_cupti_open can tell a
@@ -473,7 +490,10 @@ int plan_metrics(CUpti_Profiler_Host_Object *host, const char *chip, unsigned gr
         if (!(kMetrics[m].group & groups))
             continue;
         plan->state[m] = CP_CUPTI_NOT_ON_CHIP; // unless one of its names is known
-        for (const char *const *n = kMetrics[m].names; *n; n++) {
+        const char *const instruction[2] = {kMetrics[m].instruction_name, nullptr};
+        bool as_instruction =
+            (groups & CP_CUPTI_REQUESTS_AS_INSTRUCTIONS) && kMetrics[m].instruction_name;
+        for (const char *const *n = as_instruction ? instruction : kMetrics[m].names; *n; n++) {
             if (metric_known(host, *n)) {
                 plan->state[m] = CP_CUPTI_READ;
                 plan->names[m] = *n;

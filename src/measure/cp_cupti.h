@@ -40,7 +40,9 @@ typedef struct cp_cupti_session cp_cupti_session;
  * 33 x 64 x 40 executed 512 global loads for 292 requests. On every chip CUPTI 13.0 knows (from
  * TU102 to GB20x) the l1tex request counters share a pass with no sector counter and no other
  * request counter: 3 passes for the eight global, L2 and DRAM counts, plus one for the bytes
- * requested (smsp__sass_data_bytes_*, from instrumented code): 4 passes. The six shared-memory
+ * requested (smsp__sass_data_bytes_*, from instrumented code): 4 passes. Stride and layout
+ * read their requests as warp-level instructions instead (CP_CUPTI_REQUESTS_AS_INSTRUCTIONS),
+ * which share the sector counters' pass: 2 passes. The six shared-memory
  * counters (instructions, wavefronts and bank conflicts of loads and stores) add a fifth, so
  * they are read only for sweeps whose kernels use shared memory (CP_CUPTI_GROUP_SHARED);
  * achieved occupancy fits in those passes. Shared instructions are counted by
@@ -74,6 +76,12 @@ enum {
     CP_CUPTI_GROUP_SHARED = 2,    /* shared-memory instructions, wavefronts, bank conflicts */
     CP_CUPTI_GROUP_OCCUPANCY = 4, /* achieved occupancy */
     CP_CUPTI_GROUP_ALL = 7,
+    /* not a group, a choice: global requests read as warp-level instructions
+     * (smsp__inst_executed_op_global_ld/st.sum), which share a pass with the sector counters:
+     * GLOBAL | OCCUPANCY in 2 passes instead of 4 on every chip CUPTI 13.0 knows. Only for
+     * kernels whose global accesses are never issued by a warp without an active lane
+     * (cp_config_requests_are_instructions), where the two are equal. */
+    CP_CUPTI_REQUESTS_AS_INSTRUCTIONS = 8,
 };
 
 /* The group metric belongs to (0 when out of range). */

@@ -132,11 +132,13 @@ void cp_measure_parse_driver_release(const char *line, char *buf, unsigned long 
  * model-only. --- */
 
 typedef struct cp_backend_options {
-    int device;          /* CUDA device index */
-    uint32_t reps;       /* timed launches per configuration */
-    int counters;        /* 1: read hardware counters through CUPTI */
-    int shared_counters; /* 1: the shared-memory counters too (cp_config_uses_shared) */
-    size_t max_configs;  /* configurations the run will measure (CUPTI ranges) */
+    int device;                   /* CUDA device index */
+    uint32_t reps;                /* timed launches per configuration */
+    int counters;                 /* 1: read hardware counters through CUPTI */
+    int shared_counters;          /* 1: the shared-memory counters too (cp_config_uses_shared) */
+    int requests_as_instructions; /* 1: every configuration's requests are its instructions
+                                   * (cp_config_requests_are_instructions): fewer passes */
+    size_t max_configs;           /* configurations the run will measure (CUPTI ranges) */
     /* largest buffer each access (by index) needs over the run: lets the backend allocate
      * and fill its buffers once for a whole sweep */
     uint64_t max_access_bytes[CP_MODEL_MAX_ACCESSES];

@@ -445,7 +445,8 @@ static int cp_cuda_open(const cp_backend_options *opt, cp_device_info *dev, void
     if (rc == CP_EXIT_OK && opt->counters) {
         int refused = 0;
         unsigned groups = CP_CUPTI_GROUP_GLOBAL | CP_CUPTI_GROUP_OCCUPANCY |
-                          (opt->shared_counters ? CP_CUPTI_GROUP_SHARED : 0u);
+                          (opt->shared_counters ? CP_CUPTI_GROUP_SHARED : 0u) |
+                          (opt->requests_as_instructions ? CP_CUPTI_REQUESTS_AS_INSTRUCTIONS : 0u);
         cp_phase_begin(CP_PHASE_CUPTI_OPEN);
         int opened = cp_cupti_open(opt->device, cp_cuda_batch(opt->max_configs), groups, &s->cupti,
                                    &refused, refusal);

@@ -37,6 +37,11 @@ const char *cp_config_transpose_name(cp_transpose_variant v)
     return v < CP_TRANSPOSE_COUNT ? names[v] : "?";
 }
 
+int cp_config_requests_are_instructions(const cp_config *c)
+{
+    return c->family == CP_FAMILY_STRIDE || c->family == CP_FAMILY_LAYOUT;
+}
+
 int cp_config_uses_shared(const cp_config *c)
 {
     switch (c->family) {

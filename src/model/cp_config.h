@@ -97,6 +97,12 @@ void cp_config_format_params(const cp_config *c, const char *sep, char *buf, uns
  * reads the shared-memory counters too, which cost the profiler one more pass. */
 int cp_config_uses_shared(const cp_config *c);
 
+/* 1 when every global access of c's kernel is issued only by warps with an active lane (stride
+ * and layout: one bounds check, and a warp past it exits before any access), so that its
+ * warp-level global instructions are its requests: the profiler then counts requests as
+ * instructions, in the pass of the sector counters (2 passes instead of 4). */
+int cp_config_requests_are_instructions(const cp_config *c);
+
 /* Writes a short human label such as "stride=2 offset=0 width=4 op=load" into buf. */
 void cp_config_describe(const cp_config *c, char *buf, unsigned long len);
 

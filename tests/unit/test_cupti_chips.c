@@ -51,7 +51,9 @@ static unsigned family_groups(cp_family f)
         c.transpose = (cp_transpose_variant)(v % CP_TRANSPOSE_COUNT);
         shared |= cp_config_uses_shared(&c);
     }
-    return CP_CUPTI_GROUP_GLOBAL | CP_CUPTI_GROUP_OCCUPANCY | (shared ? CP_CUPTI_GROUP_SHARED : 0u);
+    return CP_CUPTI_GROUP_GLOBAL | CP_CUPTI_GROUP_OCCUPANCY |
+           (shared ? CP_CUPTI_GROUP_SHARED : 0u) |
+           (cp_config_requests_are_instructions(&c) ? CP_CUPTI_REQUESTS_AS_INSTRUCTIONS : 0u);
 }
 
 int main(void)
@@ -83,6 +85,10 @@ int main(void)
                 "kernels uses shared memory (smem; transpose tiled and padded; gemm smem): the "
                 "default sweeps of smem, transpose and gemm (every variant) do; `gemm --variant "
                 "naive,coalesced` and `transpose --variant naive` cost what stride costs. "
+                "Stride and layout count their global requests as warp-level instructions "
+                "(`smsp__inst_executed_op_global_ld/st.sum`, equal to the requests there: no warp "
+                "without an active lane issues an access), which share a pass with the sector "
+                "counters: 2 passes instead of 4. "
                 "Achieved occupancy fits in those passes on every chip. `missing`: metrics the "
                 "chip lacks "
                 "under every name coalprobe tries (read as null, with the reason in "
