@@ -51,6 +51,7 @@ static int cp_app_open_backend(const cp_options *o, const cp_backend *backend,
     bo.device = o->device;
     bo.reps = o->reps;
     bo.counters = !o->no_counters;
+    bo.counters_now = o->require_counters || o->check; /* a refusal must stop the run at once */
     bo.max_configs = n;
     bo.requests_as_instructions = n > 0;
     for (size_t i = 0; i < n; i++) {
@@ -282,6 +283,10 @@ int cp_app_run(const cp_options *o, const char *command, const cp_backend *backe
         rc = cp_app_measure_all(backend, state, configs, preds, rows, meas, n, &done, st);
         if (rc != CP_EXIT_OK)
             goto done;
+        if (!counters_refused && backend->counters_refusal) { /* a session opened meanwhile */
+            backend->counters_refusal(state, &refusal);
+            counters_refused = refusal.code != CP_EXIT_OK;
+        }
         if (counters_refused)
             fprintf(stderr,
                     "coalprobe: warning: hardware counters unavailable: %s\nhint: %s\n"

@@ -139,6 +139,9 @@ typedef struct cp_backend_options {
     int requests_as_instructions; /* 1: every configuration's requests are its instructions
                                    * (cp_config_requests_are_instructions): fewer passes */
     size_t max_configs;           /* configurations the run will measure (CUPTI ranges) */
+    int counters_now;             /* 1: open the CUPTI session before open() returns, so that
+                                   * a refusal is known at once (--require-counters, --check);
+                                   * 0: open it on a second thread while the kernels are timed */
     /* largest buffer each access (by index) needs over the run: lets the backend allocate
      * and fill its buffers once for a whole sweep */
     uint64_t max_access_bytes[CP_MODEL_MAX_ACCESSES];
@@ -173,6 +176,10 @@ typedef struct cp_backend {
      * usable GPU. May be NULL: then no resources are shown. */
     int (*resources)(int device, const cp_config *c, cp_resources *r, int *no_device,
                      cp_status *st);
+    /* After counters(): why the counters were refused when open() could not say yet (a
+     * session opened while the kernels were timed); refusal->code CP_EXIT_OK otherwise. May
+     * be NULL. */
+    void (*counters_refusal)(void *state, cp_status *refusal);
 } cp_backend;
 
 extern const cp_backend cp_backend_cuda;

@@ -5,6 +5,7 @@
  * its buffers, stream and events, the CUPTI session), which the rest of coalprobe never sees. */
 #define _POSIX_C_SOURCE 200809L
 #include <inttypes.h>
+#include <pthread.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,6 +67,12 @@ typedef struct cp_cuda_state {
     size_t ncublas_times;
     int counters_refused;
     char counters_reason[1024];
+    /* the CUPTI session opening on a second thread while the kernels are timed */
+    pthread_t cupti_thread;
+    int cupti_pending;
+    int cupti_rc;
+    unsigned cupti_groups;
+    cp_status cupti_refusal;
     /* counters the session does not read, and why: for every row, and for rows profiled with
      * one block per SM (whose occupancy is not the timed launch's) */
     cp_counter_gap gaps[CP_MEASURE_MAX_GAPS], gaps_alone[CP_MEASURE_MAX_GAPS];
@@ -252,11 +259,14 @@ static void cp_cuda_expr_release(cp_cuda_state *s)
     s->expr = NULL;
 }
 
+static void cp_cuda_cupti_wait(cp_cuda_state *s);
+
 static void cp_cuda_close(void *state)
 {
     cp_cuda_state *s = state;
     if (!s)
         return;
+    cp_cuda_cupti_wait(s);
     cp_cupti_close(s->cupti);
     cp_cublas_close(s->cublas);
     cp_cuda_expr_release(s);
@@ -416,6 +426,57 @@ static size_t cp_cuda_batch(size_t configs)
     return configs < 256 ? configs : 256;
 }
 
+/* Opens the CUPTI session of s (on the thread that runs it): s->cupti, or the refusal. */
+static void *cp_cuda_cupti_thread(void *arg)
+{
+    cp_cuda_state *s = arg;
+    int refused = 0;
+    cp_status_clear(&s->cupti_refusal);
+    s->cupti_rc = cp_cupti_open(s->opt.device, cp_cuda_batch(s->opt.max_configs), s->cupti_groups,
+                                &s->cupti, &refused, &s->cupti_refusal);
+    return NULL;
+}
+
+/* The session has opened (or failed): the rows say why there are no counters, or which the
+ * chip lacks; refusal, when not NULL, gets the reason. */
+static void cp_cuda_cupti_opened(cp_cuda_state *s, cp_status *refusal)
+{
+    if (refusal)
+        *refusal = s->cupti_refusal;
+    if (s->cupti_rc != CP_EXIT_OK) {
+        /* timings still run; the rows say why there are no counters */
+        s->counters_refused = 1;
+        snprintf(s->counters_reason, sizeof s->counters_reason, "%.500s%s%.400s",
+                 s->cupti_refusal.message, s->cupti_refusal.hint[0] ? "; fix: " : "",
+                 s->cupti_refusal.hint);
+    } else {
+        cp_cuda_record_gaps(s);
+    }
+}
+
+/* Waits for a session opening on the second thread (the time shows as the CUPTI session's). */
+static void cp_cuda_cupti_wait(cp_cuda_state *s)
+{
+    if (!s->cupti_pending)
+        return;
+    cp_phase_begin(CP_PHASE_CUPTI_OPEN);
+    pthread_join(s->cupti_thread, NULL);
+    cp_phase_end();
+    s->cupti_pending = 0;
+    cp_cuda_cupti_opened(s, NULL);
+}
+
+static void cp_cuda_counters_refusal(void *state, cp_status *refusal)
+{
+    cp_cuda_state *s = state;
+    cp_status_clear(refusal);
+    if (!s)
+        return;
+    cp_cuda_cupti_wait(s);
+    if (s->counters_refused)
+        *refusal = s->cupti_refusal;
+}
+
 static int cp_cuda_open(const cp_backend_options *opt, cp_device_info *dev, void **state,
                         int *no_device, cp_status *refusal, cp_status *st)
 {
@@ -443,21 +504,21 @@ static int cp_cuda_open(const cp_backend_options *opt, cp_device_info *dev, void
     s->opt = *opt;
     int rc = cp_cuda_setup(s, st);
     if (rc == CP_EXIT_OK && opt->counters) {
-        int refused = 0;
-        unsigned groups = CP_CUPTI_GROUP_GLOBAL | CP_CUPTI_GROUP_OCCUPANCY |
+        s->cupti_groups = CP_CUPTI_GROUP_GLOBAL | CP_CUPTI_GROUP_OCCUPANCY |
                           (opt->shared_counters ? CP_CUPTI_GROUP_SHARED : 0u) |
                           (opt->requests_as_instructions ? CP_CUPTI_REQUESTS_AS_INSTRUCTIONS : 0u);
-        cp_phase_begin(CP_PHASE_CUPTI_OPEN);
-        int opened = cp_cupti_open(opt->device, cp_cuda_batch(opt->max_configs), groups, &s->cupti,
-                                   &refused, refusal);
-        cp_phase_end();
-        if (opened != CP_EXIT_OK) {
-            /* timings still run; the rows say why there are no counters */
-            s->counters_refused = 1;
-            snprintf(s->counters_reason, sizeof s->counters_reason, "%.500s%s%.400s",
-                     refusal->message, refusal->hint[0] ? "; fix: " : "", refusal->hint);
+        /* the session's set-up (loading CUPTI, the profiler's host and device set-up) is CPU
+         * work of a few hundred ms: it runs beside the timed launches, which the GPU runs from
+         * the queue meanwhile; counters() waits for it. Timings are taken with the profiler
+         * enabled but idle, as when it opened first. */
+        if (!opt->counters_now &&
+            pthread_create(&s->cupti_thread, NULL, cp_cuda_cupti_thread, s) == 0) {
+            s->cupti_pending = 1;
         } else {
-            cp_cuda_record_gaps(s);
+            cp_phase_begin(CP_PHASE_CUPTI_OPEN);
+            cp_cuda_cupti_thread(s);
+            cp_phase_end();
+            cp_cuda_cupti_opened(s, refusal);
         }
     }
     if (rc != CP_EXIT_OK) {
@@ -1191,6 +1252,7 @@ static int cp_cuda_counters(void *state, size_t n, const cp_config *c, const cp_
                             cp_measurement *m, cp_status *st)
 {
     cp_cuda_state *s = state;
+    cp_cuda_cupti_wait(s);
     if (s->counters_refused) {
         for (size_t i = 0; i < n; i++) {
             m[i].counters_status = CP_COUNTERS_REFUSED;
@@ -1301,5 +1363,6 @@ static int cp_cuda_measure(void *state, const cp_config *c, const cp_prediction 
     return cp_cuda_kernel_resources(c, expr, &r.s->dev.sm, &m->resources, st);
 }
 
-const cp_backend cp_backend_cuda = {"cuda",           cp_cuda_open,  cp_cuda_measure,
-                                    cp_cuda_counters, cp_cuda_close, cp_cuda_resources};
+const cp_backend cp_backend_cuda = {
+    "cuda",        cp_cuda_open,      cp_cuda_measure,         cp_cuda_counters,
+    cp_cuda_close, cp_cuda_resources, cp_cuda_counters_refusal};

@@ -52,7 +52,6 @@ static int g_state; /* any non-NULL state */
 static int fake_open(const cp_backend_options *opt, cp_device_info *dev, void **state,
                      int *no_device, cp_status *refusal, cp_status *st)
 {
-    (void)opt;
     memset(dev, 0, sizeof *dev);
     snprintf(dev->name, sizeof dev->name, "Fake GPU");
     dev->peak_measured_bytes_per_s = dev->peak_theoretical_bytes_per_s = 1e12;
@@ -60,7 +59,9 @@ static int fake_open(const cp_backend_options *opt, cp_device_info *dev, void **
     *no_device = g_plan.no_device;
     if (g_plan.no_device)
         return cp_status_set(st, CP_EXIT_RUNTIME, "fake: no device");
-    if (g_plan.refuse_counters) {
+    /* like the CUDA backend: the refusal is known at open only when asked for at once
+     * (--require-counters, --check); otherwise counters_refusal() says it after the timings */
+    if (g_plan.refuse_counters && opt->counters_now) {
         cp_status_set(refusal, CP_EXIT_RUNTIME, "CUPTI refused: fake refusal");
         cp_status_hint(refusal, "fake fix");
     }
@@ -111,6 +112,19 @@ static int fake_counters(void *state, size_t n, const cp_config *c, const cp_pre
     return CP_EXIT_OK;
 }
 
+static int g_refusal_asked; /* times the app asked for a refusal after the timings */
+
+static void fake_counters_refusal(void *state, cp_status *refusal)
+{
+    (void)state;
+    g_refusal_asked++;
+    cp_status_clear(refusal);
+    if (g_plan.refuse_counters) {
+        cp_status_set(refusal, CP_EXIT_RUNTIME, "CUPTI refused: fake refusal");
+        cp_status_hint(refusal, "fake fix");
+    }
+}
+
 static void fake_close(void *state)
 {
     (void)state;
@@ -127,8 +141,9 @@ static int fake_resources(int device, const cp_config *c, cp_resources *r, int *
     return CP_EXIT_OK;
 }
 
-static const cp_backend fake_backend = {"fake",        fake_open,  fake_measure,
-                                        fake_counters, fake_close, fake_resources};
+static const cp_backend fake_backend = {
+    "fake",     fake_open,      fake_measure,         fake_counters,
+    fake_close, fake_resources, fake_counters_refusal};
 
 /* Runs coalprobe with args (argv[0] included) against the fake backend; the report goes to
  * a temporary file whose text is returned in *report (caller frees). */
@@ -233,8 +248,10 @@ int main(void)
 
     /* counters refused: timings still reported, exit 0; --require-counters: exit 1, no file */
     fake_plan refused = {0, 1, -1, -1, 0, -1};
+    g_refusal_asked = 0;
     CHECK(run(&refused, &report, &st, 5, argv_plain) == CP_EXIT_OK);
     CHECK(report != NULL && report[0] != '\0');
+    CHECK(g_refusal_asked == 1); /* the session opened beside the timings: asked afterwards */
     free(report);
     CHECK(run(&refused, &report, &st, 6, argv_require) == CP_EXIT_RUNTIME);
     CHECK_STR_CONTAINS(st.message, "hardware counters refused (CUPTI refused: fake refusal)");
