@@ -334,8 +334,11 @@ int cp_app_run(const cp_options *o, const char *command, const cp_backend *backe
 done:
     cp_app_restore_signals(old_actions);
     cp_output_abort(&out);
-    if (backend && state)
+    if (backend && state) {
+        cp_phase_begin(CP_PHASE_TEARDOWN);
         backend->close(state);
+        cp_phase_end();
+    }
     free(preds);
     free(meas);
     free(rows);

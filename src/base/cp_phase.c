@@ -19,6 +19,7 @@ static const char *const cp_phase_names[CP_PHASE_COUNT] = {
     [CP_PHASE_PASSES] = "counter passes",
     [CP_PHASE_DECODE] = "counter decoding",
     [CP_PHASE_REPORT] = "report",
+    [CP_PHASE_TEARDOWN] = "teardown",
 };
 
 static struct {
@@ -100,6 +101,6 @@ void cp_phase_print(FILE *out)
                 cp_phase_table.count[i], cp_phase_table.count[i] == 1 ? "" : "s");
     }
     double other = total - covered;
-    fprintf(out, "  %-20s %8.3f s  %5.1f%%  (in no phase above: CUDA and CUPTI teardown, ...)\n",
+    fprintf(out, "  %-20s %8.3f s  %5.1f%%  (in no phase above)\n",
             "other", other > 0 ? other : 0, total > 0 && other > 0 ? 100 * other / total : 0);
 }

@@ -20,6 +20,7 @@ typedef enum {
     CP_PHASE_PASSES,     /* the counter passes: L2 flush and one launch a range, each pass */
     CP_PHASE_DECODE,     /* decoding and evaluating the counters */
     CP_PHASE_REPORT,     /* writing the report */
+    CP_PHASE_TEARDOWN,   /* closing the backend: the CUPTI session, buffers, cuBLAS */
     CP_PHASE_COUNT
 } cp_phase;
 
