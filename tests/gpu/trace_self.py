@@ -89,6 +89,11 @@ def check_config(coalprobe, args):
             problems.append("%s per launch: traced %s, model %s" % (key, got[key], want[key]))
     instrs = [i for i in trace["instructions"] if i["kernel_index"] == k["index"]]
     counted = [i for i in instrs if (i["requests"] or 0) + (i["shared_requests"] or 0) > 0]
+    # without replay (the lean default) every launch of every kernel is counted per
+    # instruction, the expr family's NVRTC kernels included
+    if k["counts_from"] != "instructions" or not counted:
+        problems.append("counted from %s, %d instructions with counts: per-instruction counts "
+                        "expected" % (k["counts_from"], len(counted)))
     for a in pred["accesses"]:
         if a["requests"] == 0:
             continue
