@@ -3,6 +3,8 @@
 // (cuModuleLoadData, as Triton and most JIT users do) and through the CUDA runtime's library API
 // (cudaLibraryLoadData, as coalprobe's expr family does), each launched 3 times; run it under
 // `coalprobe trace` and compare the two kernels' counts_from (issue 11).
+// With an argument, each module is unloaded after its kernels ran (as coalprobe unloads its expr
+// kernels at the end).
 // build: nvcc -o rtc_probe bench/rtc_probe.cu -lnvrtc -lcuda
 #include <cstdio>
 #include <cstdlib>
@@ -63,8 +65,10 @@ static std::vector<char> compile(const char *name, int arch)
     return cubin;
 }
 
-int main()
+int main(int argc, char **argv)
 {
+    const bool unload = argc > 1; // unload the module before the library kernel runs
+
     int major, minor;
     RT(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0));
     RT(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, 0));
@@ -83,6 +87,11 @@ int main()
     for (int r = 0; r < 3; r++)
         CU(cuLaunchKernel(fa, n / 256, 1, 1, 256, 1, 1, 0, nullptr, args, nullptr));
 
+    if (unload) {
+        CU(cuCtxSynchronize());
+        CU(cuModuleUnload(mod));
+    }
+
     std::vector<char> b = compile("rtc_via_library", major * 10 + minor);
     cudaLibrary_t lib;
     cudaKernel_t kb;
@@ -91,6 +100,8 @@ int main()
     for (int r = 0; r < 3; r++)
         RT(cudaLaunchKernel((const void *)kb, dim3(n / 256), dim3(256), args, 0, nullptr));
     RT(cudaDeviceSynchronize());
-    std::printf("rtc_probe: each kernel launched 3 times\n");
+    if (unload)
+        RT(cudaLibraryUnload(lib));
+    std::printf("rtc_probe: each kernel launched 3 times%s\n", unload ? ", each unloaded" : "");
     return 0;
 }
