@@ -3,11 +3,13 @@
 # `coalprobe --stride 1..32` (timings, counters, report: the whole process) against Nsight
 # Compute collecting the same 16 metrics on a small program of plain strided kernels, one launch
 # per stride (bench/stride_plain.cu), each 3 times in this order, in one run; then coalprobe's
-# own --verbose breakdown, and the 1,024-configuration sweep with its breakdown.
-# usage (GPU machine): sh bench/counter_speed.sh PATH/TO/coalprobe OUTDIR
+# own --verbose breakdown, and the 1,024-configuration sweep with its breakdown. The pairs run
+# interleaved; every time is printed, then the medians and their ratio.
+# usage (GPU machine): sh bench/counter_speed.sh PATH/TO/coalprobe OUTDIR [RUNS]   (default 3)
 set -u
 bin=${1:?usage: counter_speed.sh PATH/TO/coalprobe OUTDIR}
-out=${2:?usage: counter_speed.sh PATH/TO/coalprobe OUTDIR}
+out=${2:?usage: counter_speed.sh PATH/TO/coalprobe OUTDIR [RUNS]}
+runs=${3:-3}
 mkdir -p "$out"
 nvcc -O3 -arch=native -o "$out/stride_plain" bench/stride_plain.cu || exit 1
 # the 16 metrics of bench/speed_vs_ncu.py, as the issue measured them (8.19-8.29 s, 2026-11-22)
@@ -26,12 +28,18 @@ span() { awk "BEGIN{printf \"%.2f\", $2 - $1}"; }
 echo "GPU: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader)  date: $(date -u +%FT%TZ)"
 echo "ncu: $(ncu --version | tail -1)"
 echo "metrics for ncu ($(echo "$metrics" | tr ',' '\n' | wc -l)): $metrics"
-for i in 1 2 3; do
+for i in $(seq "$runs"); do
     t0=$(now); "$bin" --stride 1..32 > "$out/coalprobe.txt" 2> "$out/coalprobe.err"; rc=$?; t1=$(now)
     echo "coalprobe --stride 1..32           $(span "$t0" "$t1") s  rc=$rc"
     t0=$(now); ncu --metrics "$metrics" "$out/stride_plain" > "$out/ncu.txt" 2>&1; rc=$?; t1=$(now)
     echo "ncu --metrics (16) stride_plain    $(span "$t0" "$t1") s  rc=$rc  ($(grep -c '==PROF== Profiling' "$out/ncu.txt") launches profiled)"
-done
+done | tee "$out/pairs.txt"
+awk '/^coalprobe/ { c[n1++] = $4 } /^ncu/ { u[n2++] = $5 }
+     function median(a, n,   i, j, t) { for (i = 0; i < n; i++) for (j = i + 1; j < n; j++)
+         if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+         return n % 2 ? a[int(n / 2)] : (a[n / 2 - 1] + a[n / 2]) / 2 }
+     END { mc = median(c, n1); mu = median(u, n2)
+           printf "medians: coalprobe %.2f s, ncu %.2f s, ratio %.3f (target <= 0.20)\n", mc, mu, mc / mu }' "$out/pairs.txt"
 t0=$(now); "$out/stride_plain" > /dev/null; t1=$(now)
 echo "stride_plain alone                 $(span "$t0" "$t1") s"
 "$bin" --stride 1..32 -v > /dev/null 2> "$out/breakdown_stride.txt"
