@@ -267,12 +267,6 @@ static void cp_cuda_close(void *state)
     if (!s)
         return;
     cp_cuda_cupti_wait(s);
-    if (getenv("COALPROBE_DEBUG_TEARDOWN")) {
-        double t = cp_phase_now();
-        cp_cupti_close(s->cupti);
-        fprintf(stderr, "coalprobe: CUPTI session closed in %.3f s\n", cp_phase_now() - t);
-        s->cupti = NULL;
-    }
     cp_cupti_close(s->cupti);
     cp_cublas_close(s->cublas);
     cp_cuda_expr_release(s);
