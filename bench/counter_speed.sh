@@ -23,8 +23,7 @@ metrics=$metrics,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum
 metrics=$metrics,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum
 metrics=$metrics,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum
 metrics=$metrics,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
-now() { date +%s.%N; }
-span() { awk "BEGIN{printf \"%.2f\", $2 - $1}"; }
+. "$(dirname "$0")/timing.sh"
 echo "GPU: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader)  date: $(date -u +%FT%TZ)"
 echo "ncu: $(ncu --version | tail -1)"
 echo "metrics for ncu ($(echo "$metrics" | tr ',' '\n' | wc -l)): $metrics"

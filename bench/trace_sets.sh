@@ -11,8 +11,7 @@ B=${1:?usage: trace_sets.sh BUILD_DIR OUTDIR [TORCH_ITERATIONS]}
 out=${2:?usage: trace_sets.sh BUILD_DIR OUTDIR [TORCH_ITERATIONS]}
 iters=${3:-100}
 mkdir -p "$out"
-now() { date +%s.%N; }
-span() { awk "BEGIN{printf \"%.2f\", $2 - $1}"; }
+. "$(dirname "$0")/timing.sh"
 echo "GPU: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader)  date: $(date -u +%FT%TZ)"
 for prog in sample torch; do
     if [ $prog = sample ]; then set -- "$B/tests/cp_trace_sample" 3; else set -- python3 bench/trace_torch.py "$iters"; fi

@@ -11,8 +11,7 @@ B=${1:?usage: trace_speed.sh BUILD_DIR OUTDIR [ITERS]}
 out=${2:?usage: trace_speed.sh BUILD_DIR OUTDIR [ITERS]}
 iters=${3:-10}
 mkdir -p "$out"
-now() { date +%s.%N; }
-span() { awk "BEGIN{printf \"%.2f\", $2 - $1}"; }
+. "$(dirname "$0")/timing.sh"
 timed() { # label command...: prints label, wall seconds, exit status
     label=$1; shift
     t0=$(now); "$@" > "$out/$label.out" 2> "$out/$label.err"; rc=$?; t1=$(now)

@@ -426,6 +426,29 @@ static size_t cp_cuda_batch(size_t configs)
     return configs < 256 ? configs : 256;
 }
 
+/* Device `device` exists: CP_EXIT_OK; no usable driver or no device: CP_EXIT_RUNTIME with
+ * *no_device = 1 (the run goes on model-only); a --device past the last: CP_EXIT_USAGE. */
+static int cp_cuda_find_device(int device, int *no_device, cp_status *st)
+{
+    int count = 0;
+    *no_device = 0;
+    cudaError_t e = cudaGetDeviceCount(&count);
+    if (e != cudaSuccess || count == 0) {
+        *no_device = 1;
+        if (e != cudaSuccess)
+            return cp_status_set(st, CP_EXIT_RUNTIME, "%s: %s", cudaGetErrorName(e),
+                                 cudaGetErrorString(e));
+        return cp_status_set(st, CP_EXIT_RUNTIME, "the CUDA driver sees no device");
+    }
+    if (device >= count) {
+        cp_status_set(st, CP_EXIT_USAGE, "--device %d does not exist: this machine has %d", device,
+                      count);
+        cp_status_hint(st, "devices are numbered from 0 (nvidia-smi lists them)");
+        return CP_EXIT_USAGE;
+    }
+    return CP_EXIT_OK;
+}
+
 /* Opens the CUPTI session of s (on the thread that runs it): s->cupti, or the refusal. */
 static void *cp_cuda_cupti_thread(void *arg)
 {
@@ -481,23 +504,8 @@ static int cp_cuda_open(const cp_backend_options *opt, cp_device_info *dev, void
                         int *no_device, cp_status *refusal, cp_status *st)
 {
     *state = NULL;
-    *no_device = 0;
     cp_status_clear(refusal);
-    int count = 0;
-    cudaError_t e = cudaGetDeviceCount(&count);
-    if (e != cudaSuccess || count == 0) {
-        *no_device = 1;
-        if (e != cudaSuccess)
-            return cp_status_set(st, CP_EXIT_RUNTIME, "%s: %s", cudaGetErrorName(e),
-                                 cudaGetErrorString(e));
-        return cp_status_set(st, CP_EXIT_RUNTIME, "the CUDA driver sees no device");
-    }
-    if (opt->device >= count) {
-        cp_status_set(st, CP_EXIT_USAGE, "--device %d does not exist: this machine has %d",
-                      opt->device, count);
-        cp_status_hint(st, "devices are numbered from 0 (nvidia-smi lists them)");
-        return CP_EXIT_USAGE;
-    }
+    CP_TRY(cp_cuda_find_device(opt->device, no_device, st));
     cp_cuda_state *s = calloc(1, sizeof *s);
     if (!s)
         return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory");
@@ -677,22 +685,7 @@ static int cp_cuda_kernel_resources(const cp_config *c, const cp_rtc_module *exp
 static int cp_cuda_resources(int device, const cp_config *c, cp_resources *r, int *no_device,
                              cp_status *st)
 {
-    int count = 0;
-    *no_device = 0;
-    cudaError_t e = cudaGetDeviceCount(&count);
-    if (e != cudaSuccess || count == 0) {
-        *no_device = 1;
-        if (e != cudaSuccess)
-            return cp_status_set(st, CP_EXIT_RUNTIME, "%s: %s", cudaGetErrorName(e),
-                                 cudaGetErrorString(e));
-        return cp_status_set(st, CP_EXIT_RUNTIME, "the CUDA driver sees no device");
-    }
-    if (device >= count) {
-        cp_status_set(st, CP_EXIT_USAGE, "--device %d does not exist: this machine has %d", device,
-                      count);
-        cp_status_hint(st, "devices are numbered from 0 (nvidia-smi lists them)");
-        return CP_EXIT_USAGE;
-    }
+    CP_TRY(cp_cuda_find_device(device, no_device, st));
     cp_device_info d;
     CP_TRY(cp_measure_device_facts(device, &d, st));
     if (c->family != CP_FAMILY_EXPR)

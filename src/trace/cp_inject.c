@@ -887,10 +887,7 @@ static void cp_inject_launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackDa
         snprintf(note, sizeof note, "per-kernel counters stopped: %s failed: %s", why,
                  cp_inject_result_name((CUptiResult)rc));
         cp_inject_note(note);
-        size_t dropped = 0;
-        (void)cp_inject_kernels_close(k, cp_inject_emit_kernel, &ordinal, &dropped, why,
-                                      sizeof why);
-        g.context_kernels[slot] = NULL;
+        cp_inject_close_kernels(slot); /* what was collected, and what CUPTI dropped */
     }
     fflush(g.raw);
 }

@@ -6,8 +6,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <cupti_profiler_host.h>
 #include <cupti_profiler_target.h>
 #include <cupti_range_profiler.h>
@@ -59,9 +57,9 @@ struct cp_inject_kernels {
     std::vector<std::string>
         functions; // their functions, in launch order (range i is functions[i])
     size_t dropped = 0;
-    size_t passes = 0;      // replay passes per launch the metrics need
+    size_t passes = 0;        // replay passes per launch the metrics need
     bool user_replay = false; // one pass: counted as the program runs, no kernel replay
-    std::string open_times; // seconds of each step of open_impl, for COALPROBE_TRACE_DEBUG
+    std::string open_times;   // seconds of each step of open_impl, for COALPROBE_TRACE_DEBUG
 };
 
 namespace
@@ -225,10 +223,8 @@ int open_impl(cp_inject_kernels *k, const char *chip, int set, char *why, size_t
     cfg.counterDataImageSize = k->counter_data.size();
     cfg.pCounterDataImage = k->counter_data.data();
     cfg.range = CUPTI_AutoRange;
-    // one pass needs no replay: the program's own launches are counted as they run (the
-    // experiment COALPROBE_TRACE_REPLAY=kernel keeps CUPTI's kernel replay for them too)
-    const char *replay = std::getenv("COALPROBE_TRACE_REPLAY");
-    k->user_replay = k->passes == 1 && !(replay && std::strcmp(replay, "kernel") == 0);
+    // one pass needs no replay: the program's own launches are counted as they run
+    k->user_replay = k->passes == 1;
     cfg.replayMode = k->user_replay ? CUPTI_UserReplay : CUPTI_KernelReplay;
     cfg.maxRangesPerPass = k_max_ranges;
     cfg.numNestingLevels = 1;

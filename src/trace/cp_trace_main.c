@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "report/cp_report.h"
@@ -379,17 +378,10 @@ static void cp_trace_print_failure(const cp_trace_cli *c, const char *command, c
         cp_report_write_json_error(stdout, CP_VERSION, command, st);
 }
 
-static double cp_trace_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* Adds the seconds since *since to phase and restarts the clock. */
 static void cp_trace_lap(double *seconds, int phase, double *since)
 {
-    double now = cp_trace_now();
+    double now = cp_phase_now();
     seconds[phase] += now - *since;
     *since = now;
 }
@@ -400,7 +392,7 @@ static int cp_trace_report_dir(const cp_trace_cli *c, const char *dir, const cp_
                                FILE *out, cp_trace_report *r, cp_trace *t, double *seconds,
                                cp_status *st)
 {
-    double since = cp_trace_now();
+    double since = cp_phase_now();
     CP_TRY(cp_trace_load_dir(dir, t, st));
     cp_trace_lap(seconds, CP_TRACE_T_LOAD, &since);
     CP_TRY(cp_trace_demangle_all(t, st));
@@ -483,7 +475,7 @@ static int cp_trace_verdict(const cp_trace_child *child, int rc, const cp_trace_
 
 int cp_trace_main(int argc, char **argv)
 {
-    double started = cp_trace_now();
+    double started = cp_phase_now();
     cp_status st;
     cp_status_clear(&st);
     cp_trace_cli c;
@@ -579,7 +571,7 @@ int cp_trace_main(int argc, char **argv)
             fprintf(stderr, "hint: %s\n", st.hint);
     }
     if (c.verbose)
-        cp_trace_print_times(stderr, cp_trace_now() - started, &run, &t, seconds);
+        cp_trace_print_times(stderr, cp_phase_now() - started, &run, &t, seconds);
     cp_trace_report_free(&r);
     cp_trace_free(&t);
     if (temp_dir[0])

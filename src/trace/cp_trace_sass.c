@@ -220,7 +220,7 @@ typedef struct cp_trace_sass_job {
     char *cubin; /* DIR/FILE */
     char listing[4200];
     char functions[4096]; /* nvdisasm -fun: the symbols of the counted functions, or "" */
-    pid_t pid; /* 0: not started (or failed to start: why says so) */
+    pid_t pid;            /* 0: not started (or failed to start: why says so) */
     char why[256];
 } cp_trace_sass_job;
 
@@ -351,8 +351,9 @@ static int cp_trace_sass_counted(const cp_trace_kernel *k)
 }
 
 /* j->functions: the symbol indices of the counted functions of j's cubin, or "" (the whole
- * cubin) when they cannot be told. */
-static void cp_trace_sass_functions(const cp_trace *t, cp_trace_sass_job *j)
+ * cubin) when they cannot be told. 0 when none of its instructions counted anything: the
+ * cubin then gets no opcodes, and its listing is not worth its time. */
+static int cp_trace_sass_functions(const cp_trace *t, cp_trace_sass_job *j)
 {
     j->functions[0] = '\0';
     size_t n = 0, cap = 0;
@@ -372,7 +373,7 @@ static void cp_trace_sass_functions(const cp_trace *t, cp_trace_sass_job *j)
                 const char **grown = realloc(names, want * sizeof *grown);
                 if (!grown) {
                     free(names);
-                    return;
+                    return 1; /* the whole cubin */
                 }
                 names = grown;
                 cap = want;
@@ -386,21 +387,7 @@ static void cp_trace_sass_functions(const cp_trace *t, cp_trace_sass_job *j)
         j->functions[0] = '\0';
     free(elf);
     free(names);
-}
-
-/* 1 when a kernel of cubin crc has an instruction that counted something: a cubin whose
- * instructions all counted nothing gets no opcodes, and its listing is not worth its time. */
-static int cp_trace_sass_wanted(const cp_trace *t, uint32_t crc)
-{
-    for (size_t p = 0; p < t->nprocs; p++)
-        for (size_t k = 0; k < t->procs[p].nkernels; k++) {
-            const cp_trace_kernel *kk = &t->procs[p].kernels[k];
-            if (!kk->has_crc || kk->crc != crc)
-                continue;
-            if (cp_trace_sass_counted(kk))
-                return 1;
-        }
-    return 0;
+    return n > 0;
 }
 
 int cp_trace_sass_opcodes(cp_trace *t, const char *dir, int *have_opcodes, cp_status *st)
@@ -449,9 +436,9 @@ int cp_trace_sass_opcodes(cp_trace *t, const char *dir, int *have_opcodes, cp_st
             int seen = 0;
             for (size_t i = 0; i < njobs; i++)
                 seen |= jobs[i].crc == crc;
-            if (seen || !cp_trace_sass_wanted(t, crc))
+            if (seen)
                 continue;
-            cp_trace_sass_job *j = &jobs[njobs++];
+            cp_trace_sass_job *j = &jobs[njobs];
             j->crc = crc;
             size_t plen = strlen(dir) + strlen(cubin->b) + 2;
             if (!(j->cubin = malloc(plen))) {
@@ -459,7 +446,12 @@ int cp_trace_sass_opcodes(cp_trace *t, const char *dir, int *have_opcodes, cp_st
                 break;
             }
             snprintf(j->cubin, plen, "%s/%s", dir, cubin->b);
-            cp_trace_sass_functions(t, j);
+            if (cp_trace_sass_functions(t, j)) {
+                njobs++;
+            } else {
+                free(j->cubin);
+                j->cubin = NULL;
+            }
         }
     /* nvdisasm on several cubins at once (a program's modules can take seconds each) */
     size_t given = 0, failures = 0, width = cp_trace_sass_parallel();
