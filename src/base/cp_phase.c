@@ -101,6 +101,6 @@ void cp_phase_print(FILE *out)
                 cp_phase_table.count[i], cp_phase_table.count[i] == 1 ? "" : "s");
     }
     double other = total - covered;
-    fprintf(out, "  %-20s %8.3f s  %5.1f%%  (in no phase above)\n",
-            "other", other > 0 ? other : 0, total > 0 && other > 0 ? 100 * other / total : 0);
+    fprintf(out, "  %-20s %8.3f s  %5.1f%%  (in no phase above)\n", "other", other > 0 ? other : 0,
+            total > 0 && other > 0 ? 100 * other / total : 0);
 }
