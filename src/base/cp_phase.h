@@ -8,19 +8,21 @@
 #include <stdio.h>
 
 typedef enum {
-    CP_PHASE_PLAN,       /* the command line and the configurations */
-    CP_PHASE_MODEL,      /* predicting every configuration */
-    CP_PHASE_DEVICE,     /* CUDA context, device facts, events, the L2 flush buffer */
-    CP_PHASE_PEAK,       /* the peak bandwidth copy */
-    CP_PHASE_CUPTI_OPEN, /* loading CUPTI, profiler and host set-up, config images, enable */
-    CP_PHASE_BUFFERS,    /* buffers and their inputs (fills) */
-    CP_PHASE_VERIFY,     /* one checked launch per configuration */
-    CP_PHASE_TIMING,     /* warm-ups, L2 flushes and the timed launches */
-    CP_PHASE_CUBLAS,     /* cuBLAS's reference time */
-    CP_PHASE_PASSES,     /* the counter passes: L2 flush and one launch a range, each pass */
-    CP_PHASE_DECODE,     /* decoding and evaluating the counters */
-    CP_PHASE_REPORT,     /* writing the report */
-    CP_PHASE_TEARDOWN,   /* closing the backend: the CUPTI session, buffers, cuBLAS */
+    CP_PHASE_PLAN,        /* the command line and the configurations */
+    CP_PHASE_MODEL,       /* predicting every configuration */
+    CP_PHASE_DEVICE,      /* CUDA context, device facts, events, the L2 flush buffer */
+    CP_PHASE_PEAK,        /* the peak bandwidth copy */
+    CP_PHASE_CUPTI_OPEN,  /* loading CUPTI, profiler and host set-up, config images, enable */
+    CP_PHASE_BUFFERS,     /* buffers and their inputs (fills) */
+    CP_PHASE_VERIFY,      /* one checked launch per configuration */
+    CP_PHASE_TIMING,      /* warm-ups, L2 flushes and the timed launches */
+    CP_PHASE_CUBLAS,      /* cuBLAS's reference time */
+    CP_PHASE_PASSES,      /* the counter passes: L2 flush and one launch a range, each pass */
+    CP_PHASE_PASS_EDGES,  /* inside the passes: CUPTI's image reset, pass Start and Stop */
+    CP_PHASE_RANGE_EDGES, /* inside the passes: CUPTI's range Push and Pop */
+    CP_PHASE_DECODE,      /* decoding and evaluating the counters */
+    CP_PHASE_REPORT,      /* writing the report */
+    CP_PHASE_TEARDOWN,    /* closing the backend: the CUPTI session, buffers, cuBLAS */
     CP_PHASE_COUNT
 } cp_phase;
 

@@ -21,8 +21,12 @@ extern "C" {
  * device is synchronised before each range opens and before it closes, so a range holds only
  * run()'s kernel. Kernels launched between batches (timing runs) are outside any block.
  *
- * Why batches: on the H100 cuptiRangeProfilerStart costs about 39 ms and Stop about 6 ms,
- * while a range costs little; one block per kernel made counters 54 ms per configuration.
+ * Why batches: on the H100 the first cuptiRangeProfilerStart of a replay sequence costs
+ * 0.17-0.25 s (1.2 s with 1,024 ranges), later Starts of the sequence nothing, Stop 4-9 ms, a
+ * range's Push and Pop 0.3 ms; one block per kernel made counters 54 ms per configuration.
+ * That first Start holds the context: run on another thread while kernels were timed, it held
+ * up the timing thread's CUDA calls for as long, so it is not overlapped
+ * (docs/measurement.md, "Where the time goes").
  * Why user ranges (not auto ranges, where every kernel is a range): the flushes and fills
  * between measured kernels then need no bookkeeping. The price: a user range's elapsed time
  * includes about 55 us of the profiler's own work, so duration-based metrics

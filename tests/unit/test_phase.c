@@ -70,7 +70,7 @@ static void test_print_adds_up(void)
         char name[64];
         if (sscanf(line, "coalprobe: %lf s in all", &v) == 1)
             total = v;
-        else if (sscanf(line, " %63[a-zA-Z -] %lf s", name, &v) == 2) {
+        else if (sscanf(line, " %63[a-zA-Z/ -] %lf s", name, &v) == 2) {
             sum += v;
             lines++;
         }
@@ -81,10 +81,43 @@ static void test_print_adds_up(void)
     free(text);
 }
 
+/* The CUPTI calls inside the counter passes print as indented lines of their own, after the
+ * passes' own line, and the passes' own time leaves them out. */
+static void test_pass_parts(void)
+{
+    cp_phase_start();
+    cp_phase_begin(CP_PHASE_PASSES);
+    cp_phase_begin(CP_PHASE_PASS_EDGES);
+    cp_test_sleep(0.03);
+    cp_phase_end();
+    cp_phase_begin(CP_PHASE_RANGE_EDGES);
+    cp_test_sleep(0.01);
+    cp_phase_end();
+    cp_phase_end();
+    CHECK(cp_phase_seconds(CP_PHASE_PASS_EDGES) >= 0.03);
+    CHECK(cp_phase_seconds(CP_PHASE_RANGE_EDGES) >= 0.01);
+    CHECK(cp_phase_seconds(CP_PHASE_PASSES) < 0.01);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    cp_phase_print(f);
+    fclose(f);
+    const char *passes = strstr(text, "\n  counter passes ");
+    const char *edges = strstr(text, "\n    CUPTI start/stop ");
+    const char *ranges = strstr(text, "\n    CUPTI push/pop ");
+    CHECK(passes && edges && ranges);
+    CHECK(passes < edges && edges < ranges);
+    free(text);
+}
+
 int main(void)
 {
     test_nesting();
     test_print_adds_up();
+    test_pass_parts();
     printf("%d passed, %d failed\n", cp_test_passed, cp_test_failed);
     return cp_test_failed ? 1 : 0;
 }
