@@ -30,7 +30,7 @@ def main():
     binary = sys.argv[1]
     ours = [binary, "--stride", "1..32", "--format", "json", "-o", "/tmp/speed_cp.json"]
     # ncu profiles only the measured kernel (not fills or flushes). coalprobe runs one timed
-    # launch here, so ncu profiles 3 launches per configuration (output check, 1 warm-up, 1).
+    # launch here, so ncu profiles 2 launches per configuration (output check, 1 timed).
     theirs = ["ncu", "--metrics", METRICS, "--kernel-name", "regex:cp_stride", "-f", "-o",
               "/tmp/speed_ncu", binary, "--stride", "1..32", "--no-counters", "--reps", "1",
               "--format", "json", "-o", "/tmp/speed_ncu.json"]

@@ -28,8 +28,9 @@
 #include "cp_transpose.h"
 
 /* Launches before the timed ones: a kernel's checked launch (step 2 of docs/measurement.md) is
- * its first, then one more; cuBLAS, which has no checked launch, gets two. */
-#define CP_CUDA_WARMUPS_AFTER_CHECK 1
+ * its warm-up (medians with two more, one more and none agree within 0.7%,
+ * docs/results/2026-11-23-h100-counters/); cuBLAS, which has no checked launch, gets two. */
+#define CP_CUDA_WARMUPS_AFTER_CHECK 0
 #define CP_CUDA_WARMUPS 2
 #define CP_CUDA_PEAK_REPS 7
 #define CP_CUDA_MAX_BUFFERS CP_MODEL_MAX_ACCESSES
