@@ -9,6 +9,7 @@
 static const char *const cp_phase_names[CP_PHASE_COUNT] = {
     [CP_PHASE_PLAN] = "plan",
     [CP_PHASE_MODEL] = "model",
+    [CP_PHASE_DRIVER] = "CUDA driver start",
     [CP_PHASE_DEVICE] = "device set-up",
     [CP_PHASE_PEAK] = "peak bandwidth",
     [CP_PHASE_CUPTI_OPEN] = "CUPTI session",

@@ -10,6 +10,7 @@
 typedef enum {
     CP_PHASE_PLAN,        /* the command line and the configurations */
     CP_PHASE_MODEL,       /* predicting every configuration */
+    CP_PHASE_DRIVER,      /* the CUDA driver's start (cuInit) and the device count */
     CP_PHASE_DEVICE,      /* CUDA context, device facts, events, the L2 flush buffer */
     CP_PHASE_PEAK,        /* the peak bandwidth copy */
     CP_PHASE_CUPTI_OPEN,  /* loading CUPTI, profiler and host set-up, config images, enable */

@@ -510,7 +510,10 @@ static int cp_cuda_open(const cp_backend_options *opt, cp_device_info *dev, void
 {
     *state = NULL;
     cp_status_clear(refusal);
-    CP_TRY(cp_cuda_find_device(opt->device, no_device, st));
+    cp_phase_begin(CP_PHASE_DRIVER);
+    int found = cp_cuda_find_device(opt->device, no_device, st);
+    cp_phase_end();
+    CP_TRY(found);
     cp_cuda_state *s = calloc(1, sizeof *s);
     if (!s)
         return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory");
