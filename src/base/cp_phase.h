@@ -16,7 +16,7 @@ typedef enum {
     CP_PHASE_CUPTI_OPEN,  /* loading CUPTI, profiler and host set-up, config images, enable */
     CP_PHASE_BUFFERS,     /* buffers and their inputs (fills) */
     CP_PHASE_VERIFY,      /* one checked launch per configuration */
-    CP_PHASE_TIMING,      /* warm-ups, L2 flushes and the timed launches */
+    CP_PHASE_TIMING,      /* warm-ups (cuBLAS), L2 flushes and the timed launches */
     CP_PHASE_CUBLAS,      /* cuBLAS's reference time */
     CP_PHASE_PASSES,      /* the counter passes: L2 flush and one launch a range, each pass */
     CP_PHASE_PASS_EDGES,  /* inside the passes: CUPTI's image reset, pass Start and Stop */

@@ -661,8 +661,24 @@ int cuda_sync(cp_status *st)
     return CP_EXIT_OK;
 }
 
+// A --verbose phase for the lifetime of a scope (ended on every return).
+struct phase_scope {
+    explicit phase_scope(cp_phase p)
+    {
+        cp_phase_begin(p);
+    }
+    ~phase_scope()
+    {
+        cp_phase_end();
+    }
+    phase_scope(const phase_scope &) = delete;
+    phase_scope &operator=(const phase_scope &) = delete;
+};
+
+// Start, Stop, Push and Pop run on the thread profiling a batch; --verbose shows their time.
 int range_start(cp_cupti_session *s, cp_status *st)
 {
+    phase_scope timed(CP_PHASE_PASS_EDGES);
     auto p = CP_PARAMS(CUpti_RangeProfiler_Start_Params);
     p.pRangeProfilerObject = s->rp;
     CP_CUPTI_CHECK(st, g_cupti.cuptiRangeProfilerStart(&p));
@@ -671,6 +687,7 @@ int range_start(cp_cupti_session *s, cp_status *st)
 
 int range_stop(cp_cupti_session *s, bool *all_submitted, cp_status *st)
 {
+    phase_scope timed(CP_PHASE_PASS_EDGES);
     auto p = CP_PARAMS(CUpti_RangeProfiler_Stop_Params);
     p.pRangeProfilerObject = s->rp;
     CP_CUPTI_CHECK(st, g_cupti.cuptiRangeProfilerStop(&p));
@@ -680,6 +697,7 @@ int range_stop(cp_cupti_session *s, bool *all_submitted, cp_status *st)
 
 int range_push(cp_cupti_session *s, const char *name, cp_status *st)
 {
+    phase_scope timed(CP_PHASE_RANGE_EDGES);
     auto p = CP_PARAMS(CUpti_RangeProfiler_PushRange_Params);
     p.pRangeProfilerObject = s->rp;
     p.pRangeName = name;
@@ -689,6 +707,7 @@ int range_push(cp_cupti_session *s, const char *name, cp_status *st)
 
 int range_pop(cp_cupti_session *s, cp_status *st)
 {
+    phase_scope timed(CP_PHASE_RANGE_EDGES);
     auto p = CP_PARAMS(CUpti_RangeProfiler_PopRange_Params);
     p.pRangeProfilerObject = s->rp;
     CP_CUPTI_CHECK(st, g_cupti.cuptiRangeProfilerPopRange(&p));
@@ -707,17 +726,12 @@ int pass_body(cp_cupti_session *s, size_t count, int (*prepare)(void *, size_t, 
         CP_TRY(cuda_sync(st));
         char name[32];
         std::snprintf(name, sizeof name, "cp%zu", i);
-        cp_phase_begin(CP_PHASE_RANGE_EDGES);
-        int push = range_push(s, name, st);
-        cp_phase_end();
-        CP_TRY(push);
+        CP_TRY(range_push(s, name, st));
         int rc = run(ctx, i, st);
         if (rc == CP_EXIT_OK)
             rc = cuda_sync(st);
         cp_status later; // a failure of PopRange after an earlier failure
-        cp_phase_begin(CP_PHASE_RANGE_EDGES);
         int pop = range_pop(s, rc == CP_EXIT_OK ? st : &later);
-        cp_phase_end();
         CP_TRY(rc != CP_EXIT_OK ? rc : pop);
     }
     return CP_EXIT_OK;
@@ -728,15 +742,10 @@ int one_pass(cp_cupti_session *s, size_t count, int (*prepare)(void *, size_t, c
              int (*run)(void *, size_t, cp_status *), void *ctx, bool *all_submitted, cp_status *st)
 {
     *all_submitted = false;
-    cp_phase_begin(CP_PHASE_PASS_EDGES);
-    int start = range_start(s, st);
-    cp_phase_end();
-    CP_TRY(start);
+    CP_TRY(range_start(s, st));
     int rc = pass_body(s, count, prepare, run, ctx, st);
     cp_status later;
-    cp_phase_begin(CP_PHASE_PASS_EDGES);
     int stop = range_stop(s, all_submitted, rc == CP_EXIT_OK ? st : &later);
-    cp_phase_end();
     return rc == CP_EXIT_OK ? stop : rc;
 }
 
@@ -779,21 +788,21 @@ int decode_and_evaluate(cp_cupti_session *s, size_t count, double *values, cp_st
 int profile_impl(cp_cupti_session *s, size_t count, int (*prepare)(void *, size_t, cp_status *),
                  int (*run)(void *, size_t, cp_status *), void *ctx, double *values, cp_status *st)
 {
-    cp_phase_begin(CP_PHASE_PASS_EDGES);
-    int rc = s->needs_reconfigure ? reconfigure(s, st) : CP_EXIT_OK;
-    if (rc == CP_EXIT_OK)
-        rc = reset_image(s, st);
-    cp_phase_end();
-    CP_TRY(rc);
+    {
+        phase_scope timed(CP_PHASE_PASS_EDGES);
+        if (s->needs_reconfigure)
+            CP_TRY(reconfigure(s, st));
+        CP_TRY(reset_image(s, st));
+    }
     CP_CUDA_CHECK(st, cudaSetDevice(s->device));
     // A complete replay sequence; CUPTI ends it (isAllPassSubmitted) after s->passes passes.
     bool all_submitted = false;
     for (size_t pass = 0; !all_submitted; pass++) {
-        rc = pass > s->passes
-                 ? cp_status_set(st, CP_EXIT_RUNTIME,
-                                 "CUPTI did not finish after %zu passes (%zu expected)", pass,
-                                 s->passes)
-                 : one_pass(s, count, prepare, run, ctx, &all_submitted, st);
+        int rc = pass > s->passes
+                     ? cp_status_set(st, CP_EXIT_RUNTIME,
+                                     "CUPTI did not finish after %zu passes (%zu expected)", pass,
+                                     s->passes)
+                     : one_pass(s, count, prepare, run, ctx, &all_submitted, st);
         if (rc != CP_EXIT_OK) {
             // After a Start, CUPTI's pass sequence and counter data image may be half filled:
             // re-arm before the next batch.
@@ -802,7 +811,7 @@ int profile_impl(cp_cupti_session *s, size_t count, int (*prepare)(void *, size_
         }
     }
     cp_phase_begin(CP_PHASE_DECODE);
-    rc = decode_and_evaluate(s, count, values, st);
+    int rc = decode_and_evaluate(s, count, values, st);
     cp_phase_end();
     if (rc != CP_EXIT_OK)
         s->needs_reconfigure = true;

@@ -15,6 +15,19 @@ static void cp_test_sleep(double seconds)
     nanosleep(&t, NULL);
 }
 
+/* What cp_phase_print writes, as a string to free; NULL when no memory stream opens. */
+static char *cp_test_phase_text(void)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f)
+        return NULL;
+    cp_phase_print(f);
+    fclose(f);
+    return text;
+}
+
 static void test_nesting(void)
 {
     cp_phase_start();
@@ -55,14 +68,10 @@ static void test_print_adds_up(void)
     cp_test_sleep(0.01);
     cp_phase_end();
     cp_test_sleep(0.01);
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    CHECK(f != NULL);
-    if (!f)
+    char *text = cp_test_phase_text();
+    CHECK(text != NULL);
+    if (!text)
         return;
-    cp_phase_print(f);
-    fclose(f);
     double total = -1, sum = 0;
     int lines = 0;
     for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
@@ -97,14 +106,10 @@ static void test_pass_parts(void)
     CHECK(cp_phase_seconds(CP_PHASE_PASS_EDGES) >= 0.03);
     CHECK(cp_phase_seconds(CP_PHASE_RANGE_EDGES) >= 0.01);
     CHECK(cp_phase_seconds(CP_PHASE_PASSES) < 0.01);
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    CHECK(f != NULL);
-    if (!f)
+    char *text = cp_test_phase_text();
+    CHECK(text != NULL);
+    if (!text)
         return;
-    cp_phase_print(f);
-    fclose(f);
     const char *passes = strstr(text, "\n  counter passes ");
     const char *edges = strstr(text, "\n    CUPTI start/stop ");
     const char *ranges = strstr(text, "\n    CUPTI push/pop ");
