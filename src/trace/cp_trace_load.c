@@ -675,9 +675,11 @@ static int cp_trace_read_record(cp_trace_reader *r, char **f, size_t nf)
     }
     if (strcmp(type, "time") == 0) {
         uint64_t count;
+        if (nf != 4) /* before f[2] is read: a shorter record has none */
+            return -1;
         char *end = NULL;
         double seconds = strtod(f[2], &end);
-        if (nf != 4 || end == f[2] || *end || !isfinite(seconds) || seconds < 0 ||
+        if (end == f[2] || *end || !isfinite(seconds) || seconds < 0 ||
             cp_trace_parse_u64(f[3], UINT64_MAX, &count) != 0)
             return -1;
         cp_trace_time *grown = realloc(p->times, (p->ntimes + 1) * sizeof *p->times);
@@ -880,7 +882,7 @@ int cp_trace_load_text(cp_trace *t, const char *name, const char *text, size_t l
     for (line = nl + 1; *line && !r.oom; line = nl + 1) {
         nl = strchr(line, '\n');
         *nl = '\0';
-        char *f[CP_TRACE_MAX_FIELDS];
+        char *f[CP_TRACE_MAX_FIELDS] = {0}; /* past nf: NULL, never a stale field */
         size_t nf = 0;
         int too_many = 0;
         for (char *s = line;;) {

@@ -506,6 +506,29 @@ static void test_analyze_transpose(void)
 /* The lean metric set (one pass a launch): a kernel without pc records has sectors and
  * instructions; its requests are its instructions, its ideal sectors and wavefronts unknown.
  * The time records are read as they are. */
+/* Records with fewer fields than their type needs are malformed, never read past their end
+ * (fuzz_trace_raw found a "time" record with none that crashed the loader). */
+static void test_load_short_records(void)
+{
+    static const char *const types[] = {"process", "device",  "counting", "metrics", "pc", "kernel",
+                                        "launch",  "dropped", "note",     "time",    "end"};
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
+        char text[128];
+        snprintf(text, sizeof text, "coalprobe-trace-raw\t1\nprocess\t7\t1\tx\n%s\n%s\tx\n",
+                 types[i], types[i]);
+        cp_trace t;
+        CHECK(load_one(&t, text) == CP_EXIT_OK);
+        cp_trace_free(&t);
+    }
+    cp_trace t;
+    CHECK(load_one(&t, "coalprobe-trace-raw\t1\nprocess\t7\t1\tx\ntime\ntime\tx\nend\t0\t0\n") ==
+          CP_EXIT_OK);
+    CHECK_EQ_U64(t.nprocs, 1);
+    if (t.nprocs)
+        CHECK(t.procs[0].malformed == 2 && t.procs[0].ntimes == 0 && t.procs[0].complete);
+    cp_trace_free(&t);
+}
+
 static void test_load_lean_and_times(void)
 {
     const char text[] =
@@ -728,6 +751,7 @@ int main(void)
     test_analyze_transpose();
     test_analyze_why_no_counts();
     test_load_lean_and_times();
+    test_load_short_records();
     test_sass_parse();
     test_sass_function_list();
     test_names_and_texts();
