@@ -1,5 +1,5 @@
-/* cp_text.c: whole files read as text, shell-quoted command lines and CSV fields, shared by every
- * report. */
+/* cp_text.c: whole files read as text, shell-quoted command lines, CSV fields and text made safe
+ * for a terminal, shared by every report. */
 #include "cp_text.h"
 
 #include <errno.h>
@@ -101,4 +101,75 @@ void cp_text_csv_field(FILE *out, const char *text)
         fputc(*s, out);
     }
     fputc('"', out);
+}
+
+/* The escape for the character at s (its length in *used), or NULL when it passes as it is. */
+static const char *cp_text_escape_at(const char *s, size_t *used, char buf[8])
+{
+    unsigned char c = (unsigned char)s[0];
+    *used = 1;
+    switch (c) {
+    case '\n':
+        return "\\n";
+    case '\r':
+        return "\\r";
+    case '\t':
+        return "\\t";
+    case 0x1b:
+        return "\\e";
+    default:
+        break;
+    }
+    if (c < 0x20 || c == 0x7f) {
+        snprintf(buf, 8, "\\x%02x", c);
+        return buf;
+    }
+    unsigned char next = (unsigned char)s[1];
+    if (c == 0xc2 && next >= 0x80 && next <= 0x9f) { /* a C1 control in UTF-8 */
+        *used = 2;
+        snprintf(buf, 8, "\\u%04x", next);
+        return buf;
+    }
+    return NULL;
+}
+
+int cp_text_has_control(const char *text)
+{
+    char buf[8];
+    size_t used;
+    for (const char *s = text ? text : ""; *s; s += used)
+        if (cp_text_escape_at(s, &used, buf))
+            return 1;
+    return 0;
+}
+
+void cp_text_put_printable(FILE *out, const char *text)
+{
+    char buf[8];
+    size_t used;
+    for (const char *s = text ? text : ""; *s; s += used) {
+        const char *esc = cp_text_escape_at(s, &used, buf);
+        if (esc)
+            fputs(esc, out);
+        else
+            fputc(*s, out);
+    }
+}
+
+size_t cp_text_printable(char *dst, size_t size, const char *text)
+{
+    char buf[8];
+    size_t used, need = 0;
+    for (const char *s = text ? text : ""; *s; s += used) {
+        const char *esc = cp_text_escape_at(s, &used, buf);
+        size_t len = esc ? strlen(esc) : 1;
+        if (size > 0 && need + len < size)
+            memcpy(dst + need, esc ? esc : s, len);
+        else if (size > 0 && need < size)
+            size = need + 1; /* full: nothing more is copied, nothing cut in half */
+        need += len;
+    }
+    if (size > 0)
+        dst[need < size ? need : size - 1] = '\0';
+    return need;
 }

@@ -1,5 +1,5 @@
 /* cp_text.h: text the reports and messages share: a whole file read as text, a command line
- * written back as a shell would read it, and one CSV field. */
+ * written back as a shell would read it, one CSV field, and text made safe for a terminal. */
 #ifndef CP_TEXT_H
 #define CP_TEXT_H
 
@@ -18,5 +18,19 @@ char *cp_text_shell_join(int n, char *const *words, const char *first);
 /* Writes text as one CSV field (RFC 4180: quoted, quotes doubled, when it holds a comma, a
  * quote or a line break); NULL writes an empty field. */
 void cp_text_csv_field(FILE *out, const char *text);
+
+/* Text from outside coalprobe (a traced program's arguments, kernel names from raw files, strings
+ * of a compared report) made safe to show on a terminal: every control character (C0, DEL, and
+ * the C1 range U+0080-U+009F encoded in UTF-8) becomes a visible escape (\n, \r, \t, \e for
+ * ESC, \xHH otherwise; U+0080-U+009F as \u0080-\u009f); other bytes, UTF-8 included, pass
+ * unchanged. NULL is "". */
+void cp_text_put_printable(FILE *out, const char *text);
+
+/* The same into dst as snprintf does: at most size - 1 bytes and a NUL (size > 0), never an
+ * escape cut in half; returns the length the whole escaped text needs. */
+size_t cp_text_printable(char *dst, size_t size, const char *text);
+
+/* 1 when text holds a character cp_text_put_printable would escape. */
+int cp_text_has_control(const char *text);
 
 #endif
