@@ -15,30 +15,43 @@
 #include "cp_progress.h"
 
 /* The pictures of --explain; unless --model, each followed by its kernel's resources when the
- * backend can read them (no GPU: said once, then the pictures alone). */
+ * backend can read them (no GPU: said once, then the pictures alone). Every configuration
+ * passed cp_explain_check in the plan, and the resources are all read before the first
+ * picture, so that a failure leaves nothing written. */
 static int cp_app_explain(const cp_options *o, const cp_backend *backend, const cp_config *configs,
                           size_t n, FILE *out, cp_status *st)
 {
     int ask = !o->model_only && backend && backend->resources;
-    for (size_t i = 0; i < n; i++) {
+    cp_resources *res = ask && n ? calloc(n, sizeof *res) : NULL;
+    if (ask && n && !res)
+        return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory for %zu configurations", n);
+    size_t asked = 0;         /* configurations whose resources are in res */
+    char no_device[512] = ""; /* why there are no resources, said after picture `asked` */
+    for (; ask && asked < n; asked++) {
+        int none = 0;
+        int rc = backend->resources(o->device, &configs[asked], &res[asked], &none, st);
+        if (rc != CP_EXIT_OK && none) {
+            snprintf(no_device, sizeof no_device, "%s", st->message);
+            cp_status_clear(st);
+            break;
+        }
+        if (rc != CP_EXIT_OK) {
+            free(res);
+            return rc;
+        }
+    }
+    int rc = CP_EXIT_OK;
+    for (size_t i = 0; i < n && rc == CP_EXIT_OK; i++) {
         if (i)
             fputc('\n', out);
-        CP_TRY(cp_explain_write(out, &configs[i], o->warp, st));
-        if (!ask)
-            continue;
-        cp_resources r;
-        int no_device = 0;
-        int rc = backend->resources(o->device, &configs[i], &r, &no_device, st);
-        if (rc != CP_EXIT_OK && no_device) {
-            fprintf(out, "\nKernel resources: no GPU to read them from:\n  %s\n", st->message);
-            cp_status_clear(st);
-            ask = 0;
-            continue;
-        }
-        CP_TRY(rc);
-        CP_TRY(cp_explain_write_resources(out, &r, st));
+        rc = cp_explain_write_checked(out, &configs[i], o->warp, st);
+        if (rc == CP_EXIT_OK && i < asked)
+            rc = cp_explain_write_resources(out, &res[i], st);
+        else if (rc == CP_EXIT_OK && ask && i == asked)
+            fprintf(out, "\nKernel resources: no GPU to read them from:\n  %s\n", no_device);
     }
-    return CP_EXIT_OK;
+    free(res);
+    return rc;
 }
 
 /* Opens the backend; on "no device" says so and leaves *state NULL (model only). */

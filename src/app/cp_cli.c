@@ -400,7 +400,8 @@ int cp_cli_parse(int argc, char **argv, cp_options *o, cp_status *st)
         first = 2;
     }
     int given[CP_PARAM_COUNT] = {0};
-    optind = 0; /* full reset, so that the parser can run more than once (tests) */
+    uint64_t seen = 0; /* the options with a value given so far */
+    optind = 0;        /* full reset, so that the parser can run more than once (tests) */
     opterr = 0;
     /* getopt_long sees argv from the first option on, with argv[0] as its program name */
     char **args = argv + first - 1;
@@ -417,6 +418,20 @@ int cp_cli_parse(int argc, char **argv, cp_options *o, cp_status *st)
         if (opt == ':')
             return cp_cli_usage_error(st, "see coalprobe --help", "option '%s' needs a value",
                                       word);
+        /* every option with a value is given once, but --param (once per name) */
+        int rc = opt == OPT_PARAM ? CP_EXIT_OK : cp_sweep_once(cp_cli_options, opt, &seen, st);
+        if (rc != CP_EXIT_OK && opt >= OPT_STRIDE && opt < OPT_STRIDE + CP_PARAM_COUNT) {
+            const cp_param_spec *ps = cp_cli_spec((cp_param)(opt - OPT_STRIDE), o->family);
+            if (ps->names)
+                cp_status_hint(st, "a sweep takes all its values in one option, e.g. %s %s,%s",
+                               ps->option, ps->names[0], ps->names[1]);
+            else
+                cp_status_hint(st,
+                               "a sweep takes all its values in one option, e.g. %s 1,2,4 or "
+                               "1..8,16",
+                               ps->option);
+        }
+        CP_TRY(rc);
         CP_TRY(cp_cli_apply(o, opt, optarg, given, st));
     }
     if (optind < nargs)
@@ -469,10 +484,13 @@ int cp_cli_parse_compare(int argc, char **argv, cp_compare_options *o, cp_status
     opterr = 0;
     char **args = argv + 1; /* "compare" plays argv[0] */
     int nargs = argc - 1, opt;
+    uint64_t seen = 0; /* the options with a value given so far: each is given once */
     while ((opt = getopt_long(nargs, args, ":o:h", options, NULL)) != -1) {
         const char *word = args[optind - 1];
+        CP_TRY(cp_sweep_once(options, opt, &seen, st));
         switch (opt) {
         case 't':
+            CP_TRY(cp_sweep_check_leading_zero(optarg, "--tolerance", st));
             CP_TRY(cp_compare_parse_tolerance(optarg, &o->tolerance, st));
             break;
         case 'f':
@@ -542,7 +560,9 @@ void cp_cli_print_help(FILE *out)
           "       coalprobe doctor [--format json]   what works on this machine, and the fixes\n"
           "\n"
           "Numeric parameters sweep: N, a..b, a..b:step, lists a,b,c and mixtures (1..8,16,32).\n"
-          "Several swept parameters run every combination.\n"
+          "Several swept parameters run every combination. Numbers are decimal, written\n"
+          "without leading zeros (10, not 010: C would read it as octal). An option with a\n"
+          "value is given once (a second --size is an error); --param once per name.\n"
           "\n"
           "stride (the default): thread i accesses element i*stride+offset\n"
           "  --stride S        elements between neighbouring threads (1..4096; default 1)\n"

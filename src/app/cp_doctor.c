@@ -559,8 +559,15 @@ int cp_doctor_main(int argc, char **argv)
     opterr = 0;
     char **args = argv + 1; /* "doctor" plays argv[0] */
     int nargs = argc - 1;
+    uint64_t seen = 0; /* the options with a value given so far: each is given once */
     while ((opt = getopt_long(nargs, args, ":h", options, NULL)) != -1) {
         const char *word = args[optind - 1];
+        cp_status once;
+        cp_status_clear(&once);
+        if (cp_sweep_once(options, opt, &seen, &once) != CP_EXIT_OK) {
+            fprintf(stderr, "coalprobe: %s\nhint: %s\n", once.message, once.hint);
+            return CP_EXIT_USAGE;
+        }
         switch (opt) {
         case 'f':
             if (strcmp(optarg, "json") != 0 && strcmp(optarg, "text") != 0) {

@@ -135,6 +135,15 @@ int cp_plan_build(const cp_options *o, cp_config **configs, size_t *count, cp_st
         else if (c->family == CP_FAMILY_LAYOUT || c->family == CP_FAMILY_GATHER)
             c->elements = cp_config_elements_for_size(o->size_bytes, 4);
     }
+    /* --explain draws the same warp of every configuration: each is checked here, before the
+     * first picture is written */
+    for (uint64_t i = 0; o->explain && i < n; i++) {
+        rc = cp_explain_check(&list[i], o->warp, st);
+        if (rc != CP_EXIT_OK) {
+            free(list);
+            return rc;
+        }
+    }
     *configs = list;
     *count = (size_t)n;
     return CP_EXIT_OK;

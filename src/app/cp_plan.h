@@ -14,7 +14,8 @@
 
 /* Builds the cartesian product of o's sweeps for its family, in a stable order (the
  * innermost, fastest-changing parameter last in the family's list: stride for stride, field
- * for layout, k for gemm). *configs is malloc'ed; the caller frees it. */
+ * for layout, k for gemm). *configs is malloc'ed; the caller frees it. With --explain, every
+ * configuration must be drawable (cp_explain_check: the warp exists, an expression holds). */
 int cp_plan_build(const cp_options *o, cp_config **configs, size_t *count, cp_status *st);
 
 #endif

@@ -3,6 +3,7 @@
 #include "cp_sweep.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
@@ -10,6 +11,9 @@
 #include <string.h>
 
 #define SYNTAX_HINT "a value is N, a..b, a..b:step, or a comma list of these (1..8,16,32)"
+#define LEADING_ZERO_HINT                                                                          \
+    "numbers are decimal and written without leading zeros, as in --index expressions (where C "   \
+    "would read 010 as octal)"
 #define BYTES_HINT "a size is digits with an optional K, M or G suffix (powers of 1024), e.g. 64M"
 
 /* Longest token quoted in a message (the message buffer truncates anyway). */
@@ -26,17 +30,25 @@ static const char *param_or_default(const char *param)
     return param ? param : "value";
 }
 
-enum { NUM_OK = 0, NUM_BAD, NUM_TOO_LARGE };
+enum { NUM_OK = 0, NUM_BAD, NUM_TOO_LARGE, NUM_LEADING_ZERO };
 
-/* Parses s[0..len) as a decimal whole number: digits only, no sign, no space. The character
- * at s[len] must not be a digit (true for the separators ',', '.', ':' and the terminator). */
+static int is_digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+/* Parses s[0..len) as a decimal whole number: digits only, no sign, no space, no leading zero
+ * ("0" itself is a number). The character at s[len] must not be a digit (true for the
+ * separators ',', '.', ':' and the terminator). */
 static int parse_digits(const char *s, size_t len, uint64_t *v)
 {
     if (len == 0)
         return NUM_BAD;
     for (size_t i = 0; i < len; i++)
-        if (s[i] < '0' || s[i] > '9')
+        if (!is_digit(s[i]))
             return NUM_BAD;
+    if (len > 1 && s[0] == '0')
+        return NUM_LEADING_ZERO;
     char *end = NULL;
     errno = 0;
     unsigned long long x = strtoull(s, &end, 10);
@@ -52,10 +64,34 @@ static int parse_digits(const char *s, size_t len, uint64_t *v)
     return NUM_OK;
 }
 
+/* Records the error for a number written with a leading zero: s[0..len) from its first digit,
+ * what follows the number's digits kept in the suggestion ("010K": write 10K), the enclosing
+ * item named when given. */
+static int leading_zero_error(cp_status *st, const char *param, const char *s, size_t len,
+                              const char *item, size_t ilen)
+{
+    size_t z = 0;
+    while (z + 1 < len && s[z] == '0' && is_digit(s[z + 1]))
+        z++;
+    if (item)
+        cp_status_set(st, CP_EXIT_USAGE,
+                      "%s: '%.*s' has a leading zero (write %.*s; octal is not read), in '%.*s'",
+                      param, tok_len(len), s, tok_len(len - z), s + z, tok_len(ilen), item);
+    else
+        cp_status_set(st, CP_EXIT_USAGE,
+                      "%s: '%.*s' has a leading zero (write %.*s; octal is not read)", param,
+                      tok_len(len), s, tok_len(len - z), s + z);
+    cp_status_hint(st, "%s", LEADING_ZERO_HINT);
+    return CP_EXIT_USAGE;
+}
+
 /* Records a number error for the token tok, naming the enclosing item when it differs. */
 static int number_error(cp_status *st, const char *param, int kind, const char *tok, size_t tlen,
                         const char *item, size_t ilen)
 {
+    if (kind == NUM_LEADING_ZERO)
+        return leading_zero_error(st, param, tok, tlen, tok == item && tlen == ilen ? NULL : item,
+                                  ilen);
     const char *what = kind == NUM_TOO_LARGE ? "is too large" : "is not a whole number";
     if (tok == item && tlen == ilen)
         cp_status_set(st, CP_EXIT_USAGE, "%s: '%.*s' %s", param, tok_len(tlen), tok, what);
@@ -427,6 +463,8 @@ int cp_sweep_parse_u64(const char *spec, const char *param, uint64_t min, uint64
     size_t len = strlen(spec);
     uint64_t v;
     int k = parse_digits(spec, len, &v);
+    if (k == NUM_LEADING_ZERO)
+        return leading_zero_error(st, param, spec, len, NULL, 0);
     if (k != NUM_OK) {
         number_error(st, param, k, spec, len, spec, len);
         cp_status_hint(st, "%s takes one whole number from %" PRIu64 " to %" PRIu64, param, min,
@@ -481,6 +519,8 @@ int cp_sweep_parse_bytes(const char *spec, const char *param, uint64_t min, uint
     }
     uint64_t v;
     int k = parse_digits(spec, ndig, &v);
+    if (k == NUM_LEADING_ZERO)
+        return leading_zero_error(st, param, spec, len, NULL, 0);
     if (k == NUM_OK && v > (UINT64_MAX >> shift))
         k = NUM_TOO_LARGE;
     if (k != NUM_OK) {
@@ -497,6 +537,30 @@ int cp_sweep_parse_bytes(const char *spec, const char *param, uint64_t min, uint
         return CP_EXIT_USAGE;
     }
     *out = v;
+    return CP_EXIT_OK;
+}
+
+int cp_sweep_check_leading_zero(const char *spec, const char *param, cp_status *st)
+{
+    if (!spec || spec[0] != '0' || !is_digit(spec[1]))
+        return CP_EXIT_OK;
+    return leading_zero_error(st, param_or_default(param), spec, strlen(spec), NULL, 0);
+}
+
+int cp_sweep_once(const struct option *options, int opt, uint64_t *seen, cp_status *st)
+{
+    for (unsigned i = 0; options[i].name; i++) {
+        if (options[i].val != opt || options[i].has_arg == no_argument)
+            continue;
+        uint64_t bit = i < 64 ? UINT64_C(1) << i : 0;
+        if (!(*seen & bit)) {
+            *seen |= bit;
+            return CP_EXIT_OK;
+        }
+        cp_status_set(st, CP_EXIT_USAGE, "--%s is given twice (give it once)", options[i].name);
+        cp_status_hint(st, "a later value does not replace an earlier one: keep the one you mean");
+        return CP_EXIT_USAGE;
+    }
     return CP_EXIT_OK;
 }
 

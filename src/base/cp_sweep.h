@@ -39,6 +39,21 @@ int cp_sweep_parse_u64(const char *spec, const char *param, uint64_t min, uint64
 int cp_sweep_parse_bytes(const char *spec, const char *param, uint64_t min, uint64_t max,
                          uint64_t *out, cp_status *st);
 
+/* Refuses a number whose whole part is written with a leading zero ("010", "05%", "00.5"),
+ * for options that read a number of their own (fractions, percentages): coalprobe reads every
+ * number as decimal and, as --index expressions do, takes none that C would read as octal.
+ * "0", "0.05" and anything not starting with "0" and a digit pass. The sweep and number parsers
+ * above apply the same rule themselves. */
+int cp_sweep_check_leading_zero(const char *spec, const char *param, cp_status *st);
+
+struct option;
+
+/* An option that takes a value may be given once: for the option whose getopt_long value is
+ * opt in options[] (terminated by a NULL name), sets its bit in *seen, and returns
+ * CP_EXIT_USAGE ("--size is given twice (give it once)") when the bit was set already.
+ * Options without a value (flags) and values not in options[] always pass. */
+int cp_sweep_once(const struct option *options, int opt, uint64_t *seen, cp_status *st);
+
 /* Frees the values of s and empties it. */
 void cp_sweep_free(cp_sweep *s);
 

@@ -161,10 +161,34 @@ static void cp_explain_lanes_summary(FILE *out, uint32_t mask)
         fprintf(out, "%u of 32 lanes active", active);
 }
 
-int cp_explain_write(FILE *out, const cp_config *c, uint64_t warp, cp_status *st)
+int cp_explain_check(const cp_config *c, uint64_t warp, cp_status *st)
 {
     cp_prediction p;
     CP_TRY(cp_model_validate(c, st));     /* a user's expression must hold for every thread */
+    CP_TRY(cp_model_describe(c, &p, st)); /* the grid's shape */
+    if (p.modelled && warp >= p.warps) {
+        char desc[160];
+        cp_config_describe(c, desc, sizeof desc);
+        cp_status_set(st, CP_EXIT_USAGE,
+                      "warp %" PRIu64 " does not exist (the grid has %" PRIu64 " warps)", warp,
+                      p.warps);
+        cp_status_hint(
+            st, "--warp takes 0 to %" PRIu64 " for %s %s: every configuration drawn has the warp",
+            p.warps - 1, cp_config_family_name(c->family), desc);
+        return CP_EXIT_USAGE;
+    }
+    return CP_EXIT_OK;
+}
+
+int cp_explain_write(FILE *out, const cp_config *c, uint64_t warp, cp_status *st)
+{
+    CP_TRY(cp_explain_check(c, warp, st));
+    return cp_explain_write_checked(out, c, warp, st);
+}
+
+int cp_explain_write_checked(FILE *out, const cp_config *c, uint64_t warp, cp_status *st)
+{
+    cp_prediction p;
     CP_TRY(cp_model_describe(c, &p, st)); /* the shape only: each drawn request is counted */
     char desc[160];
     cp_config_describe(c, desc, sizeof desc);

@@ -131,6 +131,7 @@ static int cp_trace_usage(cp_status *st, const char *hint, const char *fmt, ...)
 static int cp_trace_parse_count(const char *opt, const char *s, uint64_t max, uint64_t *out,
                                 cp_status *st)
 {
+    CP_TRY(cp_sweep_check_leading_zero(s, opt, st)); /* decimal, as every number */
     char *end = NULL;
     errno = 0;
     unsigned long long v = (s[0] >= '0' && s[0] <= '9') ? strtoull(s, &end, 10) : 0;
@@ -149,6 +150,7 @@ static int cp_trace_parse_count(const char *opt, const char *s, uint64_t max, ui
 static int cp_trace_parse_real(const char *opt, const char *s, double lo, int lo_open, double hi,
                                const char *what, double *out, cp_status *st)
 {
+    CP_TRY(cp_sweep_check_leading_zero(s, opt, st)); /* decimal, as every number */
     char *end = NULL;
     errno = 0;
     double v = strtod(s, &end);
@@ -187,10 +189,11 @@ static int cp_trace_parse(int argc, char **argv, cp_trace_cli *c, cp_status *st)
     optind = 0; /* full reset: the parser may run more than once (tests) */
     opterr = 0;
     int opt;
-    uint64_t v;
+    uint64_t v, seen = 0; /* seen: the options with a value given so far, each given once */
     /* "+": options end at the first non-option, which is the program */
     while ((opt = getopt_long(argc, argv, "+:o:hv", options, NULL)) != -1) {
         const char *word = argv[optind - 1];
+        CP_TRY(cp_sweep_once(options, opt, &seen, st));
         switch (opt) {
         case CP_TRACE_OPT_TOP:
             CP_TRY(cp_trace_parse_count("--top", optarg, CP_TRACE_TOP_MAX, &v, st));

@@ -5,6 +5,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "app/cp_app.h"
@@ -17,7 +18,7 @@ typedef struct fake_plan {
     int off_by_one_at;   /* counters: configuration whose load sectors are off by one, or -1 */
     int signal_at;       /* measure: configuration during which a signal arrives, or -1 */
     int signal;          /* that signal */
-    int fail_at;         /* measure: configuration whose kernel fails, or -1 */
+    int fail_at;         /* measure, resources: configuration whose kernel fails, or -1 */
 } fake_plan;
 
 static int g_measured; /* configurations measured in the current run */
@@ -130,6 +131,8 @@ static void fake_close(void *state)
     (void)state;
 }
 
+static int g_resources_asked; /* configurations whose resources were asked for in this run */
+
 static int fake_resources(int device, const cp_config *c, cp_resources *r, int *no_device,
                           cp_status *st)
 {
@@ -137,6 +140,8 @@ static int fake_resources(int device, const cp_config *c, cp_resources *r, int *
     *no_device = g_plan.no_device;
     if (g_plan.no_device)
         return cp_status_set(st, CP_EXIT_RUNTIME, "fake: no device");
+    if (g_resources_asked++ == g_plan.fail_at)
+        return cp_status_set(st, CP_EXIT_RUNTIME, "fake: cannot read the kernel's attributes");
     fake_kernel_resources(c, r);
     return CP_EXIT_OK;
 }
@@ -151,6 +156,7 @@ static int run(const fake_plan *plan, char **report, cp_status *st, int argc, ch
 {
     g_plan = *plan;
     g_measured = 0;
+    g_resources_asked = 0;
     char path[] = "/tmp/coalprobe-test-app-XXXXXX";
     int fd = mkstemp(path);
     close(fd);
@@ -219,6 +225,37 @@ static void resources(const fake_plan *ok, const fake_plan *none)
     CHECK_STR_CONTAINS(report, " regs ");
     CHECK_STR_CONTAINS(report, "   40  50/45 ");
     free(report);
+}
+
+/* --explain reads every configuration's resources before the first picture: a failure on the
+ * second leaves nothing written, even where writes go straight through (/dev/fd/N) */
+static void explain_fails_before_writing(void)
+{
+    char path[] = "/tmp/coalprobe-test-app-XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    char out[32];
+    snprintf(out, sizeof out, "/dev/fd/%d", fd);
+    char *argv[] = {"coalprobe", "gemm",      "--m",   "64,128",    "--n", "64", "--k",
+                    "64",        "--variant", "naive", "--explain", "-o",  out};
+    fake_plan fails = {0, 0, -1, -1, 0, 1};
+    g_plan = fails;
+    g_resources_asked = 0;
+    cp_options o;
+    cp_status st;
+    cp_status_clear(&st);
+    int rc = cp_cli_parse((int)(sizeof argv / sizeof argv[0]), argv, &o, &st);
+    if (rc == CP_EXIT_OK)
+        rc = cp_app_run(&o, "coalprobe (test)", &fake_backend, &st);
+    cp_cli_free(&o);
+    CHECK_EQ_U64(rc, CP_EXIT_RUNTIME);
+    CHECK_STR_CONTAINS(st.message, "fake: cannot read the kernel's attributes");
+    CHECK_EQ_U64(g_resources_asked, 2);
+    struct stat sb;
+    CHECK(stat(path, &sb) == 0);
+    CHECK_EQ_U64(sb.st_size, 0);
+    close(fd);
+    unlink(path);
 }
 
 int main(void)
@@ -296,5 +333,6 @@ int main(void)
     free(report);
 
     resources(&ok, &none);
+    explain_fails_before_writing();
     return cp_test_finish();
 }

@@ -4,6 +4,7 @@
 
 #include "cp_test.h"
 
+#include <getopt.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -66,8 +67,8 @@ static void test_valid_forms(void)
     expect_values("1,1..3", 1, 4096, dup, 3);
     static const uint64_t dup2[] = {5, 1, 2, 3, 4, 6};
     expect_values("5,1..6,3,5", 1, 4096, dup2, 6);
-    static const uint64_t zeros[] = {7};
-    expect_values("007", 1, 4096, zeros, 1);
+    static const uint64_t zero_ranges[] = {0, 1, 2, 3, 10};
+    expect_values("0..3,10", 0, 4096, zero_ranges, 5); /* "0" is a number, not a leading zero */
 
     /* Exactly CP_SWEEP_MAX_VALUES values is allowed, also spread over items with overlaps. */
     cp_sweep s = {NULL, 0};
@@ -298,6 +299,77 @@ static void test_bytes(void)
                        "--size: '2G' is above the maximum 1073741824 bytes");
 }
 
+/* Every number is decimal without leading zeros: sweeps, whole numbers, byte counts and the
+ * numbers other options read themselves (cp_sweep_check_leading_zero). */
+static void test_leading_zeros(void)
+{
+    expect_error("010", 1, 4096,
+                 "--stride: '010' has a leading zero (write 10; octal is not read)");
+    expect_error("007", 1, 4096, "'007' has a leading zero (write 7;");
+    expect_error("00", 0, 4096, "'00' has a leading zero (write 0;");
+    expect_error("1..010", 1, 4096,
+                 "'010' has a leading zero (write 10; octal is not read), in "
+                 "'1..010'");
+    expect_error("01..8", 1, 4096, "'01' has a leading zero (write 1;");
+    expect_error("1..8:02", 1, 4096, "'02' has a leading zero (write 2;");
+    expect_error("1,2,08", 1, 4096, "'08' has a leading zero (write 8;");
+    expect_error("0x10", 1, 4096, "'0x10' is not a whole number");
+
+    uint64_t v = 5;
+    cp_status st;
+    cp_status_clear(&st);
+    CHECK_EQ_U64(cp_sweep_parse_u64("07", "--warp", 0, 64, &v, &st), CP_EXIT_USAGE);
+    CHECK_STR_CONTAINS(st.message, "--warp: '07' has a leading zero (write 7; octal is not read)");
+    CHECK(st.hint[0] != '\0');
+    CHECK_EQ_U64(v, 5);
+    CHECK_EQ_U64(cp_sweep_parse_u64("0", "--warp", 0, 64, &v, &st), CP_EXIT_OK);
+    CHECK_EQ_U64(v, 0);
+
+    expect_bytes_error("010K", 0, UINT64_MAX,
+                       "--size: '010K' has a leading zero (write 10K; octal is not read)");
+    expect_bytes_error("0064MiB", 0, UINT64_MAX, "(write 64MiB;");
+    expect_bytes_error("00", 0, UINT64_MAX, "'00' has a leading zero (write 0;");
+    expect_bytes("0K", 0);
+
+    cp_status_clear(&st);
+    CHECK_EQ_U64(cp_sweep_check_leading_zero("05%", "--tolerance", &st), CP_EXIT_USAGE);
+    CHECK_STR_CONTAINS(st.message, "--tolerance: '05%' has a leading zero (write 5%;");
+    CHECK_EQ_U64(cp_sweep_check_leading_zero("00.5", "--tolerance", &st), CP_EXIT_USAGE);
+    CHECK_STR_CONTAINS(st.message, "(write 0.5;");
+    static const char *const fine[] = {"0", "0.05", "5%", "10", "0%", "x", ""};
+    for (size_t i = 0; i < sizeof fine / sizeof fine[0]; i++) {
+        cp_status_clear(&st);
+        CHECK_EQ_U64(cp_sweep_check_leading_zero(fine[i], "--tolerance", &st), CP_EXIT_OK);
+        CHECK_EQ_U64(st.code, CP_EXIT_OK);
+    }
+}
+
+/* An option with a value may come once; flags and options not in the table always pass. */
+static void test_once(void)
+{
+    static const struct option options[] = {
+        {"size", required_argument, NULL, 's'},
+        {"model", no_argument, NULL, 'm'},
+        {"format", required_argument, NULL, 'f'},
+        {NULL, 0, NULL, 0},
+    };
+    uint64_t seen = 0;
+    cp_status st;
+    cp_status_clear(&st);
+    CHECK_EQ_U64(cp_sweep_once(options, 's', &seen, &st), CP_EXIT_OK);
+    CHECK_EQ_U64(cp_sweep_once(options, 'f', &seen, &st), CP_EXIT_OK);
+    CHECK_EQ_U64(cp_sweep_once(options, 'm', &seen, &st), CP_EXIT_OK);
+    CHECK_EQ_U64(cp_sweep_once(options, 'm', &seen, &st), CP_EXIT_OK);
+    CHECK_EQ_U64(cp_sweep_once(options, 'x', &seen, &st), CP_EXIT_OK);
+    CHECK_EQ_U64(cp_sweep_once(options, 'x', &seen, &st), CP_EXIT_OK);
+    CHECK_EQ_U64(st.code, CP_EXIT_OK);
+    CHECK_EQ_U64(cp_sweep_once(options, 'f', &seen, &st), CP_EXIT_USAGE);
+    CHECK_STR_CONTAINS(st.message, "--format is given twice (give it once)");
+    CHECK(st.hint[0] != '\0');
+    CHECK_EQ_U64(cp_sweep_once(options, 's', &seen, &st), CP_EXIT_USAGE);
+    CHECK_STR_CONTAINS(st.message, "--size is given twice (give it once)");
+}
+
 static void test_product(void)
 {
     uint64_t a_vals[] = {1, 2};
@@ -363,6 +435,8 @@ int main(void)
     test_names();
     test_u64();
     test_bytes();
+    test_leading_zeros();
+    test_once();
     test_product();
     return cp_test_finish();
 }
