@@ -4,7 +4,7 @@
 # written: exit 2, the report unchanged, nothing on standard output.
 # Usage: compare_same_file.sh COALPROBE GOLDEN_COMPARE_DIR
 set -u
-bin=$1
+bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 src=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
