@@ -34,6 +34,19 @@ static int cp_main_compare(int argc, char **argv, const char *command)
         cp_cli_print_compare_help(stdout);
         return CP_EXIT_OK;
     }
+    /* -o naming one of the reports would overwrite it: refused before anything is read */
+    const char *input = NULL;
+    if (rc == CP_EXIT_OK && o.output)
+        input = cp_path_same_file(o.output, o.base_path)  ? o.base_path
+                : cp_path_same_file(o.output, o.new_path) ? o.new_path
+                                                          : NULL;
+    if (input) {
+        rc = cp_status_set(&st, CP_EXIT_USAGE,
+                           "-o '%s' is the report '%s' being compared: writing there would "
+                           "overwrite it",
+                           o.output, input);
+        cp_status_hint(&st, "write the comparison to another file");
+    }
     cp_output out;
     if (rc == CP_EXIT_OK)
         rc = cp_output_open(&out, o.output, &st);

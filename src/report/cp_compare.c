@@ -17,6 +17,8 @@
 /* cJSON_Print writes integers from 1e15 up in exponent form: those are added as raw digits */
 #define CP_COMPARE_JSON_RAW_FROM 1e15
 #define CP_COMPARE_NO_PARTNER SIZE_MAX
+/* the longest row description in an error message */
+#define CP_COMPARE_LABEL_MAX 160
 #define CP_COMPARE_HINT_REPORT "compare reads the reports that coalprobe --format json writes"
 
 /* ---- what is compared --------------------------------------------------------------------- */
@@ -142,6 +144,20 @@ static void cp_compare_buf_str(cp_compare_buf *b, const char *s)
     cp_compare_buf_add(b, s, strlen(s));
 }
 
+/* Text from a report, its control characters escaped for a terminal. */
+static void cp_compare_buf_printable(cp_compare_buf *b, const char *s)
+{
+    size_t n = cp_text_printable(NULL, 0, s);
+    char *text = malloc(n + 1);
+    if (!text) {
+        b->failed = 1;
+        return;
+    }
+    cp_text_printable(text, n + 1, s);
+    cp_compare_buf_add(b, text, n);
+    free(text);
+}
+
 static void cp_compare_buf_printf(cp_compare_buf *b, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
@@ -194,8 +210,9 @@ static void cp_compare_format_number(char *out, size_t size, double v)
         snprintf(out, size, "%.17g", v);
 }
 
-/* A time or rate with an SI prefix chosen by ref (times stop at seconds), 4 digits. */
-static void cp_compare_format_scaled(char *out, size_t size, double v, double ref,
+/* A time or rate with an SI prefix chosen by ref (times stop at seconds), 4 digits; all of its
+ * integer digits however many. */
+static void cp_compare_format_scaled(cp_compare_buf *out, double v, double ref,
                                      const cp_compare_metric_def *def)
 {
     static const struct {
@@ -209,13 +226,13 @@ static void cp_compare_format_scaled(char *out, size_t size, double v, double re
         i++;
     double x = v / prefixes[i].factor, ax = fabs(x);
     if (ax >= 100)
-        snprintf(out, size, "%.1f %s%s", x, prefixes[i].prefix, def->unit);
+        cp_compare_buf_printf(out, "%.1f %s%s", x, prefixes[i].prefix, def->unit);
     else if (ax >= 10)
-        snprintf(out, size, "%.2f %s%s", x, prefixes[i].prefix, def->unit);
+        cp_compare_buf_printf(out, "%.2f %s%s", x, prefixes[i].prefix, def->unit);
     else if (ax >= 1 || x == 0)
-        snprintf(out, size, "%.3f %s%s", x, prefixes[i].prefix, def->unit);
+        cp_compare_buf_printf(out, "%.3f %s%s", x, prefixes[i].prefix, def->unit);
     else
-        snprintf(out, size, "%.3g %s%s", x, prefixes[i].prefix, def->unit);
+        cp_compare_buf_printf(out, "%.3g %s%s", x, prefixes[i].prefix, def->unit);
 }
 
 /* The relative change (new - base) / base: 0 when it cannot be computed (base 0). */
@@ -251,6 +268,38 @@ static int cp_compare_not_report(const cp_compare_doc *d, const char *why, cp_st
     return CP_EXIT_USAGE;
 }
 
+/* "pattern key=value ..." of a row, escaped for a terminal, into b (from its start). */
+static void cp_compare_buf_row(cp_compare_buf *b, const cJSON *row);
+
+/* A report that fails docs/schema/coalprobe-report.schema.json is not compared: the error names
+ * the file, the row (its index, pattern and config), the key, what was expected and found. */
+static int cp_compare_check_schema(const cp_compare_doc *d, cp_status *st)
+{
+    cp_schema_error err;
+    int rc = cp_schema_validate(CP_SCHEMA_REPORT, d->root, &err, st);
+    if (rc != CP_EXIT_USAGE)
+        return rc;
+    cp_compare_buf label = {0};
+    const cJSON *row = err.array && strcmp(err.array, "rows") == 0
+                           ? cJSON_GetArrayItem(d->rows, (int)err.index)
+                           : NULL;
+    const cJSON *pattern = cJSON_GetObjectItemCaseSensitive(row, "pattern");
+    if (cJSON_IsString(pattern) && cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(row, "config")))
+        cp_compare_buf_row(&label, row);
+    if (label.len > CP_COMPARE_LABEL_MAX) { /* a row too long to name whole: cut visibly */
+        label.len = CP_COMPARE_LABEL_MAX;
+        while (label.len > 0 && ((unsigned char)label.data[label.len] & 0xc0) == 0x80)
+            label.len--;
+        label.data[label.len] = '\0';
+        cp_compare_buf_str(&label, "...");
+    }
+    rc = cp_schema_status(st, d->path, CP_SCHEMA_REPORT, &err,
+                          label.len && !label.failed ? label.data : NULL);
+    free(label.data);
+    cp_schema_error_free(&err);
+    return rc;
+}
+
 /* Checks the top level: schema_version 1, tool coalprobe, not an error document, rows. */
 static int cp_compare_check_report(cp_compare_doc *d, cp_status *st)
 {
@@ -279,15 +328,19 @@ static int cp_compare_check_report(cp_compare_doc *d, cp_status *st)
     const cJSON *error = cJSON_GetObjectItemCaseSensitive(root, "error");
     if (cJSON_IsObject(error)) {
         const cJSON *msg = cJSON_GetObjectItemCaseSensitive(error, "message");
+        char shown[256];
+        cp_text_printable(shown, sizeof shown,
+                          cJSON_IsString(msg) ? msg->valuestring : "no message");
         cp_status_set(st, CP_EXIT_USAGE,
                       "'%s' is the error document of a failed run (%s), not a report", d->path,
-                      cJSON_IsString(msg) ? msg->valuestring : "no message");
+                      shown);
         cp_status_hint(st, "run the sweep again and compare its report");
         return CP_EXIT_USAGE;
     }
     d->rows = cJSON_GetObjectItemCaseSensitive(root, "rows");
     if (!cJSON_IsArray(d->rows))
         return cp_compare_not_report(d, "it has no \"rows\" array", st);
+    CP_TRY(cp_compare_check_schema(d, st));
     d->nrows = (size_t)cJSON_GetArraySize(d->rows);
     d->items = malloc((d->nrows ? d->nrows : 1) * sizeof *d->items);
     if (!d->items)
@@ -354,9 +407,12 @@ static void cp_compare_buf_value(cp_compare_buf *b, const cJSON *v, int canonica
         text = printed;
         tag = 'j';
     }
-    if (canonical)
+    if (canonical) {
         cp_compare_buf_printf(b, "%c%zu:", tag, strlen(text));
-    cp_compare_buf_str(b, text);
+        cp_compare_buf_str(b, text);
+    } else {
+        cp_compare_buf_printable(b, text);
+    }
     cJSON_free(printed);
 }
 
@@ -590,47 +646,55 @@ static cJSON *cp_compare_json_row_id(cp_compare_writer *w, cJSON *list, const cJ
     return o;
 }
 
+static void cp_compare_buf_row(cp_compare_buf *b, const cJSON *row)
+{
+    cp_compare_buf_reset(b);
+    cp_compare_buf_printable(b, cJSON_GetObjectItemCaseSensitive(row, "pattern")->valuestring);
+    const cJSON *config = cJSON_GetObjectItemCaseSensitive(row, "config");
+    for (const cJSON *m = config->child; m; m = m->next) {
+        cp_compare_buf_str(b, " ");
+        cp_compare_buf_printable(b, m->string);
+        cp_compare_buf_str(b, "=");
+        cp_compare_buf_value(b, m, 0);
+    }
+}
+
 /* "pattern key=value ..." of a row, in w->line. */
 static const char *cp_compare_describe(cp_compare_writer *w, const cJSON *row)
 {
-    cp_compare_buf *b = &w->line;
-    cp_compare_buf_reset(b);
-    cp_compare_buf_str(b, cJSON_GetObjectItemCaseSensitive(row, "pattern")->valuestring);
-    const cJSON *config = cJSON_GetObjectItemCaseSensitive(row, "config");
-    for (const cJSON *m = config->child; m; m = m->next) {
-        cp_compare_buf_printf(b, " %s=", m->string);
-        cp_compare_buf_value(b, m, 0);
-    }
-    return b->failed ? "?" : b->data;
+    cp_compare_buf_row(&w->line, row);
+    return w->line.failed ? "?" : w->line.data;
 }
 
+/* One value's line, built whole in w->line: however large its numbers, nothing is cut. */
 static void cp_compare_text_metric(cp_compare_writer *w, const cp_compare_metric *m, int width)
 {
-    char base[48], now[48], pct[32];
+    cp_compare_buf *b = &w->line;
+    cp_compare_buf_reset(b);
+    cp_compare_buf_printf(b, "  %-*s  ", width, cp_compare_metric_name(m->def));
     double change = 0;
     if (m->def->kind == CP_COMPARE_COUNT) {
+        char base[48], now[48], diff[48];
         cp_compare_format_number(base, sizeof base, m->base);
         cp_compare_format_number(now, sizeof now, m->now);
+        cp_compare_format_number(diff, sizeof diff, m->now - m->base);
+        /* a count shows its difference too, which the percentage of a large count can hide */
+        cp_compare_buf_printf(b, "%s -> %s (%s%s, ", base, now, m->now > m->base ? "+" : "", diff);
     } else {
         double ref = m->base != 0 ? m->base : m->now;
-        cp_compare_format_scaled(base, sizeof base, m->base, ref, m->def);
-        cp_compare_format_scaled(now, sizeof now, m->now, ref, m->def);
-    }
-    /* a count shows its difference too, which the percentage of a large count can hide */
-    char delta[48] = "";
-    if (m->def->kind == CP_COMPARE_COUNT) {
-        char diff[40];
-        cp_compare_format_number(diff, sizeof diff, m->now - m->base);
-        snprintf(delta, sizeof delta, "%s%s, ", m->now > m->base ? "+" : "", diff);
+        cp_compare_format_scaled(b, m->base, ref, m->def);
+        cp_compare_buf_str(b, " -> ");
+        cp_compare_format_scaled(b, m->now, ref, m->def);
+        cp_compare_buf_str(b, " (");
     }
     if (!cp_compare_change(m, &change))
-        snprintf(pct, sizeof pct, "n/a");
+        cp_compare_buf_str(b, "n/a");
     else if (change != 0 && fabs(change) < 0.0005)
-        snprintf(pct, sizeof pct, "%+.2g%%", change * 100);
+        cp_compare_buf_printf(b, "%+.2g%%", change * 100);
     else
-        snprintf(pct, sizeof pct, "%+.1f%%", change * 100);
-    fprintf(w->out, "  %-*s  %s -> %s (%s%s)  %s\n", width, cp_compare_metric_name(m->def), base,
-            now, delta, pct, cp_compare_verdict_text[m->verdict]);
+        cp_compare_buf_printf(b, "%+.1f%%", change * 100);
+    cp_compare_buf_printf(b, ")  %s\n", cp_compare_verdict_text[m->verdict]);
+    fputs(b->failed ? "  ?\n" : b->data, w->out);
 }
 
 /* Text: the row and each metric that is not the same; nothing for a row that is the same. */
@@ -720,9 +784,12 @@ static void cp_compare_write_header(cp_compare_writer *w)
         w->rows = cp_compare_json_check(w, cJSON_AddArrayToObject(w->root, "rows"));
         return;
     }
-    for (int i = 0; i < 2; i++)
-        fprintf(w->out, "%-5s %s%s\n", i ? "new:" : "base:", docs[i]->path,
+    for (int i = 0; i < 2; i++) {
+        fprintf(w->out, "%-5s ", i ? "new:" : "base:");
+        cp_text_put_printable(w->out, docs[i]->path);
+        fprintf(w->out, "%s\n",
                 docs[i]->incomplete ? " (incomplete: its sweep was interrupted)" : "");
+    }
 }
 
 static void cp_compare_write_summary(cp_compare_writer *w, size_t regressed)

@@ -3,6 +3,7 @@
  * and judged on excess bytes, sectors per request and wavefronts per request (lower is
  * better, within the tolerance); the program's total excess too. */
 #include "cp_trace_report.h"
+#include "report/cp_report.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -12,6 +13,12 @@
 
 #define CP_TRACE_CMP_HINT "compare reads the reports that coalprobe trace --format json writes"
 #define CP_TRACE_CMP_SEP '\x1f'
+/* the longest description of an instruction in an error message */
+#define CP_TRACE_CMP_LABEL_MAX 160
+/* room for ":LINE" or "pc ..." of any double, all of its digits (DBL_MAX has 309) */
+#define CP_TRACE_CMP_WHERE_MAX 400
+/* PCs below this print in hex; beyond, as decimal digits (no cast out of range) */
+#define CP_TRACE_CMP_PC_HEX_BELOW 18446744073709551616.0
 
 /* ---- loading ------------------------------------------------------------------------------- */
 
@@ -119,6 +126,67 @@ static void cp_trace_cmp_free_doc(cp_trace_cmp_doc *d)
     cJSON_Delete(d->root);
 }
 
+/* "pc 0x1a2b" of a PC (the schema keeps it a whole number from 0). */
+static void cp_trace_cmp_pc(char *where, size_t size, double pc)
+{
+    if (pc >= 0 && pc < CP_TRACE_CMP_PC_HEX_BELOW)
+        snprintf(where, size, "pc 0x%04llx", (unsigned long long)pc);
+    else
+        snprintf(where, size, "pc %.0f", pc);
+}
+
+/* An element of instructions[], kernels[] or processes[] in words, for an error message: its
+ * kernel or command and its place, escaped for a terminal; "" when it has none of them. */
+static void cp_trace_cmp_label(const cJSON *item, char *out, size_t size)
+{
+    const char *name = cp_trace_cmp_string(item, "kernel", NULL);
+    if (!name)
+        name = cp_trace_cmp_string(item, "name", NULL);
+    if (!name)
+        name = cp_trace_cmp_string(item, "command", NULL);
+    const char *file = cp_trace_cmp_string(item, "file", NULL);
+    double line = cp_trace_cmp_number(item, "line"), pc = cp_trace_cmp_number(item, "pc");
+    char where[CP_TRACE_CMP_WHERE_MAX] = "";
+    if (file && isfinite(line))
+        snprintf(where, sizeof where, ":%.0f", line);
+    else if (isfinite(pc))
+        cp_trace_cmp_pc(where, sizeof where, pc);
+    size_t len =
+        strlen(name ? name : "") + strlen(file && isfinite(line) ? file : "") + strlen(where) + 4;
+    char *text = malloc(len);
+    out[0] = '\0';
+    if (!text)
+        return;
+    snprintf(text, len, "%s%s%s%s", name ? name : "", name && *where ? ", " : "",
+             file && isfinite(line) ? file : "", where);
+    size_t need = cp_text_printable(out, size, text);
+    if (need >= size && size > 4) { /* cut: said so, at a character's start */
+        size_t at = strlen(out) >= 3 ? strlen(out) - 3 : 0;
+        while (at > 0 && ((unsigned char)out[at] & 0xc0) == 0x80)
+            at--;
+        memcpy(out + at, "...", 4);
+    }
+    free(text);
+}
+
+/* A report that fails docs/schema/coalprobe-trace.schema.json is not compared: the error names
+ * the file, the element (its index, kernel and line), the key, what was expected and found. */
+static int cp_trace_cmp_check_schema(const cp_trace_cmp_doc *d, cp_status *st)
+{
+    cp_schema_error err;
+    int rc = cp_schema_validate(CP_SCHEMA_TRACE, d->root, &err, st);
+    if (rc != CP_EXIT_USAGE)
+        return rc;
+    char label[CP_TRACE_CMP_LABEL_MAX + 1] = "";
+    if (err.array)
+        cp_trace_cmp_label(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(d->root, err.array),
+                                              (int)err.index),
+                           label, sizeof label);
+    rc = cp_schema_status(st, d->path, CP_SCHEMA_TRACE, &err, label[0] ? label : NULL);
+    cp_schema_error_free(&err);
+    return rc;
+}
+
 /* Loads one report: its instructions summed per key, sorted by key. */
 static int cp_trace_cmp_load(cp_trace_cmp_doc *d, cp_status *st)
 {
@@ -141,6 +209,7 @@ static int cp_trace_cmp_load(cp_trace_cmp_doc *d, cp_status *st)
         cp_status_hint(st, "compare reports of the same schema");
         return CP_EXIT_USAGE;
     }
+    CP_TRY(cp_trace_cmp_check_schema(d, st));
     const cJSON *instrs = cJSON_GetObjectItemCaseSensitive(d->root, "instructions");
     const cJSON *procs = cJSON_GetObjectItemCaseSensitive(d->root, "processes");
     if (!cJSON_IsArray(instrs) || !cJSON_IsArray(procs))
@@ -179,13 +248,13 @@ static int cp_trace_cmp_load(cp_trace_cmp_doc *d, cp_status *st)
         const char *kernel = cp_trace_cmp_string(in, whole ? "name" : "kernel", "?");
         const char *file = whole ? NULL : cp_trace_cmp_string(in, "file", NULL);
         double line = cp_trace_cmp_number(in, "line"), pc = cp_trace_cmp_number(in, "pc");
-        char where[64];
+        char where[CP_TRACE_CMP_WHERE_MAX];
         if (whole)
             snprintf(where, sizeof where, "(whole kernel)");
         else if (file && isfinite(line))
             snprintf(where, sizeof where, ":%.0f", line);
         else if (isfinite(pc))
-            snprintf(where, sizeof where, "pc 0x%04llx", (unsigned long long)pc);
+            cp_trace_cmp_pc(where, sizeof where, pc);
         else
             snprintf(where, sizeof where, "?");
         size_t len = strlen(command) + strlen(kernel) +
@@ -320,19 +389,28 @@ static void cp_trace_cmp_format(char *buf, size_t n, double v)
         snprintf(buf, n, "%.4g", v);
 }
 
-/* "process | kernel | where" of a key, for the text. */
-static void cp_trace_cmp_describe(const char *key, char *buf, size_t n)
+/* "process | kernel | where" of a key, whole, escaped for a terminal, then a newline. */
+static void cp_trace_cmp_put_key(FILE *out, const char *key)
 {
-    size_t i = 0;
-    for (const char *s = key; *s && i + 4 < n; s++) {
-        if (*s == CP_TRACE_CMP_SEP) {
-            memcpy(buf + i, " | ", 3);
-            i += 3;
+    const char *s = key;
+    for (int i = 0; i < 3; i++) {
+        const char *sep = i < 2 ? strchr(s, CP_TRACE_CMP_SEP) : NULL;
+        size_t len = sep ? (size_t)(sep - s) : strlen(s);
+        char *part = malloc(len + 1);
+        if (part) {
+            memcpy(part, s, len);
+            part[len] = '\0';
+            cp_text_put_printable(out, part);
+            free(part);
         } else {
-            buf[i++] = *s;
+            fputs("?", out);
         }
+        if (!sep)
+            break;
+        fputs(" | ", out);
+        s = sep + 1;
     }
-    buf[i] = '\0';
+    fputc('\n', out);
 }
 
 /* {"process", "kernel", "where"} of a key, in o. */
@@ -356,8 +434,9 @@ static void cp_trace_cmp_json_key(cp_trace_cmp_writer *w, cJSON *o, const char *
     }
 }
 
-static void cp_trace_cmp_write_metrics(cp_trace_cmp_writer *w, cJSON *o, const char *title,
-                                       const cp_trace_cmp_metric *m, size_t nm,
+/* key: the matched unit (NULL for the whole program, titled title). */
+static void cp_trace_cmp_write_metrics(cp_trace_cmp_writer *w, cJSON *o, const char *key,
+                                       const char *title, const cp_trace_cmp_metric *m, size_t nm,
                                        cp_trace_cmp_verdict status)
 {
     if (w->json) {
@@ -385,19 +464,23 @@ static void cp_trace_cmp_write_metrics(cp_trace_cmp_writer *w, cJSON *o, const c
         return;
     if (w->text_rows++ == 0)
         fputc('\n', w->out);
-    fprintf(w->out, "%s\n", title);
+    if (key)
+        cp_trace_cmp_put_key(w->out, key);
+    else
+        fprintf(w->out, "%s\n", title);
     for (size_t i = 0; i < nm; i++) {
         if (m[i].verdict == CP_TRACE_CMP_SAME)
             continue;
-        char a[48], b[48], pct[32];
+        char a[48], b[48];
         cp_trace_cmp_format(a, sizeof a, m[i].base);
         cp_trace_cmp_format(b, sizeof b, m[i].now);
+        fprintf(w->out, "  %-22s  %s -> %s (", m[i].name, a, b);
+        /* the change printed straight to out: all of its digits, and the % sign */
         if (m[i].base != 0)
-            snprintf(pct, sizeof pct, "%+.1f%%", 100 * (m[i].now - m[i].base) / m[i].base);
+            fprintf(w->out, "%+.1f%%", 100 * (m[i].now - m[i].base) / m[i].base);
         else
-            snprintf(pct, sizeof pct, "n/a");
-        fprintf(w->out, "  %-22s  %s -> %s (%s)  %s\n", m[i].name, a, b, pct,
-                cp_trace_cmp_verdict_text[m[i].verdict]);
+            fputs("n/a", w->out);
+        fprintf(w->out, ")  %s\n", cp_trace_cmp_verdict_text[m[i].verdict]);
     }
 }
 
@@ -424,9 +507,8 @@ static size_t cp_trace_cmp_unmatched(cp_trace_cmp_writer *w, const cp_trace_cmp_
             }
             cp_trace_cmp_json_key(w, o, d->entries[i].key);
         } else {
-            char text[4096];
-            cp_trace_cmp_describe(d->entries[i].key, text, sizeof text);
-            fprintf(w->out, "  %s\n", text);
+            fputs("  ", w->out);
+            cp_trace_cmp_put_key(w->out, d->entries[i].key);
         }
     }
     return count;
@@ -455,9 +537,11 @@ static int cp_trace_cmp_write(cp_trace_cmp_writer *w, const cp_trace_cmp_doc *b,
         cp_trace_cmp_check(w, cJSON_AddBoolToObject(w->root, "new_incomplete", !n->complete));
         w->rows = cp_trace_cmp_check(w, cJSON_AddArrayToObject(w->root, "rows"));
     } else {
-        fprintf(w->out, "base: %s%s\nnew:  %s%s\n", b->path,
-                b->complete ? "" : " (incomplete trace)", n->path,
-                n->complete ? "" : " (incomplete trace)");
+        fputs("base: ", w->out);
+        cp_text_put_printable(w->out, b->path);
+        fprintf(w->out, "%s\nnew:  ", b->complete ? "" : " (incomplete trace)");
+        cp_text_put_printable(w->out, n->path);
+        fprintf(w->out, "%s\n", n->complete ? "" : " (incomplete trace)");
     }
     size_t matched = 0;
     for (size_t i = 0, j = 0; i < b->n && j < n->n;) {
@@ -467,8 +551,6 @@ static int cp_trace_cmp_write(cp_trace_cmp_writer *w, const cp_trace_cmp_doc *b,
             cp_trace_cmp_verdict status;
             size_t nm =
                 cp_trace_cmp_metrics(&b->entries[i], &n->entries[j], w->tolerance, m, &status);
-            char title[4096];
-            cp_trace_cmp_describe(b->entries[i].key, title, sizeof title);
             cJSON *o = NULL;
             if (w->json) {
                 o = cp_trace_cmp_check(w, cJSON_CreateObject());
@@ -479,7 +561,7 @@ static int cp_trace_cmp_write(cp_trace_cmp_writer *w, const cp_trace_cmp_doc *b,
                 }
                 cp_trace_cmp_json_key(w, o, b->entries[i].key);
             }
-            cp_trace_cmp_write_metrics(w, o, title, m, nm, status);
+            cp_trace_cmp_write_metrics(w, o, b->entries[i].key, NULL, m, nm, status);
             w->nstatus[status]++;
             mb[i] = mn[j] = 1;
             matched++;
@@ -504,7 +586,7 @@ static int cp_trace_cmp_write(cp_trace_cmp_writer *w, const cp_trace_cmp_doc *b,
             total_status = total[i].verdict;
     cJSON *prog =
         w->json ? cp_trace_cmp_check(w, cJSON_AddObjectToObject(w->root, "program")) : NULL;
-    cp_trace_cmp_write_metrics(w, prog, "the whole program", total, ntotal, total_status);
+    cp_trace_cmp_write_metrics(w, prog, NULL, "the whole program", total, ntotal, total_status);
     size_t same = w->nstatus[CP_TRACE_CMP_SAME];
     if (!w->json) {
         if (matched == 0)
