@@ -496,6 +496,8 @@ static const cp_trace_sass_line *cp_trace_sass_find(const cp_trace_sass_line *li
 static int cp_trace_sass_apply(cp_trace *t, uint32_t crc, cp_trace_sass_line *lines, size_t n,
                                size_t *given)
 {
+    if (n == 0)
+        return 0; /* a listing without instructions */
     qsort(lines, n, sizeof *lines, cp_trace_sass_order);
     for (size_t p = 0; p < t->nprocs; p++)
         for (size_t k = 0; k < t->procs[p].nkernels; k++) {
