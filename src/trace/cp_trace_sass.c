@@ -3,7 +3,8 @@
  * Optional: without nvdisasm the report has no opcodes and says why once. Only cubins with a
  * counted instruction are read, several at once (a PyTorch module's listing takes seconds).
  * COALPROBE_NVDISASM names another nvdisasm; set and empty, none is run (for reports that must not
- * depend on the machine, e.g. the tests' goldens). */
+ * depend on the machine, e.g. the tests' goldens). Each run is bounded in time and in the bytes of
+ * listing read, and stops when the report side is interrupted (cp_trace.stop). */
 #define _POSIX_C_SOURCE 200809L
 #include "cp_trace_report.h"
 
