@@ -503,6 +503,17 @@ static const char *cp_trace_signal_name(int sig)
 static void cp_trace_completeness(const cp_trace *t, const cp_trace_run *run, cp_trace_report *r)
 {
     r->complete = 1;
+    if (run && run->interrupted) {
+        r->complete = 0;
+        snprintf(r->incomplete_reason, sizeof r->incomplete_reason,
+                 "coalprobe was interrupted by %s while reporting%s%s",
+                 run->interrupted == SIGINT ? "SIGINT" : "SIGTERM",
+                 t->stopped & CP_TRACE_STOPPED_LOAD ? "; raw files were left unread" : "",
+                 t->stopped & CP_TRACE_STOPPED_SASS ? "; nvdisasm was stopped, so SASS opcodes "
+                                                      "are missing"
+                                                    : "");
+        return;
+    }
     if (run && run->signaled) {
         const char *name = cp_trace_signal_name(run->term_signal);
         r->complete = 0;

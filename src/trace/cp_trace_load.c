@@ -824,23 +824,57 @@ static void cp_trace_process_free(cp_trace_process *p)
     memset(p, 0, sizeof *p);
 }
 
-/* The first line: the magic word and a version this reader knows. 1: good; 0: not a raw trace
- * (a note says so). */
+/* A raw file that cannot be read as a whole: "NAME: why" joins t->unreadable (the caller warns
+ * on stderr) and a note says it was skipped. Out of memory loses the entry silently. */
+static void cp_trace_unreadable(cp_trace *t, const char *name, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+static void cp_trace_unreadable(cp_trace *t, const char *name, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *why = cp_trace_vformat(fmt, ap);
+    va_end(ap);
+    if (!why)
+        return;
+    size_t len = strlen(name) + strlen(why) + 3;
+    char *entry = malloc(len);
+    if (entry) {
+        snprintf(entry, len, "%s: %s", name, why);
+        if (cp_trace_push_string(&t->unreadable, &t->nunreadable, entry) == 0)
+            cp_trace_add_note(t, "%s: skipped", entry);
+    }
+    free(why);
+}
+
+/* The first line: the magic word and a version this reader knows. 1: good; 0: the file is
+ * unreadable (listed with the reason). */
 static int cp_trace_check_header(cp_trace *t, const char *name, char *line)
 {
+    size_t n = strlen(line);
+    if (n > 0 && line[n - 1] == '\r') {
+        cp_trace_unreadable(t, name,
+                            "CRLF line endings (a raw file has LF line endings; it was converted "
+                            "as text on the way here)");
+        return 0;
+    }
     char *tab = strchr(line, '\t');
     uint64_t version = 0;
     if (!tab || (size_t)(tab - line) != strlen(CP_TRACE_RAW_MAGIC) ||
         strncmp(line, CP_TRACE_RAW_MAGIC, (size_t)(tab - line)) != 0 ||
         cp_trace_parse_u64(tab + 1, UINT32_MAX, &version) != 0 || version == 0) {
-        cp_trace_add_note(t, "%s is not a coalprobe raw trace: skipped", name);
+        cp_trace_unreadable(t, name, "not a coalprobe raw trace (its first line is not '%s\\tN')",
+                            CP_TRACE_RAW_MAGIC);
         return 0;
     }
-    if (version > CP_TRACE_RAW_VERSION) {
-        cp_trace_add_note(t,
-                          "%s has raw format version %llu and this coalprobe reads version %d: "
-                          "skipped (report it with the coalprobe that traced it)",
-                          name, (unsigned long long)version, CP_TRACE_RAW_VERSION);
+    if (version != CP_TRACE_RAW_VERSION) {
+        cp_trace_unreadable(t, name,
+                            "raw format version %llu, this coalprobe reads %d (report it with "
+                            "the coalprobe that traced it)",
+                            (unsigned long long)version, CP_TRACE_RAW_VERSION);
         return 0;
     }
     return 1;
@@ -853,8 +887,14 @@ int cp_trace_load_text(cp_trace *t, const char *name, const char *text, size_t l
         return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory reading %s", name);
     memcpy(copy, text, len);
     copy[len] = '\0';
-    /* a NUL inside the text ends it there: nothing after it is a record */
+    /* a NUL inside the text ends it there: nothing after it is a record; one in the first line
+     * (or no line break before it) is a binary file */
     size_t n = strlen(copy);
+    if (n < len && !memchr(copy, '\n', n)) {
+        cp_trace_unreadable(t, name, "binary, not text (a NUL byte at offset %zu)", n);
+        free(copy);
+        return CP_EXIT_OK;
+    }
     int truncated = n > 0 && copy[n - 1] != '\n';
     if (truncated) { /* the partial last line is dropped */
         char *last = strrchr(copy, '\n');
@@ -863,8 +903,7 @@ int cp_trace_load_text(cp_trace *t, const char *name, const char *text, size_t l
     }
     char *line = copy, *nl = strchr(line, '\n');
     if (!nl) {
-        cp_trace_add_note(t, "%s is empty%s: skipped", name,
-                          truncated ? " (its first line was cut off)" : "");
+        cp_trace_unreadable(t, name, "%s", truncated ? "its first line is cut off" : "empty");
         free(copy);
         return CP_EXIT_OK;
     }
@@ -935,9 +974,26 @@ static int cp_trace_name_order(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-int cp_trace_load_dir(const char *dir, cp_trace *t, cp_status *st)
+int cp_trace_is_raw_name(const char *name)
+{
+    static const struct {
+        const char *prefix, *suffix;
+    } kinds[] = {{CP_TRACE_RAW_PREFIX, CP_TRACE_RAW_SUFFIX}, {"cubin-", ".cubin"}};
+    size_t n = strlen(name);
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+        size_t p = strlen(kinds[k].prefix), q = strlen(kinds[k].suffix);
+        if (n > p + q && strncmp(name, kinds[k].prefix, p) == 0 &&
+            strcmp(name + n - q, kinds[k].suffix) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+int cp_trace_load_dir(const char *dir, cp_trace *t, const volatile sig_atomic_t *stop,
+                      cp_status *st)
 {
     memset(t, 0, sizeof *t);
+    t->stop = stop;
     DIR *d = opendir(dir);
     if (!d)
         return cp_status_set(st, CP_EXIT_RUNTIME,
@@ -960,7 +1016,12 @@ int cp_trace_load_dir(const char *dir, cp_trace *t, cp_status *st)
     closedir(d);
     if (nnames > 1)
         qsort(names, nnames, sizeof *names, cp_trace_name_order);
+    t->nfiles = nnames;
     for (size_t i = 0; i < nnames && rc == CP_EXIT_OK; i++) {
+        if (t->stop && *t->stop) {
+            t->stopped |= CP_TRACE_STOPPED_LOAD;
+            break;
+        }
         size_t plen = strlen(dir) + strlen(names[i]) + 2, len = 0;
         char *path = malloc(plen);
         if (!path) {
@@ -970,7 +1031,7 @@ int cp_trace_load_dir(const char *dir, cp_trace *t, cp_status *st)
         snprintf(path, plen, "%s/%s", dir, names[i]);
         char *text = cp_text_read_file(path, &len);
         if (!text)
-            cp_trace_add_note(t, "%s could not be read (%s): skipped", names[i], strerror(errno));
+            cp_trace_unreadable(t, names[i], "it cannot be read: %s", strerror(errno));
         else
             rc = cp_trace_load_text(t, names[i], text, len, st);
         free(text);
@@ -997,5 +1058,8 @@ void cp_trace_free(cp_trace *t)
     for (size_t i = 0; i < t->nnotes; i++)
         free(t->notes[i]);
     free(t->notes);
+    for (size_t i = 0; i < t->nunreadable; i++)
+        free(t->unreadable[i]);
+    free(t->unreadable);
     memset(t, 0, sizeof *t);
 }

@@ -11,6 +11,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <regex.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -370,13 +371,87 @@ static void cp_trace_remove_temp_dir(const char *dir)
                 strerror(errno));
 }
 
+/* -o must not name one of the files the report reads (or that the traced processes write):
+ * a raw file name inside dir, or the same file as one of dir's raw files (a link to it). */
+static int cp_trace_check_output(const char *output, const char *dir, const char *option,
+                                 cp_status *st)
+{
+    if (!output || strcmp(output, "-") == 0)
+        return CP_EXIT_OK;
+    const char *hint = "the report would overwrite the raw trace it is made from: write it "
+                       "outside that directory, e.g. -o report.txt";
+    const char *name = NULL;
+    if (cp_path_in_directory(output, dir, &name) && cp_trace_is_raw_name(name))
+        return cp_trace_usage(st, hint, "-o: %s is a raw trace file of %s %s", output, option, dir);
+    DIR *d = opendir(dir);
+    if (!d)
+        return CP_EXIT_OK; /* reading the directory fails later, with its own message */
+    int rc = CP_EXIT_OK;
+    for (struct dirent *e; rc == CP_EXIT_OK && (e = readdir(d)) != NULL;) {
+        if (!cp_trace_is_raw_name(e->d_name))
+            continue;
+        size_t len = strlen(dir) + strlen(e->d_name) + 2;
+        char *path = malloc(len);
+        if (!path) {
+            rc = cp_status_set(st, CP_EXIT_RUNTIME, "trace: out of memory");
+            break;
+        }
+        snprintf(path, len, "%s/%s", dir, e->d_name);
+        if (cp_path_same_file(output, path))
+            rc = cp_trace_usage(st, hint, "-o: %s is the same file as %s, a raw trace file of %s",
+                                output, path, option);
+        free(path);
+    }
+    closedir(d);
+    return rc;
+}
+
+/* The signal (SIGINT, SIGTERM) that asked the report side to stop, 0 while none did. */
+static volatile sig_atomic_t cp_trace_signal;
+
+/* Only records the first signal: the report side stops its helpers at its next step and writes
+ * what it has, marked incomplete. */
+static void cp_trace_on_signal(int sig)
+{
+    if (!cp_trace_signal)
+        cp_trace_signal = sig;
+}
+
+static void cp_trace_catch_signals(struct sigaction old[2])
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = cp_trace_on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old[0]);
+    sigaction(SIGTERM, &sa, &old[1]);
+}
+
+static void cp_trace_restore_signals(const struct sigaction old[2])
+{
+    sigaction(SIGINT, &old[0], NULL);
+    sigaction(SIGTERM, &old[1], NULL);
+}
+
 /* ---- the report --------------------------------------------------------------------------- */
+
+/* A message on stderr: "coalprobe: MESSAGE" and "hint: HINT", control characters escaped
+ * (messages quote file and kernel names from the raw files). */
+static void cp_trace_print_status(const cp_status *st)
+{
+    fputs("coalprobe: ", stderr);
+    cp_text_put_printable(stderr, st->message);
+    fputc('\n', stderr);
+    if (st->hint[0]) {
+        fputs("hint: ", stderr);
+        cp_text_put_printable(stderr, st->hint);
+        fputc('\n', stderr);
+    }
+}
 
 static void cp_trace_print_failure(const cp_trace_cli *c, const char *command, const cp_status *st)
 {
-    fprintf(stderr, "coalprobe: %s\n", st->message);
-    if (st->hint[0])
-        fprintf(stderr, "hint: %s\n", st->hint);
+    cp_trace_print_status(st);
     if (c && c->format == CP_TRACE_FORMAT_JSON)
         cp_report_write_json_error(stdout, CP_VERSION, command, st);
 }
@@ -391,18 +466,30 @@ static void cp_trace_lap(double *seconds, int phase, double *since)
 
 /* Reads the raw files, analyses them and writes the report to out; each phase's seconds are
  * added to seconds[CP_TRACE_T_*]. */
-static int cp_trace_report_dir(const cp_trace_cli *c, const char *dir, const cp_trace_run *run,
-                               FILE *out, cp_trace_report *r, cp_trace *t, double *seconds,
-                               cp_status *st)
+static int cp_trace_report_dir(const cp_trace_cli *c, const char *dir, cp_trace_run *run, FILE *out,
+                               cp_trace_report *r, cp_trace *t, double *seconds, cp_status *st)
 {
     double since = cp_phase_now();
-    CP_TRY(cp_trace_load_dir(dir, t, st));
+    CP_TRY(cp_trace_load_dir(dir, t, &cp_trace_signal, st));
     cp_trace_lap(seconds, CP_TRACE_T_LOAD, &since);
+    for (size_t i = 0; i < t->nunreadable; i++) {
+        fputs("coalprobe: warning: skipped ", stderr);
+        cp_text_put_printable(stderr, t->unreadable[i]);
+        fputc('\n', stderr);
+    }
+    if (t->nfiles > 0 && t->nunreadable == t->nfiles) {
+        cp_status_set(st, CP_EXIT_RUNTIME, "trace: no raw file in %s could be read (%s%s)", dir,
+                      t->unreadable[0], t->nfiles > 1 ? ", ..." : "");
+        cp_status_hint(st, "the warnings above say why each one was skipped; a raw file of "
+                           "another format version is read by the coalprobe that wrote it");
+        return CP_EXIT_RUNTIME;
+    }
     CP_TRY(cp_trace_demangle_all(t, st));
     cp_trace_lap(seconds, CP_TRACE_T_DEMANGLE, &since);
     int have_opcodes = 0;
     CP_TRY(cp_trace_sass_opcodes(t, dir, &have_opcodes, st));
     cp_trace_lap(seconds, CP_TRACE_T_NVDISASM, &since);
+    run->interrupted = cp_trace_signal; /* from here on the report is finished as it stands */
     CP_TRY(cp_trace_analyze(t, run, &c->report, r, st));
     r->have_opcodes = have_opcodes;
     cp_trace_lap(seconds, CP_TRACE_T_ANALYZE, &since);
@@ -492,6 +579,7 @@ int cp_trace_main(int argc, char **argv)
     }
     char program_path[4096], inject[4096], temp_dir[4200] = "";
     struct stat sb;
+    int raw_dir_created = 0;
     if (rc == CP_EXIT_OK && c.from_raw && (stat(c.from_raw, &sb) != 0 || !S_ISDIR(sb.st_mode))) {
         int missing = stat(c.from_raw, &sb) != 0;
         cp_status_set(&st, CP_EXIT_USAGE, "--from-raw: %s %s", c.from_raw,
@@ -502,10 +590,19 @@ int cp_trace_main(int argc, char **argv)
     if (rc == CP_EXIT_OK && !c.from_raw) {
         rc = cp_trace_find_program(c.nprogram > 0 ? c.program[0] : NULL, program_path,
                                    sizeof program_path, &st);
-        if (rc == CP_EXIT_OK && c.raw_dir)
+        if (rc == CP_EXIT_OK && c.raw_dir) {
+            raw_dir_created = stat(c.raw_dir, &sb) != 0;
             rc = cp_trace_prepare_raw_dir(c.raw_dir, &st);
+        }
         if (rc == CP_EXIT_OK)
             rc = cp_trace_find_injection(inject, sizeof inject, &st);
+    }
+    if (rc == CP_EXIT_OK && c.from_raw)
+        rc = cp_trace_check_output(c.output, c.from_raw, "--from-raw", &st);
+    if (rc == CP_EXIT_OK && c.raw_dir) {
+        rc = cp_trace_check_output(c.output, c.raw_dir, "--raw-dir", &st);
+        if (rc != CP_EXIT_OK && raw_dir_created)
+            (void)rmdir(c.raw_dir); /* made just now, and still empty */
     }
     cp_output out = {0};
     int out_open = 0;
@@ -560,6 +657,9 @@ int cp_trace_main(int argc, char **argv)
     cp_trace t = {0};
     cp_trace_report r = {0};
     double seconds[CP_TRACE_T_COUNT] = {0};
+    struct sigaction old_actions[2];
+    cp_trace_signal = 0;
+    cp_trace_catch_signals(old_actions);
     if (rc == CP_EXIT_OK)
         rc = cp_trace_report_dir(&c, dir, &run, out.file, &r, &t, seconds, &st);
     if (rc == CP_EXIT_OK)
@@ -568,11 +668,28 @@ int cp_trace_main(int argc, char **argv)
     if (rc != CP_EXIT_OK)
         cp_trace_print_failure(&c, cmd, &st);
     int status = cp_trace_verdict(c.from_raw ? NULL : &child, rc, &r, &st);
-    if (rc == CP_EXIT_OK && st.code != CP_EXIT_OK) {
-        fprintf(stderr, "coalprobe: %s\n", st.message);
-        if (st.hint[0])
-            fprintf(stderr, "hint: %s\n", st.hint);
+    if (rc == CP_EXIT_OK && st.code != CP_EXIT_OK)
+        cp_trace_print_status(&st);
+    if (cp_trace_signal) { /* stopped by a signal: the shell's convention, 128 + N */
+        int sig = cp_trace_signal;
+        const char *name = sig == SIGINT ? "SIGINT" : "SIGTERM";
+        if (rc != CP_EXIT_OK)
+            fprintf(stderr, "coalprobe: trace: interrupted by %s while reporting; no report\n",
+                    name);
+        else if (run.interrupted)
+            fprintf(stderr,
+                    "coalprobe: trace: interrupted by %s while reporting; the report holds what "
+                    "was read and is marked incomplete\n",
+                    name);
+        else
+            fprintf(stderr,
+                    "coalprobe: trace: interrupted by %s as the report was finished; the report "
+                    "is complete\n",
+                    name);
+        if (!(child.signaled || (child.exited && child.exit_code)))
+            status = 128 + sig;
     }
+    cp_trace_restore_signals(old_actions);
     if (c.verbose)
         cp_trace_print_times(stderr, cp_phase_now() - started, &run, &t, seconds);
     cp_trace_report_free(&r);

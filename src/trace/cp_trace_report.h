@@ -6,6 +6,7 @@
 #ifndef CP_TRACE_REPORT_H
 #define CP_TRACE_REPORT_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -197,16 +198,33 @@ typedef struct cp_trace {
     size_t nprocs;
     char **notes; /* about the trace as a whole (files skipped, nvdisasm) */
     size_t nnotes;
+    size_t nfiles;      /* raw files found (read or not) */
+    char **unreadable;  /* "FILE: why" for each raw file that could not be read */
+    size_t nunreadable; /* raw files skipped as a whole: nfiles - nunreadable were read */
+    const volatile sig_atomic_t
+        *stop;   /* when not NULL and *stop is set, loading and nvdisasm stop */
+    int stopped; /* what *stop cut short: CP_TRACE_STOPPED_* */
 } cp_trace;
 
-/* Reads every DIR/raw-*.tsv into t (which it clears first). A missing or unreadable directory
- * is CP_EXIT_RUNTIME (with a message naming it); files and lines that are not what
- * cp_trace_raw.h describes are skipped and counted, never fatal. */
-int cp_trace_load_dir(const char *dir, cp_trace *t, cp_status *st);
+#define CP_TRACE_STOPPED_LOAD 1 /* raw files left unread */
+#define CP_TRACE_STOPPED_SASS 2 /* nvdisasm stopped: opcodes missing */
+
+/* Reads every DIR/raw-*.tsv into t (which it clears first; t->stop becomes stop). A missing or
+ * unreadable directory is CP_EXIT_RUNTIME (with a message naming it); lines that are not what
+ * cp_trace_raw.h describes are skipped and counted, never fatal; a file that cannot be read as a
+ * whole (another format version, not a raw trace, binary, CRLF line endings, empty) is listed in
+ * t->unreadable with the reason and a note. When stop is not NULL and *stop becomes set, the files
+ * not yet read are left (t->stopped). */
+int cp_trace_load_dir(const char *dir, cp_trace *t, const volatile sig_atomic_t *stop,
+                      cp_status *st);
+
+/* 1 when a file of that name is one the injection library writes into a trace directory: a raw
+ * file (raw-*.tsv) or a saved cubin (cubin-*.cubin). */
+int cp_trace_is_raw_name(const char *name);
 
 /* Reads one raw file's text (len bytes, need not end in NUL or newline) as process `name` and
  * appends it to t. Returns CP_EXIT_OK, or CP_EXIT_RUNTIME when out of memory; a text that is
- * not a raw trace adds a note to t instead of a process. */
+ * not a raw trace is added to t->unreadable ("NAME: why") and a note instead of a process. */
 int cp_trace_load_text(cp_trace *t, const char *name, const char *text, size_t len, cp_status *st);
 
 /* Sorts the processes by pid (then file name); cp_trace_load_dir does it. */
@@ -231,11 +249,13 @@ char *cp_trace_demangle(const char *mangled);
  * out of memory. */
 int cp_trace_demangle_all(cp_trace *t, cp_status *st);
 
-/* One instruction of an nvdisasm listing. */
+/* One instruction of an nvdisasm listing. The lines of one function share its name (a mangled
+ * name can take kilobytes): the first line of each section owns it. */
 typedef struct cp_trace_sass_line {
     char *function;
     uint32_t pc;
     char *opcode; /* e.g. "LDG.E.128" */
+    int owner;    /* 1: this line frees function */
 } cp_trace_sass_line;
 
 /* Parses nvdisasm's text (sections ".text.FUNCTION"; instruction lines that start with the
@@ -276,6 +296,7 @@ typedef struct cp_trace_run {
     const char *from_raw; /* the directory read with --from-raw, else NULL */
     int exited, exit_code, signaled, term_signal;
     double wall_seconds;
+    int interrupted; /* SIGINT or SIGTERM that stopped the report side, else 0 */
 } cp_trace_run;
 
 /* A gate violation: which instruction (NULL for a kernel counted only as a whole), what was

@@ -3,13 +3,17 @@
  * Optional: without nvdisasm the report has no opcodes and says why once. Only cubins with a
  * counted instruction are read, several at once (a PyTorch module's listing takes seconds).
  * COALPROBE_NVDISASM names another nvdisasm; set and empty, none is run (for reports that must not
- * depend on the machine, e.g. the tests' goldens). */
+ * depend on the machine, e.g. the tests' goldens). Each run is bounded in time and in the bytes of
+ * listing read, and stops when the report side is interrupted (cp_trace.stop). */
 #define _POSIX_C_SOURCE 200809L
 #include "cp_trace_report.h"
 
 #include <errno.h>
-#include <inttypes.h>
 #include <fcntl.h>
+#include <inttypes.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -18,12 +22,19 @@
 
 #include "cp_trace_launch.h"
 
-#define CP_TRACE_SASS_MAX_OUTPUT (512u << 20)
+/* The most bytes of listing read from one nvdisasm run (COALPROBE_NVDISASM_MAX_BYTES). */
+#define CP_TRACE_SASS_MAX_OUTPUT ((size_t)256 << 20)
+/* Its time limit: this many seconds, plus CP_TRACE_SASS_PER_MB_S per MB of its cubin
+ * (COALPROBE_NVDISASM_TIMEOUT sets one limit for every cubin). */
+#define CP_TRACE_SASS_BASE_S 10.0
+#define CP_TRACE_SASS_PER_MB_S 5.0
+/* The most nvdisasm processes at once. */
+#define CP_TRACE_SASS_WIDTH 16
 
 /* ---- the parser --------------------------------------------------------------------------- */
 
-static int cp_trace_sass_push(cp_trace_sass_line **lines, size_t *n, size_t *cap,
-                              const char *function, uint32_t pc, const char *op, size_t oplen)
+static int cp_trace_sass_push(cp_trace_sass_line **lines, size_t *n, size_t *cap, char *function,
+                              int owner, uint32_t pc, const char *op, size_t oplen)
 {
     if (*n == *cap) {
         size_t want = *cap ? *cap * 2 : 256;
@@ -34,14 +45,12 @@ static int cp_trace_sass_push(cp_trace_sass_line **lines, size_t *n, size_t *cap
         *cap = want;
     }
     cp_trace_sass_line *l = &(*lines)[*n];
-    l->function = strdup(function);
+    l->function = function;
+    l->owner = owner;
     l->opcode = malloc(oplen + 1);
     l->pc = pc;
-    if (!l->function || !l->opcode) {
-        free(l->function);
-        free(l->opcode);
+    if (!l->opcode)
         return -1;
-    }
     memcpy(l->opcode, op, oplen);
     l->opcode[oplen] = '\0';
     (*n)++;
@@ -54,6 +63,7 @@ int cp_trace_sass_parse(const char *text, cp_trace_sass_line **lines, size_t *n,
     *n = 0;
     size_t cap = 0;
     char *function = NULL; /* the .text section being read */
+    int owned = 0;         /* a line owns function */
     int rc = CP_EXIT_OK;
     for (const char *line = text; line && *line && rc == CP_EXIT_OK;) {
         const char *end = strchr(line, '\n');
@@ -71,8 +81,10 @@ int cp_trace_sass_parse(const char *text, cp_trace_sass_line **lines, size_t *n,
             size_t name = strcspn(s, ", \t\n");
             if (s + name > stop)
                 name = (size_t)(stop - s);
-            free(function);
+            if (!owned)
+                free(function);
             function = NULL;
+            owned = 0;
             if (name > sizeof text_prefix - 1 &&
                 strncmp(s, text_prefix, sizeof text_prefix - 1) == 0) {
                 size_t fl = name - (sizeof text_prefix - 1);
@@ -115,13 +127,18 @@ int cp_trace_sass_parse(const char *text, cp_trace_sass_line **lines, size_t *n,
                 while (s + oplen < stop && s[oplen] != ' ' && s[oplen] != '\t' && s[oplen] != ';' &&
                        s[oplen] != '}')
                     oplen++;
-                if (oplen && cp_trace_sass_push(lines, n, &cap, function, pc, s, oplen) != 0)
-                    rc = cp_status_set(st, CP_EXIT_RUNTIME, "out of memory reading nvdisasm");
+                if (oplen) {
+                    if (cp_trace_sass_push(lines, n, &cap, function, !owned, pc, s, oplen) != 0)
+                        rc = cp_status_set(st, CP_EXIT_RUNTIME, "out of memory reading nvdisasm");
+                    else
+                        owned = 1;
+                }
             }
         }
         line = end ? end + 1 : NULL;
     }
-    free(function);
+    if (!owned)
+        free(function);
     if (rc != CP_EXIT_OK) {
         cp_trace_sass_free(*lines, *n);
         *lines = NULL;
@@ -133,7 +150,8 @@ int cp_trace_sass_parse(const char *text, cp_trace_sass_line **lines, size_t *n,
 void cp_trace_sass_free(cp_trace_sass_line *lines, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        free(lines[i].function);
+        if (lines[i].owner)
+            free(lines[i].function);
         free(lines[i].opcode);
     }
     free(lines);
@@ -214,44 +232,102 @@ int cp_trace_sass_function_list(const unsigned char *elf, size_t size, const cha
 
 /* ---- running nvdisasm ----------------------------------------------------------------------- */
 
-/* One nvdisasm run: its cubin, the temporary file its listing goes to, the process. */
+/* One nvdisasm run: its cubin, the process (its own process group) and its listing, read from
+ * a pipe. */
 typedef struct cp_trace_sass_job {
     uint32_t crc;
-    char *cubin; /* DIR/FILE */
-    char listing[4200];
+    char *cubin;          /* DIR/FILE */
     char functions[4096]; /* nvdisasm -fun: the symbols of the counted functions, or "" */
-    pid_t pid;            /* 0: not started (or failed to start: why says so) */
-    char why[256];
+    double limit;         /* seconds it may run */
+    double deadline;      /* cp_phase_now() past which it is killed */
+    pid_t pid;            /* running or not yet reaped: > 0 */
+    int fd;               /* the read end of its standard output, -1 once closed */
+    char *text;           /* the listing read so far (NUL-terminated) */
+    size_t len, cap;
+    int done;      /* finished: text is the whole listing, or why says what went wrong */
+    char why[256]; /* why there is no listing */
 } cp_trace_sass_job;
 
-/* Starts `nvdisasm -c -ndf [-fun LIST] CUBIN > LISTING` (a new temporary file); 0, or -1 with why.
- */
+/* The limits of one run: COALPROBE_NVDISASM_TIMEOUT seconds (or the default, scaled to the
+ * cubin's size) and COALPROBE_NVDISASM_MAX_BYTES of listing. */
+typedef struct cp_trace_sass_limits {
+    double timeout; /* > 0: the same for every cubin; 0: the default */
+    size_t max_bytes;
+} cp_trace_sass_limits;
+
+/* Reads the limits from the environment; a bad value is noted and the default used. */
+static void cp_trace_sass_read_limits(cp_trace *t, cp_trace_sass_limits *l)
+{
+    l->timeout = 0;
+    l->max_bytes = CP_TRACE_SASS_MAX_OUTPUT;
+    const char *v = getenv("COALPROBE_NVDISASM_TIMEOUT");
+    if (v && v[0]) {
+        char *end = NULL;
+        double d = strtod(v, &end);
+        if (end != v && !*end && isfinite(d) && d > 0)
+            l->timeout = d;
+        else
+            cp_trace_add_note(t,
+                              "COALPROBE_NVDISASM_TIMEOUT=%s is not a number of seconds above 0: "
+                              "the default limit is used",
+                              v);
+    }
+    v = getenv("COALPROBE_NVDISASM_MAX_BYTES");
+    if (v && v[0]) {
+        char *end = NULL;
+        errno = 0;
+        unsigned long long b = (v[0] >= '0' && v[0] <= '9') ? strtoull(v, &end, 10) : 0;
+        if (end && !*end && !errno && b > 0 && b <= SIZE_MAX / 2)
+            l->max_bytes = (size_t)b;
+        else
+            cp_trace_add_note(t,
+                              "COALPROBE_NVDISASM_MAX_BYTES=%s is not a number of bytes above "
+                              "0: the default cap is used",
+                              v);
+    }
+}
+
+/* The seconds nvdisasm may take on a cubin of size bytes: CP_TRACE_SASS_BASE_S plus
+ * CP_TRACE_SASS_PER_MB_S per MB (begun), unless COALPROBE_NVDISASM_TIMEOUT says otherwise. */
+static double cp_trace_sass_limit(const cp_trace_sass_limits *l, off_t size)
+{
+    if (l->timeout > 0)
+        return l->timeout;
+    double mb = ceil((double)(size > 0 ? size : 0) / 1e6);
+    return CP_TRACE_SASS_BASE_S + CP_TRACE_SASS_PER_MB_S * mb;
+}
+
+/* Starts `nvdisasm -c -ndf [-fun LIST] CUBIN` in a process group of its own, its standard output
+ * a pipe; 0, or -1 with why (then j is done). */
 static int cp_trace_sass_start(const char *nvdisasm, cp_trace_sass_job *j)
 {
-    const char *tmp = getenv("TMPDIR");
-    if (!tmp || !tmp[0])
-        tmp = "/tmp";
-    snprintf(j->listing, sizeof j->listing, "%s/coalprobe-sass-XXXXXX", tmp);
-    int out = mkstemp(j->listing);
-    if (out < 0) {
-        snprintf(j->why, sizeof j->why, "cannot create a file in %s: %s", tmp, strerror(errno));
-        j->listing[0] = '\0';
+    int p[2];
+    if (pipe(p) != 0) {
+        snprintf(j->why, sizeof j->why, "pipe: %s", strerror(errno));
+        j->done = 1;
         return -1;
     }
+    /* no other nvdisasm inherits this pipe: its end of file must come when this one ends */
+    (void)fcntl(p[0], F_SETFD, FD_CLOEXEC);
+    (void)fcntl(p[1], F_SETFD, FD_CLOEXEC);
     pid_t pid = fork();
     if (pid < 0) {
         snprintf(j->why, sizeof j->why, "fork: %s", strerror(errno));
-        close(out);
+        close(p[0]);
+        close(p[1]);
+        j->done = 1;
         return -1;
     }
     if (pid == 0) {
+        (void)setpgid(0, 0); /* its own group: a time limit stops its children too */
+        signal(SIGINT, SIG_DFL);
+        signal(SIGTERM, SIG_DFL);
         int devnull = open("/dev/null", O_RDWR);
         if (devnull >= 0) {
             dup2(devnull, STDIN_FILENO);
             dup2(devnull, STDERR_FILENO);
         }
-        dup2(out, STDOUT_FILENO);
-        close(out);
+        dup2(p[1], STDOUT_FILENO);
         /* -ndf: no dataflow analysis (branch-target labels), which takes most of its time */
         char *argv[] = {
             (char *)"nvdisasm", (char *)"-c", (char *)"-ndf", j->cubin, NULL, NULL, NULL};
@@ -263,43 +339,144 @@ static int cp_trace_sass_start(const char *nvdisasm, cp_trace_sass_job *j)
         execv(nvdisasm, argv);
         _exit(127);
     }
-    close(out);
+    (void)setpgid(pid, pid); /* either side may run first */
+    close(p[1]);
     j->pid = pid;
+    j->fd = p[0];
+    j->deadline = cp_phase_now() + j->limit;
     return 0;
 }
 
-/* Waits for j's nvdisasm and returns its listing (malloc'd), or NULL with why; the temporary
- * file is removed either way. */
-static char *cp_trace_sass_finish(cp_trace_sass_job *j)
+/* Kills j's process group and reaps it; why says why (unless it already does). */
+static void cp_trace_sass_kill(cp_trace_sass_job *j, const char *why)
 {
-    char *text = NULL;
-    size_t len = 0;
     if (j->pid > 0) {
-        int status = 0;
-        while (waitpid(j->pid, &status, 0) < 0 && errno == EINTR)
+        (void)kill(-j->pid, SIGKILL);
+        (void)kill(j->pid, SIGKILL); /* in case it had not joined its group yet */
+        while (waitpid(j->pid, NULL, 0) < 0 && errno == EINTR)
             ;
         j->pid = 0;
-        struct stat sb;
-        if (!WIFEXITED(status))
-            snprintf(j->why, sizeof j->why, "it was killed by signal %d", WTERMSIG(status));
-        else if (WEXITSTATUS(status) != 0)
-            snprintf(j->why, sizeof j->why, "it exited with status %d", WEXITSTATUS(status));
-        else if (stat(j->listing, &sb) != 0 || sb.st_size > (off_t)CP_TRACE_SASS_MAX_OUTPUT)
-            snprintf(j->why, sizeof j->why, "its output is too large");
-        else if (!(text = cp_text_read_file(j->listing, &len)))
-            snprintf(j->why, sizeof j->why, "its output cannot be read");
     }
-    if (j->listing[0])
-        (void)unlink(j->listing);
-    j->listing[0] = '\0';
-    return text;
+    if (j->fd >= 0)
+        close(j->fd);
+    j->fd = -1;
+    if (!j->why[0])
+        snprintf(j->why, sizeof j->why, "%s", why);
+    j->done = 1;
+}
+
+/* Reads what j's pipe holds; at the cap, the run is killed. */
+static void cp_trace_sass_read(cp_trace_sass_job *j, const cp_trace_sass_limits *l)
+{
+    if (j->cap - j->len < 65536 + 1) {
+        size_t want = j->cap ? 2 * j->cap : 1u << 20;
+        char *grown = realloc(j->text, want);
+        if (!grown) {
+            cp_trace_sass_kill(j, "out of memory for its listing");
+            return;
+        }
+        j->text = grown;
+        j->cap = want;
+    }
+    ssize_t got = read(j->fd, j->text + j->len, 65536);
+    if (got < 0 && (errno == EINTR || errno == EAGAIN))
+        return;
+    if (got <= 0) { /* end of file (or a read error): now wait for the process */
+        close(j->fd);
+        j->fd = -1;
+        return;
+    }
+    j->len += (size_t)got;
+    j->text[j->len] = '\0';
+    if (j->len > l->max_bytes) {
+        char why[256];
+        snprintf(why, sizeof why,
+                 "its listing passed the cap of %zu bytes (COALPROBE_NVDISASM_MAX_BYTES) and it "
+                 "was stopped",
+                 l->max_bytes);
+        cp_trace_sass_kill(j, why);
+    }
+}
+
+/* Reaps j once its output has ended; done when it has. */
+static void cp_trace_sass_reap(cp_trace_sass_job *j)
+{
+    int status = 0;
+    pid_t got = waitpid(j->pid, &status, WNOHANG);
+    if (got == 0 || (got < 0 && errno == EINTR))
+        return;
+    j->pid = 0;
+    j->done = 1;
+    if (got < 0)
+        snprintf(j->why, sizeof j->why, "waitpid: %s", strerror(errno));
+    else if (!WIFEXITED(status))
+        snprintf(j->why, sizeof j->why, "it was killed by signal %d", WTERMSIG(status));
+    else if (WEXITSTATUS(status) != 0)
+        snprintf(j->why, sizeof j->why, "it exited with status %d", WEXITSTATUS(status));
+    else if (!j->text)
+        j->text = calloc(1, 1); /* an empty listing */
+}
+
+/* Runs jobs[0..n) (started already or done) to their end: reads their listings, kills those
+ * past their time limit or the cap, and every one when *stop is set (then returns 1). */
+static int cp_trace_sass_wait(cp_trace_sass_job *jobs, size_t n, const cp_trace_sass_limits *l,
+                              const volatile sig_atomic_t *stop)
+{
+    struct pollfd fds[CP_TRACE_SASS_WIDTH];
+    size_t owner[CP_TRACE_SASS_WIDTH];
+    for (;;) {
+        if (stop && *stop) {
+            for (size_t i = 0; i < n; i++)
+                if (!jobs[i].done)
+                    cp_trace_sass_kill(&jobs[i], "coalprobe was interrupted");
+            return 1;
+        }
+        double now = cp_phase_now(), next = now + 0.1;
+        size_t nfds = 0, running = 0;
+        for (size_t i = 0; i < n; i++) {
+            cp_trace_sass_job *j = &jobs[i];
+            if (j->done)
+                continue;
+            if (now >= j->deadline) {
+                char why[256];
+                snprintf(why, sizeof why,
+                         "it ran past its time limit of %.0f s (COALPROBE_NVDISASM_TIMEOUT) and "
+                         "was stopped",
+                         j->limit);
+                cp_trace_sass_kill(j, why);
+                continue;
+            }
+            if (j->fd < 0) {
+                cp_trace_sass_reap(j);
+                if (j->done)
+                    continue;
+            } else {
+                fds[nfds].fd = j->fd;
+                fds[nfds].events = POLLIN;
+                fds[nfds].revents = 0;
+                owner[nfds++] = i;
+            }
+            running++;
+            if (j->fd >= 0 && j->deadline < next)
+                next = j->deadline;
+        }
+        if (running == 0)
+            return 0;
+        double wait_ms = (next - now) * 1000;
+        int r = poll(fds, nfds, wait_ms < 1 ? 1 : wait_ms > 100 ? 100 : (int)wait_ms);
+        if (r <= 0)
+            continue; /* a signal (EINTR) or the time: looked at above */
+        for (size_t k = 0; k < nfds; k++)
+            if (fds[k].revents)
+                cp_trace_sass_read(&jobs[owner[k]], l);
+    }
 }
 
 /* Processors to run nvdisasm on, one cubin each. */
 static size_t cp_trace_sass_parallel(void)
 {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n < 1 ? 1 : n > 16 ? 16 : (size_t)n;
+    return n < 1 ? 1 : n > CP_TRACE_SASS_WIDTH ? CP_TRACE_SASS_WIDTH : (size_t)n;
 }
 
 static int cp_trace_sass_order(const void *a, const void *b)
@@ -312,7 +489,7 @@ static int cp_trace_sass_order(const void *a, const void *b)
 static const cp_trace_sass_line *cp_trace_sass_find(const cp_trace_sass_line *lines, size_t n,
                                                     const char *function, uint32_t pc)
 {
-    cp_trace_sass_line key = {(char *)function, pc, NULL};
+    cp_trace_sass_line key = {(char *)function, pc, NULL, 0};
     return bsearch(&key, lines, n, sizeof *lines, cp_trace_sass_order);
 }
 
@@ -320,6 +497,8 @@ static const cp_trace_sass_line *cp_trace_sass_find(const cp_trace_sass_line *li
 static int cp_trace_sass_apply(cp_trace *t, uint32_t crc, cp_trace_sass_line *lines, size_t n,
                                size_t *given)
 {
+    if (n == 0)
+        return 0; /* a listing without instructions */
     qsort(lines, n, sizeof *lines, cp_trace_sass_order);
     for (size_t p = 0; p < t->nprocs; p++)
         for (size_t k = 0; k < t->procs[p].nkernels; k++) {
@@ -454,41 +633,49 @@ int cp_trace_sass_opcodes(cp_trace *t, const char *dir, int *have_opcodes, cp_st
             }
         }
     /* nvdisasm on several cubins at once (a program's modules can take seconds each) */
+    cp_trace_sass_limits limits;
+    cp_trace_sass_read_limits(t, &limits);
     size_t given = 0, failures = 0, width = cp_trace_sass_parallel();
     char first_failure[600] = "";
-    for (size_t first = 0; first < njobs && rc == CP_EXIT_OK; first += width) {
+    for (size_t first = 0; first < njobs && rc == CP_EXIT_OK && !t->stopped; first += width) {
         size_t last = first + width < njobs ? first + width : njobs;
         for (size_t i = first; i < last; i++) {
             struct stat sb;
-            if (stat(jobs[i].cubin, &sb) != 0 || !S_ISREG(sb.st_mode))
+            jobs[i].fd = -1;
+            if (stat(jobs[i].cubin, &sb) != 0 || !S_ISREG(sb.st_mode)) {
                 snprintf(jobs[i].why, sizeof jobs[i].why, "the file is missing");
-            else
-                (void)cp_trace_sass_start(nvdisasm, &jobs[i]);
+                jobs[i].done = 1;
+                continue;
+            }
+            jobs[i].limit = cp_trace_sass_limit(&limits, sb.st_size);
+            (void)cp_trace_sass_start(nvdisasm, &jobs[i]);
         }
-        for (size_t i = first; i < last; i++) {
-            char *listing = cp_trace_sass_finish(&jobs[i]);
-            if (!listing) {
+        if (cp_trace_sass_wait(jobs + first, last - first, &limits, t->stop)) {
+            t->stopped |= CP_TRACE_STOPPED_SASS;
+            break; /* the opcodes read so far stay */
+        }
+        for (size_t i = first; i < last && rc == CP_EXIT_OK; i++) {
+            if (!jobs[i].text || jobs[i].why[0]) {
                 const char *name = strrchr(jobs[i].cubin, '/');
                 if (failures++ == 0)
                     snprintf(first_failure, sizeof first_failure, "%s: %s",
                              name ? name + 1 : jobs[i].cubin, jobs[i].why);
                 continue;
             }
-            if (rc != CP_EXIT_OK) {
-                free(listing);
-                continue; /* the rest are still waited for */
-            }
             cp_trace_sass_line *lines = NULL;
             size_t n = 0;
-            rc = cp_trace_sass_parse(listing, &lines, &n, st);
-            free(listing);
+            rc = cp_trace_sass_parse(jobs[i].text, &lines, &n, st);
+            free(jobs[i].text);
+            jobs[i].text = NULL;
             if (rc == CP_EXIT_OK && cp_trace_sass_apply(t, jobs[i].crc, lines, n, &given) != 0)
                 rc = cp_status_set(st, CP_EXIT_RUNTIME, "out of memory reading cubins");
             cp_trace_sass_free(lines, n);
         }
     }
-    for (size_t i = 0; i < njobs; i++)
+    for (size_t i = 0; i < njobs; i++) {
         free(jobs[i].cubin);
+        free(jobs[i].text);
+    }
     free(jobs);
     if (rc != CP_EXIT_OK)
         return rc;

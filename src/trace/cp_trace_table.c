@@ -1,11 +1,14 @@
 /* cp_trace_table.c: the trace report as text for a terminal (at most 100 columns): the program,
  * then per process its devices, refusals, dropped records and notes, and per kernel a summary
  * and its top instructions by excess bytes, each with its line of meaning; the gate's verdict;
- * and the gate's offending lines for standard error. */
+ * and the gate's offending lines for standard error. Text from the raw files is shown with its
+ * control characters escaped. */
+#define _POSIX_C_SOURCE 200809L /* open_memstream */
 #include "cp_trace_report.h"
 
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define CP_TRACE_TABLE_WIDTH 100
@@ -367,10 +370,12 @@ static void cp_trace_limits(char *buf, size_t n, const cp_trace_options *o)
     snprintf(buf, n, "%s%s%s%s%s", a, a[0] && b[0] ? ", " : "", b, c[0] ? ", " : "", c);
 }
 
-int cp_trace_write_table(FILE *out, const cp_trace_report *r, cp_status *st)
+static void cp_trace_violations_write(FILE *err, const cp_trace_report *r);
+
+/* The table, as it is; cp_trace_write_table escapes it on its way out. */
+static void cp_trace_table_write(FILE *out, const cp_trace_report *r)
 {
     const cp_trace *t = r->trace;
-    errno = 0;
     cp_trace_table_header(out, r);
     for (size_t p = 0; p < t->nprocs; p++) {
         const cp_trace_process *proc = &t->procs[p];
@@ -420,6 +425,51 @@ int cp_trace_write_table(FILE *out, const cp_trace_report *r, cp_status *st)
         fputc('\n', out);
         cp_trace_wrap(out, "gate: ", "      ", line);
     }
+}
+
+/* Writes text (len bytes) line by line with every control character but the line breaks
+ * escaped: names from the raw files (kernels, files, the program's arguments) reach a terminal
+ * as visible text, never as escape sequences. */
+static void cp_trace_table_emit(FILE *out, char *text, size_t len)
+{
+    char *end = text + len;
+    for (char *line = text; line < end;) {
+        char *nl = memchr(line, '\n', (size_t)(end - line));
+        if (nl)
+            *nl = '\0';
+        cp_text_put_printable(out, line);
+        if (!nl)
+            break;
+        fputc('\n', out);
+        line = nl + 1;
+    }
+}
+
+/* Runs write(out-like stream, r) into memory and emits the text escaped; -1 when out of memory. */
+static int cp_trace_table_escaped(FILE *out, const cp_trace_report *r,
+                                  void (*write)(FILE *, const cp_trace_report *))
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    if (!mem)
+        return -1;
+    write(mem, r);
+    int bad = ferror(mem);
+    if (fclose(mem) != 0 || bad) {
+        free(text);
+        return -1;
+    }
+    cp_trace_table_emit(out, text, len);
+    free(text);
+    return 0;
+}
+
+int cp_trace_write_table(FILE *out, const cp_trace_report *r, cp_status *st)
+{
+    errno = 0;
+    if (cp_trace_table_escaped(out, r, cp_trace_table_write) != 0)
+        return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory writing the trace report");
     if (fflush(out) != 0 || ferror(out))
         return cp_status_set(st, CP_EXIT_RUNTIME, "cannot write the trace report: %s",
                              strerror(errno ? errno : EIO));
@@ -427,6 +477,12 @@ int cp_trace_write_table(FILE *out, const cp_trace_report *r, cp_status *st)
 }
 
 void cp_trace_write_violations(FILE *err, const cp_trace_report *r)
+{
+    if (cp_trace_table_escaped(err, r, cp_trace_violations_write) != 0)
+        cp_trace_violations_write(err, r); /* out of memory: as they are, rather than not at all */
+}
+
+static void cp_trace_violations_write(FILE *err, const cp_trace_report *r)
 {
     for (size_t i = 0; i < r->nviolations; i++) {
         const cp_trace_violation *v = &r->violations[i];

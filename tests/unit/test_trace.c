@@ -52,7 +52,7 @@ static void test_load_transpose(void)
     cp_trace t;
     cp_status st;
     cp_status_clear(&st);
-    CHECK(cp_trace_load_dir(FIXTURES "/handmade-transpose", &t, &st) == CP_EXIT_OK);
+    CHECK(cp_trace_load_dir(FIXTURES "/handmade-transpose", &t, NULL, &st) == CP_EXIT_OK);
     CHECK_EQ_U64(t.nprocs, 1);
     const cp_trace_process *p = find_process(&t, 4242);
     CHECK(p != NULL);
@@ -112,7 +112,7 @@ static void test_load_children(void)
     cp_trace t;
     cp_status st;
     cp_status_clear(&st);
-    CHECK(cp_trace_load_dir(FIXTURES "/handmade-children", &t, &st) == CP_EXIT_OK);
+    CHECK(cp_trace_load_dir(FIXTURES "/handmade-children", &t, NULL, &st) == CP_EXIT_OK);
     CHECK_EQ_U64(t.nprocs, 2);
     const cp_trace_process *parent = find_process(&t, 5000), *child = find_process(&t, 5001);
     CHECK(parent && parent->complete && !parent->truncated && parent->malformed == 0);
@@ -162,7 +162,29 @@ static void test_load_damaged(void)
     CHECK(load_one(&t, "coalprobe-trace-raw\t2\nprocess\t1\t0\tx\n") == CP_EXIT_OK);
     CHECK(t.nprocs == 0);
     CHECK_STR_CONTAINS(t.nnotes ? t.notes[0] : NULL, "version 2");
+    CHECK(t.nunreadable == 1);
+    CHECK_STR_CONTAINS(t.nunreadable ? t.unreadable[0] : NULL,
+                       "raw-1.tsv: raw format version 2, this coalprobe reads 1");
     cp_trace_free(&t);
+    /* CRLF line endings and binary files are said to be so, never read as no trace */
+    CHECK(load_one(&t, "coalprobe-trace-raw\t1\r\nprocess\t1\t0\tx\r\n") == CP_EXIT_OK);
+    CHECK(t.nprocs == 0 && t.nunreadable == 1);
+    CHECK_STR_CONTAINS(t.nunreadable ? t.unreadable[0] : NULL, "raw-1.tsv: CRLF line endings");
+    cp_trace_free(&t);
+    {
+        static const char binary[] = "\177ELF\002\001\000\000\001\n";
+        memset(&t, 0, sizeof t);
+        cp_status st;
+        cp_status_clear(&st);
+        CHECK(cp_trace_load_text(&t, "raw-1.tsv", binary, sizeof binary - 1, &st) == CP_EXIT_OK);
+        CHECK(t.nprocs == 0 && t.nunreadable == 1);
+        CHECK_STR_CONTAINS(t.nunreadable ? t.unreadable[0] : NULL,
+                           "raw-1.tsv: binary, not text (a NUL byte at offset 6)");
+        cp_trace_free(&t);
+    }
+    CHECK(cp_trace_is_raw_name("raw-4242.tsv") && cp_trace_is_raw_name("cubin-1a2b3c4d.cubin"));
+    CHECK(!cp_trace_is_raw_name("raw-.tsv") && !cp_trace_is_raw_name("report.txt") &&
+          !cp_trace_is_raw_name("raw-1.tsv.tmp-x"));
     /* the first line cut off */
     CHECK(load_one(&t, "coalprobe-tr") == CP_EXIT_OK);
     CHECK(t.nprocs == 0);
@@ -388,7 +410,7 @@ static void test_analyze_transpose(void)
     cp_trace t;
     cp_status st;
     cp_status_clear(&st);
-    CHECK(cp_trace_load_dir(FIXTURES "/handmade-transpose", &t, &st) == CP_EXIT_OK);
+    CHECK(cp_trace_load_dir(FIXTURES "/handmade-transpose", &t, NULL, &st) == CP_EXIT_OK);
     CHECK(cp_trace_demangle_all(&t, &st) == CP_EXIT_OK);
     cp_trace_run run = {.tool_version = "0", .command = "coalprobe trace", .wall_seconds = NAN};
     cp_trace_options o = default_options();
@@ -605,13 +627,13 @@ static void test_analyze_why_no_counts(void)
     cp_trace_run run = {.tool_version = "0", .command = "coalprobe trace", .wall_seconds = NAN};
     cp_trace_options o = default_options();
     cp_trace_report r;
-    CHECK(cp_trace_load_dir(FIXTURES "/no-raw-files", &t, &st) == CP_EXIT_OK);
+    CHECK(cp_trace_load_dir(FIXTURES "/no-raw-files", &t, NULL, &st) == CP_EXIT_OK);
     CHECK(cp_trace_analyze(&t, &run, &o, &r, &st) == CP_EXIT_OK);
     CHECK(!r.counted);
     CHECK_STR_CONTAINS(r.no_counts_reason, "no process initialised CUDA");
     cp_trace_report_free(&r);
     cp_trace_free(&t);
-    CHECK(cp_trace_load_dir(FIXTURES "/handmade-refused", &t, &st) == CP_EXIT_OK);
+    CHECK(cp_trace_load_dir(FIXTURES "/handmade-refused", &t, NULL, &st) == CP_EXIT_OK);
     CHECK(cp_trace_analyze(&t, &run, &o, &r, &st) == CP_EXIT_OK);
     CHECK(!r.counted);
     CHECK_STR_CONTAINS(r.no_counts_reason, "insufficient privileges");
@@ -620,7 +642,7 @@ static void test_analyze_why_no_counts(void)
     cp_trace_report_free(&r);
     cp_trace_free(&t);
     /* a killed program makes the trace incomplete, whatever the files say */
-    CHECK(cp_trace_load_dir(FIXTURES "/handmade-transpose", &t, &st) == CP_EXIT_OK);
+    CHECK(cp_trace_load_dir(FIXTURES "/handmade-transpose", &t, NULL, &st) == CP_EXIT_OK);
     run.signaled = 1;
     run.term_signal = 9;
     CHECK(cp_trace_analyze(&t, &run, &o, &r, &st) == CP_EXIT_OK);
@@ -628,7 +650,7 @@ static void test_analyze_why_no_counts(void)
     CHECK_STR_CONTAINS(r.incomplete_reason, "SIGKILL");
     cp_trace_report_free(&r);
     cp_trace_free(&t);
-    CHECK(cp_trace_load_dir(CP_TEST_DATA_DIR "/no/such/dir", &t, &st) == CP_EXIT_RUNTIME);
+    CHECK(cp_trace_load_dir(CP_TEST_DATA_DIR "/no/such/dir", &t, NULL, &st) == CP_EXIT_RUNTIME);
 }
 
 /* ---- nvdisasm, names, refusals ----------------------------------------------------------------
@@ -696,6 +718,21 @@ static void test_sass_parse(void)
                strcmp(lines[i].opcode, "STS") == 0;
     }
     CHECK(ldg == 1 && stg == 1 && pred == 2 && brace == 1 && sts == 1);
+    /* the lines of one function share its name, held once (the first line owns it) */
+    size_t owners = 0, shared = 0;
+    for (size_t i = 0; i < n; i++) {
+        owners += lines[i].owner != 0;
+        shared += i > 0 && lines[i].function == lines[i - 1].function;
+    }
+    CHECK_EQ_U64(owners, 2);
+    CHECK_EQ_U64(shared, n - 2);
+    cp_trace_sass_free(lines, n);
+    /* a section without instructions, then one with: each name freed once (ASan checks) */
+    CHECK(cp_trace_sass_parse("\t.section\t.text.a,\"ax\"\n\t.section\t.text.b,\"ax\"\n"
+                              "/*0010*/ LDG.E R1 ;\n/*0020*/ STG.E R1 ;\n",
+                              &lines, &n, &st) == CP_EXIT_OK);
+    CHECK(n == 2 && lines[0].owner && !lines[1].owner && lines[0].function == lines[1].function &&
+          strcmp(lines[1].function, "b") == 0);
     cp_trace_sass_free(lines, n);
     CHECK(cp_trace_sass_parse("", &lines, &n, &st) == CP_EXIT_OK && n == 0);
     cp_trace_sass_free(lines, n);
