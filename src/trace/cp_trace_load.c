@@ -969,7 +969,12 @@ int cp_trace_load_dir(const char *dir, cp_trace *t, cp_status *st)
         }
         snprintf(path, plen, "%s/%s", dir, names[i]);
         char *text = cp_text_read_file(path, &len);
-        if (!text)
+        if (!text && errno == EFBIG)
+            cp_trace_add_note(t,
+                              "%s is larger than the %zu-byte limit for inputs (set "
+                              "COALPROBE_MAX_INPUT_BYTES to read it): skipped",
+                              names[i], cp_text_read_limit());
+        else if (!text)
             cp_trace_add_note(t, "%s could not be read (%s): skipped", names[i], strerror(errno));
         else
             rc = cp_trace_load_text(t, names[i], text, len, st);
