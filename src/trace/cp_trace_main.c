@@ -558,6 +558,8 @@ int cp_trace_main(int argc, char **argv)
     cp_trace_report r = {0};
     double seconds[CP_TRACE_T_COUNT] = {0};
     if (rc == CP_EXIT_OK)
+        rc = cp_output_begin(&out, &st);
+    if (rc == CP_EXIT_OK)
         rc = cp_trace_report_dir(&c, dir, &run, out.file, &r, &t, seconds, &st);
     if (rc == CP_EXIT_OK)
         rc = cp_output_commit(&out, &st);
