@@ -155,11 +155,13 @@ static void cp_app_catch_signals(struct sigaction old[2])
     sigaction(SIGTERM, &sa, &old[1]);
 }
 
+/* Restores the old actions; the run's cancellation ends with it (its exit code tells). */
 static void cp_app_restore_signals(const struct sigaction old[2])
 {
     cp_app_temp_path = NULL;
     sigaction(SIGINT, &old[0], NULL);
     sigaction(SIGTERM, &old[1], NULL);
+    cp_parallel_cancel_reset();
 }
 
 /* Times every configuration, then reads the counters of all of them in batches. Stops early
