@@ -122,23 +122,24 @@ static void cp_app_note_device(const cp_device_info *dev, const cp_measurement *
                     m->counter_gaps[g].reason);
 }
 
-/* The signal (SIGINT, SIGTERM) that asked the run to stop, 0 while none did; when it came;
- * and the temporary report file a forced stop removes. */
-static volatile sig_atomic_t cp_app_signal;
+/* The signal (SIGINT, SIGTERM) that asked the run to stop is the base layer's cancellation
+ * (cp_parallel_cancelled(), 0 while none did), which the model's loops poll too. When it came,
+ * and the temporary report file a forced stop removes: */
 static struct timespec cp_app_signal_time;
 static const char *volatile cp_app_temp_path;
 
-/* The first signal asks the run to stop after the configuration in progress. The same
- * interruption often arrives twice at once (timeout(1) signals the process and its group);
- * a second signal at least half a second later stops at once, leaving no file behind. Only
- * async-signal-safe calls here. */
+/* The first signal asks the run to stop: a configuration being measured is finished, one being
+ * predicted is cut short (within milliseconds) and left out. The same interruption often
+ * arrives twice at once (timeout(1) signals the process and its group); a second signal at
+ * least half a second later stops at once, leaving no file behind. Only async-signal-safe calls
+ * here. */
 static void cp_app_on_signal(int sig)
 {
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
-    if (!cp_app_signal) {
+    if (!cp_parallel_cancelled()) {
         cp_app_signal_time = now;
-        cp_app_signal = sig;
+        cp_parallel_cancel(sig);
         return;
     }
     long ms = (long)(now.tv_sec - cp_app_signal_time.tv_sec) * 1000 +
@@ -155,23 +156,25 @@ static void cp_app_on_signal(int sig)
 }
 
 /* Catches SIGINT and SIGTERM, saving the old actions. */
-static void cp_app_catch_signals(struct sigaction old[2], const char *temp_path)
+static void cp_app_catch_signals(struct sigaction old[2])
 {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = cp_app_on_signal;
     sigemptyset(&sa.sa_mask);
-    cp_app_signal = 0;
-    cp_app_temp_path = temp_path;
+    cp_parallel_cancel_reset();
+    cp_app_temp_path = NULL;
     sigaction(SIGINT, &sa, &old[0]);
     sigaction(SIGTERM, &sa, &old[1]);
 }
 
+/* Restores the old actions; the run's cancellation ends with it (its exit code tells). */
 static void cp_app_restore_signals(const struct sigaction old[2])
 {
     cp_app_temp_path = NULL;
     sigaction(SIGINT, &old[0], NULL);
     sigaction(SIGTERM, &old[1], NULL);
+    cp_parallel_cancel_reset();
 }
 
 /* Times every configuration, then reads the counters of all of them in batches. Stops early
@@ -184,7 +187,7 @@ static int cp_app_measure_all(const cp_backend *backend, void *state, const cp_c
     cp_progress_start(&progress, "measuring");
     *done = 0;
     for (size_t i = 0; i < n; i++) {
-        if (cp_app_signal) {
+        if (cp_parallel_cancelled()) {
             cp_progress_clear(&progress);
             return CP_EXIT_OK; /* the rows timed so far are reported; no counters */
         }
@@ -228,7 +231,9 @@ int cp_app_run(const cp_options *o, const char *command, const cp_backend *backe
         return rc;
     }
     if (o->explain) {
-        rc = cp_app_explain(o, backend, configs, n, out.file, st);
+        rc = cp_output_begin(&out, st);
+        if (rc == CP_EXIT_OK)
+            rc = cp_app_explain(o, backend, configs, n, out.file, st);
         rc = cp_output_close(&out, rc, st);
         free(configs);
         return rc;
@@ -243,7 +248,7 @@ int cp_app_run(const cp_options *o, const char *command, const cp_backend *backe
     cp_status_clear(&refusal);
     size_t done = n; /* configurations finished (fewer after a signal) */
     struct sigaction old_actions[2];
-    cp_app_catch_signals(old_actions, out.temp_path);
+    cp_app_catch_signals(old_actions);
     if (!rows || !meas || !preds) {
         rc = cp_status_set(st, CP_EXIT_RUNTIME, "out of memory for %zu configurations", n);
         goto done;
@@ -259,7 +264,7 @@ int cp_app_run(const cp_options *o, const char *command, const cp_backend *backe
     cp_progress_start(&progress, "predicting");
     cp_phase_begin(CP_PHASE_MODEL);
     for (size_t i = 0; i < n && rc == CP_EXIT_OK; i++) {
-        if (cp_app_signal) { /* a huge model-only sweep: report what is predicted */
+        if (cp_parallel_cancelled()) { /* a huge model-only sweep: report what is predicted */
             done = i;
             break;
         }
@@ -267,6 +272,12 @@ int cp_app_run(const cp_options *o, const char *command, const cp_backend *backe
             cp_progress_update(&progress, i, n, &configs[i]);
         rows[i].config = configs[i];
         rc = cp_model_predict(&configs[i], &rows[i].predicted, st);
+        if (rc != CP_EXIT_OK && cp_parallel_cancelled()) { /* cut short: left out */
+            cp_status_clear(st);
+            rc = CP_EXIT_OK;
+            done = i;
+            break;
+        }
         preds[i] = rows[i].predicted;
     }
     cp_phase_end();
@@ -274,7 +285,7 @@ int cp_app_run(const cp_options *o, const char *command, const cp_backend *backe
     if (rc != CP_EXIT_OK)
         goto done;
 
-    if (!o->model_only && backend && !cp_app_signal) {
+    if (!o->model_only && backend && !cp_parallel_cancelled()) {
         rc = cp_app_open_backend(o, backend, configs, preds, n, &dev, &state, &refusal, st);
         if (rc != CP_EXIT_OK)
             goto done;
@@ -284,6 +295,16 @@ int cp_app_run(const cp_options *o, const char *command, const cp_backend *backe
         rc = cp_status_set(st, CP_EXIT_RUNTIME,
                            "--check needs measured hardware counters, and this run has none");
         cp_status_hint(st, "run on a GPU where CUPTI may profile (see the warning above)");
+        goto done;
+    }
+    if (o->require_counters && !state && !cp_parallel_cancelled()) {
+        rc = cp_status_set(st, CP_EXIT_RUNTIME,
+                           "--require-counters: the hardware counters cannot be read: %s",
+                           o->model_only ? "--model measures nothing" : "this run has no GPU");
+        cp_status_hint(st, "%s",
+                       o->model_only ? "drop --model, or --require-counters"
+                                     : "run on a GPU where CUPTI may profile (see the "
+                                       "note above), or drop --require-counters");
         goto done;
     }
     if (state) {
@@ -315,14 +336,32 @@ int cp_app_run(const cp_options *o, const char *command, const cp_backend *backe
     report.device = state ? &dev : NULL;
     report.rows = rows;
     report.nrows = done;
-    report.incomplete = cp_app_signal != 0;
+    report.incomplete = cp_parallel_cancelled() != 0;
+    if (report.incomplete && done == 0) { /* nothing to report: the old file stays as it was */
+        int sig = cp_parallel_cancelled();
+        if (out.path)
+            fprintf(stderr,
+                    "coalprobe: interrupted by %s before any configuration finished (0 of %zu): "
+                    "nothing was written, and '%s' is left as it was\n",
+                    sig == SIGINT ? "SIGINT" : "SIGTERM", n, out.path);
+        else
+            fprintf(stderr,
+                    "coalprobe: interrupted by %s before any configuration finished (0 of %zu): "
+                    "nothing was written\n",
+                    sig == SIGINT ? "SIGINT" : "SIGTERM", n);
+        rc = 128 + sig;
+        goto done;
+    }
     cp_phase_begin(CP_PHASE_REPORT);
-    rc = cp_report_write(out.file, o->format, &report, st);
+    rc = cp_output_begin(&out, st);
+    cp_app_temp_path = out.temp_path; /* a second signal removes it */
+    if (rc == CP_EXIT_OK)
+        rc = cp_report_write(out.file, o->format, &report, st);
     cp_phase_end();
     cp_app_temp_path = NULL; /* the output's names are freed now; a second signal exits */
     rc = cp_output_close(&out, rc, st);
-    if (rc == CP_EXIT_OK && cp_app_signal) {
-        int sig = cp_app_signal;
+    if (rc == CP_EXIT_OK && report.incomplete) {
+        int sig = cp_parallel_cancelled();
         fprintf(stderr,
                 "coalprobe: interrupted by %s after %zu of %zu configurations; the report "
                 "holds those and is marked incomplete\n",

@@ -1,7 +1,10 @@
 /* main.c: coalprobe's entry point: parses the command line, runs the job, maps the outcome
  * to an exit code. The only place that exits. */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cp_app.h"
 #include "cp_doctor.h"
@@ -50,6 +53,8 @@ static int cp_main_compare(int argc, char **argv, const char *command)
     cp_output out;
     if (rc == CP_EXIT_OK)
         rc = cp_output_open(&out, o.output, &st);
+    if (rc == CP_EXIT_OK)
+        rc = cp_output_begin(&out, &st);
     if (rc == CP_EXIT_OK) {
         /* a trace report (kind "trace") is compared by the trace layer */
         if (cp_trace_compare_is_trace(o.base_path) || cp_trace_compare_is_trace(o.new_path))
@@ -68,8 +73,28 @@ static int cp_main_compare(int argc, char **argv, const char *command)
     return rc;
 }
 
+/* Opens /dev/null on each of descriptors 0, 1 and 2 that is closed (`coalprobe ... 2>&-`), so
+ * that no file coalprobe opens later gets one of them: a report file on descriptor 2 would
+ * receive every message meant for stderr. Returns 0, or -1 when /dev/null cannot be opened. */
+static int cp_main_open_standard_fds(void)
+{
+    for (int fd = 0; fd <= 2; fd++) {
+        if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+            continue;
+        int got = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY); /* the lowest free: fd */
+        if (got != fd) {
+            if (got >= 0)
+                close(got);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (cp_main_open_standard_fds() != 0)
+        return CP_EXIT_RUNTIME; /* nowhere safe to say so */
     cp_phase_start();
     cp_status st;
     cp_options o;

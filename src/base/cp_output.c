@@ -24,9 +24,11 @@
 #define CP_OUTPUT_TEMP_STEM 200
 
 struct cp_output_sink {
-    int fd;    /* the destination, or the temporary file; -1 once closed */
-    int owned; /* 0 for standard output, which stays open */
-    int error; /* errno of the first failed write; 0 while none failed */
+    int fd;          /* the destination, or the temporary file; -1 before begin, once closed */
+    int owned;       /* 0 for standard output, which stays open */
+    int error;       /* errno of the first failed write; 0 while none failed */
+    mode_t type;     /* what the target is when opened: S_IFREG, S_IFCHR, ..., 0 for nothing */
+    struct stat old; /* its lstat when it exists */
 };
 
 static void cp_output_no_op(int sig)
@@ -289,11 +291,20 @@ static int cp_output_open_special(const char *path, mode_t type)
     return fd;
 }
 
+/* The sink of a destination not open yet (fd -1); -1 when memory runs out. */
+static int cp_output_new_sink(cp_output *out)
+{
+    out->sink = calloc(1, sizeof *out->sink);
+    if (!out->sink)
+        return -1;
+    out->sink->fd = -1;
+    return 0;
+}
+
 /* Wraps fd in the FILE the writers use; on failure fd is closed when owned. */
 static int cp_output_wrap(cp_output *out, int fd, int owned)
 {
-    out->sink = calloc(1, sizeof *out->sink);
-    if (!out->sink) {
+    if (!out->sink && cp_output_new_sink(out) != 0) {
         if (owned)
             close(fd);
         return -1;
@@ -305,6 +316,31 @@ static int cp_output_wrap(cp_output *out, int fd, int owned)
     if (!out->file)
         return -1;
     setvbuf(out->file, NULL, _IOFBF, 1 << 16);
+    return 0;
+}
+
+/* Whether this process may write what the target names, by its effective ids (as open would
+ * decide): a new file needs a directory it may write and search, a regular file to replace needs
+ * that and write permission on the file itself (the shell's `>` refuses a read-only file,
+ * though a rename could replace it), a special file write permission. Returns 0 or an errno;
+ * *file_refused is 1 when what is refused is the regular file itself. */
+static int cp_output_check_access(const char *target, mode_t type, int *file_refused)
+{
+    *file_refused = 0;
+    if (type == 0 || type == S_IFREG) {
+        size_t len = cp_output_dir_len(target);
+        char *dir = len ? strndup(target, len) : strdup(".");
+        if (!dir)
+            return ENOMEM;
+        int e = faccessat(AT_FDCWD, dir, W_OK | X_OK, AT_EACCESS) != 0 ? errno : 0;
+        free(dir);
+        if (e)
+            return e;
+    }
+    if (type != 0 && faccessat(AT_FDCWD, target, W_OK, AT_EACCESS) != 0) {
+        *file_refused = type == S_IFREG;
+        return errno;
+    }
     return 0;
 }
 
@@ -367,19 +403,50 @@ int cp_output_open(cp_output *out, const char *path, cp_status *st)
         cp_output_abort(out);
         return CP_EXIT_RUNTIME;
     }
+    if (type != 0 && type != S_IFREG && type != S_IFCHR && type != S_IFIFO && type != S_IFSOCK)
+        return cp_output_fail_open(out, EINVAL, NULL, st);
+    out->direct = type != 0 && type != S_IFREG;
+    int file_refused = 0;
+    e = cp_output_check_access(out->target, type, &file_refused);
+    if (e == EACCES && file_refused) {
+        cp_status_set(st, CP_EXIT_RUNTIME,
+                      "cannot write '%s': %s is read-only for this user, so it is not replaced",
+                      path, strcmp(out->target, path) == 0 ? "the file" : "the link's target");
+        cp_status_hint(st, "give another file name, or make it writable first (chmod u+w), as "
+                           "the shell's `>` would need");
+        cp_output_abort(out);
+        return CP_EXIT_RUNTIME;
+    }
+    if (e)
+        return cp_output_fail_open(out, e,
+                                   type == 0 || type == S_IFREG
+                                       ? "check that the directory exists and is writable"
+                                       : "check the file's permissions",
+                                   st);
+    if (cp_output_new_sink(out) != 0)
+        return cp_output_fail_open(out, ENOMEM, NULL, st);
+    out->sink->type = type;
+    if (exists)
+        out->sink->old = sb;
+    return CP_EXIT_OK;
+}
+
+int cp_output_begin(cp_output *out, cp_status *st)
+{
+    if (out->file)
+        return CP_EXIT_OK; /* standard output, a descriptor of ours, or begun already */
+    if (!out->sink || !out->target)
+        return cp_status_set(st, CP_EXIT_RUNTIME, "internal error: no output open to begin");
+    mode_t type = out->sink->type;
     int fd;
     const char *hint = "check that the directory exists and is writable";
     if (type == S_IFCHR || type == S_IFIFO || type == S_IFSOCK) {
-        out->direct = 1;
         fd = type == S_IFSOCK ? cp_output_connect(out->target)
                               : cp_output_open_special(out->target, type);
         hint = type == S_IFSOCK ? "a socket must be a Unix stream socket that someone listens on"
                                 : "check the file's permissions";
-    } else if (type == 0 || type == S_IFREG) {
-        fd = cp_output_create_temp(out, type == S_IFREG, &sb);
     } else {
-        fd = -1;
-        errno = EINVAL;
+        fd = cp_output_create_temp(out, type == S_IFREG, &out->sink->old);
     }
     if (fd < 0)
         return cp_output_fail_open(out, errno, hint, st);
@@ -427,8 +494,9 @@ static void cp_output_sync_dir(const char *path)
 
 int cp_output_commit(cp_output *out, cp_status *st)
 {
-    if (!out->file)
-        return CP_EXIT_OK;
+    if (!out->file && !out->sink)
+        return CP_EXIT_OK;            /* closed already */
+    CP_TRY(cp_output_begin(out, st)); /* nothing written: an empty output */
     int fd = out->sink->fd;
     int flushed = fflush(out->file) == 0;
     fclose(out->file); /* nothing left to flush: the cookie's close does not close fd */

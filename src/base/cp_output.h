@@ -13,7 +13,9 @@
  *                        ACL), as the shell's `>` creates files
  *   a regular file       replaced the same way; the new file keeps the old one's permission
  *                        bits (07777) and, where the process may, its owner and group. Other
- *                        hard links to the old file keep the old content
+ *                        hard links to the old file keep the old content. A file this user
+ *                        may not write (a 0444 file, another user's read-only file) is
+ *                        refused when opened, as the shell's `>` refuses it
  *   a symbolic link      followed (a chain of links too, a dangling link included): the file at
  *                        its end is created or replaced by the rules above, in its own
  *                        directory; the link stays
@@ -27,10 +29,18 @@
  * reason, and the temporary file is removed; standard output closed by its reader (EPIPE, e.g.
  * `coalprobe ... | head -1`) is CP_EXIT_PIPE with no message to print.
  *
+ * Opening only checks the destination (it exists or may be created, this user may write it);
+ * nothing is created, and no special file opened, until cp_output_begin, called when the
+ * report is about to be written: a run stopped before then (a signal, an error, a kill) leaves
+ * no temporary file and the old file untouched.
+ *
  * Use:
  *     cp_output out;
  *     CP_TRY(cp_output_open(&out, path, st));       // before the work: a bad path fails now
- *     int rc = write_the_report(out.file, st);       // any writer: a FILE *
+ *     ... the work ...                               // cp_output_abort(&out) if it fails
+ *     int rc = cp_output_begin(&out, st);            // now the temporary file exists
+ *     if (rc == CP_EXIT_OK)
+ *         rc = write_the_report(out.file, st);       // any writer: a FILE *
  *     rc = cp_output_close(&out, rc, st);            // commits if rc is CP_EXIT_OK
  * Not thread-safe: one thread opens, writes and closes a cp_output. */
 #ifndef CP_OUTPUT_H
@@ -43,7 +53,7 @@
 struct cp_output_sink; /* private: the descriptor and the first write error */
 
 typedef struct cp_output {
-    FILE *file;                  /* where to write */
+    FILE *file;                  /* where to write; NULL before cp_output_begin */
     char *path;                  /* the path as given, NULL for standard output */
     char *target;                /* the file written or replaced (a link's target), or NULL */
     char *temp_path;             /* temporary file beside target while writing, or NULL */
@@ -58,9 +68,15 @@ typedef struct cp_output {
  * main calls it once at start; call it in tests that exercise those errors. */
 void cp_output_catch_signals(void);
 
-/* Opens the destination by the rules above. On failure (CP_EXIT_RUNTIME, message "cannot write
- * 'PATH': reason" with a hint) nothing was created. */
+/* Opens the destination by the rules above: standard output and a descriptor of the process
+ * are ready at once (out->file); a file is only checked. On failure (CP_EXIT_RUNTIME, message
+ * "cannot write 'PATH': reason" with a hint) nothing was created. */
 int cp_output_open(cp_output *out, const char *path, cp_status *st);
+
+/* Makes out->file ready: creates the temporary file beside the target, or opens the special
+ * file (a FIFO waits for its reader here); nothing to do for standard output or when begun
+ * already. On failure (CP_EXIT_RUNTIME, as cp_output_open) out is closed and nothing is left. */
+int cp_output_begin(cp_output *out, cp_status *st);
 
 /* Ends the output after the writer returned rc: commits when rc is CP_EXIT_OK, discards
  * otherwise. A write to the destination that failed at any point takes precedence over rc
@@ -69,7 +85,8 @@ int cp_output_open(cp_output *out, const char *path, cp_status *st);
  * either way. */
 int cp_output_close(cp_output *out, int rc, cp_status *st);
 
-/* Flushes everything written; for a new or replaced file, fsyncs it, renames it onto the target
+/* Flushes everything written (begins first when nothing was: an empty output); for a new or
+ * replaced file, fsyncs it, renames it onto the target
  * and fsyncs the directory. On failure the temporary file is removed and the target is left as
  * it was. */
 int cp_output_commit(cp_output *out, cp_status *st);

@@ -9,6 +9,26 @@
 
 static unsigned cp_parallel_setting; /* 0: every CPU */
 
+/* The signal that cancelled the loops, 0 while none did; written by a signal handler, read by
+ * every worker: lock-free, so async-signal-safe. */
+_Static_assert(ATOMIC_INT_LOCK_FREE == 2, "cancellation needs a lock-free atomic int");
+static atomic_int cp_parallel_stop;
+
+void cp_parallel_cancel(int sig)
+{
+    atomic_store_explicit(&cp_parallel_stop, sig ? sig : 1, memory_order_relaxed);
+}
+
+int cp_parallel_cancelled(void)
+{
+    return atomic_load_explicit(&cp_parallel_stop, memory_order_relaxed);
+}
+
+void cp_parallel_cancel_reset(void)
+{
+    atomic_store_explicit(&cp_parallel_stop, 0, memory_order_relaxed);
+}
+
 unsigned cp_parallel_cpus(void)
 {
     long n = 0;
@@ -57,6 +77,8 @@ static void cp_parallel_run(cp_parallel_loop *loop, unsigned worker)
 {
     uint64_t chunks = (loop->n + loop->grain - 1) / loop->grain;
     for (;;) {
+        if (cp_parallel_cancelled())
+            return;
         uint64_t c = atomic_fetch_add_explicit(&loop->next, 1, memory_order_relaxed);
         if (c >= chunks)
             return;
@@ -73,10 +95,10 @@ static void *cp_parallel_thread(void *p)
     return NULL;
 }
 
-void cp_parallel_for(unsigned workers, uint64_t n, uint64_t grain, cp_parallel_fn fn, void *arg)
+int cp_parallel_for(unsigned workers, uint64_t n, uint64_t grain, cp_parallel_fn fn, void *arg)
 {
     if (n == 0)
-        return;
+        return 1;
     if (grain == 0)
         grain = 1;
     if (workers > CP_PARALLEL_MAX_THREADS)
@@ -95,4 +117,6 @@ void cp_parallel_for(unsigned workers, uint64_t n, uint64_t grain, cp_parallel_f
     cp_parallel_run(&loop, 0);
     for (unsigned k = 0; k < started; k++)
         pthread_join(threads[k], NULL);
+    /* a chunk handed out is run: every chunk ran when every one was handed out */
+    return atomic_load(&loop.next) >= (n + grain - 1) / grain;
 }

@@ -31,8 +31,22 @@ unsigned cp_parallel_workers(uint64_t n, uint64_t grain);
 
 /* Runs fn over [0, n) in chunks of `grain` items (the last one shorter), handed out in
  * increasing order to at most `workers` workers, the calling thread among them; returns when
- * every chunk is done. Never fails: a thread that cannot be started leaves its share to the
- * others (with 1 worker everything runs in the calling thread, in order). */
-void cp_parallel_for(unsigned workers, uint64_t n, uint64_t grain, cp_parallel_fn fn, void *arg);
+ * every chunk is done, or when cancelled (see below). A thread that cannot be started leaves its
+ * share to the others (with 1 worker everything runs in the calling thread, in order).
+ * Returns 1 when every chunk ran, 0 when a cancellation stopped the loop before some of them
+ * (workers check it before each chunk, so a loop stops within one chunk per worker). */
+int cp_parallel_for(unsigned workers, uint64_t n, uint64_t grain, cp_parallel_fn fn, void *arg);
+
+/* Cancellation, process-wide: a signal handler (SIGINT, SIGTERM) asks every loop running and
+ * every later one to stop; long loops outside cp_parallel_for poll cp_parallel_cancelled()
+ * between chunks of their own. cp_parallel_cancel is async-signal-safe (a lock-free atomic);
+ * sig is the signal's number (nonzero). */
+void cp_parallel_cancel(int sig);
+
+/* The signal that cancelled, 0 while none did. Cheap: one relaxed atomic load. */
+int cp_parallel_cancelled(void);
+
+/* Clears the cancellation, for a new run (the app's, a test's). */
+void cp_parallel_cancel_reset(void);
 
 #endif

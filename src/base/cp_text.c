@@ -3,41 +3,81 @@
 #include "cp_text.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+
+size_t cp_text_read_limit(void)
+{
+    const char *env = getenv("COALPROBE_MAX_INPUT_BYTES");
+    if (env && *env >= '0' && *env <= '9') {
+        char *end;
+        errno = 0;
+        unsigned long long v = strtoull(env, &end, 10);
+        if (!*end && errno == 0 && v > 0 && v <= SIZE_MAX / 2)
+            return (size_t)v;
+    }
+    return CP_TEXT_READ_LIMIT;
+}
 
 char *cp_text_read_file(const char *path, size_t *len)
 {
+    size_t limit = cp_text_read_limit();
+    struct stat sb; /* a regular file says its size: refused before reading */
+    if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && (uint64_t)sb.st_size > limit) {
+        errno = EFBIG;
+        return NULL;
+    }
     FILE *f = fopen(path, "rb");
     if (!f)
         return NULL;
     size_t cap = 65536, n = 0;
     char *buf = malloc(cap);
+    int too_big = 0;
     while (buf) {
         errno = 0;
         n += fread(buf + n, 1, cap - n - 1, f);
         if (n < cap - 1)
             break;
-        char *grown = realloc(buf, cap * 2);
+        if (n > limit) { /* a pipe or a device that does not end: stop growing */
+            too_big = 1;
+            break;
+        }
+        size_t next = cap * 2 > limit + 2 ? limit + 2 : cap * 2; /* room to see one byte more */
+        char *grown = realloc(buf, next);
         if (!grown) {
             free(buf);
             buf = NULL;
             break;
         }
         buf = grown;
-        cap *= 2;
+        cap = next;
     }
     int e = errno;
-    int failed = !buf || ferror(f);
+    int failed = too_big || !buf || ferror(f) || n > limit;
     fclose(f);
     if (failed) {
         free(buf);
-        errno = !buf ? ENOMEM : e ? e : EIO;
+        errno = !buf ? ENOMEM : too_big || n > limit ? EFBIG : e ? e : EIO;
         return NULL;
     }
     buf[n] = '\0';
     *len = n;
     return buf;
+}
+
+int cp_text_read_failed(const char *path, int err, cp_status *st)
+{
+    if (err == EFBIG) {
+        cp_status_set(st, CP_EXIT_RUNTIME, "'%s' is larger than the %zu-byte limit for inputs",
+                      path, cp_text_read_limit());
+        cp_status_hint(st, "check that it is the file you meant; to read a larger one, set "
+                           "COALPROBE_MAX_INPUT_BYTES to its size or more");
+        return CP_EXIT_RUNTIME;
+    }
+    return cp_status_set(st, CP_EXIT_RUNTIME, "cannot read '%s': %s", path,
+                         err == ENOMEM ? "out of memory" : strerror(err ? err : EIO));
 }
 
 /* 1 when a shell would not read s back as it is without quotes. */

@@ -5,10 +5,27 @@
 
 #include <stdio.h>
 
+#include "cp_status.h"
+
+/* The most bytes cp_text_read_file reads by default (1 GiB); the environment variable
+ * COALPROBE_MAX_INPUT_BYTES (a positive number of bytes) sets another limit, and a value that
+ * is not one is ignored. */
+#define CP_TEXT_READ_LIMIT ((size_t)1 << 30)
+
+/* The limit in force: COALPROBE_MAX_INPUT_BYTES, or CP_TEXT_READ_LIMIT. */
+size_t cp_text_read_limit(void);
+
 /* The whole of the file at path, NUL-terminated (its length in *len, NUL bytes inside it
  * included), in a malloc'd buffer the caller frees; NULL with errno set (ENOMEM when memory runs
- * out, EIO for a read error without one). */
+ * out, EIO for a read error without one, EFBIG for a file over cp_text_read_limit() bytes: a
+ * regular file refused by its size before reading, a pipe or device once it passed the limit,
+ * so `yes | ...` ends). */
 char *cp_text_read_file(const char *path, size_t *len);
+
+/* Records in st why cp_text_read_file failed on path with errno err: "'PATH' is larger than the
+ * N-byte limit for inputs" with a hint for EFBIG, "cannot read 'PATH': reason" otherwise.
+ * Returns CP_EXIT_RUNTIME. */
+int cp_text_read_failed(const char *path, int err, cp_status *st);
 
 /* The words joined by single spaces, each shell-quoted ('...') where a shell would not read it
  * back as it is; first, when not NULL, stands in for words[0]. A malloc'd string the caller

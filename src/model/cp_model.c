@@ -237,8 +237,16 @@ static void cp_model_check_chunk(void *arg, unsigned worker, uint64_t begin, uin
     }
 }
 
+/* A prediction cut short by a cancellation (cp_parallel_cancel: SIGINT, SIGTERM): no result. */
+static int cp_model_interrupted(cp_status *st)
+{
+    return cp_status_set(st, CP_EXIT_RUNTIME, "interrupted (signal %d) before the model finished",
+                         cp_parallel_cancelled());
+}
+
 /* The family's check of every thread of the grid, spread over the CPUs. When threads fail, the
- * message is the first one's, as a check in order gives it. */
+ * message is the first one's, as a check in order gives it. A cancellation stops it within a
+ * chunk per worker. */
 static int cp_model_check(const cp_family_model *fm, const cp_config *c, uint64_t threads,
                           cp_status *st)
 {
@@ -246,11 +254,20 @@ static int cp_model_check(const cp_family_model *fm, const cp_config *c, uint64_
         return CP_EXIT_OK;
     uint64_t failed = 0;
     unsigned workers = cp_parallel_workers(threads, CP_MODEL_CHECK_GRAIN);
-    if (workers <= 1)
-        return fm->validate(c, 0, threads, &failed, st);
+    if (workers <= 1) {
+        for (uint64_t begin = 0; begin < threads; begin += CP_MODEL_CHECK_GRAIN) {
+            if (cp_parallel_cancelled())
+                return cp_model_interrupted(st);
+            uint64_t end =
+                threads - begin < CP_MODEL_CHECK_GRAIN ? threads : begin + CP_MODEL_CHECK_GRAIN;
+            CP_TRY(fm->validate(c, begin, end, &failed, st));
+        }
+        return CP_EXIT_OK;
+    }
     cp_model_check_job j = {fm, c, 0};
     atomic_init(&j.first, threads);
-    cp_parallel_for(workers, threads, CP_MODEL_CHECK_GRAIN, cp_model_check_chunk, &j);
+    if (!cp_parallel_for(workers, threads, CP_MODEL_CHECK_GRAIN, cp_model_check_chunk, &j))
+        return cp_model_interrupted(st);
     uint64_t first = atomic_load(&j.first);
     if (first >= threads)
         return CP_EXIT_OK;
@@ -345,7 +362,11 @@ static int cp_model_count_every_warp(const cp_family_model *fm, const cp_config 
         free(j.seen);
         return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory");
     }
-    cp_parallel_for(workers, nwarps, CP_MODEL_WARP_GRAIN, cp_model_warps_chunk, &j);
+    if (!cp_parallel_for(workers, nwarps, CP_MODEL_WARP_GRAIN, cp_model_warps_chunk, &j)) {
+        free(j.acc);
+        free(j.seen);
+        return cp_model_interrupted(st);
+    }
     for (unsigned k = 0; k < (workers ? workers : 1); k++)
         cp_counts_add_scaled(&ap->counts, &j.acc[k], 1);
     if (from_lanes) {
@@ -431,7 +452,8 @@ static double cp_model_sample(const cp_family_model *fm, const cp_config *c, con
     if (fm->validate) {
         cp_model_check_job j = {fm, c, 0};
         atomic_init(&j.first, threads);
-        cp_parallel_for(workers, threads, CP_MODEL_CHECK_GRAIN, cp_model_check_chunk, &j);
+        if (!cp_parallel_for(workers, threads, CP_MODEL_CHECK_GRAIN, cp_model_check_chunk, &j))
+            return 0; /* cancelled: no estimate */
         if (atomic_load(&j.first) < threads)
             return -1;
     }

@@ -108,7 +108,9 @@ int cp_model_validate(const cp_config *c, cp_status *st);
 /* Predicts with the fast path (each class of identical warps counted once); exact. Accesses
  * with no such classes (a gather, a user's expression) are counted warp by warp, and a user's
  * expression is checked thread by thread first: both spread over the CPUs (cp_parallel_threads,
- * src/base/cp_parallel.h) for large grids, with the same result as on one. */
+ * src/base/cp_parallel.h) for large grids, with the same result as on one. A cancellation
+ * (cp_parallel_cancel, from a signal) stops those loops within a chunk of 64K threads per CPU
+ * thread: CP_EXIT_RUNTIME, no prediction. */
 int cp_model_predict(const cp_config *c, cp_prediction *out, cp_status *st);
 
 /* Predicts by enumerating every instruction of every warp; exact and slow (tests compare it

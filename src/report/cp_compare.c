@@ -256,8 +256,7 @@ static int cp_compare_read_file(cp_compare_doc *d, size_t *len, cp_status *st)
 {
     d->text = cp_text_read_file(d->path, len);
     if (!d->text)
-        return cp_status_set(st, CP_EXIT_RUNTIME, "cannot read '%s': %s", d->path,
-                             errno == ENOMEM ? "out of memory" : strerror(errno));
+        return cp_text_read_failed(d->path, errno, st);
     return CP_EXIT_OK;
 }
 

@@ -193,7 +193,7 @@ static int cp_trace_cmp_load(cp_trace_cmp_doc *d, cp_status *st)
     int err = 0;
     d->root = cp_trace_cmp_parse(d->path, &err);
     if (err)
-        return cp_status_set(st, CP_EXIT_RUNTIME, "cannot read '%s': %s", d->path, strerror(err));
+        return cp_text_read_failed(d->path, err, st);
     if (!d->root) {
         cp_status_set(st, CP_EXIT_USAGE, "'%s' is not JSON", d->path);
         cp_status_hint(st, "%s", CP_TRACE_CMP_HINT);

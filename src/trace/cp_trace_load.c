@@ -1030,7 +1030,12 @@ int cp_trace_load_dir(const char *dir, cp_trace *t, const volatile sig_atomic_t 
         }
         snprintf(path, plen, "%s/%s", dir, names[i]);
         char *text = cp_text_read_file(path, &len);
-        if (!text)
+        if (!text && errno == EFBIG)
+            cp_trace_unreadable(t, names[i],
+                                "it is larger than the %zu-byte limit for inputs (set "
+                                "COALPROBE_MAX_INPUT_BYTES to read it)",
+                                cp_text_read_limit());
+        else if (!text)
             cp_trace_unreadable(t, names[i], "it cannot be read: %s", strerror(errno));
         else
             rc = cp_trace_load_text(t, names[i], text, len, st);

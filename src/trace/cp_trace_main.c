@@ -661,6 +661,8 @@ int cp_trace_main(int argc, char **argv)
     cp_trace_signal = 0;
     cp_trace_catch_signals(old_actions);
     if (rc == CP_EXIT_OK)
+        rc = cp_output_begin(&out, &st);
+    if (rc == CP_EXIT_OK)
         rc = cp_trace_report_dir(&c, dir, &run, out.file, &r, &t, seconds, &st);
     if (rc == CP_EXIT_OK)
         rc = cp_output_commit(&out, &st);

@@ -1,7 +1,8 @@
 /* test_app.c: the whole run (plan, model, measurement, report, exit code) with fake
  * measurement backends, so the paths a GPU rarely takes are tested anywhere: a count that
  * differs from the model (--check: exit 3), counters refused (warning; --require-counters:
- * exit 1), no device (model only). */
+ * exit 1), no device (model only; --require-counters: exit 1), a signal before anything
+ * finished (nothing written). */
 #define _POSIX_C_SOURCE 200809L
 #include <signal.h>
 #include <stdlib.h>
@@ -19,6 +20,7 @@ typedef struct fake_plan {
     int signal_at;       /* measure: configuration during which a signal arrives, or -1 */
     int signal;          /* that signal */
     int fail_at;         /* measure, resources: configuration whose kernel fails, or -1 */
+    int signal_at_open;  /* open: a signal that arrives then (before any measurement), or 0 */
 } fake_plan;
 
 static int g_measured; /* configurations measured in the current run */
@@ -57,6 +59,8 @@ static int fake_open(const cp_backend_options *opt, cp_device_info *dev, void **
     snprintf(dev->name, sizeof dev->name, "Fake GPU");
     dev->peak_measured_bytes_per_s = dev->peak_theoretical_bytes_per_s = 1e12;
     cp_status_clear(refusal);
+    if (g_plan.signal_at_open)
+        raise(g_plan.signal_at_open);
     *no_device = g_plan.no_device;
     if (g_plan.no_device)
         return cp_status_set(st, CP_EXIT_RUNTIME, "fake: no device");
@@ -150,6 +154,9 @@ static const cp_backend fake_backend = {
     "fake",     fake_open,      fake_measure,         fake_counters,
     fake_close, fake_resources, fake_counters_refusal};
 
+/* What the report file holds before a run (NULL: nothing), as a report of an earlier run. */
+static const char *g_old_report;
+
 /* Runs coalprobe with args (argv[0] included) against the fake backend; the report goes to
  * a temporary file whose text is returned in *report (caller frees). */
 static int run(const fake_plan *plan, char **report, cp_status *st, int argc, char **argv)
@@ -159,6 +166,8 @@ static int run(const fake_plan *plan, char **report, cp_status *st, int argc, ch
     g_resources_asked = 0;
     char path[] = "/tmp/coalprobe-test-app-XXXXXX";
     int fd = mkstemp(path);
+    if (g_old_report && write(fd, g_old_report, strlen(g_old_report)) < 0)
+        CHECK(0);
     close(fd);
     char *args[32];
     int n = 0;
@@ -267,14 +276,14 @@ int main(void)
     cp_status st;
 
     /* every count matches: exit 0, every row "yes" */
-    fake_plan ok = {0, 0, -1, -1, 0, -1};
+    fake_plan ok = {0, 0, -1, -1, 0, -1, 0};
     CHECK(run(&ok, &report, &st, 6, argv_check) == CP_EXIT_OK);
     CHECK_STR_CONTAINS(report, "yes");
     CHECK(report && !strstr(report, " NO"));
     free(report);
 
     /* one count differs: the report is written and marks the row, --check exits 3 */
-    fake_plan off = {0, 0, 1, -1, 0, -1};
+    fake_plan off = {0, 0, 1, -1, 0, -1, 0};
     CHECK(run(&off, &report, &st, 6, argv_check) == CP_EXIT_MISMATCH);
     CHECK_STR_CONTAINS(st.message, "differ from the model (first: stride=2 ");
     CHECK_STR_CONTAINS(report, "NO");
@@ -284,7 +293,7 @@ int main(void)
     free(report);
 
     /* counters refused: timings still reported, exit 0; --require-counters: exit 1, no file */
-    fake_plan refused = {0, 1, -1, -1, 0, -1};
+    fake_plan refused = {0, 1, -1, -1, 0, -1, 0};
     g_refusal_asked = 0;
     CHECK(run(&refused, &report, &st, 5, argv_plain) == CP_EXIT_OK);
     CHECK(report != NULL && report[0] != '\0');
@@ -301,32 +310,47 @@ int main(void)
     free(report);
 
     /* no device: the model's report, exit 0 */
-    fake_plan none = {1, 0, -1, -1, 0, -1};
+    fake_plan none = {1, 0, -1, -1, 0, -1, 0};
     CHECK(run(&none, &report, &st, 5, argv_plain) == CP_EXIT_OK);
     CHECK_STR_CONTAINS(report, "4.00");
+    free(report);
+    /* no device with --require-counters: no counters, exit 1 with the reason and no report */
+    CHECK(run(&none, &report, &st, 6, argv_require) == CP_EXIT_RUNTIME);
+    CHECK_STR_CONTAINS(st.message, "--require-counters: the hardware counters cannot be read: "
+                                   "this run has no GPU");
+    CHECK(report == NULL || report[0] == '\0');
     free(report);
 
     /* SIGINT while the second of three configurations runs: the two finished rows are
      * written as a report marked incomplete, exit 130; SIGTERM: 143; JSON stays valid */
     char *argv_json[] = {"coalprobe", "--stride", "1..3", "--size", "4K", "--format", "json"};
-    fake_plan sigint = {0, 0, -1, 1, SIGINT, -1};
+    fake_plan sigint = {0, 0, -1, 1, SIGINT, -1, 0};
     CHECK(run(&sigint, &report, &st, 5, argv_plain) == 130);
     CHECK_STR_CONTAINS(report, "(incomplete: the sweep was interrupted)");
     CHECK(report && strstr(report, "\n     2 ") && !strstr(report, "\n     3 "));
     free(report);
-    fake_plan sigterm = {0, 0, -1, 0, SIGTERM, -1};
+    fake_plan sigterm = {0, 0, -1, 0, SIGTERM, -1, 0};
     CHECK(run(&sigterm, &report, &st, 7, argv_json) == 143);
     CHECK_STR_CONTAINS(report, "\"incomplete\":\ttrue");
     CHECK_STR_CONTAINS(report, "\"rows\":\t[{");
     CHECK(report && !strstr(report, "\"stride\":\t2"));
     free(report);
+    /* a signal before any configuration finished: nothing written, the old report left as it
+     * was, exit 128 + the signal */
+    fake_plan early = {0, 0, -1, -1, 0, -1, SIGTERM};
+    g_old_report = "the old report\n";
+    CHECK(run(&early, &report, &st, 7, argv_json) == 143);
+    CHECK(report && strcmp(report, "the old report\n") == 0);
+    CHECK(g_measured == 0);
+    free(report);
+    g_old_report = NULL;
     /* the handlers are gone after the run: the default action is back */
     struct sigaction now;
     sigaction(SIGINT, NULL, &now);
     CHECK(now.sa_handler == SIG_DFL);
 
     /* a kernel that fails: exit 1, the message, and no report left behind */
-    fake_plan fails = {0, 0, -1, -1, 0, 1};
+    fake_plan fails = {0, 0, -1, -1, 0, 1, 0};
     CHECK(run(&fails, &report, &st, 5, argv_plain) == CP_EXIT_RUNTIME);
     CHECK_STR_CONTAINS(st.message, "cudaErrorIllegalAddress (fake) (measuring stride stride=2");
     CHECK(report == NULL || report[0] == '\0');

@@ -2,8 +2,11 @@
  * engine's warp-by-warp counts and checks): every chunk run once by one worker; predictions of
  * user expressions and gathers large enough for several workers identical, byte for byte, on
  * 1, 3, 4 and 7 threads and equal to the enumeration of every warp; the first thread that fails
- * an expression's check named as a check in order names it; the estimate of a long run. */
+ * an expression's check named as a check in order names it; the estimate of a long run; a
+ * cancellation (a signal) that stops the loops and the prediction within a chunk per worker. */
+#include <signal.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -238,11 +241,78 @@ static void test_estimate(void)
     cp_expr_free(e);
 }
 
+/* --- cancellation ------------------------------------------------------------------------------
+ */
+
+/* A chunk that cancels the loop when it is chunk `at` (the signal handler's part). */
+typedef struct cancel_probe {
+    atomic_uint chunks; /* chunks run */
+    uint64_t at;
+} cancel_probe;
+
+static void cancel_chunk(void *arg, unsigned worker, uint64_t begin, uint64_t end)
+{
+    cancel_probe *p = arg;
+    (void)worker;
+    (void)end;
+    atomic_fetch_add(&p->chunks, 1);
+    if (begin / 10 == p->at)
+        cp_parallel_cancel(SIGINT);
+}
+
+static void test_cancel(void)
+{
+    cancel_probe p;
+    for (unsigned workers = 1; workers <= 4; workers++) {
+        cp_parallel_cancel_reset();
+        memset(&p, 0, sizeof p);
+        p.at = 3;
+        CHECK(cp_parallel_for(workers, 100000, 10, cancel_chunk, &p) == 0);
+        CHECK(cp_parallel_cancelled() == SIGINT);
+        /* each worker stops before its next chunk: a few past the fourth, never all 10000 */
+        CHECK(atomic_load(&p.chunks) >= 4 && atomic_load(&p.chunks) <= 4 + 2 * workers);
+        /* cancelled already: no chunk runs */
+        memset(&p, 0, sizeof p);
+        p.at = UINT64_MAX;
+        CHECK(cp_parallel_for(workers, 1000, 10, cancel_chunk, &p) == 0);
+        CHECK(atomic_load(&p.chunks) == 0);
+        CHECK(cp_parallel_for(workers, 0, 10, cancel_chunk, &p) == 1); /* nothing to do */
+        /* reset: every chunk runs */
+        cp_parallel_cancel_reset();
+        CHECK(cp_parallel_cancelled() == 0);
+        CHECK(cp_parallel_for(workers, 1000, 10, cancel_chunk, &p) == 1);
+        CHECK(atomic_load(&p.chunks) == 100);
+    }
+    /* a prediction of billions of threads, cancelled: it returns at once, without a result, on
+     * one CPU thread and on several, in the check of a user's expression and in the counts of a
+     * gather (no check) */
+    cp_expr *e = parse("(i * s) % n");
+    cp_config big_expr = expr_cfg(e, 3, 4, CP_OP_LOAD, 1ull << 34);
+    cp_config big_gather = gather_cfg(1, 1, 1ull << 34);
+    cp_parallel_cancel(SIGTERM);
+    for (unsigned threads = 1; threads <= 4; threads += 3) {
+        cp_prediction pred;
+        cp_status st;
+        CHECK(predict_on(threads, &big_expr, &pred, &st) == CP_EXIT_RUNTIME);
+        CHECK_STR_CONTAINS(st.message, "interrupted (signal 15) before the model finished");
+        CHECK(predict_on(threads, &big_gather, &pred, &st) == CP_EXIT_RUNTIME);
+        CHECK_STR_CONTAINS(st.message, "interrupted (signal 15) before the model finished");
+    }
+    cp_parallel_cancel_reset();
+    /* and not cancelled, a small one is predicted as ever */
+    cp_config small = expr_cfg(e, 3, 4, CP_OP_LOAD, 1u << 20);
+    cp_prediction pred;
+    cp_status st;
+    CHECK(predict_on(4, &small, &pred, &st) == CP_EXIT_OK);
+    cp_expr_free(e);
+}
+
 int main(void)
 {
     test_parallel_for();
     test_threads_agree();
     test_first_failure();
     test_estimate();
+    test_cancel();
     return cp_test_finish();
 }

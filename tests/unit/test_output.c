@@ -94,6 +94,8 @@ static int write_report(const char *path, const char *text, cp_status *st)
     cp_status_clear(st);
     cp_output out;
     int rc = cp_output_open(&out, path, st);
+    if (rc == CP_EXIT_OK)
+        rc = cp_output_begin(&out, st);
     if (rc != CP_EXIT_OK)
         return rc;
     fputs(text, out.file);
@@ -263,7 +265,8 @@ static void test_fifo(void)
     cp_output out;
     cp_status_clear(&st);
     CHECK(cp_output_open(&out, p, &st) == CP_EXIT_OK);
-    for (int k = 0; k < 4096 && out.file; k++) /* 1 MB, far more than a pipe holds */
+    CHECK(cp_output_begin(&out, &st) == CP_EXIT_OK); /* waits for the reader */
+    for (int k = 0; k < 4096 && out.file; k++)       /* 1 MB, far more than a pipe holds */
         fputs("0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
               "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
               "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
@@ -282,6 +285,7 @@ static void test_fifo(void)
     close(fds[1]);
     cp_status_clear(&st);
     CHECK(cp_output_open(&out, p, &st) == CP_EXIT_OK);
+    CHECK(cp_output_begin(&out, &st) == CP_EXIT_OK);
     int rc = CP_EXIT_OK;
     for (int k = 0; k < 1 << 16 && rc == CP_EXIT_OK; k++)
         if (fputs("0123456789abcdef0123456789abcdef\n", out.file) < 0 || fflush(out.file) != 0)
@@ -456,7 +460,8 @@ static void test_write_error_keeps_old_file(void)
             cp_status st;
             cp_status_clear(&st);
             cp_output out;
-            if (cp_output_open(&out, k ? q : p, &st) != CP_EXIT_OK)
+            if (cp_output_open(&out, k ? q : p, &st) != CP_EXIT_OK ||
+                cp_output_begin(&out, &st) != CP_EXIT_OK)
                 _exit(2);
             for (int i = 0; i < 1000; i++)
                 fprintf(out.file, "line %d of a report larger than the limit\n", i);
@@ -482,21 +487,21 @@ static void test_stdout_closed(void)
 {
     int fds[2];
     CHECK(pipe(fds) == 0);
+    close(fds[0]); /* no reader, before the child may write */
     pid_t pid = fork();
     if (pid == 0) {
         cp_output_catch_signals();
-        close(fds[0]); /* no reader */
         if (dup2(fds[1], STDOUT_FILENO) < 0)
             _exit(2);
         cp_status st;
         cp_status_clear(&st);
         cp_output out;
-        if (cp_output_open(&out, "-", &st) != CP_EXIT_OK)
+        if (cp_output_open(&out, "-", &st) != CP_EXIT_OK ||
+            cp_output_begin(&out, &st) != CP_EXIT_OK)
             _exit(3);
         fputs("a report\n", out.file);
         _exit(cp_output_close(&out, CP_EXIT_OK, &st) == CP_EXIT_PIPE ? 0 : 1);
     }
-    close(fds[0]);
     close(fds[1]);
     CHECK(child_status(pid) == 0);
     CHECK(CP_EXIT_PIPE == 128 + SIGPIPE);
@@ -548,15 +553,14 @@ static void test_descriptor_paths(void)
     CHECK_STR_CONTAINS(st.message, "cannot write '/proc/self/fd/977': Bad file descriptor");
     /* standard output through its alias is standard output: a closed pipe is CP_EXIT_PIPE */
     CHECK(pipe(fds) == 0);
+    close(fds[0]); /* no reader, before the child may write */
     pid = fork();
     if (pid == 0) {
-        close(fds[0]);
         if (dup2(fds[1], STDOUT_FILENO) < 0)
             _exit(2);
         cp_status cst;
         _exit(write_report(link, "x\n", &cst) == CP_EXIT_PIPE ? 0 : 1);
     }
-    close(fds[0]);
     close(fds[1]);
     CHECK(child_status(pid) == 0);
     CHECK(temps_in(g_dir) == 0);
@@ -571,6 +575,7 @@ static void test_target_swapped(void)
     at(p, sizeof p, "swapped");
     cp_output out;
     CHECK(cp_output_open(&out, p, &st) == CP_EXIT_OK);
+    CHECK(cp_output_begin(&out, &st) == CP_EXIT_OK);
     fputs("report\n", out.file);
     CHECK(mkfifo(p, 0600) == 0);
     CHECK(cp_output_close(&out, CP_EXIT_OK, &st) == CP_EXIT_RUNTIME);
@@ -579,16 +584,21 @@ static void test_target_swapped(void)
     CHECK(temps_in(g_dir) == 0);
 }
 
-/* A failed writer, or an abort: nothing left, the old file unchanged. */
+/* A failed writer, or an abort: nothing left, the old file unchanged. Opening creates nothing:
+ * the temporary file exists from cp_output_begin on, while the report is written. */
 static void test_abort(void)
 {
-    char p[128];
+    char p[128], q[128];
     cp_status st;
     cp_status_clear(&st);
     put(at(p, sizeof p, "aborted.json"), "precious\n");
     cp_output out;
     CHECK(cp_output_open(&out, p, &st) == CP_EXIT_OK);
-    CHECK(temps_in(g_dir) == 1); /* the temporary file exists while the report is written */
+    CHECK(out.file == NULL && temps_in(g_dir) == 0); /* only checked so far */
+    CHECK(cp_output_begin(&out, &st) == CP_EXIT_OK);
+    CHECK(out.file != NULL && temps_in(g_dir) == 1);
+    CHECK(cp_output_begin(&out, &st) == CP_EXIT_OK); /* twice is harmless */
+    CHECK(temps_in(g_dir) == 1);
     fputs("half a report", out.file);
     CHECK(cp_output_close(&out, CP_EXIT_USAGE, &st) == CP_EXIT_USAGE);
     CHECK(file_is(p, "precious\n"));
@@ -598,6 +608,69 @@ static void test_abort(void)
     cp_output_abort(&out); /* twice is harmless */
     CHECK(file_is(p, "precious\n"));
     CHECK(temps_in(g_dir) == 0);
+    /* a new file that was only opened, then abandoned: nothing at all */
+    CHECK(cp_output_open(&out, at(q, sizeof q, "never.json"), &st) == CP_EXIT_OK);
+    cp_output_abort(&out);
+    CHECK(type_of(q) == 0 && temps_in(g_dir) == 0);
+    /* committed without a write: an empty file, as `> file` makes */
+    CHECK(cp_output_open(&out, q, &st) == CP_EXIT_OK);
+    CHECK(cp_output_close(&out, CP_EXIT_OK, &st) == CP_EXIT_OK);
+    CHECK(file_is(q, ""));
+    unlink(q);
+}
+
+/* A file this user may not write is refused when opened, as the shell's `>` refuses it: a 0444
+ * file of one's own, and another user's read-only file in a directory everyone may write (it
+ * keeps its owner and content). Checked as uid 65534 when running as root (root may write
+ * anything, as the shell lets it). */
+static void test_read_only_file(void)
+{
+    char d[128], theirs[128], mine[128];
+    CHECK(mkdir(at(d, sizeof d, "shared"), 0755) == 0);
+    CHECK(chmod(d, 0777) == 0); /* no sticky bit: a rename could replace theirs */
+    put(at(theirs, sizeof theirs, "shared/theirs.json"), "theirs\n");
+    CHECK(chmod(theirs, 0444) == 0);
+    at(mine, sizeof mine, "shared/mine.json");
+    struct stat before;
+    CHECK(stat(theirs, &before) == 0);
+    pid_t pid = fork();
+    if (pid == 0) {
+        if (geteuid() == 0 && (setgroups(0, NULL) != 0 || setgid(65534) != 0 || setuid(65534) != 0))
+            _exit(77);
+        FILE *f = fopen(mine, "w");
+        if (!f || fputs("mine\n", f) < 0 || fclose(f) != 0 || chmod(mine, 0444) != 0)
+            _exit(2);
+        if (access(mine, W_OK) == 0)
+            _exit(78); /* still writable: the test could not fail */
+        int ok = 1;
+        cp_status st;
+        for (int k = 0; k < 2; k++) {
+            const char *p = k ? theirs : mine;
+            cp_status_clear(&st);
+            cp_output out;
+            int rc = cp_output_open(&out, p, &st);
+            ok &= rc == CP_EXIT_RUNTIME && strstr(st.message, p) &&
+                  strstr(st.message, "read-only for this user") && strstr(st.hint, "chmod u+w");
+            if (rc == CP_EXIT_OK)
+                cp_output_abort(&out);
+        }
+        ok &= write_report(mine, "new\n", &st) == CP_EXIT_RUNTIME;
+        _exit(ok ? 0 : 1);
+    }
+    int status = child_status(pid);
+    if (status == 77 || status == 78) {
+        printf("SKIP read-only file: %s\n", status == 77
+                                                ? "running as root and cannot become uid 65534"
+                                                : "a 0444 file stays writable for this user");
+    } else {
+        CHECK(status == 0);
+        CHECK(file_is(theirs, "theirs\n"));
+        CHECK(file_is(mine, "mine\n"));
+        struct stat after;
+        CHECK(stat(theirs, &after) == 0 && after.st_uid == before.st_uid &&
+              after.st_ino == before.st_ino && (after.st_mode & 07777) == 0444);
+        CHECK(temps_in(d) == 0);
+    }
 }
 
 static void remove_tree(const char *dir)
@@ -646,6 +719,7 @@ int main(void)
     test_descriptor_paths();
     test_target_swapped();
     test_abort();
+    test_read_only_file();
     remove_tree(g_dir);
     return cp_test_finish();
 }

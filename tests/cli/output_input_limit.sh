@@ -1,0 +1,44 @@
+#!/bin/sh
+# output_input_limit.sh: coalprobe reads its inputs (compare's reports, raw traces) up to a
+# limit, COALPROBE_MAX_INPUT_BYTES here set low so that the test is cheap: a report over it is
+# refused with the path and the limit (exit 1), and an input that never ends (`yes '{'` on
+# /dev/stdin) ends the same way instead of filling the memory.
+# usage: output_input_limit.sh PATH/TO/coalprobe TRACE_FIXTURE_DIR
+set -u
+bin=${1:?usage: output_input_limit.sh PATH/TO/coalprobe TRACE_FIXTURE_DIR}
+raw=${2:?usage: output_input_limit.sh PATH/TO/coalprobe TRACE_FIXTURE_DIR}
+case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
+case $raw in /*) ;; *) raw=$(pwd)/$raw ;; esac
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+cd "$dir" || exit 1
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+"$bin" --stride 1..64 --size 4K --model --format json -o big.json 2>/dev/null || bad "the reference run failed"
+size=$(wc -c < big.json)
+[ "$size" -gt 5000 ] || bad "the reference report is only $size bytes"
+# under the limit: compared
+COALPROBE_MAX_INPUT_BYTES=$size "$bin" compare big.json big.json > /dev/null 2> err.txt
+rc=$?
+[ $rc -eq 0 ] || bad "at the limit: exit $rc: $(cat err.txt)"
+# over it: refused by its size
+COALPROBE_MAX_INPUT_BYTES=5000 "$bin" compare big.json big.json > out.txt 2> err.txt
+rc=$?
+[ $rc -eq 1 ] || bad "over the limit: exit $rc, expected 1"
+grep -q "^coalprobe: 'big.json' is larger than the 5000-byte limit for inputs$" err.txt ||
+    bad "over the limit: $(cat err.txt)"
+grep -q "^hint: .*COALPROBE_MAX_INPUT_BYTES" err.txt || bad "over the limit, no hint: $(cat err.txt)"
+# an input that never ends
+yes '{' | COALPROBE_MAX_INPUT_BYTES=200000 timeout 60 "$bin" compare /dev/stdin big.json > out.txt 2> err.txt
+rc=$?
+[ $rc -eq 1 ] || bad "yes '{': exit $rc, expected 1: $(head -3 err.txt)"
+grep -q "^coalprobe: '/dev/stdin' is larger than the 200000-byte limit for inputs$" err.txt ||
+    bad "yes '{': $(head -3 err.txt)"
+# a raw trace file over the limit is skipped, and the report's note says why
+COALPROBE_MAX_INPUT_BYTES=300 "$bin" trace --from-raw "$raw" > out.txt 2> err.txt
+rc=$?
+[ $rc -eq 0 ] || bad "raw trace: exit $rc: $(cat err.txt)"
+tr '\n' ' ' < out.txt | grep -Eq "note: raw-[0-9]+\.tsv is larger than the 300-byte limit for inputs \(set +COALPROBE_MAX_INPUT_BYTES to +read it\): skipped" ||
+    bad "raw trace: $(cat out.txt)"
+[ $fail -eq 0 ] && echo "inputs over the limit refused: exit 1 with the path and the limit"
+exit $fail
