@@ -247,7 +247,7 @@ static void explain_fails_before_writing(void)
     snprintf(out, sizeof out, "/dev/fd/%d", fd);
     char *argv[] = {"coalprobe", "gemm",      "--m",   "64,128",    "--n", "64", "--k",
                     "64",        "--variant", "naive", "--explain", "-o",  out};
-    fake_plan fails = {0, 0, -1, -1, 0, 1};
+    fake_plan fails = {0, 0, -1, -1, 0, 1, 0};
     g_plan = fails;
     g_resources_asked = 0;
     cp_options o;
