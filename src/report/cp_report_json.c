@@ -608,6 +608,7 @@ int cp_report_stream_mark_incomplete(const cp_report_stream *s, const char *path
     int err = buf ? 0 : ENOMEM;
     if (!err && (pread(fd, flag, 5, at) != 5 || memcmp(flag, "false", 5) != 0))
         err = EINVAL; /* not the stream this describes */
+    errno = 0;
     if (!err && pwrite(fd, "true", 4, at) != 4)
         err = errno ? errno : EIO;
     for (off_t from = at + 5; !err;) {
@@ -618,7 +619,7 @@ int cp_report_stream_mark_incomplete(const cp_report_stream *s, const char *path
             if (ftruncate(fd, from - 1) != 0)
                 err = errno;
             break;
-        } else if (pwrite(fd, buf, (size_t)got, from - 1) != got) {
+        } else if ((errno = 0, pwrite(fd, buf, (size_t)got, from - 1)) != got) {
             err = errno ? errno : EIO;
         }
         from += got > 0 ? got : 0;
