@@ -200,16 +200,17 @@ static int cp_app_measure_all(const cp_backend *backend, void *state, const cp_c
     return rc;
 }
 
-/* Configurations a model-only run predicts, then writes, at a time (about 1.8 KB each). */
+/* Configurations a model-only run predicts, then writes, at a time (a row is about 1 KB). */
 #define CP_APP_CHUNK 4096
 
 /* Whether the run writes its report while it predicts (cp_app_run_streamed): a model-only run
  * in CSV, or in JSON to a file written through a temporary file, where the header's incomplete
  * flag can be rewritten after a signal. JSON to standard output or a pipe cannot be rewritten,
- * so it is written once the sweep is done, as every measured run is. */
+ * so it is written once the sweep is done, as every measured run is; so is a run that asks for
+ * counters (--require-counters, --check), which the sweep's end decides about. */
 static int cp_app_streams(const cp_options *o, const cp_output *out)
 {
-    return o->model_only && !o->explain &&
+    return o->model_only && !o->explain && !o->require_counters && !o->check &&
            (o->format == CP_FORMAT_CSV || (o->format == CP_FORMAT_JSON && !out->direct));
 }
 
