@@ -216,6 +216,112 @@ static int cp_app_measure_all(const cp_backend *backend, void *state, const cp_c
     return rc;
 }
 
+/* Configurations a model-only run predicts, then writes, at a time (a row is about 1 KB). */
+#define CP_APP_CHUNK 4096
+
+/* Whether the run writes its report while it predicts (cp_app_run_streamed): a model-only run
+ * in CSV, or in JSON to a file written through a temporary file, where the header's incomplete
+ * flag can be rewritten after a signal. JSON to standard output or a pipe cannot be rewritten,
+ * so it is written once the sweep is done, as every measured run is; so is a run that asks for
+ * counters (--require-counters, --check), which the sweep's end decides about. */
+static int cp_app_streams(const cp_options *o, const cp_output *out)
+{
+    return o->model_only && !o->explain && !o->require_counters && !o->check &&
+           (o->format == CP_FORMAT_CSV || (o->format == CP_FORMAT_JSON && !out->direct));
+}
+
+/* Writes one chunk's rows, starting the report first when it was not started yet. */
+static int cp_app_write_chunk(cp_report_stream *s, int *started, FILE *file, cp_format fmt,
+                              const cp_report *header, const cp_row *rows, size_t k, cp_status *st)
+{
+    cp_phase_begin(CP_PHASE_REPORT);
+    int rc = CP_EXIT_OK;
+    if (!*started) {
+        rc = cp_report_stream_begin(s, file, fmt, header, st);
+        *started = 1;
+    }
+    for (size_t r = 0; r < k && rc == CP_EXIT_OK; r++)
+        rc = cp_report_stream_row(s, &rows[r], st);
+    cp_phase_end();
+    return rc;
+}
+
+/* A model-only run whose report streams (cp_app_streams): predicts CP_APP_CHUNK configurations,
+ * writes their rows, and goes on with the next, so that memory holds one chunk's rows whatever
+ * the sweep's size. The report starts after the first chunk (an error there writes nothing). A
+ * signal stops it after the configuration in progress: the report holds the rows predicted and
+ * is marked incomplete (JSON: the header's flag, rewritten in the temporary file). */
+static int cp_app_run_streamed(const cp_options *o, const char *command, const cp_config *configs,
+                               size_t n, cp_output *out, cp_status *st)
+{
+    size_t cap = n < CP_APP_CHUNK ? n : CP_APP_CHUNK;
+    cp_row *rows = calloc(cap ? cap : 1, sizeof *rows);
+    if (!rows) {
+        cp_output_abort(out);
+        return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory for %zu configurations", cap);
+    }
+    struct sigaction old_actions[2];
+    cp_app_catch_signals(old_actions, out->temp_path);
+    cp_model_cost cost;
+    char notice[256];
+    cp_model_estimate(configs, n, &cost);
+    if (cp_progress_model_notice(notice, sizeof notice, &cost))
+        fprintf(stderr, "coalprobe: %s\n", notice);
+    cp_report header;
+    memset(&header, 0, sizeof header);
+    header.tool_version = CP_VERSION;
+    header.command = command;
+    cp_report_stream stream;
+    int started = 0, rc = CP_EXIT_OK;
+    size_t done = 0;
+    cp_progress progress;
+    cp_progress_start(&progress, "predicting");
+    while (rc == CP_EXIT_OK && done < n && !cp_app_signal) {
+        size_t k = 0;
+        cp_phase_begin(CP_PHASE_MODEL);
+        while (k < cap && done + k < n && !cp_app_signal) {
+            size_t i = done + k;
+            if (i % 256 == 0)
+                cp_progress_update(&progress, i, n, &configs[i]);
+            rows[k].config = configs[i];
+            rc = cp_model_predict(&configs[i], &rows[k].predicted, st);
+            if (rc != CP_EXIT_OK)
+                break;
+            k++;
+        }
+        cp_phase_end();
+        header.incomplete = cp_app_signal != 0; /* known yet when the first chunk stopped */
+        if (rc == CP_EXIT_OK)
+            rc = cp_app_write_chunk(&stream, &started, out->file, o->format, &header, rows, k, st);
+        done += k;
+    }
+    cp_progress_clear(&progress);
+    header.incomplete = cp_app_signal != 0;
+    if (rc == CP_EXIT_OK)
+        rc = cp_app_write_chunk(&stream, &started, out->file, o->format, &header, rows, 0, st);
+    if (rc == CP_EXIT_OK) {
+        cp_phase_begin(CP_PHASE_REPORT);
+        rc = cp_report_stream_end(&stream, st);
+        if (rc == CP_EXIT_OK && header.incomplete && o->format == CP_FORMAT_JSON)
+            rc = cp_report_stream_mark_incomplete(&stream, out->temp_path, st);
+        cp_phase_end();
+    }
+    cp_app_temp_path = NULL; /* the output's names are freed now; a second signal exits */
+    rc = cp_output_close(out, rc, st);
+    if (rc == CP_EXIT_OK && header.incomplete) {
+        int sig = cp_app_signal;
+        fprintf(stderr,
+                "coalprobe: interrupted by %s after %zu of %zu configurations; the report "
+                "holds those and is marked incomplete\n",
+                sig == SIGINT ? "SIGINT" : "SIGTERM", done, n);
+        rc = 128 + sig;
+    }
+    cp_app_restore_signals(old_actions);
+    cp_output_abort(out);
+    free(rows);
+    return rc;
+}
+
 int cp_app_run(const cp_options *o, const char *command, const cp_backend *backend, cp_status *st)
 {
     cp_config *configs = NULL;
@@ -235,6 +341,11 @@ int cp_app_run(const cp_options *o, const char *command, const cp_backend *backe
         if (rc == CP_EXIT_OK)
             rc = cp_app_explain(o, backend, configs, n, out.file, st);
         rc = cp_output_close(&out, rc, st);
+        free(configs);
+        return rc;
+    }
+    if (cp_app_streams(o, &out)) { /* a model-only sweep: memory bounded by a chunk */
+        rc = cp_app_run_streamed(o, command, configs, n, &out, st);
         free(configs);
         return rc;
     }

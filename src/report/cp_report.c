@@ -1,4 +1,5 @@
-/* cp_report.c: report format names, the writer dispatch, and helpers shared by the writers. */
+/* cp_report.c: report format names, the writer dispatch, the row-by-row stream (JSON, CSV), and
+ * helpers shared by the writers. */
 #include "cp_report.h"
 #include "cp_report_util.h"
 
@@ -38,22 +39,65 @@ int cp_report_write(FILE *out, cp_format fmt, const cp_report *r, cp_status *st)
     }
 }
 
+int cp_report_check_row(const cp_row *row, size_t index, cp_status *st)
+{
+    if ((unsigned)row->config.family >= CP_FAMILY_COUNT)
+        return cp_status_set(st, CP_EXIT_RUNTIME,
+                             "internal error: report row %zu has unknown pattern family %d", index,
+                             (int)row->config.family);
+    if (row->predicted.naccesses > CP_MODEL_MAX_ACCESSES)
+        return cp_status_set(st, CP_EXIT_RUNTIME,
+                             "internal error: report row %zu has %zu accesses (at most %d)", index,
+                             row->predicted.naccesses, CP_MODEL_MAX_ACCESSES);
+    return CP_EXIT_OK;
+}
+
 int cp_report_check_report(const cp_report *r, cp_status *st)
 {
     if (!r || (r->nrows && !r->rows))
         return cp_status_set(st, CP_EXIT_RUNTIME, "internal error: report without rows");
-    for (size_t i = 0; i < r->nrows; i++) {
-        const cp_row *row = &r->rows[i];
-        if ((unsigned)row->config.family >= CP_FAMILY_COUNT)
-            return cp_status_set(st, CP_EXIT_RUNTIME,
-                                 "internal error: report row %zu has unknown pattern family %d", i,
-                                 (int)row->config.family);
-        if (row->predicted.naccesses > CP_MODEL_MAX_ACCESSES)
-            return cp_status_set(st, CP_EXIT_RUNTIME,
-                                 "internal error: report row %zu has %zu accesses (at most %d)", i,
-                                 row->predicted.naccesses, CP_MODEL_MAX_ACCESSES);
-    }
+    for (size_t i = 0; i < r->nrows; i++)
+        CP_TRY(cp_report_check_row(&r->rows[i], i, st));
     return CP_EXIT_OK;
+}
+
+int cp_report_stream_begin(cp_report_stream *s, FILE *out, cp_format fmt, const cp_report *header,
+                           cp_status *st)
+{
+    memset(s, 0, sizeof *s);
+    s->out = out;
+    s->format = fmt;
+    s->incomplete_at = -1;
+    s->incomplete = header->incomplete != 0;
+    switch (fmt) {
+    case CP_FORMAT_JSON:
+        return cp_report_json_begin(s, header, st);
+    case CP_FORMAT_CSV:
+        return cp_report_csv_begin(s, st);
+    default:
+        return cp_status_set(st, CP_EXIT_RUNTIME,
+                             "internal error: the %s report is not written row by row",
+                             cp_report_format_name(fmt));
+    }
+}
+
+int cp_report_stream_row(cp_report_stream *s, const cp_row *row, cp_status *st)
+{
+    CP_TRY(cp_report_check_row(row, s->nrows, st));
+    if (ferror(s->out)) /* a full disk: stop now, cp_report_stream_end says why */
+        return cp_report_check_stream(s->out, st);
+    int rc = s->format == CP_FORMAT_JSON ? cp_report_json_row(s, row, st)
+                                         : cp_report_csv_row(s, row, st);
+    if (rc == CP_EXIT_OK)
+        s->nrows++;
+    return rc;
+}
+
+int cp_report_stream_end(cp_report_stream *s, cp_status *st)
+{
+    if (s->format == CP_FORMAT_JSON)
+        return cp_report_json_end(s, st);
+    return cp_report_check_stream(s->out, st);
 }
 
 const char *cp_report_get_source(const cp_row *row)

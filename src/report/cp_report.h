@@ -53,6 +53,35 @@ int cp_report_write_json(FILE *out, const cp_report *r, cp_status *st);
 int cp_report_write_csv(FILE *out, const cp_report *r, cp_status *st);
 int cp_report_write_vegalite(FILE *out, const cp_report *r, cp_status *st);
 
+/* A report written row by row (JSON and CSV), so that memory stays flat however many rows:
+ * begin writes the header (JSON: everything before the first row, the header's `incomplete`
+ * flag included, taken from header->incomplete; CSV: the line of column names), each row call
+ * writes one row and frees what it built, end closes the document. The bytes are those
+ * cp_report_write prints for the same rows (it is built on this). header->rows is not read. */
+typedef struct cp_report_stream {
+    FILE *out;
+    cp_format format;
+    size_t nrows;            /* rows written so far */
+    long long incomplete_at; /* JSON: byte offset, from the stream's first byte, of the
+                              * header's `incomplete` value ("false" or "true"); -1 otherwise */
+    int incomplete;          /* the value begin wrote */
+} cp_report_stream;
+
+/* Starts a report in fmt (CP_FORMAT_JSON or CP_FORMAT_CSV; others are CP_EXIT_RUNTIME). */
+int cp_report_stream_begin(cp_report_stream *s, FILE *out, cp_format fmt, const cp_report *header,
+                           cp_status *st);
+/* Writes one row (checked as cp_report_write checks every row). */
+int cp_report_stream_row(cp_report_stream *s, const cp_row *row, cp_status *st);
+/* Ends the document and flushes it; a write that failed at any point is CP_EXIT_RUNTIME. */
+int cp_report_stream_end(cp_report_stream *s, cp_status *st);
+
+/* Turns the `incomplete: false` of a finished JSON stream into `true` in the regular file at
+ * path, which holds the stream from its first byte (the file is rewritten from that flag on,
+ * one byte shorter), so that the file equals what cp_report_write prints for the same rows
+ * with incomplete set. Nothing to do when the stream says true already; CP_EXIT_RUNTIME when
+ * the stream is not JSON or the file cannot be rewritten. */
+int cp_report_stream_mark_incomplete(const cp_report_stream *s, const char *path, cp_status *st);
+
 /* Writes a JSON document {"schema_version":..,"tool":..,"command":..,"error":{..}} for a
  * failure in JSON mode: code, message and hint of st. */
 int cp_report_write_json_error(FILE *out, const char *tool_version, const char *command,

@@ -1,4 +1,5 @@
-/* cp_report_csv.c: the tidy CSV report, a header line and one line per configuration. */
+/* cp_report_csv.c: the tidy CSV report, a header line and one line per configuration, written
+ * line by line. */
 #include "cp_report.h"
 #include "cp_report_util.h"
 
@@ -246,14 +247,30 @@ static void cp_report_csv_write_row(cp_report_csv_line *l, const cp_row *row)
     cp_report_csv_end_line(l);
 }
 
-int cp_report_write_csv(FILE *out, const cp_report *r, cp_status *st)
+int cp_report_csv_begin(cp_report_stream *s, cp_status *st)
 {
-    CP_TRY(cp_report_check_report(r, st));
-    cp_report_csv_line line = {.out = out, .ncells = 0};
+    (void)st;
+    cp_report_csv_line line = {.out = s->out, .ncells = 0};
     for (size_t i = 0; i < sizeof cp_report_csv_columns / sizeof cp_report_csv_columns[0]; i++)
         cp_report_csv_cell(&line, cp_report_csv_columns[i]);
     cp_report_csv_end_line(&line);
+    return CP_EXIT_OK;
+}
+
+int cp_report_csv_row(cp_report_stream *s, const cp_row *row, cp_status *st)
+{
+    (void)st;
+    cp_report_csv_line line = {.out = s->out, .ncells = 0};
+    cp_report_csv_write_row(&line, row);
+    return CP_EXIT_OK;
+}
+
+int cp_report_write_csv(FILE *out, const cp_report *r, cp_status *st)
+{
+    CP_TRY(cp_report_check_report(r, st));
+    cp_report_stream s;
+    CP_TRY(cp_report_stream_begin(&s, out, CP_FORMAT_CSV, r, st));
     for (size_t i = 0; i < r->nrows; i++)
-        cp_report_csv_write_row(&line, &r->rows[i]);
-    return cp_report_check_stream(out, st);
+        CP_TRY(cp_report_stream_row(&s, &r->rows[i], st));
+    return cp_report_stream_end(&s, st);
 }

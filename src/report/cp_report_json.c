@@ -1,12 +1,19 @@
-/* cp_report_json.c: the JSON report and the JSON error document, built with cJSON. */
+/* cp_report_json.c: the JSON report, written row by row (one cJSON object per row, printed and
+ * freed), and the JSON error document, built with cJSON. */
+#define _POSIX_C_SOURCE 200809L /* pread, pwrite */
 #include "cp_report.h"
 #include "cp_report_util.h"
 
 #include <cjson/cJSON.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "model/cp_model.h"
 
@@ -460,14 +467,16 @@ static void cp_report_json_add_measured(cp_report_json *j, cJSON *row, const cp_
     cp_report_json_add_resources(j, o, &m->resources);
 }
 
-static void cp_report_json_add_row(cp_report_json *j, cJSON *rows, const cp_row *row)
+/* One row as its own object (the caller prints and frees it). */
+static cJSON *cp_report_json_new_row(cp_report_json *j, const cp_row *row)
 {
-    cJSON *o = cp_report_json_append_object(j, rows);
+    cJSON *o = cp_report_json_check(j, cJSON_CreateObject());
     cp_report_json_add_string(j, o, "pattern", cp_config_family_name(row->config.family));
     cp_report_json_add_config(j, o, &row->config);
     cp_report_json_add_predicted(j, o, &row->predicted);
     cp_report_json_add_measured(j, o, row->measured);
     cp_report_json_add_string(j, o, "source", cp_report_get_source(row));
+    return o;
 }
 
 /* The members every document starts with: schema_version, tool and command. */
@@ -496,17 +505,129 @@ static int cp_report_json_emit(FILE *out, cJSON *root, const cp_report_json *j, 
     return cp_report_check_stream(out, st);
 }
 
-int cp_report_write_json(FILE *out, const cp_report *r, cp_status *st)
+static int cp_report_json_no_memory(cp_status *st)
 {
-    CP_TRY(cp_report_check_report(r, st));
+    return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory while building the JSON report");
+}
+
+/* The document printed whole by cJSON_Print ends its header with these bytes when it has no
+ * rows; a row of the "rows" array is an object printed two tabs deeper, the rows separated by
+ * ", ", the last followed by "]" and the root's closing brace. The stream prints the same. */
+#define CP_REPORT_JSON_ROWS_KEY "\n\t\"rows\":\t["
+#define CP_REPORT_JSON_INCOMPLETE_KEY "\n\t\"incomplete\":\t"
+
+int cp_report_json_begin(cp_report_stream *s, const cp_report *r, cp_status *st)
+{
     cp_report_json j = {0};
     cJSON *root = cp_report_json_new_document(&j, r->tool_version, r->command);
     cp_report_json_add_device(&j, root, r->device);
     cp_report_json_add_bool(&j, root, "incomplete", r->incomplete);
-    cJSON *rows = cp_report_json_check(&j, cJSON_AddArrayToObject(root, "rows"));
-    for (size_t i = 0; i < r->nrows && !j.failed; i++)
-        cp_report_json_add_row(&j, rows, &r->rows[i]);
-    return cp_report_json_emit(out, root, &j, st);
+    cp_report_json_check(&j, cJSON_AddArrayToObject(root, "rows"));
+    char *text = j.failed ? NULL : cJSON_Print(root);
+    cJSON_Delete(root);
+    if (!text)
+        return cp_report_json_no_memory(st);
+    /* strings are printed escaped, so a line break followed by a tab is the document's own */
+    const char *rows = strstr(text, CP_REPORT_JSON_ROWS_KEY);
+    const char *flag = strstr(text, CP_REPORT_JSON_INCOMPLETE_KEY);
+    if (!rows || !flag || strcmp(rows + strlen(CP_REPORT_JSON_ROWS_KEY), "]\n}") != 0) {
+        cJSON_free(text);
+        return cp_status_set(st, CP_EXIT_RUNTIME,
+                             "internal error: unexpected layout of the JSON report's header");
+    }
+    s->incomplete_at = (long long)(flag - text) + (long long)strlen(CP_REPORT_JSON_INCOMPLETE_KEY);
+    fwrite(text, 1, (size_t)(rows - text) + strlen(CP_REPORT_JSON_ROWS_KEY), s->out);
+    cJSON_free(text);
+    return CP_EXIT_OK;
+}
+
+int cp_report_json_row(cp_report_stream *s, const cp_row *row, cp_status *st)
+{
+    cp_report_json j = {0};
+    cJSON *o = cp_report_json_new_row(&j, row);
+    char *text = j.failed ? NULL : cJSON_Print(o);
+    cJSON_Delete(o);
+    if (!text)
+        return cp_report_json_no_memory(st);
+    if (s->nrows)
+        fputs(", ", s->out);
+    for (const char *p = text; *p;) { /* every line after the first two tabs deeper */
+        size_t len = strcspn(p, "\n");
+        fwrite(p, 1, len, s->out);
+        p += len;
+        if (*p) {
+            fputs("\n\t\t", s->out);
+            p++;
+        }
+    }
+    cJSON_free(text);
+    return CP_EXIT_OK;
+}
+
+int cp_report_json_end(cp_report_stream *s, cp_status *st)
+{
+    fputs("]\n}\n", s->out);
+    return cp_report_check_stream(s->out, st);
+}
+
+int cp_report_write_json(FILE *out, const cp_report *r, cp_status *st)
+{
+    CP_TRY(cp_report_check_report(r, st));
+    cp_report_stream s;
+    CP_TRY(cp_report_stream_begin(&s, out, CP_FORMAT_JSON, r, st));
+    for (size_t i = 0; i < r->nrows; i++)
+        CP_TRY(cp_report_stream_row(&s, &r->rows[i], st));
+    return cp_report_stream_end(&s, st);
+}
+
+/* "cannot mark the report incomplete in 'PATH': reason". */
+static int cp_report_json_mark_error(const char *path, int err, cp_status *st)
+{
+    int code = cp_status_set(st, CP_EXIT_RUNTIME, "cannot mark the report incomplete in '%s': %s",
+                             path, strerror(err));
+    cp_status_hint(st, "check that the output is writable and its disk is not full");
+    return code;
+}
+
+int cp_report_stream_mark_incomplete(const cp_report_stream *s, const char *path, cp_status *st)
+{
+    if (s->format != CP_FORMAT_JSON || s->incomplete_at < 0 || !path)
+        return cp_status_set(st, CP_EXIT_RUNTIME,
+                             "internal error: only a JSON report written to a file can be "
+                             "marked incomplete afterwards");
+    if (s->incomplete)
+        return CP_EXIT_OK;
+    int fd = open(path, O_RDWR);
+    if (fd < 0)
+        return cp_report_json_mark_error(path, errno, st);
+    /* "false" becomes "true": everything after it moves one byte back */
+    enum { CHUNK = 1 << 20 };
+    char *buf = malloc(CHUNK);
+    off_t at = (off_t)s->incomplete_at;
+    char flag[5];
+    int err = buf ? 0 : ENOMEM;
+    if (!err && (pread(fd, flag, 5, at) != 5 || memcmp(flag, "false", 5) != 0))
+        err = EINVAL; /* not the stream this describes */
+    errno = 0;
+    if (!err && pwrite(fd, "true", 4, at) != 4)
+        err = errno ? errno : EIO;
+    for (off_t from = at + 5; !err;) {
+        ssize_t got = pread(fd, buf, CHUNK, from);
+        if (got < 0) {
+            err = errno;
+        } else if (got == 0) {
+            if (ftruncate(fd, from - 1) != 0)
+                err = errno;
+            break;
+        } else if ((errno = 0, pwrite(fd, buf, (size_t)got, from - 1)) != got) {
+            err = errno ? errno : EIO;
+        }
+        from += got > 0 ? got : 0;
+    }
+    free(buf);
+    if (close(fd) != 0 && !err)
+        err = errno;
+    return err ? cp_report_json_mark_error(path, err, st) : CP_EXIT_OK;
 }
 
 static const char *cp_report_json_error_kind(int code)

@@ -10,6 +10,16 @@
  * CP_MODEL_MAX_ACCESSES accesses per row. CP_EXIT_RUNTIME with a message otherwise. */
 int cp_report_check_report(const cp_report *r, cp_status *st);
 
+/* Checks one row as cp_report_check_report does; index names it in the message. */
+int cp_report_check_row(const cp_row *row, size_t index, cp_status *st);
+
+/* The streaming writers behind cp_report_stream_begin/row/end, per format. */
+int cp_report_json_begin(cp_report_stream *s, const cp_report *header, cp_status *st);
+int cp_report_json_row(cp_report_stream *s, const cp_row *row, cp_status *st);
+int cp_report_json_end(cp_report_stream *s, cp_status *st);
+int cp_report_csv_begin(cp_report_stream *s, cp_status *st);
+int cp_report_csv_row(cp_report_stream *s, const cp_row *row, cp_status *st);
+
 /* "measured" when the row's kernel was timed, "model" otherwise. */
 const char *cp_report_get_source(const cp_row *row);
 

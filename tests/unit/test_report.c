@@ -1,11 +1,14 @@
-/* test_report.c: the report writers (table, JSON, CSV, JSON error) against golden files, and
- * the JSON read back with cJSON. CP_UPDATE_GOLDEN=1 rewrites the golden files. */
+/* test_report.c: the report writers (table, JSON, CSV, JSON error) against golden files, the
+ * JSON read back with cJSON, and the row-by-row stream against the whole report. CP_UPDATE_GOLDEN=1
+ * rewrites the golden files. */
+#define _POSIX_C_SOURCE 200809L /* mkstemp, fdopen */
 #include "report/cp_report.h"
 #include "cp_test.h"
 
 #include <cjson/cJSON.h>
 #include <ctype.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #define MAX_ROWS 8
 
@@ -823,6 +826,145 @@ static void test_format_names(void)
     CHECK(strcmp(cp_report_format_name(CP_FORMAT_COUNT), "?") == 0);
 }
 
+/* ---- the stream, row by row ------------------------------------------------------------- */
+
+/* The report streamed to a new temporary file (its path in path, PATH_MAX bytes): begin, one
+ * row at a time, end; then, when mark is set, marked incomplete. The file's text, or NULL. */
+static char *render_streamed(const cp_report *r, cp_format fmt, int mark, char *path)
+{
+    strcpy(path, "/tmp/cp_test_stream_XXXXXX");
+    int fd = mkstemp(path);
+    FILE *f = fd >= 0 ? fdopen(fd, "w+") : NULL;
+    if (!f)
+        return NULL;
+    cp_status st;
+    cp_status_clear(&st);
+    cp_report_stream s;
+    int rc = cp_report_stream_begin(&s, f, fmt, r, &st);
+    for (size_t i = 0; i < r->nrows && rc == CP_EXIT_OK; i++) {
+        rc = cp_report_stream_row(&s, &r->rows[i], &st);
+        CHECK_EQ_U64(s.nrows, i + (rc == CP_EXIT_OK));
+    }
+    if (rc == CP_EXIT_OK)
+        rc = cp_report_stream_end(&s, &st);
+    if (rc == CP_EXIT_OK && mark)
+        rc = cp_report_stream_mark_incomplete(&s, path, &st);
+    if (rc != CP_EXIT_OK)
+        fprintf(stderr, "stream failed (%d): %s\n", rc, st.message);
+    fclose(f);
+    f = fopen(path, "r");
+    char *text = rc == CP_EXIT_OK && f ? cp_test_read_stream(f) : NULL;
+    if (f)
+        fclose(f);
+    return text;
+}
+
+/* Rows written one at a time equal the whole report byte for byte (JSON and CSV), and equal
+ * cJSON's own printing of the whole document read back; a stream begun complete and marked
+ * incomplete afterwards equals the report written incomplete. */
+static void test_stream_equals_whole(const char *name, void (*build)(fixture *), int reprint)
+{
+    static fixture f;
+    build(&f);
+    char path[64];
+    for (int incomplete = 0; incomplete <= 1; incomplete++) {
+        f.report.incomplete = incomplete;
+        for (int fmt = CP_FORMAT_JSON; fmt <= CP_FORMAT_CSV; fmt++) {
+            char *whole = render(&f.report, fmt, NULL);
+            char *streamed = render_streamed(&f.report, (cp_format)fmt, 0, path);
+            unlink(path);
+            CHECK(whole && streamed && strcmp(whole, streamed) == 0);
+            if (fmt == CP_FORMAT_JSON && reprint && streamed) {
+                cJSON *doc = cJSON_Parse(streamed);
+                char *again = doc ? cJSON_Print(doc) : NULL;
+                size_t len = again ? strlen(again) : 0;
+                CHECK(again && strncmp(again, streamed, len) == 0 && streamed[len] == '\n' &&
+                      streamed[len + 1] == '\0');
+                if (!(again && strncmp(again, streamed, len) == 0))
+                    fprintf(stderr, "%s: the stream differs from cJSON_Print\n", name);
+                cJSON_free(again);
+                cJSON_Delete(doc);
+            }
+            free(whole);
+            free(streamed);
+        }
+    }
+    /* written complete, then marked: the bytes of the incomplete report */
+    f.report.incomplete = 1;
+    char *want = render(&f.report, CP_FORMAT_JSON, NULL);
+    f.report.incomplete = 0;
+    char *got = render_streamed(&f.report, CP_FORMAT_JSON, 1, path);
+    unlink(path);
+    CHECK(want && got && strcmp(want, got) == 0);
+    CHECK_STR_CONTAINS(got, "\n\t\"incomplete\":\ttrue,\n");
+    if (want && got && strcmp(want, got) != 0)
+        fprintf(stderr, "%s: marked incomplete differs from the incomplete report\n", name);
+    free(want);
+    free(got);
+}
+
+/* The stream's edges: no rows, formats that do not stream, marking what cannot be marked, a
+ * bad row reported by its index. */
+static void test_stream_edges(void)
+{
+    static fixture f;
+    build_model(&f);
+    size_t nrows = f.report.nrows;
+    char path[64];
+    f.report.nrows = 0;
+    f.report.incomplete = 1;
+    char *want = render(&f.report, CP_FORMAT_JSON, NULL);
+    f.report.incomplete = 0;
+    char *got = render_streamed(&f.report, CP_FORMAT_JSON, 1, path);
+    unlink(path);
+    CHECK(want && got && strcmp(want, got) == 0);
+    CHECK_STR_CONTAINS(got, "\"rows\":\t[]\n}\n");
+    free(want);
+    free(got);
+    f.report.nrows = nrows;
+
+    cp_status st;
+    cp_status_clear(&st);
+    cp_report_stream s;
+    FILE *sink = tmpfile();
+    CHECK(sink != NULL);
+    if (!sink)
+        return;
+    CHECK(cp_report_stream_begin(&s, sink, CP_FORMAT_TABLE, &f.report, &st) == CP_EXIT_RUNTIME);
+    CHECK_STR_CONTAINS(st.message, "table");
+    CHECK(cp_report_stream_begin(&s, sink, CP_FORMAT_CSV, &f.report, &st) == CP_EXIT_OK);
+    CHECK(s.incomplete_at == -1);
+    CHECK(cp_report_stream_mark_incomplete(&s, "/nonexistent", &st) == CP_EXIT_RUNTIME);
+    CHECK(cp_report_stream_begin(&s, sink, CP_FORMAT_JSON, &f.report, &st) == CP_EXIT_OK);
+    CHECK(s.incomplete_at > 0);
+    CHECK(cp_report_stream_row(&s, &f.rows[0], &st) == CP_EXIT_OK);
+    cp_row bad = f.rows[1];
+    bad.config.family = CP_FAMILY_COUNT;
+    CHECK(cp_report_stream_row(&s, &bad, &st) == CP_EXIT_RUNTIME);
+    CHECK_STR_CONTAINS(st.message, "row 1");
+    CHECK_EQ_U64(s.nrows, 1);
+    fclose(sink);
+    /* a file that does not hold the stream is refused, not garbled */
+    CHECK(cp_report_stream_mark_incomplete(&s, "/nonexistent/x.json", &st) == CP_EXIT_RUNTIME);
+    strcpy(path, "/tmp/cp_test_stream_XXXXXX");
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    if (fd >= 0) {
+        static const char other[] = "{\"something\": \"else entirely, and long enough\"}\n";
+        CHECK(write(fd, other, sizeof other - 1) == (ssize_t)(sizeof other - 1));
+        close(fd);
+        CHECK(cp_report_stream_mark_incomplete(&s, path, &st) == CP_EXIT_RUNTIME);
+        CHECK_STR_CONTAINS(st.message, "cannot mark the report incomplete");
+        FILE *f2 = fopen(path, "r");
+        char *text = f2 ? cp_test_read_stream(f2) : NULL;
+        CHECK(text && strcmp(text, other) == 0);
+        free(text);
+        if (f2)
+            fclose(f2);
+        unlink(path);
+    }
+}
+
 int main(void)
 {
     test_format_names();
@@ -834,5 +976,9 @@ int main(void)
     test_untimed();
     test_empty();
     test_failures();
+    test_stream_equals_whole("model", build_model, 1);
+    test_stream_equals_whole("measured", build_measured, 1);
+    test_stream_equals_whole("gemm", build_gemm, 0); /* integers past 1e15: cJSON reprints */
+    test_stream_edges();
     return cp_test_finish();
 }
