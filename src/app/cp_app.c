@@ -216,6 +216,25 @@ static int cp_app_measure_all(const cp_backend *backend, void *state, const cp_c
     return rc;
 }
 
+/* A run interrupted before any configuration finished writes nothing, so that the file -o
+ * names keeps what it held: says so and returns the exit code (128 + the signal). */
+static int cp_app_said_nothing_written(const cp_output *out, size_t n)
+{
+    int sig = cp_parallel_cancelled();
+    const char *name = sig == SIGINT ? "SIGINT" : "SIGTERM";
+    if (out->path)
+        fprintf(stderr,
+                "coalprobe: interrupted by %s before any configuration finished (0 of %zu): "
+                "nothing was written, and '%s' is left as it was\n",
+                name, n, out->path);
+    else
+        fprintf(stderr,
+                "coalprobe: interrupted by %s before any configuration finished (0 of %zu): "
+                "nothing was written\n",
+                name, n);
+    return 128 + sig;
+}
+
 /* Configurations a model-only run predicts, then writes, at a time (a row is about 1 KB). */
 #define CP_APP_CHUNK 4096
 
@@ -230,14 +249,18 @@ static int cp_app_streams(const cp_options *o, const cp_output *out)
            (o->format == CP_FORMAT_CSV || (o->format == CP_FORMAT_JSON && !out->direct));
 }
 
-/* Writes one chunk's rows, starting the report first when it was not started yet. */
-static int cp_app_write_chunk(cp_report_stream *s, int *started, FILE *file, cp_format fmt,
+/* Writes one chunk's rows, creating the output's file and starting the report first when it
+ * was not started yet (the file exists from then on; a second signal removes it). */
+static int cp_app_write_chunk(cp_report_stream *s, int *started, cp_output *out, cp_format fmt,
                               const cp_report *header, const cp_row *rows, size_t k, cp_status *st)
 {
     cp_phase_begin(CP_PHASE_REPORT);
     int rc = CP_EXIT_OK;
     if (!*started) {
-        rc = cp_report_stream_begin(s, file, fmt, header, st);
+        rc = cp_output_begin(out, st);
+        cp_app_temp_path = out->temp_path;
+        if (rc == CP_EXIT_OK)
+            rc = cp_report_stream_begin(s, out->file, fmt, header, st);
         *started = 1;
     }
     for (size_t r = 0; r < k && rc == CP_EXIT_OK; r++)
@@ -261,7 +284,7 @@ static int cp_app_run_streamed(const cp_options *o, const char *command, const c
         return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory for %zu configurations", cap);
     }
     struct sigaction old_actions[2];
-    cp_app_catch_signals(old_actions, out->temp_path);
+    cp_app_catch_signals(old_actions);
     cp_model_cost cost;
     char notice[256];
     cp_model_estimate(configs, n, &cost);
@@ -276,29 +299,41 @@ static int cp_app_run_streamed(const cp_options *o, const char *command, const c
     size_t done = 0;
     cp_progress progress;
     cp_progress_start(&progress, "predicting");
-    while (rc == CP_EXIT_OK && done < n && !cp_app_signal) {
+    while (rc == CP_EXIT_OK && done < n && !cp_parallel_cancelled()) {
         size_t k = 0;
         cp_phase_begin(CP_PHASE_MODEL);
-        while (k < cap && done + k < n && !cp_app_signal) {
+        while (k < cap && done + k < n && !cp_parallel_cancelled()) {
             size_t i = done + k;
             if (i % 256 == 0)
                 cp_progress_update(&progress, i, n, &configs[i]);
             rows[k].config = configs[i];
             rc = cp_model_predict(&configs[i], &rows[k].predicted, st);
+            if (rc != CP_EXIT_OK && cp_parallel_cancelled()) { /* cut short: left out */
+                cp_status_clear(st);
+                rc = CP_EXIT_OK;
+                break;
+            }
             if (rc != CP_EXIT_OK)
                 break;
             k++;
         }
         cp_phase_end();
-        header.incomplete = cp_app_signal != 0; /* known yet when the first chunk stopped */
-        if (rc == CP_EXIT_OK)
-            rc = cp_app_write_chunk(&stream, &started, out->file, o->format, &header, rows, k, st);
+        header.incomplete = cp_parallel_cancelled() != 0; /* known when the first chunk stopped */
+        if (rc == CP_EXIT_OK && (k > 0 || started))
+            rc = cp_app_write_chunk(&stream, &started, out, o->format, &header, rows, k, st);
         done += k;
     }
     cp_progress_clear(&progress);
-    header.incomplete = cp_app_signal != 0;
+    header.incomplete = cp_parallel_cancelled() != 0;
+    if (rc == CP_EXIT_OK && header.incomplete && done == 0) { /* the old file stays as it was */
+        rc = cp_app_said_nothing_written(out, n);
+        cp_app_restore_signals(old_actions);
+        cp_output_abort(out);
+        free(rows);
+        return rc;
+    }
     if (rc == CP_EXIT_OK)
-        rc = cp_app_write_chunk(&stream, &started, out->file, o->format, &header, rows, 0, st);
+        rc = cp_app_write_chunk(&stream, &started, out, o->format, &header, rows, 0, st);
     if (rc == CP_EXIT_OK) {
         cp_phase_begin(CP_PHASE_REPORT);
         rc = cp_report_stream_end(&stream, st);
@@ -309,7 +344,7 @@ static int cp_app_run_streamed(const cp_options *o, const char *command, const c
     cp_app_temp_path = NULL; /* the output's names are freed now; a second signal exits */
     rc = cp_output_close(out, rc, st);
     if (rc == CP_EXIT_OK && header.incomplete) {
-        int sig = cp_app_signal;
+        int sig = cp_parallel_cancelled();
         fprintf(stderr,
                 "coalprobe: interrupted by %s after %zu of %zu configurations; the report "
                 "holds those and is marked incomplete\n",
@@ -449,18 +484,7 @@ int cp_app_run(const cp_options *o, const char *command, const cp_backend *backe
     report.nrows = done;
     report.incomplete = cp_parallel_cancelled() != 0;
     if (report.incomplete && done == 0) { /* nothing to report: the old file stays as it was */
-        int sig = cp_parallel_cancelled();
-        if (out.path)
-            fprintf(stderr,
-                    "coalprobe: interrupted by %s before any configuration finished (0 of %zu): "
-                    "nothing was written, and '%s' is left as it was\n",
-                    sig == SIGINT ? "SIGINT" : "SIGTERM", n, out.path);
-        else
-            fprintf(stderr,
-                    "coalprobe: interrupted by %s before any configuration finished (0 of %zu): "
-                    "nothing was written\n",
-                    sig == SIGINT ? "SIGINT" : "SIGTERM", n);
-        rc = 128 + sig;
+        rc = cp_app_said_nothing_written(&out, n);
         goto done;
     }
     cp_phase_begin(CP_PHASE_REPORT);
