@@ -3,14 +3,16 @@
  * the two halves of coalprobe trace.
  *
  * One file per traced process that initialised CUDA: DIR/raw-PID.tsv, where DIR is the
- * directory the launcher names in COALPROBE_TRACE_DIR. The writer holds an exclusive flock on it
- * from before it appears under that name until its end record is written (cp_trace_lock.h);
- * the launcher reads it once no process holds that lock, or its wait ran out. Numbers are
- * written in the C locale (a decimal point), whatever the traced program's locale. Plain text, one record per line, fields
+ * directory the launcher names in COALPROBE_TRACE_DIR. Plain text, one record per line, fields
  * separated by one tab, the record type first. In text fields a backslash, tab, newline and
  * carriage return are written as \\, \t, \n and \r. Numbers are decimal, except cubin CRCs
  * (8 hex digits) and PC offsets (0x-prefixed hex). Unknown record types are skipped by readers
  * (the format grows additively; CP_TRACE_RAW_VERSION changes only when a record changes).
+ *
+ * The writer holds an exclusive flock on its file from before it appears under its name until
+ * its end record is written (cp_trace_lock.h); the launcher reads it once no process holds that
+ * lock, or its wait ran out. Numbers are written in the C locale (a decimal point), whatever the
+ * traced program's locale.
  *
  *   coalprobe-trace-raw VERSION            first line
  *   process   PID PPID COMMAND             COMMAND: the command line, arguments joined by spaces
