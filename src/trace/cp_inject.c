@@ -36,8 +36,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cp_inject_format.h"
 #include "cp_inject_kernels.h"
 #include "cp_inject_table.h"
+#include "cp_trace_lock.h"
 #include "cp_trace_raw.h"
 
 #define CP_INJECT_EXPORT __attribute__((visibility("default")))
@@ -98,6 +100,7 @@ static struct {
     pthread_mutex_t lock;
     pid_t pid;
     FILE *raw;
+    int raw_lock; /* holds the raw file's lock while this process writes it (cp_trace_lock.h) */
     char dir[4096];
     int stopped; /* CUPTI refused or failed: nothing more is collected */
     int profiler_initialized;
@@ -121,7 +124,7 @@ static struct {
     cp_cu_stream_is_capturing_fn stream_is_capturing;
     cp_cu_device_get_name_fn device_get_name;
     cp_cu_device_get_attribute_fn device_get_attribute;
-} g = {.lock = PTHREAD_MUTEX_INITIALIZER};
+} g = {.lock = PTHREAD_MUTEX_INITIALIZER, .raw_lock = -1};
 
 /* ---- time ------------------------------------------------------------------------------- */
 
@@ -139,6 +142,14 @@ static void cp_inject_spent(int phase, double since)
 }
 
 /* ---- writing records ------------------------------------------------------------------- */
+
+/* Writes one number, in the C locale (cp_inject_format_double). */
+static void cp_inject_put_double(double v, int decimals)
+{
+    char text[64];
+    cp_inject_format_double(text, sizeof text, v, decimals);
+    fputs(text, g.raw);
+}
 
 /* Writes one text field with \\, \t, \n and \r escaped. */
 static void cp_inject_put_text(const char *s)
@@ -513,8 +524,10 @@ static void cp_inject_emit_kernel(void *user, const char *kernel, const double *
     for (int m = 0; m < CP_INJECT_KM_COUNT; m++) {
         if (isnan(values[m]))
             fputs("\t-", g.raw);
-        else
-            fprintf(g.raw, "\t%.17g", values[m]);
+        else {
+            fputc('\t', g.raw);
+            cp_inject_put_double(values[m], -1);
+        }
     }
     fputc('\n', g.raw);
 }
@@ -974,13 +987,20 @@ static void cp_inject_at_exit(void)
         while (g.ncontexts > 0 && !g.stopped)
             cp_inject_context_destroying(g.context[g.ncontexts - 1]);
         cp_inject_write_launches();
-        for (int i = 0; i < CP_INJECT_T_COUNT; i++)
-            fprintf(g.raw, "time\t%s\t%.6f\t%" PRIu64 "\n", cp_inject_phase_names[i],
-                    g.phase_seconds[i], g.phase_count[i]);
-        fprintf(g.raw, "time\tinjected\t%.6f\t1\n", cp_inject_now() - g.started);
+        for (int i = 0; i < CP_INJECT_T_COUNT; i++) {
+            fprintf(g.raw, "time\t%s\t", cp_inject_phase_names[i]);
+            cp_inject_put_double(g.phase_seconds[i], 6);
+            fprintf(g.raw, "\t%" PRIu64 "\n", g.phase_count[i]);
+        }
+        fputs("time\tinjected\t", g.raw);
+        cp_inject_put_double(cp_inject_now() - g.started, 6);
+        fputs("\t1\n", g.raw);
         fprintf(g.raw, "end\t%" PRIu64 "\t%" PRIu64 "\n", g.flushes, g.launch_count);
         fclose(g.raw);
         g.raw = NULL;
+        if (g.raw_lock >= 0) /* written: the launcher may read it now */
+            close(g.raw_lock);
+        g.raw_lock = -1;
         cp_inject_table_free(&g.launches, free);
         cp_inject_table_free(&g.cubins, cp_inject_free_cubin);
         cp_inject_table_free(&g.sourced, NULL);
@@ -989,23 +1009,51 @@ static void cp_inject_at_exit(void)
     pthread_mutex_unlock(&g.lock);
 }
 
+/* In a child forked by the program: the lock is its parent's, not the child's to hold. */
+static void cp_inject_forked(void)
+{
+    if (g.raw_lock >= 0)
+        close(g.raw_lock);
+    g.raw_lock = -1;
+}
+
+/* Creates DIR/raw-PID.tsv, locked (cp_trace_lock.h) before it appears under that name, so that
+ * the launcher, which waits for every locked raw file, never reads one this process has yet to
+ * finish. A file system without locks still gets the file, unlocked. */
 static int cp_inject_open_raw(void)
 {
     const char *dir = getenv(CP_TRACE_ENV_DIR);
     if (!dir || !dir[0] || strlen(dir) >= sizeof g.dir)
         return -1;
     snprintf(g.dir, sizeof g.dir, "%s", dir);
-    char path[4200];
+    char path[4200], part[4200];
     snprintf(path, sizeof path, "%s/%s%ld%s", dir, CP_TRACE_RAW_PREFIX, (long)getpid(),
              CP_TRACE_RAW_SUFFIX);
-    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    snprintf(part, sizeof part, "%s/.%s%ld%s.part", dir, CP_TRACE_RAW_PREFIX, (long)getpid(),
+             CP_TRACE_RAW_SUFFIX);
+    if (access(path, F_OK) == 0)
+        return -1; /* another process of this pid wrote here: never overwritten */
+    int fd = open(part, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0)
         return -1;
-    g.raw = fdopen(fd, "w");
-    if (!g.raw) {
+    int lock = cp_trace_lock_hold(part);
+    /* link refuses an existing name, as O_EXCL did; rename where hard links are not offered */
+    int named = link(part, path);
+    if (named == 0)
+        unlink(part);
+    else if (errno != EEXIST)
+        named = rename(part, path);
+    if (named != 0 || !(g.raw = fdopen(fd, "w"))) {
+        unlink(part);
+        if (lock >= 0)
+            close(lock);
         close(fd);
         return -1;
     }
+    g.raw_lock = lock;
+    static int atfork_registered;
+    if (!atfork_registered && pthread_atfork(NULL, NULL, cp_inject_forked) == 0)
+        atfork_registered = 1;
     return 0;
 }
 

@@ -1,10 +1,13 @@
 /* cp_trace_launch.c: starts the traced program with the injection library, forwards the signals
- * sent to coalprobe, and waits for it (the launcher half of coalprobe trace). */
+ * sent to coalprobe, and waits for it and for the processes still writing raw files (the
+ * launcher half of coalprobe trace). */
 #define _POSIX_C_SOURCE 200809L
 #include "cp_trace_launch.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cp_trace_lock.h"
 #include "cp_trace_raw.h"
 
 #define CP_TRACE_INJECT_NAME "libcoalprobe_inject.so"
@@ -135,6 +139,7 @@ int cp_trace_find_injection(char *path, size_t n, cp_status *st)
 /* The child being traced and the signal to pass on, for the handler. */
 static volatile sig_atomic_t cp_trace_child_pid;
 static volatile sig_atomic_t cp_trace_forwarded;
+static volatile sig_atomic_t cp_trace_signals; /* SIGINT/SIGTERM received, counted */
 
 /* SIGINT/SIGTERM reaching coalprobe: a signal from the terminal (SI_KERNEL) reached the program
  * too, as it shares the foreground process group; one sent to coalprobe alone (kill) is passed
@@ -143,6 +148,7 @@ static void cp_trace_on_signal(int sig, siginfo_t *info, void *unused)
 {
     (void)unused;
     cp_trace_forwarded = sig;
+    cp_trace_signals++;
     if (cp_trace_child_pid > 0 && (!info || info->si_code != SI_KERNEL))
         kill((pid_t)cp_trace_child_pid, sig);
 }
@@ -154,10 +160,146 @@ static double cp_trace_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* The pids of the raw files in dir whose lock a process holds: the first n_named into pids;
+ * returns how many there are. */
+static size_t cp_trace_scan_writers(const char *dir, long *pids, size_t n_named)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    size_t busy = 0, prefix = strlen(CP_TRACE_RAW_PREFIX), suffix = strlen(CP_TRACE_RAW_SUFFIX);
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        size_t n = strlen(e->d_name);
+        if (n <= prefix + suffix || strncmp(e->d_name, CP_TRACE_RAW_PREFIX, prefix) != 0 ||
+            strcmp(e->d_name + n - suffix, CP_TRACE_RAW_SUFFIX) != 0)
+            continue;
+        char path[8192];
+        if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, e->d_name) >= sizeof path ||
+            !cp_trace_lock_busy(path))
+            continue;
+        if (busy < n_named)
+            pids[busy] = strtol(e->d_name + prefix, NULL, 10);
+        busy++;
+    }
+    closedir(d);
+    return busy;
+}
+
+/* "pid 12, 34 and 2 more" for a message. */
+static void cp_trace_pid_list(char *buf, size_t n, const long *pids, size_t count)
+{
+    size_t named = count < CP_TRACE_WRITERS_NAMED ? count : CP_TRACE_WRITERS_NAMED;
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < named && used < n; i++) {
+        int w = snprintf(buf + used, n - used, "%s%ld", i ? ", " : "pid ", pids[i]);
+        used += w > 0 ? (size_t)w : 0;
+    }
+    if (count > named && used < n)
+        snprintf(buf + used, n - used, " and %zu more", count - named);
+}
+
+void cp_trace_wait_writers(const char *raw_dir, cp_trace_child *child)
+{
+    double start = cp_trace_now();
+    sig_atomic_t signals = cp_trace_signals;
+    int announced = 0;
+    char pids[600];
+    for (long delay_ns = 1000000;;) {
+        child->nwriting = cp_trace_scan_writers(raw_dir, child->writing, CP_TRACE_WRITERS_NAMED);
+        child->waited = cp_trace_now() - start;
+        if (child->nwriting == 0)
+            return;
+        if (cp_trace_signals != signals) {
+            child->wait_ended_by_signal = 1;
+            break;
+        }
+        if (child->waited >= child->wait_bound)
+            break;
+        if (!announced && child->waited >= 1.0) {
+            cp_trace_pid_list(pids, sizeof pids, child->writing, child->nwriting);
+            fprintf(stderr,
+                    "coalprobe: trace: the program has ended; waiting up to %g s for %zu "
+                    "process%s still writing raw files (%s); COALPROBE_TRACE_WAIT sets the "
+                    "bound\n",
+                    child->wait_bound, child->nwriting, child->nwriting == 1 ? "" : "es", pids);
+            announced = 1;
+        }
+        double left = child->wait_bound - child->waited;
+        long ns = left * 1e9 < (double)delay_ns ? (long)(left * 1e9) + 1 : delay_ns;
+        struct timespec pause = {ns / 1000000000L, ns % 1000000000L};
+        nanosleep(&pause, NULL); /* a signal cuts it short, and is seen above */
+        if (delay_ns < 50000000)
+            delay_ns *= 2;
+    }
+    cp_trace_pid_list(pids, sizeof pids, child->writing, child->nwriting);
+    fprintf(stderr,
+            "coalprobe: trace: %zu process%s still writing raw files after %.1f s (%s): "
+            "reported as far as written, marked incomplete\n",
+            child->nwriting, child->nwriting == 1 ? "" : "es", child->waited, pids);
+    fprintf(stderr, "hint: %s\n",
+            child->wait_ended_by_signal
+                ? "the wait was interrupted; let the processes end, or keep their raw files "
+                  "with --raw-dir and report them later with --from-raw"
+                : "set COALPROBE_TRACE_WAIT to a longer bound in seconds, or keep the raw files "
+                  "with --raw-dir and report them later with --from-raw");
+}
+
+void cp_trace_launch_notes(const cp_trace_child *child, cp_trace *t)
+{
+    if (child->replaced_injection[0])
+        cp_trace_add_note(t,
+                          "CUDA_INJECTION64_PATH=%s was replaced by coalprobe's injection library "
+                          "for this run: the program ran without it",
+                          child->replaced_injection);
+    if (child->nwriting) {
+        char pids[600];
+        cp_trace_pid_list(pids, sizeof pids, child->writing, child->nwriting);
+        cp_trace_add_note(t,
+                          "%zu process%s (%s) still wrote raw files when this report was made, "
+                          "%.1f s after the program ended%s: their counts are as far as written",
+                          child->nwriting, child->nwriting == 1 ? "" : "es", pids, child->waited,
+                          child->wait_ended_by_signal ? " (the wait was interrupted)"
+                                                      : " (COALPROBE_TRACE_WAIT)");
+    }
+}
+
+/* COALPROBE_TRACE_WAIT: seconds from 0 to CP_TRACE_WAIT_MAX, else the default. */
+static int cp_trace_wait_bound(double *bound, cp_status *st)
+{
+    const char *env = getenv("COALPROBE_TRACE_WAIT");
+    *bound = CP_TRACE_WAIT_DEFAULT;
+    if (!env || !env[0])
+        return CP_EXIT_OK;
+    char *end = NULL;
+    errno = 0;
+    double v = strtod(env, &end);
+    if (end == env || *end || errno || !isfinite(v) || v < 0 || v > CP_TRACE_WAIT_MAX) {
+        cp_status_set(st, CP_EXIT_USAGE,
+                      "trace: COALPROBE_TRACE_WAIT='%s' is not a number of seconds from 0 to %g",
+                      env, CP_TRACE_WAIT_MAX);
+        cp_status_hint(st,
+                       "it bounds the wait for processes still writing raw files after the "
+                       "program ended; unset it for %g s",
+                       CP_TRACE_WAIT_DEFAULT);
+        return CP_EXIT_USAGE;
+    }
+    *bound = v;
+    return CP_EXIT_OK;
+}
+
 int cp_trace_launch(const char *path, char *const argv[], const char *inject_library,
                     const char *raw_dir, cp_trace_child *child, cp_status *st)
 {
     memset(child, 0, sizeof *child);
+    CP_TRY(cp_trace_wait_bound(&child->wait_bound, st));
+    const char *own = getenv("CUDA_INJECTION64_PATH");
+    if (own && own[0] && strcmp(own, inject_library) != 0) {
+        snprintf(child->replaced_injection, sizeof child->replaced_injection, "%s", own);
+        fputs("coalprobe: note: CUDA_INJECTION64_PATH=", stderr);
+        cp_text_put_printable(stderr, own);
+        fputs(" is replaced by coalprobe's injection library for this run\n", stderr);
+    }
     int report[2]; /* the child writes errno here when exec fails; closed on exec */
     if (pipe(report) != 0)
         return cp_status_set(st, CP_EXIT_RUNTIME, "trace: pipe: %s", strerror(errno));
@@ -213,9 +355,12 @@ int cp_trace_launch(const char *path, char *const argv[], const char *inject_lib
     } while (w < 0 && errno == EINTR);
     child->wall_seconds = cp_trace_now() - start;
     cp_trace_child_pid = 0;
+    child->forwarded = cp_trace_forwarded;
+    /* processes of the program that outlive it and still write: SIGINT or SIGTERM ends the wait */
+    if (w == pid && got != (ssize_t)sizeof exec_errno)
+        cp_trace_wait_writers(raw_dir, child);
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
-    child->forwarded = cp_trace_forwarded;
 
     if (got == (ssize_t)sizeof exec_errno)
         return cp_status_set(st, CP_EXIT_RUNTIME, "trace: cannot execute %s: %s", path,

@@ -7,6 +7,14 @@
 #include <stddef.h>
 
 #include "base/cp_base.h"
+#include "cp_trace_report.h"
+
+/* How long the launcher waits, after the program ended, for processes still writing their raw
+ * files (seconds; COALPROBE_TRACE_WAIT sets another, 0 to 86400). */
+#define CP_TRACE_WAIT_DEFAULT 30.0
+#define CP_TRACE_WAIT_MAX 86400.0
+/* Processes still writing that the report names (past these, a count). */
+#define CP_TRACE_WRITERS_NAMED 32
 
 typedef struct cp_trace_child {
     int started;         /* 1 once the program was executed */
@@ -16,6 +24,12 @@ typedef struct cp_trace_child {
     int term_signal;     /* when signaled */
     int forwarded;       /* the signal coalprobe received and passed on (SIGINT/SIGTERM), or 0 */
     double wall_seconds; /* from the start to the end of the program */
+    double wait_bound;   /* seconds the launcher would wait for processes still writing */
+    double waited;       /* seconds it waited for them after the program ended */
+    int wait_ended_by_signal;             /* 1: SIGINT or SIGTERM ended that wait early */
+    size_t nwriting;                      /* processes still writing when the wait ended */
+    long writing[CP_TRACE_WRITERS_NAMED]; /* the first of their pids */
+    char replaced_injection[4096];        /* the user's own CUDA_INJECTION64_PATH, or "" */
 } cp_trace_child;
 
 /* Finds the program as execvp would (a name with a slash is taken as a path; otherwise each
@@ -29,12 +43,26 @@ int cp_trace_find_program(const char *name, char *path, size_t n, cp_status *st)
  * there). CP_EXIT_RUNTIME when it is not found. */
 int cp_trace_find_injection(char *path, size_t n, cp_status *st);
 
+/* Waits until no process holds the lock of a raw file in raw_dir (cp_trace_lock.h), or for
+ * child->wait_bound seconds, or until SIGINT or SIGTERM reaches coalprobe; says once on stderr,
+ * after a second, which processes it waits for. Fills child's waited, nwriting and writing, and
+ * says on stderr which ones were still writing when it gave up. Raw files that appear during
+ * the wait (processes that initialised CUDA meanwhile) are waited for too. */
+void cp_trace_wait_writers(const char *raw_dir, cp_trace_child *child);
+
+/* Adds to t the notes the run gives the report: a user's CUDA_INJECTION64_PATH replaced, and the
+ * processes that were still writing their raw files when the report was made. */
+void cp_trace_launch_notes(const cp_trace_child *child, cp_trace *t);
+
 /* Runs the program at path (resolved by cp_trace_find_program) with argv as its arguments (argv[0]
  * as the user typed it, like a shell does) and the injection library
- * writing raw files into raw_dir, and waits for it. stdin, stdout and stderr are the
- * program's own. SIGINT and SIGTERM that reach coalprobe meanwhile are forwarded to the program
- * (its process group when it has one of its own). Returns CP_EXIT_OK when the program ran,
- * whatever its exit status (in *child); CP_EXIT_RUNTIME when it could not be started. */
+ * writing raw files into raw_dir, and waits for it, then for the processes still writing raw
+ * files (cp_trace_wait_writers). stdin, stdout and stderr are the program's own. SIGINT and
+ * SIGTERM that reach coalprobe meanwhile are forwarded to the program (its process group when it
+ * has one of its own). A CUDA_INJECTION64_PATH of the user's own is replaced, with a note on
+ * stderr. Returns CP_EXIT_OK when the program ran, whatever its exit status (in *child);
+ * CP_EXIT_USAGE for a COALPROBE_TRACE_WAIT that is not a number of seconds (nothing was run);
+ * CP_EXIT_RUNTIME when it could not be started. */
 int cp_trace_launch(const char *path, char *const argv[], const char *inject_library,
                     const char *raw_dir, cp_trace_child *child, cp_status *st);
 

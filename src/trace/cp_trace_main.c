@@ -466,11 +466,14 @@ static void cp_trace_lap(double *seconds, int phase, double *since)
 
 /* Reads the raw files, analyses them and writes the report to out; each phase's seconds are
  * added to seconds[CP_TRACE_T_*]. */
-static int cp_trace_report_dir(const cp_trace_cli *c, const char *dir, cp_trace_run *run, FILE *out,
-                               cp_trace_report *r, cp_trace *t, double *seconds, cp_status *st)
+static int cp_trace_report_dir(const cp_trace_cli *c, const char *dir, cp_trace_run *run,
+                               const cp_trace_child *child, FILE *out, cp_trace_report *r,
+                               cp_trace *t, double *seconds, cp_status *st)
 {
     double since = cp_phase_now();
     CP_TRY(cp_trace_load_dir(dir, t, &cp_trace_signal, st));
+    if (child)
+        cp_trace_launch_notes(child, t);
     cp_trace_lap(seconds, CP_TRACE_T_LOAD, &since);
     for (size_t i = 0; i < t->nunreadable; i++) {
         fputs("coalprobe: warning: skipped ", stderr);
@@ -663,7 +666,8 @@ int cp_trace_main(int argc, char **argv)
     if (rc == CP_EXIT_OK)
         rc = cp_output_begin(&out, &st);
     if (rc == CP_EXIT_OK)
-        rc = cp_trace_report_dir(&c, dir, &run, out.file, &r, &t, seconds, &st);
+        rc = cp_trace_report_dir(&c, dir, &run, c.from_raw ? NULL : &child, out.file, &r, &t,
+                                 seconds, &st);
     if (rc == CP_EXIT_OK)
         rc = cp_output_commit(&out, &st);
     cp_output_abort(&out);
@@ -696,7 +700,12 @@ int cp_trace_main(int argc, char **argv)
         cp_trace_print_times(stderr, cp_phase_now() - started, &run, &t, seconds);
     cp_trace_report_free(&r);
     cp_trace_free(&t);
-    if (temp_dir[0])
+    if (temp_dir[0] && child.nwriting) /* never removed under a process still writing there */
+        fprintf(stderr,
+                "coalprobe: note: the raw files stay in %s: processes still write there; "
+                "coalprobe trace --from-raw %s reports them once they end\n",
+                temp_dir, temp_dir);
+    else if (temp_dir[0])
         cp_trace_remove_temp_dir(temp_dir);
     free(program_text);
     free(command);

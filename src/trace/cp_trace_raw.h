@@ -9,6 +9,11 @@
  * (8 hex digits) and PC offsets (0x-prefixed hex). Unknown record types are skipped by readers
  * (the format grows additively; CP_TRACE_RAW_VERSION changes only when a record changes).
  *
+ * The writer holds an exclusive flock on its file from before it appears under its name until
+ * its end record is written (cp_trace_lock.h); the launcher reads it once no process holds that
+ * lock, or its wait ran out. Numbers are written in the C locale (a decimal point), whatever the
+ * traced program's locale.
+ *
  *   coalprobe-trace-raw VERSION            first line
  *   process   PID PPID COMMAND             COMMAND: the command line, arguments joined by spaces
  *   device    ORDINAL CHIP NAME CC         CHIP as CUPTI names it ("GH100"), CC as "9.0"

@@ -1,6 +1,7 @@
 /* test_inject.c: the injection library without a GPU: its hash table, and InitializeInjection
  * refusing cleanly (return 0, a raw file saying why) in a process with no CUDA driver loaded,
- * and staying out of the way when coalprobe trace did not start the program. */
+ * and staying out of the way when coalprobe trace did not start the program; the raw file's lock
+ * held from its creation until the end record is written. */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <dlfcn.h>
@@ -11,6 +12,7 @@
 
 #include "cp_test.h"
 #include "trace/cp_inject_table.h"
+#include "trace/cp_trace_lock.h"
 #include "trace/cp_trace_raw.h"
 
 static void test_table(void)
@@ -72,10 +74,15 @@ static void check_end_and_clean(void)
     char path[4200];
     snprintf(path, sizeof path, "%s/%s%ld%s", test_dir, CP_TRACE_RAW_PREFIX, (long)getpid(),
              CP_TRACE_RAW_SUFFIX);
+    int unlocked = !cp_trace_lock_busy(path); /* written: the lock is released */
     unlink(path);
     rmdir(test_dir);
     if (!ok) {
         fprintf(stderr, "test_inject: no end record written at exit\n");
+        _exit(1);
+    }
+    if (!unlocked) {
+        fprintf(stderr, "test_inject: the raw file is still locked after its end record\n");
         _exit(1);
     }
 }
@@ -114,6 +121,14 @@ static void test_initialize_without_driver(void)
     CHECK_STR_CONTAINS(raw, "\nmetrics\t" CP_TRACE_METRIC_GLOBAL_LD "\t");
     CHECK_STR_CONTAINS(raw, "\nnote\tno CUDA driver in this process: nothing to trace\n");
     CHECK(strstr(raw, "\nend\t") == NULL); /* written at exit */
+    /* locked while the process may still write it; no partly created name left behind */
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s%ld%s", dir, CP_TRACE_RAW_PREFIX, (long)getpid(),
+             CP_TRACE_RAW_SUFFIX);
+    CHECK(cp_trace_lock_busy(path));
+    snprintf(path, sizeof path, "%s/.%s%ld%s.part", dir, CP_TRACE_RAW_PREFIX, (long)getpid(),
+             CP_TRACE_RAW_SUFFIX);
+    CHECK(access(path, F_OK) != 0);
     /* a second call (a second cuInit) changes nothing */
     CHECK_EQ_U64(init(), 0);
     char again[8192];
