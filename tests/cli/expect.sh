@@ -9,14 +9,17 @@
 #   --json         standard output must be one valid JSON document (python3 json module)
 #   --max-width N  no line of standard output is longer than N characters
 #   --stdout-file-re ERE  the output file (--file) has a line matching ERE
+# --stderr, --stdout and --stdout-file-re may be given several times: every pattern must match.
 set -u
 want_rc=$1
 shift
+nl='
+'
 stderr_re= stdout_re= no_stderr=0 no_stdout=0 json=0 golden= file= no_file= max_width= file_re=
 while [ $# -gt 0 ] && [ "$1" != "--" ]; do
     case $1 in
-    --stderr) stderr_re=$2; shift ;;
-    --stdout) stdout_re=$2; shift ;;
+    --stderr) stderr_re="$stderr_re$2$nl"; shift ;;
+    --stdout) stdout_re="$stdout_re$2$nl"; shift ;;
     --no-stderr) no_stderr=1 ;;
     --no-stdout) no_stdout=1 ;;
     --json) json=1 ;;
@@ -24,7 +27,7 @@ while [ $# -gt 0 ] && [ "$1" != "--" ]; do
     --file) file=$2; shift ;;
     --no-file) no_file=$2; shift ;;
     --max-width) max_width=$2; shift ;;
-    --stdout-file-re) file_re=$2; shift ;;
+    --stdout-file-re) file_re="$file_re$2$nl"; shift ;;
     *) echo "expect.sh: unknown option $1" >&2; exit 2 ;;
     esac
     shift
@@ -38,8 +41,17 @@ rc=$?
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 [ "$rc" -eq "$want_rc" ] || bad "exit code $rc, expected $want_rc"
-if [ -n "$stderr_re" ] && ! grep -Eq -- "$stderr_re" "$tmp/err"; then bad "stderr lacks /$stderr_re/"; fi
-if [ -n "$stdout_re" ] && ! grep -Eq -- "$stdout_re" "$tmp/out"; then bad "stdout lacks /$stdout_re/"; fi
+# each_match WHAT FILE PATTERNS: every newline-ended pattern has a matching line in FILE
+each_match() {
+    what=$1 in=$2 rest=$3
+    while [ -n "$rest" ]; do
+        re=${rest%%"$nl"*}
+        rest=${rest#*"$nl"}
+        grep -Eq -- "$re" "$in" 2>/dev/null || bad "$what lacks /$re/"
+    done
+}
+each_match stderr "$tmp/err" "$stderr_re"
+each_match stdout "$tmp/out" "$stdout_re"
 [ $no_stderr -eq 1 ] && [ -s "$tmp/err" ] && bad "stderr is not empty"
 [ $no_stdout -eq 1 ] && [ -s "$tmp/out" ] && bad "stdout is not empty"
 if [ $json -eq 1 ] && ! python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$tmp/out"; then
@@ -48,9 +60,7 @@ fi
 if [ -n "$max_width" ] && awk -v w="$max_width" 'length($0) > w { bad = 1 } END { exit !bad }' "$tmp/out"; then
     bad "a line of stdout is longer than $max_width characters"
 fi
-if [ -n "$file_re" ] && ! grep -Eq -- "$file_re" "$file" 2>/dev/null; then
-    bad "the output file lacks /$file_re/"
-fi
+each_match "the output file" "$file" "$file_re"
 if [ -n "$no_file" ] && ls "$no_file"* >/dev/null 2>&1; then bad "$no_file was left behind"; fi
 if [ -n "$golden" ]; then
     got="$tmp/out"

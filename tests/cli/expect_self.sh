@@ -1,0 +1,15 @@
+#!/bin/sh
+# expect_self.sh: expect.sh checks every --stdout and --stderr pattern it is given, not the
+# last one alone (a test with a wrong first pattern must fail).
+# usage: expect_self.sh EXPECT_SH
+set -u
+expect=$1
+fail=0
+sh "$expect" 0 --stdout '^one$' --stdout '^two$' -- printf 'one\ntwo\n' > /dev/null ||
+    { echo "FAIL: two matching stdout patterns rejected"; fail=1; }
+sh "$expect" 0 --stdout '^absent$' --stdout '^two$' -- printf 'one\ntwo\n' > /dev/null &&
+    { echo "FAIL: a first stdout pattern that matches nothing was ignored"; fail=1; }
+sh "$expect" 0 --stderr '^absent$' --stderr '^e$' -- sh -c 'echo e >&2' > /dev/null &&
+    { echo "FAIL: a first stderr pattern that matches nothing was ignored"; fail=1; }
+[ $fail -eq 0 ] && echo "every pattern is checked"
+exit $fail
