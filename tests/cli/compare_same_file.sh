@@ -3,13 +3,11 @@
 # a symbolic link, a hard link; base or new) is a usage error before anything is read or
 # written: exit 2, the report unchanged, nothing on standard output.
 # Usage: compare_same_file.sh COALPROBE GOLDEN_COMPARE_DIR
-set -u
+. "$(dirname "$0")/common.sh"
 bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 src=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
 cd "$tmp" || exit 1
 cp "$src/base.json" base.json
 cp "$src/mixed.json" new.json

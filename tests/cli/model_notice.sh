@@ -4,12 +4,10 @@
 # thread evaluated (minutes even on many cores). Once the notice is there, two SIGTERMs stop
 # the run at once (exit 143) and no file is left behind.
 # usage: model_notice.sh PATH/TO/coalprobe
-set -u
+. "$(dirname "$0")/common.sh"
 bin=${1:?usage: model_notice.sh PATH/TO/coalprobe}
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
 "$bin" expr --index '(i * s) % n' --param s=1..16 --size 16G --model --format csv \
     -o "$dir/r.csv" 2> "$dir/err" &
 pid=$!

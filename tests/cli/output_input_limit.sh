@@ -4,7 +4,7 @@
 # refused with the path and the limit (exit 1), and an input that never ends (`yes '{'` on
 # /dev/stdin) ends the same way instead of filling the memory.
 # usage: output_input_limit.sh PATH/TO/coalprobe TRACE_FIXTURE_DIR
-set -u
+. "$(dirname "$0")/common.sh"
 bin=${1:?usage: output_input_limit.sh PATH/TO/coalprobe TRACE_FIXTURE_DIR}
 raw=${2:?usage: output_input_limit.sh PATH/TO/coalprobe TRACE_FIXTURE_DIR}
 case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
@@ -12,8 +12,6 @@ case $raw in /*) ;; *) raw=$(pwd)/$raw ;; esac
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 cd "$dir" || exit 1
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
 "$bin" --stride 1..64 --size 4K --model --format json -o big.json 2>/dev/null || bad "the reference run failed"
 size=$(wc -c < big.json)
 [ "$size" -gt 5000 ] || bad "the reference report is only $size bytes"

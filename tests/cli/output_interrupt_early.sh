@@ -6,7 +6,7 @@
 # "long model run" notice is on stderr (the handlers are in place by then); the run must end
 # within 15 s of it, though its first configuration alone takes minutes.
 # usage: output_interrupt_early.sh PATH/TO/coalprobe
-set -u
+. "$(dirname "$0")/common.sh"
 bin=${1:?usage: output_interrupt_early.sh PATH/TO/coalprobe}
 case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
 dir=$(mktemp -d)
@@ -14,8 +14,6 @@ pid=
 cleanup() { [ -n "$pid" ] && kill -KILL "$pid" 2>/dev/null; rm -rf "$dir"; }
 trap cleanup EXIT
 cd "$dir" || exit 1
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
 # starts "$@" in the background with stdout in out.txt, stderr in err.txt, waits (60 s at most) for the model
 # notice, sends signal $sig, then waits at most 15 s for the exit: $rc and $waited (tenths)
 run_and_signal() {

@@ -5,7 +5,7 @@
 # first progress line "[N/990000] predicting" with N > 1 says that N - 1 configurations are
 # done. No fixed delay: a slow (sanitized, loaded) build only takes longer to get there.
 # usage: output_interrupted.sh PATH/TO/coalprobe OUTPUT.json
-set -u
+. "$(dirname "$0")/common.sh"
 bin=${1:?usage: output_interrupted.sh PATH/TO/coalprobe OUTPUT.json}
 out=${2:?usage: output_interrupted.sh PATH/TO/coalprobe OUTPUT.json}
 case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
@@ -15,8 +15,6 @@ dir=$(mktemp -d)
 spid=
 cleanup() { [ -n "$spid" ] && kill -KILL "$spid" 2>/dev/null; rm -rf "$dir"; }
 trap cleanup EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
 rm -f "$out"
 # the shell inside the terminal writes its pid, then becomes coalprobe (exec): that pid is the
 # process to signal

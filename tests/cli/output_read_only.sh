@@ -5,15 +5,13 @@
 # may write any file, so as root the runs are made as the unprivileged uid 65534 (setpriv);
 # without a way to become it, the test is skipped (77).
 # usage: output_read_only.sh PATH/TO/coalprobe
-set -u
+. "$(dirname "$0")/common.sh"
 bin=${1:?usage: output_read_only.sh PATH/TO/coalprobe}
 case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 chmod 755 "$dir"
 cd "$dir" || exit 1
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
 as_user=""
 if [ "$(id -u)" -eq 0 ]; then
     if command -v setpriv > /dev/null 2>&1 &&

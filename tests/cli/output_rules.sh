@@ -6,7 +6,7 @@
 # umask 022 and 077, a replaced file's mode kept, a write past the file size limit, standard
 # output closed by `head -1`; after every failure no temporary file is left.
 # usage: output_rules.sh PATH/TO/coalprobe GOLDEN_DIR
-set -u
+. "$(dirname "$0")/common.sh"
 bin=${1:?usage: output_rules.sh PATH/TO/coalprobe GOLDEN_DIR}
 golden=${2:?usage: output_rules.sh PATH/TO/coalprobe GOLDEN_DIR}
 case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
@@ -16,8 +16,6 @@ chmod 755 "$dir" # the unprivileged user of the read-only case must reach it
 cd "$dir" || exit 1
 cleanup() { chmod -R u+w "$dir" 2>/dev/null; rm -rf "$dir"; }
 trap cleanup EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
 no_temps() { # no temporary file left anywhere under the directory
     left=$(find "$dir" -name '*.tmp-*' | head -3)
     [ -z "$left" ] || bad "$1: temporary files left: $left"

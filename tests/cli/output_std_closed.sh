@@ -3,14 +3,12 @@
 # `<&-`) never gives one of them to the report file: the messages meant for stderr (here the
 # "no GPU" note) do not end up inside the report, which stays valid JSON.
 # usage: output_std_closed.sh PATH/TO/coalprobe
-set -u
+. "$(dirname "$0")/common.sh"
 bin=${1:?usage: output_std_closed.sh PATH/TO/coalprobe}
 case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 cd "$dir" || exit 1
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
 # a report is valid when compare accepts it against itself (a JSON parser through the binary)
 valid() { "$bin" compare "$1" "$1" > /dev/null 2> cmp.err; }
 "$bin" --stride 1..4 --size 4K --format json -o want.json 2> note.txt

@@ -3,12 +3,10 @@
 # once rows are in the file stops it (exit 130) and the report holds the rows the message
 # counts, its header's "incomplete" turned true in cJSON's own layout, the document complete.
 # usage: report_stream_interrupt.sh PATH/TO/coalprobe
-set -u
+. "$(dirname "$0")/common.sh"
 bin=${1:?usage: report_stream_interrupt.sh PATH/TO/coalprobe}
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
 # 990,000 GEMM configurations: minutes of prediction, far longer than the wait below
 "$bin" gemm --variant naive --m 1..100 --n 1..100 --k 1..99 --model --allow-large-sweep \
     --format json -o "$dir/r.json" 2> "$dir/err" &

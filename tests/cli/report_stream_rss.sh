@@ -6,7 +6,7 @@
 # under AddressSanitizer, whose shadow memory and quarantine make resident sizes meaningless,
 # and where /usr/bin/time is missing.
 # usage: report_stream_rss.sh PATH/TO/coalprobe SANITIZED(0|1)
-set -u
+. "$(dirname "$0")/common.sh"
 bin=${1:?usage: report_stream_rss.sh PATH/TO/coalprobe SANITIZED}
 if [ "${2:-0}" = 1 ]; then
     echo "SKIP: resident memory is not measured under AddressSanitizer"
@@ -19,8 +19,6 @@ fi
 bound_kb=122880
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
 
 # run FORMAT ROWS SWEEP...: the sweep's report, its row count and its peak memory
 run() {

@@ -3,12 +3,9 @@
 # file names) never reach the terminal: the table, the gate's lines and the warnings show them
 # escaped (\e[...) and hold no ESC byte; JSON carries them as they are (escaped by JSON).
 # usage: trace_report_escape.sh COALPROBE GOLDEN_TRACE_DIR
-set -u
+. "$(dirname "$0")/common.sh"
 bin=$1 golden=$2
-s=$(mktemp -d)
-trap 'rm -rf "$s"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
+cp_scratch
 export COALPROBE_NVDISASM=
 esc=$(printf '\033')
 mkdir "$s/raw"

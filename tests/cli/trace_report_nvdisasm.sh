@@ -4,12 +4,9 @@
 # passes COALPROBE_NVDISASM_MAX_BYTES is stopped there, and the report says why opcodes are
 # missing. `timeout` only bounds a coalprobe that would hang.
 # usage: trace_report_nvdisasm.sh COALPROBE GOLDEN_TRACE_DIR
-set -u
+. "$(dirname "$0")/common.sh"
 bin=$1 golden=$2
-s=$(mktemp -d)
-trap 'rm -rf "$s"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
+cp_scratch
 cat >"$s/hang" <<'EOS'
 #!/bin/sh
 # a fake nvdisasm that never ends, with a child of its own; both pids in $PIDS

@@ -3,12 +3,9 @@
 # --from-raw's or --raw-dir's directory, or through a link) is a usage error before any work,
 # and the raw file is left as it was.
 # usage: trace_report_output.sh COALPROBE GOLDEN_TRACE_DIR
-set -u
+. "$(dirname "$0")/common.sh"
 bin=$1 golden=$2
-s=$(mktemp -d)
-trap 'rm -rf "$s"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
+cp_scratch
 cp -R "$golden/handmade-opcodes" "$s/raw"
 cp "$s/raw/raw-7000.tsv" "$s/original.tsv"
 ln -s "$s/raw/raw-7000.tsv" "$s/symlink"

@@ -3,12 +3,9 @@
 # binary are named on stderr with the reason; exit 1 when no raw file could be read, and the
 # readable ones reported (exit 0) when some could.
 # usage: trace_report_unreadable.sh COALPROBE GOLDEN_TRACE_DIR
-set -u
+. "$(dirname "$0")/common.sh"
 bin=$1 golden=$2
-s=$(mktemp -d)
-trap 'rm -rf "$s"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
+cp_scratch
 export COALPROBE_NVDISASM=
 raw=$golden/handmade-transpose/raw-4242.tsv
 mkdir "$s/v99" "$s/crlf" "$s/binary" "$s/mixed"
