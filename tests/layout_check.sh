@@ -1,6 +1,8 @@
 #!/bin/sh
 # layout_check.sh: src/ keeps its layers (docs/layout.md): a file includes headers of its own
-# folder, and of another folder only that folder's face, and only from a lower layer.
+# folder, and of another folder only that folder's face, and only from a lower layer. Code that
+# talks to CUPTI may also include base/cp_cupti_util.h, base's header-only CUPTI helpers, which
+# the face leaves out so that the rest of coalprobe needs no CUPTI headers.
 # Usage: layout_check.sh ROOT (the project root). Prints each offending include; exit 1 if there is one.
 set -eu
 root=${1:?usage: layout_check.sh ROOT}
@@ -24,7 +26,7 @@ for dir in "$src"/*/; do
             case $inc in
             */*)
                 other=${inc%%/*}
-                if [ "$inc" != "$(face "$other")" ]; then
+                if [ "$inc" != "$(face "$other")" ] && [ "$inc" != base/cp_cupti_util.h ]; then
                     echo "src/$layer/$(basename "$f"): includes $inc, not the face of $other ($(face "$other"))"
                     exit 1
                 elif [ "$(rank "$other")" -ge "$(rank "$layer")" ]; then

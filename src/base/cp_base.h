@@ -1,16 +1,23 @@
-/* cp_base.h: the base layer's face: status and exit codes, the sweep grammar, the output
- * files every report is written to, whether two paths are one file, the parallel loop the model
- * spreads over the CPUs, and the --verbose time breakdown.
+/* cp_base.h: the base layer's face: status and exit codes, the sweep grammar and the number
+ * parsers under it, the output files every report is written to, whether two paths are one file,
+ * the parallel loop the model spreads over the CPUs, the --verbose time breakdown, a string-keyed
+ * hash table, loading a shared library on demand, and CP_COUNT_OF.
  * Depends on nothing else in coalprobe. */
 #ifndef CP_BASE_H
 #define CP_BASE_H
 
+#include "cp_dl.h"
+#include "cp_number.h"
 #include "cp_output.h"
 #include "cp_parallel.h"
 #include "cp_path.h"
 #include "cp_phase.h"
 #include "cp_status.h"
 #include "cp_sweep.h"
+#include "cp_table.h"
 #include "cp_text.h"
+
+/* The number of elements of array a (an array, not a pointer). */
+#define CP_COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 #endif

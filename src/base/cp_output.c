@@ -6,6 +6,8 @@
 #define _GNU_SOURCE /* fopencookie */
 #include "cp_output.h"
 
+#include "cp_base.h" /* CP_COUNT_OF */
+
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -39,7 +41,7 @@ static void cp_output_no_op(int sig)
 void cp_output_catch_signals(void)
 {
     static const int sigs[] = {SIGPIPE, SIGXFSZ};
-    for (size_t k = 0; k < sizeof sigs / sizeof *sigs; k++) {
+    for (size_t k = 0; k < CP_COUNT_OF(sigs); k++) {
         struct sigaction old;
         if (sigaction(sigs[k], NULL, &old) != 0 || (old.sa_flags & SA_SIGINFO) ||
             old.sa_handler != SIG_DFL)

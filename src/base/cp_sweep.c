@@ -2,10 +2,10 @@
  * enumerating their cartesian product. */
 #include "cp_sweep.h"
 
-#include <errno.h>
+#include "cp_number.h"
+
 #include <getopt.h>
 #include <inttypes.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,38 +30,16 @@ static const char *param_or_default(const char *param)
     return param ? param : "value";
 }
 
-enum { NUM_OK = 0, NUM_BAD, NUM_TOO_LARGE, NUM_LEADING_ZERO };
-
 static int is_digit(char c)
 {
     return c >= '0' && c <= '9';
 }
 
 /* Parses s[0..len) as a decimal whole number: digits only, no sign, no space, no leading zero
- * ("0" itself is a number). The character at s[len] must not be a digit (true for the
- * separators ',', '.', ':' and the terminator). */
+ * ("0" itself is a number). A CP_NUMBER_* result. */
 static int parse_digits(const char *s, size_t len, uint64_t *v)
 {
-    if (len == 0)
-        return NUM_BAD;
-    for (size_t i = 0; i < len; i++)
-        if (!is_digit(s[i]))
-            return NUM_BAD;
-    if (len > 1 && s[0] == '0')
-        return NUM_LEADING_ZERO;
-    char *end = NULL;
-    errno = 0;
-    unsigned long long x = strtoull(s, &end, 10);
-    if (errno == ERANGE)
-        return NUM_TOO_LARGE;
-    if (end != s + len)
-        return NUM_BAD;
-#if ULLONG_MAX > UINT64_MAX
-    if (x > UINT64_MAX)
-        return NUM_TOO_LARGE;
-#endif
-    *v = (uint64_t)x;
-    return NUM_OK;
+    return cp_number_u64(s, len, UINT64_MAX, 0, v);
 }
 
 /* Records the error for a number written with a leading zero: s[0..len) from its first digit,
@@ -89,16 +67,16 @@ static int leading_zero_error(cp_status *st, const char *param, const char *s, s
 static int number_error(cp_status *st, const char *param, int kind, const char *tok, size_t tlen,
                         const char *item, size_t ilen)
 {
-    if (kind == NUM_LEADING_ZERO)
+    if (kind == CP_NUMBER_LEADING_ZERO)
         return leading_zero_error(st, param, tok, tlen, tok == item && tlen == ilen ? NULL : item,
                                   ilen);
-    const char *what = kind == NUM_TOO_LARGE ? "is too large" : "is not a whole number";
+    const char *what = kind == CP_NUMBER_TOO_LARGE ? "is too large" : "is not a whole number";
     if (tok == item && tlen == ilen)
         cp_status_set(st, CP_EXIT_USAGE, "%s: '%.*s' %s", param, tok_len(tlen), tok, what);
     else
         cp_status_set(st, CP_EXIT_USAGE, "%s: '%.*s' %s (in '%.*s')", param, tok_len(tlen), tok,
                       what, tok_len(ilen), item);
-    if (kind == NUM_TOO_LARGE)
+    if (kind == CP_NUMBER_TOO_LARGE)
         cp_status_hint(st, "values must be at most %" PRIu64, UINT64_MAX);
     else
         cp_status_hint(st, "%s", SYNTAX_HINT);
@@ -145,7 +123,7 @@ static int parse_item(const char *s, size_t len, const char *param, uint64_t min
     int k;
     if (dots == len) {
         uint64_t v;
-        if ((k = parse_digits(s, len, &v)) != NUM_OK)
+        if ((k = parse_digits(s, len, &v)) != CP_NUMBER_OK)
             return number_error(st, param, k, s, len, s, len);
         if (v < min || v > max)
             return bound_error(st, param, s, len, s, len, v > max, min, max);
@@ -187,11 +165,11 @@ static int parse_item(const char *s, size_t len, const char *param, uint64_t min
     }
 
     uint64_t lo, hi, step = 1;
-    if ((k = parse_digits(a, alen, &lo)) != NUM_OK)
+    if ((k = parse_digits(a, alen, &lo)) != CP_NUMBER_OK)
         return number_error(st, param, k, a, alen, s, len);
-    if ((k = parse_digits(b, blen, &hi)) != NUM_OK)
+    if ((k = parse_digits(b, blen, &hi)) != CP_NUMBER_OK)
         return number_error(st, param, k, b, blen, s, len);
-    if (c && (k = parse_digits(c, clen, &step)) != NUM_OK)
+    if (c && (k = parse_digits(c, clen, &step)) != CP_NUMBER_OK)
         return number_error(st, param, k, c, clen, s, len);
 
     if (lo > hi) {
@@ -463,9 +441,9 @@ int cp_sweep_parse_u64(const char *spec, const char *param, uint64_t min, uint64
     size_t len = strlen(spec);
     uint64_t v;
     int k = parse_digits(spec, len, &v);
-    if (k == NUM_LEADING_ZERO)
+    if (k == CP_NUMBER_LEADING_ZERO)
         return leading_zero_error(st, param, spec, len, NULL, 0);
-    if (k != NUM_OK) {
+    if (k != CP_NUMBER_OK) {
         number_error(st, param, k, spec, len, spec, len);
         cp_status_hint(st, "%s takes one whole number from %" PRIu64 " to %" PRIu64, param, min,
                        max);
@@ -519,11 +497,11 @@ int cp_sweep_parse_bytes(const char *spec, const char *param, uint64_t min, uint
     }
     uint64_t v;
     int k = parse_digits(spec, ndig, &v);
-    if (k == NUM_LEADING_ZERO)
+    if (k == CP_NUMBER_LEADING_ZERO)
         return leading_zero_error(st, param, spec, len, NULL, 0);
-    if (k == NUM_OK && v > (UINT64_MAX >> shift))
-        k = NUM_TOO_LARGE;
-    if (k != NUM_OK) {
+    if (k == CP_NUMBER_OK && v > (UINT64_MAX >> shift))
+        k = CP_NUMBER_TOO_LARGE;
+    if (k != CP_NUMBER_OK) {
         cp_status_set(st, CP_EXIT_USAGE, "%s: '%.*s' is too large", param, tok_len(len), spec);
         cp_status_hint(st, "%s takes sizes from %" PRIu64 " to %" PRIu64 " bytes", param, min, max);
         return CP_EXIT_USAGE;

@@ -34,17 +34,14 @@ struct cp_cublas {
 /* Looks up every function of the api in lib. */
 static int cp_cublas_load(cp_cublas *h, cp_status *st)
 {
-    h->lib = dlopen("libcublas.so." CP_CUBLAS_SONAME_MAJOR, RTLD_NOW | RTLD_LOCAL);
+    h->lib = cp_dl_open("libcublas.so." CP_CUBLAS_SONAME_MAJOR);
     if (!h->lib) {
         cp_status_set(st, CP_EXIT_RUNTIME, "cannot load cuBLAS: %s", dlerror());
         cp_status_hint(st, "install the CUDA Toolkit's cuBLAS, or add its directory to "
                            "LD_LIBRARY_PATH");
         return CP_EXIT_RUNTIME;
     }
-    struct {
-        void **fn;
-        const char *name;
-    } syms[] = {
+    const cp_dl_symbol syms[] = {
         {(void **)&h->api.create, "cublasCreate_v2"},
         {(void **)&h->api.destroy, "cublasDestroy_v2"},
         {(void **)&h->api.set_stream, "cublasSetStream_v2"},
@@ -53,12 +50,9 @@ static int cp_cublas_load(cp_cublas *h, cp_status *st)
         {(void **)&h->api.status_name, "cublasGetStatusName"},
         {(void **)&h->api.status_string, "cublasGetStatusString"},
     };
-    for (size_t i = 0; i < sizeof syms / sizeof syms[0]; i++) {
-        *syms[i].fn = dlsym(h->lib, syms[i].name);
-        if (!*syms[i].fn)
-            return cp_status_set(st, CP_EXIT_RUNTIME, "cuBLAS has no %s: %s", syms[i].name,
-                                 dlerror());
-    }
+    const char *missing = cp_dl_lookup(h->lib, syms, CP_COUNT_OF(syms));
+    if (missing)
+        return cp_status_set(st, CP_EXIT_RUNTIME, "cuBLAS has no %s: %s", missing, dlerror());
     return CP_EXIT_OK;
 }
 

@@ -1,10 +1,10 @@
 // cp_cupti.cpp: the CUPTI Range Profiler session (user ranges, user replay) behind cp_cupti.h:
 // which metrics a chip has and under which names, the session itself, and what doctor asks.
-// Over 800 lines because CUPTI's API is one unit here: the loader, the error texts and the
-// parameter structs are shared by all of it, and the rest of coalprobe sees only cp_cupti.h.
+// CUPTI is loaded here and reached only through g_cupti; the rest of coalprobe sees cp_cupti.h.
 #include "cp_cupti.h"
 
 #include "base/cp_base.h"
+#include "base/cp_cupti_util.h"
 
 #include <dlfcn.h>
 
@@ -103,9 +103,9 @@ int load_cupti(int *refused, cp_status *st)
 {
     if (g_cupti_lib)
         return CP_EXIT_OK;
-    const char *env = std::getenv("COALPROBE_CUPTI_LIBRARY");
-    const char *lib_name = env && *env ? env : "libcupti.so." CP_CUPTI_SONAME_MAJOR;
-    void *lib = dlopen(lib_name, RTLD_NOW | RTLD_LOCAL);
+    const char *lib_name =
+        cp_dl_name("COALPROBE_CUPTI_LIBRARY", "libcupti.so." CP_CUPTI_SONAME_MAJOR);
+    void *lib = cp_dl_open(lib_name);
     if (!lib) {
         if (refused)
             *refused = 1;
@@ -117,17 +117,19 @@ int load_cupti(int *refused, cp_status *st)
         return CP_EXIT_RUNTIME;
     }
     cupti_api api;
-#define CP_CUPTI_LOAD(name)                                                                        \
-    api.name = reinterpret_cast<decltype(api.name)>(dlsym(lib, #name));                            \
-    if (!api.name) {                                                                               \
-        dlclose(lib);                                                                              \
-        if (refused)                                                                               \
-            *refused = 1;                                                                          \
-        return cp_status_set(st, CP_EXIT_RUNTIME, "CUPTI refused: %s lacks %s (CUDA 13 needed)",   \
-                             lib_name, #name);                                                     \
+    const cp_dl_symbol syms[] = {
+#define CP_CUPTI_SYMBOL(name) {reinterpret_cast<void **>(&api.name), #name},
+        CP_CUPTI_FUNCTIONS(CP_CUPTI_SYMBOL)
+#undef CP_CUPTI_SYMBOL
+    };
+    const char *missing = cp_dl_lookup(lib, syms, CP_COUNT_OF(syms));
+    if (missing) {
+        dlclose(lib);
+        if (refused)
+            *refused = 1;
+        return cp_status_set(st, CP_EXIT_RUNTIME, "CUPTI refused: %s lacks %s (CUDA 13 needed)",
+                             lib_name, missing);
     }
-    CP_CUPTI_FUNCTIONS(CP_CUPTI_LOAD)
-#undef CP_CUPTI_LOAD
     g_cupti = api;
     g_cupti_lib = lib;
     g_cupti_lib_name = lib_name;
@@ -184,10 +186,7 @@ thread_local CUptiResult t_last_cupti_error = CUPTI_SUCCESS;
 
 const char *cupti_result_name(CUptiResult r)
 {
-    const char *s = nullptr;
-    if (!g_cupti.cuptiGetResultString || g_cupti.cuptiGetResultString(r, &s) != CUPTI_SUCCESS || !s)
-        return "unknown CUPTI error";
-    return s;
+    return cp_cupti_result_text(g_cupti.cuptiGetResultString, r);
 }
 
 // Reads RmProfilingAdminOnly from /proc/driver/nvidia/params into buf ("" when unreadable).
@@ -303,25 +302,10 @@ int cupti_failed(cp_status *st, CUptiResult r, const char *call, const char *fil
 // CP_CUPTI_CHECK(st, call): evaluates a CUPTI call; on failure records the call, the result name
 // (cuptiGetResultString) and file:line in st and returns CP_EXIT_RUNTIME from the caller.
 #define CP_CUPTI_CHECK(st, call)                                                                   \
-    do {                                                                                           \
-        CUptiResult cp_r_ = (call);                                                                \
-        if (cp_r_ != CUPTI_SUCCESS)                                                                \
-            return cupti_failed((st), cp_r_, #call, __FILE__, __LINE__);                           \
-    } while (0)
-
-// CP_PARAMS(type): a CUPTI parameter struct, zeroed, with structSize set from type##_STRUCT_SIZE
-// (the size of the CUPTI 13.0 struct this file was compiled against).
-#define CP_PARAMS(type) cupti_params<type>(type##_STRUCT_SIZE)
+    CP_CUPTI_ON_ERROR(call, return cupti_failed((st), cp_cupti_result_, #call, __FILE__, __LINE__))
 
 namespace
 {
-
-template <class T> T cupti_params(size_t struct_size)
-{
-    T p{};
-    p.structSize = struct_size;
-    return p;
-}
 
 // Looks up a driver API function through the runtime (no link dependency on libcuda). The
 // version picks the ABI: the driver returns the newest variant of symbol introduced at or
@@ -417,7 +401,7 @@ struct host_object {
     {
         if (!obj)
             return;
-        auto p = CP_PARAMS(CUpti_Profiler_Host_Deinitialize_Params);
+        auto p = CP_CUPTI_PARAMS(CUpti_Profiler_Host_Deinitialize_Params);
         p.pHostObject = obj;
         (void)g_cupti.cuptiProfilerHostDeinitialize(&p); // nothing to report at teardown
         obj = nullptr;
@@ -427,7 +411,7 @@ struct host_object {
 int host_initialize(const char *chip, const uint8_t *availability, CUpti_Profiler_Host_Object **out,
                     cp_status *st)
 {
-    auto p = CP_PARAMS(CUpti_Profiler_Host_Initialize_Params);
+    auto p = CP_CUPTI_PARAMS(CUpti_Profiler_Host_Initialize_Params);
     p.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
     p.pChipName = chip;
     p.pCounterAvailabilityImage = availability;
@@ -439,7 +423,7 @@ int host_initialize(const char *chip, const uint8_t *availability, CUpti_Profile
 // True when the host object knows metric (a supported name with a valid rollup/submetric).
 bool metric_known(CUpti_Profiler_Host_Object *host, const char *metric)
 {
-    auto p = CP_PARAMS(CUpti_Profiler_Host_GetMetricProperties_Params);
+    auto p = CP_CUPTI_PARAMS(CUpti_Profiler_Host_GetMetricProperties_Params);
     p.pHostObject = host;
     p.pMetricName = metric;
     return g_cupti.cuptiProfilerHostGetMetricProperties(&p) == CUPTI_SUCCESS;
@@ -449,24 +433,24 @@ bool metric_known(CUpti_Profiler_Host_Object *host, const char *metric)
 int build_config(CUpti_Profiler_Host_Object *host, std::vector<const char *> &names,
                  std::vector<uint8_t> &config, size_t *passes, cp_status *st)
 {
-    auto ap = CP_PARAMS(CUpti_Profiler_Host_ConfigAddMetrics_Params);
+    auto ap = CP_CUPTI_PARAMS(CUpti_Profiler_Host_ConfigAddMetrics_Params);
     ap.pHostObject = host;
     ap.ppMetricNames = names.data();
     ap.numMetrics = names.size();
     CP_CUPTI_CHECK(st, g_cupti.cuptiProfilerHostConfigAddMetrics(&ap));
 
-    auto sp = CP_PARAMS(CUpti_Profiler_Host_GetConfigImageSize_Params);
+    auto sp = CP_CUPTI_PARAMS(CUpti_Profiler_Host_GetConfigImageSize_Params);
     sp.pHostObject = host;
     CP_CUPTI_CHECK(st, g_cupti.cuptiProfilerHostGetConfigImageSize(&sp));
     config.assign(sp.configImageSize, 0);
 
-    auto gp = CP_PARAMS(CUpti_Profiler_Host_GetConfigImage_Params);
+    auto gp = CP_CUPTI_PARAMS(CUpti_Profiler_Host_GetConfigImage_Params);
     gp.pHostObject = host;
     gp.configImageSize = config.size();
     gp.pConfigImage = config.data();
     CP_CUPTI_CHECK(st, g_cupti.cuptiProfilerHostGetConfigImage(&gp));
 
-    auto np = CP_PARAMS(CUpti_Profiler_Host_GetNumOfPasses_Params);
+    auto np = CP_CUPTI_PARAMS(CUpti_Profiler_Host_GetNumOfPasses_Params);
     np.configImageSize = config.size();
     np.pConfigImage = config.data();
     CP_CUPTI_CHECK(st, g_cupti.cuptiProfilerHostGetNumOfPasses(&np));
@@ -514,7 +498,7 @@ int plan_metrics(CUpti_Profiler_Host_Object *host, const char *chip, unsigned gr
 // (Re)initialises the counter data image in place: it then holds no range.
 int reset_image(cp_cupti_session *s, cp_status *st)
 {
-    auto p = CP_PARAMS(CUpti_RangeProfiler_CounterDataImage_Initialize_Params);
+    auto p = CP_CUPTI_PARAMS(CUpti_RangeProfiler_CounterDataImage_Initialize_Params);
     p.pRangeProfilerObject = s->rp;
     p.counterDataSize = s->counter_data.size();
     p.pCounterData = s->counter_data.data();
@@ -526,7 +510,7 @@ int disable_profiler(cp_cupti_session *s, cp_status *st)
 {
     if (!s->rp)
         return CP_EXIT_OK;
-    auto p = CP_PARAMS(CUpti_RangeProfiler_Disable_Params);
+    auto p = CP_CUPTI_PARAMS(CUpti_RangeProfiler_Disable_Params);
     p.pRangeProfilerObject = s->rp;
     s->rp = nullptr;
     CP_CUPTI_CHECK(st, g_cupti.cuptiRangeProfilerDisable(&p));
@@ -537,12 +521,12 @@ int disable_profiler(cp_cupti_session *s, cp_status *st)
 // the configuration (user ranges, user replay, max_ranges ranges per pass, one level).
 int enable_profiler(cp_cupti_session *s, cp_status *st)
 {
-    auto ep = CP_PARAMS(CUpti_RangeProfiler_Enable_Params);
+    auto ep = CP_CUPTI_PARAMS(CUpti_RangeProfiler_Enable_Params);
     ep.ctx = s->ctx;
     CP_CUPTI_CHECK(st, g_cupti.cuptiRangeProfilerEnable(&ep));
     s->rp = ep.pRangeProfilerObject;
 
-    auto sp = CP_PARAMS(CUpti_RangeProfiler_GetCounterDataSize_Params);
+    auto sp = CP_CUPTI_PARAMS(CUpti_RangeProfiler_GetCounterDataSize_Params);
     sp.pRangeProfilerObject = s->rp;
     sp.pMetricNames = s->names.data();
     sp.numMetrics = s->names.size();
@@ -552,7 +536,7 @@ int enable_profiler(cp_cupti_session *s, cp_status *st)
     s->counter_data.assign(sp.counterDataSize, 0);
     CP_TRY(reset_image(s, st));
 
-    auto cp = CP_PARAMS(CUpti_RangeProfiler_SetConfig_Params);
+    auto cp = CP_CUPTI_PARAMS(CUpti_RangeProfiler_SetConfig_Params);
     cp.pRangeProfilerObject = s->rp;
     cp.configSize = s->config.size();
     cp.pConfig = s->config.data();
@@ -586,11 +570,11 @@ int open_impl(cp_cupti_session *s, int device, unsigned groups, int *refused, cp
     CP_CUDA_CHECK(st, cudaFree(0));
     CP_TRY(current_context(&s->ctx, &s->cu_device, st));
 
-    auto ip = CP_PARAMS(CUpti_Profiler_Initialize_Params);
+    auto ip = CP_CUPTI_PARAMS(CUpti_Profiler_Initialize_Params);
     CP_CUPTI_CHECK(st, g_cupti.cuptiProfilerInitialize(&ip));
     s->profiler_initialized = true;
 
-    auto dp = CP_PARAMS(CUpti_Profiler_DeviceSupported_Params);
+    auto dp = CP_CUPTI_PARAMS(CUpti_Profiler_DeviceSupported_Params);
     dp.cuDevice = s->cu_device;
     dp.api = CUPTI_PROFILER_RANGE_PROFILING;
     CP_CUPTI_CHECK(st, g_cupti.cuptiProfilerDeviceSupported(&dp));
@@ -599,12 +583,12 @@ int open_impl(cp_cupti_session *s, int device, unsigned groups, int *refused, cp
         return device_unsupported(dp, device, st);
     }
 
-    auto cn = CP_PARAMS(CUpti_Device_GetChipName_Params);
+    auto cn = CP_CUPTI_PARAMS(CUpti_Device_GetChipName_Params);
     cn.deviceIndex = (size_t)s->cu_device;
     CP_CUPTI_CHECK(st, g_cupti.cuptiDeviceGetChipName(&cn));
     s->chip = cn.pChipName ? cn.pChipName : "";
 
-    auto ap = CP_PARAMS(CUpti_Profiler_GetCounterAvailability_Params);
+    auto ap = CP_CUPTI_PARAMS(CUpti_Profiler_GetCounterAvailability_Params);
     ap.ctx = s->ctx;
     CP_CUPTI_CHECK(st, g_cupti.cuptiProfilerGetCounterAvailability(&ap));
     s->availability.assign(ap.counterAvailabilityImageSize, 0);
@@ -679,7 +663,7 @@ struct phase_scope {
 int range_start(cp_cupti_session *s, cp_status *st)
 {
     phase_scope timed(CP_PHASE_PASS_EDGES);
-    auto p = CP_PARAMS(CUpti_RangeProfiler_Start_Params);
+    auto p = CP_CUPTI_PARAMS(CUpti_RangeProfiler_Start_Params);
     p.pRangeProfilerObject = s->rp;
     CP_CUPTI_CHECK(st, g_cupti.cuptiRangeProfilerStart(&p));
     return CP_EXIT_OK;
@@ -688,7 +672,7 @@ int range_start(cp_cupti_session *s, cp_status *st)
 int range_stop(cp_cupti_session *s, bool *all_submitted, cp_status *st)
 {
     phase_scope timed(CP_PHASE_PASS_EDGES);
-    auto p = CP_PARAMS(CUpti_RangeProfiler_Stop_Params);
+    auto p = CP_CUPTI_PARAMS(CUpti_RangeProfiler_Stop_Params);
     p.pRangeProfilerObject = s->rp;
     CP_CUPTI_CHECK(st, g_cupti.cuptiRangeProfilerStop(&p));
     *all_submitted = p.isAllPassSubmitted != 0;
@@ -698,7 +682,7 @@ int range_stop(cp_cupti_session *s, bool *all_submitted, cp_status *st)
 int range_push(cp_cupti_session *s, const char *name, cp_status *st)
 {
     phase_scope timed(CP_PHASE_RANGE_EDGES);
-    auto p = CP_PARAMS(CUpti_RangeProfiler_PushRange_Params);
+    auto p = CP_CUPTI_PARAMS(CUpti_RangeProfiler_PushRange_Params);
     p.pRangeProfilerObject = s->rp;
     p.pRangeName = name;
     CP_CUPTI_CHECK(st, g_cupti.cuptiRangeProfilerPushRange(&p));
@@ -708,7 +692,7 @@ int range_push(cp_cupti_session *s, const char *name, cp_status *st)
 int range_pop(cp_cupti_session *s, cp_status *st)
 {
     phase_scope timed(CP_PHASE_RANGE_EDGES);
-    auto p = CP_PARAMS(CUpti_RangeProfiler_PopRange_Params);
+    auto p = CP_CUPTI_PARAMS(CUpti_RangeProfiler_PopRange_Params);
     p.pRangeProfilerObject = s->rp;
     CP_CUPTI_CHECK(st, g_cupti.cuptiRangeProfilerPopRange(&p));
     return CP_EXIT_OK;
@@ -752,7 +736,7 @@ int one_pass(cp_cupti_session *s, size_t count, int (*prepare)(void *, size_t, c
 // Decodes the passes just submitted and evaluates ranges 0..count-1 into values.
 int decode_and_evaluate(cp_cupti_session *s, size_t count, double *values, cp_status *st)
 {
-    auto dp = CP_PARAMS(CUpti_RangeProfiler_DecodeData_Params);
+    auto dp = CP_CUPTI_PARAMS(CUpti_RangeProfiler_DecodeData_Params);
     dp.pRangeProfilerObject = s->rp;
     CP_CUPTI_CHECK(st, g_cupti.cuptiRangeProfilerDecodeData(&dp));
     if (dp.numOfRangeDropped > 0)
@@ -760,7 +744,7 @@ int decode_and_evaluate(cp_cupti_session *s, size_t count, double *values, cp_st
                              "CUPTI dropped %zu of %zu ranges (counter data image of %zu ranges)",
                              dp.numOfRangeDropped, count, s->max_ranges);
 
-    auto ip = CP_PARAMS(CUpti_RangeProfiler_GetCounterDataInfo_Params);
+    auto ip = CP_CUPTI_PARAMS(CUpti_RangeProfiler_GetCounterDataInfo_Params);
     ip.pCounterDataImage = s->counter_data.data();
     ip.counterDataImageSize = s->counter_data.size();
     CP_CUPTI_CHECK(st, g_cupti.cuptiRangeProfilerGetCounterDataInfo(&ip));
@@ -770,7 +754,7 @@ int decode_and_evaluate(cp_cupti_session *s, size_t count, double *values, cp_st
 
     std::vector<double> v(s->names.size(), NAN);
     for (size_t r = 0; r < count; r++) {
-        auto ep = CP_PARAMS(CUpti_Profiler_Host_EvaluateToGpuValues_Params);
+        auto ep = CP_CUPTI_PARAMS(CUpti_Profiler_Host_EvaluateToGpuValues_Params);
         ep.pHostObject = s->host;
         ep.pCounterDataImage = s->counter_data.data();
         ep.counterDataImageSize = s->counter_data.size();
@@ -890,13 +874,13 @@ void cp_cupti_close(cp_cupti_session *s)
     cp_status ignored; // nothing to report at teardown
     (void)disable_profiler(s, &ignored);
     if (s->host) {
-        auto hp = CP_PARAMS(CUpti_Profiler_Host_Deinitialize_Params);
+        auto hp = CP_CUPTI_PARAMS(CUpti_Profiler_Host_Deinitialize_Params);
         hp.pHostObject = s->host;
         (void)g_cupti.cuptiProfilerHostDeinitialize(&hp);
         s->host = nullptr;
     }
     if (s->profiler_initialized) {
-        auto dp = CP_PARAMS(CUpti_Profiler_DeInitialize_Params);
+        auto dp = CP_CUPTI_PARAMS(CUpti_Profiler_DeInitialize_Params);
         (void)g_cupti.cuptiProfilerDeInitialize(&dp);
         s->profiler_initialized = false;
     }
@@ -961,7 +945,7 @@ int cp_cupti_supported_chips(const char *const **chips, size_t *count, cp_status
     *chips = nullptr;
     *count = 0;
     CP_TRY(load_cupti(nullptr, st));
-    auto p = CP_PARAMS(CUpti_Profiler_Host_GetSupportedChips_Params);
+    auto p = CP_CUPTI_PARAMS(CUpti_Profiler_Host_GetSupportedChips_Params);
     CP_CUPTI_CHECK(st, g_cupti.cuptiProfilerHostGetSupportedChips(&p));
     *chips = p.ppChipNames;
     *count = p.numChips;
@@ -1015,14 +999,14 @@ int cp_cupti_device_chip(int device, char *chip, size_t len, cp_status *st)
     CUcontext ctx = nullptr;
     CUdevice dev = 0;
     CP_TRY(current_context(&ctx, &dev, st));
-    auto ip = CP_PARAMS(CUpti_Profiler_Initialize_Params);
+    auto ip = CP_CUPTI_PARAMS(CUpti_Profiler_Initialize_Params);
     CP_CUPTI_CHECK(st, g_cupti.cuptiProfilerInitialize(&ip));
-    auto cn = CP_PARAMS(CUpti_Device_GetChipName_Params);
+    auto cn = CP_CUPTI_PARAMS(CUpti_Device_GetChipName_Params);
     cn.deviceIndex = (size_t)dev;
     CUptiResult r = g_cupti.cuptiDeviceGetChipName(&cn);
     if (r == CUPTI_SUCCESS)
         std::snprintf(chip, len, "%s", cn.pChipName ? cn.pChipName : "");
-    auto dp = CP_PARAMS(CUpti_Profiler_DeInitialize_Params);
+    auto dp = CP_CUPTI_PARAMS(CUpti_Profiler_DeInitialize_Params);
     (void)g_cupti.cuptiProfilerDeInitialize(&dp); // the chip name is what was asked
     CP_CUPTI_CHECK(st, r);
     return CP_EXIT_OK;

@@ -215,9 +215,6 @@ int cp_probe_cublas(cp_probe_library *lib, cp_status *st);
 /* NVRTC compiles for sm_<arch>. */
 int cp_probe_nvrtc_arch(int arch, cp_status *st);
 
-/* The chips CUPTI's profiler host API knows. */
-int cp_probe_cupti_chips(size_t *count, cp_status *st);
-
 /* What coalprobe's counters cost on a chip (host API only): metrics read of all it asks, those
  * the chip lacks, and the replay passes without and with the shared-memory counters (a stride
  * sweep against an smem sweep). */

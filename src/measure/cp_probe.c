@@ -77,12 +77,6 @@ int cp_probe_nvrtc_arch(int arch, cp_status *st)
     return cp_rtc_supports_arch(arch, st);
 }
 
-int cp_probe_cupti_chips(size_t *count, cp_status *st)
-{
-    const char *const *chips = NULL;
-    return cp_cupti_supported_chips(&chips, count, st);
-}
-
 int cp_probe_counters_for_chip(const char *chip, cp_probe_counters *out, cp_status *st)
 {
     memset(out, 0, sizeof *out);

@@ -53,10 +53,10 @@ static int cp_rtc_load_nvrtc(cp_status *st)
 {
     if (g_nvrtc.lib)
         return CP_EXIT_OK;
-    const char *env = getenv("COALPROBE_NVRTC_LIBRARY");
-    const char *lib_name = env && *env ? env : "libnvrtc.so." CP_NVRTC_SONAME_MAJOR;
+    const char *lib_name =
+        cp_dl_name("COALPROBE_NVRTC_LIBRARY", "libnvrtc.so." CP_NVRTC_SONAME_MAJOR);
     cp_rtc_nvrtc_api api = {0};
-    api.lib = dlopen(lib_name, RTLD_NOW | RTLD_LOCAL);
+    api.lib = cp_dl_open(lib_name);
     if (!api.lib) {
         cp_status_set(st, CP_EXIT_RUNTIME, "cannot load NVRTC: %s", dlerror());
         cp_status_hint(st, "install the CUDA Toolkit's NVRTC (libnvrtc.so." CP_NVRTC_SONAME_MAJOR
@@ -64,10 +64,7 @@ static int cp_rtc_load_nvrtc(cp_status *st)
                            "COALPROBE_NVRTC_LIBRARY");
         return CP_EXIT_RUNTIME;
     }
-    struct {
-        void **fn;
-        const char *name;
-    } syms[] = {
+    const cp_dl_symbol syms[] = {
         {(void **)&api.nvrtcGetErrorString, "nvrtcGetErrorString"},
         {(void **)&api.nvrtcVersion, "nvrtcVersion"},
         {(void **)&api.nvrtcGetNumSupportedArchs, "nvrtcGetNumSupportedArchs"},
@@ -80,16 +77,13 @@ static int cp_rtc_load_nvrtc(cp_status *st)
         {(void **)&api.nvrtcGetCUBINSize, "nvrtcGetCUBINSize"},
         {(void **)&api.nvrtcGetCUBIN, "nvrtcGetCUBIN"},
     };
-    for (size_t i = 0; i < sizeof syms / sizeof syms[0]; i++) {
-        *syms[i].fn = dlsym(api.lib, syms[i].name);
-        if (!*syms[i].fn) {
-            cp_status_set(st, CP_EXIT_RUNTIME, "cannot load NVRTC: %s has no %s", lib_name,
-                          syms[i].name);
-            cp_status_hint(st, "COALPROBE_NVRTC_LIBRARY or LD_LIBRARY_PATH must lead to the "
-                               "CUDA Toolkit's libnvrtc.so." CP_NVRTC_SONAME_MAJOR);
-            dlclose(api.lib);
-            return CP_EXIT_RUNTIME;
-        }
+    const char *missing = cp_dl_lookup(api.lib, syms, CP_COUNT_OF(syms));
+    if (missing) {
+        cp_status_set(st, CP_EXIT_RUNTIME, "cannot load NVRTC: %s has no %s", lib_name, missing);
+        cp_status_hint(st, "COALPROBE_NVRTC_LIBRARY or LD_LIBRARY_PATH must lead to the "
+                           "CUDA Toolkit's libnvrtc.so." CP_NVRTC_SONAME_MAJOR);
+        dlclose(api.lib);
+        return CP_EXIT_RUNTIME;
     }
     g_nvrtc = api;
     return CP_EXIT_OK;
@@ -102,7 +96,7 @@ static int cp_rtc_check_arch(const char *name, int arch, cp_status *st)
     int n = 0;
     CP_NVRTC_CHECK(st, g_nvrtc.nvrtcGetNumSupportedArchs(&n));
     int archs[64];
-    if (n < 1 || n > (int)(sizeof archs / sizeof archs[0]))
+    if (n < 1 || n > (int)(CP_COUNT_OF(archs)))
         return CP_EXIT_OK;
     CP_NVRTC_CHECK(st, g_nvrtc.nvrtcGetSupportedArchs(archs));
     for (int i = 0; i < n; i++)
@@ -203,8 +197,7 @@ static int cp_rtc_build(nvrtcProgram prog, const char *name, int arch, void **cu
     char arch_option[48];
     snprintf(arch_option, sizeof arch_option, "--gpu-architecture=sm_%d", arch);
     const char *options[] = {arch_option, "-std=c++17"};
-    nvrtcResult r =
-        g_nvrtc.nvrtcCompileProgram(prog, (int)(sizeof options / sizeof options[0]), options);
+    nvrtcResult r = g_nvrtc.nvrtcCompileProgram(prog, (int)(CP_COUNT_OF(options)), options);
     if (r != NVRTC_SUCCESS)
         return cp_rtc_compile_failure(prog, name, arch, r, st);
     size_t size = 0;

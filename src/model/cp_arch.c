@@ -144,7 +144,7 @@ cp_evidence cp_arch_fact_evidence(cp_fact f, int arch, const char **source)
     if (!info)
         return best;
     /* evidence against outweighs the rest; among the others the strongest (lowest) wins */
-    for (size_t i = 0; i < sizeof info->sources / sizeof info->sources[0]; i++) {
+    for (size_t i = 0; i < CP_COUNT_OF(info->sources); i++) {
         const cp_fact_source *s = &info->sources[i];
         if (s->kind == CP_EVIDENCE_NONE || !cp_arch_in(s->archs, arch))
             continue;

@@ -893,7 +893,7 @@ int cp_expr_check_param_name(const char *name, cp_status *st)
             ok = 0;
     }
     if (ok)
-        for (size_t j = 0; j < sizeof reserved_words / sizeof reserved_words[0]; j++)
+        for (size_t j = 0; j < CP_COUNT_OF(reserved_words); j++)
             if (strcmp(name, reserved_words[j]) == 0) {
                 cp_status_set(st, CP_EXIT_USAGE, "--param: '%s' is reserved, not a parameter name",
                               name);
@@ -1352,11 +1352,6 @@ void cp_expr_hint_at(const cp_expr *e, size_t pos, cp_status *st)
 {
     if (e)
         caret_hint(st, e->src, e->len, pos < e->len ? pos : 0);
-}
-
-size_t cp_expr_param_count(const cp_expr *e)
-{
-    return e ? e->nparams : 0;
 }
 
 const char *cp_expr_param_name(const cp_expr *e, size_t k)

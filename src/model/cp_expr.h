@@ -93,8 +93,7 @@ const char *cp_expr_text(const cp_expr *e);
  * written (a window of it when long) and a caret under byte offset pos. */
 void cp_expr_hint_at(const cp_expr *e, size_t pos, cp_status *st);
 
-/* The number of parameters of e, and the name of parameter k (NULL when k is out of range). */
-size_t cp_expr_param_count(const cp_expr *e);
+/* The name of parameter k of e (NULL when k is out of range). */
 const char *cp_expr_param_name(const cp_expr *e, size_t k);
 
 /* Frees e (NULL is fine). */

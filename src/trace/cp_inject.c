@@ -36,9 +36,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/cp_base.h"
+#include "base/cp_cupti_util.h"
 #include "cp_inject_format.h"
 #include "cp_inject_kernels.h"
-#include "cp_inject_table.h"
 #include "cp_trace_lock.h"
 #include "cp_trace_raw.h"
 
@@ -96,6 +97,9 @@ typedef CUresult (*cp_cu_stream_is_capturing_fn)(CUstream, CUstreamCaptureStatus
 typedef CUresult (*cp_cu_device_get_name_fn)(char *, int, CUdevice);
 typedef CUresult (*cp_cu_device_get_attribute_fn)(int *, CUdevice_attribute, CUdevice);
 
+/* Everything the injection library keeps in the traced process: its raw file, the devices and
+ * contexts it set up, what it has written already, and where the time went. lock guards it
+ * against CUPTI's callbacks on several threads. */
 static struct {
     pthread_mutex_t lock;
     pid_t pid;
@@ -115,16 +119,16 @@ static struct {
     double phase_seconds[CP_INJECT_T_COUNT];
     uint64_t phase_count[CP_INJECT_T_COUNT];
     size_t ncontexts;
-    cp_inject_table launches; /* "ORDINAL\tFUNCTION" -> uint64_t launches since the last flush */
-    cp_inject_table cubins;   /* "CRC" -> cp_inject_cubin */
-    cp_inject_table sourced;  /* "CRC\tFUNCTION\tPC" -> marker: source record written */
-    cp_inject_table nosource; /* "CRC\tFUNCTION" -> marker: nosource record written */
+    cp_table launches; /* "ORDINAL\tFUNCTION" -> uint64_t launches since the last flush */
+    cp_table cubins;   /* "CRC" -> cp_inject_cubin */
+    cp_table sourced;  /* "CRC\tFUNCTION\tPC" -> marker: source record written */
+    cp_table nosource; /* "CRC\tFUNCTION" -> marker: nosource record written */
     uint64_t flushes, launch_count;
     int capture_noted, graph_noted;
     cp_cu_stream_is_capturing_fn stream_is_capturing;
     cp_cu_device_get_name_fn device_get_name;
     cp_cu_device_get_attribute_fn device_get_attribute;
-} g = {.lock = PTHREAD_MUTEX_INITIALIZER, .raw_lock = -1};
+} cp_inject_state = {.lock = PTHREAD_MUTEX_INITIALIZER, .raw_lock = -1};
 
 /* ---- time ------------------------------------------------------------------------------- */
 
@@ -137,8 +141,8 @@ static double cp_inject_now(void)
 
 static void cp_inject_spent(int phase, double since)
 {
-    g.phase_seconds[phase] += cp_inject_now() - since;
-    g.phase_count[phase]++;
+    cp_inject_state.phase_seconds[phase] += cp_inject_now() - since;
+    cp_inject_state.phase_count[phase]++;
 }
 
 /* ---- writing records ------------------------------------------------------------------- */
@@ -148,7 +152,7 @@ static void cp_inject_put_double(double v, int decimals)
 {
     char text[64];
     cp_inject_format_double(text, sizeof text, v, decimals);
-    fputs(text, g.raw);
+    fputs(text, cp_inject_state.raw);
 }
 
 /* Writes one text field with \\, \t, \n and \r escaped. */
@@ -157,115 +161,74 @@ static void cp_inject_put_text(const char *s)
     for (; s && *s; s++) {
         switch (*s) {
         case '\\':
-            fputs("\\\\", g.raw);
+            fputs("\\\\", cp_inject_state.raw);
             break;
         case '\t':
-            fputs("\\t", g.raw);
+            fputs("\\t", cp_inject_state.raw);
             break;
         case '\n':
-            fputs("\\n", g.raw);
+            fputs("\\n", cp_inject_state.raw);
             break;
         case '\r':
-            fputs("\\r", g.raw);
+            fputs("\\r", cp_inject_state.raw);
             break;
         default:
-            fputc(*s, g.raw);
+            fputc(*s, cp_inject_state.raw);
         }
     }
 }
 
 static void cp_inject_note(const char *text)
 {
-    if (!g.raw)
+    if (!cp_inject_state.raw)
         return;
-    fputs("note\t", g.raw);
+    fputs("note\t", cp_inject_state.raw);
     cp_inject_put_text(text);
-    fputc('\n', g.raw);
-    fflush(g.raw);
+    fputc('\n', cp_inject_state.raw);
+    fflush(cp_inject_state.raw);
 }
 
+/* CUPTI's own text for r (cuptiGetResultString). */
 static const char *cp_inject_result_name(CUptiResult r)
 {
-    const char *s = NULL;
-    if (cuptiGetResultString(r, &s) != CUPTI_SUCCESS || !s)
-        return "unknown CUPTI error";
-    return s;
-}
-
-/* A CUptiResult's enumerator name for the refused record (the report maps the number to the
- * measure path's cause and fix); the message is CUPTI's own text. */
-static const char *cp_inject_result_enum(CUptiResult r)
-{
-    switch (r) {
-    case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES:
-        return "CUPTI_ERROR_INSUFFICIENT_PRIVILEGES";
-    case CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED:
-        return "CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED";
-    case CUPTI_ERROR_NOT_SUPPORTED:
-        return "CUPTI_ERROR_NOT_SUPPORTED";
-    case CUPTI_ERROR_NOT_INITIALIZED:
-        return "CUPTI_ERROR_NOT_INITIALIZED";
-    case CUPTI_ERROR_INVALID_DEVICE:
-        return "CUPTI_ERROR_INVALID_DEVICE";
-    case CUPTI_ERROR_INVALID_CONTEXT:
-        return "CUPTI_ERROR_INVALID_CONTEXT";
-    case CUPTI_ERROR_INVALID_OPERATION:
-        return "CUPTI_ERROR_INVALID_OPERATION";
-    case CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED:
-        return "CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED";
-    case CUPTI_ERROR_CONFIDENTIAL_COMPUTING_NOT_SUPPORTED:
-        return "CUPTI_ERROR_CONFIDENTIAL_COMPUTING_NOT_SUPPORTED";
-    case CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED:
-        return "CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED";
-    case CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED:
-        return "CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED";
-    case CUPTI_ERROR_WSL_DEVICE_NOT_SUPPORTED:
-        return "CUPTI_ERROR_WSL_DEVICE_NOT_SUPPORTED";
-    default:
-        return "CUPTI_ERROR";
-    }
+    return cp_cupti_result_text(cuptiGetResultString, r);
 }
 
 /* A CUPTI call that refused or failed: a refused record (with the call, file:line), and no more
  * collection in this process. */
 static void cp_inject_refuse(const char *call, CUptiResult r, const char *file, int line)
 {
-    g.stopped = 1;
-    if (!g.raw)
+    cp_inject_state.stopped = 1;
+    if (!cp_inject_state.raw)
         return;
     char where[512];
     snprintf(where, sizeof where, "%s at %s:%d", call, file, line);
-    fputs("refused\t", g.raw);
+    fputs("refused\t", cp_inject_state.raw);
     cp_inject_put_text(where);
-    fprintf(g.raw, "\t%d\t%s\t", (int)r, cp_inject_result_enum(r));
+    fprintf(cp_inject_state.raw, "\t%d\t%s\t", (int)r, cp_cupti_result_enum(r));
     cp_inject_put_text(cp_inject_result_name(r));
-    fputc('\n', g.raw);
-    fflush(g.raw);
+    fputc('\n', cp_inject_state.raw);
+    fflush(cp_inject_state.raw);
+}
+
+/* A CUPTI call that failed without ending collection: a note with the call, the result's
+ * enumerator name and text, and file:line. */
+static void cp_inject_note_failure(const char *call, CUptiResult r, const char *file, int line)
+{
+    char note[512];
+    snprintf(note, sizeof note, "%s failed: %s (%s) at %s:%d", call, cp_cupti_result_enum(r),
+             cp_inject_result_name(r), file, line);
+    cp_inject_note(note);
 }
 
 /* A CUPTI call whose failure ends collection in this process: recorded, then `fail` runs. */
 #define CP_INJECT_CUPTI(call, fail)                                                                \
-    do {                                                                                           \
-        CUptiResult cp_r_ = (call);                                                                \
-        if (cp_r_ != CUPTI_SUCCESS) {                                                              \
-            cp_inject_refuse(#call, cp_r_, __FILE__, __LINE__);                                    \
-            fail;                                                                                  \
-        }                                                                                          \
-    } while (0)
+    CP_CUPTI_ON_ERROR(call, cp_inject_refuse(#call, cp_cupti_result_, __FILE__, __LINE__); fail)
 
 /* A CUPTI call whose failure only loses one piece of data: a note with call, error, file:line. */
 #define CP_INJECT_CUPTI_NOTE(call, fail)                                                           \
-    do {                                                                                           \
-        CUptiResult cp_r_ = (call);                                                                \
-        if (cp_r_ != CUPTI_SUCCESS) {                                                              \
-            char cp_n_[512];                                                                       \
-            snprintf(cp_n_, sizeof cp_n_, "%s failed: %s (%s) at %s:%d", #call,                    \
-                     cp_inject_result_enum(cp_r_), cp_inject_result_name(cp_r_), __FILE__,         \
-                     __LINE__);                                                                    \
-            cp_inject_note(cp_n_);                                                                 \
-            fail;                                                                                  \
-        }                                                                                          \
-    } while (0)
+    CP_CUPTI_ON_ERROR(call, cp_inject_note_failure(#call, cp_cupti_result_, __FILE__, __LINE__);   \
+                      fail)
 
 static void cp_inject_write_process(void)
 {
@@ -281,17 +244,17 @@ static void cp_inject_write_process(void)
                     cmd[i] = ' ';
         }
     }
-    fprintf(g.raw, "%s\t%d\nprocess\t%ld\t%ld\t", CP_TRACE_RAW_MAGIC, CP_TRACE_RAW_VERSION,
-            (long)getpid(), (long)getppid());
+    fprintf(cp_inject_state.raw, "%s\t%d\nprocess\t%ld\t%ld\t", CP_TRACE_RAW_MAGIC,
+            CP_TRACE_RAW_VERSION, (long)getpid(), (long)getppid());
     cp_inject_put_text(cmd);
-    fputs("\nmetrics", g.raw);
+    fputs("\nmetrics", cp_inject_state.raw);
     for (int i = 0; i < CP_INJECT_NMETRICS; i++)
-        fprintf(g.raw, "\t%s", cp_inject_metric_names[i]);
-    fputs("\nkernel_metrics", g.raw);
-    for (int i = 0; i < CP_INJECT_KM_COUNT; i++)
-        fprintf(g.raw, "\t%s", cp_inject_kernel_metric_name(i));
-    fputc('\n', g.raw);
-    fflush(g.raw);
+        fprintf(cp_inject_state.raw, "\t%s", cp_inject_metric_names[i]);
+    fputs("\nkernel_metrics", cp_inject_state.raw);
+    for (int i = 0; i < CP_CUPTI_KM_COUNT; i++)
+        fprintf(cp_inject_state.raw, "\t%s", cp_cupti_kernel_metric_name(i));
+    fputc('\n', cp_inject_state.raw);
+    fflush(cp_inject_state.raw);
 }
 
 /* ---- devices and contexts ------------------------------------------------------------- */
@@ -318,7 +281,7 @@ static void cp_inject_preload_nvperf(void)
         return;
     *slash = '\0';
     static const char *const libs[] = {"libnvperf_host.so", "libnvperf_target.so"};
-    for (size_t i = 0; i < sizeof libs / sizeof libs[0]; i++) {
+    for (size_t i = 0; i < CP_COUNT_OF(libs); i++) {
         char path[4200];
         snprintf(path, sizeof path, "%s/%s", dir, libs[i]);
         if (!dlopen(path, RTLD_NOW | RTLD_GLOBAL) && !dlopen(libs[i], RTLD_NOW | RTLD_GLOBAL)) {
@@ -333,8 +296,8 @@ static void cp_inject_preload_nvperf(void)
  * record with the causes if not. */
 static int cp_inject_device_supported(uint32_t ordinal, CUpti_Profiler_API api)
 {
-    CUpti_Profiler_DeviceSupported_Params p = {
-        .structSize = CUpti_Profiler_DeviceSupported_Params_STRUCT_SIZE};
+    CUpti_Profiler_DeviceSupported_Params p =
+        CP_CUPTI_PARAMS(CUpti_Profiler_DeviceSupported_Params);
     p.cuDevice = (CUdevice)ordinal;
     p.api = api;
     CP_INJECT_CUPTI(cuptiProfilerDeviceSupported(&p), return -1);
@@ -359,66 +322,65 @@ static int cp_inject_device_supported(uint32_t ordinal, CUpti_Profiler_API api)
 /* Chip, metric ids and CUPTI's SASS configuration for one device, once. */
 static int cp_inject_configure_device(uint32_t ordinal)
 {
-    cp_inject_device *d = &g.device[ordinal];
+    cp_inject_device *d = &cp_inject_state.device[ordinal];
     if (d->configured)
         return d->configured > 0 ? 0 : -1;
     d->configured = -1;
-    if (!g.profiler_initialized) {
+    if (!cp_inject_state.profiler_initialized) {
         double t = cp_inject_now();
         cp_inject_preload_nvperf();
-        CUpti_Profiler_Initialize_Params init = {.structSize =
-                                                     CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
+        CUpti_Profiler_Initialize_Params init = CP_CUPTI_PARAMS(CUpti_Profiler_Initialize_Params);
         /* SASS metrics were seen to work without it when it answers CUPTI_ERROR_UNKNOWN in an
          * injected process: a note, and the calls below decide */
         CP_INJECT_CUPTI_NOTE(cuptiProfilerInitialize(&init), (void)0);
-        g.profiler_initialized = 1;
+        cp_inject_state.profiler_initialized = 1;
         cp_inject_spent(CP_INJECT_T_PROFILER_INIT, t);
     }
-    if (g.want_instructions &&
+    if (cp_inject_state.want_instructions &&
         cp_inject_device_supported(ordinal, CUPTI_PROFILER_SASS_METRICS) != 0)
         return -1;
-    if (g.want_kernels && cp_inject_device_supported(ordinal, CUPTI_PROFILER_RANGE_PROFILING) != 0)
+    if (cp_inject_state.want_kernels &&
+        cp_inject_device_supported(ordinal, CUPTI_PROFILER_RANGE_PROFILING) != 0)
         return -1;
 
-    CUpti_Device_GetChipName_Params chip = {.structSize =
-                                                CUpti_Device_GetChipName_Params_STRUCT_SIZE};
+    CUpti_Device_GetChipName_Params chip = CP_CUPTI_PARAMS(CUpti_Device_GetChipName_Params);
     chip.deviceIndex = ordinal;
     CP_INJECT_CUPTI(cuptiDeviceGetChipName(&chip), return -1);
 
     char name[256] = "";
     int major = 0, minor = 0;
-    if (g.device_get_name)
-        g.device_get_name(name, (int)sizeof name, (CUdevice)ordinal);
-    if (g.device_get_attribute) {
-        g.device_get_attribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
-                               (CUdevice)ordinal);
-        g.device_get_attribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
-                               (CUdevice)ordinal);
+    if (cp_inject_state.device_get_name)
+        cp_inject_state.device_get_name(name, (int)sizeof name, (CUdevice)ordinal);
+    if (cp_inject_state.device_get_attribute) {
+        cp_inject_state.device_get_attribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+                                             (CUdevice)ordinal);
+        cp_inject_state.device_get_attribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+                                             (CUdevice)ordinal);
     }
     snprintf(d->chip, sizeof d->chip, "%s", chip.pChipName ? chip.pChipName : "");
-    fprintf(g.raw, "device\t%u\t", ordinal);
+    fprintf(cp_inject_state.raw, "device\t%u\t", ordinal);
     cp_inject_put_text(chip.pChipName);
-    fputc('\t', g.raw);
+    fputc('\t', cp_inject_state.raw);
     cp_inject_put_text(name);
-    fprintf(g.raw, "\t%d.%d\n", major, minor);
+    fprintf(cp_inject_state.raw, "\t%d.%d\n", major, minor);
 
-    if (!g.want_instructions) {
-        fflush(g.raw);
+    if (!cp_inject_state.want_instructions) {
+        fflush(cp_inject_state.raw);
         d->configured = 1;
         return 0;
     }
     CUpti_SassMetrics_Config config[CP_INJECT_NMETRICS];
     size_t nconfig = 0;
     for (int i = 0; i < CP_INJECT_NMETRICS; i++) {
-        CUpti_SassMetrics_GetProperties_Params p = {
-            .structSize = CUpti_SassMetrics_GetProperties_Params_STRUCT_SIZE};
+        CUpti_SassMetrics_GetProperties_Params p =
+            CP_CUPTI_PARAMS(CUpti_SassMetrics_GetProperties_Params);
         p.pChipName = chip.pChipName;
         p.pMetricName = cp_inject_metric_names[i];
         CUptiResult r = cuptiSassMetricsGetProperties(&p);
         if (r != CUPTI_SUCCESS) {
-            fprintf(g.raw, "missing\t%s\t", cp_inject_metric_names[i]);
+            fprintf(cp_inject_state.raw, "missing\t%s\t", cp_inject_metric_names[i]);
             cp_inject_put_text(cp_inject_result_name(r));
-            fputc('\n', g.raw);
+            fputc('\n', cp_inject_state.raw);
             continue;
         }
         d->metric_id[i] = p.metric.metricId;
@@ -427,14 +389,13 @@ static int cp_inject_configure_device(uint32_t ordinal)
         config[nconfig].outputGranularity = CUPTI_SASS_METRICS_OUTPUT_GRANULARITY_GPU;
         nconfig++;
     }
-    fflush(g.raw);
+    fflush(cp_inject_state.raw);
     if (nconfig == 0) {
         cp_inject_note(
             "the chip offers none of the SASS metrics coalprobe reads: nothing to trace");
         return -1;
     }
-    CUpti_SassMetricsSetConfig_Params set = {.structSize =
-                                                 CUpti_SassMetricsSetConfig_Params_STRUCT_SIZE};
+    CUpti_SassMetricsSetConfig_Params set = CP_CUPTI_PARAMS(CUpti_SassMetricsSetConfig_Params);
     set.pConfigs = config;
     set.numOfMetricConfig = nconfig;
     set.deviceIndex = ordinal;
@@ -445,8 +406,8 @@ static int cp_inject_configure_device(uint32_t ordinal)
 
 static int cp_inject_context_slot(CUcontext ctx)
 {
-    for (size_t i = 0; i < g.ncontexts; i++)
-        if (g.context[i] == ctx)
+    for (size_t i = 0; i < cp_inject_state.ncontexts; i++)
+        if (cp_inject_state.context[i] == ctx)
             return (int)i;
     return -1;
 }
@@ -470,25 +431,24 @@ static void cp_inject_context_setup(CUcontext ctx)
     }
     if (cp_inject_configure_device(ordinal) != 0)
         return;
-    if (g.ncontexts == CP_INJECT_MAX_CONTEXTS) {
+    if (cp_inject_state.ncontexts == CP_INJECT_MAX_CONTEXTS) {
         cp_inject_note("more than 256 live CUDA contexts: later ones are not traced");
         return;
     }
-    if (g.want_instructions) {
-        CUpti_SassMetricsEnable_Params en = {.structSize =
-                                                 CUpti_SassMetricsEnable_Params_STRUCT_SIZE};
+    if (cp_inject_state.want_instructions) {
+        CUpti_SassMetricsEnable_Params en = CP_CUPTI_PARAMS(CUpti_SassMetricsEnable_Params);
         en.ctx = ctx;
         const char *lazy = getenv("COALPROBE_TRACE_LAZY_PATCHING");
         en.enableLazyPatching = lazy && strcmp(lazy, "0") == 0 ? 0 : 1;
         CP_INJECT_CUPTI(cuptiSassMetricsEnable(&en), return );
     }
     cp_inject_kernels *k = NULL;
-    if (g.want_kernels) {
+    if (cp_inject_state.want_kernels) {
         int code = 0;
         char why[512] = "";
         double t = cp_inject_now();
-        k = cp_inject_kernels_open(ctx, g.device[ordinal].chip, g.kernel_set, &code, why,
-                                   sizeof why);
+        k = cp_inject_kernels_open(ctx, cp_inject_state.device[ordinal].chip,
+                                   cp_inject_state.kernel_set, &code, why, sizeof why);
         cp_inject_spent(CP_INJECT_T_COUNTERS_OPEN, t);
         if (!k) {
             cp_inject_refuse(why, (CUptiResult)code, __FILE__, __LINE__);
@@ -497,10 +457,10 @@ static void cp_inject_context_setup(CUcontext ctx)
             snprintf(note, sizeof note,
                      "per-kernel counters: %zu pass%s a launch on device %u (%s set, %s)",
                      cp_inject_kernels_passes(k), cp_inject_kernels_passes(k) == 1 ? "" : "es",
-                     ordinal, g.kernel_set == CP_INJECT_KSET_LEAN ? "lean" : "full",
+                     ordinal, cp_inject_state.kernel_set == CP_INJECT_KSET_LEAN ? "lean" : "full",
                      cp_inject_kernels_replayed(k) ? "kernel replay" : "no replay");
             cp_inject_note(note);
-            fprintf(g.raw, "counting\t%u\t%s\n", ordinal,
+            fprintf(cp_inject_state.raw, "counting\t%u\t%s\n", ordinal,
                     cp_inject_kernels_replayed(k) ? "replayed" : "every_launch");
             if (getenv("COALPROBE_TRACE_DEBUG")) {
                 char steps[600];
@@ -510,36 +470,36 @@ static void cp_inject_context_setup(CUcontext ctx)
             }
         }
     }
-    g.context[g.ncontexts] = ctx;
-    g.context_device[g.ncontexts] = ordinal;
-    g.context_kernels[g.ncontexts] = k;
-    g.ncontexts++;
+    cp_inject_state.context[cp_inject_state.ncontexts] = ctx;
+    cp_inject_state.context_device[cp_inject_state.ncontexts] = ordinal;
+    cp_inject_state.context_kernels[cp_inject_state.ncontexts] = k;
+    cp_inject_state.ncontexts++;
 }
 
 /* One kernel range from the Range Profiler: a kernel record. */
 static void cp_inject_emit_kernel(void *user, const char *kernel, const double *values)
 {
-    fprintf(g.raw, "kernel\t%u\t", *(const uint32_t *)user);
+    fprintf(cp_inject_state.raw, "kernel\t%u\t", *(const uint32_t *)user);
     cp_inject_put_text(kernel);
-    for (int m = 0; m < CP_INJECT_KM_COUNT; m++) {
+    for (int m = 0; m < CP_CUPTI_KM_COUNT; m++) {
         if (isnan(values[m]))
-            fputs("\t-", g.raw);
+            fputs("\t-", cp_inject_state.raw);
         else {
-            fputc('\t', g.raw);
+            fputc('\t', cp_inject_state.raw);
             cp_inject_put_double(values[m], -1);
         }
     }
-    fputc('\n', g.raw);
+    fputc('\n', cp_inject_state.raw);
 }
 
 /* Takes the per-kernel counters of the context in slot, if any, and stops them. */
 static void cp_inject_close_kernels(int slot)
 {
-    cp_inject_kernels *k = g.context_kernels[slot];
+    cp_inject_kernels *k = cp_inject_state.context_kernels[slot];
     if (!k)
         return;
-    g.context_kernels[slot] = NULL;
-    uint32_t ordinal = g.context_device[slot];
+    cp_inject_state.context_kernels[slot] = NULL;
+    uint32_t ordinal = cp_inject_state.context_device[slot];
     size_t dropped = 0;
     char why[512] = "";
     double t = cp_inject_now();
@@ -552,8 +512,9 @@ static void cp_inject_close_kernels(int slot)
         cp_inject_note(note);
     }
     if (dropped)
-        fprintf(g.raw, "dropped\t%u\t%zu\tkernel ranges CUPTI dropped\n", ordinal, dropped);
-    fflush(g.raw);
+        fprintf(cp_inject_state.raw, "dropped\t%u\t%zu\tkernel ranges CUPTI dropped\n", ordinal,
+                dropped);
+    fflush(cp_inject_state.raw);
 }
 
 /* ---- flushing --------------------------------------------------------------------------- */
@@ -571,7 +532,7 @@ static void cp_inject_save_cubin(uint32_t crc)
 {
     char key[16];
     snprintf(key, sizeof key, "%08" PRIx32, crc);
-    cp_inject_entry *e = cp_inject_table_find(&g.cubins, key);
+    cp_table_entry *e = cp_table_find(&cp_inject_state.cubins, key);
     if (!e || !e->value)
         return;
     cp_inject_cubin *c = e->value;
@@ -580,7 +541,7 @@ static void cp_inject_save_cubin(uint32_t crc)
     c->saved = 1;
     char file[64], path[4200];
     snprintf(file, sizeof file, "cubin-%s.cubin", key);
-    snprintf(path, sizeof path, "%s/%s", g.dir, file);
+    snprintf(path, sizeof path, "%s/%s", cp_inject_state.dir, file);
     int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     if (fd < 0 && errno != EEXIST) {
         cp_inject_note("could not save a cubin in the trace directory: no opcodes for it");
@@ -596,7 +557,7 @@ static void cp_inject_save_cubin(uint32_t crc)
         }
         close(fd);
     }
-    fprintf(g.raw, "cubin\t%s\t%s\n", key, file);
+    fprintf(cp_inject_state.raw, "cubin\t%s\t%s\n", key, file);
 }
 
 /* The source record of one instruction, or the nosource record of its function, once. */
@@ -606,19 +567,19 @@ static void cp_inject_source(uint32_t crc, const char *function, uint32_t pc)
     if (asprintf(&key, "%08" PRIx32 "\t%s\t%" PRIx32, crc, function, pc) < 0)
         return;
     int created = 0;
-    cp_inject_entry *seen = cp_inject_table_get(&g.sourced, key, &created);
+    cp_table_entry *seen = cp_table_get(&cp_inject_state.sourced, key, &created);
     free(key);
     if (!seen || !created)
         return;
     if (asprintf(&key, "%08" PRIx32 "\t%s", crc, function) < 0)
         return;
-    int known = cp_inject_table_find(&g.nosource, key) != NULL;
+    int known = cp_table_find(&cp_inject_state.nosource, key) != NULL;
     free(key);
     if (known)
         return;
     char ckey[16];
     snprintf(ckey, sizeof ckey, "%08" PRIx32, crc);
-    cp_inject_entry *ce = cp_inject_table_find(&g.cubins, ckey);
+    cp_table_entry *ce = cp_table_find(&cp_inject_state.cubins, ckey);
     CUptiResult r = CUPTI_ERROR_INVALID_PARAMETER;
     CUpti_GetSassToSourceCorrelationParams p = {.size = CUpti_GetSassToSourceCorrelationParamsSize};
     if (ce && ce->value) {
@@ -631,22 +592,22 @@ static void cp_inject_source(uint32_t crc, const char *function, uint32_t pc)
     }
     if (r != CUPTI_SUCCESS || !p.fileName || !p.fileName[0] || p.lineNumber == 0) {
         if (asprintf(&key, "%08" PRIx32 "\t%s", crc, function) >= 0) {
-            cp_inject_table_get(&g.nosource, key, NULL);
+            cp_table_get(&cp_inject_state.nosource, key, NULL);
             free(key);
         }
-        fprintf(g.raw, "nosource\t%08" PRIx32 "\t", crc);
+        fprintf(cp_inject_state.raw, "nosource\t%08" PRIx32 "\t", crc);
         cp_inject_put_text(function);
-        fputc('\n', g.raw);
+        fputc('\n', cp_inject_state.raw);
     } else {
-        fprintf(g.raw, "source\t%08" PRIx32 "\t", crc);
+        fprintf(cp_inject_state.raw, "source\t%08" PRIx32 "\t", crc);
         cp_inject_put_text(function);
-        fprintf(g.raw, "\t0x%" PRIx32 "\t", pc);
+        fprintf(cp_inject_state.raw, "\t0x%" PRIx32 "\t", pc);
         if (p.dirName && p.dirName[0] && p.fileName[0] != '/') {
             cp_inject_put_text(p.dirName);
-            fputc('/', g.raw);
+            fputc('/', cp_inject_state.raw);
         }
         cp_inject_put_text(p.fileName);
-        fprintf(g.raw, "\t%" PRIu32 "\n", p.lineNumber);
+        fprintf(cp_inject_state.raw, "\t%" PRIu32 "\n", p.lineNumber);
     }
     free(p.fileName);
     free(p.dirName);
@@ -654,14 +615,14 @@ static void cp_inject_source(uint32_t crc, const char *function, uint32_t pc)
 
 static void cp_inject_write_launches(void)
 {
-    for (size_t i = 0; i < g.launches.capacity; i++) {
-        cp_inject_entry *e = &g.launches.slots[i];
+    for (size_t i = 0; i < cp_inject_state.launches.capacity; i++) {
+        cp_table_entry *e = &cp_inject_state.launches.slots[i];
         if (!e->key || !e->value || *(uint64_t *)e->value == 0)
             continue;
         const char *tab = strchr(e->key, '\t');
-        fprintf(g.raw, "launch\t%.*s\t", (int)(tab - e->key), e->key);
+        fprintf(cp_inject_state.raw, "launch\t%.*s\t", (int)(tab - e->key), e->key);
         cp_inject_put_text(tab + 1);
-        fprintf(g.raw, "\t%" PRIu64 "\n", *(uint64_t *)e->value);
+        fprintf(cp_inject_state.raw, "\t%" PRIu64 "\n", *(uint64_t *)e->value);
         *(uint64_t *)e->value = 0;
     }
 }
@@ -677,14 +638,14 @@ static void cp_inject_free_sums(void *v)
 /* Takes every record CUPTI holds for ctx, sums them per instruction and writes them. */
 static void cp_inject_flush(CUcontext ctx, uint32_t ordinal)
 {
-    CUpti_SassMetricsGetDataProperties_Params dp = {
-        .structSize = CUpti_SassMetricsGetDataProperties_Params_STRUCT_SIZE};
+    CUpti_SassMetricsGetDataProperties_Params dp =
+        CP_CUPTI_PARAMS(CUpti_SassMetricsGetDataProperties_Params);
     dp.ctx = ctx;
     CP_INJECT_CUPTI_NOTE(cuptiSassMetricsGetDataProperties(&dp), return );
-    g.flushes++;
+    cp_inject_state.flushes++;
     cp_inject_write_launches();
     if (dp.numOfPatchedInstructionRecords == 0 || dp.numOfInstances == 0) {
-        fflush(g.raw);
+        fflush(cp_inject_state.raw);
         return;
     }
     size_t n = dp.numOfPatchedInstructionRecords, k = dp.numOfInstances;
@@ -693,34 +654,34 @@ static void cp_inject_flush(CUcontext ctx, uint32_t ordinal)
     if (!data || !values) {
         free(data);
         free(values);
-        fprintf(g.raw, "dropped\t%u\t%zu\tout of memory while flushing\n", ordinal, n);
-        fflush(g.raw);
+        fprintf(cp_inject_state.raw, "dropped\t%u\t%zu\tout of memory while flushing\n", ordinal,
+                n);
+        fflush(cp_inject_state.raw);
         return;
     }
     for (size_t i = 0; i < n; i++) {
         data[i].structSize = sizeof data[i];
         data[i].pInstanceValues = values + i * k;
     }
-    CUpti_SassMetricsFlushData_Params fp = {.structSize =
-                                                CUpti_SassMetricsFlushData_Params_STRUCT_SIZE};
+    CUpti_SassMetricsFlushData_Params fp = CP_CUPTI_PARAMS(CUpti_SassMetricsFlushData_Params);
     fp.ctx = ctx;
     fp.numOfPatchedInstructionRecords = n;
     fp.numOfInstances = k;
     fp.pMetricsData = data;
     CUptiResult fr = cuptiSassMetricsFlushData(&fp);
     if (fr != CUPTI_SUCCESS) {
-        fprintf(g.raw, "dropped\t%u\t%zu\t", ordinal, n);
+        fprintf(cp_inject_state.raw, "dropped\t%u\t%zu\t", ordinal, n);
         cp_inject_put_text(cp_inject_result_name(fr));
-        fputc('\n', g.raw);
+        fputc('\n', cp_inject_state.raw);
         free(data);
         free(values);
-        fflush(g.raw);
+        fflush(cp_inject_state.raw);
         return;
     }
 
     /* one record is one instruction and one metric (its instances add up); sum per instruction */
-    cp_inject_table sums = {0};
-    const cp_inject_device *d = &g.device[ordinal];
+    cp_table sums = {0};
+    const cp_inject_device *d = &cp_inject_state.device[ordinal];
     for (size_t i = 0; i < n; i++) {
         char *key = NULL;
         const char *fn = data[i].functionName ? data[i].functionName : "?";
@@ -728,7 +689,7 @@ static void cp_inject_flush(CUcontext ctx, uint32_t ordinal)
                      data[i].functionIndex, fn, data[i].pcOffset) < 0)
             key = NULL;
         int created = 0;
-        cp_inject_entry *e = key ? cp_inject_table_get(&sums, key, &created) : NULL;
+        cp_table_entry *e = key ? cp_table_get(&sums, key, &created) : NULL;
         free(key);
         if (e && created) {
             cp_inject_sums *s = calloc(1, sizeof *s);
@@ -757,27 +718,27 @@ static void cp_inject_flush(CUcontext ctx, uint32_t ordinal)
     free(values);
 
     for (size_t i = 0; i < sums.capacity; i++) {
-        cp_inject_entry *e = &sums.slots[i];
+        cp_table_entry *e = &sums.slots[i];
         cp_inject_sums *s = e->key ? e->value : NULL;
         if (!s)
             continue;
         const char *function = s->function;
         cp_inject_save_cubin(s->crc);
         cp_inject_source(s->crc, function, s->pc);
-        fprintf(g.raw, "pc\t%u\t%08" PRIx32 "\t%" PRIu32 "\t", s->device, s->crc,
+        fprintf(cp_inject_state.raw, "pc\t%u\t%08" PRIx32 "\t%" PRIu32 "\t", s->device, s->crc,
                 s->function_index);
         cp_inject_put_text(function);
-        fprintf(g.raw, "\t0x%" PRIx32, s->pc);
+        fprintf(cp_inject_state.raw, "\t0x%" PRIx32, s->pc);
         for (int m = 0; m < CP_INJECT_NMETRICS; m++) {
             if (s->has[m])
-                fprintf(g.raw, "\t%" PRIu64, s->value[m]);
+                fprintf(cp_inject_state.raw, "\t%" PRIu64, s->value[m]);
             else
-                fputs(d->has_metric[m] ? "\t0" : "\t-", g.raw);
+                fputs(d->has_metric[m] ? "\t0" : "\t-", cp_inject_state.raw);
         }
-        fputc('\n', g.raw);
+        fputc('\n', cp_inject_state.raw);
     }
-    cp_inject_table_free(&sums, cp_inject_free_sums);
-    fflush(g.raw);
+    cp_table_free(&sums, cp_inject_free_sums);
+    fflush(cp_inject_state.raw);
 }
 
 /* ---- callbacks ------------------------------------------------------------------------- */
@@ -794,7 +755,7 @@ static void cp_inject_module_loaded(const CUpti_ResourceData *rd)
     char key[16];
     snprintf(key, sizeof key, "%08" PRIx32, (uint32_t)cp.cubinCrc);
     int created = 0;
-    cp_inject_entry *e = cp_inject_table_get(&g.cubins, key, &created);
+    cp_table_entry *e = cp_table_get(&cp_inject_state.cubins, key, &created);
     if (!e || !created)
         return;
     cp_inject_cubin *c = calloc(1, sizeof *c);
@@ -816,24 +777,26 @@ static void cp_inject_context_destroying(CUcontext ctx)
     if (slot < 0)
         return;
     cp_inject_close_kernels(slot);
-    if (!g.want_instructions)
+    if (!cp_inject_state.want_instructions)
         goto forget;
     double t = cp_inject_now();
-    cp_inject_flush(ctx, g.context_device[slot]);
+    cp_inject_flush(ctx, cp_inject_state.context_device[slot]);
     cp_inject_spent(CP_INJECT_T_FLUSH, t);
-    CUpti_SassMetricsDisable_Params dis = {.structSize =
-                                               CUpti_SassMetricsDisable_Params_STRUCT_SIZE};
+    CUpti_SassMetricsDisable_Params dis = CP_CUPTI_PARAMS(CUpti_SassMetricsDisable_Params);
     dis.ctx = ctx;
     CP_INJECT_CUPTI_NOTE(cuptiSassMetricsDisable(&dis), (void)0);
     if (dis.numOfDroppedRecords)
-        fprintf(g.raw, "dropped\t%u\t%zu\tCUPTI dropped them when the context ended\n",
-                g.context_device[slot], dis.numOfDroppedRecords);
-    fflush(g.raw);
+        fprintf(cp_inject_state.raw,
+                "dropped\t%u\t%zu\tCUPTI dropped them when the context ended\n",
+                cp_inject_state.context_device[slot], dis.numOfDroppedRecords);
+    fflush(cp_inject_state.raw);
 forget:
-    g.context[slot] = g.context[g.ncontexts - 1];
-    g.context_device[slot] = g.context_device[g.ncontexts - 1];
-    g.context_kernels[slot] = g.context_kernels[g.ncontexts - 1];
-    g.ncontexts--;
+    cp_inject_state.context[slot] = cp_inject_state.context[cp_inject_state.ncontexts - 1];
+    cp_inject_state.context_device[slot] =
+        cp_inject_state.context_device[cp_inject_state.ncontexts - 1];
+    cp_inject_state.context_kernels[slot] =
+        cp_inject_state.context_kernels[cp_inject_state.ncontexts - 1];
+    cp_inject_state.ncontexts--;
 }
 
 /* The stream a launch went to, for the capture check; NULL (the legacy stream) when unknown. */
@@ -886,10 +849,10 @@ static void cp_inject_launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackDa
         cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz)
         return; /* not one kernel: see the note written at its exit */
     int slot = cp_inject_context_slot(cb->context);
-    cp_inject_kernels *k = slot >= 0 ? g.context_kernels[slot] : NULL;
+    cp_inject_kernels *k = slot >= 0 ? cp_inject_state.context_kernels[slot] : NULL;
     if (!k)
         return;
-    uint32_t ordinal = g.context_device[slot];
+    uint32_t ordinal = cp_inject_state.context_device[slot];
     char why[512] = "";
     double t = cp_inject_now();
     int rc = cp_inject_kernels_before_launch(k, cb->symbolName, cp_inject_emit_kernel, &ordinal,
@@ -902,7 +865,7 @@ static void cp_inject_launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackDa
         cp_inject_note(note);
         cp_inject_close_kernels(slot); /* what was collected, and what CUPTI dropped */
     }
-    fflush(g.raw);
+    fflush(cp_inject_state.raw);
 }
 
 /* After a launch: its count, or the note on graphs and stream capture. */
@@ -917,32 +880,33 @@ static void cp_inject_launch_exit(CUpti_CallbackId cbid, const CUpti_CallbackDat
                 cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz;
     CUstreamCaptureStatus capture = CU_STREAM_CAPTURE_STATUS_NONE;
     CUstream stream = cp_inject_launch_stream(cbid, cb->functionParams);
-    if (g.stream_is_capturing && g.stream_is_capturing(stream, &capture) == CUDA_SUCCESS &&
+    if (cp_inject_state.stream_is_capturing &&
+        cp_inject_state.stream_is_capturing(stream, &capture) == CUDA_SUCCESS &&
         capture != CU_STREAM_CAPTURE_STATUS_NONE) {
-        if (!g.capture_noted)
+        if (!cp_inject_state.capture_noted)
             cp_inject_note("kernels captured into CUDA graphs are counted when the graph runs, "
                            "without per-kernel launch counts");
-        g.capture_noted = 1;
+        cp_inject_state.capture_noted = 1;
         return;
     }
     if (graph) {
-        if (!g.graph_noted)
+        if (!cp_inject_state.graph_noted)
             cp_inject_note("CUDA graph launches: their kernels' instructions are counted, their "
                            "launches are not");
-        g.graph_noted = 1;
+        cp_inject_state.graph_noted = 1;
     } else {
         char *key = NULL;
-        cp_inject_entry *e = NULL;
-        if (asprintf(&key, "%u\t%s", g.context_device[slot],
+        cp_table_entry *e = NULL;
+        if (asprintf(&key, "%u\t%s", cp_inject_state.context_device[slot],
                      cb->symbolName ? cb->symbolName : "?") >= 0) {
-            e = cp_inject_table_get(&g.launches, key, NULL);
+            e = cp_table_get(&cp_inject_state.launches, key, NULL);
             free(key);
         }
         if (e && !e->value)
             e->value = calloc(1, sizeof(uint64_t));
         if (e && e->value)
             ++*(uint64_t *)e->value;
-        g.launch_count++;
+        cp_inject_state.launch_count++;
     }
 }
 
@@ -956,8 +920,8 @@ static void CUPTIAPI cp_inject_callback(void *userdata, CUpti_CallbackDomain dom
     if (inside)
         return;
     inside = 1;
-    pthread_mutex_lock(&g.lock);
-    if (!g.stopped && getpid() == g.pid) {
+    pthread_mutex_lock(&cp_inject_state.lock);
+    if (!cp_inject_state.stopped && getpid() == cp_inject_state.pid) {
         if (domain == CUPTI_CB_DOMAIN_RESOURCE) {
             const CUpti_ResourceData *rd = data;
             if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_CREATED)
@@ -973,7 +937,7 @@ static void CUPTIAPI cp_inject_callback(void *userdata, CUpti_CallbackDomain dom
             cp_inject_launched(cbid, data);
         }
     }
-    pthread_mutex_unlock(&g.lock);
+    pthread_mutex_unlock(&cp_inject_state.lock);
     inside = 0;
 }
 
@@ -981,40 +945,41 @@ static void CUPTIAPI cp_inject_callback(void *userdata, CUpti_CallbackDomain dom
 
 static void cp_inject_at_exit(void)
 {
-    pthread_mutex_lock(&g.lock);
-    if (g.raw && getpid() == g.pid) {
+    pthread_mutex_lock(&cp_inject_state.lock);
+    if (cp_inject_state.raw && getpid() == cp_inject_state.pid) {
         /* contexts still alive (the driver tears them down after us): take what they hold */
-        while (g.ncontexts > 0 && !g.stopped)
-            cp_inject_context_destroying(g.context[g.ncontexts - 1]);
+        while (cp_inject_state.ncontexts > 0 && !cp_inject_state.stopped)
+            cp_inject_context_destroying(cp_inject_state.context[cp_inject_state.ncontexts - 1]);
         cp_inject_write_launches();
         for (int i = 0; i < CP_INJECT_T_COUNT; i++) {
-            fprintf(g.raw, "time\t%s\t", cp_inject_phase_names[i]);
-            cp_inject_put_double(g.phase_seconds[i], 6);
-            fprintf(g.raw, "\t%" PRIu64 "\n", g.phase_count[i]);
+            fprintf(cp_inject_state.raw, "time\t%s\t", cp_inject_phase_names[i]);
+            cp_inject_put_double(cp_inject_state.phase_seconds[i], 6);
+            fprintf(cp_inject_state.raw, "\t%" PRIu64 "\n", cp_inject_state.phase_count[i]);
         }
-        fputs("time\tinjected\t", g.raw);
-        cp_inject_put_double(cp_inject_now() - g.started, 6);
-        fputs("\t1\n", g.raw);
-        fprintf(g.raw, "end\t%" PRIu64 "\t%" PRIu64 "\n", g.flushes, g.launch_count);
-        fclose(g.raw);
-        g.raw = NULL;
-        if (g.raw_lock >= 0) /* written: the launcher may read it now */
-            close(g.raw_lock);
-        g.raw_lock = -1;
-        cp_inject_table_free(&g.launches, free);
-        cp_inject_table_free(&g.cubins, cp_inject_free_cubin);
-        cp_inject_table_free(&g.sourced, NULL);
-        cp_inject_table_free(&g.nosource, NULL);
+        fputs("time\tinjected\t", cp_inject_state.raw);
+        cp_inject_put_double(cp_inject_now() - cp_inject_state.started, 6);
+        fputs("\t1\n", cp_inject_state.raw);
+        fprintf(cp_inject_state.raw, "end\t%" PRIu64 "\t%" PRIu64 "\n", cp_inject_state.flushes,
+                cp_inject_state.launch_count);
+        fclose(cp_inject_state.raw);
+        cp_inject_state.raw = NULL;
+        if (cp_inject_state.raw_lock >= 0) /* written: the launcher may read it now */
+            close(cp_inject_state.raw_lock);
+        cp_inject_state.raw_lock = -1;
+        cp_table_free(&cp_inject_state.launches, free);
+        cp_table_free(&cp_inject_state.cubins, cp_inject_free_cubin);
+        cp_table_free(&cp_inject_state.sourced, NULL);
+        cp_table_free(&cp_inject_state.nosource, NULL);
     }
-    pthread_mutex_unlock(&g.lock);
+    pthread_mutex_unlock(&cp_inject_state.lock);
 }
 
 /* In a child forked by the program: the lock is its parent's, not the child's to hold. */
 static void cp_inject_forked(void)
 {
-    if (g.raw_lock >= 0)
-        close(g.raw_lock);
-    g.raw_lock = -1;
+    if (cp_inject_state.raw_lock >= 0)
+        close(cp_inject_state.raw_lock);
+    cp_inject_state.raw_lock = -1;
 }
 
 /* Creates DIR/raw-PID.tsv, locked (cp_trace_lock.h) before it appears under that name, so that
@@ -1023,9 +988,9 @@ static void cp_inject_forked(void)
 static int cp_inject_open_raw(void)
 {
     const char *dir = getenv(CP_TRACE_ENV_DIR);
-    if (!dir || !dir[0] || strlen(dir) >= sizeof g.dir)
+    if (!dir || !dir[0] || strlen(dir) >= sizeof cp_inject_state.dir)
         return -1;
-    snprintf(g.dir, sizeof g.dir, "%s", dir);
+    snprintf(cp_inject_state.dir, sizeof cp_inject_state.dir, "%s", dir);
     char path[4200], part[4200];
     snprintf(path, sizeof path, "%s/%s%ld%s", dir, CP_TRACE_RAW_PREFIX, (long)getpid(),
              CP_TRACE_RAW_SUFFIX);
@@ -1043,14 +1008,14 @@ static int cp_inject_open_raw(void)
         unlink(part);
     else if (errno != EEXIST)
         named = rename(part, path);
-    if (named != 0 || !(g.raw = fdopen(fd, "w"))) {
+    if (named != 0 || !(cp_inject_state.raw = fdopen(fd, "w"))) {
         unlink(part);
         if (lock >= 0)
             close(lock);
         close(fd);
         return -1;
     }
-    g.raw_lock = lock;
+    cp_inject_state.raw_lock = lock;
     static int atfork_registered;
     if (!atfork_registered && pthread_atfork(NULL, NULL, cp_inject_forked) == 0)
         atfork_registered = 1;
@@ -1062,37 +1027,42 @@ static int cp_inject_open_raw(void)
 CP_INJECT_EXPORT int InitializeInjection(void);
 CP_INJECT_EXPORT int InitializeInjection(void)
 {
-    pthread_mutex_lock(&g.lock);
+    pthread_mutex_lock(&cp_inject_state.lock);
     int ok = 0;
-    if (g.raw || cp_inject_open_raw() != 0)
+    if (cp_inject_state.raw || cp_inject_open_raw() != 0)
         goto out; /* initialised already, or not run by coalprobe trace: stay out of the way */
-    g.pid = getpid();
-    g.started = cp_inject_now();
+    cp_inject_state.pid = getpid();
+    cp_inject_state.started = cp_inject_now();
     const char *set = getenv("COALPROBE_TRACE_KERNEL_SET");
-    g.kernel_set = set && strcmp(set, "full") == 0 ? CP_INJECT_KSET_FULL : CP_INJECT_KSET_LEAN;
+    cp_inject_state.kernel_set =
+        set && strcmp(set, "full") == 0 ? CP_INJECT_KSET_FULL : CP_INJECT_KSET_LEAN;
     const char *mode = getenv("COALPROBE_TRACE_MODE");
-    g.want_kernels = !mode || !mode[0] || strcmp(mode, "instructions") != 0;
-    g.want_instructions = !mode || !mode[0] || strcmp(mode, "kernels") != 0;
+    cp_inject_state.want_kernels = !mode || !mode[0] || strcmp(mode, "instructions") != 0;
+    cp_inject_state.want_instructions = !mode || !mode[0] || strcmp(mode, "kernels") != 0;
     cp_inject_write_process();
     atexit(cp_inject_at_exit);
 
     void *cuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
     if (!cuda) {
-        g.stopped = 1;
+        cp_inject_state.stopped = 1;
         cp_inject_note("no CUDA driver in this process: nothing to trace");
         goto out;
     }
-    g.stream_is_capturing = (cp_cu_stream_is_capturing_fn)dlsym(cuda, "cuStreamIsCapturing");
-    g.device_get_name = (cp_cu_device_get_name_fn)dlsym(cuda, "cuDeviceGetName");
-    g.device_get_attribute = (cp_cu_device_get_attribute_fn)dlsym(cuda, "cuDeviceGetAttribute");
+    cp_inject_state.stream_is_capturing =
+        (cp_cu_stream_is_capturing_fn)dlsym(cuda, "cuStreamIsCapturing");
+    cp_inject_state.device_get_name = (cp_cu_device_get_name_fn)dlsym(cuda, "cuDeviceGetName");
+    cp_inject_state.device_get_attribute =
+        (cp_cu_device_get_attribute_fn)dlsym(cuda, "cuDeviceGetAttribute");
 
-    CP_INJECT_CUPTI(cuptiSubscribe(&g.subscriber, cp_inject_callback, NULL), goto out);
+    CP_INJECT_CUPTI(cuptiSubscribe(&cp_inject_state.subscriber, cp_inject_callback, NULL),
+                    goto out);
     static const CUpti_CallbackId resources[] = {CUPTI_CBID_RESOURCE_CONTEXT_CREATED,
                                                  CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING,
                                                  CUPTI_CBID_RESOURCE_MODULE_LOADED};
-    for (size_t i = 0; i < sizeof resources / sizeof resources[0]; i++)
-        CP_INJECT_CUPTI(
-            cuptiEnableCallback(1, g.subscriber, CUPTI_CB_DOMAIN_RESOURCE, resources[i]), goto out);
+    for (size_t i = 0; i < CP_COUNT_OF(resources); i++)
+        CP_INJECT_CUPTI(cuptiEnableCallback(1, cp_inject_state.subscriber, CUPTI_CB_DOMAIN_RESOURCE,
+                                            resources[i]),
+                        goto out);
     static const CUpti_CallbackId launches[] = {
         CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
         CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
@@ -1102,14 +1072,14 @@ CP_INJECT_EXPORT int InitializeInjection(void)
         CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
         CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch,
         CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz};
-    for (size_t i = 0; i < sizeof launches / sizeof launches[0]; i++)
-        CP_INJECT_CUPTI(
-            cuptiEnableCallback(1, g.subscriber, CUPTI_CB_DOMAIN_DRIVER_API, launches[i]),
-            goto out);
+    for (size_t i = 0; i < CP_COUNT_OF(launches); i++)
+        CP_INJECT_CUPTI(cuptiEnableCallback(1, cp_inject_state.subscriber,
+                                            CUPTI_CB_DOMAIN_DRIVER_API, launches[i]),
+                        goto out);
     ok = 1;
 out:
-    if (g.raw)
-        fflush(g.raw);
-    pthread_mutex_unlock(&g.lock);
+    if (cp_inject_state.raw)
+        fflush(cp_inject_state.raw);
+    pthread_mutex_unlock(&cp_inject_state.lock);
     return ok;
 }

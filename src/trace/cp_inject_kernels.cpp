@@ -17,32 +17,14 @@
 namespace
 {
 
-const char *const k_metric_names[CP_INJECT_KM_COUNT] = {
-#define X(id, name) name,
-    CP_INJECT_KERNEL_METRICS
-#undef X
-};
-
 // Ranges decoded at a time: the counter data image holds this many launches.
 constexpr size_t k_max_ranges = 64;
 
-template <typename T> T params(size_t size)
-{
-    T p{};
-    p.structSize = size;
-    return p;
-}
-#define CP_KPARAMS(type) params<type>(type##_STRUCT_SIZE)
-
 // A failed CUPTI call: its name in why, its result returned from the caller.
-#define CP_KCHECK(call)                                                                            \
-    do {                                                                                           \
-        CUptiResult r_ = (call);                                                                   \
-        if (r_ != CUPTI_SUCCESS) {                                                                 \
-            std::snprintf(why, why_size, "%s at %s:%d", #call, __FILE__, __LINE__);                \
-            return (int)r_;                                                                        \
-        }                                                                                          \
-    } while (0)
+#define CP_KERNELS_CHECK(call)                                                                     \
+    CP_CUPTI_ON_ERROR(call,                                                                        \
+                      std::snprintf(why, why_size, "%s at %s:%d", #call, __FILE__, __LINE__);      \
+                      return (int)cp_cupti_result_)
 
 } // namespace
 
@@ -51,7 +33,7 @@ struct cp_inject_kernels {
     CUpti_Profiler_Host_Object *host = nullptr;
     CUpti_RangeProfiler_Object *rp = nullptr;
     std::vector<const char *> names; // the metrics this chip knows
-    std::vector<int> index;          // their CP_INJECT_KM_* positions
+    std::vector<int> index;          // their CP_CUPTI_KM_* positions
     std::vector<uint8_t> availability, config, counter_data;
     size_t ranges = 0; // launches since the last Start
     std::vector<std::string>
@@ -79,11 +61,11 @@ void lap(cp_inject_kernels *k, const char *step, std::chrono::steady_clock::time
 // (Re)initialises the counter data image: it then holds no range.
 int init_image(cp_inject_kernels *k, char *why, size_t why_size)
 {
-    auto ip = CP_KPARAMS(CUpti_RangeProfiler_CounterDataImage_Initialize_Params);
+    auto ip = CP_CUPTI_PARAMS(CUpti_RangeProfiler_CounterDataImage_Initialize_Params);
     ip.pRangeProfilerObject = k->rp;
     ip.counterDataSize = k->counter_data.size();
     ip.pCounterData = k->counter_data.data();
-    CP_KCHECK(cuptiRangeProfilerCounterDataImageInitialize(&ip));
+    CP_KERNELS_CHECK(cuptiRangeProfilerCounterDataImageInitialize(&ip));
     return 0;
 }
 
@@ -92,9 +74,9 @@ int start(cp_inject_kernels *k, char *why, size_t why_size)
     int rc = init_image(k, why, why_size);
     if (rc != 0)
         return rc;
-    auto sp = CP_KPARAMS(CUpti_RangeProfiler_Start_Params);
+    auto sp = CP_CUPTI_PARAMS(CUpti_RangeProfiler_Start_Params);
     sp.pRangeProfilerObject = k->rp;
-    CP_KCHECK(cuptiRangeProfilerStart(&sp));
+    CP_KERNELS_CHECK(cuptiRangeProfilerStart(&sp));
     k->ranges = 0;
     k->functions.clear();
     return 0;
@@ -104,28 +86,28 @@ int start(cp_inject_kernels *k, char *why, size_t why_size)
 int collect(cp_inject_kernels *k, cp_inject_kernels_emit emit, void *user, char *why,
             size_t why_size)
 {
-    auto sp = CP_KPARAMS(CUpti_RangeProfiler_Stop_Params);
+    auto sp = CP_CUPTI_PARAMS(CUpti_RangeProfiler_Stop_Params);
     sp.pRangeProfilerObject = k->rp;
-    CP_KCHECK(cuptiRangeProfilerStop(&sp));
-    auto dp = CP_KPARAMS(CUpti_RangeProfiler_DecodeData_Params);
+    CP_KERNELS_CHECK(cuptiRangeProfilerStop(&sp));
+    auto dp = CP_CUPTI_PARAMS(CUpti_RangeProfiler_DecodeData_Params);
     dp.pRangeProfilerObject = k->rp;
-    CP_KCHECK(cuptiRangeProfilerDecodeData(&dp));
+    CP_KERNELS_CHECK(cuptiRangeProfilerDecodeData(&dp));
     k->dropped += dp.numOfRangeDropped;
 
-    auto ip = CP_KPARAMS(CUpti_RangeProfiler_GetCounterDataInfo_Params);
+    auto ip = CP_CUPTI_PARAMS(CUpti_RangeProfiler_GetCounterDataInfo_Params);
     ip.pCounterDataImage = k->counter_data.data();
     ip.counterDataImageSize = k->counter_data.size();
-    CP_KCHECK(cuptiRangeProfilerGetCounterDataInfo(&ip));
+    CP_KERNELS_CHECK(cuptiRangeProfilerGetCounterDataInfo(&ip));
     std::vector<double> v(k->names.size());
-    double values[CP_INJECT_KM_COUNT];
+    double values[CP_CUPTI_KM_COUNT];
     for (size_t r = 0; r < ip.numTotalRanges; r++) {
-        auto rp = CP_KPARAMS(CUpti_RangeProfiler_CounterData_GetRangeInfo_Params);
+        auto rp = CP_CUPTI_PARAMS(CUpti_RangeProfiler_CounterData_GetRangeInfo_Params);
         rp.pCounterDataImage = k->counter_data.data();
         rp.counterDataImageSize = k->counter_data.size();
         rp.rangeIndex = r;
         rp.rangeDelimiter = "/";
-        CP_KCHECK(cuptiRangeProfilerCounterDataGetRangeInfo(&rp));
-        auto ep = CP_KPARAMS(CUpti_Profiler_Host_EvaluateToGpuValues_Params);
+        CP_KERNELS_CHECK(cuptiRangeProfilerCounterDataGetRangeInfo(&rp));
+        auto ep = CP_CUPTI_PARAMS(CUpti_Profiler_Host_EvaluateToGpuValues_Params);
         ep.pHostObject = k->host;
         ep.pCounterDataImage = k->counter_data.data();
         ep.counterDataImageSize = k->counter_data.size();
@@ -133,8 +115,8 @@ int collect(cp_inject_kernels *k, cp_inject_kernels_emit emit, void *user, char 
         ep.ppMetricNames = k->names.data();
         ep.numMetrics = k->names.size();
         ep.pMetricValues = v.data();
-        CP_KCHECK(cuptiProfilerHostEvaluateToGpuValues(&ep));
-        for (int m = 0; m < CP_INJECT_KM_COUNT; m++)
+        CP_KERNELS_CHECK(cuptiProfilerHostEvaluateToGpuValues(&ep));
+        for (int m = 0; m < CP_CUPTI_KM_COUNT; m++)
             values[m] = NAN;
         for (size_t i = 0; i < v.size(); i++)
             values[k->index[i]] = v[i];
@@ -149,29 +131,29 @@ int collect(cp_inject_kernels *k, cp_inject_kernels_emit emit, void *user, char 
 int open_impl(cp_inject_kernels *k, const char *chip, int set, char *why, size_t why_size)
 {
     auto since = std::chrono::steady_clock::now();
-    auto ap = CP_KPARAMS(CUpti_Profiler_GetCounterAvailability_Params);
+    auto ap = CP_CUPTI_PARAMS(CUpti_Profiler_GetCounterAvailability_Params);
     ap.ctx = k->ctx;
-    CP_KCHECK(cuptiProfilerGetCounterAvailability(&ap));
+    CP_KERNELS_CHECK(cuptiProfilerGetCounterAvailability(&ap));
     k->availability.assign(ap.counterAvailabilityImageSize, 0);
     ap.pCounterAvailabilityImage = k->availability.data();
-    CP_KCHECK(cuptiProfilerGetCounterAvailability(&ap));
+    CP_KERNELS_CHECK(cuptiProfilerGetCounterAvailability(&ap));
     lap(k, "availability", since);
 
-    auto hp = CP_KPARAMS(CUpti_Profiler_Host_Initialize_Params);
+    auto hp = CP_CUPTI_PARAMS(CUpti_Profiler_Host_Initialize_Params);
     hp.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
     hp.pChipName = chip;
     hp.pCounterAvailabilityImage = k->availability.data();
-    CP_KCHECK(cuptiProfilerHostInitialize(&hp));
+    CP_KERNELS_CHECK(cuptiProfilerHostInitialize(&hp));
     k->host = hp.pHostObject;
     lap(k, "host_initialize", since);
-    for (int m = 0; m < CP_INJECT_KM_COUNT; m++) {
+    for (int m = 0; m < CP_CUPTI_KM_COUNT; m++) {
         if (!cp_inject_kernel_metric_wanted(m, set))
             continue;
-        auto mp = CP_KPARAMS(CUpti_Profiler_Host_GetMetricProperties_Params);
+        auto mp = CP_CUPTI_PARAMS(CUpti_Profiler_Host_GetMetricProperties_Params);
         mp.pHostObject = k->host;
-        mp.pMetricName = k_metric_names[m];
+        mp.pMetricName = cp_cupti_kernel_metric_name(m);
         if (cuptiProfilerHostGetMetricProperties(&mp) == CUPTI_SUCCESS) {
-            k->names.push_back(k_metric_names[m]);
+            k->names.push_back(cp_cupti_kernel_metric_name(m));
             k->index.push_back(m);
         }
     }
@@ -179,44 +161,44 @@ int open_impl(cp_inject_kernels *k, const char *chip, int set, char *why, size_t
         std::snprintf(why, why_size, "chip %s offers none of the per-kernel metrics", chip);
         return (int)CUPTI_ERROR_NOT_SUPPORTED;
     }
-    auto cp = CP_KPARAMS(CUpti_Profiler_Host_ConfigAddMetrics_Params);
+    auto cp = CP_CUPTI_PARAMS(CUpti_Profiler_Host_ConfigAddMetrics_Params);
     cp.pHostObject = k->host;
     cp.ppMetricNames = k->names.data();
     cp.numMetrics = k->names.size();
-    CP_KCHECK(cuptiProfilerHostConfigAddMetrics(&cp));
-    auto zp = CP_KPARAMS(CUpti_Profiler_Host_GetConfigImageSize_Params);
+    CP_KERNELS_CHECK(cuptiProfilerHostConfigAddMetrics(&cp));
+    auto zp = CP_CUPTI_PARAMS(CUpti_Profiler_Host_GetConfigImageSize_Params);
     zp.pHostObject = k->host;
-    CP_KCHECK(cuptiProfilerHostGetConfigImageSize(&zp));
+    CP_KERNELS_CHECK(cuptiProfilerHostGetConfigImageSize(&zp));
     k->config.assign(zp.configImageSize, 0);
-    auto gp = CP_KPARAMS(CUpti_Profiler_Host_GetConfigImage_Params);
+    auto gp = CP_CUPTI_PARAMS(CUpti_Profiler_Host_GetConfigImage_Params);
     gp.pHostObject = k->host;
     gp.configImageSize = k->config.size();
     gp.pConfigImage = k->config.data();
-    CP_KCHECK(cuptiProfilerHostGetConfigImage(&gp));
-    auto np = CP_KPARAMS(CUpti_Profiler_Host_GetNumOfPasses_Params);
+    CP_KERNELS_CHECK(cuptiProfilerHostGetConfigImage(&gp));
+    auto np = CP_CUPTI_PARAMS(CUpti_Profiler_Host_GetNumOfPasses_Params);
     np.configImageSize = k->config.size();
     np.pConfigImage = k->config.data();
-    CP_KCHECK(cuptiProfilerHostGetNumOfPasses(&np));
+    CP_KERNELS_CHECK(cuptiProfilerHostGetNumOfPasses(&np));
     k->passes = np.numOfPasses;
     lap(k, "config_image", since);
 
-    auto ep = CP_KPARAMS(CUpti_RangeProfiler_Enable_Params);
+    auto ep = CP_CUPTI_PARAMS(CUpti_RangeProfiler_Enable_Params);
     ep.ctx = k->ctx;
-    CP_KCHECK(cuptiRangeProfilerEnable(&ep));
+    CP_KERNELS_CHECK(cuptiRangeProfilerEnable(&ep));
     k->rp = ep.pRangeProfilerObject;
     lap(k, "enable", since);
-    auto sp = CP_KPARAMS(CUpti_RangeProfiler_GetCounterDataSize_Params);
+    auto sp = CP_CUPTI_PARAMS(CUpti_RangeProfiler_GetCounterDataSize_Params);
     sp.pRangeProfilerObject = k->rp;
     sp.pMetricNames = k->names.data();
     sp.numMetrics = k->names.size();
     sp.maxNumOfRanges = k_max_ranges;
     sp.maxNumRangeTreeNodes = (uint32_t)k_max_ranges;
-    CP_KCHECK(cuptiRangeProfilerGetCounterDataSize(&sp));
+    CP_KERNELS_CHECK(cuptiRangeProfilerGetCounterDataSize(&sp));
     k->counter_data.assign(sp.counterDataSize, 0);
     int rc = init_image(k, why, why_size);
     if (rc != 0)
         return rc;
-    auto cfg = CP_KPARAMS(CUpti_RangeProfiler_SetConfig_Params);
+    auto cfg = CP_CUPTI_PARAMS(CUpti_RangeProfiler_SetConfig_Params);
     cfg.pRangeProfilerObject = k->rp;
     cfg.configSize = k->config.size();
     cfg.pConfig = k->config.data();
@@ -231,7 +213,7 @@ int open_impl(cp_inject_kernels *k, const char *chip, int set, char *why, size_t
     cfg.minNestingLevel = 1;
     cfg.passIndex = 0;
     cfg.targetNestingLevel = 1;
-    CP_KCHECK(cuptiRangeProfilerSetConfig(&cfg));
+    CP_KERNELS_CHECK(cuptiRangeProfilerSetConfig(&cfg));
     lap(k, "counter_data_and_set_config", since);
     int started = start(k, why, why_size);
     lap(k, "start", since);
@@ -241,12 +223,12 @@ int open_impl(cp_inject_kernels *k, const char *chip, int set, char *why, size_t
 void release(cp_inject_kernels *k)
 {
     if (k->rp) {
-        auto p = CP_KPARAMS(CUpti_RangeProfiler_Disable_Params);
+        auto p = CP_CUPTI_PARAMS(CUpti_RangeProfiler_Disable_Params);
         p.pRangeProfilerObject = k->rp;
         (void)cuptiRangeProfilerDisable(&p); // teardown: nothing left to report
     }
     if (k->host) {
-        auto p = CP_KPARAMS(CUpti_Profiler_Host_Deinitialize_Params);
+        auto p = CP_CUPTI_PARAMS(CUpti_Profiler_Host_Deinitialize_Params);
         p.pHostObject = k->host;
         (void)cuptiProfilerHostDeinitialize(&p);
     }
@@ -255,23 +237,18 @@ void release(cp_inject_kernels *k)
 
 } // namespace
 
-extern "C" const char *cp_inject_kernel_metric_name(int m)
-{
-    return m >= 0 && m < CP_INJECT_KM_COUNT ? k_metric_names[m] : "";
-}
-
 extern "C" int cp_inject_kernel_metric_wanted(int m, int set)
 {
     if (set != CP_INJECT_KSET_LEAN)
-        return m >= 0 && m < CP_INJECT_KM_COUNT;
+        return m >= 0 && m < CP_CUPTI_KM_COUNT;
     switch (m) {
-    case CP_INJECT_KM_GLOBAL_LD_SECTORS:
-    case CP_INJECT_KM_GLOBAL_ST_SECTORS:
-    case CP_INJECT_KM_SHARED_LD_REQUESTS:
-    case CP_INJECT_KM_SHARED_ST_REQUESTS:
-    case CP_INJECT_KM_GLOBAL_LD_INSTRUCTIONS:
-    case CP_INJECT_KM_GLOBAL_ST_INSTRUCTIONS:
-    case CP_INJECT_KM_DURATION:
+    case CP_CUPTI_KM_GLOBAL_LD_SECTORS:
+    case CP_CUPTI_KM_GLOBAL_ST_SECTORS:
+    case CP_CUPTI_KM_SHARED_LD_REQUESTS:
+    case CP_CUPTI_KM_SHARED_ST_REQUESTS:
+    case CP_CUPTI_KM_GLOBAL_LD_INSTRUCTIONS:
+    case CP_CUPTI_KM_GLOBAL_ST_INSTRUCTIONS:
+    case CP_CUPTI_KM_DURATION:
         return 1;
     default:
         return 0;

@@ -8,42 +8,18 @@
 #include <cuda.h>
 #include <stddef.h>
 
+#include "base/cp_cupti_util.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* The per-kernel metrics, in the order of the kernel_metrics record and of the values passed to
- * the emit function. */
-#define CP_INJECT_KERNEL_METRICS                                                                   \
-    X(GLOBAL_LD_REQUESTS, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum")                       \
-    X(GLOBAL_ST_REQUESTS, "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum")                       \
-    X(GLOBAL_LD_SECTORS, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum")                         \
-    X(GLOBAL_ST_SECTORS, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum")                         \
-    X(GLOBAL_LD_BYTES, "smsp__sass_data_bytes_mem_global_op_ld.sum")                               \
-    X(GLOBAL_ST_BYTES, "smsp__sass_data_bytes_mem_global_op_st.sum")                               \
-    X(SHARED_LD_REQUESTS, "smsp__inst_executed_op_shared_ld.sum")                                  \
-    X(SHARED_ST_REQUESTS, "smsp__inst_executed_op_shared_st.sum")                                  \
-    X(SHARED_LD_WAVEFRONTS, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum")                \
-    X(SHARED_ST_WAVEFRONTS, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum")                \
-    X(SHARED_LD_CONFLICTS, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum")             \
-    X(SHARED_ST_CONFLICTS, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum")             \
-    X(GLOBAL_LD_INSTRUCTIONS, "smsp__inst_executed_op_global_ld.sum")                              \
-    X(GLOBAL_ST_INSTRUCTIONS, "smsp__inst_executed_op_global_st.sum")                              \
-    X(DURATION, "gpu__time_duration.sum")
-
-enum {
-#define X(id, name) CP_INJECT_KM_##id,
-    CP_INJECT_KERNEL_METRICS
-#undef X
-        CP_INJECT_KM_COUNT
-};
-
-/* The name of per-kernel metric m. */
-const char *cp_inject_kernel_metric_name(int m);
+/* The per-kernel metrics are CP_CUPTI_KERNEL_METRICS (base/cp_cupti_util.h), CP_CUPTI_KM_* in
+ * the order of the kernel_metrics record and of the values passed to the emit function. */
 
 typedef struct cp_inject_kernels cp_inject_kernels;
 
-/* Receives one range: the kernel's name and CP_INJECT_KM_COUNT values (NAN for one the chip lacks).
+/* Receives one range: the kernel's name and CP_CUPTI_KM_COUNT values (NAN for one the chip lacks).
  */
 typedef void (*cp_inject_kernels_emit)(void *user, const char *kernel, const double *values);
 

@@ -46,7 +46,7 @@ void cp_trace_derive(const cp_trace_counts *c, cp_trace_derived *d)
     d->excess_sectors = isfinite(d->sectors) && isfinite(d->ideal_sectors)
                             ? fmax(0, d->sectors - d->ideal_sectors)
                             : NAN;
-    d->excess_bytes = d->excess_sectors * CP_TRACE_SECTOR_BYTES;
+    d->excess_bytes = d->excess_sectors * CP_SECTOR_BYTES;
     d->sectors_per_request = cp_trace_ratio(d->sectors, d->requests);
     d->ideal_sectors_per_request = cp_trace_ratio(d->ideal_sectors, d->requests);
     d->excess_pct = 100 * cp_trace_ratio(d->excess_sectors, d->sectors);
@@ -112,7 +112,7 @@ static void cp_trace_num(char *buf, size_t n, double v)
 static int cp_trace_width(double ideal, double unit)
 {
     static const int widths[] = {4, 8, 16};
-    for (size_t i = 0; i < sizeof widths / sizeof widths[0]; i++)
+    for (size_t i = 0; i < CP_COUNT_OF(widths); i++)
         if (cp_trace_near(ideal, widths[i] / unit))
             return widths[i];
     return 0;
@@ -228,7 +228,7 @@ void cp_trace_format_bytes(char *buf, size_t n, double bytes)
     }
     size_t p = 0;
     double v = bytes;
-    while (fabs(v) >= 999.5 && p + 1 < sizeof prefixes / sizeof prefixes[0]) {
+    while (fabs(v) >= 999.5 && p + 1 < CP_COUNT_OF(prefixes)) {
         v /= 1000;
         p++;
     }
@@ -269,7 +269,8 @@ void cp_trace_refusal_text(int code, const char **cause, char *fix, size_t n)
 
 /* ---- sorting ---------------------------------------------------------------------------- */
 
-static double cp_trace_or0(double v)
+/* v, or 0 when v is not a number (a count the chip did not give): for sorting. */
+static double cp_trace_finite_or_zero(double v)
 {
     return isfinite(v) ? v : 0;
 }
@@ -281,10 +282,12 @@ static int cp_trace_instr_weight_order(const cp_trace_instr *x, const cp_trace_i
     int ex = cp_trace_executed(&x->d), ey = cp_trace_executed(&y->d);
     if (ex != ey)
         return ey - ex;
-    const double kx[3] = {cp_trace_or0(x->d.excess_bytes), cp_trace_or0(x->d.bank_conflicts),
-                          cp_trace_or0(x->d.requests) + cp_trace_or0(x->d.shared_requests)};
-    const double ky[3] = {cp_trace_or0(y->d.excess_bytes), cp_trace_or0(y->d.bank_conflicts),
-                          cp_trace_or0(y->d.requests) + cp_trace_or0(y->d.shared_requests)};
+    const double kx[3] = {
+        cp_trace_finite_or_zero(x->d.excess_bytes), cp_trace_finite_or_zero(x->d.bank_conflicts),
+        cp_trace_finite_or_zero(x->d.requests) + cp_trace_finite_or_zero(x->d.shared_requests)};
+    const double ky[3] = {
+        cp_trace_finite_or_zero(y->d.excess_bytes), cp_trace_finite_or_zero(y->d.bank_conflicts),
+        cp_trace_finite_or_zero(y->d.requests) + cp_trace_finite_or_zero(y->d.shared_requests)};
     for (int i = 0; i < 3; i++)
         if (kx[i] != ky[i])
             return kx[i] < ky[i] ? 1 : -1;
@@ -311,10 +314,10 @@ static int cp_trace_kernel_cmp(const void *a, const void *b)
     int cx = x->from != CP_TRACE_FROM_NONE, cy = y->from != CP_TRACE_FROM_NONE;
     if (cx != cy)
         return cy - cx;
-    const double kx[3] = {cp_trace_or0(x->d.excess_bytes), cp_trace_or0(x->d.bank_conflicts),
-                          (double)x->launches};
-    const double ky[3] = {cp_trace_or0(y->d.excess_bytes), cp_trace_or0(y->d.bank_conflicts),
-                          (double)y->launches};
+    const double kx[3] = {cp_trace_finite_or_zero(x->d.excess_bytes),
+                          cp_trace_finite_or_zero(x->d.bank_conflicts), (double)x->launches};
+    const double ky[3] = {cp_trace_finite_or_zero(y->d.excess_bytes),
+                          cp_trace_finite_or_zero(y->d.bank_conflicts), (double)y->launches};
     for (int i = 0; i < 3; i++)
         if (kx[i] != ky[i])
             return kx[i] < ky[i] ? 1 : -1;
@@ -358,7 +361,8 @@ static void cp_trace_add_counts(cp_trace_counts *sum, const cp_trace_counts *c)
     }
 }
 
-static int cp_trace_khas(const cp_trace_kernel_counters *kc, int m)
+/* 1 when kernel metric m (CP_TRACE_K_*) was recorded in kc. */
+static int cp_trace_kernel_has_metric(const cp_trace_kernel_counters *kc, int m)
 {
     return (kc->has >> m) & 1u;
 }
@@ -375,9 +379,10 @@ static void cp_trace_set_count(cp_trace_counts *c, int m, double v)
 /* The sum of kernel metrics a and b, NAN when neither was recorded. */
 static double cp_trace_ksum2(const cp_trace_kernel_counters *kc, int a, int b)
 {
-    if (!cp_trace_khas(kc, a) && !cp_trace_khas(kc, b))
+    if (!cp_trace_kernel_has_metric(kc, a) && !cp_trace_kernel_has_metric(kc, b))
         return NAN;
-    return (cp_trace_khas(kc, a) ? kc->value[a] : 0) + (cp_trace_khas(kc, b) ? kc->value[b] : 0);
+    return (cp_trace_kernel_has_metric(kc, a) ? kc->value[a] : 0) +
+           (cp_trace_kernel_has_metric(kc, b) ? kc->value[b] : 0);
 }
 
 /* A kernel's totals from its kernel records alone: requests, sectors, shared requests and
@@ -389,22 +394,22 @@ static void cp_trace_kernel_totals(const cp_trace_kernel_counters *kc, cp_trace_
     memset(c, 0, sizeof *c);
     /* requests are warp-level instructions (as the SASS metrics count them); the lean metric set
      * has the instructions without l1tex's request counts */
-    if (cp_trace_khas(kc, CP_TRACE_K_LD_REQUESTS))
+    if (cp_trace_kernel_has_metric(kc, CP_TRACE_K_LD_REQUESTS))
         cp_trace_set_count(c, CP_TRACE_M_GLOBAL_LD, kc->value[CP_TRACE_K_LD_REQUESTS]);
-    else if (cp_trace_khas(kc, CP_TRACE_K_LD_INSTRUCTIONS))
+    else if (cp_trace_kernel_has_metric(kc, CP_TRACE_K_LD_INSTRUCTIONS))
         cp_trace_set_count(c, CP_TRACE_M_GLOBAL_LD, kc->value[CP_TRACE_K_LD_INSTRUCTIONS]);
-    if (cp_trace_khas(kc, CP_TRACE_K_ST_REQUESTS))
+    if (cp_trace_kernel_has_metric(kc, CP_TRACE_K_ST_REQUESTS))
         cp_trace_set_count(c, CP_TRACE_M_GLOBAL_ST, kc->value[CP_TRACE_K_ST_REQUESTS]);
-    else if (cp_trace_khas(kc, CP_TRACE_K_ST_INSTRUCTIONS))
+    else if (cp_trace_kernel_has_metric(kc, CP_TRACE_K_ST_INSTRUCTIONS))
         cp_trace_set_count(c, CP_TRACE_M_GLOBAL_ST, kc->value[CP_TRACE_K_ST_INSTRUCTIONS]);
     cp_trace_set_count(c, CP_TRACE_M_SECTORS,
                        cp_trace_ksum2(kc, CP_TRACE_K_LD_SECTORS, CP_TRACE_K_ST_SECTORS));
     cp_trace_set_count(
         c, CP_TRACE_M_SECTORS_IDEAL,
-        ceil(cp_trace_ksum2(kc, CP_TRACE_K_LD_BYTES, CP_TRACE_K_ST_BYTES) / CP_TRACE_SECTOR_BYTES));
-    if (cp_trace_khas(kc, CP_TRACE_K_SHARED_LD))
+        ceil(cp_trace_ksum2(kc, CP_TRACE_K_LD_BYTES, CP_TRACE_K_ST_BYTES) / CP_SECTOR_BYTES));
+    if (cp_trace_kernel_has_metric(kc, CP_TRACE_K_SHARED_LD))
         cp_trace_set_count(c, CP_TRACE_M_SHARED_LD, kc->value[CP_TRACE_K_SHARED_LD]);
-    if (cp_trace_khas(kc, CP_TRACE_K_SHARED_ST))
+    if (cp_trace_kernel_has_metric(kc, CP_TRACE_K_SHARED_ST))
         cp_trace_set_count(c, CP_TRACE_M_SHARED_ST, kc->value[CP_TRACE_K_SHARED_ST]);
     double wf = cp_trace_ksum2(kc, CP_TRACE_K_LD_WAVEFRONTS, CP_TRACE_K_ST_WAVEFRONTS);
     double conflicts = cp_trace_ksum2(kc, CP_TRACE_K_LD_CONFLICTS, CP_TRACE_K_ST_CONFLICTS);
@@ -429,12 +434,14 @@ static void cp_trace_kernel_counts(cp_trace_kernel *k)
     }
     const cp_trace_kernel_counters *kc = &k->kc;
     double in_kernel = NAN;
-    if (kc->records && cp_trace_khas(kc, CP_TRACE_K_LD_INSTRUCTIONS) &&
-        cp_trace_khas(kc, CP_TRACE_K_ST_INSTRUCTIONS))
+    if (kc->records && cp_trace_kernel_has_metric(kc, CP_TRACE_K_LD_INSTRUCTIONS) &&
+        cp_trace_kernel_has_metric(kc, CP_TRACE_K_ST_INSTRUCTIONS))
         in_kernel =
             kc->value[CP_TRACE_K_LD_INSTRUCTIONS] + kc->value[CP_TRACE_K_ST_INSTRUCTIONS] +
-            (cp_trace_khas(kc, CP_TRACE_K_SHARED_LD) ? kc->value[CP_TRACE_K_SHARED_LD] : 0) +
-            (cp_trace_khas(kc, CP_TRACE_K_SHARED_ST) ? kc->value[CP_TRACE_K_SHARED_ST] : 0);
+            (cp_trace_kernel_has_metric(kc, CP_TRACE_K_SHARED_LD) ? kc->value[CP_TRACE_K_SHARED_LD]
+                                                                  : 0) +
+            (cp_trace_kernel_has_metric(kc, CP_TRACE_K_SHARED_ST) ? kc->value[CP_TRACE_K_SHARED_ST]
+                                                                  : 0);
     k->scale = NAN;
     k->instructions_zero = 0;
     if (k->ninstrs && k->every_launch && in_pc > 0) {
@@ -604,7 +611,8 @@ static int cp_trace_add_violation(cp_trace_report *r, size_t *cap, const cp_trac
 static int cp_trace_judge(cp_trace_report *r, size_t *cap, const cp_trace_ref *ref,
                           const cp_trace_derived *d, const cp_trace_options *o, int *failed)
 {
-    double requests = cp_trace_or0(d->requests) + cp_trace_or0(d->shared_requests);
+    double requests =
+        cp_trace_finite_or_zero(d->requests) + cp_trace_finite_or_zero(d->shared_requests);
     if (requests < (double)o->min_requests)
         return 0;
     r->gate_judged++;
@@ -614,7 +622,7 @@ static int cp_trace_judge(cp_trace_report *r, size_t *cap, const cp_trace_ref *r
     } checks[] = {{"sectors_per_request", d->sectors_per_request, o->max_sectors_per_request},
                   {"excess_pct", d->excess_pct, o->max_excess_pct},
                   {"conflict_pct", d->conflict_pct, o->max_excess_pct}};
-    for (size_t c = 0; c < sizeof checks / sizeof checks[0]; c++) {
+    for (size_t c = 0; c < CP_COUNT_OF(checks); c++) {
         if (!isfinite(checks[c].limit) || !(checks[c].value > checks[c].limit))
             continue;
         *failed = 1;

@@ -71,7 +71,7 @@ int cp_trace_write_csv(FILE *out, const cp_trace_report *r, cp_status *st)
 {
     errno = 0;
     cp_trace_csv_line l = {out, 0};
-    for (size_t c = 0; c < sizeof cp_trace_csv_columns / sizeof cp_trace_csv_columns[0]; c++)
+    for (size_t c = 0; c < CP_COUNT_OF(cp_trace_csv_columns); c++)
         cp_trace_csv_cell(&l, cp_trace_csv_columns[c]);
     fputc('\n', out);
     for (size_t i = 0; i < r->ninstrs; i++) {
@@ -112,7 +112,7 @@ int cp_trace_write_csv(FILE *out, const cp_trace_report *r, cp_status *st)
                                  d->ideal_wavefronts_per_request,
                                  d->conflict_pct,
                                  in->conflict_share};
-        for (size_t v = 0; v < sizeof values / sizeof values[0]; v++)
+        for (size_t v = 0; v < CP_COUNT_OF(values); v++)
             cp_trace_csv_number(&l, values[v]);
         cp_trace_csv_cell(&l, in->gate_failed ? "true" : "false");
         cp_trace_meaning(d, meaning, sizeof meaning);

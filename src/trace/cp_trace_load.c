@@ -2,9 +2,9 @@
  * into an in-memory trace: processes, devices, kernels and their instructions, source lines,
  * dropped records, refusals and notes. A file cut off mid-line or holding lines that are not
  * what the format says is read as far as it makes sense: bad lines are skipped and counted.
- * One file of about 1000 lines because every record type and the joins between them (sources,
- * launches and kernel records that name instructions and functions read elsewhere in the file)
- * share one reader state that no other file should see. */
+ * Every record type is read here, against one reader state (cp_trace_reader): the joins between
+ * records (sources, launches and kernel records that name instructions and functions read
+ * elsewhere in the file) are resolved through its tables. */
 #define _POSIX_C_SOURCE 200809L
 #include "cp_trace_report.h"
 
@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/cp_cupti_util.h"
 #include "cp_trace_raw.h"
 
 #define CP_TRACE_MAX_FIELDS 64
@@ -25,11 +26,6 @@ static const char *const cp_trace_metric_names[CP_TRACE_NMETRICS] = {
     CP_TRACE_METRIC_WAVEFRONTS,    CP_TRACE_METRIC_WAVEFRONTS_IDEAL,
 };
 
-const char *cp_trace_metric_name(int m)
-{
-    return m >= 0 && m < CP_TRACE_NMETRICS ? cp_trace_metric_names[m] : NULL;
-}
-
 int cp_trace_metric_index(const char *name)
 {
     for (int m = 0; m < CP_TRACE_NMETRICS; m++)
@@ -38,104 +34,51 @@ int cp_trace_metric_index(const char *name)
     return -1;
 }
 
-static const char *const cp_trace_kernel_metric_names[CP_TRACE_KNMETRICS] = {
-    "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
-    "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
-    "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
-    "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
-    "smsp__sass_data_bytes_mem_global_op_ld.sum",
-    "smsp__sass_data_bytes_mem_global_op_st.sum",
-    "smsp__inst_executed_op_shared_ld.sum",
-    "smsp__inst_executed_op_shared_st.sum",
-    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
-    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
-    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
-    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
-    "smsp__inst_executed_op_global_ld.sum",
-    "smsp__inst_executed_op_global_st.sum",
-    "gpu__time_duration.sum",
-};
-
-const char *cp_trace_kernel_metric_name(int m)
-{
-    return m >= 0 && m < CP_TRACE_KNMETRICS ? cp_trace_kernel_metric_names[m] : NULL;
-}
+/* CP_TRACE_K_* are CUPTI's kernel metrics (base/cp_cupti_util.h) under the report's names. */
+#define CP_TRACE_SAME_KERNEL_METRIC(trace, cupti)                                                  \
+    _Static_assert((int)CP_TRACE_K_##trace == (int)CP_CUPTI_KM_##cupti, "CP_TRACE_K_" #trace)
+CP_TRACE_SAME_KERNEL_METRIC(LD_REQUESTS, GLOBAL_LD_REQUESTS);
+CP_TRACE_SAME_KERNEL_METRIC(ST_REQUESTS, GLOBAL_ST_REQUESTS);
+CP_TRACE_SAME_KERNEL_METRIC(LD_SECTORS, GLOBAL_LD_SECTORS);
+CP_TRACE_SAME_KERNEL_METRIC(ST_SECTORS, GLOBAL_ST_SECTORS);
+CP_TRACE_SAME_KERNEL_METRIC(LD_BYTES, GLOBAL_LD_BYTES);
+CP_TRACE_SAME_KERNEL_METRIC(ST_BYTES, GLOBAL_ST_BYTES);
+CP_TRACE_SAME_KERNEL_METRIC(SHARED_LD, SHARED_LD_REQUESTS);
+CP_TRACE_SAME_KERNEL_METRIC(SHARED_ST, SHARED_ST_REQUESTS);
+CP_TRACE_SAME_KERNEL_METRIC(LD_WAVEFRONTS, SHARED_LD_WAVEFRONTS);
+CP_TRACE_SAME_KERNEL_METRIC(ST_WAVEFRONTS, SHARED_ST_WAVEFRONTS);
+CP_TRACE_SAME_KERNEL_METRIC(LD_CONFLICTS, SHARED_LD_CONFLICTS);
+CP_TRACE_SAME_KERNEL_METRIC(ST_CONFLICTS, SHARED_ST_CONFLICTS);
+CP_TRACE_SAME_KERNEL_METRIC(LD_INSTRUCTIONS, GLOBAL_LD_INSTRUCTIONS);
+CP_TRACE_SAME_KERNEL_METRIC(ST_INSTRUCTIONS, GLOBAL_ST_INSTRUCTIONS);
+CP_TRACE_SAME_KERNEL_METRIC(DURATION, DURATION);
+_Static_assert((int)CP_TRACE_KNMETRICS == (int)CP_CUPTI_KM_COUNT, "CP_TRACE_KNMETRICS");
 
 int cp_trace_kernel_metric_index(const char *name)
 {
     for (int m = 0; m < CP_TRACE_KNMETRICS; m++)
-        if (strcmp(name, cp_trace_kernel_metric_names[m]) == 0)
+        if (strcmp(name, cp_cupti_kernel_metric_name(m)) == 0)
             return m;
     return -1;
 }
 
-/* ---- a string-keyed table (open addressing) -------------------------------------------- */
+/* ---- string keys to positions in the trace's arrays ------------------------------------ */
 
-typedef struct cp_trace_slot {
-    char *key;
-    size_t value;
-} cp_trace_slot;
-
-typedef struct cp_trace_map {
-    cp_trace_slot *slots;
-    size_t cap, count;
-} cp_trace_map;
-
-static uint64_t cp_trace_hash(const char *s)
+/* The position kept under key, or SIZE_MAX. */
+static size_t cp_trace_map_find(const cp_table *m, const char *key)
 {
-    uint64_t h = 1469598103934665603u; /* FNV-1a */
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211u;
-    return h;
+    cp_table_entry *e = cp_table_find(m, key);
+    return e ? e->index : SIZE_MAX;
 }
 
-static cp_trace_slot *cp_trace_map_slot(const cp_trace_map *m, const char *key)
+/* Keeps position under key (copied); -1 when out of memory. The key must not be present. */
+static int cp_trace_map_put(cp_table *m, const char *key, size_t position)
 {
-    size_t i = (size_t)(cp_trace_hash(key) & (m->cap - 1));
-    while (m->slots[i].key && strcmp(m->slots[i].key, key) != 0)
-        i = (i + 1) & (m->cap - 1);
-    return &m->slots[i];
-}
-
-/* The value of key, or SIZE_MAX. */
-static size_t cp_trace_map_find(const cp_trace_map *m, const char *key)
-{
-    if (!m->cap)
-        return SIZE_MAX;
-    cp_trace_slot *s = cp_trace_map_slot(m, key);
-    return s->key ? s->value : SIZE_MAX;
-}
-
-/* Inserts key (copied) with value; -1 when out of memory. The key must not be present. */
-static int cp_trace_map_put(cp_trace_map *m, const char *key, size_t value)
-{
-    if ((m->count + 1) * 2 > m->cap) {
-        size_t cap = m->cap ? m->cap * 2 : 64;
-        cp_trace_map grown = {calloc(cap, sizeof *grown.slots), cap, m->count};
-        if (!grown.slots)
-            return -1;
-        for (size_t i = 0; i < m->cap; i++)
-            if (m->slots[i].key)
-                *cp_trace_map_slot(&grown, m->slots[i].key) = m->slots[i];
-        free(m->slots);
-        *m = grown;
-    }
-    char *copy = strdup(key);
-    if (!copy)
+    cp_table_entry *e = cp_table_get(m, key, NULL);
+    if (!e)
         return -1;
-    cp_trace_slot *s = cp_trace_map_slot(m, key);
-    s->key = copy;
-    s->value = value;
-    m->count++;
+    e->index = position;
     return 0;
-}
-
-static void cp_trace_map_free(cp_trace_map *m)
-{
-    for (size_t i = 0; i < m->cap; i++)
-        free(m->slots[i].key);
-    free(m->slots);
-    memset(m, 0, sizeof *m);
 }
 
 /* ---- small helpers ------------------------------------------------------------------------ */
@@ -196,48 +139,22 @@ void cp_trace_add_note(cp_trace *t, const char *fmt, ...)
     (void)cp_trace_push_string(&t->notes, &t->nnotes, s);
 }
 
-/* A decimal number without sign or spaces, at most max. */
+/* A decimal number without sign or spaces, at most max (leading zeros read as decimal). */
 static int cp_trace_parse_u64(const char *s, uint64_t max, uint64_t *out)
 {
-    if (*s < '0' || *s > '9')
-        return -1;
-    uint64_t v = 0;
-    for (; *s; s++) {
-        if (*s < '0' || *s > '9')
-            return -1;
-        unsigned d = (unsigned)(*s - '0');
-        if (v > (max - d) / 10)
-            return -1;
-        v = v * 10 + d;
-    }
-    *out = v;
-    return 0;
+    return cp_number_u64(s, strlen(s), max, 1, out) == CP_NUMBER_OK ? 0 : -1;
 }
 
 /* A signed decimal number in [-max, max]. */
 static int cp_trace_parse_long(const char *s, long max, long *out)
 {
-    int neg = *s == '-';
-    uint64_t v;
-    if (cp_trace_parse_u64(s + neg, (uint64_t)max, &v) != 0)
-        return -1;
-    *out = neg ? -(long)v : (long)v;
-    return 0;
+    return cp_number_long(s, max, out) == CP_NUMBER_OK ? 0 : -1;
 }
 
 /* 1..8 hex digits (with "0x" first when prefixed). */
 static int cp_trace_parse_hex32(const char *s, int prefixed, uint32_t *out)
 {
-    if (prefixed) {
-        if (s[0] != '0' || (s[1] != 'x' && s[1] != 'X'))
-            return -1;
-        s += 2;
-    }
-    size_t n = strlen(s);
-    if (n == 0 || n > 8 || strspn(s, "0123456789abcdefABCDEF") != n)
-        return -1;
-    *out = (uint32_t)strtoul(s, NULL, 16);
-    return 0;
+    return cp_number_hex32(s, prefixed, out) == CP_NUMBER_OK ? 0 : -1;
 }
 
 /* Undoes the raw format's escapes in place (\\, \t, \n, \r; any other backslash stays). */
@@ -288,14 +205,14 @@ typedef struct cp_trace_reader {
     int kcolumns[CP_TRACE_MAX_FIELDS]; /* the same for kernel records */
     size_t nkcolumns;
     int have_metrics, have_kernel_metrics, have_process;
-    cp_trace_map kernels; /* ORDINAL \t CRC \t FUNCTION -> kernel index */
-    cp_trace_map instrs;  /* KERNEL \t PC -> instruction index */
+    cp_table kernels; /* ORDINAL \t CRC \t FUNCTION -> kernel index */
+    cp_table instrs;  /* KERNEL \t PC -> instruction index */
     cp_trace_pending_source *sources;
     size_t nsources, scap;
-    cp_trace_map nosource; /* CRC \t FUNCTION */
+    cp_table nosource; /* CRC \t FUNCTION */
     cp_trace_pending_launch *launches;
     size_t nlaunches, lcap;
-    cp_trace_map launch_keys; /* ORDINAL \t FUNCTION -> pending launch index */
+    cp_table launch_keys; /* ORDINAL \t FUNCTION -> pending launch index */
     char key[512];
     char *bigkey; /* for a key that does not fit key[] */
     int oom;
@@ -480,9 +397,8 @@ static int cp_trace_parse_real(const char *s, double *out)
 {
     if (!((*s >= '0' && *s <= '9') || *s == '.'))
         return -1;
-    char *end = NULL;
-    double v = strtod(s, &end);
-    if (!end || *end || !isfinite(v) || v < 0)
+    double v;
+    if (cp_number_real(s, &v) == CP_NUMBER_BAD || v < 0)
         return -1;
     *out = v;
     return 0;
@@ -677,9 +593,8 @@ static int cp_trace_read_record(cp_trace_reader *r, char **f, size_t nf)
         uint64_t count;
         if (nf != 4) /* before f[2] is read: a shorter record has none */
             return -1;
-        char *end = NULL;
-        double seconds = strtod(f[2], &end);
-        if (end == f[2] || *end || !isfinite(seconds) || seconds < 0 ||
+        double seconds = 0;
+        if (cp_number_real(f[2], &seconds) == CP_NUMBER_BAD || seconds < 0 ||
             cp_trace_parse_u64(f[3], UINT64_MAX, &count) != 0)
             return -1;
         cp_trace_time *grown = realloc(p->times, (p->ntimes + 1) * sizeof *p->times);
@@ -712,7 +627,7 @@ static int cp_trace_read_record(cp_trace_reader *r, char **f, size_t nf)
 static void cp_trace_finish(cp_trace_reader *r)
 {
     cp_trace_process *p = r->p;
-    cp_trace_map sources = {0};
+    cp_table sources = {0};
     for (size_t i = 0; i < r->nsources && !r->oom; i++)
         if (r->sources[i].key && cp_trace_map_find(&sources, r->sources[i].key) == SIZE_MAX &&
             cp_trace_map_put(&sources, r->sources[i].key, i) != 0)
@@ -745,7 +660,7 @@ static void cp_trace_finish(cp_trace_reader *r)
             r->launches[at].used = 1;
         }
     }
-    cp_trace_map_free(&sources);
+    cp_table_free(&sources, NULL);
     for (size_t i = 0; i < r->nlaunches && !r->oom; i++) {
         cp_trace_pending_launch *l = &r->launches[i];
         if (l->used || !l->function)
@@ -760,10 +675,10 @@ static void cp_trace_finish(cp_trace_reader *r)
 
 static void cp_trace_reader_free(cp_trace_reader *r)
 {
-    cp_trace_map_free(&r->kernels);
-    cp_trace_map_free(&r->instrs);
-    cp_trace_map_free(&r->nosource);
-    cp_trace_map_free(&r->launch_keys);
+    cp_table_free(&r->kernels, NULL);
+    cp_table_free(&r->instrs, NULL);
+    cp_table_free(&r->nosource, NULL);
+    cp_table_free(&r->launch_keys, NULL);
     for (size_t i = 0; i < r->nsources; i++) {
         free(r->sources[i].key);
         free(r->sources[i].file);
@@ -980,7 +895,7 @@ int cp_trace_is_raw_name(const char *name)
         const char *prefix, *suffix;
     } kinds[] = {{CP_TRACE_RAW_PREFIX, CP_TRACE_RAW_SUFFIX}, {"cubin-", ".cubin"}};
     size_t n = strlen(name);
-    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+    for (size_t k = 0; k < CP_COUNT_OF(kinds); k++) {
         size_t p = strlen(kinds[k].prefix), q = strlen(kinds[k].suffix);
         if (n > p + q && strncmp(name, kinds[k].prefix, p) == 0 &&
             strcmp(name + n - q, kinds[k].suffix) == 0)

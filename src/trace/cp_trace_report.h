@@ -14,7 +14,6 @@
 #include "base/cp_base.h"
 
 #define CP_TRACE_SCHEMA_VERSION 1
-#define CP_TRACE_SECTOR_BYTES 32
 
 /* The SASS metrics of cp_trace_raw.h, as indices into the value arrays below. */
 enum {
@@ -29,8 +28,7 @@ enum {
     CP_TRACE_NMETRICS
 };
 
-/* The CUPTI name of metric m (CP_TRACE_M_*), NULL out of range; the reverse, -1 if unknown. */
-const char *cp_trace_metric_name(int m);
+/* The index (CP_TRACE_M_*) of the metric CUPTI calls name, -1 if unknown. */
 int cp_trace_metric_index(const char *name);
 
 /* The per-kernel counters of kernel records (the Range Profiler, one record per launch), as
@@ -54,8 +52,7 @@ enum {
     CP_TRACE_KNMETRICS
 };
 
-/* The name of kernel metric m (CP_TRACE_K_*), NULL out of range; the reverse, -1 if unknown. */
-const char *cp_trace_kernel_metric_name(int m);
+/* The index (CP_TRACE_K_*) of the kernel metric CUPTI calls name, -1 if unknown. */
 int cp_trace_kernel_metric_index(const char *name);
 
 /* ---- the trace as read from the raw files ------------------------------------------------ */
@@ -87,7 +84,7 @@ typedef struct cp_trace_derived {
     double requests; /* global load + store instructions */
     double sectors, ideal_sectors;
     double excess_sectors; /* sectors - ideal */
-    double excess_bytes;   /* excess_sectors * 32 */
+    double excess_bytes;   /* excess_sectors * CP_SECTOR_BYTES */
     double sectors_per_request, ideal_sectors_per_request;
     double excess_pct;      /* 100 * excess_sectors / sectors */
     double shared_requests; /* shared load + store instructions */

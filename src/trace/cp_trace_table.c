@@ -72,7 +72,7 @@ static void cp_trace_count(char *buf, size_t n, double v)
         return;
     }
     size_t p = 0;
-    while (v >= 999.5 && p + 1 < sizeof prefixes / sizeof prefixes[0]) {
+    while (v >= 999.5 && p + 1 < CP_COUNT_OF(prefixes)) {
         v /= 1000;
         p++;
     }

@@ -1,11 +1,12 @@
-/* cp_inject_table.c: the injection library's string-keyed hash table (open addressing, FNV-1a). */
-#include "cp_inject_table.h"
+/* cp_table.c: the string-keyed hash table (open addressing with linear probing, FNV-1a hash,
+ * grown to twice its size when three quarters full). */
+#include "cp_table.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-static uint64_t cp_inject_hash(const char *s)
+static uint64_t cp_table_hash(const char *s)
 {
     uint64_t h = 1469598103934665603ULL;
     for (; *s; s++) {
@@ -15,36 +16,37 @@ static uint64_t cp_inject_hash(const char *s)
     return h;
 }
 
-static cp_inject_entry *cp_inject_slot(cp_inject_entry *slots, size_t capacity, const char *key)
+/* The slot holding key, or the empty slot where it belongs. */
+static cp_table_entry *cp_table_slot(cp_table_entry *slots, size_t capacity, const char *key)
 {
-    size_t i = (size_t)cp_inject_hash(key) & (capacity - 1);
+    size_t i = (size_t)cp_table_hash(key) & (capacity - 1);
     while (slots[i].key && strcmp(slots[i].key, key) != 0)
         i = (i + 1) & (capacity - 1);
     return &slots[i];
 }
 
-static int cp_inject_grow(cp_inject_table *t)
+static int cp_table_grow(cp_table *t)
 {
     size_t capacity = t->capacity ? t->capacity * 2 : 64;
-    cp_inject_entry *slots = calloc(capacity, sizeof *slots);
+    cp_table_entry *slots = calloc(capacity, sizeof *slots);
     if (!slots)
         return -1;
     for (size_t i = 0; i < t->capacity; i++)
         if (t->slots[i].key)
-            *cp_inject_slot(slots, capacity, t->slots[i].key) = t->slots[i];
+            *cp_table_slot(slots, capacity, t->slots[i].key) = t->slots[i];
     free(t->slots);
     t->slots = slots;
     t->capacity = capacity;
     return 0;
 }
 
-cp_inject_entry *cp_inject_table_get(cp_inject_table *t, const char *key, int *created)
+cp_table_entry *cp_table_get(cp_table *t, const char *key, int *created)
 {
     if (created)
         *created = 0;
-    if ((t->count + 1) * 4 > t->capacity * 3 && cp_inject_grow(t) != 0)
+    if ((t->count + 1) * 4 > t->capacity * 3 && cp_table_grow(t) != 0)
         return NULL;
-    cp_inject_entry *e = cp_inject_slot(t->slots, t->capacity, key);
+    cp_table_entry *e = cp_table_slot(t->slots, t->capacity, key);
     if (!e->key) {
         size_t n = strlen(key) + 1;
         e->key = malloc(n);
@@ -52,6 +54,7 @@ cp_inject_entry *cp_inject_table_get(cp_inject_table *t, const char *key, int *c
             return NULL;
         memcpy(e->key, key, n);
         e->value = NULL;
+        e->index = 0;
         t->count++;
         if (created)
             *created = 1;
@@ -59,15 +62,15 @@ cp_inject_entry *cp_inject_table_get(cp_inject_table *t, const char *key, int *c
     return e;
 }
 
-cp_inject_entry *cp_inject_table_find(const cp_inject_table *t, const char *key)
+cp_table_entry *cp_table_find(const cp_table *t, const char *key)
 {
     if (!t->capacity)
         return NULL;
-    cp_inject_entry *e = cp_inject_slot(t->slots, t->capacity, key);
+    cp_table_entry *e = cp_table_slot(t->slots, t->capacity, key);
     return e->key ? e : NULL;
 }
 
-void cp_inject_table_free(cp_inject_table *t, void (*free_value)(void *))
+void cp_table_free(cp_table *t, void (*free_value)(void *))
 {
     for (size_t i = 0; i < t->capacity; i++) {
         if (!t->slots[i].key)
