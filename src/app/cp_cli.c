@@ -93,23 +93,29 @@ static const char *const cp_layout_names[] = {"aos", "soa"};
 static const char *const cp_variant_names[] = {"naive", "coalesced", "smem", "cublas"};
 static const char *const cp_transpose_names[] = {"naive", "tiled", "padded"};
 
-#define CP_F(family) (1u << CP_FAMILY_##family)
+#define CP_FAMILY_BIT(family) (1u << CP_FAMILY_##family)
 
 static const cp_param_spec cp_param_specs[CP_PARAM_COUNT] = {
-    [CP_PARAM_STRIDE] = {"--stride", CP_F(STRIDE) | CP_F(SMEM), "1", 1, CP_STRIDE_MAX, NULL, 0},
-    [CP_PARAM_OFFSET] = {"--offset", CP_F(STRIDE), "0", 0, CP_OFFSET_MAX, NULL, 0},
-    [CP_PARAM_WIDTH] = {"--width", CP_F(STRIDE) | CP_F(SMEM) | CP_F(EXPR), "4", 4, 32, NULL, 0},
-    [CP_PARAM_OP] = {"--op", CP_F(STRIDE) | CP_F(SMEM) | CP_F(EXPR), "load", 0, 0, cp_op_names, 2},
-    [CP_PARAM_LAYOUT] = {"--layout", CP_F(LAYOUT), "all", 0, 0, cp_layout_names, 2},
-    [CP_PARAM_FIELDS] = {"--fields", CP_F(LAYOUT), "4", 1, CP_FIELDS_MAX, NULL, 0},
-    [CP_PARAM_FIELD] = {"--field", CP_F(LAYOUT), "0", 0, CP_FIELDS_MAX - 1, NULL, 0},
-    [CP_PARAM_VARIANT] = {"--variant", CP_F(GEMM) | CP_F(TRANSPOSE), "all", 0, 0, cp_variant_names,
-                          4},
-    [CP_PARAM_M] = {"--m", CP_F(GEMM) | CP_F(TRANSPOSE), "4096", 1, CP_GEMM_DIM_MAX, NULL, 0},
-    [CP_PARAM_N] = {"--n", CP_F(GEMM) | CP_F(TRANSPOSE), "4096", 1, CP_GEMM_DIM_MAX, NULL, 0},
-    [CP_PARAM_K] = {"--k", CP_F(GEMM), "4096", 1, CP_GEMM_DIM_MAX, NULL, 0},
-    [CP_PARAM_RUN] = {"--run", CP_F(GATHER), "1", 1, 1ull << 32, NULL, 0},
-    [CP_PARAM_SEED] = {"--seed", CP_F(GATHER), "1", 0, UINT32_MAX, NULL, 0},
+    [CP_PARAM_STRIDE] = {"--stride", CP_FAMILY_BIT(STRIDE) | CP_FAMILY_BIT(SMEM), "1", 1,
+                         CP_STRIDE_MAX, NULL, 0},
+    [CP_PARAM_OFFSET] = {"--offset", CP_FAMILY_BIT(STRIDE), "0", 0, CP_OFFSET_MAX, NULL, 0},
+    [CP_PARAM_WIDTH] = {"--width",
+                        CP_FAMILY_BIT(STRIDE) | CP_FAMILY_BIT(SMEM) | CP_FAMILY_BIT(EXPR), "4", 4,
+                        32, NULL, 0},
+    [CP_PARAM_OP] = {"--op", CP_FAMILY_BIT(STRIDE) | CP_FAMILY_BIT(SMEM) | CP_FAMILY_BIT(EXPR),
+                     "load", 0, 0, cp_op_names, 2},
+    [CP_PARAM_LAYOUT] = {"--layout", CP_FAMILY_BIT(LAYOUT), "all", 0, 0, cp_layout_names, 2},
+    [CP_PARAM_FIELDS] = {"--fields", CP_FAMILY_BIT(LAYOUT), "4", 1, CP_FIELDS_MAX, NULL, 0},
+    [CP_PARAM_FIELD] = {"--field", CP_FAMILY_BIT(LAYOUT), "0", 0, CP_FIELDS_MAX - 1, NULL, 0},
+    [CP_PARAM_VARIANT] = {"--variant", CP_FAMILY_BIT(GEMM) | CP_FAMILY_BIT(TRANSPOSE), "all", 0, 0,
+                          cp_variant_names, 4},
+    [CP_PARAM_M] = {"--m", CP_FAMILY_BIT(GEMM) | CP_FAMILY_BIT(TRANSPOSE), "4096", 1,
+                    CP_GEMM_DIM_MAX, NULL, 0},
+    [CP_PARAM_N] = {"--n", CP_FAMILY_BIT(GEMM) | CP_FAMILY_BIT(TRANSPOSE), "4096", 1,
+                    CP_GEMM_DIM_MAX, NULL, 0},
+    [CP_PARAM_K] = {"--k", CP_FAMILY_BIT(GEMM), "4096", 1, CP_GEMM_DIM_MAX, NULL, 0},
+    [CP_PARAM_RUN] = {"--run", CP_FAMILY_BIT(GATHER), "1", 1, 1ull << 32, NULL, 0},
+    [CP_PARAM_SEED] = {"--seed", CP_FAMILY_BIT(GATHER), "1", 0, UINT32_MAX, NULL, 0},
 };
 
 /* Where a family's parameter differs from the table above: its default, limits or names. */
@@ -120,16 +126,16 @@ static const struct {
 } cp_param_overrides[] = {
     {CP_PARAM_STRIDE,
      CP_FAMILY_SMEM,
-     {"--stride", CP_F(SMEM), "1..33", 1, CP_SMEM_STRIDE_MAX, NULL, 0}},
+     {"--stride", CP_FAMILY_BIT(SMEM), "1..33", 1, CP_SMEM_STRIDE_MAX, NULL, 0}},
     {CP_PARAM_VARIANT,
      CP_FAMILY_TRANSPOSE,
-     {"--variant", CP_F(TRANSPOSE), "all", 0, 0, cp_transpose_names, 3}},
+     {"--variant", CP_FAMILY_BIT(TRANSPOSE), "all", 0, 0, cp_transpose_names, 3}},
     {CP_PARAM_M,
      CP_FAMILY_TRANSPOSE,
-     {"--m", CP_F(TRANSPOSE), "8192", 1, CP_TRANSPOSE_DIM_MAX, NULL, 0}},
+     {"--m", CP_FAMILY_BIT(TRANSPOSE), "8192", 1, CP_TRANSPOSE_DIM_MAX, NULL, 0}},
     {CP_PARAM_N,
      CP_FAMILY_TRANSPOSE,
-     {"--n", CP_F(TRANSPOSE), "8192", 1, CP_TRANSPOSE_DIM_MAX, NULL, 0}},
+     {"--n", CP_FAMILY_BIT(TRANSPOSE), "8192", 1, CP_TRANSPOSE_DIM_MAX, NULL, 0}},
 };
 
 /* The spec of parameter p in family f. */
