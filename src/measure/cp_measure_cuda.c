@@ -1,8 +1,7 @@
 /* cp_measure_cuda.c: the CUDA measurement backend: reads the device's facts, measures the
- * copy peak, and for each configuration allocates and fills its buffers, checks the kernel's
- * output, times it with events after an L2 flush, and reads its counters through CUPTI.
- * One file of over 800 lines because every step works on the backend's one state (the device,
- * its buffers, stream and events, the CUPTI session), which the rest of coalprobe never sees. */
+ * copy peak, and for each configuration allocates and fills its buffers, has its family
+ * (cp_measure_family.h) launch and check the kernel, times it with events after an L2 flush,
+ * and reads its counters through CUPTI. */
 #define _POSIX_C_SOURCE 200809L
 #include <inttypes.h>
 #include <pthread.h>
@@ -13,92 +12,10 @@
 
 #include <cuda_runtime_api.h>
 
-#include "cp_measure.h"
-#include "cp_cublas.h"
-#include "cp_cupti.h"
+#include "cp_measure_family.h"
 #include "model/cp_model.h"
-#include "cp_expr_kernel.h"
-#include "cp_fill.h"
-#include "cp_gather.h"
-#include "cp_kernels.h"
-#include "cp_layout.h"
-#include "cp_rtc.h"
-#include "cp_smem.h"
-#include "cp_stride.h"
-#include "cp_transpose.h"
 
-/* Launches before the timed ones: a kernel's checked launch (step 2 of docs/measurement.md) is
- * its warm-up (medians with two more, one more and none agree within 0.7%,
- * docs/results/2026-11-23-h100-counters/); cuBLAS, which has no checked launch, gets two. */
-#define CP_CUDA_WARMUPS_AFTER_CHECK 0
-#define CP_CUDA_WARMUPS 2
 #define CP_CUDA_PEAK_REPS 7
-#define CP_CUDA_MAX_BUFFERS CP_MODEL_MAX_ACCESSES
-#define CP_CUDA_GEMM_TOLERANCE 1e-4 /* largest ||C - C_cublas|| / ||C_cublas|| accepted */
-#define CP_CUDA_CUBLAS_TIMES 64     /* GEMM sizes whose cuBLAS time is remembered */
-
-/* kernels/cp_expr_kernel.cuh receives the parameters as struct cp_expr_params { long long v[8]; }
- */
-_Static_assert(CP_EXPR_MAX_PARAMS == 8 && sizeof(long long) == sizeof(int64_t),
-               "the expr kernel takes the config's parameters as they are");
-
-/* A device buffer kept for the whole sweep. Input buffers hold cp_fill_value(word, seed) for
- * every word, so any configuration can read them without refilling. */
-typedef struct cp_cuda_buffer {
-    void *ptr;
-    uint64_t capacity;
-    uint32_t seed; /* the fill of an input buffer; 0 when its contents are not a fill */
-} cp_cuda_buffer;
-
-typedef struct cp_cuda_state {
-    cp_backend_options opt;
-    cp_cuda_buffer pool[CP_MODEL_MAX_ACCESSES];
-    cp_device_info dev;
-    cudaStream_t stream;
-    void *flush_buf;
-    uint64_t flush_bytes;
-    float *sink;
-    cudaEvent_t *starts, *stops;
-    cp_cupti_session *cupti;
-    cp_cublas *cublas; /* created on the first GEMM */
-    void *gemm_ref;    /* cuBLAS's C, the reference of every GEMM variant */
-    uint64_t gemm_ref_bytes;
-    double *norm_sums; /* two device doubles for the reference check */
-    struct {           /* cuBLAS median times by size, for "% of cuBLAS" */
-        uint64_t m, n, k;
-        double seconds;
-    } cublas_times[CP_CUDA_CUBLAS_TIMES];
-    size_t ncublas_times;
-    int counters_refused;
-    char counters_reason[1024];
-    /* the CUPTI session opening on a second thread while the kernels are timed */
-    pthread_t cupti_thread;
-    int cupti_pending;
-    int cupti_rc;
-    unsigned cupti_groups;
-    cp_status cupti_refusal;
-    /* counters the session does not read, and why: for every row, and for rows profiled with
-     * one block per SM (whose occupancy is not the timed launch's) */
-    cp_counter_gap gaps[CP_MEASURE_MAX_GAPS], gaps_alone[CP_MEASURE_MAX_GAPS];
-    size_t ngaps, ngaps_alone;
-    /* expr family: the CUBIN of the expression compiled last, and its kernels loaded so far
-     * (by op, then width 4, 8, 16, 32) */
-    const cp_expr *expr;
-    void *expr_cubin;
-    cp_rtc_module *expr_kernels[CP_EXPR_KERNEL_COUNT]; /* by cp_expr_kernel_index */
-} cp_cuda_state;
-
-/* The smem family's only global buffer: out, access 2 (accesses 0 and 1 are shared). */
-#define CP_CUDA_SMEM_OUT 2
-
-/* One configuration being measured: its buffers and what the callbacks need. */
-typedef struct cp_cuda_run {
-    cp_cuda_state *s;
-    const cp_config *c;
-    const cp_prediction *p;
-    void *bufs[CP_CUDA_MAX_BUFFERS];
-    int alone; /* profiling: one block per SM (cp_kernels.h says why) */
-} cp_cuda_run;
 
 static int cp_cuda_cmp_double(const void *a, const void *b)
 {
@@ -251,18 +168,6 @@ static int cp_cuda_measure_peak(cp_cuda_state *s, cp_status *st)
     return CP_EXIT_OK;
 }
 
-/* Unloads the expr kernels and forgets the expression they were compiled for. */
-static void cp_cuda_expr_release(cp_cuda_state *s)
-{
-    for (int k = 0; k < CP_EXPR_KERNEL_COUNT; k++) {
-        cp_rtc_unload(s->expr_kernels[k]);
-        s->expr_kernels[k] = NULL;
-    }
-    free(s->expr_cubin);
-    s->expr_cubin = NULL;
-    s->expr = NULL;
-}
-
 static void cp_cuda_cupti_wait(cp_cuda_state *s);
 
 static void cp_cuda_close(void *state)
@@ -272,10 +177,11 @@ static void cp_cuda_close(void *state)
         return;
     cp_cuda_cupti_wait(s);
     cp_cupti_close(s->cupti);
-    cp_cublas_close(s->cublas);
-    cp_cuda_expr_release(s);
-    cudaFree(s->gemm_ref);
-    cudaFree(s->norm_sums);
+    for (int f = 0; f < CP_FAMILY_COUNT; f++) {
+        const cp_measure_family *fam = cp_measure_family_of((cp_family)f);
+        if (fam->release)
+            fam->release(s);
+    }
     for (size_t a = 0; a < CP_CUDA_MAX_BUFFERS; a++)
         cudaFree(s->pool[a].ptr);
     for (uint32_t r = 0; r < s->opt.reps; r++) {
@@ -419,8 +325,8 @@ static void cp_cuda_record_gaps(cp_cuda_state *s)
 /* 1 when c's kernel is profiled with one block per SM (cp_kernels.h, `alone`). */
 static int cp_cuda_profiled_alone(const cp_config *c)
 {
-    return c->family == CP_FAMILY_SMEM ||
-           (c->family == CP_FAMILY_TRANSPOSE && c->transpose != CP_TRANSPOSE_NAIVE);
+    const cp_measure_family *fam = cp_measure_family_of(c->family);
+    return fam && fam->profiled_alone && fam->profiled_alone(c);
 }
 
 /* Configurations profiled in one CUPTI replay sequence: on the H100 each sequence's first
@@ -546,137 +452,30 @@ static int cp_cuda_open(const cp_backend_options *opt, cp_device_info *dev, void
     return CP_EXIT_OK;
 }
 
-static int cp_cuda_cublas(cp_cuda_state *s, cp_status *st)
-{
-    return s->cublas ? CP_EXIT_OK : cp_cublas_open(s->stream, &s->cublas, st);
-}
-
-/* The expr kernel of c: its expression compiled by NVRTC for this GPU (once per expression),
- * the kernel for c's op and width loaded (once). */
-static int cp_cuda_expr_kernel(cp_cuda_state *s, const cp_config *c, cp_rtc_module **k,
-                               cp_status *st)
-{
-    if (s->expr != c->expr) {
-        cp_cuda_expr_release(s);
-        char *src;
-        size_t size;
-        CP_TRY(cp_expr_kernel_source(c->expr, &src, st));
-        int rc = cp_rtc_compile(src, "coalprobe_expr.cu", s->dev.cc_major, s->dev.cc_minor,
-                                &s->expr_cubin, &size, st);
-        free(src);
-        CP_TRY(rc);
-        s->expr = c->expr;
-    }
-    int index = cp_expr_kernel_index(c->op, c->width_bytes);
-    if (index < 0)
-        return cp_status_set(st, CP_EXIT_RUNTIME, "expr: no kernel for width %u",
-                             (unsigned)c->width_bytes);
-    cp_rtc_module **slot = &s->expr_kernels[index];
-    if (!*slot)
-        CP_TRY(cp_rtc_load(s->expr_cubin, cp_expr_kernel_name(c->op, c->width_bytes), slot, st));
-    *k = *slot;
-    return CP_EXIT_OK;
-}
-
 /* Launches the configuration's kernel (for cuBLAS, its GEMM) on the state's stream. */
 static int cp_cuda_launch(const cp_cuda_run *r, cp_status *st)
 {
-    const cp_config *c = r->c;
-    switch (c->family) {
-    case CP_FAMILY_STRIDE:
-        CP_CUDA_CHECK(st, cp_kernels_stride_launch(r->bufs[0], r->bufs[1], c->elements, c->stride,
-                                                   c->offset, c->width_bytes, c->op == CP_OP_STORE,
-                                                   r->s->stream));
-        return CP_EXIT_OK;
-    case CP_FAMILY_LAYOUT:
-        CP_CUDA_CHECK(st,
-                      cp_kernels_layout_launch(r->bufs[0], r->bufs[1], c->elements, c->fields,
-                                               c->field, c->layout == CP_LAYOUT_SOA, r->s->stream));
-        return CP_EXIT_OK;
-    case CP_FAMILY_GATHER:
-        CP_CUDA_CHECK(st, cp_kernels_gather_launch(r->bufs[0], r->bufs[1], r->bufs[2], c->elements,
-                                                   r->s->stream));
-        return CP_EXIT_OK;
-    case CP_FAMILY_SMEM:
-        CP_CUDA_CHECK(st, cp_kernels_smem_launch(r->bufs[CP_CUDA_SMEM_OUT], (uint32_t)c->stride,
-                                                 c->width_bytes, (uint32_t)c->iterations,
-                                                 c->op == CP_OP_STORE, r->alone, r->s->stream));
-        return CP_EXIT_OK;
-    case CP_FAMILY_TRANSPOSE:
-        CP_CUDA_CHECK(st, cp_kernels_transpose_launch((int)c->transpose, r->bufs[0],
-                                                      r->bufs[r->p->naccesses - 1], c->m, c->n,
-                                                      r->alone, r->s->stream));
-        return CP_EXIT_OK;
-    case CP_FAMILY_EXPR: {
-        cp_rtc_module *k = NULL;
-        CP_TRY(cp_cuda_expr_kernel(r->s, c, &k, st));
-        long long n = (long long)c->elements;
-        /* the kernel's cp_expr_params is the 8 int64 of the config, unused ones 0 */
-        void *args[] = {(void *)&r->bufs[0], (void *)&r->bufs[1], &n, (void *)c->expr_params};
-        uint64_t blocks = (c->elements + CP_STRIDE_BLOCK - 1) / CP_STRIDE_BLOCK;
-        if (blocks > 0x7fffffffull)
-            return cp_status_set(st, CP_EXIT_RUNTIME, "expr: %" PRIu64 " blocks are too many",
-                                 blocks);
-        return cp_rtc_launch(k, (unsigned)blocks, CP_STRIDE_BLOCK, 0, r->s->stream, args, st);
-    }
-    case CP_FAMILY_GEMM:
-        if (c->variant == CP_GEMM_CUBLAS) {
-            CP_TRY(cp_cuda_cublas(r->s, st));
-            return cp_cublas_sgemm(r->s->cublas, r->bufs[0], r->bufs[1], r->bufs[2], c->m, c->n,
-                                   c->k, st);
-        }
-        CP_CUDA_CHECK(st, cp_kernels_gemm_launch((int)c->variant, r->bufs[0], r->bufs[1],
-                                                 r->bufs[2], c->m, c->n, c->k, r->s->stream));
-        return CP_EXIT_OK;
-    default:
-        return cp_status_set(st, CP_EXIT_RUNTIME, "no kernel for family %d", (int)c->family);
-    }
+    const cp_measure_family *fam = cp_measure_family_of(r->c->family);
+    if (!fam)
+        return cp_status_set(st, CP_EXIT_RUNTIME, "no kernel for family %d", (int)r->c->family);
+    return fam->launch(r, st);
 }
 
-/* Why a configuration's kernel has no resources in the report. */
-#define CP_CUDA_CUBLAS_RESOURCES                                                                   \
-    "not coalprobe's kernel: cuBLAS chooses its own kernels (Nsight Compute shows theirs)"
-
 /* The resources of the kernel cp_cuda_launch runs for c (timed launches: `alone` 0) into r, with
- * the SM's limits sm; expr is c's loaded NVRTC kernel (expr family only). Launches nothing. */
+ * the SM's limits sm; expr is c's kernel compiled at run time (NULL for kernels built in).
+ * Launches nothing. */
 static int cp_cuda_kernel_resources(const cp_config *c, const cp_rtc_module *expr,
                                     const cp_sm_limits *sm, cp_resources *r, cp_status *st)
 {
     cp_kernel_resources k;
     memset(r, 0, sizeof *r);
     r->theoretical_occupancy = NAN;
-    switch (c->family) {
-    case CP_FAMILY_STRIDE:
-        CP_CUDA_CHECK(st, cp_kernels_stride_resources(c->width_bytes, c->op == CP_OP_STORE, &k));
-        break;
-    case CP_FAMILY_LAYOUT:
-        CP_CUDA_CHECK(st, cp_kernels_layout_resources(&k));
-        break;
-    case CP_FAMILY_GATHER:
-        CP_CUDA_CHECK(st, cp_kernels_gather_resources(&k));
-        break;
-    case CP_FAMILY_SMEM:
-        CP_CUDA_CHECK(st, cp_kernels_smem_resources((uint32_t)c->stride, c->width_bytes,
-                                                    c->op == CP_OP_STORE, &k));
-        break;
-    case CP_FAMILY_TRANSPOSE:
-        CP_CUDA_CHECK(st, cp_kernels_transpose_resources((int)c->transpose, &k));
-        break;
-    case CP_FAMILY_EXPR:
-        if (!expr)
-            return cp_status_set(st, CP_EXIT_RUNTIME, "expr: no kernel loaded");
-        CP_CUDA_CHECK(st, cp_kernels_resources(cp_rtc_function(expr), CP_STRIDE_BLOCK, 0, &k));
-        break;
-    case CP_FAMILY_GEMM:
-        if (c->variant == CP_GEMM_CUBLAS) {
-            snprintf(r->reason, sizeof r->reason, "%s", CP_CUDA_CUBLAS_RESOURCES);
-            return CP_EXIT_OK;
-        }
-        CP_CUDA_CHECK(st, cp_kernels_gemm_resources((int)c->variant, c->m, c->n, c->k, &k));
-        break;
-    default:
+    const cp_measure_family *fam = cp_measure_family_of(c->family);
+    if (!fam)
         return cp_status_set(st, CP_EXIT_RUNTIME, "no kernel for family %d", (int)c->family);
-    }
+    CP_TRY(fam->resources(c, expr, &k, r, st));
+    if (r->reason[0]) /* not coalprobe's kernel */
+        return CP_EXIT_OK;
     r->known = 1;
     r->registers_per_thread = (uint32_t)k.registers;
     r->static_shared_bytes = k.static_shared_bytes;
@@ -688,26 +487,19 @@ static int cp_cuda_kernel_resources(const cp_config *c, const cp_rtc_module *exp
     return CP_EXIT_OK;
 }
 
-/* --explain's resources: the device's SM limits and c's kernel (an expr kernel compiled and
- * loaded for the occasion), without opening the backend. */
+/* --explain's resources: the device's SM limits and c's kernel (one compiled at run time is
+ * compiled and loaded for the occasion), without opening the backend. */
 static int cp_cuda_resources(int device, const cp_config *c, cp_resources *r, int *no_device,
                              cp_status *st)
 {
     CP_TRY(cp_cuda_find_device(device, no_device, st));
     cp_device_info d;
     CP_TRY(cp_measure_device_facts(device, &d, st));
-    if (c->family != CP_FAMILY_EXPR)
+    const cp_measure_family *fam = cp_measure_family_of(c->family);
+    if (!fam || !fam->load_kernel)
         return cp_cuda_kernel_resources(c, NULL, &d.sm, r, st);
-    char *src;
-    void *cubin = NULL;
-    size_t size;
     cp_rtc_module *k = NULL;
-    CP_TRY(cp_expr_kernel_source(c->expr, &src, st));
-    int rc = cp_rtc_compile(src, "coalprobe_expr.cu", d.cc_major, d.cc_minor, &cubin, &size, st);
-    free(src);
-    if (rc == CP_EXIT_OK)
-        rc = cp_rtc_load(cubin, cp_expr_kernel_name(c->op, c->width_bytes), &k, st);
-    free(cubin);
+    int rc = fam->load_kernel(&d, c, &k, st);
     if (rc == CP_EXIT_OK)
         rc = cp_cuda_kernel_resources(c, k, &d.sm, r, st);
     cp_rtc_unload(k);
@@ -720,12 +512,6 @@ static int cp_cuda_run_once(void *ctx, cp_status *st)
     CP_TRY(cp_cuda_launch(r, st));
     CP_CUDA_CHECK(st, cudaStreamSynchronize(r->s->stream));
     return CP_EXIT_OK;
-}
-
-/* Input buffers get seed = access index + 1; outputs are poisoned with 0xFF bytes (NaN). */
-static uint32_t cp_cuda_seed(size_t access)
-{
-    return (uint32_t)access + 1;
 }
 
 static uint64_t cp_cuda_round16(uint64_t bytes)
@@ -796,16 +582,22 @@ static int cp_cuda_buffers(cp_cuda_run *r, cp_status *st)
 
 static int cp_cuda_fill_inputs(cp_cuda_run *r, cp_status *st)
 {
+    const cp_measure_family *fam = cp_measure_family_of(r->c->family);
     for (size_t a = 0; a < r->p->naccesses; a++) {
         cp_cuda_buffer *b = &r->s->pool[a];
         r->bufs[a] = b->ptr;
         if (r->p->accesses[a].space == CP_SPACE_SHARED) {
             r->bufs[a] = NULL; /* on chip */
-        } else if (r->p->accesses[a].op == CP_OP_STORE) {
-            b->seed = 0;                                         /* the kernel writes it */
-        } else if (r->c->family == CP_FAMILY_GATHER && a == 0) { /* the index array */
-            CP_CUDA_CHECK(st, cp_kernels_gather_index_launch(b->ptr, r->c->elements, r->c->run,
-                                                             r->c->seed, r->s->stream));
+            continue;
+        }
+        if (r->p->accesses[a].op == CP_OP_STORE) {
+            b->seed = 0; /* the kernel writes it */
+            continue;
+        }
+        int written = 0;
+        if (fam && fam->fill_input)
+            CP_TRY(fam->fill_input(r, a, b->ptr, &written, st));
+        if (written) {
             b->seed = 0; /* not a fill: never reused as one */
         } else if (b->seed != cp_cuda_seed(a)) {
             CP_CUDA_CHECK(
@@ -827,330 +619,16 @@ static int cp_cuda_prepare_inputs(cp_cuda_run *r, cp_status *st)
     return rc;
 }
 
-static int cp_cuda_wrong(cp_status *st, const char *what, uint64_t index, float got, float want)
-{
-    cp_status_set(st, CP_EXIT_RUNTIME, "wrong kernel output: %s %" PRIu64 " is %.9g, expected %.9g",
-                  what, index, (double)got, (double)want);
-    cp_status_hint(st, "this is a bug in coalprobe's kernel or index functions; please report it");
-    return CP_EXIT_RUNTIME;
-}
-
-/* Output checks of the one-element-per-thread families look at 16 chunks of threads: the
- * first, the last and 14 spread between them. */
-#define CP_CUDA_CHUNKS 16
-
-typedef struct cp_cuda_chunk {
-    uint64_t i0, count;     /* threads */
-    uint64_t first, nwords; /* output words they write, first .. first + nwords - 1 */
-    uint64_t words;         /* words per element */
-    int strided_out;        /* the output is the strided side */
-} cp_cuda_chunk;
-
-static cp_cuda_chunk cp_cuda_chunk_at(const cp_config *c, int k)
-{
-    cp_cuda_chunk ch;
-    uint64_t n = c->elements;
-    ch.count = n < 256 ? n : 256;
-    ch.i0 = (n - ch.count) * (uint64_t)k / (CP_CUDA_CHUNKS - 1);
-    int stride_family = c->family == CP_FAMILY_STRIDE;
-    ch.words = stride_family ? c->width_bytes / 4 : 1;
-    ch.strided_out = stride_family && c->op == CP_OP_STORE;
-    uint64_t last = ch.i0 + ch.count - 1;
-    ch.first = ch.strided_out ? cp_stride_index(ch.i0, c->stride, c->offset) : ch.i0;
-    last = ch.strided_out ? cp_stride_index(last, c->stride, c->offset) : last;
-    ch.nwords = (last - ch.first + 1) * ch.words;
-    ch.first *= ch.words;
-    return ch;
-}
-
-/* The buffer the one-element-per-thread kernels write (their store access), and the access
- * whose fill values they copy (gather reads `in` through the index array). */
-static size_t cp_cuda_out_access(const cp_config *c)
-{
-    return c->family == CP_FAMILY_GATHER ? 2 : 1;
-}
-
-static size_t cp_cuda_data_access(const cp_config *c)
-{
-    return c->family == CP_FAMILY_GATHER ? 1 : 0;
-}
-
-/* gather: the index array the GPU filled equals the one the model evaluates. */
-static int cp_cuda_verify_index(const cp_cuda_run *r, const cp_cuda_chunk *ch, cp_status *st)
-{
-    const cp_config *c = r->c;
-    uint32_t host[256];
-    uint64_t count = ch->count < 256 ? ch->count : 256;
-    CP_CUDA_CHECK(st, cudaMemcpy(host, (const uint32_t *)r->bufs[0] + ch->i0, count * sizeof *host,
-                                 cudaMemcpyDeviceToHost));
-    for (uint64_t k = 0; k < count; k++) {
-        uint64_t want = cp_gather_index(ch->i0 + k, c->elements, c->run, c->seed);
-        if (host[k] != want) {
-            cp_status_set(st, CP_EXIT_RUNTIME,
-                          "wrong index array: idx[%" PRIu64 "] is %u, the model says %" PRIu64,
-                          ch->i0 + k, (unsigned)host[k], want);
-            cp_status_hint(st, "this is a bug in coalprobe; please report it");
-            return CP_EXIT_RUNTIME;
-        }
-    }
-    return CP_EXIT_OK;
-}
-
-/* Fills what the output check reads with 0xFF bytes (a NaN), so that a word the kernel
- * failed to write cannot pass for a stale right answer. */
-static int cp_cuda_poison(const cp_cuda_run *r, cp_status *st)
-{
-    const cp_config *c = r->c;
-    if (c->family == CP_FAMILY_GEMM) {
-        CP_CUDA_CHECK(st, cudaMemsetAsync(r->bufs[2], 0xFF, c->m * c->n * 4, r->s->stream));
-        return CP_EXIT_OK;
-    }
-    if (c->family == CP_FAMILY_SMEM || c->family == CP_FAMILY_TRANSPOSE ||
-        c->family == CP_FAMILY_EXPR) { /* the whole output */
-        size_t out = c->family == CP_FAMILY_SMEM   ? CP_CUDA_SMEM_OUT
-                     : c->family == CP_FAMILY_EXPR ? 1
-                                                   : r->p->naccesses - 1;
-        CP_CUDA_CHECK(st, cudaMemsetAsync(r->bufs[out], 0xFF, r->p->accesses[out].buffer_bytes,
-                                          r->s->stream));
-        return CP_EXIT_OK;
-    }
-    for (int k = 0; k < CP_CUDA_CHUNKS; k++) {
-        cp_cuda_chunk ch = cp_cuda_chunk_at(c, k);
-        CP_CUDA_CHECK(st, cudaMemsetAsync((char *)r->bufs[cp_cuda_out_access(c)] + ch.first * 4,
-                                          0xFF, ch.nwords * 4, r->s->stream));
-    }
-    return CP_EXIT_OK;
-}
-
-/* Checks the words one chunk of threads of a one-element-per-thread kernel wrote. */
-static int cp_cuda_verify_chunk(const cp_cuda_run *r, const cp_cuda_chunk *ch, cp_status *st)
-{
-    const cp_config *c = r->c;
-    if (c->family == CP_FAMILY_GATHER)
-        CP_TRY(cp_cuda_verify_index(r, ch, st));
-    float *host = malloc(ch->nwords * sizeof *host);
-    if (!host)
-        return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory while checking output");
-    cudaError_t e = cudaMemcpy(host, (const char *)r->bufs[cp_cuda_out_access(c)] + ch->first * 4,
-                               ch->nwords * sizeof *host, cudaMemcpyDeviceToHost);
-    if (e != cudaSuccess) {
-        free(host);
-        CP_CUDA_CHECK(st, e);
-    }
-    int rc = CP_EXIT_OK;
-    for (uint64_t i = ch->i0; i < ch->i0 + ch->count && rc == CP_EXIT_OK; i++) {
-        uint64_t src, dst;
-        if (c->family == CP_FAMILY_LAYOUT) {
-            src = c->layout == CP_LAYOUT_AOS ? cp_layout_aos_index(i, c->fields, c->field)
-                                             : cp_layout_soa_index(i, c->elements, c->field);
-            dst = i;
-        } else if (c->family == CP_FAMILY_GATHER) {
-            src = cp_gather_index(i, c->elements, c->run, c->seed);
-            dst = i;
-        } else if (ch->strided_out) {
-            src = i;
-            dst = cp_stride_index(i, c->stride, c->offset);
-        } else {
-            src = cp_stride_index(i, c->stride, c->offset);
-            dst = i;
-        }
-        for (uint64_t j = 0; j < ch->words && rc == CP_EXIT_OK; j++) {
-            float want = cp_fill_value(src * ch->words + j, cp_cuda_seed(cp_cuda_data_access(c)));
-            float got = host[dst * ch->words + j - ch->first];
-            if (got != want)
-                rc = cp_cuda_wrong(st, "output word", dst * ch->words + j, got, want);
-        }
-    }
-    free(host);
-    return rc;
-}
-
-/* Checks a sample of C against a host reference computed in double precision. */
-static int cp_cuda_verify_gemm(const cp_cuda_run *r, cp_status *st)
-{
-    const cp_config *c = r->c;
-    const int samples = 48;
-    for (int s = 0; s < samples; s++) {
-        uint64_t row = (c->m - 1) * (uint64_t)s / (samples - 1);
-        uint64_t col = (c->n - 1) * (uint64_t)((s * 7) % samples) / (samples - 1);
-        float got;
-        CP_CUDA_CHECK(st, cudaMemcpy(&got, (const float *)r->bufs[2] + row * c->n + col, sizeof got,
-                                     cudaMemcpyDeviceToHost));
-        double want = 0, scale = 0;
-        for (uint64_t kk = 0; kk < c->k; kk++) {
-            double a = cp_fill_value(row * c->k + kk, cp_cuda_seed(0));
-            double b = cp_fill_value(kk * c->n + col, cp_cuda_seed(1));
-            want += a * b;
-            scale += fabs(a * b);
-        }
-        if (!(fabs(got - want) <= 1e-4 * scale))
-            return cp_cuda_wrong(st, "C element", row * c->n + col, got, (float)want);
-    }
-    return CP_EXIT_OK;
-}
-
-/* Compares C with cuBLAS's C for the same inputs: ||C - C_ref|| / ||C_ref|| into m, and an
- * error above CP_CUDA_GEMM_TOLERANCE. */
-static int cp_cuda_gemm_reference(const cp_cuda_run *r, cp_measurement *m, cp_status *st)
-{
-    cp_cuda_state *s = r->s;
-    const cp_config *c = r->c;
-    uint64_t bytes = c->m * c->n * 4;
-    if (s->gemm_ref_bytes < bytes) {
-        cudaFree(s->gemm_ref);
-        s->gemm_ref = NULL;
-        s->gemm_ref_bytes = 0;
-        CP_CUDA_CHECK(st, cudaMalloc(&s->gemm_ref, bytes));
-        s->gemm_ref_bytes = bytes;
-    }
-    if (!s->norm_sums)
-        CP_CUDA_CHECK(st, cudaMalloc((void **)&s->norm_sums, 2 * sizeof(double)));
-    CP_TRY(cp_cuda_cublas(s, st));
-    CP_TRY(cp_cublas_sgemm(s->cublas, r->bufs[0], r->bufs[1], s->gemm_ref, c->m, c->n, c->k, st));
-    CP_CUDA_CHECK(st, cudaMemsetAsync(s->norm_sums, 0, 2 * sizeof(double), s->stream));
-    CP_CUDA_CHECK(st, cp_kernels_diff_norm_launch(r->bufs[2], s->gemm_ref, c->m * c->n,
-                                                  s->norm_sums, s->stream));
-    double sums[2];
-    CP_CUDA_CHECK(
-        st, cudaMemcpyAsync(sums, s->norm_sums, sizeof sums, cudaMemcpyDeviceToHost, s->stream));
-    CP_CUDA_CHECK(st, cudaStreamSynchronize(s->stream));
-    m->rel_error = sums[1] > 0 ? sqrt(sums[0] / sums[1]) : NAN;
-    if (!(m->rel_error <= CP_CUDA_GEMM_TOLERANCE)) {
-        cp_status_set(st, CP_EXIT_RUNTIME,
-                      "wrong GEMM result: ||C - C_cublas|| / ||C_cublas|| is %.3g, above %g",
-                      m->rel_error, CP_CUDA_GEMM_TOLERANCE);
-        cp_status_hint(st, "this is a bug in coalprobe's %s kernel; please report it",
-                       cp_config_variant_name(c->variant));
-        return CP_EXIT_RUNTIME;
-    }
-    return CP_EXIT_OK;
-}
-
-/* Copies `count` words from device word offset `first` of buf into a new host array. */
-static int cp_cuda_copy_words(const void *buf, uint64_t first, uint64_t count, uint32_t **out,
-                              cp_status *st)
-{
-    *out = malloc((count ? count : 1) * sizeof **out);
-    if (!*out)
-        return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory while checking output");
-    cudaError_t e = cudaMemcpy(*out, (const uint32_t *)buf + first, count * sizeof **out,
-                               cudaMemcpyDeviceToHost);
-    if (e != cudaSuccess) {
-        free(*out);
-        *out = NULL;
-        CP_CUDA_CHECK(st, e);
-    }
-    return CP_EXIT_OK;
-}
-
-static int cp_cuda_wrong_word(cp_status *st, const char *what, uint64_t index, uint32_t got,
-                              uint32_t want)
-{
-    cp_status_set(st, CP_EXIT_RUNTIME,
-                  "wrong kernel output: %s %" PRIu64 " is 0x%08x, expected 0x%08x", what, index,
-                  (unsigned)got, (unsigned)want);
-    cp_status_hint(st, "this is a bug in coalprobe's kernel or index functions; please report it");
-    return CP_EXIT_RUNTIME;
-}
-
-/* smem: every thread's word is the XOR of the elements its lane read (op load: the pattern's,
- * op store: those read back after the pattern wrote them), the same for every warp. */
-static int cp_cuda_verify_smem(const cp_cuda_run *r, cp_status *st)
-{
-    const cp_config *c = r->c;
-    uint32_t stride = (uint32_t)c->stride, want[CP_WARP_SIZE];
-    for (uint32_t l = 0; l < CP_WARP_SIZE; l++) {
-        want[l] = 0;
-        if (c->op == CP_OP_LOAD)
-            for (uint64_t t = 0; t < c->iterations; t++)
-                want[l] ^= cp_smem_element_xor(cp_smem_index(l, stride, t), c->width_bytes);
-        else
-            for (uint32_t k = 0; k < stride; k++)
-                want[l] ^= cp_smem_element_xor(cp_smem_drain_index(l, stride, k), c->width_bytes);
-    }
-    uint32_t *got;
-    CP_TRY(cp_cuda_copy_words(r->bufs[CP_CUDA_SMEM_OUT], 0, c->elements, &got, st));
-    int rc = CP_EXIT_OK;
-    for (uint64_t i = 0; i < c->elements && rc == CP_EXIT_OK; i++)
-        if (got[i] != want[i % CP_WARP_SIZE])
-            rc = cp_cuda_wrong_word(st, "smem thread", i, got[i], want[i % CP_WARP_SIZE]);
-    free(got);
-    return rc;
-}
-
-/* transpose: 16 rows of out (the first, the last and 14 between), each against in. */
-static int cp_cuda_verify_transpose(const cp_cuda_run *r, cp_status *st)
-{
-    const cp_config *c = r->c;
-    const void *out = r->bufs[r->p->naccesses - 1];
-    int rc = CP_EXIT_OK;
-    for (int k = 0; k < CP_CUDA_CHUNKS && rc == CP_EXIT_OK; k++) {
-        uint64_t row = (c->n - 1) * (uint64_t)k / (CP_CUDA_CHUNKS - 1); /* of out: a column of in */
-        uint32_t *got;
-        CP_TRY(cp_cuda_copy_words(out, row * c->m, c->m, &got, st));
-        for (uint64_t col = 0; col < c->m && rc == CP_EXIT_OK; col++) {
-            float want = cp_fill_value(col * c->n + row, cp_cuda_seed(0)), g;
-            memcpy(&g, &got[col], sizeof g);
-            if (g != want)
-                rc = cp_cuda_wrong(st, "out element", row * c->m + col, g, want);
-        }
-        free(got);
-    }
-    return rc;
-}
-
-/* expr: 16 chunks of threads. op load: out[i] = in[EXPR(i)] exactly. op store: out[EXPR(i)]
- * holds in[i], or, where several threads share an index (their stores race), the value of one
- * of them: some fill value of in, never the poison. */
-static int cp_cuda_verify_expr(const cp_cuda_run *r, cp_status *st)
-{
-    const cp_config *c = r->c;
-    uint64_t words = c->width_bytes / 4, n = c->elements;
-    uint32_t *out;
-    CP_TRY(cp_cuda_copy_words(r->bufs[1], 0, n * words, &out, st));
-    int rc = CP_EXIT_OK;
-    for (int k = 0; k < CP_CUDA_CHUNKS && rc == CP_EXIT_OK; k++) {
-        uint64_t count = n < 256 ? n : 256, i0 = (n - count) * (uint64_t)k / (CP_CUDA_CHUNKS - 1);
-        for (uint64_t i = i0; i < i0 + count && rc == CP_EXIT_OK; i++) {
-            uint64_t e = (uint64_t)cp_expr_value(c->expr, (int64_t)i, (int64_t)n, c->expr_params);
-            uint64_t src = c->op == CP_OP_LOAD ? e : i, dst = c->op == CP_OP_LOAD ? i : e;
-            for (uint64_t j = 0; j < words && rc == CP_EXIT_OK; j++) {
-                float want = cp_fill_value(src * words + j, cp_cuda_seed(0)), g;
-                memcpy(&g, &out[dst * words + j], sizeof g);
-                int raced = c->op == CP_OP_STORE && g >= 1.0f && g < 2.0f;
-                if (g != want && !raced)
-                    rc = cp_cuda_wrong(st, "out word", dst * words + j, g, want);
-            }
-        }
-    }
-    free(out);
-    return rc;
-}
-
-/* Poisons what will be checked, runs the kernel once and checks its output (GEMM: a sample
- * against the host in double precision, and all of C against cuBLAS). */
+/* Poisons what will be checked, runs the kernel once and checks its output. */
 static int cp_cuda_verify(const cp_cuda_run *r, cp_measurement *m, cp_status *st)
 {
-    CP_TRY(cp_cuda_poison(r, st));
+    const cp_measure_family *fam = cp_measure_family_of(r->c->family);
+    CP_TRY(fam->copy ? cp_cuda_copy_poison(r, fam->copy, st) : fam->poison(r, st));
     CP_TRY(cp_cuda_run_once((void *)r, st));
-    if (r->c->family == CP_FAMILY_GEMM) {
-        CP_TRY(cp_cuda_verify_gemm(r, st));
-        return cp_cuda_gemm_reference(r, m, st);
-    }
-    if (r->c->family == CP_FAMILY_SMEM)
-        return cp_cuda_verify_smem(r, st);
-    if (r->c->family == CP_FAMILY_TRANSPOSE)
-        return cp_cuda_verify_transpose(r, st);
-    if (r->c->family == CP_FAMILY_EXPR)
-        return cp_cuda_verify_expr(r, st);
-    for (int k = 0; k < CP_CUDA_CHUNKS; k++) {
-        cp_cuda_chunk ch = cp_cuda_chunk_at(r->c, k);
-        CP_TRY(cp_cuda_verify_chunk(r, &ch, st));
-    }
-    return CP_EXIT_OK;
+    return fam->copy ? cp_cuda_copy_verify(r, fam->copy, st) : fam->verify(r, m, st);
 }
 
-static int cp_cuda_time(cp_cuda_run *r, int warmups, cp_measurement *m, cp_status *st)
+int cp_cuda_time(cp_cuda_run *r, int warmups, cp_measurement *m, cp_status *st)
 {
     cp_cuda_state *s = r->s;
     for (int w = 0; w < warmups; w++)
@@ -1283,45 +761,12 @@ static int cp_cuda_counters(void *state, size_t n, const cp_config *c, const cp_
     return rc;
 }
 
-/* cuBLAS's median time for the GEMM size of r, timed like every kernel (once per size). */
-static int cp_cuda_cublas_time(const cp_cuda_run *r, const cp_measurement *m, double *seconds,
-                               cp_status *st)
-{
-    cp_cuda_state *s = r->s;
-    const cp_config *c = r->c;
-    if (c->variant == CP_GEMM_CUBLAS) {
-        *seconds = m->time_median_s;
-        return CP_EXIT_OK;
-    }
-    for (size_t i = 0; i < s->ncublas_times; i++) {
-        if (s->cublas_times[i].m == c->m && s->cublas_times[i].n == c->n &&
-            s->cublas_times[i].k == c->k) {
-            *seconds = s->cublas_times[i].seconds;
-            return CP_EXIT_OK;
-        }
-    }
-    cp_config ref = *c;
-    ref.variant = CP_GEMM_CUBLAS;
-    cp_cuda_run rr = *r;
-    rr.c = &ref;
-    rr.bufs[2] = s->gemm_ref; /* C is checked already; cuBLAS writes its own */
-    cp_measurement t;
-    cp_measurement_clear(&t);
-    CP_TRY(cp_cuda_time(&rr, CP_CUDA_WARMUPS, &t, st));
-    *seconds = t.time_median_s;
-    if (s->ncublas_times < CP_CUDA_CUBLAS_TIMES) {
-        size_t i = s->ncublas_times++;
-        s->cublas_times[i].m = c->m;
-        s->cublas_times[i].n = c->n;
-        s->cublas_times[i].k = c->k;
-        s->cublas_times[i].seconds = t.time_median_s;
-    }
-    return CP_EXIT_OK;
-}
-
 static int cp_cuda_measure(void *state, const cp_config *c, const cp_prediction *p,
                            cp_measurement *m, cp_status *st)
 {
+    const cp_measure_family *fam = cp_measure_family_of(c->family);
+    if (!fam)
+        return cp_status_set(st, CP_EXIT_RUNTIME, "no kernel for family %d", (int)c->family);
     cp_cuda_run r;
     memset(&r, 0, sizeof r);
     r.s = state;
@@ -1342,25 +787,17 @@ static int cp_cuda_measure(void *state, const cp_config *c, const cp_prediction 
         return rc;
     if (p->modelled) {
         m->useful_bytes = (double)(p->load.bytes_requested + p->store.bytes_requested);
-        if (c->family == CP_FAMILY_SMEM) /* the pattern's bytes are what this family moves */
+        if (fam->useful_shared) /* the pattern's bytes are what this family moves */
             m->useful_bytes +=
                 (double)(p->shared_load.bytes_requested + p->shared_store.bytes_requested);
         m->useful_bytes_per_s = m->useful_bytes / m->time_median_s;
         m->pct_of_peak = 100.0 * m->useful_bytes_per_s / r.s->dev.peak_measured_bytes_per_s;
     }
-    if (c->family == CP_FAMILY_GEMM) {
-        double cublas_s;
-        cp_phase_begin(CP_PHASE_CUBLAS);
-        rc = cp_cuda_cublas_time(&r, m, &cublas_s, st);
-        cp_phase_end();
-        if (rc != CP_EXIT_OK)
-            return rc;
-        m->flop_per_s = 2.0 * (double)c->m * (double)c->n * (double)c->k / m->time_median_s;
-        m->pct_of_cublas = 100.0 * cublas_s / m->time_median_s;
-    }
+    if (fam->after_timing)
+        CP_TRY(fam->after_timing(&r, m, st));
     cp_rtc_module *expr = NULL;
-    if (c->family == CP_FAMILY_EXPR) /* loaded by the launches above: a look-up */
-        CP_TRY(cp_cuda_expr_kernel(r.s, c, &expr, st));
+    if (fam->loaded_kernel) /* loaded by the launches above: a look-up */
+        CP_TRY(fam->loaded_kernel(r.s, c, &expr, st));
     return cp_cuda_kernel_resources(c, expr, &r.s->dev.sm, &m->resources, st);
 }
 

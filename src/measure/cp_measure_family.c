@@ -1,0 +1,135 @@
+/* cp_measure_family.c: the table of the families' measure code, and the output checks they
+ * share (wrong-value messages, copies back to the host, the chunk check of the
+ * one-element-per-thread kernels). */
+#include <inttypes.h>
+#include <stdlib.h>
+
+#include "cp_measure_family.h"
+#include "cp_fill.h"
+
+static const cp_measure_family *const cp_measure_families[CP_FAMILY_COUNT] = {
+    [CP_FAMILY_STRIDE] = &cp_measure_stride, [CP_FAMILY_LAYOUT] = &cp_measure_layout,
+    [CP_FAMILY_GEMM] = &cp_measure_gemm,     [CP_FAMILY_GATHER] = &cp_measure_gather,
+    [CP_FAMILY_SMEM] = &cp_measure_smem,     [CP_FAMILY_TRANSPOSE] = &cp_measure_transpose,
+    [CP_FAMILY_EXPR] = &cp_measure_expr,
+};
+
+const cp_measure_family *cp_measure_family_of(cp_family f)
+{
+    return (unsigned)f < CP_FAMILY_COUNT ? cp_measure_families[f] : NULL;
+}
+
+uint32_t cp_cuda_seed(size_t access)
+{
+    return (uint32_t)access + 1;
+}
+
+int cp_cuda_wrong(cp_status *st, const char *what, uint64_t index, float got, float want)
+{
+    cp_status_set(st, CP_EXIT_RUNTIME, "wrong kernel output: %s %" PRIu64 " is %.9g, expected %.9g",
+                  what, index, (double)got, (double)want);
+    cp_status_hint(st, "this is a bug in coalprobe's kernel or index functions; please report it");
+    return CP_EXIT_RUNTIME;
+}
+
+int cp_cuda_copy_words(const void *buf, uint64_t first, uint64_t count, uint32_t **out,
+                       cp_status *st)
+{
+    *out = malloc((count ? count : 1) * sizeof **out);
+    if (!*out)
+        return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory while checking output");
+    cudaError_t e = cudaMemcpy(*out, (const uint32_t *)buf + first, count * sizeof **out,
+                               cudaMemcpyDeviceToHost);
+    if (e != cudaSuccess) {
+        free(*out);
+        *out = NULL;
+        CP_CUDA_CHECK(st, e);
+    }
+    return CP_EXIT_OK;
+}
+
+int cp_cuda_wrong_word(cp_status *st, const char *what, uint64_t index, uint32_t got, uint32_t want)
+{
+    cp_status_set(st, CP_EXIT_RUNTIME,
+                  "wrong kernel output: %s %" PRIu64 " is 0x%08x, expected 0x%08x", what, index,
+                  (unsigned)got, (unsigned)want);
+    cp_status_hint(st, "this is a bug in coalprobe's kernel or index functions; please report it");
+    return CP_EXIT_RUNTIME;
+}
+
+int cp_cuda_poison_access(const cp_cuda_run *r, size_t out, cp_status *st)
+{
+    CP_CUDA_CHECK(
+        st, cudaMemsetAsync(r->bufs[out], 0xFF, r->p->accesses[out].buffer_bytes, r->s->stream));
+    return CP_EXIT_OK;
+}
+
+static uint64_t cp_cuda_copy_dst(const cp_cuda_copy *cp, const cp_config *c, uint64_t i)
+{
+    return cp->dst ? cp->dst(c, i) : i;
+}
+
+static cp_cuda_chunk cp_cuda_chunk_at(const cp_config *c, const cp_cuda_copy *cp, int k)
+{
+    cp_cuda_chunk ch;
+    uint64_t n = c->elements;
+    ch.count = n < 256 ? n : 256;
+    ch.i0 = (n - ch.count) * (uint64_t)k / (CP_CUDA_CHUNKS - 1);
+    ch.words = cp->words ? cp->words(c) : 1;
+    uint64_t last = ch.i0 + ch.count - 1;
+    ch.first = cp_cuda_copy_dst(cp, c, ch.i0);
+    last = cp_cuda_copy_dst(cp, c, last);
+    ch.nwords = (last - ch.first + 1) * ch.words;
+    ch.first *= ch.words;
+    return ch;
+}
+
+int cp_cuda_copy_poison(const cp_cuda_run *r, const cp_cuda_copy *cp, cp_status *st)
+{
+    const cp_config *c = r->c;
+    for (int k = 0; k < CP_CUDA_CHUNKS; k++) {
+        cp_cuda_chunk ch = cp_cuda_chunk_at(c, cp, k);
+        CP_CUDA_CHECK(st, cudaMemsetAsync((char *)r->bufs[cp->out] + ch.first * 4, 0xFF,
+                                          ch.nwords * 4, r->s->stream));
+    }
+    return CP_EXIT_OK;
+}
+
+/* Checks the words one chunk of threads of a one-element-per-thread kernel wrote. */
+static int cp_cuda_verify_chunk(const cp_cuda_run *r, const cp_cuda_copy *cp,
+                                const cp_cuda_chunk *ch, cp_status *st)
+{
+    const cp_config *c = r->c;
+    if (cp->check_chunk)
+        CP_TRY(cp->check_chunk(r, ch, st));
+    float *host = malloc(ch->nwords * sizeof *host);
+    if (!host)
+        return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory while checking output");
+    cudaError_t e = cudaMemcpy(host, (const char *)r->bufs[cp->out] + ch->first * 4,
+                               ch->nwords * sizeof *host, cudaMemcpyDeviceToHost);
+    if (e != cudaSuccess) {
+        free(host);
+        CP_CUDA_CHECK(st, e);
+    }
+    int rc = CP_EXIT_OK;
+    for (uint64_t i = ch->i0; i < ch->i0 + ch->count && rc == CP_EXIT_OK; i++) {
+        uint64_t src = cp->src(c, i), dst = cp_cuda_copy_dst(cp, c, i);
+        for (uint64_t j = 0; j < ch->words && rc == CP_EXIT_OK; j++) {
+            float want = cp_fill_value(src * ch->words + j, cp_cuda_seed(cp->data));
+            float got = host[dst * ch->words + j - ch->first];
+            if (got != want)
+                rc = cp_cuda_wrong(st, "output word", dst * ch->words + j, got, want);
+        }
+    }
+    free(host);
+    return rc;
+}
+
+int cp_cuda_copy_verify(const cp_cuda_run *r, const cp_cuda_copy *cp, cp_status *st)
+{
+    for (int k = 0; k < CP_CUDA_CHUNKS; k++) {
+        cp_cuda_chunk ch = cp_cuda_chunk_at(r->c, cp, k);
+        CP_TRY(cp_cuda_verify_chunk(r, cp, &ch, st));
+    }
+    return CP_EXIT_OK;
+}

@@ -1,0 +1,177 @@
+/* cp_measure_family.h: the CUDA backend's state and what it asks of each access-pattern family
+ * (its kernel's launch, resources and output check), private to the measure layer: one
+ * cp_measure_family per family in cp_measure_<family>.c, found by cp_measure_family_of. A new
+ * family defines its cp_measure_<family> there, declares it below and enters it in the table of
+ * cp_measure_family.c. */
+#ifndef CP_MEASURE_FAMILY_H
+#define CP_MEASURE_FAMILY_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cuda_runtime_api.h>
+
+#include "cp_measure.h"
+#include "cp_cublas.h"
+#include "cp_cupti.h"
+#include "cp_expr_kernel.h"
+#include "cp_kernels.h"
+#include "cp_rtc.h"
+
+/* Launches before the timed ones: a kernel's checked launch (step 2 of docs/measurement.md) is
+ * its warm-up (medians with two more, one more and none agree within 0.7%,
+ * docs/results/2026-11-23-h100-counters/); cuBLAS, which has no checked launch, gets two. */
+#define CP_CUDA_WARMUPS_AFTER_CHECK 0
+#define CP_CUDA_WARMUPS 2
+#define CP_CUDA_MAX_BUFFERS CP_MODEL_MAX_ACCESSES
+#define CP_CUDA_CUBLAS_TIMES 64 /* GEMM sizes whose cuBLAS time is remembered */
+
+/* A device buffer kept for the whole sweep. Input buffers hold cp_fill_value(word, seed) for
+ * every word, so any configuration can read them without refilling. */
+typedef struct cp_cuda_buffer {
+    void *ptr;
+    uint64_t capacity;
+    uint32_t seed; /* the fill of an input buffer; 0 when its contents are not a fill */
+} cp_cuda_buffer;
+
+typedef struct cp_cuda_state {
+    cp_backend_options opt;
+    cp_cuda_buffer pool[CP_MODEL_MAX_ACCESSES];
+    cp_device_info dev;
+    cudaStream_t stream;
+    void *flush_buf;
+    uint64_t flush_bytes;
+    float *sink;
+    cudaEvent_t *starts, *stops;
+    cp_cupti_session *cupti;
+    cp_cublas *cublas; /* created on the first GEMM */
+    void *gemm_ref;    /* cuBLAS's C, the reference of every GEMM variant */
+    uint64_t gemm_ref_bytes;
+    double *norm_sums; /* two device doubles for the reference check */
+    struct {           /* cuBLAS median times by size, for "% of cuBLAS" */
+        uint64_t m, n, k;
+        double seconds;
+    } cublas_times[CP_CUDA_CUBLAS_TIMES];
+    size_t ncublas_times;
+    int counters_refused;
+    char counters_reason[1024];
+    /* the CUPTI session opening on a second thread while the kernels are timed */
+    pthread_t cupti_thread;
+    int cupti_pending;
+    int cupti_rc;
+    unsigned cupti_groups;
+    cp_status cupti_refusal;
+    /* counters the session does not read, and why: for every row, and for rows profiled with
+     * one block per SM (whose occupancy is not the timed launch's) */
+    cp_counter_gap gaps[CP_MEASURE_MAX_GAPS], gaps_alone[CP_MEASURE_MAX_GAPS];
+    size_t ngaps, ngaps_alone;
+    /* expr family: the CUBIN of the expression compiled last, and its kernels loaded so far
+     * (by op, then width 4, 8, 16, 32) */
+    const cp_expr *expr;
+    void *expr_cubin;
+    cp_rtc_module *expr_kernels[CP_EXPR_KERNEL_COUNT]; /* by cp_expr_kernel_index */
+} cp_cuda_state;
+
+/* One configuration being measured: its buffers and what the callbacks need. */
+typedef struct cp_cuda_run {
+    cp_cuda_state *s;
+    const cp_config *c;
+    const cp_prediction *p;
+    void *bufs[CP_CUDA_MAX_BUFFERS];
+    int alone; /* profiling: one block per SM (cp_kernels.h says why) */
+} cp_cuda_run;
+
+/* Output checks sample 16 chunks of threads (or of rows): the first, the last and 14 spread
+ * between them. */
+#define CP_CUDA_CHUNKS 16
+
+/* A chunk of threads of a one-element-per-thread kernel. */
+typedef struct cp_cuda_chunk {
+    uint64_t i0, count;     /* threads */
+    uint64_t first, nwords; /* output words they write, first .. first + nwords - 1 */
+    uint64_t words;         /* words per element */
+} cp_cuda_chunk;
+
+/* A one-element-per-thread family: thread i copies element src(i) of input access `data` to
+ * element dst(i) of output access `out`, each element `words` 32-bit words. */
+typedef struct cp_cuda_copy {
+    size_t out, data;
+    uint64_t (*words)(const cp_config *c); /* NULL: 1 */
+    uint64_t (*src)(const cp_config *c, uint64_t i);
+    uint64_t (*dst)(const cp_config *c, uint64_t i); /* NULL: i */
+    /* Optional: a check of one chunk before its output's (gather: the index array) */
+    int (*check_chunk)(const cp_cuda_run *r, const cp_cuda_chunk *ch, cp_status *st);
+} cp_cuda_copy;
+
+/* What the backend asks of a family. Every configuration goes through the same steps
+ * (buffers from the prediction's accesses, inputs filled, output poisoned, one checked launch,
+ * timed launches, counters); these are the steps that differ. Optional members are NULL. */
+typedef struct cp_measure_family {
+    /* Launches the configuration's kernel on the state's stream (launch errors only). */
+    int (*launch)(const cp_cuda_run *r, cp_status *st);
+    /* Fills what the output check reads with 0xFF bytes (a NaN), so that a word the kernel
+     * failed to write cannot pass for a stale right answer. */
+    int (*poison)(const cp_cuda_run *r, cp_status *st);
+    /* Checks the output of the launch that just ran; may record how close it came in m. */
+    int (*verify)(const cp_cuda_run *r, cp_measurement *m, cp_status *st);
+    /* A one-element-per-thread family: the copy its kernel makes, poisoned and checked in
+     * chunks by cp_cuda_copy_poison and cp_cuda_copy_verify (poison and verify are NULL). */
+    const cp_cuda_copy *copy;
+    /* The static resources of the kernel launch runs for c (timed launches: `alone` 0) into k;
+     * expr is the kernel compiled at run time for c (NULL for the others). A configuration
+     * whose kernel is not coalprobe's writes why into r->reason and leaves k alone. */
+    int (*resources)(const cp_config *c, const cp_rtc_module *expr, cp_kernel_resources *k,
+                     cp_resources *r, cp_status *st);
+    /* Optional: writes input access a itself instead of the common fill, setting *written
+     * (its contents are then not a fill, never reused as one). */
+    int (*fill_input)(const cp_cuda_run *r, size_t a, void *buf, int *written, cp_status *st);
+    /* Optional: 1 when c's kernel is profiled with one block per SM (cp_kernels.h, `alone`). */
+    int (*profiled_alone)(const cp_config *c);
+    /* Optional: what the family measures after the timing (into m, m's median set). */
+    int (*after_timing)(const cp_cuda_run *r, cp_measurement *m, cp_status *st);
+    /* Optional, for kernels compiled at run time: c's kernel as loaded in s by the launches
+     * (a look-up), and c's kernel compiled and loaded for device d alone (the caller unloads
+     * it), both for resources. */
+    int (*loaded_kernel)(cp_cuda_state *s, const cp_config *c, cp_rtc_module **k, cp_status *st);
+    int (*load_kernel)(const cp_device_info *d, const cp_config *c, cp_rtc_module **k,
+                       cp_status *st);
+    /* Optional: releases what the family keeps in s (when the backend closes). */
+    void (*release)(cp_cuda_state *s);
+    /* 1 when the pattern's shared-memory bytes count as useful bytes (what the family moves). */
+    int useful_shared;
+} cp_measure_family;
+
+extern const cp_measure_family cp_measure_stride, cp_measure_layout, cp_measure_gemm,
+    cp_measure_gather, cp_measure_smem, cp_measure_transpose, cp_measure_expr;
+
+/* The family's entry, NULL for a value outside the enumeration. */
+const cp_measure_family *cp_measure_family_of(cp_family f);
+
+/* Provided by cp_measure_cuda.c for the families. */
+
+/* Times r's kernel: warmups launches, then opt.reps launches each after an L2 flush, into m. */
+int cp_cuda_time(cp_cuda_run *r, int warmups, cp_measurement *m, cp_status *st);
+
+/* Shared by the families' output checks (cp_measure_family.c). */
+
+/* Input buffers get seed = access index + 1; outputs are poisoned with 0xFF bytes (NaN). */
+uint32_t cp_cuda_seed(size_t access);
+
+/* A wrong output value (float words, or raw 32-bit words): CP_EXIT_RUNTIME with a message. */
+int cp_cuda_wrong(cp_status *st, const char *what, uint64_t index, float got, float want);
+int cp_cuda_wrong_word(cp_status *st, const char *what, uint64_t index, uint32_t got,
+                       uint32_t want);
+
+/* Copies `count` words from device word offset `first` of buf into a new host array. */
+int cp_cuda_copy_words(const void *buf, uint64_t first, uint64_t count, uint32_t **out,
+                       cp_status *st);
+
+/* Poisons all of output access `out` of r. */
+int cp_cuda_poison_access(const cp_cuda_run *r, size_t out, cp_status *st);
+
+/* Poisons the output words of the 16 chunks; checks them. */
+int cp_cuda_copy_poison(const cp_cuda_run *r, const cp_cuda_copy *cp, cp_status *st);
+int cp_cuda_copy_verify(const cp_cuda_run *r, const cp_cuda_copy *cp, cp_status *st);
+
+#endif

@@ -1,0 +1,75 @@
+/* cp_measure_smem.c: measuring the smem family: its kernel's launch and resources, profiling
+ * with one block per SM, and the check of the XOR each thread wrote of what its lane read. */
+#include <stdlib.h>
+
+#include "cp_measure_family.h"
+#include "cp_smem.h"
+
+/* The smem family's only global buffer: out, access 2 (accesses 0 and 1 are shared). */
+#define CP_CUDA_SMEM_OUT 2
+
+static int cp_measure_smem_launch(const cp_cuda_run *r, cp_status *st)
+{
+    const cp_config *c = r->c;
+    CP_CUDA_CHECK(st, cp_kernels_smem_launch(r->bufs[CP_CUDA_SMEM_OUT], (uint32_t)c->stride,
+                                             c->width_bytes, (uint32_t)c->iterations,
+                                             c->op == CP_OP_STORE, r->alone, r->s->stream));
+    return CP_EXIT_OK;
+}
+
+static int cp_measure_smem_resources(const cp_config *c, const cp_rtc_module *expr,
+                                     cp_kernel_resources *k, cp_resources *r, cp_status *st)
+{
+    (void)expr;
+    (void)r;
+    CP_CUDA_CHECK(st, cp_kernels_smem_resources((uint32_t)c->stride, c->width_bytes,
+                                                c->op == CP_OP_STORE, k));
+    return CP_EXIT_OK;
+}
+
+static int cp_measure_smem_alone(const cp_config *c)
+{
+    (void)c;
+    return 1;
+}
+
+/* The whole output. */
+static int cp_measure_smem_poison(const cp_cuda_run *r, cp_status *st)
+{
+    return cp_cuda_poison_access(r, CP_CUDA_SMEM_OUT, st);
+}
+
+/* Every thread's word is the XOR of the elements its lane read (op load: the pattern's,
+ * op store: those read back after the pattern wrote them), the same for every warp. */
+static int cp_measure_smem_verify(const cp_cuda_run *r, cp_measurement *m, cp_status *st)
+{
+    (void)m;
+    const cp_config *c = r->c;
+    uint32_t stride = (uint32_t)c->stride, want[CP_WARP_SIZE];
+    for (uint32_t l = 0; l < CP_WARP_SIZE; l++) {
+        want[l] = 0;
+        if (c->op == CP_OP_LOAD)
+            for (uint64_t t = 0; t < c->iterations; t++)
+                want[l] ^= cp_smem_element_xor(cp_smem_index(l, stride, t), c->width_bytes);
+        else
+            for (uint32_t k = 0; k < stride; k++)
+                want[l] ^= cp_smem_element_xor(cp_smem_drain_index(l, stride, k), c->width_bytes);
+    }
+    uint32_t *got;
+    CP_TRY(cp_cuda_copy_words(r->bufs[CP_CUDA_SMEM_OUT], 0, c->elements, &got, st));
+    int rc = CP_EXIT_OK;
+    for (uint64_t i = 0; i < c->elements && rc == CP_EXIT_OK; i++)
+        if (got[i] != want[i % CP_WARP_SIZE])
+            rc = cp_cuda_wrong_word(st, "smem thread", i, got[i], want[i % CP_WARP_SIZE]);
+    free(got);
+    return rc;
+}
+
+const cp_measure_family cp_measure_smem = {
+    .launch = cp_measure_smem_launch,
+    .poison = cp_measure_smem_poison,
+    .verify = cp_measure_smem_verify,
+    .resources = cp_measure_smem_resources,
+    .profiled_alone = cp_measure_smem_alone,
+    .useful_shared = 1,
+};
