@@ -80,6 +80,12 @@ typedef struct cp_config {
     uint64_t m, n, k;
 } cp_config;
 
+/* The names of the enumerations, one table each, indexed by their values. */
+extern const char *const cp_config_op_names[CP_OP_COUNT];
+extern const char *const cp_config_layout_names[CP_LAYOUT_COUNT];
+extern const char *const cp_config_variant_names[CP_GEMM_COUNT];
+extern const char *const cp_config_transpose_names[CP_TRANSPOSE_COUNT];
+
 const char *cp_config_family_name(cp_family f);
 const char *cp_config_op_name(cp_op op);
 const char *cp_config_layout_name(cp_layout l);
