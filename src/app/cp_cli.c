@@ -82,7 +82,7 @@ static const struct option cp_cli_options[] = {
 static const cp_family_param *cp_cli_spec(cp_param p, cp_family f)
 {
     const cp_family_param *ps = cp_family_param_of(cp_family_get(f), p);
-    for (int g = 0; !ps && g < CP_FAMILY_COUNT; g++)
+    for (int g = 0; !ps && cp_family_get((cp_family)g); g++)
         ps = cp_family_param_of(cp_family_get((cp_family)g), p);
     return ps;
 }
@@ -254,7 +254,7 @@ static int cp_cli_validate(cp_options *o, const int *given, cp_status *st)
         if (given[p] && !cp_family_param_of(fd, (cp_param)p)) {
             char owners[128] = "";
             size_t k = 0;
-            for (int f = 0; f < CP_FAMILY_COUNT && k < sizeof owners; f++)
+            for (int f = 0; cp_family_get((cp_family)f) && k < sizeof owners; f++)
                 if (cp_family_param_of(cp_family_get((cp_family)f), (cp_param)p))
                     k += (size_t)snprintf(owners + k, sizeof owners - k, "%s'coalprobe %s'",
                                           k ? " or " : "", cp_config_family_name((cp_family)f));
@@ -296,7 +296,7 @@ int cp_cli_parse(int argc, char **argv, cp_options *o, cp_status *st)
         if (!cp_family_find(argv[1], &o->family)) {
             char commands[256];
             size_t k = 0;
-            for (int f = 0; f < CP_FAMILY_COUNT && k < sizeof commands; f++)
+            for (int f = 0; cp_family_get((cp_family)f) && k < sizeof commands; f++)
                 k += (size_t)snprintf(
                     commands + k, sizeof commands - k, "%s%s%s", f ? ", " : "commands are ",
                     cp_config_family_name((cp_family)f), f ? "" : " (the default)");
@@ -455,7 +455,7 @@ void cp_cli_print_help(FILE *out)
           "\n"
           "Usage: coalprobe [",
           out);
-    for (int f = 0; f < CP_FAMILY_COUNT; f++)
+    for (int f = 0; cp_family_get((cp_family)f); f++)
         fprintf(out, "%s%s", f ? "|" : "", cp_family_get((cp_family)f)->name);
     fputs("] [options]\n"
           "       coalprobe compare BASE.json NEW.json [--tolerance 5%]\n"
@@ -468,7 +468,7 @@ void cp_cli_print_help(FILE *out)
           "value is given once (a second --size is an error); --param once per name.\n"
           "\n",
           out);
-    for (int f = 0; f < CP_FAMILY_COUNT; f++)
+    for (int f = 0; cp_family_get((cp_family)f); f++)
         fputs(cp_family_get((cp_family)f)->help, out);
     fputs("\n"
           "Output:\n"
@@ -520,7 +520,7 @@ void cp_cli_print_help(FILE *out)
 void cp_cli_print_list(FILE *out)
 {
     fputs("Pattern families and their parameters (defaults in brackets):\n", out);
-    for (int f = 0; f < CP_FAMILY_COUNT; f++) {
+    for (int f = 0; cp_family_get((cp_family)f); f++) {
         const cp_family_desc *d = cp_family_get((cp_family)f);
         fprintf(out, "  %-7s %s", d->name, d->list_front);
         /* the parameters in the order of their options, then --size */
