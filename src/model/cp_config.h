@@ -6,17 +6,8 @@
 #include <stdint.h>
 
 #include "cp_expr.h"
+#include "cp_family.h" /* cp_family: the pattern families */
 
-typedef enum {
-    CP_FAMILY_STRIDE,
-    CP_FAMILY_LAYOUT,
-    CP_FAMILY_GEMM,
-    CP_FAMILY_GATHER,
-    CP_FAMILY_SMEM,
-    CP_FAMILY_TRANSPOSE,
-    CP_FAMILY_EXPR,
-    CP_FAMILY_COUNT
-} cp_family;
 typedef enum { CP_OP_LOAD, CP_OP_STORE, CP_OP_COUNT } cp_op;
 typedef enum { CP_LAYOUT_AOS, CP_LAYOUT_SOA, CP_LAYOUT_COUNT } cp_layout;
 typedef enum {

@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "cp_config.h"
 #include "cp_model_family.h"
 #include "cp_smem.h"
 

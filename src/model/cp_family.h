@@ -7,8 +7,21 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cp_config.h"
 #include "base/cp_base.h"
+
+/* The pattern families, in the order of the table; the first is the default. */
+typedef enum {
+    CP_FAMILY_STRIDE,
+    CP_FAMILY_LAYOUT,
+    CP_FAMILY_GEMM,
+    CP_FAMILY_GATHER,
+    CP_FAMILY_SMEM,
+    CP_FAMILY_TRANSPOSE,
+    CP_FAMILY_EXPR,
+    CP_FAMILY_COUNT
+} cp_family;
+
+typedef struct cp_config cp_config;
 
 /* Every parameter a family may sweep, one option each; a family sweeps some of them. */
 typedef enum {
