@@ -77,108 +77,26 @@ static const struct option cp_cli_options[] = {
     {NULL, 0, NULL, 0},
 };
 
-/* One row per swept parameter: its option, the families it belongs to (a bit per family), its
- * default, and either numeric limits or a name list. */
-typedef struct cp_param_spec {
-    const char *option;
-    unsigned families;
-    const char *default_spec;
-    uint64_t min, max;
-    const char *const *names;
-    size_t nnames;
-} cp_param_spec;
-
-static const char *const cp_op_names[] = {"load", "store"};
-static const char *const cp_layout_names[] = {"aos", "soa"};
-static const char *const cp_variant_names[] = {"naive", "coalesced", "smem", "cublas"};
-static const char *const cp_transpose_names[] = {"naive", "tiled", "padded"};
-
-#define CP_FAMILY_BIT(family) (1u << CP_FAMILY_##family)
-
-static const cp_param_spec cp_param_specs[CP_PARAM_COUNT] = {
-    [CP_PARAM_STRIDE] = {"--stride", CP_FAMILY_BIT(STRIDE) | CP_FAMILY_BIT(SMEM), "1", 1,
-                         CP_STRIDE_MAX, NULL, 0},
-    [CP_PARAM_OFFSET] = {"--offset", CP_FAMILY_BIT(STRIDE), "0", 0, CP_OFFSET_MAX, NULL, 0},
-    [CP_PARAM_WIDTH] = {"--width",
-                        CP_FAMILY_BIT(STRIDE) | CP_FAMILY_BIT(SMEM) | CP_FAMILY_BIT(EXPR), "4", 4,
-                        32, NULL, 0},
-    [CP_PARAM_OP] = {"--op", CP_FAMILY_BIT(STRIDE) | CP_FAMILY_BIT(SMEM) | CP_FAMILY_BIT(EXPR),
-                     "load", 0, 0, cp_op_names, 2},
-    [CP_PARAM_LAYOUT] = {"--layout", CP_FAMILY_BIT(LAYOUT), "all", 0, 0, cp_layout_names, 2},
-    [CP_PARAM_FIELDS] = {"--fields", CP_FAMILY_BIT(LAYOUT), "4", 1, CP_FIELDS_MAX, NULL, 0},
-    [CP_PARAM_FIELD] = {"--field", CP_FAMILY_BIT(LAYOUT), "0", 0, CP_FIELDS_MAX - 1, NULL, 0},
-    [CP_PARAM_VARIANT] = {"--variant", CP_FAMILY_BIT(GEMM) | CP_FAMILY_BIT(TRANSPOSE), "all", 0, 0,
-                          cp_variant_names, 4},
-    [CP_PARAM_M] = {"--m", CP_FAMILY_BIT(GEMM) | CP_FAMILY_BIT(TRANSPOSE), "4096", 1,
-                    CP_GEMM_DIM_MAX, NULL, 0},
-    [CP_PARAM_N] = {"--n", CP_FAMILY_BIT(GEMM) | CP_FAMILY_BIT(TRANSPOSE), "4096", 1,
-                    CP_GEMM_DIM_MAX, NULL, 0},
-    [CP_PARAM_K] = {"--k", CP_FAMILY_BIT(GEMM), "4096", 1, CP_GEMM_DIM_MAX, NULL, 0},
-    [CP_PARAM_RUN] = {"--run", CP_FAMILY_BIT(GATHER), "1", 1, 1ull << 32, NULL, 0},
-    [CP_PARAM_SEED] = {"--seed", CP_FAMILY_BIT(GATHER), "1", 0, UINT32_MAX, NULL, 0},
-};
-
-/* Where a family's parameter differs from the table above: its default, limits or names. */
-static const struct {
-    cp_param param;
-    cp_family family;
-    cp_param_spec spec;
-} cp_param_overrides[] = {
-    {CP_PARAM_STRIDE,
-     CP_FAMILY_SMEM,
-     {"--stride", CP_FAMILY_BIT(SMEM), "1..33", 1, CP_SMEM_STRIDE_MAX, NULL, 0}},
-    {CP_PARAM_VARIANT,
-     CP_FAMILY_TRANSPOSE,
-     {"--variant", CP_FAMILY_BIT(TRANSPOSE), "all", 0, 0, cp_transpose_names, 3}},
-    {CP_PARAM_M,
-     CP_FAMILY_TRANSPOSE,
-     {"--m", CP_FAMILY_BIT(TRANSPOSE), "8192", 1, CP_TRANSPOSE_DIM_MAX, NULL, 0}},
-    {CP_PARAM_N,
-     CP_FAMILY_TRANSPOSE,
-     {"--n", CP_FAMILY_BIT(TRANSPOSE), "8192", 1, CP_TRANSPOSE_DIM_MAX, NULL, 0}},
-};
-
-/* The spec of parameter p in family f. */
-static const cp_param_spec *cp_cli_spec(cp_param p, cp_family f)
+/* The descriptor's entry for parameter p in family f; when f does not sweep p (an error
+ * cp_cli_validate reports once the values are read), the first family's that does. */
+static const cp_family_param *cp_cli_spec(cp_param p, cp_family f)
 {
-    for (size_t i = 0; i < sizeof cp_param_overrides / sizeof cp_param_overrides[0]; i++)
-        if (cp_param_overrides[i].param == p && cp_param_overrides[i].family == f)
-            return &cp_param_overrides[i].spec;
-    return &cp_param_specs[p];
-}
-
-/* Checks the access widths of the family: 4, 8, 16 or 32 bytes (smem: up to 16, one shared
- * memory instruction per lane). */
-static int cp_cli_check_widths(const cp_sweep *w, cp_family family, cp_status *st)
-{
-    for (size_t i = 0; i < w->count; i++) {
-        uint64_t v = w->values[i];
-        if (v != 4 && v != 8 && v != 16 && (v != 32 || family == CP_FAMILY_SMEM)) {
-            cp_status_set(st, CP_EXIT_USAGE, "--width: '%llu' is not an access width%s",
-                          (unsigned long long)v,
-                          family == CP_FAMILY_SMEM ? " of shared memory" : "");
-            if (family == CP_FAMILY_SMEM)
-                cp_status_hint(st, "shared memory widths are 4, 8 or 16 bytes (LDS, LDS.64, "
-                                   "LDS.128), e.g. --width 4,8,16");
-            else
-                cp_status_hint(st, "widths are 4, 8, 16 or 32 bytes, e.g. --width 4,8,16,32");
-            return CP_EXIT_USAGE;
-        }
-    }
-    return CP_EXIT_OK;
+    const cp_family_param *ps = cp_family_param_of(cp_family_get(f), p);
+    for (int g = 0; !ps && cp_family_get((cp_family)g); g++)
+        ps = cp_family_param_of(cp_family_get((cp_family)g), p);
+    return ps;
 }
 
 static int cp_cli_parse_param(cp_options *o, cp_param p, const char *spec, cp_status *st)
 {
-    const cp_param_spec *ps = cp_cli_spec(p, o->family);
+    const cp_family_param *ps = cp_cli_spec(p, o->family);
+    const char *option = cp_param_option(p);
     cp_sweep_free(&o->params[p]);
     if (ps->names)
-        CP_TRY(cp_sweep_parse_names(spec, ps->option, ps->names, ps->nnames, &o->params[p], st));
+        CP_TRY(cp_sweep_parse_names(spec, option, ps->names, ps->nnames, &o->params[p], st));
     else
-        CP_TRY(cp_sweep_parse(spec, ps->option, ps->min, ps->max, &o->params[p], st));
-    if (p == CP_PARAM_WIDTH)
-        return cp_cli_check_widths(&o->params[p], o->family, st);
-    return CP_EXIT_OK;
+        CP_TRY(cp_sweep_parse(spec, option, ps->min, ps->max, &o->params[p], st));
+    return ps->check ? ps->check(&o->params[p], st) : CP_EXIT_OK;
 }
 
 /* --param NAME=SWEEP of the expr family: a name the expression may use and its values. */
@@ -234,18 +152,6 @@ static int cp_cli_usage_error(cp_status *st, const char *hint, const char *fmt, 
     st->code = CP_EXIT_USAGE;
     cp_status_hint(st, "%s", hint);
     return CP_EXIT_USAGE;
-}
-
-/* The family named by the first argument, if it is one. */
-static int cp_cli_family(const char *word, cp_family *f)
-{
-    for (int i = 0; i < CP_FAMILY_COUNT; i++) {
-        if (strcmp(word, cp_config_family_name((cp_family)i)) == 0) {
-            *f = (cp_family)i;
-            return 1;
-        }
-    }
-    return 0;
 }
 
 static int cp_cli_apply(cp_options *o, int opt, const char *arg, int *given, cp_status *st)
@@ -317,7 +223,7 @@ static int cp_cli_apply(cp_options *o, int opt, const char *arg, int *given, cp_
         return CP_EXIT_OK;
     case OPT_INDEX:
     case OPT_PARAM:
-        if (o->family != CP_FAMILY_EXPR)
+        if (!cp_family_get(o->family)->takes_index)
             return cp_cli_usage_error(st, "e.g. coalprobe expr --index '(i %% 32) * 1024 + i / 32'",
                                       "%s belongs to the expr family: write 'coalprobe expr %s'",
                                       opt == OPT_INDEX ? "--index" : "--param",
@@ -343,34 +249,24 @@ static int cp_cli_apply(cp_options *o, int opt, const char *arg, int *given, cp_
 /* Checks that combine several options. */
 static int cp_cli_validate(cp_options *o, const int *given, cp_status *st)
 {
+    const cp_family_desc *fd = cp_family_get(o->family);
     for (int p = 0; p < CP_PARAM_COUNT; p++) {
-        if (given[p] && !(cp_param_specs[p].families & (1u << o->family))) {
+        if (given[p] && !cp_family_param_of(fd, (cp_param)p)) {
             char owners[128] = "";
             size_t k = 0;
-            for (int f = 0; f < CP_FAMILY_COUNT && k < sizeof owners; f++)
-                if (cp_param_specs[p].families & (1u << f))
+            for (int f = 0; cp_family_get((cp_family)f) && k < sizeof owners; f++)
+                if (cp_family_param_of(cp_family_get((cp_family)f), (cp_param)p))
                     k += (size_t)snprintf(owners + k, sizeof owners - k, "%s'coalprobe %s'",
                                           k ? " or " : "", cp_config_family_name((cp_family)f));
             cp_status_set(st, CP_EXIT_USAGE, "%s does not apply to the %s family",
-                          cp_param_specs[p].option, cp_config_family_name(o->family));
+                          cp_param_option((cp_param)p), fd->name);
             cp_status_hint(st, "%s is a parameter of %s; see coalprobe --list",
-                           cp_param_specs[p].option, owners);
+                           cp_param_option((cp_param)p), owners);
             return CP_EXIT_USAGE;
         }
     }
-    if (o->family == CP_FAMILY_LAYOUT) {
-        const cp_sweep *fields = &o->params[CP_PARAM_FIELDS], *field = &o->params[CP_PARAM_FIELD];
-        for (size_t i = 0; i < fields->count; i++)
-            for (size_t j = 0; j < field->count; j++)
-                if (field->values[j] >= fields->values[i]) {
-                    cp_status_set(st, CP_EXIT_USAGE,
-                                  "--field %llu does not exist in a record of --fields %llu",
-                                  (unsigned long long)field->values[j],
-                                  (unsigned long long)fields->values[i]);
-                    cp_status_hint(st, "fields are numbered from 0 to fields-1");
-                    return CP_EXIT_USAGE;
-                }
-    }
+    if (fd->check)
+        CP_TRY(fd->check(o->params, st));
     if (o->explain && o->format != CP_FORMAT_TABLE) {
         cp_status_set(st, CP_EXIT_USAGE, "--explain draws text and takes no --format %s",
                       cp_report_format_name(o->format));
@@ -391,18 +287,23 @@ static int cp_cli_validate(cp_options *o, const int *given, cp_status *st)
 int cp_cli_parse(int argc, char **argv, cp_options *o, cp_status *st)
 {
     memset(o, 0, sizeof *o);
-    o->family = CP_FAMILY_STRIDE;
+    o->family = (cp_family)0; /* the first family of the table, stride, is the default */
     o->size_bytes = CP_SIZE_DEFAULT;
     o->format = CP_FORMAT_TABLE;
     o->reps = 20;
     int first = 1;
     if (argc > 1 && argv[1][0] != '-') {
-        if (!cp_cli_family(argv[1], &o->family))
-            return cp_cli_usage_error(
-                st,
-                "commands are stride (the default), layout, gemm, gather, smem, transpose, expr, "
-                "compare and doctor",
-                "unknown command '%s'", argv[1]);
+        if (!cp_family_find(argv[1], &o->family)) {
+            char commands[256];
+            size_t k = 0;
+            for (int f = 0; cp_family_get((cp_family)f) && k < sizeof commands; f++)
+                k += (size_t)snprintf(
+                    commands + k, sizeof commands - k, "%s%s%s", f ? ", " : "commands are ",
+                    cp_config_family_name((cp_family)f), f ? "" : " (the default)");
+            if (k < sizeof commands)
+                snprintf(commands + k, sizeof commands - k, ", compare and doctor");
+            return cp_cli_usage_error(st, commands, "unknown command '%s'", argv[1]);
+        }
         first = 2;
     }
     int given[CP_PARAM_COUNT] = {0};
@@ -427,15 +328,16 @@ int cp_cli_parse(int argc, char **argv, cp_options *o, cp_status *st)
         /* every option with a value is given once, but --param (once per name) */
         int rc = opt == OPT_PARAM ? CP_EXIT_OK : cp_sweep_once(cp_cli_options, opt, &seen, st);
         if (rc != CP_EXIT_OK && opt >= OPT_STRIDE && opt < OPT_STRIDE + CP_PARAM_COUNT) {
-            const cp_param_spec *ps = cp_cli_spec((cp_param)(opt - OPT_STRIDE), o->family);
+            cp_param p = (cp_param)(opt - OPT_STRIDE);
+            const cp_family_param *ps = cp_cli_spec(p, o->family);
             if (ps->names)
                 cp_status_hint(st, "a sweep takes all its values in one option, e.g. %s %s,%s",
-                               ps->option, ps->names[0], ps->names[1]);
+                               cp_param_option(p), ps->names[0], ps->names[1]);
             else
                 cp_status_hint(st,
                                "a sweep takes all its values in one option, e.g. %s 1,2,4 or "
                                "1..8,16",
-                               ps->option);
+                               cp_param_option(p));
         }
         CP_TRY(rc);
         CP_TRY(cp_cli_apply(o, opt, optarg, given, st));
@@ -443,27 +345,18 @@ int cp_cli_parse(int argc, char **argv, cp_options *o, cp_status *st)
     if (optind < nargs)
         return cp_cli_usage_error(st, "pattern parameters are options, e.g. --stride 1..32",
                                   "unexpected argument '%s'", args[optind]);
-    if (!o->size_given && o->family == CP_FAMILY_GATHER)
-        o->size_bytes = CP_GATHER_SIZE_DEFAULT;
-    if (!o->size_given && o->family == CP_FAMILY_EXPR)
-        o->size_bytes = CP_EXPR_SIZE_DEFAULT;
-    if (o->size_given && (o->family == CP_FAMILY_GEMM || o->family == CP_FAMILY_TRANSPOSE)) {
-        cp_status_set(st, CP_EXIT_USAGE, "--size does not apply to the %s family",
-                      cp_config_family_name(o->family));
-        cp_status_hint(st, o->family == CP_FAMILY_GEMM ? "GEMM sizes are --m, --n and --k"
-                                                       : "the matrix is --m rows by --n columns");
+    const cp_family_desc *fd = cp_family_get(o->family);
+    if (!o->size_given && fd->size_default)
+        o->size_bytes = fd->size_default;
+    if (o->size_given && !fd->size_default) {
+        cp_status_set(st, CP_EXIT_USAGE, "--size does not apply to the %s family", fd->name);
+        cp_status_hint(st, "%s", fd->size_hint);
         return CP_EXIT_USAGE;
     }
-    if (o->size_given && o->family == CP_FAMILY_SMEM) {
-        cp_status_set(st, CP_EXIT_USAGE, "--size does not apply to the smem family");
-        cp_status_hint(st, "the shared-memory array is 32 x stride elements; the grid is fixed");
-        return CP_EXIT_USAGE;
-    }
-    for (int p = 0; p < CP_PARAM_COUNT; p++)
-        if (!given[p] && (cp_param_specs[p].families & (1u << o->family)))
-            CP_TRY(cp_cli_parse_param(o, (cp_param)p,
-                                      cp_cli_spec((cp_param)p, o->family)->default_spec, st));
-    if (o->family == CP_FAMILY_EXPR && !o->show_help && !o->show_version && !o->show_list) {
+    for (size_t i = 0; i < fd->nparams; i++)
+        if (!given[fd->params[i].param])
+            CP_TRY(cp_cli_parse_param(o, fd->params[i].param, fd->params[i].default_spec, st));
+    if (fd->takes_index && !o->show_help && !o->show_version && !o->show_list) {
         if (!o->index_text)
             return cp_cli_usage_error(st, "e.g. coalprobe expr --index '(i % 32) * 1024 + i / 32'",
                                       "expr needs --index EXPR: the element thread i accesses");
@@ -560,7 +453,11 @@ void cp_cli_print_help(FILE *out)
     fputs("coalprobe: predicts and measures how a warp's memory accesses coalesce into\n"
           "32-byte sectors and 128-byte lines.\n"
           "\n"
-          "Usage: coalprobe [stride|layout|gemm|gather|smem|transpose|expr] [options]\n"
+          "Usage: coalprobe [",
+          out);
+    for (int f = 0; cp_family_get((cp_family)f); f++)
+        fprintf(out, "%s%s", f ? "|" : "", cp_family_get((cp_family)f)->name);
+    fputs("] [options]\n"
           "       coalprobe compare BASE.json NEW.json [--tolerance 5%]\n"
           "       coalprobe trace [options] -- PROGRAM [ARGS...]   (coalprobe trace --help)\n"
           "       coalprobe doctor [--format json]   what works on this machine, and the fixes\n"
@@ -569,38 +466,11 @@ void cp_cli_print_help(FILE *out)
           "Several swept parameters run every combination. Numbers are decimal, written\n"
           "without leading zeros (10, not 010: C would read it as octal). An option with a\n"
           "value is given once (a second --size is an error); --param once per name.\n"
-          "\n"
-          "stride (the default): thread i accesses element i*stride+offset\n"
-          "  --stride S        elements between neighbouring threads (1..4096; default 1)\n"
-          "  --offset O        elements of the access width skipped at the start (0..4096; 0)\n"
-          "  --width W         bytes per element: 4, 8, 16 or 32 (default 4)\n"
-          "  --op OP           load (strided read), store (strided write) or all (default load)\n"
-          "  --size BYTES      useful bytes per buffer, K/M/G suffixes (default 256M)\n"
-          "layout: thread i reads field f of record i, as AoS or SoA\n"
-          "  --layout L        aos, soa or all (default all)\n"
-          "  --fields F        4-byte fields per record (1..64; default 4)\n"
-          "  --field F         field read (default 0)\n"
-          "  --size BYTES      bytes of the field read over all records (default 256M)\n"
-          "gemm: FP32 C = A*B, row-major, one thread per element of C\n"
-          "  --variant V       naive, coalesced, smem (tiled), cublas or all (default all)\n"
-          "  --m M, --n N, --k K  matrix sizes (1..65536; default 4096)\n"
-          "gather: out[i] = in[idx[i]], idx a seeded permutation of runs of elements\n"
-          "  --run R           contiguous elements kept together (default 1: random)\n"
-          "  --seed S          the permutation's seed (default 1)\n"
-          "  --size BYTES      bytes of in (default 64M)\n"
-          "smem: shared memory, lane l at element l*stride: bank conflicts\n"
-          "  --stride S        elements between lanes (1..64; default 1..33)\n"
-          "  --width W         bytes per element: 4, 8 or 16 (default 4)\n"
-          "  --op OP           load, store or all (default load)\n"
-          "transpose: out (n x m) = in^T (m x n), 32 x 32 tiles\n"
-          "  --variant V       naive, tiled (shared memory), padded (tile rows of 33) or all\n"
-          "  --m M, --n N      rows and columns of in (1..65536; default 8192)\n"
-          "expr: thread i accesses element EXPR of a buffer of n elements\n"
-          "  --index EXPR      a C integer expression in i, n and parameters, e.g.\n"
-          "                    '(i % 32) * 1024 + i / 32' (grammar: docs/expr.md)\n"
-          "  --param NAME=V    a parameter of EXPR and its values (a sweep; up to 8)\n"
-          "  --width W, --op OP, --size BYTES  as for stride (default size 64M)\n"
-          "\n"
+          "\n",
+          out);
+    for (int f = 0; cp_family_get((cp_family)f); f++)
+        fputs(cp_family_get((cp_family)f)->help, out);
+    fputs("\n"
           "Output:\n"
           "  --format FMT      table, json, csv or vega-lite (a chart spec; default table)\n"
           "  -o, --output FILE write the report to FILE ('-' is standard output): a file\n"
@@ -649,27 +519,30 @@ void cp_cli_print_help(FILE *out)
 
 void cp_cli_print_list(FILE *out)
 {
-    fputs("Pattern families and their parameters (defaults in brackets):\n"
-          "  stride  --stride [1] --offset [0] --width [4] --op [load] --size [256M]\n"
-          "          in: load of width bytes, out: store of width bytes; op picks the strided "
-          "side\n"
-          "  layout  --layout [all] --fields [4] --field [0] --size [256M]\n"
-          "          in: load of one 4-byte field (AoS i*fields+field, SoA field*n+i), out: "
-          "store\n"
-          "  gemm    --variant [all] --m [4096] --n [4096] --k [4096]\n"
-          "          variants naive, coalesced, smem (32x32 tiles in shared memory), cublas\n"
-          "          A, B: loads once per step (per tile for smem) of k; C: one store\n"
-          "  gather  --run [1] --seed [1] --size [64M]\n"
-          "          idx: dense load, in: load at idx[i] (runs of `run` in random order), out\n"
-          "  smem    --stride [1..33] --width [4] --op [load]\n"
-          "          smem: shared load (or store) of lane l at element l*stride, 2048 times;\n"
-          "          fill (or drain): the shared array around it; out: one word per thread\n"
-          "  transpose --variant [all] --m [8192] --n [8192]\n"
-          "          variants naive, tiled (32x32 tile in shared memory), padded (rows of 33)\n"
-          "          in: load, tile: shared store and load (tiled, padded), out: store\n"
-          "  expr    --index EXPR [--param NAME=VALUES]... --width [4] --op [load] --size [64M]\n"
-          "          in: load at element EXPR (op load) or i, out: store at i or EXPR\n",
-          out);
+    fputs("Pattern families and their parameters (defaults in brackets):\n", out);
+    for (int f = 0; cp_family_get((cp_family)f); f++) {
+        const cp_family_desc *d = cp_family_get((cp_family)f);
+        fprintf(out, "  %-7s %s", d->name, d->list_front);
+        /* the parameters in the order of their options, then --size */
+        const char *sep = "";
+        for (int p = 0; p < CP_PARAM_COUNT; p++) {
+            const cp_family_param *ps = cp_family_param_of(d, (cp_param)p);
+            if (ps) {
+                fprintf(out, "%s%s [%s]", sep, cp_param_option((cp_param)p), ps->default_spec);
+                sep = " ";
+            }
+        }
+        if (d->size_default)
+            fprintf(out, " --size [%lluM]", (unsigned long long)(d->size_default >> 20));
+        fputc('\n', out);
+        /* the description, each line indented under the parameters */
+        for (const char *line = d->list; *line;) {
+            const char *end = strchr(line, '\n');
+            size_t len = end ? (size_t)(end - line) : strlen(line);
+            fprintf(out, "          %.*s\n", (int)len, line);
+            line += len + (end ? 1 : 0);
+        }
+    }
 }
 
 char *cp_cli_command_string(int argc, char **argv)

@@ -10,24 +10,6 @@
 #include "report/cp_report.h"
 #include "base/cp_base.h"
 
-/* The swept parameters, one cp_sweep each. */
-typedef enum {
-    CP_PARAM_STRIDE,
-    CP_PARAM_OFFSET,
-    CP_PARAM_WIDTH,
-    CP_PARAM_OP,
-    CP_PARAM_LAYOUT,
-    CP_PARAM_FIELDS,
-    CP_PARAM_FIELD,
-    CP_PARAM_VARIANT,
-    CP_PARAM_M,
-    CP_PARAM_N,
-    CP_PARAM_K,
-    CP_PARAM_RUN,
-    CP_PARAM_SEED,
-    CP_PARAM_COUNT
-} cp_param;
-
 struct cp_expr;
 
 /* Everything the command line says. Owns its sweeps (free with cp_cli_free). */

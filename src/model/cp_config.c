@@ -3,57 +3,52 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "cp_expr.h"
+#include "cp_family.h"
+
+const char *const cp_config_op_names[CP_OP_COUNT] = {"load", "store"};
+const char *const cp_config_layout_names[CP_LAYOUT_COUNT] = {"aos", "soa"};
+const char *const cp_config_variant_names[CP_GEMM_COUNT] = {"naive", "coalesced", "smem", "cublas"};
+const char *const cp_config_transpose_names[CP_TRANSPOSE_COUNT] = {"naive", "tiled", "padded"};
 
 const char *cp_config_family_name(cp_family f)
 {
-    static const char *const names[] = {"stride", "layout",    "gemm", "gather",
-                                        "smem",   "transpose", "expr"};
-    return f < CP_FAMILY_COUNT ? names[f] : "?";
+    const cp_family_desc *d = cp_family_get(f);
+    return d ? d->name : "?";
 }
 
 const char *cp_config_op_name(cp_op op)
 {
-    static const char *const names[] = {"load", "store"};
-    return op < CP_OP_COUNT ? names[op] : "?";
+    return op < CP_OP_COUNT ? cp_config_op_names[op] : "?";
 }
 
 const char *cp_config_layout_name(cp_layout l)
 {
-    static const char *const names[] = {"aos", "soa"};
-    return l < CP_LAYOUT_COUNT ? names[l] : "?";
+    return l < CP_LAYOUT_COUNT ? cp_config_layout_names[l] : "?";
 }
 
 const char *cp_config_variant_name(cp_gemm_variant v)
 {
-    static const char *const names[] = {"naive", "coalesced", "smem", "cublas"};
-    return v < CP_GEMM_COUNT ? names[v] : "?";
+    return v < CP_GEMM_COUNT ? cp_config_variant_names[v] : "?";
 }
 
 const char *cp_config_transpose_name(cp_transpose_variant v)
 {
-    static const char *const names[] = {"naive", "tiled", "padded"};
-    return v < CP_TRANSPOSE_COUNT ? names[v] : "?";
+    return v < CP_TRANSPOSE_COUNT ? cp_config_transpose_names[v] : "?";
 }
 
 int cp_config_requests_are_instructions(const cp_config *c)
 {
-    return c->family == CP_FAMILY_STRIDE || c->family == CP_FAMILY_LAYOUT;
+    const cp_family_desc *d = cp_family_get(c->family);
+    return d && d->requests_are_instructions;
 }
 
 int cp_config_uses_shared(const cp_config *c)
 {
-    switch (c->family) {
-    case CP_FAMILY_SMEM:
-        return 1;
-    case CP_FAMILY_TRANSPOSE:
-        return c->transpose != CP_TRANSPOSE_NAIVE;
-    case CP_FAMILY_GEMM:
-        return c->variant == CP_GEMM_SMEM;
-    default:
-        return 0;
-    }
+    const cp_family_desc *d = cp_family_get(c->family);
+    return d && d->uses_shared && d->uses_shared(c);
 }
 
 uint64_t cp_config_elements_for_size(uint64_t size_bytes, uint32_t width_bytes)
@@ -72,40 +67,36 @@ void cp_config_format_params(const cp_config *c, const char *sep, char *buf, uns
     }
 }
 
+/* The family's describe keys as label=value joined by spaces; the expression's parameters as
+ * their own name=value pairs, left out when there are none. */
 void cp_config_describe(const cp_config *c, char *buf, unsigned long len)
 {
-    switch (c->family) {
-    case CP_FAMILY_STRIDE:
-        snprintf(buf, len, "stride=%" PRIu64 " offset=%" PRIu64 " width=%u op=%s", c->stride,
-                 c->offset, (unsigned)c->width_bytes, cp_config_op_name(c->op));
-        break;
-    case CP_FAMILY_LAYOUT:
-        snprintf(buf, len, "layout=%s fields=%u field=%u", cp_config_layout_name(c->layout),
-                 (unsigned)c->fields, (unsigned)c->field);
-        break;
-    case CP_FAMILY_GEMM:
-        snprintf(buf, len, "variant=%s m=%" PRIu64 " n=%" PRIu64 " k=%" PRIu64,
-                 cp_config_variant_name(c->variant), c->m, c->n, c->k);
-        break;
-    case CP_FAMILY_GATHER:
-        snprintf(buf, len, "run=%" PRIu64 " seed=%" PRIu64, c->run, c->seed);
-        break;
-    case CP_FAMILY_SMEM:
-        snprintf(buf, len, "stride=%" PRIu64 " width=%u op=%s", c->stride, (unsigned)c->width_bytes,
-                 cp_config_op_name(c->op));
-        break;
-    case CP_FAMILY_TRANSPOSE:
-        snprintf(buf, len, "variant=%s m=%" PRIu64 " n=%" PRIu64,
-                 cp_config_transpose_name(c->transpose), c->m, c->n);
-        break;
-    case CP_FAMILY_EXPR: {
-        char params[CP_EXPR_MAX_PARAMS * 64];
-        cp_config_format_params(c, " ", params, sizeof params);
-        snprintf(buf, len, "index=%s width=%u op=%s%s%s", c->expr ? cp_expr_text(c->expr) : "?",
-                 (unsigned)c->width_bytes, cp_config_op_name(c->op), params[0] ? " " : "", params);
-        break;
-    }
-    default:
+    const cp_family_desc *d = cp_family_get(c->family);
+    if (!d) {
         snprintf(buf, len, "?");
+        return;
+    }
+    unsigned long k = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < CP_SHOWN_MAX && d->describe[i] && k < len; i++) {
+        const cp_family_field *f = cp_family_field_of(d, d->describe[i]);
+        const char *sep = k ? " " : "";
+        int n = 0;
+        if (f->kind == CP_FIELD_U64) {
+            n = snprintf(buf + k, len - k, "%s%s=%" PRIu64, sep, cp_family_field_label(f),
+                         f->get(c));
+        } else if (f->kind == CP_FIELD_NAME) {
+            n = snprintf(buf + k, len - k, "%s%s=%s", sep, cp_family_field_label(f),
+                         cp_family_field_name(f, c));
+        } else if (f->kind == CP_FIELD_INDEX) {
+            n = snprintf(buf + k, len - k, "%s%s=%s", sep, cp_family_field_label(f),
+                         c->expr ? cp_expr_text(c->expr) : "?");
+        } else {
+            char params[CP_EXPR_MAX_PARAMS * 64];
+            cp_config_format_params(c, " ", params, sizeof params);
+            if (params[0])
+                n = snprintf(buf + k, len - k, "%s%s", sep, params);
+        }
+        k += n > 0 ? (unsigned long)n : 0;
     }
 }

@@ -6,17 +6,8 @@
 #include <stdint.h>
 
 #include "cp_expr.h"
+#include "cp_family.h" /* cp_family: the pattern families */
 
-typedef enum {
-    CP_FAMILY_STRIDE,
-    CP_FAMILY_LAYOUT,
-    CP_FAMILY_GEMM,
-    CP_FAMILY_GATHER,
-    CP_FAMILY_SMEM,
-    CP_FAMILY_TRANSPOSE,
-    CP_FAMILY_EXPR,
-    CP_FAMILY_COUNT
-} cp_family;
 typedef enum { CP_OP_LOAD, CP_OP_STORE, CP_OP_COUNT } cp_op;
 typedef enum { CP_LAYOUT_AOS, CP_LAYOUT_SOA, CP_LAYOUT_COUNT } cp_layout;
 typedef enum {
@@ -79,6 +70,12 @@ typedef struct cp_config {
     cp_gemm_variant variant;
     uint64_t m, n, k;
 } cp_config;
+
+/* The names of the enumerations, one table each, indexed by their values. */
+extern const char *const cp_config_op_names[CP_OP_COUNT];
+extern const char *const cp_config_layout_names[CP_LAYOUT_COUNT];
+extern const char *const cp_config_variant_names[CP_GEMM_COUNT];
+extern const char *const cp_config_transpose_names[CP_TRANSPOSE_COUNT];
 
 const char *cp_config_family_name(cp_family f);
 const char *cp_config_op_name(cp_op op);

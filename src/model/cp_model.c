@@ -15,24 +15,8 @@
 
 static const cp_family_model *cp_model_family_of(const cp_config *c)
 {
-    switch (c->family) {
-    case CP_FAMILY_STRIDE:
-        return &cp_model_stride_family;
-    case CP_FAMILY_LAYOUT:
-        return &cp_model_layout_family;
-    case CP_FAMILY_GEMM:
-        return &cp_model_gemm_family;
-    case CP_FAMILY_GATHER:
-        return &cp_model_gather_family;
-    case CP_FAMILY_SMEM:
-        return &cp_model_smem_family;
-    case CP_FAMILY_TRANSPOSE:
-        return &cp_model_transpose_family;
-    case CP_FAMILY_EXPR:
-        return &cp_model_expr_family;
-    default:
-        return NULL;
-    }
+    const cp_family_desc *d = cp_family_get(c->family);
+    return d ? d->model : NULL;
 }
 
 static void cp_model_sort(uint64_t *v, int n)

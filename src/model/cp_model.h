@@ -31,6 +31,7 @@
 
 #include "cp_arch.h" /* CP_WARP_SIZE, CP_SECTOR_BYTES, ...: the hardware facts, one table */
 #include "cp_config.h"
+#include "cp_family.h"    /* one descriptor per pattern family */
 #include "cp_occupancy.h" /* blocks per SM and what limits them */
 #include "base/cp_base.h"
 

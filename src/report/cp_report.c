@@ -41,7 +41,7 @@ int cp_report_write(FILE *out, cp_format fmt, const cp_report *r, cp_status *st)
 
 int cp_report_check_row(const cp_row *row, size_t index, cp_status *st)
 {
-    if ((unsigned)row->config.family >= CP_FAMILY_COUNT)
+    if (!cp_family_get(row->config.family))
         return cp_status_set(st, CP_EXIT_RUNTIME,
                              "internal error: report row %zu has unknown pattern family %d", index,
                              (int)row->config.family);

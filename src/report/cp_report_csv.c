@@ -152,37 +152,41 @@ static void cp_report_csv_write_counts(cp_report_csv_line *l, const cp_counts *c
     cp_report_csv_cell_u64(l, modelled, c->bytes_requested);
 }
 
+/* The field of d shown in CSV column `column`, NULL when d has none. */
+static const cp_family_field *cp_report_csv_field(const cp_family_desc *d, const char *column)
+{
+    for (size_t i = 0; i < d->nfields; i++)
+        if (strcmp(d->fields[i].column ? d->fields[i].column : d->fields[i].key, column) == 0)
+            return &d->fields[i];
+    return NULL;
+}
+
+/* The cell of field f of c; empty without a field. */
+static void cp_report_csv_write_field(cp_report_csv_line *l, const cp_config *c,
+                                      const cp_family_field *f)
+{
+    char params[CP_EXPR_MAX_PARAMS * 64] = "";
+    if (!f || f->kind == CP_FIELD_U64) {
+        cp_report_csv_cell_u64(l, f != NULL, f ? f->get(c) : 0);
+    } else if (f->kind == CP_FIELD_NAME) {
+        cp_report_csv_cell(l, cp_family_field_name(f, c));
+    } else if (f->kind == CP_FIELD_INDEX) {
+        cp_report_csv_cell(l, c->expr ? cp_expr_text(c->expr) : "");
+    } else {
+        cp_config_format_params(c, ";", params, sizeof params);
+        cp_report_csv_cell(l, params);
+    }
+}
+
 static void cp_report_csv_write_row(cp_report_csv_line *l, const cp_row *row)
 {
     const cp_config *c = &row->config;
-    int stride = c->family == CP_FAMILY_STRIDE, layout = c->family == CP_FAMILY_LAYOUT;
-    int gemm = c->family == CP_FAMILY_GEMM, gather = c->family == CP_FAMILY_GATHER;
-    int smem = c->family == CP_FAMILY_SMEM, transpose = c->family == CP_FAMILY_TRANSPOSE;
-    int expr = c->family == CP_FAMILY_EXPR;
     cp_report_csv_cell(l, cp_config_family_name(c->family));
-    cp_report_csv_cell_u64(l, stride || smem, c->stride);
-    cp_report_csv_cell_u64(l, stride, c->offset);
-    cp_report_csv_cell_u64(l, stride, c->offset * c->width_bytes);
-    cp_report_csv_cell_u64(l, stride || smem || expr, c->width_bytes);
-    cp_report_csv_cell(l, stride || smem || expr ? cp_config_op_name(c->op) : "");
-    cp_report_csv_cell(l, layout ? cp_config_layout_name(c->layout) : "");
-    cp_report_csv_cell_u64(l, layout, c->fields);
-    cp_report_csv_cell_u64(l, layout, c->field);
-    cp_report_csv_cell_u64(l, stride || layout || gather || smem || expr, c->elements);
-    cp_report_csv_cell(l, gemm        ? cp_config_variant_name(c->variant)
-                          : transpose ? cp_config_transpose_name(c->transpose)
-                                      : "");
-    cp_report_csv_cell_u64(l, gemm || transpose, c->m);
-    cp_report_csv_cell_u64(l, gemm || transpose, c->n);
-    cp_report_csv_cell_u64(l, gemm, c->k);
-    cp_report_csv_cell_u64(l, gather, c->run);
-    cp_report_csv_cell_u64(l, gather, c->seed);
-    cp_report_csv_cell(l, expr && c->expr ? cp_expr_text(c->expr) : "");
-    char params[CP_EXPR_MAX_PARAMS * 64] = "";
-    if (expr)
-        cp_config_format_params(c, ";", params, sizeof params);
-    cp_report_csv_cell(l, params);
-    cp_report_csv_cell_u64(l, smem, c->iterations);
+    /* the configuration's columns, up to the predicted ones: the family's value, or empty */
+    const cp_family_desc *d = cp_family_get(c->family);
+    for (size_t i = 1; strncmp(cp_report_csv_columns[i], "pred_", 5) != 0; i++)
+        cp_report_csv_write_field(l, c,
+                                  d ? cp_report_csv_field(d, cp_report_csv_columns[i]) : NULL);
 
     const cp_prediction *p = &row->predicted;
     cp_report_csv_write_counts(l, &p->load, p->modelled);

@@ -243,57 +243,22 @@ static void cp_report_json_add_device(cp_report_json *j, cJSON *root, const cp_d
 static void cp_report_json_add_config(cp_report_json *j, cJSON *row, const cp_config *c)
 {
     cJSON *o = cp_report_json_add_object(j, row, "config");
-    switch (c->family) {
-    case CP_FAMILY_STRIDE:
-        cp_report_json_add_u64(j, o, "stride", c->stride);
-        cp_report_json_add_u64(j, o, "offset", c->offset);
-        cp_report_json_add_u64(j, o, "offset_bytes", c->offset * c->width_bytes);
-        cp_report_json_add_u64(j, o, "width_bytes", c->width_bytes);
-        cp_report_json_add_string(j, o, "op", cp_config_op_name(c->op));
-        cp_report_json_add_u64(j, o, "elements", c->elements);
-        break;
-    case CP_FAMILY_LAYOUT:
-        cp_report_json_add_string(j, o, "layout", cp_config_layout_name(c->layout));
-        cp_report_json_add_u64(j, o, "fields", c->fields);
-        cp_report_json_add_u64(j, o, "field", c->field);
-        cp_report_json_add_u64(j, o, "elements", c->elements);
-        break;
-    case CP_FAMILY_GEMM:
-        cp_report_json_add_string(j, o, "variant", cp_config_variant_name(c->variant));
-        cp_report_json_add_u64(j, o, "m", c->m);
-        cp_report_json_add_u64(j, o, "n", c->n);
-        cp_report_json_add_u64(j, o, "k", c->k);
-        break;
-    case CP_FAMILY_GATHER:
-        cp_report_json_add_u64(j, o, "run", c->run);
-        cp_report_json_add_u64(j, o, "seed", c->seed);
-        cp_report_json_add_u64(j, o, "elements", c->elements);
-        break;
-    case CP_FAMILY_SMEM:
-        cp_report_json_add_u64(j, o, "stride", c->stride);
-        cp_report_json_add_u64(j, o, "width_bytes", c->width_bytes);
-        cp_report_json_add_string(j, o, "op", cp_config_op_name(c->op));
-        cp_report_json_add_u64(j, o, "iterations", c->iterations);
-        cp_report_json_add_u64(j, o, "threads", c->elements);
-        break;
-    case CP_FAMILY_TRANSPOSE:
-        cp_report_json_add_string(j, o, "variant", cp_config_transpose_name(c->transpose));
-        cp_report_json_add_u64(j, o, "m", c->m);
-        cp_report_json_add_u64(j, o, "n", c->n);
-        break;
-    case CP_FAMILY_EXPR: {
-        cp_report_json_add_string(j, o, "index", c->expr ? cp_expr_text(c->expr) : NULL);
-        cJSON *params = cp_report_json_add_object(j, o, "params");
-        for (uint32_t k = 0; k < c->nexpr_params; k++)
-            cp_report_json_check(j, cJSON_AddNumberToObject(params, cp_expr_param_name(c->expr, k),
-                                                            (double)c->expr_params[k]));
-        cp_report_json_add_u64(j, o, "width_bytes", c->width_bytes);
-        cp_report_json_add_string(j, o, "op", cp_config_op_name(c->op));
-        cp_report_json_add_u64(j, o, "elements", c->elements);
-        break;
-    }
-    default: /* cp_report_check_report refused other families */
-        break;
+    const cp_family_desc *d = cp_family_get(c->family);
+    for (size_t i = 0; d && i < d->nfields; i++) { /* cp_report_check_report refused others */
+        const cp_family_field *f = &d->fields[i];
+        if (f->kind == CP_FIELD_U64) {
+            cp_report_json_add_u64(j, o, f->key, f->get(c));
+        } else if (f->kind == CP_FIELD_NAME) {
+            cp_report_json_add_string(j, o, f->key, cp_family_field_name(f, c));
+        } else if (f->kind == CP_FIELD_INDEX) {
+            cp_report_json_add_string(j, o, f->key, c->expr ? cp_expr_text(c->expr) : NULL);
+        } else {
+            cJSON *params = cp_report_json_add_object(j, o, f->key);
+            for (uint32_t k = 0; k < c->nexpr_params; k++)
+                cp_report_json_check(j,
+                                     cJSON_AddNumberToObject(params, cp_expr_param_name(c->expr, k),
+                                                             (double)c->expr_params[k]));
+        }
     }
 }
 

@@ -15,17 +15,7 @@
 
 /* What a column shows. */
 typedef enum {
-    CP_REPORT_CELL_STRIDE,
-    CP_REPORT_CELL_OFFSET,
-    CP_REPORT_CELL_WIDTH,
-    CP_REPORT_CELL_OP,
-    CP_REPORT_CELL_LAYOUT,
-    CP_REPORT_CELL_FIELDS,
-    CP_REPORT_CELL_FIELD,
-    CP_REPORT_CELL_VARIANT,
-    CP_REPORT_CELL_M,
-    CP_REPORT_CELL_N,
-    CP_REPORT_CELL_K,
+    CP_REPORT_CELL_FIELD, /* a value of the configuration: the column's field */
     CP_REPORT_CELL_PRED_LOAD_SPR,
     CP_REPORT_CELL_PRED_LOAD_EFF,
     CP_REPORT_CELL_PRED_STORE_SPR,
@@ -42,11 +32,6 @@ typedef enum {
     CP_REPORT_CELL_MEAS_TIME_MS,
     CP_REPORT_CELL_MEAS_GFLOPS,
     CP_REPORT_CELL_MEAS_PCT_CUBLAS,
-    CP_REPORT_CELL_RUN,
-    CP_REPORT_CELL_SEED,
-    CP_REPORT_CELL_TRANSPOSE,
-    CP_REPORT_CELL_INDEX,
-    CP_REPORT_CELL_PARAMS,
     /* shared memory: wavefronts and bank conflicts per request, loads and stores */
     CP_REPORT_CELL_PRED_SH_LD_WF,
     CP_REPORT_CELL_PRED_SH_ST_WF,
@@ -73,123 +58,88 @@ typedef struct cp_report_column {
     cp_report_cell cell;
     const char *top, *bottom;
     cp_report_group group;
-    int left; /* 1: left-aligned text; 0: right-aligned */
+    int left;                     /* 1: left-aligned text; 0: right-aligned */
+    const cp_family_field *field; /* CP_REPORT_CELL_FIELD */
 } cp_report_column;
 
 static const char *const cp_report_group_labels[] = {NULL, "predicted", "measured"};
 
-static const cp_report_column cp_report_stride_columns[] = {
-    {CP_REPORT_CELL_STRIDE, "", "stride", CP_REPORT_GROUP_PARAMS, 0},
-    {CP_REPORT_CELL_OFFSET, "", "offset", CP_REPORT_GROUP_PARAMS, 0},
-    {CP_REPORT_CELL_WIDTH, "", "width", CP_REPORT_GROUP_PARAMS, 0},
-    {CP_REPORT_CELL_OP, "", "op", CP_REPORT_GROUP_PARAMS, 1},
-};
-static const cp_report_column cp_report_layout_columns[] = {
-    {CP_REPORT_CELL_LAYOUT, "", "layout", CP_REPORT_GROUP_PARAMS, 1},
-    {CP_REPORT_CELL_FIELDS, "", "fields", CP_REPORT_GROUP_PARAMS, 0},
-    {CP_REPORT_CELL_FIELD, "", "field", CP_REPORT_GROUP_PARAMS, 0},
-};
-static const cp_report_column cp_report_gemm_columns[] = {
-    {CP_REPORT_CELL_VARIANT, "", "variant", CP_REPORT_GROUP_PARAMS, 1},
-    {CP_REPORT_CELL_M, "", "m", CP_REPORT_GROUP_PARAMS, 0},
-    {CP_REPORT_CELL_N, "", "n", CP_REPORT_GROUP_PARAMS, 0},
-    {CP_REPORT_CELL_K, "", "k", CP_REPORT_GROUP_PARAMS, 0},
-};
 /* The predicted columns of stride and layout: load and store. */
 static const cp_report_column cp_report_common_predicted[] = {
-    {CP_REPORT_CELL_PRED_LOAD_SPR, "ld", "sec/req", CP_REPORT_GROUP_PREDICTED, 0},
-    {CP_REPORT_CELL_PRED_LOAD_EFF, "ld", "eff", CP_REPORT_GROUP_PREDICTED, 0},
-    {CP_REPORT_CELL_PRED_STORE_SPR, "st", "sec/req", CP_REPORT_GROUP_PREDICTED, 0},
-    {CP_REPORT_CELL_PRED_STORE_EFF, "st", "eff", CP_REPORT_GROUP_PREDICTED, 0},
+    {CP_REPORT_CELL_PRED_LOAD_SPR, "ld", "sec/req", CP_REPORT_GROUP_PREDICTED, 0, NULL},
+    {CP_REPORT_CELL_PRED_LOAD_EFF, "ld", "eff", CP_REPORT_GROUP_PREDICTED, 0, NULL},
+    {CP_REPORT_CELL_PRED_STORE_SPR, "st", "sec/req", CP_REPORT_GROUP_PREDICTED, 0, NULL},
+    {CP_REPORT_CELL_PRED_STORE_EFF, "st", "eff", CP_REPORT_GROUP_PREDICTED, 0, NULL},
 };
 /* The measured columns of every family but GEMM. */
 static const cp_report_column cp_report_common_measured[] = {
-    {CP_REPORT_CELL_MEAS_LOAD_SPR, "ld", "sec/req", CP_REPORT_GROUP_MEASURED, 0},
-    {CP_REPORT_CELL_MEAS_STORE_SPR, "st", "sec/req", CP_REPORT_GROUP_MEASURED, 0},
-    {CP_REPORT_CELL_MEAS_TIME, "time", "us", CP_REPORT_GROUP_MEASURED, 0},
-    {CP_REPORT_CELL_MEAS_GBS, "", "GB/s", CP_REPORT_GROUP_MEASURED, 0},
-    {CP_REPORT_CELL_MEAS_DRAM_GBS, "DRAM", "GB/s", CP_REPORT_GROUP_MEASURED, 0},
-    {CP_REPORT_CELL_MEAS_MATCH, "", "match", CP_REPORT_GROUP_MEASURED, 0},
+    {CP_REPORT_CELL_MEAS_LOAD_SPR, "ld", "sec/req", CP_REPORT_GROUP_MEASURED, 0, NULL},
+    {CP_REPORT_CELL_MEAS_STORE_SPR, "st", "sec/req", CP_REPORT_GROUP_MEASURED, 0, NULL},
+    {CP_REPORT_CELL_MEAS_TIME, "time", "us", CP_REPORT_GROUP_MEASURED, 0, NULL},
+    {CP_REPORT_CELL_MEAS_GBS, "", "GB/s", CP_REPORT_GROUP_MEASURED, 0, NULL},
+    {CP_REPORT_CELL_MEAS_DRAM_GBS, "DRAM", "GB/s", CP_REPORT_GROUP_MEASURED, 0, NULL},
+    {CP_REPORT_CELL_MEAS_MATCH, "", "match", CP_REPORT_GROUP_MEASURED, 0, NULL},
 };
 
-static const cp_report_column cp_report_gather_columns[] = {
-    {CP_REPORT_CELL_RUN, "", "run", CP_REPORT_GROUP_PARAMS, 0},
-    {CP_REPORT_CELL_SEED, "", "seed", CP_REPORT_GROUP_PARAMS, 0},
-};
 /* gather's predicted columns: per access (idx, in, out). */
 static const cp_report_column cp_report_gather_predicted[] = {
-    {CP_REPORT_CELL_PRED_A_SPR, "idx", "sec/req", CP_REPORT_GROUP_PREDICTED, 0},
-    {CP_REPORT_CELL_PRED_B_SPR, "in", "sec/req", CP_REPORT_GROUP_PREDICTED, 0},
-    {CP_REPORT_CELL_PRED_C_SPR, "out", "sec/req", CP_REPORT_GROUP_PREDICTED, 0},
-    {CP_REPORT_CELL_PRED_LOAD_EFF, "ld", "eff", CP_REPORT_GROUP_PREDICTED, 0},
+    {CP_REPORT_CELL_PRED_A_SPR, "idx", "sec/req", CP_REPORT_GROUP_PREDICTED, 0, NULL},
+    {CP_REPORT_CELL_PRED_B_SPR, "in", "sec/req", CP_REPORT_GROUP_PREDICTED, 0, NULL},
+    {CP_REPORT_CELL_PRED_C_SPR, "out", "sec/req", CP_REPORT_GROUP_PREDICTED, 0, NULL},
+    {CP_REPORT_CELL_PRED_LOAD_EFF, "ld", "eff", CP_REPORT_GROUP_PREDICTED, 0, NULL},
 };
 /* GEMM's predicted columns, per operand, and measured ones, with GFLOP/s against cuBLAS. */
 static const cp_report_column cp_report_gemm_predicted[] = {
-    {CP_REPORT_CELL_PRED_A_SPR, "A", "sec/req", CP_REPORT_GROUP_PREDICTED, 0},
-    {CP_REPORT_CELL_PRED_B_SPR, "B", "sec/req", CP_REPORT_GROUP_PREDICTED, 0},
-    {CP_REPORT_CELL_PRED_C_SPR, "C", "sec/req", CP_REPORT_GROUP_PREDICTED, 0},
-    {CP_REPORT_CELL_PRED_LOAD_EFF, "ld", "eff", CP_REPORT_GROUP_PREDICTED, 0},
+    {CP_REPORT_CELL_PRED_A_SPR, "A", "sec/req", CP_REPORT_GROUP_PREDICTED, 0, NULL},
+    {CP_REPORT_CELL_PRED_B_SPR, "B", "sec/req", CP_REPORT_GROUP_PREDICTED, 0, NULL},
+    {CP_REPORT_CELL_PRED_C_SPR, "C", "sec/req", CP_REPORT_GROUP_PREDICTED, 0, NULL},
+    {CP_REPORT_CELL_PRED_LOAD_EFF, "ld", "eff", CP_REPORT_GROUP_PREDICTED, 0, NULL},
 };
 static const cp_report_column cp_report_gemm_measured[] = {
-    {CP_REPORT_CELL_MEAS_LOAD_SPR, "ld", "sec/req", CP_REPORT_GROUP_MEASURED, 0},
-    {CP_REPORT_CELL_MEAS_STORE_SPR, "st", "sec/req", CP_REPORT_GROUP_MEASURED, 0},
-    {CP_REPORT_CELL_MEAS_TIME_MS, "time", "ms", CP_REPORT_GROUP_MEASURED, 0},
-    {CP_REPORT_CELL_MEAS_GFLOPS, "", "GFLOP/s", CP_REPORT_GROUP_MEASURED, 0},
-    {CP_REPORT_CELL_MEAS_PCT_CUBLAS, "% of", "cuBLAS", CP_REPORT_GROUP_MEASURED, 0},
-    {CP_REPORT_CELL_MEAS_REGS, "", "regs", CP_REPORT_GROUP_MEASURED, 0},
-    {CP_REPORT_CELL_MEAS_OCCUPANCY, "occ %", "th/ach", CP_REPORT_GROUP_MEASURED, 0},
-    {CP_REPORT_CELL_MEAS_DRAM_GBS, "DRAM", "GB/s", CP_REPORT_GROUP_MEASURED, 0},
-    {CP_REPORT_CELL_MEAS_MATCH, "", "match", CP_REPORT_GROUP_MEASURED, 0},
+    {CP_REPORT_CELL_MEAS_LOAD_SPR, "ld", "sec/req", CP_REPORT_GROUP_MEASURED, 0, NULL},
+    {CP_REPORT_CELL_MEAS_STORE_SPR, "st", "sec/req", CP_REPORT_GROUP_MEASURED, 0, NULL},
+    {CP_REPORT_CELL_MEAS_TIME_MS, "time", "ms", CP_REPORT_GROUP_MEASURED, 0, NULL},
+    {CP_REPORT_CELL_MEAS_GFLOPS, "", "GFLOP/s", CP_REPORT_GROUP_MEASURED, 0, NULL},
+    {CP_REPORT_CELL_MEAS_PCT_CUBLAS, "% of", "cuBLAS", CP_REPORT_GROUP_MEASURED, 0, NULL},
+    {CP_REPORT_CELL_MEAS_REGS, "", "regs", CP_REPORT_GROUP_MEASURED, 0, NULL},
+    {CP_REPORT_CELL_MEAS_OCCUPANCY, "occ %", "th/ach", CP_REPORT_GROUP_MEASURED, 0, NULL},
+    {CP_REPORT_CELL_MEAS_DRAM_GBS, "DRAM", "GB/s", CP_REPORT_GROUP_MEASURED, 0, NULL},
+    {CP_REPORT_CELL_MEAS_MATCH, "", "match", CP_REPORT_GROUP_MEASURED, 0, NULL},
 };
 
-static const cp_report_column cp_report_smem_columns[] = {
-    {CP_REPORT_CELL_STRIDE, "", "stride", CP_REPORT_GROUP_PARAMS, 0},
-    {CP_REPORT_CELL_WIDTH, "", "width", CP_REPORT_GROUP_PARAMS, 0},
-    {CP_REPORT_CELL_OP, "", "op", CP_REPORT_GROUP_PARAMS, 1},
-};
 static const cp_report_column cp_report_smem_predicted[] = {
-    {CP_REPORT_CELL_PRED_SMEM_WF, "wavefr", "/req", CP_REPORT_GROUP_PREDICTED, 0},
-    {CP_REPORT_CELL_PRED_SMEM_CONF, "confl", "/req", CP_REPORT_GROUP_PREDICTED, 0},
+    {CP_REPORT_CELL_PRED_SMEM_WF, "wavefr", "/req", CP_REPORT_GROUP_PREDICTED, 0, NULL},
+    {CP_REPORT_CELL_PRED_SMEM_CONF, "confl", "/req", CP_REPORT_GROUP_PREDICTED, 0, NULL},
 };
 static const cp_report_column cp_report_smem_measured[] = {
-    {CP_REPORT_CELL_MEAS_SMEM_WF, "wavefr", "/req", CP_REPORT_GROUP_MEASURED, 0},
-    {CP_REPORT_CELL_MEAS_SMEM_CONF, "confl", "/req", CP_REPORT_GROUP_MEASURED, 0},
-    {CP_REPORT_CELL_MEAS_TIME, "time", "us", CP_REPORT_GROUP_MEASURED, 0},
-    {CP_REPORT_CELL_MEAS_GBS, "", "GB/s", CP_REPORT_GROUP_MEASURED, 0},
-    {CP_REPORT_CELL_MEAS_MATCH, "", "match", CP_REPORT_GROUP_MEASURED, 0},
-};
-static const cp_report_column cp_report_transpose_columns[] = {
-    {CP_REPORT_CELL_TRANSPOSE, "", "variant", CP_REPORT_GROUP_PARAMS, 1},
-    {CP_REPORT_CELL_M, "", "m", CP_REPORT_GROUP_PARAMS, 0},
-    {CP_REPORT_CELL_N, "", "n", CP_REPORT_GROUP_PARAMS, 0},
+    {CP_REPORT_CELL_MEAS_SMEM_WF, "wavefr", "/req", CP_REPORT_GROUP_MEASURED, 0, NULL},
+    {CP_REPORT_CELL_MEAS_SMEM_CONF, "confl", "/req", CP_REPORT_GROUP_MEASURED, 0, NULL},
+    {CP_REPORT_CELL_MEAS_TIME, "time", "us", CP_REPORT_GROUP_MEASURED, 0, NULL},
+    {CP_REPORT_CELL_MEAS_GBS, "", "GB/s", CP_REPORT_GROUP_MEASURED, 0, NULL},
+    {CP_REPORT_CELL_MEAS_MATCH, "", "match", CP_REPORT_GROUP_MEASURED, 0, NULL},
 };
 static const cp_report_column cp_report_transpose_predicted[] = {
-    {CP_REPORT_CELL_PRED_LOAD_SPR, "ld", "sec/req", CP_REPORT_GROUP_PREDICTED, 0},
-    {CP_REPORT_CELL_PRED_STORE_SPR, "st", "sec/req", CP_REPORT_GROUP_PREDICTED, 0},
-    {CP_REPORT_CELL_PRED_SH_ST_WF, "sh.st", "wf/req", CP_REPORT_GROUP_PREDICTED, 0},
-    {CP_REPORT_CELL_PRED_SH_LD_WF, "sh.ld", "wf/req", CP_REPORT_GROUP_PREDICTED, 0},
+    {CP_REPORT_CELL_PRED_LOAD_SPR, "ld", "sec/req", CP_REPORT_GROUP_PREDICTED, 0, NULL},
+    {CP_REPORT_CELL_PRED_STORE_SPR, "st", "sec/req", CP_REPORT_GROUP_PREDICTED, 0, NULL},
+    {CP_REPORT_CELL_PRED_SH_ST_WF, "sh.st", "wf/req", CP_REPORT_GROUP_PREDICTED, 0, NULL},
+    {CP_REPORT_CELL_PRED_SH_LD_WF, "sh.ld", "wf/req", CP_REPORT_GROUP_PREDICTED, 0, NULL},
 };
 static const cp_report_column cp_report_transpose_measured[] = {
-    {CP_REPORT_CELL_MEAS_LOAD_SPR, "ld", "sec/req", CP_REPORT_GROUP_MEASURED, 0},
-    {CP_REPORT_CELL_MEAS_STORE_SPR, "st", "sec/req", CP_REPORT_GROUP_MEASURED, 0},
-    {CP_REPORT_CELL_MEAS_SH_ST_WF, "sh.st", "wf/req", CP_REPORT_GROUP_MEASURED, 0},
-    {CP_REPORT_CELL_MEAS_SH_LD_WF, "sh.ld", "wf/req", CP_REPORT_GROUP_MEASURED, 0},
-    {CP_REPORT_CELL_MEAS_TIME, "time", "us", CP_REPORT_GROUP_MEASURED, 0},
-    {CP_REPORT_CELL_MEAS_GBS, "", "GB/s", CP_REPORT_GROUP_MEASURED, 0},
-    {CP_REPORT_CELL_MEAS_DRAM_GBS, "DRAM", "GB/s", CP_REPORT_GROUP_MEASURED, 0},
-    {CP_REPORT_CELL_MEAS_MATCH, "", "match", CP_REPORT_GROUP_MEASURED, 0},
-};
-static const cp_report_column cp_report_expr_columns[] = {
-    {CP_REPORT_CELL_INDEX, "", "index", CP_REPORT_GROUP_PARAMS, 1},
-    {CP_REPORT_CELL_PARAMS, "", "params", CP_REPORT_GROUP_PARAMS, 1},
-    {CP_REPORT_CELL_WIDTH, "", "width", CP_REPORT_GROUP_PARAMS, 0},
-    {CP_REPORT_CELL_OP, "", "op", CP_REPORT_GROUP_PARAMS, 1},
+    {CP_REPORT_CELL_MEAS_LOAD_SPR, "ld", "sec/req", CP_REPORT_GROUP_MEASURED, 0, NULL},
+    {CP_REPORT_CELL_MEAS_STORE_SPR, "st", "sec/req", CP_REPORT_GROUP_MEASURED, 0, NULL},
+    {CP_REPORT_CELL_MEAS_SH_ST_WF, "sh.st", "wf/req", CP_REPORT_GROUP_MEASURED, 0, NULL},
+    {CP_REPORT_CELL_MEAS_SH_LD_WF, "sh.ld", "wf/req", CP_REPORT_GROUP_MEASURED, 0, NULL},
+    {CP_REPORT_CELL_MEAS_TIME, "time", "us", CP_REPORT_GROUP_MEASURED, 0, NULL},
+    {CP_REPORT_CELL_MEAS_GBS, "", "GB/s", CP_REPORT_GROUP_MEASURED, 0, NULL},
+    {CP_REPORT_CELL_MEAS_DRAM_GBS, "DRAM", "GB/s", CP_REPORT_GROUP_MEASURED, 0, NULL},
+    {CP_REPORT_CELL_MEAS_MATCH, "", "match", CP_REPORT_GROUP_MEASURED, 0, NULL},
 };
 
 #define CP_REPORT_COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 /* The columns of one family's table, with their widths. */
 typedef struct cp_report_layout {
+    cp_report_column params[CP_SHOWN_MAX]; /* the family's parameter columns */
     const cp_report_column *cols[CP_REPORT_TABLE_COLS];
     size_t width[CP_REPORT_TABLE_COLS];
     size_t ncols;
@@ -236,47 +186,45 @@ static void cp_report_table_format_number(char *buf, size_t len, double value, d
         snprintf(buf, len, "-");
 }
 
-static void cp_report_table_format_cell(const cp_row *row, cp_report_cell cell, char *buf,
+/* The value of field f of c. */
+static void cp_report_table_format_field(const cp_config *c, const cp_family_field *f, char *buf,
+                                         size_t len)
+{
+    switch (f->kind) {
+    case CP_FIELD_U64:
+        snprintf(buf, len, "%" PRIu64, f->get(c));
+        break;
+    case CP_FIELD_NAME:
+        snprintf(buf, len, "%s", cp_family_field_name(f, c));
+        break;
+    case CP_FIELD_INDEX: { /* long expressions are cut to the cell, ending in "..." */
+        const char *text = c->expr ? cp_expr_text(c->expr) : "?";
+        if (strlen(text) < len)
+            snprintf(buf, len, "%s", text);
+        else
+            snprintf(buf, len, "%.*s...", (int)len - 4, text);
+        break;
+    }
+    case CP_FIELD_PARAMS:
+        cp_config_format_params(c, " ", buf, len);
+        if (!buf[0])
+            snprintf(buf, len, "-");
+        break;
+    }
+}
+
+static void cp_report_table_format_cell(const cp_row *row, const cp_report_column *col, char *buf,
                                         size_t len)
 {
+    cp_report_cell cell = col->cell;
     const cp_config *c = &row->config;
     const cp_prediction *p = &row->predicted;
     cp_measurement scratch;
     const cp_measurement *m = cp_report_get_measurement(row, &scratch);
     const cp_counter_values *v = &m->counters;
     switch (cell) {
-    case CP_REPORT_CELL_STRIDE:
-        snprintf(buf, len, "%" PRIu64, c->stride);
-        break;
-    case CP_REPORT_CELL_OFFSET:
-        snprintf(buf, len, "%" PRIu64, c->offset);
-        break;
-    case CP_REPORT_CELL_WIDTH:
-        snprintf(buf, len, "%u", (unsigned)c->width_bytes);
-        break;
-    case CP_REPORT_CELL_OP:
-        snprintf(buf, len, "%s", cp_config_op_name(c->op));
-        break;
-    case CP_REPORT_CELL_LAYOUT:
-        snprintf(buf, len, "%s", cp_config_layout_name(c->layout));
-        break;
-    case CP_REPORT_CELL_FIELDS:
-        snprintf(buf, len, "%u", (unsigned)c->fields);
-        break;
     case CP_REPORT_CELL_FIELD:
-        snprintf(buf, len, "%u", (unsigned)c->field);
-        break;
-    case CP_REPORT_CELL_VARIANT:
-        snprintf(buf, len, "%s", cp_config_variant_name(c->variant));
-        break;
-    case CP_REPORT_CELL_M:
-        snprintf(buf, len, "%" PRIu64, c->m);
-        break;
-    case CP_REPORT_CELL_N:
-        snprintf(buf, len, "%" PRIu64, c->n);
-        break;
-    case CP_REPORT_CELL_K:
-        snprintf(buf, len, "%" PRIu64, c->k);
+        cp_report_table_format_field(c, col->field, buf, len);
         break;
     case CP_REPORT_CELL_PRED_LOAD_SPR:
         cp_report_table_format_number(buf, len, cp_counts_sectors_per_request(&p->load), 1, 2, "");
@@ -328,28 +276,6 @@ static void cp_report_table_format_cell(const cp_row *row, cp_report_cell cell, 
         break;
     case CP_REPORT_CELL_MEAS_PCT_CUBLAS:
         cp_report_table_format_number(buf, len, m->pct_of_cublas, 1, 1, "%");
-        break;
-    case CP_REPORT_CELL_RUN:
-        snprintf(buf, len, "%" PRIu64, c->run);
-        break;
-    case CP_REPORT_CELL_SEED:
-        snprintf(buf, len, "%" PRIu64, c->seed);
-        break;
-    case CP_REPORT_CELL_TRANSPOSE:
-        snprintf(buf, len, "%s", cp_config_transpose_name(c->transpose));
-        break;
-    case CP_REPORT_CELL_INDEX: { /* long expressions are cut to the cell, ending in "..." */
-        const char *text = c->expr ? cp_expr_text(c->expr) : "?";
-        if (strlen(text) < len)
-            snprintf(buf, len, "%s", text);
-        else
-            snprintf(buf, len, "%.*s...", (int)len - 4, text);
-        break;
-    }
-    case CP_REPORT_CELL_PARAMS:
-        cp_config_format_params(c, " ", buf, len);
-        if (!buf[0])
-            snprintf(buf, len, "-");
         break;
     case CP_REPORT_CELL_PRED_SH_LD_WF:
     case CP_REPORT_CELL_PRED_SH_ST_WF: {
@@ -409,51 +335,46 @@ static void cp_report_table_format_cell(const cp_row *row, cp_report_cell cell, 
     }
 }
 
+/* The columns of counts and times after the parameters, by cp_family_counts: predicted, then
+ * measured. */
+static const struct {
+    const cp_report_column *predicted, *measured;
+    size_t npredicted, nmeasured;
+} cp_report_counts_columns[] = {
+#define CP_REPORT_PARTS(p, m)                                                                      \
+    {                                                                                              \
+        p, m, CP_REPORT_COUNT_OF(p), CP_REPORT_COUNT_OF(m)                                         \
+    }
+    [CP_COUNTS_SIDES] = CP_REPORT_PARTS(cp_report_common_predicted, cp_report_common_measured),
+    [CP_COUNTS_ACCESSES] = CP_REPORT_PARTS(cp_report_gather_predicted, cp_report_common_measured),
+    [CP_COUNTS_OPERANDS] = CP_REPORT_PARTS(cp_report_gemm_predicted, cp_report_gemm_measured),
+    [CP_COUNTS_SHARED] = CP_REPORT_PARTS(cp_report_smem_predicted, cp_report_smem_measured),
+    [CP_COUNTS_SIDES_SHARED] =
+        CP_REPORT_PARTS(cp_report_transpose_predicted, cp_report_transpose_measured),
+#undef CP_REPORT_PARTS
+};
+
 /* The columns of `family`, each as wide as its header. */
 static void cp_report_table_init_layout(cp_report_layout *lay, cp_family family)
 {
-    /* each family: its parameters, then its predicted and its measured columns */
+    /* each family: its parameters (text left-aligned), then its predicted and measured columns */
+    const cp_family_desc *d = cp_family_get(family);
+    size_t nparams = 0;
+    for (size_t i = 0; d && i < CP_SHOWN_MAX && d->table[i]; i++) {
+        const cp_family_field *f = cp_family_field_of(d, d->table[i]);
+        lay->params[nparams++] = (cp_report_column){
+            CP_REPORT_CELL_FIELD,    "", cp_family_field_label(f), CP_REPORT_GROUP_PARAMS,
+            f->kind != CP_FIELD_U64, f};
+    }
+    cp_family_counts counts = d ? d->table_counts : CP_COUNTS_SIDES;
     struct {
         const cp_report_column *cols;
         size_t n;
     } parts[3] = {
-        {cp_report_stride_columns, CP_REPORT_COUNT_OF(cp_report_stride_columns)},
-        {cp_report_common_predicted, CP_REPORT_COUNT_OF(cp_report_common_predicted)},
-        {cp_report_common_measured, CP_REPORT_COUNT_OF(cp_report_common_measured)},
+        {lay->params, nparams},
+        {cp_report_counts_columns[counts].predicted, cp_report_counts_columns[counts].npredicted},
+        {cp_report_counts_columns[counts].measured, cp_report_counts_columns[counts].nmeasured},
     };
-    if (family == CP_FAMILY_LAYOUT) {
-        parts[0].cols = cp_report_layout_columns;
-        parts[0].n = CP_REPORT_COUNT_OF(cp_report_layout_columns);
-    } else if (family == CP_FAMILY_GATHER) {
-        parts[0].cols = cp_report_gather_columns;
-        parts[0].n = CP_REPORT_COUNT_OF(cp_report_gather_columns);
-        parts[1].cols = cp_report_gather_predicted;
-        parts[1].n = CP_REPORT_COUNT_OF(cp_report_gather_predicted);
-    } else if (family == CP_FAMILY_SMEM) {
-        parts[0].cols = cp_report_smem_columns;
-        parts[0].n = CP_REPORT_COUNT_OF(cp_report_smem_columns);
-        parts[1].cols = cp_report_smem_predicted;
-        parts[1].n = CP_REPORT_COUNT_OF(cp_report_smem_predicted);
-        parts[2].cols = cp_report_smem_measured;
-        parts[2].n = CP_REPORT_COUNT_OF(cp_report_smem_measured);
-    } else if (family == CP_FAMILY_TRANSPOSE) {
-        parts[0].cols = cp_report_transpose_columns;
-        parts[0].n = CP_REPORT_COUNT_OF(cp_report_transpose_columns);
-        parts[1].cols = cp_report_transpose_predicted;
-        parts[1].n = CP_REPORT_COUNT_OF(cp_report_transpose_predicted);
-        parts[2].cols = cp_report_transpose_measured;
-        parts[2].n = CP_REPORT_COUNT_OF(cp_report_transpose_measured);
-    } else if (family == CP_FAMILY_EXPR) {
-        parts[0].cols = cp_report_expr_columns;
-        parts[0].n = CP_REPORT_COUNT_OF(cp_report_expr_columns);
-    } else if (family == CP_FAMILY_GEMM) {
-        parts[0].cols = cp_report_gemm_columns;
-        parts[0].n = CP_REPORT_COUNT_OF(cp_report_gemm_columns);
-        parts[1].cols = cp_report_gemm_predicted;
-        parts[1].n = CP_REPORT_COUNT_OF(cp_report_gemm_predicted);
-        parts[2].cols = cp_report_gemm_measured;
-        parts[2].n = CP_REPORT_COUNT_OF(cp_report_gemm_measured);
-    }
     /* never past CP_REPORT_TABLE_COLS: a family whose parts add up to more would lose its last
      * columns, which the goldens show, instead of writing past the layout (found when the GEMM
      * table grew to 18 columns on a branch) */
@@ -476,7 +397,7 @@ static void cp_report_table_write_line(FILE *out, const cp_report_layout *lay, c
         const cp_report_column *col = lay->cols[i];
         char cell[CP_REPORT_TABLE_CELL];
         if (row)
-            cp_report_table_format_cell(row, col->cell, cell, sizeof cell);
+            cp_report_table_format_cell(row, col, cell, sizeof cell);
         else
             snprintf(cell, sizeof cell, "%s", top ? col->top : col->bottom);
         cp_report_table_append(&line, i ? " " : "", 0, 0);
@@ -520,7 +441,7 @@ static void cp_report_table_write_run(FILE *out, const cp_row *rows, size_t n)
     for (size_t r = 0; r < n; r++)
         for (size_t i = 0; i < lay.ncols; i++) {
             char cell[CP_REPORT_TABLE_CELL];
-            cp_report_table_format_cell(&rows[r], lay.cols[i]->cell, cell, sizeof cell);
+            cp_report_table_format_cell(&rows[r], lay.cols[i], cell, sizeof cell);
             size_t len = strlen(cell);
             if (len > lay.width[i])
                 lay.width[i] = len;

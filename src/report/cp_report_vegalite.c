@@ -13,61 +13,35 @@
 
 #define CP_VL_MAX_PARAMS 4
 
-/* A family's parameters in the order the x axis is chosen from: the first that varies. */
-typedef enum {
-    CP_VL_STRIDE,
-    CP_VL_OFFSET,
-    CP_VL_WIDTH,
-    CP_VL_OP,
-    CP_VL_FIELDS,
-    CP_VL_FIELD,
-    CP_VL_LAYOUT,
-    CP_VL_M,
-    CP_VL_N,
-    CP_VL_K,
-    CP_VL_VARIANT,
-    CP_VL_RUN,
-    CP_VL_SEED,
-    CP_VL_PARAM0, /* expr: the expression's parameters, by position */
-    CP_VL_PARAM1
+/* A parameter the x axis may show: a field of the family's descriptor (an expression's
+ * parameters one by one, by position k). */
+typedef struct cp_vl_param {
+    const cp_family_field *field;
+    uint32_t k;
 } cp_vl_param;
-
-static const char *const cp_vl_param_names[] = {"stride",  "offset", "width_bytes", "op", "fields",
-                                                "field",   "layout", "m",           "n",  "k",
-                                                "variant", "run",    "seed",        "p0", "p1"};
 
 /* The field name of parameter p in the data: an expression's parameters go by their names. */
 static const char *cp_vl_param_name(const cp_config *c, cp_vl_param p)
 {
-    if ((p == CP_VL_PARAM0 || p == CP_VL_PARAM1) && c->family == CP_FAMILY_EXPR) {
-        const char *name = cp_expr_param_name(c->expr, (size_t)(p - CP_VL_PARAM0));
-        if (name)
-            return name;
+    static const char *const positional[] = {"p0", "p1"};
+    if (p.field->kind == CP_FIELD_PARAMS) {
+        const char *name = cp_expr_param_name(c->expr, p.k);
+        return name ? name : positional[p.k];
     }
-    return cp_vl_param_names[p];
+    return p.field->key;
 }
 
-static size_t cp_vl_family_params(cp_family f, cp_vl_param out[CP_VL_MAX_PARAMS])
+/* The family's chart parameters in the order the x axis is chosen from: the first that varies
+ * (an expression's first two parameters in the place of its parameters). */
+static size_t cp_vl_family_params(const cp_family_desc *d, cp_vl_param out[CP_VL_MAX_PARAMS])
 {
-    static const cp_vl_param stride[] = {CP_VL_STRIDE, CP_VL_OFFSET, CP_VL_WIDTH, CP_VL_OP};
-    static const cp_vl_param layout[] = {CP_VL_FIELDS, CP_VL_FIELD, CP_VL_LAYOUT};
-    static const cp_vl_param gemm[] = {CP_VL_M, CP_VL_N, CP_VL_K, CP_VL_VARIANT};
-    static const cp_vl_param gather[] = {CP_VL_RUN, CP_VL_SEED};
-    static const cp_vl_param smem[] = {CP_VL_STRIDE, CP_VL_WIDTH, CP_VL_OP};
-    static const cp_vl_param transpose[] = {CP_VL_M, CP_VL_N, CP_VL_VARIANT};
-    static const cp_vl_param expr[] = {CP_VL_PARAM0, CP_VL_PARAM1, CP_VL_WIDTH, CP_VL_OP};
-    const cp_vl_param *p = f == CP_FAMILY_STRIDE      ? stride
-                           : f == CP_FAMILY_LAYOUT    ? layout
-                           : f == CP_FAMILY_GATHER    ? gather
-                           : f == CP_FAMILY_SMEM      ? smem
-                           : f == CP_FAMILY_TRANSPOSE ? transpose
-                           : f == CP_FAMILY_EXPR      ? expr
-                                                      : gemm;
-    size_t n = f == CP_FAMILY_STRIDE || f == CP_FAMILY_EXPR ? 4
-               : f == CP_FAMILY_GATHER                      ? 2
-               : f == CP_FAMILY_GEMM                        ? 4
-                                                            : 3;
-    memcpy(out, p, n * sizeof *p);
+    size_t n = 0;
+    for (size_t i = 0; i < CP_SHOWN_MAX && d->chart[i]; i++) {
+        const cp_family_field *f = cp_family_field_of(d, d->chart[i]);
+        for (uint32_t k = 0; k < (f->kind == CP_FIELD_PARAMS ? 2u : 1u) && n < CP_VL_MAX_PARAMS;
+             k++)
+            out[n++] = (cp_vl_param){f, k};
+    }
     return n;
 }
 
@@ -75,50 +49,17 @@ static size_t cp_vl_family_params(cp_family f, cp_vl_param out[CP_VL_MAX_PARAMS]
 static const char *cp_vl_value(const cp_config *c, cp_vl_param p, double *num)
 {
     *num = NAN;
-    switch (p) {
-    case CP_VL_STRIDE:
-        *num = (double)c->stride;
+    switch (p.field->kind) {
+    case CP_FIELD_NAME:
+        return cp_family_field_name(p.field, c);
+    case CP_FIELD_PARAMS:
+        *num = p.k < c->nexpr_params ? (double)c->expr_params[p.k] : 0;
         return NULL;
-    case CP_VL_OFFSET:
-        *num = (double)c->offset;
-        return NULL;
-    case CP_VL_WIDTH:
-        *num = c->width_bytes;
-        return NULL;
-    case CP_VL_FIELDS:
-        *num = c->fields;
-        return NULL;
-    case CP_VL_RUN:
-        *num = (double)c->run;
-        return NULL;
-    case CP_VL_SEED:
-        *num = (double)c->seed;
-        return NULL;
-    case CP_VL_FIELD:
-        *num = c->field;
-        return NULL;
-    case CP_VL_M:
-        *num = (double)c->m;
-        return NULL;
-    case CP_VL_N:
-        *num = (double)c->n;
-        return NULL;
-    case CP_VL_K:
-        *num = (double)c->k;
-        return NULL;
-    case CP_VL_OP:
-        return cp_config_op_name(c->op);
-    case CP_VL_LAYOUT:
-        return cp_config_layout_name(c->layout);
-    case CP_VL_PARAM0:
-    case CP_VL_PARAM1: {
-        uint32_t k = (uint32_t)(p - CP_VL_PARAM0);
-        *num = k < c->nexpr_params ? (double)c->expr_params[k] : 0;
-        return NULL;
-    }
+    case CP_FIELD_INDEX:
+        return c->expr ? cp_expr_text(c->expr) : "?";
     default:
-        return c->family == CP_FAMILY_TRANSPOSE ? cp_config_transpose_name(c->transpose)
-                                                : cp_config_variant_name(c->variant);
+        *num = (double)p.field->get(c);
+        return NULL;
     }
 }
 
@@ -147,8 +88,9 @@ typedef struct cp_vl_axes {
 static cp_vl_axes cp_vl_choose_axes(const cp_report *r)
 {
     cp_vl_param params[CP_VL_MAX_PARAMS];
-    size_t n = cp_vl_family_params(r->nrows ? r->rows[0].config.family : CP_FAMILY_STRIDE, params);
-    cp_vl_axes ax = {params[0], {0}, 0};
+    /* no rows: the first family's (stride's) parameters */
+    size_t n = cp_vl_family_params(cp_family_get(r->nrows ? r->rows[0].config.family : 0), params);
+    cp_vl_axes ax = {params[0], {{0}}, 0};
     int found = 0;
     for (size_t i = 0; i < n; i++) {
         if (!cp_vl_varies(r, params[i]))

@@ -1,0 +1,136 @@
+/* cp_family.h: one descriptor per pattern family (cp_family.c holds the table): its name and
+ * help, the parameters it sweeps, the values of its configurations as the reports show them,
+ * and its model. The command line, the plan, the model and every report writer read it. */
+#ifndef CP_FAMILY_H
+#define CP_FAMILY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/cp_base.h"
+
+/* The pattern families, in the order of the table; the first is the default. */
+typedef enum {
+    CP_FAMILY_STRIDE,
+    CP_FAMILY_LAYOUT,
+    CP_FAMILY_GEMM,
+    CP_FAMILY_GATHER,
+    CP_FAMILY_SMEM,
+    CP_FAMILY_TRANSPOSE,
+    CP_FAMILY_EXPR,
+    CP_FAMILY_COUNT
+} cp_family;
+
+typedef struct cp_config cp_config;
+
+/* Every parameter a family may sweep, one option each; a family sweeps some of them. */
+typedef enum {
+    CP_PARAM_STRIDE,
+    CP_PARAM_OFFSET,
+    CP_PARAM_WIDTH,
+    CP_PARAM_OP,
+    CP_PARAM_LAYOUT,
+    CP_PARAM_FIELDS,
+    CP_PARAM_FIELD,
+    CP_PARAM_VARIANT,
+    CP_PARAM_M,
+    CP_PARAM_N,
+    CP_PARAM_K,
+    CP_PARAM_RUN,
+    CP_PARAM_SEED,
+    CP_PARAM_COUNT
+} cp_param;
+
+/* The option of parameter p ("--stride"). */
+const char *cp_param_option(cp_param p);
+
+/* A swept parameter of one family: its default, limits or names, and where it goes. */
+typedef struct cp_family_param {
+    cp_param param;
+    const char *default_spec; /* a sweep, as on the command line */
+    uint64_t min, max;        /* numeric parameters */
+    const char *const *names; /* named values (an enumeration), NULL for numbers */
+    size_t nnames;
+    void (*set)(cp_config *c, uint64_t v);
+    /* Checks every value beyond its limits (NULL: nothing more); CP_EXIT_USAGE with a hint. */
+    int (*check)(const cp_sweep *values, cp_status *st);
+} cp_family_param;
+
+typedef enum {
+    CP_FIELD_U64,    /* a number: get() */
+    CP_FIELD_NAME,   /* a named value: names[get()] */
+    CP_FIELD_INDEX,  /* the expression's text */
+    CP_FIELD_PARAMS, /* the expression's parameters and their values */
+} cp_field_kind;
+
+/* One value of a configuration as the reports show it. */
+typedef struct cp_family_field {
+    const char *key;    /* the JSON key of "config", the Vega-Lite field */
+    const char *column; /* the CSV column (NULL: key) */
+    const char *label;  /* in cp_config_describe and the table's header (NULL: key) */
+    cp_field_kind kind;
+    uint64_t (*get)(const cp_config *c);
+    const char *const *names; /* CP_FIELD_NAME */
+    size_t nnames;
+} cp_family_field;
+
+/* Which columns of counts and times the table shows after the parameters. */
+typedef enum {
+    CP_COUNTS_SIDES,        /* load and store */
+    CP_COUNTS_ACCESSES,     /* per access (3), load efficiency */
+    CP_COUNTS_OPERANDS,     /* per operand (3), time in ms, GFLOP/s against cuBLAS */
+    CP_COUNTS_SHARED,       /* the shared-memory side of the pattern */
+    CP_COUNTS_SIDES_SHARED, /* load and store, global and shared */
+} cp_family_counts;
+
+#define CP_SHOWN_MAX 6 /* keys in `describe`, `table` or `chart` */
+
+struct cp_family_model;
+
+typedef struct cp_family_desc {
+    const char *name;
+    const char *help;       /* its section of --help */
+    const char *list;       /* what --list says under its parameters */
+    const char *list_front; /* options --list shows before its swept parameters ("" none) */
+    /* swept parameters, outermost first (the plan's order) */
+    const cp_family_param *params;
+    size_t nparams;
+    uint64_t size_default; /* --size's default in bytes; 0: --size does not apply */
+    const char *size_hint; /* when --size does not apply */
+    int takes_index;       /* --index and --param: an index expression */
+    /* Checks that combine its parameters (NULL: none). */
+    int (*check)(const cp_sweep params[CP_PARAM_COUNT], cp_status *st);
+    /* Fills what the swept parameters leave (threads, iterations) from --size. */
+    void (*init)(cp_config *c, uint64_t size_bytes);
+    /* every value of a configuration, in the JSON report's order */
+    const cp_family_field *fields;
+    size_t nfields;
+    const char *describe[CP_SHOWN_MAX]; /* keys, in cp_config_describe's order */
+    const char *table[CP_SHOWN_MAX];    /* keys of the table's parameter columns */
+    const char *chart[CP_SHOWN_MAX];    /* keys the chart's x axis is chosen from */
+    cp_family_counts table_counts;
+    /* 1: every global access is issued only by warps with an active lane */
+    int requests_are_instructions;
+    int (*uses_shared)(const cp_config *c); /* NULL: never */
+    const struct cp_family_model *model;
+} cp_family_desc;
+
+/* The descriptor of family f, NULL when f is no family. */
+const cp_family_desc *cp_family_get(cp_family f);
+
+/* The family named `name`; 0 when there is none. */
+int cp_family_find(const char *name, cp_family *f);
+
+/* The descriptor's entry for parameter p, NULL when the family does not sweep it. */
+const cp_family_param *cp_family_param_of(const cp_family_desc *d, cp_param p);
+
+/* The field of d with key `key`, NULL when d has none. */
+const cp_family_field *cp_family_field_of(const cp_family_desc *d, const char *key);
+
+/* The value of field f of c as a name ("?" outside the names). */
+const char *cp_family_field_name(const cp_family_field *f, const cp_config *c);
+
+/* The label of field f (its key unless it has one). */
+const char *cp_family_field_label(const cp_family_field *f);
+
+#endif

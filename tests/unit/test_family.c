@@ -1,0 +1,168 @@
+/* test_family.c: unit tests of the pattern families' descriptor table (src/model/cp_family.c):
+ * every entry is complete and consistent, and what the CLI, the plan and the reports read from
+ * it gives each family's configurations as before. */
+#include "model/cp_model.h"
+
+#include "cp_test.h"
+
+#include <stdint.h>
+#include <string.h>
+
+/* Every family: a unique name found back by cp_family_find, a model, help, parameters with a
+ * setter and a default, keys that name fields, and named fields with their names. */
+static void test_table_complete(void)
+{
+    CHECK(cp_family_get(CP_FAMILY_COUNT) == NULL);
+    CHECK(cp_family_get((cp_family)-1) == NULL);
+    cp_family f;
+    CHECK(!cp_family_find("compare", &f));
+    CHECK(!cp_family_find("", &f));
+    for (int i = 0; i < CP_FAMILY_COUNT; i++) {
+        const cp_family_desc *d = cp_family_get((cp_family)i);
+        CHECK(d != NULL);
+        if (!d)
+            continue;
+        CHECK(d->name && d->name[0]);
+        CHECK(cp_family_find(d->name, &f) && f == (cp_family)i);
+        CHECK(strcmp(cp_config_family_name((cp_family)i), d->name) == 0);
+        CHECK(d->model != NULL);
+        CHECK(d->help && strncmp(d->help, d->name, strlen(d->name)) == 0);
+        CHECK(d->list && d->list[0] && d->list[strlen(d->list) - 1] == '\n');
+        CHECK(d->list_front != NULL);
+        CHECK(d->size_default || d->size_hint);
+        CHECK(d->nparams >= 1 && d->nfields >= 1);
+        for (size_t p = 0; p < d->nparams; p++) {
+            const cp_family_param *ps = &d->params[p];
+            CHECK(ps->param < CP_PARAM_COUNT && ps->set && ps->default_spec);
+            CHECK(cp_family_param_of(d, ps->param) == ps); /* each parameter once */
+            CHECK(ps->names ? ps->nnames >= 2 : ps->min <= ps->max);
+        }
+        for (size_t k = 0; k < d->nfields; k++) {
+            const cp_family_field *fl = &d->fields[k];
+            CHECK(cp_family_field_of(d, fl->key) == fl); /* each key once */
+            if (fl->kind == CP_FIELD_U64 || fl->kind == CP_FIELD_NAME)
+                CHECK(fl->get != NULL);
+            if (fl->kind == CP_FIELD_NAME)
+                CHECK(fl->names && fl->nnames >= 2);
+        }
+        const char *const *lists[] = {d->describe, d->table, d->chart};
+        for (size_t l = 0; l < 3; l++) {
+            CHECK(lists[l][0] != NULL);
+            for (size_t k = 0; k < CP_SHOWN_MAX && lists[l][k]; k++)
+                CHECK(cp_family_field_of(d, lists[l][k]) != NULL);
+        }
+        for (int g = 0; g < i; g++)
+            CHECK(strcmp(cp_family_get((cp_family)g)->name, d->name) != 0);
+    }
+    CHECK(strcmp(cp_param_option(CP_PARAM_STRIDE), "--stride") == 0);
+    CHECK(strcmp(cp_param_option(CP_PARAM_SEED), "--seed") == 0);
+    CHECK(strcmp(cp_param_option(CP_PARAM_COUNT), "?") == 0);
+}
+
+/* A configuration of family f with every swept parameter set to its entry's default's first
+ * value (names: the first name), then what the family fills from size_bytes. */
+static cp_config config_of(cp_family f, uint64_t size_bytes)
+{
+    const cp_family_desc *d = cp_family_get(f);
+    cp_config c;
+    memset(&c, 0, sizeof c);
+    c.family = f;
+    for (size_t p = 0; p < d->nparams; p++) {
+        const cp_family_param *ps = &d->params[p];
+        cp_sweep s = {NULL, 0};
+        cp_status st;
+        cp_status_clear(&st);
+        int rc = ps->names
+                     ? cp_sweep_parse_names(ps->default_spec, "x", ps->names, ps->nnames, &s, &st)
+                     : cp_sweep_parse(ps->default_spec, "x", ps->min, ps->max, &s, &st);
+        CHECK(rc == CP_EXIT_OK && s.count >= 1);
+        if (rc == CP_EXIT_OK && s.count)
+            ps->set(&c, s.values[0]);
+        if (rc == CP_EXIT_OK && ps->check)
+            CHECK(ps->check(&s, &st) == CP_EXIT_OK);
+        cp_sweep_free(&s);
+    }
+    if (d->init)
+        d->init(&c, size_bytes);
+    return c;
+}
+
+/* The descriptions, built from the descriptors' describe keys, of each family's defaults. */
+static void test_describe(void)
+{
+    static const struct {
+        cp_family f;
+        const char *want;
+    } cases[] = {
+        {CP_FAMILY_STRIDE, "stride=1 offset=0 width=4 op=load"},
+        {CP_FAMILY_LAYOUT, "layout=aos fields=4 field=0"},
+        {CP_FAMILY_GEMM, "variant=naive m=4096 n=4096 k=4096"},
+        {CP_FAMILY_GATHER, "run=1 seed=1"},
+        {CP_FAMILY_SMEM, "stride=1 width=4 op=load"},
+        {CP_FAMILY_TRANSPOSE, "variant=naive m=8192 n=8192"},
+        {CP_FAMILY_EXPR, "index=? width=4 op=load"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        cp_config c = config_of(cases[i].f, 1u << 20);
+        char buf[256];
+        cp_config_describe(&c, buf, sizeof buf);
+        if (strcmp(buf, cases[i].want) != 0)
+            fprintf(stderr, "  %s: '%s', want '%s'\n", cp_config_family_name(cases[i].f), buf,
+                    cases[i].want);
+        CHECK(strcmp(buf, cases[i].want) == 0);
+    }
+    char small[8];
+    cp_config c = config_of(CP_FAMILY_STRIDE, 1u << 20);
+    cp_config_describe(&c, small, sizeof small); /* cut to fit */
+    CHECK(strcmp(small, "stride=") == 0);
+    c.family = CP_FAMILY_COUNT;
+    cp_config_describe(&c, small, sizeof small);
+    CHECK(strcmp(small, "?") == 0);
+}
+
+/* What init fills, what uses shared memory, which families count requests as instructions. */
+static void test_hooks(void)
+{
+    cp_config s = config_of(CP_FAMILY_STRIDE, 1u << 20);
+    CHECK_EQ_U64(s.elements, (1u << 20) / 4);
+    cp_config g = config_of(CP_FAMILY_GEMM, 1u << 20);
+    CHECK_EQ_U64(g.elements, 0);
+    CHECK(!cp_config_uses_shared(&g));
+    g.variant = CP_GEMM_SMEM;
+    CHECK(cp_config_uses_shared(&g));
+    cp_config t = config_of(CP_FAMILY_TRANSPOSE, 0);
+    CHECK(!cp_config_uses_shared(&t));
+    t.transpose = CP_TRANSPOSE_PADDED;
+    CHECK(cp_config_uses_shared(&t));
+    cp_config m = config_of(CP_FAMILY_SMEM, 0);
+    CHECK(m.elements > 0 && m.iterations > 0);
+    CHECK(cp_config_uses_shared(&m));
+    CHECK(cp_config_requests_are_instructions(&s));
+    CHECK(cp_config_requests_are_instructions(&(cp_config){.family = CP_FAMILY_LAYOUT}));
+    CHECK(!cp_config_requests_are_instructions(&g));
+    CHECK(!cp_config_requests_are_instructions(&(cp_config){.family = CP_FAMILY_COUNT}));
+    /* a field's name outside its names */
+    const cp_family_field *op = cp_family_field_of(cp_family_get(CP_FAMILY_STRIDE), "op");
+    s.op = CP_OP_COUNT;
+    CHECK(op && strcmp(cp_family_field_name(op, &s), "?") == 0);
+    /* the shared-memory width check refuses 32; the global one takes it */
+    const cp_family_param *w = cp_family_param_of(cp_family_get(CP_FAMILY_SMEM), CP_PARAM_WIDTH);
+    const cp_family_param *gw = cp_family_param_of(cp_family_get(CP_FAMILY_STRIDE), CP_PARAM_WIDTH);
+    uint64_t v32 = 32;
+    cp_sweep sw = {&v32, 1};
+    cp_status st;
+    cp_status_clear(&st);
+    CHECK(w && w->check && w->check(&sw, &st) == CP_EXIT_USAGE);
+    CHECK_STR_CONTAINS(st.message, "of shared memory");
+    cp_status_clear(&st);
+    CHECK(gw && gw->check && gw->check(&sw, &st) == CP_EXIT_OK);
+    CHECK(cp_family_param_of(cp_family_get(CP_FAMILY_GATHER), CP_PARAM_WIDTH) == NULL);
+}
+
+int main(void)
+{
+    test_table_complete();
+    test_describe();
+    test_hooks();
+    return cp_test_finish();
+}
