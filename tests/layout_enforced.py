@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""layout_enforced.py: a forbidden include fails, both in the check and in the build.
+
+In a scratch copy of the sources, each forbidden form of include is added to one file and
+tests/layout_check.py must fail, naming that file; the unchanged copy must pass. Then, with the
+build's own compile commands (compile_commands.json), a file of a lower layer that includes a
+higher layer's face, and a file of app that includes trace's internal header, must not compile,
+while the same files unchanged do.
+
+usage: layout_enforced.py ROOT BUILD_DIR"""
+import json
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+
+# (file to change, line added, what the check must say)
+FORMS = [
+    ('src/base/cp_status.c', '#include <trace/cp_trace.h>', 'not below base'),
+    ('src/base/cp_status.c', '#  include "app/cp_app.h"', 'not below base'),
+    ('src/app/cp_app.c', '#include "trace/cp_trace_report.h"', 'not the face of trace'),
+    ('src/app/cp_app.c', '#include "../trace/cp_trace_report.h"', 'a path with ".."'),
+    ('src/report/cp_report.c', '#include "cp_stride.h"', 'only model and measure'),
+    ('src/report/cp_report.c', '#include <cp_trace_report.h>', 'through its face only'),
+    ('src/base/sub/cp_extra.c', '#include "report/cp_report.h"', 'not below base'),
+    ('src/measure/cp_extra.cu', '#include "app/cp_app.h"', 'not below measure'),
+    ('kernels/cp_extra.cu', '#include "base/cp_base.h"', 'includes nothing of src/'),
+    ('src/cp_loose.c', '#include <stdio.h>', 'not in a layer folder'),
+]
+
+# (file, line added, whether it must still compile)
+BUILDS = [
+    ('src/base/cp_status.c', None, True),
+    ('src/base/cp_status.c', '#include "trace/cp_trace.h"', False),
+    ('src/base/cp_status.c', '#include <app/cp_app.h>', False),
+    ('src/app/cp_app.c', None, True),
+    ('src/app/cp_app.c', '#include "trace/cp_trace_report.h"', False),
+    ('src/app/cp_app.c', '#include "cp_stride.h"', False),
+]
+
+
+def copy_tree(root, dest):
+    for folder in ('src', 'patterns', 'kernels'):
+        shutil.copytree(os.path.join(root, folder), os.path.join(dest, folder))
+
+
+def add_line(path, line):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    old = open(path).read() if os.path.exists(path) else ''
+    with open(path, 'w') as f:
+        f.write(line + '\n' + old)
+
+
+def check(root, scratch, fails):
+    script = os.path.join(root, 'tests', 'layout_check.py')
+    run = lambda: subprocess.run([sys.executable, script, scratch], capture_output=True, text=True)
+    r = run()
+    if r.returncode != 0:
+        fails.append(f'the unchanged copy fails the check: {r.stdout}{r.stderr}')
+    for rel, line, says in FORMS:
+        path = os.path.join(scratch, rel)
+        saved = open(path).read() if os.path.exists(path) else None
+        add_line(path, line)
+        r = run()
+        if r.returncode != 1 or rel not in r.stdout or says not in r.stdout:
+            fails.append(f'{rel} with {line!r}: check exit {r.returncode}, expected 1 naming the '
+                         f'file and "{says}": {r.stdout.strip()}')
+        if saved is None:
+            os.remove(path)
+        else:
+            with open(path, 'w') as f:
+                f.write(saved)
+
+
+def build(root, build_dir, scratch, fails):
+    commands = json.load(open(os.path.join(build_dir, 'compile_commands.json')))
+    for rel, line, compiles in BUILDS:
+        source = os.path.realpath(os.path.join(root, rel))
+        entry = next((c for c in commands if os.path.realpath(c['file']) == source), None)
+        if entry is None:
+            fails.append(f'no compile command for {rel}')
+            continue
+        args = shlex.split(entry['command']) if 'command' in entry else entry['arguments']
+        copy = os.path.join(scratch, rel)
+        with open(copy, 'w') as f:
+            f.write((line + '\n' if line else '') + open(source).read())
+        out = os.path.join(scratch, 'out.o')
+        args = [copy if os.path.realpath(a) == source else a for a in args]
+        if '-o' in args:
+            args[args.index('-o') + 1] = out
+        r = subprocess.run(args, cwd=entry['directory'], capture_output=True, text=True)
+        if compiles and r.returncode != 0:
+            fails.append(f'{rel} unchanged does not compile from the copy: {r.stderr[-600:]}')
+        if not compiles and r.returncode == 0:
+            fails.append(f'{rel} with {line!r} compiles: the build does not keep the layers')
+        shutil.copy(source, copy)
+
+
+def main(argv):
+    if len(argv) != 2:
+        print(__doc__, file=sys.stderr)
+        return 2
+    root, build_dir = argv
+    fails = []
+    with tempfile.TemporaryDirectory() as scratch:
+        copy_tree(root, scratch)
+        check(root, scratch, fails)
+        build(root, build_dir, scratch, fails)
+    for f in fails:
+        print('FAIL:', f)
+    if not fails:
+        print(f'{len(FORMS)} forbidden forms caught by the check, {len(BUILDS) - 2} by the build')
+    return 1 if fails else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv[1:]))
