@@ -1,6 +1,6 @@
 /* cp_base.h: the base layer's face: status and exit codes, the sweep grammar, the output
  * files every report is written to, whether two paths are one file, the parallel loop the model
- * spreads over the CPUs, and the --verbose time breakdown.
+ * spreads over the CPUs, the --verbose time breakdown, and a growing string.
  * Depends on nothing else in coalprobe. */
 #ifndef CP_BASE_H
 #define CP_BASE_H
@@ -10,6 +10,7 @@
 #include "cp_path.h"
 #include "cp_phase.h"
 #include "cp_status.h"
+#include "cp_strbuf.h"
 #include "cp_sweep.h"
 #include "cp_text.h"
 
