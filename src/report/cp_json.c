@@ -36,8 +36,8 @@ void cp_json_number(cp_json *j, cJSON *o, const char *key, double v)
         char digits[32];
         snprintf(digits, sizeof digits, "%.0f", v);
         cp_json_check(j, cJSON_AddRawToObject(o, key, digits));
-    } else {
-        cp_json_check(j, cJSON_AddNumberToObject(o, key, v));
+    } else { /* -0 as 0: cJSON would write "-0" */
+        cp_json_check(j, cJSON_AddNumberToObject(o, key, v == 0 ? 0.0 : v));
     }
 }
 

@@ -21,7 +21,8 @@ void cp_json_null(cp_json *j, cJSON *o, const char *key);
 void cp_json_bool(cp_json *j, cJSON *o, const char *key, int v);
 
 /* The number encoding: null when NAN or infinite; a whole number as its digits (cJSON alone
- * writes those from 1e15 up in exponent form), up to 1e19; anything else as cJSON writes it. */
+ * writes those from 1e15 up in exponent form), up to 1e19; -0 as 0; anything else as cJSON
+ * writes it. */
 void cp_json_number(cp_json *j, cJSON *o, const char *key, double v);
 
 /* An integer as its exact digits, however large. */

@@ -338,48 +338,57 @@ static void cp_trace_cmp_text_values(cp_strbuf *b, const cp_compare_metric *m)
         cp_strbuf_str(b, "n/a");
 }
 
+/* The process, kernel and where of a key: a copy of it cut at its separators, parts[] pointing
+ * into it (the caller frees it); a part after the last separator there is is "", at the very
+ * end of the part before it. NULL when memory runs out. */
+static char *cp_trace_cmp_split(const char *key, const char *parts[3])
+{
+    size_t len = strlen(key);
+    char *copy = malloc(len + 1);
+    if (!copy)
+        return NULL;
+    memcpy(copy, key, len + 1);
+    char *s = copy;
+    for (int i = 0; i < 3; i++) {
+        parts[i] = s;
+        char *sep = i < 2 ? strchr(s, CP_TRACE_CMP_SEP) : NULL;
+        if (sep)
+            *sep = '\0';
+        s = sep ? sep + 1 : s + strlen(s);
+    }
+    return copy;
+}
+
 /* "process | kernel | where" of an item's key, escaped for a terminal. */
 static void cp_trace_cmp_text_id(cp_strbuf *b, const cp_compare_item *item)
 {
-    const char *s = item->key;
-    for (int i = 0; i < 3; i++) {
-        const char *sep = i < 2 ? strchr(s, CP_TRACE_CMP_SEP) : NULL;
-        size_t len = sep ? (size_t)(sep - s) : strlen(s);
-        char *part = malloc(len + 1);
-        if (!part) {
-            b->failed = 1;
-            return;
-        }
-        memcpy(part, s, len);
-        part[len] = '\0';
-        cp_strbuf_printable(b, part);
-        free(part);
-        if (!sep)
-            break;
-        cp_strbuf_str(b, " | ");
-        s = sep + 1;
+    const char *parts[3];
+    char *copy = cp_trace_cmp_split(item->key, parts);
+    if (!copy) {
+        b->failed = 1;
+        return;
     }
+    for (int i = 0; i < 3; i++) {
+        cp_strbuf_printable(b, parts[i]);
+        if (i < 2 && parts[i + 1] != parts[i] + strlen(parts[i])) /* a separator follows */
+            cp_strbuf_str(b, " | ");
+    }
+    free(copy);
 }
 
 /* {"process", "kernel", "where"} of an item's key. */
 static void cp_trace_cmp_json_id(cp_json *j, cJSON *o, const cp_compare_item *item)
 {
-    const char *names[3] = {"process", "kernel", "where"};
-    const char *s = item->key;
-    for (int i = 0; i < 3; i++) {
-        const char *sep = i < 2 ? strchr(s, CP_TRACE_CMP_SEP) : NULL;
-        size_t len = sep ? (size_t)(sep - s) : strlen(s);
-        char *part = malloc(len + 1);
-        if (!part) {
-            j->failed = 1;
-            return;
-        }
-        memcpy(part, s, len);
-        part[len] = '\0';
-        cp_json_string(j, o, names[i], part);
-        free(part);
-        s = sep ? sep + 1 : s + len;
+    static const char *const names[3] = {"process", "kernel", "where"};
+    const char *parts[3];
+    char *copy = cp_trace_cmp_split(item->key, parts);
+    if (!copy) {
+        j->failed = 1;
+        return;
     }
+    for (int i = 0; i < 3; i++)
+        cp_json_string(j, o, names[i], parts[i]);
+    free(copy);
 }
 
 static void cp_trace_cmp_text_same(FILE *out, size_t same, size_t matched, const char *tolerance)
