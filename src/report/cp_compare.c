@@ -382,25 +382,10 @@ static void cp_compare_text_same(FILE *out, size_t same, size_t matched, const c
 static const char *const cp_compare_mode_notes[2] = {"measured in new only (base is model only)",
                                                      "measured in base only (new is model only)"};
 
-static const cp_compare_kind cp_compare_sweep = {
-    .schema_version = CP_COMPARE_SCHEMA_VERSION,
-    .incomplete_note = " (incomplete: its sweep was interrupted)",
-    .items_words = "rows",
-    .none_matched = "no row of one report matches a row of the other",
-    .count_words = {" row", " rows"},
-    .hint = "the comparison lists every regressed or changed value",
-    .mode_notes = cp_compare_mode_notes,
-    .text_id = cp_compare_text_id,
-    .json_id = cp_compare_json_id,
-    .text_values = cp_compare_text_values,
-    .text_same = cp_compare_text_same,
-};
-
 /* The rows of d as items: the match key, whether measured (the mode), every metric the row has
  * as a number. */
 static int cp_compare_side_of(const cp_compare_doc *d, cp_compare_side *s, cp_status *st)
 {
-    s->path = d->path;
     s->incomplete = d->incomplete;
     s->items = calloc(d->nrows ? d->nrows : 1, sizeof *s->items);
     cp_strbuf key = {0};
@@ -431,26 +416,48 @@ static int cp_compare_side_of(const cp_compare_doc *d, cp_compare_side *s, cp_st
     return rc;
 }
 
+/* Reads, parses and checks the report at path, and makes its rows the items of s. */
+static int cp_compare_load_side(const char *path, cp_compare_side *s, cp_status *st)
+{
+    cp_compare_doc *d = calloc(1, sizeof *d);
+    if (!d)
+        return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory comparing '%s'", path);
+    d->path = path;
+    s->report = d;
+    CP_TRY(cp_compare_load(d, st));
+    return cp_compare_side_of(d, s, st);
+}
+
+static void cp_compare_unload_side(cp_compare_side *s)
+{
+    if (s->report)
+        cp_compare_unload(s->report);
+    free(s->report);
+    s->report = NULL;
+}
+
+static const cp_compare_kind cp_compare_sweep = {
+    .load = cp_compare_load_side,
+    .unload = cp_compare_unload_side,
+    .schema_version = CP_COMPARE_SCHEMA_VERSION,
+    .incomplete_note = " (incomplete: its sweep was interrupted)",
+    .items_words = "rows",
+    .none_matched = "no row of one report matches a row of the other",
+    .count_words = {" row", " rows"},
+    .hint = "the comparison lists every regressed or changed value",
+    .mode_notes = cp_compare_mode_notes,
+    .text_id = cp_compare_text_id,
+    .json_id = cp_compare_json_id,
+    .text_values = cp_compare_text_values,
+    .text_same = cp_compare_text_same,
+};
+
 int cp_compare_files(const char *base_path, const char *new_path, double tolerance, int json,
                      FILE *out, cp_status *st)
 {
     if (!base_path || !new_path || !out)
         return cp_status_set(st, CP_EXIT_USAGE, "compare needs two report files: BASE and NEW");
-    CP_TRY(cp_compare_check_tolerance(tolerance, st));
-    cp_compare_doc docs[2] = {{.path = base_path}, {.path = new_path}};
-    cp_compare_side sides[2] = {{0}};
-    int rc = CP_EXIT_OK;
-    for (int i = 0; i < 2 && rc == CP_EXIT_OK; i++)
-        rc = cp_compare_load(&docs[i], st);
-    for (int i = 0; i < 2 && rc == CP_EXIT_OK; i++)
-        rc = cp_compare_side_of(&docs[i], &sides[i], st);
-    if (rc == CP_EXIT_OK)
-        rc = cp_compare_sides(&cp_compare_sweep, &sides[0], &sides[1], tolerance, json, out, st);
-    for (int i = 0; i < 2; i++) {
-        cp_compare_side_free(&sides[i]);
-        cp_compare_unload(&docs[i]);
-    }
-    return rc;
+    return cp_compare_run(&cp_compare_sweep, base_path, new_path, tolerance, json, out, st);
 }
 
 /* ---- --tolerance -------------------------------------------------------------------------- */

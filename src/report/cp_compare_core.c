@@ -12,14 +12,6 @@ static const char *const cp_compare_verdict_json[CP_COMPARE_NVERDICTS] = {
 static const char *const cp_compare_verdict_text[CP_COMPARE_NVERDICTS] = {
     "same", "not comparable", "improved", "REGRESSED", "changed"};
 
-int cp_compare_check_tolerance(double tolerance, cp_status *st)
-{
-    if (!(tolerance >= 0 && tolerance <= 1))
-        return cp_status_set(st, CP_EXIT_USAGE, "tolerance %g is outside 0..1 (0%%..100%%)",
-                             tolerance);
-    return CP_EXIT_OK;
-}
-
 int cp_compare_change(const cp_compare_metric *m, double *change)
 {
     if (m->base == 0 || !isfinite(m->base) || !isfinite(m->now))
@@ -419,9 +411,10 @@ static int cp_compare_write(cp_compare_writer *w, const cp_compare_item *const *
     return rc;
 }
 
-int cp_compare_sides(const cp_compare_kind *kind, const cp_compare_side *base,
-                     const cp_compare_side *now, double tolerance, int json, FILE *out,
-                     cp_status *st)
+/* Matches the items of base and now, judges them and writes the comparison. */
+static int cp_compare_sides(const cp_compare_kind *kind, const cp_compare_side *base,
+                            const cp_compare_side *now, double tolerance, int json, FILE *out,
+                            cp_status *st)
 {
     const cp_compare_item **partner = calloc(base->n ? base->n : 1, sizeof *partner);
     unsigned char *taken_base = calloc(base->n ? base->n : 1, 1);
@@ -445,5 +438,24 @@ int cp_compare_sides(const cp_compare_kind *kind, const cp_compare_side *base,
     free(partner);
     free(taken_base);
     free(taken_now);
+    return rc;
+}
+
+int cp_compare_run(const cp_compare_kind *kind, const char *base_path, const char *new_path,
+                   double tolerance, int json, FILE *out, cp_status *st)
+{
+    if (!(tolerance >= 0 && tolerance <= 1))
+        return cp_status_set(st, CP_EXIT_USAGE, "tolerance %g is outside 0..1 (0%%..100%%)",
+                             tolerance);
+    cp_compare_side sides[2] = {{.path = base_path}, {.path = new_path}};
+    int rc = CP_EXIT_OK;
+    for (int i = 0; i < 2 && rc == CP_EXIT_OK; i++)
+        rc = kind->load(sides[i].path, &sides[i], st);
+    if (rc == CP_EXIT_OK)
+        rc = cp_compare_sides(kind, &sides[0], &sides[1], tolerance, json, out, st);
+    for (int i = 0; i < 2; i++) {
+        cp_compare_side_free(&sides[i]);
+        kind->unload(&sides[i]);
+    }
     return rc;
 }

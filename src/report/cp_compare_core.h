@@ -66,10 +66,14 @@ typedef struct cp_compare_side {
     cp_compare_item *items; /* malloc'd; owned */
     size_t n;
     cp_compare_item total; /* the whole report's metrics, when the kind has them */
+    void *report; /* what the kind loaded and the items point into; kind->unload frees it */
 } cp_compare_side;
 
 /* The words and the ways of one kind of report. */
 typedef struct cp_compare_kind {
+    /* reads the report at path into s: its items and whatever they point into (s->report) */
+    int (*load)(const char *path, cp_compare_side *s, cp_status *st);
+    void (*unload)(cp_compare_side *s); /* frees s->report */
     int schema_version;
     const char *json_kind;       /* "kind" of the JSON document; NULL for none */
     const char *incomplete_note; /* after the path of an incomplete report */
@@ -93,20 +97,18 @@ typedef struct cp_compare_kind {
     void (*text_same)(FILE *out, size_t same, size_t matched, const char *tolerance);
 } cp_compare_kind;
 
-/* CP_EXIT_USAGE with a message for a tolerance outside 0..1. */
-int cp_compare_check_tolerance(double tolerance, cp_status *st);
-
 /* The relative change (now - base) / base in *change; 0 when it cannot be computed. */
 int cp_compare_change(const cp_compare_metric *m, double *change);
 
-/* Matches the items of base and now, judges them and writes the comparison to out (text, or
- * JSON when json != 0). CP_EXIT_OK when nothing regressed, CP_EXIT_MISMATCH when something
- * did, CP_EXIT_RUNTIME when memory or the output fails; st filled in. */
-int cp_compare_sides(const cp_compare_kind *kind, const cp_compare_side *base,
-                     const cp_compare_side *now, double tolerance, int json, FILE *out,
-                     cp_status *st);
+/* Loads the reports at base_path and new_path with kind->load, matches their items, judges them
+ * and writes the comparison to out (text, or JSON when json != 0). CP_EXIT_OK when nothing
+ * regressed, CP_EXIT_MISMATCH when something did, CP_EXIT_USAGE for a tolerance outside 0..1 or
+ * a report the kind refuses, CP_EXIT_RUNTIME when a file, memory or the output fails; st
+ * filled in. Nothing is written to out when a report cannot be compared. */
+int cp_compare_run(const cp_compare_kind *kind, const char *base_path, const char *new_path,
+                   double tolerance, int json, FILE *out, cp_status *st);
 
-/* Frees the items of s and empties it. */
+/* Frees the items of s (not s->report) and empties them. */
 void cp_compare_side_free(cp_compare_side *s);
 
 #endif

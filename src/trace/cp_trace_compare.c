@@ -398,29 +398,10 @@ static void cp_trace_cmp_text_same(FILE *out, size_t same, size_t matched, const
             tolerance);
 }
 
-static const cp_compare_kind cp_trace_cmp_kind = {
-    .schema_version = CP_TRACE_SCHEMA_VERSION,
-    .json_kind = "trace_compare",
-    .incomplete_note = " (incomplete trace)",
-    .items_words = "source lines or PCs",
-    .none_matched = "no instruction of one report matches one of the other",
-    .count_words = {"", ""},
-    .hint = "the comparison lists every regressed value",
-    .total_title = "the whole program",
-    .total_words = "the program's total",
-    .total_json_key = "program",
-    .name_width = 22, /* the longest name, wavefronts_per_request */
-    .text_id = cp_trace_cmp_text_id,
-    .json_id = cp_trace_cmp_json_id,
-    .text_values = cp_trace_cmp_text_values,
-    .text_same = cp_trace_cmp_text_same,
-};
-
 /* The summed instructions of d as items (their keys taken over from d), and the program's
  * totals. */
 static int cp_trace_cmp_side(cp_trace_cmp_doc *d, cp_compare_side *s, cp_status *st)
 {
-    s->path = d->path;
     s->incomplete = !d->complete;
     s->items = calloc(d->n ? d->n : 1, sizeof *s->items);
     s->total.values = malloc(2 * sizeof *s->total.values);
@@ -445,22 +426,48 @@ static int cp_trace_cmp_side(cp_trace_cmp_doc *d, cp_compare_side *s, cp_status 
     return CP_EXIT_OK;
 }
 
+/* Loads the trace report at path and makes its summed instructions the items of s. */
+static int cp_trace_cmp_load_side(const char *path, cp_compare_side *s, cp_status *st)
+{
+    cp_trace_cmp_doc *d = calloc(1, sizeof *d);
+    if (!d)
+        return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory comparing '%s'", path);
+    d->path = path;
+    s->report = d;
+    CP_TRY(cp_trace_cmp_load(d, st));
+    return cp_trace_cmp_side(d, s, st);
+}
+
+static void cp_trace_cmp_unload_side(cp_compare_side *s)
+{
+    if (s->report)
+        cp_trace_cmp_free_doc(s->report);
+    free(s->report);
+    s->report = NULL;
+}
+
+static const cp_compare_kind cp_trace_cmp_kind = {
+    .load = cp_trace_cmp_load_side,
+    .unload = cp_trace_cmp_unload_side,
+    .schema_version = CP_TRACE_SCHEMA_VERSION,
+    .json_kind = "trace_compare",
+    .incomplete_note = " (incomplete trace)",
+    .items_words = "source lines or PCs",
+    .none_matched = "no instruction of one report matches one of the other",
+    .count_words = {"", ""},
+    .hint = "the comparison lists every regressed value",
+    .total_title = "the whole program",
+    .total_words = "the program's total",
+    .total_json_key = "program",
+    .name_width = 22, /* the longest name, wavefronts_per_request */
+    .text_id = cp_trace_cmp_text_id,
+    .json_id = cp_trace_cmp_json_id,
+    .text_values = cp_trace_cmp_text_values,
+    .text_same = cp_trace_cmp_text_same,
+};
+
 int cp_trace_compare_files(const char *base_path, const char *new_path, double tolerance, int json,
                            FILE *out, cp_status *st)
 {
-    CP_TRY(cp_compare_check_tolerance(tolerance, st));
-    cp_trace_cmp_doc docs[2] = {{.path = base_path}, {.path = new_path}};
-    cp_compare_side sides[2] = {{0}};
-    int rc = CP_EXIT_OK;
-    for (int i = 0; i < 2 && rc == CP_EXIT_OK; i++)
-        rc = cp_trace_cmp_load(&docs[i], st);
-    for (int i = 0; i < 2 && rc == CP_EXIT_OK; i++)
-        rc = cp_trace_cmp_side(&docs[i], &sides[i], st);
-    if (rc == CP_EXIT_OK)
-        rc = cp_compare_sides(&cp_trace_cmp_kind, &sides[0], &sides[1], tolerance, json, out, st);
-    for (int i = 0; i < 2; i++) {
-        cp_compare_side_free(&sides[i]);
-        cp_trace_cmp_free_doc(&docs[i]);
-    }
-    return rc;
+    return cp_compare_run(&cp_trace_cmp_kind, base_path, new_path, tolerance, json, out, st);
 }
