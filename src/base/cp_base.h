@@ -1,7 +1,7 @@
 /* cp_base.h: the base layer's face: status and exit codes, the sweep grammar and the number
  * parsers under it, the output files every report is written to, whether two paths are one file,
- * the parallel loop the model spreads over the CPUs, the --verbose time breakdown, a string-keyed
- * hash table, loading a shared library on demand, and CP_COUNT_OF.
+ * the parallel loop the model spreads over the CPUs, the --verbose time breakdown, a growing
+ * string, a string-keyed hash table, loading a shared library on demand, and CP_COUNT_OF.
  * Depends on nothing else in coalprobe. */
 #ifndef CP_BASE_H
 #define CP_BASE_H
@@ -13,6 +13,7 @@
 #include "cp_path.h"
 #include "cp_phase.h"
 #include "cp_status.h"
+#include "cp_strbuf.h"
 #include "cp_sweep.h"
 #include "cp_table.h"
 #include "cp_text.h"

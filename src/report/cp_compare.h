@@ -5,7 +5,8 @@
 #include <stdio.h>
 
 #include "base/cp_base.h"
-#include "cp_schema.h" /* the check of compare's inputs, for the trace layer too */
+#include "cp_schema.h"       /* the check of compare's inputs, for the trace layer too */
+#include "cp_compare_core.h" /* the comparison itself, for the trace layer too */
 
 /* Compares two coalprobe JSON reports and writes what changed to out. Returns CP_EXIT_OK when
  * nothing regressed, CP_EXIT_MISMATCH (3) when something did, CP_EXIT_USAGE for a file that is

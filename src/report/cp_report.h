@@ -12,6 +12,7 @@
 #include "base/cp_base.h"
 #include "cp_compare.h"
 #include "cp_explain.h"
+#include "cp_json.h"
 
 #define CP_REPORT_SCHEMA_VERSION 1
 

@@ -17,75 +17,20 @@
 
 #include "model/cp_model.h"
 
-/* cJSON_Print writes integers from 1e15 up in exponent form ("%1.15g"); those are added as
- * raw digits so that every integer prints as one. */
-#define CP_REPORT_JSON_RAW_FROM 1e15
-#define CP_REPORT_JSON_RAW_TO 1e19
-
 #define CP_REPORT_PEAK_METHOD "cudaMemcpy device to device; bytes read plus bytes written"
 
-/* A document being built: any failed cJSON call sets `failed`; adding to a NULL parent is
- * harmless in cJSON, so building goes on and the failure is reported once at the end. */
-typedef struct cp_report_json {
-    int failed;
-} cp_report_json;
-
-static cJSON *cp_report_json_check(cp_report_json *j, cJSON *item)
-{
-    if (!item)
-        j->failed = 1;
-    return item;
-}
-
-static void cp_report_json_add_null(cp_report_json *j, cJSON *obj, const char *key)
-{
-    cp_report_json_check(j, cJSON_AddNullToObject(obj, key));
-}
-
-static void cp_report_json_add_bool(cp_report_json *j, cJSON *obj, const char *key, int v)
-{
-    cp_report_json_check(j, cJSON_AddBoolToObject(obj, key, v != 0));
-}
-
-static void cp_report_json_add_int(cp_report_json *j, cJSON *obj, const char *key, int v)
-{
-    cp_report_json_check(j, cJSON_AddNumberToObject(obj, key, v));
-}
-
-static void cp_report_json_add_u64(cp_report_json *j, cJSON *obj, const char *key, uint64_t v)
-{
-    if ((double)v < CP_REPORT_JSON_RAW_FROM) {
-        cp_report_json_check(j, cJSON_AddNumberToObject(obj, key, (double)v));
-        return;
-    }
-    char digits[32];
-    snprintf(digits, sizeof digits, "%" PRIu64, v);
-    cp_report_json_check(j, cJSON_AddRawToObject(obj, key, digits));
-}
-
-/* A double: null when NAN or infinite; an integer when integral. */
-static void cp_report_json_add_double(cp_report_json *j, cJSON *obj, const char *key, double v)
-{
-    if (!isfinite(v)) {
-        cp_report_json_add_null(j, obj, key);
-    } else if (v == floor(v) && fabs(v) >= CP_REPORT_JSON_RAW_FROM &&
-               fabs(v) < CP_REPORT_JSON_RAW_TO) {
-        char digits[32];
-        snprintf(digits, sizeof digits, "%.0f", v);
-        cp_report_json_check(j, cJSON_AddRawToObject(obj, key, digits));
-    } else {
-        cp_report_json_check(j, cJSON_AddNumberToObject(obj, key, v));
-    }
-}
-
-/* A string; null when s is NULL. */
-static void cp_report_json_add_string(cp_report_json *j, cJSON *obj, const char *key, const char *s)
-{
-    if (s)
-        cp_report_json_check(j, cJSON_AddStringToObject(obj, key, s));
-    else
-        cp_report_json_add_null(j, obj, key);
-}
+/* A document being built (cp_json.h): a failed cJSON call is reported once; the numbers in the
+ * encoding every JSON report shares. */
+typedef cp_json cp_report_json;
+#define cp_report_json_check cp_json_check
+#define cp_report_json_add_null cp_json_null
+#define cp_report_json_add_bool cp_json_bool
+#define cp_report_json_add_int cp_json_number
+#define cp_report_json_add_u64 cp_json_u64
+#define cp_report_json_add_double cp_json_number
+#define cp_report_json_add_string cp_json_string
+#define cp_report_json_add_object cp_json_object
+#define cp_report_json_append_object cp_json_append
 
 /* A string that is null when empty as well. */
 static void cp_report_json_add_optional_string(cp_report_json *j, cJSON *obj, const char *key,
@@ -101,21 +46,6 @@ static void cp_report_json_add_tristate(cp_report_json *j, cJSON *obj, const cha
         cp_report_json_add_bool(j, obj, key, v);
     else
         cp_report_json_add_null(j, obj, key);
-}
-
-static cJSON *cp_report_json_add_object(cp_report_json *j, cJSON *obj, const char *key)
-{
-    return cp_report_json_check(j, cJSON_AddObjectToObject(obj, key));
-}
-
-static cJSON *cp_report_json_append_object(cp_report_json *j, cJSON *array)
-{
-    cJSON *item = cJSON_CreateObject();
-    if (item && !cJSON_AddItemToArray(array, item)) {
-        cJSON_Delete(item);
-        item = NULL;
-    }
-    return cp_report_json_check(j, item);
 }
 
 /* The COUNTS fields of c, added to obj. */

@@ -19,92 +19,6 @@
 #define CP_SCHEMA_SHOW 60      /* characters of a string shown in a message */
 #define CP_SCHEMA_SMALL_OBJECT 64
 
-/* ---- a growing string ------------------------------------------------------------------- */
-
-typedef struct cp_schema_buf {
-    char *data;
-    size_t len, cap;
-    int failed;
-} cp_schema_buf;
-
-static void cp_schema_buf_add(cp_schema_buf *b, const char *s, size_t n)
-{
-    if (b->failed)
-        return;
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 64;
-        while (cap < b->len + n + 1)
-            cap *= 2;
-        char *grown = realloc(b->data, cap);
-        if (!grown) {
-            b->failed = 1;
-            return;
-        }
-        b->data = grown;
-        b->cap = cap;
-    }
-    memcpy(b->data + b->len, s, n);
-    b->len += n;
-    b->data[b->len] = '\0';
-}
-
-static void cp_schema_buf_str(cp_schema_buf *b, const char *s)
-{
-    cp_schema_buf_add(b, s, strlen(s));
-}
-
-static void cp_schema_buf_printf(cp_schema_buf *b, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-
-static void cp_schema_buf_printf(cp_schema_buf *b, const char *fmt, ...)
-{
-    va_list ap, again;
-    va_start(ap, fmt);
-    va_copy(again, ap);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    char *text = n >= 0 ? malloc((size_t)n + 1) : NULL;
-    if (text) {
-        vsnprintf(text, (size_t)n + 1, fmt, again);
-        cp_schema_buf_add(b, text, (size_t)n);
-        free(text);
-    } else {
-        b->failed = 1;
-    }
-    va_end(again);
-}
-
-/* Text from the document, its control characters escaped. */
-static void cp_schema_buf_printable(cp_schema_buf *b, const char *s)
-{
-    size_t n = cp_text_printable(NULL, 0, s);
-    char *text = malloc(n + 1);
-    if (!text) {
-        b->failed = 1;
-        return;
-    }
-    cp_text_printable(text, n + 1, s);
-    cp_schema_buf_add(b, text, n);
-    free(text);
-}
-
-/* A number in the fewest digits that read back to it; whole numbers as digits. */
-static void cp_schema_buf_number(cp_schema_buf *b, double v)
-{
-    char text[40];
-    if (v == floor(v) && fabs(v) < 9007199254740992.0) {
-        snprintf(text, sizeof text, "%.0f", v == 0 ? 0.0 : v);
-    } else {
-        snprintf(text, sizeof text, "%.15g", v);
-        if (strtod(text, NULL) != v)
-            snprintf(text, sizeof text, "%.17g", v);
-    }
-    cp_schema_buf_str(b, text);
-}
-
 /* ---- the state of one check ----------------------------------------------------------------- */
 
 /* One step of the key path: an object's key, or (key NULL) an array's index. */
@@ -162,17 +76,17 @@ static void cp_schema_found_free(cp_schema_found *f)
 }
 
 /* What the document holds at a place, for "found ...". */
-static void cp_schema_describe_value(cp_schema_buf *b, const cJSON *v)
+static void cp_schema_describe_value(cp_strbuf *b, const cJSON *v)
 {
     if (!v) {
-        cp_schema_buf_str(b, "nothing");
+        cp_strbuf_str(b, "nothing");
     } else if (cJSON_IsString(v)) {
         const char *s = v->valuestring;
         size_t len = strlen(s);
-        cp_schema_buf_str(b, "the string \"");
+        cp_strbuf_str(b, "the string \"");
         if (len <= CP_SCHEMA_SHOW) {
-            cp_schema_buf_printable(b, s);
-            cp_schema_buf_str(b, "\"");
+            cp_strbuf_printable(b, s);
+            cp_strbuf_str(b, "\"");
         } else {
             /* cut visibly, at a character's start */
             size_t cut = CP_SCHEMA_SHOW;
@@ -185,25 +99,25 @@ static void cp_schema_describe_value(cp_schema_buf *b, const cJSON *v)
             }
             memcpy(head, s, cut);
             head[cut] = '\0';
-            cp_schema_buf_printable(b, head);
+            cp_strbuf_printable(b, head);
             free(head);
-            cp_schema_buf_printf(b, "...\" (%zu bytes)", len);
+            cp_strbuf_printf(b, "...\" (%zu bytes)", len);
         }
     } else if (cJSON_IsNumber(v)) {
-        cp_schema_buf_str(b, "the number ");
-        cp_schema_buf_number(b, v->valuedouble);
+        cp_strbuf_str(b, "the number ");
+        cp_strbuf_number(b, v->valuedouble);
     } else if (cJSON_IsTrue(v)) {
-        cp_schema_buf_str(b, "true");
+        cp_strbuf_str(b, "true");
     } else if (cJSON_IsFalse(v)) {
-        cp_schema_buf_str(b, "false");
+        cp_strbuf_str(b, "false");
     } else if (cJSON_IsNull(v)) {
-        cp_schema_buf_str(b, "null");
+        cp_strbuf_str(b, "null");
     } else if (cJSON_IsObject(v)) {
-        cp_schema_buf_str(b, "an object");
+        cp_strbuf_str(b, "an object");
     } else if (cJSON_IsArray(v)) {
-        cp_schema_buf_str(b, "an array");
+        cp_strbuf_str(b, "an array");
     } else {
-        cp_schema_buf_str(b, "something else");
+        cp_strbuf_str(b, "something else");
     }
 }
 
@@ -225,8 +139,7 @@ static void cp_schema_fail(cp_schema_ctx *c, const char *extra_key, const cJSON 
     size_t depth = c->depth + (extra_key != NULL);
     if (c->found.has)
         return;
-    cp_schema_buf where = {0}, message = {0};
-    cp_schema_buf_str(&where, "");
+    cp_strbuf where = {0}, message = {0};
     const char *array = NULL;
     size_t index = 0, rest_at = 0;
     for (size_t i = 0; i < depth; i++) {
@@ -234,10 +147,10 @@ static void cp_schema_fail(cp_schema_ctx *c, const char *extra_key, const cJSON 
         const char *key = s ? s->key : extra_key;
         if (key) {
             if (where.len > 0)
-                cp_schema_buf_str(&where, ".");
-            cp_schema_buf_printable(&where, key);
+                cp_strbuf_str(&where, ".");
+            cp_strbuf_printable(&where, key);
         } else {
-            cp_schema_buf_printf(&where, "[%zu]", s->index);
+            cp_strbuf_printf(&where, "[%zu]", s->index);
         }
         if (i == 1 && !key && c->path[0].key) {
             array = c->path[0].key;
@@ -247,35 +160,26 @@ static void cp_schema_fail(cp_schema_ctx *c, const char *extra_key, const cJSON 
     }
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
+    cp_strbuf_vprintf(&message, fmt, ap);
     va_end(ap);
-    char *text = n >= 0 ? malloc((size_t)n + 1) : NULL;
-    if (text) {
-        va_start(ap, fmt);
-        vsnprintf(text, (size_t)n + 1, fmt, ap);
-        va_end(ap);
-        cp_schema_buf_str(&message, text);
-        free(text);
-    } else {
-        message.failed = 1;
-    }
-    cp_schema_buf_str(&message, ", found ");
+    cp_strbuf_str(&message, ", found ");
     cp_schema_describe_value(&message, found);
-    if (where.failed || message.failed) {
-        free(where.data);
-        free(message.data);
+    char *where_text = cp_strbuf_steal(&where), *message_text = cp_strbuf_steal(&message);
+    if (!where_text || !message_text) {
+        free(where_text);
+        free(message_text);
         cp_schema_fatal(c, "out of memory");
         return;
     }
     cp_schema_found_free(&c->found);
     c->found.has = 1;
     c->found.depth = depth;
-    c->found.e.where = where.data;
-    c->found.e.message = message.data;
+    c->found.e.where = where_text;
+    c->found.e.message = message_text;
     c->found.e.array = array;
     c->found.e.index = index;
-    const char *rest = where.data + rest_at;
-    c->found.e.rest = array ? rest + (*rest == '.') : where.data;
+    const char *rest = where_text + rest_at;
+    c->found.e.rest = array ? rest + (*rest == '.') : where_text;
 }
 
 static int cp_schema_push(cp_schema_ctx *c, const char *key, size_t index)
@@ -353,20 +257,19 @@ static const char *cp_schema_type_words(const char *type)
 }
 
 /* A JSON value of the schema (a const, an enum's member), as JSON. */
-static void cp_schema_buf_json(cp_schema_buf *b, const cJSON *v)
+static void cp_schema_buf_json(cp_strbuf *b, const cJSON *v)
 {
     char *text = cJSON_PrintUnformatted(v);
     if (!text) {
         b->failed = 1;
         return;
     }
-    cp_schema_buf_printable(b, text);
+    cp_strbuf_printable(b, text);
     cJSON_free(text);
 }
 
 /* What a schema expects, in words, for a message on a value that fits none of several forms. */
-static void cp_schema_describe_schema(cp_schema_ctx *c, cp_schema_buf *b, const cJSON *s,
-                                      unsigned nest)
+static void cp_schema_describe_schema(cp_schema_ctx *c, cp_strbuf *b, const cJSON *s, unsigned nest)
 {
     for (unsigned hops = 0; s && hops < 16; hops++) {
         const cJSON *ref = cJSON_GetObjectItemCaseSensitive(s, "$ref");
@@ -376,34 +279,34 @@ static void cp_schema_describe_schema(cp_schema_ctx *c, cp_schema_buf *b, const 
     }
     const cJSON *v;
     if (!s || nest > 4) {
-        cp_schema_buf_str(b, "a value of another form");
+        cp_strbuf_str(b, "a value of another form");
     } else if ((v = cJSON_GetObjectItemCaseSensitive(s, "const")) != NULL) {
         cp_schema_buf_json(b, v);
     } else if (cJSON_IsArray(v = cJSON_GetObjectItemCaseSensitive(s, "enum"))) {
-        cp_schema_buf_str(b, "one of ");
+        cp_strbuf_str(b, "one of ");
         for (const cJSON *m = v->child; m; m = m->next) {
             cp_schema_buf_json(b, m);
             if (m->next)
-                cp_schema_buf_str(b, ", ");
+                cp_strbuf_str(b, ", ");
         }
     } else if (cJSON_IsString(v = cJSON_GetObjectItemCaseSensitive(s, "type"))) {
-        cp_schema_buf_str(b, cp_schema_type_words(v->valuestring));
+        cp_strbuf_str(b, cp_schema_type_words(v->valuestring));
     } else if (cJSON_IsArray(v)) {
         for (const cJSON *m = v->child; m; m = m->next) {
             if (cJSON_IsString(m))
-                cp_schema_buf_str(b, cp_schema_type_words(m->valuestring));
+                cp_strbuf_str(b, cp_schema_type_words(m->valuestring));
             if (m->next)
-                cp_schema_buf_str(b, " or ");
+                cp_strbuf_str(b, " or ");
         }
     } else if (cJSON_IsArray(v = cJSON_GetObjectItemCaseSensitive(s, "oneOf")) ||
                cJSON_IsArray(v = cJSON_GetObjectItemCaseSensitive(s, "anyOf"))) {
         for (const cJSON *m = v->child; m; m = m->next) {
             cp_schema_describe_schema(c, b, m, nest + 1);
             if (m->next)
-                cp_schema_buf_str(b, " or ");
+                cp_strbuf_str(b, " or ");
         }
     } else {
-        cp_schema_buf_str(b, "a value of another form");
+        cp_strbuf_str(b, "a value of another form");
     }
 }
 
@@ -531,18 +434,17 @@ static int cp_schema_combine(cp_schema_ctx *c, const char *word, const cJSON *fo
     } else if (!ok && (!c->found.has || c->found.depth <= c->depth)) {
         /* no form got past v itself: say what each form expects */
         cp_schema_found_free(&c->found);
-        cp_schema_buf b = {0};
-        cp_schema_buf_str(&b, "");
+        cp_strbuf b = {0};
         for (const cJSON *f = forms->child; f; f = f->next) {
             cp_schema_describe_schema(c, &b, f, 0);
             if (f->next)
-                cp_schema_buf_str(&b, " or ");
+                cp_strbuf_str(&b, " or ");
         }
         if (b.failed)
             cp_schema_fatal(c, "out of memory");
         else
-            cp_schema_fail(c, NULL, v, "expected %s", b.data);
-        free(b.data);
+            cp_schema_fail(c, NULL, v, "expected %s", cp_strbuf_text(&b, ""));
+        cp_strbuf_free(&b);
     }
     cp_schema_take_back(c, saved, ok);
     return ok;
@@ -562,8 +464,7 @@ static int cp_schema_type(cp_schema_ctx *c, const cJSON *type, const cJSON *v)
         cp_schema_fatal(c, "the schema has a \"type\" that is neither a name nor a list");
         return 0;
     }
-    cp_schema_buf b = {0};
-    cp_schema_buf_str(&b, "");
+    cp_strbuf b = {0};
     for (const cJSON *t = type->child; t; t = t->next) {
         int is = cJSON_IsString(t) ? cp_schema_is_type(v, t->valuestring) : -1;
         if (is < 0) {
@@ -571,16 +472,16 @@ static int cp_schema_type(cp_schema_ctx *c, const cJSON *type, const cJSON *v)
             break;
         }
         if (is) {
-            free(b.data);
+            cp_strbuf_free(&b);
             return 1;
         }
-        cp_schema_buf_str(&b, cp_schema_type_words(t->valuestring));
+        cp_strbuf_str(&b, cp_schema_type_words(t->valuestring));
         if (t->next)
-            cp_schema_buf_str(&b, " or ");
+            cp_strbuf_str(&b, " or ");
     }
     if (!c->fatal)
-        cp_schema_fail(c, NULL, v, "expected %s", b.failed ? "another type" : b.data);
-    free(b.data);
+        cp_schema_fail(c, NULL, v, "expected %s", cp_strbuf_text(&b, "another type"));
+    cp_strbuf_free(&b);
     return 0;
 }
 
@@ -610,10 +511,9 @@ static int cp_schema_number_bound(cp_schema_ctx *c, const char *word, const cJSO
         rel = "a multiple of";
     }
     if (!ok) {
-        cp_schema_buf nb = {0};
-        cp_schema_buf_number(&nb, b);
-        cp_schema_fail(c, NULL, v, "expected a number %s %s", rel, nb.failed ? "?" : nb.data);
-        free(nb.data);
+        char nb[40];
+        cp_strbuf_format_number(nb, sizeof nb, b);
+        cp_schema_fail(c, NULL, v, "expected a number %s %s", rel, nb);
     }
     return ok;
 }
@@ -802,15 +702,15 @@ static int cp_schema_keyword(cp_schema_ctx *c, const cJSON *s, const cJSON *k, c
         for (const cJSON *m = is_enum ? k->child : k; m; m = is_enum ? m->next : NULL)
             if (cJSON_Compare(m, v, 1))
                 return 1;
-        cp_schema_buf b = {0};
-        cp_schema_buf_str(&b, is_enum ? "one of " : "");
+        cp_strbuf b = {0};
+        cp_strbuf_str(&b, is_enum ? "one of " : "");
         for (const cJSON *m = is_enum ? k->child : k; m; m = is_enum ? m->next : NULL) {
             cp_schema_buf_json(&b, m);
             if (is_enum && m->next)
-                cp_schema_buf_str(&b, ", ");
+                cp_strbuf_str(&b, ", ");
         }
-        cp_schema_fail(c, NULL, v, "expected %s", b.failed ? "another value" : b.data);
-        free(b.data);
+        cp_schema_fail(c, NULL, v, "expected %s", cp_strbuf_text(&b, "another value"));
+        cp_strbuf_free(&b);
         return 0;
     }
     if (strcmp(word, "minimum") == 0 || strcmp(word, "maximum") == 0 ||

@@ -1,7 +1,8 @@
-/* cp_trace_compare.c: coalprobe compare on two trace reports: instructions matched by process
- * command, kernel name and source line (or PC without line information), summed per match,
- * and judged on excess bytes, sectors per request and wavefronts per request (lower is
- * better, within the tolerance); the program's total excess too. */
+/* cp_trace_compare.c: coalprobe compare on two trace reports: the instructions of each, summed
+ * per process command, kernel name and source line (or PC without line information), are the
+ * items of the comparison (src/report/cp_compare_core.c), judged on excess bytes, sectors per
+ * request and wavefronts per request (lower is better, within the tolerance); the program's
+ * total excess and bank conflicts too. */
 #include "cp_trace_report.h"
 #include "report/cp_report.h"
 
@@ -294,90 +295,26 @@ static int cp_trace_cmp_load(cp_trace_cmp_doc *d, cp_status *st)
     return CP_EXIT_OK;
 }
 
-/* ---- judging ------------------------------------------------------------------------------- */
+/* ---- the report's items ------------------------------------------------------------------- */
 
-typedef enum {
-    CP_TRACE_CMP_SAME,
-    CP_TRACE_CMP_IMPROVED,
-    CP_TRACE_CMP_REGRESSED
-} cp_trace_cmp_verdict;
-static const char *const cp_trace_cmp_verdict_json[] = {"same", "improved", "regressed"};
-static const char *const cp_trace_cmp_verdict_text[] = {"same", "improved", "REGRESSED"};
-
-typedef struct cp_trace_cmp_metric {
-    const char *name;
-    double base, now;
-    cp_trace_cmp_verdict verdict;
-} cp_trace_cmp_metric;
-
-/* Lower is better: above base * (1 + tolerance) regressed, below base * (1 - tolerance)
- * improved. A base of 0 makes any rise a regression. */
-static cp_trace_cmp_verdict cp_trace_cmp_judge(double base, double now, double tolerance)
-{
-    if (now > base * (1 + tolerance))
-        return CP_TRACE_CMP_REGRESSED;
-    if (now < base * (1 - tolerance))
-        return CP_TRACE_CMP_IMPROVED;
-    return CP_TRACE_CMP_SAME;
-}
+static const cp_compare_metric_def cp_trace_cmp_excess = {"excess_bytes", CP_COMPARE_LOWER, ""};
+static const cp_compare_metric_def cp_trace_cmp_sectors = {"sectors_per_request", CP_COMPARE_LOWER,
+                                                           ""};
+static const cp_compare_metric_def cp_trace_cmp_wavefronts = {"wavefronts_per_request",
+                                                              CP_COMPARE_LOWER, ""};
+static const cp_compare_metric_def cp_trace_cmp_conflicts = {"bank_conflicts", CP_COMPARE_LOWER,
+                                                             ""};
 
 static double cp_trace_cmp_per(double num, double den)
 {
     return den > 0 ? num / den : NAN;
 }
 
-/* The judged metrics of a matched pair; returns how many (up to 3) and the worst verdict. */
-static size_t cp_trace_cmp_metrics(const cp_trace_cmp_entry *b, const cp_trace_cmp_entry *n,
-                                   double tolerance, cp_trace_cmp_metric *m,
-                                   cp_trace_cmp_verdict *worst)
+/* v of def appended to item's values (room for it made by the caller), when it is finite. */
+static void cp_trace_cmp_value(cp_compare_item *item, const cp_compare_metric_def *def, double v)
 {
-    const struct {
-        const char *name;
-        double base, now;
-    } all[] = {
-        {"excess_bytes", (b->has & 8u) ? b->excess_bytes : NAN,
-         (n->has & 8u) ? n->excess_bytes : NAN},
-        {"sectors_per_request", cp_trace_cmp_per(b->sectors, b->requests),
-         cp_trace_cmp_per(n->sectors, n->requests)},
-        {"wavefronts_per_request", cp_trace_cmp_per(b->wavefronts, b->shared_requests),
-         cp_trace_cmp_per(n->wavefronts, n->shared_requests)},
-    };
-    size_t k = 0;
-    *worst = CP_TRACE_CMP_SAME;
-    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
-        if (!isfinite(all[i].base) || !isfinite(all[i].now))
-            continue;
-        m[k] = (cp_trace_cmp_metric){all[i].name, all[i].base, all[i].now,
-                                     cp_trace_cmp_judge(all[i].base, all[i].now, tolerance)};
-        if (m[k].verdict > *worst)
-            *worst = m[k].verdict;
-        k++;
-    }
-    return k;
-}
-
-/* ---- writing ------------------------------------------------------------------------------- */
-
-typedef struct cp_trace_cmp_writer {
-    FILE *out;
-    int json, failed;
-    double tolerance;
-    char tol[32];
-    cJSON *root, *rows;
-    size_t nstatus[3], text_rows;
-} cp_trace_cmp_writer;
-
-static cJSON *cp_trace_cmp_check(cp_trace_cmp_writer *w, cJSON *item)
-{
-    if (!item)
-        w->failed = 1;
-    return item;
-}
-
-static void cp_trace_cmp_json_number(cp_trace_cmp_writer *w, cJSON *o, const char *key, double v)
-{
-    cp_trace_cmp_check(w, isfinite(v) ? cJSON_AddNumberToObject(o, key, v)
-                                      : cJSON_AddNullToObject(o, key));
+    if (isfinite(v))
+        item->values[item->nvalues++] = (cp_compare_value){def, v};
 }
 
 /* A number for the text: digits when whole, else 4 significant digits. */
@@ -389,279 +326,148 @@ static void cp_trace_cmp_format(char *buf, size_t n, double v)
         snprintf(buf, n, "%.4g", v);
 }
 
-/* "process | kernel | where" of a key, whole, escaped for a terminal, then a newline. */
-static void cp_trace_cmp_put_key(FILE *out, const char *key)
+static void cp_trace_cmp_text_values(cp_strbuf *b, const cp_compare_metric *m)
 {
-    const char *s = key;
-    for (int i = 0; i < 3; i++) {
-        const char *sep = i < 2 ? strchr(s, CP_TRACE_CMP_SEP) : NULL;
-        size_t len = sep ? (size_t)(sep - s) : strlen(s);
-        char *part = malloc(len + 1);
-        if (part) {
-            memcpy(part, s, len);
-            part[len] = '\0';
-            cp_text_put_printable(out, part);
-            free(part);
-        } else {
-            fputs("?", out);
-        }
-        if (!sep)
-            break;
-        fputs(" | ", out);
-        s = sep + 1;
-    }
-    fputc('\n', out);
-}
-
-/* {"process", "kernel", "where"} of a key, in o. */
-static void cp_trace_cmp_json_key(cp_trace_cmp_writer *w, cJSON *o, const char *key)
-{
-    const char *names[3] = {"process", "kernel", "where"};
-    const char *s = key;
-    for (int i = 0; i < 3; i++) {
-        const char *sep = i < 2 ? strchr(s, CP_TRACE_CMP_SEP) : NULL;
-        size_t len = sep ? (size_t)(sep - s) : strlen(s);
-        char *part = malloc(len + 1);
-        if (!part) {
-            w->failed = 1;
-            return;
-        }
-        memcpy(part, s, len);
-        part[len] = '\0';
-        cp_trace_cmp_check(w, cJSON_AddStringToObject(o, names[i], part));
-        free(part);
-        s = sep ? sep + 1 : s + len;
-    }
-}
-
-/* key: the matched unit (NULL for the whole program, titled title). */
-static void cp_trace_cmp_write_metrics(cp_trace_cmp_writer *w, cJSON *o, const char *key,
-                                       const char *title, const cp_trace_cmp_metric *m, size_t nm,
-                                       cp_trace_cmp_verdict status)
-{
-    if (w->json) {
-        cp_trace_cmp_check(w,
-                           cJSON_AddStringToObject(o, "status", cp_trace_cmp_verdict_json[status]));
-        cJSON *list = cp_trace_cmp_check(w, cJSON_AddArrayToObject(o, "metrics"));
-        for (size_t i = 0; i < nm; i++) {
-            cJSON *item = cp_trace_cmp_check(w, cJSON_CreateObject());
-            if (!item || !cJSON_AddItemToArray(list, item)) {
-                cJSON_Delete(item);
-                w->failed = 1;
-                continue;
-            }
-            cp_trace_cmp_check(w, cJSON_AddStringToObject(item, "name", m[i].name));
-            cp_trace_cmp_json_number(w, item, "base", m[i].base);
-            cp_trace_cmp_json_number(w, item, "new", m[i].now);
-            cp_trace_cmp_json_number(w, item, "change",
-                                     m[i].base != 0 ? (m[i].now - m[i].base) / m[i].base : NAN);
-            cp_trace_cmp_check(w, cJSON_AddStringToObject(item, "verdict",
-                                                          cp_trace_cmp_verdict_json[m[i].verdict]));
-        }
-        return;
-    }
-    if (status == CP_TRACE_CMP_SAME)
-        return;
-    if (w->text_rows++ == 0)
-        fputc('\n', w->out);
-    if (key)
-        cp_trace_cmp_put_key(w->out, key);
+    char base[48], now[48];
+    cp_trace_cmp_format(base, sizeof base, m->base);
+    cp_trace_cmp_format(now, sizeof now, m->now);
+    cp_strbuf_printf(b, "%s -> %s (", base, now);
+    if (m->base != 0)
+        cp_strbuf_printf(b, "%+.1f%%", 100 * (m->now - m->base) / m->base);
     else
-        fprintf(w->out, "%s\n", title);
-    for (size_t i = 0; i < nm; i++) {
-        if (m[i].verdict == CP_TRACE_CMP_SAME)
-            continue;
-        char a[48], b[48];
-        cp_trace_cmp_format(a, sizeof a, m[i].base);
-        cp_trace_cmp_format(b, sizeof b, m[i].now);
-        fprintf(w->out, "  %-22s  %s -> %s (", m[i].name, a, b);
-        /* the change printed straight to out: all of its digits, and the % sign */
-        if (m[i].base != 0)
-            fprintf(w->out, "%+.1f%%", 100 * (m[i].now - m[i].base) / m[i].base);
-        else
-            fputs("n/a", w->out);
-        fprintf(w->out, ")  %s\n", cp_trace_cmp_verdict_text[m[i].verdict]);
-    }
+        cp_strbuf_str(b, "n/a");
 }
 
-/* The rows only one report has. */
-static size_t cp_trace_cmp_unmatched(cp_trace_cmp_writer *w, const cp_trace_cmp_doc *d,
-                                     const unsigned char *matched, const char *title,
-                                     const char *key)
+/* The process, kernel and where of a key: a copy of it cut at its separators, parts[] pointing
+ * into it (the caller frees it); a part after the last separator there is is "", at the very
+ * end of the part before it. NULL when memory runs out. */
+static char *cp_trace_cmp_split(const char *key, const char *parts[3])
 {
-    size_t count = 0;
-    for (size_t i = 0; i < d->n; i++)
-        count += !matched[i];
-    cJSON *list = w->json ? cp_trace_cmp_check(w, cJSON_AddArrayToObject(w->root, key)) : NULL;
-    if (!w->json && count)
-        fprintf(w->out, "\n%s: %zu\n", title, count);
-    for (size_t i = 0; i < d->n; i++) {
-        if (matched[i])
-            continue;
-        if (w->json) {
-            cJSON *o = cp_trace_cmp_check(w, cJSON_CreateObject());
-            if (!o || !cJSON_AddItemToArray(list, o)) {
-                cJSON_Delete(o);
-                w->failed = 1;
-                continue;
-            }
-            cp_trace_cmp_json_key(w, o, d->entries[i].key);
-        } else {
-            fputs("  ", w->out);
-            cp_trace_cmp_put_key(w->out, d->entries[i].key);
-        }
+    size_t len = strlen(key);
+    char *copy = malloc(len + 1);
+    if (!copy)
+        return NULL;
+    memcpy(copy, key, len + 1);
+    char *s = copy;
+    for (int i = 0; i < 3; i++) {
+        parts[i] = s;
+        char *sep = i < 2 ? strchr(s, CP_TRACE_CMP_SEP) : NULL;
+        if (sep)
+            *sep = '\0';
+        s = sep ? sep + 1 : s + strlen(s);
     }
-    return count;
+    return copy;
 }
 
-static int cp_trace_cmp_write(cp_trace_cmp_writer *w, const cp_trace_cmp_doc *b,
-                              const cp_trace_cmp_doc *n, cp_status *st)
+/* "process | kernel | where" of an item's key, escaped for a terminal. */
+static void cp_trace_cmp_text_id(cp_strbuf *b, const cp_compare_item *item)
 {
-    unsigned char *mb = calloc(b->n ? b->n : 1, 1), *mn = calloc(n->n ? n->n : 1, 1);
-    if (!mb || !mn) {
-        free(mb);
-        free(mn);
-        return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory comparing trace reports");
+    const char *parts[3];
+    char *copy = cp_trace_cmp_split(item->key, parts);
+    if (!copy) {
+        b->failed = 1;
+        return;
     }
-    if (w->json) {
-        w->root = cp_trace_cmp_check(w, cJSON_CreateObject());
-        cp_trace_cmp_json_number(w, w->root, "schema_version", CP_TRACE_SCHEMA_VERSION);
-        cp_trace_cmp_check(w, cJSON_AddStringToObject(w->root, "kind", "trace_compare"));
-        cJSON *tool = cp_trace_cmp_check(w, cJSON_AddObjectToObject(w->root, "tool"));
-        cp_trace_cmp_check(w, cJSON_AddStringToObject(tool, "name", "coalprobe"));
-        cp_trace_cmp_check(w, cJSON_AddStringToObject(tool, "version", CP_VERSION));
-        cp_trace_cmp_check(w, cJSON_AddStringToObject(w->root, "base", b->path));
-        cp_trace_cmp_check(w, cJSON_AddStringToObject(w->root, "new", n->path));
-        cp_trace_cmp_json_number(w, w->root, "tolerance", w->tolerance);
-        cp_trace_cmp_check(w, cJSON_AddBoolToObject(w->root, "base_incomplete", !b->complete));
-        cp_trace_cmp_check(w, cJSON_AddBoolToObject(w->root, "new_incomplete", !n->complete));
-        w->rows = cp_trace_cmp_check(w, cJSON_AddArrayToObject(w->root, "rows"));
-    } else {
-        fputs("base: ", w->out);
-        cp_text_put_printable(w->out, b->path);
-        fprintf(w->out, "%s\nnew:  ", b->complete ? "" : " (incomplete trace)");
-        cp_text_put_printable(w->out, n->path);
-        fprintf(w->out, "%s\n", n->complete ? "" : " (incomplete trace)");
+    for (int i = 0; i < 3; i++) {
+        cp_strbuf_printable(b, parts[i]);
+        if (i < 2 && parts[i + 1] != parts[i] + strlen(parts[i])) /* a separator follows */
+            cp_strbuf_str(b, " | ");
     }
-    size_t matched = 0;
-    for (size_t i = 0, j = 0; i < b->n && j < n->n;) {
-        int c = strcmp(b->entries[i].key, n->entries[j].key);
-        if (c == 0) {
-            cp_trace_cmp_metric m[3];
-            cp_trace_cmp_verdict status;
-            size_t nm =
-                cp_trace_cmp_metrics(&b->entries[i], &n->entries[j], w->tolerance, m, &status);
-            cJSON *o = NULL;
-            if (w->json) {
-                o = cp_trace_cmp_check(w, cJSON_CreateObject());
-                if (o && !cJSON_AddItemToArray(w->rows, o)) {
-                    cJSON_Delete(o);
-                    o = NULL;
-                    w->failed = 1;
-                }
-                cp_trace_cmp_json_key(w, o, b->entries[i].key);
-            }
-            cp_trace_cmp_write_metrics(w, o, b->entries[i].key, NULL, m, nm, status);
-            w->nstatus[status]++;
-            mb[i] = mn[j] = 1;
-            matched++;
-        }
-        i += c <= 0;
-        j += c >= 0;
+    free(copy);
+}
+
+/* {"process", "kernel", "where"} of an item's key. */
+static void cp_trace_cmp_json_id(cp_json *j, cJSON *o, const cp_compare_item *item)
+{
+    static const char *const names[3] = {"process", "kernel", "where"};
+    const char *parts[3];
+    char *copy = cp_trace_cmp_split(item->key, parts);
+    if (!copy) {
+        j->failed = 1;
+        return;
+    }
+    for (int i = 0; i < 3; i++)
+        cp_json_string(j, o, names[i], parts[i]);
+    free(copy);
+}
+
+static void cp_trace_cmp_text_same(FILE *out, size_t same, size_t matched, const char *tolerance)
+{
+    fprintf(out, "%zu %smatched source line%s or PC%s the same within %s\n", same,
+            same == matched ? "" : "other ", same == 1 ? "" : "s", same == 1 ? " is" : "s are",
+            tolerance);
+}
+
+/* The summed instructions of d as items (their keys taken over from d), and the program's
+ * totals. */
+static int cp_trace_cmp_side(cp_trace_cmp_doc *d, cp_compare_side *s, cp_status *st)
+{
+    s->incomplete = !d->complete;
+    s->items = calloc(d->n ? d->n : 1, sizeof *s->items);
+    s->total.values = malloc(2 * sizeof *s->total.values);
+    if (!s->items || !s->total.values)
+        return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory comparing '%s'", d->path);
+    for (; s->n < d->n; s->n++) {
+        cp_trace_cmp_entry *e = &d->entries[s->n];
+        cp_compare_item *item = &s->items[s->n];
+        item->values = malloc(3 * sizeof *item->values);
+        if (!item->values)
+            return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory comparing '%s'", d->path);
+        item->key = e->key;
+        e->key = NULL;
+        cp_trace_cmp_value(item, &cp_trace_cmp_excess, (e->has & 8u) ? e->excess_bytes : NAN);
+        cp_trace_cmp_value(item, &cp_trace_cmp_sectors, cp_trace_cmp_per(e->sectors, e->requests));
+        cp_trace_cmp_value(item, &cp_trace_cmp_wavefronts,
+                           cp_trace_cmp_per(e->wavefronts, e->shared_requests));
     }
     /* the program's total excess: waste that moved to a line of its own is still waste */
-    cp_trace_cmp_metric total[2];
-    size_t ntotal = 0;
-    cp_trace_cmp_verdict total_status = CP_TRACE_CMP_SAME;
-    if (isfinite(b->total_excess) && isfinite(n->total_excess))
-        total[ntotal++] = (cp_trace_cmp_metric){
-            "excess_bytes", b->total_excess, n->total_excess,
-            cp_trace_cmp_judge(b->total_excess, n->total_excess, w->tolerance)};
-    if (isfinite(b->total_conflicts) && isfinite(n->total_conflicts))
-        total[ntotal++] = (cp_trace_cmp_metric){
-            "bank_conflicts", b->total_conflicts, n->total_conflicts,
-            cp_trace_cmp_judge(b->total_conflicts, n->total_conflicts, w->tolerance)};
-    for (size_t i = 0; i < ntotal; i++)
-        if (total[i].verdict > total_status)
-            total_status = total[i].verdict;
-    cJSON *prog =
-        w->json ? cp_trace_cmp_check(w, cJSON_AddObjectToObject(w->root, "program")) : NULL;
-    cp_trace_cmp_write_metrics(w, prog, NULL, "the whole program", total, ntotal, total_status);
-    size_t same = w->nstatus[CP_TRACE_CMP_SAME];
-    if (!w->json) {
-        if (matched == 0)
-            fprintf(w->out, "\nno instruction of one report matches one of the other\n");
-        else if (same)
-            fprintf(w->out, "%s%zu %smatched source line%s or PC%s the same within %s\n",
-                    w->text_rows ? "" : "\n", same, same == matched ? "" : "other ",
-                    same == 1 ? "" : "s", same == 1 ? " is" : "s are", w->tol);
-    }
-    size_t only_base =
-        cp_trace_cmp_unmatched(w, b, mb, "only in base (missing in new)", "only_in_base");
-    size_t only_new = cp_trace_cmp_unmatched(w, n, mn, "only in new", "only_in_new");
-    size_t regressed =
-        w->nstatus[CP_TRACE_CMP_REGRESSED] + (total_status == CP_TRACE_CMP_REGRESSED);
-    if (w->json) {
-        cJSON *sum = cp_trace_cmp_check(w, cJSON_AddObjectToObject(w->root, "summary"));
-        cp_trace_cmp_json_number(w, sum, "regressed", (double)w->nstatus[CP_TRACE_CMP_REGRESSED]);
-        cp_trace_cmp_json_number(w, sum, "improved", (double)w->nstatus[CP_TRACE_CMP_IMPROVED]);
-        cp_trace_cmp_json_number(w, sum, "same", (double)same);
-        cp_trace_cmp_json_number(w, sum, "only_in_base", (double)only_base);
-        cp_trace_cmp_json_number(w, sum, "only_in_new", (double)only_new);
-        cp_trace_cmp_check(w, cJSON_AddBoolToObject(w->root, "regressed", regressed != 0));
-        char *text = w->failed ? NULL : cJSON_Print(w->root);
-        cJSON_Delete(w->root);
-        w->root = NULL;
-        if (!text) {
-            free(mb);
-            free(mn);
-            return cp_status_set(st, CP_EXIT_RUNTIME,
-                                 "out of memory while building the comparison");
-        }
-        fputs(text, w->out);
-        fputc('\n', w->out);
-        cJSON_free(text);
-    } else {
-        fprintf(w->out,
-                "\ncompare: %zu regressed, %zu improved, %zu same, %zu only in base, %zu only in "
-                "new; the program's total %s (tolerance %s)\n",
-                w->nstatus[CP_TRACE_CMP_REGRESSED], w->nstatus[CP_TRACE_CMP_IMPROVED], same,
-                only_base, only_new, cp_trace_cmp_verdict_text[total_status], w->tol);
-    }
-    free(mb);
-    free(mn);
-    if (fflush(w->out) != 0 || ferror(w->out))
-        return cp_status_set(st, CP_EXIT_RUNTIME, "cannot write the comparison: %s",
-                             strerror(errno ? errno : EIO));
-    if (regressed) {
-        cp_status_set(st, CP_EXIT_MISMATCH,
-                      "%zu of %zu matched source lines or PCs regressed%s (tolerance %s)",
-                      w->nstatus[CP_TRACE_CMP_REGRESSED], matched,
-                      total_status == CP_TRACE_CMP_REGRESSED ? ", and the program's total" : "",
-                      w->tol);
-        cp_status_hint(st, "the comparison lists every regressed value");
-        return CP_EXIT_MISMATCH;
-    }
+    cp_trace_cmp_value(&s->total, &cp_trace_cmp_excess, d->total_excess);
+    cp_trace_cmp_value(&s->total, &cp_trace_cmp_conflicts, d->total_conflicts);
     return CP_EXIT_OK;
 }
+
+/* Loads the trace report at path and makes its summed instructions the items of s. */
+static int cp_trace_cmp_load_side(const char *path, cp_compare_side *s, cp_status *st)
+{
+    cp_trace_cmp_doc *d = calloc(1, sizeof *d);
+    if (!d)
+        return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory comparing '%s'", path);
+    d->path = path;
+    s->report = d;
+    CP_TRY(cp_trace_cmp_load(d, st));
+    return cp_trace_cmp_side(d, s, st);
+}
+
+static void cp_trace_cmp_unload_side(cp_compare_side *s)
+{
+    if (s->report)
+        cp_trace_cmp_free_doc(s->report);
+    free(s->report);
+    s->report = NULL;
+}
+
+static const cp_compare_kind cp_trace_cmp_kind = {
+    .load = cp_trace_cmp_load_side,
+    .unload = cp_trace_cmp_unload_side,
+    .schema_version = CP_TRACE_SCHEMA_VERSION,
+    .json_kind = "trace_compare",
+    .incomplete_note = " (incomplete trace)",
+    .items_words = "source lines or PCs",
+    .none_matched = "no instruction of one report matches one of the other",
+    .count_words = {"", ""},
+    .hint = "the comparison lists every regressed value",
+    .total_title = "the whole program",
+    .total_words = "the program's total",
+    .total_json_key = "program",
+    .name_width = 22, /* the longest name, wavefronts_per_request */
+    .text_id = cp_trace_cmp_text_id,
+    .json_id = cp_trace_cmp_json_id,
+    .text_values = cp_trace_cmp_text_values,
+    .text_same = cp_trace_cmp_text_same,
+};
 
 int cp_trace_compare_files(const char *base_path, const char *new_path, double tolerance, int json,
                            FILE *out, cp_status *st)
 {
-    if (!(tolerance >= 0 && tolerance <= 1))
-        return cp_status_set(st, CP_EXIT_USAGE, "tolerance %g is outside 0..1 (0%%..100%%)",
-                             tolerance);
-    cp_trace_cmp_doc b = {.path = base_path}, n = {.path = new_path};
-    int rc = cp_trace_cmp_load(&b, st);
-    if (rc == CP_EXIT_OK)
-        rc = cp_trace_cmp_load(&n, st);
-    if (rc == CP_EXIT_OK) {
-        cp_trace_cmp_writer w = {.out = out, .json = json, .tolerance = tolerance};
-        snprintf(w.tol, sizeof w.tol, "%g%%", tolerance * 100);
-        errno = 0;
-        rc = cp_trace_cmp_write(&w, &b, &n, st);
-    }
-    cp_trace_cmp_free_doc(&b);
-    cp_trace_cmp_free_doc(&n);
-    return rc;
+    return cp_compare_run(&cp_trace_cmp_kind, base_path, new_path, tolerance, json, out, st);
 }

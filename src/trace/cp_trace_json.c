@@ -3,158 +3,95 @@
  * every instruction of the selected kernels in rank order, the gate, dropped records, refusals and
  * notes. */
 #include "cp_trace_report.h"
+#include "report/cp_report.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <math.h>
 #include <string.h>
 
-/* cJSON_Print writes integers from 1e15 up in exponent form: those are added as raw digits. */
-#define CP_TRACE_JSON_RAW_FROM 1e15
-#define CP_TRACE_JSON_RAW_TO 1e19
-
-/* A document being built: a failed cJSON call sets failed, reported once at the end. */
-typedef struct cp_trace_json {
-    int failed;
-} cp_trace_json;
-
-static cJSON *cp_trace_json_check(cp_trace_json *j, cJSON *item)
-{
-    if (!item)
-        j->failed = 1;
-    return item;
-}
-
-static void cp_trace_json_null(cp_trace_json *j, cJSON *o, const char *key)
-{
-    cp_trace_json_check(j, cJSON_AddNullToObject(o, key));
-}
-
-static void cp_trace_json_bool(cp_trace_json *j, cJSON *o, const char *key, int v)
-{
-    cp_trace_json_check(j, cJSON_AddBoolToObject(o, key, v != 0));
-}
-
-/* A number: null when NAN or infinite; large integers as digits. */
-static void cp_trace_json_number(cp_trace_json *j, cJSON *o, const char *key, double v)
-{
-    if (!isfinite(v)) {
-        cp_trace_json_null(j, o, key);
-    } else if (v == floor(v) && fabs(v) >= CP_TRACE_JSON_RAW_FROM &&
-               fabs(v) < CP_TRACE_JSON_RAW_TO) {
-        char digits[32];
-        snprintf(digits, sizeof digits, "%.0f", v);
-        cp_trace_json_check(j, cJSON_AddRawToObject(o, key, digits));
-    } else {
-        cp_trace_json_check(j, cJSON_AddNumberToObject(o, key, v == 0 ? 0.0 : v));
-    }
-}
-
-static void cp_trace_json_string(cp_trace_json *j, cJSON *o, const char *key, const char *s)
-{
-    if (s)
-        cp_trace_json_check(j, cJSON_AddStringToObject(o, key, s));
-    else
-        cp_trace_json_null(j, o, key);
-}
-
-static cJSON *cp_trace_json_append(cp_trace_json *j, cJSON *array)
-{
-    cJSON *item = cJSON_CreateObject();
-    if (item && !cJSON_AddItemToArray(array, item)) {
-        cJSON_Delete(item);
-        item = NULL;
-    }
-    return cp_trace_json_check(j, item);
-}
-
-static cJSON *cp_trace_json_array(cp_trace_json *j, cJSON *o, const char *key)
-{
-    return cp_trace_json_check(j, cJSON_AddArrayToObject(o, key));
-}
-
 /* The derived counts, as the schema's "counts" fields. */
-static void cp_trace_json_counts(cp_trace_json *j, cJSON *o, const cp_trace_derived *d)
+static void cp_trace_json_counts(cp_json *j, cJSON *o, const cp_trace_derived *d)
 {
-    cp_trace_json_number(j, o, "requests", d->requests);
-    cp_trace_json_number(j, o, "sectors", d->sectors);
-    cp_trace_json_number(j, o, "ideal_sectors", d->ideal_sectors);
-    cp_trace_json_number(j, o, "excess_sectors", d->excess_sectors);
-    cp_trace_json_number(j, o, "excess_bytes", d->excess_bytes);
-    cp_trace_json_number(j, o, "sectors_per_request", d->sectors_per_request);
-    cp_trace_json_number(j, o, "ideal_sectors_per_request", d->ideal_sectors_per_request);
-    cp_trace_json_number(j, o, "excess_pct", d->excess_pct);
-    cp_trace_json_number(j, o, "shared_requests", d->shared_requests);
-    cp_trace_json_number(j, o, "wavefronts", d->wavefronts);
-    cp_trace_json_number(j, o, "ideal_wavefronts", d->ideal_wavefronts);
-    cp_trace_json_number(j, o, "bank_conflicts", d->bank_conflicts);
-    cp_trace_json_number(j, o, "wavefronts_per_request", d->wavefronts_per_request);
-    cp_trace_json_number(j, o, "ideal_wavefronts_per_request", d->ideal_wavefronts_per_request);
-    cp_trace_json_number(j, o, "conflict_pct", d->conflict_pct);
+    cp_json_number(j, o, "requests", d->requests);
+    cp_json_number(j, o, "sectors", d->sectors);
+    cp_json_number(j, o, "ideal_sectors", d->ideal_sectors);
+    cp_json_number(j, o, "excess_sectors", d->excess_sectors);
+    cp_json_number(j, o, "excess_bytes", d->excess_bytes);
+    cp_json_number(j, o, "sectors_per_request", d->sectors_per_request);
+    cp_json_number(j, o, "ideal_sectors_per_request", d->ideal_sectors_per_request);
+    cp_json_number(j, o, "excess_pct", d->excess_pct);
+    cp_json_number(j, o, "shared_requests", d->shared_requests);
+    cp_json_number(j, o, "wavefronts", d->wavefronts);
+    cp_json_number(j, o, "ideal_wavefronts", d->ideal_wavefronts);
+    cp_json_number(j, o, "bank_conflicts", d->bank_conflicts);
+    cp_json_number(j, o, "wavefronts_per_request", d->wavefronts_per_request);
+    cp_json_number(j, o, "ideal_wavefronts_per_request", d->ideal_wavefronts_per_request);
+    cp_json_number(j, o, "conflict_pct", d->conflict_pct);
 }
 
-static void cp_trace_json_program(cp_trace_json *j, cJSON *root, const cp_trace_run *run)
+static void cp_trace_json_program(cp_json *j, cJSON *root, const cp_trace_run *run)
 {
-    cJSON *prog = cp_trace_json_check(j, cJSON_AddObjectToObject(root, "program"));
-    cp_trace_json_string(j, prog, "command", run->program);
-    cp_trace_json_number(j, prog, "exit_code", run->exited ? run->exit_code : NAN);
-    cp_trace_json_number(j, prog, "signal", run->signaled ? run->term_signal : NAN);
-    cp_trace_json_number(j, prog, "wall_time_s", run->wall_seconds);
-    cp_trace_json_string(j, root, "from_raw", run->from_raw);
+    cJSON *prog = cp_json_object(j, root, "program");
+    cp_json_string(j, prog, "command", run->program);
+    cp_json_number(j, prog, "exit_code", run->exited ? run->exit_code : NAN);
+    cp_json_number(j, prog, "signal", run->signaled ? run->term_signal : NAN);
+    cp_json_number(j, prog, "wall_time_s", run->wall_seconds);
+    cp_json_string(j, root, "from_raw", run->from_raw);
 }
 
-static void cp_trace_json_options(cp_trace_json *j, cJSON *root, const cp_trace_options *o)
+static void cp_trace_json_options(cp_json *j, cJSON *root, const cp_trace_options *o)
 {
-    cJSON *opt = cp_trace_json_check(j, cJSON_AddObjectToObject(root, "options"));
-    cp_trace_json_number(j, opt, "top", (double)o->top);
-    cp_trace_json_string(j, opt, "kernel_regex", o->kernel_regex);
-    cp_trace_json_number(j, opt, "min_requests", (double)o->min_requests);
-    cp_trace_json_number(j, opt, "max_sectors_per_request", o->max_sectors_per_request);
-    cp_trace_json_number(j, opt, "max_excess_pct", o->max_excess_pct);
+    cJSON *opt = cp_json_object(j, root, "options");
+    cp_json_number(j, opt, "top", (double)o->top);
+    cp_json_string(j, opt, "kernel_regex", o->kernel_regex);
+    cp_json_number(j, opt, "min_requests", (double)o->min_requests);
+    cp_json_number(j, opt, "max_sectors_per_request", o->max_sectors_per_request);
+    cp_json_number(j, opt, "max_excess_pct", o->max_excess_pct);
 }
 
-static void cp_trace_json_processes(cp_trace_json *j, cJSON *root, const cp_trace *t)
+static void cp_trace_json_processes(cp_json *j, cJSON *root, const cp_trace *t)
 {
-    cJSON *list = cp_trace_json_array(j, root, "processes");
+    cJSON *list = cp_json_array(j, root, "processes");
     for (size_t p = 0; p < t->nprocs; p++) {
         const cp_trace_process *proc = &t->procs[p];
-        cJSON *o = cp_trace_json_append(j, list);
-        cp_trace_json_number(j, o, "pid", proc->pid >= 0 ? (double)proc->pid : NAN);
-        cp_trace_json_number(j, o, "ppid", proc->ppid >= 0 ? (double)proc->ppid : NAN);
-        cp_trace_json_string(j, o, "command", proc->command);
-        cp_trace_json_string(j, o, "raw_file", proc->file);
-        cp_trace_json_bool(j, o, "complete", proc->complete && !proc->truncated);
-        cp_trace_json_number(j, o, "flushes", proc->complete ? (double)proc->flushes : NAN);
-        cp_trace_json_number(j, o, "launches", proc->complete ? (double)proc->end_launches : NAN);
-        cp_trace_json_number(j, o, "malformed_lines", (double)proc->malformed);
-        cp_trace_json_bool(j, o, "truncated", proc->truncated);
-        cJSON *devices = cp_trace_json_array(j, o, "devices");
+        cJSON *o = cp_json_append(j, list);
+        cp_json_number(j, o, "pid", proc->pid >= 0 ? (double)proc->pid : NAN);
+        cp_json_number(j, o, "ppid", proc->ppid >= 0 ? (double)proc->ppid : NAN);
+        cp_json_string(j, o, "command", proc->command);
+        cp_json_string(j, o, "raw_file", proc->file);
+        cp_json_bool(j, o, "complete", proc->complete && !proc->truncated);
+        cp_json_number(j, o, "flushes", proc->complete ? (double)proc->flushes : NAN);
+        cp_json_number(j, o, "launches", proc->complete ? (double)proc->end_launches : NAN);
+        cp_json_number(j, o, "malformed_lines", (double)proc->malformed);
+        cp_json_bool(j, o, "truncated", proc->truncated);
+        cJSON *devices = cp_json_array(j, o, "devices");
         for (size_t i = 0; i < proc->ndevices; i++) {
-            cJSON *d = cp_trace_json_append(j, devices);
-            cp_trace_json_number(j, d, "ordinal", proc->devices[i].ordinal);
-            cp_trace_json_string(j, d, "chip", proc->devices[i].chip);
-            cp_trace_json_string(j, d, "name", proc->devices[i].name);
-            cp_trace_json_string(j, d, "compute_capability", proc->devices[i].cc);
+            cJSON *d = cp_json_append(j, devices);
+            cp_json_number(j, d, "ordinal", proc->devices[i].ordinal);
+            cp_json_string(j, d, "chip", proc->devices[i].chip);
+            cp_json_string(j, d, "name", proc->devices[i].name);
+            cp_json_string(j, d, "compute_capability", proc->devices[i].cc);
         }
-        cJSON *missing = cp_trace_json_array(j, o, "missing_metrics");
+        cJSON *missing = cp_json_array(j, o, "missing_metrics");
         for (size_t i = 0; i < proc->nmissing; i++) {
-            cJSON *m = cp_trace_json_append(j, missing);
-            cp_trace_json_string(j, m, "name", proc->missing[i].a);
-            cp_trace_json_string(j, m, "reason", proc->missing[i].b);
+            cJSON *m = cp_json_append(j, missing);
+            cp_json_string(j, m, "name", proc->missing[i].a);
+            cp_json_string(j, m, "reason", proc->missing[i].b);
         }
     }
 }
 
 /* true when an instruction has its line, false when the function has none, else null. */
-static void cp_trace_json_line_info(cp_trace_json *j, cJSON *o, const cp_trace_kernel *k)
+static void cp_trace_json_line_info(cp_json *j, cJSON *o, const cp_trace_kernel *k)
 {
     int any = 0;
     for (size_t i = 0; i < k->ninstrs && !any; i++)
         any = k->instrs[i].file != NULL;
     if (any || k->nosource)
-        cp_trace_json_bool(j, o, "line_info", any);
+        cp_json_bool(j, o, "line_info", any);
     else
-        cp_trace_json_null(j, o, "line_info");
+        cp_json_null(j, o, "line_info");
 }
 
 /* A kernel metric, or null when its records lack it. */
@@ -170,205 +107,201 @@ static double cp_trace_json_k2(const cp_trace_kernel_counters *kc, int a, int b)
 }
 
 /* "kernel_counters": the kernel records added up, as counted (null without kernel records). */
-static void cp_trace_json_kernel_counters(cp_trace_json *j, cJSON *o,
-                                          const cp_trace_kernel_counters *kc)
+static void cp_trace_json_kernel_counters(cp_json *j, cJSON *o, const cp_trace_kernel_counters *kc)
 {
     if (!kc->records) {
-        cp_trace_json_null(j, o, "kernel_counters");
+        cp_json_null(j, o, "kernel_counters");
         return;
     }
-    cJSON *c = cp_trace_json_check(j, cJSON_AddObjectToObject(o, "kernel_counters"));
-    cp_trace_json_number(j, c, "launches", (double)kc->records);
-    cp_trace_json_number(j, c, "requests",
-                         cp_trace_json_k2(kc, CP_TRACE_K_LD_REQUESTS, CP_TRACE_K_ST_REQUESTS));
-    cp_trace_json_number(j, c, "sectors",
-                         cp_trace_json_k2(kc, CP_TRACE_K_LD_SECTORS, CP_TRACE_K_ST_SECTORS));
-    cp_trace_json_number(j, c, "bytes_requested",
-                         cp_trace_json_k2(kc, CP_TRACE_K_LD_BYTES, CP_TRACE_K_ST_BYTES));
-    cp_trace_json_number(
-        j, c, "instructions",
-        cp_trace_json_k2(kc, CP_TRACE_K_LD_INSTRUCTIONS, CP_TRACE_K_ST_INSTRUCTIONS));
-    cp_trace_json_number(j, c, "shared_requests",
-                         cp_trace_json_k2(kc, CP_TRACE_K_SHARED_LD, CP_TRACE_K_SHARED_ST));
-    cp_trace_json_number(j, c, "wavefronts",
-                         cp_trace_json_k2(kc, CP_TRACE_K_LD_WAVEFRONTS, CP_TRACE_K_ST_WAVEFRONTS));
-    cp_trace_json_number(j, c, "bank_conflicts",
-                         cp_trace_json_k2(kc, CP_TRACE_K_LD_CONFLICTS, CP_TRACE_K_ST_CONFLICTS));
-    cp_trace_json_number(j, c, "gpu_time_s", cp_trace_json_k(kc, CP_TRACE_K_DURATION) * 1e-9);
+    cJSON *c = cp_json_object(j, o, "kernel_counters");
+    cp_json_number(j, c, "launches", (double)kc->records);
+    cp_json_number(j, c, "requests",
+                   cp_trace_json_k2(kc, CP_TRACE_K_LD_REQUESTS, CP_TRACE_K_ST_REQUESTS));
+    cp_json_number(j, c, "sectors",
+                   cp_trace_json_k2(kc, CP_TRACE_K_LD_SECTORS, CP_TRACE_K_ST_SECTORS));
+    cp_json_number(j, c, "bytes_requested",
+                   cp_trace_json_k2(kc, CP_TRACE_K_LD_BYTES, CP_TRACE_K_ST_BYTES));
+    cp_json_number(j, c, "instructions",
+                   cp_trace_json_k2(kc, CP_TRACE_K_LD_INSTRUCTIONS, CP_TRACE_K_ST_INSTRUCTIONS));
+    cp_json_number(j, c, "shared_requests",
+                   cp_trace_json_k2(kc, CP_TRACE_K_SHARED_LD, CP_TRACE_K_SHARED_ST));
+    cp_json_number(j, c, "wavefronts",
+                   cp_trace_json_k2(kc, CP_TRACE_K_LD_WAVEFRONTS, CP_TRACE_K_ST_WAVEFRONTS));
+    cp_json_number(j, c, "bank_conflicts",
+                   cp_trace_json_k2(kc, CP_TRACE_K_LD_CONFLICTS, CP_TRACE_K_ST_CONFLICTS));
+    cp_json_number(j, c, "gpu_time_s", cp_trace_json_k(kc, CP_TRACE_K_DURATION) * 1e-9);
 }
 
-static void cp_trace_json_kernels(cp_trace_json *j, cJSON *root, const cp_trace_report *r)
+static void cp_trace_json_kernels(cp_json *j, cJSON *root, const cp_trace_report *r)
 {
     const cp_trace *t = r->trace;
-    cJSON *list = cp_trace_json_array(j, root, "kernels");
+    cJSON *list = cp_json_array(j, root, "kernels");
     for (size_t p = 0; p < t->nprocs; p++)
         for (size_t k = 0; k < t->procs[p].nkernels; k++) {
             const cp_trace_kernel *kk = &t->procs[p].kernels[k];
             if (!kk->selected)
                 continue;
-            cJSON *o = cp_trace_json_append(j, list);
-            cp_trace_json_number(j, o, "index", (double)kk->index);
-            cp_trace_json_number(j, o, "pid", t->procs[p].pid >= 0 ? (double)t->procs[p].pid : NAN);
-            cp_trace_json_number(j, o, "device", kk->device);
+            cJSON *o = cp_json_append(j, list);
+            cp_json_number(j, o, "index", (double)kk->index);
+            cp_json_number(j, o, "pid", t->procs[p].pid >= 0 ? (double)t->procs[p].pid : NAN);
+            cp_json_number(j, o, "device", kk->device);
             char crc[16];
             snprintf(crc, sizeof crc, "%08x", kk->crc);
-            cp_trace_json_string(j, o, "cubin_crc", kk->has_crc ? crc : NULL);
-            cp_trace_json_string(j, o, "function", kk->function);
-            cp_trace_json_string(j, o, "name", kk->name ? kk->name : kk->function);
-            cp_trace_json_number(j, o, "launches", (double)kk->launches);
-            cp_trace_json_bool(j, o, "counted", kk->from != CP_TRACE_FROM_NONE);
-            cp_trace_json_string(j, o, "counts_from",
-                                 kk->from == CP_TRACE_FROM_INSTRUCTIONS ? "instructions"
-                                 : kk->from == CP_TRACE_FROM_KERNEL     ? "kernel_counters"
-                                                                        : NULL);
-            cp_trace_json_bool(j, o, "instructions_zero", kk->instructions_zero);
-            cp_trace_json_number(j, o, "instruction_scale", kk->scale);
+            cp_json_string(j, o, "cubin_crc", kk->has_crc ? crc : NULL);
+            cp_json_string(j, o, "function", kk->function);
+            cp_json_string(j, o, "name", kk->name ? kk->name : kk->function);
+            cp_json_number(j, o, "launches", (double)kk->launches);
+            cp_json_bool(j, o, "counted", kk->from != CP_TRACE_FROM_NONE);
+            cp_json_string(j, o, "counts_from",
+                           kk->from == CP_TRACE_FROM_INSTRUCTIONS ? "instructions"
+                           : kk->from == CP_TRACE_FROM_KERNEL     ? "kernel_counters"
+                                                                  : NULL);
+            cp_json_bool(j, o, "instructions_zero", kk->instructions_zero);
+            cp_json_number(j, o, "instruction_scale", kk->scale);
             cp_trace_json_line_info(j, o, kk);
-            cp_trace_json_number(j, o, "instructions", (double)kk->ninstrs);
+            cp_json_number(j, o, "instructions", (double)kk->ninstrs);
             cp_trace_json_counts(j, o, &kk->d);
             cp_trace_json_kernel_counters(j, o, &kk->kc);
-            cp_trace_json_bool(j, o, "gate_failed", kk->gate_failed);
-            cp_trace_json_number(
+            cp_json_bool(j, o, "gate_failed", kk->gate_failed);
+            cp_json_number(
                 j, o, "excess_share",
                 r->program.excess_bytes > 0 ? kk->d.excess_bytes / r->program.excess_bytes : NAN);
         }
 }
 
-static void cp_trace_json_instructions(cp_trace_json *j, cJSON *root, const cp_trace_report *r)
+static void cp_trace_json_instructions(cp_json *j, cJSON *root, const cp_trace_report *r)
 {
-    cJSON *list = cp_trace_json_array(j, root, "instructions");
+    cJSON *list = cp_json_array(j, root, "instructions");
     for (size_t i = 0; i < r->ninstrs; i++) {
         const cp_trace_instr *in = r->instrs[i];
         const cp_trace_kernel *k = r->instr_kernel[i];
-        cJSON *o = cp_trace_json_append(j, list);
-        cp_trace_json_number(j, o, "rank", in->rank ? (double)in->rank : NAN);
-        cp_trace_json_number(j, o, "kernel_index", (double)k->index);
-        cp_trace_json_number(j, o, "pid",
-                             r->instr_proc[i]->pid >= 0 ? (double)r->instr_proc[i]->pid : NAN);
-        cp_trace_json_string(j, o, "kernel", k->name ? k->name : k->function);
-        cp_trace_json_number(j, o, "pc", in->pc);
-        cp_trace_json_string(j, o, "file", in->file);
-        cp_trace_json_number(j, o, "line", in->file ? (double)in->line : NAN);
-        cp_trace_json_string(j, o, "opcode", in->opcode);
-        cp_trace_json_string(j, o, "op", cp_trace_op_name(in));
-        cp_trace_json_string(j, o, "space", cp_trace_space_name(in));
+        cJSON *o = cp_json_append(j, list);
+        cp_json_number(j, o, "rank", in->rank ? (double)in->rank : NAN);
+        cp_json_number(j, o, "kernel_index", (double)k->index);
+        cp_json_number(j, o, "pid",
+                       r->instr_proc[i]->pid >= 0 ? (double)r->instr_proc[i]->pid : NAN);
+        cp_json_string(j, o, "kernel", k->name ? k->name : k->function);
+        cp_json_number(j, o, "pc", in->pc);
+        cp_json_string(j, o, "file", in->file);
+        cp_json_number(j, o, "line", in->file ? (double)in->line : NAN);
+        cp_json_string(j, o, "opcode", in->opcode);
+        cp_json_string(j, o, "op", cp_trace_op_name(in));
+        cp_json_string(j, o, "space", cp_trace_space_name(in));
         cp_trace_json_counts(j, o, &in->d);
-        cp_trace_json_number(j, o, "excess_share", in->excess_share);
-        cp_trace_json_number(j, o, "conflict_share", in->conflict_share);
+        cp_json_number(j, o, "excess_share", in->excess_share);
+        cp_json_number(j, o, "conflict_share", in->conflict_share);
         char meaning[700];
         cp_trace_meaning(&in->d, meaning, sizeof meaning);
-        cp_trace_json_string(j, o, "meaning", meaning[0] ? meaning : NULL);
-        cp_trace_json_bool(j, o, "gate_failed", in->gate_failed);
+        cp_json_string(j, o, "meaning", meaning[0] ? meaning : NULL);
+        cp_json_bool(j, o, "gate_failed", in->gate_failed);
     }
 }
 
-static void cp_trace_json_gate(cp_trace_json *j, cJSON *root, const cp_trace_report *r)
+static void cp_trace_json_gate(cp_json *j, cJSON *root, const cp_trace_report *r)
 {
-    cJSON *gate = cp_trace_json_check(j, cJSON_AddObjectToObject(root, "gate"));
-    cp_trace_json_bool(j, gate, "checked", r->gate_checked);
+    cJSON *gate = cp_json_object(j, root, "gate");
+    cp_json_bool(j, gate, "checked", r->gate_checked);
     if (r->gate_checked && r->nexecuted + r->nkernels_ran > 0)
-        cp_trace_json_bool(j, gate, "passed", r->nviolations == 0);
+        cp_json_bool(j, gate, "passed", r->nviolations == 0);
     else
-        cp_trace_json_null(j, gate, "passed");
-    cp_trace_json_number(j, gate, "judged", (double)r->gate_judged);
-    cp_trace_json_number(j, gate, "judged_kernels", (double)r->gate_judged_kernels);
-    cJSON *list = cp_trace_json_array(j, gate, "violations");
+        cp_json_null(j, gate, "passed");
+    cp_json_number(j, gate, "judged", (double)r->gate_judged);
+    cp_json_number(j, gate, "judged_kernels", (double)r->gate_judged_kernels);
+    cJSON *list = cp_json_array(j, gate, "violations");
     for (size_t i = 0; i < r->nviolations; i++) {
         const cp_trace_violation *v = &r->violations[i];
-        cJSON *o = cp_trace_json_append(j, list);
+        cJSON *o = cp_json_append(j, list);
         const cp_trace_instr *in = v->instr; /* NULL: the kernel counted as a whole */
-        cp_trace_json_string(j, o, "level", in ? "instruction" : "kernel");
-        cp_trace_json_number(j, o, "rank", in ? (double)in->rank : NAN);
-        cp_trace_json_number(j, o, "pid", v->proc->pid >= 0 ? (double)v->proc->pid : NAN);
-        cp_trace_json_string(j, o, "kernel",
-                             v->kernel->name ? v->kernel->name : v->kernel->function);
-        cp_trace_json_number(j, o, "pc", in ? in->pc : NAN);
-        cp_trace_json_string(j, o, "file", in ? in->file : NULL);
-        cp_trace_json_number(j, o, "line", in && in->file ? (double)in->line : NAN);
-        cp_trace_json_string(j, o, "metric", v->what);
-        cp_trace_json_number(j, o, "value", v->value);
-        cp_trace_json_number(j, o, "limit", v->limit);
+        cp_json_string(j, o, "level", in ? "instruction" : "kernel");
+        cp_json_number(j, o, "rank", in ? (double)in->rank : NAN);
+        cp_json_number(j, o, "pid", v->proc->pid >= 0 ? (double)v->proc->pid : NAN);
+        cp_json_string(j, o, "kernel", v->kernel->name ? v->kernel->name : v->kernel->function);
+        cp_json_number(j, o, "pc", in ? in->pc : NAN);
+        cp_json_string(j, o, "file", in ? in->file : NULL);
+        cp_json_number(j, o, "line", in && in->file ? (double)in->line : NAN);
+        cp_json_string(j, o, "metric", v->what);
+        cp_json_number(j, o, "value", v->value);
+        cp_json_number(j, o, "limit", v->limit);
     }
 }
 
-static void cp_trace_json_records(cp_trace_json *j, cJSON *root, const cp_trace *t)
+static void cp_trace_json_records(cp_json *j, cJSON *root, const cp_trace *t)
 {
-    cJSON *dropped = cp_trace_json_array(j, root, "dropped");
-    cJSON *refusals = cp_trace_json_array(j, root, "refusals");
-    cJSON *notes = cp_trace_json_array(j, root, "notes");
+    cJSON *dropped = cp_json_array(j, root, "dropped");
+    cJSON *refusals = cp_json_array(j, root, "refusals");
+    cJSON *notes = cp_json_array(j, root, "notes");
     for (size_t i = 0; i < t->nnotes; i++) {
-        cJSON *o = cp_trace_json_append(j, notes);
-        cp_trace_json_null(j, o, "pid");
-        cp_trace_json_string(j, o, "text", t->notes[i]);
+        cJSON *o = cp_json_append(j, notes);
+        cp_json_null(j, o, "pid");
+        cp_json_string(j, o, "text", t->notes[i]);
     }
     for (size_t p = 0; p < t->nprocs; p++) {
         const cp_trace_process *proc = &t->procs[p];
         double pid = proc->pid >= 0 ? (double)proc->pid : NAN;
         for (size_t i = 0; i < proc->ndropped; i++) {
-            cJSON *o = cp_trace_json_append(j, dropped);
-            cp_trace_json_number(j, o, "pid", pid);
-            cp_trace_json_number(j, o, "device", proc->dropped[i].device);
-            cp_trace_json_number(j, o, "count", (double)proc->dropped[i].count);
-            cp_trace_json_string(j, o, "reason", proc->dropped[i].reason);
+            cJSON *o = cp_json_append(j, dropped);
+            cp_json_number(j, o, "pid", pid);
+            cp_json_number(j, o, "device", proc->dropped[i].device);
+            cp_json_number(j, o, "count", (double)proc->dropped[i].count);
+            cp_json_string(j, o, "reason", proc->dropped[i].reason);
         }
         for (size_t i = 0; i < proc->nrefusals; i++) {
             const cp_trace_refusal *x = &proc->refusals[i];
             const char *cause;
             char fix[512];
             cp_trace_refusal_text(x->code, &cause, fix, sizeof fix);
-            cJSON *o = cp_trace_json_append(j, refusals);
-            cp_trace_json_number(j, o, "pid", pid);
-            cp_trace_json_string(j, o, "call", x->call);
-            cp_trace_json_number(j, o, "code", x->code);
-            cp_trace_json_string(j, o, "name", x->name);
-            cp_trace_json_string(j, o, "message", x->message);
-            cp_trace_json_string(j, o, "cause", cause);
-            cp_trace_json_string(j, o, "hint", fix);
+            cJSON *o = cp_json_append(j, refusals);
+            cp_json_number(j, o, "pid", pid);
+            cp_json_string(j, o, "call", x->call);
+            cp_json_number(j, o, "code", x->code);
+            cp_json_string(j, o, "name", x->name);
+            cp_json_string(j, o, "message", x->message);
+            cp_json_string(j, o, "cause", cause);
+            cp_json_string(j, o, "hint", fix);
         }
         if (proc->malformed) {
             char text[512];
             snprintf(text, sizeof text, "%s: %zu malformed line%s skipped", proc->file,
                      proc->malformed, proc->malformed == 1 ? "" : "s");
-            cJSON *o = cp_trace_json_append(j, notes);
-            cp_trace_json_number(j, o, "pid", pid);
-            cp_trace_json_string(j, o, "text", text);
+            cJSON *o = cp_json_append(j, notes);
+            cp_json_number(j, o, "pid", pid);
+            cp_json_string(j, o, "text", text);
         }
         for (size_t i = 0; i < proc->nnotes; i++) {
-            cJSON *o = cp_trace_json_append(j, notes);
-            cp_trace_json_number(j, o, "pid", pid);
-            cp_trace_json_string(j, o, "text", proc->notes[i]);
+            cJSON *o = cp_json_append(j, notes);
+            cp_json_number(j, o, "pid", pid);
+            cp_json_string(j, o, "text", proc->notes[i]);
         }
     }
 }
 
 int cp_trace_write_json(FILE *out, const cp_trace_report *r, cp_status *st)
 {
-    cp_trace_json j = {0};
-    cJSON *root = cp_trace_json_check(&j, cJSON_CreateObject());
-    cp_trace_json_number(&j, root, "schema_version", CP_TRACE_SCHEMA_VERSION);
-    cp_trace_json_string(&j, root, "kind", "trace");
-    cJSON *tool = cp_trace_json_check(&j, cJSON_AddObjectToObject(root, "tool"));
-    cp_trace_json_string(&j, tool, "name", "coalprobe");
-    cp_trace_json_string(&j, tool, "version", r->run->tool_version);
-    cp_trace_json_string(&j, root, "command", r->run->command);
+    cp_json j = {0};
+    cJSON *root = cp_json_check(&j, cJSON_CreateObject());
+    cp_json_number(&j, root, "schema_version", CP_TRACE_SCHEMA_VERSION);
+    cp_json_string(&j, root, "kind", "trace");
+    cJSON *tool = cp_json_object(&j, root, "tool");
+    cp_json_string(&j, tool, "name", "coalprobe");
+    cp_json_string(&j, tool, "version", r->run->tool_version);
+    cp_json_string(&j, root, "command", r->run->command);
     cp_trace_json_program(&j, root, r->run);
-    cp_trace_json_bool(&j, root, "complete", r->complete);
-    cp_trace_json_string(&j, root, "incomplete_reason", r->complete ? NULL : r->incomplete_reason);
-    cp_trace_json_bool(&j, root, "counted", r->counted);
-    cp_trace_json_string(&j, root, "no_counts_reason", r->counted ? NULL : r->no_counts_reason);
-    cp_trace_json_string(&j, root, "no_counts_hint",
-                         !r->counted && r->no_counts_fix[0] ? r->no_counts_fix : NULL);
-    cp_trace_json_bool(&j, root, "opcodes", r->have_opcodes);
+    cp_json_bool(&j, root, "complete", r->complete);
+    cp_json_string(&j, root, "incomplete_reason", r->complete ? NULL : r->incomplete_reason);
+    cp_json_bool(&j, root, "counted", r->counted);
+    cp_json_string(&j, root, "no_counts_reason", r->counted ? NULL : r->no_counts_reason);
+    cp_json_string(&j, root, "no_counts_hint",
+                   !r->counted && r->no_counts_fix[0] ? r->no_counts_fix : NULL);
+    cp_json_bool(&j, root, "opcodes", r->have_opcodes);
     cp_trace_json_options(&j, root, r->options);
-    cJSON *totals = cp_trace_json_check(&j, cJSON_AddObjectToObject(root, "totals"));
+    cJSON *totals = cp_json_object(&j, root, "totals");
     cp_trace_json_counts(&j, totals, &r->program);
     cp_trace_json_gate(&j, root, r);
     cp_trace_json_processes(&j, root, r->trace);
     cp_trace_json_kernels(&j, root, r);
     cp_trace_json_instructions(&j, root, r);
     cp_trace_json_records(&j, root, r->trace);
-    char *text = j.failed ? NULL : cJSON_Print(root);
-    cJSON_Delete(root);
+    char *text = cp_json_finish(&j, root);
     if (!text)
         return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory while building the JSON report");
     errno = 0;

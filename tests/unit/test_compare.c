@@ -1,10 +1,12 @@
 /* test_compare.c: coalprobe compare on hand-made reports (tests/golden/compare/): verdicts, exit
  * codes, errors, tolerance parsing, golden text and JSON. CP_UPDATE_GOLDEN=1 rewrites goldens. */
+#define _POSIX_C_SOURCE 200809L /* mkstemp, fdopen */
 #include "report/cp_compare.h"
 #include "cp_test.h"
 
 #include <cjson/cJSON.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define DIR CP_TEST_DATA_DIR "/golden/compare/"
 
@@ -410,6 +412,38 @@ static void test_golden_mixed(void)
     result_free(&r);
 }
 
+/* The comparison's JSON writes a whole number as its digits, as the reports themselves do,
+ * never in exponent form: base.json with one count raised to 2e16. */
+static void test_json_whole_digits(void)
+{
+    FILE *in = fopen(DIR "base.json", "rb");
+    CHECK(in != NULL);
+    char *text = in ? cp_test_read_stream(in) : NULL;
+    if (in)
+        fclose(in);
+    char *at = text ? strstr(text, "\"requests\": 2097152,") : NULL;
+    CHECK(at != NULL);
+    char path[] = "/tmp/coalprobe_test_compare_XXXXXX";
+    int fd = at ? mkstemp(path) : -1;
+    FILE *out = fd >= 0 ? fdopen(fd, "w") : NULL;
+    CHECK(out != NULL);
+    if (!out) {
+        free(text);
+        return;
+    }
+    fwrite(text, 1, (size_t)(at - text), out);
+    fputs("\"requests\": 20000000000000000,", out);
+    fputs(at + strlen("\"requests\": 2097152,"), out);
+    fclose(out);
+    result r = compare(DIR "base.json", path, 0.05, 1);
+    CHECK_EQ_U64(r.rc, CP_EXIT_MISMATCH);
+    CHECK_STR_CONTAINS(r.text, "\"new\":\t20000000000000000,");
+    CHECK(r.text && !strstr(r.text, "e+16"));
+    result_free(&r);
+    remove(path);
+    free(text);
+}
+
 int main(void)
 {
     test_identical();
@@ -424,5 +458,6 @@ int main(void)
     test_bad_tolerance_argument();
     test_unwritable_output();
     test_golden_mixed();
+    test_json_whole_digits();
     return cp_test_finish();
 }

@@ -1,0 +1,88 @@
+/* cp_json.c: building a JSON document with cJSON, its failure reported once, and the one
+ * number encoding of coalprobe's JSON. */
+#include "cp_json.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+
+/* cJSON_Print writes whole numbers from 1e15 up in exponent form ("%1.15g"): those are added as
+ * raw digits, up to where a double's digits stop meaning anything. */
+#define CP_JSON_RAW_FROM 1e15
+#define CP_JSON_RAW_TO 1e19
+
+cJSON *cp_json_check(cp_json *j, cJSON *item)
+{
+    if (!item)
+        j->failed = 1;
+    return item;
+}
+
+void cp_json_null(cp_json *j, cJSON *o, const char *key)
+{
+    cp_json_check(j, cJSON_AddNullToObject(o, key));
+}
+
+void cp_json_bool(cp_json *j, cJSON *o, const char *key, int v)
+{
+    cp_json_check(j, cJSON_AddBoolToObject(o, key, v != 0));
+}
+
+void cp_json_number(cp_json *j, cJSON *o, const char *key, double v)
+{
+    if (!isfinite(v)) {
+        cp_json_null(j, o, key);
+    } else if (v == floor(v) && fabs(v) >= CP_JSON_RAW_FROM && fabs(v) < CP_JSON_RAW_TO) {
+        char digits[32];
+        snprintf(digits, sizeof digits, "%.0f", v);
+        cp_json_check(j, cJSON_AddRawToObject(o, key, digits));
+    } else { /* -0 as 0: cJSON would write "-0" */
+        cp_json_check(j, cJSON_AddNumberToObject(o, key, v == 0 ? 0.0 : v));
+    }
+}
+
+void cp_json_u64(cp_json *j, cJSON *o, const char *key, uint64_t v)
+{
+    if ((double)v < CP_JSON_RAW_FROM) {
+        cp_json_check(j, cJSON_AddNumberToObject(o, key, (double)v));
+        return;
+    }
+    char digits[32];
+    snprintf(digits, sizeof digits, "%" PRIu64, v);
+    cp_json_check(j, cJSON_AddRawToObject(o, key, digits));
+}
+
+void cp_json_string(cp_json *j, cJSON *o, const char *key, const char *s)
+{
+    if (s)
+        cp_json_check(j, cJSON_AddStringToObject(o, key, s));
+    else
+        cp_json_null(j, o, key);
+}
+
+cJSON *cp_json_object(cp_json *j, cJSON *o, const char *key)
+{
+    return cp_json_check(j, cJSON_AddObjectToObject(o, key));
+}
+
+cJSON *cp_json_array(cp_json *j, cJSON *o, const char *key)
+{
+    return cp_json_check(j, cJSON_AddArrayToObject(o, key));
+}
+
+cJSON *cp_json_append(cp_json *j, cJSON *array)
+{
+    cJSON *item = cJSON_CreateObject();
+    if (item && !cJSON_AddItemToArray(array, item)) {
+        cJSON_Delete(item);
+        item = NULL;
+    }
+    return cp_json_check(j, item);
+}
+
+char *cp_json_finish(cp_json *j, cJSON *root)
+{
+    char *text = j->failed || !root ? NULL : cJSON_Print(root);
+    cJSON_Delete(root);
+    return text;
+}

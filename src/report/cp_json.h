@@ -1,0 +1,45 @@
+/* cp_json.h: building a JSON document with cJSON: the first failed call is recorded and the
+ * failure reported once at the end; numbers in one encoding for every report coalprobe writes. */
+#ifndef CP_JSON_H
+#define CP_JSON_H
+
+#include <cjson/cJSON.h>
+#include <stdint.h>
+
+/* A document being built. Adding to a NULL parent is harmless in cJSON, so building goes on
+ * after a failure and the caller checks `failed` once. */
+typedef struct cp_json {
+    int failed;
+} cp_json;
+
+/* item, recording a failure when it is NULL. */
+cJSON *cp_json_check(cp_json *j, cJSON *item);
+
+void cp_json_null(cp_json *j, cJSON *o, const char *key);
+
+/* true when v != 0. */
+void cp_json_bool(cp_json *j, cJSON *o, const char *key, int v);
+
+/* The number encoding: null when NAN or infinite; a whole number as its digits (cJSON alone
+ * writes those from 1e15 up in exponent form), up to 1e19; -0 as 0; anything else as cJSON
+ * writes it. */
+void cp_json_number(cp_json *j, cJSON *o, const char *key, double v);
+
+/* An integer as its exact digits, however large. */
+void cp_json_u64(cp_json *j, cJSON *o, const char *key, uint64_t v);
+
+/* A string; null when s is NULL. */
+void cp_json_string(cp_json *j, cJSON *o, const char *key, const char *s);
+
+/* A new object or array under key; NULL (recorded) when memory runs out. */
+cJSON *cp_json_object(cp_json *j, cJSON *o, const char *key);
+cJSON *cp_json_array(cp_json *j, cJSON *o, const char *key);
+
+/* A new object appended to array. */
+cJSON *cp_json_append(cp_json *j, cJSON *array);
+
+/* root printed (pretty, as cJSON_Print), or NULL when building or printing failed; root is
+ * deleted either way. The caller frees the text with cJSON_free. */
+char *cp_json_finish(cp_json *j, cJSON *root);
+
+#endif

@@ -1,0 +1,93 @@
+/* test_json.c: unit tests of cp_json: the one number encoding of every JSON report (whole
+ * numbers as digits, never in exponent form, up to 1e19; null for NAN and infinities) and the
+ * first failure recorded. */
+#include "cp_test.h"
+#include "report/cp_report.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* What {"v": v} prints as, unformatted, the braces and key left out. */
+static void check_number(double v, const char *want, int line)
+{
+    cp_json j = {0};
+    cJSON *o = cJSON_CreateObject();
+    cp_json_number(&j, o, "v", v);
+    char *text = cJSON_PrintUnformatted(o);
+    const char *got = text && strlen(text) > 6 ? text + 5 : "?";
+    char trimmed[64];
+    snprintf(trimmed, sizeof trimmed, "%.*s", (int)strlen(got) - 1, got);
+    if (!j.failed && strcmp(trimmed, want) == 0) {
+        cp_test_passed++;
+    } else {
+        cp_test_failed++;
+        fprintf(stderr, "%s:%d: number: got '%s', wanted '%s'\n", __FILE__, line, trimmed, want);
+    }
+    cJSON_free(text);
+    cJSON_Delete(o);
+}
+
+static void test_numbers(void)
+{
+    check_number(0, "0", __LINE__);
+    check_number(-0.0, "0", __LINE__);
+    check_number(42, "42", __LINE__);
+    check_number(0.25, "0.25", __LINE__);
+    check_number(999999999999999.0, "999999999999999", __LINE__);
+    check_number(1e15, "1000000000000000", __LINE__);
+    check_number(2e16, "20000000000000000", __LINE__);
+    check_number(-2e16, "-20000000000000000", __LINE__);
+    check_number(9007199254740993.0, "9007199254740992", __LINE__); /* the double's own digits */
+    check_number(1e19, "1e+19", __LINE__);
+    check_number(1e300, "1e+300", __LINE__);
+    check_number(NAN, "null", __LINE__);
+    check_number(INFINITY, "null", __LINE__);
+}
+
+static void test_u64(void)
+{
+    cp_json j = {0};
+    cJSON *o = cJSON_CreateObject();
+    cp_json_u64(&j, o, "small", 7);
+    cp_json_u64(&j, o, "big", UINT64_MAX);
+    cp_json_u64(&j, o, "odd", (uint64_t)9007199254740993u); /* beyond 2^53: exact digits */
+    char *text = cJSON_PrintUnformatted(o);
+    CHECK(!j.failed && text &&
+          strcmp(text, "{\"small\":7,\"big\":18446744073709551615,\"odd\":9007199254740993}") == 0);
+    cJSON_free(text);
+    cJSON_Delete(o);
+}
+
+/* A failed call is recorded, building goes on harmlessly, and finishing reports it. */
+static void test_failure(void)
+{
+    cp_json j = {0};
+    cJSON *root = cp_json_check(&j, cJSON_CreateObject());
+    cJSON *rows = cp_json_array(&j, root, "rows");
+    CHECK(cp_json_append(&j, rows) != NULL);
+    CHECK(!j.failed);
+    CHECK(cp_json_check(&j, NULL) == NULL);
+    CHECK(j.failed);
+    cp_json_string(&j, NULL, "ignored", "x"); /* to a NULL parent: nothing happens */
+    cp_json_number(&j, cp_json_object(&j, NULL, "none"), "n", 1);
+    CHECK(cp_json_finish(&j, root) == NULL); /* and root is freed (ASan would tell) */
+
+    cp_json ok = {0};
+    root = cp_json_check(&ok, cJSON_CreateObject());
+    cp_json_string(&ok, root, "s", NULL);
+    cp_json_bool(&ok, root, "b", 5);
+    char *text = cp_json_finish(&ok, root);
+    CHECK(text && strcmp(text, "{\n\t\"s\":\tnull,\n\t\"b\":\ttrue\n}") == 0);
+    cJSON_free(text);
+}
+
+int main(void)
+{
+    test_numbers();
+    test_u64();
+    test_failure();
+    printf("%d passed, %d failed\n", cp_test_passed, cp_test_failed);
+    return cp_test_failed != 0;
+}
