@@ -1,14 +1,15 @@
-/* cp_trace.h: the trace layer's face: coalprobe trace -- PROGRAM. The launcher
- * (cp_trace_launch.h) runs the program with coalprobe's CUPTI injection library
- * (cp_inject.c, built as libcoalprobe_inject.so), which writes raw files (cp_trace_raw.h); the
- * report side reads them, ranks every memory instruction by the bytes it wastes and writes the
- * report and the gate. */
+/* cp_trace.h: the trace layer's face, what the rest of coalprobe calls: coalprobe trace --
+ * PROGRAM, and compare of two trace reports. Inside the layer, the launcher (cp_trace_launch.h)
+ * runs the program with coalprobe's CUPTI injection library (cp_inject.c, built as
+ * libcoalprobe_inject.so), which writes raw files (cp_trace_raw.h); the report side
+ * (cp_trace_report.h) reads them, ranks every memory instruction by the bytes it wastes and
+ * writes the report and the gate. */
 #ifndef CP_TRACE_H
 #define CP_TRACE_H
 
-#include "cp_trace_launch.h"
-#include "cp_trace_raw.h"
-#include "cp_trace_report.h"
+#include <stdio.h>
+
+#include "base/cp_base.h"
 
 /* coalprobe trace [OPTIONS] [--] PROGRAM [ARGS...]: argv[0] is "trace". Runs the program under
  * the injection library (or, with --from-raw DIR, reads recorded raw files), writes the report
@@ -16,5 +17,15 @@
  * when it was killed), else 3 when the gate failed, else 0; 1 for coalprobe's own runtime
  * errors, 2 for usage errors (docs/trace.md). */
 int cp_trace_main(int argc, char **argv);
+
+/* 1 when path holds a JSON object whose "kind" is "trace" (a trace report), else 0. */
+int cp_trace_compare_is_trace(const char *path);
+
+/* coalprobe compare on two trace reports: instructions matched by process command, kernel name
+ * and file:line (or PC when there is no line), summed per match; excess bytes, sectors per
+ * request and wavefronts per request judged within tolerance (lower is better). Returns as
+ * cp_compare_files does (3 when something regressed). */
+int cp_trace_compare_files(const char *base_path, const char *new_path, double tolerance, int json,
+                           FILE *out, cp_status *st);
 
 #endif

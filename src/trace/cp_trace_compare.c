@@ -3,6 +3,7 @@
  * items of the comparison (src/report/cp_compare_core.c), judged on excess bytes, sectors per
  * request and wavefronts per request (lower is better, within the tolerance); the program's
  * total excess and bank conflicts too. */
+#include "cp_trace.h"
 #include "cp_trace_report.h"
 #include "report/cp_report.h"
 

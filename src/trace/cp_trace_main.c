@@ -3,6 +3,9 @@
  * program ended, the gate, and the exit status (the program's when it failed). */
 #define _POSIX_C_SOURCE 200809L
 #include "cp_trace.h"
+#include "cp_trace_launch.h"
+#include "cp_trace_raw.h"
+#include "cp_trace_report.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -377,16 +377,4 @@ int cp_trace_write_csv(FILE *out, const cp_trace_report *r, cp_status *st);
 /* The gate's offending lines, one per violation, for standard error. */
 void cp_trace_write_violations(FILE *err, const cp_trace_report *r);
 
-/* ---- compare ----------------------------------------------------------------------------- */
-
-/* 1 when path holds a JSON object whose "kind" is "trace" (a trace report), else 0. */
-int cp_trace_compare_is_trace(const char *path);
-
-/* coalprobe compare on two trace reports: instructions matched by process command, kernel name
- * and file:line (or PC when there is no line), summed per match; excess bytes, sectors per
- * request and wavefronts per request judged within tolerance (lower is better). Returns as
- * cp_compare_files does (3 when something regressed). */
-int cp_trace_compare_files(const char *base_path, const char *new_path, double tolerance, int json,
-                           FILE *out, cp_status *st);
-
 #endif

@@ -12,7 +12,9 @@
 
 #include "cp_test.h"
 #include "trace/cp_inject_format.h"
-#include "trace/cp_trace.h"
+#include "trace/cp_trace_launch.h"
+#include "trace/cp_trace_raw.h"
+#include "trace/cp_trace_report.h"
 
 static char locale_dir[] = "/tmp/cp_test_locale_XXXXXX";
 static int locale_dir_made;

@@ -6,7 +6,9 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cp_test.h"
 #include "model/cp_model.h"
-#include "trace/cp_trace.h"
+#include "trace/cp_trace_launch.h"
+#include "trace/cp_trace_raw.h"
+#include "trace/cp_trace_report.h"
 
 #include <math.h>
 #include <stdio.h>
