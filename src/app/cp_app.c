@@ -472,14 +472,12 @@ static int cp_app_write_report(const cp_options *o, const char *command, const c
                                const cp_row *rows, size_t done, size_t n, cp_output *out,
                                cp_status *st)
 {
-    cp_report report;
-    memset(&report, 0, sizeof report);
-    report.tool_version = CP_VERSION;
-    report.command = command;
-    report.device = dev;
-    report.rows = rows;
-    report.nrows = done;
-    report.incomplete = cp_parallel_cancelled() != 0;
+    cp_report report = {.tool_version = CP_VERSION,
+                        .command = command,
+                        .device = dev,
+                        .rows = rows,
+                        .nrows = done,
+                        .incomplete = cp_parallel_cancelled() != 0};
     if (report.incomplete && done == 0) /* nothing to report: the old file stays as it was */
         return cp_app_said_nothing_written(out, n);
     cp_phase_begin(CP_PHASE_REPORT);

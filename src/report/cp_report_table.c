@@ -75,7 +75,20 @@ static const char *const cp_report_group_labels[] = {NULL, "predicted", "measure
         CP_REPORT_CELL_MEAS_##cell, top, bottom, CP_REPORT_GROUP_MEASURED, 0, NULL                 \
     }
 
-/* The tables of columns below keep one column a line. */
+/* Groups of columns that several tables share: the measured sectors per request of global loads
+ * and stores; time in microseconds and useful bandwidth; DRAM bandwidth and whether the counts
+ * match the model; the predicted sectors per request of three accesses (named a, b, c) and the
+ * load efficiency. */
+#define CP_REPORT_MEAS_SIDES                                                                       \
+    CP_REPORT_MEAS(LOAD_SPR, "ld", "sec/req"), CP_REPORT_MEAS(STORE_SPR, "st", "sec/req")
+#define CP_REPORT_MEAS_TIME_US CP_REPORT_MEAS(TIME, "time", "us"), CP_REPORT_MEAS(GBS, "", "GB/s")
+#define CP_REPORT_MEAS_DRAM_MATCH                                                                  \
+    CP_REPORT_MEAS(DRAM_GBS, "DRAM", "GB/s"), CP_REPORT_MEAS(MATCH, "", "match")
+#define CP_REPORT_PRED_ACCESSES(a, b, c)                                                           \
+    CP_REPORT_PRED(A_SPR, a, "sec/req"), CP_REPORT_PRED(B_SPR, b, "sec/req"),                      \
+        CP_REPORT_PRED(C_SPR, c, "sec/req"), CP_REPORT_PRED(LOAD_EFF, "ld", "eff")
+
+/* The tables of columns below keep one column (or group) a line. */
 /* clang-format off */
 /* The predicted columns of stride and layout: load and store. */
 static const cp_report_column cp_report_common_predicted[] = {
@@ -84,42 +97,30 @@ static const cp_report_column cp_report_common_predicted[] = {
     CP_REPORT_PRED(STORE_SPR, "st", "sec/req"),
     CP_REPORT_PRED(STORE_EFF, "st", "eff"),
 };
-/* The measured columns of every family but GEMM. */
+/* The measured columns of every family but GEMM, smem and transpose. */
 static const cp_report_column cp_report_common_measured[] = {
-    CP_REPORT_MEAS(LOAD_SPR, "ld", "sec/req"),
-    CP_REPORT_MEAS(STORE_SPR, "st", "sec/req"),
-    CP_REPORT_MEAS(TIME, "time", "us"),
-    CP_REPORT_MEAS(GBS, "", "GB/s"),
-    CP_REPORT_MEAS(DRAM_GBS, "DRAM", "GB/s"),
-    CP_REPORT_MEAS(MATCH, "", "match"),
+    CP_REPORT_MEAS_SIDES,
+    CP_REPORT_MEAS_TIME_US,
+    CP_REPORT_MEAS_DRAM_MATCH,
 };
-
 /* gather's predicted columns: per access (idx, in, out). */
 static const cp_report_column cp_report_gather_predicted[] = {
-    CP_REPORT_PRED(A_SPR, "idx", "sec/req"),
-    CP_REPORT_PRED(B_SPR, "in", "sec/req"),
-    CP_REPORT_PRED(C_SPR, "out", "sec/req"),
-    CP_REPORT_PRED(LOAD_EFF, "ld", "eff"),
+    CP_REPORT_PRED_ACCESSES("idx", "in", "out"),
 };
 /* GEMM's predicted columns, per operand, and measured ones, with GFLOP/s against cuBLAS. */
 static const cp_report_column cp_report_gemm_predicted[] = {
-    CP_REPORT_PRED(A_SPR, "A", "sec/req"),
-    CP_REPORT_PRED(B_SPR, "B", "sec/req"),
-    CP_REPORT_PRED(C_SPR, "C", "sec/req"),
-    CP_REPORT_PRED(LOAD_EFF, "ld", "eff"),
+    CP_REPORT_PRED_ACCESSES("A", "B", "C"),
 };
 static const cp_report_column cp_report_gemm_measured[] = {
-    CP_REPORT_MEAS(LOAD_SPR, "ld", "sec/req"),
-    CP_REPORT_MEAS(STORE_SPR, "st", "sec/req"),
+    CP_REPORT_MEAS_SIDES,
     CP_REPORT_MEAS(TIME_MS, "time", "ms"),
     CP_REPORT_MEAS(GFLOPS, "", "GFLOP/s"),
     CP_REPORT_MEAS(PCT_CUBLAS, "% of", "cuBLAS"),
     CP_REPORT_MEAS(REGS, "", "regs"),
     CP_REPORT_MEAS(OCCUPANCY, "occ %", "th/ach"),
-    CP_REPORT_MEAS(DRAM_GBS, "DRAM", "GB/s"),
-    CP_REPORT_MEAS(MATCH, "", "match"),
+    CP_REPORT_MEAS_DRAM_MATCH,
 };
-
+/* smem's: shared wavefronts and bank conflicts per request of the pattern's side. */
 static const cp_report_column cp_report_smem_predicted[] = {
     CP_REPORT_PRED(SMEM_WF, "wavefr", "/req"),
     CP_REPORT_PRED(SMEM_CONF, "confl", "/req"),
@@ -127,10 +128,10 @@ static const cp_report_column cp_report_smem_predicted[] = {
 static const cp_report_column cp_report_smem_measured[] = {
     CP_REPORT_MEAS(SMEM_WF, "wavefr", "/req"),
     CP_REPORT_MEAS(SMEM_CONF, "confl", "/req"),
-    CP_REPORT_MEAS(TIME, "time", "us"),
-    CP_REPORT_MEAS(GBS, "", "GB/s"),
+    CP_REPORT_MEAS_TIME_US,
     CP_REPORT_MEAS(MATCH, "", "match"),
 };
+/* transpose's: global sectors and shared wavefronts per request of the tile's store and load. */
 static const cp_report_column cp_report_transpose_predicted[] = {
     CP_REPORT_PRED(LOAD_SPR, "ld", "sec/req"),
     CP_REPORT_PRED(STORE_SPR, "st", "sec/req"),
@@ -138,14 +139,11 @@ static const cp_report_column cp_report_transpose_predicted[] = {
     CP_REPORT_PRED(SH_LD_WF, "sh.ld", "wf/req"),
 };
 static const cp_report_column cp_report_transpose_measured[] = {
-    CP_REPORT_MEAS(LOAD_SPR, "ld", "sec/req"),
-    CP_REPORT_MEAS(STORE_SPR, "st", "sec/req"),
+    CP_REPORT_MEAS_SIDES,
     CP_REPORT_MEAS(SH_ST_WF, "sh.st", "wf/req"),
     CP_REPORT_MEAS(SH_LD_WF, "sh.ld", "wf/req"),
-    CP_REPORT_MEAS(TIME, "time", "us"),
-    CP_REPORT_MEAS(GBS, "", "GB/s"),
-    CP_REPORT_MEAS(DRAM_GBS, "DRAM", "GB/s"),
-    CP_REPORT_MEAS(MATCH, "", "match"),
+    CP_REPORT_MEAS_TIME_US,
+    CP_REPORT_MEAS_DRAM_MATCH,
 };
 /* clang-format on */
 
@@ -227,7 +225,8 @@ static void cp_report_table_format_field(const cp_config *c, const cp_family_fie
     }
 }
 
-/* The predicted cells of row; 0 when cell is not one. */
+/* The predicted cells of row (sectors or wavefronts per request, efficiency); 0 when cell is not
+ * one. */
 static int cp_report_table_format_predicted(const cp_row *row, cp_report_cell cell, char *buf,
                                             size_t len)
 {
@@ -235,18 +234,17 @@ static int cp_report_table_format_predicted(const cp_row *row, cp_report_cell ce
     const cp_prediction *p = &row->predicted;
     double x;
     switch (cell) {
-    case CP_REPORT_CELL_PRED_LOAD_SPR:
-        cp_report_table_format_number(buf, len, cp_counts_sectors_per_request(&p->load), 1, 2, "");
-        return 1;
-    case CP_REPORT_CELL_PRED_LOAD_EFF:
-        cp_report_table_format_number(buf, len, cp_counts_efficiency(&p->load), 100, 1, "%");
-        return 1;
-    case CP_REPORT_CELL_PRED_STORE_SPR:
-        cp_report_table_format_number(buf, len, cp_counts_sectors_per_request(&p->store), 1, 2, "");
-        return 1;
+    case CP_REPORT_CELL_PRED_LOAD_EFF: /* in percent */
     case CP_REPORT_CELL_PRED_STORE_EFF:
-        cp_report_table_format_number(buf, len, cp_counts_efficiency(&p->store), 100, 1, "%");
+        x = cp_counts_efficiency(cell == CP_REPORT_CELL_PRED_LOAD_EFF ? &p->load : &p->store);
+        cp_report_table_format_number(buf, len, x, 100, 1, "%");
         return 1;
+    case CP_REPORT_CELL_PRED_LOAD_SPR:
+        x = cp_counts_sectors_per_request(&p->load);
+        break;
+    case CP_REPORT_CELL_PRED_STORE_SPR:
+        x = cp_counts_sectors_per_request(&p->store);
+        break;
     case CP_REPORT_CELL_PRED_A_SPR:
     case CP_REPORT_CELL_PRED_B_SPR:
     case CP_REPORT_CELL_PRED_C_SPR: {
