@@ -66,41 +66,50 @@ enum { E_NONE = 0, E_OVERFLOW, E_DIVZERO, E_SHIFT_NEG, E_SHIFT_BIG, E_SHL_NEG };
 #define CP_EXPR_BUILTIN_OVERFLOW 1
 #endif
 
+#ifdef CP_EXPR_BUILTIN_OVERFLOW
 static inline int add_ovf(int64_t a, int64_t b, int64_t *r)
 {
-#ifdef CP_EXPR_BUILTIN_OVERFLOW
     return __builtin_add_overflow(a, b, r);
+}
+static inline int sub_ovf(int64_t a, int64_t b, int64_t *r)
+{
+    return __builtin_sub_overflow(a, b, r);
+}
+static inline int mul_ovf(int64_t a, int64_t b, int64_t *r)
+{
+    return __builtin_mul_overflow(a, b, r);
+}
 #else
+static inline int add_ovf(int64_t a, int64_t b, int64_t *r)
+{
     if ((b > 0 && a > INT64_MAX - b) || (b < 0 && a < INT64_MIN - b))
         return 1;
     *r = a + b;
     return 0;
-#endif
 }
 
 static inline int sub_ovf(int64_t a, int64_t b, int64_t *r)
 {
-#ifdef CP_EXPR_BUILTIN_OVERFLOW
-    return __builtin_sub_overflow(a, b, r);
-#else
     if ((b < 0 && a > INT64_MAX + b) || (b > 0 && a < INT64_MIN + b))
         return 1;
     *r = a - b;
     return 0;
-#endif
 }
 
 static inline int mul_ovf(int64_t a, int64_t b, int64_t *r)
 {
-#ifdef CP_EXPR_BUILTIN_OVERFLOW
-    return __builtin_mul_overflow(a, b, r);
-#else
     if (a > 0 ? (b > 0 ? a > INT64_MAX / b : b < INT64_MIN / a)
               : (b > 0 ? a < INT64_MIN / b : (a != 0 && b < INT64_MAX / a)))
         return 1;
     *r = a * b;
     return 0;
+}
 #endif
+
+/* A shift count's undefined behaviour: E_SHIFT_NEG, E_SHIFT_BIG, or E_NONE for 0..63. */
+static inline int shift_count_error(int64_t b)
+{
+    return b < 0 ? E_SHIFT_NEG : b > 63 ? E_SHIFT_BIG : E_NONE;
 }
 
 /* Applies an eager binary operator with C's semantics; E_NONE, or the undefined behaviour. */
@@ -122,10 +131,8 @@ static inline int bin_apply(int op, int64_t a, int64_t b, int64_t *r)
         *r = op == OP_DIV ? a / b : a % b;
         return E_NONE;
     case OP_SHL:
-        if (b < 0)
-            return E_SHIFT_NEG;
-        if (b > 63)
-            return E_SHIFT_BIG;
+        if (shift_count_error(b) != E_NONE)
+            return shift_count_error(b);
         if (a < 0)
             return E_SHL_NEG;
         if (a > (INT64_MAX >> b))
@@ -133,47 +140,46 @@ static inline int bin_apply(int op, int64_t a, int64_t b, int64_t *r)
         *r = (int64_t)((uint64_t)a << b);
         return E_NONE;
     case OP_SHR:
-        if (b < 0)
-            return E_SHIFT_NEG;
-        if (b > 63)
-            return E_SHIFT_BIG;
+        if (shift_count_error(b) != E_NONE)
+            return shift_count_error(b);
         /* arithmetic, without relying on implementation-defined >> of a negative value */
         *r = a >= 0 ? a >> b : ~(~a >> b);
         return E_NONE;
     case OP_LT:
         *r = a < b;
-        return E_NONE;
+        break;
     case OP_LE:
         *r = a <= b;
-        return E_NONE;
+        break;
     case OP_GT:
         *r = a > b;
-        return E_NONE;
+        break;
     case OP_GE:
         *r = a >= b;
-        return E_NONE;
+        break;
     case OP_EQ:
         *r = a == b;
-        return E_NONE;
+        break;
     case OP_NE:
         *r = a != b;
-        return E_NONE;
+        break;
     case OP_BAND:
         *r = a & b;
-        return E_NONE;
+        break;
     case OP_BXOR:
         *r = a ^ b;
-        return E_NONE;
+        break;
     case OP_BOR:
         *r = a | b;
-        return E_NONE;
+        break;
     case OP_MIN:
         *r = a < b ? a : b;
-        return E_NONE;
+        break;
     default: /* OP_MAX */
         *r = a > b ? a : b;
-        return E_NONE;
+        break;
     }
+    return E_NONE; /* the operators that cannot go wrong */
 }
 
 /* Applies a unary operator (OP_NEG, OP_PLUS, OP_BNOT, OP_NOT, OP_ABS). */
