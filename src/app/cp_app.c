@@ -269,6 +269,113 @@ static int cp_app_write_chunk(cp_report_stream *s, int *started, cp_output *out,
     return rc;
 }
 
+/* A long model run says so first, terminal or not: a huge expression or gather is evaluated
+ * thread by thread (spread over the CPUs). */
+static void cp_app_say_model_cost(const cp_config *configs, size_t n)
+{
+    cp_model_cost cost;
+    char notice[256];
+    cp_model_estimate(configs, n, &cost);
+    if (cp_progress_model_notice(notice, sizeof notice, &cost))
+        fprintf(stderr, "coalprobe: %s\n", notice);
+}
+
+/* Predicts configs[from..to) (of n) into rows[0..]; *k counts the rows predicted. A signal stops
+ * it before the next configuration, and the configuration it cut short is left out. */
+static int cp_app_predict_range(const cp_config *configs, size_t from, size_t to, size_t n,
+                                cp_row *rows, cp_progress *progress, size_t *k, cp_status *st)
+{
+    int rc = CP_EXIT_OK;
+    size_t j = 0;
+    cp_phase_begin(CP_PHASE_MODEL);
+    while (from + j < to && !cp_parallel_cancelled()) {
+        size_t i = from + j;
+        if (i % 256 == 0)
+            cp_progress_update(progress, i, n, &configs[i]);
+        rows[j].config = configs[i];
+        rc = cp_model_predict(&configs[i], &rows[j].predicted, st);
+        if (rc != CP_EXIT_OK && cp_parallel_cancelled()) { /* cut short: left out */
+            cp_status_clear(st);
+            rc = CP_EXIT_OK;
+            break;
+        }
+        if (rc != CP_EXIT_OK)
+            break;
+        j++;
+    }
+    cp_phase_end();
+    *k = j;
+    return rc;
+}
+
+/* Says that a signal cut the run short after `done` of `n` configurations, and returns the
+ * shell's exit status for it: 130 for SIGINT, 143 for SIGTERM. */
+static int cp_app_say_interrupted(size_t done, size_t n)
+{
+    int sig = cp_parallel_cancelled();
+    fprintf(stderr,
+            "coalprobe: interrupted by %s after %zu of %zu configurations; the report "
+            "holds those and is marked incomplete\n",
+            sig == SIGINT ? "SIGINT" : "SIGTERM", done, n);
+    return 128 + sig;
+}
+
+/* One streamed run: the sweep, the buffer of one chunk's rows, and the report in progress. */
+typedef struct {
+    const cp_options *o;
+    const cp_config *configs;
+    size_t n;
+    cp_row *rows; /* cap rows */
+    size_t cap;
+    cp_output *out;
+    cp_report header;
+    cp_report_stream stream;
+    int started; /* the report's beginning is written */
+    size_t done; /* configurations written */
+} cp_app_stream_run;
+
+/* Predicts and writes the sweep chunk by chunk until it ends, fails, or a signal stops it. */
+static int cp_app_stream_chunks(cp_app_stream_run *s, cp_status *st)
+{
+    int rc = CP_EXIT_OK;
+    cp_progress progress;
+    cp_progress_start(&progress, "predicting");
+    while (rc == CP_EXIT_OK && s->done < s->n && !cp_parallel_cancelled()) {
+        size_t to = s->n - s->done < s->cap ? s->n : s->done + s->cap;
+        size_t k = 0;
+        rc = cp_app_predict_range(s->configs, s->done, to, s->n, s->rows, &progress, &k, st);
+        s->header.incomplete =
+            cp_parallel_cancelled() != 0; /* known when the first chunk stopped */
+        if (rc == CP_EXIT_OK && (k > 0 || s->started))
+            rc = cp_app_write_chunk(&s->stream, &s->started, s->out, s->o->format, &s->header,
+                                    s->rows, k, st);
+        s->done += k;
+    }
+    cp_progress_clear(&progress);
+    return rc;
+}
+
+/* Ends the streamed report (rc: how the chunks went) and closes the output: a report cut short
+ * by a signal is marked incomplete, and the run exits with the signal's status. */
+static int cp_app_stream_finish(cp_app_stream_run *s, int rc, cp_status *st)
+{
+    if (rc == CP_EXIT_OK)
+        rc = cp_app_write_chunk(&s->stream, &s->started, s->out, s->o->format, &s->header, s->rows,
+                                0, st);
+    if (rc == CP_EXIT_OK) {
+        cp_phase_begin(CP_PHASE_REPORT);
+        rc = cp_report_stream_end(&s->stream, st);
+        if (rc == CP_EXIT_OK && s->header.incomplete && s->o->format == CP_FORMAT_JSON)
+            rc = cp_report_stream_mark_incomplete(&s->stream, s->out->temp_path, st);
+        cp_phase_end();
+    }
+    cp_app_temp_path = NULL; /* the output's names are freed now; a second signal exits */
+    rc = cp_output_close(s->out, rc, st);
+    if (rc == CP_EXIT_OK && s->header.incomplete)
+        rc = cp_app_say_interrupted(s->done, s->n);
+    return rc;
+}
+
 /* A model-only run whose report streams (cp_app_streams): predicts CP_APP_CHUNK configurations,
  * writes their rows, and goes on with the next, so that memory holds one chunk's rows whatever
  * the sweep's size. The report starts after the first chunk (an error there writes nothing). A
@@ -277,114 +384,139 @@ static int cp_app_write_chunk(cp_report_stream *s, int *started, cp_output *out,
 static int cp_app_run_streamed(const cp_options *o, const char *command, const cp_config *configs,
                                size_t n, cp_output *out, cp_status *st)
 {
-    size_t cap = n < CP_APP_CHUNK ? n : CP_APP_CHUNK;
-    cp_row *rows = calloc(cap ? cap : 1, sizeof *rows);
-    if (!rows) {
+    cp_app_stream_run s;
+    memset(&s, 0, sizeof s);
+    s.o = o;
+    s.configs = configs;
+    s.n = n;
+    s.cap = n < CP_APP_CHUNK ? n : CP_APP_CHUNK;
+    s.out = out;
+    s.rows = calloc(s.cap ? s.cap : 1, sizeof *s.rows);
+    if (!s.rows) {
         cp_output_abort(out);
-        return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory for %zu configurations", cap);
+        return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory for %zu configurations", s.cap);
     }
     struct sigaction old_actions[2];
     cp_app_catch_signals(old_actions);
-    cp_model_cost cost;
-    char notice[256];
-    cp_model_estimate(configs, n, &cost);
-    if (cp_progress_model_notice(notice, sizeof notice, &cost))
-        fprintf(stderr, "coalprobe: %s\n", notice);
-    cp_report header;
-    memset(&header, 0, sizeof header);
-    header.tool_version = CP_VERSION;
-    header.command = command;
-    cp_report_stream stream;
-    int started = 0, rc = CP_EXIT_OK;
-    size_t done = 0;
-    cp_progress progress;
-    cp_progress_start(&progress, "predicting");
-    while (rc == CP_EXIT_OK && done < n && !cp_parallel_cancelled()) {
-        size_t k = 0;
-        cp_phase_begin(CP_PHASE_MODEL);
-        while (k < cap && done + k < n && !cp_parallel_cancelled()) {
-            size_t i = done + k;
-            if (i % 256 == 0)
-                cp_progress_update(&progress, i, n, &configs[i]);
-            rows[k].config = configs[i];
-            rc = cp_model_predict(&configs[i], &rows[k].predicted, st);
-            if (rc != CP_EXIT_OK && cp_parallel_cancelled()) { /* cut short: left out */
-                cp_status_clear(st);
-                rc = CP_EXIT_OK;
-                break;
-            }
-            if (rc != CP_EXIT_OK)
-                break;
-            k++;
-        }
-        cp_phase_end();
-        header.incomplete = cp_parallel_cancelled() != 0; /* known when the first chunk stopped */
-        if (rc == CP_EXIT_OK && (k > 0 || started))
-            rc = cp_app_write_chunk(&stream, &started, out, o->format, &header, rows, k, st);
-        done += k;
-    }
-    cp_progress_clear(&progress);
-    header.incomplete = cp_parallel_cancelled() != 0;
-    if (rc == CP_EXIT_OK && header.incomplete && done == 0) { /* the old file stays as it was */
+    cp_app_say_model_cost(configs, n);
+    s.header.tool_version = CP_VERSION;
+    s.header.command = command;
+    int rc = cp_app_stream_chunks(&s, st);
+    s.header.incomplete = cp_parallel_cancelled() != 0;
+    if (rc == CP_EXIT_OK && s.header.incomplete && s.done == 0) /* the old file stays as it was */
         rc = cp_app_said_nothing_written(out, n);
-        cp_app_restore_signals(old_actions);
-        cp_output_abort(out);
-        free(rows);
-        return rc;
-    }
-    if (rc == CP_EXIT_OK)
-        rc = cp_app_write_chunk(&stream, &started, out, o->format, &header, rows, 0, st);
-    if (rc == CP_EXIT_OK) {
-        cp_phase_begin(CP_PHASE_REPORT);
-        rc = cp_report_stream_end(&stream, st);
-        if (rc == CP_EXIT_OK && header.incomplete && o->format == CP_FORMAT_JSON)
-            rc = cp_report_stream_mark_incomplete(&stream, out->temp_path, st);
-        cp_phase_end();
-    }
-    cp_app_temp_path = NULL; /* the output's names are freed now; a second signal exits */
-    rc = cp_output_close(out, rc, st);
-    if (rc == CP_EXIT_OK && header.incomplete) {
-        int sig = cp_parallel_cancelled();
-        fprintf(stderr,
-                "coalprobe: interrupted by %s after %zu of %zu configurations; the report "
-                "holds those and is marked incomplete\n",
-                sig == SIGINT ? "SIGINT" : "SIGTERM", done, n);
-        rc = 128 + sig;
-    }
+    else
+        rc = cp_app_stream_finish(&s, rc, st);
     cp_app_restore_signals(old_actions);
     cp_output_abort(out);
-    free(rows);
+    free(s.rows);
     return rc;
 }
 
-int cp_app_run(const cp_options *o, const char *command, const cp_backend *backend, cp_status *st)
+/* Refuses a run that needs hardware counters it has not got: --check, and --require-counters
+ * (state: the backend's, NULL without a GPU; refusal: why CUPTI refused the counters). */
+static int cp_app_check_counters(const cp_options *o, const void *state, const cp_status *refusal,
+                                 cp_status *st)
 {
-    cp_config *configs = NULL;
-    size_t n = 0;
-    cp_phase_begin(CP_PHASE_PLAN);
-    int planned = cp_plan_build(o, &configs, &n, st);
-    cp_phase_end();
-    CP_TRY(planned);
-    cp_output out;
-    int rc = cp_output_open(&out, o->output, st);
-    if (rc != CP_EXIT_OK) {
-        free(configs);
+    int counters_refused = refusal->code != CP_EXIT_OK;
+    if (o->check && (!state || counters_refused)) {
+        int rc = cp_status_set(st, CP_EXIT_RUNTIME,
+                               "--check needs measured hardware counters, and this run has none");
+        cp_status_hint(st, "run on a GPU where CUPTI may profile (see the warning above)");
         return rc;
     }
-    if (o->explain) {
-        rc = cp_output_begin(&out, st);
-        if (rc == CP_EXIT_OK)
-            rc = cp_app_explain(o, backend, configs, n, out.file, st);
-        rc = cp_output_close(&out, rc, st);
-        free(configs);
+    if (o->require_counters && !state && !cp_parallel_cancelled()) {
+        int rc = cp_status_set(st, CP_EXIT_RUNTIME,
+                               "--require-counters: the hardware counters cannot be read: %s",
+                               o->model_only ? "--model measures nothing" : "this run has no GPU");
+        cp_status_hint(st, "%s",
+                       o->model_only ? "drop --model, or --require-counters"
+                                     : "run on a GPU where CUPTI may profile (see the "
+                                       "note above), or drop --require-counters");
         return rc;
     }
-    if (cp_app_streams(o, &out)) { /* a model-only sweep: memory bounded by a chunk */
-        rc = cp_app_run_streamed(o, command, configs, n, &out, st);
-        free(configs);
+    if (state && counters_refused && o->require_counters) {
+        int rc =
+            cp_status_set(st, CP_EXIT_RUNTIME, "hardware counters refused (%s)", refusal->message);
+        cp_status_hint(st, "%s", refusal->hint);
         return rc;
     }
+    return CP_EXIT_OK;
+}
 
+/* Measures every configuration (*done: how many before a signal), then warns when the rows
+ * carry timings only and notes the device. */
+static int cp_app_measure(const cp_backend *backend, void *state, const cp_config *configs,
+                          const cp_prediction *preds, cp_row *rows, cp_measurement *meas, size_t n,
+                          size_t *done, cp_status *refusal, const cp_device_info *dev,
+                          cp_status *st)
+{
+    CP_TRY(cp_app_measure_all(backend, state, configs, preds, rows, meas, n, done, st));
+    int counters_refused = refusal->code != CP_EXIT_OK;
+    if (!counters_refused && backend->counters_refusal) { /* a session opened meanwhile */
+        backend->counters_refusal(state, refusal);
+        counters_refused = refusal->code != CP_EXIT_OK;
+    }
+    if (counters_refused)
+        fprintf(stderr,
+                "coalprobe: warning: hardware counters unavailable: %s\nhint: %s\n"
+                "coalprobe: the rows carry timings only\n",
+                refusal->message, refusal->hint);
+    cp_app_note_device(dev, meas, *done);
+    return CP_EXIT_OK;
+}
+
+/* Writes the report of `done` rows (of n) through the output; a report cut short by a signal
+ * exits with the signal's status, and one with no rows at all writes nothing. */
+static int cp_app_write_report(const cp_options *o, const char *command, const cp_device_info *dev,
+                               const cp_row *rows, size_t done, size_t n, cp_output *out,
+                               cp_status *st)
+{
+    cp_report report = {.tool_version = CP_VERSION,
+                        .command = command,
+                        .device = dev,
+                        .rows = rows,
+                        .nrows = done,
+                        .incomplete = cp_parallel_cancelled() != 0};
+    if (report.incomplete && done == 0) /* nothing to report: the old file stays as it was */
+        return cp_app_said_nothing_written(out, n);
+    cp_phase_begin(CP_PHASE_REPORT);
+    int rc = cp_output_begin(out, st);
+    cp_app_temp_path = out->temp_path; /* a second signal removes it */
+    if (rc == CP_EXIT_OK)
+        rc = cp_report_write(out->file, o->format, &report, st);
+    cp_phase_end();
+    cp_app_temp_path = NULL; /* the output's names are freed now; a second signal exits */
+    rc = cp_output_close(out, rc, st);
+    if (rc == CP_EXIT_OK && report.incomplete)
+        rc = cp_app_say_interrupted(done, n);
+    return rc;
+}
+
+/* --check: fails when a measured configuration's requests or sectors differ from the model. */
+static int cp_app_check_matches(const cp_config *configs, const cp_measurement *meas, size_t n,
+                                cp_status *st)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (meas[i].counts_match == 0) {
+            char desc[160];
+            cp_config_describe(&configs[i], desc, sizeof desc);
+            int rc = cp_status_set(st, CP_EXIT_MISMATCH,
+                                   "measured requests or sectors differ from the model (first: %s)",
+                                   desc);
+            cp_status_hint(st, "the report's match column shows every row that differs");
+            return rc;
+        }
+    }
+    return CP_EXIT_OK;
+}
+
+/* A run that holds every row: predicts them all, measures them on the GPU unless --model (or
+ * no GPU), writes the report, and with --check compares the counts. */
+static int cp_app_run_held(const cp_options *o, const char *command, const cp_backend *backend,
+                           const cp_config *configs, size_t n, cp_output *out, cp_status *st)
+{
+    int rc = CP_EXIT_OK;
     cp_row *rows = calloc(n, sizeof *rows);
     cp_measurement *meas = calloc(n, sizeof *meas);
     cp_prediction *preds = calloc(n, sizeof *preds);
@@ -399,128 +531,33 @@ int cp_app_run(const cp_options *o, const char *command, const cp_backend *backe
         rc = cp_status_set(st, CP_EXIT_RUNTIME, "out of memory for %zu configurations", n);
         goto done;
     }
-    /* a long model run says so first, terminal or not: a huge expression or gather is
-     * evaluated thread by thread (spread over the CPUs) */
-    cp_model_cost cost;
-    char notice[256];
-    cp_model_estimate(configs, n, &cost);
-    if (cp_progress_model_notice(notice, sizeof notice, &cost))
-        fprintf(stderr, "coalprobe: %s\n", notice);
+    cp_app_say_model_cost(configs, n);
     cp_progress progress;
     cp_progress_start(&progress, "predicting");
-    cp_phase_begin(CP_PHASE_MODEL);
-    for (size_t i = 0; i < n && rc == CP_EXIT_OK; i++) {
-        if (cp_parallel_cancelled()) { /* a huge model-only sweep: report what is predicted */
-            done = i;
-            break;
-        }
-        if (i % 256 == 0)
-            cp_progress_update(&progress, i, n, &configs[i]);
-        rows[i].config = configs[i];
-        rc = cp_model_predict(&configs[i], &rows[i].predicted, st);
-        if (rc != CP_EXIT_OK && cp_parallel_cancelled()) { /* cut short: left out */
-            cp_status_clear(st);
-            rc = CP_EXIT_OK;
-            done = i;
-            break;
-        }
-        preds[i] = rows[i].predicted;
-    }
-    cp_phase_end();
+    rc = cp_app_predict_range(configs, 0, n, n, rows, &progress, &done, st);
     cp_progress_clear(&progress);
     if (rc != CP_EXIT_OK)
         goto done;
+    for (size_t i = 0; i < done; i++)
+        preds[i] = rows[i].predicted;
 
     if (!o->model_only && backend && !cp_parallel_cancelled()) {
         rc = cp_app_open_backend(o, backend, configs, preds, n, &dev, &state, &refusal, st);
         if (rc != CP_EXIT_OK)
             goto done;
     }
-    int counters_refused = refusal.code != CP_EXIT_OK;
-    if (o->check && (!state || counters_refused)) {
-        rc = cp_status_set(st, CP_EXIT_RUNTIME,
-                           "--check needs measured hardware counters, and this run has none");
-        cp_status_hint(st, "run on a GPU where CUPTI may profile (see the warning above)");
-        goto done;
-    }
-    if (o->require_counters && !state && !cp_parallel_cancelled()) {
-        rc = cp_status_set(st, CP_EXIT_RUNTIME,
-                           "--require-counters: the hardware counters cannot be read: %s",
-                           o->model_only ? "--model measures nothing" : "this run has no GPU");
-        cp_status_hint(st, "%s",
-                       o->model_only ? "drop --model, or --require-counters"
-                                     : "run on a GPU where CUPTI may profile (see the "
-                                       "note above), or drop --require-counters");
-        goto done;
-    }
-    if (state) {
-        if (counters_refused && o->require_counters) {
-            rc = cp_status_set(st, CP_EXIT_RUNTIME, "hardware counters refused (%s)",
-                               refusal.message);
-            cp_status_hint(st, "%s", refusal.hint);
-            goto done;
-        }
-        rc = cp_app_measure_all(backend, state, configs, preds, rows, meas, n, &done, st);
-        if (rc != CP_EXIT_OK)
-            goto done;
-        if (!counters_refused && backend->counters_refusal) { /* a session opened meanwhile */
-            backend->counters_refusal(state, &refusal);
-            counters_refused = refusal.code != CP_EXIT_OK;
-        }
-        if (counters_refused)
-            fprintf(stderr,
-                    "coalprobe: warning: hardware counters unavailable: %s\nhint: %s\n"
-                    "coalprobe: the rows carry timings only\n",
-                    refusal.message, refusal.hint);
-        cp_app_note_device(&dev, meas, done);
-    }
-
-    cp_report report;
-    memset(&report, 0, sizeof report);
-    report.tool_version = CP_VERSION;
-    report.command = command;
-    report.device = state ? &dev : NULL;
-    report.rows = rows;
-    report.nrows = done;
-    report.incomplete = cp_parallel_cancelled() != 0;
-    if (report.incomplete && done == 0) { /* nothing to report: the old file stays as it was */
-        rc = cp_app_said_nothing_written(&out, n);
-        goto done;
-    }
-    cp_phase_begin(CP_PHASE_REPORT);
-    rc = cp_output_begin(&out, st);
-    cp_app_temp_path = out.temp_path; /* a second signal removes it */
+    rc = cp_app_check_counters(o, state, &refusal, st);
+    if (rc == CP_EXIT_OK && state)
+        rc = cp_app_measure(backend, state, configs, preds, rows, meas, n, &done, &refusal, &dev,
+                            st);
     if (rc == CP_EXIT_OK)
-        rc = cp_report_write(out.file, o->format, &report, st);
-    cp_phase_end();
-    cp_app_temp_path = NULL; /* the output's names are freed now; a second signal exits */
-    rc = cp_output_close(&out, rc, st);
-    if (rc == CP_EXIT_OK && report.incomplete) {
-        int sig = cp_parallel_cancelled();
-        fprintf(stderr,
-                "coalprobe: interrupted by %s after %zu of %zu configurations; the report "
-                "holds those and is marked incomplete\n",
-                sig == SIGINT ? "SIGINT" : "SIGTERM", done, n);
-        rc = 128 + sig; /* the shell's convention: 130 for SIGINT, 143 for SIGTERM */
-        goto done;
-    }
-    if (rc != CP_EXIT_OK || !o->check)
-        goto done;
-    for (size_t i = 0; i < n; i++) {
-        if (meas[i].counts_match == 0) {
-            char desc[160];
-            cp_config_describe(&configs[i], desc, sizeof desc);
-            rc = cp_status_set(st, CP_EXIT_MISMATCH,
-                               "measured requests or sectors differ from the model (first: %s)",
-                               desc);
-            cp_status_hint(st, "the report's match column shows every row that differs");
-            break;
-        }
-    }
+        rc = cp_app_write_report(o, command, state ? &dev : NULL, rows, done, n, out, st);
+    if (rc == CP_EXIT_OK && o->check)
+        rc = cp_app_check_matches(configs, meas, n, st);
 
 done:
     cp_app_restore_signals(old_actions);
-    cp_output_abort(&out);
+    cp_output_abort(out);
     if (backend && state) {
         cp_phase_begin(CP_PHASE_TEARDOWN);
         backend->close(state);
@@ -529,6 +566,29 @@ done:
     free(preds);
     free(meas);
     free(rows);
+    return rc;
+}
+
+int cp_app_run(const cp_options *o, const char *command, const cp_backend *backend, cp_status *st)
+{
+    cp_config *configs = NULL;
+    size_t n = 0;
+    cp_phase_begin(CP_PHASE_PLAN);
+    int planned = cp_plan_build(o, &configs, &n, st);
+    cp_phase_end();
+    CP_TRY(planned);
+    cp_output out;
+    int rc = cp_output_open(&out, o->output, st);
+    if (rc == CP_EXIT_OK && o->explain) {
+        rc = cp_output_begin(&out, st);
+        if (rc == CP_EXIT_OK)
+            rc = cp_app_explain(o, backend, configs, n, out.file, st);
+        rc = cp_output_close(&out, rc, st);
+    } else if (rc == CP_EXIT_OK && cp_app_streams(o, &out)) {
+        rc = cp_app_run_streamed(o, command, configs, n, &out, st); /* memory bounded by a chunk */
+    } else if (rc == CP_EXIT_OK) {
+        rc = cp_app_run_held(o, command, backend, configs, n, &out, st);
+    }
     free(configs);
     return rc;
 }

@@ -154,25 +154,63 @@ static int cp_cli_usage_error(cp_status *st, const char *hint, const char *fmt, 
     return CP_EXIT_USAGE;
 }
 
+/* The field an option without a value sets to 1; NULL when opt has a value. */
+static int *cp_cli_flag(cp_options *o, int opt)
+{
+    switch (opt) {
+    case OPT_EXPLAIN:
+        return &o->explain;
+    case OPT_MODEL:
+        return &o->model_only;
+    case OPT_NO_COUNTERS:
+        return &o->no_counters;
+    case OPT_REQUIRE_COUNTERS:
+        return &o->require_counters;
+    case OPT_CHECK:
+        return &o->check;
+    case OPT_LIST:
+        return &o->show_list;
+    case OPT_ALLOW_LARGE_SWEEP:
+        return &o->allow_large_sweep;
+    case 'h':
+        return &o->show_help;
+    case 'V':
+        return &o->show_version;
+    case 'v':
+        return &o->verbose;
+    default:
+        return NULL;
+    }
+}
+
+/* --index and --param, which only the expr family takes. */
+static int cp_cli_apply_expr(cp_options *o, int opt, const char *arg, cp_status *st)
+{
+    if (!cp_family_get(o->family)->takes_index)
+        return cp_cli_usage_error(st, "e.g. coalprobe expr --index '(i %% 32) * 1024 + i / 32'",
+                                  "%s belongs to the expr family: write 'coalprobe expr %s'",
+                                  opt == OPT_INDEX ? "--index" : "--param",
+                                  opt == OPT_INDEX ? "--index EXPR" : "--param NAME=VALUES");
+    if (opt == OPT_PARAM)
+        return cp_cli_parse_expr_param(o, arg, st);
+    o->index_text = arg;
+    return CP_EXIT_OK;
+}
+
+/* Applies option opt with its value arg to o; given: the pattern parameters given so far. */
 static int cp_cli_apply(cp_options *o, int opt, const char *arg, int *given, cp_status *st)
 {
-    uint64_t v;
-    switch (opt) {
-    case OPT_STRIDE:
-    case OPT_OFFSET:
-    case OPT_WIDTH:
-    case OPT_OP:
-    case OPT_LAYOUT:
-    case OPT_FIELDS:
-    case OPT_FIELD:
-    case OPT_VARIANT:
-    case OPT_M:
-    case OPT_N:
-    case OPT_K:
-    case OPT_RUN:
-    case OPT_SEED:
+    int *flag = cp_cli_flag(o, opt);
+    if (flag) {
+        *flag = 1;
+        return CP_EXIT_OK;
+    }
+    if (opt >= OPT_STRIDE && opt < OPT_STRIDE + CP_PARAM_COUNT) { /* the order of cp_param */
         given[opt - OPT_STRIDE] = 1;
         return cp_cli_parse_param(o, (cp_param)(opt - OPT_STRIDE), arg, st);
+    }
+    uint64_t v;
+    switch (opt) {
     case OPT_SIZE:
         o->size_given = 1;
         return cp_sweep_parse_bytes(arg, "--size", CP_SIZE_MIN, CP_SIZE_MAX, &o->size_bytes, st);
@@ -190,14 +228,8 @@ static int cp_cli_apply(cp_options *o, int opt, const char *arg, int *given, cp_
                                       "--output: empty file name");
         o->output = arg;
         return CP_EXIT_OK;
-    case OPT_EXPLAIN:
-        o->explain = 1;
-        return CP_EXIT_OK;
     case OPT_WARP:
         return cp_sweep_parse_u64(arg, "--warp", 0, UINT64_MAX / 2, &o->warp, st);
-    case OPT_MODEL:
-        o->model_only = 1;
-        return CP_EXIT_OK;
     case OPT_DEVICE:
         CP_TRY(cp_sweep_parse_u64(arg, "--device", 0, 1023, &v, st));
         o->device = (int)v;
@@ -206,41 +238,9 @@ static int cp_cli_apply(cp_options *o, int opt, const char *arg, int *given, cp_
         CP_TRY(cp_sweep_parse_u64(arg, "--reps", 1, 100000, &v, st));
         o->reps = (uint32_t)v;
         return CP_EXIT_OK;
-    case OPT_NO_COUNTERS:
-        o->no_counters = 1;
-        return CP_EXIT_OK;
-    case OPT_REQUIRE_COUNTERS:
-        o->require_counters = 1;
-        return CP_EXIT_OK;
-    case OPT_CHECK:
-        o->check = 1;
-        return CP_EXIT_OK;
-    case OPT_LIST:
-        o->show_list = 1;
-        return CP_EXIT_OK;
-    case OPT_ALLOW_LARGE_SWEEP:
-        o->allow_large_sweep = 1;
-        return CP_EXIT_OK;
     case OPT_INDEX:
     case OPT_PARAM:
-        if (!cp_family_get(o->family)->takes_index)
-            return cp_cli_usage_error(st, "e.g. coalprobe expr --index '(i %% 32) * 1024 + i / 32'",
-                                      "%s belongs to the expr family: write 'coalprobe expr %s'",
-                                      opt == OPT_INDEX ? "--index" : "--param",
-                                      opt == OPT_INDEX ? "--index EXPR" : "--param NAME=VALUES");
-        if (opt == OPT_PARAM)
-            return cp_cli_parse_expr_param(o, arg, st);
-        o->index_text = arg;
-        return CP_EXIT_OK;
-    case 'h':
-        o->show_help = 1;
-        return CP_EXIT_OK;
-    case 'V':
-        o->show_version = 1;
-        return CP_EXIT_OK;
-    case 'v':
-        o->verbose = 1;
-        return CP_EXIT_OK;
+        return cp_cli_apply_expr(o, opt, arg, st);
     default:
         return cp_status_set(st, CP_EXIT_USAGE, "internal error: option %d", opt);
     }
@@ -284,67 +284,59 @@ static int cp_cli_validate(cp_options *o, const int *given, cp_status *st)
     return CP_EXIT_OK;
 }
 
-int cp_cli_parse(int argc, char **argv, cp_options *o, cp_status *st)
+/* Reads the family command in argv[1] when there is one; *first: the index of the first option. */
+static int cp_cli_parse_command(int argc, char **argv, cp_options *o, int *first, cp_status *st)
 {
-    memset(o, 0, sizeof *o);
-    o->family = (cp_family)0; /* the first family of the table, stride, is the default */
-    o->size_bytes = CP_SIZE_DEFAULT;
-    o->format = CP_FORMAT_TABLE;
-    o->reps = 20;
-    int first = 1;
-    if (argc > 1 && argv[1][0] != '-') {
-        if (!cp_family_find(argv[1], &o->family)) {
-            char commands[256];
-            size_t k = 0;
-            for (int f = 0; cp_family_get((cp_family)f) && k < sizeof commands; f++)
-                k += (size_t)snprintf(
-                    commands + k, sizeof commands - k, "%s%s%s", f ? ", " : "commands are ",
-                    cp_config_family_name((cp_family)f), f ? "" : " (the default)");
-            if (k < sizeof commands)
-                snprintf(commands + k, sizeof commands - k, ", compare and doctor");
-            return cp_cli_usage_error(st, commands, "unknown command '%s'", argv[1]);
-        }
-        first = 2;
+    *first = 1;
+    if (argc <= 1 || argv[1][0] == '-')
+        return CP_EXIT_OK;
+    if (!cp_family_find(argv[1], &o->family)) {
+        char commands[256];
+        size_t k = 0;
+        for (int f = 0; cp_family_get((cp_family)f) && k < sizeof commands; f++)
+            k += (size_t)snprintf(commands + k, sizeof commands - k, "%s%s%s",
+                                  f ? ", " : "commands are ", cp_config_family_name((cp_family)f),
+                                  f ? "" : " (the default)");
+        if (k < sizeof commands)
+            snprintf(commands + k, sizeof commands - k, ", compare and doctor");
+        return cp_cli_usage_error(st, commands, "unknown command '%s'", argv[1]);
     }
-    int given[CP_PARAM_COUNT] = {0};
-    uint64_t seen = 0; /* the options with a value given so far */
-    optind = 0;        /* full reset, so that the parser can run more than once (tests) */
-    opterr = 0;
-    /* getopt_long sees argv from the first option on, with argv[0] as its program name */
-    char **args = argv + first - 1;
-    int nargs = argc - first + 1;
-    int opt;
-    while ((opt = getopt_long(nargs, args, ":o:hVv", cp_cli_options, NULL)) != -1) {
-        const char *word = args[optind - 1];
-        if (opt == '?') {
-            if (optopt)
-                return cp_cli_usage_error(st, "see coalprobe --help", "unknown option '-%c'",
-                                          optopt);
-            return cp_cli_usage_error(st, "see coalprobe --help", "unknown option '%s'", word);
-        }
-        if (opt == ':')
-            return cp_cli_usage_error(st, "see coalprobe --help", "option '%s' needs a value",
-                                      word);
-        /* every option with a value is given once, but --param (once per name) */
-        int rc = opt == OPT_PARAM ? CP_EXIT_OK : cp_sweep_once(cp_cli_options, opt, &seen, st);
-        if (rc != CP_EXIT_OK && opt >= OPT_STRIDE && opt < OPT_STRIDE + CP_PARAM_COUNT) {
-            cp_param p = (cp_param)(opt - OPT_STRIDE);
-            const cp_family_param *ps = cp_cli_spec(p, o->family);
-            if (ps->names)
-                cp_status_hint(st, "a sweep takes all its values in one option, e.g. %s %s,%s",
-                               cp_param_option(p), ps->names[0], ps->names[1]);
-            else
-                cp_status_hint(st,
-                               "a sweep takes all its values in one option, e.g. %s 1,2,4 or "
-                               "1..8,16",
-                               cp_param_option(p));
-        }
-        CP_TRY(rc);
-        CP_TRY(cp_cli_apply(o, opt, optarg, given, st));
+    *first = 2;
+    return CP_EXIT_OK;
+}
+
+/* Refuses an option getopt_long could not read (opt '?' or ':'; word: as written), and a second
+ * value of an option given once (but --param, once per name): with a hint for the sweeps. */
+static int cp_cli_check_option(const cp_options *o, int opt, const char *word, uint64_t *seen,
+                               cp_status *st)
+{
+    if (opt == '?') {
+        if (optopt)
+            return cp_cli_usage_error(st, "see coalprobe --help", "unknown option '-%c'", optopt);
+        return cp_cli_usage_error(st, "see coalprobe --help", "unknown option '%s'", word);
     }
-    if (optind < nargs)
-        return cp_cli_usage_error(st, "pattern parameters are options, e.g. --stride 1..32",
-                                  "unexpected argument '%s'", args[optind]);
+    if (opt == ':')
+        return cp_cli_usage_error(st, "see coalprobe --help", "option '%s' needs a value", word);
+    int rc = opt == OPT_PARAM ? CP_EXIT_OK : cp_sweep_once(cp_cli_options, opt, seen, st);
+    if (rc != CP_EXIT_OK && opt >= OPT_STRIDE && opt < OPT_STRIDE + CP_PARAM_COUNT) {
+        cp_param p = (cp_param)(opt - OPT_STRIDE);
+        const cp_family_param *ps = cp_cli_spec(p, o->family);
+        if (ps->names)
+            cp_status_hint(st, "a sweep takes all its values in one option, e.g. %s %s,%s",
+                           cp_param_option(p), ps->names[0], ps->names[1]);
+        else
+            cp_status_hint(st,
+                           "a sweep takes all its values in one option, e.g. %s 1,2,4 or "
+                           "1..8,16",
+                           cp_param_option(p));
+    }
+    return rc;
+}
+
+/* After the options: the family's defaults (size, the parameters not given) and its
+ * expression, parsed with its parameters' names. */
+static int cp_cli_complete(cp_options *o, const int *given, cp_status *st)
+{
     const cp_family_desc *fd = cp_family_get(o->family);
     if (!o->size_given && fd->size_default)
         o->size_bytes = fd->size_default;
@@ -365,6 +357,34 @@ int cp_cli_parse(int argc, char **argv, cp_options *o, cp_status *st)
             names[k] = o->expr_param_names[k];
         CP_TRY(cp_expr_parse(o->index_text, names, o->nexpr_params, &o->expr, st));
     }
+    return CP_EXIT_OK;
+}
+
+int cp_cli_parse(int argc, char **argv, cp_options *o, cp_status *st)
+{
+    memset(o, 0, sizeof *o);
+    o->family = (cp_family)0; /* the first family of the table, stride, is the default */
+    o->size_bytes = CP_SIZE_DEFAULT;
+    o->format = CP_FORMAT_TABLE;
+    o->reps = 20;
+    int first;
+    CP_TRY(cp_cli_parse_command(argc, argv, o, &first, st));
+    int given[CP_PARAM_COUNT] = {0};
+    uint64_t seen = 0; /* the options with a value given so far */
+    optind = 0;        /* full reset, so that the parser can run more than once (tests) */
+    opterr = 0;
+    /* getopt_long sees argv from the first option on, with argv[0] as its program name */
+    char **args = argv + first - 1;
+    int nargs = argc - first + 1;
+    int opt;
+    while ((opt = getopt_long(nargs, args, ":o:hVv", cp_cli_options, NULL)) != -1) {
+        CP_TRY(cp_cli_check_option(o, opt, args[optind - 1], &seen, st));
+        CP_TRY(cp_cli_apply(o, opt, optarg, given, st));
+    }
+    if (optind < nargs)
+        return cp_cli_usage_error(st, "pattern parameters are options, e.g. --stride 1..32",
+                                  "unexpected argument '%s'", args[optind]);
+    CP_TRY(cp_cli_complete(o, given, st));
     return cp_cli_validate(o, given, st);
 }
 

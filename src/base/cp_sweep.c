@@ -115,56 +115,38 @@ typedef struct item_range {
     uint64_t n;
 } item_range;
 
-/* Parses and checks one non-empty item s[0..len) of a numeric spec. */
-static int parse_item(const char *s, size_t len, const char *param, uint64_t min, uint64_t max,
-                      item_range *r, cp_status *st)
+/* Records a usage error about item s[0..len): "PARAM: 'ITEM' <what>", and the hint. */
+static int cp_sweep_item_error(cp_status *st, const char *param, const char *s, size_t len,
+                               const char *what, const char *hint)
 {
-    size_t dots = find_dots(s, len);
-    int k;
-    if (dots == len) {
-        uint64_t v;
-        if ((k = parse_digits(s, len, &v)) != CP_NUMBER_OK)
-            return number_error(st, param, k, s, len, s, len);
-        if (v < min || v > max)
-            return bound_error(st, param, s, len, s, len, v > max, min, max);
-        r->start = v;
-        r->step = 1;
-        r->n = 1;
-        return CP_EXIT_OK;
-    }
+    cp_status_set(st, CP_EXIT_USAGE, "%s: '%.*s' %s", param, tok_len(len), s, what);
+    cp_status_hint(st, "%s", hint);
+    return CP_EXIT_USAGE;
+}
 
-    const char *a = s;
-    size_t alen = dots;
-    const char *b = s + dots + 2;
-    size_t blen = len - dots - 2;
-    const char *c = NULL;
-    size_t clen = 0;
+/* Parses and checks the range a..b or a..b:step, item s[0..len), whose ".." is at dots. */
+static int cp_sweep_parse_range(const char *s, size_t len, size_t dots, const char *param,
+                                uint64_t min, uint64_t max, item_range *r, cp_status *st)
+{
+    const char *a = s, *b = s + dots + 2, *c = NULL;
+    size_t alen = dots, blen = len - dots - 2, clen = 0;
     const char *colon = memchr(b, ':', blen);
     if (colon) {
         c = colon + 1;
         clen = (size_t)(s + len - c);
         blen = (size_t)(colon - b);
     }
-    if (alen == 0) {
-        cp_status_set(st, CP_EXIT_USAGE, "%s: '%.*s' is missing the start of the range", param,
-                      tok_len(len), s);
-        cp_status_hint(st, "%s", SYNTAX_HINT);
-        return CP_EXIT_USAGE;
-    }
-    if (blen == 0) {
-        cp_status_set(st, CP_EXIT_USAGE, "%s: '%.*s' is missing the end of the range", param,
-                      tok_len(len), s);
-        cp_status_hint(st, "%s", SYNTAX_HINT);
-        return CP_EXIT_USAGE;
-    }
-    if (c && clen == 0) {
-        cp_status_set(st, CP_EXIT_USAGE, "%s: '%.*s' is missing the step after ':'", param,
-                      tok_len(len), s);
-        cp_status_hint(st, "%s", SYNTAX_HINT);
-        return CP_EXIT_USAGE;
-    }
+    if (alen == 0)
+        return cp_sweep_item_error(st, param, s, len, "is missing the start of the range",
+                                   SYNTAX_HINT);
+    if (blen == 0)
+        return cp_sweep_item_error(st, param, s, len, "is missing the end of the range",
+                                   SYNTAX_HINT);
+    if (c && clen == 0)
+        return cp_sweep_item_error(st, param, s, len, "is missing the step after ':'", SYNTAX_HINT);
 
     uint64_t lo, hi, step = 1;
+    int k;
     if ((k = parse_digits(a, alen, &lo)) != CP_NUMBER_OK)
         return number_error(st, param, k, a, alen, s, len);
     if ((k = parse_digits(b, blen, &hi)) != CP_NUMBER_OK)
@@ -172,18 +154,12 @@ static int parse_item(const char *s, size_t len, const char *param, uint64_t min
     if (c && (k = parse_digits(c, clen, &step)) != CP_NUMBER_OK)
         return number_error(st, param, k, c, clen, s, len);
 
-    if (lo > hi) {
-        cp_status_set(st, CP_EXIT_USAGE, "%s: '%.*s' is an empty range (start above end)", param,
-                      tok_len(len), s);
-        cp_status_hint(st, "write the smaller value first, e.g. 1..32");
-        return CP_EXIT_USAGE;
-    }
-    if (step == 0) {
-        cp_status_set(st, CP_EXIT_USAGE, "%s: '%.*s' has step 0 (the step must be at least 1)",
-                      param, tok_len(len), s);
-        cp_status_hint(st, "%s", SYNTAX_HINT);
-        return CP_EXIT_USAGE;
-    }
+    if (lo > hi)
+        return cp_sweep_item_error(st, param, s, len, "is an empty range (start above end)",
+                                   "write the smaller value first, e.g. 1..32");
+    if (step == 0)
+        return cp_sweep_item_error(st, param, s, len, "has step 0 (the step must be at least 1)",
+                                   SYNTAX_HINT);
     /* (hi - lo) / step + 1 values; compare before adding 1 so that nothing overflows. */
     uint64_t span = (hi - lo) / step;
     if (span >= CP_SWEEP_MAX_VALUES) {
@@ -199,6 +175,25 @@ static int parse_item(const char *s, size_t len, const char *param, uint64_t min
     r->start = lo;
     r->step = step;
     r->n = span + 1;
+    return CP_EXIT_OK;
+}
+
+/* Parses and checks one non-empty item s[0..len) of a numeric spec: a value or a range. */
+static int parse_item(const char *s, size_t len, const char *param, uint64_t min, uint64_t max,
+                      item_range *r, cp_status *st)
+{
+    size_t dots = find_dots(s, len);
+    if (dots != len)
+        return cp_sweep_parse_range(s, len, dots, param, min, max, r, st);
+    uint64_t v;
+    int k = parse_digits(s, len, &v);
+    if (k != CP_NUMBER_OK)
+        return number_error(st, param, k, s, len, s, len);
+    if (v < min || v > max)
+        return bound_error(st, param, s, len, s, len, v > max, min, max);
+    r->start = v;
+    r->step = 1;
+    r->n = 1;
     return CP_EXIT_OK;
 }
 

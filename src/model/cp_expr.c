@@ -66,41 +66,50 @@ enum { E_NONE = 0, E_OVERFLOW, E_DIVZERO, E_SHIFT_NEG, E_SHIFT_BIG, E_SHL_NEG };
 #define CP_EXPR_BUILTIN_OVERFLOW 1
 #endif
 
+#ifdef CP_EXPR_BUILTIN_OVERFLOW
 static inline int add_ovf(int64_t a, int64_t b, int64_t *r)
 {
-#ifdef CP_EXPR_BUILTIN_OVERFLOW
     return __builtin_add_overflow(a, b, r);
+}
+static inline int sub_ovf(int64_t a, int64_t b, int64_t *r)
+{
+    return __builtin_sub_overflow(a, b, r);
+}
+static inline int mul_ovf(int64_t a, int64_t b, int64_t *r)
+{
+    return __builtin_mul_overflow(a, b, r);
+}
 #else
+static inline int add_ovf(int64_t a, int64_t b, int64_t *r)
+{
     if ((b > 0 && a > INT64_MAX - b) || (b < 0 && a < INT64_MIN - b))
         return 1;
     *r = a + b;
     return 0;
-#endif
 }
 
 static inline int sub_ovf(int64_t a, int64_t b, int64_t *r)
 {
-#ifdef CP_EXPR_BUILTIN_OVERFLOW
-    return __builtin_sub_overflow(a, b, r);
-#else
     if ((b < 0 && a > INT64_MAX + b) || (b > 0 && a < INT64_MIN + b))
         return 1;
     *r = a - b;
     return 0;
-#endif
 }
 
 static inline int mul_ovf(int64_t a, int64_t b, int64_t *r)
 {
-#ifdef CP_EXPR_BUILTIN_OVERFLOW
-    return __builtin_mul_overflow(a, b, r);
-#else
     if (a > 0 ? (b > 0 ? a > INT64_MAX / b : b < INT64_MIN / a)
               : (b > 0 ? a < INT64_MIN / b : (a != 0 && b < INT64_MAX / a)))
         return 1;
     *r = a * b;
     return 0;
+}
 #endif
+
+/* A shift count's undefined behaviour: E_SHIFT_NEG, E_SHIFT_BIG, or E_NONE for 0..63. */
+static inline int shift_count_error(int64_t b)
+{
+    return b < 0 ? E_SHIFT_NEG : b > 63 ? E_SHIFT_BIG : E_NONE;
 }
 
 /* Applies an eager binary operator with C's semantics; E_NONE, or the undefined behaviour. */
@@ -122,10 +131,8 @@ static inline int bin_apply(int op, int64_t a, int64_t b, int64_t *r)
         *r = op == OP_DIV ? a / b : a % b;
         return E_NONE;
     case OP_SHL:
-        if (b < 0)
-            return E_SHIFT_NEG;
-        if (b > 63)
-            return E_SHIFT_BIG;
+        if (shift_count_error(b) != E_NONE)
+            return shift_count_error(b);
         if (a < 0)
             return E_SHL_NEG;
         if (a > (INT64_MAX >> b))
@@ -133,47 +140,46 @@ static inline int bin_apply(int op, int64_t a, int64_t b, int64_t *r)
         *r = (int64_t)((uint64_t)a << b);
         return E_NONE;
     case OP_SHR:
-        if (b < 0)
-            return E_SHIFT_NEG;
-        if (b > 63)
-            return E_SHIFT_BIG;
+        if (shift_count_error(b) != E_NONE)
+            return shift_count_error(b);
         /* arithmetic, without relying on implementation-defined >> of a negative value */
         *r = a >= 0 ? a >> b : ~(~a >> b);
         return E_NONE;
     case OP_LT:
         *r = a < b;
-        return E_NONE;
+        break;
     case OP_LE:
         *r = a <= b;
-        return E_NONE;
+        break;
     case OP_GT:
         *r = a > b;
-        return E_NONE;
+        break;
     case OP_GE:
         *r = a >= b;
-        return E_NONE;
+        break;
     case OP_EQ:
         *r = a == b;
-        return E_NONE;
+        break;
     case OP_NE:
         *r = a != b;
-        return E_NONE;
+        break;
     case OP_BAND:
         *r = a & b;
-        return E_NONE;
+        break;
     case OP_BXOR:
         *r = a ^ b;
-        return E_NONE;
+        break;
     case OP_BOR:
         *r = a | b;
-        return E_NONE;
+        break;
     case OP_MIN:
         *r = a < b ? a : b;
-        return E_NONE;
+        break;
     default: /* OP_MAX */
         *r = a > b ? a : b;
-        return E_NONE;
+        break;
     }
+    return E_NONE; /* the operators that cannot go wrong */
 }
 
 /* Applies a unary operator (OP_NEG, OP_PLUS, OP_BNOT, OP_NOT, OP_ABS). */
@@ -464,6 +470,45 @@ static int lex_number(parser *p, token *t)
     return CP_EXIT_OK;
 }
 
+/* The operators and punctuation, by their spelling; two-character ones are tried first. */
+static const struct {
+    char spelling[3];
+    int type;
+} cp_expr_operators[] = {
+    {"<<", T_SHL},  {"<=", T_LE},   {">>", T_SHR},  {">=", T_GE},   {"==", T_EQ},
+    {"!=", T_NE},   {"&&", T_LAND}, {"||", T_LOR},  {"(", T_LP},    {")", T_RP},
+    {",", T_COMMA}, {"?", T_Q},     {":", T_COLON}, {"+", T_PLUS},  {"-", T_MINUS},
+    {"*", T_STAR},  {"/", T_SLASH}, {"%", T_PCT},   {"~", T_TILDE}, {"^", T_CARET},
+    {"<", T_LT},    {">", T_GT},    {"!", T_BANG},  {"&", T_AMP},   {"|", T_BAR},
+};
+
+/* Lexes the operator or punctuation c (d: the next byte) into t; refuses anything else. */
+static int cp_expr_lex_operator(parser *p, token *t, char c, char d)
+{
+    if ((c == '+' || c == '-') && d == c)
+        return perr(p, p->at,
+                    "'%c%c' at position %zu is not an operator (C would read it as %s); put a "
+                    "space between the signs",
+                    c, c, p->at, c == '+' ? "an increment" : "a decrement");
+    for (size_t k = 0; k < sizeof cp_expr_operators / sizeof cp_expr_operators[0]; k++) {
+        const char *op = cp_expr_operators[k].spelling;
+        if (op[0] == c && (!op[1] || op[1] == d)) {
+            /* "<<=" and the like: the '=' is refused by the next call */
+            t->type = cp_expr_operators[k].type;
+            t->end = p->at + (op[1] ? 2 : 1);
+            p->at = t->end;
+            return CP_EXIT_OK;
+        }
+    }
+    unsigned char u = (unsigned char)c;
+    if (c == '=')
+        return perr(p, p->at, "unexpected '=' at position %zu (no assignment; '==' compares)",
+                    p->at);
+    if (u >= 0x21 && u <= 0x7e)
+        return perr(p, p->at, "unexpected character '%c' at position %zu", c, p->at);
+    return perr(p, p->at, "unexpected byte 0x%02x at position %zu", u, p->at);
+}
+
 /* Lexes the next token into p->tok. */
 static int lex(parser *p)
 {
@@ -489,85 +534,7 @@ static int lex(parser *p)
         p->at = k;
         return CP_EXIT_OK;
     }
-    int type = -1, two = 0;
-    switch (c) {
-    case '(':
-        type = T_LP;
-        break;
-    case ')':
-        type = T_RP;
-        break;
-    case ',':
-        type = T_COMMA;
-        break;
-    case '?':
-        type = T_Q;
-        break;
-    case ':':
-        type = T_COLON;
-        break;
-    case '+':
-    case '-':
-        if (d == c)
-            return perr(p, p->at,
-                        "'%c%c' at position %zu is not an operator (C would read it as %s); put a "
-                        "space between the signs",
-                        c, c, p->at, c == '+' ? "an increment" : "a decrement");
-        type = c == '+' ? T_PLUS : T_MINUS;
-        break;
-    case '*':
-        type = T_STAR;
-        break;
-    case '/':
-        type = T_SLASH;
-        break;
-    case '%':
-        type = T_PCT;
-        break;
-    case '~':
-        type = T_TILDE;
-        break;
-    case '^':
-        type = T_CARET;
-        break;
-    case '<':
-        type = d == '<' ? (two = 1, T_SHL) : d == '=' ? (two = 1, T_LE) : T_LT;
-        break;
-    case '>':
-        type = d == '>' ? (two = 1, T_SHR) : d == '=' ? (two = 1, T_GE) : T_GT;
-        break;
-    case '=':
-        if (d == '=') {
-            type = T_EQ;
-            two = 1;
-        }
-        break;
-    case '!':
-        type = d == '=' ? (two = 1, T_NE) : T_BANG;
-        break;
-    case '&':
-        type = d == '&' ? (two = 1, T_LAND) : T_AMP;
-        break;
-    case '|':
-        type = d == '|' ? (two = 1, T_LOR) : T_BAR;
-        break;
-    default:
-        break;
-    }
-    if (type < 0) {
-        unsigned char u = (unsigned char)c;
-        if (c == '=')
-            return perr(p, p->at, "unexpected '=' at position %zu (no assignment; '==' compares)",
-                        p->at);
-        if (u >= 0x21 && u <= 0x7e)
-            return perr(p, p->at, "unexpected character '%c' at position %zu", c, p->at);
-        return perr(p, p->at, "unexpected byte 0x%02x at position %zu", u, p->at);
-    }
-    /* "<<=" and the like: the '=' is refused by the next call */
-    t->type = type;
-    t->end = p->at + 1 + (size_t)two;
-    p->at = t->end;
-    return CP_EXIT_OK;
+    return cp_expr_lex_operator(p, t, c, d);
 }
 
 /* Refuses the current token: "unexpected 'X' at position P (expected ...)". */
@@ -1251,10 +1218,9 @@ static void compile(compiler *c, int k)
 
 /* --- public API: parse ------------------------------------------------------------------- */
 
-int cp_expr_parse(const char *text, const char *const *param_names, size_t nparams, cp_expr **out,
-                  cp_status *st)
+/* Refuses too many parameters, a name that is not one, and a name given twice. */
+static int cp_expr_check_params(const char *const *param_names, size_t nparams, cp_status *st)
 {
-    *out = NULL;
     if (nparams > CP_EXPR_MAX_PARAMS)
         return cp_status_set(st, CP_EXIT_USAGE, "--param: %zu parameters, more than the limit %d",
                              nparams, CP_EXPR_MAX_PARAMS);
@@ -1265,6 +1231,70 @@ int cp_expr_parse(const char *text, const char *const *param_names, size_t npara
                 return cp_status_set(st, CP_EXIT_USAGE, "--param: '%s' is given twice",
                                      param_names[k]);
     }
+    return CP_EXIT_OK;
+}
+
+/* Parses p's text into the tree of p->e: one whole expression, nothing after it. */
+static int cp_expr_parse_tree(parser *p, const char *text)
+{
+    if (p->len > CP_EXPR_MAX_TEXT) {
+        p->len = strlen(text); /* the whole of it, for the hint's window */
+        return perr(p, CP_EXPR_MAX_TEXT,
+                    "the expression is longer than %d characters (at position %d)",
+                    CP_EXPR_MAX_TEXT, CP_EXPR_MAX_TEXT);
+    }
+    CP_TRY(lex(p));
+    if (p->tok.type == T_END)
+        return perr(p, p->tok.pos,
+                    "the expression is empty: expected a number, a name or '(' at position %zu "
+                    "(e.g. (i %% 32) * 32 + i / 32)",
+                    p->tok.pos);
+    CP_TRY(parse_expr(p, &p->e->root));
+    if (p->tok.type == T_RP)
+        return perr(p, p->tok.pos, "unmatched ')' at position %zu", p->tok.pos);
+    if (p->tok.type != T_END)
+        return unexpected(p, "an operator or the end of the expression");
+    return CP_EXIT_OK;
+}
+
+/* Keeps the source of e (text, len bytes) for the caret of evaluation errors, and writes its
+ * canonical text. */
+static int cp_expr_keep_text(cp_expr *e, const char *text, size_t len, cp_status *st)
+{
+    e->src = malloc(len + 1);
+    writer w = {NULL, 0, 0};
+    emit_text(e, e->root, &w);
+    e->text = malloc(w.len + 1);
+    if (!e->src || !e->text)
+        return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory parsing %s", OPTION);
+    memcpy(e->src, text, len);
+    e->src[len] = '\0';
+    e->len = len;
+    w = (writer){e->text, w.len + 1, 0};
+    emit_text(e, e->root, &w);
+    e->text[w.len] = '\0';
+    return CP_EXIT_OK;
+}
+
+/* Folds the constants of e's tree and compiles it to e's code. */
+static int cp_expr_compile_tree(cp_expr *e, cp_status *st)
+{
+    compiler *c = malloc(sizeof *c);
+    if (!c)
+        return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory parsing %s", OPTION);
+    c->e = e;
+    fold(c, e->root);
+    compile(c, e->root);
+    emit(c, I_END, 0, 0);
+    free(c);
+    return CP_EXIT_OK;
+}
+
+int cp_expr_parse(const char *text, const char *const *param_names, size_t nparams, cp_expr **out,
+                  cp_status *st)
+{
+    *out = NULL;
+    CP_TRY(cp_expr_check_params(param_names, nparams, st));
     if (!text)
         text = "";
     size_t len = 0;
@@ -1281,65 +1311,17 @@ int cp_expr_parse(const char *text, const char *const *param_names, size_t npara
         strcpy(e->names[2 + k], param_names[k]);
 
     parser p = {.src = text, .len = len, .e = e, .st = st};
-    int rc;
-    if (len > CP_EXPR_MAX_TEXT) {
-        p.len = strlen(text); /* the whole of it, for the hint's window */
-        rc = perr(&p, CP_EXPR_MAX_TEXT,
-                  "the expression is longer than %d characters (at position %d)", CP_EXPR_MAX_TEXT,
-                  CP_EXPR_MAX_TEXT);
-        goto fail;
+    int rc = cp_expr_parse_tree(&p, text);
+    if (rc == CP_EXIT_OK)
+        rc = cp_expr_keep_text(e, text, len, st);
+    if (rc == CP_EXIT_OK)
+        rc = cp_expr_compile_tree(e, st);
+    if (rc != CP_EXIT_OK) {
+        cp_expr_free(e);
+        return rc;
     }
-    if ((rc = lex(&p)) != CP_EXIT_OK)
-        goto fail;
-    if (p.tok.type == T_END) {
-        rc = perr(&p, p.tok.pos,
-                  "the expression is empty: expected a number, a name or '(' at position %zu "
-                  "(e.g. (i %% 32) * 32 + i / 32)",
-                  p.tok.pos);
-        goto fail;
-    }
-    if ((rc = parse_expr(&p, &e->root)) != CP_EXIT_OK)
-        goto fail;
-    if (p.tok.type == T_RP) {
-        rc = perr(&p, p.tok.pos, "unmatched ')' at position %zu", p.tok.pos);
-        goto fail;
-    }
-    if (p.tok.type != T_END) {
-        rc = unexpected(&p, "an operator or the end of the expression");
-        goto fail;
-    }
-
-    /* keep the source for the caret of evaluation errors, and the canonical text */
-    e->src = malloc(len + 1);
-    writer w = {NULL, 0, 0};
-    emit_text(e, e->root, &w);
-    e->text = malloc(w.len + 1);
-    if (!e->src || !e->text) {
-        rc = cp_status_set(st, CP_EXIT_RUNTIME, "out of memory parsing %s", OPTION);
-        goto fail;
-    }
-    memcpy(e->src, text, len);
-    e->src[len] = '\0';
-    e->len = len;
-    w = (writer){e->text, w.len + 1, 0};
-    emit_text(e, e->root, &w);
-    e->text[w.len] = '\0';
-
-    compiler *c = malloc(sizeof *c);
-    if (!c) {
-        rc = cp_status_set(st, CP_EXIT_RUNTIME, "out of memory parsing %s", OPTION);
-        goto fail;
-    }
-    c->e = e;
-    fold(c, e->root);
-    compile(c, e->root);
-    emit(c, I_END, 0, 0);
-    free(c);
     *out = e;
     return CP_EXIT_OK;
-fail:
-    cp_expr_free(e);
-    return rc;
 }
 
 int64_t cp_expr_value(const cp_expr *e, int64_t i, int64_t n, const int64_t *params)
@@ -1445,6 +1427,9 @@ CP_EXPR_COLD static int eval_error(const cp_expr *e, const insn *in, int err, in
         acc = r;                                                                                   \
         break;
 
+/* The evaluation loop: one function because it is the interpreter's dispatch, one switch over
+ * the instruction set whose cases share the accumulator and the stack in locals; helpers would
+ * cost a call per instruction on the hottest path of a sweep. */
 int cp_expr_eval(const cp_expr *e, int64_t i, int64_t n, const int64_t *params, int64_t *value,
                  cp_status *st)
 {

@@ -68,13 +68,6 @@ static size_t cp_expr_classes(const cp_config *c, size_t a,
     return cp_model_linear_classes(c->elements, classes);
 }
 
-static uint64_t cp_expr_no_step(const cp_config *c, size_t a)
-{
-    (void)c;
-    (void)a;
-    return 0;
-}
-
 /* The dense side touches every sector of its buffer; the indexed side is counted exactly by
  * the engine, from the lanes it evaluates (one bit per sector of the buffer: n * width / 32
  * bits, 2 MB for the default 64 MB). */
@@ -119,6 +112,6 @@ static int cp_expr_validate(const cp_config *c, uint64_t begin, uint64_t end, ui
 }
 
 const cp_family_model cp_model_expr_family = {
-    cp_expr_describe,  cp_expr_lanes, cp_expr_classes,  cp_expr_no_step,
+    cp_expr_describe,  cp_expr_lanes, cp_expr_classes,  cp_model_no_iteration_step,
     cp_expr_footprint, NULL,          cp_expr_validate, 1,
 };

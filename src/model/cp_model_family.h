@@ -100,4 +100,7 @@ cp_model_linear_lanes(const cp_config *c, size_t a, uint64_t w, uint64_t element
  * warp to the next. */
 size_t cp_model_linear_classes(uint64_t threads, cp_warp_class classes[CP_MODEL_MAX_CLASSES]);
 
+/* The iteration_step of a family whose accesses do not move from one iteration to the next. */
+uint64_t cp_model_no_iteration_step(const cp_config *c, size_t a);
+
 #endif

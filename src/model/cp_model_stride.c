@@ -67,13 +67,6 @@ static size_t cp_stride_classes(const cp_config *c, size_t a,
     return cp_model_linear_classes(c->elements, classes);
 }
 
-static uint64_t cp_no_iteration_step(const cp_config *c, size_t a)
-{
-    (void)c;
-    (void)a;
-    return 0;
-}
-
 static uint64_t cp_stride_footprint(const cp_config *c, size_t a)
 {
     uint64_t w = c->width_bytes;
@@ -86,7 +79,7 @@ const cp_family_model cp_model_stride_family = {
     cp_stride_describe,
     cp_stride_lanes,
     cp_stride_classes,
-    cp_no_iteration_step,
+    cp_model_no_iteration_step,
     cp_stride_footprint,
     NULL,
     NULL,
@@ -142,7 +135,7 @@ const cp_family_model cp_model_layout_family = {
     cp_layout_describe,
     cp_layout_lanes,
     cp_layout_classes,
-    cp_no_iteration_step,
+    cp_model_no_iteration_step,
     cp_layout_footprint,
     NULL,
     NULL,

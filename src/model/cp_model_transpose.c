@@ -56,6 +56,16 @@ static void cp_tr_describe(const cp_config *c, cp_prediction *out)
     cp_tr_set(&out->accesses[CP_TR_OUT], "out", CP_OP_STORE, CP_SPACE_GLOBAL, bytes, 0);
 }
 
+/* The byte address of element (row, col) of a rows x cols matrix of 4-byte words, row-major, in
+ * *addr; 0 when the element lies outside the matrix (the kernel's bounds check: no access). */
+static int cp_tr_element(uint64_t row, uint64_t col, uint64_t rows, uint64_t cols, uint64_t *addr)
+{
+    if (row >= rows || col >= cols)
+        return 0;
+    *addr = (row * cols + col) * 4;
+    return 1;
+}
+
 static uint32_t cp_tr_lanes(const cp_config *c, size_t a, uint32_t ins, uint64_t w, uint64_t t,
                             uint64_t addr[CP_WARP_SIZE])
 {
@@ -72,9 +82,8 @@ static uint32_t cp_tr_lanes(const cp_config *c, size_t a, uint32_t ins, uint64_t
         case CP_TR_IN:
             row = cp_transpose_in_row(by, ty, step);
             col = cp_transpose_in_col(bx, tx);
-            if (row >= c->m || col >= c->n)
+            if (!cp_tr_element(row, col, c->m, c->n, &addr[tx]))
                 continue;
-            addr[tx] = (row * c->n + col) * 4;
             break;
         case CP_TR_TILE_STORE:
             addr[tx] = (uint64_t)cp_transpose_tile_store(tx, ty, step, padded) * 4;
@@ -90,9 +99,8 @@ static uint32_t cp_tr_lanes(const cp_config *c, size_t a, uint32_t ins, uint64_t
                 row = cp_transpose_out_row(bx, ty, step);
                 col = cp_transpose_out_col(by, tx);
             }
-            if (row >= c->n || col >= c->m)
+            if (!cp_tr_element(row, col, c->n, c->m, &addr[tx]))
                 continue;
-            addr[tx] = (row * c->m + col) * 4;
             break;
         }
         mask |= 1u << tx;

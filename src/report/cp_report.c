@@ -100,6 +100,16 @@ int cp_report_stream_end(cp_report_stream *s, cp_status *st)
     return cp_report_check_stream(s->out, st);
 }
 
+int cp_report_stream_all(FILE *out, cp_format fmt, const cp_report *r, cp_status *st)
+{
+    CP_TRY(cp_report_check_report(r, st));
+    cp_report_stream s;
+    CP_TRY(cp_report_stream_begin(&s, out, fmt, r, st));
+    for (size_t i = 0; i < r->nrows; i++)
+        CP_TRY(cp_report_stream_row(&s, &r->rows[i], st));
+    return cp_report_stream_end(&s, st);
+}
+
 const char *cp_report_get_source(const cp_row *row)
 {
     return row->measured && row->measured->timed ? "measured" : "model";

@@ -271,10 +271,5 @@ int cp_report_csv_row(cp_report_stream *s, const cp_row *row, cp_status *st)
 
 int cp_report_write_csv(FILE *out, const cp_report *r, cp_status *st)
 {
-    CP_TRY(cp_report_check_report(r, st));
-    cp_report_stream s;
-    CP_TRY(cp_report_stream_begin(&s, out, CP_FORMAT_CSV, r, st));
-    for (size_t i = 0; i < r->nrows; i++)
-        CP_TRY(cp_report_stream_row(&s, &r->rows[i], st));
-    return cp_report_stream_end(&s, st);
+    return cp_report_stream_all(out, CP_FORMAT_CSV, r, st);
 }

@@ -64,76 +64,88 @@ typedef struct cp_report_column {
 
 static const char *const cp_report_group_labels[] = {NULL, "predicted", "measured"};
 
+/* A right-aligned column of counts or times: CP_REPORT_CELL_PRED_<cell> or _MEAS_<cell>, under
+ * its header's two lines. */
+#define CP_REPORT_PRED(cell, top, bottom)                                                          \
+    {                                                                                              \
+        CP_REPORT_CELL_PRED_##cell, top, bottom, CP_REPORT_GROUP_PREDICTED, 0, NULL                \
+    }
+#define CP_REPORT_MEAS(cell, top, bottom)                                                          \
+    {                                                                                              \
+        CP_REPORT_CELL_MEAS_##cell, top, bottom, CP_REPORT_GROUP_MEASURED, 0, NULL                 \
+    }
+
+/* Groups of columns that several tables share: the measured sectors per request of global loads
+ * and stores; time in microseconds and useful bandwidth; DRAM bandwidth and whether the counts
+ * match the model; the predicted sectors per request of three accesses (named a, b, c) and the
+ * load efficiency. */
+#define CP_REPORT_MEAS_SIDES                                                                       \
+    CP_REPORT_MEAS(LOAD_SPR, "ld", "sec/req"), CP_REPORT_MEAS(STORE_SPR, "st", "sec/req")
+#define CP_REPORT_MEAS_TIME_US CP_REPORT_MEAS(TIME, "time", "us"), CP_REPORT_MEAS(GBS, "", "GB/s")
+#define CP_REPORT_MEAS_DRAM_MATCH                                                                  \
+    CP_REPORT_MEAS(DRAM_GBS, "DRAM", "GB/s"), CP_REPORT_MEAS(MATCH, "", "match")
+#define CP_REPORT_PRED_ACCESSES(a, b, c)                                                           \
+    CP_REPORT_PRED(A_SPR, a, "sec/req"), CP_REPORT_PRED(B_SPR, b, "sec/req"),                      \
+        CP_REPORT_PRED(C_SPR, c, "sec/req"), CP_REPORT_PRED(LOAD_EFF, "ld", "eff")
+
+/* The tables of columns below keep one column (or group) a line. */
+/* clang-format off */
 /* The predicted columns of stride and layout: load and store. */
 static const cp_report_column cp_report_common_predicted[] = {
-    {CP_REPORT_CELL_PRED_LOAD_SPR, "ld", "sec/req", CP_REPORT_GROUP_PREDICTED, 0, NULL},
-    {CP_REPORT_CELL_PRED_LOAD_EFF, "ld", "eff", CP_REPORT_GROUP_PREDICTED, 0, NULL},
-    {CP_REPORT_CELL_PRED_STORE_SPR, "st", "sec/req", CP_REPORT_GROUP_PREDICTED, 0, NULL},
-    {CP_REPORT_CELL_PRED_STORE_EFF, "st", "eff", CP_REPORT_GROUP_PREDICTED, 0, NULL},
+    CP_REPORT_PRED(LOAD_SPR, "ld", "sec/req"),
+    CP_REPORT_PRED(LOAD_EFF, "ld", "eff"),
+    CP_REPORT_PRED(STORE_SPR, "st", "sec/req"),
+    CP_REPORT_PRED(STORE_EFF, "st", "eff"),
 };
-/* The measured columns of every family but GEMM. */
+/* The measured columns of every family but GEMM, smem and transpose. */
 static const cp_report_column cp_report_common_measured[] = {
-    {CP_REPORT_CELL_MEAS_LOAD_SPR, "ld", "sec/req", CP_REPORT_GROUP_MEASURED, 0, NULL},
-    {CP_REPORT_CELL_MEAS_STORE_SPR, "st", "sec/req", CP_REPORT_GROUP_MEASURED, 0, NULL},
-    {CP_REPORT_CELL_MEAS_TIME, "time", "us", CP_REPORT_GROUP_MEASURED, 0, NULL},
-    {CP_REPORT_CELL_MEAS_GBS, "", "GB/s", CP_REPORT_GROUP_MEASURED, 0, NULL},
-    {CP_REPORT_CELL_MEAS_DRAM_GBS, "DRAM", "GB/s", CP_REPORT_GROUP_MEASURED, 0, NULL},
-    {CP_REPORT_CELL_MEAS_MATCH, "", "match", CP_REPORT_GROUP_MEASURED, 0, NULL},
+    CP_REPORT_MEAS_SIDES,
+    CP_REPORT_MEAS_TIME_US,
+    CP_REPORT_MEAS_DRAM_MATCH,
 };
-
 /* gather's predicted columns: per access (idx, in, out). */
 static const cp_report_column cp_report_gather_predicted[] = {
-    {CP_REPORT_CELL_PRED_A_SPR, "idx", "sec/req", CP_REPORT_GROUP_PREDICTED, 0, NULL},
-    {CP_REPORT_CELL_PRED_B_SPR, "in", "sec/req", CP_REPORT_GROUP_PREDICTED, 0, NULL},
-    {CP_REPORT_CELL_PRED_C_SPR, "out", "sec/req", CP_REPORT_GROUP_PREDICTED, 0, NULL},
-    {CP_REPORT_CELL_PRED_LOAD_EFF, "ld", "eff", CP_REPORT_GROUP_PREDICTED, 0, NULL},
+    CP_REPORT_PRED_ACCESSES("idx", "in", "out"),
 };
 /* GEMM's predicted columns, per operand, and measured ones, with GFLOP/s against cuBLAS. */
 static const cp_report_column cp_report_gemm_predicted[] = {
-    {CP_REPORT_CELL_PRED_A_SPR, "A", "sec/req", CP_REPORT_GROUP_PREDICTED, 0, NULL},
-    {CP_REPORT_CELL_PRED_B_SPR, "B", "sec/req", CP_REPORT_GROUP_PREDICTED, 0, NULL},
-    {CP_REPORT_CELL_PRED_C_SPR, "C", "sec/req", CP_REPORT_GROUP_PREDICTED, 0, NULL},
-    {CP_REPORT_CELL_PRED_LOAD_EFF, "ld", "eff", CP_REPORT_GROUP_PREDICTED, 0, NULL},
+    CP_REPORT_PRED_ACCESSES("A", "B", "C"),
 };
 static const cp_report_column cp_report_gemm_measured[] = {
-    {CP_REPORT_CELL_MEAS_LOAD_SPR, "ld", "sec/req", CP_REPORT_GROUP_MEASURED, 0, NULL},
-    {CP_REPORT_CELL_MEAS_STORE_SPR, "st", "sec/req", CP_REPORT_GROUP_MEASURED, 0, NULL},
-    {CP_REPORT_CELL_MEAS_TIME_MS, "time", "ms", CP_REPORT_GROUP_MEASURED, 0, NULL},
-    {CP_REPORT_CELL_MEAS_GFLOPS, "", "GFLOP/s", CP_REPORT_GROUP_MEASURED, 0, NULL},
-    {CP_REPORT_CELL_MEAS_PCT_CUBLAS, "% of", "cuBLAS", CP_REPORT_GROUP_MEASURED, 0, NULL},
-    {CP_REPORT_CELL_MEAS_REGS, "", "regs", CP_REPORT_GROUP_MEASURED, 0, NULL},
-    {CP_REPORT_CELL_MEAS_OCCUPANCY, "occ %", "th/ach", CP_REPORT_GROUP_MEASURED, 0, NULL},
-    {CP_REPORT_CELL_MEAS_DRAM_GBS, "DRAM", "GB/s", CP_REPORT_GROUP_MEASURED, 0, NULL},
-    {CP_REPORT_CELL_MEAS_MATCH, "", "match", CP_REPORT_GROUP_MEASURED, 0, NULL},
+    CP_REPORT_MEAS_SIDES,
+    CP_REPORT_MEAS(TIME_MS, "time", "ms"),
+    CP_REPORT_MEAS(GFLOPS, "", "GFLOP/s"),
+    CP_REPORT_MEAS(PCT_CUBLAS, "% of", "cuBLAS"),
+    CP_REPORT_MEAS(REGS, "", "regs"),
+    CP_REPORT_MEAS(OCCUPANCY, "occ %", "th/ach"),
+    CP_REPORT_MEAS_DRAM_MATCH,
 };
-
+/* smem's: shared wavefronts and bank conflicts per request of the pattern's side. */
 static const cp_report_column cp_report_smem_predicted[] = {
-    {CP_REPORT_CELL_PRED_SMEM_WF, "wavefr", "/req", CP_REPORT_GROUP_PREDICTED, 0, NULL},
-    {CP_REPORT_CELL_PRED_SMEM_CONF, "confl", "/req", CP_REPORT_GROUP_PREDICTED, 0, NULL},
+    CP_REPORT_PRED(SMEM_WF, "wavefr", "/req"),
+    CP_REPORT_PRED(SMEM_CONF, "confl", "/req"),
 };
 static const cp_report_column cp_report_smem_measured[] = {
-    {CP_REPORT_CELL_MEAS_SMEM_WF, "wavefr", "/req", CP_REPORT_GROUP_MEASURED, 0, NULL},
-    {CP_REPORT_CELL_MEAS_SMEM_CONF, "confl", "/req", CP_REPORT_GROUP_MEASURED, 0, NULL},
-    {CP_REPORT_CELL_MEAS_TIME, "time", "us", CP_REPORT_GROUP_MEASURED, 0, NULL},
-    {CP_REPORT_CELL_MEAS_GBS, "", "GB/s", CP_REPORT_GROUP_MEASURED, 0, NULL},
-    {CP_REPORT_CELL_MEAS_MATCH, "", "match", CP_REPORT_GROUP_MEASURED, 0, NULL},
+    CP_REPORT_MEAS(SMEM_WF, "wavefr", "/req"),
+    CP_REPORT_MEAS(SMEM_CONF, "confl", "/req"),
+    CP_REPORT_MEAS_TIME_US,
+    CP_REPORT_MEAS(MATCH, "", "match"),
 };
+/* transpose's: global sectors and shared wavefronts per request of the tile's store and load. */
 static const cp_report_column cp_report_transpose_predicted[] = {
-    {CP_REPORT_CELL_PRED_LOAD_SPR, "ld", "sec/req", CP_REPORT_GROUP_PREDICTED, 0, NULL},
-    {CP_REPORT_CELL_PRED_STORE_SPR, "st", "sec/req", CP_REPORT_GROUP_PREDICTED, 0, NULL},
-    {CP_REPORT_CELL_PRED_SH_ST_WF, "sh.st", "wf/req", CP_REPORT_GROUP_PREDICTED, 0, NULL},
-    {CP_REPORT_CELL_PRED_SH_LD_WF, "sh.ld", "wf/req", CP_REPORT_GROUP_PREDICTED, 0, NULL},
+    CP_REPORT_PRED(LOAD_SPR, "ld", "sec/req"),
+    CP_REPORT_PRED(STORE_SPR, "st", "sec/req"),
+    CP_REPORT_PRED(SH_ST_WF, "sh.st", "wf/req"),
+    CP_REPORT_PRED(SH_LD_WF, "sh.ld", "wf/req"),
 };
 static const cp_report_column cp_report_transpose_measured[] = {
-    {CP_REPORT_CELL_MEAS_LOAD_SPR, "ld", "sec/req", CP_REPORT_GROUP_MEASURED, 0, NULL},
-    {CP_REPORT_CELL_MEAS_STORE_SPR, "st", "sec/req", CP_REPORT_GROUP_MEASURED, 0, NULL},
-    {CP_REPORT_CELL_MEAS_SH_ST_WF, "sh.st", "wf/req", CP_REPORT_GROUP_MEASURED, 0, NULL},
-    {CP_REPORT_CELL_MEAS_SH_LD_WF, "sh.ld", "wf/req", CP_REPORT_GROUP_MEASURED, 0, NULL},
-    {CP_REPORT_CELL_MEAS_TIME, "time", "us", CP_REPORT_GROUP_MEASURED, 0, NULL},
-    {CP_REPORT_CELL_MEAS_GBS, "", "GB/s", CP_REPORT_GROUP_MEASURED, 0, NULL},
-    {CP_REPORT_CELL_MEAS_DRAM_GBS, "DRAM", "GB/s", CP_REPORT_GROUP_MEASURED, 0, NULL},
-    {CP_REPORT_CELL_MEAS_MATCH, "", "match", CP_REPORT_GROUP_MEASURED, 0, NULL},
+    CP_REPORT_MEAS_SIDES,
+    CP_REPORT_MEAS(SH_ST_WF, "sh.st", "wf/req"),
+    CP_REPORT_MEAS(SH_LD_WF, "sh.ld", "wf/req"),
+    CP_REPORT_MEAS_TIME_US,
+    CP_REPORT_MEAS_DRAM_MATCH,
 };
+/* clang-format on */
 
 #define CP_REPORT_COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -213,39 +225,112 @@ static void cp_report_table_format_field(const cp_config *c, const cp_family_fie
     }
 }
 
-static void cp_report_table_format_cell(const cp_row *row, const cp_report_column *col, char *buf,
-                                        size_t len)
+/* The predicted cells of row (sectors or wavefronts per request, efficiency); 0 when cell is not
+ * one. */
+static int cp_report_table_format_predicted(const cp_row *row, cp_report_cell cell, char *buf,
+                                            size_t len)
 {
-    cp_report_cell cell = col->cell;
     const cp_config *c = &row->config;
     const cp_prediction *p = &row->predicted;
-    cp_measurement scratch;
-    const cp_measurement *m = cp_report_get_measurement(row, &scratch);
-    const cp_counter_values *v = &m->counters;
+    double x;
     switch (cell) {
-    case CP_REPORT_CELL_FIELD:
-        cp_report_table_format_field(c, col->field, buf, len);
-        break;
+    case CP_REPORT_CELL_PRED_LOAD_EFF: /* in percent */
+    case CP_REPORT_CELL_PRED_STORE_EFF:
+        x = cp_counts_efficiency(cell == CP_REPORT_CELL_PRED_LOAD_EFF ? &p->load : &p->store);
+        cp_report_table_format_number(buf, len, x, 100, 1, "%");
+        return 1;
     case CP_REPORT_CELL_PRED_LOAD_SPR:
-        cp_report_table_format_number(buf, len, cp_counts_sectors_per_request(&p->load), 1, 2, "");
-        break;
-    case CP_REPORT_CELL_PRED_LOAD_EFF:
-        cp_report_table_format_number(buf, len, cp_counts_efficiency(&p->load), 100, 1, "%");
+        x = cp_counts_sectors_per_request(&p->load);
         break;
     case CP_REPORT_CELL_PRED_STORE_SPR:
-        cp_report_table_format_number(buf, len, cp_counts_sectors_per_request(&p->store), 1, 2, "");
+        x = cp_counts_sectors_per_request(&p->store);
         break;
-    case CP_REPORT_CELL_PRED_STORE_EFF:
-        cp_report_table_format_number(buf, len, cp_counts_efficiency(&p->store), 100, 1, "%");
+    case CP_REPORT_CELL_PRED_A_SPR:
+    case CP_REPORT_CELL_PRED_B_SPR:
+    case CP_REPORT_CELL_PRED_C_SPR: {
+        size_t a = (size_t)(cell - CP_REPORT_CELL_PRED_A_SPR);
+        x = a < p->naccesses && p->modelled ? cp_counts_sectors_per_request(&p->accesses[a].counts)
+                                            : NAN;
         break;
+    }
+    case CP_REPORT_CELL_PRED_SH_LD_WF:
+    case CP_REPORT_CELL_PRED_SH_ST_WF: {
+        const cp_counts *sh =
+            cell == CP_REPORT_CELL_PRED_SH_LD_WF ? &p->shared_load : &p->shared_store;
+        x = p->modelled && p->shared_modelled ? cp_counts_wavefronts_per_request(sh) : NAN;
+        break;
+    }
+    case CP_REPORT_CELL_PRED_SMEM_WF:
+    case CP_REPORT_CELL_PRED_SMEM_CONF: {
+        const cp_counts *sh = c->op == CP_OP_LOAD ? &p->shared_load : &p->shared_store;
+        x = cell == CP_REPORT_CELL_PRED_SMEM_WF ? cp_counts_wavefronts_per_request(sh)
+                                                : cp_counts_conflicts_per_request(sh);
+        break;
+    }
+    default:
+        return 0;
+    }
+    cp_report_table_format_number(buf, len, x, 1, 2, "");
+    return 1;
+}
+
+/* "50/45": the kernel's theoretical / achieved occupancy in percent; "-" when neither is known. */
+static void cp_report_table_format_occupancy(const cp_measurement *m, char *buf, size_t len)
+{
+    char th[16], ach[16];
+    cp_report_table_format_number(
+        th, sizeof th, m->resources.known ? m->resources.theoretical_occupancy : NAN, 100, 0, "");
+    cp_report_table_format_number(ach, sizeof ach, m->counters.achieved_occupancy, 100, 0, "");
+    if (!strcmp(th, "-") && !strcmp(ach, "-"))
+        snprintf(buf, len, "-");
+    else
+        snprintf(buf, len, "%s/%s", th, ach);
+}
+
+/* The measured cells of the counters v of a row of configuration c, per request: requests and
+ * what they cost (sectors, wavefronts, conflicts); 0 when cell is not one. */
+static int cp_report_table_format_per_request(const cp_config *c, const cp_counter_values *v,
+                                              cp_report_cell cell, char *buf, size_t len)
+{
+    int load = c->op == CP_OP_LOAD;
+    double req, x;
+    switch (cell) {
     case CP_REPORT_CELL_MEAS_LOAD_SPR:
-        cp_report_table_format_number(
-            buf, len, cp_report_compute_per_request(v->load_requests, v->load_sectors), 1, 2, "");
+        req = v->load_requests, x = v->load_sectors;
         break;
     case CP_REPORT_CELL_MEAS_STORE_SPR:
-        cp_report_table_format_number(
-            buf, len, cp_report_compute_per_request(v->store_requests, v->store_sectors), 1, 2, "");
+        req = v->store_requests, x = v->store_sectors;
         break;
+    case CP_REPORT_CELL_MEAS_SH_LD_WF:
+        req = v->shared_load_requests, x = v->shared_load_wavefronts;
+        break;
+    case CP_REPORT_CELL_MEAS_SH_ST_WF:
+        req = v->shared_store_requests, x = v->shared_store_wavefronts;
+        break;
+    case CP_REPORT_CELL_MEAS_SMEM_WF: /* smem: the side of the pattern (op) */
+        req = load ? v->shared_load_requests : v->shared_store_requests;
+        x = load ? v->shared_load_wavefronts : v->shared_store_wavefronts;
+        break;
+    case CP_REPORT_CELL_MEAS_SMEM_CONF:
+        req = load ? v->shared_load_requests : v->shared_store_requests;
+        x = load ? v->shared_load_conflicts : v->shared_store_conflicts;
+        break;
+    default:
+        return 0;
+    }
+    cp_report_table_format_number(buf, len, cp_report_compute_per_request(req, x), 1, 2, "");
+    return 1;
+}
+
+/* The other measured cells of row: times, rates, match, registers and occupancy. */
+static void cp_report_table_format_measured(const cp_row *row, cp_report_cell cell, char *buf,
+                                            size_t len)
+{
+    cp_measurement scratch;
+    const cp_measurement *m = cp_report_get_measurement(row, &scratch);
+    if (cp_report_table_format_per_request(&row->config, &m->counters, cell, buf, len))
+        return;
+    switch (cell) {
     case CP_REPORT_CELL_MEAS_TIME:
         cp_report_table_format_number(buf, len, m->time_median_s, 1e6, 1, "");
         break;
@@ -258,16 +343,6 @@ static void cp_report_table_format_cell(const cp_row *row, const cp_report_colum
     case CP_REPORT_CELL_MEAS_MATCH:
         snprintf(buf, len, "%s", m->counts_match == 1 ? "yes" : m->counts_match == 0 ? "NO" : "-");
         break;
-    case CP_REPORT_CELL_PRED_A_SPR:
-    case CP_REPORT_CELL_PRED_B_SPR:
-    case CP_REPORT_CELL_PRED_C_SPR: {
-        size_t a = (size_t)(cell - CP_REPORT_CELL_PRED_A_SPR);
-        double spr = a < p->naccesses && p->modelled
-                         ? cp_counts_sectors_per_request(&p->accesses[a].counts)
-                         : NAN;
-        cp_report_table_format_number(buf, len, spr, 1, 2, "");
-        break;
-    }
     case CP_REPORT_CELL_MEAS_TIME_MS:
         cp_report_table_format_number(buf, len, m->time_median_s, 1e3, 2, "");
         break;
@@ -277,62 +352,27 @@ static void cp_report_table_format_cell(const cp_row *row, const cp_report_colum
     case CP_REPORT_CELL_MEAS_PCT_CUBLAS:
         cp_report_table_format_number(buf, len, m->pct_of_cublas, 1, 1, "%");
         break;
-    case CP_REPORT_CELL_PRED_SH_LD_WF:
-    case CP_REPORT_CELL_PRED_SH_ST_WF: {
-        const cp_counts *sh =
-            cell == CP_REPORT_CELL_PRED_SH_LD_WF ? &p->shared_load : &p->shared_store;
-        double wf = p->modelled && p->shared_modelled ? cp_counts_wavefronts_per_request(sh) : NAN;
-        cp_report_table_format_number(buf, len, wf, 1, 2, "");
-        break;
-    }
-    case CP_REPORT_CELL_MEAS_SH_LD_WF:
-        cp_report_table_format_number(
-            buf, len,
-            cp_report_compute_per_request(v->shared_load_requests, v->shared_load_wavefronts), 1, 2,
-            "");
-        break;
-    case CP_REPORT_CELL_MEAS_SH_ST_WF:
-        cp_report_table_format_number(
-            buf, len,
-            cp_report_compute_per_request(v->shared_store_requests, v->shared_store_wavefronts), 1,
-            2, "");
-        break;
-    case CP_REPORT_CELL_PRED_SMEM_WF:
-    case CP_REPORT_CELL_PRED_SMEM_CONF: {
-        const cp_counts *sh = c->op == CP_OP_LOAD ? &p->shared_load : &p->shared_store;
-        double x = cell == CP_REPORT_CELL_PRED_SMEM_WF ? cp_counts_wavefronts_per_request(sh)
-                                                       : cp_counts_conflicts_per_request(sh);
-        cp_report_table_format_number(buf, len, x, 1, 2, "");
-        break;
-    }
-    case CP_REPORT_CELL_MEAS_SMEM_WF:
-    case CP_REPORT_CELL_MEAS_SMEM_CONF: {
-        int load = c->op == CP_OP_LOAD, wf = cell == CP_REPORT_CELL_MEAS_SMEM_WF;
-        double req = load ? v->shared_load_requests : v->shared_store_requests;
-        double x = wf ? (load ? v->shared_load_wavefronts : v->shared_store_wavefronts)
-                      : (load ? v->shared_load_conflicts : v->shared_store_conflicts);
-        cp_report_table_format_number(buf, len, cp_report_compute_per_request(req, x), 1, 2, "");
-        break;
-    }
     case CP_REPORT_CELL_MEAS_REGS:
         if (m->resources.known)
             snprintf(buf, len, "%u", (unsigned)m->resources.registers_per_thread);
         else
             snprintf(buf, len, "-");
         break;
-    case CP_REPORT_CELL_MEAS_OCCUPANCY: { /* "50/45": theoretical / achieved, "-" unknown */
-        char th[16], ach[16];
-        cp_report_table_format_number(th, sizeof th,
-                                      m->resources.known ? m->resources.theoretical_occupancy : NAN,
-                                      100, 0, "");
-        cp_report_table_format_number(ach, sizeof ach, v->achieved_occupancy, 100, 0, "");
-        if (!strcmp(th, "-") && !strcmp(ach, "-"))
-            snprintf(buf, len, "-");
-        else
-            snprintf(buf, len, "%s/%s", th, ach);
+    case CP_REPORT_CELL_MEAS_OCCUPANCY:
+        cp_report_table_format_occupancy(m, buf, len);
+        break;
+    default:
         break;
     }
-    }
+}
+
+static void cp_report_table_format_cell(const cp_row *row, const cp_report_column *col, char *buf,
+                                        size_t len)
+{
+    if (col->cell == CP_REPORT_CELL_FIELD)
+        cp_report_table_format_field(&row->config, col->field, buf, len);
+    else if (!cp_report_table_format_predicted(row, col->cell, buf, len))
+        cp_report_table_format_measured(row, col->cell, buf, len);
 }
 
 /* The columns of counts and times after the parameters, by cp_family_counts: predicted, then
@@ -376,8 +416,7 @@ static void cp_report_table_init_layout(cp_report_layout *lay, cp_family family)
         {cp_report_counts_columns[counts].measured, cp_report_counts_columns[counts].nmeasured},
     };
     /* never past CP_REPORT_TABLE_COLS: a family whose parts add up to more would lose its last
-     * columns, which the goldens show, instead of writing past the layout (found when the GEMM
-     * table grew to 18 columns on a branch) */
+     * columns, which the goldens show, instead of writing past the layout */
     lay->ncols = 0;
     for (size_t p = 0; p < 3; p++)
         for (size_t i = 0; i < parts[p].n && lay->ncols < CP_REPORT_TABLE_COLS; i++)

@@ -13,6 +13,9 @@ int cp_report_check_report(const cp_report *r, cp_status *st);
 /* Checks one row as cp_report_check_report does; index names it in the message. */
 int cp_report_check_row(const cp_row *row, size_t index, cp_status *st);
 
+/* Writes the whole report r, checked first, through the row-by-row stream of fmt (JSON, CSV). */
+int cp_report_stream_all(FILE *out, cp_format fmt, const cp_report *r, cp_status *st);
+
 /* The streaming writers behind cp_report_stream_begin/row/end, per format. */
 int cp_report_json_begin(cp_report_stream *s, const cp_report *header, cp_status *st);
 int cp_report_json_row(cp_report_stream *s, const cp_row *row, cp_status *st);
