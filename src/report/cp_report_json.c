@@ -467,12 +467,7 @@ int cp_report_json_end(cp_report_stream *s, cp_status *st)
 
 int cp_report_write_json(FILE *out, const cp_report *r, cp_status *st)
 {
-    CP_TRY(cp_report_check_report(r, st));
-    cp_report_stream s;
-    CP_TRY(cp_report_stream_begin(&s, out, CP_FORMAT_JSON, r, st));
-    for (size_t i = 0; i < r->nrows; i++)
-        CP_TRY(cp_report_stream_row(&s, &r->rows[i], st));
-    return cp_report_stream_end(&s, st);
+    return cp_report_stream_all(out, CP_FORMAT_JSON, r, st);
 }
 
 /* "cannot mark the report incomplete in 'PATH': reason". */
