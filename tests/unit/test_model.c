@@ -5,67 +5,8 @@
 
 #include "cp_gather.h"
 #include "cp_gemm.h"
-#include "model/cp_model.h"
 #include "model/cp_model_family.h"
-#include "cp_test.h"
-
-static cp_config stride_cfg(uint64_t stride, uint64_t offset, uint32_t width, cp_op op, uint64_t n)
-{
-    cp_config c;
-    memset(&c, 0, sizeof c);
-    c.family = CP_FAMILY_STRIDE;
-    c.stride = stride;
-    c.offset = offset;
-    c.width_bytes = width;
-    c.op = op;
-    c.elements = n;
-    return c;
-}
-
-static cp_config layout_cfg(cp_layout layout, uint32_t fields, uint32_t field, uint64_t n)
-{
-    cp_config c;
-    memset(&c, 0, sizeof c);
-    c.family = CP_FAMILY_LAYOUT;
-    c.layout = layout;
-    c.fields = fields;
-    c.field = field;
-    c.elements = n;
-    return c;
-}
-
-static cp_config gemm_cfg(cp_gemm_variant v, uint64_t m, uint64_t n, uint64_t k)
-{
-    cp_config c;
-    memset(&c, 0, sizeof c);
-    c.family = CP_FAMILY_GEMM;
-    c.variant = v;
-    c.m = m;
-    c.n = n;
-    c.k = k;
-    return c;
-}
-
-static cp_config gather_cfg(uint64_t run, uint64_t seed, uint64_t n)
-{
-    cp_config c;
-    memset(&c, 0, sizeof c);
-    c.family = CP_FAMILY_GATHER;
-    c.run = run;
-    c.seed = seed;
-    c.elements = n;
-    return c;
-}
-
-static cp_prediction predict(const cp_config *c)
-{
-    cp_prediction p;
-    cp_status st;
-    cp_status_clear(&st);
-    int rc = cp_model_predict(c, &p, &st);
-    CHECK(rc == CP_EXIT_OK);
-    return p;
-}
+#include "cp_test_model.h"
 
 static uint64_t min_u64(uint64_t a, uint64_t b)
 {
@@ -266,25 +207,11 @@ static unsigned rnd(unsigned *s)
     return (*s >> 16) & 0x7fff;
 }
 
-static int same_counts(const cp_counts *a, const cp_counts *b)
-{
-    return a->requests == b->requests && a->sectors == b->sectors && a->lines == b->lines &&
-           a->bytes_requested == b->bytes_requested && a->ideal_sectors == b->ideal_sectors &&
-           a->footprint_sectors == b->footprint_sectors;
-}
-
 static void check_fast_equals_exact(const cp_config *c)
 {
     cp_prediction fast, exact;
-    cp_status st;
-    cp_status_clear(&st);
-    CHECK(cp_model_predict(c, &fast, &st) == CP_EXIT_OK);
-    int rc = cp_model_predict_exact(c, 200000000ull, &exact, &st);
-    CHECK(rc == CP_EXIT_OK);
-    if (rc != CP_EXIT_OK) {
-        fprintf(stderr, "  %s\n", st.message);
+    if (!cp_test_fast_and_exact(c, 200000000ull, &fast, &exact))
         return;
-    }
     int ok = same_counts(&fast.load, &exact.load) && same_counts(&fast.store, &exact.store);
     for (size_t a = 0; a < fast.naccesses; a++)
         ok = ok && same_counts(&fast.accesses[a].counts, &exact.accesses[a].counts);
