@@ -9,83 +9,67 @@
 #include "model/cp_model.h"
 #include "cp_test.h"
 
-/* A zeroed configuration of a family over n elements (threads); the builders below fill in the
- * rest. */
-static inline cp_config cp_test_config(cp_family family, uint64_t n)
+/* A zeroed configuration of a family over n elements (threads) of w-byte accesses of one kind
+ * (op); the builders below fill in the rest. */
+static inline cp_config cp_test_config(cp_family family, uint32_t width, cp_op op, uint64_t n)
 {
     cp_config c;
     memset(&c, 0, sizeof c);
     c.family = family;
-    c.elements = n;
-    return c;
-}
-
-/* A configuration whose pattern is w-byte accesses of one kind (op). */
-static inline cp_config cp_test_access_config(cp_family family, uint32_t width, cp_op op,
-                                              uint64_t n)
-{
-    cp_config c = cp_test_config(family, n);
-    c.width_bytes = width;
-    c.op = op;
+    c.width_bytes = width, c.op = op, c.elements = n;
     return c;
 }
 
 static inline cp_config stride_cfg(uint64_t stride, uint64_t offset, uint32_t width, cp_op op,
                                    uint64_t n)
 {
-    cp_config c = cp_test_access_config(CP_FAMILY_STRIDE, width, op, n);
-    c.stride = stride;
-    c.offset = offset;
+    cp_config c = cp_test_config(CP_FAMILY_STRIDE, width, op, n);
+    c.stride = stride, c.offset = offset;
     return c;
 }
 
 static inline cp_config layout_cfg(cp_layout layout, uint32_t fields, uint32_t field, uint64_t n)
 {
-    cp_config c = cp_test_config(CP_FAMILY_LAYOUT, n);
-    c.layout = layout;
-    c.fields = fields;
-    c.field = field;
+    cp_config c = cp_test_config(CP_FAMILY_LAYOUT, 0, CP_OP_LOAD, n);
+    c.layout = layout, c.fields = fields, c.field = field;
     return c;
 }
 
 /* m x n times n x k: the dimensions name no element count */
 static inline cp_config gemm_cfg(cp_gemm_variant v, uint64_t m, uint64_t n, uint64_t k)
 {
-    cp_config c = cp_test_config(CP_FAMILY_GEMM, 0);
-    c.variant = v;
-    c.m = m, c.n = n, c.k = k;
+    cp_config c = cp_test_config(CP_FAMILY_GEMM, 0, CP_OP_LOAD, 0);
+    c.variant = v, c.m = m, c.n = n, c.k = k;
     return c;
 }
 
 static inline cp_config gather_cfg(uint64_t run, uint64_t seed, uint64_t n)
 {
-    cp_config c = cp_test_config(CP_FAMILY_GATHER, n);
-    c.run = run;
-    c.seed = seed;
+    cp_config c = cp_test_config(CP_FAMILY_GATHER, 0, CP_OP_LOAD, n);
+    c.run = run, c.seed = seed;
     return c;
 }
 
 static inline cp_config smem_cfg(uint64_t stride, uint32_t width, cp_op op, uint64_t threads,
                                  uint64_t iterations)
 {
-    cp_config c = cp_test_access_config(CP_FAMILY_SMEM, width, op, threads);
+    cp_config c = cp_test_config(CP_FAMILY_SMEM, width, op, threads);
     c.stride = stride;
-    c.iterations = iterations;
+    c.iterations = iterations; /* steps of the pattern per thread */
     return c;
 }
 
 static inline cp_config transpose_cfg(cp_transpose_variant v, uint64_t m, uint64_t n)
 {
-    cp_config c = cp_test_config(CP_FAMILY_TRANSPOSE, 0);
-    c.transpose = v;
-    c.m = m, c.n = n;
+    cp_config c = cp_test_config(CP_FAMILY_TRANSPOSE, 0, CP_OP_LOAD, 0);
+    c.transpose = v, c.m = m, c.n = n;
     return c;
 }
 
 /* A user expression with no parameters set (the caller sets them). */
 static inline cp_config expr_cfg(const cp_expr *e, cp_op op, uint32_t width, uint64_t n)
 {
-    cp_config c = cp_test_access_config(CP_FAMILY_EXPR, width, op, n);
+    cp_config c = cp_test_config(CP_FAMILY_EXPR, width, op, n);
     c.expr = e;
     return c;
 }
