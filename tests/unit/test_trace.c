@@ -792,6 +792,5 @@ int main(void)
     test_sass_parse();
     test_sass_function_list();
     test_names_and_texts();
-    printf("%d passed, %d failed\n", cp_test_passed, cp_test_failed);
-    return cp_test_failed ? 1 : 0;
+    return cp_test_finish();
 }
