@@ -46,14 +46,9 @@ static void add_access(cp_row *row, const char *name, cp_op op, uint32_t lane_by
 {
     cp_prediction *p = &row->predicted;
     cp_access_prediction *a = &p->accesses[p->naccesses++];
-    *a = (cp_access_prediction){.name = name,
-                                .op = op,
-                                .lane_bytes = lane_bytes,
-                                .instructions = instructions,
-                                .iterations = iterations,
-                                .buffer_bytes = buffer_bytes,
-                                .strided = strided,
-                                .counts = c};
+    a->name = name, a->op = op, a->strided = strided;
+    a->lane_bytes = lane_bytes, a->instructions = instructions, a->iterations = iterations;
+    a->buffer_bytes = buffer_bytes, a->counts = c;
     counts_add(op == CP_OP_LOAD ? &p->load : &p->store, &c);
 }
 
