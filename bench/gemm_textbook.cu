@@ -14,14 +14,12 @@
 #include <cuda_runtime.h>
 #include <vector>
 
+#include "../tests/cp_sample.h"
+
 #define CHECK(call)                                                                                \
     do {                                                                                           \
-        cudaError_t e_ = (call);                                                                   \
-        if (e_ != cudaSuccess) {                                                                   \
-            fprintf(stderr, "gemm_textbook: %s failed: %s at %s:%d\n", #call,                      \
-                    cudaGetErrorName(e_), __FILE__, __LINE__);                                     \
+        if (!CP_SAMPLE_CUDA_OK("gemm_textbook", call))                                             \
             exit(1);                                                                               \
-        }                                                                                          \
     } while (0)
 
 // kernel 1: naive; x walks down the rows of C, so a warp reads a column of A (uncoalesced)
@@ -37,17 +35,26 @@ __global__ void tb_naive(int M, int N, int K, const float *A, const float *B, fl
     }
 }
 
+// kernel 2's element C[cRow][cCol] (when inside C), its arithmetic in Index: the dot product of a
+// row of A and a column of B, k in order
+template <typename Index>
+__device__ void tb_coalesced_element(Index cRow, Index cCol, int M, int N, int K, const float *A,
+                                     const float *B, float *C)
+{
+    if (cRow < (Index)M && cCol < (Index)N) {
+        float tmp = 0.0f;
+        for (Index i = 0; i < (Index)K; ++i)
+            tmp += A[cRow * K + i] * B[i * N + cCol];
+        C[cRow * N + cCol] = tmp;
+    }
+}
+
 // kernel 2: global memory coalescing; a 1-D block of 1024 threads, a warp walks along a row of C
 __global__ void tb_coalesced(int M, int N, int K, const float *A, const float *B, float *C)
 {
     const int cRow = blockIdx.x * 32 + threadIdx.x / 32;
     const int cCol = blockIdx.y * 32 + threadIdx.x % 32;
-    if (cRow < M && cCol < N) {
-        float tmp = 0.0f;
-        for (int i = 0; i < K; ++i)
-            tmp += A[cRow * K + i] * B[i * N + cCol];
-        C[cRow * N + cCol] = tmp;
-    }
+    tb_coalesced_element(cRow, cCol, M, N, K, A, B, C);
 }
 
 // kernel 2 with its row taken from blockIdx.y (the form the issue timed): the blocks the GPU
@@ -56,12 +63,7 @@ __global__ void tb_coalesced_rowy(int M, int N, int K, const float *A, const flo
 {
     const int cRow = blockIdx.y * 32 + threadIdx.x / 32;
     const int cCol = blockIdx.x * 32 + threadIdx.x % 32;
-    if (cRow < M && cCol < N) {
-        float tmp = 0.0f;
-        for (int i = 0; i < K; ++i)
-            tmp += A[cRow * K + i] * B[i * N + cCol];
-        C[cRow * N + cCol] = tmp;
-    }
+    tb_coalesced_element(cRow, cCol, M, N, K, A, B, C);
 }
 
 // kernel 2 with 64-bit indices (the arithmetic coalprobe's rung used before issue 13)
@@ -69,12 +71,7 @@ __global__ void tb_coalesced_u64(int M, int N, int K, const float *A, const floa
 {
     const uint64_t cRow = blockIdx.x * 32ull + threadIdx.x / 32;
     const uint64_t cCol = blockIdx.y * 32ull + threadIdx.x % 32;
-    if (cRow < (uint64_t)M && cCol < (uint64_t)N) {
-        float tmp = 0.0f;
-        for (uint64_t i = 0; i < (uint64_t)K; ++i)
-            tmp += A[cRow * K + i] * B[i * N + cCol];
-        C[cRow * N + cCol] = tmp;
-    }
+    tb_coalesced_element(cRow, cCol, M, N, K, A, B, C);
 }
 
 // kernel 3: shared-memory cache blocking, 32x32 tiles, a 1-D block of 1024 threads (N % 32 == 0)
@@ -104,7 +101,8 @@ __global__ void tb_smem(int M, int N, int K, const float *A, const float *B, flo
 __global__ void tb_flush(const float4 *buf, size_t n, float *sink)
 {
     float acc = 0.0f;
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+         i += (size_t)gridDim.x * blockDim.x)
         acc += buf[i].x;
     if (acc == 123.456f)
         *sink = acc;
@@ -150,7 +148,8 @@ int main(int argc, char **argv)
     cudaEvent_t e0, e1;
     CHECK(cudaEventCreate(&e0));
     CHECK(cudaEventCreate(&e1));
-    const char *names[] = {"naive", "coalesced", "smem", "coalesced_rowy", "coalesced_u64", "cublas"};
+    const char *names[] = {"naive",          "coalesced",     "smem",
+                           "coalesced_rowy", "coalesced_u64", "cublas"};
     printf("rung,median_s,min_s,max_s,gflops,rel_error\n");
     for (int k = 0; k < 6; k++) {
         auto launch = [&]() {
@@ -165,7 +164,8 @@ int main(int argc, char **argv)
             else if (k == 4)
                 tb_coalesced_u64<<<dim3(n / 32, n / 32), 1024>>>(n, n, n, A, B, C);
             else
-                cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, B, n, A, n, &zero, C, n);
+                cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, B, n, A, n, &zero, C,
+                            n);
         };
         CHECK(cudaMemset(C, 0xff, elems * 4)); // poison: NaN everywhere
         for (int w = 0; w < 2; w++)
@@ -196,7 +196,8 @@ int main(int argc, char **argv)
         printf("%s,%.6e,%.6e,%.6e,%.1f,%.3e\n", names[k], med, times.front(), times.back(),
                2.0 * n * (double)n * n / med * 1e-9, rel);
         if (!(rel < 1e-4)) {
-            fprintf(stderr, "gemm_textbook: %s differs from cuBLAS (relative error %g)\n", names[k], rel);
+            fprintf(stderr, "gemm_textbook: %s differs from cuBLAS (relative error %g)\n", names[k],
+                    rel);
             return 1;
         }
     }

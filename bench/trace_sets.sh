@@ -7,9 +7,8 @@
 # bench/trace_torch.py, each once per setting, in one run.
 # usage (GPU machine): sh bench/trace_sets.sh BUILD_DIR OUTDIR [TORCH_ITERATIONS]
 set -u
-B=${1:?usage: trace_sets.sh BUILD_DIR OUTDIR [TORCH_ITERATIONS]}
-out=${2:?usage: trace_sets.sh BUILD_DIR OUTDIR [TORCH_ITERATIONS]}
-iters=${3:-100}
+usage="usage: trace_sets.sh BUILD_DIR OUTDIR [TORCH_ITERATIONS]"
+B=${1:?$usage} out=${2:?$usage} iters=${3:-100}
 mkdir -p "$out"
 . "$(dirname "$0")/timing.sh"
 echo "GPU: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader)  date: $(date -u +%FT%TZ)"

@@ -7,9 +7,8 @@
 # breakdown (the traced process's phases, nvdisasm, ...) lands in OUTDIR/*.err.
 # usage (GPU machine): sh bench/trace_speed.sh BUILD_DIR OUTDIR [ITERS]
 set -u
-B=${1:?usage: trace_speed.sh BUILD_DIR OUTDIR [ITERS]}
-out=${2:?usage: trace_speed.sh BUILD_DIR OUTDIR [ITERS]}
-iters=${3:-10}
+usage="usage: trace_speed.sh BUILD_DIR OUTDIR [ITERS]"
+B=${1:?$usage} out=${2:?$usage} iters=${3:-10}
 mkdir -p "$out"
 . "$(dirname "$0")/timing.sh"
 timed() { # label command...: prints label, wall seconds, exit status

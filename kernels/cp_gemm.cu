@@ -9,6 +9,19 @@ namespace
 
 // --- 32-bit path: the worklog's kernels, with bounds checks on every side ---
 
+// C[row][col] of kernels 1 and 2 (when inside C): a plain dot product over k, A and B read in
+// step with each other, k in order.
+__device__ __forceinline__ void cp_gemm_dot_i32(int M, int N, int K, const float *A, const float *B,
+                                                float *C, int row, int col)
+{
+    if (row < M && col < N) {
+        float tmp = 0.0f;
+        for (int i = 0; i < K; ++i)
+            tmp += A[cp_gemm_a_index_i32(row, i, K)] * B[cp_gemm_b_index_i32(i, col, N)];
+        C[cp_gemm_c_index_i32(row, col, N)] = tmp;
+    }
+}
+
 // Kernel 1 (naive): 32 x 32 blocks, x = the row of C, so a warp walks down a column of C and
 // of A (uncoalesced); a plain dot product over k.
 __global__ void __launch_bounds__(CP_GEMM_TILE *CP_GEMM_TILE)
@@ -16,12 +29,7 @@ __global__ void __launch_bounds__(CP_GEMM_TILE *CP_GEMM_TILE)
 {
     int x, y;
     cp_gemm_naive_coords_i32(blockIdx.x, blockIdx.y, threadIdx.x, threadIdx.y, &x, &y);
-    if (x < M && y < N) {
-        float tmp = 0.0f;
-        for (int i = 0; i < K; ++i)
-            tmp += A[cp_gemm_a_index_i32(x, i, K)] * B[cp_gemm_b_index_i32(i, y, N)];
-        C[cp_gemm_c_index_i32(x, y, N)] = tmp;
-    }
+    cp_gemm_dot_i32(M, N, K, A, B, C, x, y);
 }
 
 // Kernel 2 (global memory coalescing): 1-D blocks of 1024 threads, cRow = blockIdx.x * 32 +
@@ -31,12 +39,7 @@ __global__ void __launch_bounds__(CP_GEMM_TILE *CP_GEMM_TILE)
 {
     int cRow, cCol;
     cp_gemm_coalesced_coords_i32(blockIdx.x, blockIdx.y, threadIdx.x, &cRow, &cCol);
-    if (cRow < M && cCol < N) {
-        float tmp = 0.0f;
-        for (int i = 0; i < K; ++i)
-            tmp += A[cp_gemm_a_index_i32(cRow, i, K)] * B[cp_gemm_b_index_i32(i, cCol, N)];
-        C[cp_gemm_c_index_i32(cRow, cCol, N)] = tmp;
-    }
+    cp_gemm_dot_i32(M, N, K, A, B, C, cRow, cCol);
 }
 
 // Kernel 3 (shared-memory cache blocking): 32 x 32 tiles of A and B in shared memory; each

@@ -78,12 +78,19 @@ template <> __device__ __forceinline__ void cp_smem_write(volatile uint4 *p, uin
                  : "memory");
 }
 
+// The block's dynamic shared memory as an array of T (16-byte aligned), read and written through
+// volatile accesses.
+template <typename T> __device__ __forceinline__ volatile T *cp_smem_array()
+{
+    extern __shared__ uint4 cp_smem_raw[];
+    return reinterpret_cast<volatile T *>(cp_smem_raw);
+}
+
 template <typename T>
 __global__ void __launch_bounds__(CP_SMEM_BLOCK)
     cp_smem_load_kernel(uint32_t *out, uint32_t stride, uint32_t iterations)
 {
-    extern __shared__ uint4 cp_smem_raw[];
-    volatile T *sm = reinterpret_cast<volatile T *>(cp_smem_raw);
+    volatile T *sm = cp_smem_array<T>();
     uint32_t lane = threadIdx.x % 32u;
     for (uint32_t r = 0; r < stride; r++) { // every warp stores the whole array: no race
         uint32_t e = cp_smem_fill_index(lane, r);
@@ -102,8 +109,7 @@ template <typename T>
 __global__ void __launch_bounds__(CP_SMEM_BLOCK)
     cp_smem_store_kernel(uint32_t *out, uint32_t stride, uint32_t iterations)
 {
-    extern __shared__ uint4 cp_smem_raw[];
-    volatile T *sm = reinterpret_cast<volatile T *>(cp_smem_raw);
+    volatile T *sm = cp_smem_array<T>();
     uint32_t lane = threadIdx.x % 32u;
     uint32_t e = cp_smem_start(lane, stride);
     for (uint32_t t = 0; t < iterations; t++) { // element e always gets the same value

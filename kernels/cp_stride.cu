@@ -102,23 +102,13 @@ extern "C" cudaError_t cp_kernels_layout_launch(const float *in, float *out, uin
 extern "C" cudaError_t cp_kernels_stride_resources(uint32_t width_bytes, int op,
                                                    cp_kernel_resources *r)
 {
-    const void *f;
-    switch (width_bytes) {
-    case 4:
-        f = cp_stride_kernel_for<float>(op);
-        break;
-    case 8:
-        f = cp_stride_kernel_for<float2>(op);
-        break;
-    case 16:
-        f = cp_stride_kernel_for<float4>(op);
-        break;
-    case 32:
-        f = cp_stride_kernel_for<cp_f8>(op);
-        break;
-    default:
+    const void *f = width_bytes == 4    ? cp_stride_kernel_for<float>(op)
+                    : width_bytes == 8  ? cp_stride_kernel_for<float2>(op)
+                    : width_bytes == 16 ? cp_stride_kernel_for<float4>(op)
+                    : width_bytes == 32 ? cp_stride_kernel_for<cp_f8>(op)
+                                        : nullptr;
+    if (!f)
         return cudaErrorInvalidValue;
-    }
     return cp_kernels_resources(f, CP_STRIDE_BLOCK, 0, r);
 }
 

@@ -57,6 +57,15 @@ static int cp_test_passed, cp_test_failed;
         }                                                                                          \
     } while (0)
 
+/* A refusal as a usage error: rc is CP_EXIT_USAGE, the cp_status st's message holds needle and
+ * its hint says what to do (the names resolve where the macro is used). */
+#define CHECK_USAGE_ERROR(rc, st, needle)                                                          \
+    do {                                                                                           \
+        CHECK_EQ_U64(rc, CP_EXIT_USAGE);                                                           \
+        CHECK_STR_CONTAINS((st).message, needle);                                                  \
+        CHECK((st).hint[0] != '\0');                                                               \
+    } while (0)
+
 /* Prints the first line where got differs from want (golden-file tests). */
 static inline void cp_test_print_first_difference(const char *name, const char *want,
                                                   const char *got)

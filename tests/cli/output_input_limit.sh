@@ -5,13 +5,11 @@
 # /dev/stdin) ends the same way instead of filling the memory.
 # usage: output_input_limit.sh PATH/TO/coalprobe TRACE_FIXTURE_DIR
 . "$(dirname "$0")/common.sh"
-bin=${1:?usage: output_input_limit.sh PATH/TO/coalprobe TRACE_FIXTURE_DIR}
-raw=${2:?usage: output_input_limit.sh PATH/TO/coalprobe TRACE_FIXTURE_DIR}
-case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
-case $raw in /*) ;; *) raw=$(pwd)/$raw ;; esac
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-cd "$dir" || exit 1
+usage="usage: output_input_limit.sh PATH/TO/coalprobe TRACE_FIXTURE_DIR"
+bin=${1:?$usage} raw=${2:?$usage}
+cp_absolute bin raw
+cp_scratch
+cd "$s" || exit 1
 "$bin" --stride 1..64 --size 4K --model --format json -o big.json 2>/dev/null || bad "the reference run failed"
 size=$(wc -c < big.json)
 [ "$size" -gt 5000 ] || bad "the reference report is only $size bytes"

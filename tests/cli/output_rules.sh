@@ -7,10 +7,9 @@
 # output closed by `head -1`; after every failure no temporary file is left.
 # usage: output_rules.sh PATH/TO/coalprobe GOLDEN_DIR
 . "$(dirname "$0")/common.sh"
-bin=${1:?usage: output_rules.sh PATH/TO/coalprobe GOLDEN_DIR}
-golden=${2:?usage: output_rules.sh PATH/TO/coalprobe GOLDEN_DIR}
-case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
-case $golden in /*) ;; *) golden=$(pwd)/$golden ;; esac
+usage="usage: output_rules.sh PATH/TO/coalprobe GOLDEN_DIR"
+bin=${1:?$usage} golden=${2:?$usage}
+cp_absolute bin golden
 dir=$(mktemp -d)
 chmod 755 "$dir" # the unprivileged user of the read-only case must reach it
 cd "$dir" || exit 1

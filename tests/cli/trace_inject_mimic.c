@@ -20,6 +20,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../cp_sample.h"
+
 static int initialize(const char *library)
 {
     void *lib = dlopen(library, RTLD_NOW | RTLD_LOCAL);
@@ -101,11 +103,5 @@ int main(int argc, char **argv)
         wait_for_launcher(dir, argv[3]);
         return 0; /* exit: the library writes the end record and releases its lock */
     }
-    close(ready[1]);
-    close(parent_alive[0]);
-    char c = 'n';
-    if (read(ready[0], &c, 1) != 1 || c != 'y')
-        return 1;
-    printf("the program ends, its child %ld goes on\n", (long)pid);
-    return 0;
+    return cp_sample_parent_ends(ready, parent_alive, pid);
 }

@@ -19,17 +19,24 @@ fail() {
 }
 # the one child pid the mimic names on its stdout, when it had one
 child_pid() { sed -n 's/^the program ends, its child \([0-9]*\) goes on$/\1/p' "$tmp/out"; }
+# coalprobe trace [ARGS...] -o $tmp/report of the mimic whose child writes after it ended, with
+# COALPROBE_TRACE_WAIT=WAIT unless WAIT is empty: exit 0, and pid the child the mimic names
+trace_late() {
+    wait=$1
+    shift
+    env ${wait:+COALPROBE_TRACE_WAIT=$wait} "$coalprobe" trace "$@" -o "$tmp/report" -- "$mimic" \
+        late "$library" "$tmp/err" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    [ $rc = 0 ] || fail "exit status $rc"
+    pid=$(child_pid)
+    [ -n "$pid" ] || fail "the mimic named no child"
+}
 # a field of the JSON report (python3 path expression on r)
 json() { python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print($1)" "$tmp/report"; }
 
 case $mode in
 waits) # the child writes its end record after the program ended: waited for, complete
-    "$coalprobe" trace --format json -o "$tmp/report" -- "$mimic" late "$library" "$tmp/err" \
-        >"$tmp/out" 2>"$tmp/err"
-    rc=$?
-    [ $rc = 0 ] || fail "exit status $rc"
-    pid=$(child_pid)
-    [ -n "$pid" ] || fail "the mimic named no child"
+    trace_late "" --format json
     grep -q "^coalprobe: trace: the program has ended; waiting up to 30 s for 1 process still writing raw files (pid $pid)" "$tmp/err" ||
         fail "no word of the wait for pid $pid"
     [ "$(json 'len(r["processes"])')" = 1 ] || fail "not one process in the report"
@@ -40,12 +47,7 @@ waits) # the child writes its end record after the program ended: waited for, co
     [ -z "$(ls "$tmp" | grep '^coalprobe-trace-')" ] || fail "the raw directory was not removed"
     ;;
 bound) # COALPROBE_TRACE_WAIT=0: named as still writing, the directory left to it
-    COALPROBE_TRACE_WAIT=0 "$coalprobe" trace -o "$tmp/report" -- "$mimic" late "$library" \
-        "$tmp/err" >"$tmp/out" 2>"$tmp/err"
-    rc=$?
-    [ $rc = 0 ] || fail "exit status $rc"
-    pid=$(child_pid)
-    [ -n "$pid" ] || fail "the mimic named no child"
+    trace_late 0
     grep -q "^coalprobe: trace: 1 process still writing raw files after 0.0 s (pid $pid): reported as far as written, marked incomplete" "$tmp/err" ||
         fail "no word of the process still writing"
     grep -q "^hint: set COALPROBE_TRACE_WAIT" "$tmp/err" || fail "no hint"

@@ -11,14 +11,12 @@
 #include <cuda_runtime.h>
 #include <unistd.h>
 
+#include "../cp_sample.h"
+
 #define CHECK(call)                                                                                \
     do {                                                                                           \
-        cudaError_t e_ = (call);                                                                   \
-        if (e_ != cudaSuccess) {                                                                   \
-            fprintf(stderr, "trace_inject_sample: %s failed: %s at %s:%d\n", #call,                \
-                    cudaGetErrorName(e_), __FILE__, __LINE__);                                     \
+        if (!CP_SAMPLE_CUDA_OK("trace_inject_sample", call))                                       \
             return 1;                                                                              \
-        }                                                                                          \
     } while (0)
 
 static const int kN = 1 << 20;
@@ -76,11 +74,5 @@ int main(int argc, char **argv)
         printf("child %ld launched after the program exited\n", (long)getpid());
         return rc;
     }
-    close(ready[1]);
-    close(parent_alive[0]);
-    char c = 'n';
-    if (read(ready[0], &c, 1) != 1 || c != 'y')
-        return 1;
-    printf("the program ends, its child %ld goes on\n", (long)pid);
-    return 0;
+    return cp_sample_parent_ends(ready, parent_alive, pid);
 }

@@ -106,6 +106,5 @@ static void test_initialize_without_driver(void)
 int main(void)
 {
     test_initialize_without_driver();
-    printf("%d passed, %d failed\n", cp_test_passed, cp_test_failed);
-    return cp_test_failed ? 1 : 0;
+    return cp_test_finish();
 }

@@ -134,6 +134,5 @@ int main(void)
     }
     test_format();
     test_library_writes_points();
-    printf("%d passed, %d failed\n", cp_test_passed, cp_test_failed);
-    return cp_test_failed ? 1 : 0;
+    return cp_test_finish();
 }

@@ -5,67 +5,8 @@
 
 #include "cp_gather.h"
 #include "cp_gemm.h"
-#include "model/cp_model.h"
 #include "model/cp_model_family.h"
-#include "cp_test.h"
-
-static cp_config stride_cfg(uint64_t stride, uint64_t offset, uint32_t width, cp_op op, uint64_t n)
-{
-    cp_config c;
-    memset(&c, 0, sizeof c);
-    c.family = CP_FAMILY_STRIDE;
-    c.stride = stride;
-    c.offset = offset;
-    c.width_bytes = width;
-    c.op = op;
-    c.elements = n;
-    return c;
-}
-
-static cp_config layout_cfg(cp_layout layout, uint32_t fields, uint32_t field, uint64_t n)
-{
-    cp_config c;
-    memset(&c, 0, sizeof c);
-    c.family = CP_FAMILY_LAYOUT;
-    c.layout = layout;
-    c.fields = fields;
-    c.field = field;
-    c.elements = n;
-    return c;
-}
-
-static cp_config gemm_cfg(cp_gemm_variant v, uint64_t m, uint64_t n, uint64_t k)
-{
-    cp_config c;
-    memset(&c, 0, sizeof c);
-    c.family = CP_FAMILY_GEMM;
-    c.variant = v;
-    c.m = m;
-    c.n = n;
-    c.k = k;
-    return c;
-}
-
-static cp_config gather_cfg(uint64_t run, uint64_t seed, uint64_t n)
-{
-    cp_config c;
-    memset(&c, 0, sizeof c);
-    c.family = CP_FAMILY_GATHER;
-    c.run = run;
-    c.seed = seed;
-    c.elements = n;
-    return c;
-}
-
-static cp_prediction predict(const cp_config *c)
-{
-    cp_prediction p;
-    cp_status st;
-    cp_status_clear(&st);
-    int rc = cp_model_predict(c, &p, &st);
-    CHECK(rc == CP_EXIT_OK);
-    return p;
-}
+#include "cp_test_model.h"
 
 static uint64_t min_u64(uint64_t a, uint64_t b)
 {
@@ -113,44 +54,46 @@ static void test_stride_all_widths(void)
     }
 }
 
+/* Per request on the strided side (a negative value is not checked). */
+typedef struct named_stride {
+    uint64_t stride, offset;
+    uint32_t width;
+    cp_op op;
+    double sectors, lines, efficiency, ideal_sectors, tolerance;
+} named_stride;
+
 static void test_stride_named_values(void)
 {
-    /* stride 1, width 4: 4 sectors, 1 line, 100% */
-    cp_config c = stride_cfg(1, 0, 4, CP_OP_LOAD, 64);
-    cp_prediction p = predict(&c);
-    CHECK_NEAR(cp_counts_sectors_per_request(&p.load), 4.0, 0);
-    CHECK_NEAR(cp_counts_lines_per_request(&p.load), 1.0, 0);
-    CHECK_NEAR(cp_counts_efficiency(&p.load), 1.0, 0);
-    CHECK_NEAR(cp_counts_ideal_sectors_per_request(&p.load), 4.0, 0);
-    /* offset 1 at width 4: bytes 4..131 of each warp's 128-byte window: 5 sectors, 2 lines */
-    c = stride_cfg(1, 1, 4, CP_OP_LOAD, 64);
-    p = predict(&c);
-    CHECK_NEAR(cp_counts_sectors_per_request(&p.load), 5.0, 0);
-    CHECK_NEAR(cp_counts_lines_per_request(&p.load), 2.0, 0);
-    CHECK_NEAR(cp_counts_efficiency(&p.load), 0.8, 1e-12);
-    /* offset 8 at width 4 is 32 bytes: still 4 sectors but 2 lines */
-    c = stride_cfg(1, 8, 4, CP_OP_LOAD, 64);
-    p = predict(&c);
-    CHECK_NEAR(cp_counts_sectors_per_request(&p.load), 4.0, 0);
-    CHECK_NEAR(cp_counts_lines_per_request(&p.load), 2.0, 0);
-    /* offset 3 at width 16 (48 bytes): lanes cover bytes 48..559: sectors 1..17 = 17 */
-    c = stride_cfg(1, 3, 16, CP_OP_LOAD, 64);
-    p = predict(&c);
-    CHECK_NEAR(cp_counts_sectors_per_request(&p.load), 17.0, 0);
-    /* stride 2 at width 4: 8 sectors, 50% */
-    c = stride_cfg(2, 0, 4, CP_OP_LOAD, 64);
-    p = predict(&c);
-    CHECK_NEAR(cp_counts_sectors_per_request(&p.load), 8.0, 0);
-    CHECK_NEAR(cp_counts_efficiency(&p.load), 0.5, 0);
-    /* stride 32 at width 4: one sector and one line per lane, 12.5% */
-    c = stride_cfg(32, 0, 4, CP_OP_STORE, 64);
-    p = predict(&c);
-    CHECK_NEAR(cp_counts_sectors_per_request(&p.store), 32.0, 0);
-    CHECK_NEAR(cp_counts_lines_per_request(&p.store), 32.0, 0);
-    CHECK_NEAR(cp_counts_efficiency(&p.store), 0.125, 0);
+    static const named_stride rows[] = {
+        /* stride 1, width 4: 4 sectors, 1 line, 100% */
+        {1, 0, 4, CP_OP_LOAD, 4.0, 1.0, 1.0, 4.0, 0},
+        /* offset 1 at width 4: bytes 4..131 of each warp's 128-byte window: 5 sectors, 2 lines */
+        {1, 1, 4, CP_OP_LOAD, 5.0, 2.0, 0.8, -1, 1e-12},
+        /* offset 8 at width 4 is 32 bytes: still 4 sectors but 2 lines */
+        {1, 8, 4, CP_OP_LOAD, 4.0, 2.0, -1, -1, 0},
+        /* offset 3 at width 16 (48 bytes): lanes cover bytes 48..559: sectors 1..17 = 17 */
+        {1, 3, 16, CP_OP_LOAD, 17.0, -1, -1, -1, 0},
+        /* stride 2 at width 4: 8 sectors, 50% */
+        {2, 0, 4, CP_OP_LOAD, 8.0, -1, 0.5, -1, 0},
+        /* stride 32 at width 4: one sector and one line per lane, 12.5% */
+        {32, 0, 4, CP_OP_STORE, 32.0, 32.0, 0.125, -1, 0},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+        const named_stride *r = &rows[i];
+        cp_config c = stride_cfg(r->stride, r->offset, r->width, r->op, 64);
+        cp_prediction p = predict(&c);
+        const cp_counts *k = r->op == CP_OP_LOAD ? &p.load : &p.store;
+        CHECK_NEAR(cp_counts_sectors_per_request(k), r->sectors, r->tolerance);
+        if (r->lines >= 0)
+            CHECK_NEAR(cp_counts_lines_per_request(k), r->lines, r->tolerance);
+        if (r->efficiency >= 0)
+            CHECK_NEAR(cp_counts_efficiency(k), r->efficiency, r->tolerance);
+        if (r->ideal_sectors >= 0)
+            CHECK_NEAR(cp_counts_ideal_sectors_per_request(k), r->ideal_sectors, r->tolerance);
+    }
     /* a partial last warp: 40 threads = one full warp (4 sectors) + 8 lanes (1 sector) */
-    c = stride_cfg(1, 0, 4, CP_OP_LOAD, 40);
-    p = predict(&c);
+    cp_config c = stride_cfg(1, 0, 4, CP_OP_LOAD, 40);
+    cp_prediction p = predict(&c);
     CHECK_EQ_U64(p.load.requests, 2);
     CHECK_EQ_U64(p.load.sectors, 5);
     CHECK_EQ_U64(p.load.bytes_requested, 160);
@@ -266,25 +209,11 @@ static unsigned rnd(unsigned *s)
     return (*s >> 16) & 0x7fff;
 }
 
-static int same_counts(const cp_counts *a, const cp_counts *b)
-{
-    return a->requests == b->requests && a->sectors == b->sectors && a->lines == b->lines &&
-           a->bytes_requested == b->bytes_requested && a->ideal_sectors == b->ideal_sectors &&
-           a->footprint_sectors == b->footprint_sectors;
-}
-
 static void check_fast_equals_exact(const cp_config *c)
 {
     cp_prediction fast, exact;
-    cp_status st;
-    cp_status_clear(&st);
-    CHECK(cp_model_predict(c, &fast, &st) == CP_EXIT_OK);
-    int rc = cp_model_predict_exact(c, 200000000ull, &exact, &st);
-    CHECK(rc == CP_EXIT_OK);
-    if (rc != CP_EXIT_OK) {
-        fprintf(stderr, "  %s\n", st.message);
+    if (!cp_test_fast_and_exact(c, 200000000ull, &fast, &exact))
         return;
-    }
     int ok = same_counts(&fast.load, &exact.load) && same_counts(&fast.store, &exact.store);
     for (size_t a = 0; a < fast.naccesses; a++)
         ok = ok && same_counts(&fast.accesses[a].counts, &exact.accesses[a].counts);

@@ -11,8 +11,7 @@
 #include <string.h>
 
 #include "base/cp_base.h"
-#include "model/cp_model.h"
-#include "cp_test.h"
+#include "cp_test_model.h"
 
 /* --- the parallel loop ----------------------------------------------------------------------- */
 
@@ -70,28 +69,12 @@ static cp_expr *parse(const char *text)
     return e;
 }
 
-static cp_config expr_cfg(const cp_expr *e, int64_t s, uint32_t width, cp_op op, uint64_t n)
+/* A user expression of one parameter s. */
+static cp_config expr_s_cfg(const cp_expr *e, int64_t s, uint32_t width, cp_op op, uint64_t n)
 {
-    cp_config c;
-    memset(&c, 0, sizeof c);
-    c.family = CP_FAMILY_EXPR;
-    c.expr = e;
+    cp_config c = expr_cfg(e, op, width, n);
     c.expr_params[0] = s;
     c.nexpr_params = 1;
-    c.width_bytes = width;
-    c.op = op;
-    c.elements = n;
-    return c;
-}
-
-static cp_config gather_cfg(uint64_t run, uint64_t seed, uint64_t n)
-{
-    cp_config c;
-    memset(&c, 0, sizeof c);
-    c.family = CP_FAMILY_GATHER;
-    c.run = run;
-    c.seed = seed;
-    c.elements = n;
     return c;
 }
 
@@ -136,9 +119,7 @@ static void check_threads_agree(const cp_config *c, int against_exact)
     CHECK(cp_model_predict_exact(c, 1ull << 30, &exact, &st) == CP_EXIT_OK);
     for (size_t a = 0; a < one.naccesses; a++) {
         const cp_counts *x = &one.accesses[a].counts, *y = &exact.accesses[a].counts;
-        CHECK(x->requests == y->requests && x->sectors == y->sectors && x->lines == y->lines &&
-              x->bytes_requested == y->bytes_requested && x->ideal_sectors == y->ideal_sectors &&
-              x->footprint_sectors == y->footprint_sectors);
+        CHECK(same_counts(x, y));
     }
 }
 
@@ -151,14 +132,14 @@ static void test_threads_agree(void)
     static const uint32_t widths[] = {4, 8, 16, 32};
     for (size_t w = 0; w < 4; w++)
         for (int op = 0; op < 2; op++) {
-            cp_config c = expr_cfg(mix, 3, widths[w], (cp_op)op, n);
+            cp_config c = expr_s_cfg(mix, 3, widths[w], (cp_op)op, n);
             check_threads_agree(&c, 0);
         }
-    cp_config c = expr_cfg(transposed, 0, 4, CP_OP_LOAD, 1u << 18);
+    cp_config c = expr_s_cfg(transposed, 0, 4, CP_OP_LOAD, 1u << 18);
     check_threads_agree(&c, 1);
-    c = expr_cfg(swizzle, 0, 16, CP_OP_STORE, 1u << 18);
+    c = expr_s_cfg(swizzle, 0, 16, CP_OP_STORE, 1u << 18);
     check_threads_agree(&c, 1);
-    c = expr_cfg(mix, 1, 8, CP_OP_LOAD, 300000); /* 5 check chunks, 5 warp chunks */
+    c = expr_s_cfg(mix, 1, 8, CP_OP_LOAD, 300000); /* 5 check chunks, 5 warp chunks */
     check_threads_agree(&c, 1);
     c = gather_cfg(1, 7, n);
     check_threads_agree(&c, 1);
@@ -183,7 +164,7 @@ static void test_first_failure(void)
                                        "(i = 70,"};
     for (size_t k = 0; k < sizeof exprs / sizeof *exprs; k++) {
         cp_expr *e = parse(exprs[k]);
-        cp_config c = expr_cfg(e, 0, 4, CP_OP_LOAD, 1u << 20);
+        cp_config c = expr_s_cfg(e, 0, 4, CP_OP_LOAD, 1u << 20);
         cp_prediction p;
         cp_status one, many;
         CHECK(predict_on(1, &c, &p, &one) == CP_EXIT_USAGE);
@@ -208,13 +189,10 @@ static void test_estimate(void)
 {
     cp_expr *e = parse("(i * s) % n");
     cp_config configs[4];
-    memset(configs, 0, sizeof configs);
-    configs[0].family = CP_FAMILY_STRIDE; /* warp classes: not evaluated thread by thread */
-    configs[0].stride = 2;
-    configs[0].width_bytes = 4;
-    configs[0].elements = 1u << 26;
-    configs[1] = expr_cfg(e, 3, 4, CP_OP_LOAD, 1u << 20);
-    configs[2] = expr_cfg(e, 5, 4, CP_OP_LOAD, 1u << 22);
+    /* warp classes: not evaluated thread by thread */
+    configs[0] = stride_cfg(2, 0, 4, CP_OP_LOAD, 1u << 26);
+    configs[1] = expr_s_cfg(e, 3, 4, CP_OP_LOAD, 1u << 20);
+    configs[2] = expr_s_cfg(e, 5, 4, CP_OP_LOAD, 1u << 22);
     configs[3] = gather_cfg(1, 1, 1u << 18);
     cp_parallel_set_threads(4);
     cp_model_cost cost;
@@ -229,7 +207,7 @@ static void test_estimate(void)
     CHECK(cost.configs == 0 && cost.threads == 0 && cost.seconds == 0);
     /* a configuration that fails its check at once costs nothing to speak of */
     cp_expr *bad = parse("n / (i - 5)");
-    cp_config failing = expr_cfg(bad, 0, 4, CP_OP_LOAD, 1u << 24);
+    cp_config failing = expr_s_cfg(bad, 0, 4, CP_OP_LOAD, 1u << 24);
     cp_model_estimate(&failing, 1, &cost);
     CHECK(cost.configs == 1 && cost.seconds == 0);
     /* one CPU thread */
@@ -287,7 +265,7 @@ static void test_cancel(void)
      * one CPU thread and on several, in the check of a user's expression and in the counts of a
      * gather (no check) */
     cp_expr *e = parse("(i * s) % n");
-    cp_config big_expr = expr_cfg(e, 3, 4, CP_OP_LOAD, 1ull << 34);
+    cp_config big_expr = expr_s_cfg(e, 3, 4, CP_OP_LOAD, 1ull << 34);
     cp_config big_gather = gather_cfg(1, 1, 1ull << 34);
     cp_parallel_cancel(SIGTERM);
     for (unsigned threads = 1; threads <= 4; threads += 3) {
@@ -300,7 +278,7 @@ static void test_cancel(void)
     }
     cp_parallel_cancel_reset();
     /* and not cancelled, a small one is predicted as ever */
-    cp_config small = expr_cfg(e, 3, 4, CP_OP_LOAD, 1u << 20);
+    cp_config small = expr_s_cfg(e, 3, 4, CP_OP_LOAD, 1u << 20);
     cp_prediction pred;
     cp_status st;
     CHECK(predict_on(4, &small, &pred, &st) == CP_EXIT_OK);

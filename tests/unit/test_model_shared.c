@@ -1,9 +1,7 @@
 /* test_model_shared.c: the shared-memory bank model, the smem, transpose and expr families
  * against hand-derived values, and their fast paths against full enumeration. */
-#include "model/cp_expr.h"
-#include "model/cp_model.h"
 #include "cp_smem.h"
-#include "cp_test.h"
+#include "cp_test_model.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -75,32 +73,6 @@ static void test_bank_requests(void)
     CHECK_EQ_U64(c.bank_conflicts, 4);
 }
 
-static cp_config smem_cfg(uint64_t stride, uint32_t width, cp_op op, uint64_t threads,
-                          uint64_t iterations)
-{
-    cp_config c;
-    memset(&c, 0, sizeof c);
-    c.family = CP_FAMILY_SMEM;
-    c.stride = stride;
-    c.width_bytes = width;
-    c.op = op;
-    c.elements = threads;
-    c.iterations = iterations;
-    return c;
-}
-
-static cp_prediction predict(const cp_config *c)
-{
-    cp_prediction p;
-    cp_status st;
-    cp_status_clear(&st);
-    int rc = cp_model_predict(c, &p, &st);
-    CHECK_EQ_U64(rc, CP_EXIT_OK);
-    if (rc != CP_EXIT_OK)
-        fprintf(stderr, "  %s\n", st.message);
-    return p;
-}
-
 static int same(const cp_counts *a, const cp_counts *b)
 {
     return memcmp(a, b, sizeof *a) == 0;
@@ -109,15 +81,8 @@ static int same(const cp_counts *a, const cp_counts *b)
 static void check_fast_equals_exact(const cp_config *c)
 {
     cp_prediction fast, exact;
-    cp_status st;
-    cp_status_clear(&st);
-    CHECK(cp_model_predict(c, &fast, &st) == CP_EXIT_OK);
-    int rc = cp_model_predict_exact(c, 100000000ull, &exact, &st);
-    CHECK_EQ_U64(rc, CP_EXIT_OK);
-    if (rc != CP_EXIT_OK) {
-        fprintf(stderr, "  %s\n", st.message);
+    if (!cp_test_fast_and_exact(c, 100000000ull, &fast, &exact))
         return;
-    }
     int ok = same(&fast.load, &exact.load) && same(&fast.store, &exact.store) &&
              same(&fast.shared_load, &exact.shared_load) &&
              same(&fast.shared_store, &exact.shared_store);
@@ -180,17 +145,6 @@ static void test_smem_hand(void)
             }
 }
 
-static cp_config transpose_cfg(cp_transpose_variant v, uint64_t m, uint64_t n)
-{
-    cp_config c;
-    memset(&c, 0, sizeof c);
-    c.family = CP_FAMILY_TRANSPOSE;
-    c.transpose = v;
-    c.m = m;
-    c.n = n;
-    return c;
-}
-
 /* transpose 64 x 64: 4 blocks of 8 warps, 4 steps each: 128 requests per access. A warp reads
  * 32 floats of one row (4 sectors); the naive write puts each lane in a row of its own (32
  * sectors); tiled and padded write rows. The tile: rows are stored (1 wavefront); a column is
@@ -229,18 +183,6 @@ static void test_transpose_hand(void)
             c = transpose_cfg((cp_transpose_variant)v, dims[i][0], dims[i][1]);
             check_fast_equals_exact(&c);
         }
-}
-
-static cp_config expr_cfg(cp_expr *e, cp_op op, uint32_t width, uint64_t n)
-{
-    cp_config c;
-    memset(&c, 0, sizeof c);
-    c.family = CP_FAMILY_EXPR;
-    c.expr = e;
-    c.op = op;
-    c.width_bytes = width;
-    c.elements = n;
-    return c;
 }
 
 static cp_expr *parse(const char *text, const char *const *names, size_t n)
@@ -311,13 +253,7 @@ static void test_expr_equals_stride(void)
             c.nexpr_params = 2;
             c.expr_params[0] = 1;
             c.expr_params[1] = 0;
-            cp_config sc;
-            memset(&sc, 0, sizeof sc);
-            sc.family = CP_FAMILY_STRIDE;
-            sc.stride = 1;
-            sc.width_bytes = widths[k];
-            sc.op = (cp_op)op;
-            sc.elements = 1000;
+            cp_config sc = stride_cfg(1, 0, widths[k], (cp_op)op, 1000);
             cp_prediction a = predict(&c), b = predict(&sc);
             CHECK(same(&a.load, &b.load));
             CHECK(same(&a.store, &b.store));

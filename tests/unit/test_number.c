@@ -73,6 +73,5 @@ int main(void)
     test_u64();
     test_long_hex();
     test_real();
-    printf("%d passed, %d failed\n", cp_test_passed, cp_test_failed);
-    return cp_test_failed ? 1 : 0;
+    return cp_test_finish();
 }

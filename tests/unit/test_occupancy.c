@@ -7,17 +7,22 @@
 
 #define BIT(l) (1u << (l))
 
-static cp_sm_limits h100(void)
+/* An SM of 32-thread warps and 65536 registers with the given limits, and the allocation units
+ * of arch (sm_<arch>). */
+static cp_sm_limits sm_limits(int arch, uint32_t max_threads, uint32_t max_blocks,
+                              uint64_t shared_bytes, uint32_t shared_reserved)
 {
     cp_sm_limits sm = {0};
-    sm.warp_size = 32;
-    sm.max_threads_per_sm = 2048;
-    sm.max_blocks_per_sm = 32;
-    sm.registers_per_sm = 65536;
-    sm.shared_bytes_per_sm = 228 * 1024;
-    sm.shared_reserved_per_block = 1024;
-    CHECK(cp_occupancy_arch_units(90, &sm));
+    sm.warp_size = 32, sm.registers_per_sm = 65536;
+    sm.max_threads_per_sm = max_threads, sm.max_blocks_per_sm = max_blocks;
+    sm.shared_bytes_per_sm = shared_bytes, sm.shared_reserved_per_block = shared_reserved;
+    CHECK(cp_occupancy_arch_units(arch, &sm));
     return sm;
+}
+
+static cp_sm_limits h100(void)
+{
+    return sm_limits(90, 2048, 32, 228 * 1024, 1024);
 }
 
 /* Computes and checks blocks, occupancy and the limiters of one case. */
@@ -99,14 +104,7 @@ static void h100_cases(void)
 static void other_sm(void)
 {
     /* sm_75 (Turing): 1024 threads, 16 blocks, 64 KiB of shared memory per SM; units of 256 */
-    cp_sm_limits sm = {0};
-    sm.warp_size = 32;
-    sm.max_threads_per_sm = 1024;
-    sm.max_blocks_per_sm = 16;
-    sm.registers_per_sm = 65536;
-    sm.shared_bytes_per_sm = 64 * 1024;
-    sm.shared_reserved_per_block = 0;
-    CHECK(cp_occupancy_arch_units(75, &sm));
+    cp_sm_limits sm = sm_limits(75, 1024, 16, 64 * 1024, 0);
     CHECK_EQ_U64(sm.shared_unit, 256);
     /* 1024 x 32: 2 blocks by registers, 1 by threads: occupancy 1.0, held by threads */
     check(&sm, 1024, 32, 0, 1, 1.0, BIT(CP_LIMIT_THREADS));

@@ -33,30 +33,29 @@ static const char *at(char *buf, size_t len, const char *name)
     return buf;
 }
 
-/* Files in dir whose name holds ".tmp-" (a temporary file left behind). */
-static int temps_in(const char *dir)
+/* Entries in dir, . and .. left out; with temps set only the temporary files left behind (names
+ * holding ".tmp-"). -1 when dir cannot be read. */
+static int count_in(const char *dir, int temps)
 {
     DIR *d = opendir(dir);
     if (!d)
         return -1;
     int n = 0;
     for (struct dirent *e; (e = readdir(d));)
-        n += strstr(e->d_name, ".tmp-") != NULL;
+        n += temps ? strstr(e->d_name, ".tmp-") != NULL
+                   : strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
     closedir(d);
     return n;
 }
 
-/* Entries in dir, . and .. left out. */
+static int temps_in(const char *dir)
+{
+    return count_in(dir, 1);
+}
+
 static int entries_in(const char *dir)
 {
-    DIR *d = opendir(dir);
-    if (!d)
-        return -1;
-    int n = 0;
-    for (struct dirent *e; (e = readdir(d));)
-        n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
-    closedir(d);
-    return n;
+    return count_in(dir, 0);
 }
 
 static void put(const char *path, const char *text)
@@ -102,6 +101,13 @@ static int write_report(const char *path, const char *text, cp_status *st)
     return cp_output_close(&out, CP_EXIT_OK, st);
 }
 
+/* Writing a report to path fails as a runtime error whose message holds needle (in st). */
+static void check_refused(const char *path, const char *needle, cp_status *st)
+{
+    CHECK(write_report(path, "x\n", st) == CP_EXIT_RUNTIME);
+    CHECK_STR_CONTAINS(st->message, needle);
+}
+
 static mode_t mode_of(const char *path)
 {
     struct stat sb;
@@ -121,6 +127,18 @@ static int child_status(pid_t pid)
     if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
         return -1;
     return WEXITSTATUS(status);
+}
+
+/* The reader child pid passed on through fd exactly want, and exited 0. */
+static void check_read_back(int fd, pid_t pid, const char *want)
+{
+    FILE *r = fdopen(fd, "r");
+    char *got = r ? cp_test_read_stream(r) : NULL;
+    if (r)
+        fclose(r);
+    CHECK(child_status(pid) == 0);
+    CHECK(got && strcmp(got, want) == 0);
+    free(got);
 }
 
 static void test_new_file_modes(void)
@@ -188,15 +206,13 @@ static void test_symlinks(void)
     CHECK(file_is(at(t, sizeof t, "sub/created.txt"), "created\n"));
     /* a dangling link into a directory that does not exist: an error naming both */
     CHECK(symlink("nowhere/x.txt", at(p, sizeof p, "broken.txt")) == 0);
-    CHECK(write_report(p, "x\n", &st) == CP_EXIT_RUNTIME);
-    CHECK_STR_CONTAINS(st.message, "broken.txt' (the link's target '");
+    check_refused(p, "broken.txt' (the link's target '", &st);
     CHECK_STR_CONTAINS(st.message, "nowhere/x.txt'): No such file or directory");
     CHECK(type_of(p) == S_IFLNK);
     /* a loop of links */
     CHECK(symlink("loop2", at(p, sizeof p, "loop1")) == 0);
     CHECK(symlink("loop1", at(p, sizeof p, "loop2")) == 0);
-    CHECK(write_report(p, "x\n", &st) == CP_EXIT_RUNTIME);
-    CHECK_STR_CONTAINS(st.message, strerror(ELOOP));
+    check_refused(p, strerror(ELOOP), &st);
     CHECK(type_of(p) == S_IFLNK);
     CHECK(temps_in(g_dir) == 0 && temps_in(sub) == 0);
 }
@@ -249,13 +265,7 @@ static void test_fifo(void)
     close(fds[1]);
     CHECK(write_report(p, "report through a FIFO\n", &st) == CP_EXIT_OK);
     release_reader(p);
-    FILE *r = fdopen(fds[0], "r");
-    char *got = r ? cp_test_read_stream(r) : NULL;
-    if (r)
-        fclose(r);
-    CHECK(child_status(pid) == 0);
-    CHECK(got && strcmp(got, "report through a FIFO\n") == 0);
-    free(got);
+    check_read_back(fds[0], pid, "report through a FIFO\n");
     CHECK(type_of(p) == S_IFIFO);
 
     /* a reader that stops after 10 bytes: EPIPE, exit 1 with the path and the reason */
@@ -325,18 +335,11 @@ static void test_socket(void)
     }
     close(fds[1]);
     CHECK(write_report(p, "report through a socket\n", &st) == CP_EXIT_OK);
-    FILE *r = fdopen(fds[0], "r");
-    char *got = r ? cp_test_read_stream(r) : NULL;
-    if (r)
-        fclose(r);
-    CHECK(child_status(pid) == 0);
-    CHECK(got && strcmp(got, "report through a socket\n") == 0);
-    free(got);
+    check_read_back(fds[0], pid, "report through a socket\n");
     close(ls);
     CHECK(type_of(p) == S_IFSOCK);
     /* nobody listening any more: an error, and the socket stays */
-    CHECK(write_report(p, "x\n", &st) == CP_EXIT_RUNTIME);
-    CHECK_STR_CONTAINS(st.message, "/sock': Connection refused");
+    check_refused(p, "/sock': Connection refused", &st);
     CHECK(type_of(p) == S_IFSOCK);
     CHECK(temps_in(g_dir) == 0);
 }
@@ -346,28 +349,24 @@ static void test_refused_and_missing(void)
     char p[128], d[128];
     cp_status st;
     CHECK(mkdir(at(d, sizeof d, "adir"), 0755) == 0);
-    CHECK(write_report(d, "x\n", &st) == CP_EXIT_RUNTIME);
-    CHECK_STR_CONTAINS(st.message, "/adir': it is a directory");
+    check_refused(d, "/adir': it is a directory", &st);
     CHECK_STR_CONTAINS(st.hint, "give a file name");
     CHECK(entries_in(d) == 0 && type_of(d) == S_IFDIR);
     /* a link to a directory too */
     CHECK(symlink("adir", at(p, sizeof p, "dirlink")) == 0);
-    CHECK(write_report(p, "x\n", &st) == CP_EXIT_RUNTIME);
-    CHECK_STR_CONTAINS(st.message, "it is a directory");
+    check_refused(p, "it is a directory", &st);
     CHECK(entries_in(d) == 0 && type_of(p) == S_IFLNK);
     /* a missing parent directory */
     int before = entries_in(g_dir);
-    CHECK(write_report(at(p, sizeof p, "missing/r.json"), "x\n", &st) == CP_EXIT_RUNTIME);
-    CHECK_STR_CONTAINS(st.message, "/missing/r.json': No such file or directory");
+    check_refused(at(p, sizeof p, "missing/r.json"), "/missing/r.json': No such file or directory",
+                  &st);
     CHECK_STR_CONTAINS(st.hint, "directory exists");
     CHECK(entries_in(g_dir) == before);
     /* an empty name */
-    CHECK(write_report("", "x\n", &st) == CP_EXIT_RUNTIME);
-    CHECK_STR_CONTAINS(st.message, "cannot write '': No such file or directory");
+    check_refused("", "cannot write '': No such file or directory", &st);
     /* a parent that is a file */
     put(at(p, sizeof p, "plain"), "x");
-    CHECK(write_report(at(p, sizeof p, "plain/r.json"), "x\n", &st) == CP_EXIT_RUNTIME);
-    CHECK_STR_CONTAINS(st.message, "Not a directory");
+    check_refused(at(p, sizeof p, "plain/r.json"), "Not a directory", &st);
     /* a name as long as a name can be: the temporary name is cut, the report lands */
     char name[256];
     memset(name, 'n', 255);
@@ -399,8 +398,7 @@ static void test_device_nodes(void)
         printf("SKIP block device: mknod refused (%s)\n", strerror(errno));
         return;
     }
-    CHECK(write_report(p, "x\n", &st) == CP_EXIT_RUNTIME);
-    CHECK_STR_CONTAINS(st.message, "/blk': it is a block device");
+    check_refused(p, "/blk': it is a block device", &st);
     CHECK(type_of(p) == S_IFBLK);
     CHECK(temps_in(g_dir) == 0);
 }
@@ -549,8 +547,8 @@ static void test_descriptor_paths(void)
     CHECK(got && strcmp(got, "through fd\nmore\n") == 0);
     free(got);
     /* a descriptor that is not open */
-    CHECK(write_report("/proc/self/fd/977", "x\n", &st) == CP_EXIT_RUNTIME);
-    CHECK_STR_CONTAINS(st.message, "cannot write '/proc/self/fd/977': Bad file descriptor");
+    check_refused("/proc/self/fd/977", "cannot write '/proc/self/fd/977': Bad file descriptor",
+                  &st);
     /* standard output through its alias is standard output: a closed pipe is CP_EXIT_PIPE */
     CHECK(pipe(fds) == 0);
     close(fds[0]); /* no reader, before the child may write */

@@ -50,6 +50,5 @@ int main(void)
     unlink(b);
     rmdir(sub);
     rmdir(dir);
-    printf("%d passed, %d failed\n", cp_test_passed, cp_test_failed);
-    return cp_test_failed != 0;
+    return cp_test_finish();
 }

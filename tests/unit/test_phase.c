@@ -123,6 +123,5 @@ int main(void)
     test_nesting();
     test_print_adds_up();
     test_pass_parts();
-    printf("%d passed, %d failed\n", cp_test_passed, cp_test_failed);
-    return cp_test_failed ? 1 : 0;
+    return cp_test_finish();
 }

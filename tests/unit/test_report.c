@@ -3,7 +3,7 @@
  * rewrites the golden files. */
 #define _POSIX_C_SOURCE 200809L /* mkstemp, fdopen */
 #include "report/cp_report.h"
-#include "cp_test.h"
+#include "cp_test_model.h"
 
 #include <cjson/cJSON.h>
 #include <ctype.h>
@@ -46,14 +46,9 @@ static void add_access(cp_row *row, const char *name, cp_op op, uint32_t lane_by
 {
     cp_prediction *p = &row->predicted;
     cp_access_prediction *a = &p->accesses[p->naccesses++];
-    a->name = name;
-    a->op = op;
-    a->lane_bytes = lane_bytes;
-    a->instructions = instructions;
-    a->iterations = iterations;
-    a->buffer_bytes = buffer_bytes;
-    a->strided = strided;
-    a->counts = c;
+    a->name = name, a->op = op, a->strided = strided;
+    a->lane_bytes = lane_bytes, a->instructions = instructions, a->iterations = iterations;
+    a->buffer_bytes = buffer_bytes, a->counts = c;
     counts_add(op == CP_OP_LOAD ? &p->load : &p->store, &c);
 }
 
@@ -67,16 +62,12 @@ static cp_row *new_row(fixture *f, uint64_t threads)
     return row;
 }
 
+/* A row of the stride family; its config as the model tests build it. */
 static cp_row *stride_row(fixture *f, uint64_t stride, uint64_t offset, uint32_t width, cp_op op,
                           uint64_t elements)
 {
     cp_row *row = new_row(f, elements);
-    row->config.family = CP_FAMILY_STRIDE;
-    row->config.stride = stride;
-    row->config.offset = offset;
-    row->config.width_bytes = width;
-    row->config.op = op;
-    row->config.elements = elements;
+    row->config = stride_cfg(stride, offset, width, op, elements);
     return row;
 }
 
@@ -84,21 +75,34 @@ static cp_row *layout_row(fixture *f, cp_layout layout, uint32_t fields, uint32_
                           uint64_t elements)
 {
     cp_row *row = new_row(f, elements);
-    row->config.family = CP_FAMILY_LAYOUT;
-    row->config.layout = layout;
-    row->config.fields = fields;
-    row->config.field = field;
-    row->config.elements = elements;
+    row->config = layout_cfg(layout, fields, field, elements);
     return row;
 }
 
 static cp_row *gemm_row(fixture *f, cp_gemm_variant variant, uint64_t dim)
 {
     cp_row *row = new_row(f, dim * dim);
-    row->config.family = CP_FAMILY_GEMM;
-    row->config.variant = variant;
-    row->config.m = row->config.n = row->config.k = dim;
+    row->config = gemm_cfg(variant, dim, dim, dim);
     return row;
+}
+
+/* The two accesses of a stride or layout row, "in" (load) and "out" (store), each lanes of
+ * lane_bytes in instructions per element; the one the row's op names is the strided one. */
+static void add_in_out(cp_row *r, uint32_t lane_bytes, uint32_t instructions, uint64_t in_buffer,
+                       cp_counts in, uint64_t out_buffer, cp_counts out)
+{
+    int load = r->config.op == CP_OP_LOAD;
+    add_access(r, "in", CP_OP_LOAD, lane_bytes, instructions, 1, in_buffer, load, in);
+    add_access(r, "out", CP_OP_STORE, lane_bytes, instructions, 1, out_buffer, !load, out);
+}
+
+/* The three accesses of a GEMM row of k steps over matrices of mat bytes. */
+static void add_gemm_accesses(cp_row *r, uint64_t k, uint64_t mat, cp_counts a, cp_counts b,
+                              cp_counts c)
+{
+    add_access(r, "A", CP_OP_LOAD, 4, 1, k, mat, 1, a);
+    add_access(r, "B", CP_OP_LOAD, 4, 1, k, mat, 1, b);
+    add_access(r, "C", CP_OP_STORE, 4, 1, 1, mat, 1, c);
 }
 
 /* A timed, verified measurement of row (the storage of the row's index). */
@@ -109,9 +113,7 @@ static cp_measurement *measure(fixture *f, cp_row *row, uint32_t reps, double me
     cp_measurement_clear(m);
     m->timed = 1;
     m->reps = reps;
-    m->time_median_s = median;
-    m->time_min_s = min;
-    m->time_max_s = max;
+    m->time_median_s = median, m->time_min_s = min, m->time_max_s = max;
     m->useful_bytes =
         (double)(row->predicted.load.bytes_requested + row->predicted.store.bytes_requested);
     m->useful_bytes_per_s = m->useful_bytes / median;
@@ -128,14 +130,10 @@ static void set_counters(cp_measurement *m, double ld_req, double ld_sec, double
 {
     cp_counter_values *v = &m->counters;
     m->counters_status = CP_COUNTERS_OK;
-    v->load_requests = ld_req;
-    v->load_sectors = ld_sec;
-    v->store_requests = st_req;
-    v->store_sectors = st_sec;
-    v->l2_read_sectors = l2_read;
-    v->l2_write_sectors = l2_write;
-    v->dram_read_bytes = dram_read;
-    v->dram_write_bytes = dram_write;
+    v->load_requests = ld_req, v->load_sectors = ld_sec;
+    v->store_requests = st_req, v->store_sectors = st_sec;
+    v->l2_read_sectors = l2_read, v->l2_write_sectors = l2_write;
+    v->dram_read_bytes = dram_read, v->dram_write_bytes = dram_write;
     v->dram_throughput_pct = dram_pct;
     /* the fixtures' requests are full warps of 4-byte lanes: 128 bytes each */
     v->load_bytes_requested = 128.0 * ld_req;
@@ -169,10 +167,8 @@ static void set_resources(cp_measurement *m, uint32_t regs, uint64_t static_shar
     cp_resources *r = &m->resources;
     r->known = 1;
     r->registers_per_thread = regs;
-    r->static_shared_bytes = static_shared;
-    r->dynamic_shared_bytes = 0;
-    r->threads_per_block = threads;
-    r->blocks_per_sm = blocks;
+    r->static_shared_bytes = static_shared, r->dynamic_shared_bytes = 0;
+    r->threads_per_block = threads, r->blocks_per_sm = blocks;
     r->theoretical_occupancy = blocks * (threads / 32.0) / 64.0;
     r->sm = h100_sm();
     m->counters.achieved_occupancy = achieved;
@@ -190,13 +186,11 @@ static void init_h100(cp_device_info *d)
 {
     d->index = 0;
     snprintf(d->name, sizeof d->name, "NVIDIA H100 80GB HBM3");
-    d->cc_major = 9;
-    d->cc_minor = 0;
+    d->cc_major = 9, d->cc_minor = 0;
     d->sm_count = 132;
     d->l2_bytes = 52428800;
     d->memory_bytes = 84929347584ull;
-    d->driver_version = 13000;
-    d->runtime_version = 13000;
+    d->driver_version = d->runtime_version = 13000;
     snprintf(d->driver_release, sizeof d->driver_release, "580.95.05");
     d->sm_clock_hz = 1.98e9;
     d->memory_clock_hz = 2.619e9;
@@ -211,8 +205,7 @@ static void init_h100(cp_device_info *d)
 /* The counters a stride sweep leaves out, and why. */
 static const cp_counter_gap stride_gaps[] = {
     {"shared_load", "not read: the sweep's kernels use no shared memory (fewer profiler passes)"},
-    {"shared_store", "not read: the sweep's kernels use no shared memory (fewer profiler passes)"},
-};
+    {"shared_store", "not read: the sweep's kernels use no shared memory (fewer profiler passes)"}};
 
 /* Model only, no GPU: stride rows (one with 32-byte elements issued as two 16-byte
  * instructions), then layout rows (a second table section). 4 MiB per side. */
@@ -222,33 +215,26 @@ static void build_model(fixture *f)
     const uint64_t n = 1048576, bytes = 4 * n;
     const cp_counts dense = counts(32768, 131072, 32768, bytes, 131072, 131072);
     cp_row *r = stride_row(f, 1, 0, 4, CP_OP_LOAD, n);
-    add_access(r, "in", CP_OP_LOAD, 4, 1, 1, bytes, 1, dense);
-    add_access(r, "out", CP_OP_STORE, 4, 1, 1, bytes, 0, dense);
+    add_in_out(r, 4, 1, bytes, dense, bytes, dense);
 
     r = stride_row(f, 2, 0, 4, CP_OP_LOAD, n); /* 8 sectors of 32 bytes for 128 bytes */
-    add_access(r, "in", CP_OP_LOAD, 4, 1, 1, 8388604, 1,
-               counts(32768, 262144, 65536, bytes, 131072, 262144));
-    add_access(r, "out", CP_OP_STORE, 4, 1, 1, bytes, 0, dense);
+    add_in_out(r, 4, 1, 8388604, counts(32768, 262144, 65536, bytes, 131072, 262144), bytes, dense);
 
     r = stride_row(f, 1, 1, 4, CP_OP_LOAD, n); /* misaligned by 4 bytes: 5 sectors, 2 lines */
-    add_access(r, "in", CP_OP_LOAD, 4, 1, 1, bytes + 4, 1,
-               counts(32768, 163840, 65536, bytes, 131072, 131073));
-    add_access(r, "out", CP_OP_STORE, 4, 1, 1, bytes, 0, dense);
+    add_in_out(r, 4, 1, bytes + 4, counts(32768, 163840, 65536, bytes, 131072, 131073), bytes,
+               dense);
 
     /* 32-byte elements: two 16-byte instructions per lane, each 32 sectors over 8 lines */
     const cp_counts wide = counts(8192, 262144, 65536, bytes, 131072, 131072);
     r = stride_row(f, 1, 0, 32, CP_OP_STORE, n / 8);
-    add_access(r, "in", CP_OP_LOAD, 16, 2, 1, bytes, 0, wide);
-    add_access(r, "out", CP_OP_STORE, 16, 2, 1, bytes, 1, wide);
+    add_in_out(r, 16, 2, bytes, wide, bytes, wide);
 
     r = layout_row(f, CP_LAYOUT_AOS, 4, 1, n); /* 16-byte records: 16 sectors, 4 lines */
-    add_access(r, "in", CP_OP_LOAD, 4, 1, 1, 4 * bytes, 1,
-               counts(32768, 524288, 131072, bytes, 131072, 524288));
-    add_access(r, "out", CP_OP_STORE, 4, 1, 1, bytes, 0, dense);
+    add_in_out(r, 4, 1, 4 * bytes, counts(32768, 524288, 131072, bytes, 131072, 524288), bytes,
+               dense);
 
     r = layout_row(f, CP_LAYOUT_SOA, 4, 1, n);
-    add_access(r, "in", CP_OP_LOAD, 4, 1, 1, 4 * bytes, 1, dense);
-    add_access(r, "out", CP_OP_STORE, 4, 1, 1, bytes, 0, dense);
+    add_in_out(r, 4, 1, 4 * bytes, dense, bytes, dense);
 }
 
 /* Measured on an H100 (256 MiB per side): a match, a mismatch, counters refused, and a last
@@ -263,8 +249,7 @@ static void build_measured(fixture *f)
     const cp_counts dense = counts(2097152, 8388608, 2097152, bytes, 8388608, 8388608);
 
     cp_row *r = stride_row(f, 1, 0, 4, CP_OP_LOAD, n);
-    add_access(r, "in", CP_OP_LOAD, 4, 1, 1, bytes, 1, dense);
-    add_access(r, "out", CP_OP_STORE, 4, 1, 1, bytes, 0, dense);
+    add_in_out(r, 4, 1, bytes, dense, bytes, dense);
     cp_measurement *m = measure(f, r, 20, 192.512e-6, 191.488e-6, 195.584e-6);
     set_counters(m, 2097152, 8388608, 2097152, 8388608, 8388608, 8388608, 268439552, 268443648,
                  91.37, 1);
@@ -273,16 +258,14 @@ static void build_measured(fixture *f)
     set_resources(m, 16, 0, 256, 8, 0.912);
 
     r = stride_row(f, 2, 0, 4, CP_OP_LOAD, n);
-    add_access(r, "in", CP_OP_LOAD, 4, 1, 1, 2 * bytes - 4, 1,
-               counts(2097152, 16777216, 4194304, bytes, 8388608, 16777216));
-    add_access(r, "out", CP_OP_STORE, 4, 1, 1, bytes, 0, dense);
+    add_in_out(r, 4, 1, 2 * bytes - 4, counts(2097152, 16777216, 4194304, bytes, 8388608, 16777216),
+               bytes, dense);
     m = measure(f, r, 20, 287.744e-6, 286.72e-6, 290.816e-6);
     set_counters(m, 2097152, 16777344, 2097152, 8388608, 16777344, 8388608, 536875008, 268443648,
                  94.02, 0);
 
     r = stride_row(f, 32, 0, 4, CP_OP_STORE, n); /* every lane in its own sector and line */
-    add_access(r, "in", CP_OP_LOAD, 4, 1, 1, bytes, 0, dense);
-    add_access(r, "out", CP_OP_STORE, 4, 1, 1, (32 * (n - 1) + 1) * 4, 1,
+    add_in_out(r, 4, 1, bytes, dense, (32 * (n - 1) + 1) * 4,
                counts(2097152, 67108864, 67108864, bytes, 8388608, 67108864));
     m = measure(f, r, 20, 1.369088e-3, 1.366016e-3, 1.374208e-3);
     m->counters_status = CP_COUNTERS_REFUSED;
@@ -290,10 +273,8 @@ static void build_measured(fixture *f)
              "ERR_NVGPUCTRPERM: reading GPU performance counters needs permission");
 
     r = stride_row(f, 1, 1, 8, CP_OP_LOAD, n / 2); /* 8 bytes off: 9 sectors, 3 lines */
-    add_access(r, "in", CP_OP_LOAD, 8, 1, 1, bytes + 8, 1,
-               counts(1048576, 9437184, 3145728, bytes, 8388608, 8388609));
-    add_access(r, "out", CP_OP_STORE, 8, 1, 1, bytes, 0,
-               counts(1048576, 8388608, 2097152, bytes, 8388608, 8388608));
+    add_in_out(r, 8, 1, bytes + 8, counts(1048576, 9437184, 3145728, bytes, 8388608, 8388609),
+               bytes, counts(1048576, 8388608, 2097152, bytes, 8388608, 8388608));
 }
 
 /* GEMM: naive and coalesced 1024^3 measured (no driver release, copy peak not measured), and
@@ -309,12 +290,10 @@ static void build_gemm(fixture *f)
 
     /* naive: a warp walks down a column: A 32 sectors per request, B one broadcast sector */
     cp_row *r = gemm_row(f, CP_GEMM_NAIVE, 1024);
-    add_access(r, "A", CP_OP_LOAD, 4, 1, 1024, mat, 1,
-               counts(req, 32 * req, 32 * req, 1024 * mat, 4 * req, 131072));
-    add_access(r, "B", CP_OP_LOAD, 4, 1, 1024, mat, 1, /* a broadcast's 4 bytes count once */
-               counts(req, req, req, 4 * req, req, 131072));
-    add_access(r, "C", CP_OP_STORE, 4, 1, 1, mat, 1,
-               counts(32768, 1048576, 1048576, mat, 131072, 131072));
+    /* B: a broadcast's 4 bytes count once */
+    add_gemm_accesses(r, 1024, mat, counts(req, 32 * req, 32 * req, 1024 * mat, 4 * req, 131072),
+                      counts(req, req, req, 4 * req, req, 131072),
+                      counts(32768, 1048576, 1048576, mat, 131072, 131072));
     cp_measurement *m = measure(f, r, 10, 2.31424e-3, 2.30912e-3, 2.33472e-3);
     set_counters(m, 67108864, 1107296256, 32768, 1048576, 1075838976, 1048576, 12582912, 4194304,
                  2.1, 1);
@@ -324,12 +303,10 @@ static void build_gemm(fixture *f)
 
     /* coalesced: a warp covers 32 columns of a row: A broadcast, B and C 4 sectors */
     r = gemm_row(f, CP_GEMM_COALESCED, 1024);
-    add_access(r, "A", CP_OP_LOAD, 4, 1, 1024, mat, 1, /* a broadcast's 4 bytes count once */
-               counts(req, req, req, 4 * req, req, 131072));
-    add_access(r, "B", CP_OP_LOAD, 4, 1, 1024, mat, 1,
-               counts(req, 4 * req, req, 1024 * mat, 4 * req, 131072));
-    add_access(r, "C", CP_OP_STORE, 4, 1, 1, mat, 1,
-               counts(32768, 131072, 32768, mat, 131072, 131072));
+    /* A: a broadcast's 4 bytes count once */
+    add_gemm_accesses(r, 1024, mat, counts(req, req, req, 4 * req, req, 131072),
+                      counts(req, 4 * req, req, 1024 * mat, 4 * req, 131072),
+                      counts(32768, 131072, 32768, mat, 131072, 131072));
     m = measure(f, r, 10, 0.90112e-3, 0.897024e-3, 0.91136e-3);
     set_counters(m, 67108864, 167772160, 32768, 131072, 41943040, 131072, 8650752, 4194304, 5.4, 1);
     m->counters.load_bytes_requested = (double)r->predicted.load.bytes_requested;
@@ -349,12 +326,10 @@ static void build_gemm(fixture *f)
 
     const uint64_t big = 65536ull * 65536 * 4, breq = 1ull << 43;
     r = gemm_row(f, CP_GEMM_NAIVE, 65536);
-    add_access(r, "A", CP_OP_LOAD, 4, 1, 65536, big, 1,
-               counts(breq, 32 * breq, 32 * breq, 1ull << 50, 4 * breq, 1ull << 29));
-    add_access(r, "B", CP_OP_LOAD, 4, 1, 65536, big, 1,
-               counts(breq, breq, breq, 4 * breq, breq, 1ull << 29));
-    add_access(r, "C", CP_OP_STORE, 4, 1, 1, big, 1,
-               counts(1ull << 27, 1ull << 32, 1ull << 32, big, 1ull << 29, 1ull << 29));
+    add_gemm_accesses(r, 65536, big,
+                      counts(breq, 32 * breq, 32 * breq, 1ull << 50, 4 * breq, 1ull << 29),
+                      counts(breq, breq, breq, 4 * breq, breq, 1ull << 29),
+                      counts(1ull << 27, 1ull << 32, 1ull << 32, big, 1ull << 29, 1ull << 29));
 }
 
 /* ---- rendering and golden files --------------------------------------------------------- */
@@ -426,32 +401,56 @@ static double ratio(double num, double den)
     return den != 0 && !isnan(num) && !isnan(den) ? num / den : NAN;
 }
 
+/* A path and the number it must hold, for the table-driven checks below. */
+typedef struct json_number {
+    const char *path;
+    double v;
+} json_number;
+
+/* Each path holds its number: with integers set, an integer (jis_u64: the table's double names
+ * the same one, as jis_u64 compares through a double); else jis_double's number (null for NAN).
+ * A failure names the path. */
+static void check_json_numbers(const cJSON *o, const json_number *want, size_t n, int integers)
+{
+    for (size_t i = 0; i < n; i++) {
+        int ok = integers ? jis_u64(o, want[i].path, (uint64_t)want[i].v)
+                          : jis_double(o, want[i].path, want[i].v);
+        CHECK(ok);
+        if (!ok)
+            fprintf(stderr, "  at %s\n", want[i].path);
+    }
+}
+
 static void check_json_counts(const cJSON *o, const cp_counts *c)
 {
-    CHECK(jis_u64(o, "requests", c->requests));
-    CHECK(jis_u64(o, "sectors", c->sectors));
-    CHECK(jis_u64(o, "lines", c->lines));
-    CHECK(jis_u64(o, "bytes_requested", c->bytes_requested));
-    CHECK(jis_u64(o, "sector_bytes", c->sectors * 32));
-    CHECK(jis_u64(o, "ideal_sectors", c->ideal_sectors));
-    CHECK(jis_u64(o, "footprint_sectors", c->footprint_sectors));
-    CHECK(jis_u64(o, "footprint_bytes", c->footprint_sectors * 32));
-    CHECK(jis_double(o, "sectors_per_request", ratio(c->sectors, c->requests)));
-    CHECK(jis_double(o, "ideal_sectors_per_request", ratio(c->ideal_sectors, c->requests)));
-    CHECK(jis_double(o, "lines_per_request", ratio(c->lines, c->requests)));
-    CHECK(jis_double(o, "efficiency", ratio(c->bytes_requested, 32.0 * c->sectors)));
+    const json_number ints[] = {{"requests", c->requests},
+                                {"sectors", c->sectors},
+                                {"lines", c->lines},
+                                {"bytes_requested", c->bytes_requested},
+                                {"sector_bytes", c->sectors * 32},
+                                {"ideal_sectors", c->ideal_sectors},
+                                {"footprint_sectors", c->footprint_sectors},
+                                {"footprint_bytes", c->footprint_sectors * 32}};
+    check_json_numbers(o, ints, sizeof ints / sizeof *ints, 1);
+    const json_number ratios[] = {
+        {"sectors_per_request", ratio(c->sectors, c->requests)},
+        {"ideal_sectors_per_request", ratio(c->ideal_sectors, c->requests)},
+        {"lines_per_request", ratio(c->lines, c->requests)},
+        {"efficiency", ratio(c->bytes_requested, 32.0 * c->sectors)}};
+    check_json_numbers(o, ratios, sizeof ratios / sizeof *ratios, 0);
 }
 
 static void check_json_measured(const cJSON *o, const cp_measurement *m)
 {
     const cp_counter_values *v = &m->counters;
     CHECK(jis_u64(o, "reps", m->reps));
-    CHECK(jis_double(o, "time_s.median", m->time_median_s));
-    CHECK(jis_double(o, "time_s.min", m->time_min_s));
-    CHECK(jis_double(o, "time_s.max", m->time_max_s));
-    CHECK(jis_double(o, "useful_bytes_per_s", m->useful_bytes_per_s));
-    CHECK(jis_double(o, "dram_bytes_per_s", m->dram_bytes_per_s));
-    CHECK(jis_double(o, "pct_of_peak", m->pct_of_peak));
+    const json_number times[] = {{"time_s.median", m->time_median_s},
+                                 {"time_s.min", m->time_min_s},
+                                 {"time_s.max", m->time_max_s},
+                                 {"useful_bytes_per_s", m->useful_bytes_per_s},
+                                 {"dram_bytes_per_s", m->dram_bytes_per_s},
+                                 {"pct_of_peak", m->pct_of_peak}};
+    check_json_numbers(o, times, sizeof times / sizeof *times, 0);
     CHECK(cJSON_IsBool(jget(o, "verified")));
     CHECK(jis_str(o, "counters.status",
                   m->counters_status == CP_COUNTERS_OK        ? "ok"
@@ -459,21 +458,19 @@ static void check_json_measured(const cJSON *o, const cp_measurement *m)
                                                               : "not_run"));
     CHECK(m->counters_reason[0] ? jis_str(o, "counters.reason", m->counters_reason)
                                 : cJSON_IsNull(jget(o, "counters.reason")));
-    CHECK(jis_double(o, "counters.load.requests", v->load_requests));
-    CHECK(jis_double(o, "counters.load.sectors_per_request",
-                     ratio(v->load_sectors, v->load_requests)));
-    CHECK(jis_double(o, "counters.store.sectors_per_request",
-                     ratio(v->store_sectors, v->store_requests)));
-    CHECK(jis_double(o, "counters.dram_read_bytes", v->dram_read_bytes));
-    CHECK(jis_double(o, "flop_per_s", m->flop_per_s));
-    CHECK(jis_double(o, "pct_of_cublas", m->pct_of_cublas));
-    CHECK(jis_double(o, "rel_error_vs_cublas", m->rel_error));
-    CHECK(jis_double(o, "counters.load.bytes_requested", v->load_bytes_requested));
-    CHECK(jis_double(o, "counters.load.efficiency",
-                     ratio(v->load_bytes_requested, 32.0 * v->load_sectors)));
-    CHECK(jis_double(o, "counters.store.efficiency",
-                     ratio(v->store_bytes_requested, 32.0 * v->store_sectors)));
-    CHECK(jis_double(o, "counters.achieved_occupancy", v->achieved_occupancy));
+    const json_number counters[] = {
+        {"counters.load.requests", v->load_requests},
+        {"counters.load.sectors_per_request", ratio(v->load_sectors, v->load_requests)},
+        {"counters.store.sectors_per_request", ratio(v->store_sectors, v->store_requests)},
+        {"counters.dram_read_bytes", v->dram_read_bytes},
+        {"flop_per_s", m->flop_per_s},
+        {"pct_of_cublas", m->pct_of_cublas},
+        {"rel_error_vs_cublas", m->rel_error},
+        {"counters.load.bytes_requested", v->load_bytes_requested},
+        {"counters.load.efficiency", ratio(v->load_bytes_requested, 32.0 * v->load_sectors)},
+        {"counters.store.efficiency", ratio(v->store_bytes_requested, 32.0 * v->store_sectors)},
+        {"counters.achieved_occupancy", v->achieved_occupancy}};
+    check_json_numbers(o, counters, sizeof counters / sizeof *counters, 0);
     const cp_resources *r = &m->resources;
     if (!r->known) {
         CHECK(cJSON_IsNull(jget(o, "resources")));
@@ -481,11 +478,12 @@ static void check_json_measured(const cJSON *o, const cp_measurement *m)
                            : cJSON_IsNull(jget(o, "resources_reason")));
     } else {
         CHECK(cJSON_IsNull(jget(o, "resources_reason")));
-        CHECK(jis_u64(o, "resources.registers_per_thread", r->registers_per_thread));
-        CHECK(jis_u64(o, "resources.static_shared_bytes", r->static_shared_bytes));
-        CHECK(jis_u64(o, "resources.dynamic_shared_bytes", r->dynamic_shared_bytes));
-        CHECK(jis_u64(o, "resources.threads_per_block", r->threads_per_block));
-        CHECK(jis_u64(o, "resources.blocks_per_sm", r->blocks_per_sm));
+        const json_number sizes[] = {{"resources.registers_per_thread", r->registers_per_thread},
+                                     {"resources.static_shared_bytes", r->static_shared_bytes},
+                                     {"resources.dynamic_shared_bytes", r->dynamic_shared_bytes},
+                                     {"resources.threads_per_block", r->threads_per_block},
+                                     {"resources.blocks_per_sm", r->blocks_per_sm}};
+        check_json_numbers(o, sizes, sizeof sizes / sizeof *sizes, 1);
         CHECK(jis_double(o, "resources.theoretical_occupancy", r->theoretical_occupancy));
         cp_occupancy occ;
         CHECK(cp_occupancy_compute(&r->sm, r->threads_per_block, r->registers_per_thread,
@@ -859,6 +857,24 @@ static char *render_streamed(const cp_report *r, cp_format fmt, int mark, char *
     return text;
 }
 
+/* A report streamed complete and marked incomplete afterwards is the report written incomplete,
+ * byte for byte, and holds needle; r is left complete. */
+static void check_marked_incomplete(cp_report *r, const char *name, const char *needle)
+{
+    char path[64];
+    r->incomplete = 1;
+    char *want = render(r, CP_FORMAT_JSON, NULL);
+    r->incomplete = 0;
+    char *got = render_streamed(r, CP_FORMAT_JSON, 1, path);
+    unlink(path);
+    CHECK(want && got && strcmp(want, got) == 0);
+    CHECK_STR_CONTAINS(got, needle);
+    if (want && got && strcmp(want, got) != 0)
+        fprintf(stderr, "%s: marked incomplete differs from the incomplete report\n", name);
+    free(want);
+    free(got);
+}
+
 /* Rows written one at a time equal the whole report byte for byte (JSON and CSV), and equal
  * cJSON's own printing of the whole document read back; a stream begun complete and marked
  * incomplete afterwards equals the report written incomplete. */
@@ -890,17 +906,7 @@ static void test_stream_equals_whole(const char *name, void (*build)(fixture *),
         }
     }
     /* written complete, then marked: the bytes of the incomplete report */
-    f.report.incomplete = 1;
-    char *want = render(&f.report, CP_FORMAT_JSON, NULL);
-    f.report.incomplete = 0;
-    char *got = render_streamed(&f.report, CP_FORMAT_JSON, 1, path);
-    unlink(path);
-    CHECK(want && got && strcmp(want, got) == 0);
-    CHECK_STR_CONTAINS(got, "\n\t\"incomplete\":\ttrue,\n");
-    if (want && got && strcmp(want, got) != 0)
-        fprintf(stderr, "%s: marked incomplete differs from the incomplete report\n", name);
-    free(want);
-    free(got);
+    check_marked_incomplete(&f.report, name, "\n\t\"incomplete\":\ttrue,\n");
 }
 
 /* The stream's edges: no rows, formats that do not stream, marking what cannot be marked, a
@@ -912,15 +918,7 @@ static void test_stream_edges(void)
     size_t nrows = f.report.nrows;
     char path[64];
     f.report.nrows = 0;
-    f.report.incomplete = 1;
-    char *want = render(&f.report, CP_FORMAT_JSON, NULL);
-    f.report.incomplete = 0;
-    char *got = render_streamed(&f.report, CP_FORMAT_JSON, 1, path);
-    unlink(path);
-    CHECK(want && got && strcmp(want, got) == 0);
-    CHECK_STR_CONTAINS(got, "\"rows\":\t[]\n}\n");
-    free(want);
-    free(got);
+    check_marked_incomplete(&f.report, "no rows", "\"rows\":\t[]\n}\n");
     f.report.nrows = nrows;
 
     cp_status st;

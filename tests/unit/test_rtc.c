@@ -142,6 +142,16 @@ static void run_on_gpu(void)
     cp_rtc_unload(m);
 }
 
+/* Compiling source (named name) for sm_<major><minor> is refused as a runtime error whose
+ * message holds needle; cubin, size and st as the compiler leaves them. */
+static void check_refused(const char *source, const char *name, int major, int minor, void **cubin,
+                          size_t *size, cp_status *st, const char *needle)
+{
+    cp_status_clear(st);
+    CHECK_EQ_U64(cp_rtc_compile(source, name, major, minor, cubin, size, st), CP_EXIT_RUNTIME);
+    CHECK_STR_CONTAINS(st->message, needle);
+}
+
 int main(void)
 {
     /* The library is loaded once per process: the refusals run in children, first. */
@@ -182,26 +192,20 @@ int main(void)
     for (int i = 0; i < 40; i++) /* each name is reported once */
         snprintf(many + strlen(many), sizeof many - strlen(many), "    p[0] = undefined_%d;\n", i);
     strcat(many, "}\n");
-    cp_status_clear(&st);
-    CHECK_EQ_U64(cp_rtc_compile(many, "coalprobe_many.cu", 9, 0, &cubin, &size, &st),
-                 CP_EXIT_RUNTIME);
-    CHECK_STR_CONTAINS(st.message, "NVRTC_ERROR_COMPILATION");
+    check_refused(many, "coalprobe_many.cu", 9, 0, &cubin, &size, &st, "NVRTC_ERROR_COMPILATION");
     CHECK_STR_CONTAINS(st.message, "coalprobe_many.cu(3): error: identifier \"undefined_0\"");
     CHECK_STR_CONTAINS(st.message, "\n  [...]");
     CHECK(strlen(st.message) < sizeof st.message - 1);
 
     /* An architecture this NVRTC cannot compile for, and compute capabilities with no name. */
-    cp_status_clear(&st);
-    CHECK_EQ_U64(cp_rtc_compile(fill_source, "fill.cu", 3, 0, &cubin, &size, &st), CP_EXIT_RUNTIME);
-    CHECK_STR_CONTAINS(st.message, "cannot compile fill.cu for sm_30: NVRTC ");
+    check_refused(fill_source, "fill.cu", 3, 0, &cubin, &size, &st,
+                  "cannot compile fill.cu for sm_30: NVRTC ");
     CHECK_STR_CONTAINS(st.message, " sm_90");
     CHECK(cubin == NULL);
     /* an architecture newer than this NVRTC knows (sm_999, compute capability 99.9): refused
      * before compiling, naming what it does compile for and the fix */
-    cp_status_clear(&st);
-    CHECK_EQ_U64(cp_rtc_compile(fill_source, "fill.cu", 99, 9, &cubin, &size, &st),
-                 CP_EXIT_RUNTIME);
-    CHECK_STR_CONTAINS(st.message, "cannot compile fill.cu for sm_999: NVRTC ");
+    check_refused(fill_source, "fill.cu", 99, 9, &cubin, &size, &st,
+                  "cannot compile fill.cu for sm_999: NVRTC ");
     CHECK_STR_CONTAINS(st.message, " sm_120");
     CHECK_STR_CONTAINS(st.hint, "CUDA Toolkit");
     CHECK(cubin == NULL && size == 0);

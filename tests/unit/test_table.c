@@ -78,6 +78,5 @@ int main(void)
 {
     test_values();
     test_indices();
-    printf("%d passed, %d failed\n", cp_test_passed, cp_test_failed);
-    return cp_test_failed ? 1 : 0;
+    return cp_test_finish();
 }

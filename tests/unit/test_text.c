@@ -72,6 +72,5 @@ int main(void)
 {
     test_printable();
     test_printable_cut();
-    printf("%d passed, %d failed\n", cp_test_passed, cp_test_failed);
-    return cp_test_failed != 0;
+    return cp_test_finish();
 }

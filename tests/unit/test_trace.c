@@ -47,14 +47,34 @@ static cp_trace_options default_options(void)
     return o;
 }
 
+/* t demangled and analysed into r as a program that exited, with the default options (which r
+ * points to: they are static). */
+static void analyze_default(cp_trace *t, cp_trace_report *r)
+{
+    static const cp_trace_run run = {
+        .tool_version = "0", .command = "coalprobe trace", .wall_seconds = NAN};
+    static cp_trace_options o;
+    o = default_options();
+    cp_status st;
+    cp_status_clear(&st);
+    CHECK(cp_trace_demangle_all(t, &st) == CP_EXIT_OK);
+    CHECK(cp_trace_analyze(t, &run, &o, r, &st) == CP_EXIT_OK);
+}
+
 /* ---- the reader ---------------------------------------------------------------------------- */
+
+/* Loads a trace directory that must load. */
+static void load_fixture(cp_trace *t, const char *dir)
+{
+    cp_status st;
+    cp_status_clear(&st);
+    CHECK(cp_trace_load_dir(dir, t, NULL, &st) == CP_EXIT_OK);
+}
 
 static void test_load_transpose(void)
 {
     cp_trace t;
-    cp_status st;
-    cp_status_clear(&st);
-    CHECK(cp_trace_load_dir(FIXTURES "/handmade-transpose", &t, NULL, &st) == CP_EXIT_OK);
+    load_fixture(&t, FIXTURES "/handmade-transpose");
     CHECK_EQ_U64(t.nprocs, 1);
     const cp_trace_process *p = find_process(&t, 4242);
     CHECK(p != NULL);
@@ -112,9 +132,7 @@ static void test_load_transpose(void)
 static void test_load_children(void)
 {
     cp_trace t;
-    cp_status st;
-    cp_status_clear(&st);
-    CHECK(cp_trace_load_dir(FIXTURES "/handmade-children", &t, NULL, &st) == CP_EXIT_OK);
+    load_fixture(&t, FIXTURES "/handmade-children");
     CHECK_EQ_U64(t.nprocs, 2);
     const cp_trace_process *parent = find_process(&t, 5000), *child = find_process(&t, 5001);
     CHECK(parent && parent->complete && !parent->truncated && parent->malformed == 0);
@@ -127,6 +145,8 @@ static void test_load_children(void)
     CHECK(red && red->ninstrs && red->instrs[0].line == 31);
     CHECK(t.procs[0].pid == 5000); /* in pid order */
     /* no kernel records (COALPROBE_TRACE_MODE=instructions): the pc records as they are */
+    cp_status st;
+    cp_status_clear(&st);
     cp_trace_run run = {.tool_version = "0", .command = "coalprobe trace", .wall_seconds = NAN};
     cp_trace_options o = default_options();
     cp_trace_report r;
@@ -410,9 +430,9 @@ static void test_meaning_cases(void)
 static void test_analyze_transpose(void)
 {
     cp_trace t;
+    load_fixture(&t, FIXTURES "/handmade-transpose");
     cp_status st;
     cp_status_clear(&st);
-    CHECK(cp_trace_load_dir(FIXTURES "/handmade-transpose", &t, NULL, &st) == CP_EXIT_OK);
     CHECK(cp_trace_demangle_all(&t, &st) == CP_EXIT_OK);
     cp_trace_run run = {.tool_version = "0", .command = "coalprobe trace", .wall_seconds = NAN};
     cp_trace_options o = default_options();
@@ -594,13 +614,8 @@ static void test_load_lean_and_times(void)
               p->times[0].seconds == 0.25 && p->times[0].count == 9 &&
               strcmp(p->times[1].phase, "injected") == 0 && p->times[1].seconds == 1.5);
     }
-    cp_status st;
-    cp_status_clear(&st);
-    CHECK(cp_trace_demangle_all(&t, &st) == CP_EXIT_OK);
-    cp_trace_run run = {.tool_version = "0", .command = "coalprobe trace", .wall_seconds = NAN};
-    cp_trace_options o = default_options();
     cp_trace_report r;
-    CHECK(cp_trace_analyze(&t, &run, &o, &r, &st) == CP_EXIT_OK);
+    analyze_default(&t, &r);
     const cp_trace_kernel *k = t.nprocs ? find_kernel(&t.procs[0], "once") : NULL;
     CHECK(k && k->from == CP_TRACE_FROM_KERNEL);
     if (k) {
@@ -629,13 +644,13 @@ static void test_analyze_why_no_counts(void)
     cp_trace_run run = {.tool_version = "0", .command = "coalprobe trace", .wall_seconds = NAN};
     cp_trace_options o = default_options();
     cp_trace_report r;
-    CHECK(cp_trace_load_dir(FIXTURES "/no-raw-files", &t, NULL, &st) == CP_EXIT_OK);
+    load_fixture(&t, FIXTURES "/no-raw-files");
     CHECK(cp_trace_analyze(&t, &run, &o, &r, &st) == CP_EXIT_OK);
     CHECK(!r.counted);
     CHECK_STR_CONTAINS(r.no_counts_reason, "no process initialised CUDA");
     cp_trace_report_free(&r);
     cp_trace_free(&t);
-    CHECK(cp_trace_load_dir(FIXTURES "/handmade-refused", &t, NULL, &st) == CP_EXIT_OK);
+    load_fixture(&t, FIXTURES "/handmade-refused");
     CHECK(cp_trace_analyze(&t, &run, &o, &r, &st) == CP_EXIT_OK);
     CHECK(!r.counted);
     CHECK_STR_CONTAINS(r.no_counts_reason, "insufficient privileges");
@@ -644,7 +659,7 @@ static void test_analyze_why_no_counts(void)
     cp_trace_report_free(&r);
     cp_trace_free(&t);
     /* a killed program makes the trace incomplete, whatever the files say */
-    CHECK(cp_trace_load_dir(FIXTURES "/handmade-transpose", &t, NULL, &st) == CP_EXIT_OK);
+    load_fixture(&t, FIXTURES "/handmade-transpose");
     run.signaled = 1;
     run.term_signal = 9;
     CHECK(cp_trace_analyze(&t, &run, &o, &r, &st) == CP_EXIT_OK);
@@ -794,6 +809,5 @@ int main(void)
     test_sass_parse();
     test_sass_function_list();
     test_names_and_texts();
-    printf("%d passed, %d failed\n", cp_test_passed, cp_test_failed);
-    return cp_test_failed ? 1 : 0;
+    return cp_test_finish();
 }
