@@ -754,14 +754,8 @@ int decode_and_evaluate(cp_cupti_session *s, size_t count, double *values, cp_st
 
     std::vector<double> v(s->names.size(), NAN);
     for (size_t r = 0; r < count; r++) {
-        auto ep = CP_CUPTI_PARAMS(CUpti_Profiler_Host_EvaluateToGpuValues_Params);
-        ep.pHostObject = s->host;
-        ep.pCounterDataImage = s->counter_data.data();
-        ep.counterDataImageSize = s->counter_data.size();
-        ep.rangeIndex = r;
-        ep.ppMetricNames = s->names.data();
-        ep.numMetrics = s->names.size();
-        ep.pMetricValues = v.data();
+        auto ep = cp_cupti_evaluate_params(s->host, s->counter_data.data(), s->counter_data.size(),
+                                           r, s->names.data(), s->names.size(), v.data());
         CP_CUPTI_CHECK(st, g_cupti.cuptiProfilerHostEvaluateToGpuValues(&ep));
         for (size_t i = 0; i < v.size(); i++)
             values[r * CP_CUPTI_M_COUNT + s->index[i]] = v[i];
