@@ -505,6 +505,16 @@ static void cp_inject_emit_kernel(void *user, const char *kernel, const double *
     fputc('\n', cp_inject_state.raw);
 }
 
+/* A note that a call of the per-kernel counters failed: what (the counters' state), the call
+ * (why) and CUPTI's result rc. */
+static void cp_inject_kernels_failed(const char *what, const char *why, int rc)
+{
+    char note[800];
+    snprintf(note, sizeof note, "%s: %s failed: %s", what, why,
+             cp_inject_result_name((CUptiResult)rc));
+    cp_inject_note(note);
+}
+
 /* Takes the per-kernel counters of the context in slot, if any, and stops them. */
 static void cp_inject_close_kernels(int slot)
 {
@@ -518,12 +528,8 @@ static void cp_inject_close_kernels(int slot)
     double t = cp_inject_now();
     int rc = cp_inject_kernels_close(k, cp_inject_emit_kernel, &ordinal, &dropped, why, sizeof why);
     cp_inject_spent(CP_INJECT_T_COLLECT, t);
-    if (rc != 0) {
-        char note[800];
-        snprintf(note, sizeof note, "per-kernel counters: %s failed: %s", why,
-                 cp_inject_result_name((CUptiResult)rc));
-        cp_inject_note(note);
-    }
+    if (rc != 0)
+        cp_inject_kernels_failed("per-kernel counters", why, rc);
     if (dropped)
         fprintf(cp_inject_state.raw, "dropped\t%u\t%zu\tkernel ranges CUPTI dropped\n", ordinal,
                 dropped);
@@ -885,10 +891,7 @@ static void cp_inject_launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackDa
                                              why, sizeof why);
     cp_inject_spent(CP_INJECT_T_COLLECT, t);
     if (rc != 0) {
-        char note[800];
-        snprintf(note, sizeof note, "per-kernel counters stopped: %s failed: %s", why,
-                 cp_inject_result_name((CUptiResult)rc));
-        cp_inject_note(note);
+        cp_inject_kernels_failed("per-kernel counters stopped", why, rc);
         cp_inject_close_kernels(slot); /* what was collected, and what CUPTI dropped */
     }
     fflush(cp_inject_state.raw);

@@ -107,8 +107,9 @@ int collect(cp_inject_kernels *k, cp_inject_kernels_emit emit, void *user, char 
         rp.rangeIndex = r;
         rp.rangeDelimiter = "/";
         CP_KERNELS_CHECK(cuptiRangeProfilerCounterDataGetRangeInfo(&rp));
-        auto ep = cp_cupti_evaluate_params(k->host, k->counter_data.data(), k->counter_data.size(),
-                                           r, k->names.data(), k->names.size(), v.data());
+        CUpti_Profiler_Host_EvaluateToGpuValues_Params ep;
+        cp_cupti_evaluate_params(&ep, k->host, k->counter_data.data(), k->counter_data.size(), r,
+                                 k->names.data(), k->names.size(), v.data());
         CP_KERNELS_CHECK(cuptiProfilerHostEvaluateToGpuValues(&ep));
         for (int m = 0; m < CP_CUPTI_KM_COUNT; m++)
             values[m] = NAN;
@@ -208,21 +209,13 @@ int open_range_profiler(cp_inject_kernels *k, char *why, size_t why_size,
     int rc = init_image(k, why, why_size);
     if (rc != 0)
         return rc;
-    auto cfg = CP_CUPTI_PARAMS(CUpti_RangeProfiler_SetConfig_Params);
-    cfg.pRangeProfilerObject = k->rp;
-    cfg.configSize = k->config.size();
-    cfg.pConfig = k->config.data();
-    cfg.counterDataImageSize = k->counter_data.size();
-    cfg.pCounterDataImage = k->counter_data.data();
+    CUpti_RangeProfiler_SetConfig_Params cfg;
+    cp_cupti_set_config_params(&cfg, k->rp, k->config.data(), k->config.size(),
+                               k->counter_data.data(), k->counter_data.size(), k_max_ranges);
     cfg.range = CUPTI_AutoRange;
     // one pass needs no replay: the program's own launches are counted as they run
     k->user_replay = k->passes == 1;
     cfg.replayMode = k->user_replay ? CUPTI_UserReplay : CUPTI_KernelReplay;
-    cfg.maxRangesPerPass = k_max_ranges;
-    cfg.numNestingLevels = 1;
-    cfg.minNestingLevel = 1;
-    cfg.passIndex = 0;
-    cfg.targetNestingLevel = 1;
     CP_KERNELS_CHECK(cuptiRangeProfilerSetConfig(&cfg));
     lap(k, "counter_data_and_set_config", since);
     return 0;
