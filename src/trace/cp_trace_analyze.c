@@ -44,6 +44,7 @@ typedef struct cp_trace_side {
     double *requests, *actual, *ideal, *excess, *per_request, *ideal_per_request, *pct;
 } cp_trace_side;
 
+/* Derives one side from the counts: ld and st its requests, actual and ideal its metrics. */
 static void cp_trace_derive_side(const cp_trace_counts *c, int ld, int st, int actual, int ideal,
                                  cp_trace_side x)
 {

@@ -678,6 +678,18 @@ static int cp_trace_interrupted(int rc, const cp_trace_run *run, const cp_trace_
     return status;
 }
 
+/* Removes the temporary directory of the raw files, unless processes still write there. */
+static void cp_trace_leave_temp_dir(const char *temp_dir, const cp_trace_child *child)
+{
+    if (child->nwriting) /* never removed under a process still writing there */
+        fprintf(stderr,
+                "coalprobe: note: the raw files stay in %s: processes still write there; "
+                "coalprobe trace --from-raw %s reports them once they end\n",
+                temp_dir, temp_dir);
+    else
+        cp_trace_remove_temp_dir(temp_dir);
+}
+
 int cp_trace_main(int argc, char **argv)
 {
     double started = cp_phase_now();
@@ -746,13 +758,8 @@ int cp_trace_main(int argc, char **argv)
         cp_trace_print_times(stderr, cp_phase_now() - started, &run, &t, seconds);
     cp_trace_report_free(&r);
     cp_trace_free(&t);
-    if (temp_dir[0] && child.nwriting) /* never removed under a process still writing there */
-        fprintf(stderr,
-                "coalprobe: note: the raw files stay in %s: processes still write there; "
-                "coalprobe trace --from-raw %s reports them once they end\n",
-                temp_dir, temp_dir);
-    else if (temp_dir[0])
-        cp_trace_remove_temp_dir(temp_dir);
+    if (temp_dir[0])
+        cp_trace_leave_temp_dir(temp_dir, &child);
     free(program_text);
     free(command);
     return status;
