@@ -1,10 +1,10 @@
 /* cp_cupti_util.h: what coalprobe's two CUPTI users share: the Range Profiler of the measure
  * layer (src/measure/cp_cupti.cpp, CUPTI loaded with dlopen) and the injection library inside a
  * traced program (src/trace/cp_inject*, linked with libcupti). The check macro, zeroed parameter
- * structs, the names of a CUptiResult, and the per-kernel metrics that the injection library
- * counts and the trace reader reads. Header-only, with nothing but libc and CUPTI's own headers,
- * so that the injection library builds it too. Not part of cp_base.h: only code that talks to
- * CUPTI includes it. */
+ * structs, the evaluation of a decoded range, the names of a CUptiResult, and the per-kernel
+ * metrics that the injection library counts and the trace reader reads. Header-only, with nothing
+ * but libc and CUPTI's own headers, so that the injection library builds it too. Not part of
+ * cp_base.h: only code that talks to CUPTI includes it. */
 #ifndef CP_CUPTI_UTIL_H
 #define CP_CUPTI_UTIL_H
 
@@ -37,6 +37,53 @@ template <class T> static inline T cp_cupti_params(size_t struct_size)
 #define CP_CUPTI_PARAMS(type) cp_cupti_params<type>(type##_STRUCT_SIZE)
 #else
 #define CP_CUPTI_PARAMS(type) ((type){.structSize = type##_STRUCT_SIZE})
+#endif
+
+#ifdef __cplusplus
+/* C++ only, as CUPTI's profiler host header is. */
+#include <cstdint>
+#include <cupti_profiler_host.h>
+
+#include <cupti_range_profiler.h>
+
+/* *p: the parameters of cuptiProfilerHostEvaluateToGpuValues (linked or loaded with dlopen)
+ * that evaluate range `range` of a decoded counter data image (image, size bytes) into values,
+ * one per metric of names[nnames], in that order. */
+static inline void cp_cupti_evaluate_params(CUpti_Profiler_Host_EvaluateToGpuValues_Params *p,
+                                            CUpti_Profiler_Host_Object *host, const uint8_t *image,
+                                            size_t size, size_t range, const char **names,
+                                            size_t nnames, double *values)
+{
+    *p = CP_CUPTI_PARAMS(CUpti_Profiler_Host_EvaluateToGpuValues_Params);
+    p->pHostObject = host;
+    p->pCounterDataImage = image;
+    p->counterDataImageSize = size;
+    p->rangeIndex = range;
+    p->ppMetricNames = names;
+    p->numMetrics = nnames;
+    p->pMetricValues = values;
+}
+
+/* *p: the parameters of cuptiRangeProfilerSetConfig that give rp its config image and counter
+ * data image, one level of ranges, max_ranges of them a pass, from the first pass; the caller
+ * sets the range and replay modes. */
+static inline void cp_cupti_set_config_params(CUpti_RangeProfiler_SetConfig_Params *p,
+                                              CUpti_RangeProfiler_Object *rp, const uint8_t *config,
+                                              size_t config_size, uint8_t *image, size_t image_size,
+                                              size_t max_ranges)
+{
+    *p = CP_CUPTI_PARAMS(CUpti_RangeProfiler_SetConfig_Params);
+    p->pRangeProfilerObject = rp;
+    p->configSize = config_size;
+    p->pConfig = config;
+    p->counterDataImageSize = image_size;
+    p->pCounterDataImage = image;
+    p->maxRangesPerPass = max_ranges;
+    p->numNestingLevels = 1;
+    p->minNestingLevel = 1;
+    p->passIndex = 0;
+    p->targetNestingLevel = 1;
+}
 #endif
 
 /* cuptiGetResultString's type, for a copy of CUPTI that is linked or loaded with dlopen. */

@@ -536,19 +536,11 @@ int enable_profiler(cp_cupti_session *s, cp_status *st)
     s->counter_data.assign(sp.counterDataSize, 0);
     CP_TRY(reset_image(s, st));
 
-    auto cp = CP_CUPTI_PARAMS(CUpti_RangeProfiler_SetConfig_Params);
-    cp.pRangeProfilerObject = s->rp;
-    cp.configSize = s->config.size();
-    cp.pConfig = s->config.data();
-    cp.counterDataImageSize = s->counter_data.size();
-    cp.pCounterDataImage = s->counter_data.data();
+    CUpti_RangeProfiler_SetConfig_Params cp;
+    cp_cupti_set_config_params(&cp, s->rp, s->config.data(), s->config.size(),
+                               s->counter_data.data(), s->counter_data.size(), s->max_ranges);
     cp.range = CUPTI_UserRange; // a range around each run(): see cp_cupti.h
     cp.replayMode = CUPTI_UserReplay;
-    cp.maxRangesPerPass = s->max_ranges;
-    cp.numNestingLevels = 1;
-    cp.minNestingLevel = 1;
-    cp.passIndex = 0;
-    cp.targetNestingLevel = 1;
     CP_CUPTI_CHECK(st, g_cupti.cuptiRangeProfilerSetConfig(&cp));
     s->needs_reconfigure = false;
     return CP_EXIT_OK;
@@ -754,14 +746,9 @@ int decode_and_evaluate(cp_cupti_session *s, size_t count, double *values, cp_st
 
     std::vector<double> v(s->names.size(), NAN);
     for (size_t r = 0; r < count; r++) {
-        auto ep = CP_CUPTI_PARAMS(CUpti_Profiler_Host_EvaluateToGpuValues_Params);
-        ep.pHostObject = s->host;
-        ep.pCounterDataImage = s->counter_data.data();
-        ep.counterDataImageSize = s->counter_data.size();
-        ep.rangeIndex = r;
-        ep.ppMetricNames = s->names.data();
-        ep.numMetrics = s->names.size();
-        ep.pMetricValues = v.data();
+        CUpti_Profiler_Host_EvaluateToGpuValues_Params ep;
+        cp_cupti_evaluate_params(&ep, s->host, s->counter_data.data(), s->counter_data.size(), r,
+                                 s->names.data(), s->names.size(), v.data());
         CP_CUPTI_CHECK(st, g_cupti.cuptiProfilerHostEvaluateToGpuValues(&ep));
         for (size_t i = 0; i < v.size(); i++)
             values[r * CP_CUPTI_M_COUNT + s->index[i]] = v[i];

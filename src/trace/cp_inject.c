@@ -159,22 +159,15 @@ static void cp_inject_put_double(double v, int decimals)
 static void cp_inject_put_text(const char *s)
 {
     for (; s && *s; s++) {
-        switch (*s) {
-        case '\\':
-            fputs("\\\\", cp_inject_state.raw);
-            break;
-        case '\t':
-            fputs("\\t", cp_inject_state.raw);
-            break;
-        case '\n':
-            fputs("\\n", cp_inject_state.raw);
-            break;
-        case '\r':
-            fputs("\\r", cp_inject_state.raw);
-            break;
-        default:
+        const char *escaped = *s == '\\'   ? "\\\\"
+                              : *s == '\t' ? "\\t"
+                              : *s == '\n' ? "\\n"
+                              : *s == '\r' ? "\\r"
+                                           : NULL;
+        if (escaped)
+            fputs(escaped, cp_inject_state.raw);
+        else
             fputc(*s, cp_inject_state.raw);
-        }
     }
 }
 
@@ -319,34 +312,22 @@ static int cp_inject_device_supported(uint32_t ordinal, CUpti_Profiler_API api)
     return -1;
 }
 
-/* Chip, metric ids and CUPTI's SASS configuration for one device, once. */
-static int cp_inject_configure_device(uint32_t ordinal)
+/* CUPTI's profiler, initialised once for the process. */
+static void cp_inject_profiler_init(void)
 {
-    cp_inject_device *d = &cp_inject_state.device[ordinal];
-    if (d->configured)
-        return d->configured > 0 ? 0 : -1;
-    d->configured = -1;
-    if (!cp_inject_state.profiler_initialized) {
-        double t = cp_inject_now();
-        cp_inject_preload_nvperf();
-        CUpti_Profiler_Initialize_Params init = CP_CUPTI_PARAMS(CUpti_Profiler_Initialize_Params);
-        /* SASS metrics were seen to work without it when it answers CUPTI_ERROR_UNKNOWN in an
-         * injected process: a note, and the calls below decide */
-        CP_INJECT_CUPTI_NOTE(cuptiProfilerInitialize(&init), (void)0);
-        cp_inject_state.profiler_initialized = 1;
-        cp_inject_spent(CP_INJECT_T_PROFILER_INIT, t);
-    }
-    if (cp_inject_state.want_instructions &&
-        cp_inject_device_supported(ordinal, CUPTI_PROFILER_SASS_METRICS) != 0)
-        return -1;
-    if (cp_inject_state.want_kernels &&
-        cp_inject_device_supported(ordinal, CUPTI_PROFILER_RANGE_PROFILING) != 0)
-        return -1;
+    double t = cp_inject_now();
+    cp_inject_preload_nvperf();
+    CUpti_Profiler_Initialize_Params init = CP_CUPTI_PARAMS(CUpti_Profiler_Initialize_Params);
+    /* SASS metrics were seen to work without it when it answers CUPTI_ERROR_UNKNOWN in an
+     * injected process: a note, and the calls below decide */
+    CP_INJECT_CUPTI_NOTE(cuptiProfilerInitialize(&init), (void)0);
+    cp_inject_state.profiler_initialized = 1;
+    cp_inject_spent(CP_INJECT_T_PROFILER_INIT, t);
+}
 
-    CUpti_Device_GetChipName_Params chip = CP_CUPTI_PARAMS(CUpti_Device_GetChipName_Params);
-    chip.deviceIndex = ordinal;
-    CP_INJECT_CUPTI(cuptiDeviceGetChipName(&chip), return -1);
-
+/* The device record: its ordinal, chip, name and compute capability. */
+static void cp_inject_write_device(uint32_t ordinal, const char *chip_name)
+{
     char name[256] = "";
     int major = 0, minor = 0;
     if (cp_inject_state.device_get_name)
@@ -357,24 +338,23 @@ static int cp_inject_configure_device(uint32_t ordinal)
         cp_inject_state.device_get_attribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
                                              (CUdevice)ordinal);
     }
-    snprintf(d->chip, sizeof d->chip, "%s", chip.pChipName ? chip.pChipName : "");
     fprintf(cp_inject_state.raw, "device\t%u\t", ordinal);
-    cp_inject_put_text(chip.pChipName);
+    cp_inject_put_text(chip_name);
     fputc('\t', cp_inject_state.raw);
     cp_inject_put_text(name);
     fprintf(cp_inject_state.raw, "\t%d.%d\n", major, minor);
+}
 
-    if (!cp_inject_state.want_instructions) {
-        fflush(cp_inject_state.raw);
-        d->configured = 1;
-        return 0;
-    }
+/* Asks CUPTI for the SASS metrics coalprobe reads on the device's chip: a missing record for
+ * each one the chip lacks; -1 when it offers none or refuses the configuration. */
+static int cp_inject_configure_sass(uint32_t ordinal, cp_inject_device *d, const char *chip_name)
+{
     CUpti_SassMetrics_Config config[CP_INJECT_NMETRICS];
     size_t nconfig = 0;
     for (int i = 0; i < CP_INJECT_NMETRICS; i++) {
         CUpti_SassMetrics_GetProperties_Params p =
             CP_CUPTI_PARAMS(CUpti_SassMetrics_GetProperties_Params);
-        p.pChipName = chip.pChipName;
+        p.pChipName = chip_name;
         p.pMetricName = cp_inject_metric_names[i];
         CUptiResult r = cuptiSassMetricsGetProperties(&p);
         if (r != CUPTI_SUCCESS) {
@@ -400,6 +380,39 @@ static int cp_inject_configure_device(uint32_t ordinal)
     set.numOfMetricConfig = nconfig;
     set.deviceIndex = ordinal;
     CP_INJECT_CUPTI(cuptiSassMetricsSetConfig(&set), return -1);
+    return 0;
+}
+
+/* Chip, metric ids and CUPTI's SASS configuration for one device, once. */
+static int cp_inject_configure_device(uint32_t ordinal)
+{
+    cp_inject_device *d = &cp_inject_state.device[ordinal];
+    if (d->configured)
+        return d->configured > 0 ? 0 : -1;
+    d->configured = -1;
+    if (!cp_inject_state.profiler_initialized)
+        cp_inject_profiler_init();
+    if (cp_inject_state.want_instructions &&
+        cp_inject_device_supported(ordinal, CUPTI_PROFILER_SASS_METRICS) != 0)
+        return -1;
+    if (cp_inject_state.want_kernels &&
+        cp_inject_device_supported(ordinal, CUPTI_PROFILER_RANGE_PROFILING) != 0)
+        return -1;
+
+    CUpti_Device_GetChipName_Params chip = CP_CUPTI_PARAMS(CUpti_Device_GetChipName_Params);
+    chip.deviceIndex = ordinal;
+    CP_INJECT_CUPTI(cuptiDeviceGetChipName(&chip), return -1);
+
+    snprintf(d->chip, sizeof d->chip, "%s", chip.pChipName ? chip.pChipName : "");
+    cp_inject_write_device(ordinal, chip.pChipName);
+
+    if (!cp_inject_state.want_instructions) {
+        fflush(cp_inject_state.raw);
+        d->configured = 1;
+        return 0;
+    }
+    if (cp_inject_configure_sass(ordinal, d, chip.pChipName) != 0)
+        return -1;
     d->configured = 1;
     return 0;
 }
@@ -492,6 +505,16 @@ static void cp_inject_emit_kernel(void *user, const char *kernel, const double *
     fputc('\n', cp_inject_state.raw);
 }
 
+/* A note that a call of the per-kernel counters failed: what (the counters' state), the call
+ * (why) and CUPTI's result rc. */
+static void cp_inject_kernels_failed(const char *what, const char *why, int rc)
+{
+    char note[800];
+    snprintf(note, sizeof note, "%s: %s failed: %s", what, why,
+             cp_inject_result_name((CUptiResult)rc));
+    cp_inject_note(note);
+}
+
 /* Takes the per-kernel counters of the context in slot, if any, and stops them. */
 static void cp_inject_close_kernels(int slot)
 {
@@ -505,12 +528,8 @@ static void cp_inject_close_kernels(int slot)
     double t = cp_inject_now();
     int rc = cp_inject_kernels_close(k, cp_inject_emit_kernel, &ordinal, &dropped, why, sizeof why);
     cp_inject_spent(CP_INJECT_T_COLLECT, t);
-    if (rc != 0) {
-        char note[800];
-        snprintf(note, sizeof note, "per-kernel counters: %s failed: %s", why,
-                 cp_inject_result_name((CUptiResult)rc));
-        cp_inject_note(note);
-    }
+    if (rc != 0)
+        cp_inject_kernels_failed("per-kernel counters", why, rc);
     if (dropped)
         fprintf(cp_inject_state.raw, "dropped\t%u\t%zu\tkernel ranges CUPTI dropped\n", ordinal,
                 dropped);
@@ -635,6 +654,66 @@ static void cp_inject_free_sums(void *v)
     free(s);
 }
 
+/* Adds record i of data (k instances each) to its instruction's sums in the table. */
+static void cp_inject_sum(cp_table *sums, const CUpti_SassMetrics_Data *data, size_t i, size_t k,
+                          uint32_t ordinal, const cp_inject_device *d)
+{
+    char *key = NULL;
+    const char *fn = data[i].functionName ? data[i].functionName : "?";
+    if (asprintf(&key, "%08" PRIx32 "\t%" PRIu32 "\t%s\t%" PRIx32, data[i].cubinCrc,
+                 data[i].functionIndex, fn, data[i].pcOffset) < 0)
+        key = NULL;
+    int created = 0;
+    cp_table_entry *e = key ? cp_table_get(sums, key, &created) : NULL;
+    free(key);
+    if (e && created) {
+        cp_inject_sums *s = calloc(1, sizeof *s);
+        e->value = s;
+        if (s && !(s->function = strdup(fn))) {
+            free(s);
+            e->value = s = NULL;
+        }
+        if (s) {
+            s->device = ordinal;
+            s->crc = data[i].cubinCrc;
+            s->function_index = data[i].functionIndex;
+            s->pc = data[i].pcOffset;
+        }
+    }
+    cp_inject_sums *s = e ? e->value : NULL;
+    for (size_t j = 0; s && j < k; j++)
+        for (int m = 0; m < CP_INJECT_NMETRICS; m++)
+            if (d->has_metric[m] && d->metric_id[m] == data[i].pInstanceValues[j].metricId) {
+                s->value[m] += data[i].pInstanceValues[j].value;
+                s->has[m] = 1;
+            }
+}
+
+/* Writes one pc record per instruction of the table. */
+static void cp_inject_write_sums(const cp_table *sums, const cp_inject_device *d)
+{
+    for (size_t i = 0; i < sums->capacity; i++) {
+        cp_table_entry *e = &sums->slots[i];
+        cp_inject_sums *s = e->key ? e->value : NULL;
+        if (!s)
+            continue;
+        const char *function = s->function;
+        cp_inject_save_cubin(s->crc);
+        cp_inject_source(s->crc, function, s->pc);
+        fprintf(cp_inject_state.raw, "pc\t%u\t%08" PRIx32 "\t%" PRIu32 "\t", s->device, s->crc,
+                s->function_index);
+        cp_inject_put_text(function);
+        fprintf(cp_inject_state.raw, "\t0x%" PRIx32, s->pc);
+        for (int m = 0; m < CP_INJECT_NMETRICS; m++) {
+            if (s->has[m])
+                fprintf(cp_inject_state.raw, "\t%" PRIu64, s->value[m]);
+            else
+                fputs(d->has_metric[m] ? "\t0" : "\t-", cp_inject_state.raw);
+        }
+        fputc('\n', cp_inject_state.raw);
+    }
+}
+
 /* Takes every record CUPTI holds for ctx, sums them per instruction and writes them. */
 static void cp_inject_flush(CUcontext ctx, uint32_t ordinal)
 {
@@ -683,60 +762,13 @@ static void cp_inject_flush(CUcontext ctx, uint32_t ordinal)
     cp_table sums = {0};
     const cp_inject_device *d = &cp_inject_state.device[ordinal];
     for (size_t i = 0; i < n; i++) {
-        char *key = NULL;
-        const char *fn = data[i].functionName ? data[i].functionName : "?";
-        if (asprintf(&key, "%08" PRIx32 "\t%" PRIu32 "\t%s\t%" PRIx32, data[i].cubinCrc,
-                     data[i].functionIndex, fn, data[i].pcOffset) < 0)
-            key = NULL;
-        int created = 0;
-        cp_table_entry *e = key ? cp_table_get(&sums, key, &created) : NULL;
-        free(key);
-        if (e && created) {
-            cp_inject_sums *s = calloc(1, sizeof *s);
-            e->value = s;
-            if (s && !(s->function = strdup(fn))) {
-                free(s);
-                e->value = s = NULL;
-            }
-            if (s) {
-                s->device = ordinal;
-                s->crc = data[i].cubinCrc;
-                s->function_index = data[i].functionIndex;
-                s->pc = data[i].pcOffset;
-            }
-        }
-        cp_inject_sums *s = e ? e->value : NULL;
-        for (size_t j = 0; s && j < k; j++)
-            for (int m = 0; m < CP_INJECT_NMETRICS; m++)
-                if (d->has_metric[m] && d->metric_id[m] == data[i].pInstanceValues[j].metricId) {
-                    s->value[m] += data[i].pInstanceValues[j].value;
-                    s->has[m] = 1;
-                }
+        cp_inject_sum(&sums, data, i, k, ordinal, d);
         free((void *)data[i].functionName);
     }
     free(data);
     free(values);
 
-    for (size_t i = 0; i < sums.capacity; i++) {
-        cp_table_entry *e = &sums.slots[i];
-        cp_inject_sums *s = e->key ? e->value : NULL;
-        if (!s)
-            continue;
-        const char *function = s->function;
-        cp_inject_save_cubin(s->crc);
-        cp_inject_source(s->crc, function, s->pc);
-        fprintf(cp_inject_state.raw, "pc\t%u\t%08" PRIx32 "\t%" PRIu32 "\t", s->device, s->crc,
-                s->function_index);
-        cp_inject_put_text(function);
-        fprintf(cp_inject_state.raw, "\t0x%" PRIx32, s->pc);
-        for (int m = 0; m < CP_INJECT_NMETRICS; m++) {
-            if (s->has[m])
-                fprintf(cp_inject_state.raw, "\t%" PRIu64, s->value[m]);
-            else
-                fputs(d->has_metric[m] ? "\t0" : "\t-", cp_inject_state.raw);
-        }
-        fputc('\n', cp_inject_state.raw);
-    }
+    cp_inject_write_sums(&sums, d);
     cp_table_free(&sums, cp_inject_free_sums);
     fflush(cp_inject_state.raw);
 }
@@ -859,10 +891,7 @@ static void cp_inject_launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackDa
                                              why, sizeof why);
     cp_inject_spent(CP_INJECT_T_COLLECT, t);
     if (rc != 0) {
-        char note[800];
-        snprintf(note, sizeof note, "per-kernel counters stopped: %s failed: %s", why,
-                 cp_inject_result_name((CUptiResult)rc));
-        cp_inject_note(note);
+        cp_inject_kernels_failed("per-kernel counters stopped", why, rc);
         cp_inject_close_kernels(slot); /* what was collected, and what CUPTI dropped */
     }
     fflush(cp_inject_state.raw);

@@ -107,14 +107,9 @@ int collect(cp_inject_kernels *k, cp_inject_kernels_emit emit, void *user, char 
         rp.rangeIndex = r;
         rp.rangeDelimiter = "/";
         CP_KERNELS_CHECK(cuptiRangeProfilerCounterDataGetRangeInfo(&rp));
-        auto ep = CP_CUPTI_PARAMS(CUpti_Profiler_Host_EvaluateToGpuValues_Params);
-        ep.pHostObject = k->host;
-        ep.pCounterDataImage = k->counter_data.data();
-        ep.counterDataImageSize = k->counter_data.size();
-        ep.rangeIndex = r;
-        ep.ppMetricNames = k->names.data();
-        ep.numMetrics = k->names.size();
-        ep.pMetricValues = v.data();
+        CUpti_Profiler_Host_EvaluateToGpuValues_Params ep;
+        cp_cupti_evaluate_params(&ep, k->host, k->counter_data.data(), k->counter_data.size(), r,
+                                 k->names.data(), k->names.size(), v.data());
         CP_KERNELS_CHECK(cuptiProfilerHostEvaluateToGpuValues(&ep));
         for (int m = 0; m < CP_CUPTI_KM_COUNT; m++)
             values[m] = NAN;
@@ -128,9 +123,11 @@ int collect(cp_inject_kernels *k, cp_inject_kernels_emit emit, void *user, char 
     return 0;
 }
 
-int open_impl(cp_inject_kernels *k, const char *chip, int set, char *why, size_t why_size)
+// The counters this context offers and the host object of chip, with the metrics of `set` that
+// the chip knows.
+int open_host(cp_inject_kernels *k, const char *chip, int set, char *why, size_t why_size,
+              std::chrono::steady_clock::time_point &since)
 {
-    auto since = std::chrono::steady_clock::now();
     auto ap = CP_CUPTI_PARAMS(CUpti_Profiler_GetCounterAvailability_Params);
     ap.ctx = k->ctx;
     CP_KERNELS_CHECK(cuptiProfilerGetCounterAvailability(&ap));
@@ -161,6 +158,13 @@ int open_impl(cp_inject_kernels *k, const char *chip, int set, char *why, size_t
         std::snprintf(why, why_size, "chip %s offers none of the per-kernel metrics", chip);
         return (int)CUPTI_ERROR_NOT_SUPPORTED;
     }
+    return 0;
+}
+
+// The config image of the metrics and the replay passes it needs.
+int open_config(cp_inject_kernels *k, char *why, size_t why_size,
+                std::chrono::steady_clock::time_point &since)
+{
     auto cp = CP_CUPTI_PARAMS(CUpti_Profiler_Host_ConfigAddMetrics_Params);
     cp.pHostObject = k->host;
     cp.ppMetricNames = k->names.data();
@@ -181,7 +185,14 @@ int open_impl(cp_inject_kernels *k, const char *chip, int set, char *why, size_t
     CP_KERNELS_CHECK(cuptiProfilerHostGetNumOfPasses(&np));
     k->passes = np.numOfPasses;
     lap(k, "config_image", since);
+    return 0;
+}
 
+// The Range Profiler on the context, its counter data image, and its configuration: auto ranges,
+// replayed by CUPTI unless one pass is enough.
+int open_range_profiler(cp_inject_kernels *k, char *why, size_t why_size,
+                        std::chrono::steady_clock::time_point &since)
+{
     auto ep = CP_CUPTI_PARAMS(CUpti_RangeProfiler_Enable_Params);
     ep.ctx = k->ctx;
     CP_KERNELS_CHECK(cuptiRangeProfilerEnable(&ep));
@@ -198,23 +209,28 @@ int open_impl(cp_inject_kernels *k, const char *chip, int set, char *why, size_t
     int rc = init_image(k, why, why_size);
     if (rc != 0)
         return rc;
-    auto cfg = CP_CUPTI_PARAMS(CUpti_RangeProfiler_SetConfig_Params);
-    cfg.pRangeProfilerObject = k->rp;
-    cfg.configSize = k->config.size();
-    cfg.pConfig = k->config.data();
-    cfg.counterDataImageSize = k->counter_data.size();
-    cfg.pCounterDataImage = k->counter_data.data();
+    CUpti_RangeProfiler_SetConfig_Params cfg;
+    cp_cupti_set_config_params(&cfg, k->rp, k->config.data(), k->config.size(),
+                               k->counter_data.data(), k->counter_data.size(), k_max_ranges);
     cfg.range = CUPTI_AutoRange;
     // one pass needs no replay: the program's own launches are counted as they run
     k->user_replay = k->passes == 1;
     cfg.replayMode = k->user_replay ? CUPTI_UserReplay : CUPTI_KernelReplay;
-    cfg.maxRangesPerPass = k_max_ranges;
-    cfg.numNestingLevels = 1;
-    cfg.minNestingLevel = 1;
-    cfg.passIndex = 0;
-    cfg.targetNestingLevel = 1;
     CP_KERNELS_CHECK(cuptiRangeProfilerSetConfig(&cfg));
     lap(k, "counter_data_and_set_config", since);
+    return 0;
+}
+
+int open_impl(cp_inject_kernels *k, const char *chip, int set, char *why, size_t why_size)
+{
+    auto since = std::chrono::steady_clock::now();
+    int rc = open_host(k, chip, set, why, why_size, since);
+    if (rc == 0)
+        rc = open_config(k, why, why_size, since);
+    if (rc == 0)
+        rc = open_range_profiler(k, why, why_size, since);
+    if (rc != 0)
+        return rc;
     int started = start(k, why, why_size);
     lap(k, "start", since);
     return started;

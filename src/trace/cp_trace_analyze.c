@@ -38,27 +38,37 @@ static double cp_trace_ratio(double num, double den)
     return isfinite(num) && isfinite(den) && den > 0 ? num / den : NAN;
 }
 
+/* What one side of the memory did, global (sectors) or shared (wavefronts): its requests, what
+ * they took and would ideally take, the excess over the ideal, per request and in percent. */
+typedef struct cp_trace_side {
+    double *requests, *actual, *ideal, *excess, *per_request, *ideal_per_request, *pct;
+} cp_trace_side;
+
+/* Derives one side from the counts: ld and st its requests, actual and ideal its metrics. */
+static void cp_trace_derive_side(const cp_trace_counts *c, int ld, int st, int actual, int ideal,
+                                 cp_trace_side x)
+{
+    *x.requests = cp_trace_sum2(c, ld, st);
+    *x.actual = cp_trace_get(c, actual);
+    *x.ideal = cp_trace_get(c, ideal);
+    *x.excess = isfinite(*x.actual) && isfinite(*x.ideal) ? fmax(0, *x.actual - *x.ideal) : NAN;
+    *x.per_request = cp_trace_ratio(*x.actual, *x.requests);
+    *x.ideal_per_request = cp_trace_ratio(*x.ideal, *x.requests);
+    *x.pct = 100 * cp_trace_ratio(*x.excess, *x.actual);
+}
+
 void cp_trace_derive(const cp_trace_counts *c, cp_trace_derived *d)
 {
-    d->requests = cp_trace_sum2(c, CP_TRACE_M_GLOBAL_LD, CP_TRACE_M_GLOBAL_ST);
-    d->sectors = cp_trace_get(c, CP_TRACE_M_SECTORS);
-    d->ideal_sectors = cp_trace_get(c, CP_TRACE_M_SECTORS_IDEAL);
-    d->excess_sectors = isfinite(d->sectors) && isfinite(d->ideal_sectors)
-                            ? fmax(0, d->sectors - d->ideal_sectors)
-                            : NAN;
+    cp_trace_derive_side(
+        c, CP_TRACE_M_GLOBAL_LD, CP_TRACE_M_GLOBAL_ST, CP_TRACE_M_SECTORS, CP_TRACE_M_SECTORS_IDEAL,
+        (cp_trace_side){&d->requests, &d->sectors, &d->ideal_sectors, &d->excess_sectors,
+                        &d->sectors_per_request, &d->ideal_sectors_per_request, &d->excess_pct});
     d->excess_bytes = d->excess_sectors * CP_SECTOR_BYTES;
-    d->sectors_per_request = cp_trace_ratio(d->sectors, d->requests);
-    d->ideal_sectors_per_request = cp_trace_ratio(d->ideal_sectors, d->requests);
-    d->excess_pct = 100 * cp_trace_ratio(d->excess_sectors, d->sectors);
-    d->shared_requests = cp_trace_sum2(c, CP_TRACE_M_SHARED_LD, CP_TRACE_M_SHARED_ST);
-    d->wavefronts = cp_trace_get(c, CP_TRACE_M_WAVEFRONTS);
-    d->ideal_wavefronts = cp_trace_get(c, CP_TRACE_M_WAVEFRONTS_IDEAL);
-    d->bank_conflicts = isfinite(d->wavefronts) && isfinite(d->ideal_wavefronts)
-                            ? fmax(0, d->wavefronts - d->ideal_wavefronts)
-                            : NAN;
-    d->wavefronts_per_request = cp_trace_ratio(d->wavefronts, d->shared_requests);
-    d->ideal_wavefronts_per_request = cp_trace_ratio(d->ideal_wavefronts, d->shared_requests);
-    d->conflict_pct = 100 * cp_trace_ratio(d->bank_conflicts, d->wavefronts);
+    cp_trace_derive_side(c, CP_TRACE_M_SHARED_LD, CP_TRACE_M_SHARED_ST, CP_TRACE_M_WAVEFRONTS,
+                         CP_TRACE_M_WAVEFRONTS_IDEAL,
+                         (cp_trace_side){&d->shared_requests, &d->wavefronts, &d->ideal_wavefronts,
+                                         &d->bank_conflicts, &d->wavefronts_per_request,
+                                         &d->ideal_wavefronts_per_request, &d->conflict_pct});
 }
 
 /* 1 when the instruction ran at least once (global or shared requests). */
@@ -661,6 +671,92 @@ static int cp_trace_gate(cp_trace_report *r, const cp_trace_ref *refs, size_t n,
     return 0;
 }
 
+/* Counts and orders each kernel's instructions, marks the kernels --kernel selects (re, when
+ * have_re) and adds up the program's counts; the selected kernels' instructions, into *nrefs. */
+static void cp_trace_analyze_kernels(cp_trace *t, cp_trace_report *r, int have_re,
+                                     const regex_t *re, cp_trace_counts *program, size_t *nrefs_out)
+{
+    size_t nrefs = 0;
+    for (size_t p = 0; p < t->nprocs; p++) {
+        cp_trace_process *proc = &t->procs[p];
+        for (size_t k = 0; k < proc->nkernels; k++) {
+            cp_trace_kernel *kk = &proc->kernels[k];
+            for (size_t i = 0; i < kk->ninstrs; i++) {
+                kk->instrs[i].gate_failed = 0;
+                kk->instrs[i].rank = 0;
+            }
+            kk->gate_failed = 0;
+            cp_trace_kernel_counts(kk);
+            cp_trace_add_counts(program, &kk->totals);
+            kk->selected = !have_re || regexec(re, cp_trace_kernel_name(kk), 0, NULL, 0) == 0;
+            if (kk->ninstrs > 1)
+                qsort(kk->instrs, kk->ninstrs, sizeof *kk->instrs, cp_trace_instr_cmp);
+            if (kk->selected) {
+                r->nselected++;
+                r->ncounted += kk->from != CP_TRACE_FROM_NONE;
+                r->nkernel_only += kk->from == CP_TRACE_FROM_KERNEL;
+                r->nkernels_ran += kk->from == CP_TRACE_FROM_KERNEL && cp_trace_executed(&kk->d);
+                nrefs += kk->ninstrs;
+            }
+        }
+        if (proc->nkernels > 1)
+            qsort(proc->kernels, proc->nkernels, sizeof *proc->kernels, cp_trace_kernel_cmp);
+    }
+    *nrefs_out = nrefs;
+}
+
+/* Ranks the selected kernels' instructions over the whole report (cp_trace_ref_cmp) into
+ * r->instrs, each with its share of the program's excess; refs (nrefs of them, freed by the
+ * caller) is the ranked list the gate reads. */
+static int cp_trace_analyze_rank(cp_trace *t, cp_trace_report *r, size_t nrefs,
+                                 cp_trace_ref **refs_out, cp_status *st)
+{
+    cp_trace_ref *refs = calloc(nrefs ? nrefs : 1, sizeof *refs);
+    *refs_out = refs;
+    if (!refs)
+        return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory analysing the trace");
+    size_t n = 0, order = 0;
+    for (size_t p = 0; p < t->nprocs; p++) {
+        cp_trace_process *proc = &t->procs[p];
+        for (size_t k = 0; k < proc->nkernels; k++) {
+            cp_trace_kernel *kk = &proc->kernels[k];
+            if (!kk->selected)
+                continue;
+            kk->index = order++;
+            for (size_t i = 0; i < kk->ninstrs; i++)
+                refs[n++] = (cp_trace_ref){&kk->instrs[i], kk, proc, kk->index};
+        }
+    }
+    if (n > 1)
+        qsort(refs, n, sizeof *refs, cp_trace_ref_cmp);
+    r->instrs = malloc((n ? n : 1) * sizeof *r->instrs);
+    r->instr_kernel = malloc((n ? n : 1) * sizeof *r->instr_kernel);
+    r->instr_proc = malloc((n ? n : 1) * sizeof *r->instr_proc);
+    if (!r->instrs || !r->instr_kernel || !r->instr_proc) {
+        free(refs);
+        *refs_out = NULL;
+        cp_trace_report_free(r);
+        return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory analysing the trace");
+    }
+    for (size_t i = 0; i < n; i++) {
+        cp_trace_instr *in = refs[i].instr;
+        in->rank = cp_trace_executed(&in->d) ? i + 1 : 0;
+        r->nexecuted += in->rank > 0;
+        in->excess_share = r->program.excess_bytes > 0 && isfinite(in->d.excess_bytes)
+                               ? in->d.excess_bytes / r->program.excess_bytes
+                               : NAN;
+        in->conflict_share = r->program.bank_conflicts > 0 && isfinite(in->d.bank_conflicts)
+                                 ? in->d.bank_conflicts / r->program.bank_conflicts
+                                 : NAN;
+        r->instrs[i] = in;
+        r->instr_kernel[i] = refs[i].kernel;
+        r->instr_proc[i] = refs[i].proc;
+        r->counted = 1;
+    }
+    r->ninstrs = n;
+    return CP_EXIT_OK;
+}
+
 int cp_trace_analyze(cp_trace *t, const cp_trace_run *run, const cp_trace_options *o,
                      cp_trace_report *r, cp_status *st)
 {
@@ -684,77 +780,14 @@ int cp_trace_analyze(cp_trace *t, const cp_trace_run *run, const cp_trace_option
     }
     cp_trace_counts program = {0};
     size_t nrefs = 0;
-    for (size_t p = 0; p < t->nprocs; p++) {
-        cp_trace_process *proc = &t->procs[p];
-        for (size_t k = 0; k < proc->nkernels; k++) {
-            cp_trace_kernel *kk = &proc->kernels[k];
-            for (size_t i = 0; i < kk->ninstrs; i++) {
-                kk->instrs[i].gate_failed = 0;
-                kk->instrs[i].rank = 0;
-            }
-            kk->gate_failed = 0;
-            cp_trace_kernel_counts(kk);
-            cp_trace_add_counts(&program, &kk->totals);
-            kk->selected = !have_re || regexec(&re, cp_trace_kernel_name(kk), 0, NULL, 0) == 0;
-            if (kk->ninstrs > 1)
-                qsort(kk->instrs, kk->ninstrs, sizeof *kk->instrs, cp_trace_instr_cmp);
-            if (kk->selected) {
-                r->nselected++;
-                r->ncounted += kk->from != CP_TRACE_FROM_NONE;
-                r->nkernel_only += kk->from == CP_TRACE_FROM_KERNEL;
-                r->nkernels_ran += kk->from == CP_TRACE_FROM_KERNEL && cp_trace_executed(&kk->d);
-                nrefs += kk->ninstrs;
-            }
-        }
-        if (proc->nkernels > 1)
-            qsort(proc->kernels, proc->nkernels, sizeof *proc->kernels, cp_trace_kernel_cmp);
-    }
+    cp_trace_analyze_kernels(t, r, have_re, &re, &program, &nrefs);
     if (have_re)
         regfree(&re);
     cp_trace_derive(&program, &r->program);
 
-    cp_trace_ref *refs = calloc(nrefs ? nrefs : 1, sizeof *refs);
-    if (!refs)
-        return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory analysing the trace");
-    size_t n = 0, order = 0;
-    for (size_t p = 0; p < t->nprocs; p++) {
-        cp_trace_process *proc = &t->procs[p];
-        for (size_t k = 0; k < proc->nkernels; k++) {
-            cp_trace_kernel *kk = &proc->kernels[k];
-            if (!kk->selected)
-                continue;
-            kk->index = order++;
-            for (size_t i = 0; i < kk->ninstrs; i++)
-                refs[n++] = (cp_trace_ref){&kk->instrs[i], kk, proc, kk->index};
-        }
-    }
-    if (n > 1)
-        qsort(refs, n, sizeof *refs, cp_trace_ref_cmp);
-    r->instrs = malloc((n ? n : 1) * sizeof *r->instrs);
-    r->instr_kernel = malloc((n ? n : 1) * sizeof *r->instr_kernel);
-    r->instr_proc = malloc((n ? n : 1) * sizeof *r->instr_proc);
-    if (!r->instrs || !r->instr_kernel || !r->instr_proc) {
-        free(refs);
-        cp_trace_report_free(r);
-        return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory analysing the trace");
-    }
-    for (size_t i = 0; i < n; i++) {
-        cp_trace_instr *in = refs[i].instr;
-        in->rank = cp_trace_executed(&in->d) ? i + 1 : 0;
-        r->nexecuted += in->rank > 0;
-        in->excess_share = r->program.excess_bytes > 0 && isfinite(in->d.excess_bytes)
-                               ? in->d.excess_bytes / r->program.excess_bytes
-                               : NAN;
-        in->conflict_share = r->program.bank_conflicts > 0 && isfinite(in->d.bank_conflicts)
-                                 ? in->d.bank_conflicts / r->program.bank_conflicts
-                                 : NAN;
-        r->instrs[i] = in;
-        r->instr_kernel[i] = refs[i].kernel;
-        r->instr_proc[i] = refs[i].proc;
-        r->counted = 1;
-    }
-    r->ninstrs = n;
-    int gate = cp_trace_gate(r, refs, n, o);
+    cp_trace_ref *refs = NULL;
+    CP_TRY(cp_trace_analyze_rank(t, r, nrefs, &refs, st));
+    int gate = cp_trace_gate(r, refs, r->ninstrs, o);
     free(refs);
     if (gate != 0) {
         cp_trace_report_free(r);

@@ -288,11 +288,10 @@ static int cp_trace_wait_bound(double *bound, cp_status *st)
     return CP_EXIT_OK;
 }
 
-int cp_trace_launch(const char *path, char *const argv[], const char *inject_library,
-                    const char *raw_dir, cp_trace_child *child, cp_status *st)
+/* A CUDA_INJECTION64_PATH of the user's own is replaced for this run: said on stderr and kept
+ * in child->replaced_injection. */
+static void cp_trace_note_injection(const char *inject_library, cp_trace_child *child)
 {
-    memset(child, 0, sizeof *child);
-    CP_TRY(cp_trace_wait_bound(&child->wait_bound, st));
     const char *own = getenv("CUDA_INJECTION64_PATH");
     if (own && own[0] && strcmp(own, inject_library) != 0) {
         snprintf(child->replaced_injection, sizeof child->replaced_injection, "%s", own);
@@ -300,21 +299,69 @@ int cp_trace_launch(const char *path, char *const argv[], const char *inject_lib
         cp_text_put_printable(stderr, own);
         fputs(" is replaced by coalprobe's injection library for this run\n", stderr);
     }
-    int report[2]; /* the child writes errno here when exec fails; closed on exec */
-    if (pipe(report) != 0)
-        return cp_status_set(st, CP_EXIT_RUNTIME, "trace: pipe: %s", strerror(errno));
-    fcntl(report[0], F_SETFD, FD_CLOEXEC);
-    fcntl(report[1], F_SETFD, FD_CLOEXEC);
+}
 
-    struct sigaction sa, old_int, old_term;
+/* SIGINT and SIGTERM are forwarded to the program while it runs; old_int and old_term keep the
+ * dispositions coalprobe was given. */
+static void cp_trace_forward_signals(struct sigaction *old_int, struct sigaction *old_term)
+{
+    struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_sigaction = cp_trace_on_signal;
     sa.sa_flags = SA_SIGINFO | SA_RESTART;
     sigemptyset(&sa.sa_mask);
     cp_trace_forwarded = 0;
     cp_trace_child_pid = 0;
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
+    sigaction(SIGINT, &sa, old_int);
+    sigaction(SIGTERM, &sa, old_term);
+}
+
+/* In the forked child: runs the program with the injection library, or writes errno to
+ * report[1] when it cannot. */
+static _Noreturn void cp_trace_exec_child(const char *path, char *const argv[],
+                                          const char *inject_library, const char *raw_dir,
+                                          const int report[2], const struct sigaction *old_int,
+                                          const struct sigaction *old_term)
+{
+    /* the program gets the signal dispositions coalprobe was given */
+    sigaction(SIGINT, old_int, NULL);
+    sigaction(SIGTERM, old_term, NULL);
+    close(report[0]);
+    if (setenv("CUDA_INJECTION64_PATH", inject_library, 1) == 0 &&
+        setenv(CP_TRACE_ENV_DIR, raw_dir, 1) == 0)
+        execv(path, argv);
+    int e = errno;
+    ssize_t w = write(report[1], &e, sizeof e);
+    (void)w;
+    _exit(127);
+}
+
+/* How the program ended, from waitpid's status. */
+static void cp_trace_child_status(cp_trace_child *child, int status)
+{
+    if (WIFEXITED(status)) {
+        child->exited = 1;
+        child->exit_code = WEXITSTATUS(status);
+    } else if (WIFSIGNALED(status)) {
+        child->signaled = 1;
+        child->term_signal = WTERMSIG(status);
+    }
+}
+
+int cp_trace_launch(const char *path, char *const argv[], const char *inject_library,
+                    const char *raw_dir, cp_trace_child *child, cp_status *st)
+{
+    memset(child, 0, sizeof *child);
+    CP_TRY(cp_trace_wait_bound(&child->wait_bound, st));
+    cp_trace_note_injection(inject_library, child);
+    int report[2]; /* the child writes errno here when exec fails; closed on exec */
+    if (pipe(report) != 0)
+        return cp_status_set(st, CP_EXIT_RUNTIME, "trace: pipe: %s", strerror(errno));
+    fcntl(report[0], F_SETFD, FD_CLOEXEC);
+    fcntl(report[1], F_SETFD, FD_CLOEXEC);
+
+    struct sigaction old_int, old_term;
+    cp_trace_forward_signals(&old_int, &old_term);
 
     double start = cp_trace_now();
     pid_t pid = fork();
@@ -326,19 +373,8 @@ int cp_trace_launch(const char *path, char *const argv[], const char *inject_lib
         close(report[1]);
         return cp_status_set(st, CP_EXIT_RUNTIME, "trace: fork: %s", strerror(e));
     }
-    if (pid == 0) {
-        /* the program gets the signal dispositions coalprobe was given */
-        sigaction(SIGINT, &old_int, NULL);
-        sigaction(SIGTERM, &old_term, NULL);
-        close(report[0]);
-        if (setenv("CUDA_INJECTION64_PATH", inject_library, 1) == 0 &&
-            setenv(CP_TRACE_ENV_DIR, raw_dir, 1) == 0)
-            execv(path, argv);
-        int e = errno;
-        ssize_t w = write(report[1], &e, sizeof e);
-        (void)w;
-        _exit(127);
-    }
+    if (pid == 0)
+        cp_trace_exec_child(path, argv, inject_library, raw_dir, report, &old_int, &old_term);
     cp_trace_child_pid = pid;
     close(report[1]);
     int exec_errno = 0;
@@ -368,12 +404,6 @@ int cp_trace_launch(const char *path, char *const argv[], const char *inject_lib
     if (w < 0)
         return cp_status_set(st, CP_EXIT_RUNTIME, "trace: waitpid: %s", strerror(errno));
     child->started = 1;
-    if (WIFEXITED(status)) {
-        child->exited = 1;
-        child->exit_code = WEXITSTATUS(status);
-    } else if (WIFSIGNALED(status)) {
-        child->signaled = 1;
-        child->term_signal = WTERMSIG(status);
-    }
+    cp_trace_child_status(child, status);
     return CP_EXIT_OK;
 }

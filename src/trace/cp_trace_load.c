@@ -454,171 +454,217 @@ static int cp_trace_read_source(cp_trace_reader *r, char **f, size_t nf)
     return 0;
 }
 
+/* Appends one uninitialised item of elem bytes to *list: the item, or NULL (r->oom set) when out
+ * of memory. */
+static void *cp_trace_append(cp_trace_reader *r, void **list, size_t *n, size_t elem)
+{
+    char *grown = realloc(*list, (*n + 1) * elem);
+    if (!grown) {
+        r->oom = 1;
+        return NULL;
+    }
+    *list = grown;
+    return grown + (*n)++ * elem;
+}
+
 static int cp_trace_read_pair(cp_trace_reader *r, cp_trace_pair **list, size_t *n, const char *a,
                               const char *b)
 {
-    cp_trace_pair *grown = realloc(*list, (*n + 1) * sizeof **list);
-    if (!grown) {
-        r->oom = 1;
+    cp_trace_pair *x = cp_trace_append(r, (void **)list, n, sizeof *x);
+    if (!x)
         return 0;
-    }
-    *list = grown;
-    grown[*n].a = cp_trace_dup(r, a);
-    grown[*n].b = cp_trace_dup(r, b);
-    (*n)++;
+    x->a = cp_trace_dup(r, a);
+    x->b = cp_trace_dup(r, b);
     return 0;
 }
+
+static int cp_trace_read_process(cp_trace_reader *r, char **f, size_t nf)
+{
+    cp_trace_process *p = r->p;
+    long pid, ppid;
+    if (nf != 4 || r->have_process || cp_trace_parse_long(f[1], 0x7fffffffL, &pid) != 0 ||
+        cp_trace_parse_long(f[2], 0x7fffffffL, &ppid) != 0)
+        return -1;
+    p->pid = pid;
+    p->ppid = ppid;
+    free(p->command);
+    p->command = cp_trace_dup(r, f[3]);
+    r->have_process = 1;
+    return 0;
+}
+
+static int cp_trace_read_device(cp_trace_reader *r, char **f, size_t nf)
+{
+    cp_trace_process *p = r->p;
+    uint64_t ordinal;
+    if (nf != 5 || cp_trace_parse_u64(f[1], UINT32_MAX, &ordinal) != 0)
+        return -1;
+    cp_trace_device *d = cp_trace_append(r, (void **)&p->devices, &p->ndevices, sizeof *d);
+    if (!d)
+        return 0;
+    d->ordinal = (uint32_t)ordinal;
+    d->chip = cp_trace_dup(r, f[2]);
+    d->name = cp_trace_dup(r, f[3]);
+    d->cc = cp_trace_dup(r, f[4]);
+    d->every_launch = 0; /* until a counting record says so */
+    return 0;
+}
+
+static int cp_trace_read_counting(cp_trace_reader *r, char **f, size_t nf)
+{
+    cp_trace_process *p = r->p;
+    uint64_t ordinal;
+    if (nf != 3 || cp_trace_parse_u64(f[1], UINT32_MAX, &ordinal) != 0 ||
+        (strcmp(f[2], "every_launch") != 0 && strcmp(f[2], "replayed") != 0))
+        return -1;
+    for (size_t i = 0; i < p->ndevices; i++)
+        if (p->devices[i].ordinal == ordinal)
+            p->devices[i].every_launch = strcmp(f[2], "every_launch") == 0;
+    return 0;
+}
+
+static int cp_trace_read_missing(cp_trace_reader *r, char **f, size_t nf)
+{
+    return nf != 3 ? -1 : cp_trace_read_pair(r, &r->p->missing, &r->p->nmissing, f[1], f[2]);
+}
+
+static int cp_trace_read_cubin(cp_trace_reader *r, char **f, size_t nf)
+{
+    uint32_t crc;
+    if (nf != 3 || cp_trace_parse_hex32(f[1], 0, &crc) != 0 || !f[2][0] || strchr(f[2], '/'))
+        return -1;
+    char crc_text[16];
+    snprintf(crc_text, sizeof crc_text, "%08x", crc);
+    return cp_trace_read_pair(r, &r->p->cubins, &r->p->ncubins, crc_text, f[2]);
+}
+
+static int cp_trace_read_nosource(cp_trace_reader *r, char **f, size_t nf)
+{
+    uint32_t crc;
+    if (nf != 3 || cp_trace_parse_hex32(f[1], 0, &crc) != 0)
+        return -1;
+    const char *key = cp_trace_key(r, "%08x\t%s", crc, f[2]);
+    if (key && cp_trace_map_find(&r->nosource, key) == SIZE_MAX &&
+        cp_trace_map_put(&r->nosource, key, 1) != 0)
+        r->oom = 1;
+    return 0;
+}
+
+static int cp_trace_read_refused(cp_trace_reader *r, char **f, size_t nf)
+{
+    cp_trace_process *p = r->p;
+    long code;
+    if (nf != 5 || cp_trace_parse_long(f[2], 0x7fffffffL, &code) != 0)
+        return -1;
+    cp_trace_refusal *x = cp_trace_append(r, (void **)&p->refusals, &p->nrefusals, sizeof *x);
+    if (!x)
+        return 0;
+    x->call = cp_trace_dup(r, f[1]);
+    x->code = (int)code;
+    x->name = cp_trace_dup(r, f[3]);
+    x->message = cp_trace_dup(r, f[4]);
+    return 0;
+}
+
+static int cp_trace_read_dropped(cp_trace_reader *r, char **f, size_t nf)
+{
+    cp_trace_process *p = r->p;
+    uint64_t device, count;
+    if (nf != 4 || cp_trace_parse_u64(f[1], UINT32_MAX, &device) != 0 ||
+        cp_trace_parse_u64(f[2], UINT64_MAX, &count) != 0)
+        return -1;
+    cp_trace_dropped *x = cp_trace_append(r, (void **)&p->dropped, &p->ndropped, sizeof *x);
+    if (!x)
+        return 0;
+    x->device = (uint32_t)device;
+    x->count = count;
+    x->reason = cp_trace_dup(r, f[3]);
+    return 0;
+}
+
+static int cp_trace_read_note(cp_trace_reader *r, char **f, size_t nf)
+{
+    if (nf != 2)
+        return -1;
+    if (cp_trace_push_string(&r->p->notes, &r->p->nnotes, strdup(f[1])) != 0)
+        r->oom = 1;
+    return 0;
+}
+
+static int cp_trace_read_time(cp_trace_reader *r, char **f, size_t nf)
+{
+    cp_trace_process *p = r->p;
+    uint64_t count;
+    if (nf != 4) /* before f[2] is read: a shorter record has none */
+        return -1;
+    double seconds = 0;
+    if (cp_number_real(f[2], &seconds) == CP_NUMBER_BAD || seconds < 0 ||
+        cp_trace_parse_u64(f[3], UINT64_MAX, &count) != 0)
+        return -1;
+    cp_trace_time *x = cp_trace_append(r, (void **)&p->times, &p->ntimes, sizeof *x);
+    if (!x)
+        return 0;
+    x->phase = cp_trace_dup(r, f[1]);
+    x->seconds = seconds;
+    x->count = count;
+    return 0;
+}
+
+static int cp_trace_read_end(cp_trace_reader *r, char **f, size_t nf)
+{
+    cp_trace_process *p = r->p;
+    uint64_t flushes, launches;
+    if (nf != 3 || cp_trace_parse_u64(f[1], UINT64_MAX, &flushes) != 0 ||
+        cp_trace_parse_u64(f[2], UINT64_MAX, &launches) != 0)
+        return -1;
+    p->complete = 1;
+    p->flushes = flushes;
+    p->end_launches = launches;
+    return 0;
+}
+
+static int cp_trace_read_process_metrics(cp_trace_reader *r, char **f, size_t nf)
+{
+    return cp_trace_read_metrics(r, f, nf, 0);
+}
+
+static int cp_trace_read_kernel_metrics(cp_trace_reader *r, char **f, size_t nf)
+{
+    return cp_trace_read_metrics(r, f, nf, 1);
+}
+
+/* Each record type and its reader (fields split and unescaped; -1 when malformed). */
+static const struct {
+    const char *type;
+    int (*read)(cp_trace_reader *r, char **f, size_t nf);
+} cp_trace_records[] = {
+    {"pc", cp_trace_read_pc},
+    {"launch", cp_trace_read_launch},
+    {"source", cp_trace_read_source},
+    {"kernel", cp_trace_read_kernel},
+    {"metrics", cp_trace_read_process_metrics},
+    {"kernel_metrics", cp_trace_read_kernel_metrics},
+    {"process", cp_trace_read_process},
+    {"device", cp_trace_read_device},
+    {"counting", cp_trace_read_counting},
+    {"missing", cp_trace_read_missing},
+    {"cubin", cp_trace_read_cubin},
+    {"nosource", cp_trace_read_nosource},
+    {"refused", cp_trace_read_refused},
+    {"dropped", cp_trace_read_dropped},
+    {"note", cp_trace_read_note},
+    {"time", cp_trace_read_time},
+    {"end", cp_trace_read_end},
+};
 
 /* One line, split into fields and unescaped: -1 when it is malformed. */
 static int cp_trace_read_record(cp_trace_reader *r, char **f, size_t nf)
 {
-    cp_trace_process *p = r->p;
-    const char *type = f[0];
-    if (!type[0])
+    if (!f[0][0])
         return -1; /* an empty line */
-    if (strcmp(type, "pc") == 0)
-        return cp_trace_read_pc(r, f, nf);
-    if (strcmp(type, "launch") == 0)
-        return cp_trace_read_launch(r, f, nf);
-    if (strcmp(type, "source") == 0)
-        return cp_trace_read_source(r, f, nf);
-    if (strcmp(type, "kernel") == 0)
-        return cp_trace_read_kernel(r, f, nf);
-    if (strcmp(type, "metrics") == 0)
-        return cp_trace_read_metrics(r, f, nf, 0);
-    if (strcmp(type, "kernel_metrics") == 0)
-        return cp_trace_read_metrics(r, f, nf, 1);
-    if (strcmp(type, "process") == 0) {
-        long pid, ppid;
-        if (nf != 4 || r->have_process || cp_trace_parse_long(f[1], 0x7fffffffL, &pid) != 0 ||
-            cp_trace_parse_long(f[2], 0x7fffffffL, &ppid) != 0)
-            return -1;
-        p->pid = pid;
-        p->ppid = ppid;
-        free(p->command);
-        p->command = cp_trace_dup(r, f[3]);
-        r->have_process = 1;
-        return 0;
-    }
-    if (strcmp(type, "device") == 0) {
-        uint64_t ordinal;
-        if (nf != 5 || cp_trace_parse_u64(f[1], UINT32_MAX, &ordinal) != 0)
-            return -1;
-        cp_trace_device *grown = realloc(p->devices, (p->ndevices + 1) * sizeof *p->devices);
-        if (!grown) {
-            r->oom = 1;
-            return 0;
-        }
-        p->devices = grown;
-        cp_trace_device *d = &grown[p->ndevices++];
-        d->ordinal = (uint32_t)ordinal;
-        d->chip = cp_trace_dup(r, f[2]);
-        d->name = cp_trace_dup(r, f[3]);
-        d->cc = cp_trace_dup(r, f[4]);
-        d->every_launch = 0; /* until a counting record says so */
-        return 0;
-    }
-    if (strcmp(type, "counting") == 0) {
-        uint64_t ordinal;
-        if (nf != 3 || cp_trace_parse_u64(f[1], UINT32_MAX, &ordinal) != 0 ||
-            (strcmp(f[2], "every_launch") != 0 && strcmp(f[2], "replayed") != 0))
-            return -1;
-        for (size_t i = 0; i < p->ndevices; i++)
-            if (p->devices[i].ordinal == ordinal)
-                p->devices[i].every_launch = strcmp(f[2], "every_launch") == 0;
-        return 0;
-    }
-    if (strcmp(type, "missing") == 0)
-        return nf != 3 ? -1 : cp_trace_read_pair(r, &p->missing, &p->nmissing, f[1], f[2]);
-    if (strcmp(type, "cubin") == 0) {
-        uint32_t crc;
-        if (nf != 3 || cp_trace_parse_hex32(f[1], 0, &crc) != 0 || !f[2][0] || strchr(f[2], '/'))
-            return -1;
-        char crc_text[16];
-        snprintf(crc_text, sizeof crc_text, "%08x", crc);
-        return cp_trace_read_pair(r, &p->cubins, &p->ncubins, crc_text, f[2]);
-    }
-    if (strcmp(type, "nosource") == 0) {
-        uint32_t crc;
-        if (nf != 3 || cp_trace_parse_hex32(f[1], 0, &crc) != 0)
-            return -1;
-        const char *key = cp_trace_key(r, "%08x\t%s", crc, f[2]);
-        if (key && cp_trace_map_find(&r->nosource, key) == SIZE_MAX &&
-            cp_trace_map_put(&r->nosource, key, 1) != 0)
-            r->oom = 1;
-        return 0;
-    }
-    if (strcmp(type, "refused") == 0) {
-        long code;
-        if (nf != 5 || cp_trace_parse_long(f[2], 0x7fffffffL, &code) != 0)
-            return -1;
-        cp_trace_refusal *grown = realloc(p->refusals, (p->nrefusals + 1) * sizeof *p->refusals);
-        if (!grown) {
-            r->oom = 1;
-            return 0;
-        }
-        p->refusals = grown;
-        cp_trace_refusal *x = &grown[p->nrefusals++];
-        x->call = cp_trace_dup(r, f[1]);
-        x->code = (int)code;
-        x->name = cp_trace_dup(r, f[3]);
-        x->message = cp_trace_dup(r, f[4]);
-        return 0;
-    }
-    if (strcmp(type, "dropped") == 0) {
-        uint64_t device, count;
-        if (nf != 4 || cp_trace_parse_u64(f[1], UINT32_MAX, &device) != 0 ||
-            cp_trace_parse_u64(f[2], UINT64_MAX, &count) != 0)
-            return -1;
-        cp_trace_dropped *grown = realloc(p->dropped, (p->ndropped + 1) * sizeof *p->dropped);
-        if (!grown) {
-            r->oom = 1;
-            return 0;
-        }
-        p->dropped = grown;
-        cp_trace_dropped *x = &grown[p->ndropped++];
-        x->device = (uint32_t)device;
-        x->count = count;
-        x->reason = cp_trace_dup(r, f[3]);
-        return 0;
-    }
-    if (strcmp(type, "note") == 0) {
-        if (nf != 2)
-            return -1;
-        if (cp_trace_push_string(&p->notes, &p->nnotes, strdup(f[1])) != 0)
-            r->oom = 1;
-        return 0;
-    }
-    if (strcmp(type, "time") == 0) {
-        uint64_t count;
-        if (nf != 4) /* before f[2] is read: a shorter record has none */
-            return -1;
-        double seconds = 0;
-        if (cp_number_real(f[2], &seconds) == CP_NUMBER_BAD || seconds < 0 ||
-            cp_trace_parse_u64(f[3], UINT64_MAX, &count) != 0)
-            return -1;
-        cp_trace_time *grown = realloc(p->times, (p->ntimes + 1) * sizeof *p->times);
-        if (!grown) {
-            r->oom = 1;
-            return 0;
-        }
-        p->times = grown;
-        cp_trace_time *x = &grown[p->ntimes++];
-        x->phase = cp_trace_dup(r, f[1]);
-        x->seconds = seconds;
-        x->count = count;
-        return 0;
-    }
-    if (strcmp(type, "end") == 0) {
-        uint64_t flushes, launches;
-        if (nf != 3 || cp_trace_parse_u64(f[1], UINT64_MAX, &flushes) != 0 ||
-            cp_trace_parse_u64(f[2], UINT64_MAX, &launches) != 0)
-            return -1;
-        p->complete = 1;
-        p->flushes = flushes;
-        p->end_launches = launches;
-        return 0;
-    }
+    for (size_t i = 0; i < CP_COUNT_OF(cp_trace_records); i++)
+        if (strcmp(f[0], cp_trace_records[i].type) == 0)
+            return cp_trace_records[i].read(r, f, nf);
     return 0; /* a record type of a later format: skipped */
 }
 

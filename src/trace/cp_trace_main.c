@@ -167,103 +167,96 @@ static int cp_trace_parse_real(const char *opt, const char *s, double lo, int lo
     return CP_EXIT_OK;
 }
 
-/* Parses argv (argv[0] is "trace"); the program is what follows the options. */
-static int cp_trace_parse(int argc, char **argv, cp_trace_cli *c, cp_status *st)
+/* The options of trace, for getopt_long. */
+static const struct option cp_trace_long_options[] = {
+    {"top", required_argument, NULL, CP_TRACE_OPT_TOP},
+    {"kernel", required_argument, NULL, CP_TRACE_OPT_KERNEL},
+    {"min-requests", required_argument, NULL, CP_TRACE_OPT_MIN_REQUESTS},
+    {"max-sectors-per-request", required_argument, NULL, CP_TRACE_OPT_MAX_SPR},
+    {"max-excess-pct", required_argument, NULL, CP_TRACE_OPT_MAX_EXCESS},
+    {"format", required_argument, NULL, CP_TRACE_OPT_FORMAT},
+    {"output", required_argument, NULL, 'o'},
+    {"raw-dir", required_argument, NULL, CP_TRACE_OPT_RAW_DIR},
+    {"from-raw", required_argument, NULL, CP_TRACE_OPT_FROM_RAW},
+    {"kernel-counters", required_argument, NULL, CP_TRACE_OPT_KERNEL_COUNTERS},
+    {"verbose", no_argument, NULL, 'v'},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+/* Applies one option getopt_long returned (word: the option as written). */
+static int cp_trace_parse_option(int opt, const char *word, cp_trace_cli *c, cp_status *st)
 {
-    static const struct option options[] = {
-        {"top", required_argument, NULL, CP_TRACE_OPT_TOP},
-        {"kernel", required_argument, NULL, CP_TRACE_OPT_KERNEL},
-        {"min-requests", required_argument, NULL, CP_TRACE_OPT_MIN_REQUESTS},
-        {"max-sectors-per-request", required_argument, NULL, CP_TRACE_OPT_MAX_SPR},
-        {"max-excess-pct", required_argument, NULL, CP_TRACE_OPT_MAX_EXCESS},
-        {"format", required_argument, NULL, CP_TRACE_OPT_FORMAT},
-        {"output", required_argument, NULL, 'o'},
-        {"raw-dir", required_argument, NULL, CP_TRACE_OPT_RAW_DIR},
-        {"from-raw", required_argument, NULL, CP_TRACE_OPT_FROM_RAW},
-        {"kernel-counters", required_argument, NULL, CP_TRACE_OPT_KERNEL_COUNTERS},
-        {"verbose", no_argument, NULL, 'v'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
-    memset(c, 0, sizeof *c);
-    c->report.top = CP_TRACE_TOP_DEFAULT;
-    c->report.max_sectors_per_request = NAN;
-    c->report.max_excess_pct = NAN;
-    c->format = CP_TRACE_FORMAT_TABLE;
-    optind = 0; /* full reset: the parser may run more than once (tests) */
-    opterr = 0;
-    int opt;
-    uint64_t v, seen = 0; /* seen: the options with a value given so far, each given once */
-    /* "+": options end at the first non-option, which is the program */
-    while ((opt = getopt_long(argc, argv, "+:o:hv", options, NULL)) != -1) {
-        const char *word = argv[optind - 1];
-        CP_TRY(cp_sweep_once(options, opt, &seen, st));
-        switch (opt) {
-        case CP_TRACE_OPT_TOP:
-            CP_TRY(cp_trace_parse_count("--top", optarg, CP_TRACE_TOP_MAX, &v, st));
-            c->report.top = (size_t)v;
-            break;
-        case CP_TRACE_OPT_KERNEL:
-            c->report.kernel_regex = optarg;
-            break;
-        case CP_TRACE_OPT_MIN_REQUESTS:
-            CP_TRY(cp_trace_parse_count("--min-requests", optarg, UINT64_MAX,
-                                        &c->report.min_requests, st));
-            break;
-        case CP_TRACE_OPT_MAX_SPR:
-            CP_TRY(cp_trace_parse_real("--max-sectors-per-request", optarg, 0, 1, INFINITY,
-                                       "a number above 0", &c->report.max_sectors_per_request, st));
-            break;
-        case CP_TRACE_OPT_MAX_EXCESS:
-            CP_TRY(cp_trace_parse_real("--max-excess-pct", optarg, 0, 0, 100,
-                                       "a percentage from 0 to 100", &c->report.max_excess_pct,
-                                       st));
-            break;
-        case CP_TRACE_OPT_FORMAT:
-            if (strcmp(optarg, "table") == 0)
-                c->format = CP_TRACE_FORMAT_TABLE;
-            else if (strcmp(optarg, "json") == 0)
-                c->format = CP_TRACE_FORMAT_JSON;
-            else if (strcmp(optarg, "csv") == 0)
-                c->format = CP_TRACE_FORMAT_CSV;
-            else
-                return cp_trace_usage(st, "trace writes table, json or csv",
-                                      "--format: '%s' is not a format of trace", optarg);
-            break;
-        case 'o':
-            c->output = optarg;
-            break;
-        case CP_TRACE_OPT_RAW_DIR:
-            c->raw_dir = optarg;
-            break;
-        case CP_TRACE_OPT_FROM_RAW:
-            c->from_raw = optarg;
-            break;
-        case CP_TRACE_OPT_KERNEL_COUNTERS:
-            if (strcmp(optarg, "lean") != 0 && strcmp(optarg, "full") != 0)
-                return cp_trace_usage(st,
-                                      "lean counts each launch in one pass; full adds requests, "
-                                      "bytes and shared wavefronts at 5 passes a launch",
-                                      "--kernel-counters: '%s' is not lean or full", optarg);
-            c->kernel_set = optarg;
-            break;
-        case 'v':
-            c->verbose = 1;
-            break;
-        case 'h':
-            c->show_help = 1;
-            return CP_EXIT_OK;
-        case ':':
-            return cp_trace_usage(st, "see coalprobe trace --help", "option '%s' needs a value",
-                                  word);
-        default:
+    uint64_t v;
+    switch (opt) {
+    case CP_TRACE_OPT_TOP:
+        CP_TRY(cp_trace_parse_count("--top", optarg, CP_TRACE_TOP_MAX, &v, st));
+        c->report.top = (size_t)v;
+        break;
+    case CP_TRACE_OPT_KERNEL:
+        c->report.kernel_regex = optarg;
+        break;
+    case CP_TRACE_OPT_MIN_REQUESTS:
+        CP_TRY(cp_trace_parse_count("--min-requests", optarg, UINT64_MAX, &c->report.min_requests,
+                                    st));
+        break;
+    case CP_TRACE_OPT_MAX_SPR:
+        CP_TRY(cp_trace_parse_real("--max-sectors-per-request", optarg, 0, 1, INFINITY,
+                                   "a number above 0", &c->report.max_sectors_per_request, st));
+        break;
+    case CP_TRACE_OPT_MAX_EXCESS:
+        CP_TRY(cp_trace_parse_real("--max-excess-pct", optarg, 0, 0, 100,
+                                   "a percentage from 0 to 100", &c->report.max_excess_pct, st));
+        break;
+    case CP_TRACE_OPT_FORMAT:
+        if (strcmp(optarg, "table") == 0)
+            c->format = CP_TRACE_FORMAT_TABLE;
+        else if (strcmp(optarg, "json") == 0)
+            c->format = CP_TRACE_FORMAT_JSON;
+        else if (strcmp(optarg, "csv") == 0)
+            c->format = CP_TRACE_FORMAT_CSV;
+        else
+            return cp_trace_usage(st, "trace writes table, json or csv",
+                                  "--format: '%s' is not a format of trace", optarg);
+        break;
+    case 'o':
+        c->output = optarg;
+        break;
+    case CP_TRACE_OPT_RAW_DIR:
+        c->raw_dir = optarg;
+        break;
+    case CP_TRACE_OPT_FROM_RAW:
+        c->from_raw = optarg;
+        break;
+    case CP_TRACE_OPT_KERNEL_COUNTERS:
+        if (strcmp(optarg, "lean") != 0 && strcmp(optarg, "full") != 0)
             return cp_trace_usage(st,
-                                  "see coalprobe trace --help; put the program after --, e.g. "
-                                  "coalprobe trace -- ./app --its-option",
-                                  "unknown option '%s' of trace", word);
-        }
+                                  "lean counts each launch in one pass; full adds requests, "
+                                  "bytes and shared wavefronts at 5 passes a launch",
+                                  "--kernel-counters: '%s' is not lean or full", optarg);
+        c->kernel_set = optarg;
+        break;
+    case 'v':
+        c->verbose = 1;
+        break;
+    case 'h':
+        c->show_help = 1;
+        return CP_EXIT_OK;
+    case ':':
+        return cp_trace_usage(st, "see coalprobe trace --help", "option '%s' needs a value", word);
+    default:
+        return cp_trace_usage(st,
+                              "see coalprobe trace --help; put the program after --, e.g. "
+                              "coalprobe trace -- ./app --its-option",
+                              "unknown option '%s' of trace", word);
     }
-    if (c->report.kernel_regex) { /* a bad expression is refused before anything runs */
+    return CP_EXIT_OK;
+}
+
+/* A bad --kernel expression is refused before anything runs. */
+static int cp_trace_check_kernel_regex(const cp_trace_cli *c, cp_status *st)
+{
+    if (c->report.kernel_regex) {
         regex_t re;
         int e = regcomp(&re, c->report.kernel_regex, REG_EXTENDED | REG_NOSUB);
         if (e != 0) {
@@ -277,6 +270,30 @@ static int cp_trace_parse(int argc, char **argv, cp_trace_cli *c, cp_status *st)
         }
         regfree(&re);
     }
+    return CP_EXIT_OK;
+}
+
+/* Parses argv (argv[0] is "trace"); the program is what follows the options. */
+static int cp_trace_parse(int argc, char **argv, cp_trace_cli *c, cp_status *st)
+{
+    memset(c, 0, sizeof *c);
+    c->report.top = CP_TRACE_TOP_DEFAULT;
+    c->report.max_sectors_per_request = NAN;
+    c->report.max_excess_pct = NAN;
+    c->format = CP_TRACE_FORMAT_TABLE;
+    optind = 0; /* full reset: the parser may run more than once (tests) */
+    opterr = 0;
+    int opt;
+    uint64_t seen = 0; /* seen: the options with a value given so far, each given once */
+    /* "+": options end at the first non-option, which is the program */
+    while ((opt = getopt_long(argc, argv, "+:o:hv", cp_trace_long_options, NULL)) != -1) {
+        const char *word = argv[optind - 1];
+        CP_TRY(cp_sweep_once(cp_trace_long_options, opt, &seen, st));
+        CP_TRY(cp_trace_parse_option(opt, word, c, st));
+        if (c->show_help)
+            return CP_EXIT_OK;
+    }
+    CP_TRY(cp_trace_check_kernel_regex(c, st));
     c->program = argv + optind;
     c->nprogram = argc - optind;
     if (c->from_raw && c->nprogram > 0)
@@ -569,6 +586,113 @@ static int cp_trace_verdict(const cp_trace_child *child, int rc, const cp_trace_
     return program;
 }
 
+/* Checks what the command line names before anything runs: --from-raw's directory, or the
+ * program, --raw-dir and the injection library; then that --output is not inside the raw
+ * directory. */
+static int cp_trace_prepare(const cp_trace_cli *c, char *program_path, size_t program_size,
+                            char *inject, size_t inject_size, cp_status *st)
+{
+    struct stat sb;
+    int raw_dir_created = 0;
+    int rc = CP_EXIT_OK;
+    if (c->from_raw && (stat(c->from_raw, &sb) != 0 || !S_ISDIR(sb.st_mode))) {
+        int missing = stat(c->from_raw, &sb) != 0;
+        cp_status_set(st, CP_EXIT_USAGE, "--from-raw: %s %s", c->from_raw,
+                      missing ? "does not exist" : "is not a directory");
+        cp_status_hint(st, "name the directory that --raw-dir kept");
+        rc = CP_EXIT_USAGE;
+    }
+    if (rc == CP_EXIT_OK && !c->from_raw) {
+        rc = cp_trace_find_program(c->nprogram > 0 ? c->program[0] : NULL, program_path,
+                                   program_size, st);
+        if (rc == CP_EXIT_OK && c->raw_dir) {
+            raw_dir_created = stat(c->raw_dir, &sb) != 0;
+            rc = cp_trace_prepare_raw_dir(c->raw_dir, st);
+        }
+        if (rc == CP_EXIT_OK)
+            rc = cp_trace_find_injection(inject, inject_size, st);
+    }
+    if (rc == CP_EXIT_OK && c->from_raw)
+        rc = cp_trace_check_output(c->output, c->from_raw, "--from-raw", st);
+    if (rc == CP_EXIT_OK && c->raw_dir) {
+        rc = cp_trace_check_output(c->output, c->raw_dir, "--raw-dir", st);
+        if (rc != CP_EXIT_OK && raw_dir_created)
+            (void)rmdir(c->raw_dir); /* made just now, and still empty */
+    }
+    return rc;
+}
+
+/* Runs the program under the injection library, writing its raw files into dir, and records
+ * how it ended in run; program_text: the program as the user named it (freed by the caller). */
+static int cp_trace_run_program(const cp_trace_cli *c, const char *program_path, const char *inject,
+                                const char *dir, cp_trace_child *child, cp_trace_run *run,
+                                char **program_text, cp_status *st)
+{
+    int rc = CP_EXIT_OK;
+    /* the program as the user named it; the resolved path is what runs */
+    *program_text = cp_trace_join(c->nprogram, c->program, NULL);
+    run->program = *program_text ? *program_text : c->program[0];
+    char **args = malloc((size_t)(c->nprogram + 1) * sizeof *args);
+    if (!args) {
+        rc = cp_status_set(st, CP_EXIT_RUNTIME, "trace: out of memory");
+    } else {
+        for (int i = 0; i <= c->nprogram; i++)
+            args[i] = c->program[i]; /* c->program[c->nprogram] is argv's NULL */
+        /* the injection library reads its metric set from the environment it inherits */
+        if (c->kernel_set && setenv("COALPROBE_TRACE_KERNEL_SET", c->kernel_set, 1) != 0)
+            rc = cp_status_set(st, CP_EXIT_RUNTIME, "trace: setenv: %s", strerror(errno));
+        fflush(stdout);
+        fflush(stderr);
+        if (rc == CP_EXIT_OK)
+            rc = cp_trace_launch(program_path, args, inject, dir, child, st);
+        free(args);
+    }
+    if (rc == CP_EXIT_OK) {
+        run->exited = child->exited;
+        run->exit_code = child->exit_code;
+        run->signaled = child->signaled;
+        run->term_signal = child->term_signal;
+        run->wall_seconds = child->wall_seconds;
+    }
+    return rc;
+}
+
+/* After a SIGINT or SIGTERM: says what became of the report, and the status is the shell's
+ * convention, 128 + N, unless the program failed on its own. */
+static int cp_trace_interrupted(int rc, const cp_trace_run *run, const cp_trace_child *child,
+                                int status)
+{
+    int sig = cp_trace_signal;
+    const char *name = sig == SIGINT ? "SIGINT" : "SIGTERM";
+    if (rc != CP_EXIT_OK)
+        fprintf(stderr, "coalprobe: trace: interrupted by %s while reporting; no report\n", name);
+    else if (run->interrupted)
+        fprintf(stderr,
+                "coalprobe: trace: interrupted by %s while reporting; the report holds what "
+                "was read and is marked incomplete\n",
+                name);
+    else
+        fprintf(stderr,
+                "coalprobe: trace: interrupted by %s as the report was finished; the report "
+                "is complete\n",
+                name);
+    if (!(child->signaled || (child->exited && child->exit_code)))
+        status = 128 + sig;
+    return status;
+}
+
+/* Removes the temporary directory of the raw files, unless processes still write there. */
+static void cp_trace_leave_temp_dir(const char *temp_dir, const cp_trace_child *child)
+{
+    if (child->nwriting) /* never removed under a process still writing there */
+        fprintf(stderr,
+                "coalprobe: note: the raw files stay in %s: processes still write there; "
+                "coalprobe trace --from-raw %s reports them once they end\n",
+                temp_dir, temp_dir);
+    else
+        cp_trace_remove_temp_dir(temp_dir);
+}
+
 int cp_trace_main(int argc, char **argv)
 {
     double started = cp_phase_now();
@@ -584,32 +708,8 @@ int cp_trace_main(int argc, char **argv)
         return CP_EXIT_OK;
     }
     char program_path[4096], inject[4096], temp_dir[4200] = "";
-    struct stat sb;
-    int raw_dir_created = 0;
-    if (rc == CP_EXIT_OK && c.from_raw && (stat(c.from_raw, &sb) != 0 || !S_ISDIR(sb.st_mode))) {
-        int missing = stat(c.from_raw, &sb) != 0;
-        cp_status_set(&st, CP_EXIT_USAGE, "--from-raw: %s %s", c.from_raw,
-                      missing ? "does not exist" : "is not a directory");
-        cp_status_hint(&st, "name the directory that --raw-dir kept");
-        rc = CP_EXIT_USAGE;
-    }
-    if (rc == CP_EXIT_OK && !c.from_raw) {
-        rc = cp_trace_find_program(c.nprogram > 0 ? c.program[0] : NULL, program_path,
-                                   sizeof program_path, &st);
-        if (rc == CP_EXIT_OK && c.raw_dir) {
-            raw_dir_created = stat(c.raw_dir, &sb) != 0;
-            rc = cp_trace_prepare_raw_dir(c.raw_dir, &st);
-        }
-        if (rc == CP_EXIT_OK)
-            rc = cp_trace_find_injection(inject, sizeof inject, &st);
-    }
-    if (rc == CP_EXIT_OK && c.from_raw)
-        rc = cp_trace_check_output(c.output, c.from_raw, "--from-raw", &st);
-    if (rc == CP_EXIT_OK && c.raw_dir) {
-        rc = cp_trace_check_output(c.output, c.raw_dir, "--raw-dir", &st);
-        if (rc != CP_EXIT_OK && raw_dir_created)
-            (void)rmdir(c.raw_dir); /* made just now, and still empty */
-    }
+    if (rc == CP_EXIT_OK)
+        rc = cp_trace_prepare(&c, program_path, sizeof program_path, inject, sizeof inject, &st);
     cp_output out = {0};
     int out_open = 0;
     if (rc == CP_EXIT_OK) {
@@ -633,33 +733,8 @@ int cp_trace_main(int argc, char **argv)
     char *program_text = NULL;
     cp_trace_run run = {
         .tool_version = CP_VERSION, .command = cmd, .from_raw = c.from_raw, .wall_seconds = NAN};
-    if (!c.from_raw) {
-        /* the program as the user named it; the resolved path is what runs */
-        program_text = cp_trace_join(c.nprogram, c.program, NULL);
-        run.program = program_text ? program_text : c.program[0];
-        char **args = malloc((size_t)(c.nprogram + 1) * sizeof *args);
-        if (!args) {
-            rc = cp_status_set(&st, CP_EXIT_RUNTIME, "trace: out of memory");
-        } else {
-            for (int i = 0; i <= c.nprogram; i++)
-                args[i] = c.program[i]; /* c.program[c.nprogram] is argv's NULL */
-            /* the injection library reads its metric set from the environment it inherits */
-            if (c.kernel_set && setenv("COALPROBE_TRACE_KERNEL_SET", c.kernel_set, 1) != 0)
-                rc = cp_status_set(&st, CP_EXIT_RUNTIME, "trace: setenv: %s", strerror(errno));
-            fflush(stdout);
-            fflush(stderr);
-            if (rc == CP_EXIT_OK)
-                rc = cp_trace_launch(program_path, args, inject, dir, &child, &st);
-            free(args);
-        }
-        if (rc == CP_EXIT_OK) {
-            run.exited = child.exited;
-            run.exit_code = child.exit_code;
-            run.signaled = child.signaled;
-            run.term_signal = child.term_signal;
-            run.wall_seconds = child.wall_seconds;
-        }
-    }
+    if (!c.from_raw)
+        rc = cp_trace_run_program(&c, program_path, inject, dir, &child, &run, &program_text, &st);
     cp_trace t = {0};
     cp_trace_report r = {0};
     double seconds[CP_TRACE_T_COUNT] = {0};
@@ -679,37 +754,15 @@ int cp_trace_main(int argc, char **argv)
     int status = cp_trace_verdict(c.from_raw ? NULL : &child, rc, &r, &st);
     if (rc == CP_EXIT_OK && st.code != CP_EXIT_OK)
         cp_trace_print_status(&st);
-    if (cp_trace_signal) { /* stopped by a signal: the shell's convention, 128 + N */
-        int sig = cp_trace_signal;
-        const char *name = sig == SIGINT ? "SIGINT" : "SIGTERM";
-        if (rc != CP_EXIT_OK)
-            fprintf(stderr, "coalprobe: trace: interrupted by %s while reporting; no report\n",
-                    name);
-        else if (run.interrupted)
-            fprintf(stderr,
-                    "coalprobe: trace: interrupted by %s while reporting; the report holds what "
-                    "was read and is marked incomplete\n",
-                    name);
-        else
-            fprintf(stderr,
-                    "coalprobe: trace: interrupted by %s as the report was finished; the report "
-                    "is complete\n",
-                    name);
-        if (!(child.signaled || (child.exited && child.exit_code)))
-            status = 128 + sig;
-    }
+    if (cp_trace_signal) /* stopped by a signal */
+        status = cp_trace_interrupted(rc, &run, &child, status);
     cp_trace_restore_signals(old_actions);
     if (c.verbose)
         cp_trace_print_times(stderr, cp_phase_now() - started, &run, &t, seconds);
     cp_trace_report_free(&r);
     cp_trace_free(&t);
-    if (temp_dir[0] && child.nwriting) /* never removed under a process still writing there */
-        fprintf(stderr,
-                "coalprobe: note: the raw files stay in %s: processes still write there; "
-                "coalprobe trace --from-raw %s reports them once they end\n",
-                temp_dir, temp_dir);
-    else if (temp_dir[0])
-        cp_trace_remove_temp_dir(temp_dir);
+    if (temp_dir[0])
+        cp_trace_leave_temp_dir(temp_dir, &child);
     free(program_text);
     free(command);
     return status;

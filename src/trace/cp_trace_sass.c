@@ -57,6 +57,71 @@ static int cp_trace_sass_push(cp_trace_sass_line **lines, size_t *n, size_t *cap
     return 0;
 }
 
+/* The name after ".section " (s: past ".section"): the function of a ".text.NAME" section, a
+ * new string in *function (NULL for another section); -1 when out of memory. */
+static int cp_trace_sass_section(const char *s, const char *stop, char **function)
+{
+    static const char text_prefix[] = ".text.";
+    *function = NULL;
+    while (s < stop && (*s == ' ' || *s == '\t'))
+        s++;
+    size_t name = strcspn(s, ", \t\n");
+    if (s + name > stop)
+        name = (size_t)(stop - s);
+    if (name > sizeof text_prefix - 1 && strncmp(s, text_prefix, sizeof text_prefix - 1) == 0) {
+        size_t fl = name - (sizeof text_prefix - 1);
+        *function = malloc(fl + 1);
+        if (!*function)
+            return -1;
+        memcpy(*function, s + sizeof text_prefix - 1, fl);
+        (*function)[fl] = '\0';
+    }
+    return 0;
+}
+
+/* An instruction line of the listing, s to stop (s at its offset comment): 1 with its pc and
+ * opcode (op, oplen), 0 when the line is something else. */
+static int cp_trace_sass_instruction(const char *s, const char *stop, uint32_t *pc_out,
+                                     const char **op, size_t *oplen_out)
+{
+    /* offset comment, then [{] [@predicate] OPCODE operands ; */
+    const char *h = s + 2;
+    uint32_t pc = 0;
+    size_t digits = 0;
+    int ok = 1;
+    for (; h < stop && *h != '*'; h++, digits++) {
+        int v = *h >= '0' && *h <= '9'   ? *h - '0'
+                : *h >= 'a' && *h <= 'f' ? *h - 'a' + 10
+                : *h >= 'A' && *h <= 'F' ? *h - 'A' + 10
+                                         : -1;
+        if (v < 0 || digits >= 8) {
+            ok = 0;
+            break;
+        }
+        pc = pc * 16 + (uint32_t)v;
+    }
+    if (ok && digits > 0 && h + 1 < stop && h[0] == '*' && h[1] == '/') {
+        s = h + 2;
+        while (s < stop && (*s == ' ' || *s == '\t' || *s == '{'))
+            s++;
+        if (s < stop && *s == '@') { /* a predicate: @P0, @!PT */
+            while (s < stop && *s != ' ' && *s != '\t')
+                s++;
+            while (s < stop && (*s == ' ' || *s == '\t'))
+                s++;
+        }
+        size_t oplen = 0;
+        while (s + oplen < stop && s[oplen] != ' ' && s[oplen] != '\t' && s[oplen] != ';' &&
+               s[oplen] != '}')
+            oplen++;
+        *pc_out = pc;
+        *op = s;
+        *oplen_out = oplen;
+        return oplen > 0;
+    }
+    return 0;
+}
+
 int cp_trace_sass_parse(const char *text, cp_trace_sass_line **lines, size_t *n, cp_status *st)
 {
     *lines = NULL;
@@ -72,67 +137,25 @@ int cp_trace_sass_parse(const char *text, cp_trace_sass_line **lines, size_t *n,
         while (s < stop && (*s == ' ' || *s == '\t'))
             s++;
         static const char section[] = ".section";
-        static const char text_prefix[] = ".text.";
         if ((size_t)(stop - s) > sizeof section && strncmp(s, section, sizeof section - 1) == 0 &&
             (s[sizeof section - 1] == ' ' || s[sizeof section - 1] == '\t')) {
-            s += sizeof section - 1;
-            while (s < stop && (*s == ' ' || *s == '\t'))
-                s++;
-            size_t name = strcspn(s, ", \t\n");
-            if (s + name > stop)
-                name = (size_t)(stop - s);
             if (!owned)
                 free(function);
             function = NULL;
             owned = 0;
-            if (name > sizeof text_prefix - 1 &&
-                strncmp(s, text_prefix, sizeof text_prefix - 1) == 0) {
-                size_t fl = name - (sizeof text_prefix - 1);
-                function = malloc(fl + 1);
-                if (!function) {
-                    rc = cp_status_set(st, CP_EXIT_RUNTIME, "out of memory reading nvdisasm");
-                    break;
-                }
-                memcpy(function, s + sizeof text_prefix - 1, fl);
-                function[fl] = '\0';
+            if (cp_trace_sass_section(s + sizeof section - 1, stop, &function) != 0) {
+                rc = cp_status_set(st, CP_EXIT_RUNTIME, "out of memory reading nvdisasm");
+                break;
             }
         } else if (function && stop - s > 4 && s[0] == '/' && s[1] == '*') {
-            /* offset comment, then [{] [@predicate] OPCODE operands ; */
-            const char *h = s + 2;
             uint32_t pc = 0;
-            size_t digits = 0;
-            int ok = 1;
-            for (; h < stop && *h != '*'; h++, digits++) {
-                int v = *h >= '0' && *h <= '9'   ? *h - '0'
-                        : *h >= 'a' && *h <= 'f' ? *h - 'a' + 10
-                        : *h >= 'A' && *h <= 'F' ? *h - 'A' + 10
-                                                 : -1;
-                if (v < 0 || digits >= 8) {
-                    ok = 0;
-                    break;
-                }
-                pc = pc * 16 + (uint32_t)v;
-            }
-            if (ok && digits > 0 && h + 1 < stop && h[0] == '*' && h[1] == '/') {
-                s = h + 2;
-                while (s < stop && (*s == ' ' || *s == '\t' || *s == '{'))
-                    s++;
-                if (s < stop && *s == '@') { /* a predicate: @P0, @!PT */
-                    while (s < stop && *s != ' ' && *s != '\t')
-                        s++;
-                    while (s < stop && (*s == ' ' || *s == '\t'))
-                        s++;
-                }
-                size_t oplen = 0;
-                while (s + oplen < stop && s[oplen] != ' ' && s[oplen] != '\t' && s[oplen] != ';' &&
-                       s[oplen] != '}')
-                    oplen++;
-                if (oplen) {
-                    if (cp_trace_sass_push(lines, n, &cap, function, !owned, pc, s, oplen) != 0)
-                        rc = cp_status_set(st, CP_EXIT_RUNTIME, "out of memory reading nvdisasm");
-                    else
-                        owned = 1;
-                }
+            const char *op = NULL;
+            size_t oplen = 0;
+            if (cp_trace_sass_instruction(s, stop, &pc, &op, &oplen)) {
+                if (cp_trace_sass_push(lines, n, &cap, function, !owned, pc, op, oplen) != 0)
+                    rc = cp_status_set(st, CP_EXIT_RUNTIME, "out of memory reading nvdisasm");
+                else
+                    owned = 1;
             }
         }
         line = end ? end + 1 : NULL;
@@ -569,44 +592,35 @@ static int cp_trace_sass_functions(const cp_trace *t, cp_trace_sass_job *j)
     return n > 0;
 }
 
-int cp_trace_sass_opcodes(cp_trace *t, const char *dir, int *have_opcodes, cp_status *st)
+/* The nvdisasm to run, into nvdisasm[size]: 0, or -1 with a note saying why there is none. */
+static int cp_trace_sass_nvdisasm(cp_trace *t, char *nvdisasm, size_t size)
 {
-    *have_opcodes = 0;
-    size_t counted = 0, ncubins = 0;
-    for (size_t p = 0; p < t->nprocs; p++) {
-        ncubins += t->procs[p].ncubins;
-        for (size_t k = 0; k < t->procs[p].nkernels; k++)
-            counted += t->procs[p].kernels[k].ninstrs;
-    }
-    if (counted == 0)
-        return CP_EXIT_OK; /* nothing to give opcodes to: nothing to say */
-    if (ncubins == 0) {
-        cp_trace_add_note(t, "no SASS opcodes: the raw files name no saved cubin");
-        return CP_EXIT_OK;
-    }
     /* COALPROBE_NVDISASM names the nvdisasm to run; set but empty, none is run */
     const char *chosen = getenv("COALPROBE_NVDISASM");
     if (chosen && !chosen[0]) {
         cp_trace_add_note(t, "no SASS opcodes: COALPROBE_NVDISASM is set and empty");
-        return CP_EXIT_OK;
+        return -1;
     }
-    char nvdisasm[4096];
     cp_status ignored;
     cp_status_clear(&ignored);
-    if (cp_trace_find_program(chosen ? chosen : "nvdisasm", nvdisasm, sizeof nvdisasm, &ignored) !=
+    if (cp_trace_find_program(chosen ? chosen : "nvdisasm", nvdisasm, size, &ignored) !=
         CP_EXIT_OK) {
         if (chosen)
             cp_trace_add_note(t, "no SASS opcodes: COALPROBE_NVDISASM=%s cannot be run", chosen);
         else
             cp_trace_add_note(t, "no SASS opcodes: nvdisasm (part of the CUDA Toolkit) is not "
                                  "on PATH");
-        return CP_EXIT_OK;
+        return -1;
     }
-    /* one job per distinct cubin that holds a counted instruction */
-    cp_trace_sass_job *jobs = calloc(ncubins, sizeof *jobs);
+    return 0;
+}
+
+/* One job per distinct cubin that holds a counted instruction, into jobs (room for every
+ * cubin of t). */
+static int cp_trace_sass_jobs(cp_trace *t, const char *dir, cp_trace_sass_job *jobs,
+                              size_t *njobs_out, cp_status *st)
+{
     size_t njobs = 0;
-    if (!jobs)
-        return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory reading cubins");
     int rc = CP_EXIT_OK;
     for (size_t p = 0; p < t->nprocs && rc == CP_EXIT_OK; p++)
         for (size_t c = 0; c < t->procs[p].ncubins && rc == CP_EXIT_OK; c++) {
@@ -632,11 +646,21 @@ int cp_trace_sass_opcodes(cp_trace *t, const char *dir, int *have_opcodes, cp_st
                 j->cubin = NULL;
             }
         }
-    /* nvdisasm on several cubins at once (a program's modules can take seconds each) */
+    *njobs_out = njobs;
+    return rc;
+}
+
+/* Runs nvdisasm on several cubins at once (a program's modules can take seconds each) and gives
+ * the instructions their opcodes: given counts them; failures and first_failure say which
+ * cubins nvdisasm could not read. */
+static int cp_trace_sass_run(cp_trace *t, const char *nvdisasm, cp_trace_sass_job *jobs,
+                             size_t njobs, size_t *given_out, size_t *failures_out,
+                             char *first_failure, size_t first_failure_size, cp_status *st)
+{
+    int rc = CP_EXIT_OK;
     cp_trace_sass_limits limits;
     cp_trace_sass_read_limits(t, &limits);
     size_t given = 0, failures = 0, width = cp_trace_sass_parallel();
-    char first_failure[600] = "";
     for (size_t first = 0; first < njobs && rc == CP_EXIT_OK && !t->stopped; first += width) {
         size_t last = first + width < njobs ? first + width : njobs;
         for (size_t i = first; i < last; i++) {
@@ -658,7 +682,7 @@ int cp_trace_sass_opcodes(cp_trace *t, const char *dir, int *have_opcodes, cp_st
             if (!jobs[i].text || jobs[i].why[0]) {
                 const char *name = strrchr(jobs[i].cubin, '/');
                 if (failures++ == 0)
-                    snprintf(first_failure, sizeof first_failure, "%s: %s",
+                    snprintf(first_failure, first_failure_size, "%s: %s",
                              name ? name + 1 : jobs[i].cubin, jobs[i].why);
                 continue;
             }
@@ -672,6 +696,39 @@ int cp_trace_sass_opcodes(cp_trace *t, const char *dir, int *have_opcodes, cp_st
             cp_trace_sass_free(lines, n);
         }
     }
+    *given_out = given;
+    *failures_out = failures;
+    return rc;
+}
+
+int cp_trace_sass_opcodes(cp_trace *t, const char *dir, int *have_opcodes, cp_status *st)
+{
+    *have_opcodes = 0;
+    size_t counted = 0, ncubins = 0;
+    for (size_t p = 0; p < t->nprocs; p++) {
+        ncubins += t->procs[p].ncubins;
+        for (size_t k = 0; k < t->procs[p].nkernels; k++)
+            counted += t->procs[p].kernels[k].ninstrs;
+    }
+    if (counted == 0)
+        return CP_EXIT_OK; /* nothing to give opcodes to: nothing to say */
+    if (ncubins == 0) {
+        cp_trace_add_note(t, "no SASS opcodes: the raw files name no saved cubin");
+        return CP_EXIT_OK;
+    }
+    char nvdisasm[4096];
+    if (cp_trace_sass_nvdisasm(t, nvdisasm, sizeof nvdisasm) != 0)
+        return CP_EXIT_OK;
+    cp_trace_sass_job *jobs = calloc(ncubins, sizeof *jobs);
+    size_t njobs = 0;
+    if (!jobs)
+        return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory reading cubins");
+    int rc = cp_trace_sass_jobs(t, dir, jobs, &njobs, st);
+    size_t given = 0, failures = 0;
+    char first_failure[600] = "";
+    if (rc == CP_EXIT_OK)
+        rc = cp_trace_sass_run(t, nvdisasm, jobs, njobs, &given, &failures, first_failure,
+                               sizeof first_failure, st);
     for (size_t i = 0; i < njobs; i++) {
         free(jobs[i].cubin);
         free(jobs[i].text);

@@ -244,7 +244,9 @@ static void cp_trace_table_process(FILE *out, const cp_trace_process *p)
         cp_trace_wrap(out, "  note: ", "        ", p->notes[i]);
 }
 
-static void cp_trace_table_kernel(FILE *out, const cp_trace_report *r, const cp_trace_kernel *k)
+/* A kernel's heading: its name, launches, time on the GPU, and its global and shared totals. */
+static void cp_trace_table_kernel_head(FILE *out, const cp_trace_report *r,
+                                       const cp_trace_kernel *k)
 {
     char name[CP_TRACE_TABLE_WIDTH + 1], line[1024];
     cp_trace_clip(name, sizeof name, k->name ? k->name : k->function, CP_TRACE_TABLE_WIDTH - 9);
@@ -292,6 +294,45 @@ static void cp_trace_table_kernel(FILE *out, const cp_trace_report *r, const cp_
                  a, b, c, e);
         cp_trace_wrap(out, "    ", "      ", line);
     }
+}
+
+/* One instruction's row, and what its numbers mean under it. */
+static void cp_trace_table_instr(FILE *out, const cp_trace_instr *in)
+{
+    const cp_trace_derived *x = &in->d;
+    char rank[24], where[64], pc[24], kind[8], req[32], spr[32], ispr[32], wpr[32], iwpr[32],
+        excess[32], share[32];
+    snprintf(rank, sizeof rank, "%zu", in->rank);
+    cp_trace_table_where(where, sizeof where, in);
+    snprintf(pc, sizeof pc, "0x%04x", in->pc);
+    cp_trace_kind(kind, sizeof kind, in);
+    cp_trace_count(req, sizeof req,
+                   cp_trace_or_zero(x->requests) + cp_trace_or_zero(x->shared_requests));
+    cp_trace_ratio(spr, sizeof spr, x->sectors_per_request);
+    cp_trace_ratio(ispr, sizeof ispr, x->ideal_sectors_per_request);
+    cp_trace_ratio(wpr, sizeof wpr, x->wavefronts_per_request);
+    cp_trace_ratio(iwpr, sizeof iwpr, x->ideal_wavefronts_per_request);
+    if (x->requests > 0)
+        cp_trace_format_bytes(excess, sizeof excess, x->excess_bytes);
+    else
+        snprintf(excess, sizeof excess, "-");
+    cp_trace_pct(share, sizeof share, x->requests > 0 ? in->excess_share : in->conflict_share);
+    fprintf(out, "    %4s %-*s %-8s %-5s %9s %7s %5s %6s %5s %8s %6s\n", rank, CP_TRACE_WHERE_WIDTH,
+            where, pc, kind, req, spr, ispr, wpr, iwpr, excess, share);
+    char meaning[700], text[800];
+    cp_trace_meaning(x, meaning, sizeof meaning);
+    if (in->opcode)
+        snprintf(text, sizeof text, "%s: %s", in->opcode, meaning);
+    else
+        snprintf(text, sizeof text, "%s", meaning);
+    if (text[0])
+        cp_trace_wrap(out, "         ", "           ", text);
+}
+
+static void cp_trace_table_kernel(FILE *out, const cp_trace_report *r, const cp_trace_kernel *k)
+{
+    cp_trace_table_kernel_head(out, r, k);
+    const cp_trace_derived *d = &k->d;
     if (k->from == CP_TRACE_FROM_KERNEL) {
         cp_trace_wrap(
             out, "    ", "      ",
@@ -323,34 +364,7 @@ static void cp_trace_table_kernel(FILE *out, const cp_trace_report *r, const cp_
         if (!in->rank)
             continue;
         listed++;
-        const cp_trace_derived *x = &in->d;
-        char rank[24], where[64], pc[24], kind[8], req[32], spr[32], ispr[32], wpr[32], iwpr[32],
-            excess[32], share[32];
-        snprintf(rank, sizeof rank, "%zu", in->rank);
-        cp_trace_table_where(where, sizeof where, in);
-        snprintf(pc, sizeof pc, "0x%04x", in->pc);
-        cp_trace_kind(kind, sizeof kind, in);
-        cp_trace_count(req, sizeof req,
-                       cp_trace_or_zero(x->requests) + cp_trace_or_zero(x->shared_requests));
-        cp_trace_ratio(spr, sizeof spr, x->sectors_per_request);
-        cp_trace_ratio(ispr, sizeof ispr, x->ideal_sectors_per_request);
-        cp_trace_ratio(wpr, sizeof wpr, x->wavefronts_per_request);
-        cp_trace_ratio(iwpr, sizeof iwpr, x->ideal_wavefronts_per_request);
-        if (x->requests > 0)
-            cp_trace_format_bytes(excess, sizeof excess, x->excess_bytes);
-        else
-            snprintf(excess, sizeof excess, "-");
-        cp_trace_pct(share, sizeof share, x->requests > 0 ? in->excess_share : in->conflict_share);
-        fprintf(out, "    %4s %-*s %-8s %-5s %9s %7s %5s %6s %5s %8s %6s\n", rank,
-                CP_TRACE_WHERE_WIDTH, where, pc, kind, req, spr, ispr, wpr, iwpr, excess, share);
-        char meaning[700], text[800];
-        cp_trace_meaning(x, meaning, sizeof meaning);
-        if (in->opcode)
-            snprintf(text, sizeof text, "%s: %s", in->opcode, meaning);
-        else
-            snprintf(text, sizeof text, "%s", meaning);
-        if (text[0])
-            cp_trace_wrap(out, "         ", "           ", text);
+        cp_trace_table_instr(out, in);
     }
     if (executed > shown)
         fprintf(out, "    ... %zu more instruction%s (--top N shows more; JSON and CSV hold all)\n",
