@@ -213,3 +213,16 @@ size_t cp_text_printable(char *dst, size_t size, const char *text)
         dst[need < size ? need : size - 1] = '\0';
     return need;
 }
+
+void cp_text_csv_cell(cp_text_csv_line *l, const char *text)
+{
+    if (l->ncells++)
+        fputc(',', l->out);
+    cp_text_csv_field(l->out, text);
+}
+
+void cp_text_csv_end_line(cp_text_csv_line *l)
+{
+    fputc('\n', l->out);
+    l->ncells = 0;
+}

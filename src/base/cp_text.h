@@ -36,6 +36,15 @@ char *cp_text_shell_join(int n, char *const *words, const char *first);
  * quote or a line break); NULL writes an empty field. */
 void cp_text_csv_field(FILE *out, const char *text);
 
+/* A CSV line being written: cp_text_csv_cell writes a cell (cp_text_csv_field), after a comma
+ * unless it is the line's first; cp_text_csv_end_line ends the line. Start with {out, 0}. */
+typedef struct cp_text_csv_line {
+    FILE *out;
+    size_t ncells;
+} cp_text_csv_line;
+void cp_text_csv_cell(cp_text_csv_line *l, const char *text);
+void cp_text_csv_end_line(cp_text_csv_line *l);
+
 /* Text from outside coalprobe (a traced program's arguments, kernel names from raw files, strings
  * of a compared report) made safe to show on a terminal: every control character (C0, DEL, and
  * the C1 range U+0080-U+009F encoded in UTF-8) becomes a visible escape (\n, \r, \t, \e for

@@ -84,32 +84,18 @@ static const char *const cp_report_csv_columns[] = {
     "meas_occupancy_limited_by",
 };
 
-/* The line being written: cells after the first are preceded by a comma. */
-typedef struct cp_report_csv_line {
-    FILE *out;
-    size_t ncells;
-} cp_report_csv_line;
-
-/* One cell, quoted (RFC 4180) only when it holds a comma, a quote or a line break. */
-static void cp_report_csv_cell(cp_report_csv_line *l, const char *text)
-{
-    if (l->ncells++)
-        fputc(',', l->out);
-    cp_text_csv_field(l->out, text);
-}
-
 /* v when `present`, an empty cell otherwise. */
-static void cp_report_csv_cell_u64(cp_report_csv_line *l, int present, uint64_t v)
+static void cp_report_csv_cell_u64(cp_text_csv_line *l, int present, uint64_t v)
 {
     char buf[32] = "";
     if (present)
         snprintf(buf, sizeof buf, "%" PRIu64, v);
-    cp_report_csv_cell(l, buf);
+    cp_text_csv_cell(l, buf);
 }
 
 /* A double: empty when NAN or infinite, an integer when integral, otherwise the shortest of
  * 15, 16 or 17 significant digits that reads back as the same double. */
-static void cp_report_csv_cell_double(cp_report_csv_line *l, double v)
+static void cp_report_csv_cell_double(cp_text_csv_line *l, double v)
 {
     char buf[64] = "";
     if (!isfinite(v)) {
@@ -123,27 +109,21 @@ static void cp_report_csv_cell_double(cp_report_csv_line *l, double v)
                 break;
         }
     }
-    cp_report_csv_cell(l, buf);
+    cp_text_csv_cell(l, buf);
 }
 
 /* A ratio with 6 significant digits; empty when NAN. */
-static void cp_report_csv_cell_ratio(cp_report_csv_line *l, double v)
+static void cp_report_csv_cell_ratio(cp_text_csv_line *l, double v)
 {
     char buf[32] = "";
     if (isfinite(v))
         snprintf(buf, sizeof buf, "%.6g", v);
-    cp_report_csv_cell(l, buf);
-}
-
-static void cp_report_csv_end_line(cp_report_csv_line *l)
-{
-    fputc('\n', l->out);
-    l->ncells = 0;
+    cp_text_csv_cell(l, buf);
 }
 
 /* pred_<side>_requests, _sectors, _sectors_per_request, _efficiency, _bytes_requested. */
 /* The predicted cells of one side; empty for a kernel that is not modelled (cuBLAS). */
-static void cp_report_csv_write_counts(cp_report_csv_line *l, const cp_counts *c, int modelled)
+static void cp_report_csv_write_counts(cp_text_csv_line *l, const cp_counts *c, int modelled)
 {
     cp_report_csv_cell_u64(l, modelled, c->requests);
     cp_report_csv_cell_u64(l, modelled, c->sectors);
@@ -162,26 +142,26 @@ static const cp_family_field *cp_report_csv_field(const cp_family_desc *d, const
 }
 
 /* The cell of field f of c; empty without a field. */
-static void cp_report_csv_write_field(cp_report_csv_line *l, const cp_config *c,
+static void cp_report_csv_write_field(cp_text_csv_line *l, const cp_config *c,
                                       const cp_family_field *f)
 {
     char params[CP_EXPR_MAX_PARAMS * 64] = "";
     if (!f || f->kind == CP_FIELD_U64) {
         cp_report_csv_cell_u64(l, f != NULL, f ? f->get(c) : 0);
     } else if (f->kind == CP_FIELD_NAME) {
-        cp_report_csv_cell(l, cp_family_field_name(f, c));
+        cp_text_csv_cell(l, cp_family_field_name(f, c));
     } else if (f->kind == CP_FIELD_INDEX) {
-        cp_report_csv_cell(l, c->expr ? cp_expr_text(c->expr) : "");
+        cp_text_csv_cell(l, c->expr ? cp_expr_text(c->expr) : "");
     } else {
         cp_config_format_params(c, ";", params, sizeof params);
-        cp_report_csv_cell(l, params);
+        cp_text_csv_cell(l, params);
     }
 }
 
-static void cp_report_csv_write_row(cp_report_csv_line *l, const cp_row *row)
+static void cp_report_csv_write_row(cp_text_csv_line *l, const cp_row *row)
 {
     const cp_config *c = &row->config;
-    cp_report_csv_cell(l, cp_config_family_name(c->family));
+    cp_text_csv_cell(l, cp_config_family_name(c->family));
     /* the configuration's columns, up to the predicted ones: the family's value, or empty */
     const cp_family_desc *d = cp_family_get(c->family);
     for (size_t i = 1; strncmp(cp_report_csv_columns[i], "pred_", 5) != 0; i++)
@@ -233,8 +213,8 @@ static void cp_report_csv_write_row(cp_report_csv_line *l, const cp_row *row)
     cp_report_csv_cell_double(l, m->flop_per_s);
     cp_report_csv_cell_double(l, m->pct_of_cublas);
     cp_report_csv_cell_double(l, m->rel_error);
-    cp_report_csv_cell(l, m->counts_match == 1 ? "true" : m->counts_match == 0 ? "false" : "");
-    cp_report_csv_cell(l, cp_report_get_source(row));
+    cp_text_csv_cell(l, m->counts_match == 1 ? "true" : m->counts_match == 0 ? "false" : "");
+    cp_text_csv_cell(l, cp_report_get_source(row));
     const cp_resources *res = &m->resources;
     cp_report_csv_cell_u64(l, res->known, res->registers_per_thread);
     cp_report_csv_cell_u64(l, res->known, res->static_shared_bytes);
@@ -247,24 +227,24 @@ static void cp_report_csv_write_row(cp_report_csv_line *l, const cp_row *row)
     cp_occupancy occ;
     if (cp_report_compute_occupancy(res, &occ)) /* "threads;registers" */
         cp_occupancy_describe_limiters(occ.limiters, ";", limits, sizeof limits);
-    cp_report_csv_cell(l, limits);
-    cp_report_csv_end_line(l);
+    cp_text_csv_cell(l, limits);
+    cp_text_csv_end_line(l);
 }
 
 int cp_report_csv_begin(cp_report_stream *s, cp_status *st)
 {
     (void)st;
-    cp_report_csv_line line = {.out = s->out, .ncells = 0};
+    cp_text_csv_line line = {.out = s->out, .ncells = 0};
     for (size_t i = 0; i < sizeof cp_report_csv_columns / sizeof cp_report_csv_columns[0]; i++)
-        cp_report_csv_cell(&line, cp_report_csv_columns[i]);
-    cp_report_csv_end_line(&line);
+        cp_text_csv_cell(&line, cp_report_csv_columns[i]);
+    cp_text_csv_end_line(&line);
     return CP_EXIT_OK;
 }
 
 int cp_report_csv_row(cp_report_stream *s, const cp_row *row, cp_status *st)
 {
     (void)st;
-    cp_report_csv_line line = {.out = s->out, .ncells = 0};
+    cp_text_csv_line line = {.out = s->out, .ncells = 0};
     cp_report_csv_write_row(&line, row);
     return CP_EXIT_OK;
 }

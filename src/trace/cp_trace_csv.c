@@ -41,21 +41,8 @@ static const char *const cp_trace_csv_columns[] = {
     "meaning",
 };
 
-typedef struct cp_trace_csv_line {
-    FILE *out;
-    size_t ncells;
-} cp_trace_csv_line;
-
-/* One cell, quoted only when it holds a comma, a quote or a line break. */
-static void cp_trace_csv_cell(cp_trace_csv_line *l, const char *text)
-{
-    if (l->ncells++)
-        fputc(',', l->out);
-    cp_text_csv_field(l->out, text);
-}
-
 /* A number: empty when NAN; an integer when integral; else 6 significant digits. */
-static void cp_trace_csv_number(cp_trace_csv_line *l, double v)
+static void cp_trace_csv_number(cp_text_csv_line *l, double v)
 {
     char buf[48] = "";
     if (!isfinite(v))
@@ -64,37 +51,36 @@ static void cp_trace_csv_number(cp_trace_csv_line *l, double v)
         snprintf(buf, sizeof buf, "%.0f", v == 0 ? 0.0 : v);
     else
         snprintf(buf, sizeof buf, "%.6g", v);
-    cp_trace_csv_cell(l, buf);
+    cp_text_csv_cell(l, buf);
 }
 
 int cp_trace_write_csv(FILE *out, const cp_trace_report *r, cp_status *st)
 {
     errno = 0;
-    cp_trace_csv_line l = {out, 0};
+    cp_text_csv_line l = {out, 0};
     for (size_t c = 0; c < CP_COUNT_OF(cp_trace_csv_columns); c++)
-        cp_trace_csv_cell(&l, cp_trace_csv_columns[c]);
-    fputc('\n', out);
+        cp_text_csv_cell(&l, cp_trace_csv_columns[c]);
+    cp_text_csv_end_line(&l);
     for (size_t i = 0; i < r->ninstrs; i++) {
         const cp_trace_instr *in = r->instrs[i];
         const cp_trace_kernel *k = r->instr_kernel[i];
         const cp_trace_process *p = r->instr_proc[i];
         const cp_trace_derived *d = &in->d;
         char pc[24], meaning[700];
-        l.ncells = 0;
         cp_trace_csv_number(&l, in->rank ? (double)in->rank : NAN);
         cp_trace_csv_number(&l, p->pid >= 0 ? (double)p->pid : NAN);
-        cp_trace_csv_cell(&l, p->command);
-        cp_trace_csv_cell(&l, k->name ? k->name : k->function);
-        cp_trace_csv_cell(&l, k->function);
+        cp_text_csv_cell(&l, p->command);
+        cp_text_csv_cell(&l, k->name ? k->name : k->function);
+        cp_text_csv_cell(&l, k->function);
         cp_trace_csv_number(&l, k->device);
         cp_trace_csv_number(&l, (double)k->launches);
         snprintf(pc, sizeof pc, "0x%04x", in->pc);
-        cp_trace_csv_cell(&l, pc);
-        cp_trace_csv_cell(&l, in->file);
+        cp_text_csv_cell(&l, pc);
+        cp_text_csv_cell(&l, in->file);
         cp_trace_csv_number(&l, in->file ? (double)in->line : NAN);
-        cp_trace_csv_cell(&l, in->opcode);
-        cp_trace_csv_cell(&l, cp_trace_op_name(in));
-        cp_trace_csv_cell(&l, cp_trace_space_name(in));
+        cp_text_csv_cell(&l, in->opcode);
+        cp_text_csv_cell(&l, cp_trace_op_name(in));
+        cp_text_csv_cell(&l, cp_trace_space_name(in));
         const double values[] = {d->requests,
                                  d->sectors,
                                  d->ideal_sectors,
@@ -114,10 +100,10 @@ int cp_trace_write_csv(FILE *out, const cp_trace_report *r, cp_status *st)
                                  in->conflict_share};
         for (size_t v = 0; v < CP_COUNT_OF(values); v++)
             cp_trace_csv_number(&l, values[v]);
-        cp_trace_csv_cell(&l, in->gate_failed ? "true" : "false");
+        cp_text_csv_cell(&l, in->gate_failed ? "true" : "false");
         cp_trace_meaning(d, meaning, sizeof meaning);
-        cp_trace_csv_cell(&l, meaning);
-        fputc('\n', out);
+        cp_text_csv_cell(&l, meaning);
+        cp_text_csv_end_line(&l);
     }
     if (fflush(out) != 0 || ferror(out))
         return cp_status_set(st, CP_EXIT_RUNTIME, "cannot write the trace report: %s",

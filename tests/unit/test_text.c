@@ -1,4 +1,4 @@
-/* test_text.c: unit tests of cp_text: text made safe for a terminal. */
+/* test_text.c: unit tests of cp_text: text made safe for a terminal, CSV lines. */
 #define _POSIX_C_SOURCE 200809L
 #include "cp_test.h"
 #include "base/cp_base.h"
@@ -68,8 +68,27 @@ static void test_printable_cut(void)
     CHECK_EQ_U64(cp_text_printable(NULL, 0, "a\tb"), 4);
 }
 
+/* A CSV line: commas between cells, fields quoted where needed, a new line after each. */
+static void test_csv_line(void)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    cp_text_csv_line l = {f, 0};
+    cp_text_csv_cell(&l, "a");
+    cp_text_csv_cell(&l, "b,c");
+    cp_text_csv_cell(&l, NULL);
+    cp_text_csv_end_line(&l);
+    cp_text_csv_cell(&l, "say \"hi\"");
+    cp_text_csv_end_line(&l);
+    fclose(f);
+    CHECK(buf && strcmp(buf, "a,\"b,c\",\n\"say \"\"hi\"\"\"\n") == 0);
+    free(buf);
+}
+
 int main(void)
 {
+    test_csv_line();
     test_printable();
     test_printable_cut();
     return cp_test_finish();
