@@ -189,8 +189,9 @@ static int cp_trace_cmp_check_schema(const cp_trace_cmp_doc *d, cp_status *st)
     return rc;
 }
 
-/* Loads one report: its instructions summed per key, sorted by key. */
-static int cp_trace_cmp_load(cp_trace_cmp_doc *d, cp_status *st)
+/* Reads d->path and checks that it is a trace report of this schema version that passes its
+ * schema; d->root holds the document. */
+static int cp_trace_cmp_open(cp_trace_cmp_doc *d, cp_status *st)
 {
     int err = 0;
     d->root = cp_trace_cmp_parse(d->path, &err);
@@ -211,74 +212,53 @@ static int cp_trace_cmp_load(cp_trace_cmp_doc *d, cp_status *st)
         cp_status_hint(st, "compare reports of the same schema");
         return CP_EXIT_USAGE;
     }
-    CP_TRY(cp_trace_cmp_check_schema(d, st));
-    const cJSON *instrs = cJSON_GetObjectItemCaseSensitive(d->root, "instructions");
-    const cJSON *procs = cJSON_GetObjectItemCaseSensitive(d->root, "processes");
-    if (!cJSON_IsArray(instrs) || !cJSON_IsArray(procs))
-        return cp_trace_cmp_not_trace(d, "it has no \"instructions\" and \"processes\" arrays", st);
-    d->complete = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(d->root, "complete"));
-    const cJSON *totals = cJSON_GetObjectItemCaseSensitive(d->root, "totals");
-    d->total_excess = cp_trace_cmp_number(totals, "excess_bytes");
-    d->total_conflicts = cp_trace_cmp_number(totals, "bank_conflicts");
-    /* kernels counted only as a whole are compared as a whole, beside the instructions */
-    const cJSON *kernels = cJSON_GetObjectItemCaseSensitive(d->root, "kernels");
-    size_t count = (size_t)cJSON_GetArraySize(instrs) + (size_t)cJSON_GetArraySize(kernels);
-    d->entries = calloc(count ? count : 1, sizeof *d->entries);
-    if (!d->entries)
+    return cp_trace_cmp_check_schema(d, st);
+}
+
+/* Adds the entry of one item: an instruction, or a kernel counted as a whole; its key is the
+ * process's command, the kernel and the source line (or PC, or "(whole kernel)"). */
+static int cp_trace_cmp_add(cp_trace_cmp_doc *d, const cJSON *procs, const cJSON *in, int whole,
+                            cp_status *st)
+{
+    if (!cJSON_IsObject(in))
+        return cp_trace_cmp_not_trace(d, "an instruction is not an object", st);
+    const char *command = cp_trace_cmp_command(procs, cp_trace_cmp_number(in, "pid"));
+    const char *kernel = cp_trace_cmp_string(in, whole ? "name" : "kernel", "?");
+    const char *file = whole ? NULL : cp_trace_cmp_string(in, "file", NULL);
+    double line = cp_trace_cmp_number(in, "line"), pc = cp_trace_cmp_number(in, "pc");
+    char where[CP_TRACE_CMP_WHERE_MAX];
+    if (whole)
+        snprintf(where, sizeof where, "(whole kernel)");
+    else if (file && isfinite(line))
+        snprintf(where, sizeof where, ":%.0f", line);
+    else if (isfinite(pc))
+        cp_trace_cmp_pc(where, sizeof where, pc);
+    else
+        snprintf(where, sizeof where, "?");
+    size_t len = strlen(command) + strlen(kernel) + (file && isfinite(line) ? strlen(file) : 0) +
+                 strlen(where) + 4;
+    cp_trace_cmp_entry *e = &d->entries[d->n];
+    e->key = malloc(len);
+    if (!e->key)
         return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory comparing '%s'", d->path);
-    const cJSON *next_instr = instrs->child;
-    const cJSON *next_kernel = cJSON_IsArray(kernels) ? kernels->child : NULL;
-    for (;;) {
-        const cJSON *in;
-        int whole = 0;
-        if (next_instr) {
-            in = next_instr;
-            next_instr = next_instr->next;
-        } else { /* then the kernels counted as a whole */
-            while (next_kernel &&
-                   strcmp(cp_trace_cmp_string(next_kernel, "counts_from", ""), "kernel_counters"))
-                next_kernel = next_kernel->next;
-            if (!next_kernel)
-                break;
-            in = next_kernel;
-            next_kernel = next_kernel->next;
-            whole = 1;
-        }
-        if (!cJSON_IsObject(in))
-            return cp_trace_cmp_not_trace(d, "an instruction is not an object", st);
-        const char *command = cp_trace_cmp_command(procs, cp_trace_cmp_number(in, "pid"));
-        const char *kernel = cp_trace_cmp_string(in, whole ? "name" : "kernel", "?");
-        const char *file = whole ? NULL : cp_trace_cmp_string(in, "file", NULL);
-        double line = cp_trace_cmp_number(in, "line"), pc = cp_trace_cmp_number(in, "pc");
-        char where[CP_TRACE_CMP_WHERE_MAX];
-        if (whole)
-            snprintf(where, sizeof where, "(whole kernel)");
-        else if (file && isfinite(line))
-            snprintf(where, sizeof where, ":%.0f", line);
-        else if (isfinite(pc))
-            cp_trace_cmp_pc(where, sizeof where, pc);
-        else
-            snprintf(where, sizeof where, "?");
-        size_t len = strlen(command) + strlen(kernel) +
-                     (file && isfinite(line) ? strlen(file) : 0) + strlen(where) + 4;
-        cp_trace_cmp_entry *e = &d->entries[d->n];
-        e->key = malloc(len);
-        if (!e->key)
-            return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory comparing '%s'", d->path);
-        snprintf(e->key, len, "%s%c%s%c%s%s", command, CP_TRACE_CMP_SEP, kernel, CP_TRACE_CMP_SEP,
-                 file && isfinite(line) ? file : "", where);
-        d->n++;
-        e->instructions = 1;
-        for (int f = 0; f < CP_TRACE_CMP_NFIELDS; f++) {
-            double v = cp_trace_cmp_number(in, cp_trace_cmp_fields[f]);
-            *cp_trace_cmp_field(e, f) = isfinite(v) ? v : 0;
-            if (isfinite(v))
-                e->has |= 1u << f;
-        }
+    snprintf(e->key, len, "%s%c%s%c%s%s", command, CP_TRACE_CMP_SEP, kernel, CP_TRACE_CMP_SEP,
+             file && isfinite(line) ? file : "", where);
+    d->n++;
+    e->instructions = 1;
+    for (int f = 0; f < CP_TRACE_CMP_NFIELDS; f++) {
+        double v = cp_trace_cmp_number(in, cp_trace_cmp_fields[f]);
+        *cp_trace_cmp_field(e, f) = isfinite(v) ? v : 0;
+        if (isfinite(v))
+            e->has |= 1u << f;
     }
+    return CP_EXIT_OK;
+}
+
+/* Sorts the entries by key and adds up those of one key (the instructions of one source line). */
+static void cp_trace_cmp_sum_keys(cp_trace_cmp_doc *d)
+{
     if (d->n > 1)
         qsort(d->entries, d->n, sizeof *d->entries, cp_trace_cmp_key_order);
-    /* the instructions of one key (one source line) add up */
     size_t w = 0;
     for (size_t i = 0; i < d->n; i++) {
         if (w > 0 && strcmp(d->entries[w - 1].key, d->entries[i].key) == 0) {
@@ -293,6 +273,32 @@ static int cp_trace_cmp_load(cp_trace_cmp_doc *d, cp_status *st)
         }
     }
     d->n = w;
+}
+
+/* Loads one report: its instructions summed per key, sorted by key. */
+static int cp_trace_cmp_load(cp_trace_cmp_doc *d, cp_status *st)
+{
+    CP_TRY(cp_trace_cmp_open(d, st));
+    const cJSON *instrs = cJSON_GetObjectItemCaseSensitive(d->root, "instructions");
+    const cJSON *procs = cJSON_GetObjectItemCaseSensitive(d->root, "processes");
+    if (!cJSON_IsArray(instrs) || !cJSON_IsArray(procs))
+        return cp_trace_cmp_not_trace(d, "it has no \"instructions\" and \"processes\" arrays", st);
+    d->complete = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(d->root, "complete"));
+    const cJSON *totals = cJSON_GetObjectItemCaseSensitive(d->root, "totals");
+    d->total_excess = cp_trace_cmp_number(totals, "excess_bytes");
+    d->total_conflicts = cp_trace_cmp_number(totals, "bank_conflicts");
+    /* kernels counted only as a whole are compared as a whole, beside the instructions */
+    const cJSON *kernels = cJSON_GetObjectItemCaseSensitive(d->root, "kernels");
+    size_t count = (size_t)cJSON_GetArraySize(instrs) + (size_t)cJSON_GetArraySize(kernels);
+    d->entries = calloc(count ? count : 1, sizeof *d->entries);
+    if (!d->entries)
+        return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory comparing '%s'", d->path);
+    for (const cJSON *in = instrs->child; in; in = in->next)
+        CP_TRY(cp_trace_cmp_add(d, procs, in, 0, st));
+    for (const cJSON *k = cJSON_IsArray(kernels) ? kernels->child : NULL; k; k = k->next)
+        if (strcmp(cp_trace_cmp_string(k, "counts_from", ""), "kernel_counters") == 0)
+            CP_TRY(cp_trace_cmp_add(d, procs, k, 1, st));
+    cp_trace_cmp_sum_keys(d);
     return CP_EXIT_OK;
 }
 
