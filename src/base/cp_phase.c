@@ -23,6 +23,11 @@ static const char *const cp_phase_names[CP_PHASE_COUNT] = {
     [CP_PHASE_DECODE] = "counter decoding",
     [CP_PHASE_REPORT] = "report",
     [CP_PHASE_TEARDOWN] = "teardown",
+    [CP_PHASE_TRACE_LOAD] = "reading the raw files",
+    [CP_PHASE_TRACE_DEMANGLE] = "demangling",
+    [CP_PHASE_TRACE_NVDISASM] = "nvdisasm",
+    [CP_PHASE_TRACE_ANALYZE] = "analysis",
+    [CP_PHASE_TRACE_WRITE] = "writing the report",
 };
 
 static struct {
@@ -79,6 +84,11 @@ void cp_phase_end(void)
     cp_phase_table.count[p]++;
     if (d > 0)
         cp_phase_table.stack[d - 1].inner += elapsed;
+}
+
+const char *cp_phase_name(cp_phase p)
+{
+    return p < CP_PHASE_COUNT ? cp_phase_names[p] : "?";
 }
 
 double cp_phase_seconds(cp_phase p)

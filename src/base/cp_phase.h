@@ -8,22 +8,27 @@
 #include <stdio.h>
 
 typedef enum {
-    CP_PHASE_PLAN,        /* the command line and the configurations */
-    CP_PHASE_MODEL,       /* predicting every configuration */
-    CP_PHASE_DRIVER,      /* the CUDA driver's start (cuInit) and the device count */
-    CP_PHASE_DEVICE,      /* CUDA context, device facts, events, the L2 flush buffer */
-    CP_PHASE_PEAK,        /* the peak bandwidth copy */
-    CP_PHASE_CUPTI_OPEN,  /* loading CUPTI, profiler and host set-up, config images, enable */
-    CP_PHASE_BUFFERS,     /* buffers and their inputs (fills) */
-    CP_PHASE_VERIFY,      /* one checked launch per configuration */
-    CP_PHASE_TIMING,      /* warm-ups (cuBLAS), L2 flushes and the timed launches */
-    CP_PHASE_CUBLAS,      /* cuBLAS's reference time */
-    CP_PHASE_PASSES,      /* the counter passes: L2 flush and one launch a range, each pass */
-    CP_PHASE_PASS_EDGES,  /* inside the passes: CUPTI's image reset, pass Start and Stop */
-    CP_PHASE_RANGE_EDGES, /* inside the passes: CUPTI's range Push and Pop */
-    CP_PHASE_DECODE,      /* decoding and evaluating the counters */
-    CP_PHASE_REPORT,      /* writing the report */
-    CP_PHASE_TEARDOWN,    /* closing the backend: the CUPTI session, buffers, cuBLAS */
+    CP_PHASE_PLAN,           /* the command line and the configurations */
+    CP_PHASE_MODEL,          /* predicting every configuration */
+    CP_PHASE_DRIVER,         /* the CUDA driver's start (cuInit) and the device count */
+    CP_PHASE_DEVICE,         /* CUDA context, device facts, events, the L2 flush buffer */
+    CP_PHASE_PEAK,           /* the peak bandwidth copy */
+    CP_PHASE_CUPTI_OPEN,     /* loading CUPTI, profiler and host set-up, config images, enable */
+    CP_PHASE_BUFFERS,        /* buffers and their inputs (fills) */
+    CP_PHASE_VERIFY,         /* one checked launch per configuration */
+    CP_PHASE_TIMING,         /* warm-ups (cuBLAS), L2 flushes and the timed launches */
+    CP_PHASE_CUBLAS,         /* cuBLAS's reference time */
+    CP_PHASE_PASSES,         /* the counter passes: L2 flush and one launch a range, each pass */
+    CP_PHASE_PASS_EDGES,     /* inside the passes: CUPTI's image reset, pass Start and Stop */
+    CP_PHASE_RANGE_EDGES,    /* inside the passes: CUPTI's range Push and Pop */
+    CP_PHASE_DECODE,         /* decoding and evaluating the counters */
+    CP_PHASE_REPORT,         /* writing the report */
+    CP_PHASE_TEARDOWN,       /* closing the backend: the CUPTI session, buffers, cuBLAS */
+    CP_PHASE_TRACE_LOAD,     /* trace: reading the raw files */
+    CP_PHASE_TRACE_DEMANGLE, /* trace: demangling the kernel names */
+    CP_PHASE_TRACE_NVDISASM, /* trace: the opcodes of the counted functions (nvdisasm) */
+    CP_PHASE_TRACE_ANALYZE,  /* trace: ranking the instructions */
+    CP_PHASE_TRACE_WRITE,    /* trace: writing the report */
     CP_PHASE_COUNT
 } cp_phase;
 
@@ -38,6 +43,9 @@ void cp_phase_begin(cp_phase p);
 
 /* Ends the phase begun last; its own time (less the phases begun inside it) is added to it. */
 void cp_phase_end(void);
+
+/* Phase p's name, as cp_phase_print shows it. */
+const char *cp_phase_name(cp_phase p);
 
 /* The own seconds of phase p so far, and how many times it ended. */
 double cp_phase_seconds(cp_phase p);

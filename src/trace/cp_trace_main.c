@@ -38,17 +38,10 @@ enum {
     CP_TRACE_OPT_KERNEL_COUNTERS,
 };
 
-/* The report side's phases, timed for --verbose. */
-enum {
-    CP_TRACE_T_LOAD,
-    CP_TRACE_T_DEMANGLE,
-    CP_TRACE_T_NVDISASM,
-    CP_TRACE_T_ANALYZE,
-    CP_TRACE_T_WRITE,
-    CP_TRACE_T_COUNT
-};
-static const char *const cp_trace_phase_names[CP_TRACE_T_COUNT] = {
-    "reading the raw files", "demangling", "nvdisasm", "analysis", "writing the report"};
+/* The report side's phases, timed for --verbose (cp_phase), in the order they run. */
+static const cp_phase cp_trace_phases[] = {CP_PHASE_TRACE_LOAD, CP_PHASE_TRACE_DEMANGLE,
+                                           CP_PHASE_TRACE_NVDISASM, CP_PHASE_TRACE_ANALYZE,
+                                           CP_PHASE_TRACE_WRITE};
 
 typedef struct cp_trace_cli {
     cp_trace_options report;
@@ -476,25 +469,22 @@ static void cp_trace_print_failure(const cp_trace_cli *c, const char *command, c
         cp_report_write_json_error(stdout, CP_VERSION, command, st);
 }
 
-/* Adds the seconds since *since to phase and restarts the clock. */
-static void cp_trace_lap(double *seconds, int phase, double *since)
+/* Writes the report r to out in the format asked for. */
+static int cp_trace_write(const cp_trace_cli *c, FILE *out, const cp_trace_report *r, cp_status *st)
 {
-    double now = cp_phase_now();
-    seconds[phase] += now - *since;
-    *since = now;
+    switch (c->format) {
+    case CP_TRACE_FORMAT_JSON:
+        return cp_trace_write_json(out, r, st);
+    case CP_TRACE_FORMAT_CSV:
+        return cp_trace_write_csv(out, r, st);
+    default:
+        return cp_trace_write_table(out, r, st);
+    }
 }
 
-/* Reads the raw files, analyses them and writes the report to out; each phase's seconds are
- * added to seconds[CP_TRACE_T_*]. */
-static int cp_trace_report_dir(const cp_trace_cli *c, const char *dir, cp_trace_run *run,
-                               const cp_trace_child *child, FILE *out, cp_trace_report *r,
-                               cp_trace *t, double *seconds, cp_status *st)
+/* Warns of each raw file that could not be read; an error when none could. */
+static int cp_trace_check_readable(const char *dir, const cp_trace *t, cp_status *st)
 {
-    double since = cp_phase_now();
-    CP_TRY(cp_trace_load_dir(dir, t, &cp_trace_signal, st));
-    if (child)
-        cp_trace_launch_notes(child, t);
-    cp_trace_lap(seconds, CP_TRACE_T_LOAD, &since);
     for (size_t i = 0; i < t->nunreadable; i++) {
         fputs("coalprobe: warning: skipped ", stderr);
         cp_text_put_printable(stderr, t->unreadable[i]);
@@ -507,34 +497,47 @@ static int cp_trace_report_dir(const cp_trace_cli *c, const char *dir, cp_trace_
                            "another format version is read by the coalprobe that wrote it");
         return CP_EXIT_RUNTIME;
     }
-    CP_TRY(cp_trace_demangle_all(t, st));
-    cp_trace_lap(seconds, CP_TRACE_T_DEMANGLE, &since);
+    return CP_EXIT_OK;
+}
+
+/* Reads the raw files, analyses them and writes the report to out, each step a phase of
+ * cp_phase (--verbose). */
+static int cp_trace_report_dir(const cp_trace_cli *c, const char *dir, cp_trace_run *run,
+                               const cp_trace_child *child, FILE *out, cp_trace_report *r,
+                               cp_trace *t, cp_status *st)
+{
+    cp_phase_begin(CP_PHASE_TRACE_LOAD);
+    int rc = cp_trace_load_dir(dir, t, &cp_trace_signal, st);
+    if (rc == CP_EXIT_OK && child)
+        cp_trace_launch_notes(child, t);
+    cp_phase_end();
+    CP_TRY(rc);
+    CP_TRY(cp_trace_check_readable(dir, t, st));
+    cp_phase_begin(CP_PHASE_TRACE_DEMANGLE);
+    rc = cp_trace_demangle_all(t, st);
+    cp_phase_end();
+    CP_TRY(rc);
     int have_opcodes = 0;
-    CP_TRY(cp_trace_sass_opcodes(t, dir, &have_opcodes, st));
-    cp_trace_lap(seconds, CP_TRACE_T_NVDISASM, &since);
+    cp_phase_begin(CP_PHASE_TRACE_NVDISASM);
+    rc = cp_trace_sass_opcodes(t, dir, &have_opcodes, st);
+    cp_phase_end();
+    CP_TRY(rc);
     run->interrupted = cp_trace_signal; /* from here on the report is finished as it stands */
-    CP_TRY(cp_trace_analyze(t, run, &c->report, r, st));
+    cp_phase_begin(CP_PHASE_TRACE_ANALYZE);
+    rc = cp_trace_analyze(t, run, &c->report, r, st);
     r->have_opcodes = have_opcodes;
-    cp_trace_lap(seconds, CP_TRACE_T_ANALYZE, &since);
-    int rc;
-    switch (c->format) {
-    case CP_TRACE_FORMAT_JSON:
-        rc = cp_trace_write_json(out, r, st);
-        break;
-    case CP_TRACE_FORMAT_CSV:
-        rc = cp_trace_write_csv(out, r, st);
-        break;
-    default:
-        rc = cp_trace_write_table(out, r, st);
-    }
-    cp_trace_lap(seconds, CP_TRACE_T_WRITE, &since);
+    cp_phase_end();
+    CP_TRY(rc);
+    cp_phase_begin(CP_PHASE_TRACE_WRITE);
+    rc = cp_trace_write(c, out, r, st);
+    cp_phase_end();
     return rc;
 }
 
 /* --verbose: where the time went, the traced processes' own phases (their time records) under
  * the program's run. */
 static void cp_trace_print_times(FILE *err, double total, const cp_trace_run *run,
-                                 const cp_trace *t, const double *seconds)
+                                 const cp_trace *t)
 {
     fprintf(err, "coalprobe trace: %.3f s in all\n", total);
     if (isfinite(run->wall_seconds))
@@ -549,8 +552,9 @@ static void cp_trace_print_times(FILE *err, double total, const cp_trace_run *ru
                     proc->times[i].seconds, proc->times[i].count,
                     proc->times[i].count == 1 ? "" : "s");
     }
-    for (int i = 0; i < CP_TRACE_T_COUNT; i++)
-        fprintf(err, "  %-28s %9.3f s\n", cp_trace_phase_names[i], seconds[i]);
+    for (size_t i = 0; i < CP_COUNT_OF(cp_trace_phases); i++)
+        fprintf(err, "  %-28s %9.3f s\n", cp_phase_name(cp_trace_phases[i]),
+                cp_phase_seconds(cp_trace_phases[i]));
 }
 
 /* The exit status once the report is written (or failed with rc): the program's when it
@@ -737,15 +741,13 @@ int cp_trace_main(int argc, char **argv)
         rc = cp_trace_run_program(&c, program_path, inject, dir, &child, &run, &program_text, &st);
     cp_trace t = {0};
     cp_trace_report r = {0};
-    double seconds[CP_TRACE_T_COUNT] = {0};
     struct sigaction old_actions[2];
     cp_trace_signal = 0;
     cp_trace_catch_signals(old_actions);
     if (rc == CP_EXIT_OK)
         rc = cp_output_begin(&out, &st);
     if (rc == CP_EXIT_OK)
-        rc = cp_trace_report_dir(&c, dir, &run, c.from_raw ? NULL : &child, out.file, &r, &t,
-                                 seconds, &st);
+        rc = cp_trace_report_dir(&c, dir, &run, c.from_raw ? NULL : &child, out.file, &r, &t, &st);
     if (rc == CP_EXIT_OK)
         rc = cp_output_commit(&out, &st);
     cp_output_abort(&out);
@@ -758,7 +760,7 @@ int cp_trace_main(int argc, char **argv)
         status = cp_trace_interrupted(rc, &run, &child, status);
     cp_trace_restore_signals(old_actions);
     if (c.verbose)
-        cp_trace_print_times(stderr, cp_phase_now() - started, &run, &t, seconds);
+        cp_trace_print_times(stderr, cp_phase_now() - started, &run, &t);
     cp_trace_report_free(&r);
     cp_trace_free(&t);
     if (temp_dir[0])
