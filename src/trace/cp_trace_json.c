@@ -115,20 +115,21 @@ static void cp_trace_json_kernel_counters(cp_json *j, cJSON *o, const cp_trace_k
     }
     cJSON *c = cp_json_object(j, o, "kernel_counters");
     cp_json_number(j, c, "launches", (double)kc->records);
-    cp_json_number(j, c, "requests",
-                   cp_trace_json_k2(kc, CP_TRACE_K_LD_REQUESTS, CP_TRACE_K_ST_REQUESTS));
-    cp_json_number(j, c, "sectors",
-                   cp_trace_json_k2(kc, CP_TRACE_K_LD_SECTORS, CP_TRACE_K_ST_SECTORS));
-    cp_json_number(j, c, "bytes_requested",
-                   cp_trace_json_k2(kc, CP_TRACE_K_LD_BYTES, CP_TRACE_K_ST_BYTES));
-    cp_json_number(j, c, "instructions",
-                   cp_trace_json_k2(kc, CP_TRACE_K_LD_INSTRUCTIONS, CP_TRACE_K_ST_INSTRUCTIONS));
-    cp_json_number(j, c, "shared_requests",
-                   cp_trace_json_k2(kc, CP_TRACE_K_SHARED_LD, CP_TRACE_K_SHARED_ST));
-    cp_json_number(j, c, "wavefronts",
-                   cp_trace_json_k2(kc, CP_TRACE_K_LD_WAVEFRONTS, CP_TRACE_K_ST_WAVEFRONTS));
-    cp_json_number(j, c, "bank_conflicts",
-                   cp_trace_json_k2(kc, CP_TRACE_K_LD_CONFLICTS, CP_TRACE_K_ST_CONFLICTS));
+    /* each key: its load and its store metric, added up */
+    static const struct {
+        const char *key;
+        int load, store;
+    } sums[] = {
+        {"requests", CP_TRACE_K_LD_REQUESTS, CP_TRACE_K_ST_REQUESTS},
+        {"sectors", CP_TRACE_K_LD_SECTORS, CP_TRACE_K_ST_SECTORS},
+        {"bytes_requested", CP_TRACE_K_LD_BYTES, CP_TRACE_K_ST_BYTES},
+        {"instructions", CP_TRACE_K_LD_INSTRUCTIONS, CP_TRACE_K_ST_INSTRUCTIONS},
+        {"shared_requests", CP_TRACE_K_SHARED_LD, CP_TRACE_K_SHARED_ST},
+        {"wavefronts", CP_TRACE_K_LD_WAVEFRONTS, CP_TRACE_K_ST_WAVEFRONTS},
+        {"bank_conflicts", CP_TRACE_K_LD_CONFLICTS, CP_TRACE_K_ST_CONFLICTS},
+    };
+    for (size_t i = 0; i < CP_COUNT_OF(sums); i++)
+        cp_json_number(j, c, sums[i].key, cp_trace_json_k2(kc, sums[i].load, sums[i].store));
     cp_json_number(j, c, "gpu_time_s", cp_trace_json_k(kc, CP_TRACE_K_DURATION) * 1e-9);
 }
 
