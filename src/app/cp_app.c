@@ -216,13 +216,20 @@ static int cp_app_measure_all(const cp_backend *backend, void *state, const cp_c
     return rc;
 }
 
-/* A run interrupted before any configuration finished writes nothing, so that the file -o
- * names keeps what it held: says so and returns the exit code (128 + the signal). */
-static int cp_app_said_nothing_written(const cp_output *out, size_t n)
+/* Says that a signal cut the run short after `done` of `n` configurations and returns the
+ * shell's exit status for it (130 for SIGINT, 143 for SIGTERM). With none done nothing was
+ * written, so that the file -o names keeps what it held; otherwise the report holds the `done`
+ * and is marked incomplete. */
+static int cp_app_say_interrupted(const cp_output *out, size_t done, size_t n)
 {
     int sig = cp_parallel_cancelled();
     const char *name = sig == SIGINT ? "SIGINT" : "SIGTERM";
-    if (out->path)
+    if (done > 0)
+        fprintf(stderr,
+                "coalprobe: interrupted by %s after %zu of %zu configurations; the report "
+                "holds those and is marked incomplete\n",
+                name, done, n);
+    else if (out->path)
         fprintf(stderr,
                 "coalprobe: interrupted by %s before any configuration finished (0 of %zu): "
                 "nothing was written, and '%s' is left as it was\n",
@@ -308,18 +315,6 @@ static int cp_app_predict_range(const cp_config *configs, size_t from, size_t to
     return rc;
 }
 
-/* Says that a signal cut the run short after `done` of `n` configurations, and returns the
- * shell's exit status for it: 130 for SIGINT, 143 for SIGTERM. */
-static int cp_app_say_interrupted(size_t done, size_t n)
-{
-    int sig = cp_parallel_cancelled();
-    fprintf(stderr,
-            "coalprobe: interrupted by %s after %zu of %zu configurations; the report "
-            "holds those and is marked incomplete\n",
-            sig == SIGINT ? "SIGINT" : "SIGTERM", done, n);
-    return 128 + sig;
-}
-
 /* One streamed run: the sweep, the buffer of one chunk's rows, and the report in progress. */
 typedef struct {
     const cp_options *o;
@@ -372,7 +367,7 @@ static int cp_app_stream_finish(cp_app_stream_run *s, int rc, cp_status *st)
     cp_app_temp_path = NULL; /* the output's names are freed now; a second signal exits */
     rc = cp_output_close(s->out, rc, st);
     if (rc == CP_EXIT_OK && s->header.incomplete)
-        rc = cp_app_say_interrupted(s->done, s->n);
+        rc = cp_app_say_interrupted(s->out, s->done, s->n);
     return rc;
 }
 
@@ -404,7 +399,7 @@ static int cp_app_run_streamed(const cp_options *o, const char *command, const c
     int rc = cp_app_stream_chunks(&s, st);
     s.header.incomplete = cp_parallel_cancelled() != 0;
     if (rc == CP_EXIT_OK && s.header.incomplete && s.done == 0) /* the old file stays as it was */
-        rc = cp_app_said_nothing_written(out, n);
+        rc = cp_app_say_interrupted(out, 0, n);
     else
         rc = cp_app_stream_finish(&s, rc, st);
     cp_app_restore_signals(old_actions);
@@ -479,7 +474,7 @@ static int cp_app_write_report(const cp_options *o, const char *command, const c
                         .nrows = done,
                         .incomplete = cp_parallel_cancelled() != 0};
     if (report.incomplete && done == 0) /* nothing to report: the old file stays as it was */
-        return cp_app_said_nothing_written(out, n);
+        return cp_app_say_interrupted(out, 0, n);
     cp_phase_begin(CP_PHASE_REPORT);
     int rc = cp_output_begin(out, st);
     cp_app_temp_path = out->temp_path; /* a second signal removes it */
@@ -489,7 +484,7 @@ static int cp_app_write_report(const cp_options *o, const char *command, const c
     cp_app_temp_path = NULL; /* the output's names are freed now; a second signal exits */
     rc = cp_output_close(out, rc, st);
     if (rc == CP_EXIT_OK && report.incomplete)
-        rc = cp_app_say_interrupted(done, n);
+        rc = cp_app_say_interrupted(out, done, n);
     return rc;
 }
 
