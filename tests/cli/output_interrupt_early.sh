@@ -8,7 +8,7 @@
 # usage: output_interrupt_early.sh PATH/TO/coalprobe
 . "$(dirname "$0")/common.sh"
 bin=${1:?usage: output_interrupt_early.sh PATH/TO/coalprobe}
-case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
+cp_absolute bin
 dir=$(mktemp -d)
 pid=
 cleanup() { [ -n "$pid" ] && kill -KILL "$pid" 2>/dev/null; rm -rf "$dir"; }

@@ -8,8 +8,7 @@
 . "$(dirname "$0")/common.sh"
 bin=${1:?usage: output_interrupted.sh PATH/TO/coalprobe OUTPUT.json}
 out=${2:?usage: output_interrupted.sh PATH/TO/coalprobe OUTPUT.json}
-case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
-case $out in /*) ;; *) out=$(pwd)/$out ;; esac
+cp_absolute bin out
 command -v script > /dev/null 2>&1 || { echo "SKIP: no script(1) to give the run a terminal"; exit 77; }
 dir=$(mktemp -d)
 spid=

@@ -7,7 +7,7 @@
 # usage: output_read_only.sh PATH/TO/coalprobe
 . "$(dirname "$0")/common.sh"
 bin=${1:?usage: output_read_only.sh PATH/TO/coalprobe}
-case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
+cp_absolute bin
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 chmod 755 "$dir"

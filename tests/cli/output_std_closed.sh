@@ -5,7 +5,7 @@
 # usage: output_std_closed.sh PATH/TO/coalprobe
 . "$(dirname "$0")/common.sh"
 bin=${1:?usage: output_std_closed.sh PATH/TO/coalprobe}
-case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
+cp_absolute bin
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 cd "$dir" || exit 1

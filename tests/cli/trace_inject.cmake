@@ -42,6 +42,5 @@ set_property(TEST cli.trace_inject_replaced_json APPEND PROPERTY ENVIRONMENT
 
 # on the GPU: a child launching after the program exited, and a program in a decimal-comma locale
 add_executable(trace_inject_sample ${PROJECT_SOURCE_DIR}/tests/gpu/trace_inject_sample.cu)
-add_test(NAME gpu.trace_inject COMMAND sh ${PROJECT_SOURCE_DIR}/tests/gpu/trace_inject.sh ${CP_BIN}
-         $<TARGET_FILE:trace_inject_sample>)
-set_tests_properties(gpu.trace_inject PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 600)
+cp_gpu_test(trace_inject 600 sh ${PROJECT_SOURCE_DIR}/tests/gpu/trace_inject.sh ${CP_BIN}
+            $<TARGET_FILE:trace_inject_sample>)
