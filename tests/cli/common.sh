@@ -14,3 +14,13 @@ cp_absolute() {
         eval "case \$$cp_var in /*) ;; *) $cp_var=\$(pwd)/\$$cp_var ;; esac"
     done
 }
+# cp_unprivileged: sets as_user to the command prefix that runs a command as the unprivileged
+# uid 65534 when this script runs as root (empty otherwise); returns 1 when root cannot drop its
+# privileges (no setpriv).
+cp_unprivileged() {
+    as_user=
+    [ "$(id -u)" -ne 0 ] && return 0
+    command -v setpriv >/dev/null 2>&1 &&
+        setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null || return 1
+    as_user="setpriv --reuid=65534 --regid=65534 --clear-groups"
+}

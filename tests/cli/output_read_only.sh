@@ -12,16 +12,7 @@ dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 chmod 755 "$dir"
 cd "$dir" || exit 1
-as_user=""
-if [ "$(id -u)" -eq 0 ]; then
-    if command -v setpriv > /dev/null 2>&1 &&
-        setpriv --reuid=65534 --regid=65534 --clear-groups true 2> /dev/null; then
-        as_user="setpriv --reuid=65534 --regid=65534 --clear-groups"
-    else
-        echo "SKIP: running as root without setpriv to become uid 65534"
-        exit 77
-    fi
-fi
+cp_unprivileged || { echo "SKIP: running as root without setpriv to become uid 65534"; exit 77; }
 mkdir shared
 chmod 777 shared
 small="--stride 1..4 --size 4K --model"

@@ -108,14 +108,7 @@ mkdir ro
 echo precious > ro/kept.txt
 chmod 644 ro/kept.txt
 chmod 555 ro
-as_user=""
-if [ "$(id -u)" -eq 0 ]; then
-    if command -v setpriv >/dev/null 2>&1 && setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null; then
-        as_user="setpriv --reuid=65534 --regid=65534 --clear-groups"
-    else
-        as_user=skip
-    fi
-fi
+cp_unprivileged || as_user=skip
 if [ "$as_user" = skip ]; then
     echo "SKIP read-only directory: running as root without setpriv to become uid 65534"
 else
