@@ -91,9 +91,6 @@ static int cp_compare_not_report(const cp_compare_doc *d, const char *why, cp_st
     return CP_EXIT_USAGE;
 }
 
-/* "pattern key=value ..." of a row, escaped for a terminal, into b (from its start). */
-static void cp_compare_buf_row(cp_strbuf *b, const cJSON *row);
-
 /* A report that fails docs/schema/coalprobe-report.schema.json is not compared: the error names
  * the file, the row (its index, pattern and config), the key, what was expected and found. */
 static int cp_compare_check_schema(const cp_compare_doc *d, cp_status *st)

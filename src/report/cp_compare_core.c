@@ -20,7 +20,8 @@ int cp_compare_change(const cp_compare_metric *m, double *change)
     return isfinite(*change);
 }
 
-void cp_compare_side_free(cp_compare_side *s)
+/* Frees the items of s (not s->report) and empties them. */
+static void cp_compare_side_free(cp_compare_side *s)
 {
     for (size_t i = 0; s->items && i < s->n; i++) {
         free(s->items[i].key);

@@ -108,7 +108,4 @@ int cp_compare_change(const cp_compare_metric *m, double *change);
 int cp_compare_run(const cp_compare_kind *kind, const char *base_path, const char *new_path,
                    double tolerance, int json, FILE *out, cp_status *st);
 
-/* Frees the items of s (not s->report) and empties them. */
-void cp_compare_side_free(cp_compare_side *s);
-
 #endif

@@ -80,7 +80,7 @@ cJSON *cp_json_append(cp_json *j, cJSON *array)
     return cp_json_check(j, item);
 }
 
-char *cp_json_finish(cp_json *j, cJSON *root)
+char *cp_json_finish(const cp_json *j, cJSON *root)
 {
     char *text = j->failed || !root ? NULL : cJSON_Print(root);
     cJSON_Delete(root);

@@ -40,6 +40,6 @@ cJSON *cp_json_append(cp_json *j, cJSON *array);
 
 /* root printed (pretty, as cJSON_Print), or NULL when building or printing failed; root is
  * deleted either way. The caller frees the text with cJSON_free. */
-char *cp_json_finish(cp_json *j, cJSON *root);
+char *cp_json_finish(const cp_json *j, cJSON *root);
 
 #endif

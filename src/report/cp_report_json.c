@@ -390,8 +390,7 @@ static cJSON *cp_report_json_new_document(cp_report_json *j, const char *tool_ve
 /* Prints root (pretty, then a newline) to out and frees it. */
 static int cp_report_json_emit(FILE *out, cJSON *root, const cp_report_json *j, cp_status *st)
 {
-    char *text = j->failed ? NULL : cJSON_Print(root);
-    cJSON_Delete(root);
+    char *text = cp_json_finish(j, root);
     if (!text)
         return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory while building the JSON report");
     fputs(text, out);
@@ -418,8 +417,7 @@ int cp_report_json_begin(cp_report_stream *s, const cp_report *r, cp_status *st)
     cp_report_json_add_device(&j, root, r->device);
     cp_report_json_add_bool(&j, root, "incomplete", r->incomplete);
     cp_report_json_check(&j, cJSON_AddArrayToObject(root, "rows"));
-    char *text = j.failed ? NULL : cJSON_Print(root);
-    cJSON_Delete(root);
+    char *text = cp_json_finish(&j, root);
     if (!text)
         return cp_report_json_no_memory(st);
     /* strings are printed escaped, so a line break followed by a tab is the document's own */
@@ -440,8 +438,7 @@ int cp_report_json_row(cp_report_stream *s, const cp_row *row, cp_status *st)
 {
     cp_report_json j = {0};
     cJSON *o = cp_report_json_new_row(&j, row);
-    char *text = j.failed ? NULL : cJSON_Print(o);
-    cJSON_Delete(o);
+    char *text = cp_json_finish(&j, o);
     if (!text)
         return cp_report_json_no_memory(st);
     if (s->nrows)

@@ -147,8 +147,6 @@ static const cp_report_column cp_report_transpose_measured[] = {
 };
 /* clang-format on */
 
-#define CP_REPORT_COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
-
 /* The columns of one family's table, with their widths. */
 typedef struct cp_report_layout {
     cp_report_column params[CP_SHOWN_MAX]; /* the family's parameter columns */
@@ -383,7 +381,7 @@ static const struct {
 } cp_report_counts_columns[] = {
 #define CP_REPORT_PARTS(p, m)                                                                      \
     {                                                                                              \
-        p, m, CP_REPORT_COUNT_OF(p), CP_REPORT_COUNT_OF(m)                                         \
+        p, m, CP_COUNT_OF(p), CP_COUNT_OF(m)                                                       \
     }
     [CP_COUNTS_SIDES] = CP_REPORT_PARTS(cp_report_common_predicted, cp_report_common_measured),
     [CP_COUNTS_ACCESSES] = CP_REPORT_PARTS(cp_report_gather_predicted, cp_report_common_measured),
