@@ -167,11 +167,9 @@ static size_t cp_trace_scan_writers(const char *dir, long *pids, size_t n_named)
     DIR *d = opendir(dir);
     if (!d)
         return 0;
-    size_t busy = 0, prefix = strlen(CP_TRACE_RAW_PREFIX), suffix = strlen(CP_TRACE_RAW_SUFFIX);
+    size_t busy = 0, prefix = strlen(CP_TRACE_RAW_PREFIX);
     for (struct dirent *e; (e = readdir(d)) != NULL;) {
-        size_t n = strlen(e->d_name);
-        if (n <= prefix + suffix || strncmp(e->d_name, CP_TRACE_RAW_PREFIX, prefix) != 0 ||
-            strcmp(e->d_name + n - suffix, CP_TRACE_RAW_SUFFIX) != 0)
+        if (!cp_trace_is_raw_tsv_name(e->d_name))
             continue;
         char path[8192];
         if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, e->d_name) >= sizeof path ||

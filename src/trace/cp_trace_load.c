@@ -935,19 +935,21 @@ static int cp_trace_name_order(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* 1 when name is PREFIX...SUFFIX with something between them. */
+static int cp_trace_name_is(const char *name, const char *prefix, const char *suffix)
+{
+    size_t n = strlen(name), p = strlen(prefix), q = strlen(suffix);
+    return n > p + q && strncmp(name, prefix, p) == 0 && strcmp(name + n - q, suffix) == 0;
+}
+
+int cp_trace_is_raw_tsv_name(const char *name)
+{
+    return cp_trace_name_is(name, CP_TRACE_RAW_PREFIX, CP_TRACE_RAW_SUFFIX);
+}
+
 int cp_trace_is_raw_name(const char *name)
 {
-    static const struct {
-        const char *prefix, *suffix;
-    } kinds[] = {{CP_TRACE_RAW_PREFIX, CP_TRACE_RAW_SUFFIX}, {"cubin-", ".cubin"}};
-    size_t n = strlen(name);
-    for (size_t k = 0; k < CP_COUNT_OF(kinds); k++) {
-        size_t p = strlen(kinds[k].prefix), q = strlen(kinds[k].suffix);
-        if (n > p + q && strncmp(name, kinds[k].prefix, p) == 0 &&
-            strcmp(name + n - q, kinds[k].suffix) == 0)
-            return 1;
-    }
-    return 0;
+    return cp_trace_is_raw_tsv_name(name) || cp_trace_name_is(name, "cubin-", ".cubin");
 }
 
 int cp_trace_load_dir(const char *dir, cp_trace *t, const volatile sig_atomic_t *stop,
@@ -963,11 +965,8 @@ int cp_trace_load_dir(const char *dir, cp_trace *t, const volatile sig_atomic_t 
     char **names = NULL;
     size_t nnames = 0;
     int rc = CP_EXIT_OK;
-    size_t prefix = strlen(CP_TRACE_RAW_PREFIX), suffix = strlen(CP_TRACE_RAW_SUFFIX);
     for (struct dirent *e; (e = readdir(d)) != NULL;) {
-        size_t n = strlen(e->d_name);
-        if (n <= prefix + suffix || strncmp(e->d_name, CP_TRACE_RAW_PREFIX, prefix) != 0 ||
-            strcmp(e->d_name + n - suffix, CP_TRACE_RAW_SUFFIX) != 0)
+        if (!cp_trace_is_raw_tsv_name(e->d_name))
             continue;
         if (cp_trace_push_string(&names, &nnames, strdup(e->d_name)) != 0) {
             rc = cp_status_set(st, CP_EXIT_RUNTIME, "out of memory reading %s", dir);

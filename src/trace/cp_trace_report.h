@@ -219,6 +219,9 @@ int cp_trace_load_dir(const char *dir, cp_trace *t, const volatile sig_atomic_t 
  * file (raw-*.tsv) or a saved cubin (cubin-*.cubin). */
 int cp_trace_is_raw_name(const char *name);
 
+/* 1 when a file of that name is a raw file (raw-*.tsv). */
+int cp_trace_is_raw_tsv_name(const char *name);
+
 /* Reads one raw file's text (len bytes, need not end in NUL or newline) as process `name` and
  * appends it to t. Returns CP_EXIT_OK, or CP_EXIT_RUNTIME when out of memory; a text that is
  * not a raw trace is added to t->unreadable ("NAME: why") and a note instead of a process. */
