@@ -24,19 +24,9 @@ const char *cp_config_op_name(cp_op op)
     return op < CP_OP_COUNT ? cp_config_op_names[op] : "?";
 }
 
-const char *cp_config_layout_name(cp_layout l)
-{
-    return l < CP_LAYOUT_COUNT ? cp_config_layout_names[l] : "?";
-}
-
 const char *cp_config_variant_name(cp_gemm_variant v)
 {
     return v < CP_GEMM_COUNT ? cp_config_variant_names[v] : "?";
-}
-
-const char *cp_config_transpose_name(cp_transpose_variant v)
-{
-    return v < CP_TRANSPOSE_COUNT ? cp_config_transpose_names[v] : "?";
 }
 
 int cp_config_requests_are_instructions(const cp_config *c)

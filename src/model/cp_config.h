@@ -79,9 +79,7 @@ extern const char *const cp_config_transpose_names[CP_TRANSPOSE_COUNT];
 
 const char *cp_config_family_name(cp_family f);
 const char *cp_config_op_name(cp_op op);
-const char *cp_config_layout_name(cp_layout l);
 const char *cp_config_variant_name(cp_gemm_variant v);
-const char *cp_config_transpose_name(cp_transpose_variant v);
 
 /* Elements (threads) that a run of `size_bytes` useful bytes gives for this access width. */
 uint64_t cp_config_elements_for_size(uint64_t size_bytes, uint32_t width_bytes);

@@ -490,7 +490,7 @@ static int cp_expr_lex_operator(parser *p, token *t, char c, char d)
                     "'%c%c' at position %zu is not an operator (C would read it as %s); put a "
                     "space between the signs",
                     c, c, p->at, c == '+' ? "an increment" : "a decrement");
-    for (size_t k = 0; k < sizeof cp_expr_operators / sizeof cp_expr_operators[0]; k++) {
+    for (size_t k = 0; k < CP_COUNT_OF(cp_expr_operators); k++) {
         const char *op = cp_expr_operators[k].spelling;
         if (op[0] == c && (!op[1] || op[1] == d)) {
             /* "<<=" and the like: the '=' is refused by the next call */

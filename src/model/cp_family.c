@@ -150,8 +150,7 @@ static int cp_family_gemm_shared(const cp_config *c)
 
 /* --- parameters and fields ---------------------------------------------------------------- */
 
-#define CP_NAMES(t) t, sizeof t / sizeof t[0]
-#define CP_COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
+#define CP_NAMES(t) t, CP_COUNT_OF(t)
 
 #define CP_P_STRIDE(def, max)                                                                      \
     {                                                                                              \

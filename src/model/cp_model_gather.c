@@ -52,13 +52,6 @@ static size_t cp_gather_classes(const cp_config *c, size_t a,
     return cp_model_linear_classes(c->elements, classes); /* the dense accesses */
 }
 
-static uint64_t cp_gather_no_step(const cp_config *c, size_t a)
-{
-    (void)c;
-    (void)a;
-    return 0;
-}
-
 /* A permutation reads every element once: every sector of each buffer. */
 static uint64_t cp_gather_footprint(const cp_config *c, size_t a)
 {
@@ -70,7 +63,7 @@ const cp_family_model cp_model_gather_family = {
     cp_gather_describe,
     cp_gather_lanes,
     cp_gather_classes,
-    cp_gather_no_step,
+    cp_model_no_iteration_step,
     cp_gather_footprint,
     NULL,
     NULL,
