@@ -62,6 +62,17 @@ cudaError_t cp_kernels_gather_index_launch(uint32_t *idx, uint64_t n, uint64_t r
 cudaError_t cp_kernels_gather_launch(const uint32_t *idx, const float *in, float *out, uint64_t n,
                                      cudaStream_t stream);
 
+/* readonly family (patterns/cp_readonly.h): out[i] = table[cp_readonly_entry(i, entries, index)]
+ * for i < n (n below 2^32), the table read as `variant` says: 0 plain pointer, 1 const
+ * __restrict__, 2 __ldg, 3 __constant__ memory (entries at most 16384: the table the last
+ * cp_kernels_readonly_constant_load copied; `table` is then unused). */
+cudaError_t cp_kernels_readonly_launch(int variant, int index, const float *table, float *out,
+                                       uint64_t n, uint64_t entries, cudaStream_t stream);
+/* Copies the first `bytes` of device buffer table into the constant variant's table. */
+cudaError_t cp_kernels_readonly_constant_load(const float *table, uint64_t bytes,
+                                              cudaStream_t stream);
+cudaError_t cp_kernels_readonly_resources(int variant, int index, cp_kernel_resources *r);
+
 /* The kernels that use shared memory take `alone`: when 1, the launch also asks for more than
  * half of an SM's shared memory, so that one block runs on an SM at a time. The profiler's bank
  * conflict counters then count each instruction's own conflicts: with several blocks on an SM,

@@ -569,9 +569,13 @@ int cp_app_run(const cp_options *o, const char *command, const cp_backend *backe
     cp_config *configs = NULL;
     size_t n = 0;
     cp_phase_begin(CP_PHASE_PLAN);
-    int planned = cp_plan_build(o, &configs, &n, st);
+    cp_plan_absent absent;
+    int planned = cp_plan_build(o, &configs, &n, &absent, st);
     cp_phase_end();
     CP_TRY(planned);
+    if (absent.count)
+        fprintf(stderr, "coalprobe: note: %zu configuration%s left out: %s\n", absent.count,
+                absent.count == 1 ? "" : "s", absent.reason);
     cp_output out;
     int rc = cp_output_open(&out, o->output, st);
     if (rc == CP_EXIT_OK && o->explain) {

@@ -26,6 +26,8 @@ enum {
     OPT_K,
     OPT_RUN, /* the OPT_* of the parameters follow the order of cp_param */
     OPT_SEED,
+    OPT_TABLE,
+    OPT_INDEX, /* the readonly family's CP_PARAM_LOOKUP, or the expr family's expression */
     OPT_SIZE,
     OPT_FORMAT,
     OPT_EXPLAIN,
@@ -38,9 +40,10 @@ enum {
     OPT_CHECK,
     OPT_LIST,
     OPT_ALLOW_LARGE_SWEEP,
-    OPT_INDEX,
     OPT_PARAM,
 };
+_Static_assert(OPT_SIZE == OPT_STRIDE + CP_PARAM_COUNT,
+               "the OPT_* of the parameters follow cp_param");
 
 static const struct option cp_cli_options[] = {
     {"stride", required_argument, NULL, OPT_STRIDE},
@@ -56,6 +59,7 @@ static const struct option cp_cli_options[] = {
     {"k", required_argument, NULL, OPT_K},
     {"run", required_argument, NULL, OPT_RUN},
     {"seed", required_argument, NULL, OPT_SEED},
+    {"table", required_argument, NULL, OPT_TABLE},
     {"size", required_argument, NULL, OPT_SIZE},
     {"format", required_argument, NULL, OPT_FORMAT},
     {"output", required_argument, NULL, 'o'},
@@ -94,6 +98,8 @@ static int cp_cli_parse_param(cp_options *o, cp_param p, const char *spec, cp_st
     cp_sweep_free(&o->params[p]);
     if (ps->names)
         CP_TRY(cp_sweep_parse_names(spec, option, ps->names, ps->nnames, &o->params[p], st));
+    else if (ps->bytes)
+        CP_TRY(cp_sweep_parse_sizes(spec, option, ps->min, ps->max, &o->params[p], st));
     else
         CP_TRY(cp_sweep_parse(spec, option, ps->min, ps->max, &o->params[p], st));
     return ps->check ? ps->check(&o->params[p], st) : CP_EXIT_OK;
@@ -183,14 +189,16 @@ static int *cp_cli_flag(cp_options *o, int opt)
     }
 }
 
-/* --index and --param, which only the expr family takes. */
+/* --index and --param of the expr family (--index is also the readonly family's lookup). */
 static int cp_cli_apply_expr(cp_options *o, int opt, const char *arg, cp_status *st)
 {
     if (!cp_family_get(o->family)->takes_index)
-        return cp_cli_usage_error(st, "e.g. coalprobe expr --index '(i %% 32) * 1024 + i / 32'",
-                                  "%s belongs to the expr family: write 'coalprobe expr %s'",
-                                  opt == OPT_INDEX ? "--index" : "--param",
-                                  opt == OPT_INDEX ? "--index EXPR" : "--param NAME=VALUES");
+        return cp_cli_usage_error(
+            st, "e.g. coalprobe expr --index '(i %% 32) * 1024 + i / 32'",
+            "%s belongs to the expr family: write 'coalprobe expr %s'%s",
+            opt == OPT_INDEX ? "--index" : "--param",
+            opt == OPT_INDEX ? "--index EXPR" : "--param NAME=VALUES",
+            opt == OPT_INDEX ? " (or 'coalprobe readonly --index mod,random,broadcast')" : "");
     if (opt == OPT_PARAM)
         return cp_cli_parse_expr_param(o, arg, st);
     o->index_text = arg;
@@ -205,6 +213,9 @@ static int cp_cli_apply(cp_options *o, int opt, const char *arg, int *given, cp_
         *flag = 1;
         return CP_EXIT_OK;
     }
+    const cp_family_desc *fd = cp_family_get(o->family);
+    if (opt == OPT_INDEX && !cp_family_param_of(fd, CP_PARAM_LOOKUP))
+        return cp_cli_apply_expr(o, opt, arg, st);
     if (opt >= OPT_STRIDE && opt < OPT_STRIDE + CP_PARAM_COUNT) { /* the order of cp_param */
         given[opt - OPT_STRIDE] = 1;
         return cp_cli_parse_param(o, (cp_param)(opt - OPT_STRIDE), arg, st);
@@ -238,7 +249,6 @@ static int cp_cli_apply(cp_options *o, int opt, const char *arg, int *given, cp_
         CP_TRY(cp_sweep_parse_u64(arg, "--reps", 1, 100000, &v, st));
         o->reps = (uint32_t)v;
         return CP_EXIT_OK;
-    case OPT_INDEX:
     case OPT_PARAM:
         return cp_cli_apply_expr(o, opt, arg, st);
     default:
@@ -318,7 +328,8 @@ static int cp_cli_check_option(const cp_options *o, int opt, const char *word, u
     if (opt == ':')
         return cp_cli_usage_error(st, "see coalprobe --help", "option '%s' needs a value", word);
     int rc = opt == OPT_PARAM ? CP_EXIT_OK : cp_sweep_once(cp_cli_options, opt, seen, st);
-    if (rc != CP_EXIT_OK && opt >= OPT_STRIDE && opt < OPT_STRIDE + CP_PARAM_COUNT) {
+    if (rc != CP_EXIT_OK && opt >= OPT_STRIDE && opt < OPT_STRIDE + CP_PARAM_COUNT &&
+        !(opt == OPT_INDEX && cp_family_get(o->family)->takes_index)) {
         cp_param p = (cp_param)(opt - OPT_STRIDE);
         const cp_family_param *ps = cp_cli_spec(p, o->family);
         if (ps->names)

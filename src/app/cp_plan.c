@@ -5,8 +5,35 @@
 
 #define CP_PLAN_MAX_DIMS (4 + CP_EXPR_MAX_PARAMS)
 
-int cp_plan_build(const cp_options *o, cp_config **configs, size_t *count, cp_status *st)
+/* Leaves out of list[0..*n) the configurations that do not exist, keeping the order. */
+static int cp_plan_drop_absent(const cp_family_desc *fd, cp_config *list, uint64_t *n,
+                               cp_plan_absent *absent, cp_status *st)
 {
+    uint64_t kept = 0;
+    for (uint64_t i = 0; fd->absent && i < *n; i++) {
+        const char *why = fd->absent(&list[i]);
+        if (why && absent->count++ == 0)
+            absent->reason = why;
+        if (!why)
+            list[kept++] = list[i];
+    }
+    if (!fd->absent || kept == *n)
+        return CP_EXIT_OK;
+    *n = kept;
+    if (kept == 0) {
+        cp_status_set(st, CP_EXIT_USAGE, "no configuration of the sweep exists: %s",
+                      absent->reason);
+        cp_status_hint(st, "see coalprobe --list for what each parameter takes");
+        return CP_EXIT_USAGE;
+    }
+    return CP_EXIT_OK;
+}
+
+int cp_plan_build(const cp_options *o, cp_config **configs, size_t *count, cp_plan_absent *absent,
+                  cp_status *st)
+{
+    absent->count = 0;
+    absent->reason = NULL;
     /* the family's parameters, outermost first, then the expression's (expr), innermost last */
     const cp_family_desc *fd = cp_family_get(o->family);
     size_t nparams = fd->nparams;
@@ -44,6 +71,11 @@ int cp_plan_build(const cp_options *o, cp_config **configs, size_t *count, cp_st
             c->expr_params[k] = (int64_t)values[nparams + k];
         if (fd->init)
             fd->init(c, o->size_bytes);
+    }
+    rc = cp_plan_drop_absent(fd, list, &n, absent, st);
+    if (rc != CP_EXIT_OK) {
+        free(list);
+        return rc;
     }
     /* --explain draws the same warp of every configuration: each is checked here, before the
      * first picture is written */

@@ -10,7 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SYNTAX_HINT "a value is N, a..b, a..b:step, or a comma list of these (1..8,16,32)"
+#define SYNTAX_HINT                                                                                \
+    "a value is N, a..b, a..b:step, a..b:xF (times F), or a comma list of these (1..8,16,32)"
 #define LEADING_ZERO_HINT                                                                          \
     "numbers are decimal and written without leading zeros, as in --index expressions (where C "   \
     "would read 010 as octal)"
@@ -40,6 +41,41 @@ static int is_digit(char c)
 static int parse_digits(const char *s, size_t len, uint64_t *v)
 {
     return cp_number_u64(s, len, UINT64_MAX, 0, v);
+}
+
+/* Parses s[0..len) as a number of the sweep: digits, and for a sweep of sizes an optional K, M
+ * or G suffix (also KiB, MiB, GiB; powers of 1024). A CP_NUMBER_* result. */
+static int parse_value(const char *s, size_t len, int sizes, uint64_t *v)
+{
+    unsigned shift = 0;
+    if (sizes && len > 0) {
+        size_t n = len;
+        if (n > 3 && s[n - 2] == 'i' && s[n - 1] == 'B')
+            n -= 2;
+        switch (s[n - 1]) {
+        case 'K':
+        case 'k':
+            shift = 10;
+            break;
+        case 'M':
+        case 'm':
+            shift = 20;
+            break;
+        case 'G':
+        case 'g':
+            shift = 30;
+            break;
+        default:
+            n = len; /* no suffix: "iB" alone is not a number either */
+        }
+        if (shift)
+            len = n - 1;
+    }
+    int k = parse_digits(s, len, v);
+    if (k == CP_NUMBER_OK && *v > (UINT64_MAX >> shift))
+        return CP_NUMBER_TOO_LARGE;
+    *v <<= shift;
+    return k;
 }
 
 /* Records the error for a number written with a leading zero: s[0..len) from its first digit,
@@ -108,12 +144,32 @@ static size_t find_dots(const char *s, size_t len)
     return len;
 }
 
-/* One parsed item: the values start, start+step, ... up to end; n of them. */
+/* One parsed item: the values start, start+step, ... up to end (factor 0), or start,
+ * start*factor, ... (factor 2 or more); n of them. */
 typedef struct item_range {
     uint64_t start;
     uint64_t step;
+    uint64_t factor;
     uint64_t n;
 } item_range;
+
+/* Value k of r. */
+static uint64_t item_value(const item_range *r, uint64_t k)
+{
+    if (!r->factor)
+        return r->start + k * r->step;
+    uint64_t v = r->start;
+    while (k--)
+        v *= r->factor;
+    return v;
+}
+
+/* What a numeric sweep's items are checked against. */
+typedef struct sweep_rules {
+    const char *param;
+    uint64_t min, max;
+    int sizes; /* 1: numbers take K, M, G suffixes */
+} sweep_rules;
 
 /* Records a usage error about item s[0..len): "PARAM: 'ITEM' <what>", and the hint. */
 static int cp_sweep_item_error(cp_status *st, const char *param, const char *s, size_t len,
@@ -125,9 +181,11 @@ static int cp_sweep_item_error(cp_status *st, const char *param, const char *s, 
 }
 
 /* Parses and checks the range a..b or a..b:step, item s[0..len), whose ".." is at dots. */
-static int cp_sweep_parse_range(const char *s, size_t len, size_t dots, const char *param,
-                                uint64_t min, uint64_t max, item_range *r, cp_status *st)
+static int cp_sweep_parse_range(const char *s, size_t len, size_t dots, const sweep_rules *rules,
+                                item_range *r, cp_status *st)
 {
+    const char *param = rules->param;
+    uint64_t min = rules->min, max = rules->max;
     const char *a = s, *b = s + dots + 2, *c = NULL;
     size_t alen = dots, blen = len - dots - 2, clen = 0;
     const char *colon = memchr(b, ':', blen);
@@ -145,13 +203,19 @@ static int cp_sweep_parse_range(const char *s, size_t len, size_t dots, const ch
     if (c && clen == 0)
         return cp_sweep_item_error(st, param, s, len, "is missing the step after ':'", SYNTAX_HINT);
 
-    uint64_t lo, hi, step = 1;
+    uint64_t lo, hi, step = 1, factor = 0;
     int k;
-    if ((k = parse_digits(a, alen, &lo)) != CP_NUMBER_OK)
+    if ((k = parse_value(a, alen, rules->sizes, &lo)) != CP_NUMBER_OK)
         return number_error(st, param, k, a, alen, s, len);
-    if ((k = parse_digits(b, blen, &hi)) != CP_NUMBER_OK)
+    if ((k = parse_value(b, blen, rules->sizes, &hi)) != CP_NUMBER_OK)
         return number_error(st, param, k, b, blen, s, len);
-    if (c && (k = parse_digits(c, clen, &step)) != CP_NUMBER_OK)
+    int times = c && (c[0] == 'x' || c[0] == '*');
+    if (times && clen == 1)
+        return cp_sweep_item_error(st, param, s, len, "is missing the factor after ':x'",
+                                   SYNTAX_HINT);
+    if (times && (k = parse_digits(c + 1, clen - 1, &factor)) != CP_NUMBER_OK)
+        return number_error(st, param, k, c + 1, clen - 1, s, len);
+    if (c && !times && (k = parse_value(c, clen, rules->sizes, &step)) != CP_NUMBER_OK)
         return number_error(st, param, k, c, clen, s, len);
 
     if (lo > hi)
@@ -160,8 +224,21 @@ static int cp_sweep_parse_range(const char *s, size_t len, size_t dots, const ch
     if (step == 0)
         return cp_sweep_item_error(st, param, s, len, "has step 0 (the step must be at least 1)",
                                    SYNTAX_HINT);
-    /* (hi - lo) / step + 1 values; compare before adding 1 so that nothing overflows. */
-    uint64_t span = (hi - lo) / step;
+    if (times && factor < 2)
+        return cp_sweep_item_error(
+            st, param, s, len, "has a factor below 2 (a..b:xF multiplies by F >= 2)", SYNTAX_HINT);
+    if (times && lo == 0)
+        return cp_sweep_item_error(st, param, s, len,
+                                   "starts at 0, which a factor never leaves (start at 1 or more)",
+                                   SYNTAX_HINT);
+    /* (hi - lo) / step + 1 values; compare before adding 1 so that nothing overflows. A
+     * geometric range has at most 64 values. */
+    uint64_t span = 0;
+    if (times)
+        for (uint64_t v = lo; v <= hi / factor; v *= factor)
+            span++;
+    else
+        span = (hi - lo) / step;
     if (span >= CP_SWEEP_MAX_VALUES) {
         cp_status_set(st, CP_EXIT_USAGE, "%s: '%.*s' gives more than %u values", param,
                       tok_len(len), s, CP_SWEEP_MAX_VALUES);
@@ -174,25 +251,28 @@ static int cp_sweep_parse_range(const char *s, size_t len, size_t dots, const ch
         return bound_error(st, param, b, blen, s, len, 1, min, max);
     r->start = lo;
     r->step = step;
+    r->factor = factor;
     r->n = span + 1;
     return CP_EXIT_OK;
 }
 
 /* Parses and checks one non-empty item s[0..len) of a numeric spec: a value or a range. */
-static int parse_item(const char *s, size_t len, const char *param, uint64_t min, uint64_t max,
-                      item_range *r, cp_status *st)
+static int parse_item(const char *s, size_t len, const sweep_rules *rules, item_range *r,
+                      cp_status *st)
 {
     size_t dots = find_dots(s, len);
     if (dots != len)
-        return cp_sweep_parse_range(s, len, dots, param, min, max, r, st);
+        return cp_sweep_parse_range(s, len, dots, rules, r, st);
     uint64_t v;
-    int k = parse_digits(s, len, &v);
+    int k = parse_value(s, len, rules->sizes, &v);
     if (k != CP_NUMBER_OK)
-        return number_error(st, param, k, s, len, s, len);
-    if (v < min || v > max)
-        return bound_error(st, param, s, len, s, len, v > max, min, max);
+        return number_error(st, rules->param, k, s, len, s, len);
+    if (v < rules->min || v > rules->max)
+        return bound_error(st, rules->param, s, len, s, len, v > rules->max, rules->min,
+                           rules->max);
     r->start = v;
     r->step = 1;
+    r->factor = 0;
     r->n = 1;
     return CP_EXIT_OK;
 }
@@ -270,20 +350,21 @@ static int set_add(value_set *s, uint64_t v)
 
 /* Calls parse_item on each comma-separated item of spec; sums their counts into *total
  * (saturating), or adds their values to set when set is not NULL. */
-static int walk_items(const char *spec, const char *param, uint64_t min, uint64_t max,
-                      uint64_t *total, value_set *set, cp_status *st)
+static int walk_items(const char *spec, const sweep_rules *rules, uint64_t *total, value_set *set,
+                      cp_status *st)
 {
+    const char *param = rules->param;
     const char *p = spec;
     for (;;) {
         const char *comma = strchr(p, ',');
         size_t len = comma ? (size_t)(comma - p) : strlen(p);
         if (len == 0)
             return empty_item_error(st, param, spec, SYNTAX_HINT);
-        item_range r = {0, 0, 0};
-        CP_TRY(parse_item(p, len, param, min, max, &r, st));
+        item_range r = {0, 0, 0, 0};
+        CP_TRY(parse_item(p, len, rules, &r, st));
         if (set) {
             for (uint64_t i = 0; i < r.n; i++) {
-                if (set_add(set, r.start + i * r.step) != 0) {
+                if (set_add(set, item_value(&r, i)) != 0) {
                     cp_status_set(st, CP_EXIT_USAGE, "%s: '%.*s' gives more than %u values", param,
                                   tok_len(strlen(spec)), spec, CP_SWEEP_MAX_VALUES);
                     cp_status_hint(st, "use a larger step (a..b:step) or fewer items");
@@ -299,24 +380,24 @@ static int walk_items(const char *spec, const char *param, uint64_t min, uint64_
     }
 }
 
-int cp_sweep_parse(const char *spec, const char *param, uint64_t min, uint64_t max, cp_sweep *out,
-                   cp_status *st)
+/* Parses a numeric sweep under rules (cp_sweep_parse, cp_sweep_parse_sizes). */
+static int parse_numbers(const char *spec, const sweep_rules *rules, cp_sweep *out, cp_status *st)
 {
     out->values = NULL;
     out->count = 0;
-    param = param_or_default(param);
+    const char *param = rules->param;
     if (!spec || !*spec)
-        return empty_spec_error(st, param, SYNTAX_HINT);
+        return empty_spec_error(st, param, rules->sizes ? BYTES_HINT : SYNTAX_HINT);
 
     /* First pass: check every item and count values before allocating anything. */
     uint64_t total = 0;
-    CP_TRY(walk_items(spec, param, min, max, &total, NULL, st));
+    CP_TRY(walk_items(spec, rules, &total, NULL, st));
 
     value_set set;
     size_t cap = total > CP_SWEEP_MAX_VALUES ? CP_SWEEP_MAX_VALUES : (size_t)total;
     if (set_init(&set, cap) != 0)
         return cp_status_set(st, CP_EXIT_RUNTIME, "%s: out of memory", param);
-    int rc = walk_items(spec, param, min, max, &total, &set, st);
+    int rc = walk_items(spec, rules, &total, &set, st);
     free(set.slots);
     if (rc != CP_EXIT_OK) {
         free(set.values);
@@ -325,6 +406,20 @@ int cp_sweep_parse(const char *spec, const char *param, uint64_t min, uint64_t m
     out->values = set.values;
     out->count = set.count;
     return CP_EXIT_OK;
+}
+
+int cp_sweep_parse(const char *spec, const char *param, uint64_t min, uint64_t max, cp_sweep *out,
+                   cp_status *st)
+{
+    sweep_rules rules = {param_or_default(param), min, max, 0};
+    return parse_numbers(spec, &rules, out, st);
+}
+
+int cp_sweep_parse_sizes(const char *spec, const char *param, uint64_t min, uint64_t max,
+                         cp_sweep *out, cp_status *st)
+{
+    sweep_rules rules = {param_or_default(param), min, max, 1};
+    return parse_numbers(spec, &rules, out, st);
 }
 
 /* Writes "a, b, c, all" into buf (truncating safely). */

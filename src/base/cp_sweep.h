@@ -1,7 +1,8 @@
 /* cp_sweep.h: the sweep grammar. A numeric parameter takes N, a..b (inclusive), a..b:step,
- * comma lists and mixtures of them (1..8,16,32); names take comma lists (load,store) or
- * "all"; sizes take bytes with K, M, G suffixes (powers of 1024). Several swept parameters
- * form a cartesian product in a stable order. Errors name the bad token. */
+ * a..b:xF (a, a*F, a*F^2, ... up to b), comma lists and mixtures of them (1..8,16,32); names
+ * take comma lists (load,store) or "all"; sizes take bytes with K, M, G suffixes (powers of
+ * 1024). Several swept parameters form a cartesian product in a stable order. Errors name the
+ * bad token. */
 #ifndef CP_SWEEP_H
 #define CP_SWEEP_H
 
@@ -24,6 +25,11 @@ typedef struct cp_sweep {
  * bad token, e.g. "--stride: '32..1' is an empty range (start above end)", and a hint. */
 int cp_sweep_parse(const char *spec, const char *param, uint64_t min, uint64_t max, cp_sweep *out,
                    cp_status *st);
+
+/* The same for a parameter in bytes: every number may carry a K, M or G suffix (also KiB, MiB,
+ * GiB; powers of 1024), as in 4K..64M:x4. */
+int cp_sweep_parse_sizes(const char *spec, const char *param, uint64_t min, uint64_t max,
+                         cp_sweep *out, cp_status *st);
 
 /* Parses a comma list of names (or "all", meaning every name in order); values are indices
  * into names[]. */

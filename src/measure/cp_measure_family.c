@@ -11,7 +11,7 @@ static const cp_measure_family *const cp_measure_families[CP_FAMILY_COUNT] = {
     [CP_FAMILY_STRIDE] = &cp_measure_stride, [CP_FAMILY_LAYOUT] = &cp_measure_layout,
     [CP_FAMILY_GEMM] = &cp_measure_gemm,     [CP_FAMILY_GATHER] = &cp_measure_gather,
     [CP_FAMILY_SMEM] = &cp_measure_smem,     [CP_FAMILY_TRANSPOSE] = &cp_measure_transpose,
-    [CP_FAMILY_EXPR] = &cp_measure_expr,
+    [CP_FAMILY_EXPR] = &cp_measure_expr,     [CP_FAMILY_READONLY] = &cp_measure_readonly,
 };
 
 const cp_measure_family *cp_measure_family_of(cp_family f)

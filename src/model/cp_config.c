@@ -12,6 +12,9 @@ const char *const cp_config_op_names[CP_OP_COUNT] = {"load", "store"};
 const char *const cp_config_layout_names[CP_LAYOUT_COUNT] = {"aos", "soa"};
 const char *const cp_config_variant_names[CP_GEMM_COUNT] = {"naive", "coalesced", "smem", "cublas"};
 const char *const cp_config_transpose_names[CP_TRANSPOSE_COUNT] = {"naive", "tiled", "padded"};
+const char *const cp_config_readonly_names[CP_READONLY_VARIANT_COUNT] = {"plain", "restrict", "ldg",
+                                                                         "constant"};
+const char *const cp_config_lookup_names[CP_LOOKUP_COUNT] = {"mod", "random", "broadcast"};
 
 const char *cp_config_family_name(cp_family f)
 {

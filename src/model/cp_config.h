@@ -25,6 +25,21 @@ typedef enum {
     CP_TRANSPOSE_COUNT
 } cp_transpose_variant;
 
+typedef enum {
+    CP_READONLY_VARIANT_PLAIN,    /* const float *: LDG.E */
+    CP_READONLY_VARIANT_RESTRICT, /* const float *__restrict__: the read-only path */
+    CP_READONLY_VARIANT_LDG,      /* __ldg() */
+    CP_READONLY_VARIANT_CONSTANT, /* __constant__ memory: LDC, tables up to 64 KB */
+    CP_READONLY_VARIANT_COUNT
+} cp_readonly_variant;
+
+typedef enum {
+    CP_LOOKUP_MOD,       /* table[i % entries] */
+    CP_LOOKUP_RANDOM,    /* table[hash(i) % entries] */
+    CP_LOOKUP_BROADCAST, /* table[(i / 32) % entries]: one entry per warp */
+    CP_LOOKUP_COUNT
+} cp_lookup;
+
 /* Documented limits of the parameters (the CLI refuses values outside them). */
 #define CP_STRIDE_MAX 4096u
 #define CP_OFFSET_MAX 4096u
@@ -37,6 +52,10 @@ typedef enum {
 #define CP_EXPR_SIZE_DEFAULT (64ull << 20)   /* bytes: the expr model evaluates every thread */
 #define CP_SMEM_STRIDE_MAX 64u               /* elements: 32 * 64 * 16 bytes of shared memory */
 #define CP_TRANSPOSE_DIM_MAX 65536u
+#define CP_READONLY_SIZE_DEFAULT (64ull << 20) /* bytes of out: 16M lookups */
+#define CP_TABLE_MIN 128ull                    /* bytes: one 128-byte line */
+#define CP_TABLE_MAX (4ull << 30)              /* bytes: 2^30 entries */
+#define CP_TABLE_CONSTANT_MAX 65536ull         /* bytes of __constant__ memory */
 
 /* One configuration. Only the fields of `family` are meaningful; the others stay zero. */
 typedef struct cp_config {
@@ -64,7 +83,11 @@ typedef struct cp_config {
     const struct cp_expr *expr;
     int64_t expr_params[CP_EXPR_MAX_PARAMS];
     uint32_t nexpr_params;
-    /* stride, layout, gather, smem and expr: threads, one element each */
+    /* readonly family: a lookup out[i] = table[entry(i)] from a table of table_bytes */
+    cp_readonly_variant readonly;
+    cp_lookup lookup;
+    uint64_t table_bytes;
+    /* stride, layout, gather, smem, expr and readonly: threads, one element each */
     uint64_t elements;
     /* gemm family */
     cp_gemm_variant variant;
@@ -76,6 +99,8 @@ extern const char *const cp_config_op_names[CP_OP_COUNT];
 extern const char *const cp_config_layout_names[CP_LAYOUT_COUNT];
 extern const char *const cp_config_variant_names[CP_GEMM_COUNT];
 extern const char *const cp_config_transpose_names[CP_TRANSPOSE_COUNT];
+extern const char *const cp_config_readonly_names[CP_READONLY_VARIANT_COUNT];
+extern const char *const cp_config_lookup_names[CP_LOOKUP_COUNT];
 
 const char *cp_config_family_name(cp_family f);
 const char *cp_config_op_name(cp_op op);

@@ -9,8 +9,8 @@
 #include "cp_smem.h"
 
 static const char *const cp_param_options[CP_PARAM_COUNT] = {
-    "--stride",  "--offset", "--width", "--op", "--layout", "--fields", "--field",
-    "--variant", "--m",      "--n",     "--k",  "--run",    "--seed",
+    "--stride", "--offset", "--width", "--op",  "--layout", "--fields", "--field", "--variant",
+    "--m",      "--n",      "--k",     "--run", "--seed",   "--table",  "--index",
 };
 
 const char *cp_param_option(cp_param p)
@@ -44,6 +44,9 @@ CP_ACCESSORS(n, uint64_t)
 CP_ACCESSORS(k, uint64_t)
 CP_ACCESSORS(run, uint64_t)
 CP_ACCESSORS(seed, uint64_t)
+CP_ACCESSORS(readonly, cp_readonly_variant)
+CP_ACCESSORS(lookup, cp_lookup)
+CP_ACCESSORS(table_bytes, uint64_t)
 
 static uint64_t cp_family_get_elements(const cp_config *c)
 {
@@ -110,6 +113,29 @@ static int cp_family_check_layout(const cp_sweep params[CP_PARAM_COUNT], cp_stat
     return CP_EXIT_OK;
 }
 
+/* readonly: a table of whole 4-byte entries. */
+static int cp_family_check_table(const cp_sweep *t, cp_status *st)
+{
+    for (size_t i = 0; i < t->count; i++)
+        if (t->values[i] % 4) {
+            cp_status_set(st, CP_EXIT_USAGE,
+                          "--table: %llu bytes is not a whole number of 4-byte "
+                          "entries",
+                          (unsigned long long)t->values[i]);
+            cp_status_hint(st, "give a multiple of 4 bytes, e.g. --table 4K..64M:x4");
+            return CP_EXIT_USAGE;
+        }
+    return CP_EXIT_OK;
+}
+
+/* readonly: __constant__ memory holds 64 KB. */
+static const char *cp_family_readonly_absent(const cp_config *c)
+{
+    if (c->readonly == CP_READONLY_VARIANT_CONSTANT && c->table_bytes > CP_TABLE_CONSTANT_MAX)
+        return "the constant variant's table must fit the 64 KB of __constant__ memory";
+    return NULL;
+}
+
 /* --- what the swept parameters leave --------------------------------------------------------- */
 
 /* One thread per element of the access width. */
@@ -154,23 +180,23 @@ static int cp_family_gemm_shared(const cp_config *c)
 
 #define CP_P_STRIDE(def, max)                                                                      \
     {                                                                                              \
-        CP_PARAM_STRIDE, def, 1, max, NULL, 0, cp_family_set_stride, NULL                          \
+        CP_PARAM_STRIDE, def, 1, max, NULL, 0, cp_family_set_stride, NULL, 0                       \
     }
 #define CP_P_OFFSET                                                                                \
     {                                                                                              \
-        CP_PARAM_OFFSET, "0", 0, CP_OFFSET_MAX, NULL, 0, cp_family_set_offset, NULL                \
+        CP_PARAM_OFFSET, "0", 0, CP_OFFSET_MAX, NULL, 0, cp_family_set_offset, NULL, 0             \
     }
 #define CP_P_WIDTH(check)                                                                          \
     {                                                                                              \
-        CP_PARAM_WIDTH, "4", 4, 32, NULL, 0, cp_family_set_width_bytes, check                      \
+        CP_PARAM_WIDTH, "4", 4, 32, NULL, 0, cp_family_set_width_bytes, check, 0                   \
     }
 #define CP_P_OP                                                                                    \
     {                                                                                              \
-        CP_PARAM_OP, "load", 0, 0, CP_NAMES(cp_config_op_names), cp_family_set_op, NULL            \
+        CP_PARAM_OP, "load", 0, 0, CP_NAMES(cp_config_op_names), cp_family_set_op, NULL, 0         \
     }
 #define CP_P_DIM(p, def, max, set)                                                                 \
     {                                                                                              \
-        p, def, 1, max, NULL, 0, set, NULL                                                         \
+        p, def, 1, max, NULL, 0, set, NULL, 0                                                      \
     }
 
 #define CP_F_U64(key, get)                                                                         \
@@ -201,9 +227,9 @@ static const cp_family_field cp_stride_fields[] = {
 };
 
 static const cp_family_param cp_layout_params[] = {
-    {CP_PARAM_LAYOUT, "all", 0, 0, CP_NAMES(cp_config_layout_names), cp_family_set_layout, NULL},
-    {CP_PARAM_FIELDS, "4", 1, CP_FIELDS_MAX, NULL, 0, cp_family_set_fields, NULL},
-    {CP_PARAM_FIELD, "0", 0, CP_FIELDS_MAX - 1, NULL, 0, cp_family_set_field, NULL},
+    {CP_PARAM_LAYOUT, "all", 0, 0, CP_NAMES(cp_config_layout_names), cp_family_set_layout, NULL, 0},
+    {CP_PARAM_FIELDS, "4", 1, CP_FIELDS_MAX, NULL, 0, cp_family_set_fields, NULL, 0},
+    {CP_PARAM_FIELD, "0", 0, CP_FIELDS_MAX - 1, NULL, 0, cp_family_set_field, NULL, 0},
 };
 static const cp_family_field cp_layout_fields[] = {
     CP_F_NAME("layout", cp_family_get_layout, cp_config_layout_names),
@@ -213,7 +239,8 @@ static const cp_family_field cp_layout_fields[] = {
 };
 
 static const cp_family_param cp_gemm_params[] = {
-    {CP_PARAM_VARIANT, "all", 0, 0, CP_NAMES(cp_config_variant_names), cp_family_set_variant, NULL},
+    {CP_PARAM_VARIANT, "all", 0, 0, CP_NAMES(cp_config_variant_names), cp_family_set_variant, NULL,
+     0},
     CP_P_DIM(CP_PARAM_M, "4096", CP_GEMM_DIM_MAX, cp_family_set_m),
     CP_P_DIM(CP_PARAM_N, "4096", CP_GEMM_DIM_MAX, cp_family_set_n),
     CP_P_DIM(CP_PARAM_K, "4096", CP_GEMM_DIM_MAX, cp_family_set_k),
@@ -226,8 +253,8 @@ static const cp_family_field cp_gemm_fields[] = {
 };
 
 static const cp_family_param cp_gather_params[] = {
-    {CP_PARAM_SEED, "1", 0, UINT32_MAX, NULL, 0, cp_family_set_seed, NULL},
-    {CP_PARAM_RUN, "1", 1, 1ull << 32, NULL, 0, cp_family_set_run, NULL},
+    {CP_PARAM_SEED, "1", 0, UINT32_MAX, NULL, 0, cp_family_set_seed, NULL, 0},
+    {CP_PARAM_RUN, "1", 1, 1ull << 32, NULL, 0, cp_family_set_run, NULL, 0},
 };
 static const cp_family_field cp_gather_fields[] = {
     CP_F_U64("run", cp_family_get_run),
@@ -247,7 +274,7 @@ static const cp_family_field cp_smem_fields[] = {
 
 static const cp_family_param cp_transpose_params[] = {
     {CP_PARAM_VARIANT, "all", 0, 0, CP_NAMES(cp_config_transpose_names), cp_family_set_transpose,
-     NULL},
+     NULL, 0},
     CP_P_DIM(CP_PARAM_M, "8192", CP_TRANSPOSE_DIM_MAX, cp_family_set_m),
     CP_P_DIM(CP_PARAM_N, "8192", CP_TRANSPOSE_DIM_MAX, cp_family_set_n),
 };
@@ -263,6 +290,20 @@ static const cp_family_field cp_expr_fields[] = {
     {"params", NULL, NULL, CP_FIELD_PARAMS, NULL, NULL, 0},
     CP_F_WIDTH,
     CP_F_OP,
+    CP_F_ELEMENTS,
+};
+
+static const cp_family_param cp_readonly_params[] = {
+    {CP_PARAM_VARIANT, "all", 0, 0, CP_NAMES(cp_config_readonly_names), cp_family_set_readonly,
+     NULL, 0},
+    {CP_PARAM_LOOKUP, "mod", 0, 0, CP_NAMES(cp_config_lookup_names), cp_family_set_lookup, NULL, 0},
+    {CP_PARAM_TABLE, "4K..256M:x4", CP_TABLE_MIN, CP_TABLE_MAX, NULL, 0, cp_family_set_table_bytes,
+     cp_family_check_table, 1},
+};
+static const cp_family_field cp_readonly_fields[] = {
+    CP_F_NAME("variant", cp_family_get_readonly, cp_config_readonly_names),
+    CP_F_NAME("index", cp_family_get_lookup, cp_config_lookup_names),
+    {"table_bytes", NULL, "table", CP_FIELD_U64, cp_family_get_table_bytes, NULL, 0},
     CP_F_ELEMENTS,
 };
 
@@ -424,6 +465,34 @@ static const cp_family_desc cp_families[CP_FAMILY_COUNT] = {
             .chart = {"params", "width_bytes", "op"},
             .table_counts = CP_COUNTS_SIDES,
             .model = &cp_model_expr_family,
+        },
+    [CP_FAMILY_READONLY] =
+        {
+            .name = "readonly",
+            .help = "readonly: the read-only path, out[i] = table[j(i)]\n"
+                    "  --variant V       plain (const float *), restrict (const __restrict__), "
+                    "ldg\n"
+                    "                    (__ldg), constant (__constant__, up to 64K) or all "
+                    "(default all)\n"
+                    "  --index I         mod (j = i % entries), random (a hash of i) or "
+                    "broadcast\n"
+                    "                    (one entry per warp); default mod\n"
+                    "  --table BYTES     table sizes, K/M/G suffixes, e.g. 4K..256M:x4 (the "
+                    "default)\n"
+                    "  --size BYTES      bytes of out: one lookup per 4 bytes (default 64M)\n",
+            .list = "table: load at entry j(i) (global, or __constant__ memory), out: store at i\n",
+            .list_front = "",
+            CP_PARAMS(cp_readonly_params),
+            .size_default = CP_READONLY_SIZE_DEFAULT,
+            .init = cp_family_init_words,
+            CP_FIELDS(cp_readonly_fields),
+            .describe = {"variant", "index", "table_bytes"},
+            .table = {"variant", "index", "table_bytes"},
+            .chart = {"table_bytes", "variant", "index"},
+            .table_counts = CP_COUNTS_SIDES,
+            .requests_are_instructions = 1,
+            .model = &cp_model_readonly_family,
+            .absent = cp_family_readonly_absent,
         },
 };
 

@@ -18,6 +18,7 @@ typedef enum {
     CP_FAMILY_SMEM,
     CP_FAMILY_TRANSPOSE,
     CP_FAMILY_EXPR,
+    CP_FAMILY_READONLY,
     CP_FAMILY_COUNT
 } cp_family;
 
@@ -38,6 +39,8 @@ typedef enum {
     CP_PARAM_K,
     CP_PARAM_RUN,
     CP_PARAM_SEED,
+    CP_PARAM_TABLE,  /* bytes */
+    CP_PARAM_LOOKUP, /* --index of the readonly family: a named index pattern */
     CP_PARAM_COUNT
 } cp_param;
 
@@ -54,6 +57,7 @@ typedef struct cp_family_param {
     void (*set)(cp_config *c, uint64_t v);
     /* Checks every value beyond its limits (NULL: nothing more); CP_EXIT_USAGE with a hint. */
     int (*check)(const cp_sweep *values, cp_status *st);
+    int bytes; /* 1: a size in bytes, whose values take K, M and G suffixes */
 } cp_family_param;
 
 typedef enum {
@@ -113,6 +117,9 @@ typedef struct cp_family_desc {
     int requests_are_instructions;
     int (*uses_shared)(const cp_config *c); /* NULL: never */
     const struct cp_family_model *model;
+    /* Why configuration c does not exist (the plan leaves it out of the sweep), NULL when it
+     * does; NULL: every configuration exists. */
+    const char *(*absent)(const cp_config *c);
 } cp_family_desc;
 
 /* The descriptor of family f, NULL when f is no family. */

@@ -91,11 +91,36 @@ void cp_model_count_shared_request(const cp_warp_lanes *w, cp_counts *acc)
     acc->bank_conflicts += most - ideal;
 }
 
+void cp_model_count_constant_request(const cp_warp_lanes *w, cp_counts *acc)
+{
+    uint64_t words[CP_WARP_SIZE];
+    uint64_t distinct = 0;
+    for (unsigned l = 0; l < CP_WARP_SIZE; l++) {
+        if (!(w->active_mask & (1u << l)))
+            continue;
+        uint64_t word = w->addr[l] / 4;
+        uint64_t k = 0;
+        while (k < distinct && words[k] != word)
+            k++;
+        if (k == distinct)
+            words[distinct++] = word;
+    }
+    if (!distinct)
+        return;
+    acc->requests += 1;
+    acc->bytes_requested += distinct * 4;
+    acc->wavefronts += distinct;
+    acc->ideal_wavefronts += 1;
+    acc->bank_conflicts += distinct - 1;
+}
+
 /* Counts one request of an access in `space`. */
 static void cp_model_count(cp_space space, const cp_warp_lanes *w, cp_counts *acc)
 {
     if (space == CP_SPACE_SHARED)
         cp_model_count_shared_request(w, acc);
+    else if (space == CP_SPACE_CONSTANT)
+        cp_model_count_constant_request(w, acc);
     else
         cp_model_count_request(w, acc);
 }
@@ -139,7 +164,7 @@ static void cp_model_totals(cp_prediction *out)
         int load = ap->op == CP_OP_LOAD;
         if (ap->space == CP_SPACE_SHARED)
             cp_counts_add(load ? &out->shared_load : &out->shared_store, &ap->counts);
-        else
+        else if (ap->space == CP_SPACE_GLOBAL)
             cp_counts_add(load ? &out->load : &out->store, &ap->counts);
     }
 }

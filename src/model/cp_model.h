@@ -22,7 +22,13 @@
  *   bank_conflicts    wavefronts - ideal_wavefronts
  * Checked against the H100's l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{ld,st} and
  * l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{ld,st} for 4-, 8- and 16-byte lanes.
- * Shared accesses have no sectors, lines or footprint (zero). */
+ * Shared accesses have no sectors, lines or footprint (zero).
+ *
+ * Constant-memory loads (space CP_SPACE_CONSTANT, LDC) go through the constant cache, which
+ * delivers one distinct address per pass: per request, wavefronts are the distinct 4-byte words
+ * the active lanes read (1 when every lane reads the same word), ideal_wavefronts 1, and
+ * bank_conflicts the passes beyond the first. They are no global traffic: the global load and
+ * store sums leave them out, and they have no sectors, lines or footprint. */
 #ifndef CP_MODEL_H
 #define CP_MODEL_H
 
@@ -50,7 +56,7 @@ typedef struct cp_counts {
 } cp_counts;
 
 /* Where an access goes. */
-typedef enum { CP_SPACE_GLOBAL, CP_SPACE_SHARED } cp_space;
+typedef enum { CP_SPACE_GLOBAL, CP_SPACE_SHARED, CP_SPACE_CONSTANT } cp_space;
 
 /* One access of a kernel: a buffer touched by one kind of global memory instruction. An
  * access whose element is wider than 16 bytes is issued as several 16-byte instructions
@@ -148,5 +154,7 @@ void cp_model_count_request(const cp_warp_lanes *w, cp_counts *acc);
 /* Counts one shared memory request: wavefronts, ideal wavefronts, bank conflicts and bytes of
  * the active lanes of `w` (addresses are byte offsets in shared memory), added to acc. */
 void cp_model_count_shared_request(const cp_warp_lanes *w, cp_counts *acc);
+/* Counts one constant-memory request: its distinct words as wavefronts, added to acc. */
+void cp_model_count_constant_request(const cp_warp_lanes *w, cp_counts *acc);
 
 #endif

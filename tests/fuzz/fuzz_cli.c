@@ -36,14 +36,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (cp_cli_parse(argc, argv, &o, &st) == CP_EXIT_OK) {
         cp_config *configs = NULL;
         size_t n = 0;
-        if (!o.allow_large_sweep && cp_plan_build(&o, &configs, &n, &st) == CP_EXIT_OK) {
+        cp_plan_absent absent;
+        if (!o.allow_large_sweep && cp_plan_build(&o, &configs, &n, &absent, &st) == CP_EXIT_OK) {
             FILE *null = fopen("/dev/null", "w");
             for (size_t i = 0; i < n && i < 4; i++) {
                 cp_prediction p;
-                /* gather and expr count every warp (expr's explain checks every thread):
-                 * fine for coalprobe, too slow for a fuzzer */
-                int every_warp =
-                    configs[i].family == CP_FAMILY_GATHER || configs[i].family == CP_FAMILY_EXPR;
+                /* gather, expr and readonly may count every warp (expr's explain checks every
+                 * thread): fine for coalprobe, too slow for a fuzzer */
+                int every_warp = configs[i].family == CP_FAMILY_GATHER ||
+                                 configs[i].family == CP_FAMILY_EXPR ||
+                                 configs[i].family == CP_FAMILY_READONLY;
                 if (every_warp && configs[i].elements > (1u << 16))
                     continue;
                 cp_model_predict(&configs[i], &p, &st);

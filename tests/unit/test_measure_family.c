@@ -34,10 +34,12 @@ int main(void)
                             *gather = cp_measure_family_of(CP_FAMILY_GATHER),
                             *smem = cp_measure_family_of(CP_FAMILY_SMEM),
                             *transpose = cp_measure_family_of(CP_FAMILY_TRANSPOSE),
-                            *expr = cp_measure_family_of(CP_FAMILY_EXPR);
+                            *expr = cp_measure_family_of(CP_FAMILY_EXPR),
+                            *readonly = cp_measure_family_of(CP_FAMILY_READONLY);
     CHECK(stride == &cp_measure_stride && layout == &cp_measure_layout &&
           gemm == &cp_measure_gemm && gather == &cp_measure_gather && smem == &cp_measure_smem &&
-          transpose == &cp_measure_transpose && expr == &cp_measure_expr);
+          transpose == &cp_measure_transpose && expr == &cp_measure_expr &&
+          readonly == &cp_measure_readonly);
 
     /* one block per SM when profiled: smem, and the transposes through shared memory */
     cp_config c;
@@ -58,11 +60,11 @@ int main(void)
         if (!f)
             continue;
         CHECK(!f->useful_shared == (f != smem));
-        CHECK(!f->fill_input == (f != gather));
+        CHECK(!f->fill_input == (f != gather && f != readonly));
         CHECK(!f->after_timing == (f != gemm));
         CHECK(!f->load_kernel == (f != expr));
         CHECK(!f->release == (f != gemm && f != expr));
-        CHECK(!f->copy == (f != stride && f != layout && f != gather));
+        CHECK(!f->copy == (f != stride && f != layout && f != gather && f != readonly));
     }
 
     /* cuBLAS's GEMM: no resources, and why, without asking CUDA */

@@ -129,7 +129,12 @@ static void test_invalid_forms(void)
     expect_error("1..8:0", 1, 4096, "'1..8:0' has step 0 (the step must be at least 1)");
     expect_error("1..8:", 1, 4096, "'1..8:'");
     expect_error("1..:2", 1, 4096, "'1..:2' is missing the end of the range");
-    expect_error("1..8:x", 1, 4096, "'x' is not a whole number (in '1..8:x')");
+    expect_error("1..8:x", 1, 4096, "'1..8:x' is missing the factor after ':x'");
+    expect_error("1..8:y", 1, 4096, "'y' is not a whole number (in '1..8:y')");
+    expect_error("1..8:x1", 1, 4096, "has a factor below 2");
+    expect_error("0..8:x2", 0, 4096, "starts at 0");
+    expect_error("1..8:xq", 1, 4096, "'q' is not a whole number (in '1..8:xq')");
+    expect_error("4K", 1, 1u << 20, "'4K' is not a whole number"); /* sizes only */
     expect_error("1..8:-1", 1, 4096, "'-1' is not a whole number");
     expect_error("5:2", 1, 4096, "'5:2' is not a whole number");
     expect_error("1,,2", 1, 4096, "empty item in '1,,2'");
@@ -438,8 +443,48 @@ static void test_product(void)
     CHECK_EQ_U64(n, 0);
 }
 
+/* a..b:xF multiplies; a sweep of sizes takes K, M, G suffixes on every number. */
+static void test_geometric_and_sizes(void)
+{
+    const uint64_t g[] = {1, 4, 16, 64};
+    expect_values("1..100:x4", 1, 4096, g, 4);
+    const uint64_t g2[] = {3, 6, 12, 24, 5};
+    expect_values("3..24:x2,5", 1, 4096, g2, 5);
+    const uint64_t one[] = {7};
+    expect_values("7..20:x3", 1, 4096, one + 0, 1); /* 7, then 21 > 20 */
+
+    cp_sweep s = {NULL, 0};
+    cp_status st;
+    cp_status_clear(&st);
+    CHECK_EQ_U64(
+        cp_sweep_parse_sizes("4K..64M:x4,1G,128,2KiB", "--table", 128, 1ull << 32, &s, &st),
+        CP_EXIT_OK);
+    const uint64_t want[] = {4096,     16384,    65536,      262144, 1048576, 4194304,
+                             16777216, 67108864, 1ull << 30, 128,    2048};
+    CHECK_EQ_U64(s.count, (sizeof want / sizeof want[0]));
+    for (size_t i = 0; i < s.count && i < (sizeof want / sizeof want[0]); i++)
+        CHECK_EQ_U64(s.values[i], want[i]);
+    cp_sweep_free(&s);
+    CHECK_EQ_U64(cp_sweep_parse_sizes("1K..8K:2K", "--table", 128, 1u << 20, &s, &st), CP_EXIT_OK);
+    CHECK_EQ_U64(s.count, 4); /* 1K, 3K, 5K, 7K */
+    CHECK(s.count == 4 && s.values[3] == 7168);
+    cp_sweep_free(&s);
+    CHECK_EQ_U64(cp_sweep_parse_sizes("64..4K", "--table", 128, 1u << 20, &s, &st), CP_EXIT_USAGE);
+    CHECK_STR_CONTAINS(st.message, "below the minimum 128");
+    cp_status_clear(&st);
+    CHECK_EQ_U64(cp_sweep_parse_sizes("4X", "--table", 128, 1u << 20, &s, &st), CP_EXIT_USAGE);
+    CHECK_STR_CONTAINS(st.message, "'4X' is not a whole number");
+    cp_status_clear(&st);
+    CHECK_EQ_U64(cp_sweep_parse_sizes("iB", "--table", 0, 1u << 20, &s, &st), CP_EXIT_USAGE);
+    cp_status_clear(&st);
+    CHECK_EQ_U64(cp_sweep_parse_sizes("99999999999G", "--table", 0, UINT64_MAX, &s, &st),
+                 CP_EXIT_USAGE);
+    CHECK_STR_CONTAINS(st.message, "is too large");
+}
+
 int main(void)
 {
+    test_geometric_and_sizes();
     test_valid_forms();
     test_bounds();
     test_invalid_forms();

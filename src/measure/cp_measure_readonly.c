@@ -1,0 +1,58 @@
+/* cp_measure_readonly.c: measuring the readonly family: its kernel's launch and resources, the
+ * constant variant's table copied into __constant__ memory, and the check of
+ * out[i] = table[entry(i)]. */
+#include "cp_measure_family.h"
+#include "cp_readonly.h"
+
+enum { CP_MEASURE_READONLY_TABLE, CP_MEASURE_READONLY_OUT };
+
+static int cp_measure_readonly_launch(const cp_cuda_run *r, cp_status *st)
+{
+    const cp_config *c = r->c;
+    CP_CUDA_CHECK(st, cp_kernels_readonly_launch((int)c->readonly, (int)c->lookup,
+                                                 r->bufs[CP_MEASURE_READONLY_TABLE],
+                                                 r->bufs[CP_MEASURE_READONLY_OUT], c->elements,
+                                                 c->table_bytes / 4, r->s->stream));
+    return CP_EXIT_OK;
+}
+
+static int cp_measure_readonly_resources(const cp_config *c, const cp_rtc_module *expr,
+                                         cp_kernel_resources *k, cp_resources *r, cp_status *st)
+{
+    (void)expr;
+    (void)r;
+    CP_CUDA_CHECK(st, cp_kernels_readonly_resources((int)c->readonly, (int)c->lookup, k));
+    return CP_EXIT_OK;
+}
+
+/* The constant variant reads __constant__ memory: the table's fill is written to the global
+ * buffer and copied from there, so that the output check finds the same values. */
+static int cp_measure_readonly_fill_input(const cp_cuda_run *r, size_t a, void *buf, int *written,
+                                          cp_status *st)
+{
+    const cp_config *c = r->c;
+    if (a != CP_MEASURE_READONLY_TABLE || c->readonly != CP_READONLY_VARIANT_CONSTANT)
+        return CP_EXIT_OK;
+    CP_CUDA_CHECK(st, cp_kernels_fill_launch(buf, c->table_bytes, cp_cuda_seed(a), r->s->stream));
+    CP_CUDA_CHECK(st, cp_kernels_readonly_constant_load(buf, c->table_bytes, r->s->stream));
+    *written = 1;
+    return CP_EXIT_OK;
+}
+
+static uint64_t cp_measure_readonly_src(const cp_config *c, uint64_t i)
+{
+    return cp_readonly_entry((uint32_t)i, (uint32_t)(c->table_bytes / 4), (int)c->lookup);
+}
+
+static const cp_cuda_copy cp_measure_readonly_copy = {
+    .out = CP_MEASURE_READONLY_OUT,
+    .data = CP_MEASURE_READONLY_TABLE,
+    .src = cp_measure_readonly_src,
+};
+
+const cp_measure_family cp_measure_readonly = {
+    .launch = cp_measure_readonly_launch,
+    .copy = &cp_measure_readonly_copy,
+    .resources = cp_measure_readonly_resources,
+    .fill_input = cp_measure_readonly_fill_input,
+};
