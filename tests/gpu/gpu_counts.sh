@@ -62,6 +62,8 @@ run gemm --variant smem --m 64,96 --n 64,40 --k 32,40,70
 run gemm --variant all --m 33,100 --n 65,31 --k 1,17
 run smem --stride 1..33,48,63,64 --width 4,8,16 --op all
 run transpose --variant all --m 4096,1000,33 --n 4096,1100,65
+run readonly --variant all --index all --table 128,132,4K,64K,1M,64M --size 4M
+run readonly --variant all --index all --table 4K,4100 --size 4100
 run expr --index "(i % 32) * 1024 + i / 32" --size 4M --width 4,16
 run expr --index "(i * s + k) % n" --param s=1..4,32,33 --param k=0,5 --op all --size 4M
 run expr --index "i / 2" --op store --size 1M

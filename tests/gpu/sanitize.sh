@@ -37,6 +37,7 @@ for tool in memcheck racecheck; do
     check "$tool" stride --stride 1,3,33 --offset 0,1,31 --width 4,8,16,32 --op all --size 4128
     check "$tool" layout --layout all --fields 1,63,64 --field 0 --size 4100
     check "$tool" layout --layout all --fields 64 --field 63 --size 4K
+    check "$tool" readonly --variant all --index all --table 128,4100,64K --size 4100
     check "$tool" gemm --variant all --m 1,33 --n 1,65 --k 1,17,70
     check "$tool" gather --run 1,7 --size 4100
     check "$tool" transpose --variant all --m 1,33,64 --n 1,65
