@@ -191,9 +191,9 @@ __device__ __forceinline__ void cp_async_tma_body(const float *in, const CUtenso
     __shared__ __align__(8) uint64_t bars[S];
     if (threadIdx.x == 0) {
         for (int s = 0; s < S; s++)
-            asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;\n" ::"r"(
-                             cp_async_shared_address(&bars[s]))
-                         : "memory");
+            asm volatile(
+                "mbarrier.init.shared::cta.b64 [%0], 1;\n" ::"r"(cp_async_shared_address(&bars[s]))
+                : "memory");
         asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); // visible to the TMA
     }
     __syncthreads();
@@ -315,8 +315,7 @@ cudaError_t cp_async_plan_for(int variant, int stages, unsigned *blocks)
     int per_sm = 0;
     if ((e = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)dyn)) !=
             cudaSuccess ||
-        (e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device)) !=
-            cudaSuccess ||
+        (e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device)) != cudaSuccess ||
         (e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, CP_ASYNC_BLOCK, dyn)) !=
             cudaSuccess)
         return e;
@@ -361,10 +360,10 @@ cudaError_t cp_async_map_for(const float *in, uint64_t tiles, const CUtensorMap 
     cuuint64_t strides[1] = {CP_ASYNC_ROW * sizeof(float)};
     cuuint32_t box[2] = {CP_ASYNC_ROW, CP_ASYNC_BOX_ROWS};
     cuuint32_t steps[2] = {1, 1};
-    CUresult r = encode(&m->map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, const_cast<float *>(in), dims,
-                        strides, box, steps, CU_TENSOR_MAP_INTERLEAVE_NONE,
-                        CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_NONE,
-                        CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    CUresult r =
+        encode(&m->map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, const_cast<float *>(in), dims, strides,
+               box, steps, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
+               CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
     if (r != CUDA_SUCCESS) {
         m->in = nullptr;
         return cudaErrorInvalidValue;
@@ -382,9 +381,8 @@ extern "C" int cp_kernels_async_needs(int variant)
     return cp_async_needs(variant);
 }
 
-extern "C" cudaError_t cp_kernels_async_launch(int variant, int stages, const float *in,
-                                               float *out, uint64_t tiles, uint32_t work,
-                                               cudaStream_t stream)
+extern "C" cudaError_t cp_kernels_async_launch(int variant, int stages, const float *in, float *out,
+                                               uint64_t tiles, uint32_t work, cudaStream_t stream)
 {
     if (!cp_async_kernel_for(variant, stages) || tiles > (1ull << 40))
         return cudaErrorInvalidValue;

@@ -25,9 +25,9 @@
 #endif
 
 #define CP_ASYNC_BLOCK 256u
-#define CP_ASYNC_TILE 4096u                                /* floats: 16 KB */
+#define CP_ASYNC_TILE 4096u                                  /* floats: 16 KB */
 #define CP_ASYNC_PER_THREAD (CP_ASYNC_TILE / CP_ASYNC_BLOCK) /* 16 elements */
-#define CP_ASYNC_CHUNK 16u                                 /* bytes one cp.async lane copies */
+#define CP_ASYNC_CHUNK 16u                                   /* bytes one cp.async lane copies */
 #define CP_ASYNC_CHUNKS_PER_THREAD (CP_ASYNC_TILE * 4u / CP_ASYNC_CHUNK / CP_ASYNC_BLOCK) /* 4 */
 #define CP_ASYNC_ROW 256u      /* floats of a row of the tensor map: 1 KB */
 #define CP_ASYNC_BOX_ROWS 16u  /* rows of a box: one tile */

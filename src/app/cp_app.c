@@ -179,13 +179,53 @@ static void cp_app_restore_signals(const struct sigaction old[2])
 
 /* Times every configuration, then reads the counters of all of them in batches. Stops early
  * when a signal arrives: *done tells how many configurations were finished. */
+/* 1 when the device is below what configuration c's kernel needs (cp_family_desc.needs_cc). */
+static int cp_app_beyond_device(const cp_config *c, const cp_device_info *dev)
+{
+    const cp_family_desc *fd = cp_family_get(c->family);
+    int needs = fd && fd->needs_cc ? fd->needs_cc(c) : 0;
+    return needs > dev->cc_major * 10 + dev->cc_minor;
+}
+
+/* Reads the counters of the rows measured (m of n: the others are beyond the device), through
+ * compacted copies of the arrays when some were left out. */
+static int cp_app_counters(const cp_backend *backend, void *state, const cp_config *configs,
+                           const cp_prediction *preds, const cp_row *rows, cp_measurement *meas,
+                           size_t n, size_t m, cp_status *st)
+{
+    if (m == n)
+        return backend->counters(state, n, configs, preds, meas, st);
+    if (m == 0)
+        return CP_EXIT_OK;
+    cp_config *c = malloc(m * sizeof *c);
+    cp_prediction *p = malloc(m * sizeof *p);
+    cp_measurement *x = malloc(m * sizeof *x);
+    int rc = c && p && x ? CP_EXIT_OK
+                         : cp_status_set(st, CP_EXIT_RUNTIME, "out of memory for %zu rows", m);
+    for (size_t i = 0, k = 0; rc == CP_EXIT_OK && i < n; i++)
+        if (rows[i].measured) {
+            c[k] = configs[i], p[k] = preds[i], x[k] = meas[i];
+            k++;
+        }
+    if (rc == CP_EXIT_OK)
+        rc = backend->counters(state, m, c, p, x, st);
+    for (size_t i = 0, k = 0; rc == CP_EXIT_OK && i < n; i++)
+        if (rows[i].measured)
+            meas[i] = x[k++];
+    free(c);
+    free(p);
+    free(x);
+    return rc;
+}
+
 static int cp_app_measure_all(const cp_backend *backend, void *state, const cp_config *configs,
                               const cp_prediction *preds, cp_row *rows, cp_measurement *meas,
-                              size_t n, size_t *done, cp_status *st)
+                              size_t n, size_t *done, const cp_device_info *dev, cp_status *st)
 {
     cp_progress progress;
     cp_progress_start(&progress, "measuring");
     *done = 0;
+    size_t measured = 0, beyond = 0;
     for (size_t i = 0; i < n; i++) {
         if (cp_parallel_cancelled()) {
             cp_progress_clear(&progress);
@@ -193,6 +233,22 @@ static int cp_app_measure_all(const cp_backend *backend, void *state, const cp_c
         }
         cp_progress_update(&progress, i, n, &rows[i].config);
         cp_measurement_clear(&meas[i]);
+        if (cp_app_beyond_device(&rows[i].config, dev)) {
+            if (beyond++ == 0) {
+                char desc[160];
+                cp_config_describe(&rows[i].config, desc, sizeof desc);
+                const cp_family_desc *fd = cp_family_get(rows[i].config.family);
+                int needs = fd->needs_cc(&rows[i].config);
+                cp_progress_clear(&progress);
+                fprintf(stderr,
+                        "coalprobe: note: %s %s needs sm_%d (compute capability %d.%d) and %s is "
+                        "sm_%d%d: predicted, not measured\n",
+                        fd->name, desc, needs, needs / 10, needs % 10, dev->name, dev->cc_major,
+                        dev->cc_minor);
+            }
+            *done = i + 1;
+            continue;
+        }
         int rc = backend->measure(state, &rows[i].config, &rows[i].predicted, &meas[i], st);
         if (rc != CP_EXIT_OK) {
             cp_progress_clear(&progress);
@@ -204,14 +260,18 @@ static int cp_app_measure_all(const cp_backend *backend, void *state, const cp_c
             return rc;
         }
         rows[i].measured = &meas[i];
+        measured++;
         *done = i + 1;
     }
+    if (beyond > 1)
+        fprintf(stderr, "coalprobe: note: %zu configurations beyond this GPU were not measured\n",
+                beyond);
     if (progress.enabled && n > 0) {
         progress.verb = "reading the hardware counters of";
         progress.start = 0; /* always say so: it takes a moment */
         cp_progress_update(&progress, n, n, &rows[n - 1].config);
     }
-    int rc = backend->counters(state, n, configs, preds, meas, st);
+    int rc = cp_app_counters(backend, state, configs, preds, rows, meas, n, measured, st);
     cp_progress_clear(&progress);
     return rc;
 }
@@ -446,7 +506,7 @@ static int cp_app_measure(const cp_backend *backend, void *state, const cp_confi
                           size_t *done, cp_status *refusal, const cp_device_info *dev,
                           cp_status *st)
 {
-    CP_TRY(cp_app_measure_all(backend, state, configs, preds, rows, meas, n, done, st));
+    CP_TRY(cp_app_measure_all(backend, state, configs, preds, rows, meas, n, done, dev, st));
     int counters_refused = refusal->code != CP_EXIT_OK;
     if (!counters_refused && backend->counters_refusal) { /* a session opened meanwhile */
         backend->counters_refusal(state, refusal);

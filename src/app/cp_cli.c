@@ -28,6 +28,8 @@ enum {
     OPT_SEED,
     OPT_TABLE,
     OPT_INDEX, /* the readonly family's CP_PARAM_LOOKUP, or the expr family's expression */
+    OPT_STAGES,
+    OPT_WORK,
     OPT_SIZE,
     OPT_FORMAT,
     OPT_EXPLAIN,
@@ -60,6 +62,8 @@ static const struct option cp_cli_options[] = {
     {"run", required_argument, NULL, OPT_RUN},
     {"seed", required_argument, NULL, OPT_SEED},
     {"table", required_argument, NULL, OPT_TABLE},
+    {"stages", required_argument, NULL, OPT_STAGES},
+    {"work", required_argument, NULL, OPT_WORK},
     {"size", required_argument, NULL, OPT_SIZE},
     {"format", required_argument, NULL, OPT_FORMAT},
     {"output", required_argument, NULL, 'o'},

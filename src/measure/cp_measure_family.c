@@ -12,6 +12,7 @@ static const cp_measure_family *const cp_measure_families[CP_FAMILY_COUNT] = {
     [CP_FAMILY_GEMM] = &cp_measure_gemm,     [CP_FAMILY_GATHER] = &cp_measure_gather,
     [CP_FAMILY_SMEM] = &cp_measure_smem,     [CP_FAMILY_TRANSPOSE] = &cp_measure_transpose,
     [CP_FAMILY_EXPR] = &cp_measure_expr,     [CP_FAMILY_READONLY] = &cp_measure_readonly,
+    [CP_FAMILY_ASYNC] = &cp_measure_async,
 };
 
 const cp_measure_family *cp_measure_family_of(cp_family f)

@@ -143,7 +143,8 @@ typedef struct cp_measure_family {
 } cp_measure_family;
 
 extern const cp_measure_family cp_measure_stride, cp_measure_layout, cp_measure_gemm,
-    cp_measure_gather, cp_measure_smem, cp_measure_transpose, cp_measure_expr, cp_measure_readonly;
+    cp_measure_gather, cp_measure_smem, cp_measure_transpose, cp_measure_expr, cp_measure_readonly,
+    cp_measure_async;
 
 /* The family's entry, NULL for a value outside the enumeration. */
 const cp_measure_family *cp_measure_family_of(cp_family f);

@@ -15,6 +15,8 @@ const char *const cp_config_transpose_names[CP_TRANSPOSE_COUNT] = {"naive", "til
 const char *const cp_config_readonly_names[CP_READONLY_VARIANT_COUNT] = {"plain", "restrict", "ldg",
                                                                          "constant"};
 const char *const cp_config_lookup_names[CP_LOOKUP_COUNT] = {"mod", "random", "broadcast"};
+const char *const cp_config_async_names[CP_ASYNC_VARIANT_COUNT] = {"plain", "smem", "cp-async",
+                                                                   "tma-bulk", "tma-tensor"};
 
 const char *cp_config_family_name(cp_family f)
 {

@@ -40,6 +40,15 @@ typedef enum {
     CP_LOOKUP_COUNT
 } cp_lookup;
 
+typedef enum {
+    CP_ASYNC_VARIANT_PLAIN,      /* each thread loads its elements (LDG) */
+    CP_ASYNC_VARIANT_SMEM,       /* staged in shared memory synchronously (LDG, STS, LDS) */
+    CP_ASYNC_VARIANT_CP_ASYNC,   /* cp.async into shared memory (LDGSTS), stages in flight */
+    CP_ASYNC_VARIANT_TMA_BULK,   /* cp.async.bulk of the whole tile (TMA), mbarriers */
+    CP_ASYNC_VARIANT_TMA_TENSOR, /* cp.async.bulk.tensor.2d through a tensor map */
+    CP_ASYNC_VARIANT_COUNT
+} cp_async_variant;
+
 /* Documented limits of the parameters (the CLI refuses values outside them). */
 #define CP_STRIDE_MAX 4096u
 #define CP_OFFSET_MAX 4096u
@@ -56,6 +65,9 @@ typedef enum {
 #define CP_TABLE_MIN 128ull                    /* bytes: one 128-byte line */
 #define CP_TABLE_MAX (4ull << 30)              /* bytes: 2^30 entries */
 #define CP_TABLE_CONSTANT_MAX 65536ull         /* bytes of __constant__ memory */
+#define CP_ASYNC_TILE_FLOATS 4096u             /* a tile: 16 KB (patterns/cp_async.h) */
+#define CP_ASYNC_STAGES_LIMIT 4u
+#define CP_ASYNC_WORK_LIMIT 4096u
 
 /* One configuration. Only the fields of `family` are meaningful; the others stay zero. */
 typedef struct cp_config {
@@ -87,7 +99,13 @@ typedef struct cp_config {
     cp_readonly_variant readonly;
     cp_lookup lookup;
     uint64_t table_bytes;
-    /* stride, layout, gather, smem, expr and readonly: threads, one element each */
+    /* async family: tiles of 16 KB loaded by `async`, `stages` in flight, `work` FMAs per
+     * element; elements = 4096 per tile */
+    cp_async_variant async;
+    uint32_t stages;
+    uint32_t work;
+    /* stride, layout, gather, smem, expr, readonly and async: elements (threads but for
+     * async) */
     uint64_t elements;
     /* gemm family */
     cp_gemm_variant variant;
@@ -101,6 +119,7 @@ extern const char *const cp_config_variant_names[CP_GEMM_COUNT];
 extern const char *const cp_config_transpose_names[CP_TRANSPOSE_COUNT];
 extern const char *const cp_config_readonly_names[CP_READONLY_VARIANT_COUNT];
 extern const char *const cp_config_lookup_names[CP_LOOKUP_COUNT];
+extern const char *const cp_config_async_names[CP_ASYNC_VARIANT_COUNT];
 
 const char *cp_config_family_name(cp_family f);
 const char *cp_config_op_name(cp_op op);

@@ -47,6 +47,9 @@ CP_ACCESSORS(seed, uint64_t)
 CP_ACCESSORS(readonly, cp_readonly_variant)
 CP_ACCESSORS(lookup, cp_lookup)
 CP_ACCESSORS(table_bytes, uint64_t)
+CP_ACCESSORS(async, cp_async_variant)
+CP_ACCESSORS(stages, uint32_t)
+CP_ACCESSORS(work, uint32_t)
 
 static uint64_t cp_family_get_elements(const cp_config *c)
 {
@@ -136,6 +139,33 @@ static const char *cp_family_readonly_absent(const cp_config *c)
     return NULL;
 }
 
+/* async: plain and smem load each tile before computing it, one at a time. */
+static const char *cp_family_async_absent(const cp_config *c)
+{
+    if ((c->async == CP_ASYNC_VARIANT_PLAIN || c->async == CP_ASYNC_VARIANT_SMEM) && c->stages > 1)
+        return "plain and smem have one stage (the tile loaded, then computed): --stages 1";
+    return NULL;
+}
+
+/* async: cp.async (LDGSTS) came with sm_80, the TMA unit with sm_90. */
+static int cp_family_async_needs_cc(const cp_config *c)
+{
+    switch (c->async) {
+    case CP_ASYNC_VARIANT_CP_ASYNC:
+        return 80;
+    case CP_ASYNC_VARIANT_TMA_BULK:
+    case CP_ASYNC_VARIANT_TMA_TENSOR:
+        return 90;
+    default:
+        return 0;
+    }
+}
+
+static int cp_family_async_shared(const cp_config *c)
+{
+    return c->async != CP_ASYNC_VARIANT_PLAIN;
+}
+
 /* --- what the swept parameters leave --------------------------------------------------------- */
 
 /* One thread per element of the access width. */
@@ -156,6 +186,13 @@ static void cp_family_init_smem(cp_config *c, uint64_t size_bytes)
     (void)size_bytes;
     c->elements = (uint64_t)CP_SMEM_BLOCKS * CP_SMEM_BLOCK;
     c->iterations = CP_SMEM_ITERATIONS;
+}
+
+/* async: whole 16 KB tiles of 4-byte elements, at least one. */
+static void cp_family_init_tiles(cp_config *c, uint64_t size_bytes)
+{
+    uint64_t tiles = size_bytes / (CP_ASYNC_TILE_FLOATS * 4);
+    c->elements = (tiles ? tiles : 1) * CP_ASYNC_TILE_FLOATS;
 }
 
 static int cp_family_always(const cp_config *c)
@@ -304,6 +341,18 @@ static const cp_family_field cp_readonly_fields[] = {
     CP_F_NAME("variant", cp_family_get_readonly, cp_config_readonly_names),
     CP_F_NAME("index", cp_family_get_lookup, cp_config_lookup_names),
     {"table_bytes", NULL, "table", CP_FIELD_U64, cp_family_get_table_bytes, NULL, 0},
+    CP_F_ELEMENTS,
+};
+
+static const cp_family_param cp_async_params[] = {
+    {CP_PARAM_VARIANT, "all", 0, 0, CP_NAMES(cp_config_async_names), cp_family_set_async, NULL, 0},
+    {CP_PARAM_STAGES, "1,2", 1, CP_ASYNC_STAGES_LIMIT, NULL, 0, cp_family_set_stages, NULL, 0},
+    {CP_PARAM_WORK, "0", 0, CP_ASYNC_WORK_LIMIT, NULL, 0, cp_family_set_work, NULL, 0},
+};
+static const cp_family_field cp_async_fields[] = {
+    CP_F_NAME("variant", cp_family_get_async, cp_config_async_names),
+    CP_F_U64("stages", cp_family_get_stages),
+    CP_F_U64("work", cp_family_get_work),
     CP_F_ELEMENTS,
 };
 
@@ -493,6 +542,33 @@ static const cp_family_desc cp_families[CP_FAMILY_COUNT] = {
             .requests_are_instructions = 1,
             .model = &cp_model_readonly_family,
             .absent = cp_family_readonly_absent,
+        },
+    [CP_FAMILY_ASYNC] =
+        {
+            .name = "async",
+            .help = "async: 16 KB tiles loaded into the SM, then computed (the copy ladder)\n"
+                    "  --variant V       plain (LDG), smem (LDG, STS, LDS), cp-async (LDGSTS),\n"
+                    "                    tma-bulk (cp.async.bulk), tma-tensor (a 2-D tensor "
+                    "map) or all\n"
+                    "  --stages S        tiles in flight, 1..4 (default 1,2; plain and smem: "
+                    "1)\n"
+                    "  --work W          FMAs per element, 0..4096 (default 0: memory bound)\n"
+                    "  --size BYTES      bytes of in, whole 16 KB tiles (default 256M)\n",
+            .list = "in: load of each tile (LSU, cp.async or TMA), tile: shared store and "
+                    "load,\nout: store; cp-async needs sm_80, tma-* sm_90\n",
+            .list_front = "",
+            CP_PARAMS(cp_async_params),
+            .size_default = CP_SIZE_DEFAULT,
+            .init = cp_family_init_tiles,
+            CP_FIELDS(cp_async_fields),
+            .describe = {"variant", "stages", "work"},
+            .table = {"variant", "stages", "work"},
+            .chart = {"work", "stages", "variant"},
+            .table_counts = CP_COUNTS_SIDES_SHARED,
+            .uses_shared = cp_family_async_shared,
+            .model = &cp_model_async_family,
+            .absent = cp_family_async_absent,
+            .needs_cc = cp_family_async_needs_cc,
         },
 };
 

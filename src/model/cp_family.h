@@ -19,6 +19,7 @@ typedef enum {
     CP_FAMILY_TRANSPOSE,
     CP_FAMILY_EXPR,
     CP_FAMILY_READONLY,
+    CP_FAMILY_ASYNC,
     CP_FAMILY_COUNT
 } cp_family;
 
@@ -41,6 +42,8 @@ typedef enum {
     CP_PARAM_SEED,
     CP_PARAM_TABLE,  /* bytes */
     CP_PARAM_LOOKUP, /* --index of the readonly family: a named index pattern */
+    CP_PARAM_STAGES,
+    CP_PARAM_WORK,
     CP_PARAM_COUNT
 } cp_param;
 
@@ -120,6 +123,9 @@ typedef struct cp_family_desc {
     /* Why configuration c does not exist (the plan leaves it out of the sweep), NULL when it
      * does; NULL: every configuration exists. */
     const char *(*absent)(const cp_config *c);
+    /* The compute capability c's kernel needs, as major * 10 + minor (90: sm_90), 0 for any
+     * GPU coalprobe runs on; NULL: 0. A GPU below it does not measure the configuration. */
+    int (*needs_cc)(const cp_config *c);
 } cp_family_desc;
 
 /* The descriptor of family f, NULL when f is no family. */

@@ -114,6 +114,18 @@ void cp_model_count_constant_request(const cp_warp_lanes *w, cp_counts *acc)
     acc->bank_conflicts += distinct - 1;
 }
 
+void cp_model_count_tma_request(const cp_warp_lanes *w, cp_counts *acc)
+{
+    if (!(w->active_mask & 1u) || w->lane_bytes == 0)
+        return;
+    uint64_t first = w->addr[0], last = first + w->lane_bytes - 1;
+    acc->requests += 1;
+    acc->sectors += last / CP_SECTOR_BYTES - first / CP_SECTOR_BYTES + 1;
+    acc->lines += last / CP_LINE_BYTES - first / CP_LINE_BYTES + 1;
+    acc->bytes_requested += w->lane_bytes;
+    acc->ideal_sectors += (w->lane_bytes + CP_SECTOR_BYTES - 1) / CP_SECTOR_BYTES;
+}
+
 /* Counts one request of an access in `space`. */
 static void cp_model_count(cp_space space, const cp_warp_lanes *w, cp_counts *acc)
 {
@@ -121,6 +133,8 @@ static void cp_model_count(cp_space space, const cp_warp_lanes *w, cp_counts *ac
         cp_model_count_shared_request(w, acc);
     else if (space == CP_SPACE_CONSTANT)
         cp_model_count_constant_request(w, acc);
+    else if (space == CP_SPACE_TMA)
+        cp_model_count_tma_request(w, acc);
     else
         cp_model_count_request(w, acc);
 }
@@ -166,6 +180,8 @@ static void cp_model_totals(cp_prediction *out)
             cp_counts_add(load ? &out->shared_load : &out->shared_store, &ap->counts);
         else if (ap->space == CP_SPACE_GLOBAL)
             cp_counts_add(load ? &out->load : &out->store, &ap->counts);
+        else if (ap->space == CP_SPACE_TMA)
+            cp_counts_add(&out->tma_load, &ap->counts);
     }
 }
 
@@ -551,18 +567,22 @@ int cp_model_predict_exact(const cp_config *c, uint64_t max_lane_visits, cp_pred
                     for (unsigned l = 0; l < CP_WARP_SIZE; l++) {
                         if (!(w.active_mask & (1u << l)))
                             continue;
+                        /* a lane's bytes lie in one sector, a TMA copy's span several */
                         uint64_t s = w.addr[l] / CP_SECTOR_BYTES;
-                        if (s >= nsectors) {
+                        uint64_t e = (w.addr[l] + w.lane_bytes - 1) / CP_SECTOR_BYTES;
+                        if (e >= nsectors) {
                             free(seen);
                             return cp_status_set(st, CP_EXIT_RUNTIME,
                                                  "model error: access %s lane %u of warp %" PRIu64
                                                  " is outside its %" PRIu64 "-byte buffer",
                                                  ap->name, l, warp, ap->buffer_bytes);
                         }
-                        if (ap->space == CP_SPACE_GLOBAL && !(seen[s / 8] & (1u << (s % 8)))) {
-                            seen[s / 8] |= (unsigned char)(1u << (s % 8));
-                            ap->counts.footprint_sectors++;
-                        }
+                        int counted = ap->space == CP_SPACE_GLOBAL || ap->space == CP_SPACE_TMA;
+                        for (; counted && s <= e; s++)
+                            if (!(seen[s / 8] & (1u << (s % 8)))) {
+                                seen[s / 8] |= (unsigned char)(1u << (s % 8));
+                                ap->counts.footprint_sectors++;
+                            }
                     }
                 }
         free(seen);

@@ -28,7 +28,12 @@
  * delivers one distinct address per pass: per request, wavefronts are the distinct 4-byte words
  * the active lanes read (1 when every lane reads the same word), ideal_wavefronts 1, and
  * bank_conflicts the passes beyond the first. They are no global traffic: the global load and
- * store sums leave them out, and they have no sectors, lines or footprint. */
+ * store sums leave them out, and they have no sectors, lines or footprint.
+ *
+ * Copies by the TMA unit (space CP_SPACE_TMA: cp.async.bulk, 1-D or through a tensor map) move
+ * global memory without the LSU: one request per copy instruction, issued by one lane whose
+ * lane_bytes are the whole copy; sectors are those of the bytes it spans, in whole sectors. They
+ * sum into tma_load, not into load. */
 #ifndef CP_MODEL_H
 #define CP_MODEL_H
 
@@ -56,7 +61,7 @@ typedef struct cp_counts {
 } cp_counts;
 
 /* Where an access goes. */
-typedef enum { CP_SPACE_GLOBAL, CP_SPACE_SHARED, CP_SPACE_CONSTANT } cp_space;
+typedef enum { CP_SPACE_GLOBAL, CP_SPACE_SHARED, CP_SPACE_CONSTANT, CP_SPACE_TMA } cp_space;
 
 /* One access of a kernel: a buffer touched by one kind of global memory instruction. An
  * access whose element is wider than 16 bytes is issued as several 16-byte instructions
@@ -75,9 +80,10 @@ typedef struct cp_access_prediction {
 
 /* The model's prediction for one configuration. */
 typedef struct cp_prediction {
-    int modelled;    /* 0 when the kernel is not modelled (cuBLAS): counts are meaningless */
-    cp_counts load;  /* sum over the global load accesses */
-    cp_counts store; /* sum over the global store accesses */
+    int modelled;       /* 0 when the kernel is not modelled (cuBLAS): counts are meaningless */
+    cp_counts load;     /* sum over the global load accesses (LSU: LDG, LDGSTS) */
+    cp_counts store;    /* sum over the global store accesses */
+    cp_counts tma_load; /* sum over the copies into shared memory by the TMA unit */
     /* sums over the shared-memory accesses; meaningful only when shared_modelled is 1 (the
      * GEMM's smem variant uses shared memory the model does not describe: 0) */
     int shared_modelled;
@@ -154,6 +160,8 @@ void cp_model_count_request(const cp_warp_lanes *w, cp_counts *acc);
 /* Counts one shared memory request: wavefronts, ideal wavefronts, bank conflicts and bytes of
  * the active lanes of `w` (addresses are byte offsets in shared memory), added to acc. */
 void cp_model_count_shared_request(const cp_warp_lanes *w, cp_counts *acc);
+/* Counts one copy by the TMA unit: lane 0's lane_bytes from its address, added to acc. */
+void cp_model_count_tma_request(const cp_warp_lanes *w, cp_counts *acc);
 /* Counts one constant-memory request: its distinct words as wavefronts, added to acc. */
 void cp_model_count_constant_request(const cp_warp_lanes *w, cp_counts *acc);
 

@@ -65,6 +65,7 @@ extern const cp_family_model cp_model_smem_family;
 extern const cp_family_model cp_model_transpose_family;
 extern const cp_family_model cp_model_expr_family;
 extern const cp_family_model cp_model_readonly_family;
+extern const cp_family_model cp_model_async_family;
 
 /* Distinct 32-byte sectors touched by n elements of L bytes at byte offsets O + i*S
  * (i = 0..n-1, S >= L), from a 32-byte aligned base; exact, in O(32) steps. */

@@ -35,11 +35,12 @@ int main(void)
                             *smem = cp_measure_family_of(CP_FAMILY_SMEM),
                             *transpose = cp_measure_family_of(CP_FAMILY_TRANSPOSE),
                             *expr = cp_measure_family_of(CP_FAMILY_EXPR),
-                            *readonly = cp_measure_family_of(CP_FAMILY_READONLY);
+                            *readonly = cp_measure_family_of(CP_FAMILY_READONLY),
+                            *async = cp_measure_family_of(CP_FAMILY_ASYNC);
     CHECK(stride == &cp_measure_stride && layout == &cp_measure_layout &&
           gemm == &cp_measure_gemm && gather == &cp_measure_gather && smem == &cp_measure_smem &&
           transpose == &cp_measure_transpose && expr == &cp_measure_expr &&
-          readonly == &cp_measure_readonly);
+          readonly == &cp_measure_readonly && async == &cp_measure_async);
 
     /* one block per SM when profiled: smem, and the transposes through shared memory */
     cp_config c;

@@ -1,0 +1,72 @@
+/* cp_measure_async.c: measuring the async family: its kernel's launch and resources, and the
+ * check of out = cp_async_work(in, work) on 16 tiles (the first, the last and 14 between). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cp_measure_family.h"
+#include "cp_async.h"
+#include "cp_fill.h"
+
+/* out is the last access (after in and, but for plain, the shared tile). */
+static size_t cp_measure_async_out(const cp_cuda_run *r)
+{
+    return r->p->naccesses - 1;
+}
+
+static int cp_measure_async_launch(const cp_cuda_run *r, cp_status *st)
+{
+    const cp_config *c = r->c;
+    CP_CUDA_CHECK(st, cp_kernels_async_launch((int)c->async, (int)c->stages, r->bufs[0],
+                                              r->bufs[cp_measure_async_out(r)],
+                                              c->elements / CP_ASYNC_TILE, c->work, r->s->stream));
+    return CP_EXIT_OK;
+}
+
+static int cp_measure_async_resources(const cp_config *c, const cp_rtc_module *expr,
+                                      cp_kernel_resources *k, cp_resources *r, cp_status *st)
+{
+    (void)expr;
+    (void)r;
+    CP_CUDA_CHECK(st, cp_kernels_async_resources((int)c->async, (int)c->stages, k));
+    return CP_EXIT_OK;
+}
+
+static int cp_measure_async_poison(const cp_cuda_run *r, cp_status *st)
+{
+    return cp_cuda_poison_access(r, cp_measure_async_out(r), st);
+}
+
+/* Tile k of the 16 checked. */
+static uint64_t cp_measure_async_checked_tile(uint64_t tiles, int k)
+{
+    return (tiles - 1) * (uint64_t)k / (CP_CUDA_CHUNKS - 1);
+}
+
+static int cp_measure_async_verify(const cp_cuda_run *r, cp_measurement *m, cp_status *st)
+{
+    (void)m;
+    const cp_config *c = r->c;
+    uint64_t tiles = c->elements / CP_ASYNC_TILE;
+    int rc = CP_EXIT_OK;
+    for (int k = 0; k < CP_CUDA_CHUNKS && rc == CP_EXIT_OK; k++) {
+        uint64_t first = cp_measure_async_checked_tile(tiles, k) * CP_ASYNC_TILE;
+        uint32_t *got;
+        CP_TRY(
+            cp_cuda_copy_words(r->bufs[cp_measure_async_out(r)], first, CP_ASYNC_TILE, &got, st));
+        for (uint64_t i = 0; i < CP_ASYNC_TILE && rc == CP_EXIT_OK; i++) {
+            float want = cp_async_work(cp_fill_value(first + i, cp_cuda_seed(0)), c->work), g;
+            memcpy(&g, &got[i], sizeof g);
+            if (memcmp(&g, &want, sizeof g) != 0)
+                rc = cp_cuda_wrong(st, "out element", first + i, g, want);
+        }
+        free(got);
+    }
+    return rc;
+}
+
+const cp_measure_family cp_measure_async = {
+    .launch = cp_measure_async_launch,
+    .poison = cp_measure_async_poison,
+    .verify = cp_measure_async_verify,
+    .resources = cp_measure_async_resources,
+};
