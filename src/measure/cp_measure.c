@@ -39,7 +39,7 @@ int cp_measure_counts_match(const cp_prediction *p, const cp_counter_values *v)
                  v->load_sectors == (double)p->load.sectors &&
                  v->store_requests == (double)p->store.requests &&
                  v->store_sectors == (double)p->store.sectors;
-    if (!p->shared_modelled)
+    if (!p->shared_modelled || !p->shared_exact)
         return global;
     const cp_counts *sl = &p->shared_load, *ss = &p->shared_store;
     const double shared_v[] = {v->shared_load_requests,    v->shared_load_wavefronts,

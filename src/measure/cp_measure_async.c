@@ -18,7 +18,8 @@ static int cp_measure_async_launch(const cp_cuda_run *r, cp_status *st)
     const cp_config *c = r->c;
     CP_CUDA_CHECK(st, cp_kernels_async_launch((int)c->async, (int)c->stages, r->bufs[0],
                                               r->bufs[cp_measure_async_out(r)],
-                                              c->elements / CP_ASYNC_TILE, c->work, r->s->stream));
+                                              c->elements / CP_ASYNC_TILE, c->work, r->alone,
+                                              r->s->stream));
     return CP_EXIT_OK;
 }
 
@@ -64,9 +65,16 @@ static int cp_measure_async_verify(const cp_cuda_run *r, cp_measurement *m, cp_s
     return rc;
 }
 
+/* The rungs with shared memory are profiled one block per SM (cp_kernels.h, `alone`). */
+static int cp_measure_async_alone(const cp_config *c)
+{
+    return c->async != CP_ASYNC_VARIANT_PLAIN;
+}
+
 const cp_measure_family cp_measure_async = {
     .launch = cp_measure_async_launch,
     .poison = cp_measure_async_poison,
     .verify = cp_measure_async_verify,
     .resources = cp_measure_async_resources,
+    .profiled_alone = cp_measure_async_alone,
 };

@@ -786,7 +786,8 @@ static int cp_cuda_measure(void *state, const cp_config *c, const cp_prediction 
     if (rc != CP_EXIT_OK)
         return rc;
     if (p->modelled) {
-        m->useful_bytes = (double)(p->load.bytes_requested + p->store.bytes_requested);
+        m->useful_bytes = (double)(p->load.bytes_requested + p->store.bytes_requested +
+                                   p->tma_load.bytes_requested);
         if (fam->useful_shared) /* the pattern's bytes are what this family moves */
             m->useful_bytes +=
                 (double)(p->shared_load.bytes_requested + p->shared_store.bytes_requested);

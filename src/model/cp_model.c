@@ -164,6 +164,7 @@ static int cp_model_family_describe(const cp_config *c, cp_prediction *out,
     memset(out, 0, sizeof *out);
     out->modelled = 1;
     out->shared_modelled = 1;
+    out->shared_exact = 1;
     *fm = cp_model_family_of(c);
     if (!*fm)
         return cp_status_set(st, CP_EXIT_USAGE, "unknown pattern family %d", (int)c->family);

@@ -88,6 +88,11 @@ typedef struct cp_prediction {
      * GEMM's smem variant uses shared memory the model does not describe: 0) */
     int shared_modelled;
     cp_counts shared_load, shared_store;
+    /* 1 when the hardware's shared-memory counters see exactly these instructions; 0 where the
+     * model describes the kernel's own shared accesses but the counters also see others (the
+     * never-executed LDS the compiler puts beside each cp.async, TMA fills that meet the
+     * compute's loads in the same cycles): shown, not judged */
+    int shared_exact;
     uint64_t threads;
     uint64_t warps;
     size_t naccesses;
