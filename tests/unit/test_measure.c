@@ -39,6 +39,7 @@ int main(void)
     memset(&p, 0, sizeof p);
     p.modelled = 1;
     p.shared_modelled = 1;
+    p.shared_exact = 1;
     p.load.requests = 4;
     p.load.sectors = 16;
     cp_counter_values v;
@@ -62,6 +63,14 @@ int main(void)
     CHECK(cp_measure_counts_match(&p, &v) == 1);
     v.shared_load_wavefronts = 3;
     CHECK(cp_measure_counts_match(&p, &v) == 0);
+    /* shared counters that also see instructions the model leaves out: judged by the global
+     * counts alone */
+    p.shared_exact = 0;
+    CHECK(cp_measure_counts_match(&p, &v) == 1);
+    v.load_sectors = 17;
+    CHECK(cp_measure_counts_match(&p, &v) == 0);
+    v.load_sectors = 16;
+    p.shared_exact = 1;
     /* a global counter the chip lacks: cannot judge */
     cp_counter_values_clear(&v);
     v.load_requests = 4;
