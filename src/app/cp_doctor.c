@@ -25,7 +25,7 @@ typedef struct cp_doctor_check {
     const char *name; /* JSON key: "cuda_driver", "gpu", "cupti", ... */
     int device;       /* the GPU it is about, -1 for the machine */
     int ok, optional;
-    char detail[600];
+    char detail[760];
     char fix[400];
 } cp_doctor_check;
 
@@ -161,8 +161,9 @@ static void cp_doctor_counters_text(const cp_probe_counters *pc, char *buf, size
     snprintf(
         buf, len,
         "%.60s: %zu of %zu counters; %zu profiler passes a sweep (stride, layout, gather, expr, "
-        "gemm), %zu with shared memory (smem, transpose, gemm smem)%s%.300s",
-        pc->chip, pc->read, pc->metrics, pc->passes, pc->passes_shared,
+        "gemm), %zu with shared memory (smem, transpose, gemm smem), %zu with the memory path "
+        "(readonly, async)%s%.300s",
+        pc->chip, pc->read, pc->metrics, pc->passes, pc->passes_shared, pc->passes_path,
         pc->missing[0] ? "; the chip has no " : "", pc->missing);
     if (strlen(pc->missing) > 300)
         snprintf(buf + strlen(buf) - 3, 4, "...");
@@ -185,9 +186,9 @@ static void cp_doctor_check_counters(cp_doctor *d, int device)
     cp_status_clear(&st);
     int allowed = cp_probe_profiling(device, &st) == CP_EXIT_OK;
     cp_doctor_check *c = cp_doctor_add(d, "counters", device, allowed, 0);
-    char text[512];
+    char text[640];
     cp_doctor_counters_text(&g->counters, text, sizeof text);
-    snprintf(c->detail, sizeof c->detail, "GPU %d %.300s%s%.240s", device, text,
+    snprintf(c->detail, sizeof c->detail, "GPU %d %.440s%s%.240s", device, text,
              allowed ? "" : "; but a profiling session is refused: ", allowed ? "" : st.message);
     if (!allowed)
         snprintf(c->fix, sizeof c->fix, "%s", st.hint);
@@ -431,6 +432,7 @@ static cJSON *cp_doctor_json_counters(const cp_probe_counters *pc)
     cJSON_AddNumberToObject(o, "read", (double)pc->read);
     cJSON_AddNumberToObject(o, "passes", (double)pc->passes);
     cJSON_AddNumberToObject(o, "passes_with_shared", (double)pc->passes_shared);
+    cJSON_AddNumberToObject(o, "passes_with_path", (double)pc->passes_path);
     cJSON *missing = cJSON_AddArrayToObject(o, "missing");
     for (const char *p = pc->missing; *p;) {
         size_t n = strcspn(p, ",");

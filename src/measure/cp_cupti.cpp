@@ -178,6 +178,19 @@ const metric_def kMetrics[CP_CUPTI_M_COUNT] = {
     {CP_CUPTI_GROUP_OCCUPANCY,
      {"sm__warps_active.avg.pct_of_peak_sustained_active", nullptr},
      nullptr},
+    {CP_CUPTI_GROUP_PATH,
+     {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum", nullptr},
+     nullptr},
+    {CP_CUPTI_GROUP_PATH, {"lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum", nullptr}, nullptr},
+    {CP_CUPTI_GROUP_PATH,
+     {"sm__cycles_active.avg.pct_of_peak_sustained_elapsed", nullptr},
+     nullptr},
+    {CP_CUPTI_GROUP_PATH, {"smsp__inst_executed_op_ldc.sum", nullptr}, nullptr},
+    {CP_CUPTI_GROUP_PATH, {"smsp__inst_executed_op_ldgsts.sum", nullptr}, nullptr},
+    {CP_CUPTI_GROUP_PATH, {"smsp__inst_executed_op_tma_ld.sum", nullptr}, nullptr},
+    {CP_CUPTI_GROUP_PATH,
+     {"l1tex__m_xbar2l1tex_read_sectors_mem_global_op_tma_ld.sum", nullptr},
+     nullptr},
 };
 
 // The CUPTI result of the last failed check on this thread, so that cp_cupti_open can tell a
@@ -917,6 +930,8 @@ void cp_cupti_plan_reason(const cp_cupti_plan *plan, int metric, char *buf, size
     if (plan->state[metric] == CP_CUPTI_NOT_ASKED) {
         const char *why = kMetrics[metric].group == CP_CUPTI_GROUP_SHARED
                               ? "the sweep's kernels use no shared memory"
+                          : kMetrics[metric].group == CP_CUPTI_GROUP_PATH
+                              ? "read for the readonly and async families only"
                               : "the sweep does not report it";
         std::snprintf(buf, len, "not read: %s (fewer profiler passes)", why);
     } else if (plan->state[metric] == CP_CUPTI_NOT_ON_CHIP) {

@@ -71,6 +71,14 @@ enum {
     CP_CUPTI_M_SHARED_LOAD_CONFLICTS, /* l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum */
     CP_CUPTI_M_SHARED_STORE_CONFLICTS,
     CP_CUPTI_M_ACHIEVED_OCCUPANCY, /* sm__warps_active.avg.pct_of_peak_sustained_active (%) */
+    /* the memory path (CP_CUPTI_GROUP_PATH): read for the readonly and async families */
+    CP_CUPTI_M_L1_LOAD_HIT_SECTORS, /* l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum */
+    CP_CUPTI_M_L2_READ_HIT_SECTORS, /* lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum */
+    CP_CUPTI_M_SM_ACTIVE,           /* sm__cycles_active.avg.pct_of_peak_sustained_elapsed (%) */
+    CP_CUPTI_M_CONSTANT_REQUESTS,   /* smsp__inst_executed_op_ldc.sum */
+    CP_CUPTI_M_LDGSTS_REQUESTS,     /* smsp__inst_executed_op_ldgsts.sum */
+    CP_CUPTI_M_TMA_LOAD_REQUESTS,   /* smsp__inst_executed_op_tma_ld.sum */
+    CP_CUPTI_M_TMA_LOAD_SECTORS,    /* l1tex__m_xbar2l1tex_read_sectors_mem_global_op_tma_ld.sum */
     CP_CUPTI_M_COUNT
 };
 
@@ -79,7 +87,10 @@ enum {
     CP_CUPTI_GROUP_GLOBAL = 1,    /* global requests, sectors and bytes; L2 sectors; DRAM bytes */
     CP_CUPTI_GROUP_SHARED = 2,    /* shared-memory instructions, wavefronts, bank conflicts */
     CP_CUPTI_GROUP_OCCUPANCY = 4, /* achieved occupancy */
-    CP_CUPTI_GROUP_ALL = 7,
+    /* L1 and L2 hits, SM active, constant, cp.async and TMA loads (the readonly and async
+     * families: cp_family_desc.path_counters) */
+    CP_CUPTI_GROUP_PATH = 16,
+    CP_CUPTI_GROUP_ALL = 1 | 2 | 4 | 16,
     /* not a group, a choice: global requests read as warp-level instructions
      * (smsp__inst_executed_op_global_ld/st.sum), which share a pass with the sector counters:
      * GLOBAL | OCCUPANCY in 2 passes instead of 4 on every chip CUPTI 13.0 knows. Only for

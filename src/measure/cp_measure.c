@@ -16,6 +16,9 @@ void cp_counter_values_clear(cp_counter_values *v)
     v->shared_load_requests = v->shared_load_wavefronts = v->shared_load_conflicts = NAN;
     v->shared_store_requests = v->shared_store_wavefronts = v->shared_store_conflicts = NAN;
     v->achieved_occupancy = NAN;
+    v->l1_load_hit_sectors = v->l2_read_hit_sectors = v->sm_active = NAN;
+    v->constant_requests = v->ldgsts_requests = NAN;
+    v->tma_load_requests = v->tma_load_sectors = NAN;
 }
 
 /* 1 when every value is a number (a counter that was read). */
@@ -39,6 +42,12 @@ int cp_measure_counts_match(const cp_prediction *p, const cp_counter_values *v)
                  v->load_sectors == (double)p->load.sectors &&
                  v->store_requests == (double)p->store.requests &&
                  v->store_sectors == (double)p->store.sectors;
+    if (p->tma_load.requests) { /* copies by the TMA unit: judged where they were counted */
+        if (isnan(v->tma_load_requests) || isnan(v->tma_load_sectors))
+            return global ? -1 : 0;
+        global = global && v->tma_load_requests == (double)p->tma_load.requests &&
+                 v->tma_load_sectors == (double)p->tma_load.sectors;
+    }
     if (!p->shared_modelled || !p->shared_exact)
         return global;
     const cp_counts *sl = &p->shared_load, *ss = &p->shared_store;

@@ -54,6 +54,12 @@ typedef struct cp_counter_values {
     /* achieved occupancy: sm__warps_active.avg.pct_of_peak_sustained_active (or the chip's
      * equivalent) as a fraction of the SM's peak warps, 0..1 */
     double achieved_occupancy;
+    /* the memory path (readonly and async sweeps only): global load sectors that hit in L1, L2
+     * read sectors that hit in L2, SM active cycles over elapsed (0..1), LDC instructions,
+     * LDGSTS instructions (cp.async), TMA load instructions and the global sectors they read */
+    double l1_load_hit_sectors, l2_read_hit_sectors, sm_active;
+    double constant_requests, ldgsts_requests;
+    double tma_load_requests, tma_load_sectors;
 } cp_counter_values;
 
 /* A counter a run did not read (null in the report), and why. */
@@ -138,6 +144,7 @@ typedef struct cp_backend_options {
     int shared_counters;          /* 1: the shared-memory counters too (cp_config_uses_shared) */
     int requests_as_instructions; /* 1: every configuration's requests are its instructions
                                    * (cp_config_requests_are_instructions): fewer passes */
+    int path_counters;            /* 1: the memory path's counters too (cp_config_path_counters) */
     size_t max_configs;           /* configurations the run will measure (CUPTI ranges) */
     int counters_now;             /* 1: open the CUPTI session before open() returns, so that
                                    * a refusal is known at once (--require-counters, --check);
@@ -217,11 +224,11 @@ int cp_probe_nvrtc_arch(int arch, cp_status *st);
 
 /* What coalprobe's counters cost on a chip (host API only): metrics read of all it asks, those
  * the chip lacks, and the replay passes without and with the shared-memory counters (a stride
- * sweep against an smem sweep). */
+ * sweep against an smem sweep), and with the memory path's too (readonly, async). */
 typedef struct cp_probe_counters {
     char chip[64];
     size_t metrics, read;
-    size_t passes, passes_shared;
+    size_t passes, passes_shared, passes_path;
     char missing[512]; /* "dram_read_bytes, dram_write_bytes" or "" */
 } cp_probe_counters;
 int cp_probe_counters_for_chip(const char *chip, cp_probe_counters *out, cp_status *st);

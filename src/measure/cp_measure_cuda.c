@@ -280,6 +280,13 @@ static const char *const cp_cuda_counter_names[CP_CUPTI_M_COUNT] = {
     [CP_CUPTI_M_SHARED_LOAD_CONFLICTS] = "shared_load.bank_conflicts",
     [CP_CUPTI_M_SHARED_STORE_CONFLICTS] = "shared_store.bank_conflicts",
     [CP_CUPTI_M_ACHIEVED_OCCUPANCY] = "achieved_occupancy",
+    [CP_CUPTI_M_L1_LOAD_HIT_SECTORS] = "l1_load_hit_sectors",
+    [CP_CUPTI_M_L2_READ_HIT_SECTORS] = "l2_read_hit_sectors",
+    [CP_CUPTI_M_SM_ACTIVE] = "sm_active",
+    [CP_CUPTI_M_CONSTANT_REQUESTS] = "constant_load.requests",
+    [CP_CUPTI_M_LDGSTS_REQUESTS] = "ldgsts_requests",
+    [CP_CUPTI_M_TMA_LOAD_REQUESTS] = "tma_load.requests",
+    [CP_CUPTI_M_TMA_LOAD_SECTORS] = "tma_load.sectors",
 };
 
 static void cp_cuda_add_gap(cp_counter_gap *gaps, size_t *n, const char *counter,
@@ -304,6 +311,9 @@ static void cp_cuda_record_gaps(cp_cuda_state *s)
             continue;
         cp_cupti_plan_reason(plan, m, reason, sizeof reason);
         int shared = cp_cupti_metric_group(m) == CP_CUPTI_GROUP_SHARED;
+        int path = cp_cupti_metric_group(m) == CP_CUPTI_GROUP_PATH;
+        if (path && plan->state[m] == CP_CUPTI_NOT_ASKED)
+            continue; /* other families' counters: null, as docs/json.md says */
         if (shared && plan->state[m] == CP_CUPTI_NOT_ASKED) {
             if (m == CP_CUPTI_M_SHARED_LOAD_REQUESTS || m == CP_CUPTI_M_SHARED_STORE_REQUESTS)
                 cp_cuda_add_gap(
@@ -428,6 +438,7 @@ static int cp_cuda_open(const cp_backend_options *opt, cp_device_info *dev, void
     if (rc == CP_EXIT_OK && opt->counters) {
         s->cupti_groups = CP_CUPTI_GROUP_GLOBAL | CP_CUPTI_GROUP_OCCUPANCY |
                           (opt->shared_counters ? CP_CUPTI_GROUP_SHARED : 0u) |
+                          (opt->path_counters ? CP_CUPTI_GROUP_PATH : 0u) |
                           (opt->requests_as_instructions ? CP_CUPTI_REQUESTS_AS_INSTRUCTIONS : 0u);
         /* the session's set-up (loading CUPTI, the profiler's host and device set-up) is CPU
          * work of a few hundred ms: it runs beside the timed launches, which the GPU runs from
@@ -718,6 +729,13 @@ static void cp_cuda_store_counters(const cp_cuda_state *s, const double *v, cons
     /* CUPTI gives a percentage of the SM's peak warps while it is active */
     int alone = cp_cuda_profiled_alone(c);
     cv->achieved_occupancy = alone ? NAN : v[CP_CUPTI_M_ACHIEVED_OCCUPANCY] / 100.0;
+    cv->l1_load_hit_sectors = v[CP_CUPTI_M_L1_LOAD_HIT_SECTORS];
+    cv->l2_read_hit_sectors = v[CP_CUPTI_M_L2_READ_HIT_SECTORS];
+    cv->sm_active = alone ? NAN : v[CP_CUPTI_M_SM_ACTIVE] / 100.0;
+    cv->constant_requests = v[CP_CUPTI_M_CONSTANT_REQUESTS];
+    cv->ldgsts_requests = v[CP_CUPTI_M_LDGSTS_REQUESTS];
+    cv->tma_load_requests = v[CP_CUPTI_M_TMA_LOAD_REQUESTS];
+    cv->tma_load_sectors = v[CP_CUPTI_M_TMA_LOAD_SECTORS];
     m->counter_gaps = alone ? s->gaps_alone : s->gaps;
     m->ncounter_gaps = alone ? s->ngaps_alone : s->ngaps;
     m->counters_status = CP_COUNTERS_OK;

@@ -81,14 +81,16 @@ int cp_probe_counters_for_chip(const char *chip, cp_probe_counters *out, cp_stat
 {
     memset(out, 0, sizeof *out);
     snprintf(out->chip, sizeof out->chip, "%s", chip);
-    cp_cupti_plan all, global;
+    cp_cupti_plan all, global, shared;
+    const unsigned base = CP_CUPTI_GROUP_GLOBAL | CP_CUPTI_GROUP_OCCUPANCY;
     CP_TRY(cp_cupti_plan_for_chip(chip, CP_CUPTI_GROUP_ALL, &all, st));
-    CP_TRY(cp_cupti_plan_for_chip(chip, CP_CUPTI_GROUP_GLOBAL | CP_CUPTI_GROUP_OCCUPANCY, &global,
-                                  st));
+    CP_TRY(cp_cupti_plan_for_chip(chip, base, &global, st));
+    CP_TRY(cp_cupti_plan_for_chip(chip, base | CP_CUPTI_GROUP_SHARED, &shared, st));
     out->metrics = CP_CUPTI_M_COUNT;
     out->read = all.nread;
     out->passes = global.passes;
-    out->passes_shared = all.passes;
+    out->passes_shared = shared.passes;
+    out->passes_path = all.passes;
     size_t used = 0;
     for (int m = 0; m < CP_CUPTI_M_COUNT; m++) {
         if (all.state[m] == CP_CUPTI_READ || used >= sizeof out->missing)

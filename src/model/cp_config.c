@@ -46,6 +46,12 @@ int cp_config_uses_shared(const cp_config *c)
     return d && d->uses_shared && d->uses_shared(c);
 }
 
+int cp_config_path_counters(const cp_config *c)
+{
+    const cp_family_desc *d = cp_family_get(c->family);
+    return d && d->path_counters;
+}
+
 uint64_t cp_config_elements_for_size(uint64_t size_bytes, uint32_t width_bytes)
 {
     return width_bytes ? size_bytes / width_bytes : 0;

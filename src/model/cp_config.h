@@ -142,6 +142,10 @@ int cp_config_uses_shared(const cp_config *c);
  * instructions, in the pass of the sector counters (2 passes instead of 4). */
 int cp_config_requests_are_instructions(const cp_config *c);
 
+/* 1 when c's family reads the memory path's counters (L1 and L2 hits, SM active, constant,
+ * cp.async and TMA loads): the readonly and async families, whose lessons they are. */
+int cp_config_path_counters(const cp_config *c);
+
 /* Writes a short human label such as "stride=2 offset=0 width=4 op=load" into buf. */
 void cp_config_describe(const cp_config *c, char *buf, unsigned long len);
 

@@ -119,6 +119,7 @@ typedef struct cp_family_desc {
     /* 1: every global access is issued only by warps with an active lane */
     int requests_are_instructions;
     int (*uses_shared)(const cp_config *c); /* NULL: never */
+    int path_counters; /* 1: its sweeps read the memory path's counters (cp_config.h) */
     const struct cp_family_model *model;
     /* Why configuration c does not exist (the plan leaves it out of the sweep), NULL when it
      * does; NULL: every configuration exists. */

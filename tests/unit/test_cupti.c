@@ -25,7 +25,7 @@ int main(void)
     for (int m = 0; m < CP_CUPTI_M_COUNT; m++) {
         unsigned g = cp_cupti_metric_group(m);
         CHECK(g == CP_CUPTI_GROUP_GLOBAL || g == CP_CUPTI_GROUP_SHARED ||
-              g == CP_CUPTI_GROUP_OCCUPANCY);
+              g == CP_CUPTI_GROUP_OCCUPANCY || g == CP_CUPTI_GROUP_PATH);
         const char *const *names = cp_cupti_metric_candidates(m);
         CHECK(names && names[0] && strcmp(names[0], cp_cupti_metric_name(m)) == 0);
     }
@@ -52,8 +52,9 @@ int main(void)
     }
     CHECK(strcmp(all.chip, "GH100") == 0);
     /* 3 for L1's request and sector counters (they share no pass), 1 for the instrumented
-     * bytes requested, 1 for the shared-memory counters; occupancy fits in them */
-    CHECK(all.passes >= 1 && all.passes <= 5);
+     * bytes requested, 1 for the shared-memory counters, and the memory path's (L1 hits share
+     * no pass with L1's sectors); occupancy fits in them */
+    CHECK(all.passes >= 1 && all.passes <= 8);
     printf("GH100, every group: %zu pass(es)\n", all.passes);
 
     /* Without the shared-memory group: those six are not asked, with a reason, and fewer
@@ -62,7 +63,7 @@ int main(void)
     CHECK_EQ_U64(cp_cupti_plan_for_chip("GH100", CP_CUPTI_GROUP_GLOBAL | CP_CUPTI_GROUP_OCCUPANCY,
                                         &global, &st),
                  CP_EXIT_OK);
-    CHECK_EQ_U64(global.nread, CP_CUPTI_M_COUNT - 6);
+    CHECK_EQ_U64(global.nread, CP_CUPTI_M_COUNT - 6 - 7); /* no shared, no path counters */
     CHECK(global.passes < all.passes);
     char why[200];
     CHECK(global.state[CP_CUPTI_M_SHARED_LOAD_WAVEFRONTS] == CP_CUPTI_NOT_ASKED);
