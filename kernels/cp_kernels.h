@@ -72,6 +72,8 @@ cudaError_t cp_kernels_readonly_launch(int variant, int index, const float *tabl
 cudaError_t cp_kernels_readonly_constant_load(const float *table, uint64_t bytes,
                                               cudaStream_t stream);
 cudaError_t cp_kernels_readonly_resources(int variant, int index, cp_kernel_resources *r);
+/* The (mangled) name of the kernel cp_kernels_readonly_launch runs, for its SASS. */
+cudaError_t cp_kernels_readonly_name(int variant, int index, const char **name);
 
 /* async family (patterns/cp_async.h): out = cp_async_work(in, work) over `tiles` tiles of
  * CP_ASYNC_TILE floats, each loaded by `variant` (0 plain, 1 smem, 2 cp-async, 3 tma-bulk, 4

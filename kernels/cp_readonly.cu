@@ -113,3 +113,11 @@ extern "C" cudaError_t cp_kernels_readonly_resources(int variant, int index, cp_
         return cudaErrorInvalidValue;
     return cp_kernels_resources((const void *)k, CP_READONLY_BLOCK, 0, r);
 }
+
+extern "C" cudaError_t cp_kernels_readonly_name(int variant, int index, const char **name)
+{
+    cp_readonly_kernel_fn k = cp_readonly_kernel_for(variant, index);
+    if (!k)
+        return cudaErrorInvalidValue;
+    return cudaFuncGetName(name, (const void *)k);
+}

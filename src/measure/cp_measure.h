@@ -108,6 +108,10 @@ typedef struct cp_measurement {
     size_t ncounter_gaps;
     int counts_match;       /* 1 when requests and sectors equal the model's, -1 unknown */
     cp_resources resources; /* the kernel's registers, shared memory and occupancy */
+    /* the readonly family: the SASS instruction its table load compiled to for this GPU
+     * (LDG.E, LDG.E.CONSTANT, LDC), "" when unknown, and then why */
+    char load_opcode[32];
+    char load_opcode_reason[120];
 } cp_measurement;
 
 /* Sets every counter of v to NAN. */
