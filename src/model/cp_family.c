@@ -571,6 +571,7 @@ static const cp_family_desc cp_families[CP_FAMILY_COUNT] = {
             .model = &cp_model_async_family,
             .absent = cp_family_async_absent,
             .needs_cc = cp_family_async_needs_cc,
+            .schedule = cp_model_async_schedule,
         },
 };
 

@@ -127,6 +127,9 @@ typedef struct cp_family_desc {
     /* The compute capability c's kernel needs, as major * 10 + minor (90: sm_90), 0 for any
      * GPU coalprobe runs on; NULL: 0. A GPU below it does not measure the configuration. */
     int (*needs_cc)(const cp_config *c);
+    /* --explain: who copies what into which buffer, step by step (text of whole lines into buf,
+     * len bytes); NULL: the family's kernel has no schedule worth drawing. */
+    void (*schedule)(const cp_config *c, char *buf, size_t len);
 } cp_family_desc;
 
 /* The descriptor of family f, NULL when f is no family. */

@@ -66,6 +66,8 @@ extern const cp_family_model cp_model_transpose_family;
 extern const cp_family_model cp_model_expr_family;
 extern const cp_family_model cp_model_readonly_family;
 extern const cp_family_model cp_model_async_family;
+/* The async family's --explain schedule (cp_family_desc.schedule). */
+void cp_model_async_schedule(const cp_config *c, char *buf, size_t len);
 
 /* Distinct 32-byte sectors touched by n elements of L bytes at byte offsets O + i*S
  * (i = 0..n-1, S >= L), from a 32-byte aligned base; exact, in O(32) steps. */

@@ -180,6 +180,41 @@ int cp_explain_check(const cp_config *c, uint64_t warp, cp_status *st)
     return CP_EXIT_OK;
 }
 
+/* An access outside the LSU's pipes: a copy by the TMA unit (its byte range and sectors), or a
+ * load from __constant__ memory (the distinct words, one pass of the constant cache each). */
+static int cp_explain_other_space(FILE *out, const cp_config *c, size_t a,
+                                  const cp_access_prediction *ap, uint64_t warp, cp_status *st)
+{
+    cp_warp_lanes w;
+    CP_TRY(cp_model_warp_lanes(c, a, 0, warp, 0, &w, st));
+    cp_counts k;
+    memset(&k, 0, sizeof k);
+    if (ap->space == CP_SPACE_TMA) {
+        fprintf(out,
+                "\n%s: a copy of %u B by the TMA unit, issued by thread 0 of the tile's block\n",
+                ap->name, ap->lane_bytes);
+        if (!(w.active_mask & 1u)) {
+            fprintf(out, "  warp %" PRIu64 " issues none (the tile's first warp does)\n", warp);
+            return CP_EXIT_OK;
+        }
+        cp_model_count_tma_request(&w, &k);
+        fprintf(out,
+                "  bytes 0x%010" PRIx64 "..0x%010" PRIx64 " = %" PRIu64 " sectors, %" PRIu64
+                " lines, %" PRIu64 " B asked: %.1f%% efficiency, ideal %" PRIu64 " sectors\n",
+                w.addr[0], w.addr[0] + ap->lane_bytes - 1, k.sectors, k.lines, k.bytes_requested,
+                100.0 * cp_counts_efficiency(&k), k.ideal_sectors);
+        return CP_EXIT_OK;
+    }
+    fprintf(out, "\n%s: constant-memory load of %u B per lane, ", ap->name, ap->lane_bytes);
+    cp_explain_lanes_summary(out, w.active_mask);
+    cp_model_count_constant_request(&w, &k);
+    fprintf(out,
+            "\n  %" PRIu64 " distinct words: %" PRIu64 " pass%s of the constant cache (one "
+            "address a pass;\n  1 when every lane reads the same word), no global sectors\n",
+            k.wavefronts, k.wavefronts, k.wavefronts == 1 ? "" : "es");
+    return CP_EXIT_OK;
+}
+
 int cp_explain_write(FILE *out, const cp_config *c, uint64_t warp, cp_status *st)
 {
     CP_TRY(cp_explain_check(c, warp, st));
@@ -206,8 +241,18 @@ int cp_explain_write_checked(FILE *out, const cp_config *c, uint64_t warp, cp_st
                          "banks deliver one word each per wavefront); '.': bank idle.\n");
             break;
         }
+    const cp_family_desc *fd = cp_family_get(c->family);
+    if (fd && fd->schedule) {
+        char schedule[2048];
+        fd->schedule(c, schedule, sizeof schedule);
+        fprintf(out, "\n%s", schedule);
+    }
     for (size_t a = 0; a < p.naccesses; a++) {
         const cp_access_prediction *ap = &p.accesses[a];
+        if (ap->space == CP_SPACE_TMA || ap->space == CP_SPACE_CONSTANT) {
+            CP_TRY(cp_explain_other_space(out, c, a, ap, warp, st));
+            continue;
+        }
         for (uint32_t ins = 0; ins < ap->instructions; ins++) {
             cp_warp_lanes w;
             CP_TRY(cp_model_warp_lanes(c, a, ins, warp, 0, &w, st));
