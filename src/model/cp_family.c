@@ -8,10 +8,13 @@
 #include "cp_model_family.h"
 #include "cp_smem.h"
 
-static const char *const cp_param_options[CP_PARAM_COUNT] = {
-    "--stride", "--offset", "--width", "--op",  "--layout", "--fields", "--field", "--variant",
-    "--m",      "--n",      "--k",     "--run", "--seed",   "--table",  "--index",
+static const char *const cp_param_options[] = {
+    "--stride", "--offset",  "--width", "--op",     "--layout", "--fields",
+    "--field",  "--variant", "--m",     "--n",      "--k",      "--run",
+    "--seed",   "--table",   "--index", "--stages", "--work",
 };
+
+_Static_assert(CP_COUNT_OF(cp_param_options) == CP_PARAM_COUNT, "one option per parameter");
 
 const char *cp_param_option(cp_param p)
 {

@@ -159,55 +159,53 @@ const cp_family_model cp_model_async_family = {
     .footprint = cp_async_footprint,
 };
 
-/* How the variant fills and uses its buffers, one line per step of a block's loop. */
+/* How the variant fills and uses its buffers, one line per step of a block's loop (lines of at
+ * most 78 characters). */
 void cp_model_async_schedule(const cp_config *c, char *buf, size_t len)
 {
     unsigned s = c->stages;
-    const char *head = "Schedule: each block takes tiles b, b + G, b + 2G, ... (b its index, G "
-                       "the blocks\nthat fit on the GPU at once); its step j computes its tile j "
-                       "(16 KB).\n";
+    const char *head = "Schedule: block b takes tiles b, b + G, b + 2G, ... (G: the blocks that "
+                       "fit\non the GPU at once); its step j computes its tile j (16 KB).\n";
     switch (c->async) {
     case CP_ASYNC_VARIANT_PLAIN:
         snprintf(buf, len,
-                 "%s  step j: every thread loads its 16 elements of tile j from in (LDG, 4 B), "
-                 "computes\n          them and stores them to out (STG): no buffer, no "
-                 "barrier\n",
+                 "%s  step j: each thread loads its 16 elements of tile j (LDG, 4 B),\n"
+                 "          computes them and stores them to out (STG); no buffer\n",
                  head);
         break;
     case CP_ASYNC_VARIANT_SMEM:
         snprintf(buf, len,
-                 "%s  step j: every thread copies its 16 elements of tile j into the buffer "
-                 "(LDG, STS),\n          __syncthreads; computes them from the buffer (LDS), "
-                 "stores out (STG),\n          __syncthreads: the copy waits for the compute "
-                 "and the compute for the copy\n",
+                 "%s  step j: each thread copies its 16 elements of tile j into the buffer\n"
+                 "          (LDG, STS); __syncthreads; computes them from the buffer (LDS),\n"
+                 "          stores out (STG); __syncthreads. Copy and compute take turns.\n",
                  head);
         break;
     case CP_ASYNC_VARIANT_CP_ASYNC:
         snprintf(buf, len,
-                 "%s  buffers: %u of 16 KB in shared memory; tile j goes to buffer j %% %u\n"
-                 "  before : every thread issues cp.async (LDGSTS, 16 B a lane, 4 per thread) of "
-                 "tiles 0..%u,\n          one commit group per tile\n"
-                 "  step j: cp.async.wait_group %u (tile j has landed, %u still in flight), "
-                 "__syncthreads;\n          compute tile j from buffer j %% %u (LDS), store out "
-                 "(STG), __syncthreads;\n          issue the cp.async of tile j + %u into buffer "
-                 "j %% %u\n",
+                 "%s  buffers: %u of 16 KB of shared memory; tile j goes to buffer j %% %u\n"
+                 "  before : each thread issues cp.async (LDGSTS, 16 B a lane, 4 a thread)\n"
+                 "           of tiles 0..%u, one commit group per tile\n"
+                 "  step j : cp.async.wait_group %u (tile j has landed, %u in flight);\n"
+                 "           __syncthreads; compute tile j from buffer j %% %u (LDS),\n"
+                 "           store out (STG); __syncthreads;\n"
+                 "           issue the cp.async of tile j + %u into buffer j %% %u\n",
                  head, s, s, s - 1, s - 1, s - 1, s, s, s);
         break;
     default:
         snprintf(buf, len,
-                 "%s  buffers: %u of 16 KB in shared memory, each with an mbarrier; tile j goes to "
-                 "buffer j %% %u\n"
-                 "  before : thread 0 issues %s of tiles 0..%u (one copy of 16 KB each), each "
-                 "arming\n          its buffer's mbarrier with the copy's bytes "
-                 "(mbarrier.arrive.expect_tx)\n"
-                 "  step j: every thread waits on buffer j %% %u's mbarrier (phase parity "
-                 "(j / %u) %% 2),\n          computes tile j from it (LDS), stores out (STG), "
-                 "__syncthreads;\n          thread 0 issues the copy of tile j + %u into buffer "
-                 "j %% %u\n",
+                 "%s  buffers: %u of 16 KB of shared memory, each with an mbarrier;\n"
+                 "           tile j goes to buffer j %% %u\n"
+                 "  before : thread 0 issues %s\n"
+                 "           of tiles 0..%u, arming each buffer's mbarrier with the\n"
+                 "           copy's bytes (mbarrier.arrive.expect_tx)\n"
+                 "  step j : every thread waits on buffer j %% %u's mbarrier (phase\n"
+                 "           parity (j / %u) %% 2); computes tile j from it (LDS), stores\n"
+                 "           out (STG); __syncthreads; thread 0 issues the copy of\n"
+                 "           tile j + %u into buffer j %% %u\n",
                  head, s, s,
                  c->async == CP_ASYNC_VARIANT_TMA_TENSOR
-                     ? "cp.async.bulk.tensor.2d (a box of 16 rows of 1 KB through a tensor map)"
-                     : "cp.async.bulk",
+                     ? "cp.async.bulk.tensor.2d (boxes of 16 rows of 1 KB)"
+                     : "cp.async.bulk (one copy of 16 KB a tile)",
                  s - 1, s, s, s, s);
     }
 }

@@ -191,7 +191,7 @@ static int cp_explain_other_space(FILE *out, const cp_config *c, size_t a,
     memset(&k, 0, sizeof k);
     if (ap->space == CP_SPACE_TMA) {
         fprintf(out,
-                "\n%s: a copy of %u B by the TMA unit, issued by thread 0 of the tile's block\n",
+                "\n%s: a copy of %u B by the TMA unit (thread 0 of the tile's block)\n",
                 ap->name, ap->lane_bytes);
         if (!(w.active_mask & 1u)) {
             fprintf(out, "  warp %" PRIu64 " issues none (the tile's first warp does)\n", warp);
@@ -199,8 +199,8 @@ static int cp_explain_other_space(FILE *out, const cp_config *c, size_t a,
         }
         cp_model_count_tma_request(&w, &k);
         fprintf(out,
-                "  bytes 0x%010" PRIx64 "..0x%010" PRIx64 " = %" PRIu64 " sectors, %" PRIu64
-                " lines, %" PRIu64 " B asked: %.1f%% efficiency, ideal %" PRIu64 " sectors\n",
+                "  bytes 0x%010" PRIx64 "..0x%010" PRIx64 ": %" PRIu64 " sectors, %" PRIu64
+                " lines,\n  %" PRIu64 " B asked: %.1f%% efficiency, ideal %" PRIu64 " sectors\n",
                 w.addr[0], w.addr[0] + ap->lane_bytes - 1, k.sectors, k.lines, k.bytes_requested,
                 100.0 * cp_counts_efficiency(&k), k.ideal_sectors);
         return CP_EXIT_OK;
