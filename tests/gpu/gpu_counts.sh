@@ -64,6 +64,8 @@ run smem --stride 1..33,48,63,64 --width 4,8,16 --op all
 run transpose --variant all --m 4096,1000,33 --n 4096,1100,65
 run readonly --variant all --index all --table 128,132,4K,64K,1M,64M --size 4M
 run readonly --variant all --index all --table 4K,4100 --size 4100
+run async --variant all --stages 1..4 --work 0,3 --size 1M
+run async --variant all --stages 1,2 --size 16K
 run expr --index "(i % 32) * 1024 + i / 32" --size 4M --width 4,16
 run expr --index "(i * s + k) % n" --param s=1..4,32,33 --param k=0,5 --op all --size 4M
 run expr --index "i / 2" --op store --size 1M

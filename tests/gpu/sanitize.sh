@@ -1,6 +1,6 @@
 #!/bin/sh
 # sanitize.sh: compute-sanitizer memcheck and racecheck report nothing for every kernel family
-# at its edge configurations: the largest stride and offset, sizes that are not a multiple of
+# (synccheck too for the async family's pipelines and mbarriers) at its edge configurations: the largest stride and offset, sizes that are not a multiple of
 # the block, AoS with the most fields, GEMM sizes that are not multiples of 32 (all variants,
 # cuBLAS included). Counters stay off (--no-counters): a sanitizer and CUPTI cannot both attach.
 # Exits 77 (skipped) without a GPU or compute-sanitizer. Writes a summary to $2, or to
@@ -32,12 +32,15 @@ check() {
         grep -vE "^=+ *$" "$log" | head -30
     fi
 }
+# pipelines and mbarriers: synccheck too
+check synccheck async --variant all --stages 1..4 --size 256K
 for tool in memcheck racecheck; do
     check "$tool" stride --stride 4096 --offset 4096 --width 4,32 --op all --size 4K
     check "$tool" stride --stride 1,3,33 --offset 0,1,31 --width 4,8,16,32 --op all --size 4128
     check "$tool" layout --layout all --fields 1,63,64 --field 0 --size 4100
     check "$tool" layout --layout all --fields 64 --field 63 --size 4K
     check "$tool" readonly --variant all --index all --table 128,4100,64K --size 4100
+    check "$tool" async --variant all --stages 1..4 --work 0,2 --size 256K
     check "$tool" gemm --variant all --m 1,33 --n 1,65 --k 1,17,70
     check "$tool" gather --run 1,7 --size 4100
     check "$tool" transpose --variant all --m 1,33,64 --n 1,65
