@@ -2,7 +2,8 @@
 # sanitize.sh: compute-sanitizer memcheck and racecheck report nothing for every kernel family
 # (synccheck too for the async family's pipelines and mbarriers) at its edge configurations:
 # the largest stride and offset, sizes that are not a multiple of the block, AoS with the most
-# fields, GEMM sizes that are not multiples of 32 (all variants, cuBLAS included). Counters stay off (--no-counters): a sanitizer and CUPTI cannot both attach.
+# fields, GEMM sizes that are not multiples of 32 (all variants, cuBLAS included). Counters stay
+# off (--no-counters): a sanitizer and CUPTI cannot both attach.
 # Exits 77 (skipped) without a GPU or compute-sanitizer. Writes a summary to $2, or to
 # $CP_RESULTS_DIR/compute_sanitizer.txt when that is set. The smem family is left out: its fixed
 # grid makes 17 million shared-memory requests per configuration, far too many to instrument.
