@@ -116,6 +116,12 @@ int cp_cuda_poison_access(const cp_cuda_run *r, size_t out, cp_status *st)
     return CP_EXIT_OK;
 }
 
+/* The copy's optional index hooks, each with its default when NULL. */
+static uint64_t cp_cuda_copy_element_words(const cp_cuda_copy *cp, const cp_config *c)
+{
+    return cp->words ? cp->words(c) : 1;
+}
+
 static uint64_t cp_cuda_copy_dst(const cp_cuda_copy *cp, const cp_config *c, uint64_t i)
 {
     return cp->dst ? cp->dst(c, i) : i;
@@ -127,7 +133,7 @@ static cp_cuda_chunk cp_cuda_chunk_at(const cp_config *c, const cp_cuda_copy *cp
     uint64_t n = c->elements;
     ch.count = n < 256 ? n : 256;
     ch.i0 = (n - ch.count) * (uint64_t)k / (CP_CUDA_CHUNKS - 1);
-    ch.words = cp->words ? cp->words(c) : 1;
+    ch.words = cp_cuda_copy_element_words(cp, c);
     uint64_t last = ch.i0 + ch.count - 1;
     ch.first = cp_cuda_copy_dst(cp, c, ch.i0);
     last = cp_cuda_copy_dst(cp, c, last);
