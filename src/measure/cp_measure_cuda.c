@@ -484,7 +484,7 @@ static int cp_cuda_kernel_resources(const cp_config *c, const cp_rtc_module *exp
     const cp_measure_family *fam = cp_measure_family_of(c->family);
     if (!fam)
         return cp_status_set(st, CP_EXIT_RUNTIME, "no kernel for family %d", (int)c->family);
-    CP_TRY(fam->resources(c, expr, &k, r, st));
+    CP_TRY(cp_measure_family_resources(fam, c, expr, &k, r, st));
     if (r->reason[0]) /* not coalprobe's kernel */
         return CP_EXIT_OK;
     r->known = 1;

@@ -1,23 +1,39 @@
-/* cp_measure_family.c: the table of the families' measure code, and the output checks they
- * share (wrong-value messages, copies back to the host, the chunk check of the
- * one-element-per-thread kernels). */
+/* cp_measure_family.c: the table of the families' measure code, the call of their resources
+ * hooks, and the output checks they share (wrong-value messages, copies back to the host, words
+ * checked against expected values, the chunk check of the one-element-per-thread kernels). */
 #include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cp_measure_family.h"
 #include "cp_fill.h"
 
-static const cp_measure_family *const cp_measure_families[CP_FAMILY_COUNT] = {
+static const cp_measure_family *const cp_measure_families[] = {
     [CP_FAMILY_STRIDE] = &cp_measure_stride, [CP_FAMILY_LAYOUT] = &cp_measure_layout,
     [CP_FAMILY_GEMM] = &cp_measure_gemm,     [CP_FAMILY_GATHER] = &cp_measure_gather,
     [CP_FAMILY_SMEM] = &cp_measure_smem,     [CP_FAMILY_TRANSPOSE] = &cp_measure_transpose,
     [CP_FAMILY_EXPR] = &cp_measure_expr,     [CP_FAMILY_READONLY] = &cp_measure_readonly,
     [CP_FAMILY_ASYNC] = &cp_measure_async,
 };
+_Static_assert(CP_COUNT_OF(cp_measure_families) == CP_FAMILY_COUNT,
+               "one entry of the measure table per family");
 
 const cp_measure_family *cp_measure_family_of(cp_family f)
 {
     return (unsigned)f < CP_FAMILY_COUNT ? cp_measure_families[f] : NULL;
+}
+
+int cp_measure_family_resources(const cp_measure_family *f, const cp_config *c,
+                                const cp_rtc_module *expr, cp_kernel_resources *k, cp_resources *r,
+                                cp_status *st)
+{
+    if (f->fixed_resources)
+        CP_CUDA_CHECK(st, f->fixed_resources(k));
+    else if (f->config_resources)
+        CP_CUDA_CHECK(st, f->config_resources(c, k));
+    else
+        return f->resources(c, expr, k, r, st);
+    return CP_EXIT_OK;
 }
 
 uint32_t cp_cuda_seed(size_t access)
@@ -49,6 +65,42 @@ int cp_cuda_copy_words(const void *buf, uint64_t first, uint64_t count, uint32_t
     return CP_EXIT_OK;
 }
 
+uint32_t cp_cuda_float_bits(float f)
+{
+    uint32_t bits;
+    memcpy(&bits, &f, sizeof bits);
+    return bits;
+}
+
+int cp_cuda_check_words(const uint32_t *got, uint64_t first, uint64_t count,
+                        const cp_cuda_expect *e, cp_status *st)
+{
+    for (uint64_t i = 0; i < count; i++) {
+        uint32_t want = e->want(e->ctx, first + i);
+        if (!e->floats) {
+            if (got[i] != want)
+                return cp_cuda_wrong_word(st, e->what, first + i, got[i], want);
+            continue;
+        }
+        float g, w;
+        memcpy(&g, &got[i], sizeof g);
+        memcpy(&w, &want, sizeof w);
+        if (g != w)
+            return cp_cuda_wrong(st, e->what, first + i, g, w);
+    }
+    return CP_EXIT_OK;
+}
+
+int cp_cuda_verify_words(const void *buf, uint64_t first, uint64_t count, const cp_cuda_expect *e,
+                         cp_status *st)
+{
+    uint32_t *got;
+    CP_TRY(cp_cuda_copy_words(buf, first, count, &got, st));
+    int rc = cp_cuda_check_words(got, first, count, e, st);
+    free(got);
+    return rc;
+}
+
 int cp_cuda_wrong_word(cp_status *st, const char *what, uint64_t index, uint32_t got, uint32_t want)
 {
     cp_status_set(st, CP_EXIT_RUNTIME,
@@ -65,6 +117,12 @@ int cp_cuda_poison_access(const cp_cuda_run *r, size_t out, cp_status *st)
     return CP_EXIT_OK;
 }
 
+/* The copy's optional index hooks, each with its default when NULL. */
+static uint64_t cp_cuda_copy_element_words(const cp_cuda_copy *cp, const cp_config *c)
+{
+    return cp->words ? cp->words(c) : 1;
+}
+
 static uint64_t cp_cuda_copy_dst(const cp_cuda_copy *cp, const cp_config *c, uint64_t i)
 {
     return cp->dst ? cp->dst(c, i) : i;
@@ -76,7 +134,7 @@ static cp_cuda_chunk cp_cuda_chunk_at(const cp_config *c, const cp_cuda_copy *cp
     uint64_t n = c->elements;
     ch.count = n < 256 ? n : 256;
     ch.i0 = (n - ch.count) * (uint64_t)k / (CP_CUDA_CHUNKS - 1);
-    ch.words = cp->words ? cp->words(c) : 1;
+    ch.words = cp_cuda_copy_element_words(cp, c);
     uint64_t last = ch.i0 + ch.count - 1;
     ch.first = cp_cuda_copy_dst(cp, c, ch.i0);
     last = cp_cuda_copy_dst(cp, c, last);

@@ -118,9 +118,15 @@ typedef struct cp_measure_family {
     /* A one-element-per-thread family: the copy its kernel makes, poisoned and checked in
      * chunks by cp_cuda_copy_poison and cp_cuda_copy_verify (poison and verify are NULL). */
     const cp_cuda_copy *copy;
-    /* The static resources of the kernel launch runs for c (timed launches: `alone` 0) into k;
-     * expr is the kernel compiled at run time for c (NULL for the others). A configuration
-     * whose kernel is not coalprobe's writes why into r->reason and leaves k alone. */
+    /* The static resources of the kernel launch runs for c (timed launches: `alone` 0) into k,
+     * in one of three forms (exactly one is set; cp_measure_family_resources calls it):
+     * fixed_resources, a kernel's whose resources depend on nothing in c (its
+     * cp_kernels_<family>_resources itself); config_resources, those of a built-in kernel
+     * chosen by c; resources, the general form: expr is the kernel compiled at run time for c
+     * (NULL for the others), and a configuration whose kernel is not coalprobe's writes why
+     * into r->reason and leaves k alone. */
+    cudaError_t (*fixed_resources)(cp_kernel_resources *k);
+    cudaError_t (*config_resources)(const cp_config *c, cp_kernel_resources *k);
     int (*resources)(const cp_config *c, const cp_rtc_module *expr, cp_kernel_resources *k,
                      cp_resources *r, cp_status *st);
     /* Optional: writes input access a itself instead of the common fill, setting *written
@@ -149,6 +155,12 @@ extern const cp_measure_family cp_measure_stride, cp_measure_layout, cp_measure_
 /* The family's entry, NULL for a value outside the enumeration. */
 const cp_measure_family *cp_measure_family_of(cp_family f);
 
+/* The static resources of the kernel f's launch runs for c, through whichever of its three
+ * forms f has (the `resources` members above say what expr and r are for). */
+int cp_measure_family_resources(const cp_measure_family *f, const cp_config *c,
+                                const cp_rtc_module *expr, cp_kernel_resources *k, cp_resources *r,
+                                cp_status *st);
+
 /* Provided by cp_measure_cuda.c for the families. */
 
 /* Times r's kernel: warmups launches, then opt.reps launches each after an L2 flush, into m. */
@@ -167,6 +179,28 @@ int cp_cuda_wrong_word(cp_status *st, const char *what, uint64_t index, uint32_t
 /* Copies `count` words from device word offset `first` of buf into a new host array. */
 int cp_cuda_copy_words(const void *buf, uint64_t first, uint64_t count, uint32_t **out,
                        cp_status *st);
+
+/* What a family's output check expects of a range of output words. */
+typedef struct cp_cuda_expect {
+    const char *what; /* names a word in the message: "<what> <word offset> is ..." */
+    int floats;       /* 1: compared and reported as floats (cp_cuda_wrong), 0: as raw words */
+    /* The word expected at device word offset `word` (a float's bits when floats is 1). */
+    uint32_t (*want)(const void *ctx, uint64_t word);
+    const void *ctx;
+} cp_cuda_expect;
+
+/* The bits of f, for a want() of float words. */
+uint32_t cp_cuda_float_bits(float f);
+
+/* Checks the host words got[0 .. count - 1], from device word offset `first`, against e: the
+ * first wrong one is the error. */
+int cp_cuda_check_words(const uint32_t *got, uint64_t first, uint64_t count,
+                        const cp_cuda_expect *e, cp_status *st);
+
+/* Copies `count` words from device word offset `first` of buf back and checks them against e
+ * (cp_cuda_check_words). */
+int cp_cuda_verify_words(const void *buf, uint64_t first, uint64_t count, const cp_cuda_expect *e,
+                         cp_status *st);
 
 /* Poisons all of output access `out` of r. */
 int cp_cuda_poison_access(const cp_cuda_run *r, size_t out, cp_status *st);

@@ -13,16 +13,6 @@ static int cp_measure_gather_launch(const cp_cuda_run *r, cp_status *st)
     return CP_EXIT_OK;
 }
 
-static int cp_measure_gather_resources(const cp_config *c, const cp_rtc_module *expr,
-                                       cp_kernel_resources *k, cp_resources *r, cp_status *st)
-{
-    (void)c;
-    (void)expr;
-    (void)r;
-    CP_CUDA_CHECK(st, cp_kernels_gather_resources(k));
-    return CP_EXIT_OK;
-}
-
 /* Access 0 is the index array: computed on the GPU, not a fill. */
 static int cp_measure_gather_fill_input(const cp_cuda_run *r, size_t a, void *buf, int *written,
                                         cp_status *st)
@@ -73,6 +63,6 @@ static const cp_cuda_copy cp_measure_gather_copy = {
 const cp_measure_family cp_measure_gather = {
     .launch = cp_measure_gather_launch,
     .copy = &cp_measure_gather_copy,
-    .resources = cp_measure_gather_resources,
+    .fixed_resources = cp_kernels_gather_resources,
     .fill_input = cp_measure_gather_fill_input,
 };

@@ -11,16 +11,6 @@ static int cp_measure_layout_launch(const cp_cuda_run *r, cp_status *st)
     return CP_EXIT_OK;
 }
 
-static int cp_measure_layout_resources(const cp_config *c, const cp_rtc_module *expr,
-                                       cp_kernel_resources *k, cp_resources *r, cp_status *st)
-{
-    (void)c;
-    (void)expr;
-    (void)r;
-    CP_CUDA_CHECK(st, cp_kernels_layout_resources(k));
-    return CP_EXIT_OK;
-}
-
 static uint64_t cp_measure_layout_src(const cp_config *c, uint64_t i)
 {
     return c->layout == CP_LAYOUT_AOS ? cp_layout_aos_index(i, c->fields, c->field)
@@ -36,5 +26,5 @@ static const cp_cuda_copy cp_measure_layout_copy = {
 const cp_measure_family cp_measure_layout = {
     .launch = cp_measure_layout_launch,
     .copy = &cp_measure_layout_copy,
-    .resources = cp_measure_layout_resources,
+    .fixed_resources = cp_kernels_layout_resources,
 };

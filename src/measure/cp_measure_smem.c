@@ -1,7 +1,5 @@
 /* cp_measure_smem.c: measuring the smem family: its kernel's launch and resources, profiling
  * with one block per SM, and the check of the XOR each thread wrote of what its lane read. */
-#include <stdlib.h>
-
 #include "cp_measure_family.h"
 #include "cp_smem.h"
 
@@ -17,14 +15,9 @@ static int cp_measure_smem_launch(const cp_cuda_run *r, cp_status *st)
     return CP_EXIT_OK;
 }
 
-static int cp_measure_smem_resources(const cp_config *c, const cp_rtc_module *expr,
-                                     cp_kernel_resources *k, cp_resources *r, cp_status *st)
+static cudaError_t cp_measure_smem_resources(const cp_config *c, cp_kernel_resources *k)
 {
-    (void)expr;
-    (void)r;
-    CP_CUDA_CHECK(st, cp_kernels_smem_resources((uint32_t)c->stride, c->width_bytes,
-                                                c->op == CP_OP_STORE, k));
-    return CP_EXIT_OK;
+    return cp_kernels_smem_resources((uint32_t)c->stride, c->width_bytes, c->op == CP_OP_STORE, k);
 }
 
 static int cp_measure_smem_alone(const cp_config *c)
@@ -37,6 +30,12 @@ static int cp_measure_smem_alone(const cp_config *c)
 static int cp_measure_smem_poison(const cp_cuda_run *r, cp_status *st)
 {
     return cp_cuda_poison_access(r, CP_CUDA_SMEM_OUT, st);
+}
+
+/* Thread i's word (word i of out): that of its lane, want[i % 32] for want = ctx. */
+static uint32_t cp_measure_smem_want(const void *ctx, uint64_t word)
+{
+    return ((const uint32_t *)ctx)[word % CP_WARP_SIZE];
 }
 
 /* Every thread's word is the XOR of the elements its lane read (op load: the pattern's,
@@ -55,21 +54,15 @@ static int cp_measure_smem_verify(const cp_cuda_run *r, cp_measurement *m, cp_st
             for (uint32_t k = 0; k < stride; k++)
                 want[l] ^= cp_smem_element_xor(cp_smem_drain_index(l, stride, k), c->width_bytes);
     }
-    uint32_t *got;
-    CP_TRY(cp_cuda_copy_words(r->bufs[CP_CUDA_SMEM_OUT], 0, c->elements, &got, st));
-    int rc = CP_EXIT_OK;
-    for (uint64_t i = 0; i < c->elements && rc == CP_EXIT_OK; i++)
-        if (got[i] != want[i % CP_WARP_SIZE])
-            rc = cp_cuda_wrong_word(st, "smem thread", i, got[i], want[i % CP_WARP_SIZE]);
-    free(got);
-    return rc;
+    cp_cuda_expect e = {"smem thread", 0, cp_measure_smem_want, want};
+    return cp_cuda_verify_words(r->bufs[CP_CUDA_SMEM_OUT], 0, c->elements, &e, st);
 }
 
 const cp_measure_family cp_measure_smem = {
     .launch = cp_measure_smem_launch,
     .poison = cp_measure_smem_poison,
     .verify = cp_measure_smem_verify,
-    .resources = cp_measure_smem_resources,
+    .config_resources = cp_measure_smem_resources,
     .profiled_alone = cp_measure_smem_alone,
     .useful_shared = 1,
 };

@@ -12,13 +12,9 @@ static int cp_measure_stride_launch(const cp_cuda_run *r, cp_status *st)
     return CP_EXIT_OK;
 }
 
-static int cp_measure_stride_resources(const cp_config *c, const cp_rtc_module *expr,
-                                       cp_kernel_resources *k, cp_resources *r, cp_status *st)
+static cudaError_t cp_measure_stride_resources(const cp_config *c, cp_kernel_resources *k)
 {
-    (void)expr;
-    (void)r;
-    CP_CUDA_CHECK(st, cp_kernels_stride_resources(c->width_bytes, c->op == CP_OP_STORE, k));
-    return CP_EXIT_OK;
+    return cp_kernels_stride_resources(c->width_bytes, c->op == CP_OP_STORE, k);
 }
 
 static uint64_t cp_measure_stride_words(const cp_config *c)
@@ -48,5 +44,5 @@ static const cp_cuda_copy cp_measure_stride_copy = {
 const cp_measure_family cp_measure_stride = {
     .launch = cp_measure_stride_launch,
     .copy = &cp_measure_stride_copy,
-    .resources = cp_measure_stride_resources,
+    .config_resources = cp_measure_stride_resources,
 };

@@ -17,7 +17,9 @@ int main(void)
         CHECK(f != NULL);
         if (!f)
             continue;
-        CHECK(f->launch && f->resources);
+        /* a launch, and the resources in exactly one of their three forms */
+        CHECK(f->launch);
+        CHECK(!!f->fixed_resources + !!f->config_resources + !!f->resources == 1);
         /* the output check: the family's own, or the common one of its copy */
         CHECK(f->copy ? !f->poison && !f->verify && f->copy->src : f->poison && f->verify);
         for (int j = 0; j < i; j++)

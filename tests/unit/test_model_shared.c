@@ -7,14 +7,12 @@
 #include <stdio.h>
 #include <string.h>
 
-static uint64_t gcd(uint64_t a, uint64_t b)
+/* gcd(s, p) for s > 0 and p a power of two: the largest power of two that divides s (the lowest
+ * set bit of s), at most p. */
+static uint64_t gcd_pow2(uint64_t s, uint64_t p)
 {
-    while (b) {
-        uint64_t t = a % b;
-        a = b;
-        b = t;
-    }
-    return a;
+    uint64_t low = s & (~s + 1);
+    return low < p ? low : p;
 }
 
 /* One shared request of 32 lanes at byte addresses base + lane * step (lane_bytes each). */
@@ -105,7 +103,7 @@ static void test_smem_hand(void)
     for (size_t k = 0; k < 3; k++)
         for (uint64_t s = 1; s <= CP_SMEM_STRIDE_MAX; s++) {
             uint32_t w = widths[k], q = w / 4;
-            uint64_t wf = q * gcd(s, 32 / q);
+            uint64_t wf = q * gcd_pow2(s, 32 / q);
             for (int op = 0; op < 2; op++) {
                 cp_config c = smem_cfg(s, w, (cp_op)op, 512, 64 + s);
                 cp_prediction p = predict(&c);
