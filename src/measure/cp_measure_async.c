@@ -23,13 +23,9 @@ static int cp_measure_async_launch(const cp_cuda_run *r, cp_status *st)
     return CP_EXIT_OK;
 }
 
-static int cp_measure_async_resources(const cp_config *c, const cp_rtc_module *expr,
-                                      cp_kernel_resources *k, cp_resources *r, cp_status *st)
+static cudaError_t cp_measure_async_resources(const cp_config *c, cp_kernel_resources *k)
 {
-    (void)expr;
-    (void)r;
-    CP_CUDA_CHECK(st, cp_kernels_async_resources((int)c->async, (int)c->stages, k));
-    return CP_EXIT_OK;
+    return cp_kernels_async_resources((int)c->async, (int)c->stages, k);
 }
 
 static int cp_measure_async_poison(const cp_cuda_run *r, cp_status *st)
@@ -75,6 +71,6 @@ const cp_measure_family cp_measure_async = {
     .launch = cp_measure_async_launch,
     .poison = cp_measure_async_poison,
     .verify = cp_measure_async_verify,
-    .resources = cp_measure_async_resources,
+    .config_resources = cp_measure_async_resources,
     .profiled_alone = cp_measure_async_alone,
 };

@@ -20,13 +20,9 @@ static int cp_measure_readonly_launch(const cp_cuda_run *r, cp_status *st)
     return CP_EXIT_OK;
 }
 
-static int cp_measure_readonly_resources(const cp_config *c, const cp_rtc_module *expr,
-                                         cp_kernel_resources *k, cp_resources *r, cp_status *st)
+static cudaError_t cp_measure_readonly_resources(const cp_config *c, cp_kernel_resources *k)
 {
-    (void)expr;
-    (void)r;
-    CP_CUDA_CHECK(st, cp_kernels_readonly_resources((int)c->readonly, (int)c->lookup, k));
-    return CP_EXIT_OK;
+    return cp_kernels_readonly_resources((int)c->readonly, (int)c->lookup, k);
 }
 
 /* The constant variant reads __constant__ memory: the table's fill is written to the global
@@ -97,7 +93,7 @@ static int cp_measure_readonly_after_timing(const cp_cuda_run *r, cp_measurement
 const cp_measure_family cp_measure_readonly = {
     .launch = cp_measure_readonly_launch,
     .copy = &cp_measure_readonly_copy,
-    .resources = cp_measure_readonly_resources,
+    .config_resources = cp_measure_readonly_resources,
     .fill_input = cp_measure_readonly_fill_input,
     .after_timing = cp_measure_readonly_after_timing,
 };
