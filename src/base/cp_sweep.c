@@ -43,15 +43,15 @@ static int parse_digits(const char *s, size_t len, uint64_t *v)
     return cp_number_u64(s, len, UINT64_MAX, 0, v);
 }
 
-/* Parses s[0..len) as a number of the sweep: digits, and for a sweep of sizes an optional K, M
- * or G suffix (also KiB, MiB, GiB; powers of 1024). A CP_NUMBER_* result. */
-static int parse_value(const char *s, size_t len, int sizes, uint64_t *v)
+/* The power of 1024 a size suffix of s[0..len) stands for (K, M, G; also KiB, MiB, GiB), or 0,
+ * with *digits the length of what precedes it (len when there is no suffix). */
+static unsigned size_suffix_shift(const char *s, size_t len, size_t *digits)
 {
+    size_t n = len;
+    if (n > 3 && s[n - 2] == 'i' && s[n - 1] == 'B')
+        n -= 2;
     unsigned shift = 0;
-    if (sizes && len > 0) {
-        size_t n = len;
-        if (n > 3 && s[n - 2] == 'i' && s[n - 1] == 'B')
-            n -= 2;
+    if (n > 0)
         switch (s[n - 1]) {
         case 'K':
         case 'k':
@@ -66,11 +66,19 @@ static int parse_value(const char *s, size_t len, int sizes, uint64_t *v)
             shift = 30;
             break;
         default:
-            n = len; /* no suffix: "iB" alone is not a number either */
+            break;
         }
-        if (shift)
-            len = n - 1;
-    }
+    *digits = shift ? n - 1 : len;
+    return shift;
+}
+
+/* Parses s[0..len) as a number of the sweep: digits, and for a sweep of sizes an optional K, M
+ * or G suffix (also KiB, MiB, GiB; powers of 1024). A CP_NUMBER_* result. */
+static int parse_value(const char *s, size_t len, int sizes, uint64_t *v)
+{
+    unsigned shift = 0;
+    if (sizes)
+        shift = size_suffix_shift(s, len, &len);
     int k = parse_digits(s, len, v);
     if (k == CP_NUMBER_OK && *v > (UINT64_MAX >> shift))
         return CP_NUMBER_TOO_LARGE;
@@ -552,32 +560,11 @@ int cp_sweep_parse_bytes(const char *spec, const char *param, uint64_t min, uint
     if (!spec || !*spec)
         return empty_spec_error(st, param, BYTES_HINT);
     size_t len = strlen(spec);
-    size_t ndig = 0;
-    while (ndig < len && spec[ndig] >= '0' && spec[ndig] <= '9')
-        ndig++;
-    const char *suf = spec + ndig;
-    unsigned shift = 0;
+    size_t ndig;
+    unsigned shift = size_suffix_shift(spec, len, &ndig);
     int ok = ndig > 0;
-    if (ok && *suf) {
-        switch (*suf) {
-        case 'K':
-        case 'k':
-            shift = 10;
-            break;
-        case 'M':
-        case 'm':
-            shift = 20;
-            break;
-        case 'G':
-        case 'g':
-            shift = 30;
-            break;
-        default:
-            ok = 0;
-        }
-        if (ok && suf[1] != '\0' && strcmp(suf + 1, "iB") != 0)
-            ok = 0;
-    }
+    for (size_t i = 0; i < ndig; i++)
+        ok &= spec[i] >= '0' && spec[i] <= '9';
     if (!ok) {
         cp_status_set(st, CP_EXIT_USAGE,
                       "%s: '%.*s' is not a byte count (digits with an optional K, M or G suffix)",

@@ -1,8 +1,5 @@
 /* cp_measure_async.c: measuring the async family: its kernel's launch and resources, and the
  * check of out = cp_async_work(in, work) on 16 tiles (the first, the last and 14 between). */
-#include <stdlib.h>
-#include <string.h>
-
 #include "cp_measure_family.h"
 #include "cp_async.h"
 #include "cp_fill.h"
@@ -39,26 +36,24 @@ static uint64_t cp_measure_async_checked_tile(uint64_t tiles, int k)
     return (tiles - 1) * (uint64_t)k / (CP_CUDA_CHUNKS - 1);
 }
 
+/* Output word `word` of c's kernel: the work on input word `word`. */
+static uint32_t cp_measure_async_want(const void *ctx, uint64_t word)
+{
+    const cp_config *c = ctx;
+    return cp_cuda_float_bits(cp_async_work(cp_fill_value(word, cp_cuda_seed(0)), c->work));
+}
+
 static int cp_measure_async_verify(const cp_cuda_run *r, cp_measurement *m, cp_status *st)
 {
     (void)m;
     const cp_config *c = r->c;
     uint64_t tiles = c->elements / CP_ASYNC_TILE;
-    int rc = CP_EXIT_OK;
-    for (int k = 0; k < CP_CUDA_CHUNKS && rc == CP_EXIT_OK; k++) {
-        uint64_t first = cp_measure_async_checked_tile(tiles, k) * CP_ASYNC_TILE;
-        uint32_t *got;
-        CP_TRY(
-            cp_cuda_copy_words(r->bufs[cp_measure_async_out(r)], first, CP_ASYNC_TILE, &got, st));
-        for (uint64_t i = 0; i < CP_ASYNC_TILE && rc == CP_EXIT_OK; i++) {
-            float want = cp_async_work(cp_fill_value(first + i, cp_cuda_seed(0)), c->work), g;
-            memcpy(&g, &got[i], sizeof g);
-            if (memcmp(&g, &want, sizeof g) != 0)
-                rc = cp_cuda_wrong(st, "out element", first + i, g, want);
-        }
-        free(got);
-    }
-    return rc;
+    const cp_cuda_expect e = {"out element", 1, cp_measure_async_want, c};
+    for (int k = 0; k < CP_CUDA_CHUNKS; k++)
+        CP_TRY(cp_cuda_verify_words(r->bufs[cp_measure_async_out(r)],
+                                    cp_measure_async_checked_tile(tiles, k) * CP_ASYNC_TILE,
+                                    CP_ASYNC_TILE, &e, st));
+    return CP_EXIT_OK;
 }
 
 /* The rungs with shared memory are profiled one block per SM (cp_kernels.h, `alone`). */
