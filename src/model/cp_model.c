@@ -660,6 +660,20 @@ size_t cp_model_linear_classes(uint64_t threads, cp_warp_class classes[CP_MODEL_
     return k;
 }
 
+void cp_model_access(cp_access_prediction *ap, const char *name, cp_op op, cp_space space,
+                     uint32_t lane_bytes, uint32_t instructions, uint64_t iterations,
+                     uint64_t buffer_bytes, int strided)
+{
+    ap->name = name;
+    ap->op = op;
+    ap->space = space;
+    ap->lane_bytes = lane_bytes;
+    ap->instructions = instructions;
+    ap->iterations = iterations;
+    ap->buffer_bytes = buffer_bytes;
+    ap->strided = strided;
+}
+
 uint64_t cp_model_no_iteration_step(const cp_config *c, size_t a)
 {
     (void)c;

@@ -53,14 +53,7 @@ static cp_async_role cp_async_role_of(const cp_config *c, size_t a)
 static void cp_async_access(cp_access_prediction *ap, const char *name, cp_op op, cp_space space,
                             uint32_t lane_bytes, uint64_t iterations, uint64_t bytes)
 {
-    ap->name = name;
-    ap->op = op;
-    ap->space = space;
-    ap->lane_bytes = lane_bytes;
-    ap->instructions = 1;
-    ap->iterations = iterations;
-    ap->buffer_bytes = bytes;
-    ap->strided = 0;
+    cp_model_access(ap, name, op, space, lane_bytes, 1, iterations, bytes, 0);
 }
 
 static void cp_async_describe(const cp_config *c, cp_prediction *out)

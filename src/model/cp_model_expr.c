@@ -24,14 +24,9 @@ static uint32_t cp_expr_lane_bytes(const cp_config *c)
 static void cp_expr_access(const cp_config *c, cp_access_prediction *ap, const char *name, cp_op op,
                            int indexed)
 {
-    ap->name = name;
-    ap->op = op;
-    ap->space = CP_SPACE_GLOBAL;
-    ap->lane_bytes = cp_expr_lane_bytes(c);
-    ap->instructions = c->width_bytes / ap->lane_bytes;
-    ap->iterations = 1;
-    ap->buffer_bytes = c->elements * c->width_bytes;
-    ap->strided = indexed;
+    cp_model_access(ap, name, op, CP_SPACE_GLOBAL, cp_expr_lane_bytes(c),
+                    c->width_bytes / cp_expr_lane_bytes(c), 1, c->elements * c->width_bytes,
+                    indexed);
 }
 
 static void cp_expr_describe(const cp_config *c, cp_prediction *out)

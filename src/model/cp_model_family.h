@@ -69,6 +69,13 @@ extern const cp_family_model cp_model_async_family;
 /* The async family's --explain schedule (cp_family_desc.schedule). */
 void cp_model_async_schedule(const cp_config *c, char *buf, size_t len);
 
+/* Describes access ap: its name, op, space, bytes a lane moves per instruction, instructions per
+ * lane per iteration, iterations, buffer size and whether the pattern chooses its order; its
+ * counts are left as they are (zero). */
+void cp_model_access(cp_access_prediction *ap, const char *name, cp_op op, cp_space space,
+                     uint32_t lane_bytes, uint32_t instructions, uint64_t iterations,
+                     uint64_t buffer_bytes, int strided);
+
 /* Distinct 32-byte sectors touched by n elements of L bytes at byte offsets O + i*S
  * (i = 0..n-1, S >= L), from a 32-byte aligned base; exact, in O(32) steps. */
 uint64_t cp_model_monotone_footprint(uint64_t n, uint64_t S, uint64_t O, uint64_t L);

@@ -10,13 +10,7 @@ enum { CP_GATHER_IDX, CP_GATHER_IN, CP_GATHER_OUT };
 static void cp_gather_access(cp_access_prediction *ap, const char *name, cp_op op, uint64_t bytes,
                              int strided)
 {
-    ap->name = name;
-    ap->op = op;
-    ap->lane_bytes = 4;
-    ap->instructions = 1;
-    ap->iterations = 1;
-    ap->buffer_bytes = bytes;
-    ap->strided = strided;
+    cp_model_access(ap, name, op, CP_SPACE_GLOBAL, 4, 1, 1, bytes, strided);
 }
 
 static void cp_gather_describe(const cp_config *c, cp_prediction *out)

@@ -23,13 +23,8 @@ static uint64_t cp_gemm_steps(const cp_config *c)
 static void cp_gemm_access(cp_access_prediction *ap, const char *name, cp_op op,
                            uint64_t iterations, uint64_t elements, int strided, int modelled)
 {
-    ap->name = name;
-    ap->op = op;
-    ap->lane_bytes = 4;
-    ap->instructions = modelled ? 1 : 0;
-    ap->iterations = modelled ? iterations : 0;
-    ap->buffer_bytes = elements * 4;
-    ap->strided = strided;
+    cp_model_access(ap, name, op, CP_SPACE_GLOBAL, 4, modelled ? 1 : 0, modelled ? iterations : 0,
+                    elements * 4, strided);
 }
 
 static void cp_gemm_describe(const cp_config *c, cp_prediction *out)

@@ -20,14 +20,7 @@ static uint64_t cp_readonly_entries(const cp_config *c)
 static void cp_readonly_access(cp_access_prediction *ap, const char *name, cp_op op, cp_space space,
                                uint64_t bytes, int strided)
 {
-    ap->name = name;
-    ap->op = op;
-    ap->space = space;
-    ap->lane_bytes = 4;
-    ap->instructions = 1;
-    ap->iterations = 1;
-    ap->buffer_bytes = bytes;
-    ap->strided = strided;
+    cp_model_access(ap, name, op, space, 4, 1, 1, bytes, strided);
 }
 
 static void cp_readonly_describe(const cp_config *c, cp_prediction *out)

@@ -15,14 +15,7 @@ static size_t cp_smem_pattern_access(const cp_config *c)
 static void cp_smem_set(cp_access_prediction *ap, const char *name, cp_op op, cp_space space,
                         uint32_t lane_bytes, uint64_t iterations, uint64_t bytes, int strided)
 {
-    ap->name = name;
-    ap->op = op;
-    ap->space = space;
-    ap->lane_bytes = lane_bytes;
-    ap->instructions = 1;
-    ap->iterations = iterations;
-    ap->buffer_bytes = bytes;
-    ap->strided = strided;
+    cp_model_access(ap, name, op, space, lane_bytes, 1, iterations, bytes, strided);
 }
 
 static void cp_smem_describe(const cp_config *c, cp_prediction *out)

@@ -16,13 +16,8 @@ static uint32_t cp_stride_lane_bytes(uint32_t width)
 static void cp_access_set(cp_access_prediction *ap, const char *name, cp_op op, uint32_t width,
                           uint64_t buffer_bytes, int strided)
 {
-    ap->name = name;
-    ap->op = op;
-    ap->lane_bytes = cp_stride_lane_bytes(width);
-    ap->instructions = width / ap->lane_bytes;
-    ap->iterations = 1;
-    ap->buffer_bytes = buffer_bytes;
-    ap->strided = strided;
+    uint32_t lane = cp_stride_lane_bytes(width);
+    cp_model_access(ap, name, op, CP_SPACE_GLOBAL, lane, width / lane, 1, buffer_bytes, strided);
 }
 
 /* ---- stride: access 0 reads "in", access 1 writes "out"; op picks the strided one ---- */

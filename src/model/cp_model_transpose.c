@@ -25,14 +25,7 @@ static int cp_tr_kind(const cp_config *c, size_t a)
 static void cp_tr_set(cp_access_prediction *ap, const char *name, cp_op op, cp_space space,
                       uint64_t bytes, int strided)
 {
-    ap->name = name;
-    ap->op = op;
-    ap->space = space;
-    ap->lane_bytes = 4;
-    ap->instructions = 1;
-    ap->iterations = CP_TRANSPOSE_STEPS;
-    ap->buffer_bytes = bytes;
-    ap->strided = strided;
+    cp_model_access(ap, name, op, space, 4, 1, CP_TRANSPOSE_STEPS, bytes, strided);
 }
 
 static void cp_tr_describe(const cp_config *c, cp_prediction *out)
