@@ -192,6 +192,31 @@ static void cp_report_json_add_config(cp_report_json *j, cJSON *row, const cp_co
     }
 }
 
+/* A load from __constant__ memory: its requests and the constant cache's passes. */
+static void cp_report_json_add_constant_counts(cp_report_json *j, cJSON *obj, const cp_counts *c)
+{
+    cp_report_json_add_u64(j, obj, "requests", c->requests);
+    cp_report_json_add_u64(j, obj, "bytes_requested", c->bytes_requested);
+    cp_report_json_add_u64(j, obj, "wavefronts", c->wavefronts);
+    cp_report_json_add_u64(j, obj, "ideal_wavefronts", c->ideal_wavefronts);
+    cp_report_json_add_double(j, obj, "wavefronts_per_request",
+                              cp_counts_wavefronts_per_request(c));
+}
+
+static const char *cp_report_json_space_name(cp_space s)
+{
+    switch (s) {
+    case CP_SPACE_SHARED:
+        return "shared";
+    case CP_SPACE_CONSTANT:
+        return "constant";
+    case CP_SPACE_TMA:
+        return "tma";
+    default:
+        return "global";
+    }
+}
+
 static void cp_report_json_add_predicted(cp_report_json *j, cJSON *row, const cp_prediction *p)
 {
     if (!p->modelled) { /* cuBLAS: measured, never predicted */
@@ -203,6 +228,8 @@ static void cp_report_json_add_predicted(cp_report_json *j, cJSON *row, const cp
     cp_report_json_add_u64(j, o, "warps", p->warps);
     cp_report_json_add_counts(j, cp_report_json_add_object(j, o, "load"), &p->load);
     cp_report_json_add_counts(j, cp_report_json_add_object(j, o, "store"), &p->store);
+    cp_report_json_add_counts(j, cp_report_json_add_object(j, o, "tma_load"), &p->tma_load);
+    cp_report_json_add_bool(j, o, "shared_exact", p->shared_modelled && p->shared_exact);
     if (p->shared_modelled) {
         cp_report_json_add_shared_counts(j, cp_report_json_add_object(j, o, "shared_load"),
                                          &p->shared_load);
@@ -218,8 +245,7 @@ static void cp_report_json_add_predicted(cp_report_json *j, cJSON *row, const cp
         cJSON *ao = cp_report_json_append_object(j, accesses);
         cp_report_json_add_string(j, ao, "name", a->name);
         cp_report_json_add_string(j, ao, "op", cp_config_op_name(a->op));
-        cp_report_json_add_string(j, ao, "space",
-                                  a->space == CP_SPACE_SHARED ? "shared" : "global");
+        cp_report_json_add_string(j, ao, "space", cp_report_json_space_name(a->space));
         cp_report_json_add_u64(j, ao, "lane_bytes", a->lane_bytes);
         cp_report_json_add_u64(j, ao, "instructions", a->instructions);
         cp_report_json_add_u64(j, ao, "iterations", a->iterations);
@@ -227,6 +253,8 @@ static void cp_report_json_add_predicted(cp_report_json *j, cJSON *row, const cp
         cp_report_json_add_bool(j, ao, "strided", a->strided);
         if (a->space == CP_SPACE_SHARED)
             cp_report_json_add_shared_counts(j, ao, &a->counts);
+        else if (a->space == CP_SPACE_CONSTANT)
+            cp_report_json_add_constant_counts(j, ao, &a->counts);
         else
             cp_report_json_add_counts(j, ao, &a->counts);
     }
@@ -258,6 +286,31 @@ static void cp_report_json_add_shared_side(cp_report_json *j, cJSON *obj, const 
                               cp_report_compute_per_request(requests, wavefronts));
     cp_report_json_add_double(j, o, "bank_conflicts_per_request",
                               cp_report_compute_per_request(requests, conflicts));
+}
+
+/* The memory path's counters (readonly and async sweeps; null for the others): L1 and L2 hits
+ * with their rates, SM active, constant, cp.async and TMA loads. */
+static void cp_report_json_add_path_counters(cp_report_json *j, cJSON *c,
+                                             const cp_counter_values *v)
+{
+    cp_report_json_add_double(j, c, "l1_load_hit_sectors", v->l1_load_hit_sectors);
+    cp_report_json_add_double(
+        j, c, "l1_load_hit_rate",
+        cp_report_compute_per_request(v->load_sectors, v->l1_load_hit_sectors));
+    cp_report_json_add_double(j, c, "l2_read_hit_sectors", v->l2_read_hit_sectors);
+    cp_report_json_add_double(
+        j, c, "l2_read_hit_rate",
+        cp_report_compute_per_request(v->l2_read_sectors, v->l2_read_hit_sectors));
+    cp_report_json_add_double(j, c, "sm_active", v->sm_active);
+    cJSON *k = cp_report_json_add_object(j, c, "constant_load");
+    cp_report_json_add_double(j, k, "requests", v->constant_requests);
+    cp_report_json_add_double(j, c, "ldgsts_requests", v->ldgsts_requests);
+    cJSON *t = cp_report_json_add_object(j, c, "tma_load");
+    cp_report_json_add_double(j, t, "requests", v->tma_load_requests);
+    cp_report_json_add_double(j, t, "sectors", v->tma_load_sectors);
+    cp_report_json_add_double(
+        j, t, "sectors_per_request",
+        cp_report_compute_per_request(v->tma_load_requests, v->tma_load_sectors));
 }
 
 static const char *cp_report_json_counters_status(cp_counters_status s)
@@ -353,6 +406,7 @@ static void cp_report_json_add_measured(cp_report_json *j, cJSON *row, const cp_
     cp_report_json_add_shared_side(j, c, "shared_store", v->shared_store_requests,
                                    v->shared_store_wavefronts, v->shared_store_conflicts);
     cp_report_json_add_double(j, c, "achieved_occupancy", v->achieved_occupancy);
+    cp_report_json_add_path_counters(j, c, v);
     if (m->counters_status == CP_COUNTERS_OK) { /* the counters that are null, and why */
         cJSON *u = cp_report_json_add_object(j, c, "unavailable");
         for (size_t g = 0; g < m->ncounter_gaps; g++)
@@ -360,6 +414,8 @@ static void cp_report_json_add_measured(cp_report_json *j, cJSON *row, const cp_
     }
     cp_report_json_add_tristate(j, o, "match", m->counts_match);
     cp_report_json_add_resources(j, o, &m->resources);
+    cp_report_json_add_optional_string(j, o, "load_opcode", m->load_opcode);
+    cp_report_json_add_optional_string(j, o, "load_opcode_reason", m->load_opcode_reason);
 }
 
 /* One row as its own object (the caller prints and frees it). */
