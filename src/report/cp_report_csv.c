@@ -82,7 +82,25 @@ static const char *const cp_report_csv_columns[] = {
     "meas_theoretical_occupancy",
     "meas_achieved_occupancy",
     "meas_occupancy_limited_by",
+    /* appended with the readonly and async families: their configuration, TMA copies and the
+     * memory path's counters (readonly and async sweeps; empty for the others) */
+    "table_bytes",
+    "stages",
+    "work",
+    "pred_tma_load_requests",
+    "pred_tma_load_sectors",
+    "meas_l1_load_hit_rate",
+    "meas_l2_read_hit_rate",
+    "meas_sm_active",
+    "meas_constant_load_requests",
+    "meas_ldgsts_requests",
+    "meas_tma_load_requests",
+    "meas_tma_load_sectors",
+    "meas_load_opcode",
 };
+
+/* The appended configuration columns (the others come before the predicted ones). */
+static const char *const cp_report_csv_late_config[] = {"table_bytes", "stages", "work"};
 
 /* v when `present`, an empty cell otherwise. */
 static void cp_report_csv_cell_u64(cp_text_csv_line *l, int present, uint64_t v)
@@ -158,6 +176,33 @@ static void cp_report_csv_write_field(cp_text_csv_line *l, const cp_config *c,
     }
 }
 
+/* The columns appended with the readonly and async families: their configuration, the TMA
+ * copies predicted, the memory path's counters and the readonly load's SASS opcode. */
+static void cp_report_csv_write_appended(cp_text_csv_line *l, const cp_row *row,
+                                         const cp_measurement *m)
+{
+    const cp_config *c = &row->config;
+    const cp_family_desc *d = cp_family_get(c->family);
+    const cp_prediction *p = &row->predicted;
+    const cp_counter_values *v = &m->counters;
+    for (size_t i = 0; i < sizeof cp_report_csv_late_config / sizeof cp_report_csv_late_config[0];
+         i++)
+        cp_report_csv_write_field(l, c,
+                                  d ? cp_report_csv_field(d, cp_report_csv_late_config[i]) : NULL);
+    cp_report_csv_cell_u64(l, p->modelled, p->tma_load.requests);
+    cp_report_csv_cell_u64(l, p->modelled, p->tma_load.sectors);
+    cp_report_csv_cell_ratio(
+        l, cp_report_compute_per_request(v->load_sectors, v->l1_load_hit_sectors));
+    cp_report_csv_cell_ratio(
+        l, cp_report_compute_per_request(v->l2_read_sectors, v->l2_read_hit_sectors));
+    cp_report_csv_cell_ratio(l, v->sm_active);
+    const double path[] = {v->constant_requests, v->ldgsts_requests, v->tma_load_requests,
+                           v->tma_load_sectors};
+    for (size_t i = 0; i < sizeof path / sizeof path[0]; i++)
+        cp_report_csv_cell_double(l, path[i]);
+    cp_text_csv_cell(l, m->load_opcode);
+}
+
 static void cp_report_csv_write_row(cp_text_csv_line *l, const cp_row *row)
 {
     const cp_config *c = &row->config;
@@ -228,6 +273,7 @@ static void cp_report_csv_write_row(cp_text_csv_line *l, const cp_row *row)
     if (cp_report_compute_occupancy(res, &occ)) /* "threads;registers" */
         cp_occupancy_describe_limiters(occ.limiters, ";", limits, sizeof limits);
     cp_text_csv_cell(l, limits);
+    cp_report_csv_write_appended(l, row, m);
     cp_text_csv_end_line(l);
 }
 
