@@ -45,6 +45,14 @@ typedef enum {
     /* the kernel's registers per thread; theoretical / achieved occupancy in percent */
     CP_REPORT_CELL_MEAS_REGS,
     CP_REPORT_CELL_MEAS_OCCUPANCY,
+    /* the memory path: L1 and L2 hit rates, SM active (percent), the load's SASS opcode; the
+     * TMA copies' sectors per request */
+    CP_REPORT_CELL_MEAS_L1_HIT,
+    CP_REPORT_CELL_MEAS_L2_HIT,
+    CP_REPORT_CELL_MEAS_SM_ACTIVE,
+    CP_REPORT_CELL_MEAS_OPCODE,
+    CP_REPORT_CELL_PRED_TMA_SPR,
+    CP_REPORT_CELL_MEAS_TMA_SPR,
 } cp_report_cell;
 
 typedef enum {
@@ -142,6 +150,36 @@ static const cp_report_column cp_report_transpose_measured[] = {
     CP_REPORT_MEAS_SIDES,
     CP_REPORT_MEAS(SH_ST_WF, "sh.st", "wf/req"),
     CP_REPORT_MEAS(SH_LD_WF, "sh.ld", "wf/req"),
+    CP_REPORT_MEAS_TIME_US,
+    CP_REPORT_MEAS_DRAM_MATCH,
+};
+/* readonly's: the load and store; measured, where the table's sectors were served from and
+ * the instruction the load compiled to. */
+static const cp_report_column cp_report_readonly_predicted[] = {
+    CP_REPORT_PRED(LOAD_SPR, "ld", "sec/req"),
+    CP_REPORT_PRED(LOAD_EFF, "ld", "eff"),
+    CP_REPORT_PRED(STORE_SPR, "st", "sec/req"),
+};
+static const cp_report_column cp_report_readonly_measured[] = {
+    CP_REPORT_MEAS(LOAD_SPR, "ld", "sec/req"),
+    CP_REPORT_MEAS(L1_HIT, "L1", "hit"),
+    CP_REPORT_MEAS(L2_HIT, "L2", "hit"),
+    CP_REPORT_MEAS(SM_ACTIVE, "SM", "act"),
+    CP_REPORT_MEAS(OPCODE, "", "SASS"),
+    CP_REPORT_MEAS_TIME_US,
+    CP_REPORT_MEAS_DRAM_MATCH,
+};
+/* async's: the tile's load by the LSU or by the TMA unit, the compute's shared loads. */
+static const cp_report_column cp_report_async_predicted[] = {
+    CP_REPORT_PRED(LOAD_SPR, "ld", "sec/req"),
+    CP_REPORT_PRED(TMA_SPR, "tma", "sec/req"),
+    CP_REPORT_PRED(SH_LD_WF, "sh.ld", "wf/req"),
+};
+static const cp_report_column cp_report_async_measured[] = {
+    CP_REPORT_MEAS(LOAD_SPR, "ld", "sec/req"),
+    CP_REPORT_MEAS(TMA_SPR, "tma", "sec/req"),
+    CP_REPORT_MEAS(SH_LD_WF, "sh.ld", "wf/req"),
+    CP_REPORT_MEAS(SM_ACTIVE, "SM", "act"),
     CP_REPORT_MEAS_TIME_US,
     CP_REPORT_MEAS_DRAM_MATCH,
 };
@@ -258,6 +296,9 @@ static int cp_report_table_format_predicted(const cp_row *row, cp_report_cell ce
         x = p->modelled && p->shared_modelled ? cp_counts_wavefronts_per_request(sh) : NAN;
         break;
     }
+    case CP_REPORT_CELL_PRED_TMA_SPR:
+        x = cp_counts_sectors_per_request(&p->tma_load);
+        break;
     case CP_REPORT_CELL_PRED_SMEM_WF:
     case CP_REPORT_CELL_PRED_SMEM_CONF: {
         const cp_counts *sh = c->op == CP_OP_LOAD ? &p->shared_load : &p->shared_store;
@@ -313,6 +354,9 @@ static int cp_report_table_format_per_request(const cp_config *c, const cp_count
         req = load ? v->shared_load_requests : v->shared_store_requests;
         x = load ? v->shared_load_conflicts : v->shared_store_conflicts;
         break;
+    case CP_REPORT_CELL_MEAS_TMA_SPR:
+        req = v->tma_load_requests, x = v->tma_load_sectors;
+        break;
     default:
         return 0;
     }
@@ -359,6 +403,26 @@ static void cp_report_table_format_measured(const cp_row *row, cp_report_cell ce
     case CP_REPORT_CELL_MEAS_OCCUPANCY:
         cp_report_table_format_occupancy(m, buf, len);
         break;
+    case CP_REPORT_CELL_MEAS_L1_HIT: /* in percent */
+        cp_report_table_format_number(
+            buf, len,
+            cp_report_compute_per_request(m->counters.load_sectors,
+                                          m->counters.l1_load_hit_sectors),
+            100, 0, "%");
+        break;
+    case CP_REPORT_CELL_MEAS_L2_HIT:
+        cp_report_table_format_number(
+            buf, len,
+            cp_report_compute_per_request(m->counters.l2_read_sectors,
+                                          m->counters.l2_read_hit_sectors),
+            100, 0, "%");
+        break;
+    case CP_REPORT_CELL_MEAS_SM_ACTIVE:
+        cp_report_table_format_number(buf, len, m->counters.sm_active, 100, 0, "%");
+        break;
+    case CP_REPORT_CELL_MEAS_OPCODE:
+        snprintf(buf, len, "%s", m->load_opcode[0] ? m->load_opcode : "-");
+        break;
     default:
         break;
     }
@@ -389,6 +453,9 @@ static const struct {
     [CP_COUNTS_SHARED] = CP_REPORT_PARTS(cp_report_smem_predicted, cp_report_smem_measured),
     [CP_COUNTS_SIDES_SHARED] =
         CP_REPORT_PARTS(cp_report_transpose_predicted, cp_report_transpose_measured),
+    [CP_COUNTS_READONLY] =
+        CP_REPORT_PARTS(cp_report_readonly_predicted, cp_report_readonly_measured),
+    [CP_COUNTS_ASYNC] = CP_REPORT_PARTS(cp_report_async_predicted, cp_report_async_measured),
 #undef CP_REPORT_PARTS
 };
 
