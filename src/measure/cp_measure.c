@@ -42,11 +42,14 @@ int cp_measure_counts_match(const cp_prediction *p, const cp_counter_values *v)
                  v->load_sectors == (double)p->load.sectors &&
                  v->store_requests == (double)p->store.requests &&
                  v->store_sectors == (double)p->store.sectors;
-    if (p->tma_load.requests) { /* copies by the TMA unit: judged where they were counted */
-        if (isnan(v->tma_load_requests) || isnan(v->tma_load_sectors))
+    /* copies by the TMA unit: judged by their sectors, where they were counted. Their
+     * instruction count is shown, not judged: the code the compiler puts around a copy may
+     * execute it more than once (on the H100 a one-stage tensor copy took 9 UTMALDG executions
+     * a tile, a two-stage one 1; docs/model.md) */
+    if (p->tma_load.requests) {
+        if (isnan(v->tma_load_sectors))
             return global ? -1 : 0;
-        global = global && v->tma_load_requests == (double)p->tma_load.requests &&
-                 v->tma_load_sectors == (double)p->tma_load.sectors;
+        global = global && v->tma_load_sectors == (double)p->tma_load.sectors;
     }
     if (!p->shared_modelled || !p->shared_exact)
         return global;

@@ -330,6 +330,16 @@ static void cp_cuda_record_gaps(cp_cuda_state *s)
                         "not reported: counters are read with one block per SM for kernels "
                         "that use shared memory (docs/model.md), so the profiled occupancy is "
                         "not the timed launches'");
+    static const char async_reason[] =
+        "not read: smsp__sass_data_bytes_mem_global_op_ld does not count the bytes of cp.async "
+        "(LDGSTS) loads";
+    memcpy(s->gaps_async, s->gaps, s->ngaps * sizeof s->gaps[0]);
+    s->ngaps_async = s->ngaps;
+    cp_cuda_add_gap(s->gaps_async, &s->ngaps_async, "load.bytes_requested", async_reason);
+    memcpy(s->gaps_alone_async, s->gaps_alone, s->ngaps_alone * sizeof s->gaps[0]);
+    s->ngaps_alone_async = s->ngaps_alone;
+    cp_cuda_add_gap(s->gaps_alone_async, &s->ngaps_alone_async, "load.bytes_requested",
+                    async_reason);
 }
 
 /* 1 when c's kernel is profiled with one block per SM (cp_kernels.h, `alone`). */
@@ -736,8 +746,17 @@ static void cp_cuda_store_counters(const cp_cuda_state *s, const double *v, cons
     cv->ldgsts_requests = v[CP_CUPTI_M_LDGSTS_REQUESTS];
     cv->tma_load_requests = v[CP_CUPTI_M_TMA_LOAD_REQUESTS];
     cv->tma_load_sectors = v[CP_CUPTI_M_TMA_LOAD_SECTORS];
-    m->counter_gaps = alone ? s->gaps_alone : s->gaps;
-    m->ncounter_gaps = alone ? s->ngaps_alone : s->ngaps;
+    int async_copies = 0; /* cp.async loads: their bytes are not in the data-bytes counter */
+    for (size_t a = 0; a < p->naccesses; a++)
+        async_copies |= p->accesses[a].async_copy;
+    if (async_copies) {
+        cv->load_bytes_requested = NAN;
+        m->counter_gaps = alone ? s->gaps_alone_async : s->gaps_async;
+        m->ncounter_gaps = alone ? s->ngaps_alone_async : s->ngaps_async;
+    } else {
+        m->counter_gaps = alone ? s->gaps_alone : s->gaps;
+        m->ncounter_gaps = alone ? s->ngaps_alone : s->ngaps;
+    }
     m->counters_status = CP_COUNTERS_OK;
     m->dram_bytes_per_s = (cv->dram_read_bytes + cv->dram_write_bytes) / m->time_median_s;
     /* from the counted bytes and the event-timed median, against the theoretical peak */

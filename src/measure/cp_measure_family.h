@@ -66,6 +66,9 @@ typedef struct cp_cuda_state {
      * one block per SM (whose occupancy is not the timed launch's) */
     cp_counter_gap gaps[CP_MEASURE_MAX_GAPS], gaps_alone[CP_MEASURE_MAX_GAPS];
     size_t ngaps, ngaps_alone;
+    /* the same two lists for rows with cp.async loads, whose bytes requested are not read */
+    cp_counter_gap gaps_async[CP_MEASURE_MAX_GAPS], gaps_alone_async[CP_MEASURE_MAX_GAPS];
+    size_t ngaps_async, ngaps_alone_async;
     /* expr family: the CUBIN of the expression compiled last, and its kernels loaded so far
      * (by op, then width 4, 8, 16, 32) */
     const cp_expr *expr;

@@ -75,6 +75,9 @@ typedef struct cp_access_prediction {
     uint64_t iterations;   /* times each warp executes them (k for GEMM operands A and B) */
     uint64_t buffer_bytes; /* size of the buffer this access touches */
     int strided;           /* 1 for the side whose order the pattern chooses */
+    /* 1 for a cp.async load (LDGSTS): global memory copied into shared memory by the LSU,
+     * counted as a global load; the instruction-level data-bytes counters do not see it */
+    int async_copy;
     cp_counts counts;
 } cp_access_prediction;
 

@@ -68,8 +68,9 @@ static void cp_async_describe(const cp_config *c, cp_prediction *out)
         cp_async_access(&a[k++], "in", CP_OP_LOAD, CP_SPACE_GLOBAL, 4, CP_ASYNC_PER_THREAD, bytes);
         break;
     case CP_ASYNC_IN_CHUNKS:
-        cp_async_access(&a[k++], "in", CP_OP_LOAD, CP_SPACE_GLOBAL, CP_ASYNC_CHUNK,
+        cp_async_access(&a[k], "in", CP_OP_LOAD, CP_SPACE_GLOBAL, CP_ASYNC_CHUNK,
                         CP_ASYNC_CHUNKS_PER_THREAD, bytes);
+        a[k++].async_copy = 1;
         break;
     default:
         cp_async_access(&a[k++], "in", CP_OP_LOAD, CP_SPACE_TMA, (uint32_t)tile_bytes, 1, bytes);
