@@ -43,8 +43,10 @@ SWEEPS = [
     ["layout", "--fields", "4,16", "--size", "64M"],
     ["gemm", "--variant", "naive,coalesced,smem", "--m", "512", "--n", "512", "--k", "512"],
     ["gemm", "--variant", "smem", "--m", "33", "--n", "64", "--k", "40"],
-    ["readonly", "--variant", "all", "--index", "all", "--table", "4K,64K,64M", "--size", "16M"],
-    ["async", "--variant", "all", "--stages", "1,2", "--size", "16M"],
+    # sizes far beyond L2: ncu flushes the caches before each pass and coalprobe's ranges do
+    # not, so a kernel whose data stays in L2 would run (and fill the SMs) differently
+    ["readonly", "--variant", "all", "--index", "all", "--table", "4K,64K,64M", "--size", "256M"],
+    ["async", "--variant", "all", "--stages", "1,2", "--size", "256M"],
 ]
 LAUNCHES_PER_CONFIG = 2  # output check (the warm-up), 1 timed launch (--reps 1)
 
