@@ -72,13 +72,15 @@ enum {
     CP_CUPTI_M_SHARED_STORE_CONFLICTS,
     CP_CUPTI_M_ACHIEVED_OCCUPANCY, /* sm__warps_active.avg.pct_of_peak_sustained_active (%) */
     /* the memory path (CP_CUPTI_GROUP_PATH): read for the readonly and async families */
-    CP_CUPTI_M_L1_LOAD_HIT_SECTORS, /* l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum */
-    CP_CUPTI_M_L2_READ_HIT_SECTORS, /* lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum */
-    CP_CUPTI_M_SM_ACTIVE,           /* sm__cycles_active.avg.pct_of_peak_sustained_elapsed (%) */
-    CP_CUPTI_M_CONSTANT_REQUESTS,   /* smsp__inst_executed_op_ldc.sum */
-    CP_CUPTI_M_LDGSTS_REQUESTS,     /* smsp__inst_executed_op_ldgsts.sum */
-    CP_CUPTI_M_TMA_LOAD_REQUESTS,   /* smsp__inst_executed_op_tma_ld.sum */
-    CP_CUPTI_M_TMA_LOAD_SECTORS,    /* l1tex__m_xbar2l1tex_read_sectors_mem_global_op_tma_ld.sum */
+    /* hit rates as CUPTI's ratios, whose two counts come from one replay pass (two counts from
+     * two passes, each of which finds the caches in another state, may give over 100%) */
+    CP_CUPTI_M_L1_LOAD_HIT_RATE,  /* l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct */
+    CP_CUPTI_M_L2_READ_HIT_RATE,  /* lts__t_sector_op_read_hit_rate.pct */
+    CP_CUPTI_M_SM_ACTIVE,         /* sm__cycles_active.avg.pct_of_peak_sustained_elapsed (%) */
+    CP_CUPTI_M_CONSTANT_REQUESTS, /* smsp__inst_executed_op_ldc.sum */
+    CP_CUPTI_M_LDGSTS_REQUESTS,   /* smsp__inst_executed_op_ldgsts.sum */
+    CP_CUPTI_M_TMA_LOAD_REQUESTS, /* smsp__inst_executed_op_tma_ld.sum */
+    CP_CUPTI_M_TMA_LOAD_SECTORS,  /* l1tex__m_xbar2l1tex_read_sectors_mem_global_op_tma_ld.sum */
     CP_CUPTI_M_COUNT
 };
 

@@ -16,7 +16,7 @@ void cp_counter_values_clear(cp_counter_values *v)
     v->shared_load_requests = v->shared_load_wavefronts = v->shared_load_conflicts = NAN;
     v->shared_store_requests = v->shared_store_wavefronts = v->shared_store_conflicts = NAN;
     v->achieved_occupancy = NAN;
-    v->l1_load_hit_sectors = v->l2_read_hit_sectors = v->sm_active = NAN;
+    v->l1_load_hit_rate = v->l2_read_hit_rate = v->sm_active = NAN;
     v->constant_requests = v->ldgsts_requests = NAN;
     v->tma_load_requests = v->tma_load_sectors = NAN;
 }

@@ -54,10 +54,11 @@ typedef struct cp_counter_values {
     /* achieved occupancy: sm__warps_active.avg.pct_of_peak_sustained_active (or the chip's
      * equivalent) as a fraction of the SM's peak warps, 0..1 */
     double achieved_occupancy;
-    /* the memory path (readonly and async sweeps only): global load sectors that hit in L1, L2
-     * read sectors that hit in L2, SM active cycles over elapsed (0..1), LDC instructions,
-     * LDGSTS instructions (cp.async), TMA load instructions and the global sectors they read */
-    double l1_load_hit_sectors, l2_read_hit_sectors, sm_active;
+    /* the memory path (readonly and async sweeps only): the share of global load sectors that
+     * hit in L1 and of L2 read sectors that hit in L2, SM active cycles over elapsed (0..1), LDC
+     * instructions, LDGSTS instructions (cp.async), TMA load instructions and the global sectors
+     * they read */
+    double l1_load_hit_rate, l2_read_hit_rate, sm_active;
     double constant_requests, ldgsts_requests;
     double tma_load_requests, tma_load_sectors;
 } cp_counter_values;

@@ -10,13 +10,20 @@ static size_t cp_measure_async_out(const cp_cuda_run *r)
     return r->p->naccesses - 1;
 }
 
+/* The rungs with shared memory are profiled one block per SM (cp_kernels.h, `alone`); the
+ * profiler asks every launch for it, and plain's ignores it. */
+static int cp_measure_async_alone(const cp_config *c)
+{
+    return c->async != CP_ASYNC_VARIANT_PLAIN;
+}
+
 static int cp_measure_async_launch(const cp_cuda_run *r, cp_status *st)
 {
     const cp_config *c = r->c;
     CP_CUDA_CHECK(st, cp_kernels_async_launch((int)c->async, (int)c->stages, r->bufs[0],
                                               r->bufs[cp_measure_async_out(r)],
-                                              c->elements / CP_ASYNC_TILE, c->work, r->alone,
-                                              r->s->stream));
+                                              c->elements / CP_ASYNC_TILE, c->work,
+                                              r->alone && cp_measure_async_alone(c), r->s->stream));
     return CP_EXIT_OK;
 }
 
@@ -54,12 +61,6 @@ static int cp_measure_async_verify(const cp_cuda_run *r, cp_measurement *m, cp_s
                                     cp_measure_async_checked_tile(tiles, k) * CP_ASYNC_TILE,
                                     CP_ASYNC_TILE, &e, st));
     return CP_EXIT_OK;
-}
-
-/* The rungs with shared memory are profiled one block per SM (cp_kernels.h, `alone`). */
-static int cp_measure_async_alone(const cp_config *c)
-{
-    return c->async != CP_ASYNC_VARIANT_PLAIN;
 }
 
 const cp_measure_family cp_measure_async = {

@@ -280,8 +280,8 @@ static const char *const cp_cuda_counter_names[CP_CUPTI_M_COUNT] = {
     [CP_CUPTI_M_SHARED_LOAD_CONFLICTS] = "shared_load.bank_conflicts",
     [CP_CUPTI_M_SHARED_STORE_CONFLICTS] = "shared_store.bank_conflicts",
     [CP_CUPTI_M_ACHIEVED_OCCUPANCY] = "achieved_occupancy",
-    [CP_CUPTI_M_L1_LOAD_HIT_SECTORS] = "l1_load_hit_sectors",
-    [CP_CUPTI_M_L2_READ_HIT_SECTORS] = "l2_read_hit_sectors",
+    [CP_CUPTI_M_L1_LOAD_HIT_RATE] = "l1_load_hit_rate",
+    [CP_CUPTI_M_L2_READ_HIT_RATE] = "l2_read_hit_rate",
     [CP_CUPTI_M_SM_ACTIVE] = "sm_active",
     [CP_CUPTI_M_CONSTANT_REQUESTS] = "constant_load.requests",
     [CP_CUPTI_M_LDGSTS_REQUESTS] = "ldgsts_requests",
@@ -739,8 +739,8 @@ static void cp_cuda_store_counters(const cp_cuda_state *s, const double *v, cons
     /* CUPTI gives a percentage of the SM's peak warps while it is active */
     int alone = cp_cuda_profiled_alone(c);
     cv->achieved_occupancy = alone ? NAN : v[CP_CUPTI_M_ACHIEVED_OCCUPANCY] / 100.0;
-    cv->l1_load_hit_sectors = v[CP_CUPTI_M_L1_LOAD_HIT_SECTORS];
-    cv->l2_read_hit_sectors = v[CP_CUPTI_M_L2_READ_HIT_SECTORS];
+    cv->l1_load_hit_rate = v[CP_CUPTI_M_L1_LOAD_HIT_RATE] / 100.0;
+    cv->l2_read_hit_rate = v[CP_CUPTI_M_L2_READ_HIT_RATE] / 100.0;
     cv->sm_active = alone ? NAN : v[CP_CUPTI_M_SM_ACTIVE] / 100.0;
     cv->constant_requests = v[CP_CUPTI_M_CONSTANT_REQUESTS];
     cv->ldgsts_requests = v[CP_CUPTI_M_LDGSTS_REQUESTS];

@@ -190,8 +190,7 @@ static int cp_explain_other_space(FILE *out, const cp_config *c, size_t a,
     cp_counts k;
     memset(&k, 0, sizeof k);
     if (ap->space == CP_SPACE_TMA) {
-        fprintf(out,
-                "\n%s: a copy of %u B by the TMA unit (thread 0 of the tile's block)\n",
+        fprintf(out, "\n%s: a copy of %u B by the TMA unit (thread 0 of the tile's block)\n",
                 ap->name, ap->lane_bytes);
         if (!(w.active_mask & 1u)) {
             fprintf(out, "  warp %" PRIu64 " issues none (the tile's first warp does)\n", warp);

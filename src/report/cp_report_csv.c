@@ -97,6 +97,7 @@ static const char *const cp_report_csv_columns[] = {
     "meas_tma_load_requests",
     "meas_tma_load_sectors",
     "meas_load_opcode",
+    "pred_shared_exact",
 };
 
 /* The appended configuration columns (the others come before the predicted ones). */
@@ -191,16 +192,15 @@ static void cp_report_csv_write_appended(cp_text_csv_line *l, const cp_row *row,
                                   d ? cp_report_csv_field(d, cp_report_csv_late_config[i]) : NULL);
     cp_report_csv_cell_u64(l, p->modelled, p->tma_load.requests);
     cp_report_csv_cell_u64(l, p->modelled, p->tma_load.sectors);
-    cp_report_csv_cell_ratio(
-        l, cp_report_compute_per_request(v->load_sectors, v->l1_load_hit_sectors));
-    cp_report_csv_cell_ratio(
-        l, cp_report_compute_per_request(v->l2_read_sectors, v->l2_read_hit_sectors));
+    cp_report_csv_cell_ratio(l, v->l1_load_hit_rate);
+    cp_report_csv_cell_ratio(l, v->l2_read_hit_rate);
     cp_report_csv_cell_ratio(l, v->sm_active);
     const double path[] = {v->constant_requests, v->ldgsts_requests, v->tma_load_requests,
                            v->tma_load_sectors};
     for (size_t i = 0; i < sizeof path / sizeof path[0]; i++)
         cp_report_csv_cell_double(l, path[i]);
     cp_text_csv_cell(l, m->load_opcode);
+    cp_text_csv_cell(l, p->modelled && p->shared_modelled && p->shared_exact ? "true" : "false");
 }
 
 static void cp_report_csv_write_row(cp_text_csv_line *l, const cp_row *row)

@@ -288,19 +288,13 @@ static void cp_report_json_add_shared_side(cp_report_json *j, cJSON *obj, const 
                               cp_report_compute_per_request(requests, conflicts));
 }
 
-/* The memory path's counters (readonly and async sweeps; null for the others): L1 and L2 hits
- * with their rates, SM active, constant, cp.async and TMA loads. */
+/* The memory path's counters (readonly and async sweeps; null for the others): L1 and L2 hit
+ * rates, SM active, constant, cp.async and TMA loads. */
 static void cp_report_json_add_path_counters(cp_report_json *j, cJSON *c,
                                              const cp_counter_values *v)
 {
-    cp_report_json_add_double(j, c, "l1_load_hit_sectors", v->l1_load_hit_sectors);
-    cp_report_json_add_double(
-        j, c, "l1_load_hit_rate",
-        cp_report_compute_per_request(v->load_sectors, v->l1_load_hit_sectors));
-    cp_report_json_add_double(j, c, "l2_read_hit_sectors", v->l2_read_hit_sectors);
-    cp_report_json_add_double(
-        j, c, "l2_read_hit_rate",
-        cp_report_compute_per_request(v->l2_read_sectors, v->l2_read_hit_sectors));
+    cp_report_json_add_double(j, c, "l1_load_hit_rate", v->l1_load_hit_rate);
+    cp_report_json_add_double(j, c, "l2_read_hit_rate", v->l2_read_hit_rate);
     cp_report_json_add_double(j, c, "sm_active", v->sm_active);
     cJSON *k = cp_report_json_add_object(j, c, "constant_load");
     cp_report_json_add_double(j, k, "requests", v->constant_requests);

@@ -404,18 +404,10 @@ static void cp_report_table_format_measured(const cp_row *row, cp_report_cell ce
         cp_report_table_format_occupancy(m, buf, len);
         break;
     case CP_REPORT_CELL_MEAS_L1_HIT: /* in percent */
-        cp_report_table_format_number(
-            buf, len,
-            cp_report_compute_per_request(m->counters.load_sectors,
-                                          m->counters.l1_load_hit_sectors),
-            100, 0, "%");
+        cp_report_table_format_number(buf, len, m->counters.l1_load_hit_rate, 100, 0, "%");
         break;
     case CP_REPORT_CELL_MEAS_L2_HIT:
-        cp_report_table_format_number(
-            buf, len,
-            cp_report_compute_per_request(m->counters.l2_read_sectors,
-                                          m->counters.l2_read_hit_sectors),
-            100, 0, "%");
+        cp_report_table_format_number(buf, len, m->counters.l2_read_hit_rate, 100, 0, "%");
         break;
     case CP_REPORT_CELL_MEAS_SM_ACTIVE:
         cp_report_table_format_number(buf, len, m->counters.sm_active, 100, 0, "%");

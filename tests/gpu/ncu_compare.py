@@ -26,8 +26,6 @@ METRICS = {  # coalprobe JSON path -> ncu metric
     ("tma_load", "sectors"): "l1tex__m_xbar2l1tex_read_sectors_mem_global_op_tma_ld.sum",
     ("ldgsts_requests",): "smsp__inst_executed_op_ldgsts.sum",
     ("constant_load", "requests"): "smsp__inst_executed_op_ldc.sum",
-    ("l1_load_hit_sectors",): "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum",
-    ("l2_read_hit_sectors",): "lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum",
 }
 # the instruction counters, for the record (they also count warps with no active lane), and
 # achieved occupancy, compared where the report carries it (a fraction there, % in ncu)

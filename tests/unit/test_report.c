@@ -618,7 +618,7 @@ static void check_csv(const char *text, const cp_report *r)
         if (*s == ',')
             commas++;
         if (*s == '\n') {
-            CHECK_EQ_U64(commas + 1, 82); /* every line has every column */
+            CHECK_EQ_U64(commas + 1, 83); /* every line has every column */
             commas = 0;
         }
     }
@@ -727,7 +727,7 @@ static void test_untimed(void)
     text = render(&f.report, CP_FORMAT_CSV, NULL);
     /* no resources: 8 empty cells; no table, stages or work; no TMA copy predicted; nothing of
      * the memory path measured */
-    CHECK_STR_CONTAINS(text, ",,,,,,,,,,,,,,model,,,,,,,,,,,,0,0,,,,,,,,\n");
+    CHECK_STR_CONTAINS(text, ",,,,,,,,,,,,,,model,,,,,,,,,,,,0,0,,,,,,,,,false\n");
     free(text);
 }
 
