@@ -739,8 +739,9 @@ static void cp_cuda_store_counters(const cp_cuda_state *s, const double *v, cons
     /* CUPTI gives a percentage of the SM's peak warps while it is active */
     int alone = cp_cuda_profiled_alone(c);
     cv->achieved_occupancy = alone ? NAN : v[CP_CUPTI_M_ACHIEVED_OCCUPANCY] / 100.0;
-    cv->l1_load_hit_rate = v[CP_CUPTI_M_L1_LOAD_HIT_RATE] / 100.0;
-    cv->l2_read_hit_rate = v[CP_CUPTI_M_L2_READ_HIT_RATE] / 100.0;
+    /* CUPTI's ratio reads 0 for 0 / 0: a kernel without global loads has no L1 hit rate */
+    cv->l1_load_hit_rate = cv->load_sectors > 0 ? v[CP_CUPTI_M_L1_LOAD_HIT_RATE] / 100.0 : NAN;
+    cv->l2_read_hit_rate = cv->l2_read_sectors > 0 ? v[CP_CUPTI_M_L2_READ_HIT_RATE] / 100.0 : NAN;
     cv->sm_active = alone ? NAN : v[CP_CUPTI_M_SM_ACTIVE] / 100.0;
     cv->constant_requests = v[CP_CUPTI_M_CONSTANT_REQUESTS];
     cv->ldgsts_requests = v[CP_CUPTI_M_LDGSTS_REQUESTS];
