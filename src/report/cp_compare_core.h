@@ -66,14 +66,17 @@ typedef struct cp_compare_side {
     cp_compare_item *items; /* malloc'd; owned */
     size_t n;
     cp_compare_item total; /* the whole report's metrics, when the kind has them */
-    void *report; /* what the kind loaded and the items point into; kind->unload frees it */
+    void *report;          /* what the kind loaded and the items point into (kind->report_size) */
 } cp_compare_side;
 
 /* The words and the ways of one kind of report. */
 typedef struct cp_compare_kind {
-    /* reads the report at path into s: its items and whatever they point into (s->report) */
-    int (*load)(const char *path, cp_compare_side *s, cp_status *st);
-    void (*unload)(cp_compare_side *s); /* frees s->report */
+    /* the bytes of what load reads a report into (s->report), allocated zeroed and freed by
+     * the comparison */
+    size_t report_size;
+    /* reads the report at s->path into report (s->report) and makes its items those of s */
+    int (*load)(void *report, cp_compare_side *s, cp_status *st);
+    void (*unload)(void *report); /* frees what load allocated inside report */
     int schema_version;
     const char *json_kind;       /* "kind" of the JSON document; NULL for none */
     const char *incomplete_note; /* after the path of an incomplete report */

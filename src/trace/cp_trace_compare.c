@@ -120,8 +120,9 @@ static int cp_trace_cmp_key_order(const void *a, const void *b)
     return strcmp(((const cp_trace_cmp_entry *)a)->key, ((const cp_trace_cmp_entry *)b)->key);
 }
 
-static void cp_trace_cmp_free_doc(cp_trace_cmp_doc *d)
+static void cp_trace_cmp_free_doc(void *report)
 {
+    cp_trace_cmp_doc *d = report;
     for (size_t i = 0; i < d->n; i++)
         free(d->entries[i].key);
     free(d->entries);
@@ -433,29 +434,20 @@ static int cp_trace_cmp_side(cp_trace_cmp_doc *d, cp_compare_side *s, cp_status 
     return CP_EXIT_OK;
 }
 
-/* Loads the trace report at path and makes its summed instructions the items of s. */
-static int cp_trace_cmp_load_side(const char *path, cp_compare_side *s, cp_status *st)
+/* Loads the trace report at s->path into report and makes its summed instructions the items of
+ * s. */
+static int cp_trace_cmp_load_side(void *report, cp_compare_side *s, cp_status *st)
 {
-    cp_trace_cmp_doc *d = calloc(1, sizeof *d);
-    if (!d)
-        return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory comparing '%s'", path);
-    d->path = path;
-    s->report = d;
+    cp_trace_cmp_doc *d = report;
+    d->path = s->path;
     CP_TRY(cp_trace_cmp_load(d, st));
     return cp_trace_cmp_side(d, s, st);
 }
 
-static void cp_trace_cmp_unload_side(cp_compare_side *s)
-{
-    if (s->report)
-        cp_trace_cmp_free_doc(s->report);
-    free(s->report);
-    s->report = NULL;
-}
-
 static const cp_compare_kind cp_trace_cmp_kind = {
+    .report_size = sizeof(cp_trace_cmp_doc),
     .load = cp_trace_cmp_load_side,
-    .unload = cp_trace_cmp_unload_side,
+    .unload = cp_trace_cmp_free_doc,
     .schema_version = CP_TRACE_SCHEMA_VERSION,
     .json_kind = "trace_compare",
     .incomplete_note = " (incomplete trace)",
