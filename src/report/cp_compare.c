@@ -177,9 +177,11 @@ static int cp_compare_check_report(cp_compare_doc *d, cp_status *st)
     return CP_EXIT_OK;
 }
 
-/* Reads, parses and checks one report. */
-static int cp_compare_load(cp_compare_doc *d, cp_status *st)
+/* Reads, parses and checks the report at path into report. */
+static int cp_compare_load(void *report, const char *path, cp_status *st)
 {
+    cp_compare_doc *d = report;
+    d->path = path;
     size_t len = 0;
     CP_TRY(cp_compare_read_file(d, &len, st));
     size_t start = 0;
@@ -387,8 +389,9 @@ static const char *const cp_compare_mode_notes[2] = {"measured in new only (base
 
 /* The rows of d as items: the match key, whether measured (the mode), every metric the row has
  * as a number. */
-static int cp_compare_side_of(const cp_compare_doc *d, cp_compare_side *s, cp_status *st)
+static int cp_compare_side_of(void *report, cp_compare_side *s, cp_status *st)
 {
+    const cp_compare_doc *d = report;
     s->incomplete = d->incomplete;
     s->items = calloc(d->nrows ? d->nrows : 1, sizeof *s->items);
     cp_strbuf key = {0};
@@ -419,19 +422,10 @@ static int cp_compare_side_of(const cp_compare_doc *d, cp_compare_side *s, cp_st
     return rc;
 }
 
-/* Reads, parses and checks the report at s->path into report, and makes its rows the items of
- * s. */
-static int cp_compare_load_side(void *report, cp_compare_side *s, cp_status *st)
-{
-    cp_compare_doc *d = report;
-    d->path = s->path;
-    CP_TRY(cp_compare_load(d, st));
-    return cp_compare_side_of(d, s, st);
-}
-
 static const cp_compare_kind cp_compare_sweep = {
     .report_size = sizeof(cp_compare_doc),
-    .load = cp_compare_load_side,
+    .load = cp_compare_load,
+    .items = cp_compare_side_of,
     .unload = cp_compare_unload,
     .schema_version = CP_COMPARE_SCHEMA_VERSION,
     .incomplete_note = " (incomplete: its sweep was interrupted)",

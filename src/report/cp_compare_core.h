@@ -74,8 +74,10 @@ typedef struct cp_compare_kind {
     /* the bytes of what load reads a report into (s->report), allocated zeroed and freed by
      * the comparison */
     size_t report_size;
-    /* reads the report at s->path into report (s->report) and makes its items those of s */
-    int (*load)(void *report, cp_compare_side *s, cp_status *st);
+    /* reads and checks the report at path into report (s->report) */
+    int (*load)(void *report, const char *path, cp_status *st);
+    /* makes the items of s those of the loaded report */
+    int (*items)(void *report, cp_compare_side *s, cp_status *st);
     void (*unload)(void *report); /* frees what load allocated inside report */
     int schema_version;
     const char *json_kind;       /* "kind" of the JSON document; NULL for none */
@@ -103,10 +105,10 @@ typedef struct cp_compare_kind {
 /* The relative change (now - base) / base in *change; 0 when it cannot be computed. */
 int cp_compare_change(const cp_compare_metric *m, double *change);
 
-/* Loads the reports at base_path and new_path with kind->load, matches their items, judges them
- * and writes the comparison to out (text, or JSON when json != 0). CP_EXIT_OK when nothing
- * regressed, CP_EXIT_MISMATCH when something did, CP_EXIT_USAGE for a tolerance outside 0..1 or
- * a report the kind refuses, CP_EXIT_RUNTIME when a file, memory or the output fails; st
+/* Loads the reports at base_path and new_path with kind->load and kind->items, matches their items,
+ * judges them and writes the comparison to out (text, or JSON when json != 0). CP_EXIT_OK when
+ * nothing regressed, CP_EXIT_MISMATCH when something did, CP_EXIT_USAGE for a tolerance outside
+ * 0..1 or a report the kind refuses, CP_EXIT_RUNTIME when a file, memory or the output fails; st
  * filled in. Nothing is written to out when a report cannot be compared. */
 int cp_compare_run(const cp_compare_kind *kind, const char *base_path, const char *new_path,
                    double tolerance, int json, FILE *out, cp_status *st);

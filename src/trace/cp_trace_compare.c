@@ -276,9 +276,11 @@ static void cp_trace_cmp_sum_keys(cp_trace_cmp_doc *d)
     d->n = w;
 }
 
-/* Loads one report: its instructions summed per key, sorted by key. */
-static int cp_trace_cmp_load(cp_trace_cmp_doc *d, cp_status *st)
+/* Loads the report at path into report: its instructions summed per key, sorted by key. */
+static int cp_trace_cmp_load(void *report, const char *path, cp_status *st)
 {
+    cp_trace_cmp_doc *d = report;
+    d->path = path;
     CP_TRY(cp_trace_cmp_open(d, st));
     const cJSON *instrs = cJSON_GetObjectItemCaseSensitive(d->root, "instructions");
     const cJSON *procs = cJSON_GetObjectItemCaseSensitive(d->root, "processes");
@@ -408,8 +410,9 @@ static void cp_trace_cmp_text_same(FILE *out, size_t same, size_t matched, const
 
 /* The summed instructions of d as items (their keys taken over from d), and the program's
  * totals. */
-static int cp_trace_cmp_side(cp_trace_cmp_doc *d, cp_compare_side *s, cp_status *st)
+static int cp_trace_cmp_side(void *report, cp_compare_side *s, cp_status *st)
 {
+    cp_trace_cmp_doc *d = report;
     s->incomplete = !d->complete;
     s->items = calloc(d->n ? d->n : 1, sizeof *s->items);
     s->total.values = malloc(2 * sizeof *s->total.values);
@@ -434,19 +437,10 @@ static int cp_trace_cmp_side(cp_trace_cmp_doc *d, cp_compare_side *s, cp_status 
     return CP_EXIT_OK;
 }
 
-/* Loads the trace report at s->path into report and makes its summed instructions the items of
- * s. */
-static int cp_trace_cmp_load_side(void *report, cp_compare_side *s, cp_status *st)
-{
-    cp_trace_cmp_doc *d = report;
-    d->path = s->path;
-    CP_TRY(cp_trace_cmp_load(d, st));
-    return cp_trace_cmp_side(d, s, st);
-}
-
 static const cp_compare_kind cp_trace_cmp_kind = {
     .report_size = sizeof(cp_trace_cmp_doc),
-    .load = cp_trace_cmp_load_side,
+    .load = cp_trace_cmp_load,
+    .items = cp_trace_cmp_side,
     .unload = cp_trace_cmp_free_doc,
     .schema_version = CP_TRACE_SCHEMA_VERSION,
     .json_kind = "trace_compare",
