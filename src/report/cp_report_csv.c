@@ -11,26 +11,17 @@
 
 #include "model/cp_model.h"
 
+/* The configuration's columns, after "pattern": each shows a family's field, or is empty. */
+static const char *const cp_report_csv_config_columns[] = {
+    "stride", "offset", "offset_bytes", "width_bytes", "op",     "layout",
+    "fields", "field",  "elements",     "variant",     "m",      "n",
+    "k",      "run",    "seed",         "index",       "params", "iterations",
+};
+_Static_assert(CP_COUNT_OF(cp_report_csv_config_columns) == CP_REPORT_CSV_CONFIG_COLUMNS,
+               "CP_REPORT_CSV_CONFIG_COLUMNS");
+
+/* The columns after the configuration's. */
 static const char *const cp_report_csv_columns[] = {
-    "pattern",
-    "stride",
-    "offset",
-    "offset_bytes",
-    "width_bytes",
-    "op",
-    "layout",
-    "fields",
-    "field",
-    "elements",
-    "variant",
-    "m",
-    "n",
-    "k",
-    "run",
-    "seed",
-    "index",
-    "params",
-    "iterations",
     "pred_load_requests",
     "pred_load_sectors",
     "pred_load_sectors_per_request",
@@ -158,15 +149,16 @@ static void cp_report_csv_write_field(cp_text_csv_line *l, const cp_config *c,
     }
 }
 
-static void cp_report_csv_write_row(cp_text_csv_line *l, const cp_row *row)
+static void cp_report_csv_write_row(cp_text_csv_line *l, const cp_report_stream *s,
+                                    const cp_row *row)
 {
     const cp_config *c = &row->config;
     cp_text_csv_cell(l, cp_config_family_name(c->family));
-    /* the configuration's columns, up to the predicted ones: the family's value, or empty */
-    const cp_family_desc *d = cp_family_get(c->family);
-    for (size_t i = 1; strncmp(cp_report_csv_columns[i], "pred_", 5) != 0; i++)
-        cp_report_csv_write_field(l, c,
-                                  d ? cp_report_csv_field(d, cp_report_csv_columns[i]) : NULL);
+    /* the configuration's columns: the family's value, or empty */
+    const cp_family_field *const *fields =
+        (unsigned)c->family < CP_FAMILY_COUNT ? s->csv_fields[c->family] : NULL;
+    for (size_t i = 0; i < CP_REPORT_CSV_CONFIG_COLUMNS; i++)
+        cp_report_csv_write_field(l, c, fields ? fields[i] : NULL);
 
     const cp_prediction *p = &row->predicted;
     cp_report_csv_write_counts(l, &p->load, p->modelled);
@@ -234,8 +226,17 @@ static void cp_report_csv_write_row(cp_text_csv_line *l, const cp_row *row)
 int cp_report_csv_begin(cp_report_stream *s, cp_status *st)
 {
     (void)st;
+    for (int f = 0; f < CP_FAMILY_COUNT; f++) {
+        const cp_family_desc *d = cp_family_get((cp_family)f);
+        for (size_t i = 0; i < CP_REPORT_CSV_CONFIG_COLUMNS; i++)
+            s->csv_fields[f][i] =
+                d ? cp_report_csv_field(d, cp_report_csv_config_columns[i]) : NULL;
+    }
     cp_text_csv_line line = {.out = s->out, .ncells = 0};
-    for (size_t i = 0; i < sizeof cp_report_csv_columns / sizeof cp_report_csv_columns[0]; i++)
+    cp_text_csv_cell(&line, "pattern");
+    for (size_t i = 0; i < CP_REPORT_CSV_CONFIG_COLUMNS; i++)
+        cp_text_csv_cell(&line, cp_report_csv_config_columns[i]);
+    for (size_t i = 0; i < CP_COUNT_OF(cp_report_csv_columns); i++)
         cp_text_csv_cell(&line, cp_report_csv_columns[i]);
     cp_text_csv_end_line(&line);
     return CP_EXIT_OK;
@@ -245,7 +246,7 @@ int cp_report_csv_row(cp_report_stream *s, const cp_row *row, cp_status *st)
 {
     (void)st;
     cp_text_csv_line line = {.out = s->out, .ncells = 0};
-    cp_report_csv_write_row(&line, row);
+    cp_report_csv_write_row(&line, s, row);
     return CP_EXIT_OK;
 }
 
