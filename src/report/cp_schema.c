@@ -550,6 +550,24 @@ static int cp_schema_members(cp_schema_ctx *c, const cJSON *s, const cJSON *v, u
     return ok;
 }
 
+/* A bound on n, v's size: minProperties and maxProperties, minItems and maxItems, minLength and
+ * maxLength. what and unit name v and its size in the failure: "expected WHAT of at most K
+ * UNIT". */
+static int cp_schema_size_keyword(cp_schema_ctx *c, const char *word, const cJSON *k,
+                                  const cJSON *v, size_t n, const char *what, const char *unit)
+{
+    if (!cJSON_IsNumber(k)) {
+        cp_schema_fatal(c, "the schema's %s is not a number", word);
+        return 0;
+    }
+    int max = strncmp(word, "max", 3) == 0;
+    if (max ? (double)n <= k->valuedouble : (double)n >= k->valuedouble)
+        return 1;
+    cp_schema_fail(c, NULL, v, "expected %s of %s %.0f %s", what, max ? "at most" : "at least",
+                   k->valuedouble, unit);
+    return 0;
+}
+
 static int cp_schema_object_keyword(cp_schema_ctx *c, const char *word, const cJSON *k,
                                     const cJSON *v)
 {
@@ -584,16 +602,7 @@ static int cp_schema_object_keyword(cp_schema_ctx *c, const char *word, const cJ
         }
         return ok;
     }
-    if (!cJSON_IsNumber(k)) {
-        cp_schema_fatal(c, "the schema's %s is not a number", word);
-        return 0;
-    }
-    int max = strcmp(word, "maxProperties") == 0;
-    if (max ? (double)n <= k->valuedouble : (double)n >= k->valuedouble)
-        return 1;
-    cp_schema_fail(c, NULL, v, "expected an object of %s %.0f keys", max ? "at most" : "at least",
-                   k->valuedouble);
-    return 0;
+    return cp_schema_size_keyword(c, word, k, v, n, "an object", "keys");
 }
 
 static int cp_schema_array_keyword(cp_schema_ctx *c, const char *word, const cJSON *k,
@@ -622,16 +631,7 @@ static int cp_schema_array_keyword(cp_schema_ctx *c, const char *word, const cJS
                 }
         return 1;
     }
-    if (!cJSON_IsNumber(k)) {
-        cp_schema_fatal(c, "the schema's %s is not a number", word);
-        return 0;
-    }
-    int max = strcmp(word, "maxItems") == 0;
-    if (max ? (double)n <= k->valuedouble : (double)n >= k->valuedouble)
-        return 1;
-    cp_schema_fail(c, NULL, v, "expected an array of %s %.0f items", max ? "at most" : "at least",
-                   k->valuedouble);
-    return 0;
+    return cp_schema_size_keyword(c, word, k, v, n, "an array", "items");
 }
 
 static int cp_schema_string_keyword(cp_schema_ctx *c, const char *word, const cJSON *k,
@@ -654,17 +654,8 @@ static int cp_schema_string_keyword(cp_schema_ctx *c, const char *word, const cJ
             cp_schema_fail(c, NULL, v, "expected a string matching %s", k->valuestring);
         return ok;
     }
-    if (!cJSON_IsNumber(k)) {
-        cp_schema_fatal(c, "the schema's %s is not a number", word);
-        return 0;
-    }
-    size_t len = cp_schema_utf8_length(v->valuestring);
-    int max = strcmp(word, "maxLength") == 0;
-    if (max ? (double)len <= k->valuedouble : (double)len >= k->valuedouble)
-        return 1;
-    cp_schema_fail(c, NULL, v, "expected a string of %s %.0f characters",
-                   max ? "at most" : "at least", k->valuedouble);
-    return 0;
+    return cp_schema_size_keyword(c, word, k, v, cp_schema_utf8_length(v->valuestring), "a string",
+                                  "characters");
 }
 
 /* Keywords that say nothing about the document. */
