@@ -75,12 +75,20 @@ static const char *const cp_report_group_labels[] = {NULL, "predicted", "measure
         CP_REPORT_CELL_MEAS_##cell, top, bottom, CP_REPORT_GROUP_MEASURED, 0, NULL                 \
     }
 
+/* Quantities shown both predicted and measured, under the same header, as GROUP (CP_REPORT_PRED
+ * or CP_REPORT_MEAS) columns: sectors per request of global loads and stores; shared wavefronts
+ * and bank conflicts per request (smem); shared wavefronts per request of the tile's store and
+ * load (transpose). */
+#define CP_REPORT_SIDES(GROUP) GROUP(LOAD_SPR, "ld", "sec/req"), GROUP(STORE_SPR, "st", "sec/req")
+#define CP_REPORT_SMEM(GROUP) GROUP(SMEM_WF, "wavefr", "/req"), GROUP(SMEM_CONF, "confl", "/req")
+#define CP_REPORT_SHARED_SIDES(GROUP)                                                              \
+    GROUP(SH_ST_WF, "sh.st", "wf/req"), GROUP(SH_LD_WF, "sh.ld", "wf/req")
+
 /* Groups of columns that several tables share: the measured sectors per request of global loads
  * and stores; time in microseconds and useful bandwidth; DRAM bandwidth and whether the counts
  * match the model; the predicted sectors per request of three accesses (named a, b, c) and the
  * load efficiency. */
-#define CP_REPORT_MEAS_SIDES                                                                       \
-    CP_REPORT_MEAS(LOAD_SPR, "ld", "sec/req"), CP_REPORT_MEAS(STORE_SPR, "st", "sec/req")
+#define CP_REPORT_MEAS_SIDES CP_REPORT_SIDES(CP_REPORT_MEAS)
 #define CP_REPORT_MEAS_TIME_US CP_REPORT_MEAS(TIME, "time", "us"), CP_REPORT_MEAS(GBS, "", "GB/s")
 #define CP_REPORT_MEAS_DRAM_MATCH                                                                  \
     CP_REPORT_MEAS(DRAM_GBS, "DRAM", "GB/s"), CP_REPORT_MEAS(MATCH, "", "match")
@@ -122,26 +130,21 @@ static const cp_report_column cp_report_gemm_measured[] = {
 };
 /* smem's: shared wavefronts and bank conflicts per request of the pattern's side. */
 static const cp_report_column cp_report_smem_predicted[] = {
-    CP_REPORT_PRED(SMEM_WF, "wavefr", "/req"),
-    CP_REPORT_PRED(SMEM_CONF, "confl", "/req"),
+    CP_REPORT_SMEM(CP_REPORT_PRED),
 };
 static const cp_report_column cp_report_smem_measured[] = {
-    CP_REPORT_MEAS(SMEM_WF, "wavefr", "/req"),
-    CP_REPORT_MEAS(SMEM_CONF, "confl", "/req"),
+    CP_REPORT_SMEM(CP_REPORT_MEAS),
     CP_REPORT_MEAS_TIME_US,
     CP_REPORT_MEAS(MATCH, "", "match"),
 };
 /* transpose's: global sectors and shared wavefronts per request of the tile's store and load. */
 static const cp_report_column cp_report_transpose_predicted[] = {
-    CP_REPORT_PRED(LOAD_SPR, "ld", "sec/req"),
-    CP_REPORT_PRED(STORE_SPR, "st", "sec/req"),
-    CP_REPORT_PRED(SH_ST_WF, "sh.st", "wf/req"),
-    CP_REPORT_PRED(SH_LD_WF, "sh.ld", "wf/req"),
+    CP_REPORT_SIDES(CP_REPORT_PRED),
+    CP_REPORT_SHARED_SIDES(CP_REPORT_PRED),
 };
 static const cp_report_column cp_report_transpose_measured[] = {
     CP_REPORT_MEAS_SIDES,
-    CP_REPORT_MEAS(SH_ST_WF, "sh.st", "wf/req"),
-    CP_REPORT_MEAS(SH_LD_WF, "sh.ld", "wf/req"),
+    CP_REPORT_SHARED_SIDES(CP_REPORT_MEAS),
     CP_REPORT_MEAS_TIME_US,
     CP_REPORT_MEAS_DRAM_MATCH,
 };

@@ -518,6 +518,20 @@ static int cp_schema_number_bound(cp_schema_ctx *c, const char *word, const cJSO
     return ok;
 }
 
+/* Member m of an object against its schema sub; the schema false refuses the key. */
+static int cp_schema_member(cp_schema_ctx *c, const cJSON *sub, const cJSON *m)
+{
+    if (cJSON_IsFalse(sub)) {
+        cp_schema_fail(c, m->string, m, "expected no such key (%s)", "the schema does not list it");
+        return 0;
+    }
+    if (!cp_schema_push(c, m->string, 0))
+        return 0;
+    int ok = cp_schema_check(c, sub, m, NULL);
+    c->depth--;
+    return ok;
+}
+
 /* properties, additionalProperties: each member of the object v against its schema. */
 static int cp_schema_members(cp_schema_ctx *c, const cJSON *s, const cJSON *v, unsigned char *marks)
 {
@@ -536,16 +550,7 @@ static int cp_schema_members(cp_schema_ctx *c, const cJSON *s, const cJSON *v, u
         if (!sub)
             continue;
         marks[i] = 1;
-        if (cJSON_IsFalse(sub)) {
-            cp_schema_fail(c, m->string, m, "expected no such key (%s)",
-                           "the schema does not list it");
-            ok = 0;
-            continue;
-        }
-        if (!cp_schema_push(c, m->string, 0))
-            return 0;
-        ok &= cp_schema_check(c, sub, m, NULL);
-        c->depth--;
+        ok &= cp_schema_member(c, sub, m);
     }
     return ok;
 }
@@ -790,14 +795,7 @@ static int cp_schema_check(cp_schema_ctx *c, const cJSON *s, const cJSON *v, uns
                 if (own[i])
                     continue;
                 own[i] = 1;
-                if (cJSON_IsFalse(rest)) {
-                    cp_schema_fail(c, m->string, m, "expected no such key (%s)",
-                                   "the schema does not list it");
-                    ok = 0;
-                } else if (cp_schema_push(c, m->string, 0)) {
-                    ok &= cp_schema_check(c, rest, m, NULL);
-                    c->depth--;
-                }
+                ok &= cp_schema_member(c, rest, m);
             }
         }
     }
