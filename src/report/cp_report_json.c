@@ -123,11 +123,9 @@ static void cp_report_json_add_sm(cp_json *j, cJSON *o, const cp_sm_limits *sm)
 
 static void cp_report_json_add_device(cp_json *j, cJSON *root, const cp_device_info *d)
 {
-    if (!d) {
-        cp_json_null(j, root, "device");
+    cJSON *o = cp_json_object_if(j, root, "device", d != NULL);
+    if (!o)
         return;
-    }
-    cJSON *o = cp_json_object(j, root, "device");
     char cc[32];
     snprintf(cc, sizeof cc, "%d.%d", d->cc_major, d->cc_minor);
     cp_json_number(j, o, "index", d->index);
@@ -173,11 +171,10 @@ static void cp_report_json_add_config(cp_json *j, cJSON *row, const cp_config *c
 
 static void cp_report_json_add_predicted(cp_json *j, cJSON *row, const cp_prediction *p)
 {
-    if (!p->modelled) { /* cuBLAS: measured, never predicted */
-        cp_json_null(j, row, "predicted");
+    /* null when not modelled (cuBLAS: measured, never predicted) */
+    cJSON *o = cp_json_object_if(j, row, "predicted", p->modelled);
+    if (!o)
         return;
-    }
-    cJSON *o = cp_json_object(j, row, "predicted");
     cp_json_u64(j, o, "threads", p->threads);
     cp_json_u64(j, o, "warps", p->warps);
     cp_report_json_add_counts(j, cp_json_object(j, o, "load"), &p->load);
@@ -291,11 +288,9 @@ static void cp_report_json_add_resources(cp_json *j, cJSON *o, const cp_resource
 
 static void cp_report_json_add_measured(cp_json *j, cJSON *row, const cp_measurement *m)
 {
-    if (!m) {
-        cp_json_null(j, row, "measured");
+    cJSON *o = cp_json_object_if(j, row, "measured", m != NULL);
+    if (!o)
         return;
-    }
-    cJSON *o = cp_json_object(j, row, "measured");
     cp_json_u64(j, o, "reps", m->reps);
     cJSON *t = cp_json_object(j, o, "time_s");
     cp_json_number(j, t, "median", m->time_median_s);
