@@ -4,6 +4,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -323,6 +324,23 @@ static int cp_report_table_format_per_request(const cp_config *c, const cp_count
     return 1;
 }
 
+/* The measured cells that show one number of the measurement: its offset in cp_measurement, the
+ * scale it is shown in, its decimals and its suffix. */
+static const struct {
+    cp_report_cell cell;
+    size_t offset;
+    double scale;
+    int decimals;
+    const char *suffix;
+} cp_report_table_numbers[] = {
+    {CP_REPORT_CELL_MEAS_TIME, offsetof(cp_measurement, time_median_s), 1e6, 1, ""},
+    {CP_REPORT_CELL_MEAS_GBS, offsetof(cp_measurement, useful_bytes_per_s), 1e-9, 1, ""},
+    {CP_REPORT_CELL_MEAS_DRAM_GBS, offsetof(cp_measurement, dram_bytes_per_s), 1e-9, 1, ""},
+    {CP_REPORT_CELL_MEAS_TIME_MS, offsetof(cp_measurement, time_median_s), 1e3, 2, ""},
+    {CP_REPORT_CELL_MEAS_GFLOPS, offsetof(cp_measurement, flop_per_s), 1e-9, 0, ""},
+    {CP_REPORT_CELL_MEAS_PCT_CUBLAS, offsetof(cp_measurement, pct_of_cublas), 1, 1, "%"},
+};
+
 /* The other measured cells of row: times, rates, match, registers and occupancy. */
 static void cp_report_table_format_measured(const cp_row *row, cp_report_cell cell, char *buf,
                                             size_t len)
@@ -331,27 +349,19 @@ static void cp_report_table_format_measured(const cp_row *row, cp_report_cell ce
     const cp_measurement *m = cp_report_get_measurement(row, &scratch);
     if (cp_report_table_format_per_request(&row->config, &m->counters, cell, buf, len))
         return;
+    for (size_t i = 0; i < CP_COUNT_OF(cp_report_table_numbers); i++) {
+        if (cp_report_table_numbers[i].cell != cell)
+            continue;
+        double v;
+        memcpy(&v, (const char *)m + cp_report_table_numbers[i].offset, sizeof v);
+        cp_report_table_format_number(buf, len, v, cp_report_table_numbers[i].scale,
+                                      cp_report_table_numbers[i].decimals,
+                                      cp_report_table_numbers[i].suffix);
+        return;
+    }
     switch (cell) {
-    case CP_REPORT_CELL_MEAS_TIME:
-        cp_report_table_format_number(buf, len, m->time_median_s, 1e6, 1, "");
-        break;
-    case CP_REPORT_CELL_MEAS_GBS:
-        cp_report_table_format_number(buf, len, m->useful_bytes_per_s, 1e-9, 1, "");
-        break;
-    case CP_REPORT_CELL_MEAS_DRAM_GBS:
-        cp_report_table_format_number(buf, len, m->dram_bytes_per_s, 1e-9, 1, "");
-        break;
     case CP_REPORT_CELL_MEAS_MATCH:
         snprintf(buf, len, "%s", m->counts_match == 1 ? "yes" : m->counts_match == 0 ? "NO" : "-");
-        break;
-    case CP_REPORT_CELL_MEAS_TIME_MS:
-        cp_report_table_format_number(buf, len, m->time_median_s, 1e3, 2, "");
-        break;
-    case CP_REPORT_CELL_MEAS_GFLOPS:
-        cp_report_table_format_number(buf, len, m->flop_per_s, 1e-9, 0, "");
-        break;
-    case CP_REPORT_CELL_MEAS_PCT_CUBLAS:
-        cp_report_table_format_number(buf, len, m->pct_of_cublas, 1, 1, "%");
         break;
     case CP_REPORT_CELL_MEAS_REGS:
         if (m->resources.known)
