@@ -114,6 +114,5 @@ int main(void)
     test_u64();
     test_failure();
     test_object_if_and_doubles();
-    printf("%d passed, %d failed\n", cp_test_passed, cp_test_failed);
-    return cp_test_failed != 0;
+    return cp_test_finish();
 }
