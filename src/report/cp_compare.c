@@ -23,40 +23,45 @@ typedef struct cp_compare_path {
     cp_compare_metric_def def;
 } cp_compare_path;
 
-#define CP_COMPARE_COUNT(path, name)                                                               \
+/* A metric named by its path from the row: the predicted ones as they stand, the measured ones
+ * without "measured.". */
+#define CP_COMPARE_PREDICTED(field)                                                                \
     {                                                                                              \
-        path,                                                                                      \
+        "predicted." field,                                                                        \
         {                                                                                          \
-            name, CP_COMPARE_EXACT, ""                                                             \
+            "predicted." field, CP_COMPARE_EXACT, ""                                               \
         }                                                                                          \
     }
+#define CP_COMPARE_MEASURED(field, sense, unit)                                                    \
+    {                                                                                              \
+        "measured." field,                                                                         \
+        {                                                                                          \
+            field, sense, unit                                                                     \
+        }                                                                                          \
+    }
+#define CP_COMPARE_COUNTER(field) CP_COMPARE_MEASURED("counters." field, CP_COMPARE_EXACT, "")
 static const cp_compare_path cp_compare_paths[] = {
-    CP_COMPARE_COUNT("predicted.load.requests", "predicted.load.requests"),
-    CP_COMPARE_COUNT("predicted.load.sectors", "predicted.load.sectors"),
-    CP_COMPARE_COUNT("predicted.load.bytes_requested", "predicted.load.bytes_requested"),
-    CP_COMPARE_COUNT("predicted.store.requests", "predicted.store.requests"),
-    CP_COMPARE_COUNT("predicted.store.sectors", "predicted.store.sectors"),
-    CP_COMPARE_COUNT("predicted.store.bytes_requested", "predicted.store.bytes_requested"),
-    CP_COMPARE_COUNT("measured.counters.load.requests", "counters.load.requests"),
-    CP_COMPARE_COUNT("measured.counters.load.sectors", "counters.load.sectors"),
-    CP_COMPARE_COUNT("measured.counters.store.requests", "counters.store.requests"),
-    CP_COMPARE_COUNT("measured.counters.store.sectors", "counters.store.sectors"),
-    CP_COMPARE_COUNT("predicted.shared_load.wavefronts", "predicted.shared_load.wavefronts"),
-    CP_COMPARE_COUNT("predicted.shared_load.bank_conflicts",
-                     "predicted.shared_load.bank_conflicts"),
-    CP_COMPARE_COUNT("predicted.shared_store.wavefronts", "predicted.shared_store.wavefronts"),
-    CP_COMPARE_COUNT("predicted.shared_store.bank_conflicts",
-                     "predicted.shared_store.bank_conflicts"),
-    CP_COMPARE_COUNT("measured.counters.shared_load.wavefronts", "counters.shared_load.wavefronts"),
-    CP_COMPARE_COUNT("measured.counters.shared_load.bank_conflicts",
-                     "counters.shared_load.bank_conflicts"),
-    CP_COMPARE_COUNT("measured.counters.shared_store.wavefronts",
-                     "counters.shared_store.wavefronts"),
-    CP_COMPARE_COUNT("measured.counters.shared_store.bank_conflicts",
-                     "counters.shared_store.bank_conflicts"),
-    {"measured.time_s.median", {"time_s.median", CP_COMPARE_LOWER, "s"}},
-    {"measured.useful_bytes_per_s", {"useful_bytes_per_s", CP_COMPARE_HIGHER, "B/s"}},
-    {"measured.flop_per_s", {"flop_per_s", CP_COMPARE_HIGHER, "FLOP/s"}},
+    CP_COMPARE_PREDICTED("load.requests"),
+    CP_COMPARE_PREDICTED("load.sectors"),
+    CP_COMPARE_PREDICTED("load.bytes_requested"),
+    CP_COMPARE_PREDICTED("store.requests"),
+    CP_COMPARE_PREDICTED("store.sectors"),
+    CP_COMPARE_PREDICTED("store.bytes_requested"),
+    CP_COMPARE_COUNTER("load.requests"),
+    CP_COMPARE_COUNTER("load.sectors"),
+    CP_COMPARE_COUNTER("store.requests"),
+    CP_COMPARE_COUNTER("store.sectors"),
+    CP_COMPARE_PREDICTED("shared_load.wavefronts"),
+    CP_COMPARE_PREDICTED("shared_load.bank_conflicts"),
+    CP_COMPARE_PREDICTED("shared_store.wavefronts"),
+    CP_COMPARE_PREDICTED("shared_store.bank_conflicts"),
+    CP_COMPARE_COUNTER("shared_load.wavefronts"),
+    CP_COMPARE_COUNTER("shared_load.bank_conflicts"),
+    CP_COMPARE_COUNTER("shared_store.wavefronts"),
+    CP_COMPARE_COUNTER("shared_store.bank_conflicts"),
+    CP_COMPARE_MEASURED("time_s.median", CP_COMPARE_LOWER, "s"),
+    CP_COMPARE_MEASURED("useful_bytes_per_s", CP_COMPARE_HIGHER, "B/s"),
+    CP_COMPARE_MEASURED("flop_per_s", CP_COMPARE_HIGHER, "FLOP/s"),
 };
 #define CP_COMPARE_NMETRICS (sizeof cp_compare_paths / sizeof cp_compare_paths[0])
 
@@ -172,9 +177,11 @@ static int cp_compare_check_report(cp_compare_doc *d, cp_status *st)
     return CP_EXIT_OK;
 }
 
-/* Reads, parses and checks one report. */
-static int cp_compare_load(cp_compare_doc *d, cp_status *st)
+/* Reads, parses and checks the report at path into report. */
+static int cp_compare_load(void *report, const char *path, cp_status *st)
 {
+    cp_compare_doc *d = report;
+    d->path = path;
     size_t len = 0;
     CP_TRY(cp_compare_read_file(d, &len, st));
     size_t start = 0;
@@ -197,8 +204,9 @@ static int cp_compare_load(cp_compare_doc *d, cp_status *st)
     return cp_compare_check_report(d, st);
 }
 
-static void cp_compare_unload(cp_compare_doc *d)
+static void cp_compare_unload(void *report)
 {
+    cp_compare_doc *d = report;
     cJSON_Delete(d->root);
     free(d->text);
     free(d->items);
@@ -381,8 +389,9 @@ static const char *const cp_compare_mode_notes[2] = {"measured in new only (base
 
 /* The rows of d as items: the match key, whether measured (the mode), every metric the row has
  * as a number. */
-static int cp_compare_side_of(const cp_compare_doc *d, cp_compare_side *s, cp_status *st)
+static int cp_compare_side_of(void *report, cp_compare_side *s, cp_status *st)
 {
+    const cp_compare_doc *d = report;
     s->incomplete = d->incomplete;
     s->items = calloc(d->nrows ? d->nrows : 1, sizeof *s->items);
     cp_strbuf key = {0};
@@ -413,29 +422,11 @@ static int cp_compare_side_of(const cp_compare_doc *d, cp_compare_side *s, cp_st
     return rc;
 }
 
-/* Reads, parses and checks the report at path, and makes its rows the items of s. */
-static int cp_compare_load_side(const char *path, cp_compare_side *s, cp_status *st)
-{
-    cp_compare_doc *d = calloc(1, sizeof *d);
-    if (!d)
-        return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory comparing '%s'", path);
-    d->path = path;
-    s->report = d;
-    CP_TRY(cp_compare_load(d, st));
-    return cp_compare_side_of(d, s, st);
-}
-
-static void cp_compare_unload_side(cp_compare_side *s)
-{
-    if (s->report)
-        cp_compare_unload(s->report);
-    free(s->report);
-    s->report = NULL;
-}
-
 static const cp_compare_kind cp_compare_sweep = {
-    .load = cp_compare_load_side,
-    .unload = cp_compare_unload_side,
+    .report_size = sizeof(cp_compare_doc),
+    .load = cp_compare_load,
+    .items = cp_compare_side_of,
+    .unload = cp_compare_unload,
     .schema_version = CP_COMPARE_SCHEMA_VERSION,
     .incomplete_note = " (incomplete: its sweep was interrupted)",
     .items_words = "rows",

@@ -450,13 +450,21 @@ int cp_compare_run(const cp_compare_kind *kind, const char *base_path, const cha
                              tolerance);
     cp_compare_side sides[2] = {{.path = base_path}, {.path = new_path}};
     int rc = CP_EXIT_OK;
-    for (int i = 0; i < 2 && rc == CP_EXIT_OK; i++)
-        rc = kind->load(sides[i].path, &sides[i], st);
+    for (int i = 0; i < 2 && rc == CP_EXIT_OK; i++) {
+        sides[i].report = calloc(1, kind->report_size);
+        rc = sides[i].report ? kind->load(sides[i].report, sides[i].path, st)
+                             : cp_status_set(st, CP_EXIT_RUNTIME, "out of memory comparing '%s'",
+                                             sides[i].path);
+        if (rc == CP_EXIT_OK)
+            rc = kind->items(sides[i].report, &sides[i], st);
+    }
     if (rc == CP_EXIT_OK)
         rc = cp_compare_sides(kind, &sides[0], &sides[1], tolerance, json, out, st);
     for (int i = 0; i < 2; i++) {
         cp_compare_side_free(&sides[i]);
-        kind->unload(&sides[i]);
+        if (sides[i].report)
+            kind->unload(sides[i].report);
+        free(sides[i].report);
     }
     return rc;
 }

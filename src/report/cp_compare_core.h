@@ -66,14 +66,19 @@ typedef struct cp_compare_side {
     cp_compare_item *items; /* malloc'd; owned */
     size_t n;
     cp_compare_item total; /* the whole report's metrics, when the kind has them */
-    void *report; /* what the kind loaded and the items point into; kind->unload frees it */
+    void *report;          /* what the kind loaded and the items point into (kind->report_size) */
 } cp_compare_side;
 
 /* The words and the ways of one kind of report. */
 typedef struct cp_compare_kind {
-    /* reads the report at path into s: its items and whatever they point into (s->report) */
-    int (*load)(const char *path, cp_compare_side *s, cp_status *st);
-    void (*unload)(cp_compare_side *s); /* frees s->report */
+    /* the bytes of what load reads a report into (s->report), allocated zeroed and freed by
+     * the comparison */
+    size_t report_size;
+    /* reads and checks the report at path into report (s->report) */
+    int (*load)(void *report, const char *path, cp_status *st);
+    /* makes the items of s those of the loaded report */
+    int (*items)(void *report, cp_compare_side *s, cp_status *st);
+    void (*unload)(void *report); /* frees what load allocated inside report */
     int schema_version;
     const char *json_kind;       /* "kind" of the JSON document; NULL for none */
     const char *incomplete_note; /* after the path of an incomplete report */
@@ -100,10 +105,10 @@ typedef struct cp_compare_kind {
 /* The relative change (now - base) / base in *change; 0 when it cannot be computed. */
 int cp_compare_change(const cp_compare_metric *m, double *change);
 
-/* Loads the reports at base_path and new_path with kind->load, matches their items, judges them
- * and writes the comparison to out (text, or JSON when json != 0). CP_EXIT_OK when nothing
- * regressed, CP_EXIT_MISMATCH when something did, CP_EXIT_USAGE for a tolerance outside 0..1 or
- * a report the kind refuses, CP_EXIT_RUNTIME when a file, memory or the output fails; st
+/* Loads the reports at base_path and new_path with kind->load and kind->items, matches their items,
+ * judges them and writes the comparison to out (text, or JSON when json != 0). CP_EXIT_OK when
+ * nothing regressed, CP_EXIT_MISMATCH when something did, CP_EXIT_USAGE for a tolerance outside
+ * 0..1 or a report the kind refuses, CP_EXIT_RUNTIME when a file, memory or the output fails; st
  * filled in. Nothing is written to out when a report cannot be compared. */
 int cp_compare_run(const cp_compare_kind *kind, const char *base_path, const char *new_path,
                    double tolerance, int json, FILE *out, cp_status *st);

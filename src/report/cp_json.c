@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 /* cJSON_Print writes whole numbers from 1e15 up in exponent form ("%1.15g"): those are added as
  * raw digits, up to where a double's digits stop meaning anything. */
@@ -68,6 +69,23 @@ cJSON *cp_json_object(cp_json *j, cJSON *o, const char *key)
 cJSON *cp_json_array(cp_json *j, cJSON *o, const char *key)
 {
     return cp_json_check(j, cJSON_AddArrayToObject(o, key));
+}
+
+cJSON *cp_json_object_if(cp_json *j, cJSON *o, const char *key, int present)
+{
+    if (present)
+        return cp_json_object(j, o, key);
+    cp_json_null(j, o, key);
+    return NULL;
+}
+
+void cp_json_doubles(cp_json *j, cJSON *o, const void *s, const cp_json_field *fields, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        double v;
+        memcpy(&v, (const char *)s + fields[i].offset, sizeof v);
+        cp_json_number(j, o, fields[i].key, v);
+    }
 }
 
 cJSON *cp_json_append(cp_json *j, cJSON *array)

@@ -4,6 +4,7 @@
 #define CP_JSON_H
 
 #include <cjson/cJSON.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* A document being built. Adding to a NULL parent is harmless in cJSON, so building goes on
@@ -34,6 +35,25 @@ void cp_json_string(cp_json *j, cJSON *o, const char *key, const char *s);
 /* A new object or array under key; NULL (recorded) when memory runs out. */
 cJSON *cp_json_object(cp_json *j, cJSON *o, const char *key);
 cJSON *cp_json_array(cp_json *j, cJSON *o, const char *key);
+
+/* A new object under key when present; otherwise null under key, and NULL. NULL (recorded) too
+ * when memory runs out: either way the caller adds nothing more under it. */
+cJSON *cp_json_object_if(cp_json *j, cJSON *o, const char *key, int present);
+
+/* A member of a struct of doubles: its key in the document and its offset in the struct. */
+typedef struct cp_json_field {
+    const char *key;
+    size_t offset;
+} cp_json_field;
+
+/* A cp_json_field of type's member `name`, under the same name. */
+#define CP_JSON_FIELD(type, name)                                                                  \
+    {                                                                                              \
+#name, offsetof(type, name)                                                                \
+    }
+
+/* The double at each field's offset in s, added to o under the field's key (cp_json_number). */
+void cp_json_doubles(cp_json *j, cJSON *o, const void *s, const cp_json_field *fields, size_t n);
 
 /* A new object appended to array. */
 cJSON *cp_json_append(cp_json *j, cJSON *array);

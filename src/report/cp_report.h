@@ -54,6 +54,10 @@ int cp_report_write_json(FILE *out, const cp_report *r, cp_status *st);
 int cp_report_write_csv(FILE *out, const cp_report *r, cp_status *st);
 int cp_report_write_vegalite(FILE *out, const cp_report *r, cp_status *st);
 
+/* The CSV report's configuration columns, after "pattern" (cp_report_csv.c). */
+#define CP_REPORT_CSV_CONFIG_COLUMNS 18
+#define CP_REPORT_CSV_LATE_CONFIG_COLUMNS 3 /* appended after the measured columns */
+
 /* A report written row by row (JSON and CSV), so that memory stays flat however many rows:
  * begin writes the header (JSON: everything before the first row, the header's `incomplete`
  * flag included, taken from header->incomplete; CSV: the line of column names), each row call
@@ -66,6 +70,10 @@ typedef struct cp_report_stream {
     long long incomplete_at; /* JSON: byte offset, from the stream's first byte, of the
                               * header's `incomplete` value ("false" or "true"); -1 otherwise */
     int incomplete;          /* the value begin wrote */
+    /* CSV: the field of each family shown in each configuration column (after "pattern"),
+     * NULL for an empty cell; resolved once by begin */
+    const cp_family_field *csv_fields[CP_FAMILY_COUNT][CP_REPORT_CSV_CONFIG_COLUMNS];
+    const cp_family_field *csv_late_fields[CP_FAMILY_COUNT][CP_REPORT_CSV_LATE_CONFIG_COLUMNS];
 } cp_report_stream;
 
 /* Starts a report in fmt (CP_FORMAT_JSON or CP_FORMAT_CSV; others are CP_EXIT_RUNTIME). */

@@ -11,26 +11,17 @@
 
 #include "model/cp_model.h"
 
+/* The configuration's columns, after "pattern": each shows a family's field, or is empty. */
+static const char *const cp_report_csv_config_columns[] = {
+    "stride", "offset", "offset_bytes", "width_bytes", "op",     "layout",
+    "fields", "field",  "elements",     "variant",     "m",      "n",
+    "k",      "run",    "seed",         "index",       "params", "iterations",
+};
+_Static_assert(CP_COUNT_OF(cp_report_csv_config_columns) == CP_REPORT_CSV_CONFIG_COLUMNS,
+               "CP_REPORT_CSV_CONFIG_COLUMNS");
+
+/* The columns after the configuration's. */
 static const char *const cp_report_csv_columns[] = {
-    "pattern",
-    "stride",
-    "offset",
-    "offset_bytes",
-    "width_bytes",
-    "op",
-    "layout",
-    "fields",
-    "field",
-    "elements",
-    "variant",
-    "m",
-    "n",
-    "k",
-    "run",
-    "seed",
-    "index",
-    "params",
-    "iterations",
     "pred_load_requests",
     "pred_load_sectors",
     "pred_load_sectors_per_request",
@@ -102,6 +93,8 @@ static const char *const cp_report_csv_columns[] = {
 
 /* The appended configuration columns (the others come before the predicted ones). */
 static const char *const cp_report_csv_late_config[] = {"table_bytes", "stages", "work"};
+_Static_assert(CP_COUNT_OF(cp_report_csv_late_config) == CP_REPORT_CSV_LATE_CONFIG_COLUMNS,
+               "CP_REPORT_CSV_LATE_CONFIG_COLUMNS");
 
 /* v when `present`, an empty cell otherwise. */
 static void cp_report_csv_cell_u64(cp_text_csv_line *l, int present, uint64_t v)
@@ -179,17 +172,16 @@ static void cp_report_csv_write_field(cp_text_csv_line *l, const cp_config *c,
 
 /* The columns appended with the readonly and async families: their configuration, the TMA
  * copies predicted, the memory path's counters and the readonly load's SASS opcode. */
-static void cp_report_csv_write_appended(cp_text_csv_line *l, const cp_row *row,
-                                         const cp_measurement *m)
+static void cp_report_csv_write_appended(cp_text_csv_line *l, const cp_report_stream *s,
+                                         const cp_row *row, const cp_measurement *m)
 {
     const cp_config *c = &row->config;
-    const cp_family_desc *d = cp_family_get(c->family);
     const cp_prediction *p = &row->predicted;
     const cp_counter_values *v = &m->counters;
-    for (size_t i = 0; i < sizeof cp_report_csv_late_config / sizeof cp_report_csv_late_config[0];
-         i++)
-        cp_report_csv_write_field(l, c,
-                                  d ? cp_report_csv_field(d, cp_report_csv_late_config[i]) : NULL);
+    const cp_family_field *const *fields =
+        (unsigned)c->family < CP_FAMILY_COUNT ? s->csv_late_fields[c->family] : NULL;
+    for (size_t i = 0; i < CP_REPORT_CSV_LATE_CONFIG_COLUMNS; i++)
+        cp_report_csv_write_field(l, c, fields ? fields[i] : NULL);
     cp_report_csv_cell_u64(l, p->modelled, p->tma_load.requests);
     cp_report_csv_cell_u64(l, p->modelled, p->tma_load.sectors);
     cp_report_csv_cell_ratio(l, v->l1_load_hit_rate);
@@ -203,15 +195,16 @@ static void cp_report_csv_write_appended(cp_text_csv_line *l, const cp_row *row,
     cp_text_csv_cell(l, p->modelled && p->shared_modelled && p->shared_exact ? "true" : "false");
 }
 
-static void cp_report_csv_write_row(cp_text_csv_line *l, const cp_row *row)
+static void cp_report_csv_write_row(cp_text_csv_line *l, const cp_report_stream *s,
+                                    const cp_row *row)
 {
     const cp_config *c = &row->config;
     cp_text_csv_cell(l, cp_config_family_name(c->family));
-    /* the configuration's columns, up to the predicted ones: the family's value, or empty */
-    const cp_family_desc *d = cp_family_get(c->family);
-    for (size_t i = 1; strncmp(cp_report_csv_columns[i], "pred_", 5) != 0; i++)
-        cp_report_csv_write_field(l, c,
-                                  d ? cp_report_csv_field(d, cp_report_csv_columns[i]) : NULL);
+    /* the configuration's columns: the family's value, or empty */
+    const cp_family_field *const *fields =
+        (unsigned)c->family < CP_FAMILY_COUNT ? s->csv_fields[c->family] : NULL;
+    for (size_t i = 0; i < CP_REPORT_CSV_CONFIG_COLUMNS; i++)
+        cp_report_csv_write_field(l, c, fields ? fields[i] : NULL);
 
     const cp_prediction *p = &row->predicted;
     cp_report_csv_write_counts(l, &p->load, p->modelled);
@@ -273,15 +266,27 @@ static void cp_report_csv_write_row(cp_text_csv_line *l, const cp_row *row)
     if (cp_report_compute_occupancy(res, &occ)) /* "threads;registers" */
         cp_occupancy_describe_limiters(occ.limiters, ";", limits, sizeof limits);
     cp_text_csv_cell(l, limits);
-    cp_report_csv_write_appended(l, row, m);
+    cp_report_csv_write_appended(l, s, row, m);
     cp_text_csv_end_line(l);
 }
 
 int cp_report_csv_begin(cp_report_stream *s, cp_status *st)
 {
     (void)st;
+    for (int f = 0; f < CP_FAMILY_COUNT; f++) {
+        const cp_family_desc *d = cp_family_get((cp_family)f);
+        for (size_t i = 0; i < CP_REPORT_CSV_CONFIG_COLUMNS; i++)
+            s->csv_fields[f][i] =
+                d ? cp_report_csv_field(d, cp_report_csv_config_columns[i]) : NULL;
+        for (size_t i = 0; i < CP_REPORT_CSV_LATE_CONFIG_COLUMNS; i++)
+            s->csv_late_fields[f][i] =
+                d ? cp_report_csv_field(d, cp_report_csv_late_config[i]) : NULL;
+    }
     cp_text_csv_line line = {.out = s->out, .ncells = 0};
-    for (size_t i = 0; i < sizeof cp_report_csv_columns / sizeof cp_report_csv_columns[0]; i++)
+    cp_text_csv_cell(&line, "pattern");
+    for (size_t i = 0; i < CP_REPORT_CSV_CONFIG_COLUMNS; i++)
+        cp_text_csv_cell(&line, cp_report_csv_config_columns[i]);
+    for (size_t i = 0; i < CP_COUNT_OF(cp_report_csv_columns); i++)
         cp_text_csv_cell(&line, cp_report_csv_columns[i]);
     cp_text_csv_end_line(&line);
     return CP_EXIT_OK;
@@ -291,7 +296,7 @@ int cp_report_csv_row(cp_report_stream *s, const cp_row *row, cp_status *st)
 {
     (void)st;
     cp_text_csv_line line = {.out = s->out, .ncells = 0};
-    cp_report_csv_write_row(&line, row);
+    cp_report_csv_write_row(&line, s, row);
     return CP_EXIT_OK;
 }
 

@@ -19,111 +19,93 @@
 
 #define CP_REPORT_PEAK_METHOD "cudaMemcpy device to device; bytes read plus bytes written"
 
-/* A document being built (cp_json.h): a failed cJSON call is reported once; the numbers in the
- * encoding every JSON report shares. */
-typedef cp_json cp_report_json;
-#define cp_report_json_check cp_json_check
-#define cp_report_json_add_null cp_json_null
-#define cp_report_json_add_bool cp_json_bool
-#define cp_report_json_add_int cp_json_number
-#define cp_report_json_add_u64 cp_json_u64
-#define cp_report_json_add_double cp_json_number
-#define cp_report_json_add_string cp_json_string
-#define cp_report_json_add_object cp_json_object
-#define cp_report_json_append_object cp_json_append
-
 /* A string that is null when empty as well. */
-static void cp_report_json_add_optional_string(cp_report_json *j, cJSON *obj, const char *key,
+static void cp_report_json_add_optional_string(cp_json *j, cJSON *obj, const char *key,
                                                const char *s)
 {
-    cp_report_json_add_string(j, obj, key, s && *s ? s : NULL);
+    cp_json_string(j, obj, key, s && *s ? s : NULL);
 }
 
 /* true, false or null for 1, 0 or anything else. */
-static void cp_report_json_add_tristate(cp_report_json *j, cJSON *obj, const char *key, int v)
+static void cp_report_json_add_tristate(cp_json *j, cJSON *obj, const char *key, int v)
 {
     if (v == 0 || v == 1)
-        cp_report_json_add_bool(j, obj, key, v);
+        cp_json_bool(j, obj, key, v);
     else
-        cp_report_json_add_null(j, obj, key);
+        cp_json_null(j, obj, key);
 }
 
 /* The COUNTS fields of c, added to obj. */
-static void cp_report_json_add_counts(cp_report_json *j, cJSON *obj, const cp_counts *c)
+static void cp_report_json_add_counts(cp_json *j, cJSON *obj, const cp_counts *c)
 {
-    cp_report_json_add_u64(j, obj, "requests", c->requests);
-    cp_report_json_add_u64(j, obj, "sectors", c->sectors);
-    cp_report_json_add_u64(j, obj, "lines", c->lines);
-    cp_report_json_add_u64(j, obj, "bytes_requested", c->bytes_requested);
-    cp_report_json_add_u64(j, obj, "sector_bytes", c->sectors * CP_SECTOR_BYTES);
-    cp_report_json_add_u64(j, obj, "ideal_sectors", c->ideal_sectors);
-    cp_report_json_add_u64(j, obj, "footprint_sectors", c->footprint_sectors);
-    cp_report_json_add_u64(j, obj, "footprint_bytes", c->footprint_sectors * CP_SECTOR_BYTES);
-    cp_report_json_add_double(j, obj, "sectors_per_request", cp_counts_sectors_per_request(c));
-    cp_report_json_add_double(j, obj, "ideal_sectors_per_request",
-                              cp_counts_ideal_sectors_per_request(c));
-    cp_report_json_add_double(j, obj, "lines_per_request", cp_counts_lines_per_request(c));
-    cp_report_json_add_double(j, obj, "efficiency", cp_counts_efficiency(c));
+    cp_json_u64(j, obj, "requests", c->requests);
+    cp_json_u64(j, obj, "sectors", c->sectors);
+    cp_json_u64(j, obj, "lines", c->lines);
+    cp_json_u64(j, obj, "bytes_requested", c->bytes_requested);
+    cp_json_u64(j, obj, "sector_bytes", c->sectors * CP_SECTOR_BYTES);
+    cp_json_u64(j, obj, "ideal_sectors", c->ideal_sectors);
+    cp_json_u64(j, obj, "footprint_sectors", c->footprint_sectors);
+    cp_json_u64(j, obj, "footprint_bytes", c->footprint_sectors * CP_SECTOR_BYTES);
+    cp_json_number(j, obj, "sectors_per_request", cp_counts_sectors_per_request(c));
+    cp_json_number(j, obj, "ideal_sectors_per_request", cp_counts_ideal_sectors_per_request(c));
+    cp_json_number(j, obj, "lines_per_request", cp_counts_lines_per_request(c));
+    cp_json_number(j, obj, "efficiency", cp_counts_efficiency(c));
 }
 
 /* The shared-memory counts of c: requests, bytes, wavefronts and bank conflicts. */
-static void cp_report_json_add_shared_counts(cp_report_json *j, cJSON *obj, const cp_counts *c)
+static void cp_report_json_add_shared_counts(cp_json *j, cJSON *obj, const cp_counts *c)
 {
-    cp_report_json_add_u64(j, obj, "requests", c->requests);
-    cp_report_json_add_u64(j, obj, "bytes_requested", c->bytes_requested);
-    cp_report_json_add_u64(j, obj, "wavefronts", c->wavefronts);
-    cp_report_json_add_u64(j, obj, "ideal_wavefronts", c->ideal_wavefronts);
-    cp_report_json_add_u64(j, obj, "bank_conflicts", c->bank_conflicts);
-    cp_report_json_add_double(j, obj, "wavefronts_per_request",
-                              cp_counts_wavefronts_per_request(c));
-    cp_report_json_add_double(j, obj, "bank_conflicts_per_request",
-                              cp_counts_conflicts_per_request(c));
+    cp_json_u64(j, obj, "requests", c->requests);
+    cp_json_u64(j, obj, "bytes_requested", c->bytes_requested);
+    cp_json_u64(j, obj, "wavefronts", c->wavefronts);
+    cp_json_u64(j, obj, "ideal_wavefronts", c->ideal_wavefronts);
+    cp_json_u64(j, obj, "bank_conflicts", c->bank_conflicts);
+    cp_json_number(j, obj, "wavefronts_per_request", cp_counts_wavefronts_per_request(c));
+    cp_json_number(j, obj, "bank_conflicts_per_request", cp_counts_conflicts_per_request(c));
 }
 
 /* The device's architecture, the kernels it runs, and each hardware fact with whether it is
  * verified there (src/model/cp_arch.c). */
-static void cp_report_json_add_arch(cp_report_json *j, cJSON *o, const cp_device_info *d)
+static void cp_report_json_add_arch(cp_json *j, cJSON *o, const cp_device_info *d)
 {
     int arch = cp_arch_from_cc(d->cc_major, d->cc_minor);
     char name[32];
     snprintf(name, sizeof name, "sm_%d", arch);
-    cp_report_json_add_string(j, o, "arch", name);
+    cp_json_string(j, o, "arch", name);
     static const char *const kinds[] = {"sass", "sass_compatible", "ptx_jit", "none"};
-    cJSON *k = cp_report_json_add_object(j, o, "kernel_image");
-    cp_report_json_add_string(j, k, "kind", kinds[d->kernel_kind]);
+    cJSON *k = cp_json_object(j, o, "kernel_image");
+    cp_json_string(j, k, "kind", kinds[d->kernel_kind]);
     snprintf(name, sizeof name, "%s_%d", d->kernel_kind == CP_ARCH_RUN_PTX ? "compute" : "sm",
              d->kernel_arch);
-    cp_report_json_add_string(j, k, "arch", d->kernel_arch ? name : NULL);
-    cJSON *facts = cp_report_json_check(j, cJSON_AddArrayToObject(o, "facts"));
+    cp_json_string(j, k, "arch", d->kernel_arch ? name : NULL);
+    cJSON *facts = cp_json_array(j, o, "facts");
     for (int f = 0; f < CP_FACT_COUNT; f++) {
         const cp_fact_info *info = cp_arch_fact((cp_fact)f);
-        cJSON *fo = cp_report_json_append_object(j, facts);
-        cp_report_json_add_string(j, fo, "name", info->key);
+        cJSON *fo = cp_json_append(j, facts);
+        cp_json_string(j, fo, "name", info->key);
         if (info->value)
-            cp_report_json_add_u64(j, fo, "value", info->value);
+            cp_json_u64(j, fo, "value", info->value);
         else
-            cp_report_json_add_null(j, fo, "value");
-        cp_report_json_add_bool(j, fo, "verified", cp_arch_fact_verified((cp_fact)f, arch));
-        cp_report_json_add_string(
-            j, fo, "evidence",
-            cp_arch_evidence_name(cp_arch_fact_evidence((cp_fact)f, arch, NULL)));
+            cp_json_null(j, fo, "value");
+        cp_json_bool(j, fo, "verified", cp_arch_fact_verified((cp_fact)f, arch));
+        cp_json_string(j, fo, "evidence",
+                       cp_arch_evidence_name(cp_arch_fact_evidence((cp_fact)f, arch, NULL)));
     }
 }
 
 /* A count that is null when 0 (not known). */
-static void cp_report_json_add_count_or_null(cp_report_json *j, cJSON *obj, const char *key,
-                                             uint64_t v)
+static void cp_report_json_add_count_or_null(cp_json *j, cJSON *obj, const char *key, uint64_t v)
 {
     if (v)
-        cp_report_json_add_u64(j, obj, key, v);
+        cp_json_u64(j, obj, key, v);
     else
-        cp_report_json_add_null(j, obj, key);
+        cp_json_null(j, obj, key);
 }
 
 /* What one SM offers (the limits occupancy is computed against); each null when unknown. */
-static void cp_report_json_add_sm(cp_report_json *j, cJSON *o, const cp_sm_limits *sm)
+static void cp_report_json_add_sm(cp_json *j, cJSON *o, const cp_sm_limits *sm)
 {
-    cJSON *s = cp_report_json_add_object(j, o, "sm");
+    cJSON *s = cp_json_object(j, o, "sm");
     cp_report_json_add_count_or_null(j, s, "warp_size", sm->warp_size);
     cp_report_json_add_count_or_null(j, s, "max_threads", sm->max_threads_per_sm);
     cp_report_json_add_count_or_null(j, s, "max_blocks", sm->max_blocks_per_sm);
@@ -134,73 +116,67 @@ static void cp_report_json_add_sm(cp_report_json *j, cJSON *o, const cp_sm_limit
     cp_report_json_add_count_or_null(j, s, "shared_unit", sm->shared_unit);
     /* 0 is a real value here (sm_75 reserves nothing) once the other limits are known */
     if (sm->max_threads_per_sm)
-        cp_report_json_add_u64(j, s, "shared_reserved_per_block", sm->shared_reserved_per_block);
+        cp_json_u64(j, s, "shared_reserved_per_block", sm->shared_reserved_per_block);
     else
-        cp_report_json_add_null(j, s, "shared_reserved_per_block");
+        cp_json_null(j, s, "shared_reserved_per_block");
 }
 
-static void cp_report_json_add_device(cp_report_json *j, cJSON *root, const cp_device_info *d)
+static void cp_report_json_add_device(cp_json *j, cJSON *root, const cp_device_info *d)
 {
-    if (!d) {
-        cp_report_json_add_null(j, root, "device");
+    cJSON *o = cp_json_object_if(j, root, "device", d != NULL);
+    if (!o)
         return;
-    }
-    cJSON *o = cp_report_json_add_object(j, root, "device");
     char cc[32];
     snprintf(cc, sizeof cc, "%d.%d", d->cc_major, d->cc_minor);
-    cp_report_json_add_int(j, o, "index", d->index);
-    cp_report_json_add_string(j, o, "name", d->name);
-    cp_report_json_add_string(j, o, "compute_capability", cc);
-    cp_report_json_add_int(j, o, "sm_count", d->sm_count);
-    cp_report_json_add_u64(j, o, "l2_bytes", d->l2_bytes);
-    cp_report_json_add_u64(j, o, "memory_bytes", d->memory_bytes);
-    cp_report_json_add_int(j, o, "driver_version", d->driver_version);
-    cp_report_json_add_int(j, o, "runtime_version", d->runtime_version);
+    cp_json_number(j, o, "index", d->index);
+    cp_json_string(j, o, "name", d->name);
+    cp_json_string(j, o, "compute_capability", cc);
+    cp_json_number(j, o, "sm_count", d->sm_count);
+    cp_json_u64(j, o, "l2_bytes", d->l2_bytes);
+    cp_json_u64(j, o, "memory_bytes", d->memory_bytes);
+    cp_json_number(j, o, "driver_version", d->driver_version);
+    cp_json_number(j, o, "runtime_version", d->runtime_version);
     cp_report_json_add_optional_string(j, o, "driver_release", d->driver_release);
-    cp_report_json_add_double(j, o, "sm_clock_hz", d->sm_clock_hz);
-    cp_report_json_add_double(j, o, "memory_clock_hz", d->memory_clock_hz);
-    cp_report_json_add_int(j, o, "memory_bus_bits", d->memory_bus_bits);
-    cp_report_json_add_double(j, o, "peak_theoretical_bytes_per_s",
-                              d->peak_theoretical_bytes_per_s);
-    cp_report_json_add_double(j, o, "peak_measured_bytes_per_s", d->peak_measured_bytes_per_s);
-    cp_report_json_add_string(j, o, "peak_measured_method",
-                              isfinite(d->peak_measured_bytes_per_s) ? CP_REPORT_PEAK_METHOD
-                                                                     : NULL);
+    cp_json_number(j, o, "sm_clock_hz", d->sm_clock_hz);
+    cp_json_number(j, o, "memory_clock_hz", d->memory_clock_hz);
+    cp_json_number(j, o, "memory_bus_bits", d->memory_bus_bits);
+    cp_json_number(j, o, "peak_theoretical_bytes_per_s", d->peak_theoretical_bytes_per_s);
+    cp_json_number(j, o, "peak_measured_bytes_per_s", d->peak_measured_bytes_per_s);
+    cp_json_string(j, o, "peak_measured_method",
+                   isfinite(d->peak_measured_bytes_per_s) ? CP_REPORT_PEAK_METHOD : NULL);
     cp_report_json_add_arch(j, o, d);
     cp_report_json_add_sm(j, o, &d->sm);
 }
 
-static void cp_report_json_add_config(cp_report_json *j, cJSON *row, const cp_config *c)
+static void cp_report_json_add_config(cp_json *j, cJSON *row, const cp_config *c)
 {
-    cJSON *o = cp_report_json_add_object(j, row, "config");
+    cJSON *o = cp_json_object(j, row, "config");
     const cp_family_desc *d = cp_family_get(c->family);
     for (size_t i = 0; d && i < d->nfields; i++) { /* cp_report_check_report refused others */
         const cp_family_field *f = &d->fields[i];
         if (f->kind == CP_FIELD_U64) {
-            cp_report_json_add_u64(j, o, f->key, f->get(c));
+            cp_json_u64(j, o, f->key, f->get(c));
         } else if (f->kind == CP_FIELD_NAME) {
-            cp_report_json_add_string(j, o, f->key, cp_family_field_name(f, c));
+            cp_json_string(j, o, f->key, cp_family_field_name(f, c));
         } else if (f->kind == CP_FIELD_INDEX) {
-            cp_report_json_add_string(j, o, f->key, c->expr ? cp_expr_text(c->expr) : NULL);
+            cp_json_string(j, o, f->key, c->expr ? cp_expr_text(c->expr) : NULL);
         } else {
-            cJSON *params = cp_report_json_add_object(j, o, f->key);
+            cJSON *params = cp_json_object(j, o, f->key);
             for (uint32_t k = 0; k < c->nexpr_params; k++)
-                cp_report_json_check(j,
-                                     cJSON_AddNumberToObject(params, cp_expr_param_name(c->expr, k),
-                                                             (double)c->expr_params[k]));
+                cp_json_check(j, cJSON_AddNumberToObject(params, cp_expr_param_name(c->expr, k),
+                                                         (double)c->expr_params[k]));
         }
     }
 }
 
 /* A load from __constant__ memory: its requests and the constant cache's passes. */
-static void cp_report_json_add_constant_counts(cp_report_json *j, cJSON *obj, const cp_counts *c)
+static void cp_report_json_add_constant_counts(cp_json *j, cJSON *obj, const cp_counts *c)
 {
-    cp_report_json_add_u64(j, obj, "requests", c->requests);
-    cp_report_json_add_u64(j, obj, "bytes_requested", c->bytes_requested);
-    cp_report_json_add_u64(j, obj, "wavefronts", c->wavefronts);
-    cp_report_json_add_u64(j, obj, "ideal_wavefronts", c->ideal_wavefronts);
-    cp_report_json_add_double(j, obj, "wavefronts_per_request",
-                              cp_counts_wavefronts_per_request(c));
+    cp_json_u64(j, obj, "requests", c->requests);
+    cp_json_u64(j, obj, "bytes_requested", c->bytes_requested);
+    cp_json_u64(j, obj, "wavefronts", c->wavefronts);
+    cp_json_u64(j, obj, "ideal_wavefronts", c->ideal_wavefronts);
+    cp_json_number(j, obj, "wavefronts_per_request", cp_counts_wavefronts_per_request(c));
 }
 
 static const char *cp_report_json_space_name(cp_space s)
@@ -217,40 +193,37 @@ static const char *cp_report_json_space_name(cp_space s)
     }
 }
 
-static void cp_report_json_add_predicted(cp_report_json *j, cJSON *row, const cp_prediction *p)
+static void cp_report_json_add_predicted(cp_json *j, cJSON *row, const cp_prediction *p)
 {
-    if (!p->modelled) { /* cuBLAS: measured, never predicted */
-        cp_report_json_add_null(j, row, "predicted");
+    /* null when not modelled (cuBLAS: measured, never predicted) */
+    cJSON *o = cp_json_object_if(j, row, "predicted", p->modelled);
+    if (!o)
         return;
-    }
-    cJSON *o = cp_report_json_add_object(j, row, "predicted");
-    cp_report_json_add_u64(j, o, "threads", p->threads);
-    cp_report_json_add_u64(j, o, "warps", p->warps);
-    cp_report_json_add_counts(j, cp_report_json_add_object(j, o, "load"), &p->load);
-    cp_report_json_add_counts(j, cp_report_json_add_object(j, o, "store"), &p->store);
-    cp_report_json_add_counts(j, cp_report_json_add_object(j, o, "tma_load"), &p->tma_load);
-    cp_report_json_add_bool(j, o, "shared_exact", p->shared_modelled && p->shared_exact);
+    cp_json_u64(j, o, "threads", p->threads);
+    cp_json_u64(j, o, "warps", p->warps);
+    cp_report_json_add_counts(j, cp_json_object(j, o, "load"), &p->load);
+    cp_report_json_add_counts(j, cp_json_object(j, o, "store"), &p->store);
+    cp_report_json_add_counts(j, cp_json_object(j, o, "tma_load"), &p->tma_load);
+    cp_json_bool(j, o, "shared_exact", p->shared_modelled && p->shared_exact);
     if (p->shared_modelled) {
-        cp_report_json_add_shared_counts(j, cp_report_json_add_object(j, o, "shared_load"),
-                                         &p->shared_load);
-        cp_report_json_add_shared_counts(j, cp_report_json_add_object(j, o, "shared_store"),
-                                         &p->shared_store);
+        cp_report_json_add_shared_counts(j, cp_json_object(j, o, "shared_load"), &p->shared_load);
+        cp_report_json_add_shared_counts(j, cp_json_object(j, o, "shared_store"), &p->shared_store);
     } else {
-        cp_report_json_add_null(j, o, "shared_load");
-        cp_report_json_add_null(j, o, "shared_store");
+        cp_json_null(j, o, "shared_load");
+        cp_json_null(j, o, "shared_store");
     }
-    cJSON *accesses = cp_report_json_check(j, cJSON_AddArrayToObject(o, "accesses"));
+    cJSON *accesses = cp_json_array(j, o, "accesses");
     for (size_t i = 0; i < p->naccesses; i++) {
         const cp_access_prediction *a = &p->accesses[i];
-        cJSON *ao = cp_report_json_append_object(j, accesses);
-        cp_report_json_add_string(j, ao, "name", a->name);
-        cp_report_json_add_string(j, ao, "op", cp_config_op_name(a->op));
-        cp_report_json_add_string(j, ao, "space", cp_report_json_space_name(a->space));
-        cp_report_json_add_u64(j, ao, "lane_bytes", a->lane_bytes);
-        cp_report_json_add_u64(j, ao, "instructions", a->instructions);
-        cp_report_json_add_u64(j, ao, "iterations", a->iterations);
-        cp_report_json_add_u64(j, ao, "buffer_bytes", a->buffer_bytes);
-        cp_report_json_add_bool(j, ao, "strided", a->strided);
+        cJSON *ao = cp_json_append(j, accesses);
+        cp_json_string(j, ao, "name", a->name);
+        cp_json_string(j, ao, "op", cp_config_op_name(a->op));
+        cp_json_string(j, ao, "space", cp_report_json_space_name(a->space));
+        cp_json_u64(j, ao, "lane_bytes", a->lane_bytes);
+        cp_json_u64(j, ao, "instructions", a->instructions);
+        cp_json_u64(j, ao, "iterations", a->iterations);
+        cp_json_u64(j, ao, "buffer_bytes", a->buffer_bytes);
+        cp_json_bool(j, ao, "strided", a->strided);
         if (a->space == CP_SPACE_SHARED)
             cp_report_json_add_shared_counts(j, ao, &a->counts);
         else if (a->space == CP_SPACE_CONSTANT)
@@ -262,49 +235,46 @@ static void cp_report_json_add_predicted(cp_report_json *j, cJSON *row, const cp
 
 /* {"requests","sectors","sectors_per_request","bytes_requested","efficiency"} of one side of
  * the measured counters. */
-static void cp_report_json_add_counter_side(cp_report_json *j, cJSON *obj, const char *key,
+static void cp_report_json_add_counter_side(cp_json *j, cJSON *obj, const char *key,
                                             double requests, double sectors, double bytes)
 {
-    cJSON *o = cp_report_json_add_object(j, obj, key);
-    cp_report_json_add_double(j, o, "requests", requests);
-    cp_report_json_add_double(j, o, "sectors", sectors);
-    cp_report_json_add_double(j, o, "sectors_per_request",
-                              cp_report_compute_per_request(requests, sectors));
-    cp_report_json_add_double(j, o, "bytes_requested", bytes);
-    cp_report_json_add_double(j, o, "efficiency", cp_report_compute_efficiency(bytes, sectors));
+    cJSON *o = cp_json_object(j, obj, key);
+    cp_json_number(j, o, "requests", requests);
+    cp_json_number(j, o, "sectors", sectors);
+    cp_json_number(j, o, "sectors_per_request", cp_report_compute_per_request(requests, sectors));
+    cp_json_number(j, o, "bytes_requested", bytes);
+    cp_json_number(j, o, "efficiency", cp_report_compute_efficiency(bytes, sectors));
 }
 
 /* The measured shared-memory counters of one side. */
-static void cp_report_json_add_shared_side(cp_report_json *j, cJSON *obj, const char *key,
-                                           double requests, double wavefronts, double conflicts)
+static void cp_report_json_add_shared_side(cp_json *j, cJSON *obj, const char *key, double requests,
+                                           double wavefronts, double conflicts)
 {
-    cJSON *o = cp_report_json_add_object(j, obj, key);
-    cp_report_json_add_double(j, o, "requests", requests);
-    cp_report_json_add_double(j, o, "wavefronts", wavefronts);
-    cp_report_json_add_double(j, o, "bank_conflicts", conflicts);
-    cp_report_json_add_double(j, o, "wavefronts_per_request",
-                              cp_report_compute_per_request(requests, wavefronts));
-    cp_report_json_add_double(j, o, "bank_conflicts_per_request",
-                              cp_report_compute_per_request(requests, conflicts));
+    cJSON *o = cp_json_object(j, obj, key);
+    cp_json_number(j, o, "requests", requests);
+    cp_json_number(j, o, "wavefronts", wavefronts);
+    cp_json_number(j, o, "bank_conflicts", conflicts);
+    cp_json_number(j, o, "wavefronts_per_request",
+                   cp_report_compute_per_request(requests, wavefronts));
+    cp_json_number(j, o, "bank_conflicts_per_request",
+                   cp_report_compute_per_request(requests, conflicts));
 }
 
 /* The memory path's counters (readonly and async sweeps; null for the others): L1 and L2 hit
  * rates, SM active, constant, cp.async and TMA loads. */
-static void cp_report_json_add_path_counters(cp_report_json *j, cJSON *c,
-                                             const cp_counter_values *v)
+static void cp_report_json_add_path_counters(cp_json *j, cJSON *c, const cp_counter_values *v)
 {
-    cp_report_json_add_double(j, c, "l1_load_hit_rate", v->l1_load_hit_rate);
-    cp_report_json_add_double(j, c, "l2_read_hit_rate", v->l2_read_hit_rate);
-    cp_report_json_add_double(j, c, "sm_active", v->sm_active);
-    cJSON *k = cp_report_json_add_object(j, c, "constant_load");
-    cp_report_json_add_double(j, k, "requests", v->constant_requests);
-    cp_report_json_add_double(j, c, "ldgsts_requests", v->ldgsts_requests);
-    cJSON *t = cp_report_json_add_object(j, c, "tma_load");
-    cp_report_json_add_double(j, t, "requests", v->tma_load_requests);
-    cp_report_json_add_double(j, t, "sectors", v->tma_load_sectors);
-    cp_report_json_add_double(
-        j, t, "sectors_per_request",
-        cp_report_compute_per_request(v->tma_load_requests, v->tma_load_sectors));
+    cp_json_number(j, c, "l1_load_hit_rate", v->l1_load_hit_rate);
+    cp_json_number(j, c, "l2_read_hit_rate", v->l2_read_hit_rate);
+    cp_json_number(j, c, "sm_active", v->sm_active);
+    cJSON *k = cp_json_object(j, c, "constant_load");
+    cp_json_number(j, k, "requests", v->constant_requests);
+    cp_json_number(j, c, "ldgsts_requests", v->ldgsts_requests);
+    cJSON *t = cp_json_object(j, c, "tma_load");
+    cp_json_number(j, t, "requests", v->tma_load_requests);
+    cp_json_number(j, t, "sectors", v->tma_load_sectors);
+    cp_json_number(j, t, "sectors_per_request",
+                   cp_report_compute_per_request(v->tma_load_requests, v->tma_load_sectors));
 }
 
 static const char *cp_report_json_counters_status(cp_counters_status s)
@@ -321,30 +291,30 @@ static const char *cp_report_json_counters_status(cp_counters_status s)
 
 /* The kernel's resources and occupancy (null when unknown, with resources_reason), and the
  * blocks per SM each of the SM's limits allows with those that bind (cp_occupancy_compute). */
-static void cp_report_json_add_resources(cp_report_json *j, cJSON *o, const cp_resources *r)
+static void cp_report_json_add_resources(cp_json *j, cJSON *o, const cp_resources *r)
 {
     if (!r->known) {
-        cp_report_json_add_null(j, o, "resources");
+        cp_json_null(j, o, "resources");
         cp_report_json_add_optional_string(j, o, "resources_reason", r->reason);
         return;
     }
-    cJSON *x = cp_report_json_add_object(j, o, "resources");
-    cp_report_json_add_u64(j, x, "registers_per_thread", r->registers_per_thread);
-    cp_report_json_add_u64(j, x, "static_shared_bytes", r->static_shared_bytes);
-    cp_report_json_add_u64(j, x, "dynamic_shared_bytes", r->dynamic_shared_bytes);
-    cp_report_json_add_u64(j, x, "threads_per_block", r->threads_per_block);
-    cp_report_json_add_u64(j, x, "blocks_per_sm", r->blocks_per_sm);
-    cp_report_json_add_double(j, x, "theoretical_occupancy", r->theoretical_occupancy);
+    cJSON *x = cp_json_object(j, o, "resources");
+    cp_json_u64(j, x, "registers_per_thread", r->registers_per_thread);
+    cp_json_u64(j, x, "static_shared_bytes", r->static_shared_bytes);
+    cp_json_u64(j, x, "dynamic_shared_bytes", r->dynamic_shared_bytes);
+    cp_json_u64(j, x, "threads_per_block", r->threads_per_block);
+    cp_json_u64(j, x, "blocks_per_sm", r->blocks_per_sm);
+    cp_json_number(j, x, "theoretical_occupancy", r->theoretical_occupancy);
     cp_occupancy occ;
     if (cp_report_compute_occupancy(r, &occ)) {
-        cJSON *by = cp_report_json_add_object(j, x, "blocks_per_sm_by_limit");
+        cJSON *by = cp_json_object(j, x, "blocks_per_sm_by_limit");
         for (int l = 0; l < CP_LIMIT_COUNT; l++) {
             if (occ.blocks_by[l] == UINT32_MAX)
-                cp_report_json_add_null(j, by, cp_limit_name((cp_limit)l));
+                cp_json_null(j, by, cp_limit_name((cp_limit)l));
             else
-                cp_report_json_add_u64(j, by, cp_limit_name((cp_limit)l), occ.blocks_by[l]);
+                cp_json_u64(j, by, cp_limit_name((cp_limit)l), occ.blocks_by[l]);
         }
-        cJSON *lim = cp_report_json_check(j, cJSON_AddArrayToObject(x, "limited_by"));
+        cJSON *lim = cp_json_array(j, x, "limited_by");
         for (int l = 0; l < CP_LIMIT_COUNT; l++) {
             if (!(occ.limiters & (1u << l)))
                 continue;
@@ -355,56 +325,54 @@ static void cp_report_json_add_resources(cp_report_json *j, cJSON *o, const cp_r
             }
         }
     } else {
-        cp_report_json_add_null(j, x, "blocks_per_sm_by_limit");
-        cp_report_json_add_null(j, x, "limited_by");
+        cp_json_null(j, x, "blocks_per_sm_by_limit");
+        cp_json_null(j, x, "limited_by");
     }
-    cp_report_json_add_null(j, o, "resources_reason");
+    cp_json_null(j, o, "resources_reason");
 }
 
-static void cp_report_json_add_measured(cp_report_json *j, cJSON *row, const cp_measurement *m)
+static void cp_report_json_add_measured(cp_json *j, cJSON *row, const cp_measurement *m)
 {
-    if (!m) {
-        cp_report_json_add_null(j, row, "measured");
+    cJSON *o = cp_json_object_if(j, row, "measured", m != NULL);
+    if (!o)
         return;
-    }
-    cJSON *o = cp_report_json_add_object(j, row, "measured");
-    cp_report_json_add_u64(j, o, "reps", m->reps);
-    cJSON *t = cp_report_json_add_object(j, o, "time_s");
-    cp_report_json_add_double(j, t, "median", m->time_median_s);
-    cp_report_json_add_double(j, t, "min", m->time_min_s);
-    cp_report_json_add_double(j, t, "max", m->time_max_s);
-    cp_report_json_add_double(j, o, "useful_bytes", m->useful_bytes);
-    cp_report_json_add_double(j, o, "useful_bytes_per_s", m->useful_bytes_per_s);
-    cp_report_json_add_double(j, o, "dram_bytes_per_s", m->dram_bytes_per_s);
-    cp_report_json_add_double(j, o, "pct_of_peak", m->pct_of_peak);
-    cp_report_json_add_bool(j, o, "verified", m->verified);
-    cp_report_json_add_double(j, o, "flop_per_s", m->flop_per_s);
-    cp_report_json_add_double(j, o, "pct_of_cublas", m->pct_of_cublas);
-    cp_report_json_add_double(j, o, "rel_error_vs_cublas", m->rel_error);
+    cp_json_u64(j, o, "reps", m->reps);
+    cJSON *t = cp_json_object(j, o, "time_s");
+    cp_json_number(j, t, "median", m->time_median_s);
+    cp_json_number(j, t, "min", m->time_min_s);
+    cp_json_number(j, t, "max", m->time_max_s);
+    cp_json_number(j, o, "useful_bytes", m->useful_bytes);
+    cp_json_number(j, o, "useful_bytes_per_s", m->useful_bytes_per_s);
+    cp_json_number(j, o, "dram_bytes_per_s", m->dram_bytes_per_s);
+    cp_json_number(j, o, "pct_of_peak", m->pct_of_peak);
+    cp_json_bool(j, o, "verified", m->verified);
+    cp_json_number(j, o, "flop_per_s", m->flop_per_s);
+    cp_json_number(j, o, "pct_of_cublas", m->pct_of_cublas);
+    cp_json_number(j, o, "rel_error_vs_cublas", m->rel_error);
 
     const cp_counter_values *v = &m->counters;
-    cJSON *c = cp_report_json_add_object(j, o, "counters");
-    cp_report_json_add_string(j, c, "status", cp_report_json_counters_status(m->counters_status));
+    cJSON *c = cp_json_object(j, o, "counters");
+    cp_json_string(j, c, "status", cp_report_json_counters_status(m->counters_status));
     cp_report_json_add_optional_string(j, c, "reason", m->counters_reason);
     cp_report_json_add_counter_side(j, c, "load", v->load_requests, v->load_sectors,
                                     v->load_bytes_requested);
     cp_report_json_add_counter_side(j, c, "store", v->store_requests, v->store_sectors,
                                     v->store_bytes_requested);
-    cp_report_json_add_double(j, c, "l2_read_sectors", v->l2_read_sectors);
-    cp_report_json_add_double(j, c, "l2_write_sectors", v->l2_write_sectors);
-    cp_report_json_add_double(j, c, "dram_read_bytes", v->dram_read_bytes);
-    cp_report_json_add_double(j, c, "dram_write_bytes", v->dram_write_bytes);
-    cp_report_json_add_double(j, c, "dram_throughput_pct", v->dram_throughput_pct);
+    cp_json_number(j, c, "l2_read_sectors", v->l2_read_sectors);
+    cp_json_number(j, c, "l2_write_sectors", v->l2_write_sectors);
+    cp_json_number(j, c, "dram_read_bytes", v->dram_read_bytes);
+    cp_json_number(j, c, "dram_write_bytes", v->dram_write_bytes);
+    cp_json_number(j, c, "dram_throughput_pct", v->dram_throughput_pct);
     cp_report_json_add_shared_side(j, c, "shared_load", v->shared_load_requests,
                                    v->shared_load_wavefronts, v->shared_load_conflicts);
     cp_report_json_add_shared_side(j, c, "shared_store", v->shared_store_requests,
                                    v->shared_store_wavefronts, v->shared_store_conflicts);
-    cp_report_json_add_double(j, c, "achieved_occupancy", v->achieved_occupancy);
+    cp_json_number(j, c, "achieved_occupancy", v->achieved_occupancy);
     cp_report_json_add_path_counters(j, c, v);
     if (m->counters_status == CP_COUNTERS_OK) { /* the counters that are null, and why */
-        cJSON *u = cp_report_json_add_object(j, c, "unavailable");
+        cJSON *u = cp_json_object(j, c, "unavailable");
         for (size_t g = 0; g < m->ncounter_gaps; g++)
-            cp_report_json_add_string(j, u, m->counter_gaps[g].counter, m->counter_gaps[g].reason);
+            cp_json_string(j, u, m->counter_gaps[g].counter, m->counter_gaps[g].reason);
     }
     cp_report_json_add_tristate(j, o, "match", m->counts_match);
     cp_report_json_add_resources(j, o, &m->resources);
@@ -413,32 +381,31 @@ static void cp_report_json_add_measured(cp_report_json *j, cJSON *row, const cp_
 }
 
 /* One row as its own object (the caller prints and frees it). */
-static cJSON *cp_report_json_new_row(cp_report_json *j, const cp_row *row)
+static cJSON *cp_report_json_new_row(cp_json *j, const cp_row *row)
 {
-    cJSON *o = cp_report_json_check(j, cJSON_CreateObject());
-    cp_report_json_add_string(j, o, "pattern", cp_config_family_name(row->config.family));
+    cJSON *o = cp_json_check(j, cJSON_CreateObject());
+    cp_json_string(j, o, "pattern", cp_config_family_name(row->config.family));
     cp_report_json_add_config(j, o, &row->config);
     cp_report_json_add_predicted(j, o, &row->predicted);
     cp_report_json_add_measured(j, o, row->measured);
-    cp_report_json_add_string(j, o, "source", cp_report_get_source(row));
+    cp_json_string(j, o, "source", cp_report_get_source(row));
     return o;
 }
 
 /* The members every document starts with: schema_version, tool and command. */
-static cJSON *cp_report_json_new_document(cp_report_json *j, const char *tool_version,
-                                          const char *command)
+static cJSON *cp_report_json_new_document(cp_json *j, const char *tool_version, const char *command)
 {
-    cJSON *root = cp_report_json_check(j, cJSON_CreateObject());
-    cp_report_json_add_int(j, root, "schema_version", CP_REPORT_SCHEMA_VERSION);
-    cJSON *tool = cp_report_json_add_object(j, root, "tool");
-    cp_report_json_add_string(j, tool, "name", "coalprobe");
-    cp_report_json_add_string(j, tool, "version", tool_version);
-    cp_report_json_add_string(j, root, "command", command);
+    cJSON *root = cp_json_check(j, cJSON_CreateObject());
+    cp_json_number(j, root, "schema_version", CP_REPORT_SCHEMA_VERSION);
+    cJSON *tool = cp_json_object(j, root, "tool");
+    cp_json_string(j, tool, "name", "coalprobe");
+    cp_json_string(j, tool, "version", tool_version);
+    cp_json_string(j, root, "command", command);
     return root;
 }
 
 /* Prints root (pretty, then a newline) to out and frees it. */
-static int cp_report_json_emit(FILE *out, cJSON *root, const cp_report_json *j, cp_status *st)
+static int cp_report_json_emit(FILE *out, cJSON *root, const cp_json *j, cp_status *st)
 {
     char *text = cp_json_finish(j, root);
     if (!text)
@@ -462,11 +429,11 @@ static int cp_report_json_no_memory(cp_status *st)
 
 int cp_report_json_begin(cp_report_stream *s, const cp_report *r, cp_status *st)
 {
-    cp_report_json j = {0};
+    cp_json j = {0};
     cJSON *root = cp_report_json_new_document(&j, r->tool_version, r->command);
     cp_report_json_add_device(&j, root, r->device);
-    cp_report_json_add_bool(&j, root, "incomplete", r->incomplete);
-    cp_report_json_check(&j, cJSON_AddArrayToObject(root, "rows"));
+    cp_json_bool(&j, root, "incomplete", r->incomplete);
+    cp_json_array(&j, root, "rows");
     char *text = cp_json_finish(&j, root);
     if (!text)
         return cp_report_json_no_memory(st);
@@ -486,7 +453,7 @@ int cp_report_json_begin(cp_report_stream *s, const cp_report *r, cp_status *st)
 
 int cp_report_json_row(cp_report_stream *s, const cp_row *row, cp_status *st)
 {
-    cp_report_json j = {0};
+    cp_json j = {0};
     cJSON *o = cp_report_json_new_row(&j, row);
     char *text = cp_json_finish(&j, o);
     if (!text)
@@ -585,14 +552,14 @@ int cp_report_write_json_error(FILE *out, const char *tool_version, const char *
 {
     if (!failure)
         return CP_EXIT_RUNTIME;
-    cp_report_json j = {0};
+    cp_json j = {0};
     cp_status st;
     cJSON *root = cp_report_json_new_document(&j, tool_version, command);
-    cJSON *e = cp_report_json_add_object(&j, root, "error");
-    cp_report_json_add_int(&j, e, "code", failure->code);
-    cp_report_json_add_string(&j, e, "kind", cp_report_json_error_kind(failure->code));
-    cp_report_json_add_string(&j, e, "message", failure->message);
+    cJSON *e = cp_json_object(&j, root, "error");
+    cp_json_number(&j, e, "code", failure->code);
+    cp_json_string(&j, e, "kind", cp_report_json_error_kind(failure->code));
+    cp_json_string(&j, e, "message", failure->message);
     cp_report_json_add_optional_string(&j, e, "hint", failure->hint);
-    cp_report_json_check(&j, cJSON_AddArrayToObject(root, "rows"));
+    cp_json_array(&j, root, "rows");
     return cp_report_json_emit(out, root, &j, &st);
 }

@@ -4,6 +4,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -83,12 +84,20 @@ static const char *const cp_report_group_labels[] = {NULL, "predicted", "measure
         CP_REPORT_CELL_MEAS_##cell, top, bottom, CP_REPORT_GROUP_MEASURED, 0, NULL                 \
     }
 
+/* Quantities shown both predicted and measured, under the same header, as GROUP (CP_REPORT_PRED
+ * or CP_REPORT_MEAS) columns: sectors per request of global loads and stores; shared wavefronts
+ * and bank conflicts per request (smem); shared wavefronts per request of the tile's store and
+ * load (transpose). */
+#define CP_REPORT_SIDES(GROUP) GROUP(LOAD_SPR, "ld", "sec/req"), GROUP(STORE_SPR, "st", "sec/req")
+#define CP_REPORT_SMEM(GROUP) GROUP(SMEM_WF, "wavefr", "/req"), GROUP(SMEM_CONF, "confl", "/req")
+#define CP_REPORT_SHARED_SIDES(GROUP)                                                              \
+    GROUP(SH_ST_WF, "sh.st", "wf/req"), GROUP(SH_LD_WF, "sh.ld", "wf/req")
+
 /* Groups of columns that several tables share: the measured sectors per request of global loads
  * and stores; time in microseconds and useful bandwidth; DRAM bandwidth and whether the counts
  * match the model; the predicted sectors per request of three accesses (named a, b, c) and the
  * load efficiency. */
-#define CP_REPORT_MEAS_SIDES                                                                       \
-    CP_REPORT_MEAS(LOAD_SPR, "ld", "sec/req"), CP_REPORT_MEAS(STORE_SPR, "st", "sec/req")
+#define CP_REPORT_MEAS_SIDES CP_REPORT_SIDES(CP_REPORT_MEAS)
 #define CP_REPORT_MEAS_TIME_US CP_REPORT_MEAS(TIME, "time", "us"), CP_REPORT_MEAS(GBS, "", "GB/s")
 #define CP_REPORT_MEAS_DRAM_MATCH                                                                  \
     CP_REPORT_MEAS(DRAM_GBS, "DRAM", "GB/s"), CP_REPORT_MEAS(MATCH, "", "match")
@@ -130,26 +139,21 @@ static const cp_report_column cp_report_gemm_measured[] = {
 };
 /* smem's: shared wavefronts and bank conflicts per request of the pattern's side. */
 static const cp_report_column cp_report_smem_predicted[] = {
-    CP_REPORT_PRED(SMEM_WF, "wavefr", "/req"),
-    CP_REPORT_PRED(SMEM_CONF, "confl", "/req"),
+    CP_REPORT_SMEM(CP_REPORT_PRED),
 };
 static const cp_report_column cp_report_smem_measured[] = {
-    CP_REPORT_MEAS(SMEM_WF, "wavefr", "/req"),
-    CP_REPORT_MEAS(SMEM_CONF, "confl", "/req"),
+    CP_REPORT_SMEM(CP_REPORT_MEAS),
     CP_REPORT_MEAS_TIME_US,
     CP_REPORT_MEAS(MATCH, "", "match"),
 };
 /* transpose's: global sectors and shared wavefronts per request of the tile's store and load. */
 static const cp_report_column cp_report_transpose_predicted[] = {
-    CP_REPORT_PRED(LOAD_SPR, "ld", "sec/req"),
-    CP_REPORT_PRED(STORE_SPR, "st", "sec/req"),
-    CP_REPORT_PRED(SH_ST_WF, "sh.st", "wf/req"),
-    CP_REPORT_PRED(SH_LD_WF, "sh.ld", "wf/req"),
+    CP_REPORT_SIDES(CP_REPORT_PRED),
+    CP_REPORT_SHARED_SIDES(CP_REPORT_PRED),
 };
 static const cp_report_column cp_report_transpose_measured[] = {
     CP_REPORT_MEAS_SIDES,
-    CP_REPORT_MEAS(SH_ST_WF, "sh.st", "wf/req"),
-    CP_REPORT_MEAS(SH_LD_WF, "sh.ld", "wf/req"),
+    CP_REPORT_SHARED_SIDES(CP_REPORT_MEAS),
     CP_REPORT_MEAS_TIME_US,
     CP_REPORT_MEAS_DRAM_MATCH,
 };
@@ -364,6 +368,23 @@ static int cp_report_table_format_per_request(const cp_config *c, const cp_count
     return 1;
 }
 
+/* The measured cells that show one number of the measurement: its offset in cp_measurement, the
+ * scale it is shown in, its decimals and its suffix. */
+static const struct {
+    cp_report_cell cell;
+    size_t offset;
+    double scale;
+    int decimals;
+    const char *suffix;
+} cp_report_table_numbers[] = {
+    {CP_REPORT_CELL_MEAS_TIME, offsetof(cp_measurement, time_median_s), 1e6, 1, ""},
+    {CP_REPORT_CELL_MEAS_GBS, offsetof(cp_measurement, useful_bytes_per_s), 1e-9, 1, ""},
+    {CP_REPORT_CELL_MEAS_DRAM_GBS, offsetof(cp_measurement, dram_bytes_per_s), 1e-9, 1, ""},
+    {CP_REPORT_CELL_MEAS_TIME_MS, offsetof(cp_measurement, time_median_s), 1e3, 2, ""},
+    {CP_REPORT_CELL_MEAS_GFLOPS, offsetof(cp_measurement, flop_per_s), 1e-9, 0, ""},
+    {CP_REPORT_CELL_MEAS_PCT_CUBLAS, offsetof(cp_measurement, pct_of_cublas), 1, 1, "%"},
+};
+
 /* The other measured cells of row: times, rates, match, registers and occupancy. */
 static void cp_report_table_format_measured(const cp_row *row, cp_report_cell cell, char *buf,
                                             size_t len)
@@ -372,27 +393,19 @@ static void cp_report_table_format_measured(const cp_row *row, cp_report_cell ce
     const cp_measurement *m = cp_report_get_measurement(row, &scratch);
     if (cp_report_table_format_per_request(&row->config, &m->counters, cell, buf, len))
         return;
+    for (size_t i = 0; i < CP_COUNT_OF(cp_report_table_numbers); i++) {
+        if (cp_report_table_numbers[i].cell != cell)
+            continue;
+        double v;
+        memcpy(&v, (const char *)m + cp_report_table_numbers[i].offset, sizeof v);
+        cp_report_table_format_number(buf, len, v, cp_report_table_numbers[i].scale,
+                                      cp_report_table_numbers[i].decimals,
+                                      cp_report_table_numbers[i].suffix);
+        return;
+    }
     switch (cell) {
-    case CP_REPORT_CELL_MEAS_TIME:
-        cp_report_table_format_number(buf, len, m->time_median_s, 1e6, 1, "");
-        break;
-    case CP_REPORT_CELL_MEAS_GBS:
-        cp_report_table_format_number(buf, len, m->useful_bytes_per_s, 1e-9, 1, "");
-        break;
-    case CP_REPORT_CELL_MEAS_DRAM_GBS:
-        cp_report_table_format_number(buf, len, m->dram_bytes_per_s, 1e-9, 1, "");
-        break;
     case CP_REPORT_CELL_MEAS_MATCH:
         snprintf(buf, len, "%s", m->counts_match == 1 ? "yes" : m->counts_match == 0 ? "NO" : "-");
-        break;
-    case CP_REPORT_CELL_MEAS_TIME_MS:
-        cp_report_table_format_number(buf, len, m->time_median_s, 1e3, 2, "");
-        break;
-    case CP_REPORT_CELL_MEAS_GFLOPS:
-        cp_report_table_format_number(buf, len, m->flop_per_s, 1e-9, 0, "");
-        break;
-    case CP_REPORT_CELL_MEAS_PCT_CUBLAS:
-        cp_report_table_format_number(buf, len, m->pct_of_cublas, 1, 1, "%");
         break;
     case CP_REPORT_CELL_MEAS_REGS:
         if (m->resources.known)

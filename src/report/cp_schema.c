@@ -518,6 +518,20 @@ static int cp_schema_number_bound(cp_schema_ctx *c, const char *word, const cJSO
     return ok;
 }
 
+/* Member m of an object against its schema sub; the schema false refuses the key. */
+static int cp_schema_member(cp_schema_ctx *c, const cJSON *sub, const cJSON *m)
+{
+    if (cJSON_IsFalse(sub)) {
+        cp_schema_fail(c, m->string, m, "expected no such key (%s)", "the schema does not list it");
+        return 0;
+    }
+    if (!cp_schema_push(c, m->string, 0))
+        return 0;
+    int ok = cp_schema_check(c, sub, m, NULL);
+    c->depth--;
+    return ok;
+}
+
 /* properties, additionalProperties: each member of the object v against its schema. */
 static int cp_schema_members(cp_schema_ctx *c, const cJSON *s, const cJSON *v, unsigned char *marks)
 {
@@ -536,18 +550,27 @@ static int cp_schema_members(cp_schema_ctx *c, const cJSON *s, const cJSON *v, u
         if (!sub)
             continue;
         marks[i] = 1;
-        if (cJSON_IsFalse(sub)) {
-            cp_schema_fail(c, m->string, m, "expected no such key (%s)",
-                           "the schema does not list it");
-            ok = 0;
-            continue;
-        }
-        if (!cp_schema_push(c, m->string, 0))
-            return 0;
-        ok &= cp_schema_check(c, sub, m, NULL);
-        c->depth--;
+        ok &= cp_schema_member(c, sub, m);
     }
     return ok;
+}
+
+/* A bound on n, v's size: minProperties and maxProperties, minItems and maxItems, minLength and
+ * maxLength. what and unit name v and its size in the failure: "expected WHAT of at most K
+ * UNIT". */
+static int cp_schema_size_keyword(cp_schema_ctx *c, const char *word, const cJSON *k,
+                                  const cJSON *v, size_t n, const char *what, const char *unit)
+{
+    if (!cJSON_IsNumber(k)) {
+        cp_schema_fatal(c, "the schema's %s is not a number", word);
+        return 0;
+    }
+    int max = strncmp(word, "max", 3) == 0;
+    if (max ? (double)n <= k->valuedouble : (double)n >= k->valuedouble)
+        return 1;
+    cp_schema_fail(c, NULL, v, "expected %s of %s %.0f %s", what, max ? "at most" : "at least",
+                   k->valuedouble, unit);
+    return 0;
 }
 
 static int cp_schema_object_keyword(cp_schema_ctx *c, const char *word, const cJSON *k,
@@ -584,16 +607,7 @@ static int cp_schema_object_keyword(cp_schema_ctx *c, const char *word, const cJ
         }
         return ok;
     }
-    if (!cJSON_IsNumber(k)) {
-        cp_schema_fatal(c, "the schema's %s is not a number", word);
-        return 0;
-    }
-    int max = strcmp(word, "maxProperties") == 0;
-    if (max ? (double)n <= k->valuedouble : (double)n >= k->valuedouble)
-        return 1;
-    cp_schema_fail(c, NULL, v, "expected an object of %s %.0f keys", max ? "at most" : "at least",
-                   k->valuedouble);
-    return 0;
+    return cp_schema_size_keyword(c, word, k, v, n, "an object", "keys");
 }
 
 static int cp_schema_array_keyword(cp_schema_ctx *c, const char *word, const cJSON *k,
@@ -622,16 +636,7 @@ static int cp_schema_array_keyword(cp_schema_ctx *c, const char *word, const cJS
                 }
         return 1;
     }
-    if (!cJSON_IsNumber(k)) {
-        cp_schema_fatal(c, "the schema's %s is not a number", word);
-        return 0;
-    }
-    int max = strcmp(word, "maxItems") == 0;
-    if (max ? (double)n <= k->valuedouble : (double)n >= k->valuedouble)
-        return 1;
-    cp_schema_fail(c, NULL, v, "expected an array of %s %.0f items", max ? "at most" : "at least",
-                   k->valuedouble);
-    return 0;
+    return cp_schema_size_keyword(c, word, k, v, n, "an array", "items");
 }
 
 static int cp_schema_string_keyword(cp_schema_ctx *c, const char *word, const cJSON *k,
@@ -654,17 +659,8 @@ static int cp_schema_string_keyword(cp_schema_ctx *c, const char *word, const cJ
             cp_schema_fail(c, NULL, v, "expected a string matching %s", k->valuestring);
         return ok;
     }
-    if (!cJSON_IsNumber(k)) {
-        cp_schema_fatal(c, "the schema's %s is not a number", word);
-        return 0;
-    }
-    size_t len = cp_schema_utf8_length(v->valuestring);
-    int max = strcmp(word, "maxLength") == 0;
-    if (max ? (double)len <= k->valuedouble : (double)len >= k->valuedouble)
-        return 1;
-    cp_schema_fail(c, NULL, v, "expected a string of %s %.0f characters",
-                   max ? "at most" : "at least", k->valuedouble);
-    return 0;
+    return cp_schema_size_keyword(c, word, k, v, cp_schema_utf8_length(v->valuestring), "a string",
+                                  "characters");
 }
 
 /* Keywords that say nothing about the document. */
@@ -799,14 +795,7 @@ static int cp_schema_check(cp_schema_ctx *c, const cJSON *s, const cJSON *v, uns
                 if (own[i])
                     continue;
                 own[i] = 1;
-                if (cJSON_IsFalse(rest)) {
-                    cp_schema_fail(c, m->string, m, "expected no such key (%s)",
-                                   "the schema does not list it");
-                    ok = 0;
-                } else if (cp_schema_push(c, m->string, 0)) {
-                    ok &= cp_schema_check(c, rest, m, NULL);
-                    c->depth--;
-                }
+                ok &= cp_schema_member(c, rest, m);
             }
         }
     }

@@ -120,8 +120,9 @@ static int cp_trace_cmp_key_order(const void *a, const void *b)
     return strcmp(((const cp_trace_cmp_entry *)a)->key, ((const cp_trace_cmp_entry *)b)->key);
 }
 
-static void cp_trace_cmp_free_doc(cp_trace_cmp_doc *d)
+static void cp_trace_cmp_free_doc(void *report)
 {
+    cp_trace_cmp_doc *d = report;
     for (size_t i = 0; i < d->n; i++)
         free(d->entries[i].key);
     free(d->entries);
@@ -275,9 +276,11 @@ static void cp_trace_cmp_sum_keys(cp_trace_cmp_doc *d)
     d->n = w;
 }
 
-/* Loads one report: its instructions summed per key, sorted by key. */
-static int cp_trace_cmp_load(cp_trace_cmp_doc *d, cp_status *st)
+/* Loads the report at path into report: its instructions summed per key, sorted by key. */
+static int cp_trace_cmp_load(void *report, const char *path, cp_status *st)
 {
+    cp_trace_cmp_doc *d = report;
+    d->path = path;
     CP_TRY(cp_trace_cmp_open(d, st));
     const cJSON *instrs = cJSON_GetObjectItemCaseSensitive(d->root, "instructions");
     const cJSON *procs = cJSON_GetObjectItemCaseSensitive(d->root, "processes");
@@ -407,8 +410,9 @@ static void cp_trace_cmp_text_same(FILE *out, size_t same, size_t matched, const
 
 /* The summed instructions of d as items (their keys taken over from d), and the program's
  * totals. */
-static int cp_trace_cmp_side(cp_trace_cmp_doc *d, cp_compare_side *s, cp_status *st)
+static int cp_trace_cmp_side(void *report, cp_compare_side *s, cp_status *st)
 {
+    cp_trace_cmp_doc *d = report;
     s->incomplete = !d->complete;
     s->items = calloc(d->n ? d->n : 1, sizeof *s->items);
     s->total.values = malloc(2 * sizeof *s->total.values);
@@ -433,29 +437,11 @@ static int cp_trace_cmp_side(cp_trace_cmp_doc *d, cp_compare_side *s, cp_status 
     return CP_EXIT_OK;
 }
 
-/* Loads the trace report at path and makes its summed instructions the items of s. */
-static int cp_trace_cmp_load_side(const char *path, cp_compare_side *s, cp_status *st)
-{
-    cp_trace_cmp_doc *d = calloc(1, sizeof *d);
-    if (!d)
-        return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory comparing '%s'", path);
-    d->path = path;
-    s->report = d;
-    CP_TRY(cp_trace_cmp_load(d, st));
-    return cp_trace_cmp_side(d, s, st);
-}
-
-static void cp_trace_cmp_unload_side(cp_compare_side *s)
-{
-    if (s->report)
-        cp_trace_cmp_free_doc(s->report);
-    free(s->report);
-    s->report = NULL;
-}
-
 static const cp_compare_kind cp_trace_cmp_kind = {
-    .load = cp_trace_cmp_load_side,
-    .unload = cp_trace_cmp_unload_side,
+    .report_size = sizeof(cp_trace_cmp_doc),
+    .load = cp_trace_cmp_load,
+    .items = cp_trace_cmp_side,
+    .unload = cp_trace_cmp_free_doc,
     .schema_version = CP_TRACE_SCHEMA_VERSION,
     .json_kind = "trace_compare",
     .incomplete_note = " (incomplete trace)",

@@ -13,21 +13,26 @@
 /* The derived counts, as the schema's "counts" fields. */
 static void cp_trace_json_counts(cp_json *j, cJSON *o, const cp_trace_derived *d)
 {
-    cp_json_number(j, o, "requests", d->requests);
-    cp_json_number(j, o, "sectors", d->sectors);
-    cp_json_number(j, o, "ideal_sectors", d->ideal_sectors);
-    cp_json_number(j, o, "excess_sectors", d->excess_sectors);
-    cp_json_number(j, o, "excess_bytes", d->excess_bytes);
-    cp_json_number(j, o, "sectors_per_request", d->sectors_per_request);
-    cp_json_number(j, o, "ideal_sectors_per_request", d->ideal_sectors_per_request);
-    cp_json_number(j, o, "excess_pct", d->excess_pct);
-    cp_json_number(j, o, "shared_requests", d->shared_requests);
-    cp_json_number(j, o, "wavefronts", d->wavefronts);
-    cp_json_number(j, o, "ideal_wavefronts", d->ideal_wavefronts);
-    cp_json_number(j, o, "bank_conflicts", d->bank_conflicts);
-    cp_json_number(j, o, "wavefronts_per_request", d->wavefronts_per_request);
-    cp_json_number(j, o, "ideal_wavefronts_per_request", d->ideal_wavefronts_per_request);
-    cp_json_number(j, o, "conflict_pct", d->conflict_pct);
+#define CP_TRACE_JSON_COUNT(name) CP_JSON_FIELD(cp_trace_derived, name)
+    static const cp_json_field fields[] = {
+        CP_TRACE_JSON_COUNT(requests),
+        CP_TRACE_JSON_COUNT(sectors),
+        CP_TRACE_JSON_COUNT(ideal_sectors),
+        CP_TRACE_JSON_COUNT(excess_sectors),
+        CP_TRACE_JSON_COUNT(excess_bytes),
+        CP_TRACE_JSON_COUNT(sectors_per_request),
+        CP_TRACE_JSON_COUNT(ideal_sectors_per_request),
+        CP_TRACE_JSON_COUNT(excess_pct),
+        CP_TRACE_JSON_COUNT(shared_requests),
+        CP_TRACE_JSON_COUNT(wavefronts),
+        CP_TRACE_JSON_COUNT(ideal_wavefronts),
+        CP_TRACE_JSON_COUNT(bank_conflicts),
+        CP_TRACE_JSON_COUNT(wavefronts_per_request),
+        CP_TRACE_JSON_COUNT(ideal_wavefronts_per_request),
+        CP_TRACE_JSON_COUNT(conflict_pct),
+    };
+#undef CP_TRACE_JSON_COUNT
+    cp_json_doubles(j, o, d, fields, CP_COUNT_OF(fields));
 }
 
 static void cp_trace_json_program(cp_json *j, cJSON *root, const cp_trace_run *run)
@@ -109,11 +114,9 @@ static double cp_trace_json_k2(const cp_trace_kernel_counters *kc, int a, int b)
 /* "kernel_counters": the kernel records added up, as counted (null without kernel records). */
 static void cp_trace_json_kernel_counters(cp_json *j, cJSON *o, const cp_trace_kernel_counters *kc)
 {
-    if (!kc->records) {
-        cp_json_null(j, o, "kernel_counters");
+    cJSON *c = cp_json_object_if(j, o, "kernel_counters", kc->records != 0);
+    if (!c)
         return;
-    }
-    cJSON *c = cp_json_object(j, o, "kernel_counters");
     cp_json_number(j, c, "launches", (double)kc->records);
     /* each key: its load and its store metric, added up */
     static const struct {

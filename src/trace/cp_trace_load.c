@@ -71,14 +71,16 @@ static size_t cp_trace_map_find(const cp_table *m, const char *key)
     return e ? e->index : SIZE_MAX;
 }
 
-/* Keeps position under key (copied); -1 when out of memory. The key must not be present. */
-static int cp_trace_map_put(cp_table *m, const char *key, size_t position)
+/* The position kept under key, found or inserted in one lookup: when key is new (copied), next
+ * is kept under it and *created set. SIZE_MAX when out of memory. */
+static size_t cp_trace_map_get(cp_table *m, const char *key, size_t next, int *created)
 {
-    cp_table_entry *e = cp_table_get(m, key, NULL);
+    cp_table_entry *e = cp_table_get(m, key, created);
     if (!e)
-        return -1;
-    e->index = position;
-    return 0;
+        return SIZE_MAX;
+    if (*created)
+        e->index = next;
+    return e->index;
 }
 
 /* ---- small helpers ------------------------------------------------------------------------ */
@@ -250,6 +252,20 @@ static char *cp_trace_dup(cp_trace_reader *r, const char *s)
     return d;
 }
 
+/* The position of key's item in *array (n items of elem bytes), found or added in one lookup: a
+ * new key is given position n, *array grown to hold it (zeroed) and *created set. SIZE_MAX
+ * (r->oom set) when out of memory. */
+static size_t cp_trace_item(cp_trace_reader *r, cp_table *m, const char *key, void **array,
+                            size_t *cap, size_t n, size_t elem, int *created)
+{
+    size_t at = cp_trace_map_get(m, key, n, created);
+    if (at == SIZE_MAX || (*created && cp_trace_grow(array, cap, n, elem) != 0)) {
+        r->oom = 1;
+        return SIZE_MAX;
+    }
+    return at;
+}
+
 /* The kernel (device, crc, function), created when new; NULL when out of memory. */
 static cp_trace_kernel *cp_trace_kernel_get(cp_trace_reader *r, uint32_t device, int has_crc,
                                             uint32_t crc, const char *function)
@@ -259,14 +275,13 @@ static cp_trace_kernel *cp_trace_kernel_get(cp_trace_reader *r, uint32_t device,
                               : cp_trace_key(r, "%u\t-\t%s", device, function);
     if (!key)
         return NULL;
-    size_t at = cp_trace_map_find(&r->kernels, key);
-    if (at != SIZE_MAX)
-        return &p->kernels[at];
-    if (cp_trace_grow((void **)&p->kernels, &p->kcap, p->nkernels, sizeof *p->kernels) != 0 ||
-        cp_trace_map_put(&r->kernels, key, p->nkernels) != 0) {
-        r->oom = 1;
+    int created;
+    size_t at = cp_trace_item(r, &r->kernels, key, (void **)&p->kernels, &p->kcap, p->nkernels,
+                              sizeof *p->kernels, &created);
+    if (at == SIZE_MAX)
         return NULL;
-    }
+    if (!created)
+        return &p->kernels[at];
     cp_trace_kernel *k = &p->kernels[p->nkernels];
     memset(k, 0, sizeof *k);
     k->device = device;
@@ -311,14 +326,13 @@ static int cp_trace_read_pc(cp_trace_reader *r, char **f, size_t nf)
     const char *key = cp_trace_key(r, "%zu\t%x", kindex, pc);
     if (!key)
         return 0;
-    size_t at = cp_trace_map_find(&r->instrs, key);
-    if (at == SIZE_MAX) {
-        if (cp_trace_grow((void **)&k->instrs, &k->cap, k->ninstrs, sizeof *k->instrs) != 0 ||
-            cp_trace_map_put(&r->instrs, key, k->ninstrs) != 0) {
-            r->oom = 1;
-            return 0;
-        }
-        at = k->ninstrs++;
+    int created;
+    size_t at = cp_trace_item(r, &r->instrs, key, (void **)&k->instrs, &k->cap, k->ninstrs,
+                              sizeof *k->instrs, &created);
+    if (at == SIZE_MAX)
+        return 0;
+    if (created) {
+        k->ninstrs++;
         memset(&k->instrs[at], 0, sizeof k->instrs[at]);
         k->instrs[at].pc = pc;
         k->instrs[at].function_index = (uint32_t)findex;
@@ -363,15 +377,13 @@ static cp_trace_pending_launch *cp_trace_pending(cp_trace_reader *r, uint32_t de
     const char *key = cp_trace_key(r, "%u\t%s", (unsigned)device, function);
     if (!key)
         return NULL;
-    size_t at = cp_trace_map_find(&r->launch_keys, key);
-    if (at == SIZE_MAX) {
-        if (cp_trace_grow((void **)&r->launches, &r->lcap, r->nlaunches, sizeof *r->launches) !=
-                0 ||
-            cp_trace_map_put(&r->launch_keys, key, r->nlaunches) != 0) {
-            r->oom = 1;
-            return NULL;
-        }
-        at = r->nlaunches++;
+    int created;
+    size_t at = cp_trace_item(r, &r->launch_keys, key, (void **)&r->launches, &r->lcap,
+                              r->nlaunches, sizeof *r->launches, &created);
+    if (at == SIZE_MAX)
+        return NULL;
+    if (created) {
+        r->nlaunches++;
         cp_trace_pending_launch *l = &r->launches[at];
         l->device = device;
         l->function = cp_trace_dup(r, function);
@@ -544,8 +556,8 @@ static int cp_trace_read_nosource(cp_trace_reader *r, char **f, size_t nf)
     if (nf != 3 || cp_trace_parse_hex32(f[1], 0, &crc) != 0)
         return -1;
     const char *key = cp_trace_key(r, "%08x\t%s", crc, f[2]);
-    if (key && cp_trace_map_find(&r->nosource, key) == SIZE_MAX &&
-        cp_trace_map_put(&r->nosource, key, 1) != 0)
+    int created;
+    if (key && cp_trace_map_get(&r->nosource, key, 1, &created) == SIZE_MAX)
         r->oom = 1;
     return 0;
 }
@@ -674,9 +686,10 @@ static void cp_trace_finish(cp_trace_reader *r)
 {
     cp_trace_process *p = r->p;
     cp_table sources = {0};
+    int created; /* a key's first record is the one kept */
     for (size_t i = 0; i < r->nsources && !r->oom; i++)
-        if (r->sources[i].key && cp_trace_map_find(&sources, r->sources[i].key) == SIZE_MAX &&
-            cp_trace_map_put(&sources, r->sources[i].key, i) != 0)
+        if (r->sources[i].key &&
+            cp_trace_map_get(&sources, r->sources[i].key, i, &created) == SIZE_MAX)
             r->oom = 1;
     size_t nkernels = p->nkernels; /* kernels of launch records only are added below */
     for (size_t k = 0; k < nkernels && !r->oom; k++) {

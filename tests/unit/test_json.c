@@ -1,10 +1,11 @@
 /* test_json.c: unit tests of cp_json: the one number encoding of every JSON report (whole
- * numbers as digits, never in exponent form, up to 1e19; null for NAN and infinities) and the
- * first failure recorded. */
+ * numbers as digits, never in exponent form, up to 1e19; null for NAN and infinities), the
+ * first failure recorded, objects that may be null and fields of a struct by table. */
 #include "cp_test.h"
 #include "report/cp_report.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,11 +84,35 @@ static void test_failure(void)
     cJSON_free(text);
 }
 
+/* An object when present, null otherwise; the fields of a struct of doubles, in table order,
+ * each in the one number encoding. */
+static void test_object_if_and_doubles(void)
+{
+    typedef struct {
+        double a, b, c;
+    } three;
+    static const cp_json_field fields[] = {
+        CP_JSON_FIELD(three, c), CP_JSON_FIELD(three, a), {"bee", offsetof(three, b)}};
+    three t = {1.5, NAN, 2e16};
+    cp_json j = {0};
+    cJSON *root = cp_json_check(&j, cJSON_CreateObject());
+    CHECK(cp_json_object_if(&j, root, "none", 0) == NULL);
+    cJSON *o = cp_json_object_if(&j, root, "some", 1);
+    CHECK(o != NULL);
+    cp_json_doubles(&j, o, &t, fields, CP_COUNT_OF(fields));
+    char *text = cJSON_PrintUnformatted(root);
+    CHECK(!j.failed && text &&
+          strcmp(text, "{\"none\":null,\"some\":{\"c\":20000000000000000,\"a\":1.5,"
+                       "\"bee\":null}}") == 0);
+    cJSON_free(text);
+    cJSON_Delete(root);
+}
+
 int main(void)
 {
     test_numbers();
     test_u64();
     test_failure();
-    printf("%d passed, %d failed\n", cp_test_passed, cp_test_failed);
-    return cp_test_failed != 0;
+    test_object_if_and_doubles();
+    return cp_test_finish();
 }

@@ -151,6 +151,12 @@ static void test_failures(void)
     cJSON_AddNumberToObject(row_member(doc, 0, "predicted", "load"), "extra", 1);
     check_fails(CP_SCHEMA_REPORT, doc, "rows[0].predicted.load.extra", "rows", 0,
                 "predicted.load.extra", "expected no such key");
+    /* a size bound: a string too short */
+    doc = base();
+    cJSON_ReplaceItemInObject(cJSON_GetObjectItemCaseSensitive(doc, "device"), "driver_release",
+                              cJSON_CreateString(""));
+    check_fails(CP_SCHEMA_REPORT, doc, "device.driver_release", NULL, 0, NULL,
+                "expected a string of at least 1 characters");
     /* none of oneOf's forms: what each expects */
     doc = base();
     cJSON_ReplaceItemInObject(doc, "device", cJSON_CreateString("x"));
