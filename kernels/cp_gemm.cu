@@ -163,24 +163,16 @@ extern "C" cudaError_t cp_kernels_gemm_launch(int variant, const float *A, const
     if (m == 0 || n == 0 || gx > 0x7fffffffull || gy > 65535)
         return cudaErrorInvalidValue;
     dim3 grid((unsigned)gx, (unsigned)gy), block;
-    if (!cp_gemm_kernel_for(variant, 1, &block))
+    const int i32 = cp_gemm_fits_i32(m, n, k);
+    const void *f = cp_gemm_kernel_for(variant, i32, &block);
+    if (!f)
         return cudaErrorInvalidValue;
-    if (cp_gemm_fits_i32(m, n, k)) {
-        const int M = (int)m, N = (int)n, K = (int)k;
-        if (variant == 0)
-            cp_gemm_naive_kernel<<<grid, block, 0, stream>>>(M, N, K, A, B, C);
-        else if (variant == 1)
-            cp_gemm_coalesced_kernel<<<grid, block, 0, stream>>>(M, N, K, A, B, C);
-        else
-            cp_gemm_smem_kernel<<<grid, block, 0, stream>>>(M, N, K, A, B, C);
-    } else {
-        if (variant == 0)
-            cp_gemm_naive_kernel_i64<<<grid, block, 0, stream>>>(A, B, C, m, n, k);
-        else if (variant == 1)
-            cp_gemm_coalesced_kernel_i64<<<grid, block, 0, stream>>>(A, B, C, m, n, k);
-        else
-            cp_gemm_smem_kernel_i64<<<grid, block, 0, stream>>>(A, B, C, m, n, k);
-    }
+    // the arguments of the two signatures: int sizes first, or 64-bit sizes last
+    int M = (int)m, N = (int)n, K = (int)k;
+    void *args_i32[] = {&M, &N, &K, &A, &B, &C};
+    void *args_i64[] = {&A, &B, &C, &m, &n, &k};
+    // as after <<<>>>, cudaGetLastError gives the launch's error and clears it
+    (void)cudaLaunchKernel(f, grid, block, i32 ? args_i32 : args_i64, 0, stream);
     return cudaGetLastError();
 }
 

@@ -24,3 +24,17 @@ const char *cp_dl_lookup(void *lib, const cp_dl_symbol *syms, size_t n)
     }
     return NULL;
 }
+
+void *cp_dl_load(const char *name, const cp_dl_symbol *syms, size_t n, const char **missing)
+{
+    *missing = NULL;
+    void *lib = cp_dl_open(name);
+    if (!lib)
+        return NULL;
+    *missing = cp_dl_lookup(lib, syms, n);
+    if (*missing) {
+        dlclose(lib);
+        return NULL;
+    }
+    return lib;
+}

@@ -23,4 +23,9 @@ void *cp_dl_open(const char *name);
  * of the first one lib lacks (dlerror() says why until the next dl call). */
 const char *cp_dl_lookup(void *lib, const cp_dl_symbol *syms, size_t n);
 
+/* cp_dl_open(name), then cp_dl_lookup of syms[n] in it: the library, or NULL with *missing NULL
+ * when it cannot be loaded (dlerror() says why), else the name of the first function it lacks
+ * (the library is closed again). */
+void *cp_dl_load(const char *name, const cp_dl_symbol *syms, size_t n, const char **missing);
+
 #endif

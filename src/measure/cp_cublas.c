@@ -31,16 +31,9 @@ struct cp_cublas {
     cublasHandle_t handle;
 };
 
-/* Looks up every function of the api in lib. */
+/* Loads libcublas and looks up every function of the api. */
 static int cp_cublas_load(cp_cublas *h, cp_status *st)
 {
-    h->lib = cp_dl_open("libcublas.so." CP_CUBLAS_SONAME_MAJOR);
-    if (!h->lib) {
-        cp_status_set(st, CP_EXIT_RUNTIME, "cannot load cuBLAS: %s", dlerror());
-        cp_status_hint(st, "install the CUDA Toolkit's cuBLAS, or add its directory to "
-                           "LD_LIBRARY_PATH");
-        return CP_EXIT_RUNTIME;
-    }
     const cp_dl_symbol syms[] = {
         {(void **)&h->api.create, "cublasCreate_v2"},
         {(void **)&h->api.destroy, "cublasDestroy_v2"},
@@ -50,9 +43,18 @@ static int cp_cublas_load(cp_cublas *h, cp_status *st)
         {(void **)&h->api.status_name, "cublasGetStatusName"},
         {(void **)&h->api.status_string, "cublasGetStatusString"},
     };
-    const char *missing = cp_dl_lookup(h->lib, syms, CP_COUNT_OF(syms));
-    if (missing)
-        return cp_status_set(st, CP_EXIT_RUNTIME, "cuBLAS has no %s: %s", missing, dlerror());
+    const char *missing;
+    h->lib = cp_dl_load("libcublas.so." CP_CUBLAS_SONAME_MAJOR, syms, CP_COUNT_OF(syms), &missing);
+    if (!h->lib && !missing) {
+        cp_status_set(st, CP_EXIT_RUNTIME, "cannot load cuBLAS: %s", dlerror());
+        cp_status_hint(st, "install the CUDA Toolkit's cuBLAS, or add its directory to "
+                           "LD_LIBRARY_PATH");
+        return CP_EXIT_RUNTIME;
+    }
+    if (!h->lib)
+        return cp_status_set(
+            st, CP_EXIT_RUNTIME,
+            "cannot load cuBLAS: libcublas.so." CP_CUBLAS_SONAME_MAJOR " has no %s", missing);
     return CP_EXIT_OK;
 }
 

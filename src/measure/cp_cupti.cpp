@@ -105,10 +105,17 @@ int load_cupti(int *refused, cp_status *st)
         return CP_EXIT_OK;
     const char *lib_name =
         cp_dl_name("COALPROBE_CUPTI_LIBRARY", "libcupti.so." CP_CUPTI_SONAME_MAJOR);
-    void *lib = cp_dl_open(lib_name);
-    if (!lib) {
-        if (refused)
-            *refused = 1;
+    cupti_api api;
+    const cp_dl_symbol syms[] = {
+#define CP_CUPTI_SYMBOL(name) {reinterpret_cast<void **>(&api.name), #name},
+        CP_CUPTI_FUNCTIONS(CP_CUPTI_SYMBOL)
+#undef CP_CUPTI_SYMBOL
+    };
+    const char *missing;
+    void *lib = cp_dl_load(lib_name, syms, CP_COUNT_OF(syms), &missing);
+    if (!lib && refused)
+        *refused = 1;
+    if (!lib && !missing) {
         cp_status_set(st, CP_EXIT_RUNTIME, "CUPTI refused: cannot load %s (%s)", lib_name,
                       dlerror());
         cp_status_hint(st, "install the CUDA Toolkit's CUPTI, add its directory to LD_LIBRARY_PATH "
@@ -116,20 +123,9 @@ int load_cupti(int *refused, cp_status *st)
                            "--no-counters");
         return CP_EXIT_RUNTIME;
     }
-    cupti_api api;
-    const cp_dl_symbol syms[] = {
-#define CP_CUPTI_SYMBOL(name) {reinterpret_cast<void **>(&api.name), #name},
-        CP_CUPTI_FUNCTIONS(CP_CUPTI_SYMBOL)
-#undef CP_CUPTI_SYMBOL
-    };
-    const char *missing = cp_dl_lookup(lib, syms, CP_COUNT_OF(syms));
-    if (missing) {
-        dlclose(lib);
-        if (refused)
-            *refused = 1;
+    if (!lib)
         return cp_status_set(st, CP_EXIT_RUNTIME, "CUPTI refused: %s lacks %s (CUDA 13 needed)",
                              lib_name, missing);
-    }
     g_cupti = api;
     g_cupti_lib = lib;
     g_cupti_lib_name = lib_name;

@@ -56,14 +56,6 @@ static int cp_rtc_load_nvrtc(cp_status *st)
     const char *lib_name =
         cp_dl_name("COALPROBE_NVRTC_LIBRARY", "libnvrtc.so." CP_NVRTC_SONAME_MAJOR);
     cp_rtc_nvrtc_api api = {0};
-    api.lib = cp_dl_open(lib_name);
-    if (!api.lib) {
-        cp_status_set(st, CP_EXIT_RUNTIME, "cannot load NVRTC: %s", dlerror());
-        cp_status_hint(st, "install the CUDA Toolkit's NVRTC (libnvrtc.so." CP_NVRTC_SONAME_MAJOR
-                           "), add its directory to LD_LIBRARY_PATH, or name the library in "
-                           "COALPROBE_NVRTC_LIBRARY");
-        return CP_EXIT_RUNTIME;
-    }
     const cp_dl_symbol syms[] = {
         {(void **)&api.nvrtcGetErrorString, "nvrtcGetErrorString"},
         {(void **)&api.nvrtcVersion, "nvrtcVersion"},
@@ -77,12 +69,19 @@ static int cp_rtc_load_nvrtc(cp_status *st)
         {(void **)&api.nvrtcGetCUBINSize, "nvrtcGetCUBINSize"},
         {(void **)&api.nvrtcGetCUBIN, "nvrtcGetCUBIN"},
     };
-    const char *missing = cp_dl_lookup(api.lib, syms, CP_COUNT_OF(syms));
-    if (missing) {
+    const char *missing;
+    api.lib = cp_dl_load(lib_name, syms, CP_COUNT_OF(syms), &missing);
+    if (!api.lib && !missing) {
+        cp_status_set(st, CP_EXIT_RUNTIME, "cannot load NVRTC: %s", dlerror());
+        cp_status_hint(st, "install the CUDA Toolkit's NVRTC (libnvrtc.so." CP_NVRTC_SONAME_MAJOR
+                           "), add its directory to LD_LIBRARY_PATH, or name the library in "
+                           "COALPROBE_NVRTC_LIBRARY");
+        return CP_EXIT_RUNTIME;
+    }
+    if (!api.lib) {
         cp_status_set(st, CP_EXIT_RUNTIME, "cannot load NVRTC: %s has no %s", lib_name, missing);
         cp_status_hint(st, "COALPROBE_NVRTC_LIBRARY or LD_LIBRARY_PATH must lead to the "
                            "CUDA Toolkit's libnvrtc.so." CP_NVRTC_SONAME_MAJOR);
-        dlclose(api.lib);
         return CP_EXIT_RUNTIME;
     }
     g_nvrtc = api;

@@ -924,49 +924,7 @@ static const char *lazy_spelling(int op)
     return op == OP_LAND ? "&&" : "||";
 }
 
-static void emit_text(const cp_expr *e, int k, writer *w)
-{
-    const node *nd = &e->nodes[k];
-    if (nd->paren)
-        put(w, "(");
-    if (nd->op == OP_NUM) {
-        put_i64(w, nd->value, nd->hex);
-    } else if (nd->op == OP_VAR) {
-        put(w, e->names[nd->value]);
-    } else if (is_unary(nd->op)) {
-        const node *child = &e->nodes[nd->a];
-        put(w, unary_spelling(nd->op));
-        if ((nd->op == OP_NEG || nd->op == OP_PLUS) && !child->paren && child->op == nd->op)
-            put(w, " "); /* "- -i", never "--i" */
-        emit_text(e, nd->a, w);
-    } else if (nd->op == OP_ABS) {
-        put(w, "abs(");
-        emit_text(e, nd->a, w);
-        put(w, ")");
-    } else if (nd->op == OP_MIN || nd->op == OP_MAX) {
-        put(w, binop_spelling[nd->op]);
-        put(w, "(");
-        emit_text(e, nd->a, w);
-        put(w, ", ");
-        emit_text(e, nd->b, w);
-        put(w, ")");
-    } else if (nd->op == OP_COND) {
-        emit_text(e, nd->a, w);
-        put(w, " ? ");
-        emit_text(e, nd->b, w);
-        put(w, " : ");
-        emit_text(e, nd->c, w);
-    } else {
-        emit_text(e, nd->a, w);
-        put(w, " ");
-        put(w, nd->op < OP_NBIN ? binop_spelling[nd->op] : lazy_spelling(nd->op));
-        put(w, " ");
-        emit_text(e, nd->b, w);
-    }
-    if (nd->paren)
-        put(w, ")");
-}
-
+/* The names the C form of an expression uses for i, n, the parameters and the functions. */
 typedef struct c_names {
     const char *i, *n, *fmt_head, *fmt_tail, *func;
     size_t head_len;
@@ -977,80 +935,88 @@ static int is_compare(int op)
     return op == OP_LT || op == OP_LE || op == OP_GT || op == OP_GE || op == OP_EQ || op == OP_NE;
 }
 
-static void emit_c(const cp_expr *e, int k, const c_names *cn, writer *w)
+/* The leaves in C: a number, i, n or a parameter through its format. */
+static void emit_c_leaf(const node *nd, const c_names *cn, writer *w)
 {
-    const node *nd = &e->nodes[k];
     char num[40];
-    switch (nd->op) {
-    case OP_NUM:
+    if (nd->op == OP_NUM) {
         snprintf(num, sizeof num, "(%" PRId64 "LL)", nd->value);
         put(w, num);
         return;
-    case OP_VAR:
-        put(w, "(");
-        if (nd->value == 0) {
-            put(w, cn->i);
-        } else if (nd->value == 1) {
-            put(w, cn->n);
-        } else {
-            put_n(w, cn->fmt_head, cn->head_len);
-            snprintf(num, sizeof num, "%" PRId64, nd->value - 2);
-            put(w, num);
-            put(w, cn->fmt_tail);
-        }
-        put(w, ")");
+    }
+    put(w, "(");
+    if (nd->value == 0) {
+        put(w, cn->i);
+    } else if (nd->value == 1) {
+        put(w, cn->n);
+    } else {
+        put_n(w, cn->fmt_head, cn->head_len);
+        snprintf(num, sizeof num, "%" PRId64, nd->value - 2);
+        put(w, num);
+        put(w, cn->fmt_tail);
+    }
+    put(w, ")");
+}
+
+/* Writes the subtree k: as canonical text when cn is NULL (the source's parentheses kept), else
+ * as C with names cn (every operation in parentheses, every value a long long). */
+static void write_tree(const cp_expr *e, int k, const c_names *cn, writer *w)
+{
+    const node *nd = &e->nodes[k];
+    const char *open = cn ? "(" : "", *close = cn ? ")" : "";
+    if (cn && (nd->op == OP_NUM || nd->op == OP_VAR)) {
+        emit_c_leaf(nd, cn, w);
         return;
-    case OP_NEG:
-    case OP_PLUS:
-    case OP_BNOT:
+    }
+    if (!cn && nd->paren)
         put(w, "(");
+    if (nd->op == OP_NUM) {
+        put_i64(w, nd->value, nd->hex);
+    } else if (nd->op == OP_VAR) {
+        put(w, e->names[nd->value]);
+    } else if (is_unary(nd->op)) {
+        const node *child = &e->nodes[nd->a];
+        /* ! gives int in C: cast so that every value is a long long */
+        put(w, cn && nd->op == OP_NOT ? "((long long)" : open);
         put(w, unary_spelling(nd->op));
-        emit_c(e, nd->a, cn, w);
-        put(w, ")");
-        return;
-    case OP_NOT:
-        put(w, "((long long)!");
-        emit_c(e, nd->a, cn, w);
-        put(w, ")");
-        return;
-    case OP_ABS:
-        put(w, cn->func);
+        if (!cn && (nd->op == OP_NEG || nd->op == OP_PLUS) && !child->paren && child->op == nd->op)
+            put(w, " "); /* "- -i", never "--i" */
+        write_tree(e, nd->a, cn, w);
+        put(w, close);
+    } else if (nd->op == OP_ABS) {
+        put(w, cn ? cn->func : "");
         put(w, "abs(");
-        emit_c(e, nd->a, cn, w);
+        write_tree(e, nd->a, cn, w);
         put(w, ")");
-        return;
-    case OP_MIN:
-    case OP_MAX:
-        put(w, cn->func);
+    } else if (nd->op == OP_MIN || nd->op == OP_MAX) {
+        put(w, cn ? cn->func : "");
         put(w, binop_spelling[nd->op]);
         put(w, "(");
-        emit_c(e, nd->a, cn, w);
+        write_tree(e, nd->a, cn, w);
         put(w, ", ");
-        emit_c(e, nd->b, cn, w);
+        write_tree(e, nd->b, cn, w);
         put(w, ")");
-        return;
-    case OP_COND:
-        put(w, "(");
-        emit_c(e, nd->a, cn, w);
+    } else if (nd->op == OP_COND) {
+        put(w, open);
+        write_tree(e, nd->a, cn, w);
         put(w, " ? ");
-        emit_c(e, nd->b, cn, w);
+        write_tree(e, nd->b, cn, w);
         put(w, " : ");
-        emit_c(e, nd->c, cn, w);
-        put(w, ")");
-        return;
-    default: {
+        write_tree(e, nd->c, cn, w);
+        put(w, close);
+    } else {
         /* comparisons and && || give int in C: cast so that every value is a long long */
-        int cast = is_compare(nd->op) || nd->op == OP_LAND || nd->op == OP_LOR;
-        put(w, cast ? "((long long)(" : "(");
-        emit_c(e, nd->a, cn, w);
+        int cast = cn && (is_compare(nd->op) || nd->op == OP_LAND || nd->op == OP_LOR);
+        put(w, cast ? "((long long)(" : open);
+        write_tree(e, nd->a, cn, w);
         put(w, " ");
         put(w, nd->op < OP_NBIN ? binop_spelling[nd->op] : lazy_spelling(nd->op));
         put(w, " ");
-        emit_c(e, nd->b, cn, w);
-        put(w, cast ? "))" : ")");
-        return;
+        write_tree(e, nd->b, cn, w);
+        put(w, cast ? "))" : close);
     }
-    }
+    if (!cn && nd->paren)
+        put(w, ")");
 }
 
 /* --- compilation to the stack machine ---------------------------------------------------- */
@@ -1263,7 +1229,7 @@ static int cp_expr_keep_text(cp_expr *e, const char *text, size_t len, cp_status
 {
     e->src = malloc(len + 1);
     writer w = {NULL, 0, 0};
-    emit_text(e, e->root, &w);
+    write_tree(e, e->root, NULL, &w);
     e->text = malloc(w.len + 1);
     if (!e->src || !e->text)
         return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory parsing %s", OPTION);
@@ -1271,7 +1237,7 @@ static int cp_expr_keep_text(cp_expr *e, const char *text, size_t len, cp_status
     e->src[len] = '\0';
     e->len = len;
     w = (writer){e->text, w.len + 1, 0};
-    emit_text(e, e->root, &w);
+    write_tree(e, e->root, NULL, &w);
     e->text[w.len] = '\0';
     return CP_EXIT_OK;
 }
@@ -1549,7 +1515,7 @@ int cp_expr_to_c(const cp_expr *e, const char *i_name, const char *n_name, const
     cn.head_len = (size_t)(zu - fmt);
     cn.fmt_tail = zu + 3;
     writer w = {buf, buf ? len : 0, 0};
-    emit_c(e, e->root, &cn, &w);
+    write_tree(e, e->root, &cn, &w);
     if (w.len >= w.cap) {
         if (buf && len)
             buf[0] = '\0';

@@ -280,16 +280,6 @@ static int cp_model_check(const cp_family_model *fm, const cp_config *c, uint64_
         return CP_EXIT_OK;
     uint64_t failed = 0;
     unsigned workers = cp_parallel_workers(threads, CP_MODEL_CHECK_GRAIN);
-    if (workers <= 1) {
-        for (uint64_t begin = 0; begin < threads; begin += CP_MODEL_CHECK_GRAIN) {
-            if (cp_parallel_cancelled())
-                return cp_model_interrupted(st);
-            uint64_t end =
-                threads - begin < CP_MODEL_CHECK_GRAIN ? threads : begin + CP_MODEL_CHECK_GRAIN;
-            CP_TRY(fm->validate(c, begin, end, &failed, st));
-        }
-        return CP_EXIT_OK;
-    }
     cp_model_check_job j = {fm, c, 0};
     atomic_init(&j.first, threads);
     if (!cp_parallel_for(workers, threads, CP_MODEL_CHECK_GRAIN, cp_model_check_chunk, &j))

@@ -299,9 +299,21 @@ static void cp_trace_note_injection(const char *inject_library, cp_trace_child *
     }
 }
 
-/* SIGINT and SIGTERM are forwarded to the program while it runs; old_int and old_term keep the
- * dispositions coalprobe was given. */
-static void cp_trace_forward_signals(struct sigaction *old_int, struct sigaction *old_term)
+void cp_trace_signals_set(const struct sigaction *sa, struct sigaction old[2])
+{
+    sigaction(SIGINT, sa, &old[0]);
+    sigaction(SIGTERM, sa, &old[1]);
+}
+
+void cp_trace_signals_restore(const struct sigaction old[2])
+{
+    sigaction(SIGINT, &old[0], NULL);
+    sigaction(SIGTERM, &old[1], NULL);
+}
+
+/* SIGINT and SIGTERM are forwarded to the program while it runs; old[2] keeps the dispositions
+ * coalprobe was given. */
+static void cp_trace_forward_signals(struct sigaction old[2])
 {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -310,20 +322,17 @@ static void cp_trace_forward_signals(struct sigaction *old_int, struct sigaction
     sigemptyset(&sa.sa_mask);
     cp_trace_forwarded = 0;
     cp_trace_child_pid = 0;
-    sigaction(SIGINT, &sa, old_int);
-    sigaction(SIGTERM, &sa, old_term);
+    cp_trace_signals_set(&sa, old);
 }
 
 /* In the forked child: runs the program with the injection library, or writes errno to
  * report[1] when it cannot. */
 static _Noreturn void cp_trace_exec_child(const char *path, char *const argv[],
                                           const char *inject_library, const char *raw_dir,
-                                          const int report[2], const struct sigaction *old_int,
-                                          const struct sigaction *old_term)
+                                          const int report[2], const struct sigaction old[2])
 {
     /* the program gets the signal dispositions coalprobe was given */
-    sigaction(SIGINT, old_int, NULL);
-    sigaction(SIGTERM, old_term, NULL);
+    cp_trace_signals_restore(old);
     close(report[0]);
     if (setenv("CUDA_INJECTION64_PATH", inject_library, 1) == 0 &&
         setenv(CP_TRACE_ENV_DIR, raw_dir, 1) == 0)
@@ -358,21 +367,20 @@ int cp_trace_launch(const char *path, char *const argv[], const char *inject_lib
     fcntl(report[0], F_SETFD, FD_CLOEXEC);
     fcntl(report[1], F_SETFD, FD_CLOEXEC);
 
-    struct sigaction old_int, old_term;
-    cp_trace_forward_signals(&old_int, &old_term);
+    struct sigaction old[2];
+    cp_trace_forward_signals(old);
 
     double start = cp_trace_now();
     pid_t pid = fork();
     if (pid < 0) {
         int e = errno;
-        sigaction(SIGINT, &old_int, NULL);
-        sigaction(SIGTERM, &old_term, NULL);
+        cp_trace_signals_restore(old);
         close(report[0]);
         close(report[1]);
         return cp_status_set(st, CP_EXIT_RUNTIME, "trace: fork: %s", strerror(e));
     }
     if (pid == 0)
-        cp_trace_exec_child(path, argv, inject_library, raw_dir, report, &old_int, &old_term);
+        cp_trace_exec_child(path, argv, inject_library, raw_dir, report, old);
     cp_trace_child_pid = pid;
     close(report[1]);
     int exec_errno = 0;
@@ -393,8 +401,7 @@ int cp_trace_launch(const char *path, char *const argv[], const char *inject_lib
     /* processes of the program that outlive it and still write: SIGINT or SIGTERM ends the wait */
     if (w == pid && got != (ssize_t)sizeof exec_errno)
         cp_trace_wait_writers(raw_dir, child);
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
+    cp_trace_signals_restore(old);
 
     if (got == (ssize_t)sizeof exec_errno)
         return cp_status_set(st, CP_EXIT_RUNTIME, "trace: cannot execute %s: %s", path,

@@ -4,6 +4,7 @@
 #ifndef CP_TRACE_LAUNCH_H
 #define CP_TRACE_LAUNCH_H
 
+#include <signal.h>
 #include <stddef.h>
 
 #include "base/cp_base.h"
@@ -15,6 +16,12 @@
 #define CP_TRACE_WAIT_MAX 86400.0
 /* Processes still writing that the report names (past these, a count). */
 #define CP_TRACE_WRITERS_NAMED 32
+
+/* Gives SIGINT and SIGTERM the action sa, keeping their actions in old[0] and old[1]. */
+void cp_trace_signals_set(const struct sigaction *sa, struct sigaction old[2]);
+
+/* Gives SIGINT and SIGTERM back the actions old[0] and old[1]. */
+void cp_trace_signals_restore(const struct sigaction old[2]);
 
 typedef struct cp_trace_child {
     int started;         /* 1 once the program was executed */

@@ -430,20 +430,14 @@ static void cp_trace_on_signal(int sig)
         cp_trace_signal = sig;
 }
 
+/* Catches SIGINT and SIGTERM, keeping their old actions in old[2]. */
 static void cp_trace_catch_signals(struct sigaction old[2])
 {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = cp_trace_on_signal;
     sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old[0]);
-    sigaction(SIGTERM, &sa, &old[1]);
-}
-
-static void cp_trace_restore_signals(const struct sigaction old[2])
-{
-    sigaction(SIGINT, &old[0], NULL);
-    sigaction(SIGTERM, &old[1], NULL);
+    cp_trace_signals_set(&sa, old);
 }
 
 /* ---- the report --------------------------------------------------------------------------- */
@@ -758,7 +752,7 @@ int cp_trace_main(int argc, char **argv)
         cp_trace_print_status(&st);
     if (cp_trace_signal) /* stopped by a signal */
         status = cp_trace_interrupted(rc, &run, &child, status);
-    cp_trace_restore_signals(old_actions);
+    cp_trace_signals_restore(old_actions);
     if (c.verbose)
         cp_trace_print_times(stderr, cp_phase_now() - started, &run, &t);
     cp_trace_report_free(&r);
