@@ -23,7 +23,9 @@ typedef struct fake_plan {
     int signal_at_open;  /* open: a signal that arrives then (before any measurement), or 0 */
 } fake_plan;
 
-static int g_measured; /* configurations measured in the current run */
+static int g_measured;     /* configurations measured in the current run */
+static int g_fake_cc = 90; /* the fake GPU's compute capability, major * 10 + minor */
+static size_t g_counted;   /* configurations whose counters the last run read */
 
 /* What the fake kernels need of a fake H100 SM: 1024 threads of 40 registers, so 1 block per SM
  * (registers: 1280 a warp, 12 warps a sub-partition), half the SM's warps; cuBLAS: not ours. */
@@ -57,6 +59,8 @@ static int fake_open(const cp_backend_options *opt, cp_device_info *dev, void **
 {
     memset(dev, 0, sizeof *dev);
     snprintf(dev->name, sizeof dev->name, "Fake GPU");
+    dev->cc_major = g_fake_cc / 10;
+    dev->cc_minor = g_fake_cc % 10;
     dev->peak_measured_bytes_per_s = dev->peak_theoretical_bytes_per_s = 1e12;
     cp_status_clear(refusal);
     if (g_plan.signal_at_open)
@@ -100,6 +104,7 @@ static int fake_counters(void *state, size_t n, const cp_config *c, const cp_pre
     (void)state;
     (void)c;
     (void)st;
+    g_counted = n;
     for (size_t i = 0; i < n; i++) {
         if (g_plan.refuse_counters) {
             m[i].counters_status = CP_COUNTERS_REFUSED;
@@ -267,8 +272,46 @@ static void explain_fails_before_writing(void)
     unlink(path);
 }
 
+/* Occurrences of needle in text. */
+static int count_of(const char *text, const char *needle)
+{
+    int n = 0;
+    for (const char *p = text; p && (p = strstr(p, needle)) != NULL; p += strlen(needle))
+        n++;
+    return n;
+}
+
+/* A GPU below a rung's architecture (cp.async needs sm_80, TMA sm_90): those rows are predicted
+ * and not measured, the others measured, and only theirs profiled. */
+static void beyond_device(void)
+{
+    fake_plan ok = {0, 0, -1, -1, 0, -1, 0};
+    char *argv[] = {"coalprobe", "async",  "--variant", "all",      "--stages",
+                    "1",         "--size", "64K",       "--format", "json"};
+    char *report;
+    cp_status st;
+    g_fake_cc = 80; /* an A100: cp.async, no TMA */
+    CHECK(run(&ok, &report, &st, 10, argv) == CP_EXIT_OK);
+    CHECK_EQ_U64(g_measured, 3); /* plain, smem, cp-async */
+    CHECK_EQ_U64(g_counted, 3);
+    CHECK_EQ_U64(count_of(report, "\"source\":\t\"model\""), 2);
+    CHECK_EQ_U64(count_of(report, "\"source\":\t\"measured\""), 3);
+    free(report);
+    g_fake_cc = 75; /* a Turing GPU: neither */
+    CHECK(run(&ok, &report, &st, 10, argv) == CP_EXIT_OK);
+    CHECK_EQ_U64(g_measured, 2);
+    CHECK_EQ_U64(g_counted, 2);
+    free(report);
+    g_fake_cc = 90;
+    CHECK(run(&ok, &report, &st, 10, argv) == CP_EXIT_OK);
+    CHECK_EQ_U64(g_measured, 5);
+    CHECK_EQ_U64(g_counted, 5);
+    free(report);
+}
+
 int main(void)
 {
+    beyond_device();
     char *argv_check[] = {"coalprobe", "--stride", "1..3", "--size", "4K", "--check"};
     char *argv_plain[] = {"coalprobe", "--stride", "1..3", "--size", "4K"};
     char *argv_require[] = {"coalprobe", "--stride", "1", "--size", "4K", "--require-counters"};
