@@ -654,14 +654,14 @@ void cp_model_access(cp_access_prediction *ap, const char *name, cp_op op, cp_sp
                      uint32_t lane_bytes, uint32_t instructions, uint64_t iterations,
                      uint64_t buffer_bytes, int strided)
 {
-    ap->name = name;
-    ap->op = op;
-    ap->space = space;
-    ap->lane_bytes = lane_bytes;
-    ap->instructions = instructions;
-    ap->iterations = iterations;
-    ap->buffer_bytes = buffer_bytes;
-    ap->strided = strided;
+    *ap = (cp_access_prediction){.name = name,
+                                 .op = op,
+                                 .space = space,
+                                 .lane_bytes = lane_bytes,
+                                 .instructions = instructions,
+                                 .iterations = iterations,
+                                 .buffer_bytes = buffer_bytes,
+                                 .strided = strided};
 }
 
 uint64_t cp_model_no_iteration_step(const cp_config *c, size_t a)

@@ -70,8 +70,8 @@ extern const cp_family_model cp_model_async_family;
 void cp_model_async_schedule(const cp_config *c, char *buf, size_t len);
 
 /* Describes access ap: its name, op, space, bytes a lane moves per instruction, instructions per
- * lane per iteration, iterations, buffer size and whether the pattern chooses its order; its
- * counts are left as they are (zero). */
+ * lane per iteration, iterations, buffer size and whether the pattern chooses its order; the
+ * rest of it (counts, async_copy) zero. */
 void cp_model_access(cp_access_prediction *ap, const char *name, cp_op op, cp_space space,
                      uint32_t lane_bytes, uint32_t instructions, uint64_t iterations,
                      uint64_t buffer_bytes, int strided);
