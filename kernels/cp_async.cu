@@ -29,7 +29,6 @@ __device__ __forceinline__ void cp_async_compute(const float *src, float *__rest
                                                  uint64_t tile, uint32_t work)
 {
     float *dst = out + tile * CP_ASYNC_TILE;
-#pragma unroll
     for (uint32_t e = 0; e < CP_ASYNC_PER_THREAD; e++) {
         uint32_t k = cp_async_element(threadIdx.x, e);
         dst[k] = cp_async_work(src[k], work);
