@@ -381,8 +381,7 @@ extern "C" int cp_kernels_async_needs(int variant)
 }
 
 extern "C" cudaError_t cp_kernels_async_launch(int variant, int stages, const float *in, float *out,
-                                               uint64_t tiles, uint32_t work, int alone,
-                                               cudaStream_t stream)
+                                               uint64_t tiles, uint32_t work, cudaStream_t stream)
 {
     if (!cp_async_kernel_for(variant, stages) || tiles > (1ull << 40))
         return cudaErrorInvalidValue;
@@ -395,13 +394,6 @@ extern "C" cudaError_t cp_kernels_async_launch(int variant, int stages, const fl
     if (blocks > tiles)
         blocks = (unsigned)tiles;
     size_t dyn = cp_async_dynamic_bytes(variant, stages);
-    if (alone) {
-        cudaFuncAttributes fa;
-        const void *k = cp_async_kernel_for(variant, stages);
-        if ((e = cudaFuncGetAttributes(&fa, k)) != cudaSuccess ||
-            (e = cp_kernels_alone_bytes(k, fa.sharedSizeBytes, dyn, 1, &dyn)) != cudaSuccess)
-            return e;
-    }
     if (variant == CP_ASYNC_TMA_TENSOR) {
         const CUtensorMap *map;
         if ((e = cp_async_map_for(in, tiles, &map)) != cudaSuccess)

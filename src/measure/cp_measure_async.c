@@ -10,20 +10,12 @@ static size_t cp_measure_async_out(const cp_cuda_run *r)
     return r->p->naccesses - 1;
 }
 
-/* The rungs with shared memory are profiled one block per SM (cp_kernels.h, `alone`); the
- * profiler asks every launch for it, and plain's ignores it. */
-static int cp_measure_async_alone(const cp_config *c)
-{
-    return c->async != CP_ASYNC_VARIANT_PLAIN;
-}
-
 static int cp_measure_async_launch(const cp_cuda_run *r, cp_status *st)
 {
     const cp_config *c = r->c;
     CP_CUDA_CHECK(st, cp_kernels_async_launch((int)c->async, (int)c->stages, r->bufs[0],
                                               r->bufs[cp_measure_async_out(r)],
-                                              c->elements / CP_ASYNC_TILE, c->work,
-                                              r->alone && cp_measure_async_alone(c), r->s->stream));
+                                              c->elements / CP_ASYNC_TILE, c->work, r->s->stream));
     return CP_EXIT_OK;
 }
 
@@ -68,5 +60,4 @@ const cp_measure_family cp_measure_async = {
     .poison = cp_measure_async_poison,
     .verify = cp_measure_async_verify,
     .config_resources = cp_measure_async_resources,
-    .profiled_alone = cp_measure_async_alone,
 };

@@ -83,10 +83,11 @@ static void cp_async_describe(const cp_config *c, cp_prediction *out)
                         tile_bytes);
     cp_async_access(&a[k++], "out", CP_OP_STORE, CP_SPACE_GLOBAL, 4, CP_ASYNC_PER_THREAD, bytes);
     out->naccesses = k;
-    /* cp.async: the compiler puts a never-executed LDS beside each LDGSTS, which the counters
-     * count; two or more tiles in flight: a TMA fill of one buffer meets the loads of another */
-    out->shared_exact = c->async != CP_ASYNC_VARIANT_CP_ASYNC &&
-                        !(c->async >= CP_ASYNC_VARIANT_TMA_BULK && c->stages > 1);
+    /* The counters are read with the SM's usual blocks (for SM active and occupancy, the
+     * lesson's numbers), whose copies and loads meet in the same cycles and count as extra
+     * wavefronts; cp.async's also see a never-executed LDS beside each LDGSTS: the shared
+     * counts are shown, not judged (plain has none) */
+    out->shared_exact = c->async == CP_ASYNC_VARIANT_PLAIN;
 }
 
 static uint32_t cp_async_lanes(const cp_config *c, size_t a, uint32_t ins, uint64_t w, uint64_t t,
