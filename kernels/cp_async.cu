@@ -277,41 +277,36 @@ int cp_async_needs(int variant)
 }
 
 // What a launch of (variant, stages) on the current device needs, computed once each: the
-// kernel's shared-memory limit raised, and the grid (every block that fits at once). A launch
-// between timing events then makes no call that could leave the GPU waiting.
+// kernel's shared-memory limit raised, and the grid (every block that fits at once), after the
+// device's architecture was checked. A launch between timing events then makes one call
+// (cudaGetDevice, host only) before the kernel's.
 struct cp_async_plan {
-    int device; // -1: not computed
+    int device_plus_one; // 0: not computed
     unsigned blocks;
 };
 cp_async_plan cp_async_plans[5][CP_ASYNC_STAGES_MAX] = {};
-bool cp_async_plans_init = false;
 
 cudaError_t cp_async_plan_for(int variant, int stages, unsigned *blocks)
 {
-    if (!cp_async_plans_init) {
-        for (auto &row : cp_async_plans)
-            for (auto &p : row)
-                p.device = -1;
-        cp_async_plans_init = true;
-    }
-    int device, major, minor, sms;
+    int device;
     cudaError_t e = cudaGetDevice(&device);
-    if (e == cudaSuccess)
-        e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device);
-    if (e == cudaSuccess)
-        e = cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device);
     if (e != cudaSuccess)
         return e;
-    if (major * 10 + minor < cp_async_needs(variant))
-        return cudaErrorNotSupported;
     cp_async_plan *p = &cp_async_plans[variant][stages - 1];
-    if (p->device == device) {
+    if (p->device_plus_one == device + 1) { // every launch but the first: one call
         *blocks = p->blocks;
         return cudaSuccess;
     }
+    int major, minor, sms, per_sm = 0;
+    if ((e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device)) !=
+            cudaSuccess ||
+        (e = cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device)) !=
+            cudaSuccess)
+        return e;
+    if (major * 10 + minor < cp_async_needs(variant))
+        return cudaErrorNotSupported;
     const void *k = cp_async_kernel_for(variant, stages);
     size_t dyn = cp_async_dynamic_bytes(variant, stages);
-    int per_sm = 0;
     if ((e = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)dyn)) !=
             cudaSuccess ||
         (e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device)) != cudaSuccess ||
@@ -320,7 +315,7 @@ cudaError_t cp_async_plan_for(int variant, int stages, unsigned *blocks)
         return e;
     if (per_sm < 1)
         return cudaErrorInvalidConfiguration;
-    p->device = device;
+    p->device_plus_one = device + 1;
     p->blocks = (unsigned)(sms * per_sm);
     *blocks = p->blocks;
     return cudaSuccess;

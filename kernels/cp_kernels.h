@@ -79,8 +79,9 @@ cudaError_t cp_kernels_readonly_name(int variant, int index, const char **name);
  * CP_ASYNC_TILE floats, each loaded by `variant` (0 plain, 1 smem, 2 cp-async, 3 tma-bulk, 4
  * tma-tensor) with `stages` tiles in flight (1..4; plain and smem have one). The first launch of
  * a (variant, stages) on a device sets its shared-memory limit and sizes its grid, and the
- * first of an input its tensor map: later launches make no other call. Profiled as timed (not
- * `alone`, below): SM active and achieved occupancy are the timed launches'.
+ * first of an input its tensor map: later launches make no other call but cudaGetDevice.
+ * Profiled as timed (not `alone`, below): SM active and achieved occupancy are the timed
+ * launches'.
  * cudaErrorNotSupported on a device below cp_kernels_async_needs(variant). */
 cudaError_t cp_kernels_async_launch(int variant, int stages, const float *in, float *out,
                                     uint64_t tiles, uint32_t work, cudaStream_t stream);

@@ -73,26 +73,18 @@ static const char *const cp_report_csv_columns[] = {
     "meas_theoretical_occupancy",
     "meas_achieved_occupancy",
     "meas_occupancy_limited_by",
-    /* appended with the readonly and async families: their configuration, TMA copies and the
-     * memory path's counters (readonly and async sweeps; empty for the others) */
-    "table_bytes",
-    "stages",
-    "work",
-    "pred_tma_load_requests",
-    "pred_tma_load_sectors",
-    "meas_l1_load_hit_rate",
-    "meas_l2_read_hit_rate",
-    "meas_sm_active",
-    "meas_constant_load_requests",
-    "meas_ldgsts_requests",
-    "meas_tma_load_requests",
-    "meas_tma_load_sectors",
-    "meas_load_opcode",
-    "pred_shared_exact",
 };
 
-/* The appended configuration columns (the others come before the predicted ones). */
+/* Appended with the readonly and async families: their configuration's columns, then the TMA
+ * copies and the memory path's counters (readonly and async sweeps; empty for the others). */
 static const char *const cp_report_csv_late_config[] = {"table_bytes", "stages", "work"};
+static const char *const cp_report_csv_appended_columns[] = {
+    "pred_tma_load_requests", "pred_tma_load_sectors",  "meas_l1_load_hit_rate",
+    "meas_l2_read_hit_rate",  "meas_sm_active",         "meas_constant_load_requests",
+    "meas_ldgsts_requests",   "meas_tma_load_requests", "meas_tma_load_sectors",
+    "meas_load_opcode",       "pred_shared_exact",
+};
+
 _Static_assert(CP_COUNT_OF(cp_report_csv_late_config) == CP_REPORT_CSV_LATE_CONFIG_COLUMNS,
                "CP_REPORT_CSV_LATE_CONFIG_COLUMNS");
 
@@ -288,6 +280,10 @@ int cp_report_csv_begin(cp_report_stream *s, cp_status *st)
         cp_text_csv_cell(&line, cp_report_csv_config_columns[i]);
     for (size_t i = 0; i < CP_COUNT_OF(cp_report_csv_columns); i++)
         cp_text_csv_cell(&line, cp_report_csv_columns[i]);
+    for (size_t i = 0; i < CP_COUNT_OF(cp_report_csv_late_config); i++)
+        cp_text_csv_cell(&line, cp_report_csv_late_config[i]);
+    for (size_t i = 0; i < CP_COUNT_OF(cp_report_csv_appended_columns); i++)
+        cp_text_csv_cell(&line, cp_report_csv_appended_columns[i]);
     cp_text_csv_end_line(&line);
     return CP_EXIT_OK;
 }
