@@ -1,11 +1,13 @@
 // async_textbook.cu: the async family's rungs as the textbook and the CUDA C++ Programming Guide
-// write them, beside coalprobe's (bench/async_textbook.sh): (a) a grid-stride elementwise loop,
-// (b) shared-memory staging with __syncthreads, (c) the guide's double-buffered cuda::pipeline of
-// cuda::memcpy_async (cp.async), (d) cuda::memcpy_async on a cuda::barrier (cp.async.bulk, TMA),
-// (e) the guide's TMA tensor-map copy, both double-buffered; and cudaMemcpy device to device.
-// Same work function and layout as coalprobe (16 KB tiles, 256 threads), timed as coalprobe times
-// (2 warm-ups, L2 flush, CUDA events, median of 20), every output checked bitwise against the host.
-// usage: async_textbook [BYTES [WORK...]]   (default 256M 0 64)
+// write them, beside coalprobe's (bench/async_textbook.sh): (a) each block's tiles computed from
+// global memory, (b) shared-memory staging with __syncthreads, (c) the guide's double-buffered
+// cuda::pipeline of cuda::memcpy_async (cp.async), (d) cuda::memcpy_async on a cuda::barrier
+// (cp.async.bulk, TMA), (e) the guide's TMA tensor-map copy, both double-buffered; and cudaMemcpy
+// device to device. Beside the rungs, two other ways to write (a) and (b): the grid-stride
+// elementwise loop and the staging loop stepped by blockDim.x, whose trip counts the compiler does
+// not know. Same work function and layout as coalprobe (16 KB tiles, 256 threads), timed as
+// coalprobe times (2 warm-ups, L2 flush, CUDA events, median of 20), every output checked bitwise
+// against the host. usage: async_textbook [BYTES [WORK...]]   (default 256M 0 64)
 #include <algorithm>
 #include <cooperative_groups.h>
 #include <cstdint>
@@ -44,35 +46,50 @@ constexpr int STAGES = 2;    // double buffering
 static_assert(THREADS == CP_ASYNC_BLOCK && TILE == CP_ASYNC_TILE && ROW * BOX_ROWS == TILE,
               "the layout of coalprobe's async family");
 
-// (a) plain: the grid-stride loop over the elements
-__global__ void tb_plain(const float *__restrict__ in, float *__restrict__ out, size_t n,
-                         uint32_t work)
-{
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
-         i += (size_t)gridDim.x * blockDim.x)
-        out[i] = cp_async_work(in[i], work);
-}
-
-// the block computes tile t from its copy in shared memory
-__device__ __forceinline__ void tb_compute(const float *tile, float *__restrict__ out, size_t t,
+// the block computes tile t from src (global or shared memory): each thread the elements
+// threadIdx.x, threadIdx.x + THREADS, ... (a block size known to the compiler, as the CUDA
+// samples write their tiles)
+__device__ __forceinline__ void tb_compute(const float *src, float *__restrict__ out, size_t t,
                                            uint32_t work)
 {
-    for (int i = threadIdx.x; i < TILE; i += blockDim.x)
-        out[t * TILE + i] = cp_async_work(tile[i], work);
+    for (int i = threadIdx.x; i < TILE; i += THREADS)
+        out[t * TILE + i] = cp_async_work(src[i], work);
+}
+
+// (a) plain: each block computes its tiles straight from global memory
+__global__ void tb_plain(const float *__restrict__ in, float *__restrict__ out, size_t tiles,
+                         uint32_t work)
+{
+    for (size_t t = blockIdx.x; t < tiles; t += gridDim.x)
+        tb_compute(in + t * TILE, out, t, work);
 }
 
 // (b) smem: each tile staged in shared memory by the block, __syncthreads, then computed
+template <bool RUNTIME_STRIDE>
 __global__ void tb_smem(const float *__restrict__ in, float *__restrict__ out, size_t tiles,
                         uint32_t work)
 {
     __shared__ float tile[TILE];
+    const int step = RUNTIME_STRIDE ? blockDim.x : THREADS;
     for (size_t t = blockIdx.x; t < tiles; t += gridDim.x) {
-        for (int i = threadIdx.x; i < TILE; i += blockDim.x)
+        for (int i = threadIdx.x; i < TILE; i += step)
             tile[i] = in[t * TILE + i];
         __syncthreads();
-        tb_compute(tile, out, t, work);
+        for (int i = threadIdx.x; i < TILE; i += step)
+            out[t * TILE + i] = cp_async_work(tile[i], work);
         __syncthreads();
     }
+}
+
+// not a rung, shown beside them: the grid-stride loop over the elements (one load in flight per
+// thread between computes)
+__global__ void tb_grid_stride(const float *__restrict__ in, float *__restrict__ out, size_t tiles,
+                               uint32_t work)
+{
+    const size_t n = tiles * TILE;
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+         i += (size_t)gridDim.x * blockDim.x)
+        out[i] = cp_async_work(in[i], work);
 }
 
 // (c) cp-async: the guide's multi-stage pipeline (with_staging_unified): the block copies batch
@@ -258,11 +275,17 @@ int main(int argc, char **argv)
     CHECK(cudaMemset(flush, 0, flush_bytes));
     const unsigned flush_grid = (unsigned)std::min<size_t>(flush_bytes / 16 / 256, 65536);
     const CUtensorMap map = tb_tensor_map(in, tiles);
-    const unsigned grid[5] = {
-        tb_grid((const void *)tb_plain, tiles), tb_grid((const void *)tb_smem, tiles),
-        tb_grid((const void *)tb_pipeline, tiles), tb_grid((const void *)tb_bulk, tiles),
-        tb_grid((const void *)tb_tensor, tiles)};
-    const char *names[] = {"plain", "smem", "cp-async", "tma-bulk", "tma-tensor", "memcpy"};
+    // the rungs, then two forms shown beside them (rows plain-grid-stride and smem-blockdim:
+    // the same techniques written with a loop whose trip count the compiler does not know)
+    typedef void (*tb_kernel)(const float *, float *, size_t, uint32_t);
+    const tb_kernel kernels[] = {tb_plain, tb_smem<false>, tb_pipeline,    tb_bulk,
+                                 nullptr,  nullptr,        tb_grid_stride, tb_smem<true>};
+    const char *names[] = {"plain",      "smem",   "cp-async",          "tma-bulk",
+                           "tma-tensor", "memcpy", "plain-grid-stride", "smem-blockdim"};
+    const int order[] = {0, 1, 2, 3, 4, 6, 7}; // names[5]: cudaMemcpy, the last round
+    unsigned grid[8] = {};
+    for (int k : order)
+        grid[k] = tb_grid(k == 4 ? (const void *)tb_tensor : (const void *)kernels[k], tiles);
 
     cudaEvent_t e0, e1;
     CHECK(cudaEventCreate(&e0));
@@ -275,20 +298,15 @@ int main(int argc, char **argv)
             ref = h;
         else
             tb_reference(h, ref, work);
-        for (int k = copy ? 5 : 0; k < (copy ? 6 : 5); k++) {
+        for (size_t o = 0; o < (copy ? 1 : std::size(order)); o++) {
+            const int k = copy ? 5 : order[o];
             auto launch = [&]() -> cudaError_t {
-                if (k == 0)
-                    tb_plain<<<grid[0], THREADS>>>(in, out, n, work);
-                else if (k == 1)
-                    tb_smem<<<grid[1], THREADS>>>(in, out, tiles, work);
-                else if (k == 2)
-                    tb_pipeline<<<grid[2], THREADS>>>(in, out, tiles, work);
-                else if (k == 3)
-                    tb_bulk<<<grid[3], THREADS>>>(in, out, tiles, work);
-                else if (k == 4)
+                if (k == 5)
+                    return cudaMemcpyAsync(out, in, bytes, cudaMemcpyDeviceToDevice);
+                if (k == 4)
                     tb_tensor<<<grid[4], THREADS>>>(map, out, tiles, work);
                 else
-                    return cudaMemcpyAsync(out, in, bytes, cudaMemcpyDeviceToDevice);
+                    kernels[k]<<<grid[k], THREADS>>>(in, out, tiles, work);
                 return cudaGetLastError();
             };
             CHECK(cudaMemset(out, 0xff, bytes)); // poison: NaN everywhere

@@ -33,10 +33,16 @@ for (rung, work), r in sorted((kv for kv in tb.items() if kv[0][0] in ladder),
         t = float(r["median_s"])
         print("%-10s %5d %12.4e %12.4e %8.3f" % (rung, work, t, cp[(rung, work)][0],
                                                  cp[(rung, work)][0] / t))
+for side, rung in (("plain-grid-stride", "plain"), ("smem-blockdim", "smem")):
+    for (name, work), r in sorted(tb.items()):
+        if name == side and (rung, work) in tb:
+            print("%-17s work %3d: %.4e s, %.3f x the textbook %s rung (another way to write it)"
+                  % (side, work, float(r["median_s"]),
+                     float(r["median_s"]) / float(tb[(rung, work)]["median_s"]), rung))
 print("cudaMemcpy device to device: %.1f GB/s (reads plus writes)" % (copy * 1e-9))
 for who, rows in (("textbook", {k: float(r["bytes_per_s"]) for k, r in tb.items()}),
                   ("coalprobe", {k: v[1] for k, v in cp.items()})):
-    at0 = {k[0]: v for k, v in rows.items() if k[1] == 0 and k[0] != "memcpy"}
+    at0 = {k[0]: v for k, v in rows.items() if k[1] == 0 and k[0] in ladder}
     if at0:
         best = max(at0, key=at0.get)
         print("best %s rung at work 0: %s, %.1f GB/s, %.1f%% of cudaMemcpy" %

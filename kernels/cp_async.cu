@@ -24,48 +24,45 @@ __device__ __forceinline__ uint64_t cp_async_tile_of(uint64_t j)
     return blockIdx.x + j * gridDim.x;
 }
 
-// Computes tile `tile` (its floats at src: shared or global memory) into out.
+// Computes tile `tile` (its floats at src: shared or global memory) into out: this thread's
+// elements cp_async_element(threadIdx.x, 0 .. CP_ASYNC_PER_THREAD - 1), written as a loop with a
+// step (the textbook's form) rather than over e: with e the compiler unrolls all 16 computes,
+// and that code ran the smem and TMA rungs 25-33% slower at --work 64 on the H100 (the same
+// loop, the same instructions per element; docs/results/2026-11-25-h100-async-form).
 __device__ __forceinline__ void cp_async_compute(const float *src, float *__restrict__ out,
                                                  uint64_t tile, uint32_t work)
 {
     float *dst = out + tile * CP_ASYNC_TILE;
-    for (uint32_t e = 0; e < CP_ASYNC_PER_THREAD; e++) {
-        uint32_t k = cp_async_element(threadIdx.x, e);
+    for (uint32_t k = cp_async_element(threadIdx.x, 0); k < CP_ASYNC_TILE; k += CP_ASYNC_BLOCK)
         dst[k] = cp_async_work(src[k], work);
-    }
 }
 
 extern __shared__ __align__(128) float cp_async_buffers[]; // `stages` tiles
 
-// plain: every thread loads its own elements (LDG) and computes them.
+// plain (STAGED false): every thread loads its own elements (LDG) and computes them; smem
+// (STAGED true): the tile staged in shared memory by the block (LDG, STS), then computed from
+// there.
+template <bool STAGED>
 __global__ void __launch_bounds__(CP_ASYNC_BLOCK)
-    cp_async_plain_kernel(const float *__restrict__ in, float *__restrict__ out, uint64_t tiles,
-                          uint32_t work)
-{
-    uint64_t n = cp_async_block_tiles(tiles);
-    for (uint64_t j = 0; j < n; j++) {
-        uint64_t t = cp_async_tile_of(j);
-        cp_async_compute(in + t * CP_ASYNC_TILE, out, t, work);
-    }
-}
-
-// smem: the tile staged in shared memory by the block (LDG, STS), then computed from there.
-__global__ void __launch_bounds__(CP_ASYNC_BLOCK)
-    cp_async_smem_kernel(const float *__restrict__ in, float *__restrict__ out, uint64_t tiles,
+    cp_async_sync_kernel(const float *__restrict__ in, float *__restrict__ out, uint64_t tiles,
                          uint32_t work)
 {
     uint64_t n = cp_async_block_tiles(tiles);
     for (uint64_t j = 0; j < n; j++) {
         uint64_t t = cp_async_tile_of(j);
         const float *src = in + t * CP_ASYNC_TILE;
+        if (STAGED) {
 #pragma unroll
-        for (uint32_t e = 0; e < CP_ASYNC_PER_THREAD; e++) {
-            uint32_t k = cp_async_element(threadIdx.x, e);
-            cp_async_buffers[k] = src[k];
+            for (uint32_t e = 0; e < CP_ASYNC_PER_THREAD; e++) {
+                uint32_t k = cp_async_element(threadIdx.x, e);
+                cp_async_buffers[k] = src[k];
+            }
+            __syncthreads();
+            src = cp_async_buffers;
         }
-        __syncthreads();
-        cp_async_compute(cp_async_buffers, out, t, work);
-        __syncthreads(); // the tile is read before the next one overwrites it
+        cp_async_compute(src, out, t, work);
+        if (STAGED)
+            __syncthreads(); // the tile is read before the next one overwrites it
     }
 }
 
@@ -248,9 +245,9 @@ const void *cp_async_kernel_for(int variant, int stages)
         return nullptr;
     switch (variant) {
     case CP_ASYNC_PLAIN:
-        return (const void *)cp_async_plain_kernel;
+        return (const void *)cp_async_sync_kernel<false>;
     case CP_ASYNC_SMEM:
-        return (const void *)cp_async_smem_kernel;
+        return (const void *)cp_async_sync_kernel<true>;
     case CP_ASYNC_CP_ASYNC:
         return (const void *)cp_async_lanes_kernels[stages - 1];
     case CP_ASYNC_TMA_BULK:
