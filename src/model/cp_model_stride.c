@@ -27,7 +27,7 @@ static int cp_stride_is_strided(const cp_config *c, size_t a)
     return (c->op == CP_OP_LOAD) == (a == 0);
 }
 
-static void cp_stride_describe(const cp_config *c, cp_prediction *out)
+void cp_model_stride_describe(const cp_config *c, cp_prediction *out)
 {
     uint64_t n = c->elements, w = c->width_bytes;
     uint64_t strided_bytes = cp_stride_extent(n, c->stride, c->offset) * w;
@@ -46,8 +46,8 @@ static uint64_t cp_stride_element(const cp_config *c, size_t a, uint64_t i)
     return cp_stride_is_strided(c, a) ? cp_stride_index(i, c->stride, c->offset) : i;
 }
 
-static uint32_t cp_stride_lanes(const cp_config *c, size_t a, uint32_t ins, uint64_t w, uint64_t t,
-                                uint64_t addr[CP_WARP_SIZE])
+uint32_t cp_model_stride_lanes(const cp_config *c, size_t a, uint32_t ins, uint64_t w, uint64_t t,
+                               uint64_t addr[CP_WARP_SIZE])
 {
     (void)t;
     return cp_model_linear_lanes(c, a, w, c->width_bytes,
@@ -55,14 +55,14 @@ static uint32_t cp_stride_lanes(const cp_config *c, size_t a, uint32_t ins, uint
                                  cp_stride_element, addr);
 }
 
-static size_t cp_stride_classes(const cp_config *c, size_t a,
-                                cp_warp_class classes[CP_MODEL_MAX_CLASSES])
+size_t cp_model_stride_classes(const cp_config *c, size_t a,
+                               cp_warp_class classes[CP_MODEL_MAX_CLASSES])
 {
     (void)a; /* a full warp spans 32 * stride * width bytes, a multiple of 128 */
     return cp_model_linear_classes(c->elements, classes);
 }
 
-static uint64_t cp_stride_footprint(const cp_config *c, size_t a)
+uint64_t cp_model_stride_footprint(const cp_config *c, size_t a)
 {
     uint64_t w = c->width_bytes;
     if (cp_stride_is_strided(c, a))
@@ -70,20 +70,9 @@ static uint64_t cp_stride_footprint(const cp_config *c, size_t a)
     return cp_model_monotone_footprint(c->elements, w, 0, w);
 }
 
-const cp_family_model cp_model_stride_family = {
-    cp_stride_describe,
-    cp_stride_lanes,
-    cp_stride_classes,
-    cp_model_no_iteration_step,
-    cp_stride_footprint,
-    NULL,
-    NULL,
-    0,
-};
-
 /* ---- layout: access 0 reads one field of "in" (AoS or SoA), access 1 writes "out" ---- */
 
-static void cp_layout_describe(const cp_config *c, cp_prediction *out)
+void cp_model_layout_describe(const cp_config *c, cp_prediction *out)
 {
     uint64_t n = c->elements;
     out->threads = n;
@@ -101,22 +90,22 @@ static uint64_t cp_layout_element(const cp_config *c, size_t a, uint64_t i)
                                       : cp_layout_soa_index(i, c->elements, c->field);
 }
 
-static uint32_t cp_layout_lanes(const cp_config *c, size_t a, uint32_t ins, uint64_t w, uint64_t t,
-                                uint64_t addr[CP_WARP_SIZE])
+uint32_t cp_model_layout_lanes(const cp_config *c, size_t a, uint32_t ins, uint64_t w, uint64_t t,
+                               uint64_t addr[CP_WARP_SIZE])
 {
     (void)ins;
     (void)t;
     return cp_model_linear_lanes(c, a, w, 4, 0, cp_layout_element, addr);
 }
 
-static size_t cp_layout_classes(const cp_config *c, size_t a,
-                                cp_warp_class classes[CP_MODEL_MAX_CLASSES])
+size_t cp_model_layout_classes(const cp_config *c, size_t a,
+                               cp_warp_class classes[CP_MODEL_MAX_CLASSES])
 {
     (void)a; /* a full warp spans 32 * fields * 4 (AoS) or 128 (SoA) bytes */
     return cp_model_linear_classes(c->elements, classes);
 }
 
-static uint64_t cp_layout_footprint(const cp_config *c, size_t a)
+uint64_t cp_model_layout_footprint(const cp_config *c, size_t a)
 {
     if (a == 1)
         return cp_model_monotone_footprint(c->elements, 4, 0, 4);
@@ -125,14 +114,3 @@ static uint64_t cp_layout_footprint(const cp_config *c, size_t a)
                                            (uint64_t)c->field * 4, 4);
     return cp_model_monotone_footprint(c->elements, 4, (uint64_t)c->field * c->elements * 4, 4);
 }
-
-const cp_family_model cp_model_layout_family = {
-    cp_layout_describe,
-    cp_layout_lanes,
-    cp_layout_classes,
-    cp_model_no_iteration_step,
-    cp_layout_footprint,
-    NULL,
-    NULL,
-    0,
-};
