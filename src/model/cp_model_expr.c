@@ -16,24 +16,16 @@ static int cp_expr_is_indexed(const cp_config *c, size_t a)
     return (c->op == CP_OP_LOAD) == (a == 0);
 }
 
-static uint32_t cp_expr_lane_bytes(const cp_config *c)
-{
-    return c->width_bytes > 16 ? 16 : c->width_bytes;
-}
-
 static void cp_expr_access(const cp_config *c, cp_access_prediction *ap, const char *name, cp_op op,
                            int indexed)
 {
-    cp_model_access(ap, name, op, CP_SPACE_GLOBAL, cp_expr_lane_bytes(c),
-                    c->width_bytes / cp_expr_lane_bytes(c), 1, c->elements * c->width_bytes,
-                    indexed);
+    cp_model_element_access(ap, name, op, CP_SPACE_GLOBAL, c->width_bytes,
+                            c->elements * c->width_bytes, indexed);
 }
 
 void cp_model_expr_describe(const cp_config *c, cp_prediction *out)
 {
-    out->threads = c->elements;
-    out->warps = cp_model_linear_warps(c->elements);
-    out->naccesses = 2;
+    cp_model_linear_grid(out, c->elements, 2);
     cp_expr_access(c, &out->accesses[0], "in", CP_OP_LOAD, cp_expr_is_indexed(c, 0));
     cp_expr_access(c, &out->accesses[1], "out", CP_OP_STORE, cp_expr_is_indexed(c, 1));
 }
@@ -51,7 +43,8 @@ uint32_t cp_model_expr_lanes(const cp_config *c, size_t a, uint32_t ins, uint64_
                              uint64_t addr[CP_WARP_SIZE])
 {
     (void)t;
-    return cp_model_linear_lanes(c, a, w, c->width_bytes, (uint64_t)ins * cp_expr_lane_bytes(c),
+    return cp_model_linear_lanes(c, a, w, c->width_bytes,
+                                 (uint64_t)ins * cp_model_lane_bytes(c->width_bytes),
                                  cp_expr_element, addr);
 }
 

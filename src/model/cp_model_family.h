@@ -141,6 +141,15 @@ void cp_model_access(cp_access_prediction *ap, const char *name, cp_op op, cp_sp
                      uint32_t lane_bytes, uint32_t instructions, uint64_t iterations,
                      uint64_t buffer_bytes, int strided);
 
+/* Bytes one lane moves per instruction for elements of `width` bytes: elements wider than 16
+ * bytes are split into 16-byte instructions (sm_90 has no wider global load or store). */
+uint32_t cp_model_lane_bytes(uint32_t width);
+
+/* Describes access ap of one element of `width` bytes per thread, once (one iteration), in
+ * instructions of cp_model_lane_bytes(width) (cp_model_access says what the rest is). */
+void cp_model_element_access(cp_access_prediction *ap, const char *name, cp_op op, cp_space space,
+                             uint32_t width, uint64_t buffer_bytes, int strided);
+
 /* Distinct 32-byte sectors touched by n elements of L bytes at byte offsets O + i*S
  * (i = 0..n-1, S >= L), from a 32-byte aligned base; exact, in O(32) steps. */
 uint64_t cp_model_monotone_footprint(uint64_t n, uint64_t S, uint64_t O, uint64_t L);
@@ -150,6 +159,10 @@ uint64_t cp_model_monotone_footprint(uint64_t n, uint64_t S, uint64_t O, uint64_
  * numbered as the kernels number them. */
 uint64_t cp_model_linear_warps(uint64_t threads);
 uint64_t cp_model_linear_thread(uint64_t w, unsigned lane);
+
+/* Fills the grid of out for a one-element-per-thread kernel of `threads` threads (its threads
+ * and warps) and its number of accesses. */
+void cp_model_linear_grid(cp_prediction *out, uint64_t threads, size_t naccesses);
 
 /* Lane addresses of warp w of a one-element-per-thread grid of c->elements threads, for access
  * a: thread i accesses element element(c, a, i), at byte element * element_bytes + extra; lanes

@@ -7,21 +7,16 @@
 
 enum { CP_GATHER_IDX, CP_GATHER_IN, CP_GATHER_OUT };
 
-static void cp_gather_access(cp_access_prediction *ap, const char *name, cp_op op, uint64_t bytes,
-                             int strided)
-{
-    cp_model_access(ap, name, op, CP_SPACE_GLOBAL, 4, 1, 1, bytes, strided);
-}
-
 void cp_model_gather_describe(const cp_config *c, cp_prediction *out)
 {
     uint64_t n = c->elements;
-    out->threads = n;
-    out->warps = cp_model_linear_warps(n);
-    out->naccesses = 3;
-    cp_gather_access(&out->accesses[CP_GATHER_IDX], "idx", CP_OP_LOAD, n * 4, 0);
-    cp_gather_access(&out->accesses[CP_GATHER_IN], "in", CP_OP_LOAD, n * 4, 1);
-    cp_gather_access(&out->accesses[CP_GATHER_OUT], "out", CP_OP_STORE, n * 4, 0);
+    cp_model_linear_grid(out, n, 3);
+    cp_model_element_access(&out->accesses[CP_GATHER_IDX], "idx", CP_OP_LOAD, CP_SPACE_GLOBAL, 4,
+                            n * 4, 0);
+    cp_model_element_access(&out->accesses[CP_GATHER_IN], "in", CP_OP_LOAD, CP_SPACE_GLOBAL, 4,
+                            n * 4, 1);
+    cp_model_element_access(&out->accesses[CP_GATHER_OUT], "out", CP_OP_STORE, CP_SPACE_GLOBAL, 4,
+                            n * 4, 0);
 }
 
 /* The element thread i accesses through access a: in at idx[i], idx and out at i. */

@@ -17,24 +17,16 @@ static uint64_t cp_readonly_entries(const cp_config *c)
     return c->table_bytes / 4;
 }
 
-static void cp_readonly_access(cp_access_prediction *ap, const char *name, cp_op op, cp_space space,
-                               uint64_t bytes, int strided)
-{
-    cp_model_access(ap, name, op, space, 4, 1, 1, bytes, strided);
-}
-
 void cp_model_readonly_describe(const cp_config *c, cp_prediction *out)
 {
     uint64_t n = c->elements;
-    out->threads = n;
-    out->warps = cp_model_linear_warps(n);
-    out->naccesses = 2;
+    cp_model_linear_grid(out, n, 2);
     cp_space space =
         c->readonly == CP_READONLY_VARIANT_CONSTANT ? CP_SPACE_CONSTANT : CP_SPACE_GLOBAL;
-    cp_readonly_access(&out->accesses[CP_READONLY_TABLE], "table", CP_OP_LOAD, space,
-                       c->table_bytes, 1);
-    cp_readonly_access(&out->accesses[CP_READONLY_OUT], "out", CP_OP_STORE, CP_SPACE_GLOBAL, n * 4,
-                       0);
+    cp_model_element_access(&out->accesses[CP_READONLY_TABLE], "table", CP_OP_LOAD, space, 4,
+                            c->table_bytes, 1);
+    cp_model_element_access(&out->accesses[CP_READONLY_OUT], "out", CP_OP_STORE, CP_SPACE_GLOBAL, 4,
+                            n * 4, 0);
 }
 
 /* The element thread i accesses through access a: the table at its entry, out at i. */

@@ -6,20 +6,6 @@
 #include "cp_model_family.h"
 #include "cp_stride.h"
 
-/* Bytes one lane moves per instruction: elements wider than 16 bytes are split into 16-byte
- * instructions (sm_90 has no wider global load or store). */
-static uint32_t cp_stride_lane_bytes(uint32_t width)
-{
-    return width > 16 ? 16 : width;
-}
-
-static void cp_access_set(cp_access_prediction *ap, const char *name, cp_op op, uint32_t width,
-                          uint64_t buffer_bytes, int strided)
-{
-    uint32_t lane = cp_stride_lane_bytes(width);
-    cp_model_access(ap, name, op, CP_SPACE_GLOBAL, lane, width / lane, 1, buffer_bytes, strided);
-}
-
 /* ---- stride: access 0 reads "in", access 1 writes "out"; op picks the strided one ---- */
 
 static int cp_stride_is_strided(const cp_config *c, size_t a)
@@ -31,13 +17,13 @@ void cp_model_stride_describe(const cp_config *c, cp_prediction *out)
 {
     uint64_t n = c->elements, w = c->width_bytes;
     uint64_t strided_bytes = cp_stride_extent(n, c->stride, c->offset) * w;
-    out->threads = n;
-    out->warps = cp_model_linear_warps(n);
-    out->naccesses = 2;
-    cp_access_set(&out->accesses[0], "in", CP_OP_LOAD, c->width_bytes,
-                  cp_stride_is_strided(c, 0) ? strided_bytes : n * w, cp_stride_is_strided(c, 0));
-    cp_access_set(&out->accesses[1], "out", CP_OP_STORE, c->width_bytes,
-                  cp_stride_is_strided(c, 1) ? strided_bytes : n * w, cp_stride_is_strided(c, 1));
+    cp_model_linear_grid(out, n, 2);
+    cp_model_element_access(&out->accesses[0], "in", CP_OP_LOAD, CP_SPACE_GLOBAL, c->width_bytes,
+                            cp_stride_is_strided(c, 0) ? strided_bytes : n * w,
+                            cp_stride_is_strided(c, 0));
+    cp_model_element_access(&out->accesses[1], "out", CP_OP_STORE, CP_SPACE_GLOBAL, c->width_bytes,
+                            cp_stride_is_strided(c, 1) ? strided_bytes : n * w,
+                            cp_stride_is_strided(c, 1));
 }
 
 /* The element thread i accesses through access a. */
@@ -51,7 +37,7 @@ uint32_t cp_model_stride_lanes(const cp_config *c, size_t a, uint32_t ins, uint6
 {
     (void)t;
     return cp_model_linear_lanes(c, a, w, c->width_bytes,
-                                 (uint64_t)ins * cp_stride_lane_bytes(c->width_bytes),
+                                 (uint64_t)ins * cp_model_lane_bytes(c->width_bytes),
                                  cp_stride_element, addr);
 }
 
@@ -75,11 +61,10 @@ uint64_t cp_model_stride_footprint(const cp_config *c, size_t a)
 void cp_model_layout_describe(const cp_config *c, cp_prediction *out)
 {
     uint64_t n = c->elements;
-    out->threads = n;
-    out->warps = cp_model_linear_warps(n);
-    out->naccesses = 2;
-    cp_access_set(&out->accesses[0], "in", CP_OP_LOAD, 4, cp_layout_extent(n, c->fields) * 4, 1);
-    cp_access_set(&out->accesses[1], "out", CP_OP_STORE, 4, n * 4, 0);
+    cp_model_linear_grid(out, n, 2);
+    cp_model_element_access(&out->accesses[0], "in", CP_OP_LOAD, CP_SPACE_GLOBAL, 4,
+                            cp_layout_extent(n, c->fields) * 4, 1);
+    cp_model_element_access(&out->accesses[1], "out", CP_OP_STORE, CP_SPACE_GLOBAL, 4, n * 4, 0);
 }
 
 static uint64_t cp_layout_element(const cp_config *c, size_t a, uint64_t i)
