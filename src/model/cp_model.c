@@ -671,11 +671,6 @@ void cp_model_access(cp_access_prediction *ap, const char *name, cp_op op, cp_sp
                                  .strided = strided};
 }
 
-uint32_t cp_model_lane_bytes(uint32_t width)
-{
-    return width > 16 ? 16 : width;
-}
-
 void cp_model_element_access(cp_access_prediction *ap, const char *name, cp_op op, cp_space space,
                              uint32_t width, uint64_t buffer_bytes, int strided)
 {

@@ -142,8 +142,12 @@ void cp_model_access(cp_access_prediction *ap, const char *name, cp_op op, cp_sp
                      uint64_t buffer_bytes, int strided);
 
 /* Bytes one lane moves per instruction for elements of `width` bytes: elements wider than 16
- * bytes are split into 16-byte instructions (sm_90 has no wider global load or store). */
-uint32_t cp_model_lane_bytes(uint32_t width);
+ * bytes are split into 16-byte instructions (sm_90 has no wider global load or store). Inline:
+ * the lanes() of stride and expr call it for every warp. */
+static inline uint32_t cp_model_lane_bytes(uint32_t width)
+{
+    return width > 16 ? 16 : width;
+}
 
 /* Describes access ap of one element of `width` bytes per thread, once (one iteration), in
  * instructions of cp_model_lane_bytes(width) (cp_model_access says what the rest is). */
