@@ -10,7 +10,7 @@ static size_t cp_measure_async_out(const cp_cuda_run *r)
     return r->p->naccesses - 1;
 }
 
-static int cp_measure_async_launch(const cp_cuda_run *r, cp_status *st)
+int cp_measure_async_launch(const cp_cuda_run *r, cp_status *st)
 {
     const cp_config *c = r->c;
     CP_CUDA_CHECK(st, cp_kernels_async_launch((int)c->async, (int)c->stages, r->bufs[0],
@@ -19,12 +19,12 @@ static int cp_measure_async_launch(const cp_cuda_run *r, cp_status *st)
     return CP_EXIT_OK;
 }
 
-static cudaError_t cp_measure_async_resources(const cp_config *c, cp_kernel_resources *k)
+cudaError_t cp_measure_async_config_resources(const cp_config *c, cp_kernel_resources *k)
 {
     return cp_kernels_async_resources((int)c->async, (int)c->stages, k);
 }
 
-static int cp_measure_async_poison(const cp_cuda_run *r, cp_status *st)
+int cp_measure_async_poison(const cp_cuda_run *r, cp_status *st)
 {
     return cp_cuda_poison_access(r, cp_measure_async_out(r), st);
 }
@@ -42,7 +42,7 @@ static uint32_t cp_measure_async_want(const void *ctx, uint64_t word)
     return cp_cuda_float_bits(cp_async_work(cp_fill_value(word, cp_cuda_seed(0)), c->work));
 }
 
-static int cp_measure_async_verify(const cp_cuda_run *r, cp_measurement *m, cp_status *st)
+int cp_measure_async_verify(const cp_cuda_run *r, cp_measurement *m, cp_status *st)
 {
     (void)m;
     const cp_config *c = r->c;
@@ -54,10 +54,3 @@ static int cp_measure_async_verify(const cp_cuda_run *r, cp_measurement *m, cp_s
                                     CP_ASYNC_TILE, &e, st));
     return CP_EXIT_OK;
 }
-
-const cp_measure_family cp_measure_async = {
-    .launch = cp_measure_async_launch,
-    .poison = cp_measure_async_poison,
-    .verify = cp_measure_async_verify,
-    .config_resources = cp_measure_async_resources,
-};

@@ -15,7 +15,7 @@ _Static_assert(CP_EXPR_MAX_PARAMS == 8 && sizeof(long long) == sizeof(int64_t),
                "the expr kernel takes the config's parameters as they are");
 
 /* Unloads the expr kernels and forgets the expression they were compiled for. */
-static void cp_measure_expr_release(cp_cuda_state *s)
+void cp_measure_expr_release(cp_cuda_state *s)
 {
     for (int k = 0; k < CP_EXPR_KERNEL_COUNT; k++) {
         cp_rtc_unload(s->expr_kernels[k]);
@@ -28,7 +28,7 @@ static void cp_measure_expr_release(cp_cuda_state *s)
 
 /* The expr kernel of c: its expression compiled by NVRTC for this GPU (once per expression),
  * the kernel for c's op and width loaded (once). */
-static int cp_measure_expr_kernel(cp_cuda_state *s, const cp_config *c, cp_rtc_module **k,
+int cp_measure_expr_loaded_kernel(cp_cuda_state *s, const cp_config *c, cp_rtc_module **k,
                                   cp_status *st)
 {
     if (s->expr != c->expr) {
@@ -54,7 +54,7 @@ static int cp_measure_expr_kernel(cp_cuda_state *s, const cp_config *c, cp_rtc_m
 }
 
 /* c's kernel compiled and loaded for device d alone, for --explain without the backend. */
-static int cp_measure_expr_load(const cp_device_info *d, const cp_config *c, cp_rtc_module **k,
+int cp_measure_expr_load_kernel(const cp_device_info *d, const cp_config *c, cp_rtc_module **k,
                                 cp_status *st)
 {
     char *src;
@@ -69,11 +69,11 @@ static int cp_measure_expr_load(const cp_device_info *d, const cp_config *c, cp_
     return rc;
 }
 
-static int cp_measure_expr_launch(const cp_cuda_run *r, cp_status *st)
+int cp_measure_expr_launch(const cp_cuda_run *r, cp_status *st)
 {
     const cp_config *c = r->c;
     cp_rtc_module *k = NULL;
-    CP_TRY(cp_measure_expr_kernel(r->s, c, &k, st));
+    CP_TRY(cp_measure_expr_loaded_kernel(r->s, c, &k, st));
     long long n = (long long)c->elements;
     /* the kernel's cp_expr_params is the 8 int64 of the config, unused ones 0 */
     void *args[] = {(void *)&r->bufs[0], (void *)&r->bufs[1], &n, (void *)c->expr_params};
@@ -83,8 +83,8 @@ static int cp_measure_expr_launch(const cp_cuda_run *r, cp_status *st)
     return cp_rtc_launch(k, (unsigned)blocks, CP_STRIDE_BLOCK, 0, r->s->stream, args, st);
 }
 
-static int cp_measure_expr_resources(const cp_config *c, const cp_rtc_module *expr,
-                                     cp_kernel_resources *k, cp_resources *r, cp_status *st)
+int cp_measure_expr_resources(const cp_config *c, const cp_rtc_module *expr, cp_kernel_resources *k,
+                              cp_resources *r, cp_status *st)
 {
     (void)c;
     (void)r;
@@ -95,7 +95,7 @@ static int cp_measure_expr_resources(const cp_config *c, const cp_rtc_module *ex
 }
 
 /* The whole output, access 1. */
-static int cp_measure_expr_poison(const cp_cuda_run *r, cp_status *st)
+int cp_measure_expr_poison(const cp_cuda_run *r, cp_status *st)
 {
     return cp_cuda_poison_access(r, 1, st);
 }
@@ -103,7 +103,7 @@ static int cp_measure_expr_poison(const cp_cuda_run *r, cp_status *st)
 /* 16 chunks of threads. op load: out[i] = in[EXPR(i)] exactly. op store: out[EXPR(i)] holds
  * in[i], or, where several threads share an index (their stores race), the value of one of
  * them: some fill value of in, never the poison. */
-static int cp_measure_expr_verify(const cp_cuda_run *r, cp_measurement *m, cp_status *st)
+int cp_measure_expr_verify(const cp_cuda_run *r, cp_measurement *m, cp_status *st)
 {
     (void)m;
     const cp_config *c = r->c;
@@ -128,13 +128,3 @@ static int cp_measure_expr_verify(const cp_cuda_run *r, cp_measurement *m, cp_st
     free(out);
     return rc;
 }
-
-const cp_measure_family cp_measure_expr = {
-    .launch = cp_measure_expr_launch,
-    .poison = cp_measure_expr_poison,
-    .verify = cp_measure_expr_verify,
-    .resources = cp_measure_expr_resources,
-    .loaded_kernel = cp_measure_expr_kernel,
-    .load_kernel = cp_measure_expr_load,
-    .release = cp_measure_expr_release,
-};

@@ -1,8 +1,7 @@
 /* cp_measure_family.h: the CUDA backend's state and what it asks of each access-pattern family
- * (its kernel's launch, resources and output check), private to the measure layer: one
- * cp_measure_family per family in cp_measure_<family>.c, found by cp_measure_family_of. A new
- * family defines its cp_measure_<family> there, declares it below and enters it in the table of
- * cp_measure_family.c. */
+ * (its kernel's launch, resources and output check), private to the measure layer: a family
+ * defines its hooks cp_measure_<family>_<hook> in cp_measure_<family>.c, declares them below and
+ * enters them in its entry of the table of cp_measure_family.c, found by cp_measure_family_of. */
 #ifndef CP_MEASURE_FAMILY_H
 #define CP_MEASURE_FAMILY_H
 
@@ -107,53 +106,128 @@ typedef struct cp_cuda_copy {
     int (*check_chunk)(const cp_cuda_run *r, const cp_cuda_chunk *ch, cp_status *st);
 } cp_cuda_copy;
 
-/* What the backend asks of a family. Every configuration goes through the same steps
- * (buffers from the prediction's accesses, inputs filled, output poisoned, one checked launch,
- * timed launches, counters); these are the steps that differ. Optional members are NULL. */
+/* What the backend asks of a family: its hooks, one type each, so that a family declares its
+ * hooks by name below (and its definitions are checked against them). Every configuration goes
+ * through the same steps (buffers from the prediction's accesses, inputs filled, output
+ * poisoned, one checked launch, timed launches, counters); these are the steps that differ. */
+
+/* Launches the configuration's kernel on the state's stream (launch errors only). */
+typedef int cp_measure_launch_fn(const cp_cuda_run *r, cp_status *st);
+/* Fills what the output check reads with 0xFF bytes (a NaN), so that a word the kernel failed
+ * to write cannot pass for a stale right answer. */
+typedef int cp_measure_poison_fn(const cp_cuda_run *r, cp_status *st);
+/* Checks the output of the launch that just ran; may record how close it came in m. */
+typedef int cp_measure_verify_fn(const cp_cuda_run *r, cp_measurement *m, cp_status *st);
+/* The static resources of the kernel launch runs for c (timed launches: `alone` 0) into k, in
+ * one of three forms (cp_measure_family says which): fixed, a kernel's whose resources depend
+ * on nothing in c (its cp_kernels_<family>_resources itself); config, those of a built-in kernel
+ * chosen by c; general: expr is the kernel compiled at run time for c (NULL for the others),
+ * and a configuration whose kernel is not coalprobe's writes why into r->reason and leaves k
+ * alone. */
+typedef cudaError_t cp_measure_fixed_resources_fn(cp_kernel_resources *k);
+typedef cudaError_t cp_measure_config_resources_fn(const cp_config *c, cp_kernel_resources *k);
+typedef int cp_measure_resources_fn(const cp_config *c, const cp_rtc_module *expr,
+                                    cp_kernel_resources *k, cp_resources *r, cp_status *st);
+/* Writes input access a itself instead of the common fill, setting *written (its contents are
+ * then not a fill, never reused as one). */
+typedef int cp_measure_fill_input_fn(const cp_cuda_run *r, size_t a, void *buf, int *written,
+                                     cp_status *st);
+/* 1 when c's kernel is profiled with one block per SM (cp_kernels.h, `alone`). */
+typedef int cp_measure_profiled_alone_fn(const cp_config *c);
+/* What the family measures after the timing (into m, m's median set). */
+typedef int cp_measure_after_timing_fn(const cp_cuda_run *r, cp_measurement *m, cp_status *st);
+/* For kernels compiled at run time: c's kernel as loaded in s by the launches (a look-up), and
+ * c's kernel compiled and loaded for device d alone (the caller unloads it), both for
+ * resources. */
+typedef int cp_measure_loaded_kernel_fn(cp_cuda_state *s, const cp_config *c, cp_rtc_module **k,
+                                        cp_status *st);
+typedef int cp_measure_load_kernel_fn(const cp_device_info *d, const cp_config *c,
+                                      cp_rtc_module **k, cp_status *st);
+/* Releases what the family keeps in s (when the backend closes). */
+typedef void cp_measure_release_fn(cp_cuda_state *s);
+
+/* A family's entry of the measure table (cp_measure_family.c). Optional members are NULL. */
 typedef struct cp_measure_family {
-    /* Launches the configuration's kernel on the state's stream (launch errors only). */
-    int (*launch)(const cp_cuda_run *r, cp_status *st);
-    /* Fills what the output check reads with 0xFF bytes (a NaN), so that a word the kernel
-     * failed to write cannot pass for a stale right answer. */
-    int (*poison)(const cp_cuda_run *r, cp_status *st);
-    /* Checks the output of the launch that just ran; may record how close it came in m. */
-    int (*verify)(const cp_cuda_run *r, cp_measurement *m, cp_status *st);
+    cp_measure_launch_fn *launch;
+    cp_measure_poison_fn *poison;
+    cp_measure_verify_fn *verify;
     /* A one-element-per-thread family: the copy its kernel makes, poisoned and checked in
      * chunks by cp_cuda_copy_poison and cp_cuda_copy_verify (poison and verify are NULL). */
     const cp_cuda_copy *copy;
-    /* The static resources of the kernel launch runs for c (timed launches: `alone` 0) into k,
-     * in one of three forms (exactly one is set; cp_measure_family_resources calls it):
-     * fixed_resources, a kernel's whose resources depend on nothing in c (its
-     * cp_kernels_<family>_resources itself); config_resources, those of a built-in kernel
-     * chosen by c; resources, the general form: expr is the kernel compiled at run time for c
-     * (NULL for the others), and a configuration whose kernel is not coalprobe's writes why
-     * into r->reason and leaves k alone. */
-    cudaError_t (*fixed_resources)(cp_kernel_resources *k);
-    cudaError_t (*config_resources)(const cp_config *c, cp_kernel_resources *k);
-    int (*resources)(const cp_config *c, const cp_rtc_module *expr, cp_kernel_resources *k,
-                     cp_resources *r, cp_status *st);
-    /* Optional: writes input access a itself instead of the common fill, setting *written
-     * (its contents are then not a fill, never reused as one). */
-    int (*fill_input)(const cp_cuda_run *r, size_t a, void *buf, int *written, cp_status *st);
-    /* Optional: 1 when c's kernel is profiled with one block per SM (cp_kernels.h, `alone`). */
-    int (*profiled_alone)(const cp_config *c);
-    /* Optional: what the family measures after the timing (into m, m's median set). */
-    int (*after_timing)(const cp_cuda_run *r, cp_measurement *m, cp_status *st);
-    /* Optional, for kernels compiled at run time: c's kernel as loaded in s by the launches
-     * (a look-up), and c's kernel compiled and loaded for device d alone (the caller unloads
-     * it), both for resources. */
-    int (*loaded_kernel)(cp_cuda_state *s, const cp_config *c, cp_rtc_module **k, cp_status *st);
-    int (*load_kernel)(const cp_device_info *d, const cp_config *c, cp_rtc_module **k,
-                       cp_status *st);
-    /* Optional: releases what the family keeps in s (when the backend closes). */
-    void (*release)(cp_cuda_state *s);
+    /* Its resources: exactly one of the three is set; cp_measure_family_resources calls it. */
+    cp_measure_fixed_resources_fn *fixed_resources;
+    cp_measure_config_resources_fn *config_resources;
+    cp_measure_resources_fn *resources;
+    cp_measure_fill_input_fn *fill_input;         /* optional */
+    cp_measure_profiled_alone_fn *profiled_alone; /* optional */
+    cp_measure_after_timing_fn *after_timing;     /* optional */
+    cp_measure_loaded_kernel_fn *loaded_kernel;   /* optional, with load_kernel */
+    cp_measure_load_kernel_fn *load_kernel;
+    cp_measure_release_fn *release; /* optional */
     /* 1 when the pattern's shared-memory bytes count as useful bytes (what the family moves). */
     int useful_shared;
 } cp_measure_family;
 
-extern const cp_measure_family cp_measure_stride, cp_measure_layout, cp_measure_gemm,
-    cp_measure_gather, cp_measure_smem, cp_measure_transpose, cp_measure_expr, cp_measure_readonly,
-    cp_measure_async;
+/* Each family's hooks, defined in cp_measure_<family>.c; the table of cp_measure_family.c
+ * enters them (layout and gather take their fixed resources from cp_kernels.h). */
+
+/* stride */
+cp_measure_launch_fn cp_measure_stride_launch;
+extern const cp_cuda_copy cp_measure_stride_copy;
+cp_measure_config_resources_fn cp_measure_stride_config_resources;
+
+/* layout */
+cp_measure_launch_fn cp_measure_layout_launch;
+extern const cp_cuda_copy cp_measure_layout_copy;
+
+/* gemm */
+cp_measure_launch_fn cp_measure_gemm_launch;
+cp_measure_poison_fn cp_measure_gemm_poison;
+cp_measure_verify_fn cp_measure_gemm_verify;
+cp_measure_resources_fn cp_measure_gemm_resources;
+cp_measure_after_timing_fn cp_measure_gemm_after_timing;
+cp_measure_release_fn cp_measure_gemm_release;
+
+/* gather */
+cp_measure_launch_fn cp_measure_gather_launch;
+extern const cp_cuda_copy cp_measure_gather_copy;
+cp_measure_fill_input_fn cp_measure_gather_fill_input;
+
+/* smem */
+cp_measure_launch_fn cp_measure_smem_launch;
+cp_measure_poison_fn cp_measure_smem_poison;
+cp_measure_verify_fn cp_measure_smem_verify;
+cp_measure_config_resources_fn cp_measure_smem_config_resources;
+cp_measure_profiled_alone_fn cp_measure_smem_profiled_alone;
+
+/* transpose */
+cp_measure_launch_fn cp_measure_transpose_launch;
+cp_measure_poison_fn cp_measure_transpose_poison;
+cp_measure_verify_fn cp_measure_transpose_verify;
+cp_measure_config_resources_fn cp_measure_transpose_config_resources;
+cp_measure_profiled_alone_fn cp_measure_transpose_profiled_alone;
+
+/* expr */
+cp_measure_launch_fn cp_measure_expr_launch;
+cp_measure_poison_fn cp_measure_expr_poison;
+cp_measure_verify_fn cp_measure_expr_verify;
+cp_measure_resources_fn cp_measure_expr_resources;
+cp_measure_loaded_kernel_fn cp_measure_expr_loaded_kernel;
+cp_measure_load_kernel_fn cp_measure_expr_load_kernel;
+cp_measure_release_fn cp_measure_expr_release;
+
+/* readonly */
+cp_measure_launch_fn cp_measure_readonly_launch;
+extern const cp_cuda_copy cp_measure_readonly_copy;
+cp_measure_config_resources_fn cp_measure_readonly_config_resources;
+cp_measure_fill_input_fn cp_measure_readonly_fill_input;
+cp_measure_after_timing_fn cp_measure_readonly_after_timing;
+
+/* async */
+cp_measure_launch_fn cp_measure_async_launch;
+cp_measure_poison_fn cp_measure_async_poison;
+cp_measure_verify_fn cp_measure_async_verify;
+cp_measure_config_resources_fn cp_measure_async_config_resources;
 
 /* The family's entry, NULL for a value outside the enumeration. */
 const cp_measure_family *cp_measure_family_of(cp_family f);

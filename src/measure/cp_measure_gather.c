@@ -5,7 +5,7 @@
 #include "cp_measure_family.h"
 #include "cp_gather.h"
 
-static int cp_measure_gather_launch(const cp_cuda_run *r, cp_status *st)
+int cp_measure_gather_launch(const cp_cuda_run *r, cp_status *st)
 {
     const cp_config *c = r->c;
     CP_CUDA_CHECK(st, cp_kernels_gather_launch(r->bufs[0], r->bufs[1], r->bufs[2], c->elements,
@@ -14,8 +14,8 @@ static int cp_measure_gather_launch(const cp_cuda_run *r, cp_status *st)
 }
 
 /* Access 0 is the index array: computed on the GPU, not a fill. */
-static int cp_measure_gather_fill_input(const cp_cuda_run *r, size_t a, void *buf, int *written,
-                                        cp_status *st)
+int cp_measure_gather_fill_input(const cp_cuda_run *r, size_t a, void *buf, int *written,
+                                 cp_status *st)
 {
     if (a != 0)
         return CP_EXIT_OK;
@@ -53,16 +53,9 @@ static uint64_t cp_measure_gather_src(const cp_config *c, uint64_t i)
 }
 
 /* out (access 2) copies in (access 1) through the index array. */
-static const cp_cuda_copy cp_measure_gather_copy = {
+const cp_cuda_copy cp_measure_gather_copy = {
     .out = 2,
     .data = 1,
     .src = cp_measure_gather_src,
     .check_chunk = cp_measure_gather_verify_index,
-};
-
-const cp_measure_family cp_measure_gather = {
-    .launch = cp_measure_gather_launch,
-    .copy = &cp_measure_gather_copy,
-    .fixed_resources = cp_kernels_gather_resources,
-    .fill_input = cp_measure_gather_fill_input,
 };

@@ -19,7 +19,7 @@ static int cp_measure_gemm_cublas(cp_cuda_state *s, cp_status *st)
     return s->cublas ? CP_EXIT_OK : cp_cublas_open(s->stream, &s->cublas, st);
 }
 
-static void cp_measure_gemm_release(cp_cuda_state *s)
+void cp_measure_gemm_release(cp_cuda_state *s)
 {
     cp_cublas_close(s->cublas);
     cudaFree(s->gemm_ref);
@@ -27,7 +27,7 @@ static void cp_measure_gemm_release(cp_cuda_state *s)
 }
 
 /* The variant's kernel, or cuBLAS's GEMM. */
-static int cp_measure_gemm_launch(const cp_cuda_run *r, cp_status *st)
+int cp_measure_gemm_launch(const cp_cuda_run *r, cp_status *st)
 {
     const cp_config *c = r->c;
     if (c->variant == CP_GEMM_CUBLAS) {
@@ -40,8 +40,8 @@ static int cp_measure_gemm_launch(const cp_cuda_run *r, cp_status *st)
     return CP_EXIT_OK;
 }
 
-static int cp_measure_gemm_resources(const cp_config *c, const cp_rtc_module *expr,
-                                     cp_kernel_resources *k, cp_resources *r, cp_status *st)
+int cp_measure_gemm_resources(const cp_config *c, const cp_rtc_module *expr, cp_kernel_resources *k,
+                              cp_resources *r, cp_status *st)
 {
     (void)expr;
     if (c->variant == CP_GEMM_CUBLAS) {
@@ -53,7 +53,7 @@ static int cp_measure_gemm_resources(const cp_config *c, const cp_rtc_module *ex
 }
 
 /* All of C. */
-static int cp_measure_gemm_poison(const cp_cuda_run *r, cp_status *st)
+int cp_measure_gemm_poison(const cp_cuda_run *r, cp_status *st)
 {
     const cp_config *c = r->c;
     CP_CUDA_CHECK(st, cudaMemsetAsync(r->bufs[2], 0xFF, c->m * c->n * 4, r->s->stream));
@@ -122,7 +122,7 @@ static int cp_measure_gemm_reference(const cp_cuda_run *r, cp_measurement *m, cp
 }
 
 /* A sample of C against the host in double precision, and all of C against cuBLAS. */
-static int cp_measure_gemm_verify(const cp_cuda_run *r, cp_measurement *m, cp_status *st)
+int cp_measure_gemm_verify(const cp_cuda_run *r, cp_measurement *m, cp_status *st)
 {
     CP_TRY(cp_measure_gemm_verify_sample(r, st));
     return cp_measure_gemm_reference(r, m, st);
@@ -165,7 +165,7 @@ static int cp_measure_gemm_cublas_time(const cp_cuda_run *r, const cp_measuremen
 }
 
 /* flop/s, and cuBLAS's median time for the same size as a share of this one. */
-static int cp_measure_gemm_after_timing(const cp_cuda_run *r, cp_measurement *m, cp_status *st)
+int cp_measure_gemm_after_timing(const cp_cuda_run *r, cp_measurement *m, cp_status *st)
 {
     const cp_config *c = r->c;
     double cublas_s;
@@ -178,12 +178,3 @@ static int cp_measure_gemm_after_timing(const cp_cuda_run *r, cp_measurement *m,
     m->pct_of_cublas = 100.0 * cublas_s / m->time_median_s;
     return CP_EXIT_OK;
 }
-
-const cp_measure_family cp_measure_gemm = {
-    .launch = cp_measure_gemm_launch,
-    .poison = cp_measure_gemm_poison,
-    .verify = cp_measure_gemm_verify,
-    .resources = cp_measure_gemm_resources,
-    .after_timing = cp_measure_gemm_after_timing,
-    .release = cp_measure_gemm_release,
-};

@@ -3,7 +3,7 @@
 #include "cp_measure_family.h"
 #include "cp_layout.h"
 
-static int cp_measure_layout_launch(const cp_cuda_run *r, cp_status *st)
+int cp_measure_layout_launch(const cp_cuda_run *r, cp_status *st)
 {
     const cp_config *c = r->c;
     CP_CUDA_CHECK(st, cp_kernels_layout_launch(r->bufs[0], r->bufs[1], c->elements, c->fields,
@@ -17,14 +17,8 @@ static uint64_t cp_measure_layout_src(const cp_config *c, uint64_t i)
                                       : cp_layout_soa_index(i, c->elements, c->field);
 }
 
-static const cp_cuda_copy cp_measure_layout_copy = {
+const cp_cuda_copy cp_measure_layout_copy = {
     .out = 1,
     .data = 0,
     .src = cp_measure_layout_src,
-};
-
-const cp_measure_family cp_measure_layout = {
-    .launch = cp_measure_layout_launch,
-    .copy = &cp_measure_layout_copy,
-    .fixed_resources = cp_kernels_layout_resources,
 };

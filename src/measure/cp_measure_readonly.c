@@ -10,7 +10,7 @@
 
 enum { CP_MEASURE_READONLY_TABLE, CP_MEASURE_READONLY_OUT };
 
-static int cp_measure_readonly_launch(const cp_cuda_run *r, cp_status *st)
+int cp_measure_readonly_launch(const cp_cuda_run *r, cp_status *st)
 {
     const cp_config *c = r->c;
     CP_CUDA_CHECK(st, cp_kernels_readonly_launch((int)c->readonly, (int)c->lookup,
@@ -20,15 +20,15 @@ static int cp_measure_readonly_launch(const cp_cuda_run *r, cp_status *st)
     return CP_EXIT_OK;
 }
 
-static cudaError_t cp_measure_readonly_resources(const cp_config *c, cp_kernel_resources *k)
+cudaError_t cp_measure_readonly_config_resources(const cp_config *c, cp_kernel_resources *k)
 {
     return cp_kernels_readonly_resources((int)c->readonly, (int)c->lookup, k);
 }
 
 /* The constant variant reads __constant__ memory: the table's fill is written to the global
  * buffer and copied from there, so that the output check finds the same values. */
-static int cp_measure_readonly_fill_input(const cp_cuda_run *r, size_t a, void *buf, int *written,
-                                          cp_status *st)
+int cp_measure_readonly_fill_input(const cp_cuda_run *r, size_t a, void *buf, int *written,
+                                   cp_status *st)
 {
     const cp_config *c = r->c;
     if (a != CP_MEASURE_READONLY_TABLE || c->readonly != CP_READONLY_VARIANT_CONSTANT)
@@ -44,7 +44,7 @@ static uint64_t cp_measure_readonly_src(const cp_config *c, uint64_t i)
     return cp_readonly_entry((uint32_t)i, (uint32_t)(c->table_bytes / 4), (int)c->lookup);
 }
 
-static const cp_cuda_copy cp_measure_readonly_copy = {
+const cp_cuda_copy cp_measure_readonly_copy = {
     .out = CP_MEASURE_READONLY_OUT,
     .data = CP_MEASURE_READONLY_TABLE,
     .src = cp_measure_readonly_src,
@@ -66,7 +66,7 @@ static struct {
 } cp_measure_readonly_sass[CP_READONLY_VARIANT_COUNT][CP_LOOKUP_COUNT];
 
 /* The SASS opcode of the table load of c's kernel on this GPU, into m. */
-static int cp_measure_readonly_after_timing(const cp_cuda_run *r, cp_measurement *m, cp_status *st)
+int cp_measure_readonly_after_timing(const cp_cuda_run *r, cp_measurement *m, cp_status *st)
 {
     const cp_config *c = r->c;
     const cp_device_info *d = &r->s->dev;
@@ -89,11 +89,3 @@ static int cp_measure_readonly_after_timing(const cp_cuda_run *r, cp_measurement
     snprintf(m->load_opcode_reason, sizeof m->load_opcode_reason, "%s", e->reason);
     return CP_EXIT_OK;
 }
-
-const cp_measure_family cp_measure_readonly = {
-    .launch = cp_measure_readonly_launch,
-    .copy = &cp_measure_readonly_copy,
-    .config_resources = cp_measure_readonly_resources,
-    .fill_input = cp_measure_readonly_fill_input,
-    .after_timing = cp_measure_readonly_after_timing,
-};

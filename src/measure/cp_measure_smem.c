@@ -6,7 +6,7 @@
 /* The smem family's only global buffer: out, access 2 (accesses 0 and 1 are shared). */
 #define CP_CUDA_SMEM_OUT 2
 
-static int cp_measure_smem_launch(const cp_cuda_run *r, cp_status *st)
+int cp_measure_smem_launch(const cp_cuda_run *r, cp_status *st)
 {
     const cp_config *c = r->c;
     CP_CUDA_CHECK(st, cp_kernels_smem_launch(r->bufs[CP_CUDA_SMEM_OUT], (uint32_t)c->stride,
@@ -15,19 +15,19 @@ static int cp_measure_smem_launch(const cp_cuda_run *r, cp_status *st)
     return CP_EXIT_OK;
 }
 
-static cudaError_t cp_measure_smem_resources(const cp_config *c, cp_kernel_resources *k)
+cudaError_t cp_measure_smem_config_resources(const cp_config *c, cp_kernel_resources *k)
 {
     return cp_kernels_smem_resources((uint32_t)c->stride, c->width_bytes, c->op == CP_OP_STORE, k);
 }
 
-static int cp_measure_smem_alone(const cp_config *c)
+int cp_measure_smem_profiled_alone(const cp_config *c)
 {
     (void)c;
     return 1;
 }
 
 /* The whole output. */
-static int cp_measure_smem_poison(const cp_cuda_run *r, cp_status *st)
+int cp_measure_smem_poison(const cp_cuda_run *r, cp_status *st)
 {
     return cp_cuda_poison_access(r, CP_CUDA_SMEM_OUT, st);
 }
@@ -40,7 +40,7 @@ static uint32_t cp_measure_smem_want(const void *ctx, uint64_t word)
 
 /* Every thread's word is the XOR of the elements its lane read (op load: the pattern's,
  * op store: those read back after the pattern wrote them), the same for every warp. */
-static int cp_measure_smem_verify(const cp_cuda_run *r, cp_measurement *m, cp_status *st)
+int cp_measure_smem_verify(const cp_cuda_run *r, cp_measurement *m, cp_status *st)
 {
     (void)m;
     const cp_config *c = r->c;
@@ -57,12 +57,3 @@ static int cp_measure_smem_verify(const cp_cuda_run *r, cp_measurement *m, cp_st
     cp_cuda_expect e = {"smem thread", 0, cp_measure_smem_want, want};
     return cp_cuda_verify_words(r->bufs[CP_CUDA_SMEM_OUT], 0, c->elements, &e, st);
 }
-
-const cp_measure_family cp_measure_smem = {
-    .launch = cp_measure_smem_launch,
-    .poison = cp_measure_smem_poison,
-    .verify = cp_measure_smem_verify,
-    .config_resources = cp_measure_smem_resources,
-    .profiled_alone = cp_measure_smem_alone,
-    .useful_shared = 1,
-};

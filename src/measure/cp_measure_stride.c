@@ -3,7 +3,7 @@
 #include "cp_measure_family.h"
 #include "cp_stride.h"
 
-static int cp_measure_stride_launch(const cp_cuda_run *r, cp_status *st)
+int cp_measure_stride_launch(const cp_cuda_run *r, cp_status *st)
 {
     const cp_config *c = r->c;
     CP_CUDA_CHECK(st, cp_kernels_stride_launch(r->bufs[0], r->bufs[1], c->elements, c->stride,
@@ -12,7 +12,7 @@ static int cp_measure_stride_launch(const cp_cuda_run *r, cp_status *st)
     return CP_EXIT_OK;
 }
 
-static cudaError_t cp_measure_stride_resources(const cp_config *c, cp_kernel_resources *k)
+cudaError_t cp_measure_stride_config_resources(const cp_config *c, cp_kernel_resources *k)
 {
     return cp_kernels_stride_resources(c->width_bytes, c->op == CP_OP_STORE, k);
 }
@@ -33,16 +33,10 @@ static uint64_t cp_measure_stride_dst(const cp_config *c, uint64_t i)
     return c->op == CP_OP_STORE ? cp_stride_index(i, c->stride, c->offset) : i;
 }
 
-static const cp_cuda_copy cp_measure_stride_copy = {
+const cp_cuda_copy cp_measure_stride_copy = {
     .out = 1,
     .data = 0,
     .words = cp_measure_stride_words,
     .src = cp_measure_stride_src,
     .dst = cp_measure_stride_dst,
-};
-
-const cp_measure_family cp_measure_stride = {
-    .launch = cp_measure_stride_launch,
-    .copy = &cp_measure_stride_copy,
-    .config_resources = cp_measure_stride_resources,
 };

@@ -3,7 +3,7 @@
 #include "cp_measure_family.h"
 #include "cp_fill.h"
 
-static int cp_measure_transpose_launch(const cp_cuda_run *r, cp_status *st)
+int cp_measure_transpose_launch(const cp_cuda_run *r, cp_status *st)
 {
     const cp_config *c = r->c;
     CP_CUDA_CHECK(st, cp_kernels_transpose_launch((int)c->transpose, r->bufs[0],
@@ -12,19 +12,19 @@ static int cp_measure_transpose_launch(const cp_cuda_run *r, cp_status *st)
     return CP_EXIT_OK;
 }
 
-static cudaError_t cp_measure_transpose_resources(const cp_config *c, cp_kernel_resources *k)
+cudaError_t cp_measure_transpose_config_resources(const cp_config *c, cp_kernel_resources *k)
 {
     return cp_kernels_transpose_resources((int)c->transpose, k);
 }
 
 /* The variants that use shared memory. */
-static int cp_measure_transpose_alone(const cp_config *c)
+int cp_measure_transpose_profiled_alone(const cp_config *c)
 {
     return c->transpose != CP_TRANSPOSE_NAIVE;
 }
 
 /* The whole output, the last access. */
-static int cp_measure_transpose_poison(const cp_cuda_run *r, cp_status *st)
+int cp_measure_transpose_poison(const cp_cuda_run *r, cp_status *st)
 {
     return cp_cuda_poison_access(r, r->p->naccesses - 1, st);
 }
@@ -38,7 +38,7 @@ static uint32_t cp_measure_transpose_want(const void *ctx, uint64_t word)
 }
 
 /* 16 rows of out (the first, the last and 14 between), each against in. */
-static int cp_measure_transpose_verify(const cp_cuda_run *r, cp_measurement *m, cp_status *st)
+int cp_measure_transpose_verify(const cp_cuda_run *r, cp_measurement *m, cp_status *st)
 {
     (void)m;
     const cp_config *c = r->c;
@@ -50,11 +50,3 @@ static int cp_measure_transpose_verify(const cp_cuda_run *r, cp_measurement *m, 
     }
     return CP_EXIT_OK;
 }
-
-const cp_measure_family cp_measure_transpose = {
-    .launch = cp_measure_transpose_launch,
-    .poison = cp_measure_transpose_poison,
-    .verify = cp_measure_transpose_verify,
-    .config_resources = cp_measure_transpose_resources,
-    .profiled_alone = cp_measure_transpose_alone,
-};

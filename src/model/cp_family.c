@@ -389,7 +389,14 @@ static const cp_family_desc cp_families[CP_FAMILY_COUNT] = {
             .chart = {"stride", "offset", "width_bytes", "op"},
             .table_counts = CP_COUNTS_SIDES,
             .requests_are_instructions = 1,
-            .model = &cp_model_stride_family,
+            .model =
+                &(const cp_family_model){
+                    .describe = cp_model_stride_describe,
+                    .lanes = cp_model_stride_lanes,
+                    .classes = cp_model_stride_classes,
+                    .iteration_step = cp_model_no_iteration_step,
+                    .footprint = cp_model_stride_footprint,
+                },
         },
     [CP_FAMILY_LAYOUT] =
         {
@@ -413,7 +420,14 @@ static const cp_family_desc cp_families[CP_FAMILY_COUNT] = {
             .chart = {"fields", "field", "layout"},
             .table_counts = CP_COUNTS_SIDES,
             .requests_are_instructions = 1,
-            .model = &cp_model_layout_family,
+            .model =
+                &(const cp_family_model){
+                    .describe = cp_model_layout_describe,
+                    .lanes = cp_model_layout_lanes,
+                    .classes = cp_model_layout_classes,
+                    .iteration_step = cp_model_no_iteration_step,
+                    .footprint = cp_model_layout_footprint,
+                },
         },
     [CP_FAMILY_GEMM] =
         {
@@ -433,7 +447,15 @@ static const cp_family_desc cp_families[CP_FAMILY_COUNT] = {
             .chart = {"m", "n", "k", "variant"},
             .table_counts = CP_COUNTS_OPERANDS,
             .uses_shared = cp_family_gemm_shared,
-            .model = &cp_model_gemm_family,
+            .model =
+                &(const cp_family_model){
+                    .describe = cp_model_gemm_describe,
+                    .lanes = cp_model_gemm_lanes,
+                    .classes = cp_model_gemm_classes,
+                    .iteration_step = cp_model_gemm_iteration_step,
+                    .footprint = cp_model_gemm_footprint,
+                    .regular_iterations = cp_model_gemm_regular_iterations,
+                },
         },
     [CP_FAMILY_GATHER] =
         {
@@ -454,7 +476,15 @@ static const cp_family_desc cp_families[CP_FAMILY_COUNT] = {
             .table = {"run", "seed"},
             .chart = {"run", "seed"},
             .table_counts = CP_COUNTS_ACCESSES,
-            .model = &cp_model_gather_family,
+            .model =
+                &(const cp_family_model){
+                    .describe = cp_model_gather_describe,
+                    .lanes = cp_model_gather_lanes,
+                    .classes = cp_model_gather_classes,
+                    .iteration_step = cp_model_no_iteration_step,
+                    .footprint = cp_model_gather_footprint,
+                    .thread_by_thread = 1,
+                },
         },
     [CP_FAMILY_SMEM] =
         {
@@ -475,7 +505,14 @@ static const cp_family_desc cp_families[CP_FAMILY_COUNT] = {
             .chart = {"stride", "width_bytes", "op"},
             .table_counts = CP_COUNTS_SHARED,
             .uses_shared = cp_family_always,
-            .model = &cp_model_smem_family,
+            .model =
+                &(const cp_family_model){
+                    .describe = cp_model_smem_describe,
+                    .lanes = cp_model_smem_lanes,
+                    .classes = cp_model_smem_classes,
+                    .iteration_step = cp_model_smem_iteration_step,
+                    .footprint = cp_model_smem_footprint,
+                },
         },
     [CP_FAMILY_TRANSPOSE] =
         {
@@ -495,7 +532,15 @@ static const cp_family_desc cp_families[CP_FAMILY_COUNT] = {
             .chart = {"m", "n", "variant"},
             .table_counts = CP_COUNTS_SIDES_SHARED,
             .uses_shared = cp_family_transpose_shared,
-            .model = &cp_model_transpose_family,
+            .model =
+                &(const cp_family_model){
+                    .describe = cp_model_transpose_describe,
+                    .lanes = cp_model_transpose_lanes,
+                    .classes = cp_model_transpose_classes,
+                    .iteration_step = cp_model_transpose_iteration_step,
+                    .footprint = cp_model_transpose_footprint,
+                    .regular_iterations = cp_model_transpose_regular_iterations,
+                },
         },
     [CP_FAMILY_EXPR] =
         {
@@ -516,7 +561,16 @@ static const cp_family_desc cp_families[CP_FAMILY_COUNT] = {
             .table = {"index", "params", "width_bytes", "op"},
             .chart = {"params", "width_bytes", "op"},
             .table_counts = CP_COUNTS_SIDES,
-            .model = &cp_model_expr_family,
+            .model =
+                &(const cp_family_model){
+                    .describe = cp_model_expr_describe,
+                    .lanes = cp_model_expr_lanes,
+                    .classes = cp_model_expr_classes,
+                    .iteration_step = cp_model_no_iteration_step,
+                    .footprint = cp_model_expr_footprint,
+                    .validate = cp_model_expr_validate,
+                    .thread_by_thread = 1,
+                },
         },
     [CP_FAMILY_READONLY] =
         {
@@ -544,7 +598,15 @@ static const cp_family_desc cp_families[CP_FAMILY_COUNT] = {
             .table_counts = CP_COUNTS_READONLY,
             .requests_are_instructions = 1,
             .path_counters = 1,
-            .model = &cp_model_readonly_family,
+            .model =
+                &(const cp_family_model){
+                    .describe = cp_model_readonly_describe,
+                    .lanes = cp_model_readonly_lanes,
+                    .classes = cp_model_readonly_classes,
+                    .iteration_step = cp_model_no_iteration_step,
+                    .footprint = cp_model_readonly_footprint,
+                    .thread_by_thread = 1,
+                },
             .absent = cp_family_readonly_absent,
         },
     [CP_FAMILY_ASYNC] =
@@ -571,7 +633,14 @@ static const cp_family_desc cp_families[CP_FAMILY_COUNT] = {
             .table_counts = CP_COUNTS_ASYNC,
             .uses_shared = cp_family_async_shared,
             .path_counters = 1,
-            .model = &cp_model_async_family,
+            .model =
+                &(const cp_family_model){
+                    .describe = cp_model_async_describe,
+                    .lanes = cp_model_async_lanes,
+                    .classes = cp_model_async_classes,
+                    .iteration_step = cp_model_async_iteration_step,
+                    .footprint = cp_model_async_footprint,
+                },
             .absent = cp_family_async_absent,
             .needs_cc = cp_family_async_needs_cc,
             .schedule = cp_model_async_schedule,

@@ -122,6 +122,7 @@ typedef struct cp_family_desc {
     int requests_are_instructions;
     int (*uses_shared)(const cp_config *c); /* NULL: never */
     int path_counters; /* 1: its sweeps read the memory path's counters (cp_config.h) */
+    /* its model's hooks (cp_model_family.h), written in its entry of the table */
     const struct cp_family_model *model;
     /* Why configuration c does not exist (the plan leaves it out of the sweep), NULL when it
      * does; NULL: every configuration exists. */

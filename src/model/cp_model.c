@@ -640,6 +640,13 @@ uint64_t cp_model_linear_thread(uint64_t w, unsigned lane)
     return cp_stride_thread(w / warps_per_block, (w % warps_per_block) * CP_WARP_SIZE + lane);
 }
 
+void cp_model_linear_grid(cp_prediction *out, uint64_t threads, size_t naccesses)
+{
+    out->threads = threads;
+    out->warps = cp_model_linear_warps(threads);
+    out->naccesses = naccesses;
+}
+
 size_t cp_model_linear_classes(uint64_t threads, cp_warp_class classes[CP_MODEL_MAX_CLASSES])
 {
     size_t k = 0;
@@ -662,6 +669,13 @@ void cp_model_access(cp_access_prediction *ap, const char *name, cp_op op, cp_sp
                                  .iterations = iterations,
                                  .buffer_bytes = buffer_bytes,
                                  .strided = strided};
+}
+
+void cp_model_element_access(cp_access_prediction *ap, const char *name, cp_op op, cp_space space,
+                             uint32_t width, uint64_t buffer_bytes, int strided)
+{
+    uint32_t lane = cp_model_lane_bytes(width);
+    cp_model_access(ap, name, op, space, lane, width / lane, 1, buffer_bytes, strided);
 }
 
 uint64_t cp_model_no_iteration_step(const cp_config *c, size_t a)

@@ -56,7 +56,7 @@ static void cp_async_access(cp_access_prediction *ap, const char *name, cp_op op
     cp_model_access(ap, name, op, space, lane_bytes, 1, iterations, bytes, 0);
 }
 
-static void cp_async_describe(const cp_config *c, cp_prediction *out)
+void cp_model_async_describe(const cp_config *c, cp_prediction *out)
 {
     uint64_t tiles = cp_async_tiles(c), bytes = c->elements * 4, tile_bytes = CP_ASYNC_TILE * 4;
     out->threads = tiles * CP_ASYNC_BLOCK;
@@ -90,8 +90,8 @@ static void cp_async_describe(const cp_config *c, cp_prediction *out)
     out->shared_exact = c->async == CP_ASYNC_VARIANT_PLAIN;
 }
 
-static uint32_t cp_async_lanes(const cp_config *c, size_t a, uint32_t ins, uint64_t w, uint64_t t,
-                               uint64_t addr[CP_WARP_SIZE])
+uint32_t cp_model_async_lanes(const cp_config *c, size_t a, uint32_t ins, uint64_t w, uint64_t t,
+                              uint64_t addr[CP_WARP_SIZE])
 {
     (void)ins;
     uint64_t tile = w / CP_ASYNC_WARPS_PER_TILE;
@@ -116,8 +116,8 @@ static uint32_t cp_async_lanes(const cp_config *c, size_t a, uint32_t ins, uint6
     return 0xffffffffu;
 }
 
-static size_t cp_async_classes(const cp_config *c, size_t a,
-                               cp_warp_class classes[CP_MODEL_MAX_CLASSES])
+size_t cp_model_async_classes(const cp_config *c, size_t a,
+                              cp_warp_class classes[CP_MODEL_MAX_CLASSES])
 {
     uint64_t tiles = cp_async_tiles(c);
     if (tiles == 0)
@@ -130,7 +130,7 @@ static size_t cp_async_classes(const cp_config *c, size_t a,
 }
 
 /* From one iteration to the next a lane moves by one row of the block (or of its chunks). */
-static uint64_t cp_async_iteration_step(const cp_config *c, size_t a)
+uint64_t cp_model_async_iteration_step(const cp_config *c, size_t a)
 {
     cp_async_role role = cp_async_role_of(c, a);
     if (role == CP_ASYNC_IN_TMA)
@@ -139,20 +139,12 @@ static uint64_t cp_async_iteration_step(const cp_config *c, size_t a)
 }
 
 /* Every byte of in and out once; shared memory has no footprint. */
-static uint64_t cp_async_footprint(const cp_config *c, size_t a)
+uint64_t cp_model_async_footprint(const cp_config *c, size_t a)
 {
     if (cp_async_role_of(c, a) == CP_ASYNC_TILE_SHARED)
         return 0;
     return cp_model_monotone_footprint(c->elements, 4, 0, 4);
 }
-
-const cp_family_model cp_model_async_family = {
-    .describe = cp_async_describe,
-    .lanes = cp_async_lanes,
-    .classes = cp_async_classes,
-    .iteration_step = cp_async_iteration_step,
-    .footprint = cp_async_footprint,
-};
 
 /* How the variant fills and uses its buffers, one line per step of a block's loop (lines of at
  * most 78 characters). */

@@ -16,24 +16,16 @@ static int cp_expr_is_indexed(const cp_config *c, size_t a)
     return (c->op == CP_OP_LOAD) == (a == 0);
 }
 
-static uint32_t cp_expr_lane_bytes(const cp_config *c)
-{
-    return c->width_bytes > 16 ? 16 : c->width_bytes;
-}
-
 static void cp_expr_access(const cp_config *c, cp_access_prediction *ap, const char *name, cp_op op,
                            int indexed)
 {
-    cp_model_access(ap, name, op, CP_SPACE_GLOBAL, cp_expr_lane_bytes(c),
-                    c->width_bytes / cp_expr_lane_bytes(c), 1, c->elements * c->width_bytes,
-                    indexed);
+    cp_model_element_access(ap, name, op, CP_SPACE_GLOBAL, c->width_bytes,
+                            c->elements * c->width_bytes, indexed);
 }
 
-static void cp_expr_describe(const cp_config *c, cp_prediction *out)
+void cp_model_expr_describe(const cp_config *c, cp_prediction *out)
 {
-    out->threads = c->elements;
-    out->warps = cp_model_linear_warps(c->elements);
-    out->naccesses = 2;
+    cp_model_linear_grid(out, c->elements, 2);
     cp_expr_access(c, &out->accesses[0], "in", CP_OP_LOAD, cp_expr_is_indexed(c, 0));
     cp_expr_access(c, &out->accesses[1], "out", CP_OP_STORE, cp_expr_is_indexed(c, 1));
 }
@@ -47,16 +39,17 @@ static uint64_t cp_expr_element(const cp_config *c, size_t a, uint64_t i)
     return (uint64_t)cp_expr_value(c->expr, (int64_t)i, (int64_t)c->elements, c->expr_params);
 }
 
-static uint32_t cp_expr_lanes(const cp_config *c, size_t a, uint32_t ins, uint64_t w, uint64_t t,
-                              uint64_t addr[CP_WARP_SIZE])
+uint32_t cp_model_expr_lanes(const cp_config *c, size_t a, uint32_t ins, uint64_t w, uint64_t t,
+                             uint64_t addr[CP_WARP_SIZE])
 {
     (void)t;
-    return cp_model_linear_lanes(c, a, w, c->width_bytes, (uint64_t)ins * cp_expr_lane_bytes(c),
+    return cp_model_linear_lanes(c, a, w, c->width_bytes,
+                                 (uint64_t)ins * cp_model_lane_bytes(c->width_bytes),
                                  cp_expr_element, addr);
 }
 
-static size_t cp_expr_classes(const cp_config *c, size_t a,
-                              cp_warp_class classes[CP_MODEL_MAX_CLASSES])
+size_t cp_model_expr_classes(const cp_config *c, size_t a,
+                             cp_warp_class classes[CP_MODEL_MAX_CLASSES])
 {
     if (cp_expr_is_indexed(c, a))
         return CP_MODEL_EVERY_WARP; /* nothing known of a user's expression */
@@ -66,7 +59,7 @@ static size_t cp_expr_classes(const cp_config *c, size_t a,
 /* The dense side touches every sector of its buffer; the indexed side is counted exactly by
  * the engine, from the lanes it evaluates (one bit per sector of the buffer: n * width / 32
  * bits, 2 MB for the default 64 MB). */
-static uint64_t cp_expr_footprint(const cp_config *c, size_t a)
+uint64_t cp_model_expr_footprint(const cp_config *c, size_t a)
 {
     uint64_t w = c->width_bytes;
     if (!cp_expr_is_indexed(c, a))
@@ -76,8 +69,8 @@ static uint64_t cp_expr_footprint(const cp_config *c, size_t a)
 
 /* The index of every thread in [begin, end): defined (no undefined behaviour on the way) and
  * inside [0, n). */
-static int cp_expr_validate(const cp_config *c, uint64_t begin, uint64_t end, uint64_t *failed,
-                            cp_status *st)
+int cp_model_expr_validate(const cp_config *c, uint64_t begin, uint64_t end, uint64_t *failed,
+                           cp_status *st)
 {
     *failed = begin;
     if (!c->expr)
@@ -105,8 +98,3 @@ static int cp_expr_validate(const cp_config *c, uint64_t begin, uint64_t end, ui
     }
     return CP_EXIT_OK;
 }
-
-const cp_family_model cp_model_expr_family = {
-    cp_expr_describe,  cp_expr_lanes, cp_expr_classes,  cp_model_no_iteration_step,
-    cp_expr_footprint, NULL,          cp_expr_validate, 1,
-};

@@ -21,52 +21,117 @@ typedef struct cp_warp_class {
     uint64_t count;    /* warps in the class */
 } cp_warp_class;
 
+/* The model's hooks, one type each, so that a family declares its hooks by name below (and its
+ * definitions are checked against them). */
+
+/* Fills threads, warps and every access's name, op, lane_bytes, instructions, iterations,
+ * buffer_bytes and strided; counts are left zero. */
+typedef void cp_model_describe_fn(const cp_config *c, cp_prediction *out);
+/* Lane byte offsets of warp w for access a, instruction ins, iteration t; returns the active
+ * mask. Lanes outside the mask are left unspecified. Called from several threads at once for the
+ * accesses counted warp by warp. */
+typedef uint32_t cp_model_lanes_fn(const cp_config *c, size_t a, uint32_t ins, uint64_t w,
+                                   uint64_t t, uint64_t addr[CP_WARP_SIZE]);
+/* The classes of warps that execute access a (warps with no active lane may be left out);
+ * returns how many were written to classes[], or CP_MODEL_EVERY_WARP when the access has no such
+ * structure (a gather) and every warp must be counted. */
+typedef size_t cp_model_classes_fn(const cp_config *c, size_t a,
+                                   cp_warp_class classes[CP_MODEL_MAX_CLASSES]);
+/* Bytes every lane's address moves by from one iteration of access a to the next. */
+typedef uint64_t cp_model_iteration_step_fn(const cp_config *c, size_t a);
+/* Distinct sectors of its buffer that access a touches over the whole kernel, or
+ * CP_MODEL_FOOTPRINT_FROM_LANES (an access whose classes are CP_MODEL_EVERY_WARP only). */
+typedef uint64_t cp_model_footprint_fn(const cp_config *c, size_t a);
+/* Leading iterations of access a over which the active mask stays the same (so that the step
+ * alone moves the addresses); the others are counted one by one. */
+typedef uint64_t cp_model_regular_iterations_fn(const cp_config *c, size_t a);
+/* Checks, for the threads [begin, end) of the grid (describe's threads), that every lane's index
+ * is defined and inside its buffer before anything is counted (user expressions). At the first
+ * thread that fails, sets *failed to it and returns the code, the message in st (st may be NULL:
+ * the code alone); a failure of no one thread sets *failed to begin. The engine splits the grid
+ * over the CPUs and, when a thread fails, calls it again on the first thread that failed for the
+ * message, the one a check in order gives. Must be safe to call from several threads at once. */
+typedef int cp_model_validate_fn(const cp_config *c, uint64_t begin, uint64_t end, uint64_t *failed,
+                                 cp_status *st);
+
+/* A family's model: its hooks, written in its entry of the family table (cp_family.c). */
 typedef struct cp_family_model {
-    /* Fills threads, warps and every access's name, op, lane_bytes, instructions,
-     * iterations, buffer_bytes and strided; counts are left zero. */
-    void (*describe)(const cp_config *c, cp_prediction *out);
-    /* Lane byte offsets of warp w for access a, instruction ins, iteration t; returns the
-     * active mask. Lanes outside the mask are left unspecified. Called from several threads at
-     * once for the accesses counted warp by warp. */
-    uint32_t (*lanes)(const cp_config *c, size_t a, uint32_t ins, uint64_t w, uint64_t t,
-                      uint64_t addr[CP_WARP_SIZE]);
-    /* The classes of warps that execute access a (warps with no active lane may be left out);
-     * returns how many were written to classes[], or CP_MODEL_EVERY_WARP when the access has
-     * no such structure (a gather) and every warp must be counted. */
-    size_t (*classes)(const cp_config *c, size_t a, cp_warp_class classes[CP_MODEL_MAX_CLASSES]);
-    /* Bytes every lane's address moves by from one iteration of access a to the next. */
-    uint64_t (*iteration_step)(const cp_config *c, size_t a);
-    /* Distinct sectors of its buffer that access a touches over the whole kernel, or
-     * CP_MODEL_FOOTPRINT_FROM_LANES (an access whose classes are CP_MODEL_EVERY_WARP only). */
-    uint64_t (*footprint)(const cp_config *c, size_t a);
-    /* Leading iterations of access a over which the active mask stays the same (so that the
-     * step alone moves the addresses); the others are counted one by one. NULL: all. */
-    uint64_t (*regular_iterations)(const cp_config *c, size_t a);
-    /* Checks, for the threads [begin, end) of the grid (describe's threads), that every lane's
-     * index is defined and inside its buffer before anything is counted (user expressions).
-     * At the first thread that fails, sets *failed to it and returns the code, the message in
-     * st (st may be NULL: the code alone); a failure of no one thread sets *failed to begin.
-     * The engine splits the grid over the CPUs and, when a thread fails, calls it again on the
-     * first thread that failed for the message, the one a check in order gives. Must be safe
-     * to call from several threads at once. NULL: nothing to check. */
-    int (*validate)(const cp_config *c, uint64_t begin, uint64_t end, uint64_t *failed,
-                    cp_status *st);
+    cp_model_describe_fn *describe;
+    cp_model_lanes_fn *lanes;
+    cp_model_classes_fn *classes;
+    cp_model_iteration_step_fn *iteration_step;
+    cp_model_footprint_fn *footprint;
+    cp_model_regular_iterations_fn *regular_iterations; /* NULL: every iteration is regular */
+    cp_model_validate_fn *validate;                     /* NULL: nothing to check */
     /* 1 when `classes` may answer CP_MODEL_EVERY_WARP or `validate` checks every thread: the
      * family's configurations may be evaluated thread by thread, and cp_model_estimate looks at
      * them (at no others: a sweep of a million GEMMs costs it nothing). */
     int thread_by_thread;
 } cp_family_model;
 
-extern const cp_family_model cp_model_stride_family;
-extern const cp_family_model cp_model_layout_family;
-extern const cp_family_model cp_model_gemm_family;
-extern const cp_family_model cp_model_gather_family;
-extern const cp_family_model cp_model_smem_family;
-extern const cp_family_model cp_model_transpose_family;
-extern const cp_family_model cp_model_expr_family;
-extern const cp_family_model cp_model_readonly_family;
-extern const cp_family_model cp_model_async_family;
-/* The async family's --explain schedule (cp_family_desc.schedule). */
+/* Each family's hooks, defined in cp_model_<family>.c (layout's beside stride's); a family with
+ * no iteration_step of its own uses cp_model_no_iteration_step (below). */
+
+/* stride */
+cp_model_describe_fn cp_model_stride_describe;
+cp_model_lanes_fn cp_model_stride_lanes;
+cp_model_classes_fn cp_model_stride_classes;
+cp_model_footprint_fn cp_model_stride_footprint;
+
+/* layout */
+cp_model_describe_fn cp_model_layout_describe;
+cp_model_lanes_fn cp_model_layout_lanes;
+cp_model_classes_fn cp_model_layout_classes;
+cp_model_footprint_fn cp_model_layout_footprint;
+
+/* gemm */
+cp_model_describe_fn cp_model_gemm_describe;
+cp_model_lanes_fn cp_model_gemm_lanes;
+cp_model_classes_fn cp_model_gemm_classes;
+cp_model_iteration_step_fn cp_model_gemm_iteration_step;
+cp_model_footprint_fn cp_model_gemm_footprint;
+cp_model_regular_iterations_fn cp_model_gemm_regular_iterations;
+
+/* gather */
+cp_model_describe_fn cp_model_gather_describe;
+cp_model_lanes_fn cp_model_gather_lanes;
+cp_model_classes_fn cp_model_gather_classes;
+cp_model_footprint_fn cp_model_gather_footprint;
+
+/* smem */
+cp_model_describe_fn cp_model_smem_describe;
+cp_model_lanes_fn cp_model_smem_lanes;
+cp_model_classes_fn cp_model_smem_classes;
+cp_model_iteration_step_fn cp_model_smem_iteration_step;
+cp_model_footprint_fn cp_model_smem_footprint;
+
+/* transpose */
+cp_model_describe_fn cp_model_transpose_describe;
+cp_model_lanes_fn cp_model_transpose_lanes;
+cp_model_classes_fn cp_model_transpose_classes;
+cp_model_iteration_step_fn cp_model_transpose_iteration_step;
+cp_model_footprint_fn cp_model_transpose_footprint;
+cp_model_regular_iterations_fn cp_model_transpose_regular_iterations;
+
+/* expr */
+cp_model_describe_fn cp_model_expr_describe;
+cp_model_lanes_fn cp_model_expr_lanes;
+cp_model_classes_fn cp_model_expr_classes;
+cp_model_footprint_fn cp_model_expr_footprint;
+cp_model_validate_fn cp_model_expr_validate;
+
+/* readonly */
+cp_model_describe_fn cp_model_readonly_describe;
+cp_model_lanes_fn cp_model_readonly_lanes;
+cp_model_classes_fn cp_model_readonly_classes;
+cp_model_footprint_fn cp_model_readonly_footprint;
+
+/* async, and its --explain schedule (cp_family_desc.schedule) */
+cp_model_describe_fn cp_model_async_describe;
+cp_model_lanes_fn cp_model_async_lanes;
+cp_model_classes_fn cp_model_async_classes;
+cp_model_iteration_step_fn cp_model_async_iteration_step;
+cp_model_footprint_fn cp_model_async_footprint;
 void cp_model_async_schedule(const cp_config *c, char *buf, size_t len);
 
 /* Describes access ap: its name, op, space, bytes a lane moves per instruction, instructions per
@@ -75,6 +140,19 @@ void cp_model_async_schedule(const cp_config *c, char *buf, size_t len);
 void cp_model_access(cp_access_prediction *ap, const char *name, cp_op op, cp_space space,
                      uint32_t lane_bytes, uint32_t instructions, uint64_t iterations,
                      uint64_t buffer_bytes, int strided);
+
+/* Bytes one lane moves per instruction for elements of `width` bytes: elements wider than 16
+ * bytes are split into 16-byte instructions (sm_90 has no wider global load or store). Inline:
+ * the lanes() of stride and expr call it for every warp. */
+static inline uint32_t cp_model_lane_bytes(uint32_t width)
+{
+    return width > 16 ? 16 : width;
+}
+
+/* Describes access ap of one element of `width` bytes per thread, once (one iteration), in
+ * instructions of cp_model_lane_bytes(width) (cp_model_access says what the rest is). */
+void cp_model_element_access(cp_access_prediction *ap, const char *name, cp_op op, cp_space space,
+                             uint32_t width, uint64_t buffer_bytes, int strided);
 
 /* Distinct 32-byte sectors touched by n elements of L bytes at byte offsets O + i*S
  * (i = 0..n-1, S >= L), from a 32-byte aligned base; exact, in O(32) steps. */
@@ -85,6 +163,10 @@ uint64_t cp_model_monotone_footprint(uint64_t n, uint64_t S, uint64_t O, uint64_
  * numbered as the kernels number them. */
 uint64_t cp_model_linear_warps(uint64_t threads);
 uint64_t cp_model_linear_thread(uint64_t w, unsigned lane);
+
+/* Fills the grid of out for a one-element-per-thread kernel of `threads` threads (its threads
+ * and warps) and its number of accesses. */
+void cp_model_linear_grid(cp_prediction *out, uint64_t threads, size_t naccesses);
 
 /* Lane addresses of warp w of a one-element-per-thread grid of c->elements threads, for access
  * a: thread i accesses element element(c, a, i), at byte element * element_bytes + extra; lanes
@@ -112,6 +194,6 @@ cp_model_linear_lanes(const cp_config *c, size_t a, uint64_t w, uint64_t element
 size_t cp_model_linear_classes(uint64_t threads, cp_warp_class classes[CP_MODEL_MAX_CLASSES]);
 
 /* The iteration_step of a family whose accesses do not move from one iteration to the next. */
-uint64_t cp_model_no_iteration_step(const cp_config *c, size_t a);
+cp_model_iteration_step_fn cp_model_no_iteration_step;
 
 #endif

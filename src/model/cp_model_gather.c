@@ -7,21 +7,16 @@
 
 enum { CP_GATHER_IDX, CP_GATHER_IN, CP_GATHER_OUT };
 
-static void cp_gather_access(cp_access_prediction *ap, const char *name, cp_op op, uint64_t bytes,
-                             int strided)
-{
-    cp_model_access(ap, name, op, CP_SPACE_GLOBAL, 4, 1, 1, bytes, strided);
-}
-
-static void cp_gather_describe(const cp_config *c, cp_prediction *out)
+void cp_model_gather_describe(const cp_config *c, cp_prediction *out)
 {
     uint64_t n = c->elements;
-    out->threads = n;
-    out->warps = cp_model_linear_warps(n);
-    out->naccesses = 3;
-    cp_gather_access(&out->accesses[CP_GATHER_IDX], "idx", CP_OP_LOAD, n * 4, 0);
-    cp_gather_access(&out->accesses[CP_GATHER_IN], "in", CP_OP_LOAD, n * 4, 1);
-    cp_gather_access(&out->accesses[CP_GATHER_OUT], "out", CP_OP_STORE, n * 4, 0);
+    cp_model_linear_grid(out, n, 3);
+    cp_model_element_access(&out->accesses[CP_GATHER_IDX], "idx", CP_OP_LOAD, CP_SPACE_GLOBAL, 4,
+                            n * 4, 0);
+    cp_model_element_access(&out->accesses[CP_GATHER_IN], "in", CP_OP_LOAD, CP_SPACE_GLOBAL, 4,
+                            n * 4, 1);
+    cp_model_element_access(&out->accesses[CP_GATHER_OUT], "out", CP_OP_STORE, CP_SPACE_GLOBAL, 4,
+                            n * 4, 0);
 }
 
 /* The element thread i accesses through access a: in at idx[i], idx and out at i. */
@@ -30,16 +25,16 @@ static uint64_t cp_gather_element(const cp_config *c, size_t a, uint64_t i)
     return a == CP_GATHER_IN ? cp_gather_index(i, c->elements, c->run, c->seed) : i;
 }
 
-static uint32_t cp_gather_lanes(const cp_config *c, size_t a, uint32_t ins, uint64_t w, uint64_t t,
-                                uint64_t addr[CP_WARP_SIZE])
+uint32_t cp_model_gather_lanes(const cp_config *c, size_t a, uint32_t ins, uint64_t w, uint64_t t,
+                               uint64_t addr[CP_WARP_SIZE])
 {
     (void)ins;
     (void)t;
     return cp_model_linear_lanes(c, a, w, 4, 0, cp_gather_element, addr);
 }
 
-static size_t cp_gather_classes(const cp_config *c, size_t a,
-                                cp_warp_class classes[CP_MODEL_MAX_CLASSES])
+size_t cp_model_gather_classes(const cp_config *c, size_t a,
+                               cp_warp_class classes[CP_MODEL_MAX_CLASSES])
 {
     if (a == CP_GATHER_IN)
         return CP_MODEL_EVERY_WARP;
@@ -47,19 +42,8 @@ static size_t cp_gather_classes(const cp_config *c, size_t a,
 }
 
 /* A permutation reads every element once: every sector of each buffer. */
-static uint64_t cp_gather_footprint(const cp_config *c, size_t a)
+uint64_t cp_model_gather_footprint(const cp_config *c, size_t a)
 {
     (void)a;
     return cp_model_monotone_footprint(c->elements, 4, 0, 4);
 }
-
-const cp_family_model cp_model_gather_family = {
-    cp_gather_describe,
-    cp_gather_lanes,
-    cp_gather_classes,
-    cp_model_no_iteration_step,
-    cp_gather_footprint,
-    NULL,
-    NULL,
-    1,
-};

@@ -27,7 +27,7 @@ static void cp_gemm_access(cp_access_prediction *ap, const char *name, cp_op op,
                     elements * 4, strided);
 }
 
-static void cp_gemm_describe(const cp_config *c, cp_prediction *out)
+void cp_model_gemm_describe(const cp_config *c, cp_prediction *out)
 {
     int naive = c->variant == CP_GEMM_NAIVE, modelled = c->variant != CP_GEMM_CUBLAS;
     out->modelled = modelled;
@@ -94,8 +94,8 @@ static int cp_gemm_element_i64(const cp_config *c, size_t a, uint64_t t, uint64_
     return row < c->m && col < c->n;
 }
 
-static uint32_t cp_gemm_lanes(const cp_config *c, size_t a, uint32_t ins, uint64_t w, uint64_t t,
-                              uint64_t addr[CP_WARP_SIZE])
+uint32_t cp_model_gemm_lanes(const cp_config *c, size_t a, uint32_t ins, uint64_t w, uint64_t t,
+                             uint64_t addr[CP_WARP_SIZE])
 {
     (void)ins;
     uint64_t gx = cp_gemm_blocks(c->m);
@@ -124,8 +124,8 @@ static uint32_t cp_gemm_lanes(const cp_config *c, size_t a, uint32_t ins, uint64
  * coalesced, smem: a warp is (bx, by, row % 32); lanes run along columns: symmetric, with
  *            by's partial last block and row % 32. Warps of rows past m take part only in
  *            smem's loads of B tiles. */
-static size_t cp_gemm_classes(const cp_config *c, size_t a,
-                              cp_warp_class classes[CP_MODEL_MAX_CLASSES])
+size_t cp_model_gemm_classes(const cp_config *c, size_t a,
+                             cp_warp_class classes[CP_MODEL_MAX_CLASSES])
 {
     if (c->variant == CP_GEMM_CUBLAS)
         return 0;
@@ -157,14 +157,14 @@ static size_t cp_gemm_classes(const cp_config *c, size_t a,
     return k;
 }
 
-static uint64_t cp_gemm_iteration_step(const cp_config *c, size_t a)
+uint64_t cp_model_gemm_iteration_step(const cp_config *c, size_t a)
 {
     uint64_t per_step = c->variant == CP_GEMM_SMEM ? CP_GEMM_TILE : 1;
     return a == CP_GEMM_A ? 4 * per_step : a == CP_GEMM_B ? c->n * 4 * per_step : 0;
 }
 
 /* smem: the last tile of k is partial when k is not a multiple of 32 (fewer active lanes). */
-static uint64_t cp_gemm_regular_iterations(const cp_config *c, size_t a)
+uint64_t cp_model_gemm_regular_iterations(const cp_config *c, size_t a)
 {
     if (a == CP_GEMM_C)
         return 1;
@@ -172,21 +172,10 @@ static uint64_t cp_gemm_regular_iterations(const cp_config *c, size_t a)
 }
 
 /* Every element of A, B and C is touched (all rows of A, all columns of B). */
-static uint64_t cp_gemm_footprint(const cp_config *c, size_t a)
+uint64_t cp_model_gemm_footprint(const cp_config *c, size_t a)
 {
     if (c->variant == CP_GEMM_CUBLAS)
         return 0;
     uint64_t elements = a == CP_GEMM_A ? c->m * c->k : a == CP_GEMM_B ? c->k * c->n : c->m * c->n;
     return (elements * 4 + CP_SECTOR_BYTES - 1) / CP_SECTOR_BYTES;
 }
-
-const cp_family_model cp_model_gemm_family = {
-    cp_gemm_describe,
-    cp_gemm_lanes,
-    cp_gemm_classes,
-    cp_gemm_iteration_step,
-    cp_gemm_footprint,
-    cp_gemm_regular_iterations,
-    NULL,
-    0,
-};

@@ -17,24 +17,16 @@ static uint64_t cp_readonly_entries(const cp_config *c)
     return c->table_bytes / 4;
 }
 
-static void cp_readonly_access(cp_access_prediction *ap, const char *name, cp_op op, cp_space space,
-                               uint64_t bytes, int strided)
-{
-    cp_model_access(ap, name, op, space, 4, 1, 1, bytes, strided);
-}
-
-static void cp_readonly_describe(const cp_config *c, cp_prediction *out)
+void cp_model_readonly_describe(const cp_config *c, cp_prediction *out)
 {
     uint64_t n = c->elements;
-    out->threads = n;
-    out->warps = cp_model_linear_warps(n);
-    out->naccesses = 2;
+    cp_model_linear_grid(out, n, 2);
     cp_space space =
         c->readonly == CP_READONLY_VARIANT_CONSTANT ? CP_SPACE_CONSTANT : CP_SPACE_GLOBAL;
-    cp_readonly_access(&out->accesses[CP_READONLY_TABLE], "table", CP_OP_LOAD, space,
-                       c->table_bytes, 1);
-    cp_readonly_access(&out->accesses[CP_READONLY_OUT], "out", CP_OP_STORE, CP_SPACE_GLOBAL, n * 4,
-                       0);
+    cp_model_element_access(&out->accesses[CP_READONLY_TABLE], "table", CP_OP_LOAD, space, 4,
+                            c->table_bytes, 1);
+    cp_model_element_access(&out->accesses[CP_READONLY_OUT], "out", CP_OP_STORE, CP_SPACE_GLOBAL, 4,
+                            n * 4, 0);
 }
 
 /* The element thread i accesses through access a: the table at its entry, out at i. */
@@ -45,8 +37,8 @@ static uint64_t cp_readonly_element(const cp_config *c, size_t a, uint64_t i)
     return cp_readonly_entry((uint32_t)i, (uint32_t)cp_readonly_entries(c), (int)c->lookup);
 }
 
-static uint32_t cp_readonly_lanes(const cp_config *c, size_t a, uint32_t ins, uint64_t w,
-                                  uint64_t t, uint64_t addr[CP_WARP_SIZE])
+uint32_t cp_model_readonly_lanes(const cp_config *c, size_t a, uint32_t ins, uint64_t w, uint64_t t,
+                                 uint64_t addr[CP_WARP_SIZE])
 {
     (void)ins;
     (void)t;
@@ -60,15 +52,15 @@ static int cp_readonly_table_regular(const cp_config *c)
     return c->lookup == CP_LOOKUP_MOD && cp_readonly_entries(c) % CP_WARP_SIZE == 0;
 }
 
-static size_t cp_readonly_classes(const cp_config *c, size_t a,
-                                  cp_warp_class classes[CP_MODEL_MAX_CLASSES])
+size_t cp_model_readonly_classes(const cp_config *c, size_t a,
+                                 cp_warp_class classes[CP_MODEL_MAX_CLASSES])
 {
     if (a == CP_READONLY_TABLE && !cp_readonly_table_regular(c))
         return CP_MODEL_EVERY_WARP;
     return cp_model_linear_classes(c->elements, classes);
 }
 
-static uint64_t cp_readonly_footprint(const cp_config *c, size_t a)
+uint64_t cp_model_readonly_footprint(const cp_config *c, size_t a)
 {
     if (a == CP_READONLY_OUT)
         return cp_model_monotone_footprint(c->elements, 4, 0, 4);
@@ -80,12 +72,3 @@ static uint64_t cp_readonly_footprint(const cp_config *c, size_t a)
     uint64_t read = c->elements < entries ? c->elements : entries;
     return cp_model_monotone_footprint(read, 4, 0, 4);
 }
-
-const cp_family_model cp_model_readonly_family = {
-    .describe = cp_readonly_describe,
-    .lanes = cp_readonly_lanes,
-    .classes = cp_readonly_classes,
-    .iteration_step = cp_model_no_iteration_step,
-    .footprint = cp_readonly_footprint,
-    .thread_by_thread = 1,
-};

@@ -18,7 +18,7 @@ static void cp_smem_set(cp_access_prediction *ap, const char *name, cp_op op, cp
     cp_model_access(ap, name, op, space, lane_bytes, 1, iterations, bytes, strided);
 }
 
-static void cp_smem_describe(const cp_config *c, cp_prediction *out)
+void cp_model_smem_describe(const cp_config *c, cp_prediction *out)
 {
     uint32_t stride = (uint32_t)c->stride, w = c->width_bytes;
     uint64_t shared_bytes = (uint64_t)cp_smem_elements(stride) * w;
@@ -40,8 +40,8 @@ static void cp_smem_describe(const cp_config *c, cp_prediction *out)
                 c->elements * 4, 0);
 }
 
-static uint32_t cp_smem_lanes(const cp_config *c, size_t a, uint32_t ins, uint64_t w, uint64_t t,
-                              uint64_t addr[CP_WARP_SIZE])
+uint32_t cp_model_smem_lanes(const cp_config *c, size_t a, uint32_t ins, uint64_t w, uint64_t t,
+                             uint64_t addr[CP_WARP_SIZE])
 {
     (void)ins;
     uint32_t stride = (uint32_t)c->stride;
@@ -61,8 +61,8 @@ static uint32_t cp_smem_lanes(const cp_config *c, size_t a, uint32_t ins, uint64
 }
 
 /* All warps access shared memory alike; the global store moves by 128 bytes a warp. */
-static size_t cp_smem_classes(const cp_config *c, size_t a,
-                              cp_warp_class classes[CP_MODEL_MAX_CLASSES])
+size_t cp_model_smem_classes(const cp_config *c, size_t a,
+                             cp_warp_class classes[CP_MODEL_MAX_CLASSES])
 {
     (void)a;
     classes[0] = (cp_warp_class){0, c->elements / CP_WARP_SIZE};
@@ -71,23 +71,12 @@ static size_t cp_smem_classes(const cp_config *c, size_t a,
 
 /* Each iteration moves every lane by 32 elements (the wrap-around by a multiple of 32 elements
  * too): a multiple of 128 bytes, which leaves banks and conflicts as they were. */
-static uint64_t cp_smem_step(const cp_config *c, size_t a)
+uint64_t cp_model_smem_iteration_step(const cp_config *c, size_t a)
 {
     return a == CP_SMEM_OUT ? 0 : 32u * (uint64_t)c->width_bytes;
 }
 
-static uint64_t cp_smem_footprint(const cp_config *c, size_t a)
+uint64_t cp_model_smem_footprint(const cp_config *c, size_t a)
 {
     return a == CP_SMEM_OUT ? cp_model_monotone_footprint(c->elements, 4, 0, 4) : 0;
 }
-
-const cp_family_model cp_model_smem_family = {
-    cp_smem_describe,
-    cp_smem_lanes,
-    cp_smem_classes,
-    cp_smem_step,
-    cp_smem_footprint,
-    NULL,
-    NULL,
-    0,
-};

@@ -6,20 +6,6 @@
 #include "cp_model_family.h"
 #include "cp_stride.h"
 
-/* Bytes one lane moves per instruction: elements wider than 16 bytes are split into 16-byte
- * instructions (sm_90 has no wider global load or store). */
-static uint32_t cp_stride_lane_bytes(uint32_t width)
-{
-    return width > 16 ? 16 : width;
-}
-
-static void cp_access_set(cp_access_prediction *ap, const char *name, cp_op op, uint32_t width,
-                          uint64_t buffer_bytes, int strided)
-{
-    uint32_t lane = cp_stride_lane_bytes(width);
-    cp_model_access(ap, name, op, CP_SPACE_GLOBAL, lane, width / lane, 1, buffer_bytes, strided);
-}
-
 /* ---- stride: access 0 reads "in", access 1 writes "out"; op picks the strided one ---- */
 
 static int cp_stride_is_strided(const cp_config *c, size_t a)
@@ -27,17 +13,17 @@ static int cp_stride_is_strided(const cp_config *c, size_t a)
     return (c->op == CP_OP_LOAD) == (a == 0);
 }
 
-static void cp_stride_describe(const cp_config *c, cp_prediction *out)
+void cp_model_stride_describe(const cp_config *c, cp_prediction *out)
 {
     uint64_t n = c->elements, w = c->width_bytes;
     uint64_t strided_bytes = cp_stride_extent(n, c->stride, c->offset) * w;
-    out->threads = n;
-    out->warps = cp_model_linear_warps(n);
-    out->naccesses = 2;
-    cp_access_set(&out->accesses[0], "in", CP_OP_LOAD, c->width_bytes,
-                  cp_stride_is_strided(c, 0) ? strided_bytes : n * w, cp_stride_is_strided(c, 0));
-    cp_access_set(&out->accesses[1], "out", CP_OP_STORE, c->width_bytes,
-                  cp_stride_is_strided(c, 1) ? strided_bytes : n * w, cp_stride_is_strided(c, 1));
+    cp_model_linear_grid(out, n, 2);
+    cp_model_element_access(&out->accesses[0], "in", CP_OP_LOAD, CP_SPACE_GLOBAL, c->width_bytes,
+                            cp_stride_is_strided(c, 0) ? strided_bytes : n * w,
+                            cp_stride_is_strided(c, 0));
+    cp_model_element_access(&out->accesses[1], "out", CP_OP_STORE, CP_SPACE_GLOBAL, c->width_bytes,
+                            cp_stride_is_strided(c, 1) ? strided_bytes : n * w,
+                            cp_stride_is_strided(c, 1));
 }
 
 /* The element thread i accesses through access a. */
@@ -46,23 +32,23 @@ static uint64_t cp_stride_element(const cp_config *c, size_t a, uint64_t i)
     return cp_stride_is_strided(c, a) ? cp_stride_index(i, c->stride, c->offset) : i;
 }
 
-static uint32_t cp_stride_lanes(const cp_config *c, size_t a, uint32_t ins, uint64_t w, uint64_t t,
-                                uint64_t addr[CP_WARP_SIZE])
+uint32_t cp_model_stride_lanes(const cp_config *c, size_t a, uint32_t ins, uint64_t w, uint64_t t,
+                               uint64_t addr[CP_WARP_SIZE])
 {
     (void)t;
     return cp_model_linear_lanes(c, a, w, c->width_bytes,
-                                 (uint64_t)ins * cp_stride_lane_bytes(c->width_bytes),
+                                 (uint64_t)ins * cp_model_lane_bytes(c->width_bytes),
                                  cp_stride_element, addr);
 }
 
-static size_t cp_stride_classes(const cp_config *c, size_t a,
-                                cp_warp_class classes[CP_MODEL_MAX_CLASSES])
+size_t cp_model_stride_classes(const cp_config *c, size_t a,
+                               cp_warp_class classes[CP_MODEL_MAX_CLASSES])
 {
     (void)a; /* a full warp spans 32 * stride * width bytes, a multiple of 128 */
     return cp_model_linear_classes(c->elements, classes);
 }
 
-static uint64_t cp_stride_footprint(const cp_config *c, size_t a)
+uint64_t cp_model_stride_footprint(const cp_config *c, size_t a)
 {
     uint64_t w = c->width_bytes;
     if (cp_stride_is_strided(c, a))
@@ -70,27 +56,15 @@ static uint64_t cp_stride_footprint(const cp_config *c, size_t a)
     return cp_model_monotone_footprint(c->elements, w, 0, w);
 }
 
-const cp_family_model cp_model_stride_family = {
-    cp_stride_describe,
-    cp_stride_lanes,
-    cp_stride_classes,
-    cp_model_no_iteration_step,
-    cp_stride_footprint,
-    NULL,
-    NULL,
-    0,
-};
-
 /* ---- layout: access 0 reads one field of "in" (AoS or SoA), access 1 writes "out" ---- */
 
-static void cp_layout_describe(const cp_config *c, cp_prediction *out)
+void cp_model_layout_describe(const cp_config *c, cp_prediction *out)
 {
     uint64_t n = c->elements;
-    out->threads = n;
-    out->warps = cp_model_linear_warps(n);
-    out->naccesses = 2;
-    cp_access_set(&out->accesses[0], "in", CP_OP_LOAD, 4, cp_layout_extent(n, c->fields) * 4, 1);
-    cp_access_set(&out->accesses[1], "out", CP_OP_STORE, 4, n * 4, 0);
+    cp_model_linear_grid(out, n, 2);
+    cp_model_element_access(&out->accesses[0], "in", CP_OP_LOAD, CP_SPACE_GLOBAL, 4,
+                            cp_layout_extent(n, c->fields) * 4, 1);
+    cp_model_element_access(&out->accesses[1], "out", CP_OP_STORE, CP_SPACE_GLOBAL, 4, n * 4, 0);
 }
 
 static uint64_t cp_layout_element(const cp_config *c, size_t a, uint64_t i)
@@ -101,22 +75,22 @@ static uint64_t cp_layout_element(const cp_config *c, size_t a, uint64_t i)
                                       : cp_layout_soa_index(i, c->elements, c->field);
 }
 
-static uint32_t cp_layout_lanes(const cp_config *c, size_t a, uint32_t ins, uint64_t w, uint64_t t,
-                                uint64_t addr[CP_WARP_SIZE])
+uint32_t cp_model_layout_lanes(const cp_config *c, size_t a, uint32_t ins, uint64_t w, uint64_t t,
+                               uint64_t addr[CP_WARP_SIZE])
 {
     (void)ins;
     (void)t;
     return cp_model_linear_lanes(c, a, w, 4, 0, cp_layout_element, addr);
 }
 
-static size_t cp_layout_classes(const cp_config *c, size_t a,
-                                cp_warp_class classes[CP_MODEL_MAX_CLASSES])
+size_t cp_model_layout_classes(const cp_config *c, size_t a,
+                               cp_warp_class classes[CP_MODEL_MAX_CLASSES])
 {
     (void)a; /* a full warp spans 32 * fields * 4 (AoS) or 128 (SoA) bytes */
     return cp_model_linear_classes(c->elements, classes);
 }
 
-static uint64_t cp_layout_footprint(const cp_config *c, size_t a)
+uint64_t cp_model_layout_footprint(const cp_config *c, size_t a)
 {
     if (a == 1)
         return cp_model_monotone_footprint(c->elements, 4, 0, 4);
@@ -125,14 +99,3 @@ static uint64_t cp_layout_footprint(const cp_config *c, size_t a)
                                            (uint64_t)c->field * 4, 4);
     return cp_model_monotone_footprint(c->elements, 4, (uint64_t)c->field * c->elements * 4, 4);
 }
-
-const cp_family_model cp_model_layout_family = {
-    cp_layout_describe,
-    cp_layout_lanes,
-    cp_layout_classes,
-    cp_model_no_iteration_step,
-    cp_layout_footprint,
-    NULL,
-    NULL,
-    0,
-};

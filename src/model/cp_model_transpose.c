@@ -28,7 +28,7 @@ static void cp_tr_set(cp_access_prediction *ap, const char *name, cp_op op, cp_s
     cp_model_access(ap, name, op, space, 4, 1, CP_TRANSPOSE_STEPS, bytes, strided);
 }
 
-static void cp_tr_describe(const cp_config *c, cp_prediction *out)
+void cp_model_transpose_describe(const cp_config *c, cp_prediction *out)
 {
     uint64_t bytes = c->m * c->n * 4;
     int padded = c->transpose == CP_TRANSPOSE_PADDED;
@@ -59,8 +59,8 @@ static int cp_tr_element(uint64_t row, uint64_t col, uint64_t rows, uint64_t col
     return 1;
 }
 
-static uint32_t cp_tr_lanes(const cp_config *c, size_t a, uint32_t ins, uint64_t w, uint64_t t,
-                            uint64_t addr[CP_WARP_SIZE])
+uint32_t cp_model_transpose_lanes(const cp_config *c, size_t a, uint32_t ins, uint64_t w,
+                                  uint64_t t, uint64_t addr[CP_WARP_SIZE])
 {
     (void)ins;
     const uint64_t warps_per_block = CP_TRANSPOSE_ROWS; /* a warp is one value of threadIdx.y */
@@ -104,8 +104,8 @@ static uint32_t cp_tr_lanes(const cp_config *c, size_t a, uint32_t ins, uint64_t
 /* Blocks fall into up to four kinds (whole, last column, last row, corner); within a kind
  * every address moves by a multiple of 128 bytes from block to block (32 floats along a row,
  * 32 rows of 4n or 4m bytes), so warp ty of one block of the kind stands for all of them. */
-static size_t cp_tr_classes(const cp_config *c, size_t a,
-                            cp_warp_class classes[CP_MODEL_MAX_CLASSES])
+size_t cp_model_transpose_classes(const cp_config *c, size_t a,
+                                  cp_warp_class classes[CP_MODEL_MAX_CLASSES])
 {
     (void)a;
     uint64_t gx = cp_tr_blocks(c->n), gy = cp_tr_blocks(c->m);
@@ -126,14 +126,14 @@ static size_t cp_tr_classes(const cp_config *c, size_t a,
     return k;
 }
 
-static uint64_t cp_tr_step(const cp_config *c, size_t a)
+uint64_t cp_model_transpose_iteration_step(const cp_config *c, size_t a)
 {
     (void)c;
     (void)a;
-    return 0; /* unused: every iteration is counted (cp_tr_regular) */
+    return 0; /* unused: every iteration is counted (cp_model_transpose_regular_iterations) */
 }
 
-static uint64_t cp_tr_regular(const cp_config *c, size_t a)
+uint64_t cp_model_transpose_regular_iterations(const cp_config *c, size_t a)
 {
     (void)c;
     (void)a;
@@ -141,14 +141,10 @@ static uint64_t cp_tr_regular(const cp_config *c, size_t a)
 }
 
 /* Each global buffer is read or written whole, once. */
-static uint64_t cp_tr_footprint(const cp_config *c, size_t a)
+uint64_t cp_model_transpose_footprint(const cp_config *c, size_t a)
 {
     int kind = cp_tr_kind(c, a);
     if (kind == CP_TR_TILE_STORE || kind == CP_TR_TILE_LOAD)
         return 0;
     return cp_model_monotone_footprint(c->m * c->n, 4, 0, 4);
 }
-
-const cp_family_model cp_model_transpose_family = {
-    cp_tr_describe, cp_tr_lanes, cp_tr_classes, cp_tr_step, cp_tr_footprint, cp_tr_regular, NULL, 0,
-};

@@ -39,10 +39,13 @@ int main(void)
                             *expr = cp_measure_family_of(CP_FAMILY_EXPR),
                             *readonly = cp_measure_family_of(CP_FAMILY_READONLY),
                             *async = cp_measure_family_of(CP_FAMILY_ASYNC);
-    CHECK(stride == &cp_measure_stride && layout == &cp_measure_layout &&
-          gemm == &cp_measure_gemm && gather == &cp_measure_gather && smem == &cp_measure_smem &&
-          transpose == &cp_measure_transpose && expr == &cp_measure_expr &&
-          readonly == &cp_measure_readonly && async == &cp_measure_async);
+    CHECK(stride->launch == cp_measure_stride_launch &&
+          layout->launch == cp_measure_layout_launch && gemm->launch == cp_measure_gemm_launch &&
+          gather->launch == cp_measure_gather_launch && smem->launch == cp_measure_smem_launch &&
+          transpose->launch == cp_measure_transpose_launch &&
+          expr->launch == cp_measure_expr_launch &&
+          readonly->launch == cp_measure_readonly_launch &&
+          async->launch == cp_measure_async_launch);
 
     /* one block per SM when profiled: smem, and the transposes through shared memory */
     cp_config c;

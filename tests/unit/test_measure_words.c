@@ -75,17 +75,20 @@ static void test_resources_call(void)
     cp_kernel_resources k;
     cp_status st;
     cp_status_clear(&st);
-    CHECK(cp_measure_family_resources(&cp_measure_gemm, &c, NULL, &k, &r, &st) == CP_EXIT_OK);
+    CHECK(cp_measure_family_resources(cp_measure_family_of(CP_FAMILY_GEMM), &c, NULL, &k, &r,
+                                      &st) == CP_EXIT_OK);
     CHECK_STR_CONTAINS(r.reason, "not coalprobe's kernel: cuBLAS chooses its own kernels");
     memset(&r, 0, sizeof r);
     c.family = CP_FAMILY_EXPR;
-    CHECK(cp_measure_family_resources(&cp_measure_expr, &c, NULL, &k, &r, &st) == CP_EXIT_RUNTIME);
+    CHECK(cp_measure_family_resources(cp_measure_family_of(CP_FAMILY_EXPR), &c, NULL, &k, &r,
+                                      &st) == CP_EXIT_RUNTIME);
     CHECK_STR_CONTAINS(st.message, "expr: no kernel loaded");
     /* the families of built-in kernels name their kernels' resources functions */
-    CHECK(cp_measure_layout.fixed_resources == cp_kernels_layout_resources);
-    CHECK(cp_measure_gather.fixed_resources == cp_kernels_gather_resources);
-    CHECK(cp_measure_stride.config_resources && cp_measure_smem.config_resources &&
-          cp_measure_transpose.config_resources);
+    CHECK(cp_measure_family_of(CP_FAMILY_LAYOUT)->fixed_resources == cp_kernels_layout_resources);
+    CHECK(cp_measure_family_of(CP_FAMILY_GATHER)->fixed_resources == cp_kernels_gather_resources);
+    CHECK(cp_measure_family_of(CP_FAMILY_STRIDE)->config_resources &&
+          cp_measure_family_of(CP_FAMILY_SMEM)->config_resources &&
+          cp_measure_family_of(CP_FAMILY_TRANSPOSE)->config_resources);
 }
 
 int main(void)

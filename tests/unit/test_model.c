@@ -389,6 +389,26 @@ static void test_monotone_footprint(void)
     CHECK_EQ_U64(cp_model_monotone_footprint(0, 4, 0, 4), 0);
 }
 
+/* The shared helpers of the one-element-per-thread families: an element wider than 16 bytes
+ * is split into 16-byte instructions, one iteration; a grid of whole 256-thread blocks. */
+static void test_element_access(void)
+{
+    cp_access_prediction ap;
+    cp_model_element_access(&ap, "in", CP_OP_LOAD, CP_SPACE_GLOBAL, 32, 4096, 1);
+    CHECK(ap.lane_bytes == 16 && ap.instructions == 2 && ap.iterations == 1);
+    CHECK(ap.buffer_bytes == 4096 && ap.strided == 1 && ap.space == CP_SPACE_GLOBAL);
+    cp_model_element_access(&ap, "table", CP_OP_LOAD, CP_SPACE_CONSTANT, 4, 64, 0);
+    CHECK(ap.lane_bytes == 4 && ap.instructions == 1 && ap.space == CP_SPACE_CONSTANT);
+    CHECK(cp_model_lane_bytes(8) == 8 && cp_model_lane_bytes(16) == 16);
+    CHECK(cp_model_lane_bytes(32) == 16);
+    cp_prediction p;
+    memset(&p, 0, sizeof p);
+    cp_model_linear_grid(&p, 257, 3);
+    CHECK_EQ_U64(p.threads, 257);
+    CHECK_EQ_U64(p.warps, 16); /* two blocks of 8 warps */
+    CHECK(p.naccesses == 3);
+}
+
 int main(void)
 {
     test_stride_all_widths();
@@ -400,5 +420,6 @@ int main(void)
     test_gather();
     test_warp_lanes();
     test_monotone_footprint();
+    test_element_access();
     return cp_test_finish();
 }
