@@ -44,6 +44,7 @@
 #include "cp_config.h"
 #include "cp_family.h"    /* one descriptor per pattern family */
 #include "cp_occupancy.h" /* blocks per SM and what limits them */
+#include "cp_regime.h"    /* which cache can hold a working set: an estimate */
 #include "base/cp_base.h"
 
 #define CP_MODEL_MAX_ACCESSES 4
@@ -96,6 +97,11 @@ typedef struct cp_prediction {
      * never-executed LDS the compiler puts beside each cp.async, TMA fills that meet the
      * compute's loads in the same cycles): shown, not judged */
     int shared_exact;
+    /* the bytes a family's lookups read again and again (its working set, an estimate: the
+     * readonly family's table), 0 where the family states none; read from constant memory
+     * when working_set_constant is 1. Compared with the device's caches (cp_regime.h). */
+    uint64_t working_set_bytes;
+    int working_set_constant;
     uint64_t threads;
     uint64_t warps;
     size_t naccesses;

@@ -17,6 +17,16 @@ static uint64_t cp_readonly_entries(const cp_config *c)
     return c->table_bytes / 4;
 }
 
+/* The bytes of the table the lookups read: every entry of a table no larger than the lookups,
+ * else the entries the lookups reach (mod: the first n; broadcast: one per warp; random: at most
+ * n, an upper bound). */
+static uint64_t cp_readonly_working_set(const cp_config *c)
+{
+    uint64_t entries = c->table_bytes / 4, n = c->elements;
+    uint64_t reached = c->lookup == CP_LOOKUP_BROADCAST ? (n + CP_WARP_SIZE - 1) / CP_WARP_SIZE : n;
+    return 4 * (reached < entries ? reached : entries);
+}
+
 void cp_model_readonly_describe(const cp_config *c, cp_prediction *out)
 {
     uint64_t n = c->elements;
@@ -27,6 +37,8 @@ void cp_model_readonly_describe(const cp_config *c, cp_prediction *out)
                             c->table_bytes, 1);
     cp_model_element_access(&out->accesses[CP_READONLY_OUT], "out", CP_OP_STORE, CP_SPACE_GLOBAL, 4,
                             n * 4, 0);
+    out->working_set_bytes = cp_readonly_working_set(c);
+    out->working_set_constant = space == CP_SPACE_CONSTANT;
 }
 
 /* The element thread i accesses through access a: the table at its entry, out at i. */
