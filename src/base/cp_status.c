@@ -35,3 +35,16 @@ void cp_status_hint(cp_status *st, const char *fmt, ...)
     vsnprintf(st->hint, sizeof st->hint, fmt, ap);
     va_end(ap);
 }
+
+int cp_status_usage(cp_status *st, const char *hint, const char *fmt, ...)
+{
+    if (st) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(st->message, sizeof st->message, fmt, ap);
+        va_end(ap);
+        st->code = CP_EXIT_USAGE;
+        cp_status_hint(st, "%s", hint);
+    }
+    return CP_EXIT_USAGE;
+}
