@@ -39,28 +39,29 @@ static int cp_test_checked_macro(cp_test_result r, cp_status *st)
     return CP_EXIT_OK;
 }
 
-/* Success: the call runs once, nothing is recorded. */
-static void test_check_ok(void)
+/* cp_test_checked(r): the call ran once; want is the status code returned and recorded,
+ * message the start of the message ("": none). */
+static void check_result(cp_test_result r, int want, const char *message)
 {
     cp_status st;
     cp_status_clear(&st);
     cp_test_calls = 0;
-    CHECK_EQ_U64(cp_test_checked(0, &st), CP_EXIT_OK);
+    CHECK_EQ_U64(cp_test_checked(r, &st), want);
     CHECK_EQ_U64(cp_test_calls, 1);
-    CHECK_EQ_U64(st.code, CP_EXIT_OK);
-    CHECK(st.message[0] == '\0');
+    CHECK_EQ_U64(st.code, want);
+    CHECK(strncmp(st.message, message, strlen(message)) == 0);
+    CHECK(message[0] || !st.message[0]);
 }
 
-/* A failure: the call as written, the result in the library's words, then where. */
-static void test_check_failed(void)
+/* Success records nothing; a failure records the call as written, the result in the library's
+ * words, then where (this file); a macro inside the call is shown as written. */
+static void test_check(void)
 {
+    check_result(0, CP_EXIT_OK, "");
+    check_result(7, CP_EXIT_RUNTIME, "cp_test_call(r) failed: SEVEN (7) at ");
     cp_status st;
     cp_status_clear(&st);
-    cp_test_calls = 0;
     CHECK_EQ_U64(cp_test_checked(7, &st), CP_EXIT_RUNTIME);
-    CHECK_EQ_U64(cp_test_calls, 1);
-    CHECK_EQ_U64(st.code, CP_EXIT_RUNTIME);
-    CHECK(strncmp(st.message, "cp_test_call(r) failed: SEVEN (7) at ", 37) == 0);
     CHECK_STR_CONTAINS(st.message, "test_status.c:");
     cp_status_clear(&st);
     CHECK_EQ_U64(cp_test_checked_macro(2, &st), CP_EXIT_RUNTIME);
@@ -81,12 +82,12 @@ static void test_usage(void)
     cp_status_usage(&st, "e.g. (i % 32)", "bad");
     CHECK(strcmp(st.hint, "e.g. (i % 32)") == 0);
     CHECK_EQ_U64(cp_status_usage(NULL, "h", "m"), CP_EXIT_USAGE);
+    CHECK_EQ_U64(cp_status_set(NULL, CP_EXIT_RUNTIME, "m"), CP_EXIT_RUNTIME);
 }
 
 int main(void)
 {
-    test_check_ok();
-    test_check_failed();
+    test_check();
     test_usage();
     return cp_test_finish();
 }
