@@ -4,7 +4,6 @@
 #include "cp_cli.h"
 
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -149,21 +148,6 @@ static int cp_cli_parse_expr_param(cp_options *o, const char *arg, cp_status *st
     return CP_EXIT_OK;
 }
 
-static int cp_cli_usage_error(cp_status *st, const char *hint, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-/* Records a usage error (message from fmt) with a hint, and returns CP_EXIT_USAGE. */
-static int cp_cli_usage_error(cp_status *st, const char *hint, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(st->message, sizeof st->message, fmt, ap);
-    va_end(ap);
-    st->code = CP_EXIT_USAGE;
-    cp_status_hint(st, "%s", hint);
-    return CP_EXIT_USAGE;
-}
-
 /* The field an option without a value sets to 1; NULL when opt has a value. */
 static int *cp_cli_flag(cp_options *o, int opt)
 {
@@ -197,7 +181,7 @@ static int *cp_cli_flag(cp_options *o, int opt)
 static int cp_cli_apply_expr(cp_options *o, int opt, const char *arg, cp_status *st)
 {
     if (!cp_family_get(o->family)->takes_index)
-        return cp_cli_usage_error(
+        return cp_status_usage(
             st, "e.g. coalprobe expr --index '(i %% 32) * 1024 + i / 32'",
             "%s belongs to the expr family: write 'coalprobe expr %s'%s",
             opt == OPT_INDEX ? "--index" : "--param",
@@ -232,15 +216,15 @@ static int cp_cli_apply(cp_options *o, int opt, const char *arg, int *given, cp_
     case OPT_FORMAT: {
         int f = cp_report_format_parse(arg);
         if (f < 0)
-            return cp_cli_usage_error(st, "formats are table, json, csv and vega-lite",
-                                      "--format: unknown format '%s'", arg);
+            return cp_status_usage(st, "formats are table, json, csv and vega-lite",
+                                   "--format: unknown format '%s'", arg);
         o->format = (cp_format)f;
         return CP_EXIT_OK;
     }
     case 'o':
         if (!*arg)
-            return cp_cli_usage_error(st, "give a file name, or '-' for standard output",
-                                      "--output: empty file name");
+            return cp_status_usage(st, "give a file name, or '-' for standard output",
+                                   "--output: empty file name");
         o->output = arg;
         return CP_EXIT_OK;
     case OPT_WARP:
@@ -289,12 +273,12 @@ static int cp_cli_validate(cp_options *o, const int *given, cp_status *st)
         return CP_EXIT_USAGE;
     }
     if (o->check && (o->model_only || o->no_counters))
-        return cp_cli_usage_error(st, "--check compares measured counters with the model",
-                                  "--check cannot be combined with %s",
-                                  o->model_only ? "--model" : "--no-counters");
+        return cp_status_usage(st, "--check compares measured counters with the model",
+                               "--check cannot be combined with %s",
+                               o->model_only ? "--model" : "--no-counters");
     if (o->no_counters && o->require_counters)
-        return cp_cli_usage_error(st, "use one of the two",
-                                  "--no-counters and --require-counters contradict each other");
+        return cp_status_usage(st, "use one of the two",
+                               "--no-counters and --require-counters contradict each other");
     return CP_EXIT_OK;
 }
 
@@ -313,7 +297,7 @@ static int cp_cli_parse_command(int argc, char **argv, cp_options *o, int *first
                                   f ? "" : " (the default)");
         if (k < sizeof commands)
             snprintf(commands + k, sizeof commands - k, ", compare and doctor");
-        return cp_cli_usage_error(st, commands, "unknown command '%s'", argv[1]);
+        return cp_status_usage(st, commands, "unknown command '%s'", argv[1]);
     }
     *first = 2;
     return CP_EXIT_OK;
@@ -326,11 +310,11 @@ static int cp_cli_check_option(const cp_options *o, int opt, const char *word, u
 {
     if (opt == '?') {
         if (optopt)
-            return cp_cli_usage_error(st, "see coalprobe --help", "unknown option '-%c'", optopt);
-        return cp_cli_usage_error(st, "see coalprobe --help", "unknown option '%s'", word);
+            return cp_status_usage(st, "see coalprobe --help", "unknown option '-%c'", optopt);
+        return cp_status_usage(st, "see coalprobe --help", "unknown option '%s'", word);
     }
     if (opt == ':')
-        return cp_cli_usage_error(st, "see coalprobe --help", "option '%s' needs a value", word);
+        return cp_status_usage(st, "see coalprobe --help", "option '%s' needs a value", word);
     int rc = opt == OPT_PARAM ? CP_EXIT_OK : cp_sweep_once(cp_cli_options, opt, seen, st);
     if (rc != CP_EXIT_OK && opt >= OPT_STRIDE && opt < OPT_STRIDE + CP_PARAM_COUNT &&
         !(opt == OPT_INDEX && cp_family_get(o->family)->takes_index)) {
@@ -365,8 +349,8 @@ static int cp_cli_complete(cp_options *o, const int *given, cp_status *st)
             CP_TRY(cp_cli_parse_param(o, fd->params[i].param, fd->params[i].default_spec, st));
     if (fd->takes_index && !o->show_help && !o->show_version && !o->show_list) {
         if (!o->index_text)
-            return cp_cli_usage_error(st, "e.g. coalprobe expr --index '(i % 32) * 1024 + i / 32'",
-                                      "expr needs --index EXPR: the element thread i accesses");
+            return cp_status_usage(st, "e.g. coalprobe expr --index '(i % 32) * 1024 + i / 32'",
+                                   "expr needs --index EXPR: the element thread i accesses");
         const char *names[CP_EXPR_MAX_PARAMS];
         for (size_t k = 0; k < o->nexpr_params; k++)
             names[k] = o->expr_param_names[k];
@@ -397,8 +381,8 @@ int cp_cli_parse(int argc, char **argv, cp_options *o, cp_status *st)
         CP_TRY(cp_cli_apply(o, opt, optarg, given, st));
     }
     if (optind < nargs)
-        return cp_cli_usage_error(st, "pattern parameters are options, e.g. --stride 1..32",
-                                  "unexpected argument '%s'", args[optind]);
+        return cp_status_usage(st, "pattern parameters are options, e.g. --stride 1..32",
+                               "unexpected argument '%s'", args[optind]);
     CP_TRY(cp_cli_complete(o, given, st));
     return cp_cli_validate(o, given, st);
 }
@@ -429,8 +413,8 @@ int cp_cli_parse_compare(int argc, char **argv, cp_compare_options *o, cp_status
             break;
         case 'f':
             if (strcmp(optarg, "json") != 0 && strcmp(optarg, "table") != 0)
-                return cp_cli_usage_error(st, "compare writes table (text) or json",
-                                          "--format: '%s' is not a format of compare", optarg);
+                return cp_status_usage(st, "compare writes table (text) or json",
+                                       "--format: '%s' is not a format of compare", optarg);
             o->json = strcmp(optarg, "json") == 0;
             break;
         case 'o':
@@ -440,17 +424,16 @@ int cp_cli_parse_compare(int argc, char **argv, cp_compare_options *o, cp_status
             o->show_help = 1;
             return CP_EXIT_OK;
         case ':':
-            return cp_cli_usage_error(st, "see coalprobe compare --help",
-                                      "option '%s' needs a value", word);
+            return cp_status_usage(st, "see coalprobe compare --help", "option '%s' needs a value",
+                                   word);
         default:
-            return cp_cli_usage_error(st, "see coalprobe compare --help",
-                                      "unknown option '%s' of compare", word);
+            return cp_status_usage(st, "see coalprobe compare --help",
+                                   "unknown option '%s' of compare", word);
         }
     }
     if (nargs - optind != 2)
-        return cp_cli_usage_error(st,
-                                  "usage: coalprobe compare BASE.json NEW.json [--tolerance 5%]",
-                                  "compare takes two reports, not %d", nargs - optind);
+        return cp_status_usage(st, "usage: coalprobe compare BASE.json NEW.json [--tolerance 5%]",
+                               "compare takes two reports, not %d", nargs - optind);
     o->base_path = args[optind];
     o->new_path = args[optind + 1];
     return CP_EXIT_OK;

@@ -5,23 +5,15 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #define CP_PROGRESS_WIDTH 79 /* the line never wraps on an 80-column terminal */
-
-static double cp_progress_now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 void cp_progress_start(cp_progress *p, const char *verb)
 {
     memset(p, 0, sizeof *p);
     p->enabled = isatty(STDERR_FILENO);
-    p->start = p->last = cp_progress_now();
+    p->start = p->last = cp_phase_now();
     p->verb = verb;
 }
 
@@ -50,7 +42,7 @@ void cp_progress_update(cp_progress *p, size_t done, size_t total, const cp_conf
 {
     if (!p->enabled)
         return;
-    double now = cp_progress_now();
+    double now = cp_phase_now();
     if (now - p->start < 0.5 || (p->shown && now - p->last < 0.1))
         return;
     char what[160], line[CP_PROGRESS_WIDTH + 1];

@@ -13,16 +13,22 @@ void cp_status_clear(cp_status *st)
     st->hint[0] = '\0';
 }
 
+/* Records code and the message (fmt with ap) in st (st may be NULL), clearing the hint. */
+static void cp_status_vset(cp_status *st, int code, const char *fmt, va_list ap)
+{
+    if (!st)
+        return;
+    vsnprintf(st->message, sizeof st->message, fmt, ap);
+    st->code = code;
+    st->hint[0] = '\0';
+}
+
 int cp_status_set(cp_status *st, int code, const char *fmt, ...)
 {
-    if (st) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(st->message, sizeof st->message, fmt, ap);
-        va_end(ap);
-        st->code = code;
-        st->hint[0] = '\0';
-    }
+    va_list ap;
+    va_start(ap, fmt);
+    cp_status_vset(st, code, fmt, ap);
+    va_end(ap);
     return code;
 }
 
@@ -34,4 +40,14 @@ void cp_status_hint(cp_status *st, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(st->hint, sizeof st->hint, fmt, ap);
     va_end(ap);
+}
+
+int cp_status_usage(cp_status *st, const char *hint, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    cp_status_vset(st, CP_EXIT_USAGE, fmt, ap);
+    va_end(ap);
+    cp_status_hint(st, "%s", hint);
+    return CP_EXIT_USAGE;
 }

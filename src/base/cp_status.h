@@ -41,16 +41,32 @@ void cp_status_hint(cp_status *st, const char *fmt, ...)
 #endif
     ;
 
+/* Records a usage error in st: the printf-style message, then the hint (st may be NULL);
+ * returns CP_EXIT_USAGE. */
+int cp_status_usage(cp_status *st, const char *hint, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* CP_CHECK_RESULT(st, type, ok, text, call, fmt, ...): evaluates call, a function of a library
+ * whose results are of type `type`, ok meaning success; otherwise records in st
+ * "TEXT failed: " fmt " at FILE:LINE", fmt's arguments (...) naming the result cp_result_, and
+ * returns CP_EXIT_RUNTIME from the caller. text is the call as written (#call of the library's
+ * own check macro, so that a macro inside the call is shown unexpanded). */
+#define CP_CHECK_RESULT(st, type, ok, text, call, fmt, ...)                                        \
+    do {                                                                                           \
+        type cp_result_ = (call);                                                                  \
+        if (cp_result_ != (ok))                                                                    \
+            return cp_status_set((st), CP_EXIT_RUNTIME, "%s failed: " fmt " at %s:%d", text,       \
+                                 __VA_ARGS__, __FILE__, __LINE__);                                 \
+    } while (0)
+
 /* CP_CUDA_CHECK(st, call): evaluates a CUDA runtime call; on failure records the call,
  * the error name and file:line in st and returns CP_EXIT_RUNTIME from the caller. */
 #define CP_CUDA_CHECK(st, call)                                                                    \
-    do {                                                                                           \
-        cudaError_t cp_e_ = (call);                                                                \
-        if (cp_e_ != cudaSuccess)                                                                  \
-            return cp_status_set((st), CP_EXIT_RUNTIME, "%s failed: %s (%s) at %s:%d", #call,      \
-                                 cudaGetErrorName(cp_e_), cudaGetErrorString(cp_e_), __FILE__,     \
-                                 __LINE__);                                                        \
-    } while (0)
+    CP_CHECK_RESULT(st, cudaError_t, cudaSuccess, #call, call, "%s (%s)",                          \
+                    cudaGetErrorName(cp_result_), cudaGetErrorString(cp_result_))
 
 /* CP_TRY(call): propagates a non-zero status code returned by a coalprobe function. */
 #define CP_TRY(call)                                                                               \

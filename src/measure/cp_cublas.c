@@ -61,13 +61,8 @@ static int cp_cublas_load(cp_cublas *h, cp_status *st)
 /* CP_CUBLAS_CHECK(st, call): records a failed cuBLAS call (its text, status name and
  * file:line) in st and returns CP_EXIT_RUNTIME. */
 #define CP_CUBLAS_CHECK(st, call)                                                                  \
-    do {                                                                                           \
-        cublasStatus_t cp_s_ = (call);                                                             \
-        if (cp_s_ != CUBLAS_STATUS_SUCCESS)                                                        \
-            return cp_status_set((st), CP_EXIT_RUNTIME, "%s failed: %s (%s) at %s:%d", #call,      \
-                                 h->api.status_name(cp_s_), h->api.status_string(cp_s_), __FILE__, \
-                                 __LINE__);                                                        \
-    } while (0)
+    CP_CHECK_RESULT(st, cublasStatus_t, CUBLAS_STATUS_SUCCESS, #call, call, "%s (%s)",             \
+                    h->api.status_name(cp_result_), h->api.status_string(cp_result_))
 
 int cp_cublas_open(cudaStream_t stream, cp_cublas **out, cp_status *st)
 {

@@ -41,12 +41,8 @@ struct cp_rtc_module {
 /* CP_NVRTC_CHECK(st, call): evaluates an NVRTC call; on failure records the call, NVRTC's name
  * for the result and file:line in st and returns CP_EXIT_RUNTIME from the caller. */
 #define CP_NVRTC_CHECK(st, call)                                                                   \
-    do {                                                                                           \
-        nvrtcResult cp_r_ = (call);                                                                \
-        if (cp_r_ != NVRTC_SUCCESS)                                                                \
-            return cp_status_set((st), CP_EXIT_RUNTIME, "%s failed: %s at %s:%d", #call,           \
-                                 g_nvrtc.nvrtcGetErrorString(cp_r_), __FILE__, __LINE__);          \
-    } while (0)
+    CP_CHECK_RESULT(st, nvrtcResult, NVRTC_SUCCESS, #call, call, "%s",                             \
+                    g_nvrtc.nvrtcGetErrorString(cp_result_))
 
 /* Loads libnvrtc and looks up every function of g_nvrtc, unless that was done already. */
 static int cp_rtc_load_nvrtc(cp_status *st)

@@ -1424,19 +1424,13 @@ int cp_expr_eval(const cp_expr *e, int64_t i, int64_t n, const int64_t *params, 
             acc = params[in->imm];
             break;
         case I_NEG:
-            if (acc == INT64_MIN) {
-                a = acc;
-                err = E_OVERFLOW;
-                goto fail;
-            }
+            if (acc == INT64_MIN)
+                goto unary_overflow;
             acc = -acc;
             break;
         case I_ABS:
-            if (acc == INT64_MIN) {
-                a = acc;
-                err = E_OVERFLOW;
-                goto fail;
-            }
+            if (acc == INT64_MIN)
+                goto unary_overflow;
             acc = acc < 0 ? -acc : acc;
             break;
         case I_BNOT:
@@ -1489,6 +1483,9 @@ int cp_expr_eval(const cp_expr *e, int64_t i, int64_t n, const int64_t *params, 
             return CP_EXIT_OK;
         }
     }
+unary_overflow: /* -INT64_MIN and abs(INT64_MIN) do not fit */
+    a = acc;
+    err = E_OVERFLOW;
 fail:
     return eval_error(e, in, err, a, b, i, n, params, st);
 }

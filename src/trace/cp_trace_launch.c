@@ -153,13 +153,6 @@ static void cp_trace_on_signal(int sig, siginfo_t *info, void *unused)
         kill((pid_t)cp_trace_child_pid, sig);
 }
 
-static double cp_trace_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* The pids of the raw files in dir whose lock a process holds: the first n_named into pids;
  * returns how many there are. */
 static size_t cp_trace_scan_writers(const char *dir, long *pids, size_t n_named)
@@ -199,13 +192,13 @@ static void cp_trace_pid_list(char *buf, size_t n, const long *pids, size_t coun
 
 void cp_trace_wait_writers(const char *raw_dir, cp_trace_child *child)
 {
-    double start = cp_trace_now();
+    double start = cp_phase_now();
     sig_atomic_t signals = cp_trace_signals;
     int announced = 0;
     char pids[600];
     for (long delay_ns = 1000000;;) {
         child->nwriting = cp_trace_scan_writers(raw_dir, child->writing, CP_TRACE_WRITERS_NAMED);
-        child->waited = cp_trace_now() - start;
+        child->waited = cp_phase_now() - start;
         if (child->nwriting == 0)
             return;
         if (cp_trace_signals != signals) {
@@ -370,7 +363,7 @@ int cp_trace_launch(const char *path, char *const argv[], const char *inject_lib
     struct sigaction old[2];
     cp_trace_forward_signals(old);
 
-    double start = cp_trace_now();
+    double start = cp_phase_now();
     pid_t pid = fork();
     if (pid < 0) {
         int e = errno;
@@ -395,7 +388,7 @@ int cp_trace_launch(const char *path, char *const argv[], const char *inject_lib
     do {
         w = waitpid(pid, &status, 0);
     } while (w < 0 && errno == EINTR);
-    child->wall_seconds = cp_trace_now() - start;
+    child->wall_seconds = cp_phase_now() - start;
     cp_trace_child_pid = 0;
     child->forwarded = cp_trace_forwarded;
     /* processes of the program that outlive it and still write: SIGINT or SIGTERM ends the wait */

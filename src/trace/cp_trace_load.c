@@ -749,6 +749,16 @@ static void cp_trace_reader_free(cp_trace_reader *r)
     free(r->bigkey);
 }
 
+/* An array of n pairs (cp_trace_read_pair), their strings too. */
+static void cp_trace_pairs_free(cp_trace_pair *pairs, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(pairs[i].a);
+        free(pairs[i].b);
+    }
+    free(pairs);
+}
+
 static void cp_trace_process_free(cp_trace_process *p)
 {
     for (size_t i = 0; i < p->ntimes; i++)
@@ -762,16 +772,8 @@ static void cp_trace_process_free(cp_trace_process *p)
         free(p->devices[i].cc);
     }
     free(p->devices);
-    for (size_t i = 0; i < p->nmissing; i++) {
-        free(p->missing[i].a);
-        free(p->missing[i].b);
-    }
-    free(p->missing);
-    for (size_t i = 0; i < p->ncubins; i++) {
-        free(p->cubins[i].a);
-        free(p->cubins[i].b);
-    }
-    free(p->cubins);
+    cp_trace_pairs_free(p->missing, p->nmissing);
+    cp_trace_pairs_free(p->cubins, p->ncubins);
     for (size_t k = 0; k < p->nkernels; k++) {
         cp_trace_kernel *kk = &p->kernels[k];
         for (size_t i = 0; i < kk->ninstrs; i++) {

@@ -15,7 +15,6 @@
 #include <math.h>
 #include <regex.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -105,25 +104,6 @@ static void cp_trace_print_help(FILE *out)
           out);
 }
 
-static int cp_trace_usage(cp_status *st, const char *hint, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-
-/* A usage error: the message (printf-style) and the hint. */
-static int cp_trace_usage(cp_status *st, const char *hint, const char *fmt, ...)
-{
-    char message[sizeof st->message];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(message, sizeof message, fmt, ap);
-    va_end(ap);
-    cp_status_set(st, CP_EXIT_USAGE, "%s", message);
-    cp_status_hint(st, "%s", hint);
-    return CP_EXIT_USAGE;
-}
-
 /* A decimal integer in [0, max] with nothing after it. */
 static int cp_trace_parse_count(const char *opt, const char *s, uint64_t max, uint64_t *out,
                                 cp_status *st)
@@ -209,8 +189,8 @@ static int cp_trace_parse_option(int opt, const char *word, cp_trace_cli *c, cp_
         else if (strcmp(optarg, "csv") == 0)
             c->format = CP_TRACE_FORMAT_CSV;
         else
-            return cp_trace_usage(st, "trace writes table, json or csv",
-                                  "--format: '%s' is not a format of trace", optarg);
+            return cp_status_usage(st, "trace writes table, json or csv",
+                                   "--format: '%s' is not a format of trace", optarg);
         break;
     case 'o':
         c->output = optarg;
@@ -223,10 +203,10 @@ static int cp_trace_parse_option(int opt, const char *word, cp_trace_cli *c, cp_
         break;
     case CP_TRACE_OPT_KERNEL_COUNTERS:
         if (strcmp(optarg, "lean") != 0 && strcmp(optarg, "full") != 0)
-            return cp_trace_usage(st,
-                                  "lean counts each launch in one pass; full adds requests, "
-                                  "bytes and shared wavefronts at 5 passes a launch",
-                                  "--kernel-counters: '%s' is not lean or full", optarg);
+            return cp_status_usage(st,
+                                   "lean counts each launch in one pass; full adds requests, "
+                                   "bytes and shared wavefronts at 5 passes a launch",
+                                   "--kernel-counters: '%s' is not lean or full", optarg);
         c->kernel_set = optarg;
         break;
     case 'v':
@@ -236,12 +216,12 @@ static int cp_trace_parse_option(int opt, const char *word, cp_trace_cli *c, cp_
         c->show_help = 1;
         return CP_EXIT_OK;
     case ':':
-        return cp_trace_usage(st, "see coalprobe trace --help", "option '%s' needs a value", word);
+        return cp_status_usage(st, "see coalprobe trace --help", "option '%s' needs a value", word);
     default:
-        return cp_trace_usage(st,
-                              "see coalprobe trace --help; put the program after --, e.g. "
-                              "coalprobe trace -- ./app --its-option",
-                              "unknown option '%s' of trace", word);
+        return cp_status_usage(st,
+                               "see coalprobe trace --help; put the program after --, e.g. "
+                               "coalprobe trace -- ./app --its-option",
+                               "unknown option '%s' of trace", word);
     }
     return CP_EXIT_OK;
 }
@@ -255,11 +235,11 @@ static int cp_trace_check_kernel_regex(const cp_trace_cli *c, cp_status *st)
         if (e != 0) {
             char why[256];
             regerror(e, &re, why, sizeof why);
-            return cp_trace_usage(st,
-                                  "--kernel takes a POSIX extended regular expression matched "
-                                  "against the demangled kernel name, e.g. 'transpose|copy'",
-                                  "--kernel: '%s' is not a regular expression: %s",
-                                  c->report.kernel_regex, why);
+            return cp_status_usage(st,
+                                   "--kernel takes a POSIX extended regular expression matched "
+                                   "against the demangled kernel name, e.g. 'transpose|copy'",
+                                   "--kernel: '%s' is not a regular expression: %s",
+                                   c->report.kernel_regex, why);
         }
         regfree(&re);
     }
@@ -290,11 +270,11 @@ static int cp_trace_parse(int argc, char **argv, cp_trace_cli *c, cp_status *st)
     c->program = argv + optind;
     c->nprogram = argc - optind;
     if (c->from_raw && c->nprogram > 0)
-        return cp_trace_usage(st, "--from-raw DIR reports recorded raw files and runs nothing",
-                              "--from-raw runs no program, and '%s' was given", c->program[0]);
+        return cp_status_usage(st, "--from-raw DIR reports recorded raw files and runs nothing",
+                               "--from-raw runs no program, and '%s' was given", c->program[0]);
     if (c->from_raw && c->raw_dir)
-        return cp_trace_usage(st, "--raw-dir keeps the raw files of a program run here",
-                              "%s cannot be used with --from-raw", "--raw-dir");
+        return cp_status_usage(st, "--raw-dir keeps the raw files of a program run here",
+                               "%s cannot be used with --from-raw", "--raw-dir");
     if (c->from_raw)
         c->program = NULL;
     return CP_EXIT_OK;
@@ -344,13 +324,13 @@ static int cp_trace_prepare_raw_dir(const char *dir, cp_status *st)
         return CP_EXIT_USAGE;
     }
     if (!S_ISDIR(sb.st_mode))
-        return cp_trace_usage(st, "name a directory that can be created, or an empty one",
-                              "--raw-dir: %s is not a directory", dir);
+        return cp_status_usage(st, "name a directory that can be created, or an empty one",
+                               "--raw-dir: %s is not a directory", dir);
     if (cp_trace_has_raw_files(dir))
-        return cp_trace_usage(st,
-                              "the raw files of an earlier run would mix with this one's: name an "
-                              "empty directory (or report the old ones with --from-raw)",
-                              "--raw-dir: %s already holds raw trace files", dir);
+        return cp_status_usage(st,
+                               "the raw files of an earlier run would mix with this one's: name an "
+                               "empty directory (or report the old ones with --from-raw)",
+                               "--raw-dir: %s already holds raw trace files", dir);
     return CP_EXIT_OK;
 }
 
@@ -395,7 +375,8 @@ static int cp_trace_check_output(const char *output, const char *dir, const char
                        "outside that directory, e.g. -o report.txt";
     const char *name = NULL;
     if (cp_path_in_directory(output, dir, &name) && cp_trace_is_raw_name(name))
-        return cp_trace_usage(st, hint, "-o: %s is a raw trace file of %s %s", output, option, dir);
+        return cp_status_usage(st, hint, "-o: %s is a raw trace file of %s %s", output, option,
+                               dir);
     DIR *d = opendir(dir);
     if (!d)
         return CP_EXIT_OK; /* reading the directory fails later, with its own message */
@@ -411,8 +392,8 @@ static int cp_trace_check_output(const char *output, const char *dir, const char
         }
         snprintf(path, len, "%s/%s", dir, e->d_name);
         if (cp_path_same_file(output, path))
-            rc = cp_trace_usage(st, hint, "-o: %s is the same file as %s, a raw trace file of %s",
-                                output, path, option);
+            rc = cp_status_usage(st, hint, "-o: %s is the same file as %s, a raw trace file of %s",
+                                 output, path, option);
         free(path);
     }
     closedir(d);

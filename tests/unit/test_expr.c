@@ -547,6 +547,20 @@ static void test_parse_errors(void)
     CHECK_PARSE_ERROR("min(,i)", "unexpected ','", 4);
 }
 
+/* text: open n times, then core, then close n times (the nested expressions of the limits);
+ * returns its length. */
+static size_t nested(char *text, size_t size, const char *open, int n, const char *core,
+                     const char *close)
+{
+    size_t k = 0;
+    for (int d = 0; d < n; d++)
+        k += (size_t)snprintf(text + k, size - k, "%s", open);
+    k += (size_t)snprintf(text + k, size - k, "%s", core);
+    for (int d = 0; d < n; d++)
+        k += (size_t)snprintf(text + k, size - k, "%s", close);
+    return k;
+}
+
 static void test_limits(void)
 {
     char text[2100];
@@ -571,50 +585,24 @@ static void test_limits(void)
     CHECK(nl && nl[1 + (1024 - (1024 - 50)) + 3] == '^');
 
     /* depth 64 */
-    size_t k = 0;
-    for (int d = 0; d < 64; d++)
-        text[k++] = '(';
-    text[k++] = 'i';
-    for (int d = 0; d < 64; d++)
-        text[k++] = ')';
-    text[k] = '\0';
+    nested(text, sizeof text, "(", 64, "i", ")");
     e = parse_ok(text, NULL, 0);
     CHECK(e != NULL);
     if (e)
         CHECK(strcmp(cp_expr_text(e), "(i)") == 0);
     cp_expr_free(e);
-    memmove(text + 1, text, k + 1);
-    text[0] = '(';
-    strcat(text, ")");
+    nested(text, sizeof text, "(", 65, "i", ")");
     CHECK_PARSE_ERROR(text, "nests deeper than 64 at position 64", 64);
     /* unary chains and ternaries count too */
-    k = 0;
-    for (int d = 0; d < 65; d++) {
-        text[k++] = '-';
-        text[k++] = ' ';
-    }
-    text[k++] = 'i';
-    text[k] = '\0';
+    nested(text, sizeof text, "- ", 65, "i", "");
     CHECK_PARSE_ERROR(text, "nests deeper than 64", 128);
-    k = 0;
-    for (int d = 0; d < 65; d++)
-        k += (size_t)snprintf(text + k, sizeof text - k, "i?1:");
-    text[k++] = '0';
-    text[k] = '\0';
+    nested(text, sizeof text, "i?1:", 65, "0", "");
     CHECK_PARSE_ERROR(text, "nests deeper than 64", 64 * 4 + 1);
-    k = 0;
-    for (int d = 0; d < 65; d++)
-        k += (size_t)snprintf(text + k, sizeof text - k, "abs(");
-    text[k++] = 'i';
-    for (int d = 0; d < 65; d++)
-        text[k++] = ')';
-    text[k] = '\0';
+    nested(text, sizeof text, "abs(", 65, "i", ")");
     CHECK_PARSE_ERROR(text, "nests deeper than 64", 64 * 4 + 3);
 
     /* 256 nodes: 128 ones and 127 '+' make 255; 129 ones make 257 */
-    k = 0;
-    for (int d = 0; d < 128; d++)
-        k += (size_t)snprintf(text + k, sizeof text - k, d ? "+1" : "1");
+    size_t k = nested(text, sizeof text, "1+", 127, "1", "");
     e = parse_ok(text, NULL, 0);
     int64_t v = 0;
     CHECK(e && cp_expr_eval(e, 0, 0, NULL, &v, &st) == CP_EXIT_OK && v == 128);
@@ -629,13 +617,7 @@ static void test_limits(void)
     CHECK(e && cp_expr_eval(e, 3, 0, NULL, &v, &st) == CP_EXIT_OK && v == 126 * 3);
     cp_expr_free(e);
     /* the deepest stack the machine can need: i+(i+(i+...)) */
-    k = 0;
-    for (int d = 0; d < 63; d++)
-        k += (size_t)snprintf(text + k, sizeof text - k, "i+(");
-    text[k++] = 'i';
-    for (int d = 0; d < 63; d++)
-        text[k++] = ')';
-    text[k] = '\0';
+    nested(text, sizeof text, "i+(", 63, "i", ")");
     e = parse_ok(text, NULL, 0);
     CHECK(e && cp_expr_eval(e, 2, 0, NULL, &v, &st) == CP_EXIT_OK && v == 128);
     cp_expr_free(e);
