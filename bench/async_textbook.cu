@@ -6,7 +6,7 @@
 // device to device. Beside the rungs, two other ways to write (a) and (b): the grid-stride
 // elementwise loop and the staging loop stepped by blockDim.x, whose trip counts the compiler does
 // not know. Same work function and layout as coalprobe (16 KB tiles, 256 threads), timed as
-// coalprobe times (2 warm-ups, L2 flush, CUDA events, median of 20), every output checked bitwise
+// coalprobe times (cp_bench.cuh: coalprobe's own flush and timing), every output checked bitwise
 // against the host. usage: async_textbook [BYTES [WORK...]]   (default 256M 0 64)
 #include <algorithm>
 #include <cooperative_groups.h>
@@ -24,13 +24,9 @@
 
 #include "../patterns/cp_async.h" // cp_async_work: the very work function of coalprobe's kernels
 #include "../patterns/cp_fill.h"
-#include "../tests/cp_sample.h"
+#include "cp_bench.cuh" // coalprobe's flush and timing
 
-#define CHECK(call)                                                                                \
-    do {                                                                                           \
-        if (!CP_SAMPLE_CUDA_OK("async_textbook", call))                                            \
-            exit(1);                                                                               \
-    } while (0)
+#define CHECK CP_BENCH_CHECK
 
 namespace cg = cooperative_groups;
 namespace cde = cuda::device::experimental;
@@ -170,19 +166,6 @@ __global__ void tb_tensor(const __grid_constant__ CUtensorMap map, float *__rest
     tb_tma<true>(nullptr, &map, out, tiles, work);
 }
 
-// coalprobe's L2 flush: a read-only sweep
-__global__ void tb_flush(const float4 *buf, size_t n, float *sink)
-{
-    float acc = 0.0f;
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
-         i += (size_t)gridDim.x * blockDim.x) {
-        float4 x = buf[i];
-        acc += x.x + x.y + x.z + x.w;
-    }
-    if (acc == -1.0f)
-        *sink = acc;
-}
-
 // the input as rows of ROW floats, boxes of BOX_ROWS rows (one tile), as the guide encodes it
 static CUtensorMap tb_tensor_map(const float *in, size_t tiles)
 {
@@ -267,13 +250,7 @@ int main(int argc, char **argv)
     CHECK(cudaMalloc(&out, bytes));
     CHECK(cudaMalloc(&sink, 4));
     CHECK(cudaMemcpy(in, h.data(), bytes, cudaMemcpyHostToDevice));
-    int l2 = 0;
-    CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0));
-    const size_t flush_bytes = std::max<size_t>(2 * (size_t)l2, 64ull << 20); // as coalprobe
-    float4 *flush;
-    CHECK(cudaMalloc(&flush, flush_bytes));
-    CHECK(cudaMemset(flush, 0, flush_bytes));
-    const unsigned flush_grid = (unsigned)std::min<size_t>(flush_bytes / 16 / 256, 65536);
+    const cp_bench_flush flush = cp_bench_flush_make();
     const CUtensorMap map = tb_tensor_map(in, tiles);
     // the rungs, then two forms shown beside them (rows plain-grid-stride and smem-blockdim:
     // the same techniques written with a loop whose trip count the compiler does not know)
@@ -287,9 +264,6 @@ int main(int argc, char **argv)
     for (int k : order)
         grid[k] = tb_grid(k == 4 ? (const void *)tb_tensor : (const void *)kernels[k], tiles);
 
-    cudaEvent_t e0, e1;
-    CHECK(cudaEventCreate(&e0));
-    CHECK(cudaEventCreate(&e1));
     printf("rung,work,median_s,min_s,max_s,bytes_per_s\n");
     for (size_t w = 0; w <= works.size(); w++) {
         const bool copy = w == works.size(); // the last round: cudaMemcpy, once
@@ -310,19 +284,7 @@ int main(int argc, char **argv)
                 return cudaGetLastError();
             };
             CHECK(cudaMemset(out, 0xff, bytes)); // poison: NaN everywhere
-            for (int r = 0; r < 2; r++)
-                CHECK(launch());
-            std::vector<double> times;
-            for (int r = 0; r < 20; r++) {
-                tb_flush<<<flush_grid, 256>>>(flush, flush_bytes / 16, sink);
-                CHECK(cudaEventRecord(e0));
-                CHECK(launch());
-                CHECK(cudaEventRecord(e1));
-                CHECK(cudaEventSynchronize(e1));
-                float ms = 0;
-                CHECK(cudaEventElapsedTime(&ms, e0, e1));
-                times.push_back(ms * 1e-3);
-            }
+            const cp_bench_times t = cp_bench_time(flush, launch);
             CHECK(cudaGetLastError());
             CHECK(cudaMemcpy(got.data(), out, bytes, cudaMemcpyDeviceToHost));
             for (size_t i = 0; i < n; i++)
@@ -332,10 +294,8 @@ int main(int argc, char **argv)
                             names[k], work, i, got[i], ref[i]);
                     return 3;
                 }
-            std::sort(times.begin(), times.end()); // coalprobe's median: of the middle two
-            const double med = 0.5 * (times[times.size() / 2 - 1] + times[times.size() / 2]);
-            printf("%s,%u,%.6e,%.6e,%.6e,%.6e\n", names[k], work, med, times.front(), times.back(),
-                   2.0 * bytes / med);
+            printf("%s,%u,%.6e,%.6e,%.6e,%.6e\n", names[k], work, t.median_s, t.min_s, t.max_s,
+                   2.0 * bytes / t.median_s);
             fflush(stdout);
         }
     }

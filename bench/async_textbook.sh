@@ -8,7 +8,7 @@ set -eu
 bin=${1:?usage: async_textbook.sh PATH/TO/coalprobe OUTDIR}
 out=${2:?usage: async_textbook.sh PATH/TO/coalprobe OUTDIR}
 mkdir -p "$out"
-nvcc -O3 -arch=native -std=c++17 -I. -Ipatterns -Xptxas -v -o "$out/async_textbook" \
+nvcc -O3 -arch=native -std=c++17 -I. -Ipatterns -Ikernels -Xptxas -v -o "$out/async_textbook" \
     bench/async_textbook.cu 2> "$out/ptxas.txt"
 echo "GPU: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader)  $(date -u +%FT%TZ)"
 "$out/async_textbook" 256M 0 64 | tee "$out/textbook.csv"

@@ -1,10 +1,10 @@
 // gemm_textbook.cu: the first three kernels of the SGEMM worklog as a textbook writes them (naive
 // with 2-D 32x32 blocks, global-memory coalescing with a 1-D block of 1024 threads, shared-memory
-// cache blocking with 32x32 tiles), timed as coalprobe times its GEMM rungs (2 warm-ups, L2 flush
-// by a read-only sweep before each launch, CUDA events, median of 20) and checked against cuBLAS,
-// so that bench/gemm_textbook.sh can set coalprobe's ladder beside them in one run (issue 13).
-// Also two forms of kernel 2 for the question of issue 13 (row from blockIdx.y; 64-bit indices)
-// and cuBLAS itself. usage: gemm_textbook [N]   (C = A B, N x N x N FP32, row-major; default 4096)
+// cache blocking with 32x32 tiles), timed as coalprobe times its GEMM rungs (cp_bench.cuh:
+// coalprobe's own flush and timing) and checked against cuBLAS, so that bench/gemm_textbook.sh can
+// set coalprobe's ladder beside them in one run. Also two other forms of kernel 2 (the row from
+// blockIdx.y; 64-bit indices) and cuBLAS itself. usage: gemm_textbook [N]   (C = A B, N x N x N
+// FP32, row-major; default 4096)
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -14,13 +14,9 @@
 #include <cuda_runtime.h>
 #include <vector>
 
-#include "../tests/cp_sample.h"
+#include "cp_bench.cuh" // coalprobe's flush and timing
 
-#define CHECK(call)                                                                                \
-    do {                                                                                           \
-        if (!CP_SAMPLE_CUDA_OK("gemm_textbook", call))                                             \
-            exit(1);                                                                               \
-    } while (0)
+#define CHECK CP_BENCH_CHECK
 
 // kernel 1: naive; x walks down the rows of C, so a warp reads a column of A (uncoalesced)
 __global__ void tb_naive(int M, int N, int K, const float *A, const float *B, float *C)
@@ -66,7 +62,7 @@ __global__ void tb_coalesced_rowy(int M, int N, int K, const float *A, const flo
     tb_coalesced_element(cRow, cCol, M, N, K, A, B, C);
 }
 
-// kernel 2 with 64-bit indices (the arithmetic coalprobe's rung used before issue 13)
+// kernel 2 with 64-bit indices (the arithmetic of an earlier form of coalprobe's rung)
 __global__ void tb_coalesced_u64(int M, int N, int K, const float *A, const float *B, float *C)
 {
     const uint64_t cRow = blockIdx.x * 32ull + threadIdx.x / 32;
@@ -98,16 +94,6 @@ __global__ void tb_smem(int M, int N, int K, const float *A, const float *B, flo
     C[threadRow * N + threadCol] = tmp;
 }
 
-__global__ void tb_flush(const float4 *buf, size_t n, float *sink)
-{
-    float acc = 0.0f;
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
-         i += (size_t)gridDim.x * blockDim.x)
-        acc += buf[i].x;
-    if (acc == 123.456f)
-        *sink = acc;
-}
-
 int main(int argc, char **argv)
 {
     const int n = argc > 1 ? atoi(argv[1]) : 4096;
@@ -120,20 +106,14 @@ int main(int argc, char **argv)
     srand(1);
     for (auto &v : h)
         v = (float)(rand() % 2001 - 1000) / 1000.0f;
-    float *A, *B, *C, *R, *sink;
+    float *A, *B, *C, *R;
     CHECK(cudaMalloc(&A, elems * 4));
     CHECK(cudaMalloc(&B, elems * 4));
     CHECK(cudaMalloc(&C, elems * 4));
     CHECK(cudaMalloc(&R, elems * 4));
-    CHECK(cudaMalloc(&sink, 4));
     CHECK(cudaMemcpy(A, h.data(), elems * 4, cudaMemcpyHostToDevice));
     CHECK(cudaMemcpy(B, h.data(), elems * 4, cudaMemcpyHostToDevice));
-    int l2 = 0;
-    CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0));
-    size_t flush_bytes = (size_t)l2 * 2;
-    float4 *flush;
-    CHECK(cudaMalloc(&flush, flush_bytes));
-    CHECK(cudaMemset(flush, 1, flush_bytes));
+    const cp_bench_flush flush = cp_bench_flush_make();
 
     // the reference: cuBLAS on row-major data (C^T = B^T A^T in its column-major view)
     cublasHandle_t handle;
@@ -145,14 +125,11 @@ int main(int argc, char **argv)
     std::vector<float> ref(elems), got(elems);
     CHECK(cudaMemcpy(ref.data(), R, elems * 4, cudaMemcpyDeviceToHost));
 
-    cudaEvent_t e0, e1;
-    CHECK(cudaEventCreate(&e0));
-    CHECK(cudaEventCreate(&e1));
     const char *names[] = {"naive",          "coalesced",     "smem",
                            "coalesced_rowy", "coalesced_u64", "cublas"};
     printf("rung,median_s,min_s,max_s,gflops,rel_error\n");
     for (int k = 0; k < 6; k++) {
-        auto launch = [&]() {
+        auto launch = [&]() -> cudaError_t {
             if (k == 0)
                 tb_naive<<<dim3(n / 32, n / 32), dim3(32, 32)>>>(n, n, n, A, B, C);
             else if (k == 1)
@@ -163,25 +140,13 @@ int main(int argc, char **argv)
                 tb_coalesced_rowy<<<dim3(n / 32, n / 32), 1024>>>(n, n, n, A, B, C);
             else if (k == 4)
                 tb_coalesced_u64<<<dim3(n / 32, n / 32), 1024>>>(n, n, n, A, B, C);
-            else
-                cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, B, n, A, n, &zero, C,
-                            n);
+            else if (cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, B, n, A, n, &zero,
+                                 C, n) != CUBLAS_STATUS_SUCCESS)
+                return cudaErrorUnknown;
+            return cudaGetLastError();
         };
         CHECK(cudaMemset(C, 0xff, elems * 4)); // poison: NaN everywhere
-        for (int w = 0; w < 2; w++)
-            launch();
-        CHECK(cudaGetLastError());
-        std::vector<float> times;
-        for (int r = 0; r < 20; r++) {
-            tb_flush<<<1024, 256>>>(flush, flush_bytes / sizeof(float4), sink);
-            CHECK(cudaEventRecord(e0));
-            launch();
-            CHECK(cudaEventRecord(e1));
-            CHECK(cudaEventSynchronize(e1));
-            float ms = 0;
-            CHECK(cudaEventElapsedTime(&ms, e0, e1));
-            times.push_back(ms * 1e-3f);
-        }
+        const cp_bench_times t = cp_bench_time(flush, launch);
         CHECK(cudaGetLastError());
         CHECK(cudaMemcpy(got.data(), C, elems * 4, cudaMemcpyDeviceToHost));
         double num = 0, den = 0;
@@ -191,10 +156,8 @@ int main(int argc, char **argv)
             den += (double)ref[i] * ref[i];
         }
         double rel = std::sqrt(num / den);
-        std::sort(times.begin(), times.end());
-        double med = times[times.size() / 2];
-        printf("%s,%.6e,%.6e,%.6e,%.1f,%.3e\n", names[k], med, times.front(), times.back(),
-               2.0 * n * (double)n * n / med * 1e-9, rel);
+        printf("%s,%.6e,%.6e,%.6e,%.1f,%.3e\n", names[k], t.median_s, t.min_s, t.max_s,
+               2.0 * n * (double)n * n / t.median_s * 1e-9, rel);
         if (!(rel < 1e-4)) {
             fprintf(stderr, "gemm_textbook: %s differs from cuBLAS (relative error %g)\n", names[k],
                     rel);

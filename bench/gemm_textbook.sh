@@ -7,7 +7,7 @@ set -eu
 bin=${1:?usage: gemm_textbook.sh PATH/TO/coalprobe OUTDIR}
 out=${2:?usage: gemm_textbook.sh PATH/TO/coalprobe OUTDIR}
 mkdir -p "$out"
-nvcc -O3 -arch=native -Xptxas -v -o "$out/gemm_textbook" bench/gemm_textbook.cu -lcublas 2> "$out/ptxas.txt"
+nvcc -O3 -arch=native -I. -Ipatterns -Ikernels -Xptxas -v -o "$out/gemm_textbook" bench/gemm_textbook.cu -lcublas 2> "$out/ptxas.txt"
 echo "GPU: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader)  $(date -u +%FT%TZ)"
 "$out/gemm_textbook" 4096 | tee "$out/textbook.csv"
 "$bin" gemm --m 4096 --n 4096 --k 4096 --format json -o "$out/coalprobe_gemm.json"

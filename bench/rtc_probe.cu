@@ -2,7 +2,7 @@
 // compiled at run time by NVRTC, loaded twice: through the driver's module API
 // (cuModuleLoadData, as Triton and most JIT users do) and through the CUDA runtime's library API
 // (cudaLibraryLoadData, as coalprobe's expr family does), each launched 3 times; run it under
-// `coalprobe trace` and compare the two kernels' counts_from (issue 11).
+// `coalprobe trace` and compare the two kernels' counts_from.
 // With an argument, each module is unloaded after its kernels ran (as coalprobe unloads its expr
 // kernels at the end).
 // build: nvcc -o rtc_probe bench/rtc_probe.cu -lnvrtc -lcuda
