@@ -508,6 +508,9 @@ static int cp_app_measure(const cp_backend *backend, void *state, const cp_confi
                           cp_status *st)
 {
     CP_TRY(cp_app_measure_all(backend, state, configs, preds, rows, meas, n, done, dev, st));
+    for (size_t i = 0; i < *done; i++) /* where each working set likely lives, on this device */
+        cp_model_estimate_regime(&rows[i].predicted, cp_arch_from_cc(dev->cc_major, dev->cc_minor),
+                                 dev->l2_bytes);
     int counters_refused = refusal->code != CP_EXIT_OK;
     if (!counters_refused && backend->counters_refusal) { /* a session opened meanwhile */
         backend->counters_refusal(state, refusal);

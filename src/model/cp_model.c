@@ -684,3 +684,11 @@ uint64_t cp_model_no_iteration_step(const cp_config *c, size_t a)
     (void)a;
     return 0;
 }
+
+void cp_model_estimate_regime(cp_prediction *p, int arch, uint64_t l2_bytes)
+{
+    memset(&p->caches, 0, sizeof p->caches);
+    p->regime = CP_REGIME_UNKNOWN;
+    if (p->working_set_bytes && cp_regime_caches(arch, l2_bytes, &p->caches))
+        p->regime = cp_regime_estimate(p->working_set_bytes, p->working_set_constant, &p->caches);
+}

@@ -102,6 +102,11 @@ typedef struct cp_prediction {
      * when working_set_constant is 1. Compared with the device's caches (cp_regime.h). */
     uint64_t working_set_bytes;
     int working_set_constant;
+    /* where that working set is likely served from (cp_model_estimate_regime, once the
+     * device is known; CP_REGIME_UNKNOWN before, or without a working set) and the caches it
+     * was compared with */
+    cp_regime regime;
+    cp_cache_sizes caches;
     uint64_t threads;
     uint64_t warps;
     size_t naccesses;
@@ -122,6 +127,11 @@ double cp_counts_lines_per_request(const cp_counts *c);
 double cp_counts_efficiency(const cp_counts *c); /* bytes_requested / (sectors * 32) */
 double cp_counts_wavefronts_per_request(const cp_counts *c);
 double cp_counts_conflicts_per_request(const cp_counts *c);
+
+/* Sets p->regime and p->caches for a device of architecture `arch` with l2_bytes of L2: the
+ * estimate of where p's working set is served from (unknown without a working set, or for an
+ * architecture whose caches cp_regime.c does not list). */
+void cp_model_estimate_regime(cp_prediction *p, int arch, uint64_t l2_bytes);
 
 /* Fills out with the kernel's grid and accesses (names, ops, sizes, instructions, iterations)
  * without counting anything: cheap, for callers that need only the shape. */

@@ -76,13 +76,15 @@ static const char *const cp_report_csv_columns[] = {
 };
 
 /* Appended with the readonly and async families: their configuration's columns, then the TMA
- * copies and the memory path's counters (readonly and async sweeps; empty for the others). */
+ * copies and the memory path's counters (readonly and async sweeps; empty for the others), and
+ * the estimate of where a working set is served from (empty where there is none). */
 static const char *const cp_report_csv_late_config[] = {"table_bytes", "stages", "work"};
 static const char *const cp_report_csv_appended_columns[] = {
     "pred_tma_load_requests", "pred_tma_load_sectors",  "meas_l1_load_hit_rate",
     "meas_l2_read_hit_rate",  "meas_sm_active",         "meas_constant_load_requests",
     "meas_ldgsts_requests",   "meas_tma_load_requests", "meas_tma_load_sectors",
-    "meas_load_opcode",       "pred_shared_exact",
+    "meas_load_opcode",       "pred_shared_exact",      "pred_regime_estimate",
+    "pred_working_set_bytes",
 };
 
 _Static_assert(CP_COUNT_OF(cp_report_csv_late_config) == CP_REPORT_CSV_LATE_CONFIG_COLUMNS,
@@ -185,6 +187,9 @@ static void cp_report_csv_write_appended(cp_text_csv_line *l, const cp_report_st
         cp_report_csv_cell_double(l, path[i]);
     cp_text_csv_cell(l, m->load_opcode);
     cp_text_csv_cell(l, p->modelled && p->shared_modelled && p->shared_exact ? "true" : "false");
+    const char *regime = cp_regime_name(p->regime);
+    cp_text_csv_cell(l, regime ? regime : "");
+    cp_report_csv_cell_u64(l, p->working_set_bytes != 0, p->working_set_bytes);
 }
 
 static void cp_report_csv_write_row(cp_text_csv_line *l, const cp_report_stream *s,

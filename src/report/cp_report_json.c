@@ -193,6 +193,20 @@ static const char *cp_report_json_space_name(cp_space s)
     }
 }
 
+/* {"level", "working_set_bytes", "l1_bytes_per_sm", "constant_cache_bytes_per_sm", "l2_bytes"}:
+ * the estimate of where the working set is served from; null where there is none. */
+static void cp_report_json_add_regime(cp_json *j, cJSON *o, const cp_prediction *p)
+{
+    cJSON *r = cp_json_object_if(j, o, "regime_estimate", p->regime != CP_REGIME_UNKNOWN);
+    if (!r)
+        return;
+    cp_json_string(j, r, "level", cp_regime_name(p->regime));
+    cp_json_u64(j, r, "working_set_bytes", p->working_set_bytes);
+    cp_json_u64(j, r, "l1_bytes_per_sm", p->caches.l1_per_sm);
+    cp_json_u64(j, r, "constant_cache_bytes_per_sm", p->caches.constant_cache_per_sm);
+    cp_json_u64(j, r, "l2_bytes", p->caches.l2);
+}
+
 static void cp_report_json_add_predicted(cp_json *j, cJSON *row, const cp_prediction *p)
 {
     /* null when not modelled (cuBLAS: measured, never predicted) */
@@ -205,6 +219,7 @@ static void cp_report_json_add_predicted(cp_json *j, cJSON *row, const cp_predic
     cp_report_json_add_counts(j, cp_json_object(j, o, "store"), &p->store);
     cp_report_json_add_counts(j, cp_json_object(j, o, "tma_load"), &p->tma_load);
     cp_json_bool(j, o, "shared_exact", p->shared_modelled && p->shared_exact);
+    cp_report_json_add_regime(j, o, p);
     if (p->shared_modelled) {
         cp_report_json_add_shared_counts(j, cp_json_object(j, o, "shared_load"), &p->shared_load);
         cp_report_json_add_shared_counts(j, cp_json_object(j, o, "shared_store"), &p->shared_store);

@@ -113,6 +113,63 @@ static void test_fast_vs_exact(void)
                 }
 }
 
+/* The working set (the table bytes the lookups reach) and the regime it suggests on an H100's
+ * caches (256 KB of L1 per SM, 8 KB of constant cache, 50 MB of L2). */
+static void test_regime(void)
+{
+    const uint64_t l2 = 50u << 20;
+    struct {
+        cp_readonly_variant v;
+        cp_lookup lookup;
+        uint64_t table, n, working_set;
+        cp_regime regime;
+    } cases[] = {
+        {CP_READONLY_VARIANT_PLAIN, CP_LOOKUP_MOD, 4096, 1u << 20, 4096, CP_REGIME_L1},
+        {CP_READONLY_VARIANT_RESTRICT, CP_LOOKUP_MOD, 256u << 10, 1u << 20, 256u << 10,
+         CP_REGIME_L1},
+        {CP_READONLY_VARIANT_LDG, CP_LOOKUP_MOD, (256u << 10) + 4, 1u << 20, (256u << 10) + 4,
+         CP_REGIME_L2},
+        /* the lookups reach only the first n entries of a larger table */
+        {CP_READONLY_VARIANT_PLAIN, CP_LOOKUP_MOD, 64u << 20, 1u << 20, 4u << 20, CP_REGIME_L2},
+        {CP_READONLY_VARIANT_PLAIN, CP_LOOKUP_RANDOM, 256u << 20, 64u << 20, 256u << 20,
+         CP_REGIME_DRAM},
+        /* broadcast: one entry a warp */
+        {CP_READONLY_VARIANT_PLAIN, CP_LOOKUP_BROADCAST, 64u << 20, 1u << 20, 4u << 15,
+         CP_REGIME_L1},
+        {CP_READONLY_VARIANT_CONSTANT, CP_LOOKUP_MOD, 8192, 1u << 20, 8192,
+         CP_REGIME_CONSTANT_CACHE},
+        {CP_READONLY_VARIANT_CONSTANT, CP_LOOKUP_MOD, 8196, 1u << 20, 8196,
+         CP_REGIME_BEYOND_CONSTANT},
+    };
+    for (size_t i = 0; i < CP_COUNT_OF(cases); i++) {
+        cp_config c = readonly_cfg(cases[i].v, cases[i].lookup, cases[i].table, cases[i].n);
+        cp_prediction p = predict(&c);
+        CHECK_EQ_U64(p.working_set_bytes, cases[i].working_set);
+        CHECK(p.regime == CP_REGIME_UNKNOWN); /* no device yet */
+        cp_model_estimate_regime(&p, 90, l2);
+        CHECK_EQ_U64((uint64_t)p.regime, (uint64_t)cases[i].regime);
+        CHECK_EQ_U64(p.caches.l1_per_sm, 256u << 10);
+        CHECK_EQ_U64(p.caches.constant_cache_per_sm, 8192);
+        CHECK_EQ_U64(p.caches.l2, l2);
+        /* an architecture whose caches are not listed: no estimate */
+        cp_model_estimate_regime(&p, 61, l2);
+        CHECK(p.regime == CP_REGIME_UNKNOWN && p.caches.l1_per_sm == 0);
+    }
+    /* a family that states no working set has no regime */
+    cp_config s = cp_test_config(CP_FAMILY_STRIDE, 4, CP_OP_LOAD, 1u << 20);
+    cp_prediction p = predict(&s);
+    cp_model_estimate_regime(&p, 90, l2);
+    CHECK(p.working_set_bytes == 0 && p.regime == CP_REGIME_UNKNOWN);
+    /* the names reports write, and the sizes per architecture */
+    CHECK(strcmp(cp_regime_name(CP_REGIME_BEYOND_CONSTANT), "beyond_constant_cache") == 0);
+    CHECK(cp_regime_name(CP_REGIME_UNKNOWN) == NULL);
+    cp_cache_sizes k;
+    CHECK(cp_regime_caches(80, 40u << 20, &k) && k.l1_per_sm == 192u << 10);
+    CHECK(cp_regime_caches(75, 6u << 20, &k) && k.l1_per_sm == 96u << 10);
+    CHECK(!cp_regime_caches(0, 1, &k));
+    CHECK(cp_regime_estimate(0, 0, &k) == CP_REGIME_UNKNOWN);
+}
+
 int main(void)
 {
     test_mod_by_hand();
@@ -120,5 +177,6 @@ int main(void)
     test_constant_by_hand();
     test_random_small_table();
     test_fast_vs_exact();
+    test_regime();
     return cp_test_finish();
 }

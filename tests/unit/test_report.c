@@ -618,7 +618,7 @@ static void check_csv(const char *text, const cp_report *r)
         if (*s == ',')
             commas++;
         if (*s == '\n') {
-            CHECK_EQ_U64(commas + 1, 83); /* every line has every column */
+            CHECK_EQ_U64(commas + 1, 85); /* every line has every column */
             commas = 0;
         }
     }
@@ -707,6 +707,36 @@ static void test_large_integers(void)
     free(text);
 }
 
+/* The regime estimate: an object with the caches compared in JSON, two CSV cells; null and empty
+ * cells where there is none. */
+static void test_regime(void)
+{
+    static fixture f;
+    build_model(&f);
+    f.report.nrows = 1;
+    f.rows[0].predicted.working_set_bytes = 4096;
+    cp_model_estimate_regime(&f.rows[0].predicted, 90, 50u << 20);
+    char *text = render(&f.report, CP_FORMAT_JSON, NULL);
+    cJSON *doc = text ? cJSON_Parse(text) : NULL;
+    CHECK(jis_str(doc, "rows.0.predicted.regime_estimate.level", "l1"));
+    CHECK(cJSON_GetNumberValue(jget(doc, "rows.0.predicted.regime_estimate.working_set_bytes")) ==
+          4096);
+    CHECK(cJSON_GetNumberValue(jget(doc, "rows.0.predicted.regime_estimate.l2_bytes")) ==
+          (double)(50u << 20));
+    cJSON_Delete(doc);
+    free(text);
+    text = render(&f.report, CP_FORMAT_CSV, NULL);
+    CHECK_STR_CONTAINS(text, ",false,l1,4096\n");
+    free(text);
+    f.rows[0].predicted.working_set_bytes = 0;
+    cp_model_estimate_regime(&f.rows[0].predicted, 90, 50u << 20);
+    text = render(&f.report, CP_FORMAT_JSON, NULL);
+    doc = text ? cJSON_Parse(text) : NULL;
+    CHECK(cJSON_IsNull(jget(doc, "rows.0.predicted.regime_estimate")));
+    cJSON_Delete(doc);
+    free(text);
+}
+
 /* A measurement record that was never timed: the row stays a model row. */
 static void test_untimed(void)
 {
@@ -726,8 +756,8 @@ static void test_untimed(void)
     free(text);
     text = render(&f.report, CP_FORMAT_CSV, NULL);
     /* no resources: 8 empty cells; no table, stages or work; no TMA copy predicted; nothing of
-     * the memory path measured */
-    CHECK_STR_CONTAINS(text, ",,,,,,,,,,,,,,model,,,,,,,,,,,,0,0,,,,,,,,,false\n");
+     * the memory path measured; no working set, so no regime */
+    CHECK_STR_CONTAINS(text, ",,,,,,,,,,,,,,model,,,,,,,,,,,,0,0,,,,,,,,,false,,\n");
     free(text);
 }
 
@@ -974,6 +1004,7 @@ int main(void)
     test_error_json();
     test_large_integers();
     test_untimed();
+    test_regime();
     test_empty();
     test_failures();
     test_stream_equals_whole("model", build_model, 1);
