@@ -1,7 +1,8 @@
 #!/bin/sh
 # gpu_counts.sh: on a GPU, measured requests and sectors, and shared-memory requests,
 # wavefronts and bank conflicts, equal the model's exactly and every kernel's output verifies, for
-# every family over a spread of parameters (ctest label gpu).
+# every family over a spread of parameters, and the readonly rows carry a regime estimate that
+# grows with the working set (ctest label gpu).
 # Exits 77 (ctest: skipped) when no CUDA device is present. CP_GPU_ARGS (e.g. "--device 1") is
 # added to every run (tests/gpu/second_device.sh).
 set -u
@@ -28,6 +29,7 @@ PY
     elif ! python3 - /tmp/coalprobe-gpu-$$.csv <<'PY'
 import csv, sys
 bad = 0
+seen = {}
 for r in csv.DictReader(open(sys.argv[1])):
     for side in ("load", "store"):
         if r["variant"] == "cublas":  # measured, not modelled
@@ -51,6 +53,23 @@ for r in csv.DictReader(open(sys.argv[1])):
             if p != "" and float(p) != float(m or "nan"):
                 print(f"shared {side} {what} differ: predicted {p} measured {m}: {r}")
                 bad = 1
+    if r["pattern"] == "readonly":  # the regime estimate: present on a device, and consistent
+        ws, level = int(r["pred_working_set_bytes"] or 0), r["pred_regime_estimate"]
+        order = ["constant_cache", "beyond_constant_cache"] if r["variant"] == "constant" \
+            else ["l1", "l2", "dram"]
+        if level not in order:
+            print(f"readonly row without a regime estimate: {r}")
+            bad = 1
+        else:
+            seen.setdefault(r["variant"], []).append((ws, order.index(level)))
+for variant, rows in seen.items():  # a larger working set never lives in a nearer cache
+    rows.sort()
+    if any(a[1] > b[1] for a, b in zip(rows, rows[1:])):
+        print(f"regime not monotone in the working set for {variant}: {rows}")
+        bad = 1
+    if rows[0][0] <= 4096 and rows[0][1] != 0:
+        print(f"a 4 KB working set should fit the nearest cache ({variant}): {rows[0]}")
+        bad = 1
 sys.exit(bad)
 PY
     then
