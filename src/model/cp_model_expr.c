@@ -39,14 +39,7 @@ static uint64_t cp_expr_element(const cp_config *c, size_t a, uint64_t i)
     return (uint64_t)cp_expr_value(c->expr, (int64_t)i, (int64_t)c->elements, c->expr_params);
 }
 
-uint32_t cp_model_expr_lanes(const cp_config *c, size_t a, uint32_t ins, uint64_t w, uint64_t t,
-                             uint64_t addr[CP_WARP_SIZE])
-{
-    (void)t;
-    return cp_model_linear_lanes(c, a, w, c->width_bytes,
-                                 (uint64_t)ins * cp_model_lane_bytes(c->width_bytes),
-                                 cp_expr_element, addr);
-}
+CP_MODEL_LINEAR_LANES_HOOK(cp_model_expr_lanes, cp_expr_element, c->width_bytes)
 
 size_t cp_model_expr_classes(const cp_config *c, size_t a,
                              cp_warp_class classes[CP_MODEL_MAX_CLASSES])

@@ -188,6 +188,20 @@ cp_model_linear_lanes(const cp_config *c, size_t a, uint64_t w, uint64_t element
     return mask;
 }
 
+/* Defines `name`, the lanes hook of a one-element-per-thread family, from its element function:
+ * thread i accesses, through access a, element element(c, a, i) of `width` bytes (an expression
+ * that may read the configuration c); instruction `ins` of an element wider than 16 bytes a lane
+ * reads the ins-th 16 bytes of it. */
+#define CP_MODEL_LINEAR_LANES_HOOK(name, element, width)                                           \
+    uint32_t name(const cp_config *c, size_t a, uint32_t ins, uint64_t w, uint64_t t,              \
+                  uint64_t addr[CP_WARP_SIZE])                                                     \
+    {                                                                                              \
+        (void)t;                                                                                   \
+        uint64_t bytes = (width);                                                                  \
+        return cp_model_linear_lanes(c, a, w, bytes, (uint64_t)ins * cp_model_lane_bytes(bytes),   \
+                                     element, addr);                                               \
+    }
+
 /* Classes of the one-element-per-thread grids (stride, layout): full warps, then the last
  * partial warp. Exact when a full warp's addresses move by a multiple of 128 bytes from one
  * warp to the next. */

@@ -25,13 +25,7 @@ static uint64_t cp_gather_element(const cp_config *c, size_t a, uint64_t i)
     return a == CP_GATHER_IN ? cp_gather_index(i, c->elements, c->run, c->seed) : i;
 }
 
-uint32_t cp_model_gather_lanes(const cp_config *c, size_t a, uint32_t ins, uint64_t w, uint64_t t,
-                               uint64_t addr[CP_WARP_SIZE])
-{
-    (void)ins;
-    (void)t;
-    return cp_model_linear_lanes(c, a, w, 4, 0, cp_gather_element, addr);
-}
+CP_MODEL_LINEAR_LANES_HOOK(cp_model_gather_lanes, cp_gather_element, 4)
 
 size_t cp_model_gather_classes(const cp_config *c, size_t a,
                                cp_warp_class classes[CP_MODEL_MAX_CLASSES])

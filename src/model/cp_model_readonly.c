@@ -49,13 +49,7 @@ static uint64_t cp_readonly_element(const cp_config *c, size_t a, uint64_t i)
     return cp_readonly_entry((uint32_t)i, (uint32_t)cp_readonly_entries(c), (int)c->lookup);
 }
 
-uint32_t cp_model_readonly_lanes(const cp_config *c, size_t a, uint32_t ins, uint64_t w, uint64_t t,
-                                 uint64_t addr[CP_WARP_SIZE])
-{
-    (void)ins;
-    (void)t;
-    return cp_model_linear_lanes(c, a, w, 4, 0, cp_readonly_element, addr);
-}
+CP_MODEL_LINEAR_LANES_HOOK(cp_model_readonly_lanes, cp_readonly_element, 4)
 
 /* 1 when every full warp of the table's access costs the same: the mod lookup over whole
  * 128-byte lines, where warp w reads line (w mod entries/32) of the table. */

@@ -32,14 +32,7 @@ static uint64_t cp_stride_element(const cp_config *c, size_t a, uint64_t i)
     return cp_stride_is_strided(c, a) ? cp_stride_index(i, c->stride, c->offset) : i;
 }
 
-uint32_t cp_model_stride_lanes(const cp_config *c, size_t a, uint32_t ins, uint64_t w, uint64_t t,
-                               uint64_t addr[CP_WARP_SIZE])
-{
-    (void)t;
-    return cp_model_linear_lanes(c, a, w, c->width_bytes,
-                                 (uint64_t)ins * cp_model_lane_bytes(c->width_bytes),
-                                 cp_stride_element, addr);
-}
+CP_MODEL_LINEAR_LANES_HOOK(cp_model_stride_lanes, cp_stride_element, c->width_bytes)
 
 size_t cp_model_stride_classes(const cp_config *c, size_t a,
                                cp_warp_class classes[CP_MODEL_MAX_CLASSES])
@@ -75,13 +68,7 @@ static uint64_t cp_layout_element(const cp_config *c, size_t a, uint64_t i)
                                       : cp_layout_soa_index(i, c->elements, c->field);
 }
 
-uint32_t cp_model_layout_lanes(const cp_config *c, size_t a, uint32_t ins, uint64_t w, uint64_t t,
-                               uint64_t addr[CP_WARP_SIZE])
-{
-    (void)ins;
-    (void)t;
-    return cp_model_linear_lanes(c, a, w, 4, 0, cp_layout_element, addr);
-}
+CP_MODEL_LINEAR_LANES_HOOK(cp_model_layout_lanes, cp_layout_element, 4)
 
 size_t cp_model_layout_classes(const cp_config *c, size_t a,
                                cp_warp_class classes[CP_MODEL_MAX_CLASSES])

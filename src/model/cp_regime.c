@@ -48,14 +48,24 @@ cp_regime cp_regime_estimate(uint64_t bytes, int constant, const cp_cache_sizes 
     return bytes <= caches->l2 ? CP_REGIME_L2 : CP_REGIME_DRAM;
 }
 
+/* Each regime's names: as JSON and CSV write it, and in a few letters for the table. */
+static const struct {
+    const char *name, *letters;
+} cp_regime_names[] = {
+    [CP_REGIME_UNKNOWN] = {NULL, "-"},
+    [CP_REGIME_CONSTANT_CACHE] = {"constant_cache", "C$"},
+    [CP_REGIME_BEYOND_CONSTANT] = {"beyond_constant_cache", ">C$"},
+    [CP_REGIME_L1] = {"l1", "L1"},
+    [CP_REGIME_L2] = {"l2", "L2"},
+    [CP_REGIME_DRAM] = {"dram", "DRAM"},
+};
+
 const char *cp_regime_name(cp_regime r)
 {
-    static const char *const names[] = {
-        [CP_REGIME_CONSTANT_CACHE] = "constant_cache",
-        [CP_REGIME_BEYOND_CONSTANT] = "beyond_constant_cache",
-        [CP_REGIME_L1] = "l1",
-        [CP_REGIME_L2] = "l2",
-        [CP_REGIME_DRAM] = "dram",
-    };
-    return (unsigned)r < CP_COUNT_OF(names) ? names[r] : NULL;
+    return (unsigned)r < CP_COUNT_OF(cp_regime_names) ? cp_regime_names[r].name : NULL;
+}
+
+const char *cp_regime_letters(cp_regime r)
+{
+    return (unsigned)r < CP_COUNT_OF(cp_regime_names) ? cp_regime_names[r].letters : "-";
 }

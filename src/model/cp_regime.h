@@ -36,4 +36,8 @@ cp_regime cp_regime_estimate(uint64_t bytes, int constant, const cp_cache_sizes 
  * "dram"; NULL for CP_REGIME_UNKNOWN. */
 const char *cp_regime_name(cp_regime r);
 
+/* The regime in a few letters, as the table writes it: "L1", "L2", "DRAM", "C$" (the constant
+ * cache), ">C$" (beyond it), "-" for CP_REGIME_UNKNOWN. */
+const char *cp_regime_letters(cp_regime r);
+
 #endif

@@ -270,21 +270,6 @@ static void cp_report_table_format_field(const cp_config *c, const cp_family_fie
 
 /* The predicted cells of row (sectors or wavefronts per request, efficiency); 0 when cell is not
  * one. */
-/* A regime in a few letters: the cache that can hold the working set ("C$": the constant
- * cache, ">C$": beyond it), "-" where there is no estimate. */
-static const char *cp_report_table_regime(cp_regime r)
-{
-    static const char *const short_names[] = {
-        [CP_REGIME_UNKNOWN] = "-",
-        [CP_REGIME_CONSTANT_CACHE] = "C$",
-        [CP_REGIME_BEYOND_CONSTANT] = ">C$",
-        [CP_REGIME_L1] = "L1",
-        [CP_REGIME_L2] = "L2",
-        [CP_REGIME_DRAM] = "DRAM",
-    };
-    return (unsigned)r < CP_COUNT_OF(short_names) ? short_names[r] : "-";
-}
-
 static int cp_report_table_format_predicted(const cp_row *row, cp_report_cell cell, char *buf,
                                             size_t len)
 {
@@ -322,7 +307,7 @@ static int cp_report_table_format_predicted(const cp_row *row, cp_report_cell ce
         x = cp_counts_sectors_per_request(&p->tma_load);
         break;
     case CP_REPORT_CELL_PRED_REGIME:
-        snprintf(buf, len, "%s", cp_report_table_regime(p->regime));
+        snprintf(buf, len, "%s", cp_regime_letters(p->regime));
         return 1;
     case CP_REPORT_CELL_PRED_SMEM_WF:
     case CP_REPORT_CELL_PRED_SMEM_CONF: {

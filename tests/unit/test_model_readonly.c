@@ -163,6 +163,9 @@ static void test_regime(void)
     /* the names reports write, and the sizes per architecture */
     CHECK(strcmp(cp_regime_name(CP_REGIME_BEYOND_CONSTANT), "beyond_constant_cache") == 0);
     CHECK(cp_regime_name(CP_REGIME_UNKNOWN) == NULL);
+    CHECK(strcmp(cp_regime_letters(CP_REGIME_BEYOND_CONSTANT), ">C$") == 0);
+    CHECK(strcmp(cp_regime_letters(CP_REGIME_DRAM), "DRAM") == 0);
+    CHECK(strcmp(cp_regime_letters(CP_REGIME_UNKNOWN), "-") == 0);
     cp_cache_sizes k;
     CHECK(cp_regime_caches(80, 40u << 20, &k) && k.l1_per_sm == 192u << 10);
     CHECK(cp_regime_caches(75, 6u << 20, &k) && k.l1_per_sm == 96u << 10);
