@@ -182,7 +182,7 @@ static int cp_cli_apply_expr(cp_options *o, int opt, const char *arg, cp_status 
 {
     if (!cp_family_get(o->family)->takes_index)
         return cp_status_usage(
-            st, "e.g. coalprobe expr --index '(i %% 32) * 1024 + i / 32'",
+            st, "e.g. coalprobe expr --index '(i % 32) * 1024 + i / 32'",
             "%s belongs to the expr family: write 'coalprobe expr %s'%s",
             opt == OPT_INDEX ? "--index" : "--param",
             opt == OPT_INDEX ? "--index EXPR" : "--param NAME=VALUES",
