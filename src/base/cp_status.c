@@ -14,7 +14,8 @@ void cp_status_clear(cp_status *st)
 }
 
 /* Records code and the message (fmt with ap) in st (st may be NULL), clearing the hint. */
-static void cp_status_vset(cp_status *st, int code, const char *fmt, va_list ap)
+__attribute__((format(printf, 3, 0))) static void cp_status_vset(cp_status *st, int code,
+                                                                 const char *fmt, va_list ap)
 {
     if (!st)
         return;
