@@ -46,14 +46,11 @@
 #define CP_INJECT_EXPORT __attribute__((visibility("default")))
 #define CP_INJECT_MAX_DEVICES 64
 #define CP_INJECT_MAX_CONTEXTS 256
-#define CP_INJECT_NMETRICS 8
-
 /* The metrics, in the order of the `metrics` record and of every pc record's values. */
-static const char *const cp_inject_metric_names[CP_INJECT_NMETRICS] = {
-    CP_TRACE_METRIC_GLOBAL_LD,     CP_TRACE_METRIC_GLOBAL_ST,        CP_TRACE_METRIC_SECTORS,
-    CP_TRACE_METRIC_SECTORS_IDEAL, CP_TRACE_METRIC_SHARED_LD,        CP_TRACE_METRIC_SHARED_ST,
-    CP_TRACE_METRIC_WAVEFRONTS,    CP_TRACE_METRIC_WAVEFRONTS_IDEAL,
-};
+#define CP_INJECT_METRIC_NAME(id, name) name,
+static const char *const cp_inject_metric_names[] = {CP_TRACE_RAW_METRICS(CP_INJECT_METRIC_NAME)};
+#undef CP_INJECT_METRIC_NAME
+#define CP_INJECT_NMETRICS ((int)(sizeof cp_inject_metric_names / sizeof cp_inject_metric_names[0]))
 
 /* Where the traced process's time went, written as `time` records at its end. */
 enum {

@@ -20,14 +20,6 @@ static int cp_trace_has(const cp_trace_counts *c, int m)
     return (c->has >> m) & 1u;
 }
 
-/* The sum of two metrics, NAN when neither was recorded (a missing one counts as 0). */
-static double cp_trace_sum2(const cp_trace_counts *c, int a, int b)
-{
-    if (!cp_trace_has(c, a) && !cp_trace_has(c, b))
-        return NAN;
-    return (double)c->value[a] + (double)c->value[b];
-}
-
 static double cp_trace_get(const cp_trace_counts *c, int m)
 {
     return cp_trace_has(c, m) ? (double)c->value[m] : NAN;
@@ -38,37 +30,82 @@ static double cp_trace_ratio(double num, double den)
     return isfinite(num) && isfinite(den) && den > 0 ? num / den : NAN;
 }
 
+/* The sum of metrics ms[0..n), NAN when none was recorded (a missing one counts as 0). */
+static double cp_trace_sum(const cp_trace_counts *c, const int *ms, size_t n)
+{
+    double sum = 0;
+    int any = 0;
+    for (size_t i = 0; i < n; i++)
+        if (cp_trace_has(c, ms[i])) {
+            sum += (double)c->value[ms[i]];
+            any = 1;
+        }
+    return any ? sum : NAN;
+}
+
 /* What one side of the memory did, global (sectors) or shared (wavefronts): its requests, what
- * they took and would ideally take, the excess over the ideal, per request and in percent. */
+ * they took and would ideally take, the excess over the ideal, per request and in percent (the
+ * last three may be NULL where a side has no such number). */
 typedef struct cp_trace_side {
     double *requests, *actual, *ideal, *excess, *per_request, *ideal_per_request, *pct;
 } cp_trace_side;
 
-/* Derives one side from the counts: ld and st its requests, actual and ideal its metrics. */
-static void cp_trace_derive_side(const cp_trace_counts *c, int ld, int st, int actual, int ideal,
+/* Derives one side from the counts: `requests` its requests, actual and ideal its metrics. */
+static void cp_trace_derive_side(const cp_trace_counts *c, double requests, int actual, int ideal,
                                  cp_trace_side x)
 {
-    *x.requests = cp_trace_sum2(c, ld, st);
+    double excess;
+    *x.requests = requests;
     *x.actual = cp_trace_get(c, actual);
     *x.ideal = cp_trace_get(c, ideal);
-    *x.excess = isfinite(*x.actual) && isfinite(*x.ideal) ? fmax(0, *x.actual - *x.ideal) : NAN;
-    *x.per_request = cp_trace_ratio(*x.actual, *x.requests);
-    *x.ideal_per_request = cp_trace_ratio(*x.ideal, *x.requests);
-    *x.pct = 100 * cp_trace_ratio(*x.excess, *x.actual);
+    excess = isfinite(*x.actual) && isfinite(*x.ideal) ? fmax(0, *x.actual - *x.ideal) : NAN;
+    *x.per_request = cp_trace_ratio(*x.actual, requests);
+    *x.ideal_per_request = cp_trace_ratio(*x.ideal, requests);
+    if (x.excess)
+        *x.excess = excess;
+    if (x.pct)
+        *x.pct = 100 * cp_trace_ratio(excess, *x.actual);
 }
 
 void cp_trace_derive(const cp_trace_counts *c, cp_trace_derived *d)
 {
-    cp_trace_derive_side(
-        c, CP_TRACE_M_GLOBAL_LD, CP_TRACE_M_GLOBAL_ST, CP_TRACE_M_SECTORS, CP_TRACE_M_SECTORS_IDEAL,
-        (cp_trace_side){&d->requests, &d->sectors, &d->ideal_sectors, &d->excess_sectors,
-                        &d->sectors_per_request, &d->ideal_sectors_per_request, &d->excess_pct});
+    static const int global[] = {CP_TRACE_M_GLOBAL_LD, CP_TRACE_M_GLOBAL_ST, CP_TRACE_M_LDGSTS};
+    static const int shared[] = {CP_TRACE_M_SHARED_LD, CP_TRACE_M_SHARED_ST};
+    cp_trace_derive_side(c, cp_trace_sum(c, global, CP_COUNT_OF(global)), CP_TRACE_M_SECTORS,
+                         CP_TRACE_M_SECTORS_IDEAL,
+                         (cp_trace_side){&d->requests, &d->sectors, &d->ideal_sectors,
+                                         &d->excess_sectors, &d->sectors_per_request,
+                                         &d->ideal_sectors_per_request, &d->excess_pct});
     d->excess_bytes = d->excess_sectors * CP_SECTOR_BYTES;
-    cp_trace_derive_side(c, CP_TRACE_M_SHARED_LD, CP_TRACE_M_SHARED_ST, CP_TRACE_M_WAVEFRONTS,
+    cp_trace_derive_side(c, cp_trace_sum(c, shared, CP_COUNT_OF(shared)), CP_TRACE_M_WAVEFRONTS,
                          CP_TRACE_M_WAVEFRONTS_IDEAL,
                          (cp_trace_side){&d->shared_requests, &d->wavefronts, &d->ideal_wavefronts,
                                          &d->bank_conflicts, &d->wavefronts_per_request,
                                          &d->ideal_wavefronts_per_request, &d->conflict_pct});
+    cp_trace_derive_side(c, cp_trace_get(c, CP_TRACE_M_LDGSTS), CP_TRACE_M_FILL_WAVEFRONTS,
+                         CP_TRACE_M_FILL_WAVEFRONTS_IDEAL,
+                         (cp_trace_side){&d->ldgsts_requests, &d->fill_wavefronts,
+                                         &d->ideal_fill_wavefronts, NULL,
+                                         &d->fill_wavefronts_per_request,
+                                         &d->ideal_fill_wavefronts_per_request, NULL});
+}
+
+/* An LDGSTS instruction's shared wavefronts are those of its fill: moved to the fill metrics, so
+ * that a kernel's shared wavefronts and bank conflicts count LDS and STS only. */
+static void cp_trace_split_fill(cp_trace_counts *c)
+{
+    if (!cp_trace_has(c, CP_TRACE_M_LDGSTS) || c->value[CP_TRACE_M_LDGSTS] == 0)
+        return;
+    static const int from[] = {CP_TRACE_M_WAVEFRONTS, CP_TRACE_M_WAVEFRONTS_IDEAL};
+    static const int to[] = {CP_TRACE_M_FILL_WAVEFRONTS, CP_TRACE_M_FILL_WAVEFRONTS_IDEAL};
+    for (size_t i = 0; i < CP_COUNT_OF(from); i++) {
+        if (!cp_trace_has(c, from[i]))
+            continue;
+        c->value[to[i]] = c->value[from[i]];
+        c->has |= 1u << to[i];
+        c->value[from[i]] = 0;
+        c->has &= ~(1u << from[i]);
+    }
 }
 
 /* 1 when the instruction ran at least once (global or shared requests). */
@@ -78,10 +115,16 @@ static int cp_trace_executed(const cp_trace_derived *d)
            (isfinite(d->shared_requests) && d->shared_requests > 0);
 }
 
+int cp_trace_is_ldgsts(const cp_trace_instr *i)
+{
+    return i->counts.value[CP_TRACE_M_LDGSTS] > 0;
+}
+
 const char *cp_trace_op_name(const cp_trace_instr *i)
 {
     const cp_trace_counts *c = &i->counts;
-    int ld = c->value[CP_TRACE_M_GLOBAL_LD] > 0 || c->value[CP_TRACE_M_SHARED_LD] > 0;
+    int ld = c->value[CP_TRACE_M_GLOBAL_LD] > 0 || c->value[CP_TRACE_M_SHARED_LD] > 0 ||
+             cp_trace_is_ldgsts(i);
     int st = c->value[CP_TRACE_M_GLOBAL_ST] > 0 || c->value[CP_TRACE_M_SHARED_ST] > 0;
     return ld && st ? "load_store" : ld ? "load" : st ? "store" : NULL;
 }
@@ -89,6 +132,8 @@ const char *cp_trace_op_name(const cp_trace_instr *i)
 const char *cp_trace_space_name(const cp_trace_instr *i)
 {
     const cp_trace_counts *c = &i->counts;
+    if (cp_trace_is_ldgsts(i))
+        return "global_to_shared";
     int gl = c->value[CP_TRACE_M_GLOBAL_LD] > 0 || c->value[CP_TRACE_M_GLOBAL_ST] > 0;
     int sh = c->value[CP_TRACE_M_SHARED_LD] > 0 || c->value[CP_TRACE_M_SHARED_ST] > 0;
     return gl && sh ? "global_shared" : gl ? "global" : sh ? "shared" : NULL;
@@ -213,9 +258,40 @@ static void cp_trace_meaning_shared(const cp_trace_derived *d, char *buf, size_t
              ideal, r);
 }
 
+/* The meaning of an LDGSTS's shared fill: a wavefront per global sector written, so an excess
+ * over the ideal follows the global pattern. */
+static void cp_trace_meaning_fill(const cp_trace_derived *d, char *buf, size_t n)
+{
+    double wpr = d->fill_wavefronts_per_request, ipr = d->ideal_fill_wavefronts_per_request;
+    if (!isfinite(wpr) || !isfinite(ipr))
+        return;
+    char s[32], ideal[32];
+    cp_trace_num(s, sizeof s, wpr);
+    cp_trace_num(ideal, sizeof ideal, ipr);
+    if (cp_trace_near(wpr, ipr) || wpr < ipr)
+        snprintf(buf, n, "its shared fill %s wavefront%s per request, the ideal", s,
+                 strcmp(s, "1") == 0 ? "" : "s");
+    else
+        snprintf(buf, n,
+                 "its shared fill %s wavefronts per request where %s would do: one per global "
+                 "sector it writes, so the global pattern is the cause, not a bank conflict",
+                 s, ideal);
+}
+
 void cp_trace_meaning(const cp_trace_derived *d, char *buf, size_t n)
 {
     char g[320] = "", s[320] = "";
+    if (d->ldgsts_requests > 0) { /* cp.async: the global side, then the fill's */
+        char gl[320] = "", fill[240] = "";
+        if (isfinite(d->sectors_per_request) && isfinite(d->ideal_sectors_per_request) &&
+            d->ideal_sectors_per_request > 0)
+            cp_trace_meaning_global(d, gl, sizeof gl);
+        else
+            snprintf(gl, sizeof gl, "requests without sector counts (the chip lacks a metric)");
+        cp_trace_meaning_fill(d, fill, sizeof fill);
+        snprintf(buf, n, "cp.async: %s%s%s", gl, fill[0] ? "; " : "", fill);
+        return;
+    }
     if (d->requests > 0 && isfinite(d->sectors_per_request) &&
         isfinite(d->ideal_sectors_per_request) && d->ideal_sectors_per_request > 0)
         cp_trace_meaning_global(d, g, sizeof g);
@@ -480,6 +556,7 @@ static void cp_trace_kernel_counts(cp_trace_kernel *k)
         } else {
             in->eff = in->counts;
         }
+        cp_trace_split_fill(&in->eff);
         cp_trace_derive(&in->eff, &in->d);
         cp_trace_add_counts(&k->totals, &in->eff);
     }

@@ -39,6 +39,12 @@ static const char *const cp_trace_csv_columns[] = {
     "conflict_share",
     "gate_failed",
     "meaning",
+    /* appended with LDGSTS (cp.async): its requests and the wavefronts of its shared fill */
+    "ldgsts_requests",
+    "fill_wavefronts",
+    "ideal_fill_wavefronts",
+    "fill_wavefronts_per_request",
+    "ideal_fill_wavefronts_per_request",
 };
 
 /* A number: empty when NAN; an integer when integral; else 6 significant digits. */
@@ -103,6 +109,11 @@ int cp_trace_write_csv(FILE *out, const cp_trace_report *r, cp_status *st)
         cp_text_csv_cell(&l, in->gate_failed ? "true" : "false");
         cp_trace_meaning(d, meaning, sizeof meaning);
         cp_text_csv_cell(&l, meaning);
+        const double fill[] = {d->ldgsts_requests, d->fill_wavefronts, d->ideal_fill_wavefronts,
+                               d->fill_wavefronts_per_request,
+                               d->ideal_fill_wavefronts_per_request};
+        for (size_t v = 0; v < CP_COUNT_OF(fill); v++)
+            cp_trace_csv_number(&l, fill[v]);
         cp_text_csv_end_line(&l);
     }
     if (fflush(out) != 0 || ferror(out))

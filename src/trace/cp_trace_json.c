@@ -30,6 +30,11 @@ static void cp_trace_json_counts(cp_json *j, cJSON *o, const cp_trace_derived *d
         CP_TRACE_JSON_COUNT(wavefronts_per_request),
         CP_TRACE_JSON_COUNT(ideal_wavefronts_per_request),
         CP_TRACE_JSON_COUNT(conflict_pct),
+        CP_TRACE_JSON_COUNT(ldgsts_requests),
+        CP_TRACE_JSON_COUNT(fill_wavefronts),
+        CP_TRACE_JSON_COUNT(ideal_fill_wavefronts),
+        CP_TRACE_JSON_COUNT(fill_wavefronts_per_request),
+        CP_TRACE_JSON_COUNT(ideal_fill_wavefronts_per_request),
     };
 #undef CP_TRACE_JSON_COUNT
     cp_json_doubles(j, o, d, fields, CP_COUNT_OF(fields));

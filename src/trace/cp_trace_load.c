@@ -20,15 +20,18 @@
 
 #define CP_TRACE_MAX_FIELDS 64
 
-static const char *const cp_trace_metric_names[CP_TRACE_NMETRICS] = {
-    CP_TRACE_METRIC_GLOBAL_LD,     CP_TRACE_METRIC_GLOBAL_ST,        CP_TRACE_METRIC_SECTORS,
-    CP_TRACE_METRIC_SECTORS_IDEAL, CP_TRACE_METRIC_SHARED_LD,        CP_TRACE_METRIC_SHARED_ST,
-    CP_TRACE_METRIC_WAVEFRONTS,    CP_TRACE_METRIC_WAVEFRONTS_IDEAL,
-};
+#define CP_TRACE_METRIC_NAME(id, name) [CP_TRACE_M_##id] = name,
+static const char *const cp_trace_metric_names[CP_TRACE_NRAW_METRICS] = {
+    CP_TRACE_RAW_METRICS(CP_TRACE_METRIC_NAME)};
+#undef CP_TRACE_METRIC_NAME
+#define CP_TRACE_METRIC_COUNT(id, name) +1
+_Static_assert(0 CP_TRACE_RAW_METRICS(CP_TRACE_METRIC_COUNT) == CP_TRACE_NRAW_METRICS,
+               "one CP_TRACE_M_ index per metric of the raw files");
+#undef CP_TRACE_METRIC_COUNT
 
 int cp_trace_metric_index(const char *name)
 {
-    for (int m = 0; m < CP_TRACE_NMETRICS; m++)
+    for (int m = 0; m < CP_TRACE_NRAW_METRICS; m++)
         if (strcmp(name, cp_trace_metric_names[m]) == 0)
             return m;
     return -1;
@@ -846,10 +849,10 @@ static int cp_trace_check_header(cp_trace *t, const char *name, char *line)
                             CP_TRACE_RAW_MAGIC);
         return 0;
     }
-    if (version != CP_TRACE_RAW_VERSION) {
+    if (version < 1 || version > CP_TRACE_RAW_VERSION) { /* 1: a file without LDGSTS counts */
         cp_trace_unreadable(t, name,
-                            "raw format version %llu, this coalprobe reads %d (report it with "
-                            "the coalprobe that traced it)",
+                            "raw format version %llu, this coalprobe reads 1 to %d (report it "
+                            "with the coalprobe that traced it)",
                             (unsigned long long)version, CP_TRACE_RAW_VERSION);
         return 0;
     }

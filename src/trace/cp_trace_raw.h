@@ -59,21 +59,27 @@
 #ifndef CP_TRACE_RAW_H
 #define CP_TRACE_RAW_H
 
-#define CP_TRACE_RAW_VERSION 1
+/* 2: pc records carry the LDGSTS instruction count (a reader of version 1 files reads them as
+ * files without it; a reader of version 1 refuses version 2 by name and version). */
+#define CP_TRACE_RAW_VERSION 2
 #define CP_TRACE_RAW_MAGIC "coalprobe-trace-raw"
 #define CP_TRACE_ENV_DIR "COALPROBE_TRACE_DIR"
 #define CP_TRACE_RAW_PREFIX "raw-"
 #define CP_TRACE_RAW_SUFFIX ".tsv"
 
-/* The SASS metrics the injection library asks for, in this order (metrics lists the subset a
- * chip offers). Requests are warp-level instructions. */
-#define CP_TRACE_METRIC_GLOBAL_LD "smsp__sass_inst_executed_op_global_ld"
-#define CP_TRACE_METRIC_GLOBAL_ST "smsp__sass_inst_executed_op_global_st"
-#define CP_TRACE_METRIC_SECTORS "smsp__sass_sectors_mem_global"
-#define CP_TRACE_METRIC_SECTORS_IDEAL "smsp__sass_sectors_mem_global_ideal"
-#define CP_TRACE_METRIC_SHARED_LD "smsp__sass_inst_executed_op_shared_ld"
-#define CP_TRACE_METRIC_SHARED_ST "smsp__sass_inst_executed_op_shared_st"
-#define CP_TRACE_METRIC_WAVEFRONTS "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared"
-#define CP_TRACE_METRIC_WAVEFRONTS_IDEAL "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared_ideal"
+/* The SASS metrics the injection library asks for, X(ID, NAME) in this order (the metrics
+ * record lists the subset a chip offers). Requests are warp-level instructions; LDGSTS
+ * (cp.async) is counted by its own instruction metric, not by the global or shared ones, while
+ * the sector and wavefront metrics include it. */
+#define CP_TRACE_RAW_METRICS(X)                                                                    \
+    X(GLOBAL_LD, "smsp__sass_inst_executed_op_global_ld")                                          \
+    X(GLOBAL_ST, "smsp__sass_inst_executed_op_global_st")                                          \
+    X(SECTORS, "smsp__sass_sectors_mem_global")                                                    \
+    X(SECTORS_IDEAL, "smsp__sass_sectors_mem_global_ideal")                                        \
+    X(SHARED_LD, "smsp__sass_inst_executed_op_shared_ld")                                          \
+    X(SHARED_ST, "smsp__sass_inst_executed_op_shared_st")                                          \
+    X(WAVEFRONTS, "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared")                               \
+    X(WAVEFRONTS_IDEAL, "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared_ideal")                   \
+    X(LDGSTS, "smsp__sass_inst_executed_op_ldgsts")
 
 #endif

@@ -25,6 +25,12 @@ enum {
     CP_TRACE_M_SHARED_ST,        /* warp-level shared store instructions */
     CP_TRACE_M_WAVEFRONTS,       /* shared-memory wavefronts */
     CP_TRACE_M_WAVEFRONTS_IDEAL, /* wavefronts without bank conflicts */
+    CP_TRACE_M_LDGSTS,           /* warp-level LDGSTS (cp.async) instructions (requests) */
+    CP_TRACE_NRAW_METRICS,       /* the metrics of the raw files end here */
+    /* an LDGSTS instruction's shared wavefronts (filling its shared destination), moved out of
+     * WAVEFRONTS by the analysis so that bank conflicts count LDS and STS only */
+    CP_TRACE_M_FILL_WAVEFRONTS = CP_TRACE_NRAW_METRICS,
+    CP_TRACE_M_FILL_WAVEFRONTS_IDEAL,
     CP_TRACE_NMETRICS
 };
 
@@ -81,7 +87,8 @@ typedef enum {
 /* What the counts mean (cp_trace_derive); NAN where a needed metric is missing or a ratio has
  * no denominator. Excess and conflicts are never negative (a count below its ideal gives 0). */
 typedef struct cp_trace_derived {
-    double requests; /* global load + store instructions */
+    double requests;        /* global load + store + LDGSTS instructions */
+    double ldgsts_requests; /* LDGSTS (cp.async) instructions: global to shared copies */
     double sectors, ideal_sectors;
     double excess_sectors; /* sectors - ideal */
     double excess_bytes;   /* excess_sectors * CP_SECTOR_BYTES */
@@ -92,6 +99,11 @@ typedef struct cp_trace_derived {
     double bank_conflicts; /* wavefronts - ideal */
     double wavefronts_per_request, ideal_wavefronts_per_request;
     double conflict_pct; /* 100 * bank_conflicts / wavefronts */
+    /* the shared side of LDGSTS: the wavefronts that fill its destination, and the fewest its
+     * bytes need; per LDGSTS request. Not bank conflicts: a fill takes one wavefront per global
+     * sector it writes, so its excess follows the global pattern. */
+    double fill_wavefronts, ideal_fill_wavefronts;
+    double fill_wavefronts_per_request, ideal_fill_wavefronts_per_request;
 } cp_trace_derived;
 
 typedef struct cp_trace_instr {
@@ -357,7 +369,11 @@ void cp_trace_meaning(const cp_trace_derived *d, char *buf, size_t n);
 /* "file:line" or "function+0xPC" of an instruction. */
 void cp_trace_where(const cp_trace_kernel *k, const cp_trace_instr *i, char *buf, size_t n);
 
-/* "load", "store", "load_store" or NULL; "global", "shared", "global_shared" or NULL. */
+/* 1 when instruction i is an LDGSTS (cp.async): its LDGSTS count is not zero. */
+int cp_trace_is_ldgsts(const cp_trace_instr *i);
+
+/* "load", "store", "load_store" or NULL (an LDGSTS is a load); "global", "shared",
+ * "global_shared", "global_to_shared" (LDGSTS) or NULL. */
 const char *cp_trace_op_name(const cp_trace_instr *i);
 const char *cp_trace_space_name(const cp_trace_instr *i);
 

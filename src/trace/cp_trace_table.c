@@ -117,10 +117,15 @@ static void cp_trace_table_where(char *buf, size_t n, const cp_trace_instr *in)
         snprintf(buf, n, "...%s", full + len - (CP_TRACE_WHERE_WIDTH - 3));
 }
 
-/* The kind column: ld/st/ls (load, store, both) and gl/sh/gs (global, shared, both). */
+/* The kind column: ld/st/ls (load, store, both) and gl/sh/gs (global, shared, both); "ldgsts"
+ * for cp.async's copies from global to shared memory. */
 static void cp_trace_kind(char *buf, size_t n, const cp_trace_instr *in)
 {
     const char *op = cp_trace_op_name(in), *sp = cp_trace_space_name(in);
+    if (cp_trace_is_ldgsts(in)) {
+        snprintf(buf, n, "ldgsts");
+        return;
+    }
     if (!op || !sp) {
         snprintf(buf, n, "-");
         return;
@@ -294,6 +299,16 @@ static void cp_trace_table_kernel_head(FILE *out, const cp_trace_report *r,
                  a, b, c, e);
         cp_trace_wrap(out, "    ", "      ", line);
     }
+    if (d->ldgsts_requests > 0) { /* of the global requests above: the cp.async copies */
+        cp_trace_count(a, sizeof a, d->ldgsts_requests);
+        cp_trace_ratio(b, sizeof b, d->fill_wavefronts_per_request);
+        cp_trace_ratio(c, sizeof c, d->ideal_fill_wavefronts_per_request);
+        snprintf(line, sizeof line,
+                 "cp.async: %s of the global requests, their shared fill %s wavefronts/request "
+                 "where %s would do",
+                 a, b, c);
+        cp_trace_wrap(out, "    ", "      ", line);
+    }
 }
 
 /* One instruction's row, and what its numbers mean under it. */
@@ -310,8 +325,12 @@ static void cp_trace_table_instr(FILE *out, const cp_trace_instr *in)
                    cp_trace_or_zero(x->requests) + cp_trace_or_zero(x->shared_requests));
     cp_trace_ratio(spr, sizeof spr, x->sectors_per_request);
     cp_trace_ratio(ispr, sizeof ispr, x->ideal_sectors_per_request);
-    cp_trace_ratio(wpr, sizeof wpr, x->wavefronts_per_request);
-    cp_trace_ratio(iwpr, sizeof iwpr, x->ideal_wavefronts_per_request);
+    /* an LDGSTS's shared side is its fill */
+    int fill = x->ldgsts_requests > 0;
+    cp_trace_ratio(wpr, sizeof wpr,
+                   fill ? x->fill_wavefronts_per_request : x->wavefronts_per_request);
+    cp_trace_ratio(iwpr, sizeof iwpr,
+                   fill ? x->ideal_fill_wavefronts_per_request : x->ideal_wavefronts_per_request);
     if (x->requests > 0)
         cp_trace_format_bytes(excess, sizeof excess, x->excess_bytes);
     else

@@ -107,7 +107,8 @@ static void test_load_transpose(void)
         /* as the pc record says: the 4 replay passes of one launch */
         CHECK_EQ_U64(store->counts.value[CP_TRACE_M_GLOBAL_ST], 4 * 32768);
         CHECK_EQ_U64(store->counts.value[CP_TRACE_M_SECTORS], 4 * 32 * 32768);
-        CHECK_EQ_U64(store->counts.has, (1u << CP_TRACE_NMETRICS) - 1);
+        /* a version 1 file: every metric of its time, no LDGSTS count */
+        CHECK_EQ_U64(store->counts.has, (1u << CP_TRACE_M_LDGSTS) - 1);
     }
     /* two pc records of one instruction add up; a function without line information */
     const cp_trace_kernel *vec = find_kernel(p, "vec_copy");
@@ -181,12 +182,16 @@ static void test_load_damaged(void)
     CHECK(t.nprocs == 0 && t.nnotes == 1);
     CHECK_STR_CONTAINS(t.nnotes ? t.notes[0] : NULL, "not a coalprobe raw trace");
     cp_trace_free(&t);
-    CHECK(load_one(&t, "coalprobe-trace-raw\t2\nprocess\t1\t0\tx\n") == CP_EXIT_OK);
+    /* a newer format is refused by name and version; the older one is read */
+    CHECK(load_one(&t, "coalprobe-trace-raw\t3\nprocess\t1\t0\tx\n") == CP_EXIT_OK);
     CHECK(t.nprocs == 0);
-    CHECK_STR_CONTAINS(t.nnotes ? t.notes[0] : NULL, "version 2");
+    CHECK_STR_CONTAINS(t.nnotes ? t.notes[0] : NULL, "version 3");
     CHECK(t.nunreadable == 1);
     CHECK_STR_CONTAINS(t.nunreadable ? t.unreadable[0] : NULL,
-                       "raw-1.tsv: raw format version 2, this coalprobe reads 1");
+                       "raw-1.tsv: raw format version 3, this coalprobe reads 1 to 2");
+    cp_trace_free(&t);
+    CHECK(load_one(&t, "coalprobe-trace-raw\t1\nprocess\t1\t0\tx\n") == CP_EXIT_OK);
+    CHECK(t.nprocs == 1 && t.nunreadable == 0);
     cp_trace_free(&t);
     /* CRLF line endings and binary files are said to be so, never read as no trace */
     CHECK(load_one(&t, "coalprobe-trace-raw\t1\r\nprocess\t1\t0\tx\r\n") == CP_EXIT_OK);
@@ -790,8 +795,61 @@ static void test_names_and_texts(void)
     CHECK(strcmp(b, "1.00 MB") == 0);
     cp_trace_format_bytes(b, sizeof b, NAN);
     CHECK(strcmp(b, "-") == 0);
-    CHECK(cp_trace_metric_index(CP_TRACE_METRIC_WAVEFRONTS_IDEAL) == CP_TRACE_M_WAVEFRONTS_IDEAL);
+    CHECK(cp_trace_metric_index("smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared_ideal") ==
+          CP_TRACE_M_WAVEFRONTS_IDEAL);
+    CHECK(cp_trace_metric_index("smsp__sass_inst_executed_op_ldgsts") == CP_TRACE_M_LDGSTS);
     CHECK(cp_trace_metric_index("nope") == -1);
+}
+
+/* cp.async (format 2): LDGSTS counted as global requests of its own kind, its fill wavefronts
+ * kept out of the shared side and its bank conflicts; the sums hold: a kernel's totals are the
+ * sum of its instructions, the program's the sum of its kernels. */
+static void test_analyze_ldgsts(void)
+{
+    cp_trace t;
+    load_fixture(&t, FIXTURES "/handmade-ldgsts");
+    cp_trace_report r;
+    analyze_default(&t, &r);
+    const cp_trace_process *tp = &t.procs[0];
+    const cp_trace_kernel *strided = find_kernel(tp, "_Z16cp_async_stridedPKfPfii");
+    const cp_trace_kernel *copy = find_kernel(tp, "_Z13cp_async_copyPKfPfi");
+    CHECK(strided && copy);
+    if (!strided || !copy)
+        return;
+    const double w = 4096;
+    const cp_trace_instr *cpa = find_instr(strided, 0x60);
+    CHECK(cpa && cp_trace_is_ldgsts(cpa) && cpa->rank == 1);
+    CHECK(cpa && strcmp(cp_trace_space_name(cpa), "global_to_shared") == 0 &&
+          strcmp(cp_trace_op_name(cpa), "load") == 0);
+    CHECK(cpa && cpa->d.requests == w && cpa->d.ldgsts_requests == w &&
+          cpa->d.sectors_per_request == 32 && cpa->d.ideal_sectors_per_request == 4);
+    CHECK(cpa && cpa->d.fill_wavefronts_per_request == 32 &&
+          cpa->d.ideal_fill_wavefronts_per_request == 1 && isnan(cpa->d.wavefronts));
+    char meaning[700];
+    cp_trace_meaning(&cpa->d, meaning, sizeof meaning);
+    CHECK_STR_CONTAINS(meaning, "cp.async: 32 sectors per request where 4 would do");
+    CHECK_STR_CONTAINS(meaning, "not a bank conflict");
+    /* the kernel: LDGSTS and STG are its global requests, the LDS its only shared ones */
+    CHECK(strided->d.requests == 2 * w && strided->d.ldgsts_requests == w);
+    CHECK(strided->d.shared_requests == w && strided->d.wavefronts == w &&
+          strided->d.bank_conflicts == 0 && strided->d.fill_wavefronts == 32 * w);
+    CHECK(copy->d.sectors_per_request == 16 && copy->d.excess_bytes == 0);
+    /* the sums */
+    for (size_t k = 0; k < tp->nkernels; k++) {
+        const cp_trace_kernel *kk = &tp->kernels[k];
+        double req = 0, sec = 0, fill = 0;
+        for (size_t i = 0; i < kk->ninstrs; i++) {
+            req += kk->instrs[i].d.requests > 0 ? kk->instrs[i].d.requests : 0;
+            sec += kk->instrs[i].d.sectors > 0 ? kk->instrs[i].d.sectors : 0;
+            fill += kk->instrs[i].d.fill_wavefronts > 0 ? kk->instrs[i].d.fill_wavefronts : 0;
+        }
+        CHECK(kk->d.requests == req && kk->d.sectors == sec && kk->d.fill_wavefronts == fill);
+    }
+    CHECK(r.program.requests == strided->d.requests + copy->d.requests);
+    CHECK(r.program.ldgsts_requests == 2 * w && r.program.bank_conflicts == 0);
+    CHECK(r.program.excess_bytes == strided->d.excess_bytes);
+    cp_trace_report_free(&r);
+    cp_trace_free(&t);
 }
 
 int main(void)
@@ -803,6 +861,7 @@ int main(void)
     test_meaning_shared_against_model();
     test_meaning_cases();
     test_analyze_transpose();
+    test_analyze_ldgsts();
     test_analyze_why_no_counts();
     test_load_lean_and_times();
     test_load_short_records();

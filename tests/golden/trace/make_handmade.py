@@ -123,7 +123,39 @@ def transpose(fixed):
     return L
 
 
+def ldgsts():
+    """Format 2, with the LDGSTS column: two cp.async kernels of 2048 warps a launch, 2 launches
+    each, pc records as they are (no kernel records). A coalesced 16-byte copy into shared memory
+    (16 sectors a request, the ideal; its fill 4 wavefronts, the ideal), then a conflict-free LDS
+    and a coalesced STG; a strided 4-byte copy (each lane in its own sector: 32 sectors where 4
+    would do; its fill one wavefront per sector written, 32 where 1 would do, which is not a bank
+    conflict), then the same LDS and STG of 4 bytes."""
+    W = 2 * 2048
+    met = T("metrics", *(M + ["smsp__sass_inst_executed_op_ldgsts"]))
+    copy, strided = "_Z13cp_async_copyPKfPfi", "_Z16cp_async_stridedPKfPfii"
+    src = "/home/user/proj/pipeline.cu"
+
+    def pc2(crc, findex, fn, pcv, ld=0, st=0, sec=0, ideal=0, sld=0, sst=0, wf=0, wfi=0, cpa=0):
+        return T("pc", 0, crc, findex, fn, "0x%x" % pcv, ld, st, sec, ideal, sld, sst, wf, wfi, cpa)
+
+    L = ["coalprobe-trace-raw\t2", LABEL, T("process", 8000, 7999, "./pipeline"), DEV, met,
+         T("counting", 0, "every_launch"), T("launch", 0, copy, 2), T("launch", 0, strided, 2)]
+    for p, line in [(0x80, 20), (0xa0, 23), (0xc0, 24)]:
+        L.append(T("source", "feedbeef", copy, "0x%x" % p, src, line))
+    L.append(pc2("feedbeef", 0, copy, 0x80, sec=16 * W, ideal=16 * W, wf=4 * W, wfi=4 * W, cpa=W))
+    L.append(pc2("feedbeef", 0, copy, 0xa0, sld=W, wf=4 * W, wfi=4 * W))
+    L.append(pc2("feedbeef", 0, copy, 0xc0, st=W, sec=16 * W, ideal=16 * W))
+    for p, line in [(0x60, 31), (0x90, 34), (0xb0, 35)]:
+        L.append(T("source", "feedbeef", strided, "0x%x" % p, src, line))
+    L.append(pc2("feedbeef", 1, strided, 0x60, sec=32 * W, ideal=4 * W, wf=32 * W, wfi=W, cpa=W))
+    L.append(pc2("feedbeef", 1, strided, 0x90, sld=W, wf=W, wfi=W))
+    L.append(pc2("feedbeef", 1, strided, 0xb0, st=W, sec=4 * W, ideal=4 * W))
+    L.append(T("end", 1, 4))
+    return L
+
+
 def main():
+    write("handmade-ldgsts", "raw-8000.tsv", ldgsts())
     write("handmade-transpose", "raw-4242.tsv", transpose(False))
     write("handmade-transpose-after", "raw-4242.tsv", transpose(True))
 
