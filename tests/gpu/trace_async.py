@@ -1,0 +1,173 @@
+#!/usr/bin/env python3
+"""trace_async.py: coalprobe trace on the tests' cp.async program (tests/trace/cp_trace_async_sample.cu)
+on a GPU of sm_80 or later: every LDGSTS ranked as its own kind with the requests, sectors and
+ideal sectors its copy must take (16-byte coalesced: 16 a request; 4-byte coalesced: 4; 4-byte
+with a stride of 32 floats: 32 where 4 would do), its shared fill kept out of the bank conflicts
+(the kernels' shared loads are conflict-free: no kernel may show a bank conflict), the kernel
+totals the sums of their instructions and the program's the sum of its kernels; the report
+valid against the schema. Where ncu is installed, every LDGSTS's counts per launch equal Nsight
+Compute's source counters on the same program.
+
+usage: trace_async.py PATH/TO/coalprobe PATH/TO/cp_trace_async_sample [OUTDIR]
+Exit status: 0 passed, 1 failed, 77 skipped (no GPU, or one below sm_80).
+"""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+LAUNCHES = 2
+N = 1 << 20
+HERE = os.path.dirname(os.path.abspath(__file__))
+SOURCE = os.path.join(HERE, "..", "trace", "cp_trace_async_sample.cu")
+VALIDATE = os.path.join(HERE, "..", "schema", "validate.py")
+SCHEMA = os.path.join(HERE, "..", "..", "docs", "schema", "coalprobe-trace.schema.json")
+# the marked line -> (LDGSTS requests per launch, sectors and ideal sectors per request)
+EXPECT = {"copy16": (N // 4 // 32, 16, 16), "copy4": (N // 32, 4, 4), "strided4": (N // 32, 32, 4)}
+failures = []
+
+
+def check(ok, what):
+    if not ok:
+        failures.append(what)
+        print("FAIL: " + what)
+
+
+def marked_lines():
+    marks = {}
+    with open(SOURCE) as f:
+        for n, line in enumerate(f, 1):
+            m = re.search(r"// TRACE: (\w+)", line)
+            if m:
+                marks[n] = m.group(1)
+    return marks
+
+
+def compute_capability():
+    p = subprocess.run(["nvidia-smi", "--query-gpu=compute_cap", "--format=csv,noheader"],
+                       capture_output=True, text=True)
+    try:
+        return float(p.stdout.split()[0])
+    except (ValueError, IndexError):
+        return None
+
+
+def compare_ncu(sample, doc, outdir):
+    """Every ranked LDGSTS against ncu's source counters of one launch (the first of each)."""
+    sys.path.insert(0, HERE)
+    import trace_ncu  # ncu_rows: per kernel, per PC offset, ncu's source counters
+    ncu = trace_ncu.ncu_rows(sample, outdir)
+    kernels = {k["index"]: k for k in doc["kernels"]}
+    compared = 0
+    for ins in doc["instructions"]:
+        if ins["space"] != "global_to_shared":
+            continue
+        k = kernels[ins["kernel_index"]]
+        short = k["name"].split("(")[0]
+        rec = ncu.get(short, {}).get(ins["pc"])
+        check(rec is not None, f"{short} pc {ins['pc']:#x}: not in ncu's listing")
+        if rec is None:
+            continue
+        for what, ours, col in (("requests", ins["ldgsts_requests"], "Instructions Executed"),
+                                ("sectors", ins["sectors"], "L2 Theoretical Sectors Global"),
+                                ("ideal sectors", ins["ideal_sectors"],
+                                 "L2 Theoretical Sectors Global Ideal")):
+            theirs = trace_ncu.num(rec.get(col))
+            per_launch = ours / k["launches"]
+            compared += 1
+            ok = theirs is not None and abs(per_launch - theirs) < 1e-6
+            print(f"{short:22s} pc {ins['pc']:#06x} {what:14s} coalprobe {per_launch:<10g} "
+                  f"ncu {theirs} {'ok' if ok else 'DIFFERENT'}")
+            check(ok, f"{short} pc {ins['pc']:#x} {what}: coalprobe {per_launch}, ncu {theirs}")
+    check(compared > 0, "nothing compared with ncu")
+
+
+def check_report(doc):
+    marks = marked_lines()
+    seen = set()
+    for ins in doc["instructions"]:
+        name = marks.get(ins["line"])
+        if name not in EXPECT or ins["space"] != "global_to_shared":
+            continue
+        seen.add(name)
+        per_launch, spr, ideal = EXPECT[name]
+        where = f"{name} (line {ins['line']}, pc {ins['pc']:#x})"
+        check(ins["rank"] is not None, f"{where}: not ranked")
+        check(ins["op"] == "load", f"{where}: op {ins['op']}")
+        check(ins["ldgsts_requests"] == per_launch * LAUNCHES and
+              ins["requests"] == per_launch * LAUNCHES,
+              f"{where}: {ins['ldgsts_requests']} LDGSTS requests ({ins['requests']} requests), "
+              f"expected {per_launch * LAUNCHES}")
+        check(ins["sectors_per_request"] == spr and ins["ideal_sectors_per_request"] == ideal,
+              f"{where}: {ins['sectors_per_request']} sectors/request (ideal "
+              f"{ins['ideal_sectors_per_request']}), expected {spr} ({ideal})")
+        check(ins["fill_wavefronts"] is not None and ins["wavefronts"] is None,
+              f"{where}: its shared side is not its fill: {ins['wavefronts']}, "
+              f"{ins['fill_wavefronts']}")
+        check((ins["meaning"] or "").startswith("cp.async: "), f"{where}: {ins['meaning']}")
+        print(f"ok: {where}: {ins['meaning']}; fill {ins['fill_wavefronts_per_request']} "
+              f"wavefronts/request (ideal {ins['ideal_fill_wavefronts_per_request']})")
+    check(seen == set(EXPECT), f"LDGSTS seen on {sorted(seen)}, expected {sorted(EXPECT)}")
+    # no kernel shows a bank conflict (the fills are not), and the sums hold
+    keys = ("requests", "sectors", "ideal_sectors", "excess_bytes", "ldgsts_requests",
+            "shared_requests", "wavefronts", "fill_wavefronts")
+    totals = {key: 0 for key in keys}
+    for k in doc["kernels"]:
+        if not k["counted"]:
+            continue
+        check(k["bank_conflicts"] == 0, f"{k['name']}: {k['bank_conflicts']} bank conflicts")
+        mine = [i for i in doc["instructions"] if i["kernel_index"] == k["index"]]
+        for key in keys:
+            s = sum(i[key] or 0 for i in mine)
+            check(abs((k[key] or 0) - s) < 1e-6, f"{k['name']}: {key} {k[key]}, its instructions {s}")
+            totals[key] += k[key] or 0
+    for key in keys:
+        check(abs((doc["totals"][key] or 0) - totals[key]) < 1e-6,
+              f"program {key} {doc['totals'][key]}, its kernels {totals[key]}")
+
+
+def main():
+    if len(sys.argv) < 3:
+        print(__doc__)
+        return 2
+    coalprobe, sample = sys.argv[1], sys.argv[2]
+    outdir = sys.argv[3] if len(sys.argv) > 3 else None
+    if shutil.which("nvidia-smi") is None or subprocess.run(
+            ["nvidia-smi", "-L"], capture_output=True).returncode != 0:
+        print("no GPU: skipped")
+        return 77
+    cc = compute_capability()
+    if cc is None or cc < 8.0:
+        print(f"compute capability {cc}: no cp.async, skipped")
+        return 77
+    with tempfile.TemporaryDirectory() as tmp:
+        report = os.path.join(outdir or tmp, "trace_async.json")
+        p = subprocess.run([coalprobe, "trace", "--top", "9", "--format", "json", "-o", report,
+                            "--", sample, str(LAUNCHES)], capture_output=True, text=True)
+        check(p.returncode == 0, f"coalprobe trace exited {p.returncode}: {p.stderr.strip()}")
+        if p.returncode != 0:
+            return 1
+        doc = json.load(open(report))
+        v = subprocess.run([sys.executable, VALIDATE, "--schema", SCHEMA, report],
+                           capture_output=True, text=True)
+        check(v.returncode in (0, 77), f"schema: {v.stdout.strip()} {v.stderr.strip()}")
+        check_report(doc)
+        table = subprocess.run([coalprobe, "trace", "--top", "9", "--", sample, str(LAUNCHES)],
+                               capture_output=True, text=True)
+        print(table.stdout)
+        if outdir:
+            with open(os.path.join(outdir, "trace_async.txt"), "w") as f:
+                f.write(table.stdout)
+        if shutil.which("ncu"):
+            compare_ncu(sample, doc, outdir)
+        else:
+            print("no ncu: the comparison with Nsight Compute is skipped")
+    print("FAILED" if failures else "passed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

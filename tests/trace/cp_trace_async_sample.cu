@@ -1,0 +1,114 @@
+// cp_trace_async_sample.cu: the trace tests' CUDA program of cp.async copies (LDGSTS), built
+// with -lineinfo: a coalesced 16-byte copy, a coalesced 4-byte copy and a strided 4-byte copy
+// from global into shared memory, each followed by a conflict-free shared load and a coalesced
+// store, so that tests/gpu/trace_async.py can hold coalprobe trace to their known counts and to
+// Nsight Compute. On a GPU below sm_80 (no cp.async) the copies are plain loads and stores.
+// Usage: cp_trace_async_sample [LAUNCHES]  (each kernel LAUNCHES times, default 3)
+#include <cstdio>
+#include <cstdlib>
+#include <cuda_runtime.h>
+
+#define CHECK(call)                                                                                \
+    do {                                                                                           \
+        cudaError_t e_ = (call);                                                                   \
+        if (e_ != cudaSuccess) {                                                                   \
+            fprintf(stderr, "cp_trace_async_sample: %s failed: %s at %s:%d\n", #call,              \
+                    cudaGetErrorName(e_), __FILE__, __LINE__);                                     \
+            return 1;                                                                              \
+        }                                                                                          \
+    } while (0)
+
+static const int kN = 1 << 20;   // floats per buffer (4 MiB)
+static const int kThreads = 256; // threads per block
+static const int kStride = 32;   // the strided copy's stride, in floats
+
+// One lane's copy of `bytes` (4 or 16) from global src into shared dst, waited for.
+template <int BYTES> __device__ __forceinline__ void async_copy(void *dst, const void *src)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    unsigned s = (unsigned)__cvta_generic_to_shared(dst);
+    if (BYTES == 16)
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(src) : "memory");
+    else
+        asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(s), "l"(src) : "memory");
+    asm volatile("cp.async.wait_all;\n" ::: "memory");
+#else
+    if (BYTES == 16)
+        *(float4 *)dst = *(const float4 *)src;
+    else
+        *(float *)dst = *(const float *)src;
+#endif
+}
+
+__global__ void async_copy16(const float4 *in, float4 *out, int n)
+{
+    __shared__ float4 tile[kThreads];
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        async_copy<16>(&tile[threadIdx.x], &in[i]); // TRACE: copy16
+    __syncthreads();
+    if (i < n)
+        out[i] = tile[threadIdx.x];
+}
+
+__global__ void async_copy4(const float *in, float *out, int n)
+{
+    __shared__ float tile[kThreads];
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        async_copy<4>(&tile[threadIdx.x], &in[i]); // TRACE: copy4
+    __syncthreads();
+    if (i < n)
+        out[i] = tile[threadIdx.x];
+}
+
+__global__ void async_copy4_strided(const float *in, float *out, int n, int stride)
+{
+    __shared__ float tile[kThreads];
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        async_copy<4>(&tile[threadIdx.x], &in[(long long)i * stride % n]); // TRACE: strided4
+    __syncthreads();
+    if (i < n)
+        out[i] = tile[threadIdx.x];
+}
+
+int main(int argc, char **argv)
+{
+    int launches = argc > 1 ? atoi(argv[1]) : 3;
+    if (launches < 1)
+        launches = 1;
+    float *in = nullptr, *out = nullptr;
+    CHECK(cudaMalloc(&in, kN * sizeof(float)));
+    CHECK(cudaMalloc(&out, kN * sizeof(float)));
+    float *host = (float *)malloc(kN * sizeof(float));
+    if (!host)
+        return 1;
+    for (int i = 0; i < kN; i++)
+        host[i] = (float)(i % 1000) + 0.5f;
+    CHECK(cudaMemcpy(in, host, kN * sizeof(float), cudaMemcpyHostToDevice));
+    for (int l = 0; l < launches; l++) {
+        async_copy16<<<kN / 4 / kThreads, kThreads>>>((const float4 *)in, (float4 *)out, kN / 4);
+        CHECK(cudaGetLastError());
+        async_copy4<<<kN / kThreads, kThreads>>>(in, out, kN);
+        CHECK(cudaGetLastError());
+        async_copy4_strided<<<kN / kThreads, kThreads>>>(in, out, kN, kStride);
+        CHECK(cudaGetLastError());
+    }
+    CHECK(cudaDeviceSynchronize());
+    // the last kernel wrote out[i] = in[i * stride % n]
+    CHECK(cudaMemcpy(host, out, kN * sizeof(float), cudaMemcpyDeviceToHost));
+    for (int i = 0; i < kN; i += 4099) {
+        int j = (int)((long long)i * kStride % kN);
+        float want = (float)(j % 1000) + 0.5f;
+        if (host[i] != want) {
+            fprintf(stderr, "cp_trace_async_sample: out[%d] = %g, want %g\n", i, host[i], want);
+            return 1;
+        }
+    }
+    printf("cp_trace_async_sample: %d launches of 3 kernels, outputs checked\n", launches);
+    free(host);
+    CHECK(cudaFree(in));
+    CHECK(cudaFree(out));
+    return 0;
+}
