@@ -45,7 +45,7 @@ __global__ void async_copy16(const float4 *in, float4 *out, int n)
     __shared__ float4 tile[kThreads];
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n)
-        async_copy<16>(&tile[threadIdx.x], &in[i]); // TRACE: copy16
+        async_copy<16>(&tile[threadIdx.x], &in[i]);
     __syncthreads();
     if (i < n)
         out[i] = tile[threadIdx.x];
@@ -56,7 +56,7 @@ __global__ void async_copy4(const float *in, float *out, int n)
     __shared__ float tile[kThreads];
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n)
-        async_copy<4>(&tile[threadIdx.x], &in[i]); // TRACE: copy4
+        async_copy<4>(&tile[threadIdx.x], &in[i]);
     __syncthreads();
     if (i < n)
         out[i] = tile[threadIdx.x];
@@ -67,7 +67,7 @@ __global__ void async_copy4_strided(const float *in, float *out, int n, int stri
     __shared__ float tile[kThreads];
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n)
-        async_copy<4>(&tile[threadIdx.x], &in[(long long)i * stride % n]); // TRACE: strided4
+        async_copy<4>(&tile[threadIdx.x], &in[(long long)i * stride % n]);
     __syncthreads();
     if (i < n)
         out[i] = tile[threadIdx.x];
