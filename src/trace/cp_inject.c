@@ -39,6 +39,7 @@
 #include "base/cp_base.h"
 #include "base/cp_cupti_util.h"
 #include "cp_inject_format.h"
+#include "cp_inject_graphs.h"
 #include "cp_inject_kernels.h"
 #include "cp_trace_lock.h"
 #include "cp_trace_raw.h"
@@ -487,8 +488,15 @@ static void cp_inject_context_setup(CUcontext ctx)
 }
 
 /* One kernel range from the Range Profiler: a kernel record. */
-static void cp_inject_emit_kernel(void *user, const char *kernel, const double *values)
+static void cp_inject_emit_kernel(void *user, const char *kernel, const char *unmatched,
+                                  const double *values)
 {
+    if (!kernel) { /* counted, but for no known launch: said so, filed under none */
+        fprintf(cp_inject_state.raw, "unmatched\t%u\t", *(const uint32_t *)user);
+        cp_inject_put_text(unmatched ? unmatched : "unknown");
+        fputc('\n', cp_inject_state.raw);
+        return;
+    }
     fprintf(cp_inject_state.raw, "kernel\t%u\t", *(const uint32_t *)user);
     cp_inject_put_text(kernel);
     for (int m = 0; m < CP_CUPTI_KM_COUNT; m++) {
@@ -872,20 +880,47 @@ static void cp_inject_launched(CUpti_CallbackId cbid, const CUpti_CallbackData *
     cp_inject_launch_exit(cbid, cb);
 }
 
+/* 1 when the launch goes to a stream being captured into a graph: it runs nothing now. */
+static int cp_inject_launch_captured(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
+{
+    CUstreamCaptureStatus capture = CU_STREAM_CAPTURE_STATUS_NONE;
+    CUstream stream = cp_inject_launch_stream(cbid, cb->functionParams);
+    return cp_inject_state.stream_is_capturing &&
+           cp_inject_state.stream_is_capturing(stream, &capture) == CUDA_SUCCESS &&
+           capture != CU_STREAM_CAPTURE_STATUS_NONE;
+}
+
+static int cp_inject_is_graph_launch(CUpti_CallbackId cbid)
+{
+    return cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch ||
+           cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz;
+}
+
+/* Before a launch: the range(s) it will make, named (a kernel: its function; a graph: its
+ * kernel nodes' functions in the order they run, or unmatched with the reason). A launch into a
+ * stream being captured makes none. */
 static void cp_inject_launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
 {
-    if (cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch ||
-        cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz)
-        return; /* not one kernel: see the note written at its exit */
     int slot = cp_inject_context_slot(cb->context);
     cp_inject_kernels *k = slot >= 0 ? cp_inject_state.context_kernels[slot] : NULL;
-    if (!k)
+    if (!k || cp_inject_launch_captured(cbid, cb))
         return;
     uint32_t ordinal = cp_inject_state.context_device[slot];
     char why[512] = "";
     double t = cp_inject_now();
-    int rc = cp_inject_kernels_before_launch(k, cb->symbolName, cp_inject_emit_kernel, &ordinal,
+    int rc;
+    if (cp_inject_is_graph_launch(cbid)) {
+        const cp_inject_graph *g =
+            cp_inject_graphs_find(((const cuGraphLaunch_params *)cb->functionParams)->hGraph);
+        if (g)
+            rc = cp_inject_kernels_before_graph(k, (const char *const *)g->functions, g->n, g->why,
+                                                cp_inject_emit_kernel, &ordinal, why, sizeof why);
+        else /* instantiated before the injection: its ranges come, their number unknown */
+            rc = 0;
+    } else {
+        rc = cp_inject_kernels_before_launch(k, cb->symbolName, cp_inject_emit_kernel, &ordinal,
                                              why, sizeof why);
+    }
     cp_inject_spent(CP_INJECT_T_COLLECT, t);
     if (rc != 0) {
         cp_inject_kernels_failed("per-kernel counters stopped", why, rc);
@@ -894,7 +929,24 @@ static void cp_inject_launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackDa
     fflush(cp_inject_state.raw);
 }
 
-/* After a launch: its count, or the note on graphs and stream capture. */
+/* One more launch of function on device ordinal. */
+static void cp_inject_count_launch(uint32_t ordinal, const char *function)
+{
+    char *key = NULL;
+    cp_table_entry *e = NULL;
+    if (asprintf(&key, "%u\t%s", ordinal, function ? function : "?") >= 0) {
+        e = cp_table_get(&cp_inject_state.launches, key, NULL);
+        free(key);
+    }
+    if (e && !e->value)
+        e->value = calloc(1, sizeof(uint64_t));
+    if (e && e->value)
+        ++*(uint64_t *)e->value;
+    cp_inject_state.launch_count++;
+}
+
+/* After a launch: its count (a graph's: one for each kernel node), or the note on stream
+ * capture. */
 static void cp_inject_launch_exit(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
 {
     if (!cb->functionReturnValue || *(const CUresult *)cb->functionReturnValue != CUDA_SUCCESS)
@@ -902,38 +954,81 @@ static void cp_inject_launch_exit(CUpti_CallbackId cbid, const CUpti_CallbackDat
     int slot = cp_inject_context_slot(cb->context);
     if (slot < 0)
         return;
-    int graph = cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch ||
-                cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz;
-    CUstreamCaptureStatus capture = CU_STREAM_CAPTURE_STATUS_NONE;
-    CUstream stream = cp_inject_launch_stream(cbid, cb->functionParams);
-    if (cp_inject_state.stream_is_capturing &&
-        cp_inject_state.stream_is_capturing(stream, &capture) == CUDA_SUCCESS &&
-        capture != CU_STREAM_CAPTURE_STATUS_NONE) {
+    if (cp_inject_launch_captured(cbid, cb)) {
         if (!cp_inject_state.capture_noted)
-            cp_inject_note("kernels captured into CUDA graphs are counted when the graph runs, "
-                           "without per-kernel launch counts");
+            cp_inject_note("kernels captured into CUDA graphs are counted each time the graph "
+                           "runs, as launches of their functions");
         cp_inject_state.capture_noted = 1;
         return;
     }
-    if (graph) {
-        if (!cp_inject_state.graph_noted)
-            cp_inject_note("CUDA graph launches: their kernels' instructions are counted, their "
-                           "launches are not");
-        cp_inject_state.graph_noted = 1;
-    } else {
-        char *key = NULL;
-        cp_table_entry *e = NULL;
-        if (asprintf(&key, "%u\t%s", cp_inject_state.context_device[slot],
-                     cb->symbolName ? cb->symbolName : "?") >= 0) {
-            e = cp_table_get(&cp_inject_state.launches, key, NULL);
-            free(key);
-        }
-        if (e && !e->value)
-            e->value = calloc(1, sizeof(uint64_t));
-        if (e && e->value)
-            ++*(uint64_t *)e->value;
-        cp_inject_state.launch_count++;
+    if (!cp_inject_is_graph_launch(cbid)) {
+        cp_inject_count_launch(cp_inject_state.context_device[slot], cb->symbolName);
+        return;
     }
+    const cp_inject_graph *g =
+        cp_inject_graphs_find(((const cuGraphLaunch_params *)cb->functionParams)->hGraph);
+    if (g && g->functions) { /* each kernel node ran once */
+        for (size_t i = 0; i < g->n; i++)
+            cp_inject_count_launch(cp_inject_state.context_device[slot], g->functions[i]);
+    } else if (!cp_inject_state.graph_noted) {
+        cp_inject_note(g ? "a CUDA graph whose kernels run in no order coalprobe can tell: its "
+                           "kernels' counters are reported as unmatched, their launches are not "
+                           "counted"
+                         : "a CUDA graph instantiated before coalprobe could see it: its kernels' "
+                           "counters are reported as unmatched, their launches are not counted");
+        cp_inject_state.graph_noted = 1;
+    }
+}
+
+/* A graph instantiated, updated or destroyed: kept track of (cp_inject_graphs.c), on the exit of
+ * a call that succeeded. 1 when cbid is one of those calls. */
+static int cp_inject_graph_call(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
+{
+    CUgraphExec *exec = NULL;
+    CUgraph graph = NULL;
+    switch (cbid) {
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiate: {
+        const cuGraphInstantiate_params *p = cb->functionParams;
+        exec = p->phGraphExec, graph = p->hGraph;
+        break;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiate_v2: {
+        const cuGraphInstantiate_v2_params *p = cb->functionParams;
+        exec = p->phGraphExec, graph = p->hGraph;
+        break;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithFlags: {
+        const cuGraphInstantiateWithFlags_params *p = cb->functionParams;
+        exec = p->phGraphExec, graph = p->hGraph;
+        break;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithParams:
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithParams_ptsz: {
+        const cuGraphInstantiateWithParams_params *p = cb->functionParams;
+        exec = p->phGraphExec, graph = p->hGraph;
+        break;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphExecUpdate_v2: {
+        const cuGraphExecUpdate_v2_params *p = cb->functionParams;
+        if (cb->callbackSite == CUPTI_API_EXIT && cb->functionReturnValue &&
+            *(const CUresult *)cb->functionReturnValue == CUDA_SUCCESS &&
+            cp_inject_graphs_instantiated(p->hGraphExec, p->hGraph) != 0)
+            cp_inject_note("out of memory while reading a CUDA graph");
+        return 1;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphExecDestroy:
+        if (cb->callbackSite == CUPTI_API_ENTER)
+            cp_inject_graphs_destroyed(
+                ((const cuGraphExecDestroy_params *)cb->functionParams)->hGraphExec);
+        return 1;
+    default:
+        return 0;
+    }
+    if (cb->callbackSite == CUPTI_API_EXIT && cb->functionReturnValue &&
+        *(const CUresult *)cb->functionReturnValue == CUDA_SUCCESS && exec &&
+        cp_inject_graphs_instantiated(*exec, graph) != 0)
+        cp_inject_note("out of memory while reading a CUDA graph");
+    return 1;
 }
 
 static void CUPTIAPI cp_inject_callback(void *userdata, CUpti_CallbackDomain domain,
@@ -960,7 +1055,8 @@ static void CUPTIAPI cp_inject_callback(void *userdata, CUpti_CallbackDomain dom
                 cp_inject_spent(CP_INJECT_T_MODULE, t);
             }
         } else if (domain == CUPTI_CB_DOMAIN_DRIVER_API) {
-            cp_inject_launched(cbid, data);
+            if (!cp_inject_graph_call(cbid, data))
+                cp_inject_launched(cbid, data);
         }
     }
     pthread_mutex_unlock(&cp_inject_state.lock);
@@ -993,6 +1089,7 @@ static void cp_inject_at_exit(void)
             close(cp_inject_state.raw_lock);
         cp_inject_state.raw_lock = -1;
         cp_table_free(&cp_inject_state.launches, free);
+        cp_inject_graphs_free();
         cp_table_free(&cp_inject_state.cubins, cp_inject_free_cubin);
         cp_table_free(&cp_inject_state.sourced, NULL);
         cp_table_free(&cp_inject_state.nosource, NULL);
@@ -1076,6 +1173,9 @@ CP_INJECT_EXPORT int InitializeInjection(void)
     }
     cp_inject_state.stream_is_capturing =
         (cp_cu_stream_is_capturing_fn)dlsym(cuda, "cuStreamIsCapturing");
+    if (!cp_inject_graphs_load(cuda))
+        cp_inject_note("the CUDA driver lacks a function coalprobe reads graphs with: the "
+                       "counters of kernels launched by CUDA graphs are reported as unmatched");
     cp_inject_state.device_get_name = (cp_cu_device_get_name_fn)dlsym(cuda, "cuDeviceGetName");
     cp_inject_state.device_get_attribute =
         (cp_cu_device_get_attribute_fn)dlsym(cuda, "cuDeviceGetAttribute");
@@ -1097,7 +1197,14 @@ CP_INJECT_EXPORT int InitializeInjection(void)
         CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
         CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
         CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch,
-        CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz};
+        CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz,
+        CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiate,
+        CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiate_v2,
+        CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithFlags,
+        CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithParams,
+        CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithParams_ptsz,
+        CUPTI_DRIVER_TRACE_CBID_cuGraphExecUpdate_v2,
+        CUPTI_DRIVER_TRACE_CBID_cuGraphExecDestroy};
     for (size_t i = 0; i < CP_COUNT_OF(launches); i++)
         CP_INJECT_CUPTI(cuptiEnableCallback(1, cp_inject_state.subscriber,
                                             CUPTI_CB_DOMAIN_DRIVER_API, launches[i]),

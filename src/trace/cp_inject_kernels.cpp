@@ -18,7 +18,7 @@ namespace
 {
 
 // Ranges decoded at a time: the counter data image holds this many launches.
-constexpr size_t k_max_ranges = 64;
+constexpr size_t k_max_ranges = 512;
 
 // A failed CUPTI call: its name in why, its result returned from the caller.
 #define CP_KERNELS_CHECK(call)                                                                     \
@@ -38,6 +38,7 @@ struct cp_inject_kernels {
     size_t ranges = 0; // launches since the last Start
     std::vector<std::string>
         functions; // their functions, in launch order (range i is functions[i])
+    std::vector<std::string> unmatched; // beside functions: why range i has no function, or ""
     size_t dropped = 0;
     size_t passes = 0;        // replay passes per launch the metrics need
     bool user_replay = false; // one pass: counted as the program runs, no kernel replay
@@ -79,6 +80,7 @@ int start(cp_inject_kernels *k, char *why, size_t why_size)
     CP_KERNELS_CHECK(cuptiRangeProfilerStart(&sp));
     k->ranges = 0;
     k->functions.clear();
+    k->unmatched.clear();
     return 0;
 }
 
@@ -115,10 +117,19 @@ int collect(cp_inject_kernels *k, cp_inject_kernels_emit emit, void *user, char 
             values[m] = NAN;
         for (size_t i = 0; i < v.size(); i++)
             values[k->index[i]] = v[i];
-        // auto ranges are named by their index among the launches since the start
-        const char *name =
-            r < k->functions.size() ? k->functions[r].c_str() : (rp.rangeName ? rp.rangeName : "?");
-        emit(user, name, values);
+        // auto ranges are named by their index among the launches since the start: range r is
+        // the r-th launch, unless CUPTI dropped ranges of this batch (which ones is not known)
+        if (dp.numOfRangeDropped > 0)
+            emit(user, nullptr,
+                 "CUPTI dropped kernel ranges of the same batch, so which launch a range belongs "
+                 "to is not known",
+                 values);
+        else if (r >= k->functions.size())
+            emit(user, nullptr, "a kernel range with no launch seen for it", values);
+        else if (!k->unmatched[r].empty())
+            emit(user, nullptr, k->unmatched[r].c_str(), values);
+        else
+            emit(user, k->functions[r].c_str(), nullptr, values);
     }
     return 0;
 }
@@ -315,16 +326,28 @@ extern "C" int cp_inject_kernels_before_launch(cp_inject_kernels *k, const char 
                                                cp_inject_kernels_emit emit, void *user, char *why,
                                                size_t why_size)
 {
+    return cp_inject_kernels_before_graph(k, &function, 1, nullptr, emit, user, why, why_size);
+}
+
+extern "C" int cp_inject_kernels_before_graph(cp_inject_kernels *k, const char *const *functions,
+                                              size_t n, const char *unmatched,
+                                              cp_inject_kernels_emit emit, void *user, char *why,
+                                              size_t why_size)
+{
     try {
-        if (k->ranges == k_max_ranges) {
+        if (k->ranges > 0 && k->ranges + n > k_max_ranges) {
             int rc = collect(k, emit, user, why, why_size);
             if (rc == 0)
                 rc = start(k, why, why_size);
             if (rc != 0)
                 return rc;
         }
-        k->ranges++;
-        k->functions.emplace_back(function ? function : "?");
+        for (size_t i = 0; i < n; i++) {
+            const char *f = functions ? functions[i] : nullptr;
+            k->ranges++;
+            k->functions.emplace_back(f ? f : "?");
+            k->unmatched.emplace_back(functions ? "" : (unmatched ? unmatched : "unknown"));
+        }
         return 0;
     } catch (...) {
         std::snprintf(why, why_size, "out of memory");

@@ -19,9 +19,10 @@ extern "C" {
 
 typedef struct cp_inject_kernels cp_inject_kernels;
 
-/* Receives one range: the kernel's name and CP_CUPTI_KM_COUNT values (NAN for one the chip lacks).
- */
-typedef void (*cp_inject_kernels_emit)(void *user, const char *kernel, const double *values);
+/* Receives one range: the kernel's name and CP_CUPTI_KM_COUNT values (NAN for one the chip lacks);
+ * or, for a range that cannot be matched to a launch, kernel NULL and the reason in unmatched. */
+typedef void (*cp_inject_kernels_emit)(void *user, const char *kernel, const char *unmatched,
+                                       const double *values);
 
 /* The metric sets: every metric above (5 replay passes a launch on GH100), or the lean set of one
  * pass (global sectors, global and shared instructions, duration): enough to scale instruction
@@ -54,6 +55,14 @@ size_t cp_inject_kernels_passes(const cp_inject_kernels *k);
 int cp_inject_kernels_before_launch(cp_inject_kernels *k, const char *function,
                                     cp_inject_kernels_emit emit, void *user, char *why,
                                     size_t why_size);
+
+/* Before a CUDA graph's launch in k's context: its n kernel nodes are the next n ranges, named
+ * by functions[0..n) in the order they run, or, when functions is NULL, ranges that cannot be
+ * matched (the reason in unmatched). The counter data is emptied first when the n ranges would
+ * not fit after those it holds. 0, or a CUptiResult with why filled. */
+int cp_inject_kernels_before_graph(cp_inject_kernels *k, const char *const *functions, size_t n,
+                                   const char *unmatched, cp_inject_kernels_emit emit, void *user,
+                                   char *why, size_t why_size);
 
 /* Ends the counting: the ranges not yet emitted are decoded and emitted, the profiler disabled
  * and k freed. *dropped is the count of ranges CUPTI dropped. 0, or a CUptiResult. */

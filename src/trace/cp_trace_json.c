@@ -237,6 +237,7 @@ static void cp_trace_json_gate(cp_json *j, cJSON *root, const cp_trace_report *r
 static void cp_trace_json_records(cp_json *j, cJSON *root, const cp_trace *t)
 {
     cJSON *dropped = cp_json_array(j, root, "dropped");
+    cJSON *unmatched = cp_json_array(j, root, "unmatched");
     cJSON *refusals = cp_json_array(j, root, "refusals");
     cJSON *notes = cp_json_array(j, root, "notes");
     for (size_t i = 0; i < t->nnotes; i++) {
@@ -253,6 +254,13 @@ static void cp_trace_json_records(cp_json *j, cJSON *root, const cp_trace *t)
             cp_json_number(j, o, "device", proc->dropped[i].device);
             cp_json_number(j, o, "count", (double)proc->dropped[i].count);
             cp_json_string(j, o, "reason", proc->dropped[i].reason);
+        }
+        for (size_t i = 0; i < proc->nunmatched; i++) {
+            cJSON *o = cp_json_append(j, unmatched);
+            cp_json_number(j, o, "pid", pid);
+            cp_json_number(j, o, "device", proc->unmatched[i].device);
+            cp_json_number(j, o, "count", (double)proc->unmatched[i].count);
+            cp_json_string(j, o, "reason", proc->unmatched[i].reason);
         }
         for (size_t i = 0; i < proc->nrefusals; i++) {
             const cp_trace_refusal *x = &proc->refusals[i];

@@ -597,6 +597,27 @@ static int cp_trace_read_dropped(cp_trace_reader *r, char **f, size_t nf)
     return 0;
 }
 
+/* unmatched ORDINAL REASON: one kernel record that belongs to no known launch */
+static int cp_trace_read_unmatched(cp_trace_reader *r, char **f, size_t nf)
+{
+    cp_trace_process *p = r->p;
+    uint64_t device;
+    if (nf != 3 || cp_trace_parse_u64(f[1], UINT32_MAX, &device) != 0)
+        return -1;
+    for (size_t i = 0; i < p->nunmatched; i++)
+        if (p->unmatched[i].device == device && strcmp(p->unmatched[i].reason, f[2]) == 0) {
+            p->unmatched[i].count++;
+            return 0;
+        }
+    cp_trace_dropped *x = cp_trace_append(r, (void **)&p->unmatched, &p->nunmatched, sizeof *x);
+    if (!x)
+        return 0;
+    x->device = (uint32_t)device;
+    x->count = 1;
+    x->reason = cp_trace_dup(r, f[2]);
+    return 0;
+}
+
 static int cp_trace_read_note(cp_trace_reader *r, char **f, size_t nf)
 {
     if (nf != 2)
@@ -667,6 +688,7 @@ static const struct {
     {"nosource", cp_trace_read_nosource},
     {"refused", cp_trace_read_refused},
     {"dropped", cp_trace_read_dropped},
+    {"unmatched", cp_trace_read_unmatched},
     {"note", cp_trace_read_note},
     {"time", cp_trace_read_time},
     {"end", cp_trace_read_end},
@@ -797,6 +819,9 @@ static void cp_trace_process_free(cp_trace_process *p)
     for (size_t i = 0; i < p->ndropped; i++)
         free(p->dropped[i].reason);
     free(p->dropped);
+    for (size_t i = 0; i < p->nunmatched; i++)
+        free(p->unmatched[i].reason);
+    free(p->unmatched);
     for (size_t i = 0; i < p->nnotes; i++)
         free(p->notes[i]);
     free(p->notes);

@@ -28,7 +28,8 @@
  *                                          its name such as CUPTI_ERROR_INSUFFICIENT_PRIVILEGES,
  *                                          MESSAGE cuptiGetResultString's text): no counts follow
  *   launch    ORDINAL FUNCTION COUNT       COUNT launches of FUNCTION (mangled) since the last
- *                                          flush; readers add them up
+ *                                          flush, a CUDA graph's kernel nodes included (one each
+ *                                          time the graph runs); readers add them up
  *   pc        ORDINAL CRC FINDEX FUNCTION PC VALUE...
  *                                          one patched instruction's metric values (as many as
  *                                          `metrics` named; "-" for a missing one), written once
@@ -45,6 +46,11 @@
  *   cubin     CRC FILE                     the module's cubin, saved as DIR/FILE
  *   source    CRC FUNCTION PC FILE LINE    FILE:LINE of that instruction (from -lineinfo)
  *   nosource  CRC FUNCTION                 that function has no line information
+ *   unmatched ORDINAL REASON               one launch's per-kernel counters that belong to no
+ *                                          launch the library could name (a CUDA graph's kernels
+ *                                          on parallel branches, a graph instantiated before the
+ *                                          injection, ranges of a batch CUPTI dropped some of):
+ *                                          filed under no kernel
  *   dropped   ORDINAL COUNT REASON         records CUPTI dropped (never hidden)
  *   note      TEXT                         something a reader should show once
  *   time      PHASE SECONDS COUNT          where the traced process's time went, written at its

@@ -193,6 +193,10 @@ typedef struct cp_trace_process {
     size_t nrefusals;
     cp_trace_dropped *dropped;
     size_t ndropped;
+    /* kernel records CUPTI counted for no launch coalprobe could name (unmatched records, added
+     * up by device and reason): in no kernel and no total */
+    cp_trace_dropped *unmatched;
+    size_t nunmatched;
     char **notes;
     size_t nnotes;
     cp_trace_time *times; /* where the process's time went (time records) */

@@ -240,6 +240,16 @@ static void cp_trace_table_process(FILE *out, const cp_trace_process *p)
                  p->dropped[i].count == 1 ? "" : "s", p->dropped[i].device, p->dropped[i].reason);
         cp_trace_wrap(out, "  ", "    ", line);
     }
+    for (size_t i = 0; i < p->nunmatched; i++) {
+        char count[32];
+        const cp_trace_dropped *u = &p->unmatched[i];
+        cp_trace_count(count, sizeof count, (double)u->count);
+        snprintf(line, sizeof line,
+                 "UNMATCHED: %s kernel record%s on device %u belong to no launch coalprobe could "
+                 "name (%s): in no kernel and no total",
+                 count, u->count == 1 ? "" : "s", u->device, u->reason);
+        cp_trace_wrap(out, "  ", "    ", line);
+    }
     if (p->malformed) {
         snprintf(line, sizeof line, "%s: %zu malformed line%s skipped", p->file, p->malformed,
                  p->malformed == 1 ? "" : "s");

@@ -1,6 +1,9 @@
 #!/usr/bin/env python3
 """trace_async.py: coalprobe trace on the tests' cp.async program (tests/trace/cp_trace_async_sample.cu)
-on a GPU of sm_80 or later: every LDGSTS ranked as its own kind with the requests, sectors and
+on a GPU of sm_80 or later. Every kernel is filed under its own function with its launches, the
+3 launches of a CUDA graph of two of them included (no kernel named by a number, no record
+unmatched, each kernel's per-kernel records as many as its launches and its instruction counts
+those of its launches); every LDGSTS ranked as its own kind with the requests, sectors and
 ideal sectors its copy must take (16-byte coalesced: 16 a request; 4-byte coalesced: 4; 4-byte
 with a stride of 32 floats: 32 where 4 would do), its shared fill kept out of the bank conflicts
 (the kernels' shared loads are conflict-free: no kernel may show a bank conflict), the kernel
@@ -19,6 +22,7 @@ import sys
 import tempfile
 
 LAUNCHES = 2
+GRAPH_LAUNCHES = 3  # the sample's graph (copy4, then copy16), then one more direct copy4
 N = 1 << 20
 HERE = os.path.dirname(os.path.abspath(__file__))
 VALIDATE = os.path.join(HERE, "..", "schema", "validate.py")
@@ -27,6 +31,9 @@ SCHEMA = os.path.join(HERE, "..", "..", "docs", "schema", "coalprobe-trace.schem
 # of each is the one instruction of its inlined copy (line information names the copy's asm line)
 EXPECT = {"async_copy16": (N // 4 // 32, 16, 16), "async_copy4": (N // 32, 4, 4),
           "async_copy4_strided": (N // 32, 32, 4)}
+# the kernel -> its launches: direct, by the graph, and once more directly
+RUNS = {"async_copy16": LAUNCHES + GRAPH_LAUNCHES, "async_copy4": LAUNCHES + GRAPH_LAUNCHES + 1,
+        "async_copy4_strided": LAUNCHES}
 failures = []
 
 
@@ -75,8 +82,29 @@ def compare_ncu(sample, doc, outdir):
     check(compared > 0, "nothing compared with ncu")
 
 
+def check_kernels(doc):
+    """Each kernel under its own function, with every launch: the graph's included."""
+    names = sorted(k["name"].split("(")[0] for k in doc["kernels"])
+    check(names == sorted(RUNS), f"kernels {names}, expected {sorted(RUNS)}")
+    check(not doc.get("unmatched"), f"unmatched kernel records: {doc.get('unmatched')}")
+    for k in doc["kernels"]:
+        short = k["name"].split("(")[0]
+        runs = RUNS.get(short)
+        if runs is None:
+            continue
+        kc = k["kernel_counters"] or {}
+        check(k["launches"] == runs, f"{short}: {k['launches']} launches, expected {runs}")
+        check(kc.get("launches") == runs,
+              f"{short}: {kc.get('launches')} kernel records, expected {runs}")
+        stores = EXPECT[short][0]  # one STG a warp: the global instructions of one launch
+        check(kc.get("instructions") == stores * runs,
+              f"{short}: {kc.get('instructions')} global instructions in its kernel records, "
+              f"expected {stores * runs} (another kernel's records filed under it?)")
+
+
 def check_report(doc):
     kernels = {k["index"]: k["name"].split("(")[0] for k in doc["kernels"]}
+    runs = {k["index"]: RUNS.get(k["name"].split("(")[0]) for k in doc["kernels"]}
     seen = set()
     for ins in doc["instructions"]:
         name = kernels.get(ins["kernel_index"])
@@ -90,10 +118,10 @@ def check_report(doc):
               f"{where}: no line of the sample ({ins['file']})")
         check(ins["rank"] is not None, f"{where}: not ranked")
         check(ins["op"] == "load", f"{where}: op {ins['op']}")
-        check(ins["ldgsts_requests"] == per_launch * LAUNCHES and
-              ins["requests"] == per_launch * LAUNCHES,
+        want = per_launch * runs[ins["kernel_index"]]
+        check(ins["ldgsts_requests"] == want and ins["requests"] == want,
               f"{where}: {ins['ldgsts_requests']} LDGSTS requests ({ins['requests']} requests), "
-              f"expected {per_launch * LAUNCHES}")
+              f"expected {want}")
         check(ins["sectors_per_request"] == spr and ins["ideal_sectors_per_request"] == ideal,
               f"{where}: {ins['sectors_per_request']} sectors/request (ideal "
               f"{ins['ideal_sectors_per_request']}), expected {spr} ({ideal})")
@@ -147,6 +175,7 @@ def main():
         v = subprocess.run([sys.executable, VALIDATE, "--schema", SCHEMA, report],
                            capture_output=True, text=True)
         check(v.returncode in (0, 77), f"schema: {v.stdout.strip()} {v.stderr.strip()}")
+        check_kernels(doc)
         check_report(doc)
         table = subprocess.run([coalprobe, "trace", "--top", "9", "--", sample, str(LAUNCHES)],
                                capture_output=True, text=True)

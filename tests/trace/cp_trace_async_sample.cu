@@ -2,8 +2,11 @@
 // with -lineinfo: a coalesced 16-byte copy, a coalesced 4-byte copy and a strided 4-byte copy
 // from global into shared memory, each followed by a conflict-free shared load and a coalesced
 // store, so that tests/gpu/trace_async.py can hold coalprobe trace to their known counts and to
-// Nsight Compute. On a GPU below sm_80 (no cp.async) the copies are plain loads and stores.
-// Usage: cp_trace_async_sample [LAUNCHES]  (each kernel LAUNCHES times, default 3)
+// Nsight Compute. After the direct launches, the 4-byte and the 16-byte copy are captured into a
+// CUDA graph (one after the other on one stream), the graph is launched 3 times, and the 4-byte
+// copy once more directly: each kernel's launches and counts must include the graph's.
+// On a GPU below sm_80 (no cp.async) the copies are plain loads and stores.
+// Usage: cp_trace_async_sample [LAUNCHES]  (each kernel LAUNCHES times directly, default 3)
 #include <cstdio>
 #include <cstdlib>
 #include <cuda_runtime.h>
@@ -21,6 +24,7 @@
 static const int kN = 1 << 20;   // floats per buffer (4 MiB)
 static const int kThreads = 256; // threads per block
 static const int kStride = 32;   // the strided copy's stride, in floats
+static const int kGraphLaunches = 3;
 
 // One lane's copy of `bytes` (4 or 16) from global src into shared dst, waited for.
 template <int BYTES> __device__ __forceinline__ void async_copy(void *dst, const void *src)
@@ -73,6 +77,24 @@ __global__ void async_copy4_strided(const float *in, float *out, int n, int stri
         out[i] = tile[threadIdx.x];
 }
 
+// out[i] == in[i * stride % n] (host holds in's values), read back from the device
+static cudaError_t check_strided(const float *in, const float *out, float *host)
+{
+    (void)in;
+    cudaError_t e = cudaMemcpy(host, out, kN * sizeof(float), cudaMemcpyDeviceToHost);
+    if (e != cudaSuccess)
+        return e;
+    for (int i = 0; i < kN; i += 4099) {
+        int j = (int)((long long)i * kStride % kN);
+        if (host[i] != (float)(j % 1000) + 0.5f) {
+            fprintf(stderr, "cp_trace_async_sample: out[%d] = %g, want %g\n", i, host[i],
+                    (float)(j % 1000) + 0.5f);
+            return cudaErrorUnknown;
+        }
+    }
+    return cudaSuccess;
+}
+
 int main(int argc, char **argv)
 {
     int launches = argc > 1 ? atoi(argv[1]) : 3;
@@ -97,16 +119,36 @@ int main(int argc, char **argv)
     }
     CHECK(cudaDeviceSynchronize());
     // the last kernel wrote out[i] = in[i * stride % n]
+    CHECK(check_strided(in, out, host));
+    // a graph of two kernels, launched 3 times, then a direct launch
+    cudaStream_t stream;
+    cudaGraph_t graph;
+    cudaGraphExec_t exec;
+    CHECK(cudaStreamCreate(&stream));
+    CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
+    async_copy4<<<kN / kThreads, kThreads, 0, stream>>>(in, out, kN);
+    async_copy16<<<kN / 4 / kThreads, kThreads, 0, stream>>>((const float4 *)in, (float4 *)out,
+                                                             kN / 4);
+    CHECK(cudaStreamEndCapture(stream, &graph));
+    CHECK(cudaGraphInstantiate(&exec, graph, 0));
+    for (int g = 0; g < kGraphLaunches; g++)
+        CHECK(cudaGraphLaunch(exec, stream));
+    CHECK(cudaStreamSynchronize(stream));
+    async_copy4<<<kN / kThreads, kThreads>>>(in, out, kN);
+    CHECK(cudaGetLastError());
+    CHECK(cudaDeviceSynchronize());
     CHECK(cudaMemcpy(host, out, kN * sizeof(float), cudaMemcpyDeviceToHost));
-    for (int i = 0; i < kN; i += 4099) {
-        int j = (int)((long long)i * kStride % kN);
-        float want = (float)(j % 1000) + 0.5f;
-        if (host[i] != want) {
-            fprintf(stderr, "cp_trace_async_sample: out[%d] = %g, want %g\n", i, host[i], want);
+    for (int i = 0; i < kN; i += 4099)
+        if (host[i] != (float)(i % 1000) + 0.5f) {
+            fprintf(stderr, "cp_trace_async_sample: out[%d] = %g after the graph\n", i, host[i]);
             return 1;
         }
-    }
-    printf("cp_trace_async_sample: %d launches of 3 kernels, outputs checked\n", launches);
+    CHECK(cudaGraphExecDestroy(exec));
+    CHECK(cudaGraphDestroy(graph));
+    CHECK(cudaStreamDestroy(stream));
+    printf("cp_trace_async_sample: %d launches of 3 kernels, a graph of 2 launched %d times, "
+           "outputs checked\n",
+           launches, kGraphLaunches);
     free(host);
     CHECK(cudaFree(in));
     CHECK(cudaFree(out));

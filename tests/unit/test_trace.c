@@ -852,6 +852,25 @@ static void test_analyze_ldgsts(void)
     cp_trace_free(&t);
 }
 
+/* A graph run (format 2): launch counts and kernel records of a graph's kernel filed under its
+ * function; the records of a graph whose kernels run on parallel branches unmatched, added up by
+ * reason, in no kernel. */
+static void test_load_graph(void)
+{
+    cp_trace t;
+    load_fixture(&t, FIXTURES "/handmade-graph");
+    CHECK(t.nprocs == 1);
+    if (t.nprocs != 1)
+        return;
+    const cp_trace_process *tp = &t.procs[0];
+    CHECK(tp->nunmatched == 1 && tp->unmatched[0].count == 2 && tp->unmatched[0].device == 0);
+    CHECK_STR_CONTAINS(tp->nunmatched ? tp->unmatched[0].reason : NULL, "parallel branches");
+    CHECK(tp->nkernels == 1);
+    const cp_trace_kernel *step = find_kernel(tp, "_Z4stepPfi");
+    CHECK(step && step->launches == 4 && step->kc.records == 4);
+    cp_trace_free(&t);
+}
+
 int main(void)
 {
     test_load_transpose();
@@ -862,6 +881,7 @@ int main(void)
     test_meaning_cases();
     test_analyze_transpose();
     test_analyze_ldgsts();
+    test_load_graph();
     test_analyze_why_no_counts();
     test_load_lean_and_times();
     test_load_short_records();

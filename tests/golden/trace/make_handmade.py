@@ -154,7 +154,30 @@ def ldgsts():
     return L
 
 
+def graph():
+    """Format 2, lean counters of every launch: a kernel launched once directly and 3 times as a
+    node of a CUDA graph (4 launch counts, 4 kernel records, its pc records over the 4), and a
+    second graph whose two kernels run on parallel branches, launched once: its 2 kernel records
+    unmatched, in no kernel and no total."""
+    W = 4096
+    step = "_Z4stepPfi"
+    L = ["coalprobe-trace-raw\t2", LABEL, T("process", 9000, 8999, "python3 graphs.py"), DEV,
+         T("metrics", *(M + ["smsp__sass_inst_executed_op_ldgsts"])), KMET,
+         T("counting", 0, "every_launch"), T("launch", 0, step, 4)]
+    for _ in range(4):
+        L.append(kernel(step, lds=4 * W, sts=4 * W, ldi=W, sti=W, ns=5000))
+    for _ in range(2):
+        L.append(T("unmatched", 0, "kernels on parallel branches run in no fixed order"))
+    L.append(T("source", "abad1dea", step, "0x40", "/home/user/proj/graphs.cu", 9))
+    L.append(T("source", "abad1dea", step, "0x60", "/home/user/proj/graphs.cu", 10))
+    L.append(T("pc", 0, "abad1dea", 0, step, "0x40", 4 * W, 0, 4 * 8 * W, 4 * 4 * W, 0, 0, 0, 0, 0))
+    L.append(T("pc", 0, "abad1dea", 0, step, "0x60", 0, 4 * W, 4 * 4 * W, 4 * 4 * W, 0, 0, 0, 0, 0))
+    L.append(T("end", 1, 4))
+    return L
+
+
 def main():
+    write("handmade-graph", "raw-9000.tsv", graph())
     write("handmade-ldgsts", "raw-8000.tsv", ldgsts())
     write("handmade-transpose", "raw-4242.tsv", transpose(False))
     write("handmade-transpose-after", "raw-4242.tsv", transpose(True))
