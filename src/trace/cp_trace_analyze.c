@@ -69,8 +69,18 @@ static void cp_trace_derive_side(const cp_trace_counts *c, double requests, int 
 
 void cp_trace_derive(const cp_trace_counts *c, cp_trace_derived *d)
 {
-    static const int global[] = {CP_TRACE_M_GLOBAL_LD, CP_TRACE_M_GLOBAL_ST, CP_TRACE_M_LDGSTS};
-    static const int shared[] = {CP_TRACE_M_SHARED_LD, CP_TRACE_M_SHARED_ST};
+    static const int global[] = {CP_TRACE_M_GLOBAL_LD, CP_TRACE_M_GLOBAL_ST, CP_TRACE_M_LDGSTS,
+                                 CP_TRACE_M_GLOBAL_ATOM, CP_TRACE_M_GLOBAL_RED};
+    static const int shared[] = {CP_TRACE_M_SHARED_LD, CP_TRACE_M_SHARED_ST, CP_TRACE_M_LDSM,
+                                 CP_TRACE_M_STSM};
+    static const int atomic[] = {CP_TRACE_M_GLOBAL_ATOM, CP_TRACE_M_GLOBAL_RED};
+    static const int local[] = {CP_TRACE_M_LOCAL_LD, CP_TRACE_M_LOCAL_ST};
+    static const int tma[] = {CP_TRACE_M_TMA_LD, CP_TRACE_M_TMA_ST};
+    d->atomic_requests = cp_trace_sum(c, atomic, CP_COUNT_OF(atomic));
+    d->local_requests = cp_trace_sum(c, local, CP_COUNT_OF(local));
+    d->tma_requests = cp_trace_sum(c, tma, CP_COUNT_OF(tma));
+    d->gmma_requests = cp_trace_get(c, CP_TRACE_M_GMMA);
+    d->gmma_wavefronts = cp_trace_get(c, CP_TRACE_M_GMMA_WAVEFRONTS);
     cp_trace_derive_side(c, cp_trace_sum(c, global, CP_COUNT_OF(global)), CP_TRACE_M_SECTORS,
                          CP_TRACE_M_SECTORS_IDEAL,
                          (cp_trace_side){&d->requests, &d->sectors, &d->ideal_sectors,
@@ -90,14 +100,13 @@ void cp_trace_derive(const cp_trace_counts *c, cp_trace_derived *d)
                                          &d->ideal_fill_wavefronts_per_request, NULL});
 }
 
-/* An LDGSTS instruction's shared wavefronts are those of its fill: moved to the fill metrics, so
- * that a kernel's shared wavefronts and bank conflicts count LDS and STS only. */
-static void cp_trace_split_fill(cp_trace_counts *c)
+/* Moves the wavefronts of c (one instruction) into the metrics to[2], when its count of metric
+ * `kind` is not zero. */
+static void cp_trace_move_wavefronts(cp_trace_counts *c, int kind, const int to[2])
 {
-    if (!cp_trace_has(c, CP_TRACE_M_LDGSTS) || c->value[CP_TRACE_M_LDGSTS] == 0)
+    if (!cp_trace_has(c, kind) || c->value[kind] == 0)
         return;
     static const int from[] = {CP_TRACE_M_WAVEFRONTS, CP_TRACE_M_WAVEFRONTS_IDEAL};
-    static const int to[] = {CP_TRACE_M_FILL_WAVEFRONTS, CP_TRACE_M_FILL_WAVEFRONTS_IDEAL};
     for (size_t i = 0; i < CP_COUNT_OF(from); i++) {
         if (!cp_trace_has(c, from[i]))
             continue;
@@ -108,11 +117,26 @@ static void cp_trace_split_fill(cp_trace_counts *c)
     }
 }
 
+/* An LDGSTS instruction's shared wavefronts are those of its fill, a wgmma's those of its reads:
+ * each moved to metrics of their own, so that a kernel's shared wavefronts and bank conflicts
+ * count LDS, STS, LDSM and STSM only. */
+static void cp_trace_split_fill(cp_trace_counts *c)
+{
+    static const int fill[] = {CP_TRACE_M_FILL_WAVEFRONTS, CP_TRACE_M_FILL_WAVEFRONTS_IDEAL};
+    static const int gmma[] = {CP_TRACE_M_GMMA_WAVEFRONTS, CP_TRACE_M_GMMA_WAVEFRONTS_IDEAL};
+    cp_trace_move_wavefronts(c, CP_TRACE_M_LDGSTS, fill);
+    cp_trace_move_wavefronts(c, CP_TRACE_M_GMMA, gmma);
+}
+
 /* 1 when the instruction ran at least once (global or shared requests). */
 static int cp_trace_executed(const cp_trace_derived *d)
 {
-    return (isfinite(d->requests) && d->requests > 0) ||
-           (isfinite(d->shared_requests) && d->shared_requests > 0);
+    const double runs[] = {d->requests, d->shared_requests, d->local_requests, d->tma_requests,
+                           d->gmma_requests};
+    for (size_t i = 0; i < CP_COUNT_OF(runs); i++)
+        if (isfinite(runs[i]) && runs[i] > 0)
+            return 1;
+    return 0;
 }
 
 int cp_trace_is_ldgsts(const cp_trace_instr *i)
@@ -120,23 +144,68 @@ int cp_trace_is_ldgsts(const cp_trace_instr *i)
     return i->counts.value[CP_TRACE_M_LDGSTS] > 0;
 }
 
+/* The instruction kinds that have a metric of their own: the metric, and the instruction's op,
+ * space and kind when it counts. */
+static const struct {
+    int metric;
+    const char *op, *space, *kind;
+} cp_trace_kinds[] = {
+    {CP_TRACE_M_LDGSTS, "load", "global_to_shared", "ldgsts"},
+    {CP_TRACE_M_GLOBAL_ATOM, "atomic", "global", "atom"},
+    {CP_TRACE_M_GLOBAL_RED, "reduction", "global", "red"},
+    {CP_TRACE_M_LOCAL_LD, "load", "local", "ld.lc"},
+    {CP_TRACE_M_LOCAL_ST, "store", "local", "st.lc"},
+    {CP_TRACE_M_LDSM, "load", "shared", "ldsm"},
+    {CP_TRACE_M_STSM, "store", "shared", "stsm"},
+    {CP_TRACE_M_GMMA, "mma", "shared", "hgmma"},
+    {CP_TRACE_M_TMA_LD, "load", "global_to_shared", "tma.ld"},
+    {CP_TRACE_M_TMA_ST, "store", "shared_to_global", "tma.st"},
+};
+
+/* The entry of cp_trace_kinds instruction i counts in, or -1 (a plain load or store). */
+static int cp_trace_special(const cp_trace_instr *i)
+{
+    for (size_t k = 0; k < CP_COUNT_OF(cp_trace_kinds); k++)
+        if (i->counts.value[cp_trace_kinds[k].metric] > 0)
+            return (int)k;
+    return -1;
+}
+
 const char *cp_trace_op_name(const cp_trace_instr *i)
 {
+    int k = cp_trace_special(i);
+    if (k >= 0)
+        return cp_trace_kinds[k].op;
     const cp_trace_counts *c = &i->counts;
-    int ld = c->value[CP_TRACE_M_GLOBAL_LD] > 0 || c->value[CP_TRACE_M_SHARED_LD] > 0 ||
-             cp_trace_is_ldgsts(i);
+    int ld = c->value[CP_TRACE_M_GLOBAL_LD] > 0 || c->value[CP_TRACE_M_SHARED_LD] > 0;
     int st = c->value[CP_TRACE_M_GLOBAL_ST] > 0 || c->value[CP_TRACE_M_SHARED_ST] > 0;
     return ld && st ? "load_store" : ld ? "load" : st ? "store" : NULL;
 }
 
 const char *cp_trace_space_name(const cp_trace_instr *i)
 {
+    int k = cp_trace_special(i);
+    if (k >= 0)
+        return cp_trace_kinds[k].space;
     const cp_trace_counts *c = &i->counts;
-    if (cp_trace_is_ldgsts(i))
-        return "global_to_shared";
     int gl = c->value[CP_TRACE_M_GLOBAL_LD] > 0 || c->value[CP_TRACE_M_GLOBAL_ST] > 0;
     int sh = c->value[CP_TRACE_M_SHARED_LD] > 0 || c->value[CP_TRACE_M_SHARED_ST] > 0;
     return gl && sh ? "global_shared" : gl ? "global" : sh ? "shared" : NULL;
+}
+
+const char *cp_trace_kind_name(const cp_trace_instr *i)
+{
+    int k = cp_trace_special(i);
+    if (k >= 0)
+        return cp_trace_kinds[k].kind;
+    const char *op = cp_trace_op_name(i), *sp = cp_trace_space_name(i);
+    if (!op || !sp)
+        return "-";
+    static const char *const names[3][3] = {
+        {"ld.gl", "ld.sh", "ld.gs"}, {"st.gl", "st.sh", "st.gs"}, {"ls.gl", "ls.sh", "ls.gs"}};
+    int o = strcmp(op, "load") == 0 ? 0 : strcmp(op, "store") == 0 ? 1 : 2;
+    int s = strcmp(sp, "global") == 0 ? 0 : strcmp(sp, "shared") == 0 ? 1 : 2;
+    return names[o][s];
 }
 
 void cp_trace_where(const cp_trace_kernel *k, const cp_trace_instr *i, char *buf, size_t n)
@@ -184,12 +253,13 @@ static void cp_trace_meaning_global(const cp_trace_derived *d, char *buf, size_t
     if (w && w != 4)
         snprintf(width, sizeof width, "--width %d ", w);
     if (!(d->excess_sectors > 0)) {
+        const char *sectors = strcmp(s, "1") == 0 ? "sector" : "sectors";
         if (w)
             snprintf(buf, n,
-                     "coalesced: %s sectors per request, the ideal, like `coalprobe %s--stride 1`",
-                     s, width);
+                     "coalesced: %s %s per request, the ideal, like `coalprobe %s--stride 1`", s,
+                     sectors, width);
         else
-            snprintf(buf, n, "coalesced: %s sectors per request, the ideal", s);
+            snprintf(buf, n, "coalesced: %s %s per request, the ideal", s, sectors);
         return;
     }
     if (!w) {
@@ -278,9 +348,42 @@ static void cp_trace_meaning_fill(const cp_trace_derived *d, char *buf, size_t n
                  s, ideal);
 }
 
+/* The meaning of an instruction whose bytes no per-instruction metric counts (local memory, a
+ * TMA copy) or of wgmma's reads of shared memory; 0 when d is none of those. */
+static int cp_trace_meaning_uncounted(const cp_trace_derived *d, char *buf, size_t n)
+{
+    char r[32];
+    if (d->local_requests > 0) {
+        cp_trace_num(r, sizeof r, d->local_requests);
+        snprintf(buf, n,
+                 "local memory (register spills or a stack array): %s requests; their bytes are "
+                 "not counted per instruction",
+                 r);
+        return 1;
+    }
+    if (d->tma_requests > 0) {
+        cp_trace_num(r, sizeof r, d->tma_requests);
+        snprintf(buf, n,
+                 "TMA copy: %s executions; no per-instruction counter counts a TMA copy's bytes",
+                 r);
+        return 1;
+    }
+    if (d->gmma_requests > 0) {
+        char w[32] = "-";
+        if (isfinite(d->gmma_wavefronts))
+            cp_trace_num(w, sizeof w, d->gmma_wavefronts / d->gmma_requests);
+        cp_trace_num(r, sizeof r, d->gmma_requests);
+        snprintf(buf, n, "wgmma reading shared memory: %s instructions, %s wavefronts each", r, w);
+        return 1;
+    }
+    return 0;
+}
+
 void cp_trace_meaning(const cp_trace_derived *d, char *buf, size_t n)
 {
     char g[320] = "", s[320] = "";
+    if (cp_trace_meaning_uncounted(d, buf, n))
+        return;
     if (d->ldgsts_requests > 0) { /* cp.async: the global side, then the fill's */
         char gl[320] = "", fill[240] = "";
         if (isfinite(d->sectors_per_request) && isfinite(d->ideal_sectors_per_request) &&
@@ -293,9 +396,11 @@ void cp_trace_meaning(const cp_trace_derived *d, char *buf, size_t n)
         return;
     }
     if (d->requests > 0 && isfinite(d->sectors_per_request) &&
-        isfinite(d->ideal_sectors_per_request) && d->ideal_sectors_per_request > 0)
-        cp_trace_meaning_global(d, g, sizeof g);
-    else if (d->requests > 0)
+        isfinite(d->ideal_sectors_per_request) && d->ideal_sectors_per_request > 0) {
+        char plain[300];
+        cp_trace_meaning_global(d, plain, sizeof plain);
+        snprintf(g, sizeof g, "%s%s", d->atomic_requests > 0 ? "atomic: " : "", plain);
+    } else if (d->requests > 0)
         snprintf(g, sizeof g, "global requests without sector counts (the chip lacks a metric)");
     if (d->shared_requests > 0 && isfinite(d->wavefronts_per_request) &&
         isfinite(d->ideal_wavefronts_per_request) && d->ideal_wavefronts_per_request > 0)

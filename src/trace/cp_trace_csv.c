@@ -45,6 +45,13 @@ static const char *const cp_trace_csv_columns[] = {
     "ideal_fill_wavefronts",
     "fill_wavefronts_per_request",
     "ideal_fill_wavefronts_per_request",
+    /* appended with the other kinds of instruction */
+    "kind",
+    "atomic_requests",
+    "local_requests",
+    "tma_requests",
+    "gmma_requests",
+    "gmma_wavefronts",
 };
 
 /* A number: empty when NAN; an integer when integral; else 6 significant digits. */
@@ -114,6 +121,11 @@ int cp_trace_write_csv(FILE *out, const cp_trace_report *r, cp_status *st)
                                d->ideal_fill_wavefronts_per_request};
         for (size_t v = 0; v < CP_COUNT_OF(fill); v++)
             cp_trace_csv_number(&l, fill[v]);
+        cp_text_csv_cell(&l, cp_trace_kind_name(in));
+        const double other[] = {d->atomic_requests, d->local_requests, d->tma_requests,
+                                d->gmma_requests, d->gmma_wavefronts};
+        for (size_t v = 0; v < CP_COUNT_OF(other); v++)
+            cp_trace_csv_number(&l, other[v]);
         cp_text_csv_end_line(&l);
     }
     if (fflush(out) != 0 || ferror(out))

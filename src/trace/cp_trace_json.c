@@ -35,6 +35,11 @@ static void cp_trace_json_counts(cp_json *j, cJSON *o, const cp_trace_derived *d
         CP_TRACE_JSON_COUNT(ideal_fill_wavefronts),
         CP_TRACE_JSON_COUNT(fill_wavefronts_per_request),
         CP_TRACE_JSON_COUNT(ideal_fill_wavefronts_per_request),
+        CP_TRACE_JSON_COUNT(atomic_requests),
+        CP_TRACE_JSON_COUNT(local_requests),
+        CP_TRACE_JSON_COUNT(tma_requests),
+        CP_TRACE_JSON_COUNT(gmma_requests),
+        CP_TRACE_JSON_COUNT(gmma_wavefronts),
     };
 #undef CP_TRACE_JSON_COUNT
     cp_json_doubles(j, o, d, fields, CP_COUNT_OF(fields));
@@ -196,6 +201,7 @@ static void cp_trace_json_instructions(cp_json *j, cJSON *root, const cp_trace_r
         cp_json_string(j, o, "opcode", in->opcode);
         cp_json_string(j, o, "op", cp_trace_op_name(in));
         cp_json_string(j, o, "space", cp_trace_space_name(in));
+        cp_json_string(j, o, "kind", cp_trace_kind_name(in));
         cp_trace_json_counts(j, o, &in->d);
         cp_json_number(j, o, "excess_share", in->excess_share);
         cp_json_number(j, o, "conflict_share", in->conflict_share);

@@ -65,8 +65,9 @@
 #ifndef CP_TRACE_RAW_H
 #define CP_TRACE_RAW_H
 
-/* 2: pc records carry the LDGSTS instruction count (a reader of version 1 files reads them as
- * files without it; a reader of version 1 refuses version 2 by name and version). */
+/* 2: pc records carry the instruction counts of LDGSTS, atomics, reductions, local memory, LDSM,
+ * STSM, wgmma and TMA (a reader of version 2 reads version 1 files as files without them; a
+ * reader of version 1 refuses version 2 by name and version). */
 #define CP_TRACE_RAW_VERSION 2
 #define CP_TRACE_RAW_MAGIC "coalprobe-trace-raw"
 #define CP_TRACE_ENV_DIR "COALPROBE_TRACE_DIR"
@@ -74,9 +75,11 @@
 #define CP_TRACE_RAW_SUFFIX ".tsv"
 
 /* The SASS metrics the injection library asks for, X(ID, NAME) in this order (the metrics
- * record lists the subset a chip offers). Requests are warp-level instructions; LDGSTS
- * (cp.async) is counted by its own instruction metric, not by the global or shared ones, while
- * the sector and wavefront metrics include it. */
+ * record lists the subset a chip offers). Requests are warp-level instructions, each kind
+ * counted by its own metric: the global and shared load and store metrics do not count LDGSTS
+ * (cp.async), atomics, reductions, LDSM, STSM, wgmma or TMA, while the sector and wavefront
+ * metrics include the ones that move global sectors or shared wavefronts. Local memory and TMA
+ * have executions only: no per-instruction metric counts their bytes. */
 #define CP_TRACE_RAW_METRICS(X)                                                                    \
     X(GLOBAL_LD, "smsp__sass_inst_executed_op_global_ld")                                          \
     X(GLOBAL_ST, "smsp__sass_inst_executed_op_global_st")                                          \
@@ -86,6 +89,15 @@
     X(SHARED_ST, "smsp__sass_inst_executed_op_shared_st")                                          \
     X(WAVEFRONTS, "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared")                               \
     X(WAVEFRONTS_IDEAL, "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared_ideal")                   \
-    X(LDGSTS, "smsp__sass_inst_executed_op_ldgsts")
+    X(LDGSTS, "smsp__sass_inst_executed_op_ldgsts")                                                \
+    X(GLOBAL_ATOM, "smsp__sass_inst_executed_op_global_atom")                                      \
+    X(GLOBAL_RED, "smsp__sass_inst_executed_op_global_red")                                        \
+    X(LOCAL_LD, "smsp__sass_inst_executed_op_local_ld")                                            \
+    X(LOCAL_ST, "smsp__sass_inst_executed_op_local_st")                                            \
+    X(LDSM, "smsp__sass_inst_executed_op_ldsm")                                                    \
+    X(STSM, "smsp__sass_inst_executed_op_shared_stsm")                                             \
+    X(GMMA, "smsp__sass_inst_executed_op_shared_gmma")                                             \
+    X(TMA_LD, "smsp__sass_inst_executed_op_tma_ld")                                                \
+    X(TMA_ST, "smsp__sass_inst_executed_op_tma_st")
 
 #endif

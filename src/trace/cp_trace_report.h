@@ -26,11 +26,23 @@ enum {
     CP_TRACE_M_WAVEFRONTS,       /* shared-memory wavefronts */
     CP_TRACE_M_WAVEFRONTS_IDEAL, /* wavefronts without bank conflicts */
     CP_TRACE_M_LDGSTS,           /* warp-level LDGSTS (cp.async) instructions (requests) */
+    CP_TRACE_M_GLOBAL_ATOM,      /* warp-level global atomics (ATOMG) */
+    CP_TRACE_M_GLOBAL_RED,       /* warp-level global reductions (REDG) */
+    CP_TRACE_M_LOCAL_LD,         /* warp-level local loads (LDL: spills, stack arrays) */
+    CP_TRACE_M_LOCAL_ST,         /* warp-level local stores (STL) */
+    CP_TRACE_M_LDSM,             /* warp-level LDSM (ldmatrix) */
+    CP_TRACE_M_STSM,             /* warp-level STSM (stmatrix) */
+    CP_TRACE_M_GMMA,             /* warp-level wgmma (HGMMA) reading shared memory */
+    CP_TRACE_M_TMA_LD,           /* TMA loads executed (UBLKCP, UTMALDG) */
+    CP_TRACE_M_TMA_ST,           /* TMA stores executed (UTMASTG, UBLKCP to global) */
     CP_TRACE_NRAW_METRICS,       /* the metrics of the raw files end here */
     /* an LDGSTS instruction's shared wavefronts (filling its shared destination), moved out of
      * WAVEFRONTS by the analysis so that bank conflicts count LDS and STS only */
     CP_TRACE_M_FILL_WAVEFRONTS = CP_TRACE_NRAW_METRICS,
     CP_TRACE_M_FILL_WAVEFRONTS_IDEAL,
+    /* a wgmma instruction's shared wavefronts, moved out of WAVEFRONTS the same way */
+    CP_TRACE_M_GMMA_WAVEFRONTS,
+    CP_TRACE_M_GMMA_WAVEFRONTS_IDEAL,
     CP_TRACE_NMETRICS
 };
 
@@ -87,14 +99,15 @@ typedef enum {
 /* What the counts mean (cp_trace_derive); NAN where a needed metric is missing or a ratio has
  * no denominator. Excess and conflicts are never negative (a count below its ideal gives 0). */
 typedef struct cp_trace_derived {
-    double requests;        /* global load + store + LDGSTS instructions */
+    double requests;        /* global load, store, LDGSTS, atomic and reduction instructions */
     double ldgsts_requests; /* LDGSTS (cp.async) instructions: global to shared copies */
+    double atomic_requests; /* global atomics and reductions */
     double sectors, ideal_sectors;
     double excess_sectors; /* sectors - ideal */
     double excess_bytes;   /* excess_sectors * CP_SECTOR_BYTES */
     double sectors_per_request, ideal_sectors_per_request;
     double excess_pct;      /* 100 * excess_sectors / sectors */
-    double shared_requests; /* shared load + store instructions */
+    double shared_requests; /* shared load, store, LDSM and STSM instructions */
     double wavefronts, ideal_wavefronts;
     double bank_conflicts; /* wavefronts - ideal */
     double wavefronts_per_request, ideal_wavefronts_per_request;
@@ -104,6 +117,10 @@ typedef struct cp_trace_derived {
      * sector it writes, so its excess follows the global pattern. */
     double fill_wavefronts, ideal_fill_wavefronts;
     double fill_wavefronts_per_request, ideal_fill_wavefronts_per_request;
+    /* instructions whose bytes no per-instruction metric counts: local loads and stores, TMA
+     * copies; and wgmma's reads of shared memory, with their wavefronts (kept apart like the
+     * fill's) */
+    double local_requests, tma_requests, gmma_requests, gmma_wavefronts;
 } cp_trace_derived;
 
 typedef struct cp_trace_instr {
@@ -376,8 +393,13 @@ void cp_trace_where(const cp_trace_kernel *k, const cp_trace_instr *i, char *buf
 /* 1 when instruction i is an LDGSTS (cp.async): its LDGSTS count is not zero. */
 int cp_trace_is_ldgsts(const cp_trace_instr *i);
 
-/* "load", "store", "load_store" or NULL (an LDGSTS is a load); "global", "shared",
- * "global_shared", "global_to_shared" (LDGSTS) or NULL. */
+/* The instruction's kind as the table writes it: "ld.gl", "st.sh", "ldgsts", "atom",
+ * "red", "ld.lc", "st.lc", "ldsm", "stsm", "hgmma", "tma.ld", "tma.st", ... or "-". */
+const char *cp_trace_kind_name(const cp_trace_instr *i);
+
+/* "load", "store", "load_store", "atomic", "reduction", "mma" (wgmma) or NULL (an LDGSTS is a
+ * load); "global", "shared", "global_shared", "local", "global_to_shared" (LDGSTS, TMA loads),
+ * "shared_to_global" (TMA stores) or NULL. */
 const char *cp_trace_op_name(const cp_trace_instr *i);
 const char *cp_trace_space_name(const cp_trace_instr *i);
 

@@ -117,28 +117,6 @@ static void cp_trace_table_where(char *buf, size_t n, const cp_trace_instr *in)
         snprintf(buf, n, "...%s", full + len - (CP_TRACE_WHERE_WIDTH - 3));
 }
 
-/* The kind column: ld/st/ls (load, store, both) and gl/sh/gs (global, shared, both); "ldgsts"
- * for cp.async's copies from global to shared memory. */
-static void cp_trace_kind(char *buf, size_t n, const cp_trace_instr *in)
-{
-    const char *op = cp_trace_op_name(in), *sp = cp_trace_space_name(in);
-    if (cp_trace_is_ldgsts(in)) {
-        snprintf(buf, n, "ldgsts");
-        return;
-    }
-    if (!op || !sp) {
-        snprintf(buf, n, "-");
-        return;
-    }
-    snprintf(buf, n, "%s.%s",
-             strcmp(op, "load") == 0    ? "ld"
-             : strcmp(op, "store") == 0 ? "st"
-                                        : "ls",
-             strcmp(sp, "global") == 0   ? "gl"
-             : strcmp(sp, "shared") == 0 ? "sh"
-                                         : "gs");
-}
-
 static void cp_trace_table_header(FILE *out, const cp_trace_report *r)
 {
     const cp_trace_run *run = r->run;
@@ -309,6 +287,16 @@ static void cp_trace_table_kernel_head(FILE *out, const cp_trace_report *r,
                  a, b, c, e);
         cp_trace_wrap(out, "    ", "      ", line);
     }
+    if (d->tma_requests > 0 || d->local_requests > 0) { /* bytes no instruction counter sees */
+        char tma[32] = "0", local[32] = "0";
+        cp_trace_count(tma, sizeof tma, cp_trace_or_zero(d->tma_requests));
+        cp_trace_count(local, sizeof local, cp_trace_or_zero(d->local_requests));
+        snprintf(line, sizeof line,
+                 "not counted per instruction: %s TMA copies and %s local memory requests move "
+                 "bytes no per-instruction counter sees; the excess above leaves them out",
+                 tma, local);
+        cp_trace_wrap(out, "    ", "      ", line);
+    }
     if (d->ldgsts_requests > 0) { /* of the global requests above: the cp.async copies */
         cp_trace_count(a, sizeof a, d->ldgsts_requests);
         cp_trace_ratio(b, sizeof b, d->fill_wavefronts_per_request);
@@ -330,9 +318,11 @@ static void cp_trace_table_instr(FILE *out, const cp_trace_instr *in)
     snprintf(rank, sizeof rank, "%zu", in->rank);
     cp_trace_table_where(where, sizeof where, in);
     snprintf(pc, sizeof pc, "0x%04x", in->pc);
-    cp_trace_kind(kind, sizeof kind, in);
+    snprintf(kind, sizeof kind, "%s", cp_trace_kind_name(in));
     cp_trace_count(req, sizeof req,
-                   cp_trace_or_zero(x->requests) + cp_trace_or_zero(x->shared_requests));
+                   cp_trace_or_zero(x->requests) + cp_trace_or_zero(x->shared_requests) +
+                       cp_trace_or_zero(x->local_requests) + cp_trace_or_zero(x->tma_requests) +
+                       cp_trace_or_zero(x->gmma_requests));
     cp_trace_ratio(spr, sizeof spr, x->sectors_per_request);
     cp_trace_ratio(ispr, sizeof ispr, x->ideal_sectors_per_request);
     /* an LDGSTS's shared side is its fill */

@@ -87,7 +87,8 @@ static void test_initialize_without_driver(void)
     CHECK_STR_CONTAINS(raw, process);
     CHECK_STR_CONTAINS(raw, "test_inject");
     CHECK_STR_CONTAINS(raw, "\nmetrics\tsmsp__sass_inst_executed_op_global_ld\t");
-    CHECK_STR_CONTAINS(raw, "\tsmsp__sass_inst_executed_op_ldgsts\n"); /* the last column */
+    CHECK_STR_CONTAINS(raw, "\tsmsp__sass_inst_executed_op_ldgsts\t");
+    CHECK_STR_CONTAINS(raw, "\tsmsp__sass_inst_executed_op_tma_st\n"); /* the last column */
     CHECK_STR_CONTAINS(raw, "\nnote\tno CUDA driver in this process: nothing to trace\n");
     CHECK(strstr(raw, "\nend\t") == NULL); /* written at exit */
     /* locked while the process may still write it; no partly created name left behind */

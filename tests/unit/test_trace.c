@@ -871,6 +871,52 @@ static void test_load_graph(void)
     cp_trace_free(&t);
 }
 
+/* Every kind of instruction with a count of its own: its kind and meaning, and no kind counted
+ * in another's population (LDSM a shared request; wgmma's wavefronts, TMA and local memory in
+ * none of the shared or global ratios). */
+static void test_analyze_kinds(void)
+{
+    cp_trace t;
+    load_fixture(&t, FIXTURES "/handmade-kinds");
+    cp_trace_report r;
+    analyze_default(&t, &r);
+    const cp_trace_kernel *k = t.nprocs ? find_kernel(&t.procs[0], "_Z8gemm_tmaPKfS0_Pfiii") : NULL;
+    CHECK(k != NULL);
+    if (!k)
+        return;
+    const double w = 1024;
+    CHECK(k->d.requests == 2 * w && k->d.atomic_requests == 2 * w);
+    CHECK(k->d.shared_requests == w && k->d.wavefronts == 4 * w && k->d.bank_conflicts == 0);
+    CHECK(k->d.gmma_requests == w && k->d.gmma_wavefronts == 8 * w);
+    CHECK(k->d.tma_requests == 32 && k->d.local_requests == 2 * w);
+    static const struct {
+        uint32_t pc;
+        const char *kind, *op, *space, *meaning;
+    } want[] = {
+        {0x100, "tma.ld", "load", "global_to_shared", "TMA copy: 32 executions"},
+        {0x200, "ldsm", "load", "shared", "no bank conflict: 4 wavefronts per request"},
+        {0x300, "hgmma", "mma", "shared", "wgmma reading shared memory: 1024 instructions, 8"},
+        {0x400, "ld.lc", "load", "local", "local memory (register spills"},
+        {0x480, "st.lc", "store", "local", "local memory"},
+        {0x500, "atom", "atomic", "global", "atomic: coalesced: 1 sector per request"},
+        {0x580, "red", "reduction", "global", "atomic: 32 sectors per request where 4"},
+    };
+    for (size_t i = 0; i < CP_COUNT_OF(want); i++) {
+        const cp_trace_instr *in = find_instr(k, want[i].pc);
+        CHECK(in && in->rank > 0);
+        if (!in)
+            continue;
+        CHECK(strcmp(cp_trace_kind_name(in), want[i].kind) == 0);
+        CHECK(strcmp(cp_trace_op_name(in), want[i].op) == 0);
+        CHECK(strcmp(cp_trace_space_name(in), want[i].space) == 0);
+        char meaning[700];
+        cp_trace_meaning(&in->d, meaning, sizeof meaning);
+        CHECK_STR_CONTAINS(meaning, want[i].meaning);
+    }
+    cp_trace_report_free(&r);
+    cp_trace_free(&t);
+}
+
 int main(void)
 {
     test_load_transpose();
@@ -882,6 +928,7 @@ int main(void)
     test_analyze_transpose();
     test_analyze_ldgsts();
     test_load_graph();
+    test_analyze_kinds();
     test_analyze_why_no_counts();
     test_load_lean_and_times();
     test_load_short_records();

@@ -176,7 +176,48 @@ def graph():
     return L
 
 
+KINDS = ["smsp__sass_inst_executed_op_ldgsts", "smsp__sass_inst_executed_op_global_atom",
+         "smsp__sass_inst_executed_op_global_red", "smsp__sass_inst_executed_op_local_ld",
+         "smsp__sass_inst_executed_op_local_st", "smsp__sass_inst_executed_op_ldsm",
+         "smsp__sass_inst_executed_op_shared_stsm", "smsp__sass_inst_executed_op_shared_gmma",
+         "smsp__sass_inst_executed_op_tma_ld", "smsp__sass_inst_executed_op_tma_st"]
+
+
+def kinds():
+    """Format 2 with every instruction kind's own count: a Hopper GEMM-like kernel of 1024 warps
+    a launch, 1 launch: a TMA load of its tiles (32 executions), LDSM of 4 wavefronts (the ideal),
+    wgmma reading shared memory (8 wavefronts each), a spill (LDL/STL), an atomicAdd of every lane
+    to one counter (1 sector a request, the ideal) and a reduction of 32 sectors where 4 would do;
+    none of these may count as an LDS/STS request or a bank conflict."""
+    W = 1024
+    fn = "_Z8gemm_tmaPKfS0_Pfiii"
+    src = "/home/user/proj/gemm_tma.cu"
+
+    def pck(pcv, sec=0, ideal=0, wf=0, wfi=0, **k):
+        vals = [0] * len(KINDS)
+        for name, v in k.items():
+            vals[["ldgsts", "atom", "red", "lld", "lst", "ldsm", "stsm", "gmma", "tld",
+                  "tst"].index(name)] = v
+        return T("pc", 0, "c0ffee00", 0, fn, "0x%x" % pcv, 0, 0, sec, ideal, 0, 0, wf, wfi, *vals)
+
+    L = ["coalprobe-trace-raw\t2", LABEL, T("process", 9500, 9499, "./gemm_tma"), DEV,
+         T("metrics", *(M + KINDS)), T("counting", 0, "every_launch"), T("launch", 0, fn, 1)]
+    for p, line in [(0x100, 40), (0x200, 52), (0x300, 53), (0x400, 60), (0x480, 61),
+                    (0x500, 70), (0x580, 71)]:
+        L.append(T("source", "c0ffee00", fn, "0x%x" % p, src, line))
+    L += [pck(0x100, tld=32),
+          pck(0x200, wf=4 * W, wfi=4 * W, ldsm=W),
+          pck(0x300, wf=8 * W, wfi=8 * W, gmma=W),
+          pck(0x400, lld=W),
+          pck(0x480, lst=W),
+          pck(0x500, sec=W, ideal=W, atom=W),
+          pck(0x580, sec=32 * W, ideal=4 * W, red=W),
+          T("end", 1, 1)]
+    return L
+
+
 def main():
+    write("handmade-kinds", "raw-9500.tsv", kinds())
     write("handmade-graph", "raw-9000.tsv", graph())
     write("handmade-ldgsts", "raw-8000.tsv", ldgsts())
     write("handmade-transpose", "raw-4242.tsv", transpose(False))
