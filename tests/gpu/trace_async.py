@@ -33,7 +33,8 @@ EXPECT = {"async_copy16": (N // 4 // 32, 16, 16), "async_copy4": (N // 32, 4, 4)
           "async_copy4_strided": (N // 32, 32, 4)}
 # the kernel -> its launches: direct, by the graph, and once more directly
 RUNS = {"async_copy16": LAUNCHES + GRAPH_LAUNCHES, "async_copy4": LAUNCHES + GRAPH_LAUNCHES + 1,
-        "async_copy4_strided": LAUNCHES}
+        "async_copy4_strided": LAUNCHES + 1, "kinds_mix": LAUNCHES}
+BLOCKS, WARPS = N // 256, N // 32  # of kinds_mix, a launch
 failures = []
 
 
@@ -96,10 +97,44 @@ def check_kernels(doc):
         check(k["launches"] == runs, f"{short}: {k['launches']} launches, expected {runs}")
         check(kc.get("launches") == runs,
               f"{short}: {kc.get('launches')} kernel records, expected {runs}")
+        if short not in EXPECT:
+            continue
         stores = EXPECT[short][0]  # one STG a warp: the global instructions of one launch
         check(kc.get("instructions") == stores * runs,
               f"{short}: {kc.get('instructions')} global instructions in its kernel records, "
               f"expected {stores * runs} (another kernel's records filed under it?)")
+
+
+def check_kinds(doc, cc):
+    """kinds_mix: its TMA copy (sm_90 and later: one a block), its local memory and its reduction
+    (every warp, all lanes to one counter: 1 sector a request) ranked as their own kinds."""
+    k = [k for k in doc["kernels"] if k["name"].startswith("kinds_mix")]
+    check(len(k) == 1, "kinds_mix: not one kernel")
+    if len(k) != 1:
+        return
+    mine = [i for i in doc["instructions"] if i["kernel_index"] == k[0]["index"]]
+    kinds = {}
+    for i in mine:
+        kinds.setdefault(i["kind"], []).append(i)
+    print("kinds_mix kinds:", {kind: len(v) for kind, v in kinds.items()})
+    if cc >= 9.0:
+        tma = kinds.get("tma.ld", [])
+        check(len(tma) == 1 and tma[0]["tma_requests"] == BLOCKS * LAUNCHES and tma[0]["rank"],
+              f"kinds_mix: TMA copies {[(i['tma_requests'], i['rank']) for i in tma]}, expected one "
+              f"instruction of {BLOCKS * LAUNCHES} executions")
+    for kind in ("ld.lc", "st.lc"):
+        local = kinds.get(kind, [])
+        check(local and all(i["local_requests"] > 0 and i["rank"] for i in local),
+              f"kinds_mix: no ranked {kind}")
+    red = kinds.get("red", []) + kinds.get("atom", [])
+    check(len(red) == 1 and red[0]["requests"] == WARPS * LAUNCHES and
+          red[0]["atomic_requests"] == WARPS * LAUNCHES and red[0]["sectors_per_request"] == 1,
+          f"kinds_mix: reductions {[(i['kind'], i['requests'], i['sectors_per_request']) for i in red]}"
+          f", expected one of {WARPS * LAUNCHES} requests, 1 sector each")
+    kd = k[0]
+    check(kd["tma_requests"] == (BLOCKS * LAUNCHES if cc >= 9.0 else None) or cc < 9.0,
+          f"kinds_mix: kernel tma_requests {kd['tma_requests']}")
+    check(kd["bank_conflicts"] == 0, f"kinds_mix: {kd['bank_conflicts']} bank conflicts")
 
 
 def check_report(doc):
@@ -177,6 +212,7 @@ def main():
         check(v.returncode in (0, 77), f"schema: {v.stdout.strip()} {v.stderr.strip()}")
         check_kernels(doc)
         check_report(doc)
+        check_kinds(doc, cc)
         table = subprocess.run([coalprobe, "trace", "--top", "9", "--", sample, str(LAUNCHES)],
                                capture_output=True, text=True)
         print(table.stdout)

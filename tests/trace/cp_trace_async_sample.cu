@@ -4,7 +4,8 @@
 // store, so that tests/gpu/trace_async.py can hold coalprobe trace to their known counts and to
 // Nsight Compute. After the direct launches, the 4-byte and the 16-byte copy are captured into a
 // CUDA graph (one after the other on one stream), the graph is launched 3 times, and the 4-byte
-// copy once more directly: each kernel's launches and counts must include the graph's.
+// copy once more directly: each kernel's launches and counts must include the graph's. A fourth
+// kernel has a TMA bulk copy (sm_90 and later), local memory and a reduction (kinds_mix).
 // On a GPU below sm_80 (no cp.async) the copies are plain loads and stores.
 // Usage: cp_trace_async_sample [LAUNCHES]  (each kernel LAUNCHES times directly, default 3)
 #include <cstdio>
@@ -95,6 +96,52 @@ static cudaError_t check_strided(const float *in, const float *out, float *host)
     return cudaSuccess;
 }
 
+// The other kinds of memory instruction: on sm_90 and later a TMA bulk copy of the block's tile
+// into shared memory by thread 0 (UBLKCP, waited for on an mbarrier), elsewhere a plain copy;
+// a stack array indexed at run time (local memory: STL, LDL); and an atomic add of every thread
+// to one counter whose result is unused (a reduction, REDG).
+__global__ void kinds_mix(const float *in, float *out, unsigned *counter, int n, int pick)
+{
+    __shared__ alignas(128) float tile[kThreads];
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    __shared__ alignas(8) unsigned long long bar;
+    unsigned b = (unsigned)__cvta_generic_to_shared(&bar);
+    if (threadIdx.x == 0) {
+        asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;\n" ::"r"(b) : "memory");
+        asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(b),
+                     "r"(kThreads * 4)
+                     : "memory");
+        asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], "
+                     "[%1], %2, [%3];\n" ::"r"((unsigned)__cvta_generic_to_shared(tile)),
+                     "l"(in + (size_t)blockIdx.x * kThreads), "r"(kThreads * 4), "r"(b)
+                     : "memory");
+    }
+    unsigned done = 0;
+    while (!done)
+        asm volatile("{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], 0;\n"
+                     " selp.u32 %0, 1, 0, p;\n}\n"
+                     : "=r"(done)
+                     : "r"(b)
+                     : "memory");
+#else
+    if (i < n)
+        tile[threadIdx.x] = in[i];
+    __syncthreads();
+#endif
+    volatile float stack[16]; // volatile and indexed at run time: local memory
+    for (int k = 0; k < 16; k++)
+        stack[k] = tile[(threadIdx.x + k) % kThreads];
+    if (i < n) {
+        out[i] = stack[pick & 15];
+        atomicAdd(counter, 1u);
+    }
+}
+
 int main(int argc, char **argv)
 {
     int launches = argc > 1 ? atoi(argv[1]) : 3;
@@ -118,7 +165,32 @@ int main(int argc, char **argv)
         CHECK(cudaGetLastError());
     }
     CHECK(cudaDeviceSynchronize());
-    // the last kernel wrote out[i] = in[i * stride % n]
+    CHECK(check_strided(in, out, host));
+    // the other kinds: out[i] = in[i + pick's offset within the block], counter = every thread
+    unsigned *counter = nullptr, counted = 0;
+    CHECK(cudaMalloc(&counter, sizeof *counter));
+    CHECK(cudaMemset(counter, 0, sizeof *counter));
+    for (int l = 0; l < launches; l++) {
+        kinds_mix<<<kN / kThreads, kThreads>>>(in, out, counter, kN, 0);
+        CHECK(cudaGetLastError());
+    }
+    CHECK(cudaMemcpy(&counted, counter, sizeof counted, cudaMemcpyDeviceToHost));
+    if (counted != (unsigned)kN * (unsigned)launches) {
+        fprintf(stderr, "cp_trace_async_sample: the counter is %u, want %u\n", counted,
+                (unsigned)kN * (unsigned)launches);
+        return 1;
+    }
+    CHECK(cudaMemcpy(host, out, kN * sizeof(float), cudaMemcpyDeviceToHost));
+    for (int i = 0; i < kN; i += 4099)
+        if (host[i] != (float)(i % 1000) + 0.5f) {
+            fprintf(stderr, "cp_trace_async_sample: out[%d] = %g after kinds_mix\n", i, host[i]);
+            return 1;
+        }
+    CHECK(cudaFree(counter));
+    // the strided copy again, so that the checks below read its output
+    async_copy4_strided<<<kN / kThreads, kThreads>>>(in, out, kN, kStride);
+    CHECK(cudaGetLastError());
+    CHECK(cudaDeviceSynchronize());
     CHECK(check_strided(in, out, host));
     // a graph of two kernels, launched 3 times, then a direct launch
     cudaStream_t stream;
@@ -146,7 +218,7 @@ int main(int argc, char **argv)
     CHECK(cudaGraphExecDestroy(exec));
     CHECK(cudaGraphDestroy(graph));
     CHECK(cudaStreamDestroy(stream));
-    printf("cp_trace_async_sample: %d launches of 3 kernels, a graph of 2 launched %d times, "
+    printf("cp_trace_async_sample: %d launches of 4 kernels, a graph of 2 launched %d times, "
            "outputs checked\n",
            launches, kGraphLaunches);
     free(host);
