@@ -61,7 +61,7 @@ def compare_ncu(sample, doc, outdir):
     kernels = {k["index"]: k for k in doc["kernels"]}
     compared = 0
     for ins in doc["instructions"]:
-        if ins["space"] != "global_to_shared":
+        if ins["kind"] != "ldgsts":
             continue
         k = kernels[ins["kernel_index"]]
         short = k["name"].split("(")[0]
@@ -81,6 +81,22 @@ def compare_ncu(sample, doc, outdir):
                   f"ncu {theirs} {'ok' if ok else 'DIFFERENT'}")
             check(ok, f"{short} pc {ins['pc']:#x} {what}: coalprobe {per_launch}, ncu {theirs}")
     check(compared > 0, "nothing compared with ncu")
+    # kinds_mix's TMA copy, local accesses and reduction: executions against ncu's
+    ncu = trace_ncu.ncu_rows(sample, outdir, ("-k", "regex:kinds_mix", "-c", "1"),
+                             "ncu_source_kinds.csv").get("kinds_mix", {})
+    runs = {"tma.ld": "tma_requests", "ld.lc": "local_requests", "st.lc": "local_requests",
+            "red": "requests", "atom": "requests"}
+    for ins in doc["instructions"]:
+        k = kernels[ins["kernel_index"]]
+        if not k["name"].startswith("kinds_mix") or ins["kind"] not in runs:
+            continue
+        rec = ncu.get(ins["pc"])
+        ours = ins[runs[ins["kind"]]] / k["launches"]
+        theirs = trace_ncu.num(rec.get("Instructions Executed")) if rec else None
+        ok = theirs is not None and abs(ours - theirs) < 1e-6
+        print(f"kinds_mix pc {ins['pc']:#06x} {ins['kind']:7s} executions coalprobe {ours:<10g} "
+              f"ncu {theirs} {'ok' if ok else 'DIFFERENT'}")
+        check(ok, f"kinds_mix pc {ins['pc']:#x} {ins['kind']}: coalprobe {ours}, ncu {theirs}")
 
 
 def check_kernels(doc):
@@ -143,7 +159,7 @@ def check_report(doc):
     seen = set()
     for ins in doc["instructions"]:
         name = kernels.get(ins["kernel_index"])
-        if name not in EXPECT or ins["space"] != "global_to_shared":
+        if name not in EXPECT or ins["kind"] != "ldgsts":
             continue
         check(name not in seen, f"{name}: more than one LDGSTS")
         seen.add(name)

@@ -30,12 +30,13 @@ def num(text):
         return None
 
 
-def ncu_rows(sample, outdir):
+def ncu_rows(sample, outdir, select=("-c", "3"), name="ncu_source.csv"):
+    """ncu's source counters of the kernels `select` picks (default: the first 3 launches)."""
     cmd = ["ncu", "--section", "SourceCounters", "--page", "source", "--csv", "--print-source", "sass",
-           "-c", "3", sample, str(LAUNCHES)]
+           *select, sample, str(LAUNCHES)]
     p = subprocess.run(cmd, capture_output=True, text=True)
     if outdir:
-        with open(os.path.join(outdir, "ncu_source.csv"), "w") as f:
+        with open(os.path.join(outdir, name), "w") as f:
             f.write(p.stdout)
     if p.returncode != 0:
         raise RuntimeError("ncu: exit %d: %s" % (p.returncode, p.stderr[-1000:]))
