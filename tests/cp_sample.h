@@ -1,11 +1,13 @@
 /* cp_sample.h: what the stand-alone programs of the GPU tests and benches share
- * (tests/gpu/trace_inject_sample.cu, tests/cli/trace_inject_mimic.c, bench/gemm_textbook.cu):
- * the report of a failed CUDA call, and the program's side of the hand-over to a child that goes
- * on after the program has ended. Included by path ("../cp_sample.h", "../tests/cp_sample.h"). */
+ * (tests/gpu/trace_inject_sample.cu, the samples of tests/trace, tests/cli/trace_inject_mimic.c,
+ * the benches): the report of a failed CUDA call, the trace samples' launches and buffers, and the
+ * program's side of the hand-over to a child that goes on after the program has ended. Included by
+ * path ("../cp_sample.h", "../tests/cp_sample.h"). */
 #ifndef CP_SAMPLE_H
 #define CP_SAMPLE_H
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/types.h>
 #include <unistd.h>
 
@@ -25,6 +27,34 @@ static inline int cp_sample_cuda_ok(cudaError_t e, const char *program, const ch
 /* call's error reported in the name of program, at the caller's file and line. */
 #define CP_SAMPLE_CUDA_OK(program, call)                                                           \
     cp_sample_cuda_ok((call), program, #call, __FILE__, __LINE__)
+
+/* The value of element i of the trace samples' input. */
+static inline float cp_sample_value(int i)
+{
+    return (float)(i % 1000) + 0.5f;
+}
+
+/* The trace samples' buffers of n floats: in (cp_sample_value(i)) and out on the device, and a
+ * host buffer of the same size (*host, freed by the caller). */
+static inline cudaError_t cp_sample_buffers(int n, float **in, float **out, float **host)
+{
+    cudaError_t e;
+    if ((e = cudaMalloc(in, n * sizeof(float))) != cudaSuccess ||
+        (e = cudaMalloc(out, n * sizeof(float))) != cudaSuccess)
+        return e;
+    if (!(*host = (float *)malloc(n * sizeof(float))))
+        return cudaErrorMemoryAllocation;
+    for (int i = 0; i < n; i++)
+        (*host)[i] = cp_sample_value(i);
+    return cudaMemcpy(*in, *host, n * sizeof(float), cudaMemcpyHostToDevice);
+}
+
+/* The launches a trace sample's first argument asks for (default 3, at least 1). */
+static inline int cp_sample_launches(int argc, char **argv)
+{
+    int launches = argc > 1 ? atoi(argv[1]) : 3;
+    return launches < 1 ? 1 : launches;
+}
 #endif
 
 /* The program's side once it has forked child pid: it closes its ends of the pipes ready and

@@ -29,6 +29,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -980,6 +981,22 @@ static void cp_inject_launch_exit(CUpti_CallbackId cbid, const CUpti_CallbackDat
     }
 }
 
+/* The parameters every cuGraphInstantiate* call begins with. */
+typedef struct cp_inject_instantiate_params {
+    CUgraphExec *phGraphExec;
+    CUgraph hGraph;
+} cp_inject_instantiate_params;
+#define CP_INJECT_SAME_PREFIX(type)                                                                \
+    _Static_assert(offsetof(type, phGraphExec) ==                                                  \
+                           offsetof(cp_inject_instantiate_params, phGraphExec) &&                  \
+                       offsetof(type, hGraph) == offsetof(cp_inject_instantiate_params, hGraph),   \
+                   #type " begins with phGraphExec and hGraph")
+CP_INJECT_SAME_PREFIX(cuGraphInstantiate_params);
+CP_INJECT_SAME_PREFIX(cuGraphInstantiate_v2_params);
+CP_INJECT_SAME_PREFIX(cuGraphInstantiateWithFlags_params);
+CP_INJECT_SAME_PREFIX(cuGraphInstantiateWithParams_params);
+CP_INJECT_SAME_PREFIX(cuGraphInstantiateWithParams_ptsz_params);
+
 /* A graph instantiated, updated or destroyed: kept track of (cp_inject_graphs.c), on the exit of
  * a call that succeeded. 1 when cbid is one of those calls. */
 static int cp_inject_graph_call(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
@@ -987,24 +1004,12 @@ static int cp_inject_graph_call(CUpti_CallbackId cbid, const CUpti_CallbackData 
     CUgraphExec *exec = NULL;
     CUgraph graph = NULL;
     switch (cbid) {
-    case CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiate: {
-        const cuGraphInstantiate_params *p = cb->functionParams;
-        exec = p->phGraphExec, graph = p->hGraph;
-        break;
-    }
-    case CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiate_v2: {
-        const cuGraphInstantiate_v2_params *p = cb->functionParams;
-        exec = p->phGraphExec, graph = p->hGraph;
-        break;
-    }
-    case CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithFlags: {
-        const cuGraphInstantiateWithFlags_params *p = cb->functionParams;
-        exec = p->phGraphExec, graph = p->hGraph;
-        break;
-    }
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiate:
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiate_v2:
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithFlags:
     case CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithParams:
     case CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithParams_ptsz: {
-        const cuGraphInstantiateWithParams_params *p = cb->functionParams;
+        const cp_inject_instantiate_params *p = cb->functionParams;
         exec = p->phGraphExec, graph = p->hGraph;
         break;
     }

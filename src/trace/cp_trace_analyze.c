@@ -171,41 +171,46 @@ static int cp_trace_special(const cp_trace_instr *i)
     return -1;
 }
 
-const char *cp_trace_op_name(const cp_trace_instr *i)
+/* Instruction i's op, space and kind (each may be NULL when not wanted). */
+static void cp_trace_names(const cp_trace_instr *i, const char **op, const char **space,
+                           const char **kind)
 {
     int k = cp_trace_special(i);
-    if (k >= 0)
-        return cp_trace_kinds[k].op;
+    if (k >= 0) {
+        *op = cp_trace_kinds[k].op, *space = cp_trace_kinds[k].space;
+        *kind = cp_trace_kinds[k].kind;
+        return;
+    }
     const cp_trace_counts *c = &i->counts;
-    int ld = c->value[CP_TRACE_M_GLOBAL_LD] > 0 || c->value[CP_TRACE_M_SHARED_LD] > 0;
-    int st = c->value[CP_TRACE_M_GLOBAL_ST] > 0 || c->value[CP_TRACE_M_SHARED_ST] > 0;
-    return ld && st ? "load_store" : ld ? "load" : st ? "store" : NULL;
+    int gl_ld = c->value[CP_TRACE_M_GLOBAL_LD] > 0, gl_st = c->value[CP_TRACE_M_GLOBAL_ST] > 0;
+    int sh_ld = c->value[CP_TRACE_M_SHARED_LD] > 0, sh_st = c->value[CP_TRACE_M_SHARED_ST] > 0;
+    int ld = gl_ld || sh_ld, st = gl_st || sh_st, gl = gl_ld || gl_st, sh = sh_ld || sh_st;
+    static const char *const kinds[3][3] = {
+        {"ld.gl", "ld.sh", "ld.gs"}, {"st.gl", "st.sh", "st.gs"}, {"ls.gl", "ls.sh", "ls.gs"}};
+    *op = ld && st ? "load_store" : ld ? "load" : st ? "store" : NULL;
+    *space = gl && sh ? "global_shared" : gl ? "global" : sh ? "shared" : NULL;
+    *kind = *op && *space ? kinds[ld && st ? 2 : st][gl && sh ? 2 : sh] : "-";
+}
+
+const char *cp_trace_op_name(const cp_trace_instr *i)
+{
+    const char *op, *space, *kind;
+    cp_trace_names(i, &op, &space, &kind);
+    return op;
 }
 
 const char *cp_trace_space_name(const cp_trace_instr *i)
 {
-    int k = cp_trace_special(i);
-    if (k >= 0)
-        return cp_trace_kinds[k].space;
-    const cp_trace_counts *c = &i->counts;
-    int gl = c->value[CP_TRACE_M_GLOBAL_LD] > 0 || c->value[CP_TRACE_M_GLOBAL_ST] > 0;
-    int sh = c->value[CP_TRACE_M_SHARED_LD] > 0 || c->value[CP_TRACE_M_SHARED_ST] > 0;
-    return gl && sh ? "global_shared" : gl ? "global" : sh ? "shared" : NULL;
+    const char *op, *space, *kind;
+    cp_trace_names(i, &op, &space, &kind);
+    return space;
 }
 
 const char *cp_trace_kind_name(const cp_trace_instr *i)
 {
-    int k = cp_trace_special(i);
-    if (k >= 0)
-        return cp_trace_kinds[k].kind;
-    const char *op = cp_trace_op_name(i), *sp = cp_trace_space_name(i);
-    if (!op || !sp)
-        return "-";
-    static const char *const names[3][3] = {
-        {"ld.gl", "ld.sh", "ld.gs"}, {"st.gl", "st.sh", "st.gs"}, {"ls.gl", "ls.sh", "ls.gs"}};
-    int o = strcmp(op, "load") == 0 ? 0 : strcmp(op, "store") == 0 ? 1 : 2;
-    int s = strcmp(sp, "global") == 0 ? 0 : strcmp(sp, "shared") == 0 ? 1 : 2;
-    return names[o][s];
+    const char *op, *space, *kind;
+    cp_trace_names(i, &op, &space, &kind);
+    return kind;
 }
 
 void cp_trace_where(const cp_trace_kernel *k, const cp_trace_instr *i, char *buf, size_t n)
@@ -352,28 +357,27 @@ static void cp_trace_meaning_fill(const cp_trace_derived *d, char *buf, size_t n
  * TMA copy) or of wgmma's reads of shared memory; 0 when d is none of those. */
 static int cp_trace_meaning_uncounted(const cp_trace_derived *d, char *buf, size_t n)
 {
-    char r[32];
-    if (d->local_requests > 0) {
-        cp_trace_num(r, sizeof r, d->local_requests);
-        snprintf(buf, n,
-                 "local memory (register spills or a stack array): %s requests; their bytes are "
-                 "not counted per instruction",
-                 r);
-        return 1;
-    }
-    if (d->tma_requests > 0) {
-        cp_trace_num(r, sizeof r, d->tma_requests);
-        snprintf(buf, n,
-                 "TMA copy: %s executions; no per-instruction counter counts a TMA copy's bytes",
-                 r);
-        return 1;
-    }
-    if (d->gmma_requests > 0) {
-        char w[32] = "-";
-        if (isfinite(d->gmma_wavefronts))
+    const struct {
+        double runs;
+        const char *before, *after; /* the text around the runs */
+    } kinds[] = {
+        {d->local_requests, "local memory (register spills or a stack array): ",
+         " requests; their bytes are not counted per instruction"},
+        {d->tma_requests,
+         "TMA copy: ", " executions; no per-instruction counter counts a TMA copy's bytes"},
+        {d->gmma_requests, "wgmma reading shared memory: ", " instructions"},
+    };
+    for (size_t k = 0; k < CP_COUNT_OF(kinds); k++) {
+        if (!(kinds[k].runs > 0))
+            continue;
+        char r[32], each[64] = "";
+        cp_trace_num(r, sizeof r, kinds[k].runs);
+        if (k == 2 && isfinite(d->gmma_wavefronts)) {
+            char w[32];
             cp_trace_num(w, sizeof w, d->gmma_wavefronts / d->gmma_requests);
-        cp_trace_num(r, sizeof r, d->gmma_requests);
-        snprintf(buf, n, "wgmma reading shared memory: %s instructions, %s wavefronts each", r, w);
+            snprintf(each, sizeof each, ", %s wavefronts each", w);
+        }
+        snprintf(buf, n, "%s%s%s%s", kinds[k].before, r, kinds[k].after, each);
         return 1;
     }
     return 0;

@@ -240,6 +240,19 @@ static void cp_trace_json_gate(cp_json *j, cJSON *root, const cp_trace_report *r
     }
 }
 
+/* {"pid", "device", "count", "reason"} of each of list[0..n) (dropped or unmatched records). */
+static void cp_trace_json_counted(cp_json *j, cJSON *array, double pid,
+                                  const cp_trace_dropped *list, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        cJSON *o = cp_json_append(j, array);
+        cp_json_number(j, o, "pid", pid);
+        cp_json_number(j, o, "device", list[i].device);
+        cp_json_number(j, o, "count", (double)list[i].count);
+        cp_json_string(j, o, "reason", list[i].reason);
+    }
+}
+
 static void cp_trace_json_records(cp_json *j, cJSON *root, const cp_trace *t)
 {
     cJSON *dropped = cp_json_array(j, root, "dropped");
@@ -254,20 +267,8 @@ static void cp_trace_json_records(cp_json *j, cJSON *root, const cp_trace *t)
     for (size_t p = 0; p < t->nprocs; p++) {
         const cp_trace_process *proc = &t->procs[p];
         double pid = proc->pid >= 0 ? (double)proc->pid : NAN;
-        for (size_t i = 0; i < proc->ndropped; i++) {
-            cJSON *o = cp_json_append(j, dropped);
-            cp_json_number(j, o, "pid", pid);
-            cp_json_number(j, o, "device", proc->dropped[i].device);
-            cp_json_number(j, o, "count", (double)proc->dropped[i].count);
-            cp_json_string(j, o, "reason", proc->dropped[i].reason);
-        }
-        for (size_t i = 0; i < proc->nunmatched; i++) {
-            cJSON *o = cp_json_append(j, unmatched);
-            cp_json_number(j, o, "pid", pid);
-            cp_json_number(j, o, "device", proc->unmatched[i].device);
-            cp_json_number(j, o, "count", (double)proc->unmatched[i].count);
-            cp_json_string(j, o, "reason", proc->unmatched[i].reason);
-        }
+        cp_trace_json_counted(j, dropped, pid, proc->dropped, proc->ndropped);
+        cp_trace_json_counted(j, unmatched, pid, proc->unmatched, proc->nunmatched);
         for (size_t i = 0; i < proc->nrefusals; i++) {
             const cp_trace_refusal *x = &proc->refusals[i];
             const char *cause;

@@ -21,6 +21,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import trace_ncu  # noqa: E402  ncu_rows: ncu's source counters; arguments: the usage and GPU check
+
 LAUNCHES = 2
 GRAPH_LAUNCHES = 3  # the sample's graph (copy4, then copy16), then one more direct copy4
 N = 1 << 20
@@ -55,8 +58,6 @@ def compute_capability():
 
 def compare_ncu(sample, doc, outdir):
     """Every ranked LDGSTS against ncu's source counters of one launch (the first of each)."""
-    sys.path.insert(0, HERE)
-    import trace_ncu  # ncu_rows: per kernel, per PC offset, ncu's source counters
     ncu = trace_ncu.ncu_rows(sample, outdir)
     kernels = {k["index"]: k for k in doc["kernels"]}
     compared = 0
@@ -202,15 +203,10 @@ def check_report(doc):
 
 
 def main():
-    if len(sys.argv) < 3:
-        print(__doc__)
-        return 2
-    coalprobe, sample = sys.argv[1], sys.argv[2]
-    outdir = sys.argv[3] if len(sys.argv) > 3 else None
-    if shutil.which("nvidia-smi") is None or subprocess.run(
-            ["nvidia-smi", "-L"], capture_output=True).returncode != 0:
-        print("no GPU: skipped")
-        return 77
+    args = trace_ncu.arguments(__doc__)
+    if isinstance(args, int):
+        return args
+    coalprobe, sample, outdir = args
     cc = compute_capability()
     if cc is None or cc < 8.0:
         print(f"compute capability {cc}: no cp.async, skipped")

@@ -61,15 +61,23 @@ def ncu_rows(sample, outdir, select=("-c", "3"), name="ncu_source.csv"):
     return kernels
 
 
-def main():
+def arguments(doc):
+    """(coalprobe, sample, outdir or None) from the command line, or an exit status: 2 (usage) or
+    77 (no GPU: skipped)."""
     if len(sys.argv) < 3:
-        print(__doc__)
+        print(doc)
         return 2
-    coalprobe, sample = sys.argv[1], sys.argv[2]
-    outdir = sys.argv[3] if len(sys.argv) > 3 else None
     if shutil.which("nvidia-smi") is None or subprocess.run(["nvidia-smi", "-L"], capture_output=True).returncode != 0:
         print("no GPU: skipped")
         return 77
+    return sys.argv[1], sys.argv[2], (sys.argv[3] if len(sys.argv) > 3 else None)
+
+
+def main():
+    args = arguments(__doc__)
+    if isinstance(args, int):
+        return args
+    coalprobe, sample, outdir = args
     if shutil.which("ncu") is None:
         print("no ncu: skipped")
         return 77

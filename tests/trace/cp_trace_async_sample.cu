@@ -12,14 +12,12 @@
 #include <cstdlib>
 #include <cuda_runtime.h>
 
+#include "../cp_sample.h"
+
 #define CHECK(call)                                                                                \
     do {                                                                                           \
-        cudaError_t e_ = (call);                                                                   \
-        if (e_ != cudaSuccess) {                                                                   \
-            fprintf(stderr, "cp_trace_async_sample: %s failed: %s at %s:%d\n", #call,              \
-                    cudaGetErrorName(e_), __FILE__, __LINE__);                                     \
+        if (!CP_SAMPLE_CUDA_OK("cp_trace_async_sample", call))                                     \
             return 1;                                                                              \
-        }                                                                                          \
     } while (0)
 
 static const int kN = 1 << 20;   // floats per buffer (4 MiB)
@@ -45,55 +43,34 @@ template <int BYTES> __device__ __forceinline__ void async_copy(void *dst, const
 #endif
 }
 
-__global__ void async_copy16(const float4 *in, float4 *out, int n)
+// Element i of a block copied from in[src] into the block's tile through cp.async, then stored
+// from the tile to out[i].
+template <int BYTES, class T>
+__device__ __forceinline__ void copy_through_tile(const T *in, T *out, int n, long long src)
 {
-    __shared__ float4 tile[kThreads];
+    __shared__ T tile[kThreads];
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n)
-        async_copy<16>(&tile[threadIdx.x], &in[i]);
+        async_copy<BYTES>(&tile[threadIdx.x], &in[src]);
     __syncthreads();
     if (i < n)
         out[i] = tile[threadIdx.x];
+}
+
+__global__ void async_copy16(const float4 *in, float4 *out, int n)
+{
+    copy_through_tile<16>(in, out, n, blockIdx.x * blockDim.x + threadIdx.x);
 }
 
 __global__ void async_copy4(const float *in, float *out, int n)
 {
-    __shared__ float tile[kThreads];
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n)
-        async_copy<4>(&tile[threadIdx.x], &in[i]);
-    __syncthreads();
-    if (i < n)
-        out[i] = tile[threadIdx.x];
+    copy_through_tile<4>(in, out, n, blockIdx.x * blockDim.x + threadIdx.x);
 }
 
 __global__ void async_copy4_strided(const float *in, float *out, int n, int stride)
 {
-    __shared__ float tile[kThreads];
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n)
-        async_copy<4>(&tile[threadIdx.x], &in[(long long)i * stride % n]);
-    __syncthreads();
-    if (i < n)
-        out[i] = tile[threadIdx.x];
-}
-
-// out[i] == in[i * stride % n] (host holds in's values), read back from the device
-static cudaError_t check_strided(const float *in, const float *out, float *host)
-{
-    (void)in;
-    cudaError_t e = cudaMemcpy(host, out, kN * sizeof(float), cudaMemcpyDeviceToHost);
-    if (e != cudaSuccess)
-        return e;
-    for (int i = 0; i < kN; i += 4099) {
-        int j = (int)((long long)i * kStride % kN);
-        if (host[i] != (float)(j % 1000) + 0.5f) {
-            fprintf(stderr, "cp_trace_async_sample: out[%d] = %g, want %g\n", i, host[i],
-                    (float)(j % 1000) + 0.5f);
-            return cudaErrorUnknown;
-        }
-    }
-    return cudaSuccess;
+    copy_through_tile<4>(in, out, n,
+                         (long long)(blockIdx.x * blockDim.x + threadIdx.x) * stride % n);
 }
 
 // The other kinds of memory instruction: on sm_90 and later a TMA bulk copy of the block's tile
@@ -142,20 +119,39 @@ __global__ void kinds_mix(const float *in, float *out, unsigned *counter, int n,
     }
 }
 
+// out[i] == in[i], read back from the device into host; what: after which kernel
+static cudaError_t check_copy(const float *out, float *host, const char *what)
+{
+    cudaError_t e = cudaMemcpy(host, out, kN * sizeof(float), cudaMemcpyDeviceToHost);
+    for (int i = 0; e == cudaSuccess && i < kN; i += 4099)
+        if (host[i] != cp_sample_value(i)) {
+            fprintf(stderr, "cp_trace_async_sample: out[%d] = %g after %s\n", i, host[i], what);
+            e = cudaErrorUnknown;
+        }
+    return e;
+}
+
+// out[i] == in[i * stride % n], read back from the device into host
+static cudaError_t check_strided(const float *out, float *host)
+{
+    cudaError_t e = cudaMemcpy(host, out, kN * sizeof(float), cudaMemcpyDeviceToHost);
+    if (e != cudaSuccess)
+        return e;
+    for (int i = 0; i < kN; i += 4099) {
+        float want = cp_sample_value((int)((long long)i * kStride % kN));
+        if (host[i] != want) {
+            fprintf(stderr, "cp_trace_async_sample: out[%d] = %g, want %g\n", i, host[i], want);
+            return cudaErrorUnknown;
+        }
+    }
+    return cudaSuccess;
+}
+
 int main(int argc, char **argv)
 {
-    int launches = argc > 1 ? atoi(argv[1]) : 3;
-    if (launches < 1)
-        launches = 1;
-    float *in = nullptr, *out = nullptr;
-    CHECK(cudaMalloc(&in, kN * sizeof(float)));
-    CHECK(cudaMalloc(&out, kN * sizeof(float)));
-    float *host = (float *)malloc(kN * sizeof(float));
-    if (!host)
-        return 1;
-    for (int i = 0; i < kN; i++)
-        host[i] = (float)(i % 1000) + 0.5f;
-    CHECK(cudaMemcpy(in, host, kN * sizeof(float), cudaMemcpyHostToDevice));
+    int launches = cp_sample_launches(argc, argv);
+    float *in = nullptr, *out = nullptr, *host = nullptr;
+    CHECK(cp_sample_buffers(kN, &in, &out, &host));
     for (int l = 0; l < launches; l++) {
         async_copy16<<<kN / 4 / kThreads, kThreads>>>((const float4 *)in, (float4 *)out, kN / 4);
         CHECK(cudaGetLastError());
@@ -165,7 +161,7 @@ int main(int argc, char **argv)
         CHECK(cudaGetLastError());
     }
     CHECK(cudaDeviceSynchronize());
-    CHECK(check_strided(in, out, host));
+    CHECK(check_strided(out, host));
     // the other kinds: out[i] = in[i + pick's offset within the block], counter = every thread
     unsigned *counter = nullptr, counted = 0;
     CHECK(cudaMalloc(&counter, sizeof *counter));
@@ -180,18 +176,13 @@ int main(int argc, char **argv)
                 (unsigned)kN * (unsigned)launches);
         return 1;
     }
-    CHECK(cudaMemcpy(host, out, kN * sizeof(float), cudaMemcpyDeviceToHost));
-    for (int i = 0; i < kN; i += 4099)
-        if (host[i] != (float)(i % 1000) + 0.5f) {
-            fprintf(stderr, "cp_trace_async_sample: out[%d] = %g after kinds_mix\n", i, host[i]);
-            return 1;
-        }
+    CHECK(check_copy(out, host, "kinds_mix"));
     CHECK(cudaFree(counter));
     // the strided copy again, so that the checks below read its output
     async_copy4_strided<<<kN / kThreads, kThreads>>>(in, out, kN, kStride);
     CHECK(cudaGetLastError());
     CHECK(cudaDeviceSynchronize());
-    CHECK(check_strided(in, out, host));
+    CHECK(check_strided(out, host));
     // a graph of two kernels, launched 3 times, then a direct launch
     cudaStream_t stream;
     cudaGraph_t graph;
@@ -209,12 +200,7 @@ int main(int argc, char **argv)
     async_copy4<<<kN / kThreads, kThreads>>>(in, out, kN);
     CHECK(cudaGetLastError());
     CHECK(cudaDeviceSynchronize());
-    CHECK(cudaMemcpy(host, out, kN * sizeof(float), cudaMemcpyDeviceToHost));
-    for (int i = 0; i < kN; i += 4099)
-        if (host[i] != (float)(i % 1000) + 0.5f) {
-            fprintf(stderr, "cp_trace_async_sample: out[%d] = %g after the graph\n", i, host[i]);
-            return 1;
-        }
+    CHECK(check_copy(out, host, "the graph"));
     CHECK(cudaGraphExecDestroy(exec));
     CHECK(cudaGraphDestroy(graph));
     CHECK(cudaStreamDestroy(stream));

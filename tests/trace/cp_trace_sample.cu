@@ -6,19 +6,17 @@
 #include <cstdlib>
 #include <cuda_runtime.h>
 
+#include "../cp_sample.h"
+
 #define CHECK(call)                                                                                \
     do {                                                                                           \
-        cudaError_t e_ = (call);                                                                   \
-        if (e_ != cudaSuccess) {                                                                   \
-            fprintf(stderr, "cp_trace_sample: %s failed: %s at %s:%d\n", #call,                    \
-                    cudaGetErrorName(e_), __FILE__, __LINE__);                                     \
+        if (!CP_SAMPLE_CUDA_OK("cp_trace_sample", call))                                           \
             return 1;                                                                              \
-        }                                                                                          \
     } while (0)
 
-static const int kN = 1 << 20;     // elements per buffer (4 MiB of floats)
-static const int kThreads = 256;   // threads per block
-static const int kStride = 32;     // the strided kernel's stride, in elements
+static const int kN = 1 << 20;   // elements per buffer (4 MiB of floats)
+static const int kThreads = 256; // threads per block
+static const int kStride = 32;   // the strided kernel's stride, in elements
 
 __global__ void sample_copy_coalesced(const float *in, float *out, int n)
 {
@@ -55,18 +53,9 @@ __global__ void sample_shared_conflict(const float *in, float *out, int n)
 
 int main(int argc, char **argv)
 {
-    int launches = argc > 1 ? atoi(argv[1]) : 3;
-    if (launches < 1)
-        launches = 1;
-    float *in = nullptr, *out = nullptr;
-    CHECK(cudaMalloc(&in, kN * sizeof(float)));
-    CHECK(cudaMalloc(&out, kN * sizeof(float)));
-    float *host = (float *)malloc(kN * sizeof(float));
-    if (!host)
-        return 1;
-    for (int i = 0; i < kN; i++)
-        host[i] = (float)(i % 1000) + 0.5f;
-    CHECK(cudaMemcpy(in, host, kN * sizeof(float), cudaMemcpyHostToDevice));
+    int launches = cp_sample_launches(argc, argv);
+    float *in = nullptr, *out = nullptr, *host = nullptr;
+    CHECK(cp_sample_buffers(kN, &in, &out, &host));
     int blocks = kN / kThreads;
     for (int l = 0; l < launches; l++) {
         sample_copy_coalesced<<<blocks, kThreads>>>(in, out, kN);
@@ -81,7 +70,7 @@ int main(int argc, char **argv)
     CHECK(cudaMemcpy(host, out, kN * sizeof(float), cudaMemcpyDeviceToHost));
     for (int b = 0; b < blocks; b += 97) {
         int i = b * kThreads + 5;
-        float want = (float)(i % 1000) + 0.5f + 1.0f;
+        float want = cp_sample_value(i) + 1.0f;
         if (host[i] != want) {
             fprintf(stderr, "cp_trace_sample: out[%d] = %g, want %g\n", i, host[i], want);
             return 1;
