@@ -910,7 +910,10 @@ static void cp_inject_launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackDa
     char why[512] = "";
     double t = cp_inject_now();
     int rc;
-    if (cp_inject_is_graph_launch(cbid)) {
+    if (cp_inject_is_graph_launch(cbid) && cp_inject_kernels_replayed(k)) {
+        rc = cp_inject_kernels_before_replayed_graph(k, cp_inject_emit_kernel, &ordinal, why,
+                                                     sizeof why);
+    } else if (cp_inject_is_graph_launch(cbid)) {
         const cp_inject_graph *g =
             cp_inject_graphs_find(((const cuGraphLaunch_params *)cb->functionParams)->hGraph);
         if (g)
@@ -964,6 +967,23 @@ static void cp_inject_launch_exit(CUpti_CallbackId cbid, const CUpti_CallbackDat
     }
     if (!cp_inject_is_graph_launch(cbid)) {
         cp_inject_count_launch(cp_inject_state.context_device[slot], cb->symbolName);
+        return;
+    }
+    cp_inject_kernels *k = cp_inject_state.context_kernels[slot];
+    if (k && cp_inject_kernels_replayed(k)) { /* its ranges are unmatched, its launches too */
+        uint32_t ordinal = cp_inject_state.context_device[slot];
+        char why[512] = "";
+        int rc = cp_inject_kernels_after_replayed_graph(k, cp_inject_emit_kernel, &ordinal, why,
+                                                        sizeof why);
+        if (rc != 0) {
+            cp_inject_kernels_failed("per-kernel counters stopped", why, rc);
+            cp_inject_close_kernels(slot);
+        }
+        if (!cp_inject_state.graph_noted)
+            cp_inject_note("CUDA graphs under kernel replay (--kernel-counters full): their "
+                           "kernels' counters are reported as unmatched, their launches are not "
+                           "counted");
+        cp_inject_state.graph_noted = 1;
         return;
     }
     const cp_inject_graph *g =

@@ -39,6 +39,7 @@ struct cp_inject_kernels {
     std::vector<std::string>
         functions; // their functions, in launch order (range i is functions[i])
     std::vector<std::string> unmatched; // beside functions: why range i has no function, or ""
+    bool graph_batch = false; // the batch holds one graph launch under kernel replay: unmatched
     size_t dropped = 0;
     size_t passes = 0;        // replay passes per launch the metrics need
     bool user_replay = false; // one pass: counted as the program runs, no kernel replay
@@ -81,6 +82,7 @@ int start(cp_inject_kernels *k, char *why, size_t why_size)
     k->ranges = 0;
     k->functions.clear();
     k->unmatched.clear();
+    k->graph_batch = false;
     return 0;
 }
 
@@ -119,7 +121,12 @@ int collect(cp_inject_kernels *k, cp_inject_kernels_emit emit, void *user, char 
             values[k->index[i]] = v[i];
         // auto ranges are named by their index among the launches since the start: range r is
         // the r-th launch, unless CUPTI dropped ranges of this batch (which ones is not known)
-        if (dp.numOfRangeDropped > 0)
+        if (k->graph_batch)
+            emit(user, nullptr,
+                 "a CUDA graph's kernels under kernel replay (--kernel-counters full): CUPTI "
+                 "records its ranges in an order and number that do not follow its nodes",
+                 values);
+        else if (dp.numOfRangeDropped > 0)
             emit(user, nullptr,
                  "CUPTI dropped kernel ranges of the same batch, so which launch a range belongs "
                  "to is not known",
@@ -368,4 +375,39 @@ extern "C" int cp_inject_kernels_close(cp_inject_kernels *k, cp_inject_kernels_e
     *dropped = k->dropped;
     release(k);
     return rc;
+}
+
+extern "C" int cp_inject_kernels_before_replayed_graph(cp_inject_kernels *k,
+                                                       cp_inject_kernels_emit emit, void *user,
+                                                       char *why, size_t why_size)
+{
+    try {
+        if (k->user_replay)
+            return 0;
+        int rc = k->ranges > 0 ? collect(k, emit, user, why, why_size) : 0;
+        if (rc == 0 && k->ranges > 0)
+            rc = start(k, why, why_size);
+        k->graph_batch = true;
+        return rc;
+    } catch (...) {
+        std::snprintf(why, why_size, "out of memory");
+        return (int)CUPTI_ERROR_OUT_OF_MEMORY;
+    }
+}
+
+extern "C" int cp_inject_kernels_after_replayed_graph(cp_inject_kernels *k,
+                                                      cp_inject_kernels_emit emit, void *user,
+                                                      char *why, size_t why_size)
+{
+    try {
+        if (k->user_replay || !k->graph_batch)
+            return 0;
+        int rc = collect(k, emit, user, why, why_size);
+        if (rc == 0)
+            rc = start(k, why, why_size);
+        return rc;
+    } catch (...) {
+        std::snprintf(why, why_size, "out of memory");
+        return (int)CUPTI_ERROR_OUT_OF_MEMORY;
+    }
 }

@@ -64,6 +64,16 @@ int cp_inject_kernels_before_graph(cp_inject_kernels *k, const char *const *func
                                    const char *unmatched, cp_inject_kernels_emit emit, void *user,
                                    char *why, size_t why_size);
 
+/* Under kernel replay (more than one pass a launch), CUPTI records the ranges of a CUDA graph's
+ * launch in an order and number that do not follow its kernel nodes: before such a launch the
+ * ranges held are emitted, and after it (cp_inject_kernels_after_replayed_graph) every range it
+ * made is emitted as unmatched. Both do nothing when the launches are counted as they run (one
+ * pass). 0, or a CUptiResult with why filled. */
+int cp_inject_kernels_before_replayed_graph(cp_inject_kernels *k, cp_inject_kernels_emit emit,
+                                            void *user, char *why, size_t why_size);
+int cp_inject_kernels_after_replayed_graph(cp_inject_kernels *k, cp_inject_kernels_emit emit,
+                                           void *user, char *why, size_t why_size);
+
 /* Ends the counting: the ranges not yet emitted are decoded and emitted, the profiler disabled
  * and k freed. *dropped is the count of ranges CUPTI dropped. 0, or a CUptiResult. */
 int cp_inject_kernels_close(cp_inject_kernels *k, cp_inject_kernels_emit emit, void *user,
