@@ -981,8 +981,10 @@ static void cp_inject_launch_exit(CUpti_CallbackId cbid, const CUpti_CallbackDat
         }
         if (!cp_inject_state.graph_noted)
             cp_inject_note("CUDA graphs under kernel replay (--kernel-counters full): their "
-                           "kernels' counters are reported as unmatched, their launches are not "
-                           "counted");
+                           "kernels' counters are reported as unmatched and their launches are "
+                           "not counted, while their instruction records include the graph's "
+                           "runs: the instruction counts of kernels that ran in a graph are not "
+                           "exact under --kernel-counters full (the default lean set is)");
         cp_inject_state.graph_noted = 1;
         return;
     }
