@@ -628,10 +628,40 @@ done:
     return rc;
 }
 
-int cp_app_run(const cp_options *o, const char *command, const cp_backend *backend, cp_status *st)
+/* The defaults that depend on the device (cp_family_desc.device_default), for the parameters
+ * not given: read from the device's L2 when a run measures on one; a run without a device keeps
+ * the family's fixed default. */
+static int cp_app_device_defaults(cp_options *o, const cp_backend *backend, cp_status *st)
+{
+    const cp_family_desc *fd = cp_family_get(o->family);
+    if (o->model_only || !backend || !backend->l2_bytes || !fd || !fd->device_default)
+        return CP_EXIT_OK;
+    uint64_t l2 = 0;
+    int known = 0;
+    for (size_t i = 0; i < fd->nparams; i++) {
+        const cp_family_param *p = &fd->params[i];
+        if (o->param_given[p->param])
+            continue;
+        if (!known) {
+            int no_device = 0;
+            cp_status ignored;
+            cp_status_clear(&ignored);
+            if (backend->l2_bytes(o->device, &l2, &no_device, &ignored) != CP_EXIT_OK)
+                return CP_EXIT_OK; /* no device: the fixed default, said by the run itself */
+            known = 1;
+        }
+        char spec[64];
+        if (fd->device_default(p->param, l2, spec, sizeof spec))
+            CP_TRY(cp_cli_parse_param(o, p->param, spec, st));
+    }
+    return CP_EXIT_OK;
+}
+
+int cp_app_run(cp_options *o, const char *command, const cp_backend *backend, cp_status *st)
 {
     cp_config *configs = NULL;
     size_t n = 0;
+    CP_TRY(cp_app_device_defaults(o, backend, st));
     cp_phase_begin(CP_PHASE_PLAN);
     cp_plan_absent absent;
     int planned = cp_plan_build(o, &configs, &n, &absent, st);

@@ -94,7 +94,7 @@ static const cp_family_param *cp_cli_spec(cp_param p, cp_family f)
     return ps;
 }
 
-static int cp_cli_parse_param(cp_options *o, cp_param p, const char *spec, cp_status *st)
+int cp_cli_parse_param(cp_options *o, cp_param p, const char *spec, cp_status *st)
 {
     const cp_family_param *ps = cp_cli_spec(p, o->family);
     const char *option = cp_param_option(p);
@@ -347,6 +347,7 @@ static int cp_cli_complete(cp_options *o, const int *given, cp_status *st)
     for (size_t i = 0; i < fd->nparams; i++)
         if (!given[fd->params[i].param])
             CP_TRY(cp_cli_parse_param(o, fd->params[i].param, fd->params[i].default_spec, st));
+    memcpy(o->param_given, given, sizeof o->param_given);
     if (fd->takes_index && !o->show_help && !o->show_version && !o->show_list) {
         if (!o->index_text)
             return cp_status_usage(st, "e.g. coalprobe expr --index '(i % 32) * 1024 + i / 32'",

@@ -16,6 +16,7 @@ struct cp_expr;
 typedef struct cp_options {
     cp_family family;
     cp_sweep params[CP_PARAM_COUNT];
+    int param_given[CP_PARAM_COUNT]; /* 1: on the command line; 0: the family's default */
     /* expr family: --index (parsed once all --param names are known) and each --param */
     const char *index_text;
     struct cp_expr *expr;
@@ -53,6 +54,9 @@ typedef struct cp_compare_options {
 int cp_cli_parse_compare(int argc, char **argv, cp_compare_options *o, cp_status *st);
 
 void cp_cli_print_compare_help(FILE *out);
+
+/* Parses spec as the sweep of parameter p of o's family into o (replacing what o held). */
+int cp_cli_parse_param(cp_options *o, cp_param p, const char *spec, cp_status *st);
 
 /* Parses argv into o. Returns CP_EXIT_OK or CP_EXIT_USAGE with a message naming the bad
  * token and a hint. o must be freed with cp_cli_free in either case. */

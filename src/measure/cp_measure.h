@@ -192,6 +192,9 @@ typedef struct cp_backend {
      * session opened while the kernels were timed); refusal->code CP_EXIT_OK otherwise. May
      * be NULL. */
     void (*counters_refusal)(void *state, cp_status *refusal);
+    /* Without open(): the L2 of `device` in bytes (for the defaults that depend on it).
+     * CP_EXIT_RUNTIME with *no_device = 1 when there is no usable GPU. May be NULL. */
+    int (*l2_bytes)(int device, uint64_t *bytes, int *no_device, cp_status *st);
 } cp_backend;
 
 extern const cp_backend cp_backend_cuda;

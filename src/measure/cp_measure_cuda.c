@@ -527,6 +527,16 @@ static int cp_cuda_resources(int device, const cp_config *c, cp_resources *r, in
     return rc;
 }
 
+/* The device's L2 in bytes, without opening the backend. */
+static int cp_cuda_l2_bytes(int device, uint64_t *bytes, int *no_device, cp_status *st)
+{
+    CP_TRY(cp_cuda_find_device(device, no_device, st));
+    int l2 = 0;
+    CP_CUDA_CHECK(st, cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device));
+    *bytes = (uint64_t)(l2 > 0 ? l2 : 0);
+    return CP_EXIT_OK;
+}
+
 static int cp_cuda_run_once(void *ctx, cp_status *st)
 {
     cp_cuda_run *r = ctx;
@@ -841,5 +851,5 @@ static int cp_cuda_measure(void *state, const cp_config *c, const cp_prediction 
 }
 
 const cp_backend cp_backend_cuda = {
-    "cuda",        cp_cuda_open,      cp_cuda_measure,         cp_cuda_counters,
-    cp_cuda_close, cp_cuda_resources, cp_cuda_counters_refusal};
+    "cuda",        cp_cuda_open,      cp_cuda_measure,          cp_cuda_counters,
+    cp_cuda_close, cp_cuda_resources, cp_cuda_counters_refusal, cp_cuda_l2_bytes};

@@ -2,6 +2,8 @@
  * is one entry here, next to its own pattern, kernel, model and measure files. */
 #include "cp_family.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "cp_config.h"
@@ -333,6 +335,21 @@ static const cp_family_field cp_expr_fields[] = {
     CP_F_ELEMENTS,
 };
 
+/* readonly's tables on a device: from 4 KB (far below any L1) by factors of 4 up to the first
+ * size at least 4 times the device's L2 (far beyond it), 256 MB at the least. */
+static int cp_family_table_on_device(cp_param p, uint64_t l2_bytes, char *spec, size_t len)
+{
+    if (p != CP_PARAM_TABLE)
+        return 0;
+    uint64_t top = 4096;
+    while (top < 4 * l2_bytes && top < CP_TABLE_MAX / 4)
+        top *= 4;
+    if (top <= (256ull << 20))
+        return 0;
+    snprintf(spec, len, "4K..%" PRIu64 "M:x4", top >> 20);
+    return 1;
+}
+
 static const cp_family_param cp_readonly_params[] = {
     {CP_PARAM_VARIANT, "all", 0, 0, CP_NAMES(cp_config_readonly_names), cp_family_set_readonly,
      NULL, 0},
@@ -583,8 +600,8 @@ static const cp_family_desc cp_families[CP_FAMILY_COUNT] = {
                     "  --index I         mod (j = i % entries), random (a hash of i) or "
                     "broadcast\n"
                     "                    (one entry per warp); default mod\n"
-                    "  --table BYTES     table sizes, K/M/G suffixes, e.g. 4K..256M:x4 (the "
-                    "default)\n"
+                    "  --table BYTES     table sizes, K/M/G suffixes, e.g. 4K..64M:x4; default\n"
+                    "                    4K..256M:x4, on a GPU up to 4x its L2 if that is more\n"
                     "  --size BYTES      bytes of out: one lookup per 4 bytes (default 64M)\n",
             .list = "table: load at entry j(i) (global, or __constant__ memory), out: store at i\n",
             .list_front = "",
@@ -598,6 +615,7 @@ static const cp_family_desc cp_families[CP_FAMILY_COUNT] = {
             .table_counts = CP_COUNTS_READONLY,
             .requests_are_instructions = 1,
             .path_counters = 1,
+            .device_default = cp_family_table_on_device,
             .model =
                 &(const cp_family_model){
                     .describe = cp_model_readonly_describe,

@@ -122,6 +122,10 @@ typedef struct cp_family_desc {
     int requests_are_instructions;
     int (*uses_shared)(const cp_config *c); /* NULL: never */
     int path_counters; /* 1: its sweeps read the memory path's counters (cp_config.h) */
+    /* A default that depends on the device (NULL: the parameters' default_spec always): writes
+     * the sweep of parameter p for a device with l2_bytes of L2 into spec; 0 when p's
+     * default_spec stands. */
+    int (*device_default)(cp_param p, uint64_t l2_bytes, char *spec, size_t len);
     /* its model's hooks (cp_model_family.h), written in its entry of the table */
     const struct cp_family_model *model;
     /* Why configuration c does not exist (the plan leaves it out of the sweep), NULL when it

@@ -155,9 +155,22 @@ static int fake_resources(int device, const cp_config *c, cp_resources *r, int *
     return CP_EXIT_OK;
 }
 
+static uint64_t g_fake_l2 = 50u << 20; /* the fake GPU's L2: an H100's */
+
+static int fake_l2_bytes(int device, uint64_t *bytes, int *no_device, cp_status *st)
+{
+    (void)device;
+    if (g_plan.no_device) {
+        *no_device = 1;
+        return cp_status_set(st, CP_EXIT_RUNTIME, "fake: no device");
+    }
+    *bytes = g_fake_l2;
+    return CP_EXIT_OK;
+}
+
 static const cp_backend fake_backend = {
-    "fake",     fake_open,      fake_measure,         fake_counters,
-    fake_close, fake_resources, fake_counters_refusal};
+    "fake",     fake_open,      fake_measure,          fake_counters,
+    fake_close, fake_resources, fake_counters_refusal, fake_l2_bytes};
 
 /* What the report file holds before a run (NULL: nothing), as a report of an earlier run. */
 static const char *g_old_report;
@@ -309,9 +322,63 @@ static void beyond_device(void)
     free(report);
 }
 
+/* The largest table_bytes of a readonly CSV report, 0 when none. */
+static unsigned long long largest_table(const char *csv)
+{
+    if (!csv)
+        return 0;
+    int column = 0; /* table_bytes' position in the header */
+    for (const char *h = csv; *h && *h != '\n' && strncmp(h, "table_bytes,", 12) != 0; h++)
+        column += *h == ',';
+    unsigned long long top = 0;
+    for (const char *p = strchr(csv, '\n'); p && p[1]; p = strchr(p + 1, '\n')) {
+        const char *q = p + 1;
+        for (int comma = 0; *q && *q != '\n' && comma < column; q++)
+            comma += *q == ',';
+        unsigned long long v = strtoull(q, NULL, 10);
+        top = v > top ? v : top;
+    }
+    return top;
+}
+
+/* readonly's default tables reach 4 times the device's L2 (at least 256 MB); a --table given,
+ * --model and a run without a device keep theirs. */
+static void device_defaults(void)
+{
+    fake_plan ok = {0, 0, -1, -1, 0, -1, 0};
+    char *argv[] = {"coalprobe", "readonly", "--variant", "plain",
+                    "--size",    "4K",       "--format",  "csv"};
+    char *report;
+    cp_status st;
+    CHECK(run(&ok, &report, &st, 8, argv) == CP_EXIT_OK); /* 50 MB of L2: 256 MB */
+    CHECK_EQ_U64(largest_table(report), 256ull << 20);
+    free(report);
+    g_fake_l2 = 126u << 20; /* 504 MB: 1 GB */
+    CHECK(run(&ok, &report, &st, 8, argv) == CP_EXIT_OK);
+    CHECK_EQ_U64(largest_table(report), 1ull << 30);
+    free(report);
+    char *given[] = {"coalprobe", "readonly", "--variant",  "plain",    "--size",
+                     "4K",        "--table",  "4K..64K:x4", "--format", "csv"};
+    CHECK(run(&ok, &report, &st, 10, given) == CP_EXIT_OK);
+    CHECK_EQ_U64(largest_table(report), 64u << 10);
+    free(report);
+    char *model[] = {"coalprobe", "readonly", "--variant", "plain", "--size",
+                     "4K",        "--model",  "--format",  "csv"};
+    CHECK(run(&ok, &report, &st, 9, model) == CP_EXIT_OK);
+    CHECK_EQ_U64(largest_table(report), 256ull << 20);
+    free(report);
+    fake_plan none = ok;
+    none.no_device = 1;
+    CHECK(run(&none, &report, &st, 8, argv) == CP_EXIT_OK);
+    CHECK_EQ_U64(largest_table(report), 256ull << 20);
+    free(report);
+    g_fake_l2 = 50u << 20;
+}
+
 int main(void)
 {
     beyond_device();
+    device_defaults();
     char *argv_check[] = {"coalprobe", "--stride", "1..3", "--size", "4K", "--check"};
     char *argv_plain[] = {"coalprobe", "--stride", "1..3", "--size", "4K"};
     char *argv_require[] = {"coalprobe", "--stride", "1", "--size", "4K", "--require-counters"};
