@@ -22,7 +22,7 @@ static uint64_t cp_readonly_entries(const cp_config *c)
  * n, an upper bound). */
 static uint64_t cp_readonly_working_set(const cp_config *c)
 {
-    uint64_t entries = c->table_bytes / 4, n = c->elements;
+    uint64_t entries = cp_readonly_entries(c), n = c->elements;
     uint64_t reached = c->lookup == CP_LOOKUP_BROADCAST ? (n + CP_WARP_SIZE - 1) / CP_WARP_SIZE : n;
     return 4 * (reached < entries ? reached : entries);
 }

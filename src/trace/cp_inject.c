@@ -863,13 +863,18 @@ static CUstream cp_inject_launch_stream(CUpti_CallbackId cbid, const void *param
 /* When this thread's launch call left its enter callback (the driver's work, the kernel replay
  * included, runs between that and the exit callback). */
 static _Thread_local double cp_inject_launch_entered;
+/* Whether this thread's launch call goes to a stream being captured: read at its enter, kept
+ * for its exit. */
+static _Thread_local int cp_inject_launch_in_capture;
 
+static int cp_inject_launch_captured(CUpti_CallbackId cbid, const CUpti_CallbackData *cb);
 static void cp_inject_launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb);
 static void cp_inject_launch_exit(CUpti_CallbackId cbid, const CUpti_CallbackData *cb);
 
 static void cp_inject_launched(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
 {
     if (cb->callbackSite == CUPTI_API_ENTER) {
+        cp_inject_launch_in_capture = cp_inject_launch_captured(cbid, cb);
         cp_inject_launch_enter(cbid, cb);
         cp_inject_launch_entered = cp_inject_now();
         return;
@@ -904,7 +909,7 @@ static void cp_inject_launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackDa
 {
     int slot = cp_inject_context_slot(cb->context);
     cp_inject_kernels *k = slot >= 0 ? cp_inject_state.context_kernels[slot] : NULL;
-    if (!k || cp_inject_launch_captured(cbid, cb))
+    if (!k || cp_inject_launch_in_capture)
         return;
     uint32_t ordinal = cp_inject_state.context_device[slot];
     char why[512] = "";
@@ -958,7 +963,7 @@ static void cp_inject_launch_exit(CUpti_CallbackId cbid, const CUpti_CallbackDat
     int slot = cp_inject_context_slot(cb->context);
     if (slot < 0)
         return;
-    if (cp_inject_launch_captured(cbid, cb)) {
+    if (cp_inject_launch_in_capture) {
         if (!cp_inject_state.capture_noted)
             cp_inject_note("kernels captured into CUDA graphs are counted each time the graph "
                            "runs, as launches of their functions");
@@ -1023,7 +1028,9 @@ CP_INJECT_SAME_PREFIX(cuGraphInstantiateWithParams_ptsz_params);
  * a call that succeeded. 1 when cbid is one of those calls. */
 static int cp_inject_graph_call(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
 {
-    CUgraphExec *exec = NULL;
+    int exited = cb->callbackSite == CUPTI_API_EXIT && cb->functionReturnValue &&
+                 *(const CUresult *)cb->functionReturnValue == CUDA_SUCCESS;
+    CUgraphExec exec = NULL;
     CUgraph graph = NULL;
     switch (cbid) {
     case CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiate:
@@ -1032,16 +1039,15 @@ static int cp_inject_graph_call(CUpti_CallbackId cbid, const CUpti_CallbackData 
     case CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithParams:
     case CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithParams_ptsz: {
         const cp_inject_instantiate_params *p = cb->functionParams;
-        exec = p->phGraphExec, graph = p->hGraph;
+        if (exited && p->phGraphExec)
+            exec = *p->phGraphExec, graph = p->hGraph;
         break;
     }
     case CUPTI_DRIVER_TRACE_CBID_cuGraphExecUpdate_v2: {
         const cuGraphExecUpdate_v2_params *p = cb->functionParams;
-        if (cb->callbackSite == CUPTI_API_EXIT && cb->functionReturnValue &&
-            *(const CUresult *)cb->functionReturnValue == CUDA_SUCCESS &&
-            cp_inject_graphs_instantiated(p->hGraphExec, p->hGraph) != 0)
-            cp_inject_note("out of memory while reading a CUDA graph");
-        return 1;
+        if (exited)
+            exec = p->hGraphExec, graph = p->hGraph;
+        break;
     }
     case CUPTI_DRIVER_TRACE_CBID_cuGraphExecDestroy:
         if (cb->callbackSite == CUPTI_API_ENTER)
@@ -1051,9 +1057,7 @@ static int cp_inject_graph_call(CUpti_CallbackId cbid, const CUpti_CallbackData 
     default:
         return 0;
     }
-    if (cb->callbackSite == CUPTI_API_EXIT && cb->functionReturnValue &&
-        *(const CUresult *)cb->functionReturnValue == CUDA_SUCCESS && exec &&
-        cp_inject_graphs_instantiated(*exec, graph) != 0)
+    if (exec && cp_inject_graphs_instantiated(exec, graph) != 0)
         cp_inject_note("out of memory while reading a CUDA graph");
     return 1;
 }

@@ -28,6 +28,7 @@ static struct {
     cp_graph_kernel_node_get_params_fn kernel_params;
     cp_func_get_name_fn func_name;
     cp_kernel_get_name_fn kernel_name;
+    int loaded;     /* every function above but kernel_name was found */
     cp_table execs; /* "%p" of a CUgraphExec -> cp_inject_graph */
 } cp_graphs;
 
@@ -40,8 +41,9 @@ int cp_inject_graphs_load(void *cuda)
         (cp_graph_kernel_node_get_params_fn)dlsym(cuda, "cuGraphKernelNodeGetParams_v2");
     cp_graphs.func_name = (cp_func_get_name_fn)dlsym(cuda, "cuFuncGetName");
     cp_graphs.kernel_name = (cp_kernel_get_name_fn)dlsym(cuda, "cuKernelGetName");
-    return cp_graphs.get_nodes && cp_graphs.get_edges && cp_graphs.node_type &&
-           cp_graphs.kernel_params && cp_graphs.func_name;
+    cp_graphs.loaded = cp_graphs.get_nodes && cp_graphs.get_edges && cp_graphs.node_type &&
+                       cp_graphs.kernel_params && cp_graphs.func_name;
+    return cp_graphs.loaded;
 }
 
 static void cp_graph_free(void *v)
@@ -284,7 +286,7 @@ int cp_inject_graphs_instantiated(CUgraphExec exec, CUgraph graph)
         return -1;
     cp_graph_shape s = {0};
     const char *why = NULL;
-    if (!cp_graphs.get_nodes)
+    if (!cp_graphs.loaded)
         g->why = "the driver lacks a function coalprobe reads graphs with";
     else if (cp_graph_read(graph, &s, &why) != 0)
         g->why = why;

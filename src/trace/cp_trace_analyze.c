@@ -120,7 +120,7 @@ static void cp_trace_move_wavefronts(cp_trace_counts *c, int kind, const int to[
 /* An LDGSTS instruction's shared wavefronts are those of its fill, a wgmma's those of its reads:
  * each moved to metrics of their own, so that a kernel's shared wavefronts and bank conflicts
  * count LDS, STS, LDSM and STSM only. */
-static void cp_trace_split_fill(cp_trace_counts *c)
+static void cp_trace_split_wavefronts(cp_trace_counts *c)
 {
     static const int fill[] = {CP_TRACE_M_FILL_WAVEFRONTS, CP_TRACE_M_FILL_WAVEFRONTS_IDEAL};
     static const int gmma[] = {CP_TRACE_M_GMMA_WAVEFRONTS, CP_TRACE_M_GMMA_WAVEFRONTS_IDEAL};
@@ -137,11 +137,6 @@ static int cp_trace_executed(const cp_trace_derived *d)
         if (isfinite(runs[i]) && runs[i] > 0)
             return 1;
     return 0;
-}
-
-int cp_trace_is_ldgsts(const cp_trace_instr *i)
-{
-    return i->counts.value[CP_TRACE_M_LDGSTS] > 0;
 }
 
 /* The instruction kinds that have a metric of their own: the metric, and the instruction's op,
@@ -665,7 +660,7 @@ static void cp_trace_kernel_counts(cp_trace_kernel *k)
         } else {
             in->eff = in->counts;
         }
-        cp_trace_split_fill(&in->eff);
+        cp_trace_split_wavefronts(&in->eff);
         cp_trace_derive(&in->eff, &in->d);
         cp_trace_add_counts(&k->totals, &in->eff);
     }

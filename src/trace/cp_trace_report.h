@@ -390,9 +390,6 @@ void cp_trace_meaning(const cp_trace_derived *d, char *buf, size_t n);
 /* "file:line" or "function+0xPC" of an instruction. */
 void cp_trace_where(const cp_trace_kernel *k, const cp_trace_instr *i, char *buf, size_t n);
 
-/* 1 when instruction i is an LDGSTS (cp.async): its LDGSTS count is not zero. */
-int cp_trace_is_ldgsts(const cp_trace_instr *i);
-
 /* The instruction's kind as the table writes it: "ld.gl", "st.sh", "ldgsts", "atom",
  * "red", "ld.lc", "st.lc", "ldsm", "stsm", "hgmma", "tma.ld", "tma.st", ... or "-". */
 const char *cp_trace_kind_name(const cp_trace_instr *i);

@@ -818,7 +818,7 @@ static void test_analyze_ldgsts(void)
         return;
     const double w = 4096;
     const cp_trace_instr *cpa = find_instr(strided, 0x60);
-    CHECK(cpa && cp_trace_is_ldgsts(cpa) && cpa->rank == 1);
+    CHECK(cpa && strcmp(cp_trace_kind_name(cpa), "ldgsts") == 0 && cpa->rank == 1);
     CHECK(cpa && strcmp(cp_trace_space_name(cpa), "global_to_shared") == 0 &&
           strcmp(cp_trace_op_name(cpa), "load") == 0);
     CHECK(cpa && cpa->d.requests == w && cpa->d.ldgsts_requests == w &&
