@@ -465,12 +465,16 @@ static void cp_inject_context_setup(CUcontext ctx)
         if (!k) {
             cp_inject_refuse(why, (CUptiResult)code, __FILE__, __LINE__);
         } else {
-            char note[200];
+            char note[300];
             snprintf(note, sizeof note,
-                     "per-kernel counters: %zu pass%s a launch on device %u (%s set, %s)",
+                     "per-kernel counters: %zu pass%s a launch on device %u (%s set, %s)%s",
                      cp_inject_kernels_passes(k), cp_inject_kernels_passes(k) == 1 ? "" : "es",
                      ordinal, cp_inject_state.kernel_set == CP_INJECT_KSET_LEAN ? "lean" : "full",
-                     cp_inject_kernels_replayed(k) ? "kernel replay" : "no replay");
+                     cp_inject_kernels_replayed(k) ? "kernel replay" : "no replay",
+                     cp_inject_kernels_coverage_dropped(k)
+                         ? "; the L1-L2 and TMA counters are left out (on this chip they need a "
+                           "second pass): coverage unknown, --kernel-counters full counts them"
+                         : "");
             cp_inject_note(note);
             fprintf(cp_inject_state.raw, "counting\t%u\t%s\n", ordinal,
                     cp_inject_kernels_replayed(k) ? "replayed" : "every_launch");

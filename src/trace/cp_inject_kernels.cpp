@@ -41,9 +41,10 @@ struct cp_inject_kernels {
     std::vector<std::string> unmatched; // beside functions: why range i has no function, or ""
     bool graph_batch = false; // the batch holds one graph launch under kernel replay: unmatched
     size_t dropped = 0;
-    size_t passes = 0;        // replay passes per launch the metrics need
-    bool user_replay = false; // one pass: counted as the program runs, no kernel replay
-    std::string open_times;   // seconds of each step of open_impl, for COALPROBE_TRACE_DEBUG
+    size_t passes = 0;             // replay passes per launch the metrics need
+    bool user_replay = false;      // one pass: counted as the program runs, no kernel replay
+    bool coverage_dropped = false; // the lean set lost its coverage metrics to stay one pass
+    std::string open_times;        // seconds of each step of open_impl, for COALPROBE_TRACE_DEBUG
 };
 
 namespace
@@ -239,12 +240,32 @@ int open_range_profiler(cp_inject_kernels *k, char *why, size_t why_size,
     return 0;
 }
 
+// Drops the host object and the metrics chosen for it, to choose again.
+void release_host(cp_inject_kernels *k)
+{
+    auto p = CP_CUPTI_PARAMS(CUpti_Profiler_Host_Deinitialize_Params);
+    p.pHostObject = k->host;
+    (void)cuptiProfilerHostDeinitialize(&p); // chosen again right after: nothing to report
+    k->host = nullptr;
+    k->names.clear();
+    k->index.clear();
+    k->config.clear();
+}
+
 int open_impl(cp_inject_kernels *k, const char *chip, int set, char *why, size_t why_size)
 {
     auto since = std::chrono::steady_clock::now();
     int rc = open_host(k, chip, set, why, why_size, since);
     if (rc == 0)
         rc = open_config(k, why, why_size, since);
+    if (rc == 0 && set == CP_INJECT_KSET_LEAN && k->passes > 1) {
+        // one pass is what makes the lean set cheap: without the coverage metrics, then
+        release_host(k);
+        k->coverage_dropped = true;
+        rc = open_host(k, chip, CP_INJECT_KSET_LEAN_BASE, why, why_size, since);
+        if (rc == 0)
+            rc = open_config(k, why, why_size, since);
+    }
     if (rc == 0)
         rc = open_range_profiler(k, why, why_size, since);
     if (rc != 0)
@@ -273,9 +294,14 @@ void release(cp_inject_kernels *k)
 
 extern "C" int cp_inject_kernel_metric_wanted(int m, int set)
 {
-    if (set != CP_INJECT_KSET_LEAN)
+    if (set == CP_INJECT_KSET_FULL)
         return m >= 0 && m < CP_CUPTI_KM_COUNT;
     switch (m) {
+    case CP_CUPTI_KM_L2_READ_SECTORS:
+    case CP_CUPTI_KM_L2_WRITE_SECTORS:
+    case CP_CUPTI_KM_TMA_LD_SECTORS:
+    case CP_CUPTI_KM_TMA_ST_SECTORS:
+        return set == CP_INJECT_KSET_LEAN;
     case CP_CUPTI_KM_GLOBAL_LD_SECTORS:
     case CP_CUPTI_KM_GLOBAL_ST_SECTORS:
     case CP_CUPTI_KM_SHARED_LD_REQUESTS:
@@ -297,6 +323,11 @@ extern "C" const char *cp_inject_kernels_open_times(const cp_inject_kernels *k)
 extern "C" int cp_inject_kernels_replayed(const cp_inject_kernels *k)
 {
     return !k->user_replay;
+}
+
+extern "C" int cp_inject_kernels_coverage_dropped(const cp_inject_kernels *k)
+{
+    return k->coverage_dropped;
 }
 
 extern "C" size_t cp_inject_kernels_passes(const cp_inject_kernels *k)

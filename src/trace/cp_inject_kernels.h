@@ -25,10 +25,13 @@ typedef void (*cp_inject_kernels_emit)(void *user, const char *kernel, const cha
                                        const double *values);
 
 /* The metric sets: every metric above (5 replay passes a launch on GH100), or the lean set of one
- * pass (global sectors, global and shared instructions, duration): enough to scale instruction
- * counts and to total sectors, not the requests, ideal sectors or wavefronts of a kernel that has
- * no instruction records. */
-enum { CP_INJECT_KSET_FULL = 0, CP_INJECT_KSET_LEAN = 1 };
+ * pass (global sectors, global and shared instructions, duration, and the L1-L2 and TMA sectors
+ * that say how much of a kernel's traffic the instruction counts cover): enough to scale
+ * instruction counts and to total sectors, not the requests, ideal sectors or wavefronts of a
+ * kernel that has no instruction records. On a chip where the lean set would need a second pass,
+ * it is opened without the coverage metrics (CP_INJECT_KSET_LEAN_BASE) and
+ * cp_inject_kernels_coverage_dropped says so. */
+enum { CP_INJECT_KSET_FULL = 0, CP_INJECT_KSET_LEAN = 1, CP_INJECT_KSET_LEAN_BASE = 2 };
 
 /* 1 when metric m belongs to set. */
 int cp_inject_kernel_metric_wanted(int m, int set);
@@ -38,6 +41,10 @@ int cp_inject_kernel_metric_wanted(int m, int set);
  * names the call. */
 cp_inject_kernels *cp_inject_kernels_open(CUcontext ctx, const char *chip, int set, int *code,
                                           char *why, size_t why_size);
+
+/* 1 when k was opened with the lean set without its coverage metrics (they needed a second
+ * pass on this chip). */
+int cp_inject_kernels_coverage_dropped(const cp_inject_kernels *k);
 
 /* The seconds each step of opening k took, as text ("availability 0.002, host_initialize ..."). */
 const char *cp_inject_kernels_open_times(const cp_inject_kernels *k);

@@ -667,6 +667,7 @@ static void cp_trace_kernel_counts(cp_trace_kernel *k)
     if (k->from == CP_TRACE_FROM_KERNEL)
         cp_trace_kernel_totals(kc, &k->totals);
     cp_trace_derive(&k->totals, &k->d);
+    cp_trace_coverage_of(k, &k->cov);
 }
 
 static const char *cp_trace_signal_name(int sig)
@@ -824,13 +825,42 @@ static int cp_trace_judge(cp_trace_report *r, size_t *cap, const cp_trace_ref *r
     return 0;
 }
 
+/* --min-coverage: every counted kernel of the selected ones, as a whole; an unknown coverage
+ * fails (the gate cannot vouch for bytes nobody measured). */
+static int cp_trace_gate_coverage(cp_trace_report *r, size_t *cap, const cp_trace_options *o)
+{
+    if (!isfinite(o->min_coverage))
+        return 0;
+    const cp_trace *t = r->trace;
+    for (size_t p = 0; p < t->nprocs; p++)
+        for (size_t k = 0; k < t->procs[p].nkernels; k++) {
+            cp_trace_kernel *kk = &t->procs[p].kernels[k];
+            if (!kk->selected || kk->from == CP_TRACE_FROM_NONE)
+                continue;
+            r->gate_judged_coverage++;
+            if (isfinite(kk->cov.fraction) && kk->cov.fraction >= o->min_coverage)
+                continue;
+            kk->gate_failed = 1;
+            cp_trace_ref ref = {NULL, kk, &t->procs[p], kk->index};
+            if (cp_trace_add_violation(r, cap, &ref, "coverage", kk->cov.fraction,
+                                       o->min_coverage) != 0)
+                return -1;
+        }
+    return 0;
+}
+
 static int cp_trace_gate(cp_trace_report *r, const cp_trace_ref *refs, size_t n,
                          const cp_trace_options *o)
 {
-    r->gate_checked = isfinite(o->max_sectors_per_request) || isfinite(o->max_excess_pct);
+    r->gate_checked = isfinite(o->max_sectors_per_request) || isfinite(o->max_excess_pct) ||
+                      isfinite(o->min_coverage);
     if (!r->gate_checked)
         return 0;
     size_t cap = 0;
+    if (cp_trace_gate_coverage(r, &cap, o) != 0)
+        return -1;
+    if (!isfinite(o->max_sectors_per_request) && !isfinite(o->max_excess_pct))
+        return 0;
     for (size_t i = 0; i < n; i++)
         if (cp_trace_executed(&refs[i].instr->d) &&
             cp_trace_judge(r, &cap, &refs[i], &refs[i].instr->d, o, &refs[i].instr->gate_failed) !=
@@ -857,7 +887,8 @@ static int cp_trace_gate(cp_trace_report *r, const cp_trace_ref *refs, size_t n,
 static void cp_trace_analyze_kernels(cp_trace *t, cp_trace_report *r, int have_re,
                                      const regex_t *re, cp_trace_counts *program, size_t *nrefs_out)
 {
-    size_t nrefs = 0;
+    size_t nrefs = 0, nunknown_excess = 0;
+    cp_trace_coverage_begin(&r->program_coverage);
     for (size_t p = 0; p < t->nprocs; p++) {
         cp_trace_process *proc = &t->procs[p];
         for (size_t k = 0; k < proc->nkernels; k++) {
@@ -869,6 +900,10 @@ static void cp_trace_analyze_kernels(cp_trace *t, cp_trace_report *r, int have_r
             kk->gate_failed = 0;
             cp_trace_kernel_counts(kk);
             cp_trace_add_counts(program, &kk->totals);
+            if (kk->from != CP_TRACE_FROM_NONE) {
+                cp_trace_coverage_add(&r->program_coverage, &kk->cov);
+                nunknown_excess += !kk->cov.excess_known;
+            }
             kk->selected = !have_re || regexec(re, cp_trace_kernel_name(kk), 0, NULL, 0) == 0;
             if (kk->ninstrs > 1)
                 qsort(kk->instrs, kk->ninstrs, sizeof *kk->instrs, cp_trace_instr_cmp);
@@ -883,6 +918,7 @@ static void cp_trace_analyze_kernels(cp_trace *t, cp_trace_report *r, int have_r
         if (proc->nkernels > 1)
             qsort(proc->kernels, proc->nkernels, sizeof *proc->kernels, cp_trace_kernel_cmp);
     }
+    cp_trace_coverage_end(&r->program_coverage, nunknown_excess);
     *nrefs_out = nrefs;
 }
 

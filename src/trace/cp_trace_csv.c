@@ -52,6 +52,9 @@ static const char *const cp_trace_csv_columns[] = {
     "tma_requests",
     "gmma_requests",
     "gmma_wavefronts",
+    /* appended with coverage: the instruction's kernel's (empty when not measured) */
+    "kernel_coverage",
+    "kernel_excess_known",
 };
 
 /* A number: empty when NAN; an integer when integral; else 6 significant digits. */
@@ -126,6 +129,8 @@ int cp_trace_write_csv(FILE *out, const cp_trace_report *r, cp_status *st)
                                 d->gmma_requests, d->gmma_wavefronts};
         for (size_t v = 0; v < CP_COUNT_OF(other); v++)
             cp_trace_csv_number(&l, other[v]);
+        cp_trace_csv_number(&l, k->cov.fraction);
+        cp_text_csv_cell(&l, k->cov.excess_known ? "true" : "false");
         cp_text_csv_end_line(&l);
     }
     if (fflush(out) != 0 || ferror(out))

@@ -63,6 +63,7 @@ static void cp_trace_json_options(cp_json *j, cJSON *root, const cp_trace_option
     cp_json_number(j, opt, "min_requests", (double)o->min_requests);
     cp_json_number(j, opt, "max_sectors_per_request", o->max_sectors_per_request);
     cp_json_number(j, opt, "max_excess_pct", o->max_excess_pct);
+    cp_json_number(j, opt, "min_coverage", o->min_coverage);
 }
 
 static void cp_trace_json_processes(cp_json *j, cJSON *root, const cp_trace *t)
@@ -140,10 +141,28 @@ static void cp_trace_json_kernel_counters(cp_json *j, cJSON *o, const cp_trace_k
         {"shared_requests", CP_TRACE_K_SHARED_LD, CP_TRACE_K_SHARED_ST},
         {"wavefronts", CP_TRACE_K_LD_WAVEFRONTS, CP_TRACE_K_ST_WAVEFRONTS},
         {"bank_conflicts", CP_TRACE_K_LD_CONFLICTS, CP_TRACE_K_ST_CONFLICTS},
+        {"l1_l2_sectors", CP_TRACE_K_L2_READ, CP_TRACE_K_L2_WRITE},
+        {"tma_sectors", CP_TRACE_K_TMA_LD, CP_TRACE_K_TMA_ST},
     };
     for (size_t i = 0; i < CP_COUNT_OF(sums); i++)
         cp_json_number(j, c, sums[i].key, cp_trace_json_k2(kc, sums[i].load, sums[i].store));
     cp_json_number(j, c, "gpu_time_s", cp_trace_json_k(kc, CP_TRACE_K_DURATION) * 1e-9);
+}
+
+/* "coverage": how much of the L1-L2 traffic the counts cover (null when not counted). */
+static void cp_trace_json_coverage(cp_json *j, cJSON *o, const cp_trace_coverage *c, int present)
+{
+    cJSON *x = cp_json_object_if(j, o, "coverage", present);
+    if (!x)
+        return;
+    cp_json_number(j, x, "fraction", c->fraction);
+    cp_json_number(j, x, "attributed_bytes", c->attributed_bytes);
+    cp_json_number(j, x, "l1_l2_bytes", c->l1_l2_bytes);
+    cp_json_number(j, x, "tma_load_bytes", c->tma_load_bytes);
+    cp_json_number(j, x, "tma_store_bytes", c->tma_store_bytes);
+    cp_json_number(j, x, "other_bytes", c->other_bytes);
+    cp_json_bool(j, x, "excess_known", c->excess_known);
+    cp_json_string(j, x, "reason", c->reason[0] ? c->reason : NULL);
 }
 
 static void cp_trace_json_kernels(cp_json *j, cJSON *root, const cp_trace_report *r)
@@ -180,6 +199,7 @@ static void cp_trace_json_kernels(cp_json *j, cJSON *root, const cp_trace_report
             cp_json_number(
                 j, o, "excess_share",
                 r->program.excess_bytes > 0 ? kk->d.excess_bytes / r->program.excess_bytes : NAN);
+            cp_trace_json_coverage(j, o, &kk->cov, kk->from != CP_TRACE_FROM_NONE);
         }
 }
 
@@ -222,6 +242,7 @@ static void cp_trace_json_gate(cp_json *j, cJSON *root, const cp_trace_report *r
         cp_json_null(j, gate, "passed");
     cp_json_number(j, gate, "judged", (double)r->gate_judged);
     cp_json_number(j, gate, "judged_kernels", (double)r->gate_judged_kernels);
+    cp_json_number(j, gate, "judged_coverage", (double)r->gate_judged_coverage);
     cJSON *list = cp_json_array(j, gate, "violations");
     for (size_t i = 0; i < r->nviolations; i++) {
         const cp_trace_violation *v = &r->violations[i];
@@ -320,6 +341,7 @@ int cp_trace_write_json(FILE *out, const cp_trace_report *r, cp_status *st)
     cp_trace_json_options(&j, root, r->options);
     cJSON *totals = cp_json_object(&j, root, "totals");
     cp_trace_json_counts(&j, totals, &r->program);
+    cp_trace_json_coverage(&j, totals, &r->program_coverage, r->counted);
     cp_trace_json_gate(&j, root, r);
     cp_trace_json_processes(&j, root, r->trace);
     cp_trace_json_kernels(&j, root, r);

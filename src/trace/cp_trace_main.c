@@ -31,6 +31,7 @@ enum {
     CP_TRACE_OPT_MIN_REQUESTS,
     CP_TRACE_OPT_MAX_SPR,
     CP_TRACE_OPT_MAX_EXCESS,
+    CP_TRACE_OPT_MIN_COVERAGE,
     CP_TRACE_OPT_FORMAT,
     CP_TRACE_OPT_RAW_DIR,
     CP_TRACE_OPT_FROM_RAW,
@@ -57,51 +58,55 @@ typedef struct cp_trace_cli {
 
 static void cp_trace_print_help(FILE *out)
 {
-    fputs("Usage: coalprobe trace [options] [--] PROGRAM [ARGS...]\n"
-          "       coalprobe trace [options] --from-raw DIR\n"
-          "\n"
-          "Runs PROGRAM (any CUDA program, unchanged) with coalprobe's CUPTI injection library,\n"
-          "counts every global and shared memory instruction of every kernel it launches, and\n"
-          "after it ends ranks the instructions by the bytes they waste: sectors moved beyond\n"
-          "what the lanes' bytes need, and shared-memory bank conflicts (docs/trace.md).\n"
-          "Everything after the first non-option (or after --) is the program and its\n"
-          "arguments, passed as they are; its standard streams are its own.\n"
-          "\n"
-          "Report:\n"
-          "  --top N           instructions per kernel in the table (default 5; JSON and CSV\n"
-          "                    hold every instruction)\n"
-          "  --kernel REGEX    only kernels whose demangled name matches REGEX (POSIX ERE)\n"
-          "  --format FMT      table (default), json or csv\n"
-          "  -o, --output FILE write the report to FILE (default: standard output, after the\n"
-          "                    program's own output)\n"
-          "Gate (exit 3 when an instruction is over a limit; offending lines on stderr):\n"
-          "  --max-sectors-per-request X  global sectors per request above X fail\n"
-          "  --max-excess-pct P           more than P% of an instruction's sectors in excess\n"
-          "                               (or of its wavefronts bank conflicts) fails\n"
-          "  --min-requests N             the gate ignores instructions of fewer requests\n"
-          "Raw files:\n"
-          "  --raw-dir DIR     keep the raw files in DIR (created; must hold no raw files)\n"
-          "                    instead of a temporary directory removed at the end\n"
-          "  --from-raw DIR    run nothing: report the raw files recorded in DIR\n"
-          "Cost:\n"
-          "  --kernel-counters SET  lean (default): per-kernel sectors, instructions and time\n"
-          "                    in one pass, no replay, every launch counted per instruction;\n"
-          "                    full: also requests, bytes requested and shared wavefronts per\n"
-          "                    kernel, at 5 replay passes a launch on an H100 (then the\n"
-          "                    instructions are counted over one launch's passes and scaled)\n"
-          "  -v, --verbose     where the time went, on stderr, at the end\n"
-          "  -h, --help        this help\n"
-          "\n"
-          "Examples:\n"
-          "  coalprobe trace -- ./my_app --size 4096\n"
-          "  coalprobe trace --top 20 -- python3 train.py\n"
-          "  coalprobe trace --kernel transpose --format json -o t.json -- ./bench\n"
-          "  coalprobe trace --max-sectors-per-request 8 --min-requests 1000 -- ./tests\n"
-          "\n"
-          "Exit codes: the program's own when it is not 0 (128 + N when signal N killed it);\n"
-          "else 3 when the gate failed, 0 otherwise; 1 for coalprobe's own runtime errors\n"
-          "(also a gate with nothing to judge), 2 for usage errors (nothing was run).\n",
-          out);
+    fputs(
+        "Usage: coalprobe trace [options] [--] PROGRAM [ARGS...]\n"
+        "       coalprobe trace [options] --from-raw DIR\n"
+        "\n"
+        "Runs PROGRAM (any CUDA program, unchanged) with coalprobe's CUPTI injection library,\n"
+        "counts every global and shared memory instruction of every kernel it launches, and\n"
+        "after it ends ranks the instructions by the bytes they waste: sectors moved beyond\n"
+        "what the lanes' bytes need, and shared-memory bank conflicts (docs/trace.md).\n"
+        "Everything after the first non-option (or after --) is the program and its\n"
+        "arguments, passed as they are; its standard streams are its own.\n"
+        "\n"
+        "Report:\n"
+        "  --top N           instructions per kernel in the table (default 5; JSON and CSV\n"
+        "                    hold every instruction)\n"
+        "  --kernel REGEX    only kernels whose demangled name matches REGEX (POSIX ERE)\n"
+        "  --format FMT      table (default), json or csv\n"
+        "  -o, --output FILE write the report to FILE (default: standard output, after the\n"
+        "                    program's own output)\n"
+        "Gate (exit 3 when an instruction or kernel is over a limit; offending lines on stderr):\n"
+        "  --max-sectors-per-request X  global sectors per request above X fail\n"
+        "  --max-excess-pct P           more than P% of an instruction's sectors in excess\n"
+        "                               (or of its wavefronts bank conflicts) fails\n"
+        "  --min-requests N             the gate ignores instructions of fewer requests\n"
+        "  --min-coverage F             a counted kernel whose instructions' counts cover\n"
+        "                               less than F (0 to 1) of its bytes between L1 and\n"
+        "                               L2, or an unknown part, fails (TMA, local memory)\n"
+        "Raw files:\n"
+        "  --raw-dir DIR     keep the raw files in DIR (created; must hold no raw files)\n"
+        "                    instead of a temporary directory removed at the end\n"
+        "  --from-raw DIR    run nothing: report the raw files recorded in DIR\n"
+        "Cost:\n"
+        "  --kernel-counters SET  lean (default): per-kernel sectors, instructions and time\n"
+        "                    in one pass, no replay, every launch counted per instruction;\n"
+        "                    full: also requests, bytes requested and shared wavefronts per\n"
+        "                    kernel, at 5 replay passes a launch on an H100 (then the\n"
+        "                    instructions are counted over one launch's passes and scaled)\n"
+        "  -v, --verbose     where the time went, on stderr, at the end\n"
+        "  -h, --help        this help\n"
+        "\n"
+        "Examples:\n"
+        "  coalprobe trace -- ./my_app --size 4096\n"
+        "  coalprobe trace --top 20 -- python3 train.py\n"
+        "  coalprobe trace --kernel transpose --format json -o t.json -- ./bench\n"
+        "  coalprobe trace --max-sectors-per-request 8 --min-requests 1000 -- ./tests\n"
+        "\n"
+        "Exit codes: the program's own when it is not 0 (128 + N when signal N killed it);\n"
+        "else 3 when the gate failed, 0 otherwise; 1 for coalprobe's own runtime errors\n"
+        "(also a gate with nothing to judge), 2 for usage errors (nothing was run).\n",
+        out);
 }
 
 /* A decimal integer in [0, max] with nothing after it. */
@@ -147,6 +152,7 @@ static const struct option cp_trace_long_options[] = {
     {"min-requests", required_argument, NULL, CP_TRACE_OPT_MIN_REQUESTS},
     {"max-sectors-per-request", required_argument, NULL, CP_TRACE_OPT_MAX_SPR},
     {"max-excess-pct", required_argument, NULL, CP_TRACE_OPT_MAX_EXCESS},
+    {"min-coverage", required_argument, NULL, CP_TRACE_OPT_MIN_COVERAGE},
     {"format", required_argument, NULL, CP_TRACE_OPT_FORMAT},
     {"output", required_argument, NULL, 'o'},
     {"raw-dir", required_argument, NULL, CP_TRACE_OPT_RAW_DIR},
@@ -180,6 +186,11 @@ static int cp_trace_parse_option(int opt, const char *word, cp_trace_cli *c, cp_
     case CP_TRACE_OPT_MAX_EXCESS:
         CP_TRY(cp_trace_parse_real("--max-excess-pct", optarg, 0, 0, 100,
                                    "a percentage from 0 to 100", &c->report.max_excess_pct, st));
+        break;
+    case CP_TRACE_OPT_MIN_COVERAGE:
+        CP_TRY(cp_trace_parse_real("--min-coverage", optarg, 0, 0, 1,
+                                   "a fraction from 0 to 1 (0.9: 90%)", &c->report.min_coverage,
+                                   st));
         break;
     case CP_TRACE_OPT_FORMAT:
         if (strcmp(optarg, "table") == 0)
@@ -253,6 +264,7 @@ static int cp_trace_parse(int argc, char **argv, cp_trace_cli *c, cp_status *st)
     c->report.top = CP_TRACE_TOP_DEFAULT;
     c->report.max_sectors_per_request = NAN;
     c->report.max_excess_pct = NAN;
+    c->report.min_coverage = NAN;
     c->format = CP_TRACE_FORMAT_TABLE;
     optind = 0; /* full reset: the parser may run more than once (tests) */
     opterr = 0;
@@ -542,7 +554,7 @@ static int cp_trace_verdict(const cp_trace_child *child, int rc, const cp_trace_
                                            : 0;
     if (rc != CP_EXIT_OK)
         return program ? program : rc;
-    if (r->gate_checked && r->nexecuted + r->nkernels_ran == 0) {
+    if (r->gate_checked && r->nexecuted + r->nkernels_ran + r->gate_judged_coverage == 0) {
         cp_status_set(st, CP_EXIT_RUNTIME, "trace: the gate has nothing to judge: %s",
                       !r->counted ? r->no_counts_reason
                                   : "no instruction of the selected kernels ran");
@@ -555,11 +567,17 @@ static int cp_trace_verdict(const cp_trace_child *child, int rc, const cp_trace_
     }
     if (r->nviolations) {
         cp_trace_write_violations(stderr, r);
-        cp_status_set(st, CP_EXIT_MISMATCH,
-                      "trace: gate failed: %zu violation%s among %zu instructions and %zu kernels "
-                      "counted as a whole judged",
-                      r->nviolations, r->nviolations == 1 ? "" : "s",
-                      r->gate_judged - r->gate_judged_kernels, r->gate_judged_kernels);
+        const cp_trace_options *o = r->options;
+        char judged[160] = "";
+        if (isfinite(o->max_sectors_per_request) || isfinite(o->max_excess_pct))
+            snprintf(judged, sizeof judged, "%zu instructions and %zu kernels counted as a whole",
+                     r->gate_judged - r->gate_judged_kernels, r->gate_judged_kernels);
+        if (isfinite(o->min_coverage))
+            snprintf(judged + strlen(judged), sizeof judged - strlen(judged),
+                     "%s%zu kernel%s' coverage", judged[0] ? " and " : "", r->gate_judged_coverage,
+                     r->gate_judged_coverage == 1 ? "" : "s");
+        cp_status_set(st, CP_EXIT_MISMATCH, "trace: gate failed: %zu violation%s among %s judged",
+                      r->nviolations, r->nviolations == 1 ? "" : "s", judged);
         return program ? program : CP_EXIT_MISMATCH;
     }
     return program;

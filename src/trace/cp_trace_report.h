@@ -67,6 +67,10 @@ enum {
     CP_TRACE_K_LD_INSTRUCTIONS, /* smsp__inst_executed_op_global_ld.sum */
     CP_TRACE_K_ST_INSTRUCTIONS, /* smsp__inst_executed_op_global_st.sum */
     CP_TRACE_K_DURATION,        /* gpu__time_duration.sum, nanoseconds */
+    CP_TRACE_K_L2_READ,  /* l1tex__m_xbar2l1tex_read_sectors.sum: every sector L1 read from L2 */
+    CP_TRACE_K_L2_WRITE, /* l1tex__m_l1tex2xbar_write_sectors.sum: every sector L1 wrote to L2 */
+    CP_TRACE_K_TMA_LD,   /* l1tex__m_xbar2l1tex_read_sectors_mem_global_op_tma_ld.sum */
+    CP_TRACE_K_TMA_ST,   /* l1tex__m_l1tex2xbar_write_sectors_mem_global_op_tma_st.sum */
     CP_TRACE_KNMETRICS
 };
 
@@ -123,6 +127,24 @@ typedef struct cp_trace_derived {
     double local_requests, tma_requests, gmma_requests, gmma_wavefronts;
 } cp_trace_derived;
 
+/* How much of a kernel's traffic between L1 and L2 its counts cover (cp_trace_coverage.c). The
+ * bytes of TMA copies and of local memory pass no per-instruction sector counter; the kernel
+ * counters of L1's traffic to and from L2 (all of it, and TMA's part) tell how much that is.
+ * NAN where a counter was not collected. */
+typedef struct cp_trace_coverage {
+    double attributed_bytes; /* the counted global sectors (instructions or kernel records) * 32 */
+    double l1_l2_bytes;      /* every byte L1 read from L2 or wrote to it */
+    double tma_load_bytes, tma_store_bytes; /* of those, TMA's */
+    double other_bytes; /* moved but neither counted nor TMA's: local memory, texture, ... */
+    double fraction;    /* attributed / (attributed + TMA + other); 1 when nothing moved */
+    int excess_known;   /* 1: the excess counts every byte there is (fraction >= 0.9, or no
+                           instruction ran whose bytes go uncounted) */
+    char reason[320];   /* why the excess is not known, or the fraction unknown; "" otherwise */
+} cp_trace_coverage;
+
+/* Below this fraction of its L1-L2 bytes counted, a kernel's excess is not known. */
+#define CP_TRACE_COVERAGE_KNOWN 0.9
+
 typedef struct cp_trace_instr {
     uint32_t pc;             /* offset from the function's start */
     uint32_t function_index; /* CUPTI's index of the function in its cubin */
@@ -157,6 +179,7 @@ typedef struct cp_trace_kernel {
     int instructions_zero;  /* its pc records count nothing while its kernel records do */
     cp_trace_counts totals; /* of its instructions (eff), or from its kernel records */
     cp_trace_derived d;
+    cp_trace_coverage cov;
     int selected;    /* 1 when its name matches --kernel (or there is no --kernel) */
     int gate_failed; /* counted only as a whole, and failing the gate */
     size_t index;    /* position among the selected kernels of the report, from 0 */
@@ -319,6 +342,7 @@ typedef struct cp_trace_options {
     uint64_t min_requests;          /* the gate ignores instructions with fewer requests */
     double max_sectors_per_request; /* NAN: not checked */
     double max_excess_pct;          /* NAN: not checked */
+    double min_coverage;            /* 0..1; NAN: not checked */
 } cp_trace_options;
 
 /* How the program ran (NULL fields and NAN when the report was built with --from-raw). */
@@ -338,7 +362,8 @@ typedef struct cp_trace_violation {
     const cp_trace_process *proc;
     const cp_trace_kernel *kernel;
     const cp_trace_instr *instr;
-    const char *what; /* "sectors_per_request", "excess_pct" or "conflict_pct" */
+    const char *what; /* "sectors_per_request", "excess_pct", "conflict_pct" or "coverage"
+                         (value NAN: coverage unknown) */
     double value, limit;
 } cp_trace_violation;
 
@@ -350,6 +375,7 @@ typedef struct cp_trace_report {
     const cp_trace_options *options;
     int have_opcodes;
     cp_trace_derived program;             /* totals of every counted kernel of every process */
+    cp_trace_coverage program_coverage;   /* of those kernels together */
     size_t nselected;                     /* kernels that match --kernel */
     size_t ncounted;                      /* of those, kernels with counts (from != NONE) */
     size_t nkernel_only;                  /* of those, counted only as a whole */
@@ -362,7 +388,8 @@ typedef struct cp_trace_report {
         nkernels_ran;   /* selected kernels counted only as a whole whose memory instructions ran */
     int gate_checked;   /* a gate option was given */
     size_t gate_judged; /* instructions and whole kernels the gate looked at */
-    size_t gate_judged_kernels; /* of those, kernels counted only as a whole */
+    size_t gate_judged_kernels;  /* of those, kernels counted only as a whole */
+    size_t gate_judged_coverage; /* kernels --min-coverage looked at (not in gate_judged) */
     cp_trace_violation *violations;
     size_t nviolations;
     int complete;                /* every process ended its trace and the program ended */
@@ -381,6 +408,16 @@ void cp_trace_derive(const cp_trace_counts *c, cp_trace_derived *d);
 int cp_trace_analyze(cp_trace *t, const cp_trace_run *run, const cp_trace_options *o,
                      cp_trace_report *r, cp_status *st);
 void cp_trace_report_free(cp_trace_report *r);
+
+/* Kernel k's coverage, from its totals (k->d), its kernel records and its instruction kinds. */
+void cp_trace_coverage_of(const cp_trace_kernel *k, cp_trace_coverage *c);
+
+/* The coverage of several kernels together: sum starts as cp_trace_coverage_begin's, takes each
+ * counted kernel's through cp_trace_coverage_add, and is finished by cp_trace_coverage_end with
+ * the number of those kernels whose excess is not known. */
+void cp_trace_coverage_begin(cp_trace_coverage *sum);
+void cp_trace_coverage_add(cp_trace_coverage *sum, const cp_trace_coverage *c);
+void cp_trace_coverage_end(cp_trace_coverage *sum, size_t nunknown_excess);
 
 /* One line of meaning in coalprobe's terms for an instruction's derived counts, e.g. "32
  * sectors per request where 4 would do: each lane in its own sector, like `coalprobe --stride

@@ -164,13 +164,27 @@ static void cp_trace_table_header(FILE *out, const cp_trace_report *r)
         char bytes[32], sectors[32];
         cp_trace_format_bytes(bytes, sizeof bytes, r->program.excess_bytes);
         cp_trace_count(sectors, sizeof sectors, r->program.excess_sectors);
-        fprintf(out, "the program's excess: %s (%s sectors) in global memory", bytes, sectors);
+        fprintf(out, "the program's excess: %s%s (%s sectors)%s",
+                r->program_coverage.excess_known ? "" : "unknown, ", bytes, sectors,
+                r->program_coverage.excess_known ? " in global memory" : " counted");
         if (r->program.bank_conflicts > 0) {
             char conflicts[32];
             cp_trace_count(conflicts, sizeof conflicts, r->program.bank_conflicts);
             fprintf(out, ", %s bank conflicts", conflicts);
         }
         fputc('\n', out);
+        const cp_trace_coverage *c = &r->program_coverage;
+        if (isfinite(c->fraction)) {
+            char all[32], text[600];
+            cp_trace_format_bytes(all, sizeof all, c->l1_l2_bytes);
+            snprintf(text, sizeof text,
+                     "coverage: %.1f%% of the traffic counted per instruction (%s between L1 and "
+                     "L2)%s%s",
+                     100 * c->fraction, all, c->reason[0] ? "; " : "", c->reason);
+            cp_trace_wrap(out, "", "  ", text);
+        } else if (c->reason[0]) {
+            cp_trace_wrap(out, "coverage: ", "  ", c->reason);
+        }
     } else {
         cp_trace_wrap(out, "no counts: ", "  ", r->no_counts_reason);
         if (r->no_counts_fix[0])
@@ -237,6 +251,24 @@ static void cp_trace_table_process(FILE *out, const cp_trace_process *p)
         cp_trace_wrap(out, "  note: ", "        ", p->notes[i]);
 }
 
+/* Why a coverage leaves the excess unknown: the part counted and what was not. */
+static void cp_trace_table_coverage(FILE *out, const cp_trace_coverage *c, const char *indent)
+{
+    char line[640], all[32], first[32], rest[32];
+    if (isfinite(c->fraction)) {
+        cp_trace_format_bytes(all, sizeof all, c->l1_l2_bytes);
+        snprintf(line, sizeof line,
+                 "coverage: %.1f%% of the traffic counted per instruction (%s between L1 and "
+                 "L2); %s",
+                 100 * c->fraction, all, c->reason);
+    } else {
+        snprintf(line, sizeof line, "coverage: %s", c->reason);
+    }
+    snprintf(first, sizeof first, "%s", indent);
+    snprintf(rest, sizeof rest, "%s  ", indent);
+    cp_trace_wrap(out, first, rest, line);
+}
+
 /* A kernel's heading: its name, launches, time on the GPU, and its global and shared totals. */
 static void cp_trace_table_kernel_head(FILE *out, const cp_trace_report *r,
                                        const cp_trace_kernel *k)
@@ -257,9 +289,14 @@ static void cp_trace_table_kernel_head(FILE *out, const cp_trace_report *r,
         else
             snprintf(gpu, sizeof gpu, ", %.3g us on the GPU", seconds * 1e6);
     }
-    snprintf(line, sizeof line, "device %u, %llu launch%s%s%s%s", k->device,
+    char coverage[48] = "";
+    if (k->from != CP_TRACE_FROM_NONE && isfinite(k->cov.fraction))
+        snprintf(coverage, sizeof coverage, ", coverage %.1f%%", 100 * k->cov.fraction);
+    else if (k->from != CP_TRACE_FROM_NONE)
+        snprintf(coverage, sizeof coverage, ", coverage not measured");
+    snprintf(line, sizeof line, "device %u, %llu launch%s%s%s%s%s", k->device,
              (unsigned long long)k->launches, k->launches == 1 ? "" : "es", gpu, crc,
-             k->nosource ? ", no line information" : "");
+             k->nosource ? ", no line information" : "", coverage);
     cp_trace_wrap(out, "    ", "      ", line);
     const cp_trace_derived *d = &k->d;
     char a[32], b[32], c[32], e[32];
@@ -272,9 +309,15 @@ static void cp_trace_table_kernel_head(FILE *out, const cp_trace_report *r,
         if (r->program.excess_bytes > 0 && d->excess_bytes > 0)
             snprintf(share, sizeof share, " (%.1f%%)",
                      100 * d->excess_bytes / r->program.excess_bytes);
-        snprintf(line, sizeof line,
-                 "global: %s requests, %s sectors/request where %s would do, %s excess%s", a, b, c,
-                 e, share);
+        if (k->cov.excess_known)
+            snprintf(line, sizeof line,
+                     "global: %s requests, %s sectors/request where %s would do, %s excess%s", a, b,
+                     c, e, share);
+        else
+            snprintf(line, sizeof line,
+                     "global: %s requests, %s sectors/request where %s would do, excess unknown "
+                     "(%s counted)",
+                     a, b, c, e);
         cp_trace_wrap(out, "    ", "      ", line);
     }
     if (d->shared_requests > 0) {
@@ -287,16 +330,8 @@ static void cp_trace_table_kernel_head(FILE *out, const cp_trace_report *r,
                  a, b, c, e);
         cp_trace_wrap(out, "    ", "      ", line);
     }
-    if (d->tma_requests > 0 || d->local_requests > 0) { /* bytes no instruction counter sees */
-        char tma[32] = "0", local[32] = "0";
-        cp_trace_count(tma, sizeof tma, cp_trace_or_zero(d->tma_requests));
-        cp_trace_count(local, sizeof local, cp_trace_or_zero(d->local_requests));
-        snprintf(line, sizeof line,
-                 "not counted per instruction: %s TMA copies and %s local memory requests move "
-                 "bytes no per-instruction counter sees; the excess above leaves them out",
-                 tma, local);
-        cp_trace_wrap(out, "    ", "      ", line);
-    }
+    if (k->from != CP_TRACE_FROM_NONE && !k->cov.excess_known) /* bytes nobody counted */
+        cp_trace_table_coverage(out, &k->cov, "    ");
     if (d->ldgsts_requests > 0) { /* of the global requests above: the cp.async copies */
         cp_trace_count(a, sizeof a, d->ldgsts_requests);
         cp_trace_ratio(b, sizeof b, d->fill_wavefronts_per_request);
@@ -392,15 +427,17 @@ static void cp_trace_table_kernel(FILE *out, const cp_trace_report *r, const cp_
 
 static void cp_trace_limits(char *buf, size_t n, const cp_trace_options *o)
 {
-    char a[64] = "", b[64] = "", c[64] = "";
+    char a[64] = "", b[64] = "", c[64] = "", d[64] = "";
     if (isfinite(o->max_sectors_per_request))
         snprintf(a, sizeof a, "at most %g sectors/request", o->max_sectors_per_request);
     if (isfinite(o->max_excess_pct))
-        snprintf(b, sizeof b, "at most %g%% excess", o->max_excess_pct);
-    if (o->min_requests)
-        snprintf(c, sizeof c, "instructions of %llu+ requests",
+        snprintf(b, sizeof b, "%sat most %g%% excess", a[0] ? ", " : "", o->max_excess_pct);
+    if (isfinite(o->min_coverage))
+        snprintf(d, sizeof d, "%scoverage at least %g", a[0] || b[0] ? ", " : "", o->min_coverage);
+    if (o->min_requests && (a[0] || b[0]))
+        snprintf(c, sizeof c, ", instructions of %llu+ requests",
                  (unsigned long long)o->min_requests);
-    snprintf(buf, n, "%s%s%s%s%s", a, a[0] && b[0] ? ", " : "", b, c[0] ? ", " : "", c);
+    snprintf(buf, n, "%s%s%s%s", a, b, d, c);
 }
 
 static void cp_trace_violations_write(FILE *err, const cp_trace_report *r);
@@ -442,12 +479,24 @@ static void cp_trace_table_write(FILE *out, const cp_trace_report *r)
         char limits[256], line[512], judged[96];
         cp_trace_limits(limits, sizeof limits, r->options);
         size_t instrs = r->gate_judged - r->gate_judged_kernels;
-        if (r->gate_judged_kernels)
-            snprintf(judged, sizeof judged, "%zu instruction%s and %zu kernel%s counted as a whole",
-                     instrs, instrs == 1 ? "" : "s", r->gate_judged_kernels,
-                     r->gate_judged_kernels == 1 ? "" : "s");
+        char cov[64] = "";
+        if (isfinite(r->options->min_coverage))
+            snprintf(cov, sizeof cov, "%s%zu kernel%s' coverage",
+                     isfinite(r->options->max_sectors_per_request) ||
+                             isfinite(r->options->max_excess_pct)
+                         ? " and "
+                         : "",
+                     r->gate_judged_coverage, r->gate_judged_coverage == 1 ? "" : "s");
+        if (!isfinite(r->options->max_sectors_per_request) && !isfinite(r->options->max_excess_pct))
+            snprintf(judged, sizeof judged, "%s", cov);
+        else if (r->gate_judged_kernels)
+            snprintf(judged, sizeof judged,
+                     "%zu instruction%s and %zu kernel%s counted as a whole%s", instrs,
+                     instrs == 1 ? "" : "s", r->gate_judged_kernels,
+                     r->gate_judged_kernels == 1 ? "" : "s", cov);
         else
-            snprintf(judged, sizeof judged, "%zu instruction%s", instrs, instrs == 1 ? "" : "s");
+            snprintf(judged, sizeof judged, "%zu instruction%s%s", instrs, instrs == 1 ? "" : "s",
+                     cov);
         if (r->nviolations)
             snprintf(line, sizeof line,
                      "FAILED: %zu violation%s among %s judged (%s); the offending lines are on "
@@ -524,6 +573,11 @@ static void cp_trace_violations_write(FILE *err, const cp_trace_report *r)
             cp_trace_where(v->kernel, v->instr, where, sizeof where);
         if (strcmp(v->what, "sectors_per_request") == 0)
             snprintf(what, sizeof what, "%.2f sectors/request > %g", v->value, v->limit);
+        else if (strcmp(v->what, "coverage") == 0 && isfinite(v->value))
+            snprintf(what, sizeof what, "%.1f%% of its L1-L2 bytes counted per instruction < %g%%",
+                     100 * v->value, 100 * v->limit);
+        else if (strcmp(v->what, "coverage") == 0)
+            snprintf(what, sizeof what, "coverage unknown (the L1-L2 counters were not collected)");
         else if (strcmp(v->what, "excess_pct") == 0)
             snprintf(what, sizeof what, "%.1f%% of its sectors in excess > %g%%", v->value,
                      v->limit);
@@ -534,7 +588,9 @@ static void cp_trace_violations_write(FILE *err, const cp_trace_report *r)
             fprintf(err, "coalprobe: gate: %s (pc 0x%04x, rank %zu, process %ld): %s\n", where,
                     v->instr->pc, v->instr->rank, v->proc->pid, what);
         else
-            fprintf(err, "coalprobe: gate: kernel %s (counted as a whole, process %ld): %s\n",
-                    v->kernel->name ? v->kernel->name : v->kernel->function, v->proc->pid, what);
+            fprintf(err, "coalprobe: gate: kernel %s (%s, process %ld): %s\n",
+                    v->kernel->name ? v->kernel->name : v->kernel->function,
+                    strcmp(v->what, "coverage") == 0 ? "as a whole" : "counted as a whole",
+                    v->proc->pid, what);
     }
 }

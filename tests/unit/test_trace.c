@@ -43,7 +43,7 @@ static const cp_trace_instr *find_instr(const cp_trace_kernel *k, uint32_t pc)
 
 static cp_trace_options default_options(void)
 {
-    cp_trace_options o = {5, NULL, 0, NAN, NAN};
+    cp_trace_options o = {5, NULL, 0, NAN, NAN, NAN};
     return o;
 }
 
@@ -119,7 +119,7 @@ static void test_load_transpose(void)
     /* kernel records add up per function: one per launch */
     CHECK(naive && naive->kc.records == 3 &&
           naive->kc.value[CP_TRACE_K_ST_SECTORS] == 3.0 * 32 * 32768 &&
-          naive->kc.has == (1u << CP_TRACE_KNMETRICS) - 1);
+          naive->kc.has == (1u << (CP_TRACE_K_DURATION + 1)) - 1);
     CHECK(vec && vec->kc.records == 2 && vec->kc.value[CP_TRACE_K_LD_INSTRUCTIONS] == 2000);
     /* kernel records only: a kernel without instructions and without a cubin */
     const cp_trace_kernel *fill = find_kernel(p, "_Z9fill_onesPfi");

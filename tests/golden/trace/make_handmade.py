@@ -216,7 +216,63 @@ def kinds():
     return L
 
 
+KCOV = ["l1tex__m_xbar2l1tex_read_sectors.sum", "l1tex__m_l1tex2xbar_write_sectors.sum",
+        "l1tex__m_xbar2l1tex_read_sectors_mem_global_op_tma_ld.sum",
+        "l1tex__m_l1tex2xbar_write_sectors_mem_global_op_tma_st.sum"]
+
+
+def coverage():
+    """Format 2, lean kernel records with the L1-L2 and TMA sectors (the coverage counters), one
+    launch of each of three kernels moving 1 MiB (32768 sectors) a pass:
+    - a TMA bulk copy into shared memory and a coalesced STG out: L2 read 32768 sectors, all TMA's;
+      L2 write 32768 (the STG's): 1 MiB counted of 2 MiB moved, coverage 50%, excess unknown;
+    - a coalesced LDG + STG copy whose loads hit L1 half the time: L2 read 16384, write 32768:
+      2 MiB counted, nothing moved that is not counted, coverage 100%;
+    - an LDG + STG copy that spills: 4096 LDL and 4096 STL of 32 bytes a lane (8192 sectors each
+      way beyond the LDG/STG): L2 read 40960, write 40960, 2 MiB counted of 2.5 MiB: 80%."""
+    W = 8192  # warps of 4-byte lanes: 4 sectors a request, 32768 sectors
+    tma, copy, spill = "_Z8tma_copyPKfPfi", "_Z4copyPKfPfi", "_Z5spillPKfPfi"
+    src = "/home/user/proj/coverage.cu"
+
+    def pck(fn, findex, pcv, ld=0, st=0, sec=0, ideal=0, **k):
+        vals = [0] * len(KINDS)
+        for name, v in k.items():
+            vals[["ldgsts", "atom", "red", "lld", "lst", "ldsm", "stsm", "gmma", "tld",
+                  "tst"].index(name)] = v
+        return T("pc", 0, "c0c0a000", findex, fn, "0x%x" % pcv, ld, st, sec, ideal, 0, 0, 0, 0,
+                 *vals)
+
+    def krec(fn, lds, sts, ldi, sti, l2r, l2w, tld, tst, ns):
+        return T("kernel", 0, fn, "-", "-", lds, sts, "-", "-", 0, 0, "-", "-", "-", "-", ldi, sti,
+                 ns, l2r, l2w, tld, tst)
+
+    L = ["coalprobe-trace-raw\t2", LABEL, T("process", 9700, 9699, "./coverage"), DEV,
+         T("metrics", *(M + KINDS)), T("kernel_metrics", *(KM + KCOV)),
+         T("counting", 0, "every_launch")]
+    for fn in (tma, copy, spill):
+        L.append(T("launch", 0, fn, 1))
+    L += [krec(tma, 0, 4 * W, 0, W, 4 * W, 4 * W, 4 * W, 0, 9000),
+          krec(copy, 4 * W, 4 * W, W, W, 2 * W, 4 * W, 0, 0, 8000),
+          krec(spill, 4 * W, 4 * W, W, W, 5 * W, 5 * W, 0, 0, 12000)]
+    for fn, findex, rows in [(tma, 0, [(0x80, 12), (0xc0, 14)]),
+                             (copy, 1, [(0x40, 20), (0x60, 21)]),
+                             (spill, 2, [(0x40, 30), (0x60, 31), (0x80, 32), (0xa0, 33)])]:
+        for p, line in rows:
+            L.append(T("source", "c0c0a000", fn, "0x%x" % p, src, line))
+    L += [pck(tma, 0, 0x80, tld=64),
+          pck(tma, 0, 0xc0, st=W, sec=4 * W, ideal=4 * W),
+          pck(copy, 1, 0x40, ld=W, sec=4 * W, ideal=4 * W),
+          pck(copy, 1, 0x60, st=W, sec=4 * W, ideal=4 * W),
+          pck(spill, 2, 0x40, ld=W, sec=4 * W, ideal=4 * W),
+          pck(spill, 2, 0x60, lst=W // 2),
+          pck(spill, 2, 0x80, lld=W // 2),
+          pck(spill, 2, 0xa0, st=W, sec=4 * W, ideal=4 * W),
+          T("end", 1, 3)]
+    return L
+
+
 def main():
+    write("handmade-coverage", "raw-9700.tsv", coverage())
     write("handmade-kinds", "raw-9500.tsv", kinds())
     write("handmade-graph", "raw-9000.tsv", graph())
     write("handmade-ldgsts", "raw-8000.tsv", ldgsts())

@@ -1,0 +1,141 @@
+/* test_trace_coverage.c: trace's coverage (the part of a kernel's L1-L2 bytes its counts
+ * attribute to instructions) against values derived by hand: the hand-made fixture
+ * handmade-coverage (a TMA copy, a copy with L1 hits, a spilling copy) and kernels built here. */
+#define _POSIX_C_SOURCE 200809L
+#include "cp_test.h"
+#include "trace/cp_trace_report.h"
+
+#include <math.h>
+#include <string.h>
+
+#define FIXTURES CP_TEST_DATA_DIR "/golden/trace"
+
+static const cp_trace_kernel *find(const cp_trace *t, const char *function)
+{
+    for (size_t p = 0; p < t->nprocs; p++)
+        for (size_t i = 0; i < t->procs[p].nkernels; i++)
+            if (strcmp(t->procs[p].kernels[i].function, function) == 0)
+                return &t->procs[p].kernels[i];
+    return NULL;
+}
+
+static int near(double x, double want)
+{
+    return fabs(x - want) <= 1e-9 * fmax(1, fabs(want));
+}
+
+static void test_fixture(void)
+{
+    cp_trace t;
+    cp_status st = {0};
+    CHECK(cp_trace_load_dir(FIXTURES "/handmade-coverage", &t, NULL, &st) == CP_EXIT_OK);
+    cp_trace_options o = {5, NULL, 0, NAN, NAN, NAN};
+    cp_trace_run run = {0};
+    cp_trace_report r;
+    CHECK(cp_trace_analyze(&t, &run, &o, &r, &st) == CP_EXIT_OK);
+    const double s = 32, w = 8192; /* bytes a sector; warps of each kernel */
+    /* TMA reads 1 MiB (all of L2's reads), the STG writes 1 MiB: half is counted */
+    const cp_trace_kernel *tma = find(&t, "_Z8tma_copyPKfPfi");
+    CHECK(tma && near(tma->cov.attributed_bytes, 4 * w * s) &&
+          near(tma->cov.tma_load_bytes, 4 * w * s) && near(tma->cov.tma_store_bytes, 0) &&
+          near(tma->cov.l1_l2_bytes, 8 * w * s) && near(tma->cov.other_bytes, 0) &&
+          near(tma->cov.fraction, 0.5) && !tma->cov.excess_known);
+    CHECK(tma && strstr(tma->cov.reason, "TMA copies moved 1.05 MB") != NULL);
+    /* L1 hits: L2 saw less than was asked of L1, nothing is uncounted */
+    const cp_trace_kernel *copy = find(&t, "_Z4copyPKfPfi");
+    CHECK(copy && near(copy->cov.attributed_bytes, 8 * w * s) &&
+          near(copy->cov.l1_l2_bytes, 6 * w * s) && near(copy->cov.other_bytes, 0) &&
+          near(copy->cov.fraction, 1) && copy->cov.excess_known && copy->cov.reason[0] == '\0');
+    /* local memory: 2 MiB counted of 2.5 MiB moved */
+    const cp_trace_kernel *spill = find(&t, "_Z5spillPKfPfi");
+    CHECK(spill && near(spill->cov.other_bytes, 2 * w * s) && near(spill->cov.fraction, 0.8) &&
+          !spill->cov.excess_known);
+    CHECK(spill && strstr(spill->cov.reason, "524 kB moved") != NULL);
+    /* the program: the kernels' parts added up, one's L1 hits hiding no other's local bytes */
+    CHECK(near(r.program_coverage.attributed_bytes, 20 * w * s) &&
+          near(r.program_coverage.other_bytes, 2 * w * s) &&
+          near(r.program_coverage.fraction, 20.0 / 26) && !r.program_coverage.excess_known);
+    CHECK_STR_CONTAINS(r.program_coverage.reason, "the excess of 2 kernels is not known");
+    cp_trace_report_free(&r);
+
+    /* the gate at 0.8: the TMA copy (0.5) fails, the spilling copy (0.8) passes */
+    o.min_coverage = 0.8;
+    CHECK(cp_trace_analyze(&t, &run, &o, &r, &st) == CP_EXIT_OK);
+    CHECK(r.gate_checked && r.gate_judged_coverage == 3 && r.nviolations == 1 &&
+          strcmp(r.violations[0].what, "coverage") == 0 && near(r.violations[0].value, 0.5) &&
+          r.violations[0].kernel->gate_failed);
+    cp_trace_report_free(&r);
+    cp_trace_free(&t);
+}
+
+/* A kernel counted from one instruction record of 1 MiB of global sectors. */
+static cp_trace_kernel counted(void)
+{
+    cp_trace_kernel k;
+    memset(&k, 0, sizeof k);
+    k.from = CP_TRACE_FROM_INSTRUCTIONS;
+    k.d.sectors = 32768;
+    k.d.tma_requests = 0;
+    k.d.local_requests = 0;
+    return k;
+}
+
+static void set_kc(cp_trace_kernel *k, int m, double v)
+{
+    k->kc.value[m] = v;
+    k->kc.has |= 1u << m;
+}
+
+static void test_cases(void)
+{
+    cp_trace_coverage c;
+    /* no L1-L2 counters and no instruction that escapes the counters: known excess, no fraction */
+    cp_trace_kernel k = counted();
+    cp_trace_coverage_of(&k, &c);
+    CHECK(isnan(c.fraction) && c.excess_known && isnan(c.other_bytes));
+    CHECK_STR_CONTAINS(c.reason, "were not collected");
+    /* the same with TMA copies that ran: not known */
+    k.d.tma_requests = 64;
+    cp_trace_coverage_of(&k, &c);
+    CHECK(isnan(c.fraction) && !c.excess_known);
+    /* only the L2 read counter: still no fraction (both directions are needed) */
+    set_kc(&k, CP_TRACE_K_L2_READ, 1000);
+    cp_trace_coverage_of(&k, &c);
+    CHECK(isnan(c.fraction));
+    /* nothing moved at all: everything there is was counted */
+    k = counted();
+    k.d.sectors = 0;
+    set_kc(&k, CP_TRACE_K_L2_READ, 0);
+    set_kc(&k, CP_TRACE_K_L2_WRITE, 0);
+    cp_trace_coverage_of(&k, &c);
+    CHECK(c.fraction == 1 && c.excess_known);
+    /* at the edge: 90% counted is enough, just below is not */
+    k = counted();
+    k.d.sectors = 9000;
+    set_kc(&k, CP_TRACE_K_L2_READ, 10000);
+    set_kc(&k, CP_TRACE_K_L2_WRITE, 0);
+    cp_trace_coverage_of(&k, &c);
+    CHECK(near(c.fraction, 0.9) && c.excess_known);
+    set_kc(&k, CP_TRACE_K_L2_READ, 10001);
+    cp_trace_coverage_of(&k, &c);
+    CHECK(c.fraction < 0.9 && !c.excess_known);
+    /* TMA stores count like TMA loads */
+    k.d.sectors = 32768;
+    set_kc(&k, CP_TRACE_K_L2_READ, 0);
+    set_kc(&k, CP_TRACE_K_L2_WRITE, 2 * 32768);
+    set_kc(&k, CP_TRACE_K_TMA_ST, 32768);
+    cp_trace_coverage_of(&k, &c);
+    CHECK(near(c.fraction, 0.5) && near(c.tma_store_bytes, 32768 * 32) && isnan(c.tma_load_bytes));
+    /* a kernel launched and not counted has no coverage */
+    k = counted();
+    k.from = CP_TRACE_FROM_NONE;
+    cp_trace_coverage_of(&k, &c);
+    CHECK(isnan(c.attributed_bytes) && isnan(c.fraction) && !c.excess_known);
+}
+
+int main(void)
+{
+    test_fixture();
+    test_cases();
+    return cp_test_finish();
+}
