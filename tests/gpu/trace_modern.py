@@ -292,7 +292,7 @@ def trace(coalprobe, out, extra, parts, iters, check):
     v = subprocess.run([sys.executable, VALIDATE, "--schema", SCHEMA, out],
                        capture_output=True, text=True)
     check(v.returncode in (0, 77), "the report is valid against the schema (%s %s)"
-          % (v.stdout.strip()[-300:], v.stderr.strip()[-300:]))
+          % (v.stdout.strip()[:400], v.stderr.strip()[-300:]))
     return doc, ran, skipped
 
 
