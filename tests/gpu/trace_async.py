@@ -8,12 +8,17 @@ ideal sectors its copy must take (16-byte coalesced: 16 a request; 4-byte coales
 with a stride of 32 floats: 32 where 4 would do), its shared fill kept out of the bank conflicts
 (the kernels' shared loads are conflict-free: no kernel may show a bank conflict), the kernel
 totals the sums of their instructions and the program's the sum of its kernels; the report
-valid against the schema. Where ncu is installed, every LDGSTS's counts per launch equal Nsight
-Compute's source counters on the same program.
+valid against the schema. Coverage: the TMA bytes of the bulk copy (kinds_mix) and of the 2-D
+tensor-map copy (tma_tile2d) are the bytes they must move, their coverage below 90% with the
+excess marked unknown; the copies and the read-only lookup (readonly_lookup) are covered. Where
+ncu is installed, every LDGSTS's counts per launch equal Nsight Compute's source counters on the
+same program, and every kernel's TMA and L1-L2 sectors per launch Nsight Compute's.
 
 usage: trace_async.py PATH/TO/coalprobe PATH/TO/cp_trace_async_sample [OUTDIR]
 Exit status: 0 passed, 1 failed, 77 skipped (no GPU, or one below sm_80).
 """
+import csv
+import io
 import json
 import os
 import shutil
@@ -36,7 +41,13 @@ EXPECT = {"async_copy16": (N // 4 // 32, 16, 16), "async_copy4": (N // 32, 4, 4)
           "async_copy4_strided": (N // 32, 32, 4)}
 # the kernel -> its launches: direct, by the graph, and once more directly
 RUNS = {"async_copy16": LAUNCHES + GRAPH_LAUNCHES, "async_copy4": LAUNCHES + GRAPH_LAUNCHES + 1,
-        "async_copy4_strided": LAUNCHES + 1, "kinds_mix": LAUNCHES}
+        "async_copy4_strided": LAUNCHES + 1, "kinds_mix": LAUNCHES, "readonly_lookup": LAUNCHES,
+        "tma_tile2d": LAUNCHES}  # tma_tile2d: sm_90 and later (main drops it below)
+TMA_BYTES = {"kinds_mix": N * 4, "tma_tile2d": N * 4}  # a launch: the whole buffer through TMA
+KERNEL_METRICS = {"tma_sectors": ("l1tex__m_xbar2l1tex_read_sectors_mem_global_op_tma_ld.sum",
+                                  "l1tex__m_l1tex2xbar_write_sectors_mem_global_op_tma_st.sum"),
+                  "l1_l2_sectors": ("l1tex__m_xbar2l1tex_read_sectors.sum",
+                                    "l1tex__m_l1tex2xbar_write_sectors.sum")}
 BLOCKS, WARPS = N // 256, N // 32  # of kinds_mix, a launch
 failures = []
 
@@ -98,6 +109,93 @@ def compare_ncu(sample, doc, outdir):
         print(f"kinds_mix pc {ins['pc']:#06x} {ins['kind']:7s} executions coalprobe {ours:<10g} "
               f"ncu {theirs} {'ok' if ok else 'DIFFERENT'}")
         check(ok, f"kinds_mix pc {ins['pc']:#x} {ins['kind']}: coalprobe {ours}, ncu {theirs}")
+
+
+def ncu_kernel_metrics(sample, outdir):
+    """ncu's per-kernel TMA and L1-L2 sectors of every launch: name -> key -> [per launch]."""
+    metrics = sorted({m for pair in KERNEL_METRICS.values() for m in pair})
+    cmd = ["ncu", "--metrics", ",".join(metrics), "--csv", sample, str(LAUNCHES)]
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if outdir:
+        with open(os.path.join(outdir, "ncu_kernel_metrics.csv"), "w") as f:
+            f.write(p.stdout)
+    if p.returncode != 0:
+        raise RuntimeError("ncu: exit %d: %s" % (p.returncode, p.stderr[-1000:]))
+    launches = {}  # (ID, kernel) -> metric -> value
+    header = None
+    for row in csv.reader(io.StringIO(p.stdout)):
+        if row and row[0] == "ID":
+            header = row
+            continue
+        if header is None or len(row) != len(header):
+            continue
+        rec = dict(zip(header, row))
+        key = (rec["ID"], rec["Kernel Name"].split("(")[0])
+        launches.setdefault(key, {})[rec["Metric Name"]] = num(rec["Metric Value"])
+    out = {}
+    for (_, name), values in sorted(launches.items(), key=lambda kv: int(kv[0][0])):
+        for key, (a, b) in KERNEL_METRICS.items():
+            out.setdefault(name, {}).setdefault(key, []).append((values.get(a) or 0) + (values.get(b) or 0))
+    return out
+
+
+def compare_ncu_kernels(sample, doc, outdir):
+    """Each kernel's TMA sectors (exact) and L1-L2 sectors (within 2%: L1 hits vary between runs)
+    per launch against ncu's."""
+    ncu = ncu_kernel_metrics(sample, outdir)
+    for k in doc["kernels"]:
+        short = k["name"].split("(")[0]
+        kc = k["kernel_counters"] or {}
+        theirs = ncu.get(short)
+        check(theirs is not None, f"{short}: not in ncu's per-kernel metrics")
+        if theirs is None:
+            continue
+        for key, tolerance in (("tma_sectors", 0), ("l1_l2_sectors", 0.02)):
+            ours = (kc.get(key) or 0) / k["launches"]
+            mean = sum(theirs[key]) / len(theirs[key])
+            ok = abs(ours - mean) <= tolerance * max(mean, 1) + 1e-6
+            print(f"{short:22s} {key:14s} a launch: coalprobe {ours:<12g} ncu {mean:<12g} "
+                  f"{'ok' if ok else 'DIFFERENT'}")
+            check(ok, f"{short} {key}: coalprobe {ours} a launch, ncu {mean}")
+
+
+def check_coverage(doc, cc):
+    """TMA's bytes are the bytes the copies must move, and a kernel whose bytes go mostly through
+    TMA has its excess marked unknown; the other kernels are covered."""
+    for k in doc["kernels"]:
+        short = k["name"].split("(")[0]
+        c = k.get("coverage")
+        check(c is not None and c["fraction"] is not None,
+              f"{short}: coverage not measured ({c and c['reason']})")
+        if not c or c["fraction"] is None:
+            continue
+        print(f"{short:22s} coverage {c['fraction']:.4f}  attributed {c['attributed_bytes']:.0f}  "
+              f"L1-L2 {c['l1_l2_bytes']:.0f}  TMA {c['tma_load_bytes']:.0f}+{c['tma_store_bytes']:.0f}"
+              f"  other {c['other_bytes']:.0f}  excess known {c['excess_known']}")
+        want = TMA_BYTES.get(short, 0) * k["launches"] if cc >= 9.0 else 0
+        check(c["tma_load_bytes"] == want and c["tma_store_bytes"] == 0,
+              f"{short}: TMA bytes {c['tma_load_bytes']} + {c['tma_store_bytes']}, expected {want}")
+        if want:
+            check(c["fraction"] < 0.9 and not c["excess_known"] and c["reason"],
+                  f"{short}: coverage {c['fraction']} with {want} bytes of TMA, excess known "
+                  f"{c['excess_known']}")
+        else:
+            check(c["fraction"] >= 0.9 and c["excess_known"],
+                  f"{short}: coverage {c['fraction']}, excess known {c['excess_known']}")
+    t = doc["totals"]["coverage"]
+    s = sum(k["coverage"]["attributed_bytes"] for k in doc["kernels"] if k.get("coverage"))
+    check(t is not None and abs(t["attributed_bytes"] - s) < 1e-6,
+          f"program coverage attributed {t and t['attributed_bytes']}, its kernels {s}")
+    check(t is not None and t["excess_known"] == (cc < 9.0),
+          f"program excess known {t and t['excess_known']} with TMA kernels in it")
+    if cc >= 9.0:
+        k = [k for k in doc["kernels"] if k["name"].startswith("tma_tile2d")]
+        tma = [i for i in doc["instructions"] if k and i["kernel_index"] == k[0]["index"]
+               and i["kind"] == "tma.ld"]
+        blocks = N // 256
+        check(len(tma) == 1 and tma[0]["tma_requests"] == blocks * LAUNCHES and tma[0]["rank"],
+              f"tma_tile2d: TMA instructions {[(i['tma_requests'], i['rank']) for i in tma]}, "
+              f"expected one of {blocks * LAUNCHES} executions, ranked")
 
 
 def check_kernels(doc):
@@ -211,6 +309,8 @@ def main():
     if cc is None or cc < 8.0:
         print(f"compute capability {cc}: no cp.async, skipped")
         return 77
+    if cc < 9.0:
+        del RUNS["tma_tile2d"]
     with tempfile.TemporaryDirectory() as tmp:
         report = os.path.join(outdir or tmp, "trace_async.json")
         p = subprocess.run([coalprobe, "trace", "--top", "9", "--format", "json", "-o", report,
@@ -225,6 +325,7 @@ def main():
         check_kernels(doc)
         check_report(doc)
         check_kinds(doc, cc)
+        check_coverage(doc, cc)
         table = subprocess.run([coalprobe, "trace", "--top", "9", "--", sample, str(LAUNCHES)],
                                capture_output=True, text=True)
         print(table.stdout)
@@ -233,6 +334,7 @@ def main():
                 f.write(table.stdout)
         if shutil.which("ncu"):
             compare_ncu(sample, doc, outdir)
+            compare_ncu_kernels(sample, doc, outdir)
         else:
             print("no ncu: the comparison with Nsight Compute is skipped")
     print("FAILED" if failures else "passed")

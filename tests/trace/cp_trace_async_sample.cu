@@ -5,11 +5,16 @@
 // Nsight Compute. After the direct launches, the 4-byte and the 16-byte copy are captured into a
 // CUDA graph (one after the other on one stream), the graph is launched 3 times, and the 4-byte
 // copy once more directly: each kernel's launches and counts must include the graph's. A fourth
-// kernel has a TMA bulk copy (sm_90 and later), local memory and a reduction (kinds_mix).
+// kernel has a TMA bulk copy (sm_90 and later), local memory and a reduction (kinds_mix). On
+// sm_90 and later a 2-D tensor-map copy (tma_tile2d: each block's 32 x 8 tile of a 1024 x 1024
+// float matrix through cuTensorMapEncodeTiled and UTMALDG, stored with STG) runs too, and on
+// every GPU a read-only lookup (readonly_lookup: `const __restrict__` and __ldg of a 4 KB table).
 // On a GPU below sm_80 (no cp.async) the copies are plain loads and stores.
 // Usage: cp_trace_async_sample [LAUNCHES]  (each kernel LAUNCHES times directly, default 3)
 #include <cstdio>
 #include <cstdlib>
+#include <cuda.h> // CUtensorMap (a type only: the encoder comes from the runtime's entry point)
+#include <cudaTypedefs.h>
 #include <cuda_runtime.h>
 
 #include "../cp_sample.h"
@@ -73,6 +78,41 @@ __global__ void async_copy4_strided(const float *in, float *out, int n, int stri
                          (long long)(blockIdx.x * blockDim.x + threadIdx.x) * stride % n);
 }
 
+// The 2-D copy's matrix and tile: kWidth x kWidth floats, tiles of kTileCols x kTileRows (128-byte
+// rows: whole sectors), one a block of kThreads.
+static const int kWidth = 1024, kTileCols = 32, kTileRows = kThreads / kTileCols;
+
+// One mbarrier of the block, initialised by thread 0 for one arrival, then expecting `bytes`.
+__device__ __forceinline__ unsigned tma_barrier_arm(unsigned long long *bar, unsigned bytes)
+{
+    unsigned b = (unsigned)__cvta_generic_to_shared(bar);
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    if (threadIdx.x == 0) {
+        asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;\n" ::"r"(b) : "memory");
+        asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+    }
+    __syncthreads();
+    if (threadIdx.x == 0)
+        asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(b), "r"(bytes)
+                     : "memory");
+#endif
+    return b;
+}
+
+// Waits until the copies expected on the mbarrier at shared address b have landed.
+__device__ __forceinline__ void tma_barrier_wait(unsigned b)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    unsigned done = 0;
+    while (!done)
+        asm volatile("{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], 0;\n"
+                     " selp.u32 %0, 1, 0, p;\n}\n"
+                     : "=r"(done)
+                     : "r"(b)
+                     : "memory");
+#endif
+}
+
 // The other kinds of memory instruction: on sm_90 and later a TMA bulk copy of the block's tile
 // into shared memory by thread 0 (UBLKCP, waited for on an mbarrier), elsewhere a plain copy;
 // a stack array indexed at run time (local memory: STL, LDL); and an atomic add of every thread
@@ -83,28 +123,13 @@ __global__ void kinds_mix(const float *in, float *out, unsigned *counter, int n,
     int i = blockIdx.x * blockDim.x + threadIdx.x;
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     __shared__ alignas(8) unsigned long long bar;
-    unsigned b = (unsigned)__cvta_generic_to_shared(&bar);
-    if (threadIdx.x == 0) {
-        asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;\n" ::"r"(b) : "memory");
-        asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
-    }
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(b),
-                     "r"(kThreads * 4)
-                     : "memory");
+    unsigned b = tma_barrier_arm(&bar, kThreads * 4);
+    if (threadIdx.x == 0)
         asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], "
                      "[%1], %2, [%3];\n" ::"r"((unsigned)__cvta_generic_to_shared(tile)),
                      "l"(in + (size_t)blockIdx.x * kThreads), "r"(kThreads * 4), "r"(b)
                      : "memory");
-    }
-    unsigned done = 0;
-    while (!done)
-        asm volatile("{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], 0;\n"
-                     " selp.u32 %0, 1, 0, p;\n}\n"
-                     : "=r"(done)
-                     : "r"(b)
-                     : "memory");
+    tma_barrier_wait(b);
 #else
     if (i < n)
         tile[threadIdx.x] = in[i];
@@ -117,6 +142,73 @@ __global__ void kinds_mix(const float *in, float *out, unsigned *counter, int n,
         out[i] = stack[pick & 15];
         atomicAdd(counter, 1u);
     }
+}
+
+// Block b's tile of the matrix the tensor map describes, copied by TMA (UTMALDG.2D) into shared
+// memory and stored to the same place of out: out == in, 4 MiB through TMA a launch.
+__global__ void tma_tile2d(const __grid_constant__ CUtensorMap map, float *out)
+{
+    __shared__ alignas(128) float tile[kTileRows][kTileCols];
+    __shared__ alignas(8) unsigned long long bar;
+    int tx = blockIdx.x % (kWidth / kTileCols), ty = blockIdx.x / (kWidth / kTileCols);
+    unsigned b = tma_barrier_arm(&bar, sizeof tile);
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    if (threadIdx.x == 0)
+        asm volatile(
+            "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes "
+            "[%0], [%1, {%2, %3}], [%4];\n" ::"r"((unsigned)__cvta_generic_to_shared(tile)),
+            "l"((unsigned long long)&map), "r"(tx * kTileCols), "r"(ty * kTileRows), "r"(b)
+            : "memory");
+#endif
+    tma_barrier_wait(b);
+    int r = threadIdx.x / kTileCols, c = threadIdx.x % kTileCols;
+    out[(size_t)(ty * kTileRows + r) * kWidth + tx * kTileCols + c] = tile[r][c];
+}
+
+// out[i] = table[i % kTable] through the read-only path (LDG.E.CONSTANT): a 4 KB table that
+// stays in L1.
+static const int kTable = 1024;
+__global__ void readonly_lookup(const float *__restrict__ table, float *__restrict__ out, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        out[i] = __ldg(&table[i % kTable]);
+}
+
+// A tensor map of in as a kWidth x kWidth float matrix in tiles of kTileCols x kTileRows,
+// encoded through the driver's cuTensorMapEncodeTiled (found through the runtime).
+static cudaError_t encode_map(const float *in, CUtensorMap *map)
+{
+    void *fn = nullptr;
+    cudaDriverEntryPointQueryResult found;
+    cudaError_t e = cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000,
+                                                     cudaEnableDefault, &found);
+    if (e != cudaSuccess || found != cudaDriverEntryPointSuccess || !fn)
+        return e != cudaSuccess ? e : cudaErrorSymbolNotFound;
+    cuuint64_t dims[2] = {kWidth, kWidth}, strides[1] = {kWidth * sizeof(float)};
+    cuuint32_t box[2] = {kTileCols, kTileRows}, steps[2] = {1, 1};
+    CUresult r = ((PFN_cuTensorMapEncodeTiled_v12000)fn)(
+        map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, (void *)in, dims, strides, box, steps,
+        CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_NONE,
+        CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    if (r != CUDA_SUCCESS) {
+        fprintf(stderr, "cp_trace_async_sample: cuTensorMapEncodeTiled failed: %d\n", (int)r);
+        return cudaErrorInvalidValue;
+    }
+    return cudaSuccess;
+}
+
+// out[i] == table[i % kTable] == in[i % kTable], read back from the device into host
+static cudaError_t check_lookup(const float *out, float *host)
+{
+    cudaError_t e = cudaMemcpy(host, out, kN * sizeof(float), cudaMemcpyDeviceToHost);
+    for (int i = 0; e == cudaSuccess && i < kN; i += 4099)
+        if (host[i] != cp_sample_value(i % kTable)) {
+            fprintf(stderr, "cp_trace_async_sample: out[%d] = %g after readonly_lookup\n", i,
+                    host[i]);
+            e = cudaErrorUnknown;
+        }
+    return e;
 }
 
 // out[i] == in[i], read back from the device into host; what: after which kernel
@@ -178,6 +270,26 @@ int main(int argc, char **argv)
     }
     CHECK(check_copy(out, host, "kinds_mix"));
     CHECK(cudaFree(counter));
+    // the read-only lookup, and on sm_90 and later the tensor-map copy
+    for (int l = 0; l < launches; l++) {
+        readonly_lookup<<<kN / kThreads, kThreads>>>(in, out, kN);
+        CHECK(cudaGetLastError());
+    }
+    CHECK(cudaDeviceSynchronize());
+    CHECK(check_lookup(out, host));
+    int device = 0, major = 0;
+    CHECK(cudaGetDevice(&device));
+    CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+    if (major >= 9) {
+        CUtensorMap map;
+        CHECK(encode_map(in, &map));
+        for (int l = 0; l < launches; l++) {
+            tma_tile2d<<<kN / kThreads, kThreads>>>(map, out);
+            CHECK(cudaGetLastError());
+        }
+        CHECK(cudaDeviceSynchronize());
+        CHECK(check_copy(out, host, "tma_tile2d"));
+    }
     // the strided copy again, so that the checks below read its output
     async_copy4_strided<<<kN / kThreads, kThreads>>>(in, out, kN, kStride);
     CHECK(cudaGetLastError());
@@ -204,9 +316,9 @@ int main(int argc, char **argv)
     CHECK(cudaGraphExecDestroy(exec));
     CHECK(cudaGraphDestroy(graph));
     CHECK(cudaStreamDestroy(stream));
-    printf("cp_trace_async_sample: %d launches of 4 kernels, a graph of 2 launched %d times, "
+    printf("cp_trace_async_sample: %d launches of %d kernels, a graph of 2 launched %d times, "
            "outputs checked\n",
-           launches, kGraphLaunches);
+           launches, major >= 9 ? 6 : 5, kGraphLaunches);
     free(host);
     CHECK(cudaFree(in));
     CHECK(cudaFree(out));
