@@ -43,7 +43,7 @@ struct cp_inject_kernels {
     size_t dropped = 0;
     size_t passes = 0;             // replay passes per launch the metrics need
     bool user_replay = false;      // one pass: counted as the program runs, no kernel replay
-    bool coverage_dropped = false; // the lean set lost its coverage metrics to stay one pass
+    int set = CP_INJECT_KSET_FULL; // the set opened (the lean set's fallback included)
     std::string open_times;        // seconds of each step of open_impl, for COALPROBE_TRACE_DEBUG
 };
 
@@ -258,11 +258,14 @@ int open_impl(cp_inject_kernels *k, const char *chip, int set, char *why, size_t
     int rc = open_host(k, chip, set, why, why_size, since);
     if (rc == 0)
         rc = open_config(k, why, why_size, since);
-    if (rc == 0 && set == CP_INJECT_KSET_LEAN && k->passes > 1) {
-        // one pass is what makes the lean set cheap: without the coverage metrics, then
+    k->set = set;
+    // one pass is what makes the lean set cheap: without TMA's sectors, then without L2's
+    for (int fallback : {CP_INJECT_KSET_LEAN_NO_TMA, CP_INJECT_KSET_LEAN_BASE}) {
+        if (rc != 0 || set != CP_INJECT_KSET_LEAN || k->passes <= 1)
+            break;
         release_host(k);
-        k->coverage_dropped = true;
-        rc = open_host(k, chip, CP_INJECT_KSET_LEAN_BASE, why, why_size, since);
+        k->set = fallback;
+        rc = open_host(k, chip, fallback, why, why_size, since);
         if (rc == 0)
             rc = open_config(k, why, why_size, since);
     }
@@ -297,11 +300,11 @@ extern "C" int cp_inject_kernel_metric_wanted(int m, int set)
     if (set == CP_INJECT_KSET_FULL)
         return m >= 0 && m < CP_CUPTI_KM_COUNT;
     switch (m) {
-    case CP_CUPTI_KM_L2_READ_SECTORS:
-    case CP_CUPTI_KM_L2_WRITE_SECTORS:
     case CP_CUPTI_KM_TMA_LD_SECTORS:
     case CP_CUPTI_KM_TMA_ST_SECTORS:
         return set == CP_INJECT_KSET_LEAN;
+    case CP_CUPTI_KM_L2_SECTORS:
+        return set == CP_INJECT_KSET_LEAN || set == CP_INJECT_KSET_LEAN_NO_TMA;
     case CP_CUPTI_KM_GLOBAL_LD_SECTORS:
     case CP_CUPTI_KM_GLOBAL_ST_SECTORS:
     case CP_CUPTI_KM_SHARED_LD_REQUESTS:
@@ -325,9 +328,9 @@ extern "C" int cp_inject_kernels_replayed(const cp_inject_kernels *k)
     return !k->user_replay;
 }
 
-extern "C" int cp_inject_kernels_coverage_dropped(const cp_inject_kernels *k)
+extern "C" int cp_inject_kernels_set(const cp_inject_kernels *k)
 {
-    return k->coverage_dropped;
+    return k->set;
 }
 
 extern "C" size_t cp_inject_kernels_passes(const cp_inject_kernels *k)

@@ -15,12 +15,10 @@ static int cp_trace_kc_has(const cp_trace_kernel_counters *kc, int m)
     return (kc->has >> m) & 1u;
 }
 
-/* Sectors of kernel metrics a and b together, in bytes; NAN unless both were recorded. */
-static double cp_trace_kc_bytes(const cp_trace_kernel_counters *kc, int a, int b)
+/* Kernel metric m, a count of sectors, in bytes; NAN unless it was recorded. */
+static double cp_trace_kc_bytes(const cp_trace_kernel_counters *kc, int m)
 {
-    if (!cp_trace_kc_has(kc, a) || !cp_trace_kc_has(kc, b))
-        return NAN;
-    return (kc->value[a] + kc->value[b]) * CP_SECTOR_BYTES;
+    return cp_trace_kc_has(kc, m) ? kc->value[m] * CP_SECTOR_BYTES : NAN;
 }
 
 static double cp_trace_positive(double v)
@@ -52,8 +50,9 @@ static void cp_trace_coverage_parts(cp_trace_coverage *c)
     cp_trace_coverage_fraction(c);
 }
 
-/* The reason text of a fraction below CP_TRACE_COVERAGE_KNOWN. */
-static void cp_trace_coverage_why(cp_trace_coverage *c)
+/* The reason text of a fraction below CP_TRACE_COVERAGE_KNOWN; tma_ran: the kernel ran TMA
+ * copies (whose bytes, when TMA's sectors were not counted apart, are among the others). */
+static void cp_trace_coverage_why(cp_trace_coverage *c, int tma_ran)
 {
     char tma[32], other[32];
     double tma_bytes = cp_trace_coverage_tma(c);
@@ -68,6 +67,11 @@ static void cp_trace_coverage_why(cp_trace_coverage *c)
         snprintf(c->reason, sizeof c->reason,
                  "TMA copies moved %s between L1 and L2, which no per-instruction counter sees",
                  tma);
+    else if (tma_ran && isnan(c->tma_load_bytes))
+        snprintf(c->reason, sizeof c->reason,
+                 "%s moved between L1 and L2 that no per-instruction counter sees: its TMA "
+                 "copies' bytes among them (--kernel-counters full counts those apart)",
+                 other);
     else
         snprintf(c->reason, sizeof c->reason,
                  "%s moved between L1 and L2 by paths no per-instruction counter sees (local "
@@ -81,13 +85,9 @@ void cp_trace_coverage_of(const cp_trace_kernel *k, cp_trace_coverage *c)
     const cp_trace_kernel_counters *kc = &k->kc;
     c->attributed_bytes =
         k->from == CP_TRACE_FROM_NONE ? NAN : cp_trace_positive(k->d.sectors) * CP_SECTOR_BYTES;
-    c->l1_l2_bytes = cp_trace_kc_bytes(kc, CP_TRACE_K_L2_READ, CP_TRACE_K_L2_WRITE);
-    c->tma_load_bytes = cp_trace_kc_has(kc, CP_TRACE_K_TMA_LD)
-                            ? kc->value[CP_TRACE_K_TMA_LD] * CP_SECTOR_BYTES
-                            : NAN;
-    c->tma_store_bytes = cp_trace_kc_has(kc, CP_TRACE_K_TMA_ST)
-                             ? kc->value[CP_TRACE_K_TMA_ST] * CP_SECTOR_BYTES
-                             : NAN;
+    c->l1_l2_bytes = cp_trace_kc_bytes(kc, CP_TRACE_K_L2);
+    c->tma_load_bytes = cp_trace_kc_bytes(kc, CP_TRACE_K_TMA_LD);
+    c->tma_store_bytes = cp_trace_kc_bytes(kc, CP_TRACE_K_TMA_ST);
     cp_trace_coverage_parts(c);
     int uncounted_ran =
         cp_trace_positive(k->d.tma_requests) + cp_trace_positive(k->d.local_requests) > 0;
@@ -97,7 +97,7 @@ void cp_trace_coverage_of(const cp_trace_kernel *k, cp_trace_coverage *c)
     } else if (isfinite(c->fraction)) {
         c->excess_known = c->fraction >= CP_TRACE_COVERAGE_KNOWN;
         if (!c->excess_known)
-            cp_trace_coverage_why(c);
+            cp_trace_coverage_why(c, cp_trace_positive(k->d.tma_requests) > 0);
     } else {
         /* without the L1-L2 counters only the instructions that ran tell */
         c->excess_known = !uncounted_ran;

@@ -67,10 +67,9 @@ enum {
     CP_TRACE_K_LD_INSTRUCTIONS, /* smsp__inst_executed_op_global_ld.sum */
     CP_TRACE_K_ST_INSTRUCTIONS, /* smsp__inst_executed_op_global_st.sum */
     CP_TRACE_K_DURATION,        /* gpu__time_duration.sum, nanoseconds */
-    CP_TRACE_K_L2_READ,  /* l1tex__m_xbar2l1tex_read_sectors.sum: every sector L1 read from L2 */
-    CP_TRACE_K_L2_WRITE, /* l1tex__m_l1tex2xbar_write_sectors.sum: every sector L1 wrote to L2 */
-    CP_TRACE_K_TMA_LD,   /* l1tex__m_xbar2l1tex_read_sectors_mem_global_op_tma_ld.sum */
-    CP_TRACE_K_TMA_ST,   /* l1tex__m_l1tex2xbar_write_sectors_mem_global_op_tma_st.sum */
+    CP_TRACE_K_L2,              /* lts__t_sectors_srcunit_tex.sum: sectors L2 served L1, every op */
+    CP_TRACE_K_TMA_LD,          /* l1tex__m_xbar2l1tex_read_sectors_mem_global_op_tma_ld.sum */
+    CP_TRACE_K_TMA_ST,          /* l1tex__m_l1tex2xbar_write_sectors_mem_global_op_tma_st.sum */
     CP_TRACE_KNMETRICS
 };
 

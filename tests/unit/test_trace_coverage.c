@@ -98,34 +98,35 @@ static void test_cases(void)
     k.d.tma_requests = 64;
     cp_trace_coverage_of(&k, &c);
     CHECK(isnan(c.fraction) && !c.excess_known);
-    /* only the L2 read counter: still no fraction (both directions are needed) */
-    set_kc(&k, CP_TRACE_K_L2_READ, 1000);
-    cp_trace_coverage_of(&k, &c);
-    CHECK(isnan(c.fraction));
     /* nothing moved at all: everything there is was counted */
     k = counted();
     k.d.sectors = 0;
-    set_kc(&k, CP_TRACE_K_L2_READ, 0);
-    set_kc(&k, CP_TRACE_K_L2_WRITE, 0);
+    set_kc(&k, CP_TRACE_K_L2, 0);
     cp_trace_coverage_of(&k, &c);
     CHECK(c.fraction == 1 && c.excess_known);
     /* at the edge: 90% counted is enough, just below is not */
     k = counted();
     k.d.sectors = 9000;
-    set_kc(&k, CP_TRACE_K_L2_READ, 10000);
-    set_kc(&k, CP_TRACE_K_L2_WRITE, 0);
+    set_kc(&k, CP_TRACE_K_L2, 10000);
     cp_trace_coverage_of(&k, &c);
     CHECK(near(c.fraction, 0.9) && c.excess_known);
-    set_kc(&k, CP_TRACE_K_L2_READ, 10001);
+    set_kc(&k, CP_TRACE_K_L2, 10001);
     cp_trace_coverage_of(&k, &c);
     CHECK(c.fraction < 0.9 && !c.excess_known);
     /* TMA stores count like TMA loads */
     k.d.sectors = 32768;
-    set_kc(&k, CP_TRACE_K_L2_READ, 0);
-    set_kc(&k, CP_TRACE_K_L2_WRITE, 2 * 32768);
+    set_kc(&k, CP_TRACE_K_L2, 2 * 32768);
     set_kc(&k, CP_TRACE_K_TMA_ST, 32768);
     cp_trace_coverage_of(&k, &c);
     CHECK(near(c.fraction, 0.5) && near(c.tma_store_bytes, 32768 * 32) && isnan(c.tma_load_bytes));
+    /* TMA copies ran but their sectors were not counted apart: they are among the others */
+    k = counted();
+    k.d.tma_requests = 64;
+    set_kc(&k, CP_TRACE_K_L2, 3 * 32768);
+    cp_trace_coverage_of(&k, &c);
+    CHECK(isnan(c.tma_load_bytes) && near(c.other_bytes, 2.0 * 32768 * 32) &&
+          near(c.fraction, 1.0 / 3) && !c.excess_known);
+    CHECK_STR_CONTAINS(c.reason, "its TMA copies' bytes among them");
     /* a kernel launched and not counted has no coverage */
     k = counted();
     k.from = CP_TRACE_FROM_NONE;

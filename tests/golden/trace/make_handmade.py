@@ -216,7 +216,7 @@ def kinds():
     return L
 
 
-KCOV = ["l1tex__m_xbar2l1tex_read_sectors.sum", "l1tex__m_l1tex2xbar_write_sectors.sum",
+KCOV = ["lts__t_sectors_srcunit_tex.sum",
         "l1tex__m_xbar2l1tex_read_sectors_mem_global_op_tma_ld.sum",
         "l1tex__m_l1tex2xbar_write_sectors_mem_global_op_tma_st.sum"]
 
@@ -244,7 +244,7 @@ def coverage():
 
     def krec(fn, lds, sts, ldi, sti, l2r, l2w, tld, tst, ns):
         return T("kernel", 0, fn, "-", "-", lds, sts, "-", "-", 0, 0, "-", "-", "-", "-", ldi, sti,
-                 ns, l2r, l2w, tld, tst)
+                 ns, l2r + l2w, tld, tst)
 
     L = ["coalprobe-trace-raw\t2", LABEL, T("process", 9700, 9699, "./coverage"), DEV,
          T("metrics", *(M + KINDS)), T("kernel_metrics", *(KM + KCOV)),
