@@ -42,6 +42,7 @@
 #include "cp_inject_format.h"
 #include "cp_inject_graphs.h"
 #include "cp_inject_kernels.h"
+#include "cp_inject_tensormaps.h"
 #include "cp_trace_lock.h"
 #include "cp_trace_raw.h"
 
@@ -1081,7 +1082,10 @@ static void CUPTIAPI cp_inject_callback(void *userdata, CUpti_CallbackDomain dom
         return;
     inside = 1;
     pthread_mutex_lock(&cp_inject_state.lock);
-    if (!cp_inject_state.stopped && getpid() == cp_inject_state.pid) {
+    if (domain == CUPTI_CB_DOMAIN_DRIVER_API && getpid() == cp_inject_state.pid &&
+        cp_inject_tmaps_call(cbid, data)) {
+        /* a tensor map: recorded even where CUPTI refused the counters */
+    } else if (!cp_inject_state.stopped && getpid() == cp_inject_state.pid) {
         if (domain == CUPTI_CB_DOMAIN_RESOURCE) {
             const CUpti_ResourceData *rd = data;
             if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_CREATED)
@@ -1112,6 +1116,7 @@ static void cp_inject_at_exit(void)
         while (cp_inject_state.ncontexts > 0 && !cp_inject_state.stopped)
             cp_inject_context_destroying(cp_inject_state.context[cp_inject_state.ncontexts - 1]);
         cp_inject_write_launches();
+        cp_inject_tmaps_write(cp_inject_state.raw);
         for (int i = 0; i < CP_INJECT_T_COUNT; i++) {
             fprintf(cp_inject_state.raw, "time\t%s\t", cp_inject_phase_names[i]);
             cp_inject_put_double(cp_inject_state.phase_seconds[i], 6);
@@ -1248,6 +1253,7 @@ CP_INJECT_EXPORT int InitializeInjection(void)
         CP_INJECT_CUPTI(cuptiEnableCallback(1, cp_inject_state.subscriber,
                                             CUPTI_CB_DOMAIN_DRIVER_API, launches[i]),
                         goto out);
+    CP_INJECT_CUPTI_NOTE(cp_inject_tmaps_enable(cp_inject_state.subscriber), (void)0);
     ok = 1;
 out:
     if (cp_inject_state.raw)

@@ -66,6 +66,57 @@ static void cp_trace_json_options(cp_json *j, cJSON *root, const cp_trace_option
     cp_json_number(j, opt, "min_coverage", o->min_coverage);
 }
 
+/* n numbers as an array under key. */
+static void cp_trace_json_u64s(cp_json *j, cJSON *o, const char *key, const uint64_t *v, size_t n)
+{
+    cJSON *a = cp_json_array(j, o, key);
+    for (size_t i = 0; a && i < n; i++) {
+        cJSON *x = cp_json_check(j, cJSON_CreateNumber((double)v[i]));
+        if (x && !cJSON_AddItemToArray(a, x)) {
+            cJSON_Delete(x);
+            j->failed = 1;
+        }
+    }
+}
+
+/* The tensor maps the process encoded on the host, when its library watched them. */
+static void cp_trace_json_tmaps(cp_json *j, cJSON *o, const cp_trace_process *p)
+{
+    if (!p->tmaps_watched)
+        return;
+    cJSON *list = cp_json_array(j, o, "tensor_maps");
+    for (size_t i = 0; i < p->ntmaps; i++) {
+        const cp_trace_tmap *m = &p->tmaps[i];
+        cp_trace_tmap_judgement jm;
+        cp_trace_tmap_judge(m, &jm);
+        cJSON *x = cp_json_append(j, list);
+        cp_json_u64(j, x, "count", m->count);
+        cp_json_string(j, x, "kind", m->kind);
+        cp_json_string(j, x, "data_type", m->data_type);
+        cp_json_number(j, x, "element_size_bytes", m->element_bits ? m->element_bits / 8.0 : NAN);
+        cp_json_number(j, x, "rank", m->rank);
+        cp_trace_json_u64s(j, x, "global_dims", m->dims, m->rank);
+        cp_trace_json_u64s(j, x, "global_strides_bytes", m->strides, m->rank - 1);
+        cp_trace_json_u64s(j, x, "box_dims", m->box, m->nbox);
+        cp_trace_json_u64s(j, x, "element_strides", m->element_strides, m->rank);
+        cp_json_string(j, x, "interleave", m->interleave);
+        cp_json_string(j, x, "swizzle", m->swizzle);
+        cp_json_string(j, x, "l2_promotion", m->l2_promotion);
+        cp_json_string(j, x, "oob_fill", m->oob_fill);
+        cp_json_u64(j, x, "address_alignment_bytes", m->alignment);
+        if (jm.known)
+            cp_json_bool(j, x, "whole_sectors", jm.whole_sectors);
+        else
+            cp_json_null(j, x, "whole_sectors");
+        cp_json_number(j, x, "row_bytes", jm.known ? (double)jm.row_bytes : NAN);
+        cp_json_number(j, x, "row_sectors_bytes", jm.known ? (double)jm.row_sectors_bytes : NAN);
+        cp_json_string(j, x, "whole_sectors_reason", jm.reason);
+    }
+    cp_json_u64(j, o, "tensor_map_encodes", p->tmap_encodes);
+    cp_json_u64(j, o, "tensor_map_encodes_unrecorded", p->tmap_unrecorded);
+    cp_json_u64(j, o, "tensor_map_address_replacements", p->tmap_replaced);
+}
+
 static void cp_trace_json_processes(cp_json *j, cJSON *root, const cp_trace *t)
 {
     cJSON *list = cp_json_array(j, root, "processes");
@@ -89,6 +140,7 @@ static void cp_trace_json_processes(cp_json *j, cJSON *root, const cp_trace *t)
             cp_json_string(j, d, "name", proc->devices[i].name);
             cp_json_string(j, d, "compute_capability", proc->devices[i].cc);
         }
+        cp_trace_json_tmaps(j, o, proc);
         cJSON *missing = cp_json_array(j, o, "missing_metrics");
         for (size_t i = 0; i < proc->nmissing; i++) {
             cJSON *m = cp_json_append(j, missing);

@@ -662,6 +662,78 @@ static int cp_trace_read_end(cp_trace_reader *r, char **f, size_t nf)
     return 0;
 }
 
+/* n (exactly) comma-separated decimal numbers of 1..max into v; "-" is the empty list. */
+static int cp_trace_parse_list(const char *s, uint64_t max, uint64_t *v, size_t n)
+{
+    if (strcmp(s, "-") == 0)
+        return n == 0 ? 0 : -1;
+    size_t i = 0;
+    for (const char *at = s;; i++) {
+        const char *comma = strchr(at, ',');
+        size_t len = comma ? (size_t)(comma - at) : strlen(at);
+        if (i == n || cp_number_u64(at, len, max, 1, &v[i]) != CP_NUMBER_OK || v[i] == 0)
+            return -1;
+        if (!comma)
+            break;
+        at = comma + 1;
+    }
+    return i + 1 == n ? 0 : -1;
+}
+
+/* tensor_map COUNT KIND TYPE BITS RANK DIMS STRIDES BOX ESTRIDES INTERLEAVE SWIZZLE L2 OOB ALIGN */
+static int cp_trace_read_tensor_map(cp_trace_reader *r, char **f, size_t nf)
+{
+    cp_trace_tmap m = {0};
+    uint64_t rank = 0, bits = 0;
+    if (nf != 15 || cp_trace_parse_u64(f[1], UINT64_MAX, &m.count) != 0 || m.count == 0 ||
+        (strcmp(f[2], "tiled") != 0 && strcmp(f[2], "im2col") != 0 &&
+         strcmp(f[2], "im2col_wide") != 0) ||
+        !f[3][0] ||
+        (strcmp(f[4], "-") != 0 && (cp_trace_parse_u64(f[4], 64, &bits) != 0 || bits == 0)) ||
+        cp_trace_parse_u64(f[5], CP_TRACE_TMAP_RANK, &rank) != 0 || rank == 0)
+        return -1;
+    m.rank = (unsigned)rank;
+    m.nbox = strcmp(f[2], "tiled") == 0 ? m.rank : 2;
+    if (cp_trace_parse_list(f[6], UINT64_MAX, m.dims, m.rank) != 0 ||
+        cp_trace_parse_list(f[7], UINT64_MAX, m.strides, m.rank - 1) != 0 ||
+        cp_trace_parse_list(f[8], UINT32_MAX, m.box, m.nbox) != 0 ||
+        cp_trace_parse_list(f[9], UINT32_MAX, m.element_strides, m.rank) != 0 ||
+        cp_trace_parse_u64(f[14], 256, &m.alignment) != 0 || m.alignment == 0 ||
+        (m.alignment & (m.alignment - 1)) != 0)
+        return -1;
+    for (int i = 10; i < 14; i++)
+        if (!f[i][0])
+            return -1;
+    m.element_bits = (unsigned)bits;
+    cp_trace_tmap *x = cp_trace_append(r, (void **)&r->p->tmaps, &r->p->ntmaps, sizeof *x);
+    if (!x)
+        return 0;
+    *x = m;
+    x->kind = cp_trace_dup(r, f[2]);
+    x->data_type = cp_trace_dup(r, f[3]);
+    x->interleave = cp_trace_dup(r, f[10]);
+    x->swizzle = cp_trace_dup(r, f[11]);
+    x->l2_promotion = cp_trace_dup(r, f[12]);
+    x->oob_fill = cp_trace_dup(r, f[13]);
+    return 0;
+}
+
+/* tensor_map_calls ENCODES UNRECORDED REPLACED */
+static int cp_trace_read_tensor_map_calls(cp_trace_reader *r, char **f, size_t nf)
+{
+    cp_trace_process *p = r->p;
+    uint64_t encodes, unrecorded, replaced;
+    if (nf != 4 || cp_trace_parse_u64(f[1], UINT64_MAX, &encodes) != 0 ||
+        cp_trace_parse_u64(f[2], UINT64_MAX, &unrecorded) != 0 ||
+        cp_trace_parse_u64(f[3], UINT64_MAX, &replaced) != 0 || unrecorded > encodes)
+        return -1;
+    p->tmaps_watched = 1;
+    p->tmap_encodes += encodes;
+    p->tmap_unrecorded += unrecorded;
+    p->tmap_replaced += replaced;
+    return 0;
+}
+
 static int cp_trace_read_process_metrics(cp_trace_reader *r, char **f, size_t nf)
 {
     return cp_trace_read_metrics(r, f, nf, 0);
@@ -695,6 +767,8 @@ static const struct {
     {"note", cp_trace_read_note},
     {"time", cp_trace_read_time},
     {"end", cp_trace_read_end},
+    {"tensor_map", cp_trace_read_tensor_map},
+    {"tensor_map_calls", cp_trace_read_tensor_map_calls},
 };
 
 /* One line, split into fields and unescaped: -1 when it is malformed. */
@@ -828,6 +902,12 @@ static void cp_trace_process_free(cp_trace_process *p)
     for (size_t i = 0; i < p->nnotes; i++)
         free(p->notes[i]);
     free(p->notes);
+    for (size_t i = 0; i < p->ntmaps; i++) {
+        cp_trace_tmap *m = &p->tmaps[i];
+        free(m->kind), free(m->data_type), free(m->interleave), free(m->swizzle);
+        free(m->l2_promotion), free(m->oob_fill);
+    }
+    free(p->tmaps);
     memset(p, 0, sizeof *p);
 }
 

@@ -59,6 +59,34 @@
  *                                          range profiler's replay), kernel_counters,
  *                                          instruction_records, module_copies, injected (from
  *                                          the injection's start to the process's end)
+ *   tensor_map COUNT KIND TYPE BITS RANK DIMS STRIDES BOX ESTRIDES INTERLEAVE SWIZZLE L2 OOB ALIGN
+ *                                          one distinct tensor map (TMA descriptor) the process
+ *                                          encoded on the host, written at its end: COUNT
+ *                                          successful encodes of these fields (the address aside);
+ *                                          KIND tiled, im2col or im2col_wide (the call); TYPE the
+ *                                          data type (uint8 ... float16, bfloat16, tfloat32,
+ *                                          16u4_align8b, ...); BITS its element size in bits ("-"
+ *                                          for a type this library does not know); RANK 1 to 5;
+ *                                          DIMS the RANK global dimensions (elements), STRIDES
+ *                                          the RANK-1 global strides in bytes ("-" for rank 1),
+ *                                          BOX the box: RANK boxDim values for tiled, the two
+ *                                          values channelsPerPixel,pixelsPerColumn for im2col;
+ *                                          ESTRIDES the RANK element strides; lists joined by
+ *                                          commas, innermost first. INTERLEAVE none, 16B, 32B;
+ *                                          SWIZZLE none, 32B, 64B, 128B, 128B_atom_32B,
+ *                                          128B_atom_32B_flip_8B, 128B_atom_64B; L2 (promotion)
+ *                                          none, 64B, 128B, 256B; OOB (fill) none,
+ *                                          nan_request_zero_fma; an enumerator of a later driver
+ *                                          as unknown_N. ALIGN: the largest power of two dividing
+ *                                          the global address, at most 256
+ *   tensor_map_calls ENCODES UNRECORDED REPLACED
+ *                                          written at the end after the tensor_map records, by a
+ *                                          library that watched the tensor map calls (a file
+ *                                          without it says nothing about tensor maps): ENCODES
+ *                                          successful encode calls, UNRECORDED of those in no
+ *                                          tensor_map record (the table of 256 distinct maps was
+ *                                          full), REPLACED successful cuTensorMapReplaceAddress
+ *                                          calls (an address replaced: no new map)
  *   end       FLUSHES LAUNCHES             the process ended normally; a file without it is
  *                                          incomplete (crash, kill, _exit before teardown)
  */

@@ -214,6 +214,37 @@ typedef struct cp_trace_time {
     uint64_t count;
 } cp_trace_time;
 
+#define CP_TRACE_TMAP_RANK 5 /* the driver's largest tensor rank */
+
+/* One distinct tensor map the process encoded on the host (a tensor_map record). */
+typedef struct cp_trace_tmap {
+    uint64_t count;         /* encodes of it */
+    char *kind, *data_type; /* "tiled", "im2col", "im2col_wide"; "float16", ... */
+    unsigned element_bits;  /* 0: unknown */
+    unsigned rank, nbox;
+    uint64_t dims[CP_TRACE_TMAP_RANK];        /* elements, innermost first */
+    uint64_t strides[CP_TRACE_TMAP_RANK - 1]; /* bytes, rank - 1 of them */
+    uint64_t box[CP_TRACE_TMAP_RANK];         /* tiled: rank; im2col: channels, pixels */
+    uint64_t element_strides[CP_TRACE_TMAP_RANK];
+    char *interleave, *swizzle, *l2_promotion, *oob_fill;
+    uint64_t alignment; /* of the global address, at most 256 */
+} cp_trace_tmap;
+
+/* What a tensor map's shape means for the sectors its TMA copies move (cp_trace_tmap_judge). */
+typedef struct cp_trace_tmap_judgement {
+    int known;                  /* 0: the element size is unknown, nothing below is set */
+    uint64_t row_bytes;         /* the box's innermost row: ceil(box[0] * bits / 8) */
+    uint64_t row_sectors_bytes; /* that row rounded up to whole 32-byte sectors */
+    int whole_sectors;          /* row, address alignment and every stride multiples of 32 */
+    char reason[320];           /* why (not) whole sectors, one phrase */
+} cp_trace_tmap_judgement;
+
+/* Judges m (docs/trace.md, "Tensor maps"). */
+void cp_trace_tmap_judge(const cp_trace_tmap *m, cp_trace_tmap_judgement *j);
+
+/* m's n values joined by sep ("64x128"), "-" when n is 0. */
+void cp_trace_tmap_list(char *buf, size_t size, const uint64_t *v, size_t n, const char *sep);
+
 typedef struct cp_trace_process {
     char *file; /* the raw file's name inside the directory */
     long pid, ppid;
@@ -240,6 +271,10 @@ typedef struct cp_trace_process {
     size_t nnotes;
     cp_trace_time *times; /* where the process's time went (time records) */
     size_t ntimes;
+    cp_trace_tmap *tmaps; /* tensor_map records */
+    size_t ntmaps;
+    int tmaps_watched; /* a tensor_map_calls record: the library watched the calls below */
+    uint64_t tmap_encodes, tmap_unrecorded, tmap_replaced; /* from it */
     size_t malformed; /* lines skipped: unknown layout, bad numbers, out of order */
     int truncated;    /* the last line had no newline (the process was cut off while writing) */
 } cp_trace_process;

@@ -7,6 +7,7 @@
 #include "cp_trace_report.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -269,6 +270,48 @@ static void cp_trace_table_coverage(FILE *out, const cp_trace_coverage *c, const
     cp_trace_wrap(out, first, rest, line);
 }
 
+/* The tensor maps the process encoded on the host, one line each (wrapped), with the verdict on
+ * whole sectors; nothing when there are none. */
+static void cp_trace_table_tmaps(FILE *out, const cp_trace_process *p)
+{
+    if (!p->tmaps_watched || (!p->tmap_encodes && !p->tmap_replaced))
+        return;
+    char line[1024], extra[160] = "";
+    if (p->tmap_unrecorded)
+        snprintf(extra, sizeof extra, ", %" PRIu64 " not shown (over 256 distinct maps)",
+                 p->tmap_unrecorded);
+    snprintf(line, sizeof line,
+             "tensor maps encoded on the host: %" PRIu64 " encode%s, %" PRIu64
+             " address%s replaced%s",
+             p->tmap_encodes, p->tmap_encodes == 1 ? "" : "s", p->tmap_replaced,
+             p->tmap_replaced == 1 ? "" : "es", extra);
+    fputc('\n', out);
+    cp_trace_wrap(out, "  ", "    ", line);
+    for (size_t i = 0; i < p->ntmaps; i++) {
+        const cp_trace_tmap *m = &p->tmaps[i];
+        cp_trace_tmap_judgement j;
+        cp_trace_tmap_judge(m, &j);
+        char box[96], dims[128], strides[128];
+        cp_trace_tmap_list(box, sizeof box, m->box, m->nbox, "x");
+        cp_trace_tmap_list(dims, sizeof dims, m->dims, m->rank, "x");
+        cp_trace_tmap_list(strides, sizeof strides, m->strides, m->rank - 1, ",");
+        char strides_text[160] = "";
+        if (m->rank > 1)
+            snprintf(strides_text, sizeof strides_text, ", strides %s B", strides);
+        snprintf(line, sizeof line, "%" PRIu64 " x %s %s rank %u: box %s%s of %s%s, swizzle %s",
+                 m->count, m->kind, m->data_type, m->rank, box,
+                 strcmp(m->kind, "tiled") ? " (channels x pixels)" : "", dims, strides_text,
+                 m->swizzle);
+        cp_trace_wrap(out, "    ", "      ", line);
+        snprintf(line, sizeof line, "whole sectors: %s%s%s",
+                 !j.known          ? "unknown"
+                 : j.whole_sectors ? "yes"
+                                   : "no",
+                 j.whole_sectors ? "" : ": ", j.whole_sectors ? "" : j.reason);
+        cp_trace_wrap(out, "      ", "        ", line);
+    }
+}
+
 /* A kernel's heading: its name, launches, time on the GPU, and its global and shared totals. */
 static void cp_trace_table_kernel_head(FILE *out, const cp_trace_report *r,
                                        const cp_trace_kernel *k)
@@ -474,6 +517,7 @@ static void cp_trace_table_write(FILE *out, const cp_trace_report *r)
                 fprintf(out, "    %s%s\n", name, tail);
             }
         }
+        cp_trace_table_tmaps(out, proc);
     }
     if (r->gate_checked) {
         char limits[256], line[512], judged[96];

@@ -1,0 +1,25 @@
+/* cp_inject_tensormaps.h: the injection library's record of the tensor maps (TMA descriptors)
+ * the traced program encodes on the host: every successful cuTensorMapEncodeTiled,
+ * cuTensorMapEncodeIm2col and cuTensorMapEncodeIm2colWide, identical maps (all but the address)
+ * counted together, and the cuTensorMapReplaceAddress calls; written as tensor_map and
+ * tensor_map_calls records (cp_trace_raw.h) when the process ends. Runs inside the traced
+ * program under the library's lock: libc and CUPTI's callback data only. */
+#ifndef CP_INJECT_TENSORMAPS_H
+#define CP_INJECT_TENSORMAPS_H
+
+#include <cupti.h>
+#include <stdio.h>
+
+/* Enables the driver API callbacks of the calls above on subscriber; the first failure's result
+ * (tensor maps are then not recorded, and no record says they were watched). */
+CUptiResult cp_inject_tmaps_enable(CUpti_SubscriberHandle subscriber);
+
+/* Handles one driver API callback: 1 when cbid is one of the calls above (recorded on the exit
+ * of a call that returned CUDA_SUCCESS), 0 when it is another call. */
+int cp_inject_tmaps_call(CUpti_CallbackId cbid, const CUpti_CallbackData *cb);
+
+/* Writes the tensor_map records and the tensor_map_calls record to raw (nothing when the
+ * callbacks were never enabled), then forgets every map. */
+void cp_inject_tmaps_write(FILE *raw);
+
+#endif
