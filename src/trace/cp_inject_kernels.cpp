@@ -72,9 +72,11 @@ int init_image(cp_inject_kernels *k, char *why, size_t why_size)
     return 0;
 }
 
-int start(cp_inject_kernels *k, char *why, size_t why_size)
+// Starts counting a batch of ranges; the counter data image is emptied first unless it is fresh
+// (just initialised for the configuration).
+int start(cp_inject_kernels *k, char *why, size_t why_size, bool fresh = false)
 {
-    int rc = init_image(k, why, why_size);
+    int rc = fresh ? 0 : init_image(k, why, why_size);
     if (rc != 0)
         return rc;
     auto sp = CP_CUPTI_PARAMS(CUpti_RangeProfiler_Start_Params);
@@ -147,13 +149,15 @@ int collect(cp_inject_kernels *k, cp_inject_kernels_emit emit, void *user, char 
 int open_host(cp_inject_kernels *k, const char *chip, int set, char *why, size_t why_size,
               std::chrono::steady_clock::time_point &since)
 {
-    auto ap = CP_CUPTI_PARAMS(CUpti_Profiler_GetCounterAvailability_Params);
-    ap.ctx = k->ctx;
-    CP_KERNELS_CHECK(cuptiProfilerGetCounterAvailability(&ap));
-    k->availability.assign(ap.counterAvailabilityImageSize, 0);
-    ap.pCounterAvailabilityImage = k->availability.data();
-    CP_KERNELS_CHECK(cuptiProfilerGetCounterAvailability(&ap));
-    lap(k, "availability", since);
+    if (k->availability.empty()) { // kept when the lean set is chosen again
+        auto ap = CP_CUPTI_PARAMS(CUpti_Profiler_GetCounterAvailability_Params);
+        ap.ctx = k->ctx;
+        CP_KERNELS_CHECK(cuptiProfilerGetCounterAvailability(&ap));
+        k->availability.assign(ap.counterAvailabilityImageSize, 0);
+        ap.pCounterAvailabilityImage = k->availability.data();
+        CP_KERNELS_CHECK(cuptiProfilerGetCounterAvailability(&ap));
+        lap(k, "availability", since);
+    }
 
     auto hp = CP_CUPTI_PARAMS(CUpti_Profiler_Host_Initialize_Params);
     hp.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
@@ -273,7 +277,7 @@ int open_impl(cp_inject_kernels *k, const char *chip, int set, char *why, size_t
         rc = open_range_profiler(k, why, why_size, since);
     if (rc != 0)
         return rc;
-    int started = start(k, why, why_size);
+    int started = start(k, why, why_size, true); // open_range_profiler initialised the image
     lap(k, "start", since);
     return started;
 }

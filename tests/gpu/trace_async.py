@@ -213,6 +213,27 @@ def check_coverage(doc, cc, full=False):
               f"expected one of {blocks * LAUNCHES} executions, ranked")
 
 
+def check_tensor_maps(doc, cc):
+    """The sample encodes one tensor map (sm_90 and later): a 1024 x 1024 float32 matrix in boxes
+    of 32 x 8 (128-byte rows: whole sectors)."""
+    if cc < 9.0:
+        return
+    procs = doc["processes"]
+    maps = [m for p in procs for m in (p.get("tensor_maps") or [])]
+    encodes = sum(p.get("tensor_map_encodes") or 0 for p in procs)
+    print("tensor maps:", maps, "encodes", encodes)
+    check(encodes == 1 and len(maps) == 1, f"tensor maps: {len(maps)} recorded, {encodes} encodes; "
+          "expected the sample's one")
+    if len(maps) != 1:
+        return
+    m = maps[0]
+    want = {"count": 1, "kind": "tiled", "data_type": "float32", "element_size_bytes": 4,
+            "rank": 2, "global_dims": [1024, 1024], "global_strides_bytes": [4096],
+            "box_dims": [32, 8], "swizzle": "none", "whole_sectors": True, "row_bytes": 128}
+    for key, value in want.items():
+        check(m.get(key) == value, f"tensor map {key}: {m.get(key)}, expected {value}")
+
+
 def check_kernels(doc):
     """Each kernel under its own function, with every launch: the graph's included."""
     names = sorted(k["name"].split("(")[0] for k in doc["kernels"])
@@ -341,6 +362,7 @@ def main():
         check_report(doc)
         check_kinds(doc, cc)
         check_coverage(doc, cc)
+        check_tensor_maps(doc, cc)
         # the full set counts TMA's sectors apart (its graph launches are unmatched: not checked)
         full_report = os.path.join(outdir or tmp, "trace_async_full.json")
         p = subprocess.run([coalprobe, "trace", "--kernel-counters", "full", "--format", "json",
