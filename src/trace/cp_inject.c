@@ -472,13 +472,9 @@ static void cp_inject_context_setup(CUcontext ctx)
                      cp_inject_kernels_passes(k), cp_inject_kernels_passes(k) == 1 ? "" : "es",
                      ordinal, cp_inject_state.kernel_set == CP_INJECT_KSET_LEAN ? "lean" : "full",
                      cp_inject_kernels_replayed(k) ? "kernel replay" : "no replay",
-                     cp_inject_kernels_set(k) == CP_INJECT_KSET_LEAN_NO_TMA
-                         ? "; TMA's sectors left out (with them the set needs a second pass on "
-                           "this chip): --kernel-counters full counts them"
-                     : cp_inject_kernels_set(k) == CP_INJECT_KSET_LEAN_BASE
-                         ? "; the L2 and TMA sectors left out (with them the set needs a second "
-                           "pass on this chip): coverage not measured, --kernel-counters full "
-                           "measures it"
+                     cp_inject_kernels_set(k) == CP_INJECT_KSET_LEAN_BASE
+                         ? "; the TMA and local sectors left out (with them the set needs more "
+                           "passes on this chip): --kernel-counters full counts them"
                          : "");
             cp_inject_note(note);
             fprintf(cp_inject_state.raw, "counting\t%u\t%s\n", ordinal,

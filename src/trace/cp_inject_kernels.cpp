@@ -263,13 +263,11 @@ int open_impl(cp_inject_kernels *k, const char *chip, int set, char *why, size_t
     if (rc == 0)
         rc = open_config(k, why, why_size, since);
     k->set = set;
-    // one pass is what makes the lean set cheap: without TMA's sectors, then without L2's
-    for (int fallback : {CP_INJECT_KSET_LEAN_NO_TMA, CP_INJECT_KSET_LEAN_BASE}) {
-        if (rc != 0 || set != CP_INJECT_KSET_LEAN || k->passes <= 1)
-            break;
+    // one pass is what makes the lean set cheap: without the TMA and local sectors, then
+    if (rc == 0 && set == CP_INJECT_KSET_LEAN && k->passes > 1) {
         release_host(k);
-        k->set = fallback;
-        rc = open_host(k, chip, fallback, why, why_size, since);
+        k->set = CP_INJECT_KSET_LEAN_BASE;
+        rc = open_host(k, chip, CP_INJECT_KSET_LEAN_BASE, why, why_size, since);
         if (rc == 0)
             rc = open_config(k, why, why_size, since);
     }
@@ -306,9 +304,9 @@ extern "C" int cp_inject_kernel_metric_wanted(int m, int set)
     switch (m) {
     case CP_CUPTI_KM_TMA_LD_SECTORS:
     case CP_CUPTI_KM_TMA_ST_SECTORS:
+    case CP_CUPTI_KM_LOCAL_LD_SECTORS:
+    case CP_CUPTI_KM_LOCAL_ST_SECTORS:
         return set == CP_INJECT_KSET_LEAN;
-    case CP_CUPTI_KM_L2_SECTORS:
-        return set == CP_INJECT_KSET_LEAN || set == CP_INJECT_KSET_LEAN_NO_TMA;
     case CP_CUPTI_KM_GLOBAL_LD_SECTORS:
     case CP_CUPTI_KM_GLOBAL_ST_SECTORS:
     case CP_CUPTI_KM_SHARED_LD_REQUESTS:

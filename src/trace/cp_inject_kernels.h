@@ -24,20 +24,14 @@ typedef struct cp_inject_kernels cp_inject_kernels;
 typedef void (*cp_inject_kernels_emit)(void *user, const char *kernel, const char *unmatched,
                                        const double *values);
 
-/* The metric sets: every metric above (6 replay passes a launch on GH100), or the lean set of one
- * pass (global sectors, global and shared instructions, duration, the sectors L2 served L1 and
- * TMA's part of L1's traffic, which say how much of a kernel's traffic the instruction counts
- * cover): enough to scale instruction counts and to total sectors, not the requests, ideal
- * sectors or wavefronts of a kernel that has no instruction records. The lean set must stay one
- * pass: where it would need more, it is opened without the TMA sectors
- * (CP_INJECT_KSET_LEAN_NO_TMA: one pass on GH100), and failing that without the L2 sectors too
- * (CP_INJECT_KSET_LEAN_BASE); cp_inject_kernels_set says which. */
-enum {
-    CP_INJECT_KSET_FULL = 0,
-    CP_INJECT_KSET_LEAN = 1,
-    CP_INJECT_KSET_LEAN_NO_TMA = 2,
-    CP_INJECT_KSET_LEAN_BASE = 3
-};
+/* The metric sets: every metric above (7 replay passes a launch on GH100), or the lean set of one
+ * pass (global sectors, global and shared instructions, duration): enough to scale instruction
+ * counts and to total sectors, not the requests, ideal sectors or wavefronts of a kernel that has
+ * no instruction records. The lean set also asks for the TMA and local sectors, which tell how
+ * much of a kernel's traffic its instruction counts cover, where they fit its one pass; where
+ * they do not (GH100), it is opened without them (CP_INJECT_KSET_LEAN_BASE) and
+ * cp_inject_kernels_set says so. */
+enum { CP_INJECT_KSET_FULL = 0, CP_INJECT_KSET_LEAN = 1, CP_INJECT_KSET_LEAN_BASE = 2 };
 
 /* 1 when metric m belongs to set. */
 int cp_inject_kernel_metric_wanted(int m, int set);
@@ -49,7 +43,7 @@ cp_inject_kernels *cp_inject_kernels_open(CUcontext ctx, const char *chip, int s
                                           char *why, size_t why_size);
 
 /* The set k was opened with: the one asked for, or the lean set's one-pass fallback
- * (CP_INJECT_KSET_LEAN_NO_TMA, CP_INJECT_KSET_LEAN_BASE). */
+ * (CP_INJECT_KSET_LEAN_BASE). */
 int cp_inject_kernels_set(const cp_inject_kernels *k);
 
 /* The seconds each step of opening k took, as text ("availability 0.002, host_initialize ..."). */

@@ -194,11 +194,11 @@ static void cp_trace_json_kernel_counters(cp_json *j, cJSON *o, const cp_trace_k
         {"wavefronts", CP_TRACE_K_LD_WAVEFRONTS, CP_TRACE_K_ST_WAVEFRONTS},
         {"bank_conflicts", CP_TRACE_K_LD_CONFLICTS, CP_TRACE_K_ST_CONFLICTS},
         {"tma_sectors", CP_TRACE_K_TMA_LD, CP_TRACE_K_TMA_ST},
+        {"local_sectors", CP_TRACE_K_LOCAL_LD, CP_TRACE_K_LOCAL_ST},
     };
     for (size_t i = 0; i < CP_COUNT_OF(sums); i++)
         cp_json_number(j, c, sums[i].key, cp_trace_json_k2(kc, sums[i].load, sums[i].store));
     cp_json_number(j, c, "gpu_time_s", cp_trace_json_k(kc, CP_TRACE_K_DURATION) * 1e-9);
-    cp_json_number(j, c, "l1_l2_sectors", cp_trace_json_k(kc, CP_TRACE_K_L2));
 }
 
 /* "coverage": how much of the L1-L2 traffic the counts cover (null when not counted). */
@@ -208,11 +208,11 @@ static void cp_trace_json_coverage(cp_json *j, cJSON *o, const cp_trace_coverage
     if (!x)
         return;
     cp_json_number(j, x, "fraction", c->fraction);
+    cp_json_string(j, x, "basis", c->basis);
     cp_json_number(j, x, "attributed_bytes", c->attributed_bytes);
-    cp_json_number(j, x, "l1_l2_bytes", c->l1_l2_bytes);
     cp_json_number(j, x, "tma_load_bytes", c->tma_load_bytes);
     cp_json_number(j, x, "tma_store_bytes", c->tma_store_bytes);
-    cp_json_number(j, x, "other_bytes", c->other_bytes);
+    cp_json_number(j, x, "local_bytes", c->local_bytes);
     cp_json_bool(j, x, "excess_known", c->excess_known);
     cp_json_string(j, x, "reason", c->reason[0] ? c->reason : NULL);
 }

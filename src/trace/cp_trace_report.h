@@ -67,7 +67,8 @@ enum {
     CP_TRACE_K_LD_INSTRUCTIONS, /* smsp__inst_executed_op_global_ld.sum */
     CP_TRACE_K_ST_INSTRUCTIONS, /* smsp__inst_executed_op_global_st.sum */
     CP_TRACE_K_DURATION,        /* gpu__time_duration.sum, nanoseconds */
-    CP_TRACE_K_L2,              /* lts__t_sectors_srcunit_tex.sum: sectors L2 served L1, every op */
+    CP_TRACE_K_LOCAL_LD,        /* l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum */
+    CP_TRACE_K_LOCAL_ST,        /* l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum */
     CP_TRACE_K_TMA_LD,          /* l1tex__m_xbar2l1tex_read_sectors_mem_global_op_tma_ld.sum */
     CP_TRACE_K_TMA_ST,          /* l1tex__m_l1tex2xbar_write_sectors_mem_global_op_tma_st.sum */
     CP_TRACE_KNMETRICS
@@ -126,22 +127,22 @@ typedef struct cp_trace_derived {
     double local_requests, tma_requests, gmma_requests, gmma_wavefronts;
 } cp_trace_derived;
 
-/* How much of a kernel's traffic between L1 and L2 its counts cover (cp_trace_coverage.c). The
- * bytes of TMA copies and of local memory pass no per-instruction sector counter; the kernel
- * counters of L1's traffic to and from L2 (all of it, and TMA's part) tell how much that is.
- * NAN where a counter was not collected. */
+/* How much of a kernel's global-memory traffic its counts cover (cp_trace_coverage.c). The
+ * per-instruction sector counters see global loads, stores, atomics and cp.async, not the bytes
+ * of TMA copies or of local memory; the kernel counters of TMA's and local memory's sectors
+ * (the full set) measure those. NAN where a part is not known. */
 typedef struct cp_trace_coverage {
     double attributed_bytes; /* the counted global sectors (instructions or kernel records) * 32 */
-    double l1_l2_bytes;      /* every byte L1 read from L2 or wrote to it */
-    double tma_load_bytes, tma_store_bytes; /* of those, TMA's */
-    double other_bytes; /* moved but neither counted nor TMA's: local memory, texture, ... */
-    double fraction;    /* attributed / (attributed + TMA + other); 1 when nothing moved */
-    int excess_known;   /* 1: the excess counts every byte there is (fraction >= 0.9, or no
-                           instruction ran whose bytes go uncounted) */
-    char reason[320];   /* why the excess is not known, or the fraction unknown; "" otherwise */
+    double tma_load_bytes, tma_store_bytes; /* TMA's traffic between L1 and L2 */
+    double local_bytes;                     /* local memory's sectors at L1, * 32 */
+    double fraction;   /* attributed / (attributed + TMA + local); 1 when nothing moved */
+    const char *basis; /* "counters" (TMA and local counted), "instruction_kinds" (no TMA or
+                          local instruction ran, so nothing escaped the counters), or NULL */
+    int excess_known;  /* 1: the excess counts (nearly) every byte: fraction >= 0.9 */
+    char reason[320];  /* why the excess or the fraction is not known; "" otherwise */
 } cp_trace_coverage;
 
-/* Below this fraction of its L1-L2 bytes counted, a kernel's excess is not known. */
+/* Below this fraction of its bytes counted, a kernel's excess is not known. */
 #define CP_TRACE_COVERAGE_KNOWN 0.9
 
 typedef struct cp_trace_instr {

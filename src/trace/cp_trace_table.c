@@ -176,12 +176,10 @@ static void cp_trace_table_header(FILE *out, const cp_trace_report *r)
         fputc('\n', out);
         const cp_trace_coverage *c = &r->program_coverage;
         if (isfinite(c->fraction)) {
-            char all[32], text[600];
-            cp_trace_format_bytes(all, sizeof all, c->l1_l2_bytes);
+            char text[600];
             snprintf(text, sizeof text,
-                     "coverage: %.1f%% of the traffic counted per instruction (%s between L1 and "
-                     "L2)%s%s",
-                     100 * c->fraction, all, c->reason[0] ? "; " : "", c->reason);
+                     "coverage: %.1f%% of the global traffic counted per instruction%s%s",
+                     100 * c->fraction, c->reason[0] ? "; " : "", c->reason);
             cp_trace_wrap(out, "", "  ", text);
         } else if (c->reason[0]) {
             cp_trace_wrap(out, "coverage: ", "  ", c->reason);
@@ -255,16 +253,13 @@ static void cp_trace_table_process(FILE *out, const cp_trace_process *p)
 /* Why a coverage leaves the excess unknown: the part counted and what was not. */
 static void cp_trace_table_coverage(FILE *out, const cp_trace_coverage *c, const char *indent)
 {
-    char line[640], all[32], first[32], rest[32];
-    if (isfinite(c->fraction)) {
-        cp_trace_format_bytes(all, sizeof all, c->l1_l2_bytes);
+    char line[640], first[32], rest[32];
+    if (isfinite(c->fraction))
         snprintf(line, sizeof line,
-                 "coverage: %.1f%% of the traffic counted per instruction (%s between L1 and "
-                 "L2); %s",
-                 100 * c->fraction, all, c->reason);
-    } else {
-        snprintf(line, sizeof line, "coverage: %s", c->reason);
-    }
+                 "coverage: %.1f%% of its global traffic counted per instruction; %s",
+                 100 * c->fraction, c->reason);
+    else
+        snprintf(line, sizeof line, "coverage: unknown: %s", c->reason);
     snprintf(first, sizeof first, "%s", indent);
     snprintf(rest, sizeof rest, "%s  ", indent);
     cp_trace_wrap(out, first, rest, line);
@@ -336,7 +331,7 @@ static void cp_trace_table_kernel_head(FILE *out, const cp_trace_report *r,
     if (k->from != CP_TRACE_FROM_NONE && isfinite(k->cov.fraction))
         snprintf(coverage, sizeof coverage, ", coverage %.1f%%", 100 * k->cov.fraction);
     else if (k->from != CP_TRACE_FROM_NONE)
-        snprintf(coverage, sizeof coverage, ", coverage not measured");
+        snprintf(coverage, sizeof coverage, ", coverage unknown");
     snprintf(line, sizeof line, "device %u, %llu launch%s%s%s%s%s", k->device,
              (unsigned long long)k->launches, k->launches == 1 ? "" : "es", gpu, crc,
              k->nosource ? ", no line information" : "", coverage);
@@ -618,10 +613,13 @@ static void cp_trace_violations_write(FILE *err, const cp_trace_report *r)
         if (strcmp(v->what, "sectors_per_request") == 0)
             snprintf(what, sizeof what, "%.2f sectors/request > %g", v->value, v->limit);
         else if (strcmp(v->what, "coverage") == 0 && isfinite(v->value))
-            snprintf(what, sizeof what, "%.1f%% of its L1-L2 bytes counted per instruction < %g%%",
-                     100 * v->value, 100 * v->limit);
+            snprintf(what, sizeof what,
+                     "%.1f%% of its global traffic counted per instruction < %g%%", 100 * v->value,
+                     100 * v->limit);
         else if (strcmp(v->what, "coverage") == 0)
-            snprintf(what, sizeof what, "coverage unknown (the L1-L2 counters were not collected)");
+            snprintf(what, sizeof what,
+                     "coverage unknown (TMA or local instructions ran, their counters were not "
+                     "collected)");
         else if (strcmp(v->what, "excess_pct") == 0)
             snprintf(what, sizeof what, "%.1f%% of its sectors in excess > %g%%", v->value,
                      v->limit);

@@ -130,7 +130,7 @@ def ncu_kernel_metrics(sample, outdir):
             continue
         rec = dict(zip(header, row))
         key = (rec["ID"], rec["Kernel Name"].split("(")[0])
-        launches.setdefault(key, {})[rec["Metric Name"]] = num(rec["Metric Value"])
+        launches.setdefault(key, {})[rec["Metric Name"]] = trace_ncu.num(rec["Metric Value"])
     out = {}
     for (_, name), values in sorted(launches.items(), key=lambda kv: int(kv[0][0])):
         for key, (a, b) in KERNEL_METRICS.items():

@@ -1,6 +1,6 @@
-/* test_trace_coverage.c: trace's coverage (the part of a kernel's L1-L2 bytes its counts
+/* test_trace_coverage.c: trace's coverage (the part of a kernel's global traffic its counts
  * attribute to instructions) against values derived by hand: the hand-made fixture
- * handmade-coverage (a TMA copy, a copy with L1 hits, a spilling copy) and kernels built here. */
+ * handmade-coverage (a TMA copy, a plain copy, a spilling copy) and kernels built here. */
 #define _POSIX_C_SOURCE 200809L
 #include "cp_test.h"
 #include "trace/cp_trace_report.h"
@@ -34,26 +34,23 @@ static void test_fixture(void)
     cp_trace_report r;
     CHECK(cp_trace_analyze(&t, &run, &o, &r, &st) == CP_EXIT_OK);
     const double s = 32, w = 8192; /* bytes a sector; warps of each kernel */
-    /* TMA reads 1 MiB (all of L2's reads), the STG writes 1 MiB: half is counted */
+    /* TMA reads 1 MiB, the STG writes 1 MiB: half is counted */
     const cp_trace_kernel *tma = find(&t, "_Z8tma_copyPKfPfi");
     CHECK(tma && near(tma->cov.attributed_bytes, 4 * w * s) &&
           near(tma->cov.tma_load_bytes, 4 * w * s) && near(tma->cov.tma_store_bytes, 0) &&
-          near(tma->cov.l1_l2_bytes, 8 * w * s) && near(tma->cov.other_bytes, 0) &&
-          near(tma->cov.fraction, 0.5) && !tma->cov.excess_known);
+          near(tma->cov.local_bytes, 0) && near(tma->cov.fraction, 0.5) && !tma->cov.excess_known &&
+          strcmp(tma->cov.basis, "counters") == 0);
     CHECK(tma && strstr(tma->cov.reason, "TMA copies moved 1.05 MB") != NULL);
-    /* L1 hits: L2 saw less than was asked of L1, nothing is uncounted */
     const cp_trace_kernel *copy = find(&t, "_Z4copyPKfPfi");
-    CHECK(copy && near(copy->cov.attributed_bytes, 8 * w * s) &&
-          near(copy->cov.l1_l2_bytes, 6 * w * s) && near(copy->cov.other_bytes, 0) &&
-          near(copy->cov.fraction, 1) && copy->cov.excess_known && copy->cov.reason[0] == '\0');
-    /* local memory: 2 MiB counted of 2.5 MiB moved */
+    CHECK(copy && near(copy->cov.attributed_bytes, 8 * w * s) && near(copy->cov.fraction, 1) &&
+          copy->cov.excess_known && copy->cov.reason[0] == '\0');
+    /* local memory: 2 MiB counted of 2.5 MiB */
     const cp_trace_kernel *spill = find(&t, "_Z5spillPKfPfi");
-    CHECK(spill && near(spill->cov.other_bytes, 2 * w * s) && near(spill->cov.fraction, 0.8) &&
+    CHECK(spill && near(spill->cov.local_bytes, 2 * w * s) && near(spill->cov.fraction, 0.8) &&
           !spill->cov.excess_known);
-    CHECK(spill && strstr(spill->cov.reason, "524 kB moved") != NULL);
-    /* the program: the kernels' parts added up, one's L1 hits hiding no other's local bytes */
+    CHECK(spill && strstr(spill->cov.reason, "local memory moved 524 kB") != NULL);
+    /* the program: the kernels' parts added up */
     CHECK(near(r.program_coverage.attributed_bytes, 20 * w * s) &&
-          near(r.program_coverage.other_bytes, 2 * w * s) &&
           near(r.program_coverage.fraction, 20.0 / 26) && !r.program_coverage.excess_known);
     CHECK_STR_CONTAINS(r.program_coverage.reason, "the excess of 2 kernels is not known");
     cp_trace_report_free(&r);
@@ -68,7 +65,7 @@ static void test_fixture(void)
     cp_trace_free(&t);
 }
 
-/* A kernel counted from one instruction record of 1 MiB of global sectors. */
+/* A kernel counted from its instructions: 1 MiB of global sectors, no TMA or local instruction. */
 static cp_trace_kernel counted(void)
 {
     cp_trace_kernel k;
@@ -89,44 +86,52 @@ static void set_kc(cp_trace_kernel *k, int m, double v)
 static void test_cases(void)
 {
     cp_trace_coverage c;
-    /* no L1-L2 counters and no instruction that escapes the counters: known excess, no fraction */
+    /* no coverage counters, but no instruction of a kind they would count ran: all is counted */
     cp_trace_kernel k = counted();
     cp_trace_coverage_of(&k, &c);
-    CHECK(isnan(c.fraction) && c.excess_known && isnan(c.other_bytes));
-    CHECK_STR_CONTAINS(c.reason, "were not collected");
-    /* the same with TMA copies that ran: not known */
+    CHECK(c.fraction == 1 && c.excess_known && strcmp(c.basis, "instruction_kinds") == 0);
+    /* the same with TMA copies that ran: not known, and said why */
     k.d.tma_requests = 64;
     cp_trace_coverage_of(&k, &c);
-    CHECK(isnan(c.fraction) && !c.excess_known);
-    /* nothing moved at all: everything there is was counted */
+    CHECK(isnan(c.fraction) && !c.excess_known && c.basis == NULL);
+    CHECK_STR_CONTAINS(c.reason, "64 TMA copies and 0 local memory requests ran");
+    CHECK_STR_CONTAINS(c.reason, "--kernel-counters full");
+    /* a raw file without the kinds' metrics: nothing tells what ran */
     k = counted();
-    k.d.sectors = 0;
-    set_kc(&k, CP_TRACE_K_L2, 0);
+    k.d.tma_requests = NAN;
     cp_trace_coverage_of(&k, &c);
-    CHECK(c.fraction == 1 && c.excess_known);
+    CHECK(isnan(c.fraction) && !c.excess_known);
+    /* counted as a whole, without the counters: unknown */
+    k = counted();
+    k.from = CP_TRACE_FROM_KERNEL;
+    cp_trace_coverage_of(&k, &c);
+    CHECK(isnan(c.fraction));
     /* at the edge: 90% counted is enough, just below is not */
     k = counted();
     k.d.sectors = 9000;
-    set_kc(&k, CP_TRACE_K_L2, 10000);
+    set_kc(&k, CP_TRACE_K_TMA_LD, 1000);
+    set_kc(&k, CP_TRACE_K_TMA_ST, 0);
+    set_kc(&k, CP_TRACE_K_LOCAL_LD, 0);
+    set_kc(&k, CP_TRACE_K_LOCAL_ST, 0);
     cp_trace_coverage_of(&k, &c);
-    CHECK(near(c.fraction, 0.9) && c.excess_known);
-    set_kc(&k, CP_TRACE_K_L2, 10001);
+    CHECK(near(c.fraction, 0.9) && c.excess_known && strcmp(c.basis, "counters") == 0);
+    set_kc(&k, CP_TRACE_K_TMA_LD, 1001);
     cp_trace_coverage_of(&k, &c);
     CHECK(c.fraction < 0.9 && !c.excess_known);
-    /* TMA stores count like TMA loads */
-    k.d.sectors = 32768;
-    set_kc(&k, CP_TRACE_K_L2, 2 * 32768);
-    set_kc(&k, CP_TRACE_K_TMA_ST, 32768);
-    cp_trace_coverage_of(&k, &c);
-    CHECK(near(c.fraction, 0.5) && near(c.tma_store_bytes, 32768 * 32) && isnan(c.tma_load_bytes));
-    /* TMA copies ran but their sectors were not counted apart: they are among the others */
+    /* TMA stores and local stores count like their loads */
     k = counted();
-    k.d.tma_requests = 64;
-    set_kc(&k, CP_TRACE_K_L2, 3 * 32768);
+    set_kc(&k, CP_TRACE_K_TMA_LD, 0);
+    set_kc(&k, CP_TRACE_K_TMA_ST, 32768);
+    set_kc(&k, CP_TRACE_K_LOCAL_LD, 0);
+    set_kc(&k, CP_TRACE_K_LOCAL_ST, 32768);
     cp_trace_coverage_of(&k, &c);
-    CHECK(isnan(c.tma_load_bytes) && near(c.other_bytes, 2.0 * 32768 * 32) &&
-          near(c.fraction, 1.0 / 3) && !c.excess_known);
-    CHECK_STR_CONTAINS(c.reason, "its TMA copies' bytes among them");
+    CHECK(near(c.fraction, 1.0 / 3) && near(c.tma_store_bytes, 32768 * 32) &&
+          near(c.local_bytes, 32768 * 32));
+    /* nothing moved at all: everything there is was counted */
+    k = counted();
+    k.d.sectors = 0;
+    cp_trace_coverage_of(&k, &c);
+    CHECK(c.fraction == 1 && c.excess_known);
     /* a kernel launched and not counted has no coverage */
     k = counted();
     k.from = CP_TRACE_FROM_NONE;

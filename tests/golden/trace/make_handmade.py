@@ -216,20 +216,20 @@ def kinds():
     return L
 
 
-KCOV = ["lts__t_sectors_srcunit_tex.sum",
-        "l1tex__m_xbar2l1tex_read_sectors_mem_global_op_tma_ld.sum",
-        "l1tex__m_l1tex2xbar_write_sectors_mem_global_op_tma_st.sum"]
+KCOV = ["l1tex__m_xbar2l1tex_read_sectors_mem_global_op_tma_ld.sum",
+        "l1tex__m_l1tex2xbar_write_sectors_mem_global_op_tma_st.sum",
+        "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum",
+        "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum"]
 
 
 def coverage():
-    """Format 2, lean kernel records with the L1-L2 and TMA sectors (the coverage counters), one
-    launch of each of three kernels moving 1 MiB (32768 sectors) a pass:
-    - a TMA bulk copy into shared memory and a coalesced STG out: L2 read 32768 sectors, all TMA's;
-      L2 write 32768 (the STG's): 1 MiB counted of 2 MiB moved, coverage 50%, excess unknown;
-    - a coalesced LDG + STG copy whose loads hit L1 half the time: L2 read 16384, write 32768:
-      2 MiB counted, nothing moved that is not counted, coverage 100%;
-    - an LDG + STG copy that spills: 4096 LDL and 4096 STL of 32 bytes a lane (8192 sectors each
-      way beyond the LDG/STG): L2 read 40960, write 40960, 2 MiB counted of 2.5 MiB: 80%."""
+    """Format 2, kernel records with the TMA and local sectors (the coverage counters), one launch
+    of each of three kernels moving 1 MiB (32768 sectors) a pass:
+    - a TMA bulk copy into shared memory (32768 TMA sectors) and a coalesced STG out: 1 MiB
+      counted of 2 MiB, coverage 50%, excess unknown;
+    - a coalesced LDG + STG copy: 2 MiB counted, no TMA, no local memory: coverage 100%;
+    - an LDG + STG copy that spills: 4096 LDL and 4096 STL of 64 bytes a lane (8192 local sectors
+      each way) beside its 2 MiB: 2 MiB counted of 2.5 MiB, 80%."""
     W = 8192  # warps of 4-byte lanes: 4 sectors a request, 32768 sectors
     tma, copy, spill = "_Z8tma_copyPKfPfi", "_Z4copyPKfPfi", "_Z5spillPKfPfi"
     src = "/home/user/proj/coverage.cu"
@@ -242,18 +242,18 @@ def coverage():
         return T("pc", 0, "c0c0a000", findex, fn, "0x%x" % pcv, ld, st, sec, ideal, 0, 0, 0, 0,
                  *vals)
 
-    def krec(fn, lds, sts, ldi, sti, l2r, l2w, tld, tst, ns):
+    def krec(fn, lds, sts, ldi, sti, tld, tst, lld, lst, ns):
         return T("kernel", 0, fn, "-", "-", lds, sts, "-", "-", 0, 0, "-", "-", "-", "-", ldi, sti,
-                 ns, l2r + l2w, tld, tst)
+                 ns, tld, tst, lld, lst)
 
     L = ["coalprobe-trace-raw\t2", LABEL, T("process", 9700, 9699, "./coverage"), DEV,
          T("metrics", *(M + KINDS)), T("kernel_metrics", *(KM + KCOV)),
          T("counting", 0, "every_launch")]
     for fn in (tma, copy, spill):
         L.append(T("launch", 0, fn, 1))
-    L += [krec(tma, 0, 4 * W, 0, W, 4 * W, 4 * W, 4 * W, 0, 9000),
-          krec(copy, 4 * W, 4 * W, W, W, 2 * W, 4 * W, 0, 0, 8000),
-          krec(spill, 4 * W, 4 * W, W, W, 5 * W, 5 * W, 0, 0, 12000)]
+    L += [krec(tma, 0, 4 * W, 0, W, 4 * W, 0, 0, 0, 9000),
+          krec(copy, 4 * W, 4 * W, W, W, 0, 0, 0, 0, 8000),
+          krec(spill, 4 * W, 4 * W, W, W, 0, 0, W, W, 12000)]
     for fn, findex, rows in [(tma, 0, [(0x80, 12), (0xc0, 14)]),
                              (copy, 1, [(0x40, 20), (0x60, 21)]),
                              (spill, 2, [(0x40, 30), (0x60, 31), (0x80, 32), (0xa0, 33)])]:
