@@ -4,7 +4,8 @@
 // store, so that tests/gpu/trace_async.py can hold coalprobe trace to their known counts and to
 // Nsight Compute. After the direct launches, the 4-byte and the 16-byte copy are captured into a
 // CUDA graph (one after the other on one stream), the graph is launched 3 times, and the 4-byte
-// copy once more directly: each kernel's launches and counts must include the graph's. A fourth
+// copy once more directly: each kernel's launches and counts must include the graph's; then a
+// graph of 100 launches of a small kernel (graph_step), launched twice. A fourth
 // kernel has a TMA bulk copy (sm_90 and later), local memory and a reduction (kinds_mix). On
 // sm_90 and later a 2-D tensor-map copy (tma_tile2d: each block's 32 x 8 tile of a 1024 x 1024
 // float matrix through cuTensorMapEncodeTiled and UTMALDG, stored with STG) runs too, and on
@@ -165,6 +166,13 @@ __global__ void tma_tile2d(const __grid_constant__ CUtensorMap map, float *out)
     out[(size_t)(ty * kTileRows + r) * kWidth + tx * kTileCols + c] = tile[r][c];
 }
 
+// One step of a long graph: x[i] += 1 for the block's 256 floats.
+static const int kBigGraphNodes = 100, kBigGraphLaunches = 2;
+__global__ void graph_step(float *x)
+{
+    x[threadIdx.x] += 1.0f;
+}
+
 // out[i] = table[i % kTable] through the read-only path (LDG.E.CONSTANT): a 4 KB table that
 // stays in L1.
 static const int kTable = 1024;
@@ -313,6 +321,24 @@ int main(int argc, char **argv)
     CHECK(cudaGetLastError());
     CHECK(cudaDeviceSynchronize());
     CHECK(check_copy(out, host, "the graph"));
+    CHECK(cudaGraphExecDestroy(exec));
+    CHECK(cudaGraphDestroy(graph));
+    // a graph of more kernel nodes than one batch of the per-kernel counters holds at first
+    CHECK(cudaMemset(out, 0, kThreads * sizeof(float)));
+    CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
+    for (int s = 0; s < kBigGraphNodes; s++)
+        graph_step<<<1, kThreads, 0, stream>>>(out);
+    CHECK(cudaStreamEndCapture(stream, &graph));
+    CHECK(cudaGraphInstantiate(&exec, graph, 0));
+    for (int g = 0; g < kBigGraphLaunches; g++)
+        CHECK(cudaGraphLaunch(exec, stream));
+    CHECK(cudaStreamSynchronize(stream));
+    CHECK(cudaMemcpy(host, out, kThreads * sizeof(float), cudaMemcpyDeviceToHost));
+    for (int i = 0; i < kThreads; i++)
+        if (host[i] != (float)(kBigGraphNodes * kBigGraphLaunches)) {
+            fprintf(stderr, "cp_trace_async_sample: after the long graph x[%d] = %g\n", i, host[i]);
+            return 1;
+        }
     CHECK(cudaGraphExecDestroy(exec));
     CHECK(cudaGraphDestroy(graph));
     CHECK(cudaStreamDestroy(stream));
