@@ -372,7 +372,8 @@ def main():
         p = subprocess.run([coalprobe, "trace", "--kernel-counters", "full", "--format", "json",
                             "-o", full_report, "--", sample, str(LAUNCHES)],
                            capture_output=True, text=True)
-        check(p.returncode == 0, f"coalprobe trace --kernel-counters full exited {p.returncode}")
+        check(p.returncode == 0, f"coalprobe trace --kernel-counters full exited {p.returncode}: "
+              f"{p.stderr.strip()[-2000:]}")
         full = json.load(open(full_report)) if p.returncode == 0 else {"kernels": []}
         check_coverage({"kernels": [k for k in full["kernels"]
                                     if k["name"].split("(")[0] in TMA_BYTES or

@@ -45,13 +45,13 @@ REPLAYS = 3
 GRAPH_WARMUP = 3  # bench/trace_modern.py's warm-up iterations before the capture
 ALL_PARTS = ("compile", "graph", "sdpa", "gemm", "triton")
 FULL_PARTS = ("graph", "triton")
-FULL_ITERS = 1
+FULL_ITERS = 2  # under the full set a function launched once has no per-instruction counts
 TMA_AB_BYTES = 2 * 1024 * 1024 * 2  # A and B of the 1024x1024x1024 fp16 matmul, read once
 # the counts of an instruction: any of them above zero makes it one that ran, to be ranked
 COUNT_KEYS = ("requests", "sectors", "shared_requests", "ldgsts_requests", "atomic_requests",
               "tma_requests", "gmma_requests", "local_requests")
-COVERAGE_KEYS = ("fraction", "attributed_bytes", "l1_l2_bytes", "tma_load_bytes",
-                 "tma_store_bytes", "other_bytes", "excess_known", "reason")
+COVERAGE_KEYS = ("fraction", "basis", "attributed_bytes", "tma_load_bytes", "tma_store_bytes",
+                 "local_bytes", "excess_known", "reason")
 # which kernel is which, by its demangled name (the kernels of each part are its own: see
 # bench/trace_modern.py)
 GRAPH_RE = re.compile(r"\b(sin|cos)_kernel_cuda\b")
