@@ -980,7 +980,7 @@ static void cp_inject_launch_exit(CUpti_CallbackId cbid, const CUpti_CallbackDat
         return;
     }
     cp_inject_kernels *k = cp_inject_state.context_kernels[slot];
-    if (k && cp_inject_kernels_replayed(k)) { /* its ranges are unmatched, its launches too */
+    if (k && cp_inject_kernels_replayed(k)) { /* not counted per kernel: the counting paused */
         uint32_t ordinal = cp_inject_state.context_device[slot];
         char why[512] = "";
         int rc = cp_inject_kernels_after_replayed_graph(k, cp_inject_emit_kernel, &ordinal, why,
@@ -990,11 +990,12 @@ static void cp_inject_launch_exit(CUpti_CallbackId cbid, const CUpti_CallbackDat
             cp_inject_close_kernels(slot);
         }
         if (!cp_inject_state.graph_noted)
-            cp_inject_note("CUDA graphs under kernel replay (--kernel-counters full): their "
-                           "kernels' counters are reported as unmatched and their launches are "
-                           "not counted, while their instruction records include the graph's "
-                           "runs: the instruction counts of kernels that ran in a graph are not "
-                           "exact under --kernel-counters full (the default lean set is)");
+            cp_inject_note("CUDA graphs under kernel replay (--kernel-counters full): the "
+                           "per-kernel counters pause while a graph runs (CUPTI's replay of a "
+                           "graph re-runs its kernels without restoring their memory), so its "
+                           "launches are not counted, while the instruction records include the "
+                           "graph's runs: the instruction counts of kernels that ran in a graph "
+                           "are not exact under --kernel-counters full (the default lean set is)");
         cp_inject_state.graph_noted = 1;
         return;
     }

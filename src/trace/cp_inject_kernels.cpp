@@ -42,7 +42,7 @@ struct cp_inject_kernels {
     std::vector<std::string>
         functions; // their functions, in launch order (range i is functions[i])
     std::vector<std::string> unmatched; // beside functions: why range i has no function, or ""
-    bool graph_batch = false; // the batch holds one graph launch under kernel replay: unmatched
+    bool started = false;               // the profiler counts launches (not paused around a graph)
     size_t dropped = 0;
     size_t passes = 0;             // replay passes per launch the metrics need
     bool user_replay = false;      // one pass: counted as the program runs, no kernel replay
@@ -85,10 +85,10 @@ int start(cp_inject_kernels *k, char *why, size_t why_size, bool fresh = false)
     auto sp = CP_CUPTI_PARAMS(CUpti_RangeProfiler_Start_Params);
     sp.pRangeProfilerObject = k->rp;
     CP_KERNELS_CHECK(cuptiRangeProfilerStart(&sp));
+    k->started = true;
     k->ranges = 0;
     k->functions.clear();
     k->unmatched.clear();
-    k->graph_batch = false;
     return 0;
 }
 
@@ -96,9 +96,12 @@ int start(cp_inject_kernels *k, char *why, size_t why_size, bool fresh = false)
 int collect(cp_inject_kernels *k, cp_inject_kernels_emit emit, void *user, char *why,
             size_t why_size)
 {
+    if (!k->started)
+        return 0; // paused: nothing counted since the last collect
     auto sp = CP_CUPTI_PARAMS(CUpti_RangeProfiler_Stop_Params);
     sp.pRangeProfilerObject = k->rp;
     CP_KERNELS_CHECK(cuptiRangeProfilerStop(&sp));
+    k->started = false;
     auto dp = CP_CUPTI_PARAMS(CUpti_RangeProfiler_DecodeData_Params);
     dp.pRangeProfilerObject = k->rp;
     CP_KERNELS_CHECK(cuptiRangeProfilerDecodeData(&dp));
@@ -127,12 +130,7 @@ int collect(cp_inject_kernels *k, cp_inject_kernels_emit emit, void *user, char 
             values[k->index[i]] = v[i];
         // auto ranges are named by their index among the launches since the start: range r is
         // the r-th launch, unless CUPTI dropped ranges of this batch (which ones is not known)
-        if (k->graph_batch)
-            emit(user, nullptr,
-                 "a CUDA graph's kernels under kernel replay (--kernel-counters full): CUPTI "
-                 "records its ranges in an order and number that do not follow its nodes",
-                 values);
-        else if (dp.numOfRangeDropped > 0)
+        if (dp.numOfRangeDropped > 0)
             emit(user, nullptr,
                  "CUPTI dropped kernel ranges of the same batch, so which launch a range belongs "
                  "to is not known",
@@ -449,11 +447,8 @@ extern "C" int cp_inject_kernels_before_replayed_graph(cp_inject_kernels *k,
     try {
         if (k->user_replay)
             return 0;
-        int rc = k->ranges > 0 ? collect(k, emit, user, why, why_size) : 0;
-        if (rc == 0 && k->ranges > 0)
-            rc = start(k, why, why_size);
-        k->graph_batch = true;
-        return rc;
+        return collect(k, emit, user, why, why_size); // paused until the graph's launch returns
+
     } catch (...) {
         std::snprintf(why, why_size, "out of memory");
         return (int)CUPTI_ERROR_OUT_OF_MEMORY;
@@ -464,13 +459,12 @@ extern "C" int cp_inject_kernels_after_replayed_graph(cp_inject_kernels *k,
                                                       cp_inject_kernels_emit emit, void *user,
                                                       char *why, size_t why_size)
 {
+    (void)emit; // nothing was counted while paused
+    (void)user;
     try {
-        if (k->user_replay || !k->graph_batch)
+        if (k->user_replay || k->started)
             return 0;
-        int rc = collect(k, emit, user, why, why_size);
-        if (rc == 0)
-            rc = start(k, why, why_size);
-        return rc;
+        return start(k, why, why_size);
     } catch (...) {
         std::snprintf(why, why_size, "out of memory");
         return (int)CUPTI_ERROR_OUT_OF_MEMORY;

@@ -71,11 +71,14 @@ int cp_inject_kernels_before_graph(cp_inject_kernels *k, const char *const *func
                                    const char *unmatched, cp_inject_kernels_emit emit, void *user,
                                    char *why, size_t why_size);
 
-/* Under kernel replay (more than one pass a launch), CUPTI records the ranges of a CUDA graph's
- * launch in an order and number that do not follow its kernel nodes: before such a launch the
- * ranges held are emitted, and after it (cp_inject_kernels_after_replayed_graph) every range it
- * made is emitted as unmatched. Both do nothing when the launches are counted as they run (one
- * pass). 0, or a CUptiResult with why filled. */
+/* Under kernel replay (more than one pass a launch), CUPTI replays a CUDA graph's launch without
+ * restoring the memory its kernels write (seen on the H100: a graph of 100 increments launched
+ * twice left 400, not 200), and records its ranges in an order and number that do not follow
+ * its nodes. So the counting pauses around such a launch: before it the ranges held are emitted
+ * and the profiler stopped (cp_inject_kernels_before_replayed_graph), after it started again
+ * (cp_inject_kernels_after_replayed_graph); the graph's kernels make no kernel record. Both do
+ * nothing when the launches are counted as they run (one pass). 0, or a CUptiResult with why
+ * filled. */
 int cp_inject_kernels_before_replayed_graph(cp_inject_kernels *k, cp_inject_kernels_emit emit,
                                             void *user, char *why, size_t why_size);
 int cp_inject_kernels_after_replayed_graph(cp_inject_kernels *k, cp_inject_kernels_emit emit,

@@ -375,6 +375,8 @@ def main():
         check(p.returncode == 0, f"coalprobe trace --kernel-counters full exited {p.returncode}: "
               f"{p.stderr.strip()[-2000:]}")
         full = json.load(open(full_report)) if p.returncode == 0 else {"kernels": []}
+        # the counting pauses around graph launches under kernel replay: nothing unmatched
+        check(not full.get("unmatched"), f"full: unmatched kernel records {full.get('unmatched')}")
         check_coverage({"kernels": [k for k in full["kernels"]
                                     if k["name"].split("(")[0] in TMA_BYTES or
                                     k["name"].startswith("readonly_lookup")]}, cc, full=True)
