@@ -144,8 +144,7 @@ static inline const char *cp_cupti_result_enum(CUptiResult r)
     X(GLOBAL_LD_INSTRUCTIONS, "smsp__inst_executed_op_global_ld.sum")                              \
     X(GLOBAL_ST_INSTRUCTIONS, "smsp__inst_executed_op_global_st.sum")                              \
     X(DURATION, "gpu__time_duration.sum")                                                          \
-    X(LOCAL_LD_SECTORS, "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum")                           \
-    X(LOCAL_ST_SECTORS, "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum")                           \
+    X(LOCAL_SECTORS, "smsp__sass_sectors_mem_local.sum")                                           \
     X(TMA_LD_SECTORS, "l1tex__m_xbar2l1tex_read_sectors_mem_global_op_tma_ld.sum")                 \
     X(TMA_ST_SECTORS, "l1tex__m_l1tex2xbar_write_sectors_mem_global_op_tma_st.sum")
 

@@ -328,8 +328,7 @@ extern "C" int cp_inject_kernel_metric_wanted(int m, int set)
     switch (m) {
     case CP_CUPTI_KM_TMA_LD_SECTORS:
     case CP_CUPTI_KM_TMA_ST_SECTORS:
-    case CP_CUPTI_KM_LOCAL_LD_SECTORS:
-    case CP_CUPTI_KM_LOCAL_ST_SECTORS:
+    case CP_CUPTI_KM_LOCAL_SECTORS:
         return set == CP_INJECT_KSET_LEAN;
     case CP_CUPTI_KM_GLOBAL_LD_SECTORS:
     case CP_CUPTI_KM_GLOBAL_ST_SECTORS:

@@ -1,8 +1,9 @@
 /* cp_trace_coverage.c: how much of a kernel's global-memory traffic its counts cover, and so
  * whether its excess is known: the per-instruction sector counters see global loads, stores,
  * atomics and cp.async, not TMA copies or local memory, whose sectors only kernel counters show
- * (docs/trace.md, "Coverage"). Counters of all of L1's traffic cannot serve: while the SASS
- * metrics' instrumentation runs, its own stores and reductions swell them many times over. */
+ * (docs/trace.md, "Coverage"). Counters of L1's own traffic cannot serve: while the SASS
+ * metrics' instrumentation runs, its own stores, reductions and local memory swell them many
+ * times over; TMA's counters and the SASS metrics' local sectors stay exact. */
 #include "cp_trace_report.h"
 
 #include <math.h>
@@ -14,14 +15,6 @@
 static int cp_trace_kc_has(const cp_trace_kernel_counters *kc, int m)
 {
     return (kc->has >> m) & 1u;
-}
-
-/* Kernel metrics a and b, counts of sectors, in bytes; NAN unless both were recorded. */
-static double cp_trace_kc_bytes(const cp_trace_kernel_counters *kc, int a, int b)
-{
-    if (!cp_trace_kc_has(kc, a) || !cp_trace_kc_has(kc, b))
-        return NAN;
-    return (kc->value[a] + kc->value[b]) * CP_SECTOR_BYTES;
 }
 
 static double cp_trace_positive(double v)
@@ -64,7 +57,8 @@ void cp_trace_coverage_of(const cp_trace_kernel *k, cp_trace_coverage *c)
     c->tma_store_bytes = cp_trace_kc_has(kc, CP_TRACE_K_TMA_ST)
                              ? kc->value[CP_TRACE_K_TMA_ST] * CP_SECTOR_BYTES
                              : NAN;
-    c->local_bytes = cp_trace_kc_bytes(kc, CP_TRACE_K_LOCAL_LD, CP_TRACE_K_LOCAL_ST);
+    c->local_bytes =
+        cp_trace_kc_has(kc, CP_TRACE_K_LOCAL) ? kc->value[CP_TRACE_K_LOCAL] * CP_SECTOR_BYTES : NAN;
     double tma_runs = cp_trace_positive(k->d.tma_requests),
            local_runs = cp_trace_positive(k->d.local_requests);
     if (k->from == CP_TRACE_FROM_NONE) {

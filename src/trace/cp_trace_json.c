@@ -194,11 +194,11 @@ static void cp_trace_json_kernel_counters(cp_json *j, cJSON *o, const cp_trace_k
         {"wavefronts", CP_TRACE_K_LD_WAVEFRONTS, CP_TRACE_K_ST_WAVEFRONTS},
         {"bank_conflicts", CP_TRACE_K_LD_CONFLICTS, CP_TRACE_K_ST_CONFLICTS},
         {"tma_sectors", CP_TRACE_K_TMA_LD, CP_TRACE_K_TMA_ST},
-        {"local_sectors", CP_TRACE_K_LOCAL_LD, CP_TRACE_K_LOCAL_ST},
     };
     for (size_t i = 0; i < CP_COUNT_OF(sums); i++)
         cp_json_number(j, c, sums[i].key, cp_trace_json_k2(kc, sums[i].load, sums[i].store));
     cp_json_number(j, c, "gpu_time_s", cp_trace_json_k(kc, CP_TRACE_K_DURATION) * 1e-9);
+    cp_json_number(j, c, "local_sectors", cp_trace_json_k(kc, CP_TRACE_K_LOCAL));
 }
 
 /* "coverage": how much of the L1-L2 traffic the counts cover (null when not counted). */

@@ -67,8 +67,7 @@ enum {
     CP_TRACE_K_LD_INSTRUCTIONS, /* smsp__inst_executed_op_global_ld.sum */
     CP_TRACE_K_ST_INSTRUCTIONS, /* smsp__inst_executed_op_global_st.sum */
     CP_TRACE_K_DURATION,        /* gpu__time_duration.sum, nanoseconds */
-    CP_TRACE_K_LOCAL_LD,        /* l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum */
-    CP_TRACE_K_LOCAL_ST,        /* l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum */
+    CP_TRACE_K_LOCAL,           /* smsp__sass_sectors_mem_local.sum */
     CP_TRACE_K_TMA_LD,          /* l1tex__m_xbar2l1tex_read_sectors_mem_global_op_tma_ld.sum */
     CP_TRACE_K_TMA_ST,          /* l1tex__m_l1tex2xbar_write_sectors_mem_global_op_tma_st.sum */
     CP_TRACE_KNMETRICS
@@ -134,7 +133,7 @@ typedef struct cp_trace_derived {
 typedef struct cp_trace_coverage {
     double attributed_bytes; /* the counted global sectors (instructions or kernel records) * 32 */
     double tma_load_bytes, tma_store_bytes; /* TMA's traffic between L1 and L2 */
-    double local_bytes;                     /* local memory's sectors at L1, * 32 */
+    double local_bytes;                     /* local memory's sectors, * 32 */
     double fraction;   /* attributed / (attributed + TMA + local); 1 when nothing moved */
     const char *basis; /* "counters" (TMA and local counted), "instruction_kinds" (no TMA or
                           local instruction ran, so nothing escaped the counters), or NULL */

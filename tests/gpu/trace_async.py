@@ -48,8 +48,7 @@ RUNS = {"async_copy16": LAUNCHES + GRAPH_LAUNCHES, "async_copy4": LAUNCHES + GRA
 TMA_BYTES = {"kinds_mix": N * 4, "tma_tile2d": N * 4}  # a launch: the whole buffer through TMA
 KERNEL_METRICS = {"tma_sectors": ("l1tex__m_xbar2l1tex_read_sectors_mem_global_op_tma_ld.sum",
                                   "l1tex__m_l1tex2xbar_write_sectors_mem_global_op_tma_st.sum"),
-                  "local_sectors": ("l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum",
-                                    "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum")}
+                  "local_sectors": ("smsp__sass_sectors_mem_local.sum", None)}
 BLOCKS, WARPS = N // 256, N // 32  # of kinds_mix, a launch
 failures = []
 

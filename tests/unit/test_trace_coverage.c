@@ -111,19 +111,17 @@ static void test_cases(void)
     k.d.sectors = 9000;
     set_kc(&k, CP_TRACE_K_TMA_LD, 1000);
     set_kc(&k, CP_TRACE_K_TMA_ST, 0);
-    set_kc(&k, CP_TRACE_K_LOCAL_LD, 0);
-    set_kc(&k, CP_TRACE_K_LOCAL_ST, 0);
+    set_kc(&k, CP_TRACE_K_LOCAL, 0);
     cp_trace_coverage_of(&k, &c);
     CHECK(near(c.fraction, 0.9) && c.excess_known && strcmp(c.basis, "counters") == 0);
     set_kc(&k, CP_TRACE_K_TMA_LD, 1001);
     cp_trace_coverage_of(&k, &c);
     CHECK(c.fraction < 0.9 && !c.excess_known);
-    /* TMA stores and local stores count like their loads */
+    /* TMA stores count like TMA loads, local memory like TMA */
     k = counted();
     set_kc(&k, CP_TRACE_K_TMA_LD, 0);
     set_kc(&k, CP_TRACE_K_TMA_ST, 32768);
-    set_kc(&k, CP_TRACE_K_LOCAL_LD, 0);
-    set_kc(&k, CP_TRACE_K_LOCAL_ST, 32768);
+    set_kc(&k, CP_TRACE_K_LOCAL, 32768);
     cp_trace_coverage_of(&k, &c);
     CHECK(near(c.fraction, 1.0 / 3) && near(c.tma_store_bytes, 32768 * 32) &&
           near(c.local_bytes, 32768 * 32));

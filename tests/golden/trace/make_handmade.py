@@ -218,8 +218,7 @@ def kinds():
 
 KCOV = ["l1tex__m_xbar2l1tex_read_sectors_mem_global_op_tma_ld.sum",
         "l1tex__m_l1tex2xbar_write_sectors_mem_global_op_tma_st.sum",
-        "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum",
-        "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum"]
+        "smsp__sass_sectors_mem_local.sum"]
 
 
 def coverage():
@@ -244,7 +243,7 @@ def coverage():
 
     def krec(fn, lds, sts, ldi, sti, tld, tst, lld, lst, ns):
         return T("kernel", 0, fn, "-", "-", lds, sts, "-", "-", 0, 0, "-", "-", "-", "-", ldi, sti,
-                 ns, tld, tst, lld, lst)
+                 ns, tld, tst, lld + lst)
 
     L = ["coalprobe-trace-raw\t2", LABEL, T("process", 9700, 9699, "./coverage"), DEV,
          T("metrics", *(M + KINDS)), T("kernel_metrics", *(KM + KCOV)),
