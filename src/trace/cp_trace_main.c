@@ -540,9 +540,16 @@ static void cp_trace_print_times(FILE *err, double total, const cp_trace_run *ru
                     proc->times[i].seconds, proc->times[i].count,
                     proc->times[i].count == 1 ? "" : "s");
     }
-    for (size_t i = 0; i < CP_COUNT_OF(cp_trace_phases); i++)
-        fprintf(err, "  %-28s %9.3f s\n", cp_phase_name(cp_trace_phases[i]),
+    for (size_t i = 0; i < CP_COUNT_OF(cp_trace_phases); i++) {
+        fprintf(err, "  %-28s %9.3f s", cp_phase_name(cp_trace_phases[i]),
                 cp_phase_seconds(cp_trace_phases[i]));
+        if (cp_trace_phases[i] == CP_PHASE_TRACE_NVDISASM && t->sass_cached + t->sass_ran > 0)
+            fprintf(err, "  (%zu listing%s from the cache, %zu run)", t->sass_cached,
+                    t->sass_cached == 1 ? "" : "s", t->sass_ran);
+        fputc('\n', err);
+        if (cp_trace_phases[i] == CP_PHASE_TRACE_NVDISASM && t->sass_cache_note[0])
+            fprintf(err, "    the listing cache: %s\n", t->sass_cache_note);
+    }
 }
 
 /* The exit status once the report is written (or failed with rc): the program's when it

@@ -289,8 +289,10 @@ typedef struct cp_trace {
     char **unreadable;  /* "FILE: why" for each raw file that could not be read */
     size_t nunreadable; /* raw files skipped as a whole: nfiles - nunreadable were read */
     const volatile sig_atomic_t
-        *stop;   /* when not NULL and *stop is set, loading and nvdisasm stop */
-    int stopped; /* what *stop cut short: CP_TRACE_STOPPED_* */
+        *stop;                    /* when not NULL and *stop is set, loading and nvdisasm stop */
+    int stopped;                  /* what *stop cut short: CP_TRACE_STOPPED_* */
+    size_t sass_cached, sass_ran; /* --verbose: listings read from the cache, nvdisasm runs */
+    char sass_cache_note[512];    /* --verbose: why there is no listing cache, or its failure */
 } cp_trace;
 
 #define CP_TRACE_STOPPED_LOAD 1 /* raw files left unread */

@@ -4,7 +4,8 @@
  * counted instruction are read, several at once (a PyTorch module's listing takes seconds).
  * COALPROBE_NVDISASM names another nvdisasm; set and empty, none is run (for reports that must not
  * depend on the machine, e.g. the tests' goldens). Each run is bounded in time and in the bytes of
- * listing read, and stops when the report side is interrupted (cp_trace.stop). */
+ * listing read, and stops when the report side is interrupted (cp_trace.stop). A listing nvdisasm
+ * gave completely is kept in a cache (cp_trace_sass_cache.c), read instead of running it again. */
 #define _POSIX_C_SOURCE 200809L
 #include "cp_trace_report.h"
 
@@ -21,6 +22,7 @@
 #include <unistd.h>
 
 #include "cp_trace_launch.h"
+#include "cp_trace_sass_cache.h"
 
 /* The most bytes of listing read from one nvdisasm run (COALPROBE_NVDISASM_MAX_BYTES). */
 #define CP_TRACE_SASS_MAX_OUTPUT ((size_t)256 << 20)
@@ -261,6 +263,8 @@ typedef struct cp_trace_sass_job {
     uint32_t crc;
     char *cubin;          /* DIR/FILE */
     char functions[4096]; /* nvdisasm -fun: the symbols of the counted functions, or "" */
+    off_t size;           /* the cubin's bytes */
+    int cached;           /* its listing came from the cache: nvdisasm did not run */
     double limit;         /* seconds it may run */
     double deadline;      /* cp_phase_now() past which it is killed */
     pid_t pid;            /* running or not yet reaped: > 0 */
@@ -650,12 +654,36 @@ static int cp_trace_sass_jobs(cp_trace *t, const char *dir, cp_trace_sass_job *j
     return rc;
 }
 
-/* Runs nvdisasm on several cubins at once (a program's modules can take seconds each) and gives
- * the instructions their opcodes: given counts them; failures and first_failure say which
- * cubins nvdisasm could not read. */
-static int cp_trace_sass_run(cp_trace *t, const char *nvdisasm, cp_trace_sass_job *jobs,
-                             size_t njobs, size_t *given_out, size_t *failures_out,
-                             char *first_failure, size_t first_failure_size, cp_status *st)
+/* Begins job j: its listing from the cache (then it is done), else nvdisasm started. */
+static void cp_trace_sass_begin(cp_trace *t, const char *nvdisasm, const cp_trace_sass_cache *cache,
+                                const cp_trace_sass_limits *limits, cp_trace_sass_job *j)
+{
+    struct stat sb;
+    j->fd = -1;
+    if (stat(j->cubin, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        snprintf(j->why, sizeof j->why, "the file is missing");
+        j->done = 1;
+        return;
+    }
+    j->size = sb.st_size;
+    j->text = cp_trace_sass_cache_get(cache, j->crc, j->functions, j->size, &j->len);
+    if (j->text) {
+        j->cached = j->done = 1;
+        t->sass_cached++;
+        return;
+    }
+    j->limit = cp_trace_sass_limit(limits, sb.st_size);
+    t->sass_ran++;
+    (void)cp_trace_sass_start(nvdisasm, j);
+}
+
+/* Runs nvdisasm on several cubins at once (a program's modules can take seconds each), or reads
+ * their listings from the cache, and gives the instructions their opcodes: given counts them;
+ * failures and first_failure say which cubins nvdisasm could not read. */
+static int cp_trace_sass_run(cp_trace *t, const char *nvdisasm, cp_trace_sass_cache *cache,
+                             cp_trace_sass_job *jobs, size_t njobs, size_t *given_out,
+                             size_t *failures_out, char *first_failure, size_t first_failure_size,
+                             cp_status *st)
 {
     int rc = CP_EXIT_OK;
     cp_trace_sass_limits limits;
@@ -663,17 +691,8 @@ static int cp_trace_sass_run(cp_trace *t, const char *nvdisasm, cp_trace_sass_jo
     size_t given = 0, failures = 0, width = cp_trace_sass_parallel();
     for (size_t first = 0; first < njobs && rc == CP_EXIT_OK && !t->stopped; first += width) {
         size_t last = first + width < njobs ? first + width : njobs;
-        for (size_t i = first; i < last; i++) {
-            struct stat sb;
-            jobs[i].fd = -1;
-            if (stat(jobs[i].cubin, &sb) != 0 || !S_ISREG(sb.st_mode)) {
-                snprintf(jobs[i].why, sizeof jobs[i].why, "the file is missing");
-                jobs[i].done = 1;
-                continue;
-            }
-            jobs[i].limit = cp_trace_sass_limit(&limits, sb.st_size);
-            (void)cp_trace_sass_start(nvdisasm, &jobs[i]);
-        }
+        for (size_t i = first; i < last; i++)
+            cp_trace_sass_begin(t, nvdisasm, cache, &limits, &jobs[i]);
         if (cp_trace_sass_wait(jobs + first, last - first, &limits, t->stop)) {
             t->stopped |= CP_TRACE_STOPPED_SASS;
             break; /* the opcodes read so far stay */
@@ -686,6 +705,9 @@ static int cp_trace_sass_run(cp_trace *t, const char *nvdisasm, cp_trace_sass_jo
                              name ? name + 1 : jobs[i].cubin, jobs[i].why);
                 continue;
             }
+            if (!jobs[i].cached) /* whole: exit 0, within the time limit and the cap */
+                cp_trace_sass_cache_put(cache, jobs[i].crc, jobs[i].functions, jobs[i].size,
+                                        jobs[i].text, jobs[i].len);
             cp_trace_sass_line *lines = NULL;
             size_t n = 0;
             rc = cp_trace_sass_parse(jobs[i].text, &lines, &n, st);
@@ -726,9 +748,13 @@ int cp_trace_sass_opcodes(cp_trace *t, const char *dir, int *have_opcodes, cp_st
     int rc = cp_trace_sass_jobs(t, dir, jobs, &njobs, st);
     size_t given = 0, failures = 0;
     char first_failure[600] = "";
+    cp_trace_sass_cache cache;
+    cp_trace_sass_cache_open(&cache, nvdisasm);
     if (rc == CP_EXIT_OK)
-        rc = cp_trace_sass_run(t, nvdisasm, jobs, njobs, &given, &failures, first_failure,
+        rc = cp_trace_sass_run(t, nvdisasm, &cache, jobs, njobs, &given, &failures, first_failure,
                                sizeof first_failure, st);
+    if (njobs > 0)
+        snprintf(t->sass_cache_note, sizeof t->sass_cache_note, "%s", cache.failure);
     for (size_t i = 0; i < njobs; i++) {
         free(jobs[i].cubin);
         free(jobs[i].text);
