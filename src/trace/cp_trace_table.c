@@ -515,7 +515,7 @@ static void cp_trace_table_write(FILE *out, const cp_trace_report *r)
         cp_trace_table_tmaps(out, proc);
     }
     if (r->gate_checked) {
-        char limits[256], line[512], judged[192];
+        char limits[256], line[800], judged[192];
         cp_trace_limits(limits, sizeof limits, r->options);
         size_t instrs = r->gate_judged - r->gate_judged_kernels;
         char cov[64] = "";
