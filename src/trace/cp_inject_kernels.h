@@ -24,7 +24,7 @@ typedef struct cp_inject_kernels cp_inject_kernels;
 typedef void (*cp_inject_kernels_emit)(void *user, const char *kernel, const char *unmatched,
                                        const double *values);
 
-/* The metric sets: every metric above (7 replay passes a launch on GH100), or the lean set of one
+/* The metric sets: every metric above (6 replay passes a launch on GH100), or the lean set of one
  * pass (global sectors, global and shared instructions, duration): enough to scale instruction
  * counts and to total sectors, not the requests, ideal sectors or wavefronts of a kernel that has
  * no instruction records. The lean set also asks for the TMA and local sectors, which tell how

@@ -92,7 +92,7 @@ static void cp_trace_print_help(FILE *out)
         "  --kernel-counters SET  lean (default): per-kernel sectors, instructions and time\n"
         "                    in one pass, no replay, every launch counted per instruction;\n"
         "                    full: also requests, bytes requested and shared wavefronts per\n"
-        "                    kernel, TMA's and local bytes, at 7 replay passes a launch on an\n"
+        "                    kernel, TMA's and local bytes, at 6 replay passes a launch on an\n"
         "                    H100 (then the instructions are counted over one launch's\n"
         "                    passes and scaled)\n"
         "  -v, --verbose     where the time went, on stderr, at the end\n"
