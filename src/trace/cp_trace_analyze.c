@@ -1,7 +1,9 @@
 /* cp_trace_analyze.c: what a trace means: per kernel and per instruction requests, sectors
  * against the ideal, excess bytes, shared wavefronts and bank conflicts; every instruction
  * ranked by the bytes it wastes, its share of the program's waste, one line of meaning in
- * coalprobe's own terms, the gate, and why a trace may hold no counts. */
+ * coalprobe's own terms, the gate, and why a trace may hold no counts. One file over 800 lines:
+ * the selection, the sums, the ranks and the gate are one pass over the same kernel and
+ * instruction fields, in an order cp_trace_analyze fixes, sharing its static helpers. */
 #define _POSIX_C_SOURCE 200809L
 #include "cp_trace_report.h"
 
