@@ -206,7 +206,7 @@ static int cp_trace_parse_where_option(int opt, cp_trace_cli *c, cp_status *st)
                                "--group-by: '%s' is not kernel, line, callsite or range", optarg);
     case CP_TRACE_OPT_RANK_SPREAD:
         return cp_trace_parse_real("--rank-spread", optarg, 0, 0, 1000,
-                                   "a fraction from 0 to 1000 (0.25: 25%)", &c->report.rank_spread,
+                                   "a number from 0 to 1000 (0.25: 25%)", &c->report.rank_spread,
                                    st);
     case CP_TRACE_OPT_PYTHON_FRAMES:
         if (strcmp(optarg, "user") != 0 && strcmp(optarg, "all") != 0)
