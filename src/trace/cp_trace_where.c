@@ -127,21 +127,42 @@ static double cp_trace_kc_sectors(const cp_trace_kernel_counters *kc)
            ((kc->has >> CP_TRACE_K_ST_SECTORS) & 1u ? kc->value[CP_TRACE_K_ST_SECTORS] : 0);
 }
 
-/* The kernel that the launch and kernel records of (device, function) were filed under: the
- * first of that name with launches or kernel records, else the first of that name. */
-static cp_trace_kernel *cp_trace_site_kernel(cp_trace_process *p, const cp_trace_site *s)
+/* Keeps under "DEVICE\tFUNCTION" the kernel that the launch and kernel records of that function
+ * were filed under: the first of that name with launches or kernel records, else the first of
+ * that name. -1 when out of memory. */
+static int cp_trace_kernel_keys(cp_trace_process *p, cp_table *keys)
 {
-    cp_trace_kernel *first = NULL;
     for (size_t k = 0; k < p->nkernels; k++) {
         cp_trace_kernel *kk = &p->kernels[k];
-        if (kk->device != s->device || strcmp(kk->function, s->function) != 0)
-            continue;
-        if (kk->launches || kk->kc.records)
-            return kk;
-        if (!first)
-            first = kk;
+        size_t len = strlen(kk->function) + 16;
+        char *key = malloc(len);
+        if (!key)
+            return -1;
+        snprintf(key, len, "%u\t%s", kk->device, kk->function);
+        int created;
+        cp_table_entry *e = cp_table_get(keys, key, &created);
+        free(key);
+        if (!e)
+            return -1;
+        const cp_trace_kernel *old = created ? NULL : &p->kernels[e->index];
+        if (created || (!old->launches && !old->kc.records && (kk->launches || kk->kc.records)))
+            e->index = k;
     }
-    return first;
+    return 0;
+}
+
+/* The kernel of site s (cp_trace_kernel_keys), or NULL (also when out of memory). */
+static cp_trace_kernel *cp_trace_site_kernel(cp_trace_process *p, const cp_table *keys,
+                                             const cp_trace_site *s)
+{
+    size_t len = strlen(s->function) + 16;
+    char *key = malloc(len);
+    if (!key)
+        return NULL;
+    snprintf(key, len, "%u\t%s", s->device, s->function);
+    cp_table_entry *e = cp_table_find(keys, key);
+    free(key);
+    return e ? &p->kernels[e->index] : NULL;
 }
 
 /* One site's share of its kernel k: by the sectors of its kernel records when the kernel's
@@ -168,21 +189,26 @@ static void cp_trace_site_counts(cp_trace_site *s, const cp_trace_kernel *k, int
     s->excess_bytes = share * k->d.excess_bytes;
 }
 
-/* Every site of every process: its kernel and counts. */
-static void cp_trace_where_sites(cp_trace *t)
+/* Every site of proc: its kernel and counts. -1 when out of memory. */
+static int cp_trace_where_sites(cp_trace_process *proc)
 {
-    for (size_t p = 0; p < t->nprocs; p++) {
-        cp_trace_process *proc = &t->procs[p];
-        for (size_t i = 0; i < proc->nsites; i++)
-            proc->sites[i].kernel = cp_trace_site_kernel(proc, &proc->sites[i]);
-        for (size_t i = 0; i < proc->nsites; i++) {
-            cp_trace_site *s = &proc->sites[i];
-            int with_kernel_at = 0; /* some site of its kernel has kernel records */
-            for (size_t j = 0; j < proc->nsites && !with_kernel_at; j++)
-                with_kernel_at = proc->sites[j].kernel == s->kernel && proc->sites[j].kc.records;
-            cp_trace_site_counts(s, s->kernel, with_kernel_at);
-        }
+    cp_table keys = {0};
+    /* with_kernel_at[k]: some site of kernel k has kernel records */
+    unsigned char *with_kernel_at = calloc(proc->nkernels + 1, 1);
+    int bad = !with_kernel_at || cp_trace_kernel_keys(proc, &keys) != 0;
+    for (size_t i = 0; i < proc->nsites && !bad; i++) {
+        cp_trace_site *s = &proc->sites[i];
+        s->kernel = cp_trace_site_kernel(proc, &keys, s);
+        if (s->kernel && s->kc.records)
+            with_kernel_at[s->kernel - proc->kernels] = 1;
     }
+    for (size_t i = 0; i < proc->nsites && !bad; i++) {
+        cp_trace_site *s = &proc->sites[i];
+        cp_trace_site_counts(s, s->kernel, s->kernel && with_kernel_at[s->kernel - proc->kernels]);
+    }
+    free(with_kernel_at);
+    cp_table_free(&keys, NULL);
+    return bad ? -1 : 0;
 }
 
 /* ---- groups ------------------------------------------------------------------------------ */
@@ -289,6 +315,38 @@ static int cp_trace_group_add(cp_trace_report *r, cp_table *keys, size_t *cap,
     return 0;
 }
 
+/* Each kernel's counts that none of its sites holds, in rests (one per kernel of proc). */
+static void cp_trace_group_rests(const cp_trace_process *proc, cp_trace_part *rests)
+{
+    for (size_t k = 0; k < proc->nkernels; k++) {
+        const cp_trace_kernel *kk = &proc->kernels[k];
+        cp_trace_part rest = {proc,
+                              NULL,
+                              kk,
+                              kk->launches,
+                              cp_trace_or_zero(kk->d.sectors),
+                              cp_trace_or_zero(kk->d.excess_bytes),
+                              0};
+        rests[k] = rest;
+    }
+    for (size_t i = 0; i < proc->nsites; i++) {
+        const cp_trace_site *s = &proc->sites[i];
+        if (!s->kernel)
+            continue;
+        cp_trace_part *rest = &rests[s->kernel - proc->kernels];
+        rest->launches -= s->launches < rest->launches ? s->launches : rest->launches;
+        rest->sectors -= cp_trace_or_zero(s->sectors);
+        rest->excess_bytes -= cp_trace_or_zero(s->excess_bytes);
+    }
+    for (size_t k = 0; k < proc->nkernels; k++) {
+        /* what is left beyond rounding (the sites' shares add up to their kernel's) */
+        if (rests[k].sectors < 0.5)
+            rests[k].sectors = 0;
+        if (rests[k].excess_bytes < 0.5)
+            rests[k].excess_bytes = 0;
+    }
+}
+
 /* Adds every site of the selected kernels of proc, and each kernel's rest no site holds. */
 static int cp_trace_group_process(cp_trace_report *r, cp_table *keys, size_t *cap,
                                   const cp_trace_process *proc)
@@ -302,34 +360,19 @@ static int cp_trace_group_process(cp_trace_report *r, cp_table *keys, size_t *ca
         if (cp_trace_group_add(r, keys, cap, &x) != 0)
             return -1;
     }
-    for (size_t k = 0; k < proc->nkernels; k++) {
-        const cp_trace_kernel *kk = &proc->kernels[k];
-        if (!kk->selected)
-            continue;
-        cp_trace_part rest = {proc,
-                              NULL,
-                              kk,
-                              kk->launches,
-                              cp_trace_or_zero(kk->d.sectors),
-                              cp_trace_or_zero(kk->d.excess_bytes),
-                              0};
-        for (size_t i = 0; i < proc->nsites; i++)
-            if (proc->sites[i].kernel == kk) {
-                const cp_trace_site *s = &proc->sites[i];
-                rest.launches -= s->launches < rest.launches ? s->launches : rest.launches;
-                rest.sectors -= cp_trace_or_zero(s->sectors);
-                rest.excess_bytes -= cp_trace_or_zero(s->excess_bytes);
-            }
-        /* what is left beyond rounding (the sites' shares add up to their kernel's) */
-        if (rest.sectors < 0.5)
-            rest.sectors = 0;
-        if (rest.excess_bytes < 0.5)
-            rest.excess_bytes = 0;
-        if ((rest.launches || rest.sectors > 0 || rest.excess_bytes > 0) &&
-            cp_trace_group_add(r, keys, cap, &rest) != 0)
-            return -1;
+    cp_trace_part *rests = calloc(proc->nkernels + 1, sizeof *rests);
+    if (!rests)
+        return -1;
+    cp_trace_group_rests(proc, rests);
+    int bad = 0;
+    for (size_t k = 0; k < proc->nkernels && !bad; k++) {
+        const cp_trace_part *rest = &rests[k];
+        if (rest->kernel->selected &&
+            (rest->launches || rest->sectors > 0 || rest->excess_bytes > 0))
+            bad = cp_trace_group_add(r, keys, cap, rest) != 0;
     }
-    return 0;
+    free(rests);
+    return bad ? -1 : 0;
 }
 
 static int cp_trace_group_cmp(const void *a, const void *b)
@@ -451,8 +494,11 @@ static int cp_trace_where_ranks(cp_trace *t, cp_trace_report *r)
 
 int cp_trace_where_analyze(cp_trace *t, cp_trace_report *r, cp_status *st)
 {
-    cp_trace_where_sites(t);
-    int bad = cp_trace_where_ranks(t, r);
+    int bad = 0;
+    for (size_t p = 0; p < t->nprocs && !bad; p++)
+        bad = cp_trace_where_sites(&t->procs[p]);
+    if (!bad)
+        bad = cp_trace_where_ranks(t, r);
     if (!bad && r->options->group_by != CP_TRACE_GROUP_KERNEL)
         bad = cp_trace_where_groups(t, r);
     if (bad) {
