@@ -122,6 +122,8 @@ static void cp_trace_print_help(FILE *out)
         "Examples:\n"
         "  coalprobe trace -- ./my_app --size 4096\n"
         "  coalprobe trace --top 20 -- python3 train.py\n"
+        "  coalprobe trace --group-by line -- python3 train.py\n"
+        "  coalprobe trace --from-raw dir.0 dir.1 dir.2 dir.3\n"
         "  coalprobe trace --kernel transpose --format json -o t.json -- ./bench\n"
         "  coalprobe trace --max-sectors-per-request 8 --min-requests 1000 -- ./tests\n"
         "\n"
