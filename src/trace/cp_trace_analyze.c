@@ -1020,7 +1020,10 @@ int cp_trace_analyze(cp_trace *t, const cp_trace_run *run, const cp_trace_option
     if (!r->counted)
         cp_trace_no_counts(t, r);
     cp_trace_completeness(t, run, r);
-    return CP_EXIT_OK;
+    int rc = cp_trace_where_analyze(t, r, st);
+    if (rc != CP_EXIT_OK)
+        cp_trace_report_free(r);
+    return rc;
 }
 
 void cp_trace_report_free(cp_trace_report *r)
@@ -1029,6 +1032,7 @@ void cp_trace_report_free(cp_trace_report *r)
     free((void *)r->instr_kernel);
     free((void *)r->instr_proc);
     free(r->violations);
+    cp_trace_where_free(r);
     r->instrs = NULL;
     r->instr_kernel = NULL;
     r->instr_proc = NULL;

@@ -3,6 +3,7 @@
  * every instruction of the selected kernels in rank order, the gate, dropped records, refusals and
  * notes. */
 #include "cp_trace_report.h"
+#include "cp_trace_where.h"
 #include "report/cp_report.h"
 
 #include <cjson/cJSON.h>
@@ -64,6 +65,8 @@ static void cp_trace_json_options(cp_json *j, cJSON *root, const cp_trace_option
     cp_json_number(j, opt, "max_sectors_per_request", o->max_sectors_per_request);
     cp_json_number(j, opt, "max_excess_pct", o->max_excess_pct);
     cp_json_number(j, opt, "min_coverage", o->min_coverage);
+    cp_json_string(j, opt, "group_by", cp_trace_group_name(o->group_by));
+    cp_json_number(j, opt, "rank_spread", o->rank_spread);
 }
 
 /* n numbers as an array under key. */
@@ -132,6 +135,7 @@ static void cp_trace_json_processes(cp_json *j, cJSON *root, const cp_trace *t)
         cp_json_number(j, o, "launches", proc->complete ? (double)proc->end_launches : NAN);
         cp_json_number(j, o, "malformed_lines", (double)proc->malformed);
         cp_json_bool(j, o, "truncated", proc->truncated);
+        cp_trace_where_json_process(j, o, proc);
         cJSON *devices = cp_json_array(j, o, "devices");
         for (size_t i = 0; i < proc->ndevices; i++) {
             cJSON *d = cp_json_append(j, devices);
@@ -252,6 +256,7 @@ static void cp_trace_json_kernels(cp_json *j, cJSON *root, const cp_trace_report
                 j, o, "excess_share",
                 r->program.excess_bytes > 0 ? kk->d.excess_bytes / r->program.excess_bytes : NAN);
             cp_trace_json_coverage(j, o, &kk->cov, kk->from != CP_TRACE_FROM_NONE);
+            cp_trace_where_json_kernel(j, o, &t->procs[p], kk);
         }
 }
 
@@ -398,6 +403,7 @@ int cp_trace_write_json(FILE *out, const cp_trace_report *r, cp_status *st)
     cp_trace_json_processes(&j, root, r->trace);
     cp_trace_json_kernels(&j, root, r);
     cp_trace_json_instructions(&j, root, r);
+    cp_trace_where_json(&j, root, r);
     cp_trace_json_records(&j, root, r->trace);
     char *text = cp_json_finish(&j, root);
     if (!text)

@@ -220,7 +220,14 @@ typedef struct cp_trace_reader {
     cp_table nosource; /* CRC \t FUNCTION */
     cp_trace_pending_launch *launches;
     size_t nlaunches, lcap;
-    cp_table launch_keys; /* ORDINAL \t FUNCTION -> pending launch index */
+    cp_table launch_keys;                    /* ORDINAL \t FUNCTION -> pending launch index */
+    cp_table frame_ids, range_ids, site_ids; /* ID -> index in the process's array */
+    int kernel_before;    /* the line before this one was a kernel record (kernel_at pairs it) */
+    int kernel_now;       /* this line is one */
+    uint32_t last_device; /* that kernel record's device, function and values */
+    const char *last_function;
+    double last_value[CP_TRACE_KNMETRICS];
+    unsigned last_has;
     char key[512];
     char *bigkey; /* for a key that does not fit key[] */
     int oom;
@@ -438,14 +445,20 @@ static int cp_trace_read_kernel(cp_trace_reader *r, char **f, size_t nf)
     cp_trace_pending_launch *l = cp_trace_pending(r, (uint32_t)device, f[2]);
     if (!l)
         return 0;
+    r->last_has = 0;
     for (size_t c = 0; c < r->nkcolumns; c++) {
         int m = r->kcolumns[c];
         if (m < 0 || isnan(v[c]))
             continue;
         l->kc.value[m] += v[c];
         l->kc.has |= 1u << m;
+        r->last_value[m] = v[c];
+        r->last_has |= 1u << m;
     }
     l->kc.records++;
+    r->kernel_now = 1;
+    r->last_device = (uint32_t)device;
+    r->last_function = f[2]; /* the line's text lives until the file is read */
     return 0;
 }
 
@@ -734,6 +747,198 @@ static int cp_trace_read_tensor_map_calls(cp_trace_reader *r, char **f, size_t n
     return 0;
 }
 
+/* ---- where the launches come from ------------------------------------------------------ */
+
+/* An ID of a frame, range or site record: a decimal from 1 to UINT32_MAX. */
+static int cp_trace_parse_id(const char *s, uint32_t *out)
+{
+    uint64_t v;
+    if (cp_trace_parse_u64(s, UINT32_MAX, &v) != 0 || v == 0)
+        return -1;
+    *out = (uint32_t)v;
+    return 0;
+}
+
+/* A new item of ID id in *array (n items of elem bytes, kept in ids): its position, SIZE_MAX
+ * when the ID was seen before (-2 in *bad) or out of memory. */
+static size_t cp_trace_new_id(cp_trace_reader *r, cp_table *ids, uint32_t id, void **array,
+                              size_t *cap, size_t *n, size_t elem, int *bad)
+{
+    char key[16];
+    snprintf(key, sizeof key, "%u", id);
+    int created;
+    size_t at = cp_trace_item(r, ids, key, array, cap, *n, elem, &created);
+    if (at != SIZE_MAX && !created) {
+        *bad = 1;
+        return SIZE_MAX;
+    }
+    if (at != SIZE_MAX)
+        (*n)++;
+    return at;
+}
+
+/* The position kept under ID id, or SIZE_MAX. */
+static size_t cp_trace_find_id(const cp_table *ids, uint32_t id)
+{
+    char key[16];
+    snprintf(key, sizeof key, "%u", id);
+    return cp_trace_map_find(ids, key);
+}
+
+/* host NAME, once */
+static int cp_trace_read_host(cp_trace_reader *r, char **f, size_t nf)
+{
+    if (nf != 2 || !f[1][0] || r->p->host)
+        return -1;
+    r->p->host = cp_trace_dup(r, f[1]);
+    return 0;
+}
+
+/* rank KEY VALUE: KEY one of the launchers' rank variables */
+static int cp_trace_read_rank(cp_trace_reader *r, char **f, size_t nf)
+{
+    static const char *const keys[] = {"RANK",         "LOCAL_RANK",   "WORLD_SIZE",
+                                       "SLURM_PROCID", "SLURM_NODEID", "OMPI_COMM_WORLD_RANK",
+                                       "PMI_RANK"};
+    int known = 0;
+    for (size_t i = 0; nf == 3 && i < CP_COUNT_OF(keys); i++)
+        known |= strcmp(f[1], keys[i]) == 0;
+    if (!known)
+        return -1;
+    return cp_trace_read_pair(r, &r->p->envs, &r->p->nenvs, f[1], f[2]);
+}
+
+/* frame ID FILE LINE FUNCTION PARENT */
+static int cp_trace_read_frame(cp_trace_reader *r, char **f, size_t nf)
+{
+    cp_trace_process *p = r->p;
+    uint32_t id;
+    uint64_t line, parent;
+    if (nf != 6 || cp_trace_parse_id(f[1], &id) != 0 || !f[2][0] ||
+        cp_trace_parse_u64(f[3], UINT32_MAX, &line) != 0 ||
+        cp_trace_parse_u64(f[5], UINT32_MAX, &parent) != 0)
+        return -1;
+    int bad = 0;
+    size_t at = cp_trace_new_id(r, &r->frame_ids, id, (void **)&p->frames, &p->fcap, &p->nframes,
+                                sizeof *p->frames, &bad);
+    if (at == SIZE_MAX)
+        return bad ? -1 : 0;
+    cp_trace_frame *x = &p->frames[at];
+    x->id = id;
+    x->file = cp_trace_dup(r, f[2]);
+    x->line = (uint32_t)line;
+    x->function = cp_trace_dup(r, f[4]);
+    x->parent_id = (uint32_t)parent;
+    x->parent = SIZE_MAX;
+    return 0;
+}
+
+/* range ID DOMAIN NAME PARENT */
+static int cp_trace_read_range(cp_trace_reader *r, char **f, size_t nf)
+{
+    cp_trace_process *p = r->p;
+    uint32_t id;
+    uint64_t parent;
+    if (nf != 5 || cp_trace_parse_id(f[1], &id) != 0 || !f[2][0] ||
+        cp_trace_parse_u64(f[4], UINT32_MAX, &parent) != 0)
+        return -1;
+    int bad = 0;
+    size_t at = cp_trace_new_id(r, &r->range_ids, id, (void **)&p->ranges, &p->rcap, &p->nranges,
+                                sizeof *p->ranges, &bad);
+    if (at == SIZE_MAX)
+        return bad ? -1 : 0;
+    cp_trace_range *x = &p->ranges[at];
+    x->id = id;
+    x->domain = strcmp(f[2], "-") == 0 ? NULL : cp_trace_dup(r, f[2]);
+    x->name = cp_trace_dup(r, f[3]);
+    x->parent_id = (uint32_t)parent;
+    x->parent = SIZE_MAX;
+    return 0;
+}
+
+/* A site's FRAME field: a frame ID, or a word saying why there is none; -1 when neither. */
+static int cp_trace_parse_site_frame(const char *s, cp_trace_site_kind *kind, uint32_t *id)
+{
+    static const struct {
+        const char *word;
+        cp_trace_site_kind kind;
+    } words[] = {{"-", CP_TRACE_SITE_NOPYTHON},
+                 {"nogil", CP_TRACE_SITE_NOGIL},
+                 {"none", CP_TRACE_SITE_NOUSER},
+                 {"overflow", CP_TRACE_SITE_OVERFLOW}};
+    *id = 0;
+    for (size_t i = 0; i < CP_COUNT_OF(words); i++)
+        if (strcmp(s, words[i].word) == 0) {
+            *kind = words[i].kind;
+            return 0;
+        }
+    *kind = CP_TRACE_SITE_FRAME;
+    return cp_trace_parse_id(s, id);
+}
+
+/* site ID ORDINAL FUNCTION FRAME RANGE */
+static int cp_trace_read_site(cp_trace_reader *r, char **f, size_t nf)
+{
+    cp_trace_process *p = r->p;
+    uint32_t id, frame;
+    uint64_t device, range;
+    cp_trace_site_kind kind;
+    if (nf != 6 || cp_trace_parse_id(f[1], &id) != 0 ||
+        cp_trace_parse_u64(f[2], UINT32_MAX, &device) != 0 || !f[3][0] ||
+        cp_trace_parse_site_frame(f[4], &kind, &frame) != 0 ||
+        cp_trace_parse_u64(f[5], UINT32_MAX, &range) != 0)
+        return -1;
+    int bad = 0;
+    size_t at = cp_trace_new_id(r, &r->site_ids, id, (void **)&p->sites, &p->scap, &p->nsites,
+                                sizeof *p->sites, &bad);
+    if (at == SIZE_MAX)
+        return bad ? -1 : 0;
+    cp_trace_site *x = &p->sites[at];
+    x->id = id;
+    x->device = (uint32_t)device;
+    x->function = cp_trace_dup(r, f[3]);
+    x->kind = kind;
+    x->frame_id = frame;
+    x->range_id = (uint32_t)range;
+    x->frame = x->range = SIZE_MAX;
+    return 0;
+}
+
+/* launches_at SITE COUNT: added up per site */
+static int cp_trace_read_launches_at(cp_trace_reader *r, char **f, size_t nf)
+{
+    uint32_t id;
+    uint64_t count;
+    size_t at;
+    if (nf != 3 || cp_trace_parse_id(f[1], &id) != 0 ||
+        cp_trace_parse_u64(f[2], UINT64_MAX, &count) != 0 ||
+        (at = cp_trace_find_id(&r->site_ids, id)) == SIZE_MAX)
+        return -1;
+    cp_trace_site *x = &r->p->sites[at];
+    x->launches = x->launches > UINT64_MAX - count ? UINT64_MAX : x->launches + count;
+    return 0;
+}
+
+/* kernel_at SITE: the kernel record just before was a launch of that site */
+static int cp_trace_read_kernel_at(cp_trace_reader *r, char **f, size_t nf)
+{
+    uint32_t id;
+    size_t at;
+    if (nf != 2 || !r->kernel_before || cp_trace_parse_id(f[1], &id) != 0 ||
+        (at = cp_trace_find_id(&r->site_ids, id)) == SIZE_MAX)
+        return -1;
+    cp_trace_site *x = &r->p->sites[at];
+    if (x->device != r->last_device || !x->function || strcmp(x->function, r->last_function) != 0)
+        return -1; /* a site of another kernel */
+    for (int m = 0; m < CP_TRACE_KNMETRICS; m++)
+        if (r->last_has & (1u << m)) {
+            x->kc.value[m] += r->last_value[m];
+            x->kc.has |= 1u << m;
+        }
+    x->kc.records++;
+    return 0;
+}
+
 static int cp_trace_read_process_metrics(cp_trace_reader *r, char **f, size_t nf)
 {
     return cp_trace_read_metrics(r, f, nf, 0);
@@ -769,17 +974,61 @@ static const struct {
     {"end", cp_trace_read_end},
     {"tensor_map", cp_trace_read_tensor_map},
     {"tensor_map_calls", cp_trace_read_tensor_map_calls},
+    {"host", cp_trace_read_host},
+    {"rank", cp_trace_read_rank},
+    {"frame", cp_trace_read_frame},
+    {"range", cp_trace_read_range},
+    {"site", cp_trace_read_site},
+    {"launches_at", cp_trace_read_launches_at},
+    {"kernel_at", cp_trace_read_kernel_at},
 };
 
 /* One line, split into fields and unescaped: -1 when it is malformed. */
 static int cp_trace_read_record(cp_trace_reader *r, char **f, size_t nf)
 {
+    r->kernel_before = r->kernel_now;
+    r->kernel_now = 0;
     if (!f[0][0])
         return -1; /* an empty line */
     for (size_t i = 0; i < CP_COUNT_OF(cp_trace_records); i++)
         if (strcmp(f[0], cp_trace_records[i].type) == 0)
             return cp_trace_records[i].read(r, f, nf);
     return 0; /* a record type of a later format: skipped */
+}
+
+/* The process's rank: the first of RANK, SLURM_PROCID, OMPI_COMM_WORLD_RANK and PMI_RANK that
+ * its rank records hold as a number; -1 when none. */
+static long cp_trace_rank_of(const cp_trace_process *p)
+{
+    static const char *const keys[] = {"RANK", "SLURM_PROCID", "OMPI_COMM_WORLD_RANK", "PMI_RANK"};
+    for (size_t k = 0; k < CP_COUNT_OF(keys); k++)
+        for (size_t i = 0; i < p->nenvs; i++) {
+            long v;
+            if (strcmp(p->envs[i].a, keys[k]) == 0 && p->envs[i].b &&
+                cp_trace_parse_long(p->envs[i].b, 0x7fffffffL, &v) == 0 && v >= 0)
+                return v;
+        }
+    return -1;
+}
+
+/* Resolves the IDs that frames, ranges and sites name into positions (SIZE_MAX: not read). */
+static void cp_trace_finish_sites(cp_trace_reader *r)
+{
+    cp_trace_process *p = r->p;
+    for (size_t i = 0; i < p->nframes; i++)
+        if (p->frames[i].parent_id)
+            p->frames[i].parent = cp_trace_find_id(&r->frame_ids, p->frames[i].parent_id);
+    for (size_t i = 0; i < p->nranges; i++)
+        if (p->ranges[i].parent_id)
+            p->ranges[i].parent = cp_trace_find_id(&r->range_ids, p->ranges[i].parent_id);
+    for (size_t i = 0; i < p->nsites; i++) {
+        cp_trace_site *s = &p->sites[i];
+        if (s->kind == CP_TRACE_SITE_FRAME)
+            s->frame = cp_trace_find_id(&r->frame_ids, s->frame_id);
+        if (s->range_id)
+            s->range = cp_trace_find_id(&r->range_ids, s->range_id);
+    }
+    p->rank = cp_trace_rank_of(p);
 }
 
 /* Applies the records that name instructions and functions: source lines, nosource, launches
@@ -840,6 +1089,9 @@ static void cp_trace_reader_free(cp_trace_reader *r)
     cp_table_free(&r->instrs, NULL);
     cp_table_free(&r->nosource, NULL);
     cp_table_free(&r->launch_keys, NULL);
+    cp_table_free(&r->frame_ids, NULL);
+    cp_table_free(&r->range_ids, NULL);
+    cp_table_free(&r->site_ids, NULL);
     for (size_t i = 0; i < r->nsources; i++) {
         free(r->sources[i].key);
         free(r->sources[i].file);
@@ -908,6 +1160,18 @@ static void cp_trace_process_free(cp_trace_process *p)
         free(m->l2_promotion), free(m->oob_fill);
     }
     free(p->tmaps);
+    free(p->dir);
+    free(p->host);
+    cp_trace_pairs_free(p->envs, p->nenvs);
+    for (size_t i = 0; i < p->nframes; i++)
+        free(p->frames[i].file), free(p->frames[i].function);
+    free(p->frames);
+    for (size_t i = 0; i < p->nranges; i++)
+        free(p->ranges[i].domain), free(p->ranges[i].name);
+    free(p->ranges);
+    for (size_t i = 0; i < p->nsites; i++)
+        free(p->sites[i].function);
+    free(p->sites);
     memset(p, 0, sizeof *p);
 }
 
@@ -1005,6 +1269,7 @@ int cp_trace_load_text(cp_trace *t, const char *name, const char *text, size_t l
     proc.truncated = truncated;
     proc.pid = -1;
     proc.ppid = -1;
+    proc.rank = -1;
     for (line = nl + 1; *line && !r.oom; line = nl + 1) {
         nl = strchr(line, '\n');
         *nl = '\0';
@@ -1028,8 +1293,10 @@ int cp_trace_load_text(cp_trace *t, const char *name, const char *text, size_t l
         if (too_many || cp_trace_read_record(&r, f, nf) != 0)
             proc.malformed++;
     }
-    if (!r.oom)
+    if (!r.oom) {
         cp_trace_finish(&r);
+        cp_trace_finish_sites(&r);
+    }
     cp_trace_reader_free(&r);
     free(copy);
     cp_trace_process *grown = r.oom ? NULL : realloc(t->procs, (t->nprocs + 1) * sizeof *grown);
@@ -1153,4 +1420,62 @@ void cp_trace_free(cp_trace *t)
         free(t->unreadable[i]);
     free(t->unreadable);
     memset(t, 0, sizeof *t);
+}
+
+/* Moves the processes, notes and unreadable files of one directory's trace from into t; the
+ * processes' files become DIR/NAME. -1 when out of memory (from is freed either way). */
+static int cp_trace_merge(cp_trace *t, cp_trace *from, const char *dir)
+{
+    int bad = 0;
+    cp_trace_process *grown = realloc(t->procs, (t->nprocs + from->nprocs + 1) * sizeof *grown);
+    if (grown)
+        t->procs = grown;
+    for (size_t i = 0; i < from->nprocs; i++) {
+        cp_trace_process *p = &from->procs[i];
+        size_t len = strlen(dir) + strlen(p->file ? p->file : "") + 2;
+        char *file = malloc(len), *d = strdup(dir);
+        if (!grown || !file || !d) {
+            free(file), free(d);
+            cp_trace_process_free(p);
+            bad = 1;
+            continue;
+        }
+        snprintf(file, len, "%s/%s", dir, p->file ? p->file : "");
+        free(p->file), free(p->dir);
+        p->file = file;
+        p->dir = d;
+        t->procs[t->nprocs++] = *p;
+    }
+    from->nprocs = 0;
+    for (size_t i = 0; i < from->nnotes; i++)
+        bad |= cp_trace_push_string(&t->notes, &t->nnotes, from->notes[i]) != 0;
+    from->nnotes = 0;
+    for (size_t i = 0; i < from->nunreadable; i++)
+        bad |= cp_trace_push_string(&t->unreadable, &t->nunreadable, from->unreadable[i]) != 0;
+    from->nunreadable = 0;
+    t->nfiles += from->nfiles;
+    t->stopped |= from->stopped;
+    cp_trace_free(from);
+    return bad ? -1 : 0;
+}
+
+int cp_trace_load_dirs(const char *const *dirs, size_t n, cp_trace *t,
+                       const volatile sig_atomic_t *stop, cp_status *st)
+{
+    if (n == 1)
+        return cp_trace_load_dir(dirs[0], t, stop, st);
+    memset(t, 0, sizeof *t);
+    t->stop = stop;
+    for (size_t i = 0; i < n; i++) {
+        cp_trace one;
+        int rc = cp_trace_load_dir(dirs[i], &one, stop, st);
+        if (rc == CP_EXIT_OK && cp_trace_merge(t, &one, dirs[i]) != 0)
+            rc = cp_status_set(st, CP_EXIT_RUNTIME, "out of memory reading %s", dirs[i]);
+        if (rc != CP_EXIT_OK) {
+            cp_trace_free(t);
+            return rc;
+        }
+    }
+    cp_trace_sort_processes(t);
+    return CP_EXIT_OK;
 }

@@ -36,7 +36,14 @@ enum {
     CP_TRACE_OPT_RAW_DIR,
     CP_TRACE_OPT_FROM_RAW,
     CP_TRACE_OPT_KERNEL_COUNTERS,
+    CP_TRACE_OPT_GROUP_BY,
+    CP_TRACE_OPT_RANK_SPREAD,
+    CP_TRACE_OPT_PYTHON_FRAMES,
+    CP_TRACE_OPT_PYTHON_STACK,
 };
+
+#define CP_TRACE_RANK_SPREAD_DEFAULT 0.25
+#define CP_TRACE_MAX_FROM_RAW 256
 
 /* The report side's phases, timed for --verbose (cp_phase), in the order they run. */
 static const cp_phase cp_trace_phases[] = {CP_PHASE_TRACE_LOAD, CP_PHASE_TRACE_DEMANGLE,
@@ -51,8 +58,12 @@ typedef struct cp_trace_cli {
     const char *from_raw;
     int show_help;
     int verbose;
-    const char *kernel_set; /* --kernel-counters: lean or full */
-    char **program;         /* argv of the program, NULL-terminated; NULL with --from-raw */
+    const char *kernel_set;                           /* --kernel-counters: lean or full */
+    const char *python_frames;                        /* --python-frames: user or all */
+    int python_stack;                                 /* --python-stack */
+    const char *from_raw_dirs[CP_TRACE_MAX_FROM_RAW]; /* --from-raw DIR [DIR...] */
+    size_t nfrom_raw;
+    char **program; /* argv of the program, NULL-terminated; NULL with --from-raw */
     int nprogram;
 } cp_trace_cli;
 
@@ -60,7 +71,7 @@ static void cp_trace_print_help(FILE *out)
 {
     fputs(
         "Usage: coalprobe trace [options] [--] PROGRAM [ARGS...]\n"
-        "       coalprobe trace [options] --from-raw DIR\n"
+        "       coalprobe trace [options] --from-raw DIR [DIR...]\n"
         "\n"
         "Runs PROGRAM (any CUDA program, unchanged) with coalprobe's CUPTI injection library,\n"
         "counts every global and shared memory instruction of every kernel it launches, and\n"
@@ -76,6 +87,11 @@ static void cp_trace_print_help(FILE *out)
         "  --format FMT      table (default), json or csv\n"
         "  -o, --output FILE write the report to FILE (default: standard output, after the\n"
         "                    program's own output)\n"
+        "  --group-by BY     kernel (default), line (the innermost user Python line),\n"
+        "                    callsite (that frame, its stack and NVTX range) or range (the\n"
+        "                    NVTX range path): where in the program the excess comes from\n"
+        "  --rank-spread F   flag a rank whose excess is off the median rank's by more than\n"
+        "                    F (default 0.25: 25%)\n"
         "Gate (exit 3 when an instruction or kernel is over a limit; offending lines on stderr):\n"
         "  --max-sectors-per-request X  global sectors per request above X fail\n"
         "  --max-excess-pct P           more than P% of an instruction's sectors in excess\n"
@@ -87,7 +103,12 @@ static void cp_trace_print_help(FILE *out)
         "Raw files:\n"
         "  --raw-dir DIR     keep the raw files in DIR (created; must hold no raw files)\n"
         "                    instead of a temporary directory removed at the end\n"
-        "  --from-raw DIR    run nothing: report the raw files recorded in DIR\n"
+        "  --from-raw DIR [DIR...]  run nothing: report the raw files recorded in DIR\n"
+        "                    (several: one report, e.g. one directory per rank)\n"
+        "Python call sites:\n"
+        "  --python-frames W user (default): a launch's line is the innermost frame outside\n"
+        "                    the standard library and site-packages; all: the innermost\n"
+        "  --python-stack    record each call site's whole Python stack (up to 64 frames)\n"
         "Cost:\n"
         "  --kernel-counters SET  lean (default): per-kernel sectors, instructions and time\n"
         "                    in one pass, no replay, every launch counted per instruction;\n"
@@ -101,6 +122,8 @@ static void cp_trace_print_help(FILE *out)
         "Examples:\n"
         "  coalprobe trace -- ./my_app --size 4096\n"
         "  coalprobe trace --top 20 -- python3 train.py\n"
+        "  coalprobe trace --group-by line -- python3 train.py\n"
+        "  coalprobe trace --from-raw dir.0 dir.1 dir.2 dir.3\n"
         "  coalprobe trace --kernel transpose --format json -o t.json -- ./bench\n"
         "  coalprobe trace --max-sectors-per-request 8 --min-requests 1000 -- ./tests\n"
         "\n"
@@ -159,10 +182,47 @@ static const struct option cp_trace_long_options[] = {
     {"raw-dir", required_argument, NULL, CP_TRACE_OPT_RAW_DIR},
     {"from-raw", required_argument, NULL, CP_TRACE_OPT_FROM_RAW},
     {"kernel-counters", required_argument, NULL, CP_TRACE_OPT_KERNEL_COUNTERS},
+    {"group-by", required_argument, NULL, CP_TRACE_OPT_GROUP_BY},
+    {"rank-spread", required_argument, NULL, CP_TRACE_OPT_RANK_SPREAD},
+    {"python-frames", required_argument, NULL, CP_TRACE_OPT_PYTHON_FRAMES},
+    {"python-stack", no_argument, NULL, CP_TRACE_OPT_PYTHON_STACK},
     {"verbose", no_argument, NULL, 'v'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
+
+/* --group-by, --rank-spread, --python-frames, --python-stack. */
+static int cp_trace_parse_where_option(int opt, cp_trace_cli *c, cp_status *st)
+{
+    static const char *const by[] = {"kernel", "line", "callsite", "range"};
+    switch (opt) {
+    case CP_TRACE_OPT_GROUP_BY:
+        for (size_t i = 0; i < CP_COUNT_OF(by); i++)
+            if (strcmp(optarg, by[i]) == 0) {
+                c->report.group_by = (int)i; /* CP_TRACE_GROUP_* in this order */
+                return CP_EXIT_OK;
+            }
+        return cp_status_usage(st,
+                               "group by kernel, line (the innermost user Python line), callsite "
+                               "or range (the NVTX range path)",
+                               "--group-by: '%s' is not kernel, line, callsite or range", optarg);
+    case CP_TRACE_OPT_RANK_SPREAD:
+        return cp_trace_parse_real("--rank-spread", optarg, 0, 0, 1000,
+                                   "a number from 0 to 1000 (0.25: 25%)", &c->report.rank_spread,
+                                   st);
+    case CP_TRACE_OPT_PYTHON_FRAMES:
+        if (strcmp(optarg, "user") != 0 && strcmp(optarg, "all") != 0)
+            return cp_status_usage(st,
+                                   "user skips the standard library and site-packages; all takes "
+                                   "the innermost frame, whatever it is",
+                                   "--python-frames: '%s' is not user or all", optarg);
+        c->python_frames = optarg;
+        return CP_EXIT_OK;
+    default:
+        c->python_stack = 1;
+        return CP_EXIT_OK;
+    }
+}
 
 /* Applies one option getopt_long returned (word: the option as written). */
 static int cp_trace_parse_option(int opt, const char *word, cp_trace_cli *c, cp_status *st)
@@ -212,6 +272,7 @@ static int cp_trace_parse_option(int opt, const char *word, cp_trace_cli *c, cp_
         break;
     case CP_TRACE_OPT_FROM_RAW:
         c->from_raw = optarg;
+        c->from_raw_dirs[c->nfrom_raw++] = optarg;
         break;
     case CP_TRACE_OPT_KERNEL_COUNTERS:
         if (strcmp(optarg, "lean") != 0 && strcmp(optarg, "full") != 0)
@@ -221,6 +282,11 @@ static int cp_trace_parse_option(int opt, const char *word, cp_trace_cli *c, cp_
                                    "--kernel-counters: '%s' is not lean or full", optarg);
         c->kernel_set = optarg;
         break;
+    case CP_TRACE_OPT_GROUP_BY:
+    case CP_TRACE_OPT_RANK_SPREAD:
+    case CP_TRACE_OPT_PYTHON_FRAMES:
+    case CP_TRACE_OPT_PYTHON_STACK:
+        return cp_trace_parse_where_option(opt, c, st);
     case 'v':
         c->verbose = 1;
         break;
@@ -266,25 +332,39 @@ static int cp_trace_parse(int argc, char **argv, cp_trace_cli *c, cp_status *st)
     c->report.max_sectors_per_request = NAN;
     c->report.max_excess_pct = NAN;
     c->report.min_coverage = NAN;
+    c->report.rank_spread = CP_TRACE_RANK_SPREAD_DEFAULT;
     c->format = CP_TRACE_FORMAT_TABLE;
     optind = 0; /* full reset: the parser may run more than once (tests) */
     opterr = 0;
     int opt;
     uint64_t seen = 0; /* seen: the options with a value given so far, each given once */
     /* "+": options end at the first non-option, which is the program */
-    while ((opt = getopt_long(argc, argv, "+:o:hv", cp_trace_long_options, NULL)) != -1) {
-        const char *word = argv[optind - 1];
-        CP_TRY(cp_sweep_once(cp_trace_long_options, opt, &seen, st));
-        CP_TRY(cp_trace_parse_option(opt, word, c, st));
-        if (c->show_help)
-            return CP_EXIT_OK;
+    for (;;) {
+        while ((opt = getopt_long(argc, argv, "+:o:hv", cp_trace_long_options, NULL)) != -1) {
+            const char *word = argv[optind - 1];
+            CP_TRY(cp_sweep_once(cp_trace_long_options, opt, &seen, st));
+            CP_TRY(cp_trace_parse_option(opt, word, c, st));
+            if (c->show_help)
+                return CP_EXIT_OK;
+        }
+        /* --from-raw DIR DIR...: the words after it up to the next option are directories */
+        if (!c->from_raw || optind >= argc || argv[optind][0] == '-')
+            break;
+        if (c->nfrom_raw == CP_TRACE_MAX_FROM_RAW)
+            return cp_status_usage(st, "report fewer directories at a time",
+                                   "--from-raw: more than %d directories", CP_TRACE_MAX_FROM_RAW);
+        c->from_raw_dirs[c->nfrom_raw++] = argv[optind++];
     }
     CP_TRY(cp_trace_check_kernel_regex(c, st));
     c->program = argv + optind;
     c->nprogram = argc - optind;
-    if (c->from_raw && c->nprogram > 0)
+    if (c->from_raw && c->nprogram > 0) /* only after --: the words before it are directories */
         return cp_status_usage(st, "--from-raw DIR reports recorded raw files and runs nothing",
                                "--from-raw runs no program, and '%s' was given", c->program[0]);
+    if (c->from_raw && (c->python_frames || c->python_stack))
+        return cp_status_usage(st, "they choose what a traced program records",
+                               "%s cannot be used with --from-raw",
+                               c->python_frames ? "--python-frames" : "--python-stack");
     if (c->from_raw && c->raw_dir)
         return cp_status_usage(st, "--raw-dir keeps the raw files of a program run here",
                                "%s cannot be used with --from-raw", "--raw-dir");
@@ -495,7 +575,9 @@ static int cp_trace_report_dir(const cp_trace_cli *c, const char *dir, cp_trace_
                                cp_trace *t, cp_status *st)
 {
     cp_phase_begin(CP_PHASE_TRACE_LOAD);
-    int rc = cp_trace_load_dir(dir, t, &cp_trace_signal, st);
+    int rc = c->nfrom_raw > 1
+                 ? cp_trace_load_dirs(c->from_raw_dirs, c->nfrom_raw, t, &cp_trace_signal, st)
+                 : cp_trace_load_dir(dir, t, &cp_trace_signal, st);
     if (rc == CP_EXIT_OK && child)
         cp_trace_launch_notes(child, t);
     cp_phase_end();
@@ -600,12 +682,22 @@ static int cp_trace_prepare(const cp_trace_cli *c, char *program_path, size_t pr
     struct stat sb;
     int raw_dir_created = 0;
     int rc = CP_EXIT_OK;
-    if (c->from_raw && (stat(c->from_raw, &sb) != 0 || !S_ISDIR(sb.st_mode))) {
-        int missing = stat(c->from_raw, &sb) != 0;
-        cp_status_set(st, CP_EXIT_USAGE, "--from-raw: %s %s", c->from_raw,
-                      missing ? "does not exist" : "is not a directory");
-        cp_status_hint(st, "name the directory that --raw-dir kept");
-        rc = CP_EXIT_USAGE;
+    for (size_t i = 0; i < c->nfrom_raw && rc == CP_EXIT_OK; i++) {
+        const char *dir = c->from_raw_dirs[i];
+        if (i > 0 && (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode))) {
+            rc = cp_status_usage(st,
+                                 "--from-raw DIR [DIR...] reports recorded raw files and runs "
+                                 "nothing",
+                                 "--from-raw runs no program, and '%s' was given (it is not a "
+                                 "directory)",
+                                 dir);
+        } else if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
+            int missing = stat(dir, &sb) != 0;
+            cp_status_set(st, CP_EXIT_USAGE, "--from-raw: %s %s", dir,
+                          missing ? "does not exist" : "is not a directory");
+            cp_status_hint(st, "name the directory that --raw-dir kept");
+            rc = CP_EXIT_USAGE;
+        }
     }
     if (rc == CP_EXIT_OK && !c->from_raw) {
         rc = cp_trace_find_program(c->nprogram > 0 ? c->program[0] : NULL, program_path,
@@ -617,8 +709,8 @@ static int cp_trace_prepare(const cp_trace_cli *c, char *program_path, size_t pr
         if (rc == CP_EXIT_OK)
             rc = cp_trace_find_injection(inject, inject_size, st);
     }
-    if (rc == CP_EXIT_OK && c->from_raw)
-        rc = cp_trace_check_output(c->output, c->from_raw, "--from-raw", st);
+    for (size_t i = 0; i < c->nfrom_raw && rc == CP_EXIT_OK; i++)
+        rc = cp_trace_check_output(c->output, c->from_raw_dirs[i], "--from-raw", st);
     if (rc == CP_EXIT_OK && c->raw_dir) {
         rc = cp_trace_check_output(c->output, c->raw_dir, "--raw-dir", st);
         if (rc != CP_EXIT_OK && raw_dir_created)
@@ -645,6 +737,12 @@ static int cp_trace_run_program(const cp_trace_cli *c, const char *program_path,
             args[i] = c->program[i]; /* c->program[c->nprogram] is argv's NULL */
         /* the injection library reads its metric set from the environment it inherits */
         if (c->kernel_set && setenv("COALPROBE_TRACE_KERNEL_SET", c->kernel_set, 1) != 0)
+            rc = cp_status_set(st, CP_EXIT_RUNTIME, "trace: setenv: %s", strerror(errno));
+        if (rc == CP_EXIT_OK && c->python_frames &&
+            setenv("COALPROBE_TRACE_PYTHON_FRAMES", c->python_frames, 1) != 0)
+            rc = cp_status_set(st, CP_EXIT_RUNTIME, "trace: setenv: %s", strerror(errno));
+        if (rc == CP_EXIT_OK && c->python_stack &&
+            setenv("COALPROBE_TRACE_PYTHON_STACK", "1", 1) != 0)
             rc = cp_status_set(st, CP_EXIT_RUNTIME, "trace: setenv: %s", strerror(errno));
         fflush(stdout);
         fflush(stderr);
@@ -736,8 +834,12 @@ int cp_trace_main(int argc, char **argv)
 
     cp_trace_child child = {0};
     char *program_text = NULL;
-    cp_trace_run run = {
-        .tool_version = CP_VERSION, .command = cmd, .from_raw = c.from_raw, .wall_seconds = NAN};
+    cp_trace_run run = {.tool_version = CP_VERSION,
+                        .command = cmd,
+                        .from_raw = c.from_raw,
+                        .from_raw_dirs = c.from_raw_dirs,
+                        .nfrom_raw = c.nfrom_raw,
+                        .wall_seconds = NAN};
     if (!c.from_raw)
         rc = cp_trace_run_program(&c, program_path, inject, dir, &child, &run, &program_text, &st);
     cp_trace t = {0};

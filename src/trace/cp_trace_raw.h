@@ -87,8 +87,49 @@
  *                                          tensor_map record (the table of 256 distinct maps was
  *                                          full), REPLACED successful cuTensorMapReplaceAddress
  *                                          calls (an address replaced: no new map)
+ *   host      NAME                         the host name (gethostname), once, after `process`
+ *   rank      KEY VALUE                    once per variable set in the environment, after
+ *                                          `host`: KEY one of RANK LOCAL_RANK WORLD_SIZE
+ *                                          SLURM_PROCID SLURM_NODEID OMPI_COMM_WORLD_RANK
+ *                                          PMI_RANK, VALUE as set
+ *   frame     ID FILE LINE FUNCTION PARENT an interned Python frame: ID a decimal > 0, unique in
+ *                                          the file; PARENT the ID of its caller's frame as
+ *                                          recorded, or 0 (the outermost recorded, or whole
+ *                                          stacks not asked for). Written before the first
+ *                                          record that names ID
+ *   range     ID DOMAIN NAME PARENT        an interned NVTX range node: ID > 0; DOMAIN the NVTX
+ *                                          domain's name ("-" for the default domain); NAME the
+ *                                          range's message; PARENT the enclosing range node's
+ *                                          ID, or 0. Written before the first record naming ID
+ *   site      ID ORDINAL FUNCTION FRAME RANGE
+ *                                          an interned call site: ID > 0; device ORDINAL;
+ *                                          FUNCTION the kernel (mangled, as in launch records);
+ *                                          FRAME the innermost user frame's ID, or "-" (the
+ *                                          process runs no Python), "nogil" (the launching
+ *                                          thread did not hold the GIL), "none" (Python, but
+ *                                          every frame was skipped), "overflow" (past 65536
+ *                                          distinct sites, frames or ranges: then RANGE is 0 and
+ *                                          a note says how many launches lost their site);
+ *                                          RANGE the innermost NVTX range node's ID, or 0.
+ *                                          Written before the first record naming ID
+ *   launches_at SITE COUNT                 COUNT launches of call site SITE since the last flush
+ *                                          (a CUDA graph's kernel nodes: one each time the graph
+ *                                          runs, with the site of the cuGraphLaunch call);
+ *                                          readers add them up. `launch` records stay as they
+ *                                          are (per function)
+ *   kernel_at SITE                         immediately after a `kernel` record: the call site
+ *                                          of that launch (a reader pairs it with the kernel
+ *                                          record just before it and adds that record's values
+ *                                          to the site's). Absent when unknown (unmatched)
  *   end       FLUSHES LAUNCHES             the process ended normally; a file without it is
  *                                          incomplete (crash, kill, _exit before teardown)
+ *
+ * User frames: the innermost frame whose file is not inside the Python installation's standard
+ * library (sysconfig's stdlib and platstdlib paths), not under site-packages or dist-packages,
+ * and not "<frozen ...>" or "<string>"; with COALPROBE_TRACE_PYTHON_FRAMES=all the innermost
+ * frame, whatever it is. With COALPROBE_TRACE_PYTHON_STACK=1 each recorded frame's PARENT chain
+ * holds the whole stack (up to 64 frames), else PARENT is 0. The launcher sets both from
+ * `coalprobe trace --python-frames user|all` and `--python-stack`.
  */
 #ifndef CP_TRACE_RAW_H
 #define CP_TRACE_RAW_H

@@ -245,8 +245,55 @@ void cp_trace_tmap_judge(const cp_trace_tmap *m, cp_trace_tmap_judgement *j);
 /* m's n values joined by sep ("64x128"), "-" when n is 0. */
 void cp_trace_tmap_list(char *buf, size_t size, const uint64_t *v, size_t n, const char *sep);
 
+/* ---- where the launches come from (frame, range, site, launches_at, kernel_at records) ---- */
+
+/* An interned Python frame (a frame record). parent: the index of its caller's frame in the
+ * process's frames, or SIZE_MAX (the outermost recorded, or whole stacks not asked for). */
+typedef struct cp_trace_frame {
+    uint32_t id;
+    char *file, *function;
+    uint32_t line;
+    uint32_t parent_id;
+    size_t parent;
+} cp_trace_frame;
+
+/* An interned NVTX range node (a range record); domain NULL for the default domain. */
+typedef struct cp_trace_range {
+    uint32_t id;
+    char *domain, *name;
+    uint32_t parent_id;
+    size_t parent; /* index of the enclosing range in the process's ranges, or SIZE_MAX */
+} cp_trace_range;
+
+/* What a site's FRAME field says. */
+typedef enum {
+    CP_TRACE_SITE_FRAME,    /* a user frame: frame is its index */
+    CP_TRACE_SITE_NOPYTHON, /* "-": the process runs no Python */
+    CP_TRACE_SITE_NOGIL,    /* "nogil": the launching thread did not hold the GIL */
+    CP_TRACE_SITE_NOUSER,   /* "none": Python, but every frame was skipped */
+    CP_TRACE_SITE_OVERFLOW, /* "overflow": past the library's cap of distinct sites */
+    CP_TRACE_SITE_UNKNOWN,  /* no site record: the kernel's counts no site accounts for */
+} cp_trace_site_kind;
+
+/* An interned call site (a site record) with its launches (launches_at) and the kernel records
+ * filed under it (kernel_at). */
+typedef struct cp_trace_site {
+    uint32_t id, device;
+    char *function; /* the kernel, mangled */
+    cp_trace_site_kind kind;
+    uint32_t frame_id, range_id;
+    size_t frame, range; /* indices into the process's frames and ranges, or SIZE_MAX */
+    uint64_t launches;
+    cp_trace_kernel_counters kc;
+    /* filled in by cp_trace_where_analyze */
+    const cp_trace_kernel *kernel; /* its kernel, NULL when none was read */
+    double sectors, excess_bytes;  /* NAN when the kernel's are not known */
+    int by_launches;               /* apportioned by launches: no kernel_at for its kernel */
+} cp_trace_site;
+
 typedef struct cp_trace_process {
-    char *file; /* the raw file's name inside the directory */
+    char *file; /* the raw file's name inside the directory (DIR/NAME with several) */
+    char *dir;  /* the directory it was read from (its cubins are there) */
     long pid, ppid;
     char *command;
     int complete;                   /* 1 when the file has its end record */
@@ -275,6 +322,16 @@ typedef struct cp_trace_process {
     size_t ntmaps;
     int tmaps_watched; /* a tensor_map_calls record: the library watched the calls below */
     uint64_t tmap_encodes, tmap_unrecorded, tmap_replaced; /* from it */
+    char *host;                                            /* the host record, NULL when none */
+    cp_trace_pair *envs;                                   /* rank records: a KEY, b VALUE */
+    size_t nenvs;
+    cp_trace_frame *frames;
+    size_t nframes, fcap;
+    cp_trace_range *ranges;
+    size_t nranges, rcap;
+    cp_trace_site *sites;
+    size_t nsites, scap;
+    long rank;        /* RANK, SLURM_PROCID, OMPI_COMM_WORLD_RANK or PMI_RANK; -1 when none */
     size_t malformed; /* lines skipped: unknown layout, bad numbers, out of order */
     int truncated;    /* the last line had no newline (the process was cut off while writing) */
 } cp_trace_process;
@@ -306,6 +363,12 @@ typedef struct cp_trace {
  * not yet read are left (t->stopped). */
 int cp_trace_load_dir(const char *dir, cp_trace *t, const volatile sig_atomic_t *stop,
                       cp_status *st);
+
+/* cp_trace_load_dir of several directories into one trace: each process's file becomes
+ * "DIR/NAME" (two directories' files of one name are both kept) and its dir is DIR. One
+ * directory reads as cp_trace_load_dir does. */
+int cp_trace_load_dirs(const char *const *dirs, size_t n, cp_trace *t,
+                       const volatile sig_atomic_t *stop, cp_status *st);
 
 /* 1 when a file of that name is one the injection library writes into a trace directory: a raw
  * file (raw-*.tsv) or a saved cubin (cubin-*.cubin). */
@@ -379,14 +442,25 @@ typedef struct cp_trace_options {
     double max_sectors_per_request; /* NAN: not checked */
     double max_excess_pct;          /* NAN: not checked */
     double min_coverage;            /* 0..1; NAN: not checked */
+    int group_by;                   /* CP_TRACE_GROUP_*: the table's and JSON's groups */
+    double rank_spread; /* a rank whose excess is off the median rank's by more: flagged */
 } cp_trace_options;
+
+/* --group-by: kernel (the report as it always was), the innermost user line, the call site
+ * (frame, stack and NVTX range), the innermost NVTX range path. */
+enum { CP_TRACE_GROUP_KERNEL, CP_TRACE_GROUP_LINE, CP_TRACE_GROUP_CALLSITE, CP_TRACE_GROUP_RANGE };
+
+/* The name of a CP_TRACE_GROUP_* ("kernel", "line", "callsite", "range"). */
+const char *cp_trace_group_name(int by);
 
 /* How the program ran (NULL fields and NAN when the report was built with --from-raw). */
 typedef struct cp_trace_run {
     const char *tool_version;
     const char *command;  /* coalprobe's command line */
     const char *program;  /* the program's command line; NULL with --from-raw */
-    const char *from_raw; /* the directory read with --from-raw, else NULL */
+    const char *from_raw; /* the directory read with --from-raw, else NULL (the first of several) */
+    const char *const *from_raw_dirs; /* every directory --from-raw named, nfrom_raw of them */
+    size_t nfrom_raw;
     int exited, exit_code, signaled, term_signal;
     double wall_seconds;
     int interrupted; /* SIGINT or SIGTERM that stopped the report side, else 0 */
@@ -402,6 +476,38 @@ typedef struct cp_trace_violation {
                          (value NAN: coverage unknown) */
     double value, limit;
 } cp_trace_violation;
+
+/* One kernel of a group: its launches and apportioned excess there. */
+typedef struct cp_trace_group_kernel {
+    const cp_trace_kernel *kernel; /* the first one of that name (the others add to it) */
+    uint64_t launches;
+    double sectors, excess_bytes;
+} cp_trace_group_kernel;
+
+/* The call sites that share a key of --group-by, added up over every process. */
+typedef struct cp_trace_group {
+    char *key;                    /* "train.py:42", the range path, or the kind's text */
+    cp_trace_site_kind kind;      /* CP_TRACE_SITE_FRAME unless the group is one of no frame */
+    const cp_trace_process *proc; /* the first site's process and site (its frame and range) */
+    const cp_trace_site *site;
+    uint64_t launches;
+    double sectors, excess_bytes, excess_share;
+    int by_launches;                /* some of it was apportioned by launches (no kernel_at) */
+    cp_trace_group_kernel *kernels; /* by excess */
+    size_t nkernels;
+} cp_trace_group;
+
+/* One rank's processes added up (processes with a rank record only). */
+typedef struct cp_trace_rank_total {
+    long rank;
+    const char *host;
+    long *pids;
+    size_t npids;
+    uint64_t launches;
+    double sectors, excess_bytes;
+    double deviation; /* (excess - median) / median; NAN when the median is 0 */
+    int flagged;      /* off the median by more than --rank-spread */
+} cp_trace_rank_total;
 
 /* The analysed trace the writers print. Points into the trace; owns `instrs` and
  * `violations`. */
@@ -433,6 +539,11 @@ typedef struct cp_trace_report {
     int counted;                 /* some instruction was counted */
     char no_counts_reason[512];  /* when !counted */
     char no_counts_fix[512];     /* a hint (a refusal's fix), or "" */
+    cp_trace_group *groups;      /* --group-by other than kernel, by excess (cp_trace_where.c) */
+    size_t ngroups;
+    cp_trace_rank_total *ranks; /* by rank */
+    size_t nranks;
+    double rank_median; /* the median rank's excess bytes (the lower middle of an even count) */
 } cp_trace_report;
 
 /* The counts' meaning (no rank, no share). */
@@ -444,6 +555,32 @@ void cp_trace_derive(const cp_trace_counts *c, cp_trace_derived *d);
 int cp_trace_analyze(cp_trace *t, const cp_trace_run *run, const cp_trace_options *o,
                      cp_trace_report *r, cp_status *st);
 void cp_trace_report_free(cp_trace_report *r);
+
+/* Where the waste comes from (cp_trace_where.c): each call site's sectors and excess, apportioned
+ * from its kernel's; the groups of --group-by and the per-rank totals, into r. Run by
+ * cp_trace_analyze once the kernels are counted. CP_EXIT_RUNTIME when out of memory. */
+int cp_trace_where_analyze(cp_trace *t, cp_trace_report *r, cp_status *st);
+void cp_trace_where_free(cp_trace_report *r);
+
+/* "train.py:42", "-" when the site has no frame (s->kind says why). */
+void cp_trace_site_line(const cp_trace_process *p, const cp_trace_site *s, char *buf, size_t n);
+
+/* The NVTX range path of s, outermost first: "outer/inner", "domain:outer/inner" when the
+ * innermost range is in a domain other than the default; "" when none. */
+void cp_trace_site_range(const cp_trace_process *p, const cp_trace_site *s, char *buf, size_t n);
+
+/* The stack above s's frame, innermost first: "f (a.py:3) < g (b.py:9)"; "" when none. */
+void cp_trace_site_stack(const cp_trace_process *p, const cp_trace_site *s, char *buf, size_t n);
+
+/* The text of a site kind without a frame ("no Python line: the process runs no Python", ...). */
+const char *cp_trace_site_kind_text(cp_trace_site_kind kind);
+
+/* A process as the table names it: "rank 1 (node0, pid 4242)", "process 4242 (node0)". */
+void cp_trace_process_label(const cp_trace_process *p, char *buf, size_t n);
+
+/* The groups and ranks in the table (after the header) and as JSON (cp_trace_where_out.c). */
+void cp_trace_where_table_ranks(FILE *out, const cp_trace_report *r);
+void cp_trace_where_table_groups(FILE *out, const cp_trace_report *r);
 
 /* Kernel k's coverage, from its totals (k->d), its kernel records and its instruction kinds. */
 void cp_trace_coverage_of(const cp_trace_kernel *k, cp_trace_coverage *c);

@@ -637,12 +637,13 @@ static int cp_trace_sass_jobs(cp_trace *t, const char *dir, cp_trace_sass_job *j
                 continue;
             cp_trace_sass_job *j = &jobs[njobs];
             j->crc = crc;
-            size_t plen = strlen(dir) + strlen(cubin->b) + 2;
+            const char *from = t->procs[p].dir ? t->procs[p].dir : dir; /* several: its own */
+            size_t plen = strlen(from) + strlen(cubin->b) + 2;
             if (!(j->cubin = malloc(plen))) {
                 rc = cp_status_set(st, CP_EXIT_RUNTIME, "out of memory reading cubins");
                 break;
             }
-            snprintf(j->cubin, plen, "%s/%s", dir, cubin->b);
+            snprintf(j->cubin, plen, "%s/%s", from, cubin->b);
             if (cp_trace_sass_functions(t, j)) {
                 njobs++;
             } else {

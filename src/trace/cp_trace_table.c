@@ -127,7 +127,11 @@ static void cp_trace_table_header(FILE *out, const cp_trace_report *r)
         snprintf(line, sizeof line, "%s", run->program);
         cp_trace_wrap(out, "coalprobe trace: ", "                 ", line);
     } else if (run && run->from_raw) {
-        snprintf(line, sizeof line, "raw files in %s (--from-raw)", run->from_raw);
+        size_t len = (size_t)snprintf(line, sizeof line, "raw files in %s", run->from_raw);
+        for (size_t i = 1; i < run->nfrom_raw && len < sizeof line; i++)
+            len += (size_t)snprintf(line + len, sizeof line - len, " %s", run->from_raw_dirs[i]);
+        if (len < sizeof line)
+            snprintf(line + len, sizeof line - len, " (--from-raw)");
         cp_trace_wrap(out, "coalprobe trace: ", "                 ", line);
     }
     if (run && run->program) {
@@ -197,8 +201,9 @@ static void cp_trace_table_header(FILE *out, const cp_trace_report *r)
 
 static void cp_trace_table_process(FILE *out, const cp_trace_process *p)
 {
-    char line[8192];
-    snprintf(line, sizeof line, "process %ld%s: ", p->pid,
+    char line[8192], label[512];
+    cp_trace_process_label(p, label, sizeof label);
+    snprintf(line, sizeof line, "%s%s: ", label,
              p->complete && !p->truncated ? "" : " (incomplete)");
     char cmd[CP_TRACE_TABLE_WIDTH + 1];
     cp_trace_clip(cmd, sizeof cmd, p->command ? p->command : "?",
@@ -485,11 +490,15 @@ static void cp_trace_table_write(FILE *out, const cp_trace_report *r)
 {
     const cp_trace *t = r->trace;
     cp_trace_table_header(out, r);
+    cp_trace_where_table_ranks(out, r);
+    int grouped = r->options->group_by != CP_TRACE_GROUP_KERNEL;
+    if (grouped) /* the groups instead of each process's kernels */
+        cp_trace_where_table_groups(out, r);
     for (size_t p = 0; p < t->nprocs; p++) {
         const cp_trace_process *proc = &t->procs[p];
         cp_trace_table_process(out, proc);
         size_t uncounted = 0;
-        for (size_t k = 0; k < proc->nkernels; k++) {
+        for (size_t k = 0; k < proc->nkernels && !grouped; k++) {
             const cp_trace_kernel *kk = &proc->kernels[k];
             if (!kk->selected)
                 continue;

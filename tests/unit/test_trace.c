@@ -43,7 +43,7 @@ static const cp_trace_instr *find_instr(const cp_trace_kernel *k, uint32_t pc)
 
 static cp_trace_options default_options(void)
 {
-    cp_trace_options o = {5, NULL, 0, NAN, NAN, NAN};
+    cp_trace_options o = {5, NULL, 0, NAN, NAN, NAN, CP_TRACE_GROUP_KERNEL, 0.25};
     return o;
 }
 

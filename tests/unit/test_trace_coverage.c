@@ -29,7 +29,7 @@ static void test_fixture(void)
     cp_trace t;
     cp_status st = {0};
     CHECK(cp_trace_load_dir(FIXTURES "/handmade-coverage", &t, NULL, &st) == CP_EXIT_OK);
-    cp_trace_options o = {5, NULL, 0, NAN, NAN, NAN};
+    cp_trace_options o = {5, NULL, 0, NAN, NAN, NAN, CP_TRACE_GROUP_KERNEL, 0.25};
     cp_trace_run run = {0};
     cp_trace_report r;
     CHECK(cp_trace_analyze(&t, &run, &o, &r, &st) == CP_EXIT_OK);

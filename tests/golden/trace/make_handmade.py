@@ -297,7 +297,104 @@ def tmaps():
     return L
 
 
+KLEAN = T("kernel_metrics", "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+          "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", "smsp__inst_executed_op_global_ld.sum",
+          "smsp__inst_executed_op_global_st.sum", "gpu__time_duration.sum")
+GATHER, NORM = "_Z6gatherPKfPKiPfi", "_Z9layernormPfPKfi"
+COPY, FILLK = "_Z4copyPfPKfi", "_Z4fillPfi"
+KSRC = "/home/user/proj/kernels.cu"
+
+
+M2 = M + ["smsp__sass_inst_executed_op_ldgsts", "smsp__sass_inst_executed_op_global_atom",
+          "smsp__sass_inst_executed_op_global_red", "smsp__sass_inst_executed_op_local_ld",
+          "smsp__sass_inst_executed_op_local_st", "smsp__sass_inst_executed_op_ldsm",
+          "smsp__sass_inst_executed_op_shared_stsm", "smsp__sass_inst_executed_op_shared_gmma",
+          "smsp__sass_inst_executed_op_tma_ld", "smsp__sass_inst_executed_op_tma_st"]
+MET2 = T("metrics", *M2)
+
+
+def pc2(*a, **k):
+    """A pc record of format 2's whole metric list (M2): no LDGSTS, atomics, local memory, LDSM,
+    STSM, wgmma or TMA ran."""
+    return pc(*a, **k) + "\t0" * (len(M2) - len(M))
+
+
+def lean(fn, lds, sts, ldi, sti, ns, site):
+    """One launch's lean kernel record (sectors and instructions) and its call site."""
+    return [T("kernel", 0, fn, lds, sts, ldi, sti, ns), T("kernel_at", site)]
+
+
+def python():
+    """A PyTorch-like process (format 2, lean kernel records, every launch counted per
+    instruction) with call sites: the innermost user frames are lines of train.py (the frames of
+    torch under site-packages were skipped by the library, so none is recorded), with the whole
+    stack up to main. A gather (each lane of its load in its own sector: 32 sectors per request
+    where 4 would do) launched 3 times from train.py:42 with 1024 warps and once from train.py:57
+    with 2048: its excess split 108:72 by the sectors of those launches (60% and 40%), not 3:1
+    by launches. A layernorm launched twice from a thread without the GIL (its load misaligned: 5
+    sectors where 4 would do); a copy from a site without Python (no waste); a fill whose
+    frames were all skipped (no user frame; its store 8 sectors where 4 would do). NVTX ranges
+    "epoch 0" > "forward" (default domain), and "eval" in the domain "torch"."""
+    W = 1024
+    L = ["coalprobe-trace-raw\t2", LABEL, T("process", 3100, 3099, "python3 train.py --epochs 1"),
+         T("host", "gpu-box"), DEV, MET2, T("counting", 0, "every_launch"), KLEAN,
+         T("frame", 3, "/home/user/proj/train.py", 80, "main", 0),
+         T("frame", 1, "/home/user/proj/train.py", 42, "train_step", 3),
+         T("frame", 2, "/home/user/proj/train.py", 57, "evaluate", 3),
+         T("range", 1, "-", "epoch 0", 0), T("range", 2, "-", "forward", 1),
+         T("range", 3, "torch", "eval", 0),
+         T("site", 1, 0, GATHER, 1, 2), T("site", 2, 0, GATHER, 2, 3),
+         T("site", 3, 0, NORM, "nogil", 2), T("site", 4, 0, COPY, "-", 0),
+         T("site", 5, 0, FILLK, "none", 1)]
+    for _ in range(3):
+        L += lean(GATHER, 32 * W, 4 * W, W, W, 40000, 1)
+    L += lean(GATHER, 64 * W, 8 * W, 2 * W, 2 * W, 80000, 2)
+    for _ in range(2):
+        L += lean(NORM, 5 * W, 4 * W, W, W, 9000, 3)
+    L += lean(COPY, 4 * W, 4 * W, W, W, 7000, 4)
+    L += lean(FILLK, 0, 8 * W, 0, W, 5000, 5)
+    L += [T("launch", 0, GATHER, 4), T("launch", 0, NORM, 2), T("launch", 0, COPY, 1),
+          T("launch", 0, FILLK, 1), T("launches_at", 1, 3), T("launches_at", 2, 1),
+          T("launches_at", 3, 2), T("launches_at", 4, 1), T("launches_at", 5, 1)]
+    for fn, pcs in [(GATHER, [(0x80, 21), (0xa0, 22)]), (NORM, [(0x40, 31), (0x60, 32)]),
+                    (COPY, [(0x30, 41), (0x50, 42)]), (FILLK, [(0x20, 51)])]:
+        for p, line in pcs:
+            L.append(T("source", "c0ffee00", fn, "0x%x" % p, KSRC, line))
+    L.append(pc2("c0ffee00", 0, GATHER, 0x80, ld=5 * W, sec=160 * W, ideal=20 * W))
+    L.append(pc2("c0ffee00", 0, GATHER, 0xa0, st=5 * W, sec=20 * W, ideal=20 * W))
+    L.append(pc2("c0ffee00", 1, NORM, 0x40, ld=2 * W, sec=10 * W, ideal=8 * W))
+    L.append(pc2("c0ffee00", 1, NORM, 0x60, st=2 * W, sec=8 * W, ideal=8 * W))
+    L.append(pc2("c0ffee00", 2, COPY, 0x30, ld=W, sec=4 * W, ideal=4 * W))
+    L.append(pc2("c0ffee00", 2, COPY, 0x50, st=W, sec=4 * W, ideal=4 * W))
+    L.append(pc2("c0ffee00", 3, FILLK, 0x20, st=W, sec=8 * W, ideal=4 * W))
+    L.append(T("end", 1, 8))
+    return L
+
+
+def ranks(rank, host, per):
+    """One rank of a two-node job (torchrun: RANK, LOCAL_RANK, WORLD_SIZE): a gather launched
+    twice from train.py:42, 1024 warps a launch, its load `per` sectors per request where 4
+    would do (rank 1's three times rank 0's excess: flagged)."""
+    W = 1024
+    L = ["coalprobe-trace-raw\t2", LABEL, T("process", 4242, 4241, "python3 train.py"),
+         T("host", host), T("rank", "RANK", rank), T("rank", "LOCAL_RANK", 0),
+         T("rank", "WORLD_SIZE", 2), DEV, MET2, T("counting", 0, "every_launch"), KLEAN,
+         T("frame", 1, "/home/user/proj/train.py", 42, "train_step", 0),
+         T("site", 1, 0, GATHER, 1, 0)]
+    for _ in range(2):
+        L += lean(GATHER, per * W, 4 * W, W, W, 40000, 1)
+    L += [T("launch", 0, GATHER, 2), T("launches_at", 1, 2),
+          T("source", "c0ffee00", GATHER, "0x80", KSRC, 21),
+          T("source", "c0ffee00", GATHER, "0xa0", KSRC, 22),
+          pc2("c0ffee00", 0, GATHER, 0x80, ld=2 * W, sec=2 * per * W, ideal=8 * W),
+          pc2("c0ffee00", 0, GATHER, 0xa0, st=2 * W, sec=8 * W, ideal=8 * W), T("end", 1, 2)]
+    return L
+
+
 def main():
+    write("handmade-python", "raw-3100.tsv", python())
+    write("handmade-ranks/node0", "raw-4242.tsv", ranks(0, "node0", 8))
+    write("handmade-ranks/node1", "raw-4242.tsv", ranks(1, "node1", 16))
     write("handmade-coverage", "raw-9700.tsv", coverage())
     write("handmade-tmaps", "raw-9600.tsv", tmaps())
     write("handmade-kinds", "raw-9500.tsv", kinds())
