@@ -53,22 +53,14 @@ static struct {
 
 CUptiResult cp_inject_nvtx_enable(CUpti_SubscriberHandle subscriber)
 {
-    static const CUpti_CallbackId ids[] = {CUPTI_CBID_NVTX_nvtxRangePushA,
-                                           CUPTI_CBID_NVTX_nvtxRangePushW,
-                                           CUPTI_CBID_NVTX_nvtxRangePushEx,
-                                           CUPTI_CBID_NVTX_nvtxRangePop,
-                                           CUPTI_CBID_NVTX_nvtxRangeStartA,
-                                           CUPTI_CBID_NVTX_nvtxRangeStartW,
-                                           CUPTI_CBID_NVTX_nvtxRangeStartEx,
-                                           CUPTI_CBID_NVTX_nvtxRangeEnd,
-                                           CUPTI_CBID_NVTX_nvtxDomainRangePushEx,
-                                           CUPTI_CBID_NVTX_nvtxDomainRangePop,
-                                           CUPTI_CBID_NVTX_nvtxDomainRangeStartEx,
-                                           CUPTI_CBID_NVTX_nvtxDomainRangeEnd,
-                                           CUPTI_CBID_NVTX_nvtxDomainCreateA,
-
-                                           CUPTI_CBID_NVTX_nvtxDomainRegisterStringA,
-                                           CUPTI_CBID_NVTX_nvtxDomainRegisterStringW};
+    static const CUpti_CallbackId ids[] = {
+        CUPTI_CBID_NVTX_nvtxRangePushA,         CUPTI_CBID_NVTX_nvtxRangePushW,
+        CUPTI_CBID_NVTX_nvtxRangePushEx,        CUPTI_CBID_NVTX_nvtxRangePop,
+        CUPTI_CBID_NVTX_nvtxRangeStartA,        CUPTI_CBID_NVTX_nvtxRangeStartW,
+        CUPTI_CBID_NVTX_nvtxRangeStartEx,       CUPTI_CBID_NVTX_nvtxRangeEnd,
+        CUPTI_CBID_NVTX_nvtxDomainRangePushEx,  CUPTI_CBID_NVTX_nvtxDomainRangePop,
+        CUPTI_CBID_NVTX_nvtxDomainRangeStartEx, CUPTI_CBID_NVTX_nvtxDomainRangeEnd,
+        CUPTI_CBID_NVTX_nvtxDomainCreateA,      CUPTI_CBID_NVTX_nvtxDomainRegisterStringA};
     for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++) {
         CUptiResult r = cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_NVTX, ids[i]);
         if (r != CUPTI_SUCCESS)
