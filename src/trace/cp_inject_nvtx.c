@@ -294,6 +294,9 @@ static void cp_inject_nvtx_event(const void *domain, const nvtxEventAttributes_t
 /* Domains and registered strings: kept to name ranges. 1 when cbid is one of those calls. */
 static int cp_inject_nvtx_names(CUpti_CallbackId cbid, const CUpti_NvtxData *d)
 {
+    if (cbid != CUPTI_CBID_NVTX_nvtxDomainCreateA &&
+        cbid != CUPTI_CBID_NVTX_nvtxDomainRegisterStringA)
+        return 0; /* the other calls return no handle: their return value is not read as one */
     const void *handle = d->functionReturnValue ? *(void *const *)d->functionReturnValue : NULL;
     switch (cbid) {
     case CUPTI_CBID_NVTX_nvtxDomainCreateA: {
