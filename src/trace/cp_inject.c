@@ -42,6 +42,9 @@
 #include "cp_inject_format.h"
 #include "cp_inject_graphs.h"
 #include "cp_inject_kernels.h"
+#include "cp_inject_nvtx.h"
+#include "cp_inject_python.h"
+#include "cp_inject_sites.h"
 #include "cp_inject_tensormaps.h"
 #include "cp_trace_lock.h"
 #include "cp_trace_raw.h"
@@ -240,7 +243,9 @@ static void cp_inject_write_process(void)
     fprintf(cp_inject_state.raw, "%s\t%d\nprocess\t%ld\t%ld\t", CP_TRACE_RAW_MAGIC,
             CP_TRACE_RAW_VERSION, (long)getpid(), (long)getppid());
     cp_inject_put_text(cmd);
-    fputs("\nmetrics", cp_inject_state.raw);
+    fputc('\n', cp_inject_state.raw);
+    cp_inject_sites_write_host(cp_inject_state.raw);
+    fputs("metrics", cp_inject_state.raw);
     for (int i = 0; i < CP_INJECT_NMETRICS; i++)
         fprintf(cp_inject_state.raw, "\t%s", cp_inject_metric_names[i]);
     fputs("\nkernel_metrics", cp_inject_state.raw);
@@ -493,9 +498,10 @@ static void cp_inject_context_setup(CUcontext ctx)
     cp_inject_state.ncontexts++;
 }
 
-/* One kernel range from the Range Profiler: a kernel record. */
-static void cp_inject_emit_kernel(void *user, const char *kernel, const char *unmatched,
-                                  const double *values)
+/* One kernel range from the Range Profiler: a kernel record, and the kernel_at record of its
+ * call site when known. */
+static void cp_inject_emit_kernel(void *user, const char *kernel, uint32_t site,
+                                  const char *unmatched, const double *values)
 {
     if (!kernel) { /* counted, but for no known launch: said so, filed under none */
         fprintf(cp_inject_state.raw, "unmatched\t%u\t", *(const uint32_t *)user);
@@ -514,6 +520,8 @@ static void cp_inject_emit_kernel(void *user, const char *kernel, const char *un
         }
     }
     fputc('\n', cp_inject_state.raw);
+    if (site)
+        fprintf(cp_inject_state.raw, "kernel_at\t%" PRIu32 "\n", site);
 }
 
 /* A note that a call of the per-kernel counters failed: what (the counters' state), the call
@@ -655,6 +663,7 @@ static void cp_inject_write_launches(void)
         fprintf(cp_inject_state.raw, "\t%" PRIu64 "\n", *(uint64_t *)e->value);
         *(uint64_t *)e->value = 0;
     }
+    cp_inject_sites_write_counts(cp_inject_state.raw);
 }
 
 static void cp_inject_free_sums(void *v)
@@ -871,8 +880,14 @@ static _Thread_local double cp_inject_launch_entered;
 /* Whether this thread's launch call goes to a stream being captured: read at its enter, kept
  * for its exit. */
 static _Thread_local int cp_inject_launch_in_capture;
+/* Where this thread's launch call came from, read at its enter: the Python frame and NVTX range
+ * (cp_inject_python.c, cp_inject_nvtx.c), and a kernel launch's call site (a graph's kernel
+ * nodes have one each, of the same frame and range). */
+static _Thread_local int64_t cp_inject_launch_frame, cp_inject_launch_range;
+static _Thread_local uint32_t cp_inject_launch_site;
 
 static int cp_inject_launch_captured(CUpti_CallbackId cbid, const CUpti_CallbackData *cb);
+static void cp_inject_launch_where(CUpti_CallbackId cbid, const CUpti_CallbackData *cb);
 static void cp_inject_launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb);
 static void cp_inject_launch_exit(CUpti_CallbackId cbid, const CUpti_CallbackData *cb);
 
@@ -880,6 +895,7 @@ static void cp_inject_launched(CUpti_CallbackId cbid, const CUpti_CallbackData *
 {
     if (cb->callbackSite == CUPTI_API_ENTER) {
         cp_inject_launch_in_capture = cp_inject_launch_captured(cbid, cb);
+        cp_inject_launch_where(cbid, cb);
         cp_inject_launch_enter(cbid, cb);
         cp_inject_launch_entered = cp_inject_now();
         return;
@@ -907,6 +923,29 @@ static int cp_inject_is_graph_launch(CUpti_CallbackId cbid)
            cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz;
 }
 
+/* The call site of graph g's kernel node i launched from this thread (cp_inject_launch_where). */
+static uint32_t cp_inject_node_site(uint32_t ordinal, const cp_inject_graph *g, size_t i)
+{
+    return cp_inject_sites_get(cp_inject_state.raw, ordinal, g->functions[i],
+                               cp_inject_launch_frame, cp_inject_launch_range);
+}
+
+/* Where a launch that runs now comes from: its Python frame and NVTX range, and a kernel's call
+ * site, kept for its enter and exit. */
+static void cp_inject_launch_where(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
+{
+    cp_inject_launch_site = 0;
+    int slot = cp_inject_context_slot(cb->context);
+    if (slot < 0 || cp_inject_launch_in_capture)
+        return;
+    cp_inject_launch_frame = cp_inject_python_frame(cp_inject_state.raw);
+    cp_inject_launch_range = cp_inject_nvtx_current();
+    if (!cp_inject_is_graph_launch(cbid))
+        cp_inject_launch_site =
+            cp_inject_sites_get(cp_inject_state.raw, cp_inject_state.context_device[slot],
+                                cb->symbolName, cp_inject_launch_frame, cp_inject_launch_range);
+}
+
 /* Before a launch: the range(s) it will make, named (a kernel: its function; a graph: its
  * kernel nodes' functions in the order they run, or unmatched with the reason). A launch into a
  * stream being captured makes none. */
@@ -926,14 +965,25 @@ static void cp_inject_launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackDa
     } else if (cp_inject_is_graph_launch(cbid)) {
         const cp_inject_graph *g =
             cp_inject_graphs_find(((const cuGraphLaunch_params *)cb->functionParams)->hGraph);
+        static uint32_t *sites; /* the nodes' call sites: used under the lock only */
+        static size_t nsites;
+        if (g && g->functions && g->n > nsites) {
+            uint32_t *grown = realloc(sites, g->n * sizeof *grown);
+            if (grown)
+                sites = grown, nsites = g->n;
+        }
+        int with_sites = g && g->functions && g->n <= nsites;
+        for (size_t i = 0; with_sites && i < g->n; i++)
+            sites[i] = cp_inject_node_site(ordinal, g, i);
         if (g)
-            rc = cp_inject_kernels_before_graph(k, (const char *const *)g->functions, g->n, g->why,
+            rc = cp_inject_kernels_before_graph(k, (const char *const *)g->functions,
+                                                with_sites ? sites : NULL, g->n, g->why,
                                                 cp_inject_emit_kernel, &ordinal, why, sizeof why);
         else /* instantiated before the injection: its ranges come, their number unknown */
             rc = 0;
     } else {
-        rc = cp_inject_kernels_before_launch(k, cb->symbolName, cp_inject_emit_kernel, &ordinal,
-                                             why, sizeof why);
+        rc = cp_inject_kernels_before_launch(k, cb->symbolName, cp_inject_launch_site,
+                                             cp_inject_emit_kernel, &ordinal, why, sizeof why);
     }
     cp_inject_spent(CP_INJECT_T_COLLECT, t);
     if (rc != 0) {
@@ -943,9 +993,10 @@ static void cp_inject_launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackDa
     fflush(cp_inject_state.raw);
 }
 
-/* One more launch of function on device ordinal. */
-static void cp_inject_count_launch(uint32_t ordinal, const char *function)
+/* One more launch of function on device ordinal, from call site `site` (0: unknown). */
+static void cp_inject_count_launch(uint32_t ordinal, const char *function, uint32_t site)
 {
+    cp_inject_sites_count(site, 1);
     char *key = NULL;
     cp_table_entry *e = NULL;
     if (asprintf(&key, "%u\t%s", ordinal, function ? function : "?") >= 0) {
@@ -976,7 +1027,8 @@ static void cp_inject_launch_exit(CUpti_CallbackId cbid, const CUpti_CallbackDat
         return;
     }
     if (!cp_inject_is_graph_launch(cbid)) {
-        cp_inject_count_launch(cp_inject_state.context_device[slot], cb->symbolName);
+        cp_inject_count_launch(cp_inject_state.context_device[slot], cb->symbolName,
+                               cp_inject_launch_site);
         return;
     }
     cp_inject_kernels *k = cp_inject_state.context_kernels[slot];
@@ -1003,7 +1055,8 @@ static void cp_inject_launch_exit(CUpti_CallbackId cbid, const CUpti_CallbackDat
         cp_inject_graphs_find(((const cuGraphLaunch_params *)cb->functionParams)->hGraph);
     if (g && g->functions) { /* each kernel node ran once */
         for (size_t i = 0; i < g->n; i++)
-            cp_inject_count_launch(cp_inject_state.context_device[slot], g->functions[i]);
+            cp_inject_count_launch(cp_inject_state.context_device[slot], g->functions[i],
+                                   cp_inject_node_site(cp_inject_state.context_device[slot], g, i));
     } else if (!cp_inject_state.graph_noted) {
         cp_inject_note(g ? "a CUDA graph whose kernels run in no order coalprobe can tell: its "
                            "kernels' counters are reported as unmatched, their launches are not "
@@ -1097,6 +1150,8 @@ static void CUPTIAPI cp_inject_callback(void *userdata, CUpti_CallbackDomain dom
         } else if (domain == CUPTI_CB_DOMAIN_DRIVER_API) {
             if (!cp_inject_graph_call(cbid, data))
                 cp_inject_launched(cbid, data);
+        } else if (domain == CUPTI_CB_DOMAIN_NVTX) {
+            cp_inject_nvtx_call(cbid, data, cp_inject_state.raw);
         }
     }
     pthread_mutex_unlock(&cp_inject_state.lock);
@@ -1113,6 +1168,7 @@ static void cp_inject_at_exit(void)
         while (cp_inject_state.ncontexts > 0 && !cp_inject_state.stopped)
             cp_inject_context_destroying(cp_inject_state.context[cp_inject_state.ncontexts - 1]);
         cp_inject_write_launches();
+        cp_inject_sites_write_lost(cp_inject_state.raw);
         cp_inject_tmaps_write(cp_inject_state.raw);
         for (int i = 0; i < CP_INJECT_T_COUNT; i++) {
             fprintf(cp_inject_state.raw, "time\t%s\t", cp_inject_phase_names[i]);
@@ -1134,6 +1190,9 @@ static void cp_inject_at_exit(void)
         cp_table_free(&cp_inject_state.cubins, cp_inject_free_cubin);
         cp_table_free(&cp_inject_state.sourced, NULL);
         cp_table_free(&cp_inject_state.nosource, NULL);
+        cp_inject_sites_free();
+        cp_inject_nvtx_free();
+        cp_inject_python_free();
     }
     pthread_mutex_unlock(&cp_inject_state.lock);
 }
@@ -1186,6 +1245,21 @@ static int cp_inject_open_raw(void)
     return 0;
 }
 
+/* NVTX calls reach CUPTI's NVTX callbacks only where the program's NVTX loaded libcupti as its
+ * injection, which NVTX does when NVTX_INJECTION64_PATH names it at the program's first NVTX call
+ * (NVTX initialises lazily, once): so it is set here, to this process's libcupti, unless set
+ * already (another tool's, or the launcher's) or COALPROBE_TRACE_NVTX=0. A program whose first
+ * NVTX call came before CUDA's initialisation has no ranges recorded. */
+static void cp_inject_nvtx_connect(void)
+{
+    const char *want = getenv("COALPROBE_TRACE_NVTX");
+    if ((want && strcmp(want, "0") == 0) || getenv("NVTX_INJECTION64_PATH"))
+        return;
+    Dl_info info;
+    if (dladdr((void *)cuptiSubscribe, &info) && info.dli_fname && info.dli_fname[0] == '/')
+        setenv("NVTX_INJECTION64_PATH", info.dli_fname, 0);
+}
+
 /* Called by the CUDA driver in cuInit when CUDA_INJECTION64_PATH names this library. Returns 1
  * when tracing is set up, 0 when it is not (the program runs on untraced either way). */
 CP_INJECT_EXPORT int InitializeInjection(void);
@@ -1205,6 +1279,10 @@ CP_INJECT_EXPORT int InitializeInjection(void)
     cp_inject_state.want_instructions = !mode || !mode[0] || strcmp(mode, "kernels") != 0;
     cp_inject_write_process();
     atexit(cp_inject_at_exit);
+    const char *frames = getenv("COALPROBE_TRACE_PYTHON_FRAMES");
+    const char *stack = getenv("COALPROBE_TRACE_PYTHON_STACK");
+    cp_inject_python_configure(frames && strcmp(frames, "all") == 0,
+                               stack && strcmp(stack, "1") == 0);
 
     void *cuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
     if (!cuda) {
@@ -1251,6 +1329,8 @@ CP_INJECT_EXPORT int InitializeInjection(void)
                                             CUPTI_CB_DOMAIN_DRIVER_API, launches[i]),
                         goto out);
     CP_INJECT_CUPTI_NOTE(cp_inject_tmaps_enable(cp_inject_state.subscriber), (void)0);
+    CP_INJECT_CUPTI_NOTE(cp_inject_nvtx_enable(cp_inject_state.subscriber), (void)0);
+    cp_inject_nvtx_connect();
     ok = 1;
 out:
     if (cp_inject_state.raw)

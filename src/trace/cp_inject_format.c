@@ -36,3 +36,18 @@ int cp_inject_format_double(char *buf, size_t n, double v, int decimals)
     }
     return w;
 }
+
+void cp_inject_format_text(FILE *f, const char *s)
+{
+    for (; s && *s; s++) {
+        const char *escaped = *s == '\\'   ? "\\\\"
+                              : *s == '\t' ? "\\t"
+                              : *s == '\n' ? "\\n"
+                              : *s == '\r' ? "\\r"
+                                           : NULL;
+        if (escaped)
+            fputs(escaped, f);
+        else
+            fputc(*s, f);
+    }
+}

@@ -42,6 +42,7 @@ struct cp_inject_kernels {
     std::vector<std::string>
         functions; // their functions, in launch order (range i is functions[i])
     std::vector<std::string> unmatched; // beside functions: why range i has no function, or ""
+    std::vector<uint32_t> sites;        // beside functions: range i's call site, or 0
     bool started = false;               // the profiler counts launches (not paused around a graph)
     size_t dropped = 0;
     size_t passes = 0;             // replay passes per launch the metrics need
@@ -89,6 +90,7 @@ int start(cp_inject_kernels *k, char *why, size_t why_size, bool fresh = false)
     k->ranges = 0;
     k->functions.clear();
     k->unmatched.clear();
+    k->sites.clear();
     return 0;
 }
 
@@ -131,16 +133,16 @@ int collect(cp_inject_kernels *k, cp_inject_kernels_emit emit, void *user, char 
         // auto ranges are named by their index among the launches since the start: range r is
         // the r-th launch, unless CUPTI dropped ranges of this batch (which ones is not known)
         if (dp.numOfRangeDropped > 0)
-            emit(user, nullptr,
+            emit(user, nullptr, 0,
                  "CUPTI dropped kernel ranges of the same batch, so which launch a range belongs "
                  "to is not known",
                  values);
         else if (r >= k->functions.size())
-            emit(user, nullptr, "a kernel range with no launch seen for it", values);
+            emit(user, nullptr, 0, "a kernel range with no launch seen for it", values);
         else if (!k->unmatched[r].empty())
-            emit(user, nullptr, k->unmatched[r].c_str(), values);
+            emit(user, nullptr, 0, k->unmatched[r].c_str(), values);
         else
-            emit(user, k->functions[r].c_str(), nullptr, values);
+            emit(user, k->functions[r].c_str(), k->sites[r], nullptr, values);
     }
     return 0;
 }
@@ -389,16 +391,17 @@ extern "C" cp_inject_kernels *cp_inject_kernels_open(CUcontext ctx, const char *
 }
 
 extern "C" int cp_inject_kernels_before_launch(cp_inject_kernels *k, const char *function,
-                                               cp_inject_kernels_emit emit, void *user, char *why,
-                                               size_t why_size)
+                                               uint32_t site, cp_inject_kernels_emit emit,
+                                               void *user, char *why, size_t why_size)
 {
-    return cp_inject_kernels_before_graph(k, &function, 1, nullptr, emit, user, why, why_size);
+    return cp_inject_kernels_before_graph(k, &function, &site, 1, nullptr, emit, user, why,
+                                          why_size);
 }
 
 extern "C" int cp_inject_kernels_before_graph(cp_inject_kernels *k, const char *const *functions,
-                                              size_t n, const char *unmatched,
-                                              cp_inject_kernels_emit emit, void *user, char *why,
-                                              size_t why_size)
+                                              const uint32_t *sites, size_t n,
+                                              const char *unmatched, cp_inject_kernels_emit emit,
+                                              void *user, char *why, size_t why_size)
 {
     try {
         int grown = grow_image(k, n, emit, user, why, why_size);
@@ -416,6 +419,7 @@ extern "C" int cp_inject_kernels_before_graph(cp_inject_kernels *k, const char *
             k->ranges++;
             k->functions.emplace_back(f ? f : "?");
             k->unmatched.emplace_back(functions ? "" : (unmatched ? unmatched : "unknown"));
+            k->sites.push_back(functions && sites ? sites[i] : 0);
         }
         return 0;
     } catch (...) {

@@ -74,6 +74,11 @@ static void test_initialize_without_driver(void)
     CHECK(mkdtemp(dir) != NULL);
     atexit(check_end_and_clean);
     setenv(CP_TRACE_ENV_DIR, dir, 1);
+    static const char *const ranks[] = {"RANK",         "LOCAL_RANK",           "WORLD_SIZE",
+                                        "SLURM_NODEID", "OMPI_COMM_WORLD_RANK", "PMI_RANK"};
+    for (size_t i = 0; i < sizeof ranks / sizeof ranks[0]; i++)
+        unsetenv(ranks[i]);
+    setenv("SLURM_PROCID", "5", 1);
     /* this test never touches CUDA, so no driver is loaded: a clean refusal */
     CHECK(dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD) == NULL);
     CHECK_EQ_U64(init(), 0);
@@ -86,6 +91,11 @@ static void test_initialize_without_driver(void)
     snprintf(process, sizeof process, "\nprocess\t%ld\t%ld\t", (long)getpid(), (long)getppid());
     CHECK_STR_CONTAINS(raw, process);
     CHECK_STR_CONTAINS(raw, "test_inject");
+    /* the host record right after process, then the rank variables set */
+    char host[256] = "", where[600];
+    gethostname(host, sizeof host - 1);
+    snprintf(where, sizeof where, "test_inject\nhost\t%s\nrank\tSLURM_PROCID\t5\nmetrics\t", host);
+    CHECK_STR_CONTAINS(raw, where);
     CHECK_STR_CONTAINS(raw, "\nmetrics\tsmsp__sass_inst_executed_op_global_ld\t");
     CHECK_STR_CONTAINS(raw, "\tsmsp__sass_inst_executed_op_ldgsts\t");
     CHECK_STR_CONTAINS(raw, "\tsmsp__sass_inst_executed_op_tma_st\n"); /* the last column */

@@ -1,0 +1,298 @@
+/* cp_inject_python.c: the Python frame of each kernel launch, read through CPython's C API as the
+ * traced process has it (looked up with dlsym, never linked: a process without Python pays one
+ * failed lookup). Frames are read only by a thread that holds the GIL (PyGILState_Check), and no
+ * Python code ever runs here: the launch callbacks hold the injection library's lock, and Python
+ * code may hand the GIL to another thread, whose own launch would then wait on that lock while
+ * holding the GIL. So the standard library's directory comes from os.__file__ (sys.modules, no
+ * import), not from sysconfig.
+ *
+ * Cost at a launch: one PyFrame_GetCode, a table look-up keyed by the code object's address and
+ * a PyFrame_GetBack per frame walked; the table keeps a reference to each code object it holds,
+ * so an address never names two code objects. A frame already interned costs no allocation of
+ * this library (the key lives on the stack); Python itself may create frame objects in
+ * PyFrame_GetBack (3.11 and later). */
+#define _GNU_SOURCE
+#include "cp_inject_python.h"
+
+#include <dlfcn.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/cp_base.h"
+#include "cp_inject_format.h"
+
+/* Frames walked at most looking for a user frame (a guard against a corrupt chain). */
+#define CP_INJECT_PYTHON_WALK_MAX 4096
+
+/* The C API functions used: in every CPython from 3.9 to 3.13. */
+typedef struct cp_inject_python_api {
+    int (*is_initialized)(void);              /* Py_IsInitialized */
+    int (*gil_check)(void);                   /* PyGILState_Check */
+    void *(*get_frame)(void);                 /* PyEval_GetFrame: borrowed */
+    void *(*frame_code)(void *);              /* PyFrame_GetCode: new reference */
+    int (*frame_line)(void *);                /* PyFrame_GetLineNumber */
+    void *(*frame_back)(void *);              /* PyFrame_GetBack: new reference or NULL */
+    void *(*get_attr)(void *, const char *);  /* PyObject_GetAttrString: new reference */
+    const char *(*utf8)(void *);              /* PyUnicode_AsUTF8: borrowed */
+    void (*inc_ref)(void *);                  /* Py_IncRef */
+    void (*dec_ref)(void *);                  /* Py_DecRef */
+    void (*err_clear)(void);                  /* PyErr_Clear */
+    void *(*sys_object)(const char *);        /* PySys_GetObject: borrowed */
+    void *(*dict_item)(void *, const char *); /* PyDict_GetItemString: borrowed */
+} cp_inject_python_api;
+
+/* One code object seen: its file and function, and whether its file is the user's. */
+typedef struct cp_inject_python_code {
+    char *file;
+    char *function;
+    int user;
+} cp_inject_python_code;
+
+static struct {
+    cp_inject_python_lookup lookup;
+    int found; /* 0: not looked up yet; 1: found; -1: no Python in the process */
+    cp_inject_python_api api;
+    int all_frames, whole_stack;
+    int stdlib_known;  /* 1: stdlib holds the standard library's directory; -1: unknown */
+    char stdlib[4096]; /* with a trailing slash */
+    cp_table codes;    /* "%p" of a code object (referenced) -> cp_inject_python_code */
+    cp_table frames;   /* "CODE\tLINE\tPARENT" -> index: the frame's ID */
+    size_t cap;        /* CP_INJECT_WHERE_CAP; lowered by tests */
+} cp_inject_python = {.cap = CP_INJECT_WHERE_CAP};
+
+static void *cp_inject_python_dlsym(const char *name)
+{
+    return dlsym(RTLD_DEFAULT, name);
+}
+
+void cp_inject_python_set_lookup(cp_inject_python_lookup lookup)
+{
+    cp_inject_python_free();
+    cp_inject_python.lookup = lookup;
+    cp_inject_python.found = 0;
+    cp_inject_python.stdlib_known = 0;
+}
+
+void cp_inject_python_configure(int all_frames, int whole_stack)
+{
+    cp_inject_python.all_frames = all_frames;
+    cp_inject_python.whole_stack = whole_stack;
+}
+
+/* Looks the C API up once: Py_IsInitialized first, so that a process without Python pays one
+ * failed look-up. 1 when every function is there. */
+static int cp_inject_python_find(void)
+{
+    cp_inject_python_lookup find =
+        cp_inject_python.lookup ? cp_inject_python.lookup : cp_inject_python_dlsym;
+    cp_inject_python_api *a = &cp_inject_python.api;
+    cp_inject_python.found = -1;
+    /* object pointers to function pointers through memcpy: what dlsym hands back */
+#define CP_INJECT_PY_FIND(field, name)                                                             \
+    do {                                                                                           \
+        void *p_ = find(name);                                                                     \
+        if (!p_)                                                                                   \
+            return 0;                                                                              \
+        memcpy(&a->field, &p_, sizeof p_);                                                         \
+    } while (0)
+    CP_INJECT_PY_FIND(is_initialized, "Py_IsInitialized");
+    CP_INJECT_PY_FIND(gil_check, "PyGILState_Check");
+    CP_INJECT_PY_FIND(get_frame, "PyEval_GetFrame");
+    CP_INJECT_PY_FIND(frame_code, "PyFrame_GetCode");
+    CP_INJECT_PY_FIND(frame_line, "PyFrame_GetLineNumber");
+    CP_INJECT_PY_FIND(frame_back, "PyFrame_GetBack");
+    CP_INJECT_PY_FIND(get_attr, "PyObject_GetAttrString");
+    CP_INJECT_PY_FIND(utf8, "PyUnicode_AsUTF8");
+    CP_INJECT_PY_FIND(inc_ref, "Py_IncRef");
+    CP_INJECT_PY_FIND(dec_ref, "Py_DecRef");
+    CP_INJECT_PY_FIND(err_clear, "PyErr_Clear");
+    CP_INJECT_PY_FIND(sys_object, "PySys_GetObject");
+    CP_INJECT_PY_FIND(dict_item, "PyDict_GetItemString");
+#undef CP_INJECT_PY_FIND
+    cp_inject_python.found = 1;
+    return 1;
+}
+
+/* The text of attribute name of obj, copied; NULL (the error cleared) when it has none. */
+static char *cp_inject_python_attr_text(void *obj, const char *name)
+{
+    const cp_inject_python_api *a = &cp_inject_python.api;
+    void *v = a->get_attr(obj, name);
+    if (!v) {
+        a->err_clear();
+        return NULL;
+    }
+    const char *s = a->utf8(v);
+    char *copy = s ? strdup(s) : NULL;
+    if (!s)
+        a->err_clear();
+    a->dec_ref(v);
+    return copy;
+}
+
+/* The standard library's directory, once, from os.__file__ of a module already imported. */
+static void cp_inject_python_find_stdlib(void)
+{
+    const cp_inject_python_api *a = &cp_inject_python.api;
+    cp_inject_python.stdlib_known = -1;
+    void *modules = a->sys_object("modules");
+    void *os = modules ? a->dict_item(modules, "os") : NULL;
+    char *file = os ? cp_inject_python_attr_text(os, "__file__") : NULL;
+    char *slash = file ? strrchr(file, '/') : NULL;
+    if (slash && slash != file && (size_t)(slash - file) + 2 <= sizeof cp_inject_python.stdlib) {
+        slash[1] = '\0';
+        snprintf(cp_inject_python.stdlib, sizeof cp_inject_python.stdlib, "%s", file);
+        cp_inject_python.stdlib_known = 1;
+    }
+    free(file);
+}
+
+int cp_inject_python_user_file(const char *file)
+{
+    if (!file || !file[0] || strncmp(file, "<frozen ", 8) == 0 || strcmp(file, "<string>") == 0)
+        return 0;
+    if (strstr(file, "site-packages") || strstr(file, "dist-packages"))
+        return 0;
+    if (cp_inject_python.stdlib_known > 0)
+        return strncmp(file, cp_inject_python.stdlib, strlen(cp_inject_python.stdlib)) != 0;
+    return strstr(file, "/lib/python3") == NULL; /* where the standard library usually is */
+}
+
+static void cp_inject_python_free_code(void *v)
+{
+    cp_inject_python_code *c = v;
+    if (c) {
+        free(c->file);
+        free(c->function);
+    }
+    free(c);
+}
+
+/* What is known of frame's code object, *code_out its address; NULL when the table is full or
+ * memory ran out. The first sight of a code object keeps the reference PyFrame_GetCode gave. */
+static const cp_inject_python_code *cp_inject_python_code_of(void *frame, void **code_out)
+{
+    const cp_inject_python_api *a = &cp_inject_python.api;
+    void *code = a->frame_code(frame);
+    *code_out = code;
+    if (!code)
+        return NULL;
+    char key[32];
+    snprintf(key, sizeof key, "%p", code);
+    cp_table_entry *e = cp_table_find(&cp_inject_python.codes, key);
+    if (e) {
+        a->dec_ref(code); /* the table holds one */
+        return e->value;
+    }
+    if (cp_inject_python.codes.count >= cp_inject_python.cap) {
+        a->dec_ref(code);
+        return NULL;
+    }
+    cp_inject_python_code *c = calloc(1, sizeof *c);
+    if (c) {
+        c->file = cp_inject_python_attr_text(code, "co_filename");
+        c->function = cp_inject_python_attr_text(code, "co_name");
+        c->user = cp_inject_python_user_file(c->file);
+    }
+    e = c ? cp_table_get(&cp_inject_python.codes, key, NULL) : NULL;
+    if (!e) {
+        cp_inject_python_free_code(c);
+        a->dec_ref(code);
+        return NULL;
+    }
+    e->value = c;
+    return c;
+}
+
+/* The ID of frame (code, line) under parent, its record written when new; -1 past the cap. */
+static int64_t cp_inject_python_intern(FILE *raw, void *code, const cp_inject_python_code *c,
+                                       int line, int64_t parent)
+{
+    char key[96];
+    snprintf(key, sizeof key, "%p\t%d\t%" PRId64, code, line, parent);
+    cp_table_entry *e = cp_table_find(&cp_inject_python.frames, key);
+    if (e)
+        return (int64_t)e->index;
+    if (cp_inject_python.frames.count >= cp_inject_python.cap)
+        return -1;
+    e = cp_table_get(&cp_inject_python.frames, key, NULL);
+    if (!e)
+        return -1;
+    e->index = cp_inject_python.frames.count;
+    if (raw) {
+        fprintf(raw, "frame\t%zu\t", e->index);
+        cp_inject_format_text(raw, c->file ? c->file : "?");
+        fprintf(raw, "\t%d\t", line);
+        cp_inject_format_text(raw, c->function ? c->function : "?");
+        fprintf(raw, "\t%" PRId64 "\n", parent);
+    }
+    return (int64_t)e->index;
+}
+
+/* The recorded frames of this thread's stack, innermost first: code objects, their entries and
+ * lines; the count (0: every frame skipped; -1: a code object could not be kept). */
+static int cp_inject_python_walk(void **codes, const cp_inject_python_code **infos, int *lines)
+{
+    const cp_inject_python_api *a = &cp_inject_python.api;
+    void *frame = a->get_frame(); /* borrowed: referenced here, so that every step releases */
+    if (!frame)
+        return 0;
+    a->inc_ref(frame);
+    int n = 0, failed = 0;
+    for (int walked = 0; frame && walked < CP_INJECT_PYTHON_WALK_MAX; walked++) {
+        void *code = NULL;
+        const cp_inject_python_code *c = cp_inject_python_code_of(frame, &code);
+        if (!c) {
+            failed = 1;
+            break;
+        }
+        if (n > 0 || c->user || cp_inject_python.all_frames) {
+            codes[n] = code;
+            infos[n] = c;
+            lines[n] = a->frame_line(frame);
+            n++;
+            if (!cp_inject_python.whole_stack || n == CP_INJECT_PYTHON_STACK_MAX)
+                break;
+        }
+        void *back = a->frame_back(frame);
+        a->dec_ref(frame);
+        frame = back;
+    }
+    if (frame)
+        a->dec_ref(frame);
+    return failed ? -1 : n;
+}
+
+int64_t cp_inject_python_frame(FILE *raw)
+{
+    if (cp_inject_python.found == 0)
+        cp_inject_python_find();
+    if (cp_inject_python.found < 0 || !cp_inject_python.api.is_initialized())
+        return CP_INJECT_FRAME_NOPYTHON;
+    if (!cp_inject_python.api.gil_check())
+        return CP_INJECT_FRAME_NOGIL;
+    if (cp_inject_python.stdlib_known == 0)
+        cp_inject_python_find_stdlib();
+    void *codes[CP_INJECT_PYTHON_STACK_MAX];
+    const cp_inject_python_code *infos[CP_INJECT_PYTHON_STACK_MAX];
+    int lines[CP_INJECT_PYTHON_STACK_MAX];
+    int n = cp_inject_python_walk(codes, infos, lines);
+    if (n < 0)
+        return CP_INJECT_FRAME_OVERFLOW;
+    if (n == 0)
+        return CP_INJECT_FRAME_NONE;
+    int64_t id = 0; /* the outermost recorded frame's parent */
+    for (int i = n - 1; i >= 0; i--) {
+        id = cp_inject_python_intern(raw, codes[i], infos[i], lines[i], id);
+        if (id < 0)
+            return CP_INJECT_FRAME_OVERFLOW;
+    }
+    return id;
+}
+
+void cp_inject_python_free(void)
+{
+    cp_table_free(&cp_inject_python.codes, cp_inject_python_free_code);
+    cp_table_free(&cp_inject_python.frames, NULL);
+}
