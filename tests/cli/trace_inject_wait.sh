@@ -58,7 +58,7 @@ bound) # COALPROBE_TRACE_WAIT=0: named as still writing, the directory left to i
     # the child ends once it has seen the launcher's word: its lock says when
     timeout 60 flock -s "$dir/raw-$pid.tsv" true || fail "the child still holds its raw file"
     "$coalprobe" trace --from-raw "$dir" >"$tmp/report" 2>"$tmp/err" || fail "--from-raw failed"
-    grep -q "^process $pid: " "$tmp/report" || fail "the kept raw file is not complete"
+    grep -Eq "^process $pid( \([^)]*\))?: " "$tmp/report" || fail "the kept raw file is not complete"
     ;;
 fork_after) # a child forked after the injection started holds no lock: no wait at all
     COALPROBE_TRACE_WAIT=60 "$coalprobe" trace --format json -o "$tmp/report" -- "$mimic" \
