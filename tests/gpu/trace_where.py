@@ -93,6 +93,11 @@ def check_file(path, lines, check):
           "%s: a kernel_at record of the same function follows every kernel record (%d of %d)"
           % (path, kernel_at_ok, kernels))
     for mark, (needles, want_range) in EXPECT.items():
+        # the NVTX range of each marked operator's launches, whatever their Python line
+        in_range = sum(at_counts.get(sid, 0) for sid, s in sites.items()
+                       if any(n in s[1] for n in needles) and range_path(ranges, s[3]) == want_range)
+        check(in_range >= ITERS, "%s: %d launches of a %s kernel in range %s (want >= %d)"
+              % (mark, in_range, needles[0], want_range, ITERS))
         line = lines[mark]
         at_line = [(sid, s) for sid, s in sites.items()
                    if s[2].isdigit() and frames[int(s[2])][0] == PROGRAM and frames[int(s[2])][1] == line]
