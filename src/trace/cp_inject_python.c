@@ -10,7 +10,18 @@
  * a PyFrame_GetBack per frame walked; the table keeps a reference to each code object it holds,
  * so an address never names two code objects. A frame already interned costs no allocation of
  * this library (the key lives on the stack); Python itself may create frame objects in
- * PyFrame_GetBack (3.11 and later). */
+ * PyFrame_GetBack (3.11 and later).
+ *
+ * A thread that launches without the GIL (PyTorch's operators release it before they run) cannot
+ * have its stack read then. So a profile function (PyEval_SetProfileAllThreads, or
+ * PyEval_SetProfile for the main thread before 3.12), installed once through Py_AddPendingCall
+ * at the first launch, notes on each thread, while that thread holds the GIL, the user's frame
+ * and line of its latest call: a call of a C function made from a user frame (an operator called
+ * from the user's line) or a call of a Python function made from a user frame (the user's line
+ * calling into a library). A launch without the GIL takes that note; a thread that never ran
+ * Python has none ("nogil"). The code objects' table is touched only by threads that hold the
+ * GIL (the profile function and a launch with the GIL), so the GIL serialises it; the frames'
+ * table only under the injection library's lock. COALPROBE_TRACE_PYTHON_HOOK=0 installs nothing. */
 #define _GNU_SOURCE
 #include "cp_inject_python.h"
 
@@ -40,7 +51,27 @@ typedef struct cp_inject_python_api {
     void (*err_clear)(void);                  /* PyErr_Clear */
     void *(*sys_object)(const char *);        /* PySys_GetObject: borrowed */
     void *(*dict_item)(void *, const char *); /* PyDict_GetItemString: borrowed */
+    /* optional: the profile hook (absent: launches without the GIL stay "nogil") */
+    int (*add_pending)(int (*)(void *), void *);                           /* Py_AddPendingCall */
+    void (*set_profile)(int (*)(void *, void *, int, void *), void *);     /* PyEval_SetProfile */
+    void (*set_profile_all)(int (*)(void *, void *, int, void *), void *); /* ...AllThreads */
 } cp_inject_python_api;
+
+/* PyTrace_CALL and PyTrace_C_CALL, the profile events that note a frame. */
+#define CP_INJECT_PYTRACE_CALL 0
+#define CP_INJECT_PYTRACE_C_CALL 4
+
+/* The user's frame of this thread's latest call, noted by the profile function. */
+typedef struct cp_inject_python_note {
+    void *code; /* a code object the codes' table holds */
+    const struct cp_inject_python_code *info;
+    int line;
+} cp_inject_python_note;
+static _Thread_local cp_inject_python_note cp_inject_python_noted;
+/* The code object this thread saw last and what is known of it: most calls come from the frame
+ * the previous one came from, so the table is not searched for them. */
+static _Thread_local void *cp_inject_python_last_code;
+static _Thread_local const struct cp_inject_python_code *cp_inject_python_last_info;
 
 /* One code object seen: its file and function, and whether its file is the user's. */
 typedef struct cp_inject_python_code {
@@ -54,11 +85,13 @@ static struct {
     int found; /* 0: not looked up yet; 1: found; -1: no Python in the process */
     cp_inject_python_api api;
     int all_frames, whole_stack;
-    int stdlib_known;  /* 1: stdlib holds the standard library's directory; -1: unknown */
-    char stdlib[4096]; /* with a trailing slash */
-    cp_table codes;    /* "%p" of a code object (referenced) -> cp_inject_python_code */
-    cp_table frames;   /* "CODE\tLINE\tPARENT" -> index: the frame's ID */
-    size_t cap;        /* CP_INJECT_WHERE_CAP; lowered by tests */
+    int stdlib_known;      /* 1: stdlib holds the standard library's directory; -1: unknown */
+    char stdlib[4096];     /* with a trailing slash */
+    cp_table codes;        /* "%p" of a code object (referenced) -> cp_inject_python_code */
+    cp_table frames;       /* "CODE\tLINE\tPARENT" -> index: the frame's ID */
+    size_t cap;            /* CP_INJECT_WHERE_CAP; lowered by tests */
+    int hook;              /* 0: not asked yet; 1: asked for (pending) or installed; -1: none */
+    volatile int hook_off; /* set when the tables are freed: the profile function does nothing */
 } cp_inject_python = {.cap = CP_INJECT_WHERE_CAP};
 
 static void *cp_inject_python_dlsym(const char *name)
@@ -68,10 +101,15 @@ static void *cp_inject_python_dlsym(const char *name)
 
 void cp_inject_python_set_lookup(cp_inject_python_lookup lookup)
 {
+    cp_inject_python.hook = 0; /* a test's own Python: its tables go */
     cp_inject_python_free();
     cp_inject_python.lookup = lookup;
     cp_inject_python.found = 0;
     cp_inject_python.stdlib_known = 0;
+    cp_inject_python.hook_off = 0;
+    cp_inject_python_noted = (cp_inject_python_note){0};
+    cp_inject_python_last_code = NULL;
+    cp_inject_python_last_info = NULL;
 }
 
 void cp_inject_python_configure(int all_frames, int whole_stack)
@@ -110,6 +148,11 @@ static int cp_inject_python_find(void)
     CP_INJECT_PY_FIND(sys_object, "PySys_GetObject");
     CP_INJECT_PY_FIND(dict_item, "PyDict_GetItemString");
 #undef CP_INJECT_PY_FIND
+    void *p = find("Py_AddPendingCall"), *q = find("PyEval_SetProfile"),
+         *r = find("PyEval_SetProfileAllThreads");
+    memcpy(&a->add_pending, &p, sizeof p);
+    memcpy(&a->set_profile, &q, sizeof q);
+    memcpy(&a->set_profile_all, &r, sizeof r);
     cp_inject_python.found = 1;
     return 1;
 }
@@ -169,15 +212,11 @@ static void cp_inject_python_free_code(void *v)
     free(c);
 }
 
-/* What is known of frame's code object, *code_out its address; NULL when the table is full or
- * memory ran out. The first sight of a code object keeps the reference PyFrame_GetCode gave. */
-static const cp_inject_python_code *cp_inject_python_code_of(void *frame, void **code_out)
+/* What is known of code (a reference the caller gives up: the table keeps it at the first sight,
+ * else it is released); NULL when the table is full or memory ran out. */
+static const cp_inject_python_code *cp_inject_python_info(void *code)
 {
     const cp_inject_python_api *a = &cp_inject_python.api;
-    void *code = a->frame_code(frame);
-    *code_out = code;
-    if (!code)
-        return NULL;
     char key[32];
     snprintf(key, sizeof key, "%p", code);
     cp_table_entry *e = cp_table_find(&cp_inject_python.codes, key);
@@ -203,6 +242,14 @@ static const cp_inject_python_code *cp_inject_python_code_of(void *frame, void *
     }
     e->value = c;
     return c;
+}
+
+/* What is known of frame's code object, *code_out its address; NULL without one. */
+static const cp_inject_python_code *cp_inject_python_code_of(void *frame, void **code_out)
+{
+    void *code = cp_inject_python.api.frame_code(frame);
+    *code_out = code;
+    return code ? cp_inject_python_info(code) : NULL;
 }
 
 /* The ID of frame (code, line) under parent, its record written when new; -1 past the cap. */
@@ -264,14 +311,92 @@ static int cp_inject_python_walk(void **codes, const cp_inject_python_code **inf
     return failed ? -1 : n;
 }
 
+/* Notes frame's (code, line) on this thread when its code is the user's. Holds the GIL. */
+static void cp_inject_python_note_frame(void *frame)
+{
+    const cp_inject_python_api *a = &cp_inject_python.api;
+    void *code = a->frame_code(frame);
+    if (!code)
+        return;
+    const cp_inject_python_code *c;
+    if (code == cp_inject_python_last_code) {
+        a->dec_ref(code); /* the table holds one */
+        c = cp_inject_python_last_info;
+    } else {
+        c = cp_inject_python_info(code);
+        cp_inject_python_last_code = c ? code : NULL;
+        cp_inject_python_last_info = c;
+    }
+    if (c && (c->user || cp_inject_python.all_frames))
+        cp_inject_python_noted = (cp_inject_python_note){code, c, a->frame_line(frame)};
+}
+
+/* The profile function: the user's frame of a C call made from it, or of a Python call made
+ * from it (the caller's). Called by Python with the GIL held; never fails. */
+static int cp_inject_python_profile(void *obj, void *frame, int what, void *arg)
+{
+    (void)obj;
+    (void)arg;
+    if (cp_inject_python.hook_off || !frame)
+        return 0;
+    if (what == CP_INJECT_PYTRACE_C_CALL) {
+        cp_inject_python_note_frame(frame);
+    } else if (what == CP_INJECT_PYTRACE_CALL) {
+        void *back = cp_inject_python.api.frame_back(frame);
+        if (back) {
+            cp_inject_python_note_frame(back);
+            cp_inject_python.api.dec_ref(back);
+        }
+    }
+    return 0;
+}
+
+/* Installs the profile function; run by Python in its main thread with the GIL held. */
+static int cp_inject_python_install(void *unused)
+{
+    (void)unused;
+    const cp_inject_python_api *a = &cp_inject_python.api;
+    if (cp_inject_python.stdlib_known == 0)
+        cp_inject_python_find_stdlib();
+    if (a->set_profile_all)
+        a->set_profile_all(cp_inject_python_profile, NULL);
+    else
+        a->set_profile(cp_inject_python_profile, NULL);
+    return 0;
+}
+
+/* Asks Python, once, to install the profile function (COALPROBE_TRACE_PYTHON_HOOK=0: never). */
+static void cp_inject_python_hook(void)
+{
+    const cp_inject_python_api *a = &cp_inject_python.api;
+    const char *env = getenv("COALPROBE_TRACE_PYTHON_HOOK");
+    int wanted = !(env && strcmp(env, "0") == 0);
+    cp_inject_python.hook = -1;
+    if (wanted && a->add_pending && (a->set_profile || a->set_profile_all) &&
+        a->add_pending(cp_inject_python_install, NULL) == 0)
+        cp_inject_python.hook = 1;
+}
+
+/* The frame this thread's profile function noted, for a launch without the GIL. */
+static int64_t cp_inject_python_noted_frame(FILE *raw)
+{
+    cp_inject_python_note n = cp_inject_python_noted;
+    if (!n.info)
+        return CP_INJECT_FRAME_NOGIL;
+    int64_t id = cp_inject_python_intern(raw, n.code, n.info, n.line, 0);
+    return id < 0 ? CP_INJECT_FRAME_OVERFLOW : id;
+}
+
 int64_t cp_inject_python_frame(FILE *raw)
 {
     if (cp_inject_python.found == 0)
         cp_inject_python_find();
     if (cp_inject_python.found < 0 || !cp_inject_python.api.is_initialized())
         return CP_INJECT_FRAME_NOPYTHON;
+    if (cp_inject_python.hook == 0)
+        cp_inject_python_hook();
     if (!cp_inject_python.api.gil_check())
-        return CP_INJECT_FRAME_NOGIL;
+        return cp_inject_python_noted_frame(raw);
     if (cp_inject_python.stdlib_known == 0)
         cp_inject_python_find_stdlib();
     void *codes[CP_INJECT_PYTHON_STACK_MAX];
@@ -293,6 +418,10 @@ int64_t cp_inject_python_frame(FILE *raw)
 
 void cp_inject_python_free(void)
 {
-    cp_table_free(&cp_inject_python.codes, cp_inject_python_free_code);
+    cp_inject_python.hook_off = 1;
+    /* with the profile function installed, Python may still be in it on another thread: its
+     * table of code objects stays (the process is ending) */
+    if (cp_inject_python.hook != 1)
+        cp_table_free(&cp_inject_python.codes, cp_inject_python_free_code);
     cp_table_free(&cp_inject_python.frames, NULL);
 }

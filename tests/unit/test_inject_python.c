@@ -125,6 +125,36 @@ static void *fake_lookup(const char *name)
     return NULL;
 }
 
+/* The profile hook's C API: a pending call is kept (Python runs it later, in its main thread),
+ * the profile function installed is kept. */
+typedef int (*fake_pending_fn)(void *);
+typedef int (*fake_profile_fn)(void *, void *, int, void *);
+static fake_pending_fn fake_pending;
+static fake_profile_fn fake_profile;
+static int fake_pending_calls;
+static int f_add_pending(fake_pending_fn fn, void *arg)
+{
+    (void)arg;
+    fake_pending_calls++;
+    fake_pending = fn;
+    return 0;
+}
+static void f_set_profile(fake_profile_fn fn, void *obj)
+{
+    (void)obj;
+    fake_profile = fn;
+}
+
+/* fake_lookup and the hook's functions */
+static void *hook_lookup(const char *name)
+{
+    if (strcmp(name, "Py_AddPendingCall") == 0)
+        return (void *)f_add_pending;
+    if (strcmp(name, "PyEval_SetProfile") == 0)
+        return (void *)f_set_profile;
+    return fake_lookup(name);
+}
+
 static void *no_python(const char *name)
 {
     (void)name;
@@ -392,12 +422,68 @@ static void test_host(void)
     free(buf);
 }
 
+/* PyTorch's operators release the GIL before they launch: the profile function, installed
+ * through a pending call, notes the user's line of the latest call while the GIL is held. */
+static void test_profile_hook(void)
+{
+    cp_inject_python_set_lookup(hook_lookup);
+    cp_inject_python_configure(0, 0);
+    fake_gil = fake_initialized = 1;
+    fake_pending = NULL;
+    fake_profile = NULL;
+    fake_pending_calls = 0;
+    fake_stack s;
+    make_stack(&s, 5, torch_files, torch_funcs, torch_lines);
+    char *buf = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&buf, &n);
+    /* no note yet, no GIL: "nogil"; the hook asked for once */
+    fake_gil = 0;
+    CHECK(cp_inject_python_frame(f) == CP_INJECT_FRAME_NOGIL);
+    CHECK(cp_inject_python_frame(f) == CP_INJECT_FRAME_NOGIL);
+    CHECK(fake_pending_calls == 1 && fake_pending != NULL && fake_profile == NULL);
+    /* Python runs the pending call with the GIL: the profile function is installed */
+    fake_gil = 1;
+    CHECK(fake_pending && fake_pending(NULL) == 0 && fake_profile != NULL);
+    if (!fake_profile)
+        return;
+    /* a C call from the user's line 42 (frame 3: train.py, step) */
+    CHECK(fake_profile(NULL, &s.frame[3], 4 /* PyTrace_C_CALL */, NULL) == 0);
+    /* a C call from inside a package does not move the note */
+    CHECK(fake_profile(NULL, &s.frame[0], 4, NULL) == 0);
+    fake_gil = 0;
+    int64_t id = cp_inject_python_frame(f);
+    CHECK(id > 0);
+    /* a Python call made from the user's line 9 (frame 4 calls frame 3): the caller's line */
+    fake_gil = 1;
+    CHECK(fake_profile(NULL, &s.frame[3], 0 /* PyTrace_CALL */, NULL) == 0);
+    fake_gil = 0;
+    int64_t id2 = cp_inject_python_frame(f);
+    CHECK(id2 > 0 && id2 != id);
+    fflush(f);
+    CHECK_STR_CONTAINS(buf, "\t/home/me/train.py\t42\tstep\t0\n");
+    CHECK_STR_CONTAINS(buf, "\t/home/me/main.py\t9\t<module>\t0\n");
+    CHECK(strstr(buf, "functional.py") == NULL);
+    check_frames_balanced(&s);
+    /* COALPROBE_TRACE_PYTHON_HOOK=0: nothing asked for */
+    cp_inject_python_set_lookup(hook_lookup);
+    fake_pending_calls = 0;
+    setenv("COALPROBE_TRACE_PYTHON_HOOK", "0", 1);
+    CHECK(cp_inject_python_frame(f) == CP_INJECT_FRAME_NOGIL && fake_pending_calls == 0);
+    unsetenv("COALPROBE_TRACE_PYTHON_HOOK");
+    fake_gil = 1;
+    fclose(f);
+    free(buf);
+    cp_inject_python_free();
+}
+
 int main(void)
 {
     test_user_frame();
     test_filters();
     test_all_frames_and_stack();
     test_nogil_none_nopython();
+    test_profile_hook();
     test_caps();
     test_sites();
     test_host();
