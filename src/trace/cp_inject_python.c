@@ -119,14 +119,18 @@ void cp_inject_python_configure(int all_frames, int whole_stack)
 }
 
 /* Looks the C API up once: Py_IsInitialized first, so that a process without Python pays one
- * failed look-up. 1 when every function is there. */
+ * failed look-up. 1 when every function is there. COALPROBE_TRACE_PYTHON=0 looks nothing up:
+ * the process is traced as one without Python (what the cost of the frames is measured against). */
 static int cp_inject_python_find(void)
 {
     cp_inject_python_lookup find =
         cp_inject_python.lookup ? cp_inject_python.lookup : cp_inject_python_dlsym;
     cp_inject_python_api *a = &cp_inject_python.api;
     cp_inject_python.found = -1;
-    /* object pointers to function pointers through memcpy: what dlsym hands back */
+    const char *env = getenv("COALPROBE_TRACE_PYTHON");
+    if (env && strcmp(env, "0") == 0)
+        return 0;
+        /* object pointers to function pointers through memcpy: what dlsym hands back */
 #define CP_INJECT_PY_FIND(field, name)                                                             \
     do {                                                                                           \
         void *p_ = find(name);                                                                     \

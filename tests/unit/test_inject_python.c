@@ -471,6 +471,12 @@ static void test_profile_hook(void)
     setenv("COALPROBE_TRACE_PYTHON_HOOK", "0", 1);
     CHECK(cp_inject_python_frame(f) == CP_INJECT_FRAME_NOGIL && fake_pending_calls == 0);
     unsetenv("COALPROBE_TRACE_PYTHON_HOOK");
+    /* COALPROBE_TRACE_PYTHON=0: traced as a process without Python, nothing looked up */
+    cp_inject_python_set_lookup(hook_lookup);
+    setenv("COALPROBE_TRACE_PYTHON", "0", 1);
+    lookups = 0;
+    CHECK(cp_inject_python_frame(f) == CP_INJECT_FRAME_NOPYTHON && lookups == 0);
+    unsetenv("COALPROBE_TRACE_PYTHON");
     fake_gil = 1;
     fclose(f);
     free(buf);
