@@ -127,6 +127,7 @@ static struct {
     cp_table sourced;  /* "CRC\tFUNCTION\tPC" -> marker: source record written */
     cp_table nosource; /* "CRC\tFUNCTION" -> marker: nosource record written */
     uint64_t flushes, launch_count;
+    uint64_t kernel_times, untimed; /* kernel_time records written; launches past the bound */
     int capture_noted, graph_noted;
     cp_cu_stream_is_capturing_fn stream_is_capturing;
     cp_cu_device_get_name_fn device_get_name;
@@ -140,6 +141,15 @@ static double cp_inject_now(void)
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* CLOCK_REALTIME in ns since the epoch: the launches of several processes (and hosts with
+ * synchronised clocks) line up on one timeline. */
+static uint64_t cp_inject_wall_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_REALTIME, &t);
+    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
 
 static void cp_inject_spent(int phase, double since)
@@ -498,9 +508,12 @@ static void cp_inject_context_setup(CUcontext ctx)
     cp_inject_state.ncontexts++;
 }
 
-/* One kernel range from the Range Profiler: a kernel record, and the kernel_at record of its
- * call site when known. */
-static void cp_inject_emit_kernel(void *user, const char *kernel, uint32_t site,
+/* kernel_time records a process writes at most: past them, the end's note counts the rest. */
+#define CP_INJECT_MAX_KERNEL_TIMES 1000000u
+
+/* One kernel range from the Range Profiler: a kernel record, the kernel_at record of its call
+ * site when known and the kernel_time record of its launch's host time when known. */
+static void cp_inject_emit_kernel(void *user, const char *kernel, uint32_t site, uint64_t host_ns,
                                   const char *unmatched, const double *values)
 {
     if (!kernel) { /* counted, but for no known launch: said so, filed under none */
@@ -522,6 +535,11 @@ static void cp_inject_emit_kernel(void *user, const char *kernel, uint32_t site,
     fputc('\n', cp_inject_state.raw);
     if (site)
         fprintf(cp_inject_state.raw, "kernel_at\t%" PRIu32 "\n", site);
+    if (host_ns && cp_inject_state.kernel_times < CP_INJECT_MAX_KERNEL_TIMES) {
+        fprintf(cp_inject_state.raw, "kernel_time\t%" PRIu64 "\n", host_ns);
+        cp_inject_state.kernel_times++;
+    } else if (host_ns)
+        cp_inject_state.untimed++;
 }
 
 /* A note that a call of the per-kernel counters failed: what (the counters' state), the call
@@ -956,6 +974,7 @@ static void cp_inject_launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackDa
     if (!k || cp_inject_launch_in_capture)
         return;
     uint32_t ordinal = cp_inject_state.context_device[slot];
+    uint64_t host_ns = cp_inject_wall_ns(); /* the launch call's host time */
     char why[512] = "";
     double t = cp_inject_now();
     int rc;
@@ -977,12 +996,12 @@ static void cp_inject_launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackDa
             sites[i] = cp_inject_node_site(ordinal, g, i);
         if (g)
             rc = cp_inject_kernels_before_graph(k, (const char *const *)g->functions,
-                                                with_sites ? sites : NULL, g->n, g->why,
+                                                with_sites ? sites : NULL, g->n, host_ns, g->why,
                                                 cp_inject_emit_kernel, &ordinal, why, sizeof why);
         else /* instantiated before the injection: its ranges come, their number unknown */
             rc = 0;
     } else {
-        rc = cp_inject_kernels_before_launch(k, cb->symbolName, cp_inject_launch_site,
+        rc = cp_inject_kernels_before_launch(k, cb->symbolName, cp_inject_launch_site, host_ns,
                                              cp_inject_emit_kernel, &ordinal, why, sizeof why);
     }
     cp_inject_spent(CP_INJECT_T_COLLECT, t);
@@ -1170,6 +1189,13 @@ static void cp_inject_at_exit(void)
         cp_inject_write_launches();
         cp_inject_sites_write_lost(cp_inject_state.raw);
         cp_inject_tmaps_write(cp_inject_state.raw);
+        if (cp_inject_state.untimed) {
+            char note[200];
+            snprintf(note, sizeof note,
+                     "%" PRIu64 " launches have no kernel_time record (past %u in a process)",
+                     cp_inject_state.untimed, CP_INJECT_MAX_KERNEL_TIMES);
+            cp_inject_note(note);
+        }
         for (int i = 0; i < CP_INJECT_T_COUNT; i++) {
             fprintf(cp_inject_state.raw, "time\t%s\t", cp_inject_phase_names[i]);
             cp_inject_put_double(cp_inject_state.phase_seconds[i], 6);

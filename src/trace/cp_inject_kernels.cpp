@@ -43,6 +43,7 @@ struct cp_inject_kernels {
         functions; // their functions, in launch order (range i is functions[i])
     std::vector<std::string> unmatched; // beside functions: why range i has no function, or ""
     std::vector<uint32_t> sites;        // beside functions: range i's call site, or 0
+    std::vector<uint64_t> times;        // beside functions: range i's launch host time, or 0
     bool started = false;               // the profiler counts launches (not paused around a graph)
     size_t dropped = 0;
     size_t passes = 0;             // replay passes per launch the metrics need
@@ -91,6 +92,7 @@ int start(cp_inject_kernels *k, char *why, size_t why_size, bool fresh = false)
     k->functions.clear();
     k->unmatched.clear();
     k->sites.clear();
+    k->times.clear();
     return 0;
 }
 
@@ -133,16 +135,16 @@ int collect(cp_inject_kernels *k, cp_inject_kernels_emit emit, void *user, char 
         // auto ranges are named by their index among the launches since the start: range r is
         // the r-th launch, unless CUPTI dropped ranges of this batch (which ones is not known)
         if (dp.numOfRangeDropped > 0)
-            emit(user, nullptr, 0,
+            emit(user, nullptr, 0, 0,
                  "CUPTI dropped kernel ranges of the same batch, so which launch a range belongs "
                  "to is not known",
                  values);
         else if (r >= k->functions.size())
-            emit(user, nullptr, 0, "a kernel range with no launch seen for it", values);
+            emit(user, nullptr, 0, 0, "a kernel range with no launch seen for it", values);
         else if (!k->unmatched[r].empty())
-            emit(user, nullptr, 0, k->unmatched[r].c_str(), values);
+            emit(user, nullptr, 0, 0, k->unmatched[r].c_str(), values);
         else
-            emit(user, k->functions[r].c_str(), k->sites[r], nullptr, values);
+            emit(user, k->functions[r].c_str(), k->sites[r], k->times[r], nullptr, values);
     }
     return 0;
 }
@@ -391,15 +393,16 @@ extern "C" cp_inject_kernels *cp_inject_kernels_open(CUcontext ctx, const char *
 }
 
 extern "C" int cp_inject_kernels_before_launch(cp_inject_kernels *k, const char *function,
-                                               uint32_t site, cp_inject_kernels_emit emit,
-                                               void *user, char *why, size_t why_size)
+                                               uint32_t site, uint64_t host_ns,
+                                               cp_inject_kernels_emit emit, void *user, char *why,
+                                               size_t why_size)
 {
-    return cp_inject_kernels_before_graph(k, &function, &site, 1, nullptr, emit, user, why,
+    return cp_inject_kernels_before_graph(k, &function, &site, 1, host_ns, nullptr, emit, user, why,
                                           why_size);
 }
 
 extern "C" int cp_inject_kernels_before_graph(cp_inject_kernels *k, const char *const *functions,
-                                              const uint32_t *sites, size_t n,
+                                              const uint32_t *sites, size_t n, uint64_t host_ns,
                                               const char *unmatched, cp_inject_kernels_emit emit,
                                               void *user, char *why, size_t why_size)
 {
@@ -420,6 +423,7 @@ extern "C" int cp_inject_kernels_before_graph(cp_inject_kernels *k, const char *
             k->functions.emplace_back(f ? f : "?");
             k->unmatched.emplace_back(functions ? "" : (unmatched ? unmatched : "unknown"));
             k->sites.push_back(functions && sites ? sites[i] : 0);
+            k->times.push_back(functions ? host_ns : 0);
         }
         return 0;
     } catch (...) {

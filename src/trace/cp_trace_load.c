@@ -203,6 +203,7 @@ typedef struct cp_trace_pending_launch {
     uint64_t count;              /* launch records */
     cp_trace_kernel_counters kc; /* kernel records */
     int used;
+    size_t kernel; /* the kernel it became (cp_trace_finish) */
 } cp_trace_pending_launch;
 
 /* The state of one file being read. */
@@ -224,6 +225,10 @@ typedef struct cp_trace_reader {
     cp_table frame_ids, range_ids, site_ids; /* ID -> index in the process's array */
     int kernel_before;    /* the line before this one was a kernel record (kernel_at pairs it) */
     int kernel_now;       /* this line is one */
+    int timeable_before;  /* the line before was a kernel record or the kernel_at paired with one */
+    int timeable_now;     /* this line is either (a kernel_time pairs with it) */
+    size_t last_pending;  /* that kernel record's pending launch */
+    size_t last_site;     /* its kernel_at's site index, or SIZE_MAX */
     uint32_t last_device; /* that kernel record's device, function and values */
     const char *last_function;
     double last_value[CP_TRACE_KNMETRICS];
@@ -456,7 +461,9 @@ static int cp_trace_read_kernel(cp_trace_reader *r, char **f, size_t nf)
         r->last_has |= 1u << m;
     }
     l->kc.records++;
-    r->kernel_now = 1;
+    r->kernel_now = r->timeable_now = 1;
+    r->last_pending = (size_t)(l - r->launches);
+    r->last_site = SIZE_MAX;
     r->last_device = (uint32_t)device;
     r->last_function = f[2]; /* the line's text lives until the file is read */
     return 0;
@@ -936,6 +943,39 @@ static int cp_trace_read_kernel_at(cp_trace_reader *r, char **f, size_t nf)
             x->kc.has |= 1u << m;
         }
     x->kc.records++;
+    r->timeable_now = 1;
+    r->last_site = at;
+    return 0;
+}
+
+/* The sum of a kernel record's values of metrics a and b; NAN when neither was recorded. */
+static double cp_trace_last_sum(const cp_trace_reader *r, int a, int b)
+{
+    if (!(r->last_has & ((1u << a) | (1u << b))))
+        return NAN;
+    return ((r->last_has & (1u << a)) ? r->last_value[a] : 0) +
+           ((r->last_has & (1u << b)) ? r->last_value[b] : 0);
+}
+
+/* kernel_time NS: the host time of the launch of the kernel record just before (or of the one
+ * before its kernel_at) */
+static int cp_trace_read_kernel_time(cp_trace_reader *r, char **f, size_t nf)
+{
+    uint64_t ns;
+    if (nf != 2 || !r->timeable_before || cp_trace_parse_u64(f[1], UINT64_MAX, &ns) != 0)
+        return -1;
+    cp_trace_process *p = r->p;
+    if (cp_trace_grow((void **)&p->timed, &p->tcap, p->ntimed, sizeof *p->timed) != 0) {
+        r->oom = 1;
+        return 0;
+    }
+    cp_trace_timed_launch *t = &p->timed[p->ntimed++];
+    t->pending = r->last_pending; /* its kernel is named by cp_trace_finish */
+    t->site = r->last_site;
+    t->host_ns = ns;
+    t->duration_ns =
+        (r->last_has & (1u << CP_TRACE_K_DURATION)) ? r->last_value[CP_TRACE_K_DURATION] : NAN;
+    t->sectors = cp_trace_last_sum(r, CP_TRACE_K_LD_SECTORS, CP_TRACE_K_ST_SECTORS);
     return 0;
 }
 
@@ -981,6 +1021,7 @@ static const struct {
     {"site", cp_trace_read_site},
     {"launches_at", cp_trace_read_launches_at},
     {"kernel_at", cp_trace_read_kernel_at},
+    {"kernel_time", cp_trace_read_kernel_time},
 };
 
 /* One line, split into fields and unescaped: -1 when it is malformed. */
@@ -988,6 +1029,8 @@ static int cp_trace_read_record(cp_trace_reader *r, char **f, size_t nf)
 {
     r->kernel_before = r->kernel_now;
     r->kernel_now = 0;
+    r->timeable_before = r->timeable_now;
+    r->timeable_now = 0;
     if (!f[0][0])
         return -1; /* an empty line */
     for (size_t i = 0; i < CP_COUNT_OF(cp_trace_records); i++)
@@ -1068,6 +1111,7 @@ static void cp_trace_finish(cp_trace_reader *r)
             if (!kk->launches) /* no launch records: the Range Profiler counted every launch */
                 kk->launches = kk->kc.records;
             r->launches[at].used = 1;
+            r->launches[at].kernel = k;
         }
     }
     cp_table_free(&sources, NULL);
@@ -1079,7 +1123,15 @@ static void cp_trace_finish(cp_trace_reader *r)
         if (k) {
             k->launches = l->count ? l->count : l->kc.records;
             k->kc = l->kc;
+            l->kernel = (size_t)(k - p->kernels);
         }
+    }
+    /* the timed launches' pending launches become kernels; none when out of memory */
+    for (size_t i = 0; i < p->ntimed && !r->oom; i++) {
+        cp_trace_timed_launch *t = &p->timed[i];
+        const cp_trace_kernel *k = &p->kernels[r->launches[t->pending].kernel];
+        t->device = k->device;
+        t->function = k->function;
     }
 }
 
@@ -1172,6 +1224,7 @@ static void cp_trace_process_free(cp_trace_process *p)
     for (size_t i = 0; i < p->nsites; i++)
         free(p->sites[i].function);
     free(p->sites);
+    free(p->timed);
     memset(p, 0, sizeof *p);
 }
 

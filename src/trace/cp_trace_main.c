@@ -84,7 +84,8 @@ static void cp_trace_print_help(FILE *out)
         "  --top N           instructions per kernel in the table (default 5; JSON and CSV\n"
         "                    hold every instruction)\n"
         "  --kernel REGEX    only kernels whose demangled name matches REGEX (POSIX ERE)\n"
-        "  --format FMT      table (default), json or csv\n"
+        "  --format FMT      table (default), json, csv or chrome-trace (a timeline of\n"
+        "                    the launches for Perfetto and chrome://tracing)\n"
         "  -o, --output FILE write the report to FILE (default: standard output, after the\n"
         "                    program's own output)\n"
         "  --group-by BY     kernel (default), line (the innermost user Python line),\n"
@@ -260,8 +261,10 @@ static int cp_trace_parse_option(int opt, const char *word, cp_trace_cli *c, cp_
             c->format = CP_TRACE_FORMAT_JSON;
         else if (strcmp(optarg, "csv") == 0)
             c->format = CP_TRACE_FORMAT_CSV;
+        else if (strcmp(optarg, "chrome-trace") == 0)
+            c->format = CP_TRACE_FORMAT_CHROME;
         else
-            return cp_status_usage(st, "trace writes table, json or csv",
+            return cp_status_usage(st, "trace writes table, json, csv or chrome-trace",
                                    "--format: '%s' is not a format of trace", optarg);
         break;
     case 'o':
@@ -545,6 +548,8 @@ static int cp_trace_write(const cp_trace_cli *c, FILE *out, const cp_trace_repor
         return cp_trace_write_json(out, r, st);
     case CP_TRACE_FORMAT_CSV:
         return cp_trace_write_csv(out, r, st);
+    case CP_TRACE_FORMAT_CHROME:
+        return cp_trace_write_chrome(out, r, st);
     default:
         return cp_trace_write_table(out, r, st);
     }

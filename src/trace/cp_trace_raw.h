@@ -121,6 +121,16 @@
  *                                          of that launch (a reader pairs it with the kernel
  *                                          record just before it and adds that record's values
  *                                          to the site's). Absent when unknown (unmatched)
+ *   kernel_time NS                         after a `kernel` record (after its kernel_at when it
+ *                                          has one): the host time of that launch's call, NS
+ *                                          nanoseconds since the epoch (CLOCK_REALTIME, so the
+ *                                          processes of one run, and hosts whose clocks agree,
+ *                                          line up), taken when the launch call is entered (not
+ *                                          when the GPU starts it; a CUDA graph's kernels: the
+ *                                          graph launch's time). A reader pairs it with the
+ *                                          kernel record just before it. Absent when unknown and
+ *                                          past 1,000,000 in a process (then a note at the end
+ *                                          says how many launches have none)
  *   end       FLUSHES LAUNCHES             the process ended normally; a file without it is
  *                                          incomplete (crash, kill, _exit before teardown)
  *

@@ -291,6 +291,18 @@ typedef struct cp_trace_site {
     int by_launches;               /* apportioned by launches: no kernel_at for its kernel */
 } cp_trace_site;
 
+/* One launch whose host time the file holds: a kernel record followed by a kernel_time
+ * record (its kernel_at between them, when it has one). */
+typedef struct cp_trace_timed_launch {
+    uint32_t device;      /* the kernel's device and function: the kernel's own string, which */
+    const char *function; /* lives as long as it (NULL when out of memory while reading) */
+    size_t pending;       /* used while reading the file */
+    size_t site;          /* index into the process's sites, or SIZE_MAX (no kernel_at) */
+    uint64_t host_ns;     /* the launch call's host time, ns since the epoch (CLOCK_REALTIME) */
+    double duration_ns;   /* the kernel record's gpu__time_duration; NAN when not recorded */
+    double sectors;       /* its global load + store sectors; NAN when neither was recorded */
+} cp_trace_timed_launch;
+
 typedef struct cp_trace_process {
     char *file; /* the raw file's name inside the directory (DIR/NAME with several) */
     char *dir;  /* the directory it was read from (its cubins are there) */
@@ -331,6 +343,8 @@ typedef struct cp_trace_process {
     size_t nranges, rcap;
     cp_trace_site *sites;
     size_t nsites, scap;
+    cp_trace_timed_launch *timed; /* kernel_time records, in file order */
+    size_t ntimed, tcap;
     long rank;        /* RANK, SLURM_PROCID, OMPI_COMM_WORLD_RANK or PMI_RANK; -1 when none */
     size_t malformed; /* lines skipped: unknown layout, bad numbers, out of order */
     int truncated;    /* the last line had no newline (the process was cut off while writing) */
@@ -620,11 +634,18 @@ void cp_trace_refusal_text(int code, const char **cause, char *fix, size_t n);
 
 /* ---- writers ----------------------------------------------------------------------------- */
 
-typedef enum { CP_TRACE_FORMAT_TABLE, CP_TRACE_FORMAT_JSON, CP_TRACE_FORMAT_CSV } cp_trace_format;
+typedef enum {
+    CP_TRACE_FORMAT_TABLE,
+    CP_TRACE_FORMAT_JSON,
+    CP_TRACE_FORMAT_CSV,
+    CP_TRACE_FORMAT_CHROME
+} cp_trace_format;
 
 int cp_trace_write_table(FILE *out, const cp_trace_report *r, cp_status *st);
 int cp_trace_write_json(FILE *out, const cp_trace_report *r, cp_status *st);
 int cp_trace_write_csv(FILE *out, const cp_trace_report *r, cp_status *st);
+/* The timed launches as a Trace Event timeline (cp_trace_chrome.c, docs/trace.md "A timeline"). */
+int cp_trace_write_chrome(FILE *out, const cp_trace_report *r, cp_status *st);
 
 /* The gate's offending lines, one per violation, for standard error. */
 void cp_trace_write_violations(FILE *err, const cp_trace_report *r);

@@ -64,3 +64,19 @@ add_test(NAME cli.trace_where_schema
                  ${CP_TRACE_WHERE_GOLDEN}/handmade-python-range.json
                  ${CP_TRACE_WHERE_GOLDEN}/handmade-ranks.json)
 set_tests_properties(cli.trace_where_schema PROPERTIES LABELS cli SKIP_RETURN_CODE 77)
+
+# A timeline (--format chrome-trace) of handmade-timeline's launches with kernel_time records:
+# golden (CP_UPDATE_GOLDEN=1 ctest -R trace_timeline writes it; not named .json: the trace
+# report schema checks every .json there) and held to its own schema
+cp_trace_where_test(trace_timeline_chrome 0 --no-stderr --json
+                    --golden ${CP_TRACE_WHERE_GOLDEN}/handmade-timeline.chrome-trace
+                    -- ${CP_BIN} trace --from-raw handmade-timeline --format chrome-trace)
+add_test(NAME cli.trace_timeline_schema
+         COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/schema/validate.py
+                 --schema ${PROJECT_SOURCE_DIR}/docs/schema/coalprobe-chrome-trace.schema.json
+                 ${CP_TRACE_WHERE_GOLDEN}/handmade-timeline.chrome-trace)
+set_tests_properties(cli.trace_timeline_schema PROPERTIES LABELS cli SKIP_RETURN_CODE 77)
+cp_trace_where_test(trace_timeline_bad_format 2 --no-stdout
+                    --stderr "^coalprobe: --format: 'chrome' is not a format of trace"
+                    --stderr "^hint: trace writes table, json, csv or chrome-trace$"
+                    -- ${CP_BIN} trace --from-raw handmade-timeline --format chrome)

@@ -7,7 +7,8 @@ hand for the report side's tests, with counts derived from coalprobe's own model
 each lane has its own sector). Every file says so in an `x-comment` record, a record type readers
 skip. Real recordings from the H100 sit beside them under names without "handmade".
 
-Run it from this directory to regenerate them: python3 make_handmade.py
+Run it from this directory to regenerate them: python3 make_handmade.py (one fixture only:
+python3 -c 'import make_handmade; make_handmade.timelines()')
 """
 import os
 
@@ -391,7 +392,41 @@ def ranks(rank, host, per):
     return L
 
 
+def timeline(pid, rank, t0):
+    """One rank of a job with kernel_time records (the host time of each launch call, ns since
+    the epoch): device 0 runs the gather twice from train.py:42 in the range "epoch 0/forward"
+    (its load 32 sectors per request where 4 would do; the second launch moves twice the
+    sectors, so it gets twice the excess), device 1 a layernorm with no call site; a copy whose
+    kernel record has no kernel_time (not drawn), and a kernel_time after a launch record
+    (malformed: no kernel record just before it)."""
+    W = 1024
+    L = ["coalprobe-trace-raw\t2", LABEL, T("process", pid, pid - 1, "python3 train.py"),
+         T("host", "gpu-box"), T("rank", "RANK", rank), DEV,
+         T("device", 1, "GH100", "NVIDIA H100 80GB HBM3", "9.0"), MET2,
+         T("counting", 0, "every_launch"), KLEAN,
+         T("frame", 1, "/home/user/proj/train.py", 42, "train_step", 0),
+         T("range", 1, "-", "epoch 0", 0), T("range", 2, "-", "forward", 1),
+         T("site", 1, 0, GATHER, 1, 2)]
+    L += lean(GATHER, 32 * W, 4 * W, W, W, 40000, 1) + [T("kernel_time", t0)]
+    L += lean(GATHER, 64 * W, 8 * W, 2 * W, 2 * W, 80000, 1) + [T("kernel_time", t0 + 52500)]
+    L += [T("kernel", 1, NORM, 5 * W, 4 * W, W, W, 9000), T("kernel_time", t0 + 61250)]
+    L += [T("kernel", 0, COPY, 4 * W, 4 * W, W, W, 7000)]
+    L += [T("launch", 0, GATHER, 2), T("kernel_time", t0 + 99999), T("launch", 1, NORM, 1),
+          T("launch", 0, COPY, 1), T("launches_at", 1, 2),
+          T("source", "c0ffee00", GATHER, "0x80", KSRC, 21),
+          pc2("c0ffee00", 0, GATHER, 0x80, ld=3 * W, sec=96 * W, ideal=12 * W),
+          pc2("c0ffee00", 0, GATHER, 0xa0, st=3 * W, sec=12 * W, ideal=12 * W), T("end", 1, 4)]
+    return L
+
+
+def timelines():
+    """handmade-timeline: two ranks, the second's launches 25 us after the first's."""
+    write("handmade-timeline", "raw-3300.tsv", timeline(3300, 0, 1764000000123456789))
+    write("handmade-timeline", "raw-3301.tsv", timeline(3301, 1, 1764000000123481789))
+
+
 def main():
+    timelines()
     write("handmade-python", "raw-3100.tsv", python())
     write("handmade-ranks/node0", "raw-4242.tsv", ranks(0, "node0", 8))
     write("handmade-ranks/node1", "raw-4242.tsv", ranks(1, "node1", 16))
