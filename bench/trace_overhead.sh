@@ -14,13 +14,6 @@ mkdir -p "$out"
 cache=$(mktemp -d)
 trap 'rm -rf "$cache"' EXIT
 export COALPROBE_CACHE_DIR="$cache"
-median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
-timed() { # label command...: one wall time in seconds, on stdout; the run's output in OUTDIR
-    label=$1; shift
-    t0=$(now); "$@" > "$out/$label.out" 2> "$out/$label.err"; rc=$?; t1=$(now)
-    [ "$rc" = 0 ] || echo "$label: exit $rc" >&2
-    span "$t0" "$t1"
-}
 echo "GPU: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader)  date: $(date -u +%FT%TZ)"
 for prog in sample torch; do
     case $prog in
@@ -29,9 +22,9 @@ for prog in sample torch; do
     esac
     rm -rf "${cache:?}"/*
     alone="" cold="" warm=""
-    for i in $(seq "$repeat"); do alone="$alone $(timed "$prog.alone.$i" "$@")"; done
-    cold=$(timed "$prog.traced_cold" "$B/coalprobe" trace -v -- "$@")
-    for i in $(seq "$repeat"); do warm="$warm $(timed "$prog.traced_warm.$i" "$B/coalprobe" trace -v -- "$@")"; done
+    for i in $(seq "$repeat"); do alone="$alone $(wall "$prog.alone.$i" "$@")"; done
+    cold=$(wall "$prog.traced_cold" "$B/coalprobe" trace -v -- "$@")
+    for i in $(seq "$repeat"); do warm="$warm $(wall "$prog.traced_warm.$i" "$B/coalprobe" trace -v -- "$@")"; done
     ma=$(echo $alone | tr ' ' '\n' | median); mw=$(echo $warm | tr ' ' '\n' | median)
     echo "$prog: alone$alone s; traced, cold cache $cold s; traced, warm cache$warm s"
     awk -v a="$ma" -v c="$cold" -v w="$mw" -v p="$prog" 'BEGIN {

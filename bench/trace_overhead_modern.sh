@@ -12,11 +12,9 @@ B=${1:?$usage} out=${2:?$usage} iters=${3:-3}
 mkdir -p "$out"
 . "$(dirname "$0")/timing.sh"
 prog="python3 $(dirname "$0")/trace_modern.py --iters $iters"
-timed() { # label command...: prints label, wall seconds, exit status; the seconds in $secs
-    label=$1; shift
-    t0=$(now); "$@" > "$out/$label.out" 2> "$out/$label.err"; rc=$?; t1=$(now)
-    secs=$(span "$t0" "$t1")
-    printf '%-24s %8s s  rc=%d\n' "$label" "$secs" "$rc"
+timed() { # label command...: prints label and wall seconds; the seconds in $secs
+    secs=$(wall "$@")
+    printf '%-24s %8s s\n' "$1" "$secs"
 }
 echo "GPU: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader)  date: $(date -u +%FT%TZ)"
 # shellcheck disable=SC2086 # $prog is split into its words on purpose

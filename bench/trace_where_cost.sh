@@ -14,20 +14,13 @@ mkdir -p "$out"
 cache=$(mktemp -d)
 trap 'rm -rf "$cache"' EXIT
 export COALPROBE_CACHE_DIR="$cache"
-median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
-timed() { # label command...: one wall time in seconds
-    label=$1; shift
-    t0=$(now); "$@" > "$out/$label.out" 2> "$out/$label.err"; rc=$?; t1=$(now)
-    [ "$rc" = 0 ] || echo "$label: exit $rc" >&2
-    span "$t0" "$t1"
-}
 echo "GPU: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader)  date: $(date -u +%FT%TZ)"
 prog="python3 bench/trace_torch.py $iters"
 "$B/coalprobe" trace -- $prog > /dev/null 2>&1 # warms the listing cache
 with="" without=""
 for i in $(seq "$repeat"); do
-    with="$with $(timed "with.$i" "$B/coalprobe" trace -v -- $prog)"
-    without="$without $(COALPROBE_TRACE_PYTHON=0 COALPROBE_TRACE_NVTX=0 timed "without.$i" "$B/coalprobe" trace -v -- $prog)"
+    with="$with $(wall "with.$i" "$B/coalprobe" trace -v -- $prog)"
+    without="$without $(wall "without.$i" env COALPROBE_TRACE_PYTHON=0 COALPROBE_TRACE_NVTX=0 "$B/coalprobe" trace -v -- $prog)"
 done
 mw=$(echo $with | tr ' ' '\n' | median); mo=$(echo $without | tr ' ' '\n' | median)
 echo "with call sites:$with s"

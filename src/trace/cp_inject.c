@@ -168,20 +168,10 @@ static void cp_inject_put_double(double v, int decimals)
     fputs(text, cp_inject_state.raw);
 }
 
-/* Writes one text field with \\, \t, \n and \r escaped. */
+/* Writes one text field with \\, \t, \n and \r escaped (cp_inject_format_text). */
 static void cp_inject_put_text(const char *s)
 {
-    for (; s && *s; s++) {
-        const char *escaped = *s == '\\'   ? "\\\\"
-                              : *s == '\t' ? "\\t"
-                              : *s == '\n' ? "\\n"
-                              : *s == '\r' ? "\\r"
-                                           : NULL;
-        if (escaped)
-            fputs(escaped, cp_inject_state.raw);
-        else
-            fputc(*s, cp_inject_state.raw);
-    }
+    cp_inject_format_text(cp_inject_state.raw, s);
 }
 
 static void cp_inject_note(const char *text)

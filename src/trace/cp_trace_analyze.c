@@ -553,12 +553,6 @@ static void cp_trace_add_counts(cp_trace_counts *sum, const cp_trace_counts *c)
     }
 }
 
-/* 1 when kernel metric m (CP_TRACE_K_*) was recorded in kc. */
-static int cp_trace_kernel_has_metric(const cp_trace_kernel_counters *kc, int m)
-{
-    return (kc->has >> m) & 1u;
-}
-
 /* Sets metric m of c to v (rounded to a count) when v is a number. */
 static void cp_trace_set_count(cp_trace_counts *c, int m, double v)
 {
@@ -566,15 +560,6 @@ static void cp_trace_set_count(cp_trace_counts *c, int m, double v)
         return;
     c->value[m] = v >= 1.8e19 ? UINT64_MAX : (uint64_t)llround(v);
     c->has |= 1u << m;
-}
-
-/* The sum of kernel metrics a and b, NAN when neither was recorded. */
-static double cp_trace_ksum2(const cp_trace_kernel_counters *kc, int a, int b)
-{
-    if (!cp_trace_kernel_has_metric(kc, a) && !cp_trace_kernel_has_metric(kc, b))
-        return NAN;
-    return (cp_trace_kernel_has_metric(kc, a) ? kc->value[a] : 0) +
-           (cp_trace_kernel_has_metric(kc, b) ? kc->value[b] : 0);
 }
 
 /* A kernel's totals from its kernel records alone: requests, sectors, shared requests and
@@ -586,25 +571,25 @@ static void cp_trace_kernel_totals(const cp_trace_kernel_counters *kc, cp_trace_
     memset(c, 0, sizeof *c);
     /* requests are warp-level instructions (as the SASS metrics count them); the lean metric set
      * has the instructions without l1tex's request counts */
-    if (cp_trace_kernel_has_metric(kc, CP_TRACE_K_LD_REQUESTS))
+    if (cp_trace_kc_has(kc, CP_TRACE_K_LD_REQUESTS))
         cp_trace_set_count(c, CP_TRACE_M_GLOBAL_LD, kc->value[CP_TRACE_K_LD_REQUESTS]);
-    else if (cp_trace_kernel_has_metric(kc, CP_TRACE_K_LD_INSTRUCTIONS))
+    else if (cp_trace_kc_has(kc, CP_TRACE_K_LD_INSTRUCTIONS))
         cp_trace_set_count(c, CP_TRACE_M_GLOBAL_LD, kc->value[CP_TRACE_K_LD_INSTRUCTIONS]);
-    if (cp_trace_kernel_has_metric(kc, CP_TRACE_K_ST_REQUESTS))
+    if (cp_trace_kc_has(kc, CP_TRACE_K_ST_REQUESTS))
         cp_trace_set_count(c, CP_TRACE_M_GLOBAL_ST, kc->value[CP_TRACE_K_ST_REQUESTS]);
-    else if (cp_trace_kernel_has_metric(kc, CP_TRACE_K_ST_INSTRUCTIONS))
+    else if (cp_trace_kc_has(kc, CP_TRACE_K_ST_INSTRUCTIONS))
         cp_trace_set_count(c, CP_TRACE_M_GLOBAL_ST, kc->value[CP_TRACE_K_ST_INSTRUCTIONS]);
     cp_trace_set_count(c, CP_TRACE_M_SECTORS,
-                       cp_trace_ksum2(kc, CP_TRACE_K_LD_SECTORS, CP_TRACE_K_ST_SECTORS));
+                       cp_trace_kc_sum2(kc, CP_TRACE_K_LD_SECTORS, CP_TRACE_K_ST_SECTORS));
     cp_trace_set_count(
         c, CP_TRACE_M_SECTORS_IDEAL,
-        ceil(cp_trace_ksum2(kc, CP_TRACE_K_LD_BYTES, CP_TRACE_K_ST_BYTES) / CP_SECTOR_BYTES));
-    if (cp_trace_kernel_has_metric(kc, CP_TRACE_K_SHARED_LD))
+        ceil(cp_trace_kc_sum2(kc, CP_TRACE_K_LD_BYTES, CP_TRACE_K_ST_BYTES) / CP_SECTOR_BYTES));
+    if (cp_trace_kc_has(kc, CP_TRACE_K_SHARED_LD))
         cp_trace_set_count(c, CP_TRACE_M_SHARED_LD, kc->value[CP_TRACE_K_SHARED_LD]);
-    if (cp_trace_kernel_has_metric(kc, CP_TRACE_K_SHARED_ST))
+    if (cp_trace_kc_has(kc, CP_TRACE_K_SHARED_ST))
         cp_trace_set_count(c, CP_TRACE_M_SHARED_ST, kc->value[CP_TRACE_K_SHARED_ST]);
-    double wf = cp_trace_ksum2(kc, CP_TRACE_K_LD_WAVEFRONTS, CP_TRACE_K_ST_WAVEFRONTS);
-    double conflicts = cp_trace_ksum2(kc, CP_TRACE_K_LD_CONFLICTS, CP_TRACE_K_ST_CONFLICTS);
+    double wf = cp_trace_kc_sum2(kc, CP_TRACE_K_LD_WAVEFRONTS, CP_TRACE_K_ST_WAVEFRONTS);
+    double conflicts = cp_trace_kc_sum2(kc, CP_TRACE_K_LD_CONFLICTS, CP_TRACE_K_ST_CONFLICTS);
     cp_trace_set_count(c, CP_TRACE_M_WAVEFRONTS, wf);
     if (isfinite(wf) && isfinite(conflicts))
         cp_trace_set_count(c, CP_TRACE_M_WAVEFRONTS_IDEAL, fmax(0, wf - conflicts));
@@ -626,14 +611,12 @@ static void cp_trace_kernel_counts(cp_trace_kernel *k)
     }
     const cp_trace_kernel_counters *kc = &k->kc;
     double in_kernel = NAN;
-    if (kc->records && cp_trace_kernel_has_metric(kc, CP_TRACE_K_LD_INSTRUCTIONS) &&
-        cp_trace_kernel_has_metric(kc, CP_TRACE_K_ST_INSTRUCTIONS))
+    if (kc->records && cp_trace_kc_has(kc, CP_TRACE_K_LD_INSTRUCTIONS) &&
+        cp_trace_kc_has(kc, CP_TRACE_K_ST_INSTRUCTIONS))
         in_kernel =
             kc->value[CP_TRACE_K_LD_INSTRUCTIONS] + kc->value[CP_TRACE_K_ST_INSTRUCTIONS] +
-            (cp_trace_kernel_has_metric(kc, CP_TRACE_K_SHARED_LD) ? kc->value[CP_TRACE_K_SHARED_LD]
-                                                                  : 0) +
-            (cp_trace_kernel_has_metric(kc, CP_TRACE_K_SHARED_ST) ? kc->value[CP_TRACE_K_SHARED_ST]
-                                                                  : 0);
+            (cp_trace_kc_has(kc, CP_TRACE_K_SHARED_LD) ? kc->value[CP_TRACE_K_SHARED_LD] : 0) +
+            (cp_trace_kc_has(kc, CP_TRACE_K_SHARED_ST) ? kc->value[CP_TRACE_K_SHARED_ST] : 0);
     k->scale = NAN;
     k->instructions_zero = 0;
     if (k->ninstrs && k->every_launch && in_pc > 0) {

@@ -12,11 +12,6 @@
 
 #include "measure/cp_measure.h"
 
-static int cp_trace_kc_has(const cp_trace_kernel_counters *kc, int m)
-{
-    return (kc->has >> m) & 1u;
-}
-
 static double cp_trace_positive(double v)
 {
     return isfinite(v) && v > 0 ? v : 0;
@@ -51,14 +46,9 @@ void cp_trace_coverage_of(const cp_trace_kernel *k, cp_trace_coverage *c)
     const cp_trace_kernel_counters *kc = &k->kc;
     c->attributed_bytes =
         k->from == CP_TRACE_FROM_NONE ? NAN : cp_trace_positive(k->d.sectors) * CP_SECTOR_BYTES;
-    c->tma_load_bytes = cp_trace_kc_has(kc, CP_TRACE_K_TMA_LD)
-                            ? kc->value[CP_TRACE_K_TMA_LD] * CP_SECTOR_BYTES
-                            : NAN;
-    c->tma_store_bytes = cp_trace_kc_has(kc, CP_TRACE_K_TMA_ST)
-                             ? kc->value[CP_TRACE_K_TMA_ST] * CP_SECTOR_BYTES
-                             : NAN;
-    c->local_bytes =
-        cp_trace_kc_has(kc, CP_TRACE_K_LOCAL) ? kc->value[CP_TRACE_K_LOCAL] * CP_SECTOR_BYTES : NAN;
+    c->tma_load_bytes = cp_trace_kc_value(kc, CP_TRACE_K_TMA_LD) * CP_SECTOR_BYTES;
+    c->tma_store_bytes = cp_trace_kc_value(kc, CP_TRACE_K_TMA_ST) * CP_SECTOR_BYTES;
+    c->local_bytes = cp_trace_kc_value(kc, CP_TRACE_K_LOCAL) * CP_SECTOR_BYTES;
     double tma_runs = cp_trace_positive(k->d.tma_requests),
            local_runs = cp_trace_positive(k->d.local_requests);
     if (k->from == CP_TRACE_FROM_NONE) {

@@ -166,18 +166,6 @@ static void cp_trace_json_line_info(cp_json *j, cJSON *o, const cp_trace_kernel 
         cp_json_null(j, o, "line_info");
 }
 
-/* A kernel metric, or null when its records lack it. */
-static double cp_trace_json_k(const cp_trace_kernel_counters *kc, int m)
-{
-    return (kc->has >> m) & 1u ? kc->value[m] : NAN;
-}
-
-static double cp_trace_json_k2(const cp_trace_kernel_counters *kc, int a, int b)
-{
-    double x = cp_trace_json_k(kc, a), y = cp_trace_json_k(kc, b);
-    return isnan(x) && isnan(y) ? NAN : (isnan(x) ? 0 : x) + (isnan(y) ? 0 : y);
-}
-
 /* "kernel_counters": the kernel records added up, as counted (null without kernel records). */
 static void cp_trace_json_kernel_counters(cp_json *j, cJSON *o, const cp_trace_kernel_counters *kc)
 {
@@ -200,9 +188,9 @@ static void cp_trace_json_kernel_counters(cp_json *j, cJSON *o, const cp_trace_k
         {"tma_sectors", CP_TRACE_K_TMA_LD, CP_TRACE_K_TMA_ST},
     };
     for (size_t i = 0; i < CP_COUNT_OF(sums); i++)
-        cp_json_number(j, c, sums[i].key, cp_trace_json_k2(kc, sums[i].load, sums[i].store));
-    cp_json_number(j, c, "gpu_time_s", cp_trace_json_k(kc, CP_TRACE_K_DURATION) * 1e-9);
-    cp_json_number(j, c, "local_sectors", cp_trace_json_k(kc, CP_TRACE_K_LOCAL));
+        cp_json_number(j, c, sums[i].key, cp_trace_kc_sum2(kc, sums[i].load, sums[i].store));
+    cp_json_number(j, c, "gpu_time_s", cp_trace_kc_value(kc, CP_TRACE_K_DURATION) * 1e-9);
+    cp_json_number(j, c, "local_sectors", cp_trace_kc_value(kc, CP_TRACE_K_LOCAL));
 }
 
 /* "coverage": how much of the L1-L2 traffic the counts cover (null when not counted). */

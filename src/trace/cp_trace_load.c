@@ -231,8 +231,7 @@ typedef struct cp_trace_reader {
     size_t last_site;     /* its kernel_at's site index, or SIZE_MAX */
     uint32_t last_device; /* that kernel record's device, function and values */
     const char *last_function;
-    double last_value[CP_TRACE_KNMETRICS];
-    unsigned last_has;
+    cp_trace_kernel_counters last; /* that kernel record's values, one record */
     char key[512];
     char *bigkey; /* for a key that does not fit key[] */
     int oom;
@@ -450,17 +449,16 @@ static int cp_trace_read_kernel(cp_trace_reader *r, char **f, size_t nf)
     cp_trace_pending_launch *l = cp_trace_pending(r, (uint32_t)device, f[2]);
     if (!l)
         return 0;
-    r->last_has = 0;
+    memset(&r->last, 0, sizeof r->last);
+    r->last.records = 1;
     for (size_t c = 0; c < r->nkcolumns; c++) {
         int m = r->kcolumns[c];
         if (m < 0 || isnan(v[c]))
             continue;
-        l->kc.value[m] += v[c];
-        l->kc.has |= 1u << m;
-        r->last_value[m] = v[c];
-        r->last_has |= 1u << m;
+        r->last.value[m] = v[c];
+        r->last.has |= 1u << m;
     }
-    l->kc.records++;
+    cp_trace_kc_add(&l->kc, &r->last);
     r->kernel_now = r->timeable_now = 1;
     r->last_pending = (size_t)(l - r->launches);
     r->last_site = SIZE_MAX;
@@ -937,24 +935,10 @@ static int cp_trace_read_kernel_at(cp_trace_reader *r, char **f, size_t nf)
     cp_trace_site *x = &r->p->sites[at];
     if (x->device != r->last_device || !x->function || strcmp(x->function, r->last_function) != 0)
         return -1; /* a site of another kernel */
-    for (int m = 0; m < CP_TRACE_KNMETRICS; m++)
-        if (r->last_has & (1u << m)) {
-            x->kc.value[m] += r->last_value[m];
-            x->kc.has |= 1u << m;
-        }
-    x->kc.records++;
+    cp_trace_kc_add(&x->kc, &r->last);
     r->timeable_now = 1;
     r->last_site = at;
     return 0;
-}
-
-/* The sum of a kernel record's values of metrics a and b; NAN when neither was recorded. */
-static double cp_trace_last_sum(const cp_trace_reader *r, int a, int b)
-{
-    if (!(r->last_has & ((1u << a) | (1u << b))))
-        return NAN;
-    return ((r->last_has & (1u << a)) ? r->last_value[a] : 0) +
-           ((r->last_has & (1u << b)) ? r->last_value[b] : 0);
 }
 
 /* kernel_time NS: the host time of the launch of the kernel record just before (or of the one
@@ -973,9 +957,8 @@ static int cp_trace_read_kernel_time(cp_trace_reader *r, char **f, size_t nf)
     t->pending = r->last_pending; /* its kernel is named by cp_trace_finish */
     t->site = r->last_site;
     t->host_ns = ns;
-    t->duration_ns =
-        (r->last_has & (1u << CP_TRACE_K_DURATION)) ? r->last_value[CP_TRACE_K_DURATION] : NAN;
-    t->sectors = cp_trace_last_sum(r, CP_TRACE_K_LD_SECTORS, CP_TRACE_K_ST_SECTORS);
+    t->duration_ns = cp_trace_kc_value(&r->last, CP_TRACE_K_DURATION);
+    t->sectors = cp_trace_kc_sum2(&r->last, CP_TRACE_K_LD_SECTORS, CP_TRACE_K_ST_SECTORS);
     return 0;
 }
 

@@ -6,6 +6,7 @@
 #ifndef CP_TRACE_REPORT_H
 #define CP_TRACE_REPORT_H
 
+#include <math.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -91,6 +92,39 @@ typedef struct cp_trace_kernel_counters {
     unsigned has;
     uint64_t records; /* launches the Range Profiler counted */
 } cp_trace_kernel_counters;
+
+/* 1 when kernel metric m (CP_TRACE_K_*) was recorded in kc. */
+static inline int cp_trace_kc_has(const cp_trace_kernel_counters *kc, int m)
+{
+    return (kc->has >> m) & 1u;
+}
+
+/* Kernel metric m of kc, NAN when its records lack it. */
+static inline double cp_trace_kc_value(const cp_trace_kernel_counters *kc, int m)
+{
+    return cp_trace_kc_has(kc, m) ? kc->value[m] : NAN;
+}
+
+/* Kernel metrics a and b of kc added up (one not recorded counts 0); NAN when neither was. */
+static inline double cp_trace_kc_sum2(const cp_trace_kernel_counters *kc, int a, int b)
+{
+    if (!cp_trace_kc_has(kc, a) && !cp_trace_kc_has(kc, b))
+        return NAN;
+    return (cp_trace_kc_has(kc, a) ? kc->value[a] : 0) +
+           (cp_trace_kc_has(kc, b) ? kc->value[b] : 0);
+}
+
+/* Adds the metrics recorded in add, and its records, to sum. */
+static inline void cp_trace_kc_add(cp_trace_kernel_counters *sum,
+                                   const cp_trace_kernel_counters *add)
+{
+    for (int m = 0; m < CP_TRACE_KNMETRICS; m++)
+        if (cp_trace_kc_has(add, m)) {
+            sum->value[m] += add->value[m];
+            sum->has |= 1u << m;
+        }
+    sum->records += add->records;
+}
 
 /* Where a kernel's counts come from (cp_trace_analyze). */
 typedef enum {

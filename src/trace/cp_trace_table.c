@@ -255,19 +255,17 @@ static void cp_trace_table_process(FILE *out, const cp_trace_process *p)
         cp_trace_wrap(out, "  note: ", "        ", p->notes[i]);
 }
 
-/* Why a coverage leaves the excess unknown: the part counted and what was not. */
-static void cp_trace_table_coverage(FILE *out, const cp_trace_coverage *c, const char *indent)
+/* Why a kernel's coverage leaves its excess unknown: the part counted and what was not. */
+static void cp_trace_table_coverage(FILE *out, const cp_trace_coverage *c)
 {
-    char line[640], first[32], rest[32];
+    char line[640];
     if (isfinite(c->fraction))
         snprintf(line, sizeof line,
                  "coverage: %.1f%% of its global traffic counted per instruction; %s",
                  100 * c->fraction, c->reason);
     else
         snprintf(line, sizeof line, "coverage: unknown: %s", c->reason);
-    snprintf(first, sizeof first, "%s", indent);
-    snprintf(rest, sizeof rest, "%s  ", indent);
-    cp_trace_wrap(out, first, rest, line);
+    cp_trace_wrap(out, "    ", "      ", line);
 }
 
 /* The tensor maps the process encoded on the host, one line each (wrapped), with the verdict on
@@ -323,7 +321,7 @@ static void cp_trace_table_kernel_head(FILE *out, const cp_trace_report *r,
     if (k->has_crc)
         snprintf(crc, sizeof crc, ", cubin %08x", k->crc);
     char gpu[64] = "";
-    if ((k->kc.has >> CP_TRACE_K_DURATION) & 1u) {
+    if (cp_trace_kc_has(&k->kc, CP_TRACE_K_DURATION)) {
         double seconds = k->kc.value[CP_TRACE_K_DURATION] * 1e-9;
         if (seconds >= 1)
             snprintf(gpu, sizeof gpu, ", %.3g s on the GPU", seconds);
@@ -374,7 +372,7 @@ static void cp_trace_table_kernel_head(FILE *out, const cp_trace_report *r,
         cp_trace_wrap(out, "    ", "      ", line);
     }
     if (k->from != CP_TRACE_FROM_NONE && !k->cov.excess_known) /* bytes nobody counted */
-        cp_trace_table_coverage(out, &k->cov, "    ");
+        cp_trace_table_coverage(out, &k->cov);
     if (d->ldgsts_requests > 0) { /* of the global requests above: the cp.async copies */
         cp_trace_count(a, sizeof a, d->ldgsts_requests);
         cp_trace_ratio(b, sizeof b, d->fill_wavefronts_per_request);

@@ -120,11 +120,7 @@ void cp_trace_process_label(const cp_trace_process *p, char *buf, size_t n)
 /* A kernel record sum's global sectors, NAN when not recorded. */
 static double cp_trace_kc_sectors(const cp_trace_kernel_counters *kc)
 {
-    unsigned want = (1u << CP_TRACE_K_LD_SECTORS) | (1u << CP_TRACE_K_ST_SECTORS);
-    if (!(kc->has & want))
-        return NAN;
-    return ((kc->has >> CP_TRACE_K_LD_SECTORS) & 1u ? kc->value[CP_TRACE_K_LD_SECTORS] : 0) +
-           ((kc->has >> CP_TRACE_K_ST_SECTORS) & 1u ? kc->value[CP_TRACE_K_ST_SECTORS] : 0);
+    return cp_trace_kc_sum2(kc, CP_TRACE_K_LD_SECTORS, CP_TRACE_K_ST_SECTORS);
 }
 
 /* Keeps under "DEVICE\tFUNCTION" the kernel that the launch and kernel records of that function

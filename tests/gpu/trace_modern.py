@@ -31,10 +31,12 @@ import argparse
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import trace_ncu  # noqa: E402  has_gpu
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PROGRAM = os.path.join(HERE, "..", "..", "bench", "trace_modern.py")
@@ -341,8 +343,7 @@ def main():
         if not a.coalprobe:
             print(__doc__)
             return 2
-        if shutil.which("nvidia-smi") is None or \
-                subprocess.run(["nvidia-smi", "-L"], capture_output=True).returncode != 0:
+        if not trace_ncu.has_gpu():
             print("no GPU: skipped")
             return 77
         for module in ("torch", "triton"):

@@ -61,13 +61,19 @@ def ncu_rows(sample, outdir, select=("-c", "3"), name="ncu_source.csv"):
     return kernels
 
 
+def has_gpu():
+    """1 when nvidia-smi is there and lists a GPU."""
+    return shutil.which("nvidia-smi") is not None and \
+        subprocess.run(["nvidia-smi", "-L"], capture_output=True).returncode == 0
+
+
 def arguments(doc):
     """(coalprobe, sample, outdir or None) from the command line, or an exit status: 2 (usage) or
     77 (no GPU: skipped)."""
     if len(sys.argv) < 3:
         print(doc)
         return 2
-    if shutil.which("nvidia-smi") is None or subprocess.run(["nvidia-smi", "-L"], capture_output=True).returncode != 0:
+    if not has_gpu():
         print("no GPU: skipped")
         return 77
     return sys.argv[1], sys.argv[2], (sys.argv[3] if len(sys.argv) > 3 else None)

@@ -14,6 +14,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import trace_ncu  # noqa: E402  has_gpu
+
 ITERS = 20
 HERE = os.path.dirname(os.path.abspath(__file__))
 PROGRAM = os.path.realpath(os.path.join(HERE, "..", "..", "bench", "trace_where.py"))
@@ -124,7 +127,7 @@ def main():
         return 2
     coalprobe = sys.argv[1]
     outdir = sys.argv[2] if len(sys.argv) > 2 else None
-    if shutil.which("nvidia-smi") is None or subprocess.run(["nvidia-smi", "-L"], capture_output=True).returncode != 0:
+    if not trace_ncu.has_gpu():
         print("no GPU: skipped")
         return 77
     if subprocess.run([sys.executable, "-c", "import torch"], capture_output=True).returncode != 0:
