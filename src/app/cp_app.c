@@ -11,6 +11,7 @@
 
 #include "report/cp_report.h"
 #include "base/cp_base.h"
+#include "cp_devices.h"
 #include "cp_plan.h"
 #include "cp_progress.h"
 
@@ -54,10 +55,9 @@ static int cp_app_explain(const cp_options *o, const cp_backend *backend, const 
     return rc;
 }
 
-/* Opens the backend; on "no device" says so and leaves *state NULL (model only). */
-static int cp_app_open_backend(const cp_options *o, const cp_backend *backend,
-                               const cp_config *configs, const cp_prediction *preds, size_t n,
-                               cp_device_info *dev, void **state, cp_status *refusal, cp_status *st)
+/* The options of the backend for the sweep configs (preds: their predictions). */
+static void cp_app_backend_options(const cp_options *o, const cp_config *configs,
+                                   const cp_prediction *preds, size_t n, cp_backend_options *out)
 {
     cp_backend_options bo;
     memset(&bo, 0, sizeof bo);
@@ -84,6 +84,16 @@ static int cp_app_open_backend(const cp_options *o, const cp_backend *backend,
             cp_config_describe(&configs[i], bo.max_config, sizeof bo.max_config);
         }
     }
+    *out = bo;
+}
+
+/* Opens the backend; on "no device" says so and leaves *state NULL (model only). */
+static int cp_app_open_backend(const cp_options *o, const cp_backend *backend,
+                               const cp_config *configs, const cp_prediction *preds, size_t n,
+                               cp_device_info *dev, void **state, cp_status *refusal, cp_status *st)
+{
+    cp_backend_options bo;
+    cp_app_backend_options(o, configs, preds, n, &bo);
     int no_device = 0;
     int rc = backend->open(&bo, dev, state, &no_device, refusal, st);
     if (rc != CP_EXIT_OK && no_device) {
@@ -178,16 +188,6 @@ static void cp_app_restore_signals(const struct sigaction old[2])
     cp_parallel_cancel_reset();
 }
 
-/* Times every configuration, then reads the counters of all of them in batches. Stops early
- * when a signal arrives: *done tells how many configurations were finished. */
-/* 1 when the device is below what configuration c's kernel needs (cp_family_desc.needs_cc). */
-static int cp_app_beyond_device(const cp_config *c, const cp_device_info *dev)
-{
-    const cp_family_desc *fd = cp_family_get(c->family);
-    int needs = fd && fd->needs_cc ? fd->needs_cc(c) : 0;
-    return needs > dev->cc_major * 10 + dev->cc_minor;
-}
-
 /* Reads the counters of the rows measured (m of n: the others are beyond the device), through
  * compacted copies of the arrays when some were left out. */
 static int cp_app_counters(const cp_backend *backend, void *state, const cp_config *configs,
@@ -219,6 +219,8 @@ static int cp_app_counters(const cp_backend *backend, void *state, const cp_conf
     return rc;
 }
 
+/* Times every configuration, then reads the counters of all of them in batches. Stops early
+ * when a signal arrives: *done tells how many configurations were finished. */
 static int cp_app_measure_all(const cp_backend *backend, void *state, const cp_config *configs,
                               const cp_prediction *preds, cp_row *rows, cp_measurement *meas,
                               size_t n, size_t *done, const cp_device_info *dev, cp_status *st)
@@ -234,7 +236,7 @@ static int cp_app_measure_all(const cp_backend *backend, void *state, const cp_c
         }
         cp_progress_update(&progress, i, n, &rows[i].config);
         cp_measurement_clear(&meas[i]);
-        if (cp_app_beyond_device(&rows[i].config, dev)) {
+        if (cp_devices_beyond(&rows[i].config, dev)) {
             if (beyond++ == 0) {
                 char desc[160];
                 cp_config_describe(&rows[i].config, desc, sizeof desc);
@@ -528,12 +530,15 @@ static int cp_app_measure(const cp_backend *backend, void *state, const cp_confi
 /* Writes the report of `done` rows (of n) through the output; a report cut short by a signal
  * exits with the signal's status, and one with no rows at all writes nothing. */
 static int cp_app_write_report(const cp_options *o, const char *command, const cp_device_info *dev,
-                               const cp_row *rows, size_t done, size_t n, cp_output *out,
-                               cp_status *st)
+                               const cp_report *several, const cp_row *rows, size_t done, size_t n,
+                               cp_output *out, cp_status *st)
 {
     cp_report report = {.tool_version = CP_VERSION,
                         .command = command,
                         .device = dev,
+                        .devices = several ? several->devices : NULL,
+                        .ndevices = several ? several->ndevices : 0,
+                        .mixed_devices = several ? several->mixed_devices : 0,
                         .rows = rows,
                         .nrows = done,
                         .incomplete = cp_parallel_cancelled() != 0};
@@ -570,6 +575,56 @@ static int cp_app_check_matches(const cp_config *configs, const cp_measurement *
     return CP_EXIT_OK;
 }
 
+/* After a run over several GPUs: where each working set likely lives on its row's GPU, and the
+ * notes on each kind of GPU. */
+static void cp_app_settle_devices(cp_row *rows, const cp_measurement *meas, size_t done,
+                                  const cp_report *several)
+{
+    for (size_t i = 0; i < done; i++)
+        if (rows[i].device && rows[i].measured)
+            cp_model_estimate_regime(
+                &rows[i].predicted,
+                cp_arch_from_cc(rows[i].device->cc_major, rows[i].device->cc_minor),
+                rows[i].device->l2_bytes);
+    for (size_t k = 0; k < several->ndevices; k++)
+        if (several->devices[k].name[0] && (k == 0 || several->mixed_devices))
+            cp_app_note_device(&several->devices[k], meas, done);
+}
+
+/* The measuring part of a run over several GPUs (--devices, cp_devices.h): the workers measure
+ * the rows, the report names each row's GPU, and a GPU that failed makes the run exit 1 once the
+ * report is written. */
+static int cp_app_run_devices(const cp_options *o, const char *command, const cp_backend *backend,
+                              const cp_config *configs, const cp_prediction *preds, cp_row *rows,
+                              cp_measurement *meas, size_t n, cp_output *out, cp_status *st)
+{
+    cp_backend_options bo;
+    cp_app_backend_options(o, configs, preds, n, &bo);
+    cp_devices *devs = NULL;
+    size_t done = 0;
+    CP_TRY(cp_devices_measure(o, backend, &bo, rows, meas, n, &done, &devs, st));
+    if (!devs) { /* no GPU: as a run over one without a GPU */
+        cp_status none;
+        cp_status_clear(&none);
+        CP_TRY(cp_app_check_counters(o, NULL, &none, st));
+        return cp_app_write_report(o, command, NULL, NULL, rows, n, n, out, st);
+    }
+    cp_report several = {0};
+    several.devices = cp_devices_info(devs, &several.ndevices, &several.mixed_devices);
+    const cp_device_info *first = NULL;
+    for (size_t k = 0; k < several.ndevices && !first; k++)
+        if (several.devices[k].name[0])
+            first = &several.devices[k];
+    cp_app_settle_devices(rows, meas, done, &several);
+    int rc = cp_app_write_report(o, command, first, &several, rows, done, n, out, st);
+    if (rc == CP_EXIT_OK && o->check)
+        rc = cp_app_check_matches(configs, meas, done, st);
+    if (rc == CP_EXIT_OK)
+        rc = cp_devices_failures(devs, st);
+    cp_devices_close(devs);
+    return rc;
+}
+
 /* A run that holds every row: predicts them all, measures them on the GPU unless --model (or
  * no GPU), writes the report, and with --check compares the counts. */
 static int cp_app_run_held(const cp_options *o, const char *command, const cp_backend *backend,
@@ -600,6 +655,11 @@ static int cp_app_run_held(const cp_options *o, const char *command, const cp_ba
     for (size_t i = 0; i < done; i++)
         preds[i] = rows[i].predicted;
 
+    if (!o->model_only && backend && !cp_parallel_cancelled() &&
+        (o->devices_all || o->ndevices > 0)) {
+        rc = cp_app_run_devices(o, command, backend, configs, preds, rows, meas, n, out, st);
+        goto done;
+    }
     if (!o->model_only && backend && !cp_parallel_cancelled()) {
         rc = cp_app_open_backend(o, backend, configs, preds, n, &dev, &state, &refusal, st);
         if (rc != CP_EXIT_OK)
@@ -610,7 +670,7 @@ static int cp_app_run_held(const cp_options *o, const char *command, const cp_ba
         rc = cp_app_measure(backend, state, configs, preds, rows, meas, n, &done, &refusal, &dev,
                             st);
     if (rc == CP_EXIT_OK)
-        rc = cp_app_write_report(o, command, state ? &dev : NULL, rows, done, n, out, st);
+        rc = cp_app_write_report(o, command, state ? &dev : NULL, NULL, rows, done, n, out, st);
     if (rc == CP_EXIT_OK && o->check)
         rc = cp_app_check_matches(configs, meas, n, st);
 

@@ -42,6 +42,8 @@ enum {
     OPT_LIST,
     OPT_ALLOW_LARGE_SWEEP,
     OPT_PARAM,
+    OPT_DEVICES,
+    OPT_MIXED,
 };
 _Static_assert(OPT_SIZE == OPT_STRIDE + CP_PARAM_COUNT,
                "the OPT_* of the parameters follow cp_param");
@@ -70,6 +72,8 @@ static const struct option cp_cli_options[] = {
     {"warp", required_argument, NULL, OPT_WARP},
     {"model", no_argument, NULL, OPT_MODEL},
     {"device", required_argument, NULL, OPT_DEVICE},
+    {"devices", required_argument, NULL, OPT_DEVICES},
+    {"mixed", no_argument, NULL, OPT_MIXED},
     {"reps", required_argument, NULL, OPT_REPS},
     {"no-counters", no_argument, NULL, OPT_NO_COUNTERS},
     {"require-counters", no_argument, NULL, OPT_REQUIRE_COUNTERS},
@@ -106,6 +110,32 @@ int cp_cli_parse_param(cp_options *o, cp_param p, const char *spec, cp_status *s
     else
         CP_TRY(cp_sweep_parse(spec, option, ps->min, ps->max, &o->params[p], st));
     return ps->check ? ps->check(&o->params[p], st) : CP_EXIT_OK;
+}
+
+/* --devices LIST|all: "all" (resolved against the machine when the run starts), or device
+ * numbers as a sweep writes them (0,1 or 0..3). */
+static int cp_cli_parse_devices(cp_options *o, const char *arg, cp_status *st)
+{
+    if (strcmp(arg, "all") == 0) {
+        o->devices_all = 1;
+        o->ndevices = 0;
+        return CP_EXIT_OK;
+    }
+    cp_sweep list = {0};
+    CP_TRY(cp_sweep_parse(arg, "--devices", 0, 1023, &list, st));
+    if (list.count > CP_MAX_DEVICES) {
+        cp_sweep_free(&list);
+        cp_status_set(st, CP_EXIT_USAGE, "--devices: %zu devices, at most %d", list.count,
+                      CP_MAX_DEVICES);
+        cp_status_hint(st, "name the devices to use, e.g. --devices 0,1, or --devices all");
+        return CP_EXIT_USAGE;
+    }
+    o->devices_all = 0;
+    o->ndevices = list.count;
+    for (size_t i = 0; i < list.count; i++)
+        o->devices[i] = (int)list.values[i];
+    cp_sweep_free(&list);
+    return CP_EXIT_OK;
 }
 
 /* --param NAME=SWEEP of the expr family: a name the expression may use and its values. */
@@ -162,6 +192,8 @@ static int *cp_cli_flag(cp_options *o, int opt)
         return &o->require_counters;
     case OPT_CHECK:
         return &o->check;
+    case OPT_MIXED:
+        return &o->mixed_devices;
     case OPT_LIST:
         return &o->show_list;
     case OPT_ALLOW_LARGE_SWEEP:
@@ -232,7 +264,10 @@ static int cp_cli_apply(cp_options *o, int opt, const char *arg, int *given, cp_
     case OPT_DEVICE:
         CP_TRY(cp_sweep_parse_u64(arg, "--device", 0, 1023, &v, st));
         o->device = (int)v;
+        o->device_given = 1;
         return CP_EXIT_OK;
+    case OPT_DEVICES:
+        return cp_cli_parse_devices(o, arg, st);
     case OPT_REPS:
         CP_TRY(cp_sweep_parse_u64(arg, "--reps", 1, 100000, &v, st));
         o->reps = (uint32_t)v;
@@ -245,6 +280,22 @@ static int cp_cli_apply(cp_options *o, int opt, const char *arg, int *given, cp_
 }
 
 /* Checks that combine several options. */
+/* --device, --devices and --mixed together. */
+static int cp_cli_validate_devices(const cp_options *o, cp_status *st)
+{
+    int several = o->devices_all || o->ndevices > 0;
+    if (several && o->device_given)
+        return cp_status_usage(st, "--device N measures on one GPU, --devices LIST on several",
+                               "--device and --devices cannot be combined");
+    if (o->mixed_devices && !several)
+        return cp_status_usage(st, "e.g. --devices all --mixed",
+                               "--mixed applies to a run over several GPUs (--devices)");
+    if (several && o->explain)
+        return cp_status_usage(st, "--explain reads one GPU's kernels: use --device N",
+                               "--explain cannot be combined with --devices");
+    return CP_EXIT_OK;
+}
+
 static int cp_cli_validate(cp_options *o, const int *given, cp_status *st)
 {
     const cp_family_desc *fd = cp_family_get(o->family);
@@ -279,7 +330,7 @@ static int cp_cli_validate(cp_options *o, const int *given, cp_status *st)
     if (o->no_counters && o->require_counters)
         return cp_status_usage(st, "use one of the two",
                                "--no-counters and --require-counters contradict each other");
-    return CP_EXIT_OK;
+    return cp_cli_validate_devices(o, st);
 }
 
 /* Reads the family command in argv[1] when there is one; *first: the index of the first option. */
@@ -502,6 +553,9 @@ void cp_cli_print_help(FILE *out)
           "Measurement:\n"
           "  --model           model only: never touch the GPU\n"
           "  --device N        the CUDA device to use (default 0)\n"
+          "  --devices LIST    spread the configurations over several GPUs of this host, one\n"
+          "                    worker each (0,1 or 0..3, or all); rows name their GPU\n"
+          "  --mixed           allow GPUs of different kinds in one --devices run\n"
           "  --reps N          timed launches per configuration (default 20)\n"
           "  --no-counters     time only, never start CUPTI (so Nsight Compute can profile)\n"
           "  --require-counters  exit 1 when the hardware counters cannot be read\n"

@@ -12,6 +12,9 @@
 
 struct cp_expr;
 
+/* Most GPUs one --devices run spreads over. */
+#define CP_MAX_DEVICES 64
+
 /* Everything the command line says. Owns its sweeps (free with cp_cli_free). */
 typedef struct cp_options {
     cp_family family;
@@ -31,6 +34,13 @@ typedef struct cp_options {
     uint64_t warp;
     int model_only;
     int device;
+    int device_given;
+    /* --devices: the GPUs to spread the sweep over (devices_all: every one the machine has) and
+     * --mixed: GPUs of different kinds allowed */
+    int devices[CP_MAX_DEVICES];
+    size_t ndevices;
+    int devices_all;
+    int mixed_devices;
     uint32_t reps;
     int no_counters;
     int require_counters;

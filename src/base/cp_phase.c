@@ -58,8 +58,18 @@ void cp_phase_start(void)
     cp_phase_table.started = cp_phase_now();
 }
 
+/* 1 on a thread whose phases are not recorded (cp_phase_ignore_thread) */
+static _Thread_local int cp_phase_ignored;
+
+void cp_phase_ignore_thread(void)
+{
+    cp_phase_ignored = 1;
+}
+
 void cp_phase_begin(cp_phase p)
 {
+    if (cp_phase_ignored)
+        return;
     if (cp_phase_table.depth == CP_PHASE_DEPTH || p < 0 || p >= CP_PHASE_COUNT) {
         cp_phase_table.depth++; /* counted, so that the matching end stays matched */
         return;
@@ -72,7 +82,7 @@ void cp_phase_begin(cp_phase p)
 
 void cp_phase_end(void)
 {
-    if (cp_phase_table.depth == 0)
+    if (cp_phase_ignored || cp_phase_table.depth == 0)
         return;
     int d = --cp_phase_table.depth;
     if (d >= CP_PHASE_DEPTH)

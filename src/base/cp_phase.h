@@ -44,6 +44,11 @@ void cp_phase_begin(cp_phase p);
 /* Ends the phase begun last; its own time (less the phases begun inside it) is added to it. */
 void cp_phase_end(void);
 
+/* Makes the calling thread's cp_phase_begin and cp_phase_end do nothing: the table belongs to
+ * the main thread, and a worker of a run over several GPUs (whose phases overlap the main
+ * thread's) leaves it alone. */
+void cp_phase_ignore_thread(void);
+
 /* Phase p's name, as cp_phase_print shows it. */
 const char *cp_phase_name(cp_phase p);
 

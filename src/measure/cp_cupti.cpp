@@ -24,6 +24,7 @@
 #include <cstdio>
 #include <cstdint>
 #include <cstring>
+#include <mutex>
 #include <new>
 #include <string>
 #include <vector>
@@ -97,9 +98,22 @@ cupti_api g_cupti;
 void *g_cupti_lib = nullptr;
 const char *g_cupti_lib_name = nullptr; // the name dlopen was given
 
+// The workers of a run over several GPUs (src/app/cp_devices.c) open sessions at once: loading
+// the library and the profiler's process-wide initialisation are done under this lock, the
+// profiler de-initialised when the last session that initialised it closes.
+std::mutex g_cupti_lock;
+int g_profiler_users = 0;
+
 // Loads libcupti and every function coalprobe calls (once per process). A failure is a
 // refusal: timings still run.
+int load_cupti_locked(int *refused, cp_status *st);
 int load_cupti(int *refused, cp_status *st)
+{
+    std::lock_guard<std::mutex> guard(g_cupti_lock);
+    return load_cupti_locked(refused, st);
+}
+
+int load_cupti_locked(int *refused, cp_status *st)
 {
     if (g_cupti_lib)
         return CP_EXIT_OK;
@@ -564,6 +578,28 @@ int reconfigure(cp_cupti_session *s, cp_status *st)
     return enable_profiler(s, st);
 }
 
+// cuptiProfilerInitialize for one more user (the first initialises the profiler).
+int profiler_acquire(cp_status *st)
+{
+    std::lock_guard<std::mutex> guard(g_cupti_lock);
+    if (g_profiler_users == 0) {
+        auto ip = CP_CUPTI_PARAMS(CUpti_Profiler_Initialize_Params);
+        CP_CUPTI_CHECK(st, g_cupti.cuptiProfilerInitialize(&ip));
+    }
+    g_profiler_users++;
+    return CP_EXIT_OK;
+}
+
+// One user fewer: the last one de-initialises the profiler.
+void profiler_release()
+{
+    std::lock_guard<std::mutex> guard(g_cupti_lock);
+    if (g_profiler_users > 0 && --g_profiler_users == 0) {
+        auto dp = CP_CUPTI_PARAMS(CUpti_Profiler_DeInitialize_Params);
+        (void)g_cupti.cuptiProfilerDeInitialize(&dp);
+    }
+}
+
 int open_impl(cp_cupti_session *s, int device, unsigned groups, int *refused, cp_status *st)
 {
     s->device = device;
@@ -571,8 +607,7 @@ int open_impl(cp_cupti_session *s, int device, unsigned groups, int *refused, cp
     CP_CUDA_CHECK(st, cudaFree(0));
     CP_TRY(current_context(&s->ctx, &s->cu_device, st));
 
-    auto ip = CP_CUPTI_PARAMS(CUpti_Profiler_Initialize_Params);
-    CP_CUPTI_CHECK(st, g_cupti.cuptiProfilerInitialize(&ip));
+    CP_TRY(profiler_acquire(st));
     s->profiler_initialized = true;
 
     auto dp = CP_CUPTI_PARAMS(CUpti_Profiler_DeviceSupported_Params);
@@ -876,8 +911,7 @@ void cp_cupti_close(cp_cupti_session *s)
         s->host = nullptr;
     }
     if (s->profiler_initialized) {
-        auto dp = CP_CUPTI_PARAMS(CUpti_Profiler_DeInitialize_Params);
-        (void)g_cupti.cuptiProfilerDeInitialize(&dp);
+        profiler_release();
         s->profiler_initialized = false;
     }
     delete s;
@@ -997,15 +1031,13 @@ int cp_cupti_device_chip(int device, char *chip, size_t len, cp_status *st)
     CUcontext ctx = nullptr;
     CUdevice dev = 0;
     CP_TRY(current_context(&ctx, &dev, st));
-    auto ip = CP_CUPTI_PARAMS(CUpti_Profiler_Initialize_Params);
-    CP_CUPTI_CHECK(st, g_cupti.cuptiProfilerInitialize(&ip));
+    CP_TRY(profiler_acquire(st));
     auto cn = CP_CUPTI_PARAMS(CUpti_Device_GetChipName_Params);
     cn.deviceIndex = (size_t)dev;
     CUptiResult r = g_cupti.cuptiDeviceGetChipName(&cn);
     if (r == CUPTI_SUCCESS)
         std::snprintf(chip, len, "%s", cn.pChipName ? cn.pChipName : "");
-    auto dp = CP_CUPTI_PARAMS(CUpti_Profiler_DeInitialize_Params);
-    (void)g_cupti.cuptiProfilerDeInitialize(&dp); // the chip name is what was asked
+    profiler_release(); // the chip name is what was asked
     CP_CUPTI_CHECK(st, r);
     return CP_EXIT_OK;
 }

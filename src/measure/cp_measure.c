@@ -98,3 +98,20 @@ void cp_measure_parse_driver_release(const char *line, char *buf, unsigned long 
         p += n ? n : 1;
     }
 }
+
+void cp_measure_format_uuid(const unsigned char bytes[16], char *buf, unsigned long len)
+{
+    static const int dash_after[] = {4, 6, 8, 10}; /* bytes before each dash */
+    size_t at = 0, d = 0;
+    if (!buf || len == 0)
+        return;
+    at += (size_t)snprintf(buf, len, "GPU-");
+    for (int i = 0; i < 16 && at < len; i++) {
+        if (d < CP_COUNT_OF(dash_after) && i == dash_after[d]) {
+            at += (size_t)snprintf(buf + at, len - at, "-");
+            d++;
+        }
+        if (at < len)
+            at += (size_t)snprintf(buf + at, len - at, "%02x", bytes[i]);
+    }
+}

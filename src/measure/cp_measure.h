@@ -13,6 +13,7 @@
 typedef struct cp_device_info {
     int index;
     char name[256];
+    char uuid[48]; /* "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx" as nvidia-smi -L prints it */
     int cc_major, cc_minor;
     int sm_count;
     uint64_t l2_bytes;
@@ -133,6 +134,9 @@ int cp_measure_device_facts(int device, cp_device_info *d, cp_status *st);
 /* Resets m to "nothing measured". */
 void cp_measurement_clear(cp_measurement *m);
 
+/* Formats a device's 16-byte UUID as nvidia-smi prints it ("GPU-" then 8-4-4-4-12 hex digits). */
+void cp_measure_format_uuid(const unsigned char bytes[16], char *buf, unsigned long len);
+
 /* Finds the driver release (such as "580.159.04") in the first line of
  * /proc/driver/nvidia/version: the first word made of digits and dots with at least one dot.
  * Writes "" when there is none. */
@@ -195,6 +199,12 @@ typedef struct cp_backend {
     /* Without open(): the L2 of `device` in bytes (for the defaults that depend on it).
      * CP_EXIT_RUNTIME with *no_device = 1 when there is no usable GPU. May be NULL. */
     int (*l2_bytes)(int device, uint64_t *bytes, int *no_device, cp_status *st);
+    /* Without open(): how many devices there are (for --devices all). CP_EXIT_RUNTIME with
+     * *no_device = 1 when there is no usable GPU. May be NULL: then only device 0 exists.
+     * A run over several devices (src/app/cp_devices.c) opens one state per device, each on its
+     * own thread, and calls measure(), counters() and close() of a state from any thread, one
+     * at a time: a backend makes its device current in each. */
+    int (*device_count)(int *count, int *no_device, cp_status *st);
 } cp_backend;
 
 extern const cp_backend cp_backend_cuda;

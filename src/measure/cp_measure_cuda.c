@@ -112,6 +112,7 @@ int cp_measure_device_facts(int device, cp_device_info *d, cp_status *st)
     CP_CUDA_CHECK(st, cudaGetDeviceProperties(&prop, device));
     d->index = device;
     snprintf(d->name, sizeof d->name, "%s", prop.name);
+    cp_measure_format_uuid((const unsigned char *)prop.uuid.bytes, d->uuid, sizeof d->uuid);
     d->cc_major = prop.major;
     d->cc_minor = prop.minor;
     d->sm_count = prop.multiProcessorCount;
@@ -175,6 +176,7 @@ static void cp_cuda_close(void *state)
     cp_cuda_state *s = state;
     if (!s)
         return;
+    (void)cudaSetDevice(s->opt.device); /* any thread may close it (cp_backend.device_count) */
     cp_cuda_cupti_wait(s);
     cp_cupti_close(s->cupti);
     for (int f = 0; f < CP_FAMILY_COUNT; f++) {
@@ -779,6 +781,7 @@ static int cp_cuda_counters(void *state, size_t n, const cp_config *c, const cp_
                             cp_measurement *m, cp_status *st)
 {
     cp_cuda_state *s = state;
+    CP_CUDA_CHECK(st, cudaSetDevice(s->opt.device)); /* any thread (cp_backend.device_count) */
     cp_cuda_cupti_wait(s);
     if (s->counters_refused) {
         for (size_t i = 0; i < n; i++) {
@@ -821,6 +824,7 @@ static int cp_cuda_measure(void *state, const cp_config *c, const cp_prediction 
     r.c = c;
     r.p = p;
     cp_measurement_clear(m);
+    CP_CUDA_CHECK(st, cudaSetDevice(r.s->opt.device)); /* any thread (cp_backend.device_count) */
     CP_TRY(cp_cuda_prepare_inputs(&r, st));
     cp_phase_begin(CP_PHASE_VERIFY);
     int rc = cp_cuda_verify(&r, m, st);
@@ -850,6 +854,20 @@ static int cp_cuda_measure(void *state, const cp_config *c, const cp_prediction 
     return cp_cuda_kernel_resources(c, expr, &r.s->dev.sm, &m->resources, st);
 }
 
-const cp_backend cp_backend_cuda = {
-    "cuda",        cp_cuda_open,      cp_cuda_measure,          cp_cuda_counters,
-    cp_cuda_close, cp_cuda_resources, cp_cuda_counters_refusal, cp_cuda_l2_bytes};
+static int cp_cuda_device_count(int *count, int *no_device, cp_status *st)
+{
+    *count = 0;
+    CP_TRY(cp_cuda_find_device(0, no_device, st));
+    CP_CUDA_CHECK(st, cudaGetDeviceCount(count));
+    return CP_EXIT_OK;
+}
+
+const cp_backend cp_backend_cuda = {"cuda",
+                                    cp_cuda_open,
+                                    cp_cuda_measure,
+                                    cp_cuda_counters,
+                                    cp_cuda_close,
+                                    cp_cuda_resources,
+                                    cp_cuda_counters_refusal,
+                                    cp_cuda_l2_bytes,
+                                    cp_cuda_device_count};

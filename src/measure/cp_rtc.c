@@ -6,6 +6,7 @@
 #include "cp_rtc.h"
 
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,8 +45,19 @@ struct cp_rtc_module {
     CP_CHECK_RESULT(st, nvrtcResult, NVRTC_SUCCESS, #call, call, "%s",                             \
                     g_nvrtc.nvrtcGetErrorString(cp_result_))
 
-/* Loads libnvrtc and looks up every function of g_nvrtc, unless that was done already. */
+/* Loads libnvrtc and looks up every function of g_nvrtc, unless that was done already (under
+ * a lock: the workers of a run over several GPUs may ask at once). */
+static int cp_rtc_load_nvrtc_locked(cp_status *st);
+static pthread_mutex_t cp_rtc_lock = PTHREAD_MUTEX_INITIALIZER;
 static int cp_rtc_load_nvrtc(cp_status *st)
+{
+    pthread_mutex_lock(&cp_rtc_lock);
+    int rc = cp_rtc_load_nvrtc_locked(st);
+    pthread_mutex_unlock(&cp_rtc_lock);
+    return rc;
+}
+
+static int cp_rtc_load_nvrtc_locked(cp_status *st)
 {
     if (g_nvrtc.lib)
         return CP_EXIT_OK;

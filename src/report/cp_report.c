@@ -69,6 +69,7 @@ int cp_report_stream_begin(cp_report_stream *s, FILE *out, cp_format fmt, const 
     s->format = fmt;
     s->incomplete_at = -1;
     s->incomplete = header->incomplete != 0;
+    s->devices = header->ndevices > 0;
     switch (fmt) {
     case CP_FORMAT_JSON:
         return cp_report_json_begin(s, header, st);

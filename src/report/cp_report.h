@@ -29,6 +29,16 @@ typedef struct cp_row {
     cp_config config;
     cp_prediction predicted;
     const cp_measurement *measured;
+    /* a run over several GPUs (--devices): the GPU that measured the row or was to (NULL in a
+     * run over one), and why that GPU failed before the row was measured (NULL when it did
+     * not); with --check, the same configuration timed on the other GPUs: their median time
+     * (the median of their medians) and whether it differs from this row's beyond the noise of
+     * both (other_checked 0: not timed elsewhere) */
+    const cp_device_info *device;
+    const char *failed;
+    int other_checked;
+    double other_median_s;
+    int other_differs;
 } cp_row;
 
 /* A whole report. The report does not own what it points to. */
@@ -36,6 +46,11 @@ typedef struct cp_report {
     const char *tool_version;     /* e.g. "0.1.0" */
     const char *command;          /* the command line, words joined by spaces */
     const cp_device_info *device; /* NULL when no GPU was used */
+    /* a run over several GPUs: each one (device is the first); mixed_devices: of different
+     * kinds (--mixed), so that each row's numbers belong to its own GPU */
+    const cp_device_info *devices;
+    size_t ndevices;
+    int mixed_devices;
     const cp_row *rows;
     size_t nrows;
     int incomplete; /* 1 when the sweep was interrupted */
@@ -70,6 +85,7 @@ typedef struct cp_report_stream {
     long long incomplete_at; /* JSON: byte offset, from the stream's first byte, of the
                               * header's `incomplete` value ("false" or "true"); -1 otherwise */
     int incomplete;          /* the value begin wrote */
+    int devices;             /* a run over several GPUs: CSV adds each row's GPU columns */
     /* CSV: the field of each family shown in each configuration column (after "pattern"),
      * NULL for an empty cell; resolved once by begin */
     const cp_family_field *csv_fields[CP_FAMILY_COUNT][CP_REPORT_CSV_CONFIG_COLUMNS];

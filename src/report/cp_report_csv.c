@@ -90,6 +90,13 @@ static const char *const cp_report_csv_appended_columns[] = {
 _Static_assert(CP_COUNT_OF(cp_report_csv_late_config) == CP_REPORT_CSV_LATE_CONFIG_COLUMNS,
                "CP_REPORT_CSV_LATE_CONFIG_COLUMNS");
 
+/* The columns of a run over several GPUs (--devices), after all others: the GPU that measured
+ * the row, why it failed, and the same configuration's median time on the other GPUs (--check). */
+static const char *const cp_report_csv_device_columns[] = {
+    "device_index",         "device_uuid", "device_failed", "other_devices_time_median_s",
+    "other_devices_differ",
+};
+
 /* v when `present`, an empty cell otherwise. */
 static void cp_report_csv_cell_u64(cp_text_csv_line *l, int present, uint64_t v)
 {
@@ -192,6 +199,17 @@ static void cp_report_csv_write_appended(cp_text_csv_line *l, const cp_report_st
     cp_report_csv_cell_u64(l, p->working_set_bytes != 0, p->working_set_bytes);
 }
 
+/* The columns of a run over several GPUs (cp_report_csv_device_columns). */
+static void cp_report_csv_write_device(cp_text_csv_line *l, const cp_row *row)
+{
+    const cp_device_info *d = row->device;
+    cp_report_csv_cell_u64(l, d != NULL, d ? (uint64_t)d->index : 0);
+    cp_text_csv_cell(l, d ? d->uuid : "");
+    cp_text_csv_cell(l, row->failed ? row->failed : "");
+    cp_report_csv_cell_double(l, row->other_checked ? row->other_median_s : NAN);
+    cp_text_csv_cell(l, !row->other_checked ? "" : row->other_differs ? "true" : "false");
+}
+
 static void cp_report_csv_write_row(cp_text_csv_line *l, const cp_report_stream *s,
                                     const cp_row *row)
 {
@@ -264,6 +282,8 @@ static void cp_report_csv_write_row(cp_text_csv_line *l, const cp_report_stream 
         cp_occupancy_describe_limiters(occ.limiters, ";", limits, sizeof limits);
     cp_text_csv_cell(l, limits);
     cp_report_csv_write_appended(l, s, row, m);
+    if (s->devices)
+        cp_report_csv_write_device(l, row);
     cp_text_csv_end_line(l);
 }
 
@@ -289,6 +309,8 @@ int cp_report_csv_begin(cp_report_stream *s, cp_status *st)
         cp_text_csv_cell(&line, cp_report_csv_late_config[i]);
     for (size_t i = 0; i < CP_COUNT_OF(cp_report_csv_appended_columns); i++)
         cp_text_csv_cell(&line, cp_report_csv_appended_columns[i]);
+    for (size_t i = 0; s->devices && i < CP_COUNT_OF(cp_report_csv_device_columns); i++)
+        cp_text_csv_cell(&line, cp_report_csv_device_columns[i]);
     cp_text_csv_end_line(&line);
     return CP_EXIT_OK;
 }

@@ -121,15 +121,14 @@ static void cp_report_json_add_sm(cp_json *j, cJSON *o, const cp_sm_limits *sm)
         cp_json_null(j, s, "shared_reserved_per_block");
 }
 
-static void cp_report_json_add_device(cp_json *j, cJSON *root, const cp_device_info *d)
+/* The facts of device d into the object o. */
+static void cp_report_json_fill_device(cp_json *j, cJSON *o, const cp_device_info *d)
 {
-    cJSON *o = cp_json_object_if(j, root, "device", d != NULL);
-    if (!o)
-        return;
     char cc[32];
     snprintf(cc, sizeof cc, "%d.%d", d->cc_major, d->cc_minor);
     cp_json_number(j, o, "index", d->index);
     cp_json_string(j, o, "name", d->name);
+    cp_report_json_add_optional_string(j, o, "uuid", d->uuid);
     cp_json_string(j, o, "compute_capability", cc);
     cp_json_number(j, o, "sm_count", d->sm_count);
     cp_json_u64(j, o, "l2_bytes", d->l2_bytes);
@@ -146,6 +145,43 @@ static void cp_report_json_add_device(cp_json *j, cJSON *root, const cp_device_i
                    isfinite(d->peak_measured_bytes_per_s) ? CP_REPORT_PEAK_METHOD : NULL);
     cp_report_json_add_arch(j, o, d);
     cp_report_json_add_sm(j, o, &d->sm);
+}
+
+/* "device" (null without a GPU) and, in a run over several GPUs, "devices": every one of them
+ * and whether they are of different kinds. */
+static void cp_report_json_add_device(cp_json *j, cJSON *root, const cp_report *r)
+{
+    cJSON *o = cp_json_object_if(j, root, "device", r->device != NULL);
+    if (o)
+        cp_report_json_fill_device(j, o, r->device);
+    if (r->ndevices == 0)
+        return;
+    cJSON *all = cp_json_array(j, root, "devices");
+    for (size_t i = 0; all && i < r->ndevices; i++) {
+        cJSON *d = cp_json_append(j, all);
+        if (d)
+            cp_report_json_fill_device(j, d, &r->devices[i]);
+    }
+    cp_json_bool(j, root, "mixed_devices", r->mixed_devices);
+}
+
+/* A row of a run over several GPUs: the GPU that measured it ("device": index, name, uuid),
+ * why that GPU failed ("failed"), and the same configuration on the other GPUs
+ * ("other_devices", --check). */
+static void cp_report_json_add_row_device(cp_json *j, cJSON *o, const cp_row *row)
+{
+    if (!row->device)
+        return;
+    cJSON *d = cp_json_object(j, o, "device");
+    cp_json_number(j, d, "index", row->device->index);
+    cp_json_string(j, d, "name", row->device->name);
+    cp_report_json_add_optional_string(j, d, "uuid", row->device->uuid);
+    cp_json_string(j, o, "failed", row->failed);
+    cJSON *other = cp_json_object_if(j, o, "other_devices", row->other_checked);
+    if (other) {
+        cp_json_number(j, other, "time_median_s", row->other_median_s);
+        cp_json_bool(j, other, "differs", row->other_differs);
+    }
 }
 
 static void cp_report_json_add_config(cp_json *j, cJSON *row, const cp_config *c)
@@ -404,6 +440,7 @@ static cJSON *cp_report_json_new_row(cp_json *j, const cp_row *row)
     cp_report_json_add_predicted(j, o, &row->predicted);
     cp_report_json_add_measured(j, o, row->measured);
     cp_json_string(j, o, "source", cp_report_get_source(row));
+    cp_report_json_add_row_device(j, o, row);
     return o;
 }
 
@@ -446,7 +483,7 @@ int cp_report_json_begin(cp_report_stream *s, const cp_report *r, cp_status *st)
 {
     cp_json j = {0};
     cJSON *root = cp_report_json_new_document(&j, r->tool_version, r->command);
-    cp_report_json_add_device(&j, root, r->device);
+    cp_report_json_add_device(&j, root, r);
     cp_json_bool(&j, root, "incomplete", r->incomplete);
     cp_json_array(&j, root, "rows");
     char *text = cp_json_finish(&j, root);

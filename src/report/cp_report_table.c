@@ -56,6 +56,8 @@ typedef enum {
     CP_REPORT_CELL_MEAS_TMA_SPR,
     /* readonly: where the table is likely served from (an estimate) */
     CP_REPORT_CELL_PRED_REGIME,
+    /* a run over several GPUs: the GPU that measured the row */
+    CP_REPORT_CELL_MEAS_GPU,
 } cp_report_cell;
 
 typedef enum {
@@ -106,6 +108,9 @@ static const char *const cp_report_group_labels[] = {NULL, "predicted", "measure
 #define CP_REPORT_PRED_ACCESSES(a, b, c)                                                           \
     CP_REPORT_PRED(A_SPR, a, "sec/req"), CP_REPORT_PRED(B_SPR, b, "sec/req"),                      \
         CP_REPORT_PRED(C_SPR, c, "sec/req"), CP_REPORT_PRED(LOAD_EFF, "ld", "eff")
+
+/* A run over several GPUs: the GPU of each row, first of the measured columns. */
+static const cp_report_column cp_report_gpu_column = CP_REPORT_MEAS(GPU, "", "gpu");
 
 /* The tables of columns below keep one column (or group) a line. */
 /* clang-format off */
@@ -434,6 +439,15 @@ static void cp_report_table_format_measured(const cp_row *row, cp_report_cell ce
     case CP_REPORT_CELL_MEAS_OPCODE:
         snprintf(buf, len, "%s", m->load_opcode[0] ? m->load_opcode : "-");
         break;
+    case CP_REPORT_CELL_MEAS_GPU: /* 'fail': its GPU failed; '!': slower or faster elsewhere */
+        if (row->device)
+            snprintf(buf, len, "%d%s", row->device->index,
+                     row->failed          ? " fail"
+                     : row->other_differs ? "!"
+                                          : "");
+        else
+            snprintf(buf, len, "-");
+        break;
     default:
         break;
     }
@@ -471,7 +485,7 @@ static const struct {
 };
 
 /* The columns of `family`, each as wide as its header. */
-static void cp_report_table_init_layout(cp_report_layout *lay, cp_family family)
+static void cp_report_table_init_layout(cp_report_layout *lay, cp_family family, int with_gpu)
 {
     /* each family: its parameters (text left-aligned), then its predicted and measured columns */
     const cp_family_desc *d = cp_family_get(family);
@@ -486,15 +500,16 @@ static void cp_report_table_init_layout(cp_report_layout *lay, cp_family family)
     struct {
         const cp_report_column *cols;
         size_t n;
-    } parts[3] = {
+    } parts[4] = {
         {lay->params, nparams},
         {cp_report_counts_columns[counts].predicted, cp_report_counts_columns[counts].npredicted},
+        {&cp_report_gpu_column, with_gpu ? 1u : 0u},
         {cp_report_counts_columns[counts].measured, cp_report_counts_columns[counts].nmeasured},
     };
     /* never past CP_REPORT_TABLE_COLS: a family whose parts add up to more would lose its last
      * columns, which the goldens show, instead of writing past the layout */
     lay->ncols = 0;
-    for (size_t p = 0; p < 3; p++)
+    for (size_t p = 0; p < 4; p++)
         for (size_t i = 0; i < parts[p].n && lay->ncols < CP_REPORT_TABLE_COLS; i++)
             lay->cols[lay->ncols++] = &parts[p].cols[i];
     for (size_t i = 0; i < lay->ncols; i++) {
@@ -552,7 +567,10 @@ static void cp_report_table_write_groups(FILE *out, const cp_report_layout *lay)
 static void cp_report_table_write_run(FILE *out, const cp_row *rows, size_t n)
 {
     cp_report_layout lay;
-    cp_report_table_init_layout(&lay, rows[0].config.family);
+    int with_gpu = 0;
+    for (size_t r = 0; r < n && !with_gpu; r++)
+        with_gpu = rows[r].device != NULL;
+    cp_report_table_init_layout(&lay, rows[0].config.family, with_gpu);
     for (size_t r = 0; r < n; r++)
         for (size_t i = 0; i < lay.ncols; i++) {
             char cell[CP_REPORT_TABLE_CELL];
@@ -580,6 +598,13 @@ int cp_report_write_table(FILE *out, const cp_report *r, cp_status *st)
         cp_report_table_write_run(out, &r->rows[i], n);
         i += n;
     }
+    if (r->ndevices > 0)
+        fprintf(out,
+                "(gpu: the GPU that measured the row; 'fail': that GPU failed first, the JSON "
+                "report says why;\n '!': its time differs from the other GPUs' beyond their "
+                "noise (--check)%s)\n",
+                r->mixed_devices ? "; GPUs of different kinds: each row's numbers are its GPU's"
+                                 : "");
     if (r->incomplete)
         fprintf(out, "(incomplete: the sweep was interrupted)\n");
     return cp_report_check_stream(out, st);

@@ -22,7 +22,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 PROGRAM = os.path.realpath(os.path.join(HERE, "..", "..", "bench", "trace_where.py"))
 # marked line -> (what its kernels' mangled names hold, the NVTX range path expected)
 EXPECT = {
-    "strided": (("index",), "gather"),
+    # index_select: indexSelect{Small,Large}Index, or vectorized_gather_kernel in newer PyTorch
+    "strided": (("index", "gather"), "gather"),
     "transposed": (("copy",), "outer/transpose"),
     "reduction": (("reduce_kernel",), "reduce"),
 }
@@ -107,6 +108,8 @@ def check_file(path, lines, check):
         hits = [(sid, s) for sid, s in at_line if any(n in s[1] for n in needles)]
         n = sum(at_counts.get(sid, 0) for sid, _ in hits)
         check(n >= ITERS, "%s: %d launches of a %s kernel at line %d (want >= %d)" % (mark, n, needles[0], line, ITERS))
+        if n < ITERS:
+            print("    kernels launched at line %d: %s" % (line, sorted({s[1] for _, s in at_line})))
         paths = {range_path(ranges, s[3]) for _, s in hits}
         check(paths == {want_range}, "%s: its range is %s (got %s)" % (mark, want_range, sorted(paths)))
         # every launch of such a kernel made at a marked line's range is at that line

@@ -1,0 +1,582 @@
+/* cp_devices.c: a sweep spread over several GPUs of one host (--devices; cp_devices.h). Each GPU
+ * has a worker: the first runs on the calling thread (its phases are the ones -v shows), the
+ * others on threads of their own. A worker opens its backend state, waits until every worker
+ * has (so that GPUs of different kinds are refused before any work), takes the next
+ * configuration from a shared queue until none is left, then reads the counters of its rows in
+ * one batch. With --check the workers meet once more and each times the other GPUs'
+ * configurations, so that a row slower or faster than on the other GPUs is flagged. */
+#define _POSIX_C_SOURCE 200809L
+#include "cp_devices.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cp_progress.h"
+
+typedef struct cp_devices_worker {
+    struct cp_devices *run;
+    size_t slot;           /* its place among the workers */
+    cp_device_info info;   /* index set before open(), the rest by it */
+    void *state;           /* the backend's, NULL until opened */
+    cp_status refusal;     /* the counters refused on this GPU, or code CP_EXIT_OK */
+    cp_status st;          /* how it failed */
+    int failed;            /* 1: it failed (failure says how) */
+    int no_device;         /* open() found no GPU at all */
+    char failure[1400];    /* "GPU 1 (NVIDIA H200) failed mid-sweep: ..." */
+    size_t *owned, nowned; /* the rows it measured, in the sweep's order */
+    size_t beyond;         /* configurations beyond this GPU, predicted only */
+    pthread_t thread;
+    int has_thread;
+} cp_devices_worker;
+
+struct cp_devices {
+    const cp_options *o;
+    const cp_backend *backend;
+    cp_backend_options bo;
+    cp_row *rows;
+    cp_measurement *meas;
+    size_t n;
+    cp_devices_worker *w;
+    size_t nw;
+    cp_device_info *infos; /* a copy of each worker's info, for the report */
+    int mixed;             /* GPUs of different kinds */
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    size_t opened;   /* workers that tried to open */
+    int go;          /* 0: wait; 1: measure; -1: stop (a refusal) */
+    size_t next;     /* the next configuration to take */
+    size_t finished; /* configurations done, for the progress line */
+    size_t counted;  /* workers done with their counters */
+    /* --check: the median time and half its spread of row r timed on worker k, at
+     * [k * n + r] (NAN where not timed) */
+    double *other_median, *other_half;
+};
+
+int cp_devices_resolve(const cp_options *o, int count, int *devices, size_t *n, cp_status *st)
+{
+    *n = 0;
+    if (o->devices_all) {
+        for (int d = 0; d < count && d < CP_MAX_DEVICES; d++)
+            devices[(*n)++] = d;
+        return CP_EXIT_OK;
+    }
+    for (size_t i = 0; i < o->ndevices; i++) {
+        if (o->devices[i] >= count) {
+            cp_status_set(st, CP_EXIT_USAGE,
+                          "--devices: device %d does not exist: this machine "
+                          "has %d",
+                          o->devices[i], count);
+            cp_status_hint(st, "devices are numbered from 0 (nvidia-smi lists them); or "
+                               "--devices all");
+            return CP_EXIT_USAGE;
+        }
+        devices[(*n)++] = o->devices[i];
+    }
+    return CP_EXIT_OK;
+}
+
+int cp_devices_beyond(const cp_config *c, const cp_device_info *dev)
+{
+    const cp_family_desc *fd = cp_family_get(c->family);
+    int needs = fd && fd->needs_cc ? fd->needs_cc(c) : 0;
+    return needs > dev->cc_major * 10 + dev->cc_minor;
+}
+
+/* Marks worker w failed (st: how), once; the caller holds no lock. */
+static void cp_devices_fail(cp_devices_worker *w, const char *when, const cp_status *st)
+{
+    if (w->failed)
+        return;
+    w->failed = 1;
+    snprintf(w->failure, sizeof w->failure, "GPU %d (%.255s) failed %.80s: %.900s", w->info.index,
+             w->info.name[0] ? w->info.name : "not opened", when, st->message);
+}
+
+/* Opens w's state, then waits for the decision of the first worker (cp_devices_decide). */
+static void cp_devices_open(cp_devices_worker *w)
+{
+    cp_devices *d = w->run;
+    cp_backend_options bo = d->bo;
+    bo.device = w->info.index;
+    cp_status_clear(&w->st);
+    cp_status_clear(&w->refusal);
+    int rc = d->backend->open(&bo, &w->info, &w->state, &w->no_device, &w->refusal, &w->st);
+    w->info.index = bo.device; /* kept when open() failed before filling it */
+    if (rc != CP_EXIT_OK) {
+        w->state = NULL;
+        cp_devices_fail(w, "to open", &w->st);
+    }
+    pthread_mutex_lock(&d->lock);
+    d->opened++;
+    pthread_cond_broadcast(&d->cond);
+    pthread_mutex_unlock(&d->lock);
+}
+
+/* Takes the next configuration for w: its index, or n when none is left (or a signal came). */
+static size_t cp_devices_take(cp_devices *d)
+{
+    pthread_mutex_lock(&d->lock);
+    size_t i = d->next < d->n && !cp_parallel_cancelled() ? d->next++ : d->n;
+    pthread_mutex_unlock(&d->lock);
+    return i;
+}
+
+/* One configuration finished: counted for the progress line, which the first worker draws. */
+static void cp_devices_finished(cp_devices *d)
+{
+    pthread_mutex_lock(&d->lock);
+    d->finished++;
+    pthread_mutex_unlock(&d->lock);
+}
+
+/* Remembers row i as w's. */
+static int cp_devices_own(cp_devices_worker *w, size_t i)
+{
+    size_t *grown = realloc(w->owned, (w->nowned + 1) * sizeof *grown);
+    if (!grown)
+        return 0;
+    w->owned = grown;
+    w->owned[w->nowned++] = i;
+    return 1;
+}
+
+/* Measures configuration i on w (its row names w's GPU); 0 when w failed. */
+static int cp_devices_measure_one(cp_devices_worker *w, size_t i, cp_progress *progress)
+{
+    cp_devices *d = w->run;
+    cp_row *row = &d->rows[i];
+    row->device = &d->infos[w->slot];
+    cp_measurement_clear(&d->meas[i]);
+    if (cp_devices_beyond(&row->config, &w->info)) {
+        w->beyond++;
+        cp_devices_finished(d);
+        return 1;
+    }
+    cp_status st;
+    cp_status_clear(&st);
+    int rc = d->backend->measure(w->state, &row->config, &row->predicted, &d->meas[i], &st);
+    if (rc == CP_EXIT_OK && !cp_devices_own(w, i))
+        rc = cp_status_set(&st, CP_EXIT_RUNTIME, "out of memory");
+    if (rc != CP_EXIT_OK) {
+        char desc[160];
+        cp_config_describe(&row->config, desc, sizeof desc);
+        size_t len = strlen(st.message);
+        snprintf(st.message + len, sizeof st.message - len, " (measuring %s %s)",
+                 cp_config_family_name(row->config.family), desc);
+        cp_devices_fail(w, "mid-sweep", &st);
+        row->failed = w->failure;
+        return 0;
+    }
+    row->measured = &d->meas[i];
+    cp_devices_finished(d);
+    if (progress) {
+        pthread_mutex_lock(&d->lock);
+        size_t finished = d->finished;
+        pthread_mutex_unlock(&d->lock);
+        cp_progress_update(progress, finished, d->n, &row->config);
+    }
+    return 1;
+}
+
+/* Reads the counters of w's rows in one batch, through compacted copies. */
+static void cp_devices_counters(cp_devices_worker *w)
+{
+    cp_devices *d = w->run;
+    size_t m = w->nowned;
+    if (w->failed || m == 0)
+        return;
+    cp_config *c = malloc(m * sizeof *c);
+    cp_prediction *p = malloc(m * sizeof *p);
+    cp_measurement *x = malloc(m * sizeof *x);
+    cp_status st;
+    cp_status_clear(&st);
+    int rc = c && p && x ? CP_EXIT_OK : cp_status_set(&st, CP_EXIT_RUNTIME, "out of memory");
+    for (size_t k = 0; rc == CP_EXIT_OK && k < m; k++) {
+        c[k] = d->rows[w->owned[k]].config;
+        p[k] = d->rows[w->owned[k]].predicted;
+        x[k] = d->meas[w->owned[k]];
+    }
+    if (rc == CP_EXIT_OK)
+        rc = d->backend->counters(w->state, m, c, p, x, &st);
+    for (size_t k = 0; rc == CP_EXIT_OK && k < m; k++)
+        d->meas[w->owned[k]] = x[k];
+    if (rc != CP_EXIT_OK)
+        cp_devices_fail(w, "reading the counters", &st);
+    /* refused at open: the rows carry the reason already; else a session opened meanwhile */
+    if (rc == CP_EXIT_OK && w->refusal.code == CP_EXIT_OK && d->backend->counters_refusal)
+        d->backend->counters_refusal(w->state, &w->refusal);
+    free(c);
+    free(p);
+    free(x);
+}
+
+/* Waits until every worker is done with its counters. */
+static void cp_devices_meet(cp_devices *d)
+{
+    pthread_mutex_lock(&d->lock);
+    d->counted++;
+    pthread_cond_broadcast(&d->cond);
+    while (d->counted < d->nw)
+        pthread_cond_wait(&d->cond, &d->lock);
+    pthread_mutex_unlock(&d->lock);
+}
+
+/* --check: times on w every row another GPU measured (into other_median / other_half). */
+static void cp_devices_time_others(cp_devices_worker *w)
+{
+    cp_devices *d = w->run;
+    for (size_t i = 0; i < d->n && !w->failed && !cp_parallel_cancelled(); i++) {
+        const cp_row *row = &d->rows[i];
+        if (!row->measured || row->device == &d->infos[w->slot] ||
+            cp_devices_beyond(&row->config, &w->info))
+            continue;
+        cp_measurement m;
+        cp_status st;
+        cp_status_clear(&st);
+        if (d->backend->measure(w->state, &row->config, &row->predicted, &m, &st) != CP_EXIT_OK) {
+            cp_devices_fail(w, "timing the other GPUs' configurations (--check)", &st);
+            break;
+        }
+        d->other_median[w->slot * d->n + i] = m.time_median_s;
+        d->other_half[w->slot * d->n + i] = (m.time_max_s - m.time_min_s) / 2;
+    }
+}
+
+/* The part of a worker after the decision: its share of the queue, its counters, and with
+ * --check the other GPUs' configurations. */
+static void cp_devices_work(cp_devices_worker *w, cp_progress *progress)
+{
+    cp_devices *d = w->run;
+    while (!w->failed) {
+        size_t i = cp_devices_take(d);
+        if (i == d->n)
+            break;
+        if (!cp_devices_measure_one(w, i, progress))
+            break;
+    }
+    cp_devices_counters(w);
+    if (!d->other_median)
+        return;
+    cp_devices_meet(d);
+    cp_devices_time_others(w);
+}
+
+/* A worker of its own thread: opens, waits for the decision, works. */
+static void *cp_devices_thread(void *arg)
+{
+    cp_devices_worker *w = arg;
+    cp_devices *d = w->run;
+    cp_phase_ignore_thread(); /* -v shows the first worker's phases */
+    cp_devices_open(w);
+    pthread_mutex_lock(&d->lock);
+    while (d->go == 0)
+        pthread_cond_wait(&d->cond, &d->lock);
+    int go = d->go;
+    pthread_mutex_unlock(&d->lock);
+    if (go > 0)
+        cp_devices_work(w, NULL);
+    return NULL;
+}
+
+/* 1 when a and b are GPUs of one kind (same name and compute capability). */
+static int cp_devices_same_kind(const cp_device_info *a, const cp_device_info *b)
+{
+    return strcmp(a->name, b->name) == 0 && a->cc_major == b->cc_major &&
+           a->cc_minor == b->cc_minor;
+}
+
+/* Once every worker tried to open: whether the run goes on. CP_EXIT_OK to measure; an error
+ * (mixed kinds without --mixed, counters refused with --require-counters, no GPU opened) to
+ * stop. *no_device: the machine has no GPU at all (the run goes on model-only). */
+static int cp_devices_decide(cp_devices *d, int *no_device, cp_status *st)
+{
+    const cp_devices_worker *first = NULL;
+    for (size_t k = 0; k < d->nw; k++) {
+        d->infos[k] = d->w[k].info;
+        if (d->w[k].no_device)
+            *no_device = 1;
+        if (!d->w[k].failed && !first)
+            first = &d->w[k];
+    }
+    if (!first) {
+        *st = d->w[0].st;
+        return st->code != CP_EXIT_OK ? st->code : CP_EXIT_RUNTIME;
+    }
+    *no_device = 0;
+    for (size_t k = 0; k < d->nw; k++)
+        if (!d->w[k].failed && !cp_devices_same_kind(&first->info, &d->w[k].info))
+            d->mixed = 1;
+    if (d->mixed && !d->o->mixed_devices) {
+        const cp_devices_worker *other = first;
+        for (size_t k = 0; k < d->nw && other == first; k++)
+            if (!d->w[k].failed && !cp_devices_same_kind(&first->info, &d->w[k].info))
+                other = &d->w[k];
+        cp_status_set(st, CP_EXIT_USAGE,
+                      "--devices: GPUs of different kinds: GPU %d is %s (sm_%d%d), GPU %d is "
+                      "%s (sm_%d%d)",
+                      first->info.index, first->info.name, first->info.cc_major,
+                      first->info.cc_minor, other->info.index, other->info.name,
+                      other->info.cc_major, other->info.cc_minor);
+        cp_status_hint(st, "name GPUs of one kind (--devices 0,1), or add --mixed: each row's "
+                           "numbers then belong to its own GPU");
+        return CP_EXIT_USAGE;
+    }
+    for (size_t k = 0; k < d->nw && d->o->require_counters; k++)
+        if (!d->w[k].failed && d->w[k].refusal.code != CP_EXIT_OK) {
+            cp_status_set(st, CP_EXIT_RUNTIME, "hardware counters refused on GPU %d (%s)",
+                          d->w[k].info.index, d->w[k].refusal.message);
+            cp_status_hint(st, "%s", d->w[k].refusal.hint);
+            return CP_EXIT_RUNTIME;
+        }
+    return CP_EXIT_OK;
+}
+
+/* The first worker's part of the start: waits for the others to open, decides, tells them. */
+static int cp_devices_start(cp_devices *d, int *no_device, cp_status *st)
+{
+    pthread_mutex_lock(&d->lock);
+    while (d->opened < d->nw)
+        pthread_cond_wait(&d->cond, &d->lock);
+    pthread_mutex_unlock(&d->lock);
+    int rc = cp_devices_decide(d, no_device, st);
+    pthread_mutex_lock(&d->lock);
+    d->go = rc == CP_EXIT_OK ? 1 : -1;
+    pthread_cond_broadcast(&d->cond);
+    pthread_mutex_unlock(&d->lock);
+    return rc;
+}
+
+static int cp_devices_cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The median of v[0..k) (k > 0; sorts v). */
+static double cp_devices_median(double *v, size_t k)
+{
+    qsort(v, k, sizeof *v, cp_devices_cmp_double);
+    return k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
+}
+
+/* --check: each row's time on the other GPUs (the median of their medians) and whether it
+ * differs from the row's own beyond the noise of both (half their min-max spreads, plus 1%). */
+static void cp_devices_compare_times(cp_devices *d)
+{
+    double *med = malloc(d->nw * sizeof *med), *half = malloc(d->nw * sizeof *half);
+    for (size_t i = 0; med && half && i < d->n; i++) {
+        cp_row *row = &d->rows[i];
+        const cp_measurement *m = row->measured;
+        size_t k = 0;
+        for (size_t w = 0; m && w < d->nw; w++)
+            if (isfinite(d->other_median[w * d->n + i])) {
+                med[k] = d->other_median[w * d->n + i];
+                half[k++] = d->other_half[w * d->n + i];
+            }
+        if (k == 0 || !m->timed)
+            continue;
+        double other = cp_devices_median(med, k), other_half = cp_devices_median(half, k);
+        double own_half = (m->time_max_s - m->time_min_s) / 2;
+        row->other_checked = 1;
+        row->other_median_s = other;
+        row->other_differs =
+            fabs(m->time_median_s - other) > own_half + other_half + 0.01 * m->time_median_s;
+    }
+    free(med);
+    free(half);
+}
+
+/* The run of the devices o asks for; *none when the machine has no GPU (said on stderr). */
+static int cp_devices_new(const cp_options *o, const cp_backend *backend,
+                          const cp_backend_options *bo, cp_devices **out, int *none, cp_status *st)
+{
+    int count = 1, no_device = 0, list[CP_MAX_DEVICES];
+    size_t nlist = 0;
+    *out = NULL;
+    *none = 0;
+    if (backend->device_count && backend->device_count(&count, &no_device, st) != CP_EXIT_OK) {
+        if (!no_device)
+            return st->code;
+        fprintf(stderr, "coalprobe: no GPU found (%s): showing the model's predictions only\n",
+                st->message);
+        cp_status_clear(st);
+        *none = 1;
+        return CP_EXIT_OK;
+    }
+    CP_TRY(cp_devices_resolve(o, count, list, &nlist, st));
+    cp_devices *d = calloc(1, sizeof *d);
+    if (!d)
+        return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory for %zu GPUs", nlist);
+    pthread_mutex_init(&d->lock, NULL);
+    pthread_cond_init(&d->cond, NULL);
+    d->o = o;
+    d->backend = backend;
+    d->bo = *bo;
+    d->nw = nlist;
+    d->w = calloc(nlist, sizeof *d->w);
+    d->infos = calloc(nlist, sizeof *d->infos);
+    if (!d->w || !d->infos) {
+        cp_devices_close(d);
+        return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory for %zu GPUs", nlist);
+    }
+    for (size_t k = 0; k < nlist; k++) {
+        d->w[k].run = d;
+        d->w[k].slot = k;
+        d->w[k].info.index = list[k];
+    }
+    *out = d;
+    return CP_EXIT_OK;
+}
+
+/* --check over several GPUs: room for every row's time on every GPU (NAN: not timed there). */
+static int cp_devices_want_times(cp_devices *d, cp_status *st)
+{
+    if (!d->o->check || d->nw < 2)
+        return CP_EXIT_OK;
+    d->other_median = malloc(d->nw * d->n * sizeof *d->other_median);
+    d->other_half = malloc(d->nw * d->n * sizeof *d->other_half);
+    if (!d->other_median || !d->other_half)
+        return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory for --check over %zu GPUs", d->nw);
+    for (size_t i = 0; i < d->nw * d->n; i++)
+        d->other_median[i] = d->other_half[i] = NAN;
+    return CP_EXIT_OK;
+}
+
+/* Starts the workers after the first on threads of their own; one that cannot start fails. */
+static void cp_devices_spawn(cp_devices *d)
+{
+    for (size_t k = 1; k < d->nw; k++) {
+        cp_devices_worker *w = &d->w[k];
+        w->has_thread = pthread_create(&w->thread, NULL, cp_devices_thread, w) == 0;
+        if (w->has_thread)
+            continue;
+        cp_status st;
+        cp_status_set(&st, CP_EXIT_RUNTIME, "cannot start a thread for it");
+        cp_devices_fail(w, "to start", &st);
+        pthread_mutex_lock(&d->lock);
+        d->opened++;
+        pthread_mutex_unlock(&d->lock);
+    }
+}
+
+/* After the workers: the rows of a failed GPU are marked failed (their timings and counters
+ * are not trusted), and rows no GPU was left to measure too; notes on stderr. */
+static void cp_devices_settle(cp_devices *d, size_t *done)
+{
+    for (size_t k = 0; k < d->nw; k++) {
+        cp_devices_worker *w = &d->w[k];
+        for (size_t j = 0; w->failed && j < w->nowned; j++) {
+            d->rows[w->owned[j]].failed = w->failure;
+            d->rows[w->owned[j]].measured = NULL;
+        }
+        if (w->refusal.code != CP_EXIT_OK && !w->failed)
+            fprintf(stderr,
+                    "coalprobe: warning: hardware counters unavailable on GPU %d: %s\nhint: %s\n"
+                    "coalprobe: its rows carry timings only\n",
+                    w->info.index, w->refusal.message, w->refusal.hint);
+        if (w->beyond)
+            fprintf(stderr,
+                    "coalprobe: note: %zu configurations beyond GPU %d (%s, sm_%d%d) were "
+                    "predicted, not measured\n",
+                    w->beyond, w->info.index, w->info.name, w->info.cc_major, w->info.cc_minor);
+    }
+    *done = d->next;
+    if (cp_parallel_cancelled() || d->next == d->n)
+        return;
+    for (size_t i = d->next; i < d->n; i++) { /* every GPU failed before these */
+        cp_measurement_clear(&d->meas[i]);
+        d->rows[i].device = &d->infos[0];
+        d->rows[i].failed = d->w[0].failure;
+    }
+    *done = d->n;
+}
+
+int cp_devices_measure(const cp_options *o, const cp_backend *backend, const cp_backend_options *bo,
+                       cp_row *rows, cp_measurement *meas, size_t n, size_t *done, cp_devices **out,
+                       cp_status *st)
+{
+    int none = 0;
+    *done = 0;
+    CP_TRY(cp_devices_new(o, backend, bo, out, &none, st));
+    if (none)
+        return CP_EXIT_OK;
+    cp_devices *d = *out;
+    d->rows = rows;
+    d->meas = meas;
+    d->n = n;
+    int rc = cp_devices_want_times(d, st);
+    if (rc != CP_EXIT_OK) {
+        cp_devices_close(d);
+        *out = NULL;
+        return rc;
+    }
+    cp_devices_spawn(d);
+    cp_devices_open(&d->w[0]);
+    int no_device = 0;
+    rc = cp_devices_start(d, &no_device, st);
+    if (rc == CP_EXIT_OK) {
+        cp_progress progress;
+        cp_progress_start(&progress, "measuring");
+        cp_devices_work(&d->w[0], &progress);
+        cp_progress_clear(&progress);
+    }
+    for (size_t k = 1; k < d->nw; k++)
+        if (d->w[k].has_thread)
+            pthread_join(d->w[k].thread, NULL);
+    if (rc == CP_EXIT_OK) {
+        cp_devices_settle(d, done);
+        if (d->other_median)
+            cp_devices_compare_times(d);
+        return CP_EXIT_OK;
+    }
+    cp_devices_close(d);
+    *out = NULL;
+    if (!no_device)
+        return rc;
+    fprintf(stderr, "coalprobe: no GPU found (%s): showing the model's predictions only\n",
+            st->message);
+    cp_status_clear(st);
+    return CP_EXIT_OK;
+}
+
+const cp_device_info *cp_devices_info(const cp_devices *d, size_t *count, int *mixed)
+{
+    *count = d ? d->nw : 0;
+    *mixed = d ? d->mixed : 0;
+    return d ? d->infos : NULL;
+}
+
+int cp_devices_failures(const cp_devices *d, cp_status *st)
+{
+    size_t failed = 0, first = 0;
+    for (size_t k = 0; d && k < d->nw; k++)
+        if (d->w[k].failed && failed++ == 0)
+            first = k;
+    if (!failed)
+        return CP_EXIT_OK;
+    cp_status_set(st, CP_EXIT_RUNTIME, "%s%s", d->w[first].failure,
+                  failed > 1 ? " (and other GPUs: the report says how)" : "");
+    cp_status_hint(st, "the rows of a failed GPU are marked failed in the report; the other GPUs' "
+                       "rows are complete (--devices without it runs them again)");
+    return CP_EXIT_RUNTIME;
+}
+
+void cp_devices_close(cp_devices *d)
+{
+    if (!d)
+        return;
+    for (size_t k = 0; d->w && k < d->nw; k++) {
+        if (d->w[k].state)
+            d->backend->close(d->w[k].state);
+        free(d->w[k].owned);
+    }
+    pthread_mutex_destroy(&d->lock);
+    pthread_cond_destroy(&d->cond);
+    free(d->other_median);
+    free(d->other_half);
+    free(d->infos);
+    free(d->w);
+    free(d);
+}

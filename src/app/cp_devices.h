@@ -1,0 +1,46 @@
+/* cp_devices.h: a sweep spread over several GPUs of one host (--devices): one worker a GPU, each
+ * with its own backend state, the rows in the sweep's order, each naming the GPU that measured
+ * it. Used by cp_app.c only. */
+#ifndef CP_DEVICES_H
+#define CP_DEVICES_H
+
+#include <stddef.h>
+
+#include "cp_cli.h"
+#include "measure/cp_measure.h"
+#include "report/cp_report.h"
+#include "base/cp_base.h"
+
+/* One run over several GPUs: its workers and their states (opaque). */
+typedef struct cp_devices cp_devices;
+
+/* The devices o asks for (--devices LIST, or all that `count` has): CP_EXIT_USAGE when one does
+ * not exist. devices holds CP_MAX_DEVICES. */
+int cp_devices_resolve(const cp_options *o, int count, int *devices, size_t *n, cp_status *st);
+
+/* 1 when configuration c's kernel needs more than device dev is (cp_family_desc.needs_cc). */
+int cp_devices_beyond(const cp_config *c, const cp_device_info *dev);
+
+/* Opens one backend state per device o asks for, each on its own worker thread (bo: the
+ * options every state shares; its device is set per worker), refuses GPUs of different kinds
+ * unless --mixed, and measures rows[0..n) with them: each worker takes the next configuration
+ * until none is left, then reads the counters of its rows; with --check each configuration is
+ * also timed on every other GPU (cp_row.other_*). *done: the rows finished (fewer after a
+ * signal). A GPU that fails leaves its rows marked failed (cp_row.failed), and the others go
+ * on. *out is NULL when the machine has no GPU (the run goes on model-only, and that was said
+ * on stderr); otherwise close it with cp_devices_close once the report is written. */
+int cp_devices_measure(const cp_options *o, const cp_backend *backend, const cp_backend_options *bo,
+                       cp_row *rows, cp_measurement *meas, size_t n, size_t *done, cp_devices **out,
+                       cp_status *st);
+
+/* The GPUs of the run, in the order asked (those that could not be opened included), and
+ * whether they are of different kinds. */
+const cp_device_info *cp_devices_info(const cp_devices *d, size_t *count, int *mixed);
+
+/* After the report: CP_EXIT_RUNTIME naming the GPUs that failed and how, or CP_EXIT_OK. */
+int cp_devices_failures(const cp_devices *d, cp_status *st);
+
+/* Closes every state (the rows' counter gaps die with them); NULL-safe. */
+void cp_devices_close(cp_devices *d);
+
+#endif

@@ -1,0 +1,358 @@
+/* test_devices.c: a sweep spread over several GPUs (--devices, src/app/cp_devices.c) with a fake
+ * backend of several fake GPUs, one state each, measured from several threads: rows in the
+ * sweep's order, each naming its GPU; GPUs of different kinds refused without --mixed; a GPU
+ * that fails mid-sweep leaves its rows marked failed while the others finish (exit 1); --check
+ * flags a row whose time differs from the other GPUs'; device lists that do not exist. */
+#define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "app/cp_app.h"
+#include "cp_test.h"
+
+#define FAKE_GPUS 4
+
+/* What the fake machine is like in the current run. */
+typedef struct fake_machine {
+    int count;                /* GPUs */
+    int cc[FAKE_GPUS];        /* compute capability of each, major * 10 + minor (0: 90) */
+    double slow[FAKE_GPUS];   /* each GPU's time factor (0: 1) */
+    int fail_gpu, fail_after; /* GPU fail_gpu fails its measurement number fail_after (-1: none) */
+    int both;                 /* GPUs 0 and 1 each wait until the other has taken a row */
+    int hold;                 /* then GPU 0 waits until GPU 1 has tried `hold` rows */
+    int no_device;
+} fake_machine;
+
+typedef struct fake_gpu {
+    int index;
+    int entered, measured, opened, closed;
+} fake_gpu;
+
+static fake_machine g_m;
+static fake_gpu g_gpu[FAKE_GPUS];
+static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t g_cond = PTHREAD_COND_INITIALIZER;
+
+static int fake_open(const cp_backend_options *opt, cp_device_info *dev, void **state,
+                     int *no_device, cp_status *refusal, cp_status *st)
+{
+    int d = opt->device;
+    int cc = g_m.cc[d] ? g_m.cc[d] : 90;
+    memset(dev, 0, sizeof *dev);
+    dev->index = d;
+    snprintf(dev->name, sizeof dev->name, "Fake GPU sm_%d", cc);
+    snprintf(dev->uuid, sizeof dev->uuid, "GPU-fake-%d", d);
+    dev->cc_major = cc / 10;
+    dev->cc_minor = cc % 10;
+    dev->l2_bytes = 50u << 20;
+    dev->peak_measured_bytes_per_s = dev->peak_theoretical_bytes_per_s = 1e12;
+    cp_status_clear(refusal);
+    *no_device = g_m.no_device;
+    if (g_m.no_device)
+        return cp_status_set(st, CP_EXIT_RUNTIME, "fake: no device");
+    pthread_mutex_lock(&g_lock);
+    g_gpu[d].index = d;
+    g_gpu[d].opened++;
+    pthread_mutex_unlock(&g_lock);
+    *state = &g_gpu[d];
+    return CP_EXIT_OK;
+}
+
+/* When asked, GPUs 0 and 1 each wait until the other has taken a row (counted before anyone
+ * waits), and GPU 0 then until GPU 1 has tried `hold` rows: both take part whatever the
+ * threads' timing, and no wait waits for another. */
+static void fake_wait_for_other(fake_gpu *g)
+{
+    g->entered++;
+    pthread_cond_broadcast(&g_cond);
+    while (g_m.both && g->index < 2 && g_gpu[1 - g->index].entered == 0)
+        pthread_cond_wait(&g_cond, &g_lock);
+    while (g_m.hold && g->index == 0 && g_gpu[1].measured < g_m.hold)
+        pthread_cond_wait(&g_cond, &g_lock);
+}
+
+static int fake_measure(void *state, const cp_config *c, const cp_prediction *p, cp_measurement *m,
+                        cp_status *st)
+{
+    (void)c;
+    fake_gpu *g = state;
+    pthread_mutex_lock(&g_lock);
+    fake_wait_for_other(g);
+    int k = g->measured++;
+    pthread_cond_broadcast(&g_cond);
+    pthread_mutex_unlock(&g_lock);
+    if (g->index == g_m.fail_gpu && k == g_m.fail_after)
+        return cp_status_set(st, CP_EXIT_RUNTIME, "cudaErrorECCUncorrectable (fake)");
+    double t = 1e-6 * (double)(1 + p->load.sectors) * (g_m.slow[g->index] ? g_m.slow[g->index] : 1);
+    cp_measurement_clear(m);
+    m->timed = 1;
+    m->reps = 5;
+    m->time_median_s = t;
+    m->time_min_s = t * 0.999;
+    m->time_max_s = t * 1.001;
+    m->useful_bytes = (double)(p->load.bytes_requested + p->store.bytes_requested);
+    m->useful_bytes_per_s = m->useful_bytes / t;
+    m->verified = 1;
+    return CP_EXIT_OK;
+}
+
+static int fake_counters(void *state, size_t n, const cp_config *c, const cp_prediction *p,
+                         cp_measurement *m, cp_status *st)
+{
+    (void)state, (void)c, (void)st;
+    for (size_t i = 0; i < n; i++) {
+        m[i].counters_status = CP_COUNTERS_OK;
+        m[i].counters.load_requests = (double)p[i].load.requests;
+        m[i].counters.load_sectors = (double)p[i].load.sectors;
+        m[i].counters.store_requests = (double)p[i].store.requests;
+        m[i].counters.store_sectors = (double)p[i].store.sectors;
+        m[i].counts_match = 1;
+    }
+    return CP_EXIT_OK;
+}
+
+static void fake_close(void *state)
+{
+    fake_gpu *g = state;
+    pthread_mutex_lock(&g_lock);
+    g->closed++;
+    pthread_mutex_unlock(&g_lock);
+}
+
+static int fake_count(int *count, int *no_device, cp_status *st)
+{
+    *count = g_m.no_device ? 0 : g_m.count;
+    *no_device = g_m.no_device;
+    return g_m.no_device ? cp_status_set(st, CP_EXIT_RUNTIME, "fake: no device") : CP_EXIT_OK;
+}
+
+static const cp_backend fake_backend = {"fake", fake_open, fake_measure, fake_counters, fake_close,
+                                        NULL,   NULL,      NULL,         fake_count};
+
+/* Runs coalprobe ARGS... -o FILE against the fake machine m; *report: the file's text. */
+static int run(const fake_machine *m, char **report, cp_status *st, int argc, char **argv)
+{
+    g_m = *m;
+    memset(g_gpu, 0, sizeof g_gpu);
+    char path[] = "/tmp/coalprobe-test-devices-XXXXXX";
+    close(mkstemp(path));
+    char *args[32];
+    int n = 0;
+    for (int i = 0; i < argc; i++)
+        args[n++] = argv[i];
+    args[n++] = "-o";
+    args[n++] = path;
+    cp_options o;
+    cp_status_clear(st);
+    int rc = cp_cli_parse(n, args, &o, st);
+    if (rc == CP_EXIT_OK)
+        rc = cp_app_run(&o, "coalprobe (test)", &fake_backend, st);
+    cp_cli_free(&o);
+    *report = NULL;
+    FILE *f = fopen(path, "r");
+    if (f) {
+        *report = calloc(1, 1 << 20);
+        size_t len = fread(*report, 1, (1 << 20) - 1, f);
+        (*report)[len] = '\0';
+        fclose(f);
+    }
+    unlink(path);
+    return rc;
+}
+
+static fake_machine machine(int count)
+{
+    fake_machine m;
+    memset(&m, 0, sizeof m);
+    m.count = count;
+    m.fail_gpu = -1;
+    return m;
+}
+
+static int json_int(const cJSON *o, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    return cJSON_IsNumber(v) ? v->valueint : -1;
+}
+
+/* Two GPUs of one kind, both taking part: 32 rows in the sweep's order, each naming a GPU. */
+static void rows_in_order(void)
+{
+    fake_machine m = machine(2);
+    m.both = 1;
+    char *report;
+    cp_status st;
+    char *argv[] = {"coalprobe", "--stride", "1..32", "--devices", "all", "--format", "json"};
+    CHECK_EQ_U64((uint64_t)(run(&m, &report, &st, 7, argv)), (uint64_t)(CP_EXIT_OK));
+    cJSON *root = cJSON_Parse(report);
+    CHECK(root != NULL);
+    const cJSON *rows = cJSON_GetObjectItemCaseSensitive(root, "rows");
+    CHECK_EQ_U64((uint64_t)(cJSON_GetArraySize(rows)), (uint64_t)(32));
+    int per_gpu[2] = {0, 0}, stride = 0;
+    const cJSON *row;
+    cJSON_ArrayForEach(row, rows)
+    {
+        const cJSON *config = cJSON_GetObjectItemCaseSensitive(row, "config");
+        CHECK_EQ_U64((uint64_t)(json_int(config, "stride")), (uint64_t)(++stride));
+        int gpu = json_int(cJSON_GetObjectItemCaseSensitive(row, "device"), "index");
+        CHECK(gpu == 0 || gpu == 1);
+        per_gpu[gpu == 1]++;
+        CHECK(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(row, "failed")));
+        const cJSON *measured = cJSON_GetObjectItemCaseSensitive(row, "measured");
+        CHECK(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(measured, "match")));
+    }
+    CHECK(per_gpu[0] > 0 && per_gpu[1] > 0);
+    CHECK_EQ_U64((uint64_t)(per_gpu[0]), (uint64_t)(g_gpu[0].measured));
+    CHECK_EQ_U64((uint64_t)(per_gpu[1]), (uint64_t)(g_gpu[1].measured));
+    CHECK_EQ_U64((uint64_t)(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(root, "devices"))),
+                 (uint64_t)(2));
+    CHECK(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(root, "mixed_devices")));
+    CHECK_EQ_U64((uint64_t)(g_gpu[0].opened + g_gpu[1].opened), (uint64_t)(2));
+    CHECK_EQ_U64((uint64_t)(g_gpu[0].closed + g_gpu[1].closed), (uint64_t)(2));
+    cJSON_Delete(root);
+    free(report);
+}
+
+/* --devices 1 measures on GPU 1 alone; the CSV names it. */
+static void one_listed(void)
+{
+    fake_machine m = machine(3);
+    char *report;
+    cp_status st;
+    char *argv[] = {"coalprobe", "--stride", "1,2", "--devices", "1", "--format", "csv"};
+    CHECK_EQ_U64((uint64_t)(run(&m, &report, &st, 7, argv)), (uint64_t)(CP_EXIT_OK));
+    CHECK(strstr(report, "device_index,device_uuid,device_failed") != NULL);
+    CHECK(strstr(report, ",1,GPU-fake-1,,") != NULL);
+    CHECK_EQ_U64((uint64_t)(g_gpu[1].measured), (uint64_t)(2));
+    CHECK_EQ_U64((uint64_t)(g_gpu[0].opened + g_gpu[2].opened), (uint64_t)(0));
+    free(report);
+}
+
+/* GPUs of different kinds: refused (exit 2) before anything is measured; --mixed runs them. */
+static void mixed_kinds(void)
+{
+    fake_machine m = machine(2);
+    m.cc[1] = 80;
+    char *report;
+    cp_status st;
+    char *argv[] = {"coalprobe", "--stride", "1..4", "--devices", "0,1", "--format", "json"};
+    CHECK_EQ_U64((uint64_t)(run(&m, &report, &st, 7, argv)), (uint64_t)(CP_EXIT_USAGE));
+    CHECK(strstr(st.message, "GPUs of different kinds") != NULL);
+    CHECK(strstr(st.hint, "--mixed") != NULL);
+    CHECK_EQ_U64((uint64_t)(g_gpu[0].measured + g_gpu[1].measured), (uint64_t)(0));
+    CHECK_EQ_U64((uint64_t)(g_gpu[0].closed + g_gpu[1].closed), (uint64_t)(2));
+    CHECK(report == NULL || report[0] == '\0');
+    free(report);
+    char *mixed[] = {"coalprobe", "--stride", "1..4",     "--devices",
+                     "0,1",       "--mixed",  "--format", "json"};
+    CHECK_EQ_U64((uint64_t)(run(&m, &report, &st, 8, mixed)), (uint64_t)(CP_EXIT_OK));
+    CHECK(strstr(report, "\"mixed_devices\":\ttrue") != NULL);
+    free(report);
+}
+
+/* GPU 1 fails at its third configuration: its rows are marked failed, GPU 0 measures every
+ * other row, the report is written, and the run exits 1 naming GPU 1. */
+static void one_fails(void)
+{
+    fake_machine m = machine(2);
+    m.both = 1;
+    m.hold = 3;
+    m.fail_gpu = 1;
+    m.fail_after = 2;
+    char *report;
+    cp_status st;
+    char *argv[] = {"coalprobe", "--stride", "1..32", "--devices", "all", "--format", "json"};
+    CHECK_EQ_U64((uint64_t)(run(&m, &report, &st, 7, argv)), (uint64_t)(CP_EXIT_RUNTIME));
+    CHECK(strstr(st.message, "GPU 1") != NULL && strstr(st.message, "ECC") != NULL);
+    cJSON *root = cJSON_Parse(report);
+    CHECK(root != NULL);
+    const cJSON *row;
+    int failed = 0, measured = 0;
+    cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(root, "rows"))
+    {
+        const cJSON *why = cJSON_GetObjectItemCaseSensitive(row, "failed");
+        int gpu = json_int(cJSON_GetObjectItemCaseSensitive(row, "device"), "index");
+        if (cJSON_IsString(why)) {
+            failed++;
+            CHECK_EQ_U64((uint64_t)(gpu), (uint64_t)(1));
+            CHECK(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(row, "measured")));
+        } else {
+            measured++;
+            CHECK_EQ_U64((uint64_t)(gpu), (uint64_t)(0));
+        }
+    }
+    CHECK_EQ_U64((uint64_t)failed,
+                 3u); /* two measured before it failed, and the one it failed on */
+    CHECK_EQ_U64((uint64_t)(measured), (uint64_t)(29));
+    cJSON_Delete(root);
+    free(report);
+}
+
+/* --check: with GPUs of one speed no row differs; with GPU 1 twice as slow, every row does. */
+static void check_times(void)
+{
+    for (int slow = 0; slow < 2; slow++) {
+        fake_machine m = machine(2);
+        m.slow[1] = slow ? 2.0 : 1.0;
+        char *report;
+        cp_status st;
+        char *argv[] = {"coalprobe", "--stride", "1..8",     "--devices",
+                        "all",       "--check",  "--format", "json"};
+        CHECK_EQ_U64((uint64_t)(run(&m, &report, &st, 8, argv)), (uint64_t)(CP_EXIT_OK));
+        CHECK_EQ_U64((uint64_t)(g_gpu[0].measured + g_gpu[1].measured),
+                     16u); /* each row on both GPUs */
+        cJSON *root = cJSON_Parse(report);
+        const cJSON *row;
+        int differ = 0, checked = 0;
+        cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(root, "rows"))
+        {
+            const cJSON *other = cJSON_GetObjectItemCaseSensitive(row, "other_devices");
+            checked += cJSON_IsObject(other);
+            differ += cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(other, "differs"));
+        }
+        CHECK_EQ_U64((uint64_t)(checked), (uint64_t)(8));
+        CHECK_EQ_U64((uint64_t)(differ), (uint64_t)(slow ? 8 : 0));
+        cJSON_Delete(root);
+        free(report);
+    }
+}
+
+/* Device lists: a GPU that does not exist (exit 2); --device with --devices; --mixed alone;
+ * no GPU at all (model only, exit 0). */
+static void device_lists(void)
+{
+    fake_machine m = machine(2);
+    char *report;
+    cp_status st;
+    char *absent[] = {"coalprobe", "--stride", "1", "--devices", "0,5"};
+    CHECK_EQ_U64((uint64_t)(run(&m, &report, &st, 5, absent)), (uint64_t)(CP_EXIT_USAGE));
+    CHECK(strstr(st.message, "device 5 does not exist: this machine has 2") != NULL);
+    free(report);
+    char *both[] = {"coalprobe", "--stride", "1", "--devices", "0,1", "--device", "1"};
+    CHECK_EQ_U64((uint64_t)(run(&m, &report, &st, 7, both)), (uint64_t)(CP_EXIT_USAGE));
+    CHECK(strstr(st.message, "--device and --devices") != NULL);
+    free(report);
+    char *mixed[] = {"coalprobe", "--stride", "1", "--mixed"};
+    CHECK_EQ_U64((uint64_t)(run(&m, &report, &st, 4, mixed)), (uint64_t)(CP_EXIT_USAGE));
+    free(report);
+    m.no_device = 1;
+    char *none[] = {"coalprobe", "--stride", "1,2", "--devices", "all", "--format", "json"};
+    CHECK_EQ_U64((uint64_t)(run(&m, &report, &st, 7, none)), (uint64_t)(CP_EXIT_OK));
+    CHECK(strstr(report, "\"device\":\tnull") != NULL);
+    CHECK(strstr(report, "\"source\":\t\"model\"") != NULL);
+    free(report);
+}
+
+int main(void)
+{
+    rows_in_order();
+    one_listed();
+    mixed_kinds();
+    one_fails();
+    check_times();
+    device_lists();
+    return cp_test_finish();
+}
