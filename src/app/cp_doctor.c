@@ -122,9 +122,12 @@ static void cp_doctor_check_gpu(cp_doctor *d, int device)
     g->runs = rc == CP_EXIT_OK;
     cp_doctor_check *c = cp_doctor_add(d, "gpu", device, g->runs, 0);
     int n =
-        snprintf(c->detail, sizeof c->detail, "GPU %d: %s, sm_%d, %.1f GiB, L2 %.1f MiB: ", device,
-                 g->info.name, arch, (double)g->info.memory_bytes / (1u << 30),
-                 (double)g->info.l2_bytes / (1u << 20));
+        snprintf(c->detail, sizeof c->detail,
+                 "GPU %d: %s, sm_%d, %.1f GiB, L2 %.1f MiB, clocks up to %.0f MHz (SM) and %.0f "
+                 "MHz (memory), %s: ",
+                 device, g->info.name, arch, (double)g->info.memory_bytes / (1u << 30),
+                 (double)g->info.l2_bytes / (1u << 20), g->info.sm_clock_hz / 1e6,
+                 g->info.memory_clock_hz / 1e6, g->info.uuid[0] ? g->info.uuid : "no UUID");
     size_t used = n > 0 ? (size_t)n : 0;
     if (used >= sizeof c->detail)
         return;

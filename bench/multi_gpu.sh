@@ -1,0 +1,36 @@
+#!/bin/sh
+# multi_gpu.sh: the 1,024-configuration sweep (--stride 1..32 --offset 0..31) with timings and
+# counters on one GPU (--device 0) against the same sweep spread over every GPU of the machine
+# (--devices all), alternating, REPEAT times each (default 3), in one run: prints every wall time,
+# the medians and their ratio (target: at most 0.55 on two GPUs), and checks that every row of
+# every run has counts equal to the model (its JSON's match) on the GPU that measured it.
+# usage (GPU machine): sh bench/multi_gpu.sh BUILD_DIR OUTDIR [REPEAT]
+set -u
+usage="usage: multi_gpu.sh BUILD_DIR OUTDIR [REPEAT]"
+B=${1:?$usage} out=${2:?$usage} repeat=${3:-3}
+mkdir -p "$out"
+. "$(dirname "$0")/timing.sh"
+export CUDA_DEVICE_ORDER=PCI_BUS_ID
+echo "GPUs: $(nvidia-smi --query-gpu=index,name,driver_version --format=csv,noheader | tr '\n' ';')  date: $(date -u +%FT%TZ)"
+sweep="--stride 1..32 --offset 0..31 --require-counters --format json"
+one="" all=""
+for i in $(seq "$repeat"); do
+    one="$one $(wall "one.$i" "$B/coalprobe" $sweep --device 0 -o "$out/one.$i.json")"
+    all="$all $(wall "all.$i" "$B/coalprobe" $sweep --devices all -o "$out/all.$i.json")"
+done
+m1=$(echo $one | tr ' ' '\n' | median); ma=$(echo $all | tr ' ' '\n' | median)
+echo "one GPU:$one s"
+echo "every GPU:$all s"
+awk -v a="$ma" -v o="$m1" 'BEGIN { printf "median one GPU %.2f s, every GPU %.2f s: ratio %.3f\n", o, a, a / o }'
+python3 - "$out" <<'PY'
+import glob, json, sys
+for f in sorted(glob.glob(sys.argv[1] + "/*.json")):
+    rows = json.load(open(f))["rows"]
+    per = {}
+    for r in rows:
+        gpu = r["device"]["index"] if r.get("device") else 0
+        per.setdefault(gpu, [0, 0])
+        per[gpu][0] += 1
+        per[gpu][1] += (r["measured"] or {}).get("match") is True
+    print("%s: %d rows; per GPU (rows, equal to the model): %s" % (f.split("/")[-1], len(rows), per))
+PY

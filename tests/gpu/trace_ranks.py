@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+"""trace_ranks.py: coalprobe trace of a two-rank PyTorch job on two GPUs (bench/trace_ranks.py under
+torchrun): both ranks' processes with their rank labels and their own GPU, NCCL's kernels named and
+counted like any other, per-rank totals that add up to the program's, and the same report from
+the raw directory merged again with --from-raw.
+
+usage: trace_ranks.py PATH/TO/coalprobe [OUTDIR]
+Exit status: 0 passed, 1 failed, 77 skipped (fewer than two GPUs, no PyTorch or no torchrun).
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import trace_ncu  # noqa: E402  has_gpu
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PROGRAM = os.path.realpath(os.path.join(HERE, "..", "..", "bench", "trace_ranks.py"))
+ITERS = 5
+
+
+def gpus():
+    if not trace_ncu.has_gpu():
+        return 0
+    p = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True)
+    return sum(1 for line in p.stdout.splitlines() if line.startswith("GPU "))
+
+
+def by_rank(report):
+    """rank -> (launches, sectors, excess_bytes) of the report's per-rank totals."""
+    return {r["rank"]: (r["launches"], r["sectors"], r["excess_bytes"]) for r in report.get("ranks") or []}
+
+
+def check_report(report, check, what):
+    procs = {p["pid"]: p for p in report["processes"]}
+    ranked = {p["rank"]: p for p in procs.values() if p.get("rank") is not None}
+    check(sorted(ranked) == [0, 1], "%s: processes of ranks 0 and 1 (got %s)" % (what, sorted(ranked)))
+    for rank, p in ranked.items():
+        ordinals = sorted({k["device"] for k in report["kernels"] if k["pid"] == p["pid"]})
+        check(ordinals == [rank], "%s: rank %d's kernels ran on GPU %d (got %s)" % (what, rank, rank, ordinals))
+        nccl = [k for k in report["kernels"] if k["pid"] == p["pid"] and "nccl" in k["name"].lower()]
+        check(len(nccl) >= 1, "%s: rank %d has NCCL kernels (%s)" % (what, rank, [k["name"][:60] for k in nccl][:3]))
+        counted = [k for k in nccl if (k.get("sectors") or 0) > 0]
+        check(len(counted) >= 1, "%s: rank %d's NCCL kernels are counted (sectors > 0)" % (what, rank))
+        gathers = [k for k in report["kernels"] if k["pid"] == p["pid"] and
+                   ("index" in k["name"] or "gather" in k["name"])]
+        check(sum(k["launches"] for k in gathers) >= ITERS,
+              "%s: rank %d's index_select launches (%d)" % (what, rank, sum(k["launches"] for k in gathers)))
+    ranks = by_rank(report)
+    check(sorted(ranks) == [0, 1], "%s: per-rank totals of ranks 0 and 1" % what)
+    total = sum(v[1] for v in ranks.values())
+    check(abs(total - report["totals"]["sectors"]) <= 1e-6 * max(1.0, total),
+          "%s: the ranks' sectors add up to the program's (%s vs %s)" % (what, total, report["totals"]["sectors"]))
+    return ranks
+
+
+def main():
+    if len(sys.argv) < 2:
+        print(__doc__)
+        return 2
+    coalprobe = sys.argv[1]
+    outdir = sys.argv[2] if len(sys.argv) > 2 else None
+    n = gpus()
+    if n < 2:
+        print("fewer than two GPUs (%d): skipped" % n)
+        return 77
+    if subprocess.run([sys.executable, "-c", "import torch.distributed"], capture_output=True).returncode != 0 \
+            or not shutil.which("torchrun"):
+        print("no PyTorch or no torchrun: skipped")
+        return 77
+    failures = []
+
+    def check(cond, what):
+        print(("ok      " if cond else "FAILED  ") + what)
+        if not cond:
+            failures.append(what)
+
+    env = dict(os.environ, CUDA_DEVICE_ORDER="PCI_BUS_ID")
+    with tempfile.TemporaryDirectory() as tmp:
+        base = outdir or tmp
+        out = os.path.join(base, "trace_ranks.json")
+        raw = os.path.join(base, "trace_ranks_raw")
+        if os.path.isdir(raw):
+            shutil.rmtree(raw)
+        cmd = [coalprobe, "trace", "--format", "json", "-o", out, "--raw-dir", raw, "--",
+               "torchrun", "--standalone", "--nproc-per-node", "2", PROGRAM, str(ITERS)]
+        p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=400)
+        check(p.returncode == 0, "coalprobe trace -- torchrun exit 0 (got %d: %s)" % (p.returncode, p.stderr[-1500:]))
+        if p.returncode != 0:
+            print("%d failed" % len(failures))
+            return 1
+        live = check_report(json.load(open(out)), check, "traced")
+        merged_out = os.path.join(base, "trace_ranks_merged.json")
+        p = subprocess.run([coalprobe, "trace", "--from-raw", raw, "--format", "json", "-o", merged_out],
+                           capture_output=True, text=True, env=env, timeout=300)
+        check(p.returncode == 0, "trace --from-raw exit 0 (got %d: %s)" % (p.returncode, p.stderr[-800:]))
+        if p.returncode == 0:
+            merged = check_report(json.load(open(merged_out)), check, "from raw")
+            check(merged == live, "the merged raw directory gives the same per-rank totals (%s vs %s)" % (merged, live))
+    print("%d failed" % len(failures))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
