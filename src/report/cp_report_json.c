@@ -207,7 +207,8 @@ static void cp_report_json_add_regime(cp_json *j, cJSON *o, const cp_prediction 
     cp_json_u64(j, r, "l2_bytes", p->caches.l2);
 }
 
-static void cp_report_json_add_predicted(cp_json *j, cJSON *row, const cp_prediction *p)
+static void cp_report_json_add_predicted(cp_json *j, cJSON *row, const cp_config *c,
+                                         const cp_prediction *p)
 {
     /* null when not modelled (cuBLAS: measured, never predicted) */
     cJSON *o = cp_json_object_if(j, row, "predicted", p->modelled);
@@ -245,6 +246,7 @@ static void cp_report_json_add_predicted(cp_json *j, cJSON *row, const cp_predic
             cp_report_json_add_constant_counts(j, ao, &a->counts);
         else
             cp_report_json_add_counts(j, ao, &a->counts);
+        cp_report_json_add_lane_map(j, ao, c, i, p);
     }
 }
 
@@ -401,7 +403,7 @@ static cJSON *cp_report_json_new_row(cp_json *j, const cp_row *row)
     cJSON *o = cp_json_check(j, cJSON_CreateObject());
     cp_json_string(j, o, "pattern", cp_config_family_name(row->config.family));
     cp_report_json_add_config(j, o, &row->config);
-    cp_report_json_add_predicted(j, o, &row->predicted);
+    cp_report_json_add_predicted(j, o, &row->config, &row->predicted);
     cp_report_json_add_measured(j, o, row->measured);
     cp_json_string(j, o, "source", cp_report_get_source(row));
     return o;
