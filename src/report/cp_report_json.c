@@ -501,6 +501,23 @@ int cp_report_write_json(FILE *out, const cp_report *r, cp_status *st)
     return cp_report_stream_all(out, CP_FORMAT_JSON, r, st);
 }
 
+int cp_report_write_html(FILE *out, const cp_report *r, cp_status *st)
+{
+    CP_TRY(cp_report_check_report(r, st));
+    /* the document the JSON stream prints, built whole */
+    cp_json j = {0};
+    cJSON *root = cp_report_json_new_document(&j, r->tool_version, r->command);
+    cp_report_json_add_device(&j, root, r->device);
+    cp_json_bool(&j, root, "incomplete", r->incomplete);
+    cJSON *rows = cp_json_array(&j, root, "rows");
+    for (size_t i = 0; i < r->nrows && rows; i++)
+        if (!cJSON_AddItemToArray(rows, cp_report_json_new_row(&j, &r->rows[i])))
+            j.failed = 1;
+    int rc = j.failed ? cp_report_json_no_memory(st) : cp_html_write(out, root, NULL, st);
+    cJSON_Delete(root);
+    return rc;
+}
+
 /* "cannot mark the report incomplete in 'PATH': reason". */
 static int cp_report_json_mark_error(const char *path, int err, cp_status *st)
 {
