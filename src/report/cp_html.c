@@ -149,16 +149,18 @@ static cJSON *cp_html_meta(const cJSON *doc, int kind, const cp_html_options *o)
     return meta;
 }
 
-/* <script type="application/json" id="id"> holding item, printed compact and escaped. */
-static int cp_html_put_data(FILE *out, const char *id, const cJSON *item)
+/* <script type="application/json" id="id"> holding the JSON text (len bytes) escaped, or, when
+ * text is NULL, item printed compact. */
+static int cp_html_put_data(FILE *out, const char *id, const cJSON *item, const char *text,
+                            size_t len)
 {
-    char *text = cJSON_PrintUnformatted(item);
-    if (!text)
+    char *printed = text ? NULL : cJSON_PrintUnformatted(item);
+    if (!text && !printed)
         return 0;
     fprintf(out, "<script type=\"application/json\" id=\"%s\">", id);
-    cp_html_put_json(out, text, strlen(text));
+    cp_html_put_json(out, text ? text : printed, text ? len : strlen(printed));
     fputs("</script>\n", out);
-    cJSON_free(text);
+    cJSON_free(printed);
     return 1;
 }
 
@@ -208,7 +210,9 @@ static void cp_html_header(FILE *out, const cJSON *doc, int kind, const cJSON *m
     fputs("</dl>\n</header>\n", out);
 }
 
-int cp_html_write(FILE *out, const cJSON *doc, const cp_html_options *o, cp_status *st)
+/* The page of doc; its JSON text (len bytes) is embedded as it is when text is not NULL. */
+static int cp_html_page(FILE *out, const cJSON *doc, const char *text, size_t len,
+                        const cp_html_options *o, cp_status *st)
 {
     static const cp_html_options defaults = {0};
     int kind = cp_html_kind_of(doc);
@@ -244,7 +248,8 @@ int cp_html_write(FILE *out, const cJSON *doc, const cp_html_options *o, cp_stat
     else
         cp_html_write_compare_tables(out, doc);
     fputs("</section>\n", out);
-    int ok = cp_html_put_data(out, "cp-report", doc) && cp_html_put_data(out, "cp-page", meta);
+    int ok = cp_html_put_data(out, "cp-report", doc, text, len) &&
+             cp_html_put_data(out, "cp-page", meta, NULL, 0);
     cJSON_Delete(meta);
     if (!ok)
         return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory while building the page");
@@ -254,13 +259,18 @@ int cp_html_write(FILE *out, const cJSON *doc, const cp_html_options *o, cp_stat
     return cp_report_check_stream(out, st);
 }
 
+int cp_html_write(FILE *out, const cJSON *doc, const cp_html_options *o, cp_status *st)
+{
+    return cp_html_page(out, doc, NULL, 0, o, st);
+}
+
 int cp_html_write_text(FILE *out, const char *json, size_t len, const cp_html_options *o,
                        cp_status *st)
 {
     cJSON *doc = cJSON_ParseWithLength(json, len);
     if (!doc)
         return cp_status_set(st, CP_EXIT_RUNTIME, "internal error: the page's JSON does not parse");
-    int rc = cp_html_write(out, doc, o, st);
+    int rc = cp_html_page(out, doc, json, len, o, st); /* the text as it was written */
     cJSON_Delete(doc);
     return rc;
 }
