@@ -176,18 +176,24 @@
       svg.appendChild(g);
     });
     const index = new Map(lines.map((ln, i) => [ln.line, i]));
+    const sharers = new Map(); // lanes at one address: a broadcast, drawn as '*'
+    (req.addresses || []).forEach((a, lane) => {
+      if (a !== null && lane < shown) sharers.set(a, (sharers.get(a) || 0) + 1);
+    });
     (req.addresses || []).forEach((a, lane) => {
       if (a === null || lane >= shown) return;
+      const many = sharers.get(a) > 1;
       const row = index.get(Math.floor(a / LINE));
       if (row === undefined) return;
       const y = 20 + row * (rowH + 14), x = left + (a % LINE) * BYTE;
       const bw = Math.min(laneBytes, LINE - (a % LINE)) * BYTE - 1;
       svg.appendChild(CP.s('rect', { x: x, y: y + 2, width: bw, height: 16, class: 'cp-lane',
-        'data-lane': lane, fill: CP.laneColour(lane) }, CP.s('title', {},
-        `lane ${lane}: bytes ${a}..${a + laneBytes - 1}`)));
+        'data-lane': lane, fill: many ? CP.colour.grey : CP.laneColour(lane) }, CP.s('title', {},
+        many ? `${sharers.get(a)} lanes read bytes ${a}..${a + laneBytes - 1} (served once: a broadcast)`
+          : `lane ${lane}: bytes ${a}..${a + laneBytes - 1}`)));
       if (bw >= 7) {
         svg.appendChild(CP.s('text', { x: x + bw / 2, y: y + 14, class: 'cp-lane-label',
-          'text-anchor': 'middle', fill: CP.laneInk(lane) }, CP.laneName(lane)));
+          'text-anchor': 'middle', fill: many ? '#000' : CP.laneInk(lane) }, many ? '*' : CP.laneName(lane)));
       }
     });
     return svg;
@@ -206,7 +212,7 @@
         'text-anchor': 'middle' }, String(b)));
     }
     for (let r = 0; r < rows; r++) {
-      svg.appendChild(CP.s('text', { x: 2, y: 30 + r * cell + 15, class: 'cp-small' },
+      svg.appendChild(CP.s('text', { x: 2, y: 18 + r * cell + 15, class: 'cp-small' },
         `wavefront ${r + 1}`));
       for (let b = 0; b < 32; b++) {
         svg.appendChild(CP.s('rect', { x: left + b * cell, y: 18 + r * cell, width: cell - 2,
@@ -253,6 +259,6 @@
       CP.swatch(CP.colour.blue, 'sector fully used'), ' ',
       CP.swatch('url(#cp-hatch)', 'partly used (hatched)'), ' ',
       CP.swatch('#fff', 'in a touched line, not fetched (dashed)', '3 2'), ' ',
-      'lanes: coloured by number, labelled 0-9, a-v');
+      'lanes: coloured by number, labelled 0-9, a-v; * several lanes, one address (a broadcast)');
   };
 })(window.CP = window.CP || {});

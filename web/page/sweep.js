@@ -116,10 +116,12 @@
   function bandwidth(row, rows, report) {
     const peak = CP.get(report, 'device.peak_measured_bytes_per_s');
     const m = row.measured;
+    if (row.pattern === 'gemm') return null; // operands read again and again: the ladder's times tell
     const box = CP.h('div', { class: 'cp-bandwidth', id: 'cp-bandwidth' });
     box.appendChild(CP.h('h3', {}, 'Bandwidth'));
     if (!m || !CP.num(m.useful_bytes_per_s)) {
       const eff = CP.get(row, 'predicted.load.efficiency');
+      if (!CP.num(eff)) return null; // no global load, nothing measured: no bar to draw
       box.appendChild(CP.h('p', {}, 'Model only: nothing measured. Predicted load efficiency ',
         CP.h('b', {}, CP.fmt(eff, 1, 100, '%')), ': that share of every byte moved is asked for.'));
       box.appendChild(bars([{ label: 'predicted efficiency', v: CP.num(eff) ? eff : 0, text: CP.fmt(eff, 1, 100, '%'),
@@ -268,12 +270,11 @@
       const v = (ymax * t) / 4;
       svg.appendChild(CP.s('text', { x: L - 6, y: Y(v) + 4, 'text-anchor': 'end', class: 'cp-tiny' }, v.toFixed(v < 10 ? 1 : 0)));
     }
-    new Set(xs).forEach((x) => {
-      if (new Set(xs).size <= 40) {
-        svg.appendChild(CP.s('text', { x: X(x), y: 10 + H + 14, 'text-anchor': 'middle', class: 'cp-tiny' },
-          numeric ? String(x) : ''));
-      }
-    });
+    const ticks = new Map(xs.map((x, i) => [x, numeric ? String(x) : String(xKey ? rows[i].config[xKey] : i + 1)]));
+    if (ticks.size <= 40) {
+      ticks.forEach((text, x) => svg.appendChild(CP.s('text', { x: X(x), y: 10 + H + 14, 'text-anchor': 'middle',
+        class: 'cp-tiny' }, text)));
+    }
     // series: the other swept keys
     const others = swept.filter((k) => k !== xKey);
     const seriesOf = (r) => others.map((k) => `${k}=${r.config[k]}`).join(' ');
