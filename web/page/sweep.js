@@ -223,7 +223,7 @@
     accesses.forEach((a, ai) => {
       if (!a.lane_map) return;
       a.lane_map.requests.forEach((req) => {
-        const title = `${a.name}: ${a.space === 'global' ? '' : a.space + ' '}${a.op} of ${a.lane_bytes} B per lane` +
+        const title = `${a.name}: ${!a.space || a.space === 'global' ? '' : a.space + ' '}${a.op} of ${a.lane_bytes} B per lane` +
           (a.instructions > 1 ? `, instruction ${req.instruction + 1} of ${a.instructions}` : '') +
           (row.pattern === 'transpose' && a.space === 'shared' ? (a.op === 'store' ? ' (the tile written)' : ' (the tile read)') : '');
         const pic = a.space === 'shared' ? CP.drawBanks(req, state.lanes)

@@ -41,7 +41,10 @@ async function open(name, options = {}) {
 async function shoot(page, name) {
   if (!shots) return;
   fs.mkdirSync(shots, { recursive: true });
-  await page.screenshot({ path: path.join(shots, name.replace(/\.html$/, '.png')), fullPage: true });
+  // the whole page down to 2,400 px: the pictures and the table's first rows
+  const height = Math.min(2400, await page.evaluate(() => document.documentElement.scrollHeight));
+  await page.screenshot({ path: path.join(shots, name.replace(/\.html$/, '.png')), fullPage: true,
+    clip: { x: 0, y: 0, width: 1280, height: height } });
 }
 
 const get = (o, p) => p.split('.').reduce((x, k) => (x === null || x === undefined ? undefined : x[k]), o);
