@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cp_html_assets.h" /* generated from web/page/ by CMakeLists.txt */
+#include "cp_html_page_source.h" /* generated from web/page/ by CMakeLists.txt */
 
 /* A trace page embeds at most this many source files, each of at most this many bytes. */
 #define CP_HTML_MAX_SOURCES 32

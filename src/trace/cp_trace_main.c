@@ -198,6 +198,24 @@ static const struct option cp_trace_long_options[] = {
     {NULL, 0, NULL, 0},
 };
 
+/* --format: table, json, csv, chrome-trace or html. */
+static int cp_trace_parse_format(const char *name, cp_trace_cli *c, cp_status *st)
+{
+    static const char *const names[] = {
+        [CP_TRACE_FORMAT_TABLE] = "table", [CP_TRACE_FORMAT_JSON] = "json",
+        [CP_TRACE_FORMAT_CSV] = "csv",     [CP_TRACE_FORMAT_CHROME] = "chrome-trace",
+        [CP_TRACE_FORMAT_HTML] = "html",
+    };
+    for (size_t f = 0; f < CP_COUNT_OF(names); f++) {
+        if (strcmp(name, names[f]) == 0) {
+            c->format = (cp_trace_format)f;
+            return CP_EXIT_OK;
+        }
+    }
+    return cp_status_usage(st, "trace writes table, json, csv, chrome-trace or html",
+                           "--format: '%s' is not a format of trace", name);
+}
+
 /* --group-by, --rank-spread, --python-frames, --python-stack. */
 static int cp_trace_parse_where_option(int opt, cp_trace_cli *c, cp_status *st)
 {
@@ -261,20 +279,7 @@ static int cp_trace_parse_option(int opt, const char *word, cp_trace_cli *c, cp_
                                    st));
         break;
     case CP_TRACE_OPT_FORMAT:
-        if (strcmp(optarg, "table") == 0)
-            c->format = CP_TRACE_FORMAT_TABLE;
-        else if (strcmp(optarg, "json") == 0)
-            c->format = CP_TRACE_FORMAT_JSON;
-        else if (strcmp(optarg, "csv") == 0)
-            c->format = CP_TRACE_FORMAT_CSV;
-        else if (strcmp(optarg, "chrome-trace") == 0)
-            c->format = CP_TRACE_FORMAT_CHROME;
-        else if (strcmp(optarg, "html") == 0)
-            c->format = CP_TRACE_FORMAT_HTML;
-        else
-            return cp_status_usage(st, "trace writes table, json, csv, chrome-trace or html",
-                                   "--format: '%s' is not a format of trace", optarg);
-        break;
+        return cp_trace_parse_format(optarg, c, st);
     case 'o':
         c->output = optarg;
         break;
