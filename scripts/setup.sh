@@ -1,6 +1,7 @@
 #!/bin/sh
 # setup.sh: everything a fresh Debian/Ubuntu machine with the CUDA Toolkit needs to build
-# coalprobe: installs libcjson-dev when it is missing, finds nvcc, configures and builds into
+# coalprobe: installs libcjson-dev when it is missing (and, for the tests, Python's jsonschema
+# and matplotlib, chromium, node and web/'s npm packages), finds nvcc, configures and builds into
 # build/ (or $CP_BUILD_DIR). Safe to run again: later runs only rebuild what changed.
 set -eu
 cd "$(dirname "$0")/.."
@@ -30,6 +31,26 @@ if [ -n "$missing" ]; then
     { $sudo apt-get update -qq &&
         DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $missing >/dev/null; } ||
         say "could not install$missing: the schema and plot tests will be skipped"
+fi
+
+# chromium, node and web/'s pinned npm packages (playwright-core): the page's browser test
+# (tests/web/page_test.sh) opens every kind of --format html page in them. Only that test needs
+# them: a failed install is a warning and it skips.
+web_missing=""
+command -v chromium >/dev/null 2>&1 || web_missing="$web_missing chromium"
+command -v node >/dev/null 2>&1 || web_missing="$web_missing nodejs"
+command -v npm >/dev/null 2>&1 || web_missing="$web_missing npm"
+if [ -n "$web_missing" ]; then
+    say "installing$web_missing"
+    sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    { $sudo apt-get update -qq &&
+        DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $web_missing >/dev/null; } ||
+        say "could not install$web_missing: the page's browser test will be skipped"
+fi
+if command -v npm >/dev/null 2>&1 && [ ! -d web/node_modules/playwright-core ]; then
+    (cd web && npm ci --no-audit --no-fund --loglevel=error >/dev/null) ||
+        say "npm ci in web/ failed: the page's browser test will be skipped"
 fi
 
 if ! command -v nvcc >/dev/null 2>&1; then

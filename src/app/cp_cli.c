@@ -248,7 +248,7 @@ static int cp_cli_apply(cp_options *o, int opt, const char *arg, int *given, cp_
     case OPT_FORMAT: {
         int f = cp_report_format_parse(arg);
         if (f < 0)
-            return cp_status_usage(st, "formats are table, json, csv and vega-lite",
+            return cp_status_usage(st, "formats are table, json, csv, vega-lite and html",
                                    "--format: unknown format '%s'", arg);
         o->format = (cp_format)f;
         return CP_EXIT_OK;
@@ -464,10 +464,12 @@ int cp_cli_parse_compare(int argc, char **argv, cp_compare_options *o, cp_status
             CP_TRY(cp_compare_parse_tolerance(optarg, &o->tolerance, st));
             break;
         case 'f':
-            if (strcmp(optarg, "json") != 0 && strcmp(optarg, "table") != 0)
-                return cp_status_usage(st, "compare writes table (text) or json",
+            if (strcmp(optarg, "json") != 0 && strcmp(optarg, "table") != 0 &&
+                strcmp(optarg, "html") != 0)
+                return cp_status_usage(st, "compare writes table (text), json or html",
                                        "--format: '%s' is not a format of compare", optarg);
             o->json = strcmp(optarg, "json") == 0;
+            o->html = strcmp(optarg, "html") == 0;
             break;
         case 'o':
             o->output = optarg;
@@ -499,7 +501,8 @@ void cp_cli_print_compare_help(FILE *out)
           "changed: counts must be equal, times and bandwidths within the tolerance.\n"
           "\n"
           "  --tolerance T     allowed change of times and bandwidths: 5%, 0.05 (default 5%)\n"
-          "  --format FMT      table (text, default) or json\n"
+          "  --format FMT      table (text, default), json or html (a page: before and after\n"
+          "                    side by side)\n"
           "  -o, --output FILE write the comparison to FILE (as reports: coalprobe --help)\n"
           "  -h, --help        this help\n"
           "\n"
@@ -542,7 +545,8 @@ void cp_cli_print_help(FILE *out)
         fputs(cp_family_get((cp_family)f)->help, out);
     fputs("\n"
           "Output:\n"
-          "  --format FMT      table, json, csv or vega-lite (a chart spec; default table)\n"
+          "  --format FMT      table, json, csv, vega-lite (a chart spec) or html (a page\n"
+          "                    that draws the lanes, sectors and charts; default table)\n"
           "  -o, --output FILE write the report to FILE ('-' is standard output): a file\n"
           "                    is replaced whole once the report is complete (its mode\n"
           "                    kept; new files follow the umask); a link is followed; a\n"

@@ -55,11 +55,12 @@ typedef struct cp_compare_options {
     const char *base_path, *new_path;
     double tolerance; /* a fraction: 0.05 is 5% */
     int json;
+    int html;           /* --format html: the comparison as a page */
     const char *output; /* NULL or "-" for stdout */
     int show_help;
 } cp_compare_options;
 
-/* Parses `coalprobe compare BASE NEW [--tolerance T] [--format table|json] [-o FILE]`
+/* Parses `coalprobe compare BASE NEW [--tolerance T] [--format table|json|html] [-o FILE]`
  * (argv[1] is "compare"). CP_EXIT_USAGE with a message and a hint on a bad command. */
 int cp_cli_parse_compare(int argc, char **argv, cp_compare_options *o, cp_status *st);
 

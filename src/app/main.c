@@ -26,6 +26,20 @@ static int cp_main_wants_json(int argc, char **argv)
     return 0;
 }
 
+/* The comparison of o's reports as JSON to out: by the trace layer for trace reports. */
+static int cp_main_compare_to(const cp_compare_options *o, int json, FILE *out, cp_status *st)
+{
+    if (cp_trace_compare_is_trace(o->base_path) || cp_trace_compare_is_trace(o->new_path))
+        return cp_trace_compare_files(o->base_path, o->new_path, o->tolerance, json, out, st);
+    return cp_compare_files(o->base_path, o->new_path, o->tolerance, json, out, st);
+}
+
+/* cp_html_write_from's writer: the comparison of the options at arg, as JSON. */
+static int cp_main_compare_json(FILE *json, void *arg, cp_status *st)
+{
+    return cp_main_compare_to(arg, 1, json, st);
+}
+
 /* coalprobe compare: the comparison goes to stdout or, complete, to -o FILE. */
 static int cp_main_compare(int argc, char **argv, const char *command)
 {
@@ -56,12 +70,12 @@ static int cp_main_compare(int argc, char **argv, const char *command)
     if (rc == CP_EXIT_OK)
         rc = cp_output_begin(&out, &st);
     if (rc == CP_EXIT_OK) {
-        /* a trace report (kind "trace") is compared by the trace layer */
-        if (cp_trace_compare_is_trace(o.base_path) || cp_trace_compare_is_trace(o.new_path))
-            rc =
-                cp_trace_compare_files(o.base_path, o.new_path, o.tolerance, o.json, out.file, &st);
+        /* a trace report (kind "trace") is compared by the trace layer; a page is drawn from
+         * the comparison's JSON */
+        if (o.html)
+            rc = cp_html_write_from(out.file, cp_main_compare_json, &o, NULL, &st);
         else
-            rc = cp_compare_files(o.base_path, o.new_path, o.tolerance, o.json, out.file, &st);
+            rc = cp_main_compare_to(&o, o.json, out.file, &st);
         /* a regression is a written report */
         int written = cp_output_close(&out, rc == CP_EXIT_MISMATCH ? CP_EXIT_OK : rc, &st);
         rc = written == CP_EXIT_OK ? rc : written;

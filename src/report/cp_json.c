@@ -98,6 +98,31 @@ cJSON *cp_json_append(cp_json *j, cJSON *array)
     return cp_json_check(j, item);
 }
 
+/* item appended to array; item deleted (and the failure recorded) when that fails. */
+static void cp_json_append_item(cp_json *j, cJSON *array, cJSON *item)
+{
+    if (!item || !array || !cJSON_AddItemToArray(array, item)) {
+        cJSON_Delete(item);
+        j->failed = 1;
+    }
+}
+
+void cp_json_append_u64(cp_json *j, cJSON *array, uint64_t v)
+{
+    if ((double)v < CP_JSON_RAW_FROM) {
+        cp_json_append_item(j, array, cJSON_CreateNumber((double)v));
+        return;
+    }
+    char digits[32];
+    snprintf(digits, sizeof digits, "%" PRIu64, v);
+    cp_json_append_item(j, array, cJSON_CreateRaw(digits));
+}
+
+void cp_json_append_null(cp_json *j, cJSON *array)
+{
+    cp_json_append_item(j, array, cJSON_CreateNull());
+}
+
 char *cp_json_finish(const cp_json *j, cJSON *root)
 {
     char *text = j->failed || !root ? NULL : cJSON_Print(root);

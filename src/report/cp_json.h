@@ -58,6 +58,10 @@ void cp_json_doubles(cp_json *j, cJSON *o, const void *s, const cp_json_field *f
 /* A new object appended to array. */
 cJSON *cp_json_append(cp_json *j, cJSON *array);
 
+/* An integer appended to array as its exact digits (as cp_json_u64), or null. */
+void cp_json_append_u64(cp_json *j, cJSON *array, uint64_t v);
+void cp_json_append_null(cp_json *j, cJSON *array);
+
 /* root printed (pretty, as cJSON_Print), or NULL when building or printing failed; root is
  * deleted either way. The caller frees the text with cJSON_free. */
 char *cp_json_finish(const cp_json *j, cJSON *root);

@@ -8,7 +8,7 @@
 #include <string.h>
 
 static const char *const cp_report_format_names[CP_FORMAT_COUNT] = {"table", "json", "csv",
-                                                                    "vega-lite"};
+                                                                    "vega-lite", "html"};
 
 const char *cp_report_format_name(cp_format f)
 {
@@ -34,6 +34,8 @@ int cp_report_write(FILE *out, cp_format fmt, const cp_report *r, cp_status *st)
         return cp_report_write_csv(out, r, st);
     case CP_FORMAT_VEGALITE:
         return cp_report_write_vegalite(out, r, st);
+    case CP_FORMAT_HTML:
+        return cp_report_write_html(out, r, st);
     default:
         return cp_status_set(st, CP_EXIT_USAGE, "unknown report format %d", (int)fmt);
     }

@@ -12,6 +12,7 @@
 #include "base/cp_base.h"
 #include "cp_compare.h"
 #include "cp_explain.h"
+#include "cp_html.h"
 #include "cp_json.h"
 
 #define CP_REPORT_SCHEMA_VERSION 1
@@ -21,6 +22,7 @@ typedef enum {
     CP_FORMAT_JSON,
     CP_FORMAT_CSV,
     CP_FORMAT_VEGALITE,
+    CP_FORMAT_HTML,
     CP_FORMAT_COUNT
 } cp_format;
 
@@ -56,7 +58,8 @@ typedef struct cp_report {
     int incomplete; /* 1 when the sweep was interrupted */
 } cp_report;
 
-/* Name of a format ("table", "json", "csv") and the reverse look-up (-1 if unknown). */
+/* Name of a format ("table", "json", "csv", "vega-lite", "html") and the reverse look-up (-1 if
+ * unknown). */
 const char *cp_report_format_name(cp_format f);
 int cp_report_format_parse(const char *name);
 
@@ -68,6 +71,8 @@ int cp_report_write_table(FILE *out, const cp_report *r, cp_status *st);
 int cp_report_write_json(FILE *out, const cp_report *r, cp_status *st);
 int cp_report_write_csv(FILE *out, const cp_report *r, cp_status *st);
 int cp_report_write_vegalite(FILE *out, const cp_report *r, cp_status *st);
+/* The page (cp_html.h) of the JSON report of r. */
+int cp_report_write_html(FILE *out, const cp_report *r, cp_status *st);
 
 /* The CSV report's configuration columns, after "pattern" (cp_report_csv.c). */
 #define CP_REPORT_CSV_CONFIG_COLUMNS 18

@@ -243,7 +243,8 @@ static void cp_report_json_add_regime(cp_json *j, cJSON *o, const cp_prediction 
     cp_json_u64(j, r, "l2_bytes", p->caches.l2);
 }
 
-static void cp_report_json_add_predicted(cp_json *j, cJSON *row, const cp_prediction *p)
+static void cp_report_json_add_predicted(cp_json *j, cJSON *row, const cp_config *c,
+                                         const cp_prediction *p)
 {
     /* null when not modelled (cuBLAS: measured, never predicted) */
     cJSON *o = cp_json_object_if(j, row, "predicted", p->modelled);
@@ -281,6 +282,7 @@ static void cp_report_json_add_predicted(cp_json *j, cJSON *row, const cp_predic
             cp_report_json_add_constant_counts(j, ao, &a->counts);
         else
             cp_report_json_add_counts(j, ao, &a->counts);
+        cp_report_json_add_lane_map(j, ao, c, i, p);
     }
 }
 
@@ -437,7 +439,7 @@ static cJSON *cp_report_json_new_row(cp_json *j, const cp_row *row)
     cJSON *o = cp_json_check(j, cJSON_CreateObject());
     cp_json_string(j, o, "pattern", cp_config_family_name(row->config.family));
     cp_report_json_add_config(j, o, &row->config);
-    cp_report_json_add_predicted(j, o, &row->predicted);
+    cp_report_json_add_predicted(j, o, &row->config, &row->predicted);
     cp_report_json_add_measured(j, o, row->measured);
     cp_json_string(j, o, "source", cp_report_get_source(row));
     cp_report_json_add_row_device(j, o, row);
@@ -534,6 +536,23 @@ int cp_report_json_end(cp_report_stream *s, cp_status *st)
 int cp_report_write_json(FILE *out, const cp_report *r, cp_status *st)
 {
     return cp_report_stream_all(out, CP_FORMAT_JSON, r, st);
+}
+
+int cp_report_write_html(FILE *out, const cp_report *r, cp_status *st)
+{
+    CP_TRY(cp_report_check_report(r, st));
+    /* the document the JSON stream prints, built whole */
+    cp_json j = {0};
+    cJSON *root = cp_report_json_new_document(&j, r->tool_version, r->command);
+    cp_report_json_add_device(&j, root, r->device);
+    cp_json_bool(&j, root, "incomplete", r->incomplete);
+    cJSON *rows = cp_json_array(&j, root, "rows");
+    for (size_t i = 0; i < r->nrows && rows; i++)
+        if (!cJSON_AddItemToArray(rows, cp_report_json_new_row(&j, &r->rows[i])))
+            j.failed = 1;
+    int rc = j.failed ? cp_report_json_no_memory(st) : cp_html_write(out, root, NULL, st);
+    cJSON_Delete(root);
+    return rc;
 }
 
 /* "cannot mark the report incomplete in 'PATH': reason". */

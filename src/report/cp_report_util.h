@@ -23,6 +23,12 @@ int cp_report_json_end(cp_report_stream *s, cp_status *st);
 int cp_report_csv_begin(cp_report_stream *s, cp_status *st);
 int cp_report_csv_row(cp_report_stream *s, const cp_row *row, cp_status *st);
 
+/* "lane_map" under the JSON object `access` of access a of p (configuration c): the model's
+ * lanes of one warp for each instruction of the access (cp_report_lanes.c); null when the row
+ * is not modelled. */
+void cp_report_json_add_lane_map(cp_json *j, cJSON *access, const cp_config *c, size_t a,
+                                 const cp_prediction *p);
+
 /* "measured" when the row's kernel was timed, "model" otherwise. */
 const char *cp_report_get_source(const cp_row *row);
 

@@ -40,6 +40,7 @@ enum {
     CP_TRACE_OPT_RANK_SPREAD,
     CP_TRACE_OPT_PYTHON_FRAMES,
     CP_TRACE_OPT_PYTHON_STACK,
+    CP_TRACE_OPT_NO_SOURCE,
 };
 
 #define CP_TRACE_RANK_SPREAD_DEFAULT 0.25
@@ -61,6 +62,7 @@ typedef struct cp_trace_cli {
     const char *kernel_set;                           /* --kernel-counters: lean or full */
     const char *python_frames;                        /* --python-frames: user or all */
     int python_stack;                                 /* --python-stack */
+    int no_source;                                    /* --no-source: html without sources */
     const char *from_raw_dirs[CP_TRACE_MAX_FROM_RAW]; /* --from-raw DIR [DIR...] */
     size_t nfrom_raw;
     char **program; /* argv of the program, NULL-terminated; NULL with --from-raw */
@@ -84,8 +86,11 @@ static void cp_trace_print_help(FILE *out)
         "  --top N           instructions per kernel in the table (default 5; JSON and CSV\n"
         "                    hold every instruction)\n"
         "  --kernel REGEX    only kernels whose demangled name matches REGEX (POSIX ERE)\n"
-        "  --format FMT      table (default), json, csv or chrome-trace (a timeline of\n"
-        "                    the launches for Perfetto and chrome://tracing)\n"
+        "  --format FMT      table (default), json, csv, chrome-trace (a timeline of the\n"
+        "                    launches for Perfetto and chrome://tracing) or html (a page:\n"
+        "                    kernels, ranked instructions, the source with each line's\n"
+        "                    excess; docs/page.md)\n"
+        "  --no-source       html: leave the source files out of the page\n"
         "  -o, --output FILE write the report to FILE (default: standard output, after the\n"
         "                    program's own output)\n"
         "  --group-by BY     kernel (default), line (the innermost user Python line),\n"
@@ -187,10 +192,29 @@ static const struct option cp_trace_long_options[] = {
     {"rank-spread", required_argument, NULL, CP_TRACE_OPT_RANK_SPREAD},
     {"python-frames", required_argument, NULL, CP_TRACE_OPT_PYTHON_FRAMES},
     {"python-stack", no_argument, NULL, CP_TRACE_OPT_PYTHON_STACK},
+    {"no-source", no_argument, NULL, CP_TRACE_OPT_NO_SOURCE},
     {"verbose", no_argument, NULL, 'v'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
+
+/* --format: table, json, csv, chrome-trace or html. */
+static int cp_trace_parse_format(const char *name, cp_trace_cli *c, cp_status *st)
+{
+    static const char *const names[] = {
+        [CP_TRACE_FORMAT_TABLE] = "table", [CP_TRACE_FORMAT_JSON] = "json",
+        [CP_TRACE_FORMAT_CSV] = "csv",     [CP_TRACE_FORMAT_CHROME] = "chrome-trace",
+        [CP_TRACE_FORMAT_HTML] = "html",
+    };
+    for (size_t f = 0; f < CP_COUNT_OF(names); f++) {
+        if (strcmp(name, names[f]) == 0) {
+            c->format = (cp_trace_format)f;
+            return CP_EXIT_OK;
+        }
+    }
+    return cp_status_usage(st, "trace writes table, json, csv, chrome-trace or html",
+                           "--format: '%s' is not a format of trace", name);
+}
 
 /* --group-by, --rank-spread, --python-frames, --python-stack. */
 static int cp_trace_parse_where_option(int opt, cp_trace_cli *c, cp_status *st)
@@ -255,18 +279,7 @@ static int cp_trace_parse_option(int opt, const char *word, cp_trace_cli *c, cp_
                                    st));
         break;
     case CP_TRACE_OPT_FORMAT:
-        if (strcmp(optarg, "table") == 0)
-            c->format = CP_TRACE_FORMAT_TABLE;
-        else if (strcmp(optarg, "json") == 0)
-            c->format = CP_TRACE_FORMAT_JSON;
-        else if (strcmp(optarg, "csv") == 0)
-            c->format = CP_TRACE_FORMAT_CSV;
-        else if (strcmp(optarg, "chrome-trace") == 0)
-            c->format = CP_TRACE_FORMAT_CHROME;
-        else
-            return cp_status_usage(st, "trace writes table, json, csv or chrome-trace",
-                                   "--format: '%s' is not a format of trace", optarg);
-        break;
+        return cp_trace_parse_format(optarg, c, st);
     case 'o':
         c->output = optarg;
         break;
@@ -290,6 +303,9 @@ static int cp_trace_parse_option(int opt, const char *word, cp_trace_cli *c, cp_
     case CP_TRACE_OPT_PYTHON_FRAMES:
     case CP_TRACE_OPT_PYTHON_STACK:
         return cp_trace_parse_where_option(opt, c, st);
+    case CP_TRACE_OPT_NO_SOURCE:
+        c->no_source = 1;
+        break;
     case 'v':
         c->verbose = 1;
         break;
@@ -540,10 +556,19 @@ static void cp_trace_print_failure(const cp_trace_cli *c, const char *command, c
         cp_report_write_json_error(stdout, CP_VERSION, command, st);
 }
 
+/* cp_html_write_from's writer: the trace report at arg, as JSON. */
+static int cp_trace_write_json_of(FILE *json, void *arg, cp_status *st)
+{
+    return cp_trace_write_json(json, arg, st);
+}
+
 /* Writes the report r to out in the format asked for. */
 static int cp_trace_write(const cp_trace_cli *c, FILE *out, const cp_trace_report *r, cp_status *st)
 {
+    cp_html_options page = {.no_source = c->no_source};
     switch (c->format) {
+    case CP_TRACE_FORMAT_HTML: /* drawn from the JSON report */
+        return cp_html_write_from(out, cp_trace_write_json_of, (void *)r, &page, st);
     case CP_TRACE_FORMAT_JSON:
         return cp_trace_write_json(out, r, st);
     case CP_TRACE_FORMAT_CSV:

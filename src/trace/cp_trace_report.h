@@ -672,7 +672,8 @@ typedef enum {
     CP_TRACE_FORMAT_TABLE,
     CP_TRACE_FORMAT_JSON,
     CP_TRACE_FORMAT_CSV,
-    CP_TRACE_FORMAT_CHROME
+    CP_TRACE_FORMAT_CHROME,
+    CP_TRACE_FORMAT_HTML /* the page of the JSON report (cp_html.h) */
 } cp_trace_format;
 
 int cp_trace_write_table(FILE *out, const cp_trace_report *r, cp_status *st);
