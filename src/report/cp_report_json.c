@@ -544,7 +544,7 @@ int cp_report_write_html(FILE *out, const cp_report *r, cp_status *st)
     /* the document the JSON stream prints, built whole */
     cp_json j = {0};
     cJSON *root = cp_report_json_new_document(&j, r->tool_version, r->command);
-    cp_report_json_add_device(&j, root, r->device);
+    cp_report_json_add_device(&j, root, r);
     cp_json_bool(&j, root, "incomplete", r->incomplete);
     cJSON *rows = cp_json_array(&j, root, "rows");
     for (size_t i = 0; i < r->nrows && rows; i++)
