@@ -31,6 +31,16 @@ typedef struct cp_row {
     const cp_measurement *measured;
 } cp_row;
 
+/* How the table is laid out for its reader (the other formats ignore it). */
+typedef struct cp_report_view {
+    /* the most characters a line of the table takes (a terminal's width, 100 elsewhere): the
+     * least telling columns are left out to fit, and a line under the table names them; 0: no
+     * limit. A family's parameter columns are never left out. */
+    size_t width;
+    int wide;  /* --wide: every column, none left out (not even those empty in every row) */
+    int color; /* colour the verdicts (match yes, NO) and the notes (ANSI escapes) */
+} cp_report_view;
+
 /* A whole report. The report does not own what it points to. */
 typedef struct cp_report {
     const char *tool_version;     /* e.g. "0.1.0" */
@@ -39,7 +49,26 @@ typedef struct cp_report {
     const cp_row *rows;
     size_t nrows;
     int incomplete; /* 1 when the sweep was interrupted */
+    /* the table's layout; NULL: every column, as wide as it takes (as --wide). Without --wide a
+     * column that shows nothing in any row ("-": a model-only run's measured columns) is left
+     * out. */
+    const cp_report_view *view;
 } cp_report;
+
+/* The reports a run writes beside its main one, an option each (--json FILE, ...; the command
+ * line offers one per entry, cp_exports.h writes them): a new format that writes a file of its
+ * own is one more entry here. */
+typedef struct cp_report_exporter {
+    const char *option; /* "json": --json FILE */
+    cp_format format;
+    const char *help; /* what the file holds, for --help */
+} cp_report_exporter;
+
+/* Exporter i, NULL past the last. */
+const cp_report_exporter *cp_report_exporter_get(size_t i);
+
+/* cp_report_write of the cp_report `report` in format fmt (a cp_format): a cp_exports_writer. */
+int cp_report_export(FILE *out, int fmt, const void *report, cp_status *st);
 
 /* Name of a format ("table", "json", "csv") and the reverse look-up (-1 if unknown). */
 const char *cp_report_format_name(cp_format f);
