@@ -1,6 +1,6 @@
 /* cp_report.h: a run's results (one row per configuration: predicted beside measured) and
  * the writers that print them as a table, JSON or CSV. The report layer's face: it also brings
- * --explain (cp_explain.h) and coalprobe compare (cp_compare.h). */
+ * --explain (cp_explain.h), coalprobe compare (cp_compare.h) and coalprobe show (cp_show.h). */
 #ifndef CP_REPORT_H
 #define CP_REPORT_H
 
@@ -13,6 +13,7 @@
 #include "cp_compare.h"
 #include "cp_explain.h"
 #include "cp_json.h"
+#include "cp_show.h"
 
 #define CP_REPORT_SCHEMA_VERSION 1
 
@@ -119,6 +120,28 @@ int cp_report_stream_end(cp_report_stream *s, cp_status *st);
  * with incomplete set. Nothing to do when the stream says true already; CP_EXIT_RUNTIME when
  * the stream is not JSON or the file cannot be rewritten. */
 int cp_report_stream_mark_incomplete(const cp_report_stream *s, const char *path, cp_status *st);
+
+/* A sweep report read back from its JSON document (coalprobe show), for the writers: `report`
+ * points at the rows, measurements and device held here, and into the document, which must
+ * outlive it. */
+typedef struct cp_report_loaded {
+    cp_report report;
+    const char *path; /* the file, for messages */
+    cp_row *rows;
+    cp_measurement *meas;
+    cp_device_info device;
+    struct cp_expr **exprs; /* the expr rows' expressions, parsed once per run of rows */
+    size_t nexprs;
+    cp_counter_gap **gaps; /* each measured row's unavailable counters */
+    size_t ngaps;
+} cp_report_loaded;
+
+/* Reads the sweep report doc (the document of the file at path, checked against its schema)
+ * into r. CP_EXIT_USAGE naming the row for a value this coalprobe cannot take (an unknown
+ * family, an expression it cannot parse, values that disagree), CP_EXIT_RUNTIME when memory
+ * runs out. Free r with cp_report_loaded_free in either case. */
+int cp_report_load(const cJSON *doc, const char *path, cp_report_loaded *r, cp_status *st);
+void cp_report_loaded_free(cp_report_loaded *r);
 
 /* Writes a JSON document {"schema_version":..,"tool":..,"command":..,"error":{..}} for a
  * failure in JSON mode: code, message and hint of st. */
