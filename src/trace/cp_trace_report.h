@@ -684,4 +684,33 @@ int cp_trace_write_chrome(FILE *out, const cp_trace_report *r, cp_status *st);
 /* The gate's offending lines, one per violation, for standard error. */
 void cp_trace_write_violations(FILE *err, const cp_trace_report *r);
 
+/* ---- the table's pieces, for coalprobe show of a saved trace report (cp_trace_show.c) ------- */
+
+#define CP_TRACE_TABLE_WIDTH 100 /* the table's lines never pass it */
+#define CP_TRACE_TABLE_CELLS 11  /* the cells of an instruction's row */
+
+/* Writes text wrapped at the table width: the first line after `first`, the others after `rest`
+ * (both count toward the width), never inside a `quoted command` when it can be helped. */
+void cp_trace_table_wrap(FILE *out, const char *first, const char *rest, const char *text);
+
+/* text cut to n columns, with "..." at the end when cut. */
+void cp_trace_table_clip(char *buf, size_t size, const char *text, size_t n);
+
+/* A count in at most 9 columns (digits, or 3 significant digits and k/M/G...); a ratio with 2
+ * decimals; a fraction in percent with 1; "-" for NAN. */
+void cp_trace_table_count(char *buf, size_t n, double v);
+void cp_trace_table_ratio(char *buf, size_t n, double v);
+void cp_trace_table_pct(char *buf, size_t n, double fraction);
+
+/* The where column: file's basename:line, "(no line)" without a file; cut from the left. */
+void cp_trace_table_where_text(char *buf, size_t n, const char *file, uint32_t line);
+
+/* An instruction's row of cells (rank, where, pc, kind, requests, sec/req, ideal, wf/req, ideal,
+ * excess, share), aligned under the header's. */
+void cp_trace_table_row(FILE *out, const char *const cells[CP_TRACE_TABLE_CELLS]);
+
+/* The CSV report's line of column names, and a number as its cells write one (empty for NAN). */
+void cp_trace_csv_header(cp_text_csv_line *l);
+void cp_trace_csv_number(cp_text_csv_line *l, double v);
+
 #endif
