@@ -684,6 +684,24 @@ int cp_trace_write_chrome(FILE *out, const cp_trace_report *r, cp_status *st);
 /* The gate's offending lines, one per violation, for standard error. */
 void cp_trace_write_violations(FILE *err, const cp_trace_report *r);
 
+/* The report in format (cp_trace_export.c). */
+int cp_trace_write_format(FILE *out, cp_trace_format format, const cp_trace_report *r,
+                          cp_status *st);
+
+/* The reports trace writes beside its main one, an option each (--json FILE, ...; cp_exports.h
+ * writes them): a new format that writes a file of its own is one more entry. */
+typedef struct cp_trace_exporter {
+    const char *option; /* "chrome-trace": --chrome-trace FILE */
+    cp_trace_format format;
+    const char *help; /* what the file holds, for --help */
+} cp_trace_exporter;
+
+/* Exporter i, NULL past the last. */
+const cp_trace_exporter *cp_trace_exporter_get(size_t i);
+
+/* cp_trace_write_format of the cp_trace_report `report`: a cp_exports_writer. */
+int cp_trace_export(FILE *out, int format, const void *report, cp_status *st);
+
 /* ---- the table's pieces, for coalprobe show of a saved trace report (cp_trace_show.c) ------- */
 
 #define CP_TRACE_TABLE_WIDTH 100 /* the table's lines never pass it */
