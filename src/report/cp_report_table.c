@@ -201,6 +201,8 @@ typedef struct cp_report_layout {
     size_t ncols;
     const cp_report_column *dropped[CP_REPORT_TABLE_COLS]; /* left out for the width */
     size_t ndropped;
+    const cp_report_column *all[CP_REPORT_TABLE_COLS]; /* every column, in the table's order */
+    size_t nall;
 } cp_report_layout;
 
 /* One output line, built in memory so that trailing blanks can be dropped. */
@@ -522,7 +524,9 @@ static void cp_report_table_init_layout(cp_report_layout *lay, cp_family family)
     for (size_t i = 0; i < lay->ncols; i++) {
         size_t top = strlen(lay->cols[i]->top), bottom = strlen(lay->cols[i]->bottom);
         lay->width[i] = top > bottom ? top : bottom;
+        lay->all[i] = lay->cols[i];
     }
+    lay->nall = lay->ncols;
 }
 
 /* The colour of a cell with colours on: the verdict of the match column; NULL for none. */
@@ -647,10 +651,10 @@ static int cp_report_table_priority(cp_report_cell cell)
         return 4;
     case CP_REPORT_CELL_MEAS_GBS:
     case CP_REPORT_CELL_MEAS_GFLOPS:
-    case CP_REPORT_CELL_MEAS_MATCH:
         return 6;
     case CP_REPORT_CELL_MEAS_TIME:
     case CP_REPORT_CELL_MEAS_TIME_MS:
+    case CP_REPORT_CELL_MEAS_MATCH: /* the verdict: the prediction holds */
         return 7;
     default: /* the predicted and measured counts per request: the lesson itself */
         return 8;
@@ -705,9 +709,12 @@ static void cp_report_table_write_dropped(FILE *out, const cp_report_layout *lay
     cp_strbuf_printf(&b, "(left out to fit %zu columns:", view->width);
     for (int g = CP_REPORT_GROUP_PREDICTED; g <= CP_REPORT_GROUP_MEASURED; g++) {
         const char *sep = " ";
-        for (size_t i = 0; i < lay->ndropped; i++) {
-            const cp_report_column *c = lay->dropped[i];
-            if ((int)c->group != g)
+        for (size_t i = 0; i < lay->nall; i++) { /* in the table's order */
+            const cp_report_column *c = lay->all[i];
+            int dropped = 0;
+            for (size_t k = 0; k < lay->ndropped; k++)
+                dropped |= lay->dropped[k] == c;
+            if ((int)c->group != g || !dropped)
                 continue;
             if (*sep == ' ' && b.len && b.data[b.len - 1] != ':')
                 cp_strbuf_str(&b, ";");
