@@ -122,6 +122,18 @@ add_test(NAME cli.show_output_is_input COMMAND sh -c
          ${CP_BIN} ${CP_GOLDEN}/report_gemm.json ${CMAKE_CURRENT_BINARY_DIR}/show_self.json)
 set_tests_properties(cli.show_output_is_input PROPERTIES LABELS cli)
 
+# the sweeps measured on an H100 or H200 (docs/results: real counters of every family but layout,
+# which has no JSON there) shown within 100 columns, measured columns and all
+set(CP_RESULTS ${PROJECT_SOURCE_DIR}/docs/results)
+foreach(report 2026-11-21-h100/stride_curve 2026-11-23-h100/gemm4096 2026-11-21-h100-shared/smem_load
+               2026-11-21-h100-shared/transpose 2026-11-21-h100-shared/expr_sweep
+               2026-11-21-h200-gather/gather_curve 2026-11-25-h100-issue22-final/readonly_curve
+               2026-11-25-h100-issue22-final/async_default)
+  get_filename_component(name ${report} NAME)
+  cp_cli_test(show_measured_${name} 0 --no-stderr --max-width 100 --stdout "measured"
+              -- ${CP_BIN} show ${CP_RESULTS}/${report}.json)
+endforeach()
+
 # every family's table fits 100 columns, model only, and shows no measured column
 foreach(case "stride;--stride;1..32;--width;4,32;--op;all"
              "layout;layout" "gemm;gemm" "gather;gather;--size;1M" "smem;smem" "transpose;transpose"
