@@ -175,21 +175,29 @@ int cp_show_sort(cJSON *array, const char *spec, const cp_show_alias *aliases, s
     cp_show_descending = descending;
     qsort(items, n, sizeof *items, cp_show_compare_items);
     for (i = 0; i < n; i++) { /* relinked in the new order */
-        items[i].item->prev = i ? items[i - 1].item : items[n - 1].item; /* cJSON: head's prev
-                                                                          * is the tail */
+        items[i].item->prev = i ? items[i - 1].item : NULL;
         items[i].item->next = i + 1 < n ? items[i + 1].item : NULL;
     }
+#if CJSON_VERSION_MAJOR * 10000 + CJSON_VERSION_MINOR * 100 + CJSON_VERSION_PATCH >= 10713
+    if (n) /* since cJSON 1.7.13 the first item's prev is the last, for appending */
+        items[0].item->prev = items[n - 1].item;
+#endif
     if (n)
         array->child = items[0].item;
     free(items);
     return CP_EXIT_OK;
 }
 
-/* Deletes the objects of array past the first n. */
-static void cp_show_keep(cJSON *array, size_t n)
+void cp_show_keep(cJSON *array, size_t n)
 {
-    while ((size_t)cJSON_GetArraySize(array) > n)
-        cJSON_DeleteItemFromArray(array, cJSON_GetArraySize(array) - 1);
+    cJSON *item = array ? array->child : NULL;
+    for (size_t i = 0; item && i < n; i++)
+        item = item->next;
+    while (item) { /* each detached in constant time: it has a previous item */
+        cJSON *next = item->next;
+        cJSON_Delete(cJSON_DetachItemViaPointer(array, item));
+        item = next;
+    }
 }
 
 /* ---- JSON ----------------------------------------------------------------------------------- */

@@ -51,6 +51,9 @@ typedef struct cp_show_alias {
 int cp_show_sort(cJSON *array, const char *spec, const cp_show_alias *aliases, size_t naliases,
                  const char *const *prefixes, size_t nprefixes, cp_status *st);
 
+/* Deletes the objects of array past the first n. */
+void cp_show_keep(cJSON *array, size_t n);
+
 /* The member at a dotted path ("time_s.median") under o; NULL when a step is missing. */
 const cJSON *cp_show_at(const cJSON *o, const char *path);
 

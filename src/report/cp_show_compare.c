@@ -241,8 +241,7 @@ int cp_show_compare(cJSON *doc, const char *path, const cp_show_options *o, FILE
     if (o->sort)
         CP_TRY(cp_show_sort(rows, o->sort, NULL, 0, prefixes, CP_COUNT_OF(prefixes), st));
     if (o->top_given)
-        while ((size_t)cJSON_GetArraySize(rows) > o->top)
-            cJSON_DeleteItemFromArray(rows, cJSON_GetArraySize(rows) - 1);
+        cp_show_keep(rows, o->top);
     if (o->format == CP_FORMAT_JSON)
         return cp_show_print_json(out, doc, st);
     if (o->format == CP_FORMAT_CSV)

@@ -56,18 +56,31 @@ static const cJSON *cp_trace_show_process(const cJSON *doc, double pid)
     return NULL;
 }
 
-/* Keeps the first `top` instructions of each kernel (in their order now). */
-static void cp_trace_show_keep(cJSON *instructions, size_t top)
+/* Keeps the first `top` instructions of each kernel (in their order now); CP_EXIT_RUNTIME when
+ * memory runs out. */
+static int cp_trace_show_keep(cJSON *instructions, size_t top, cp_status *st)
 {
-    for (cJSON *in = instructions ? instructions->child : NULL; in;) {
-        cJSON *next = in->next;
-        size_t before = 0;
-        for (cJSON *x = instructions->child; x != in; x = x->next)
-            before += cp_trace_show_num(x, "kernel_index") == cp_trace_show_num(in, "kernel_index");
-        if (before >= top)
-            cJSON_Delete(cJSON_DetachItemViaPointer(instructions, in));
-        in = next;
+    size_t nkernels = 0;
+    const cJSON *in;
+    cJSON_ArrayForEach(in, instructions)
+    {
+        double k = cp_trace_show_num(in, "kernel_index");
+        if (k >= 0 && k < 1e9 && (size_t)k + 1 > nkernels)
+            nkernels = (size_t)k + 1;
     }
+    size_t *kept = calloc(nkernels ? nkernels : 1, sizeof *kept); /* per kernel index */
+    if (!kept)
+        return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory showing the report");
+    for (cJSON *x = instructions ? instructions->child : NULL; x;) {
+        cJSON *next = x->next;
+        double k = cp_trace_show_num(x, "kernel_index");
+        size_t *count = k >= 0 && k < (double)nkernels ? &kept[(size_t)k] : NULL;
+        if (count && (*count)++ >= top)
+            cJSON_Delete(cJSON_DetachItemViaPointer(instructions, x));
+        x = next;
+    }
+    free(kept);
+    return CP_EXIT_OK;
 }
 
 /* ---- CSV: coalprobe trace --format csv's columns ----------------------------------------------
@@ -450,7 +463,7 @@ int cp_trace_show(cJSON *doc, const char *path, const cp_show_options *o, FILE *
     double report_top = cp_trace_show_num(doc, "options.top");
     size_t top = o->top_given ? o->top : isfinite(report_top) ? (size_t)report_top : 5;
     if (o->top_given && o->format != CP_FORMAT_TABLE)
-        cp_trace_show_keep(instructions, o->top);
+        CP_TRY(cp_trace_show_keep(instructions, o->top, st));
     if (o->format == CP_FORMAT_JSON)
         return cp_show_print_json(out, doc, st);
     if (o->format == CP_FORMAT_CSV)
