@@ -491,10 +491,11 @@ static void cp_trace_remove_temp_dir(const char *dir)
                 strerror(errno));
 }
 
-/* -o must not name one of the files the report reads (or that the traced processes write):
+/* -o (flag: or --json, ...) must not name one of the files the report reads (or that the traced
+ * processes write):
  * a raw file name inside dir, or the same file as one of dir's raw files (a link to it). */
-static int cp_trace_check_output(const char *output, const char *dir, const char *option,
-                                 cp_status *st)
+static int cp_trace_check_output(const char *flag, const char *output, const char *dir,
+                                 const char *option, cp_status *st)
 {
     if (!output || strcmp(output, "-") == 0)
         return CP_EXIT_OK;
@@ -502,8 +503,8 @@ static int cp_trace_check_output(const char *output, const char *dir, const char
                        "outside that directory, e.g. -o report.txt";
     const char *name = NULL;
     if (cp_path_in_directory(output, dir, &name) && cp_trace_is_raw_name(name))
-        return cp_status_usage(st, hint, "-o: %s is a raw trace file of %s %s", output, option,
-                               dir);
+        return cp_status_usage(st, hint, "%s: %s is a raw trace file of %s %s", flag, output,
+                               option, dir);
     DIR *d = opendir(dir);
     if (!d)
         return CP_EXIT_OK; /* reading the directory fails later, with its own message */
@@ -519,8 +520,8 @@ static int cp_trace_check_output(const char *output, const char *dir, const char
         }
         snprintf(path, len, "%s/%s", dir, e->d_name);
         if (cp_path_same_file(output, path))
-            rc = cp_status_usage(st, hint, "-o: %s is the same file as %s, a raw trace file of %s",
-                                 output, path, option);
+            rc = cp_status_usage(st, hint, "%s: %s is the same file as %s, a raw trace file of %s",
+                                 flag, output, path, option);
         free(path);
     }
     closedir(d);
@@ -531,9 +532,12 @@ static int cp_trace_check_output(const char *output, const char *dir, const char
 static int cp_trace_check_outputs(const cp_trace_cli *c, const char *dir, const char *option,
                                   cp_status *st)
 {
-    CP_TRY(cp_trace_check_output(c->output, dir, option, st));
-    for (size_t i = 0; i < c->exports.n; i++)
-        CP_TRY(cp_trace_check_output(c->exports.items[i].path, dir, option, st));
+    CP_TRY(cp_trace_check_output("-o", c->output, dir, option, st));
+    for (size_t i = 0; i < c->exports.n; i++) {
+        char flag[32];
+        snprintf(flag, sizeof flag, "--%s", c->exports.items[i].option);
+        CP_TRY(cp_trace_check_output(flag, c->exports.items[i].path, dir, option, st));
+    }
     return CP_EXIT_OK;
 }
 

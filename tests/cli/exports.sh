@@ -79,7 +79,7 @@ same t.ct "$golden/handmade-timeline.chrome-trace" || bad "trace --chrome-trace 
 # an export inside the raw directory is refused before anything is read
 "$bin" trace --from-raw handmade-transpose --json handmade-transpose/raw-4242.tsv >/dev/null 2>"$tmp/err"
 [ $? -eq 2 ] || bad "an export onto a raw file was not refused"
-grep -q "is a raw trace file" "$tmp/err" || bad "the refusal of an export onto a raw file: $(cat "$tmp/err")"
+grep -q "^coalprobe: --json: handmade-transpose/raw-4242.tsv is a raw trace file" "$tmp/err" || bad "the refusal of an export onto a raw file: $(cat "$tmp/err")"
 cmp -s handmade-transpose/raw-4242.tsv "$golden/handmade-transpose/raw-4242.tsv" || bad "the raw file changed"
 "$bin" trace --from-raw handmade-transpose --csv same.txt -o same.txt >/dev/null 2>"$tmp/err"
 [ $? -eq 2 ] || bad "trace --csv onto -o was not refused"
