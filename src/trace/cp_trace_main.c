@@ -1,6 +1,8 @@
 /* cp_trace_main.c: coalprobe trace: the command line, then the program run under the injection
  * library (or recorded raw files read back with --from-raw), the report written after the
- * program ended, the gate, and the exit status (the program's when it failed). */
+ * program ended (and the reports beside it), the gate, and the exit status (the program's when it
+ * failed). One file of over 800 lines: every step reads the parsed command line (cp_trace_cli)
+ * and the signal that stops the report side, which stay private to it. */
 #define _POSIX_C_SOURCE 200809L
 #include "cp_trace.h"
 #include "cp_trace_launch.h"
