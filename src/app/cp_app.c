@@ -223,10 +223,11 @@ static int cp_app_counters(const cp_backend *backend, void *state, const cp_conf
  * when a signal arrives: *done tells how many configurations were finished. */
 static int cp_app_measure_all(const cp_backend *backend, void *state, const cp_config *configs,
                               const cp_prediction *preds, cp_row *rows, cp_measurement *meas,
-                              size_t n, size_t *done, const cp_device_info *dev, cp_status *st)
+                              size_t n, size_t *done, const cp_device_info *dev, int quiet,
+                              cp_status *st)
 {
     cp_progress progress;
-    cp_progress_start(&progress, "measuring");
+    cp_progress_start(&progress, "measuring", quiet);
     *done = 0;
     size_t measured = 0, beyond = 0;
     for (size_t i = 0; i < n; i++) {
@@ -315,7 +316,7 @@ static int cp_app_say_interrupted(const cp_output *out, size_t done, size_t n)
  * counters (--require-counters, --check), which the sweep's end decides about. */
 static int cp_app_streams(const cp_options *o, const cp_output *out)
 {
-    return o->model_only && !o->explain && !o->require_counters && !o->check &&
+    return o->model_only && !o->explain && !o->require_counters && !o->check && !o->exports.n &&
            (o->format == CP_FORMAT_CSV || (o->format == CP_FORMAT_JSON && !out->direct));
 }
 
@@ -360,8 +361,7 @@ static int cp_app_predict_range(const cp_config *configs, size_t from, size_t to
     cp_phase_begin(CP_PHASE_MODEL);
     while (from + j < to && !cp_parallel_cancelled()) {
         size_t i = from + j;
-        if (i % 256 == 0)
-            cp_progress_update(progress, i, n, &configs[i]);
+        cp_progress_update(progress, i, n, &configs[i]);
         rows[j].config = configs[i];
         rc = cp_model_predict(&configs[i], &rows[j].predicted, st);
         if (rc != CP_EXIT_OK && cp_parallel_cancelled()) { /* cut short: left out */
@@ -397,7 +397,7 @@ static int cp_app_stream_chunks(cp_app_stream_run *s, cp_status *st)
 {
     int rc = CP_EXIT_OK;
     cp_progress progress;
-    cp_progress_start(&progress, "predicting");
+    cp_progress_start(&progress, "predicting", s->o->quiet);
     while (rc == CP_EXIT_OK && s->done < s->n && !cp_parallel_cancelled()) {
         size_t to = s->n - s->done < s->cap ? s->n : s->done + s->cap;
         size_t k = 0;
@@ -506,10 +506,10 @@ static int cp_app_check_counters(const cp_options *o, const void *state, const c
  * carry timings only and notes the device. */
 static int cp_app_measure(const cp_backend *backend, void *state, const cp_config *configs,
                           const cp_prediction *preds, cp_row *rows, cp_measurement *meas, size_t n,
-                          size_t *done, cp_status *refusal, const cp_device_info *dev,
+                          size_t *done, cp_status *refusal, const cp_device_info *dev, int quiet,
                           cp_status *st)
 {
-    CP_TRY(cp_app_measure_all(backend, state, configs, preds, rows, meas, n, done, dev, st));
+    CP_TRY(cp_app_measure_all(backend, state, configs, preds, rows, meas, n, done, dev, quiet, st));
     for (size_t i = 0; i < *done; i++) /* where each working set likely lives, on this device */
         cp_model_estimate_regime(&rows[i].predicted, cp_arch_from_cc(dev->cc_major, dev->cc_minor),
                                  dev->l2_bytes);
@@ -527,12 +527,24 @@ static int cp_app_measure(const cp_backend *backend, void *state, const cp_confi
     return CP_EXIT_OK;
 }
 
-/* Writes the report of `done` rows (of n) through the output; a report cut short by a signal
- * exits with the signal's status, and one with no rows at all writes nothing. */
+/* The table's layout for the main output: the width of the terminal it goes to (100 columns
+ * for a file), every column with --wide, colours by --color. */
+static cp_report_view cp_app_view(const cp_options *o, const cp_output *out)
+{
+    int fd = out->path ? -1 : STDOUT_FILENO;
+    return (cp_report_view){.width = o->wide ? 0 : cp_term_width(fd),
+                            .wide = o->wide,
+                            .color = cp_term_color(o->color, fd)};
+}
+
+/* Writes the report of `done` rows (of n) through the output and the exports beside it (which
+ * are renamed into place once the main report is); a report cut short by a signal exits with
+ * the signal's status, and one with no rows at all writes nothing. */
 static int cp_app_write_report(const cp_options *o, const char *command, const cp_device_info *dev,
                                const cp_report *several, const cp_row *rows, size_t done, size_t n,
-                               cp_output *out, cp_status *st)
+                               cp_output *out, cp_exports *ex, cp_status *st)
 {
+    cp_report_view view = cp_app_view(o, out);
     cp_report report = {.tool_version = CP_VERSION,
                         .command = command,
                         .device = dev,
@@ -541,17 +553,22 @@ static int cp_app_write_report(const cp_options *o, const char *command, const c
                         .mixed_devices = several ? several->mixed_devices : 0,
                         .rows = rows,
                         .nrows = done,
-                        .incomplete = cp_parallel_cancelled() != 0};
+                        .incomplete = cp_parallel_cancelled() != 0,
+                        .view = &view};
     if (report.incomplete && done == 0) /* nothing to report: the old file stays as it was */
         return cp_app_say_interrupted(out, 0, n);
     cp_phase_begin(CP_PHASE_REPORT);
-    int rc = cp_output_begin(out, st);
+    int rc = cp_exports_write(ex, cp_report_export, &report, st);
+    if (rc == CP_EXIT_OK)
+        rc = cp_output_begin(out, st);
     cp_app_temp_path = out->temp_path; /* a second signal removes it */
     if (rc == CP_EXIT_OK)
         rc = cp_report_write(out->file, o->format, &report, st);
     cp_phase_end();
     cp_app_temp_path = NULL; /* the output's names are freed now; a second signal exits */
     rc = cp_output_close(out, rc, st);
+    if (rc == CP_EXIT_OK)
+        rc = cp_exports_commit(ex, st);
     if (rc == CP_EXIT_OK && report.incomplete)
         rc = cp_app_say_interrupted(out, done, n);
     return rc;
@@ -596,7 +613,8 @@ static void cp_app_settle_devices(cp_row *rows, const cp_measurement *meas, size
  * report is written. */
 static int cp_app_run_devices(const cp_options *o, const char *command, const cp_backend *backend,
                               const cp_config *configs, const cp_prediction *preds, cp_row *rows,
-                              cp_measurement *meas, size_t n, cp_output *out, cp_status *st)
+                              cp_measurement *meas, size_t n, cp_output *out, cp_exports *ex,
+                              cp_status *st)
 {
     cp_backend_options bo;
     cp_app_backend_options(o, configs, preds, n, &bo);
@@ -607,7 +625,7 @@ static int cp_app_run_devices(const cp_options *o, const char *command, const cp
         cp_status none;
         cp_status_clear(&none);
         CP_TRY(cp_app_check_counters(o, NULL, &none, st));
-        return cp_app_write_report(o, command, NULL, NULL, rows, n, n, out, st);
+        return cp_app_write_report(o, command, NULL, NULL, rows, n, n, out, ex, st);
     }
     cp_report several = {0};
     several.devices = cp_devices_info(devs, &several.ndevices, &several.mixed_devices);
@@ -616,7 +634,7 @@ static int cp_app_run_devices(const cp_options *o, const char *command, const cp
         if (several.devices[k].name[0])
             first = &several.devices[k];
     cp_app_settle_devices(rows, meas, done, &several);
-    int rc = cp_app_write_report(o, command, first, &several, rows, done, n, out, st);
+    int rc = cp_app_write_report(o, command, first, &several, rows, done, n, out, ex, st);
     if (rc == CP_EXIT_OK && o->check)
         rc = cp_app_check_matches(configs, meas, done, st);
     if (rc == CP_EXIT_OK)
@@ -628,7 +646,8 @@ static int cp_app_run_devices(const cp_options *o, const char *command, const cp
 /* A run that holds every row: predicts them all, measures them on the GPU unless --model (or
  * no GPU), writes the report, and with --check compares the counts. */
 static int cp_app_run_held(const cp_options *o, const char *command, const cp_backend *backend,
-                           const cp_config *configs, size_t n, cp_output *out, cp_status *st)
+                           const cp_config *configs, size_t n, cp_output *out, cp_exports *ex,
+                           cp_status *st)
 {
     int rc = CP_EXIT_OK;
     cp_row *rows = calloc(n, sizeof *rows);
@@ -647,7 +666,7 @@ static int cp_app_run_held(const cp_options *o, const char *command, const cp_ba
     }
     cp_app_say_model_cost(configs, n);
     cp_progress progress;
-    cp_progress_start(&progress, "predicting");
+    cp_progress_start(&progress, "predicting", o->quiet);
     rc = cp_app_predict_range(configs, 0, n, n, rows, &progress, &done, st);
     cp_progress_clear(&progress);
     if (rc != CP_EXIT_OK)
@@ -657,7 +676,7 @@ static int cp_app_run_held(const cp_options *o, const char *command, const cp_ba
 
     if (!o->model_only && backend && !cp_parallel_cancelled() &&
         (o->devices_all || o->ndevices > 0)) {
-        rc = cp_app_run_devices(o, command, backend, configs, preds, rows, meas, n, out, st);
+        rc = cp_app_run_devices(o, command, backend, configs, preds, rows, meas, n, out, ex, st);
         goto done;
     }
     if (!o->model_only && backend && !cp_parallel_cancelled()) {
@@ -668,15 +687,17 @@ static int cp_app_run_held(const cp_options *o, const char *command, const cp_ba
     rc = cp_app_check_counters(o, state, &refusal, st);
     if (rc == CP_EXIT_OK && state)
         rc = cp_app_measure(backend, state, configs, preds, rows, meas, n, &done, &refusal, &dev,
-                            st);
+                            o->quiet, st);
     if (rc == CP_EXIT_OK)
-        rc = cp_app_write_report(o, command, state ? &dev : NULL, NULL, rows, done, n, out, st);
+        rc = cp_app_write_report(o, command, state ? &dev : NULL, NULL, rows, done, n, out, ex,
+                                 st);
     if (rc == CP_EXIT_OK && o->check)
         rc = cp_app_check_matches(configs, meas, n, st);
 
 done:
     cp_app_restore_signals(old_actions);
     cp_output_abort(out);
+    cp_exports_abort(ex);
     if (backend && state) {
         cp_phase_begin(CP_PHASE_TEARDOWN);
         backend->close(state);
@@ -732,6 +753,11 @@ int cp_app_run(cp_options *o, const char *command, const cp_backend *backend, cp
                 absent.count == 1 ? "" : "s", absent.reason);
     cp_output out;
     int rc = cp_output_open(&out, o->output, st);
+    if (rc == CP_EXIT_OK) {
+        rc = cp_exports_open(&o->exports, o->output, st);
+        if (rc != CP_EXIT_OK)
+            cp_output_abort(&out);
+    }
     if (rc == CP_EXIT_OK && o->explain) {
         rc = cp_output_begin(&out, st);
         if (rc == CP_EXIT_OK)
@@ -740,7 +766,7 @@ int cp_app_run(cp_options *o, const char *command, const cp_backend *backend, cp
     } else if (rc == CP_EXIT_OK && cp_app_streams(o, &out)) {
         rc = cp_app_run_streamed(o, command, configs, n, &out, st); /* memory bounded by a chunk */
     } else if (rc == CP_EXIT_OK) {
-        rc = cp_app_run_held(o, command, backend, configs, n, &out, st);
+        rc = cp_app_run_held(o, command, backend, configs, n, &out, &o->exports, st);
     }
     free(configs);
     return rc;

@@ -44,7 +44,12 @@ enum {
     OPT_PARAM,
     OPT_DEVICES,
     OPT_MIXED,
+    OPT_WIDE,
+    OPT_COLOR,
+    OPT_QUIET,
+    OPT_EXPORT, /* --json FILE, ...: OPT_EXPORT + the index of cp_report_exporter_get */
 };
+#define CP_CLI_MAX_OPTIONS 64
 _Static_assert(OPT_SIZE == OPT_STRIDE + CP_PARAM_COUNT,
                "the OPT_* of the parameters follow cp_param");
 
@@ -85,8 +90,26 @@ static const struct option cp_cli_options[] = {
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {"verbose", no_argument, NULL, 'v'},
+    {"wide", no_argument, NULL, OPT_WIDE},
+    {"color", required_argument, NULL, OPT_COLOR},
+    {"quiet", no_argument, NULL, OPT_QUIET},
     {NULL, 0, NULL, 0},
 };
+
+/* cp_cli_options and one option per exporter (--json FILE, ...), built once. */
+static const struct option *cp_cli_all_options(void)
+{
+    static struct option all[CP_CLI_MAX_OPTIONS];
+    if (!all[0].name) {
+        const char *names[CP_EXPORTS_MAX];
+        size_t n = 0;
+        for (; cp_report_exporter_get(n) && n < CP_EXPORTS_MAX; n++)
+            names[n] = cp_report_exporter_get(n)->option;
+        if (cp_exports_getopt(all, CP_CLI_MAX_OPTIONS, cp_cli_options, names, n, OPT_EXPORT) != 0)
+            abort(); /* CP_CLI_MAX_OPTIONS is too small: a bug caught by every test */
+    }
+    return all;
+}
 
 /* The descriptor's entry for parameter p in family f; when f does not sweep p (an error
  * cp_cli_validate reports once the values are read), the first family's that does. */
@@ -204,6 +227,10 @@ static int *cp_cli_flag(cp_options *o, int opt)
         return &o->show_version;
     case 'v':
         return &o->verbose;
+    case OPT_WIDE:
+        return &o->wide;
+    case OPT_QUIET:
+        return &o->quiet;
     default:
         return NULL;
     }
@@ -274,7 +301,19 @@ static int cp_cli_apply(cp_options *o, int opt, const char *arg, int *given, cp_
         return CP_EXIT_OK;
     case OPT_PARAM:
         return cp_cli_apply_expr(o, opt, arg, st);
+    case OPT_COLOR: {
+        int mode = cp_term_color_parse(arg);
+        if (mode < 0)
+            return cp_status_usage(st, "--color takes never, auto (the default) or always",
+                                   "--color: '%s' is not never, auto or always", arg);
+        o->color = (cp_color_mode)mode;
+        return CP_EXIT_OK;
+    }
     default:
+        if (opt >= OPT_EXPORT && cp_report_exporter_get((size_t)(opt - OPT_EXPORT))) {
+            const cp_report_exporter *x = cp_report_exporter_get((size_t)(opt - OPT_EXPORT));
+            return cp_exports_add(&o->exports, x->option, arg, (int)x->format, st);
+        }
         return cp_status_set(st, CP_EXIT_USAGE, "internal error: option %d", opt);
     }
 }
@@ -323,6 +362,13 @@ static int cp_cli_validate(cp_options *o, const int *given, cp_status *st)
                        cp_report_format_name(o->format));
         return CP_EXIT_USAGE;
     }
+    if (o->explain && o->exports.n) {
+        cp_status_set(st, CP_EXIT_USAGE, "--explain draws pictures and writes no --%s report",
+                      o->exports.items[0].option);
+        cp_status_hint(st, "drop --explain for a report, or --%s for the pictures",
+                       o->exports.items[0].option);
+        return CP_EXIT_USAGE;
+    }
     if (o->check && (o->model_only || o->no_counters))
         return cp_status_usage(st, "--check compares measured counters with the model",
                                "--check cannot be combined with %s",
@@ -347,7 +393,7 @@ static int cp_cli_parse_command(int argc, char **argv, cp_options *o, int *first
                                   f ? ", " : "commands are ", cp_config_family_name((cp_family)f),
                                   f ? "" : " (the default)");
         if (k < sizeof commands)
-            snprintf(commands + k, sizeof commands - k, ", compare and doctor");
+            snprintf(commands + k, sizeof commands - k, ", compare, show and doctor");
         return cp_status_usage(st, commands, "unknown command '%s'", argv[1]);
     }
     *first = 2;
@@ -366,7 +412,7 @@ static int cp_cli_check_option(const cp_options *o, int opt, const char *word, u
     }
     if (opt == ':')
         return cp_status_usage(st, "see coalprobe --help", "option '%s' needs a value", word);
-    int rc = opt == OPT_PARAM ? CP_EXIT_OK : cp_sweep_once(cp_cli_options, opt, seen, st);
+    int rc = opt == OPT_PARAM ? CP_EXIT_OK : cp_sweep_once(cp_cli_all_options(), opt, seen, st);
     if (rc != CP_EXIT_OK && opt >= OPT_STRIDE && opt < OPT_STRIDE + CP_PARAM_COUNT &&
         !(opt == OPT_INDEX && cp_family_get(o->family)->takes_index)) {
         cp_param p = (cp_param)(opt - OPT_STRIDE);
@@ -428,7 +474,7 @@ int cp_cli_parse(int argc, char **argv, cp_options *o, cp_status *st)
     char **args = argv + first - 1;
     int nargs = argc - first + 1;
     int opt;
-    while ((opt = getopt_long(nargs, args, ":o:hVv", cp_cli_options, NULL)) != -1) {
+    while ((opt = getopt_long(nargs, args, ":o:hVv", cp_cli_all_options(), NULL)) != -1) {
         CP_TRY(cp_cli_check_option(o, opt, args[optind - 1], &seen, st));
         CP_TRY(cp_cli_apply(o, opt, optarg, given, st));
     }
@@ -521,6 +567,36 @@ void cp_cli_free(cp_options *o)
     o->expr = NULL;
 }
 
+/* The Output section of --help: the formats, -o, the reports beside the main one (one line
+ * per exporter), the table's width and colours, progress. */
+static void cp_cli_print_output_help(FILE *out)
+{
+    fputs("\n"
+          "Output:\n"
+          "  --format FMT      table, json, csv, vega-lite (a chart spec) or html (a page\n"
+          "                    that draws the lanes, sectors and charts; default table)\n"
+          "  -o, --output FILE write the report to FILE ('-' is standard output): a file\n"
+          "                    is replaced whole once the report is complete (its mode\n"
+          "                    kept; new files follow the umask); a link is followed; a\n"
+          "                    FIFO or device such as /dev/null is written in place\n"
+          "  --explain         draw which lanes of a warp land on which line and sector\n"
+          "  --warp W          the warp --explain draws (default 0)\n",
+          out);
+    for (size_t i = 0; cp_report_exporter_get(i); i++) {
+        char opt[32];
+        snprintf(opt, sizeof opt, "--%s FILE", cp_report_exporter_get(i)->option);
+        fprintf(out, "  %-17s also write %s to FILE (as -o)\n", opt,
+                cp_report_exporter_get(i)->help);
+    }
+    fputs("  --wide            every column of the table (default: as many as fit the\n"
+          "                    terminal, or 100 columns; a line under it names the others)\n"
+          "  --color WHEN      never, auto (default: on a terminal, unless NO_COLOR is set)\n"
+          "                    or always\n"
+          "  --quiet           no progress on stderr (a terminal's line, or a line every\n"
+          "                    10 s elsewhere)\n",
+          out);
+}
+
 void cp_cli_print_help(FILE *out)
 {
     fputs("coalprobe: predicts and measures how a warp's memory accesses coalesce into\n"
@@ -543,17 +619,8 @@ void cp_cli_print_help(FILE *out)
           out);
     for (int f = 0; cp_family_get((cp_family)f); f++)
         fputs(cp_family_get((cp_family)f)->help, out);
+    cp_cli_print_output_help(out);
     fputs("\n"
-          "Output:\n"
-          "  --format FMT      table, json, csv, vega-lite (a chart spec) or html (a page\n"
-          "                    that draws the lanes, sectors and charts; default table)\n"
-          "  -o, --output FILE write the report to FILE ('-' is standard output): a file\n"
-          "                    is replaced whole once the report is complete (its mode\n"
-          "                    kept; new files follow the umask); a link is followed; a\n"
-          "                    FIFO or device such as /dev/null is written in place\n"
-          "  --explain         draw which lanes of a warp land on which line and sector\n"
-          "  --warp W          the warp --explain draws (default 0)\n"
-          "\n"
           "Measurement:\n"
           "  --model           model only: never touch the GPU\n"
           "  --device N        the CUDA device to use (default 0)\n"

@@ -48,6 +48,10 @@ typedef struct cp_options {
     int allow_large_sweep; /* more than CP_PLAN_MAX_CONFIGS configurations */
     int show_help, show_version, show_list;
     int verbose; /* --verbose: the time breakdown on stderr at the end */
+    int wide;    /* --wide: the table with every column, however wide */
+    cp_color_mode color;
+    int quiet;          /* --quiet: no progress line */
+    cp_exports exports; /* --json FILE, --csv FILE, ...: reports beside the main one */
 } cp_options;
 
 /* What `coalprobe compare` is asked to do. */

@@ -518,7 +518,7 @@ int cp_devices_measure(const cp_options *o, const cp_backend *backend, const cp_
     rc = cp_devices_start(d, &no_device, st);
     if (rc == CP_EXIT_OK) {
         cp_progress progress;
-        cp_progress_start(&progress, "measuring");
+        cp_progress_start(&progress, "measuring", o->quiet);
         cp_devices_work(&d->w[0], &progress);
         cp_progress_clear(&progress);
     }

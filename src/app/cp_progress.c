@@ -1,20 +1,72 @@
-/* cp_progress.c: the progress line on stderr, with an estimate of the time left. */
+/* cp_progress.c: progress on stderr, with an estimate of the time left: a line redrawn on a
+ * terminal, a plain line every few seconds elsewhere. */
 #define _POSIX_C_SOURCE 200809L
 #include "cp_progress.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #define CP_PROGRESS_WIDTH 79 /* the line never wraps on an 80-column terminal */
 
-void cp_progress_start(cp_progress *p, const char *verb)
+/* The plain lines' interval: COALPROBE_PROGRESS_INTERVAL when it is a number of seconds. */
+static double cp_progress_interval(void)
+{
+    const char *env = getenv("COALPROBE_PROGRESS_INTERVAL");
+    char *end = NULL;
+    double v = env && *env ? strtod(env, &end) : NAN;
+    return end && !*end && v >= 0 && v < 1e9 ? v : CP_PROGRESS_INTERVAL;
+}
+
+void cp_progress_start_on(cp_progress *p, const char *verb, FILE *out, int terminal,
+                          double interval, double (*now)(void))
 {
     memset(p, 0, sizeof *p);
-    p->enabled = isatty(STDERR_FILENO);
-    p->start = p->last = cp_phase_now();
+    p->enabled = terminal;
+    p->plain = !terminal;
+    p->out = out;
+    p->now = now;
+    p->interval = interval;
+    p->start = p->last = now();
     p->verb = verb;
+}
+
+void cp_progress_start(cp_progress *p, const char *verb, int quiet)
+{
+    cp_progress_start_on(p, verb, stderr, isatty(STDERR_FILENO), cp_progress_interval(),
+                         cp_phase_now);
+    if (quiet)
+        p->enabled = p->plain = 0;
+}
+
+/* "less than 1 s", "45 s", "3 m 10 s", "2 h 5 m". */
+static void cp_progress_duration(char *buf, size_t len, double s)
+{
+    unsigned long t = (unsigned long)(s + 0.5);
+    if (t == 0)
+        snprintf(buf, len, "less than 1 s");
+    else if (t < 60)
+        snprintf(buf, len, "%lu s", t);
+    else if (t < 3600)
+        snprintf(buf, len, "%lu m %lu s", t / 60, t % 60);
+    else
+        snprintf(buf, len, "%lu h %lu m", t / 3600, t / 60 % 60);
+}
+
+void cp_progress_format_plain(char *buf, size_t len, size_t done, size_t total, const char *verb,
+                              double elapsed_s)
+{
+    char left[48] = "";
+    if (done > 0 && done < total) {
+        cp_progress_duration(left, sizeof left - 8,
+                             elapsed_s / (double)done * (double)(total - done));
+        strcat(left, " left");
+    }
+    snprintf(buf, len, "coalprobe: %s configuration %zu/%zu%s%s", verb,
+             done < total ? done + 1 : total, total, left[0] ? ", " : "", left);
 }
 
 void cp_progress_format(char *buf, size_t len, size_t done, size_t total, const char *verb,
@@ -40,16 +92,26 @@ void cp_progress_format(char *buf, size_t len, size_t done, size_t total, const 
 
 void cp_progress_update(cp_progress *p, size_t done, size_t total, const cp_config *c)
 {
-    if (!p->enabled)
+    if (!p->enabled && !p->plain)
         return;
-    double now = cp_phase_now();
+    double now = p->now();
+    if (p->plain) {
+        if (now - p->last < p->interval)
+            return;
+        char line[160];
+        cp_progress_format_plain(line, sizeof line, done, total, p->verb, now - p->start);
+        fprintf(p->out, "%s\n", line);
+        fflush(p->out);
+        p->last = now;
+        return;
+    }
     if (now - p->start < 0.5 || (p->shown && now - p->last < 0.1))
         return;
     char what[160], line[CP_PROGRESS_WIDTH + 1];
     cp_config_describe(c, what, sizeof what);
     cp_progress_format(line, sizeof line, done, total, p->verb, what, now - p->start);
-    fprintf(stderr, "\r\033[K%s", line);
-    fflush(stderr);
+    fprintf(p->out, "\r\033[K%s", line);
+    fflush(p->out);
     p->shown = 1;
     p->last = now;
 }
@@ -57,8 +119,8 @@ void cp_progress_update(cp_progress *p, size_t done, size_t total, const cp_conf
 void cp_progress_clear(cp_progress *p)
 {
     if (p->shown) {
-        fprintf(stderr, "\r\033[K");
-        fflush(stderr);
+        fprintf(p->out, "\r\033[K");
+        fflush(p->out);
     }
     p->shown = 0;
 }

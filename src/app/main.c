@@ -8,6 +8,7 @@
 
 #include "cp_app.h"
 #include "cp_doctor.h"
+#include "cp_show_main.h"
 #include "measure/cp_measure.h"
 #include "cp_cli.h"
 #include "report/cp_report.h"
@@ -122,6 +123,10 @@ int main(int argc, char **argv)
     if (argc > 1 && strcmp(argv[1], "doctor") == 0) {
         free(command);
         return cp_doctor_main(argc, argv);
+    }
+    if (argc > 1 && strcmp(argv[1], "show") == 0) {
+        free(command);
+        return cp_show_main(argc, argv);
     }
     if (argc > 1 && strcmp(argv[1], "compare") == 0) {
         int rc = cp_main_compare(argc, argv, command ? command : "coalprobe compare");

@@ -1,5 +1,6 @@
 /* cp_base.h: the base layer's face: status and exit codes, the sweep grammar and the number
  * parsers under it, the output files every report is written to, whether two paths are one file,
+ * the reports written beside the main one, a terminal's width and colours,
  * the parallel loop the model spreads over the CPUs, the --verbose time breakdown, a growing
  * string, a string-keyed hash table, loading a shared library on demand, and CP_COUNT_OF.
  * Depends on nothing else in coalprobe. */
@@ -7,6 +8,7 @@
 #define CP_BASE_H
 
 #include "cp_dl.h"
+#include "cp_exports.h"
 #include "cp_number.h"
 #include "cp_output.h"
 #include "cp_parallel.h"
@@ -16,6 +18,7 @@
 #include "cp_strbuf.h"
 #include "cp_sweep.h"
 #include "cp_table.h"
+#include "cp_term.h"
 #include "cp_text.h"
 
 /* The number of elements of array a (an array, not a pointer). */

@@ -1,5 +1,5 @@
-/* cp_text.c: whole files read as text, shell-quoted command lines, CSV fields and text made safe
- * for a terminal, shared by every report. */
+/* cp_text.c: whole files read as text, shell-quoted command lines, CSV fields, wrapped text and
+ * text made safe for a terminal, shared by every report. */
 #include "cp_text.h"
 
 #include <errno.h>
@@ -225,4 +225,23 @@ void cp_text_csv_end_line(cp_text_csv_line *l)
 {
     fputc('\n', l->out);
     l->ncells = 0;
+}
+
+void cp_text_wrap(FILE *out, const char *text, size_t width, const char *rest)
+{
+    const char *prefix = "";
+    do {
+        size_t room = width > strlen(prefix) ? width - strlen(prefix) : 1, len = strlen(text);
+        if (width && len > room) {
+            size_t cut = room;
+            while (cut > 0 && text[cut] != ' ')
+                cut--;
+            len = cut ? cut : room;
+        }
+        fprintf(out, "%s%.*s\n", prefix, (int)len, text);
+        text += len;
+        while (*text == ' ')
+            text++;
+        prefix = rest;
+    } while (*text);
 }

@@ -1,5 +1,6 @@
 /* cp_text.h: text the reports and messages share: a whole file read as text, a command line
- * written back as a shell would read it, one CSV field, and text made safe for a terminal. */
+ * written back as a shell would read it, one CSV field, text wrapped to a width, and text made safe
+ * for a terminal. */
 #ifndef CP_TEXT_H
 #define CP_TEXT_H
 
@@ -44,6 +45,11 @@ typedef struct cp_text_csv_line {
 } cp_text_csv_line;
 void cp_text_csv_cell(cp_text_csv_line *l, const char *text);
 void cp_text_csv_end_line(cp_text_csv_line *l);
+
+/* Writes text and a line break, wrapped at spaces to lines of at most width characters (0: one
+ * line), every line after the first starting with `rest` (which counts toward the width); a word
+ * longer than a line is cut. */
+void cp_text_wrap(FILE *out, const char *text, size_t width, const char *rest);
 
 /* Text from outside coalprobe (a traced program's arguments, kernel names from raw files, strings
  * of a compared report) made safe to show on a terminal: every control character (C0, DEL, and

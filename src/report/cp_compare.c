@@ -2,6 +2,7 @@
  * (src/report/cp_compare_core.c), matched by pattern and config, its counts judged exactly and
  * its times and rates within a tolerance. */
 #include "cp_compare.h"
+#include "cp_report.h"
 
 #include <cjson/cJSON.h>
 #include <ctype.h>
@@ -131,6 +132,12 @@ static int cp_compare_check_report(cp_compare_doc *d, cp_status *st)
     const cJSON *root = d->root;
     if (!cJSON_IsObject(root))
         return cp_compare_not_report(d, "it is not a JSON object", st);
+    char why[300];
+    cp_report_kind kind = cp_report_identify(root, NULL, why, sizeof why);
+    if (kind == CP_REPORT_KIND_NONE && !cJSON_GetObjectItemCaseSensitive(root, "error"))
+        return cp_compare_not_report(d, why, st); /* a chart, a timeline, doctor's report... */
+    if (kind == CP_REPORT_KIND_COMPARE || kind == CP_REPORT_KIND_TRACE_COMPARE)
+        return cp_compare_not_report(d, "it is the output of coalprobe compare, not a report", st);
     const cJSON *version = cJSON_GetObjectItemCaseSensitive(root, "schema_version");
     if (!cJSON_IsNumber(version))
         return cp_compare_not_report(d, "it has no \"schema_version\"", st);
@@ -195,6 +202,10 @@ static int cp_compare_load(void *report, const char *path, cp_status *st)
     const char *end = NULL;
     /* length + 1: cJSON wants the terminating NUL inside the buffer */
     d->root = strlen(d->text) == len ? cJSON_ParseWithLengthOpts(d->text, len + 1, &end, 1) : NULL;
+    char why[300];
+    if (!d->root && cp_report_identify(NULL, d->text, why, sizeof why) == CP_REPORT_KIND_NONE &&
+        strcmp(why, "it is not JSON") != 0) /* a CSV report names itself */
+        return cp_compare_not_report(d, why, st);
     if (!d->root) {
         size_t at = end && end >= d->text ? (size_t)(end - d->text) : strlen(d->text);
         cp_status_set(st, CP_EXIT_USAGE, "'%s' is not JSON (error near byte %zu)", d->path, at);

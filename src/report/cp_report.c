@@ -1,5 +1,5 @@
-/* cp_report.c: report format names, the writer dispatch, the row-by-row stream (JSON, CSV), and
- * helpers shared by the writers. */
+/* cp_report.c: report format names, the writer dispatch, the exporters (--json FILE, ...), the
+ * row-by-row stream (JSON, CSV), and helpers shared by the writers. */
 #include "cp_report.h"
 #include "cp_report_util.h"
 
@@ -21,6 +21,23 @@ int cp_report_format_parse(const char *name)
         if (strcmp(name, cp_report_format_names[f]) == 0)
             return f;
     return -1;
+}
+
+static const cp_report_exporter cp_report_exporters[] = {
+    {"json", CP_FORMAT_JSON, "the JSON report"},
+    {"csv", CP_FORMAT_CSV, "the CSV report"},
+    {"vega-lite", CP_FORMAT_VEGALITE, "the Vega-Lite chart"},
+    {"html", CP_FORMAT_HTML, "the HTML page (docs/page.md)"},
+};
+
+const cp_report_exporter *cp_report_exporter_get(size_t i)
+{
+    return i < CP_COUNT_OF(cp_report_exporters) ? &cp_report_exporters[i] : NULL;
+}
+
+int cp_report_export(FILE *out, int fmt, const void *report, cp_status *st)
+{
+    return cp_report_write(out, (cp_format)fmt, report, st);
 }
 
 int cp_report_write(FILE *out, cp_format fmt, const cp_report *r, cp_status *st)

@@ -1,6 +1,6 @@
 /* cp_report.h: a run's results (one row per configuration: predicted beside measured) and
  * the writers that print them as a table, JSON or CSV. The report layer's face: it also brings
- * --explain (cp_explain.h) and coalprobe compare (cp_compare.h). */
+ * --explain (cp_explain.h), coalprobe compare (cp_compare.h) and coalprobe show (cp_show.h). */
 #ifndef CP_REPORT_H
 #define CP_REPORT_H
 
@@ -14,6 +14,7 @@
 #include "cp_explain.h"
 #include "cp_html.h"
 #include "cp_json.h"
+#include "cp_show.h"
 
 #define CP_REPORT_SCHEMA_VERSION 1
 
@@ -43,6 +44,16 @@ typedef struct cp_row {
     int other_differs;
 } cp_row;
 
+/* How the table is laid out for its reader (the other formats ignore it). */
+typedef struct cp_report_view {
+    /* the most characters a line of the table takes (a terminal's width, 100 elsewhere): the
+     * least telling columns are left out to fit, and a line under the table names them; 0: no
+     * limit. A family's parameter columns are never left out. */
+    size_t width;
+    int wide;  /* --wide: every column, none left out (not even those empty in every row) */
+    int color; /* colour the verdicts (match yes, NO) and the notes (ANSI escapes) */
+} cp_report_view;
+
 /* A whole report. The report does not own what it points to. */
 typedef struct cp_report {
     const char *tool_version;     /* e.g. "0.1.0" */
@@ -56,7 +67,26 @@ typedef struct cp_report {
     const cp_row *rows;
     size_t nrows;
     int incomplete; /* 1 when the sweep was interrupted */
+    /* the table's layout; NULL: every column, as wide as it takes (as --wide). Without --wide a
+     * column that shows nothing in any row ("-": a model-only run's measured columns) is left
+     * out. */
+    const cp_report_view *view;
 } cp_report;
+
+/* The reports a run writes beside its main one, an option each (--json FILE, ...; the command
+ * line offers one per entry, cp_exports.h writes them): a new format that writes a file of its
+ * own is one more entry here. */
+typedef struct cp_report_exporter {
+    const char *option; /* "json": --json FILE */
+    cp_format format;
+    const char *help; /* what the file holds, for --help */
+} cp_report_exporter;
+
+/* Exporter i, NULL past the last. */
+const cp_report_exporter *cp_report_exporter_get(size_t i);
+
+/* cp_report_write of the cp_report `report` in format fmt (a cp_format): a cp_exports_writer. */
+int cp_report_export(FILE *out, int fmt, const void *report, cp_status *st);
 
 /* Name of a format ("table", "json", "csv", "vega-lite", "html") and the reverse look-up (-1 if
  * unknown). */
@@ -111,6 +141,28 @@ int cp_report_stream_end(cp_report_stream *s, cp_status *st);
  * with incomplete set. Nothing to do when the stream says true already; CP_EXIT_RUNTIME when
  * the stream is not JSON or the file cannot be rewritten. */
 int cp_report_stream_mark_incomplete(const cp_report_stream *s, const char *path, cp_status *st);
+
+/* A sweep report read back from its JSON document (coalprobe show), for the writers: `report`
+ * points at the rows, measurements and device held here, and into the document, which must
+ * outlive it. */
+typedef struct cp_report_loaded {
+    cp_report report;
+    const char *path; /* the file, for messages */
+    cp_row *rows;
+    cp_measurement *meas;
+    cp_device_info device;
+    struct cp_expr **exprs; /* the expr rows' expressions, parsed once per run of rows */
+    size_t nexprs;
+    cp_counter_gap **gaps; /* each measured row's unavailable counters */
+    size_t ngaps;
+} cp_report_loaded;
+
+/* Reads the sweep report doc (the document of the file at path, checked against its schema)
+ * into r. CP_EXIT_USAGE naming the row for a value this coalprobe cannot take (an unknown
+ * family, an expression it cannot parse, values that disagree), CP_EXIT_RUNTIME when memory
+ * runs out. Free r with cp_report_loaded_free in either case. */
+int cp_report_load(const cJSON *doc, const char *path, cp_report_loaded *r, cp_status *st);
+void cp_report_loaded_free(cp_report_loaded *r);
 
 /* Writes a JSON document {"schema_version":..,"tool":..,"command":..,"error":{..}} for a
  * failure in JSON mode: code, message and hint of st. */

@@ -197,12 +197,17 @@ static const cp_report_column cp_report_async_measured[] = {
 };
 /* clang-format on */
 
-/* The columns of one family's table, with their widths. */
+/* The columns of one family's table, with their widths; those left out to fit a width. */
 typedef struct cp_report_layout {
     cp_report_column params[CP_SHOWN_MAX]; /* the family's parameter columns */
     const cp_report_column *cols[CP_REPORT_TABLE_COLS];
     size_t width[CP_REPORT_TABLE_COLS];
+    int has_value[CP_REPORT_TABLE_COLS]; /* some row shows more than "-" there */
     size_t ncols;
+    const cp_report_column *dropped[CP_REPORT_TABLE_COLS]; /* left out for the width */
+    size_t ndropped;
+    const cp_report_column *all[CP_REPORT_TABLE_COLS]; /* every column, in the table's order */
+    size_t nall;
 } cp_report_layout;
 
 /* One output line, built in memory so that trailing blanks can be dropped. */
@@ -217,6 +222,25 @@ static void cp_report_table_append(cp_report_line *l, const char *s, size_t widt
     int n = snprintf(l->text + l->len, room, left ? "%-*s" : "%*s", (int)width, s);
     if (n > 0)
         l->len += (size_t)n < room ? (size_t)n : room - 1;
+}
+
+/* s in a cell of `width`, the text (not its padding) between the escapes `color` and reset
+ * when color is not NULL. */
+static void cp_report_table_append_colored(cp_report_line *l, const char *s, size_t width, int left,
+                                           const char *color)
+{
+    if (!color) {
+        cp_report_table_append(l, s, width, left);
+        return;
+    }
+    size_t len = strlen(s), pad = width > len ? width - len : 0;
+    if (!left)
+        cp_report_table_append(l, "", pad, 0);
+    cp_report_table_append(l, color, 0, 0);
+    cp_report_table_append(l, s, 0, 0);
+    cp_report_table_append(l, CP_TERM_RESET, 0, 0);
+    if (left)
+        cp_report_table_append(l, "", pad, 0);
 }
 
 /* n copies of c. */
@@ -515,12 +539,22 @@ static void cp_report_table_init_layout(cp_report_layout *lay, cp_family family,
     for (size_t i = 0; i < lay->ncols; i++) {
         size_t top = strlen(lay->cols[i]->top), bottom = strlen(lay->cols[i]->bottom);
         lay->width[i] = top > bottom ? top : bottom;
+        lay->all[i] = lay->cols[i];
     }
+    lay->nall = lay->ncols;
+}
+
+/* The colour of a cell with colours on: the verdict of the match column; NULL for none. */
+static const char *cp_report_table_color(const cp_report_column *col, const char *cell)
+{
+    if (col->cell != CP_REPORT_CELL_MEAS_MATCH)
+        return NULL;
+    return strcmp(cell, "yes") == 0 ? CP_TERM_GREEN : strcmp(cell, "NO") == 0 ? CP_TERM_RED : NULL;
 }
 
 /* One line of one row's cells (or, with row NULL, of the headers' top or bottom halves). */
 static void cp_report_table_write_line(FILE *out, const cp_report_layout *lay, const cp_row *row,
-                                       int top)
+                                       int top, int color)
 {
     cp_report_line line = {.len = 0};
     for (size_t i = 0; i < lay->ncols; i++) {
@@ -531,7 +565,8 @@ static void cp_report_table_write_line(FILE *out, const cp_report_layout *lay, c
         else
             snprintf(cell, sizeof cell, "%s", top ? col->top : col->bottom);
         cp_report_table_append(&line, i ? " " : "", 0, 0);
-        cp_report_table_append(&line, cell, lay->width[i], col->left);
+        cp_report_table_append_colored(&line, cell, lay->width[i], col->left,
+                                       row && color ? cp_report_table_color(col, cell) : NULL);
     }
     cp_report_table_emit(out, &line);
 }
@@ -548,7 +583,7 @@ static void cp_report_table_write_groups(FILE *out, const cp_report_layout *lay)
             span += 1 + lay->width[i++];
         const char *label = cp_report_group_labels[group];
         size_t len = label ? strlen(label) : 0;
-        size_t dashes = label && span >= len + 4 ? span - len - 2 : 0;
+        size_t dashes = label && span >= len + 6 ? span - len - 2 : 0; /* 2 a side at least */
         cp_report_table_append(&line, first ? " " : "", 0, 0);
         if (!dashes) {
             cp_report_table_append(&line, label ? label : "", span, 1);
@@ -563,27 +598,183 @@ static void cp_report_table_write_groups(FILE *out, const cp_report_layout *lay)
     cp_report_table_emit(out, &line);
 }
 
-/* Rows [0, n) of one family: widths from their content, the headers, then the rows. */
-static void cp_report_table_write_run(FILE *out, const cp_row *rows, size_t n)
+/* Each column's width from the cells of rows [0, n), and whether one of them shows a value. */
+static void cp_report_table_measure(cp_report_layout *lay, const cp_row *rows, size_t n)
+{
+    for (size_t r = 0; r < n; r++)
+        for (size_t i = 0; i < lay->ncols; i++) {
+            char cell[CP_REPORT_TABLE_CELL];
+            cp_report_table_format_cell(&rows[r], lay->cols[i], cell, sizeof cell);
+            size_t len = strlen(cell);
+            if (len > lay->width[i])
+                lay->width[i] = len;
+            if (strcmp(cell, "-") != 0)
+                lay->has_value[i] = 1;
+        }
+}
+
+/* Removes column i from the layout. */
+static void cp_report_table_remove(cp_report_layout *lay, size_t i)
+{
+    for (size_t k = i; k + 1 < lay->ncols; k++) {
+        lay->cols[k] = lay->cols[k + 1];
+        lay->width[k] = lay->width[k + 1];
+        lay->has_value[k] = lay->has_value[k + 1];
+    }
+    lay->ncols--;
+}
+
+/* The characters a line of the table takes: its columns and the spaces between them, each group
+ * at least as wide as its label over it. */
+static size_t cp_report_table_width(const cp_report_layout *lay)
+{
+    size_t total = 0;
+    for (size_t i = 0; i < lay->ncols;) {
+        cp_report_group group = lay->cols[i]->group;
+        size_t span = lay->width[i++];
+        while (i < lay->ncols && lay->cols[i]->group == group)
+            span += 1 + lay->width[i++];
+        const char *label = cp_report_group_labels[group];
+        size_t len = label ? strlen(label) : 0;
+        total += (total ? 1 : 0) + (span > len ? span : len);
+    }
+    return total;
+}
+
+/* How much a column tells at a glance, for the width rule: the lowest is left out first (the
+ * rightmost of equals), the parameters never. */
+static int cp_report_table_priority(cp_report_cell cell)
+{
+    switch (cell) {
+    case CP_REPORT_CELL_FIELD:
+    case CP_REPORT_CELL_MEAS_GPU: /* a row's numbers belong to its GPU */
+        return 100;
+    case CP_REPORT_CELL_MEAS_REGS:
+    case CP_REPORT_CELL_MEAS_OCCUPANCY:
+        return 1;
+    case CP_REPORT_CELL_MEAS_DRAM_GBS:
+    case CP_REPORT_CELL_MEAS_L1_HIT:
+    case CP_REPORT_CELL_MEAS_SM_ACTIVE:
+        return 2;
+    case CP_REPORT_CELL_PRED_STORE_EFF:
+    case CP_REPORT_CELL_MEAS_L2_HIT:
+    case CP_REPORT_CELL_MEAS_OPCODE:
+        return 3;
+    case CP_REPORT_CELL_PRED_LOAD_EFF:
+    case CP_REPORT_CELL_MEAS_STORE_SPR:
+    case CP_REPORT_CELL_MEAS_PCT_CUBLAS:
+    case CP_REPORT_CELL_PRED_REGIME:
+        return 4;
+    case CP_REPORT_CELL_MEAS_GBS:
+    case CP_REPORT_CELL_MEAS_GFLOPS:
+        return 6;
+    case CP_REPORT_CELL_MEAS_TIME:
+    case CP_REPORT_CELL_MEAS_TIME_MS:
+    case CP_REPORT_CELL_MEAS_MATCH: /* the verdict: the prediction holds */
+        return 7;
+    default: /* the predicted and measured counts per request: the lesson itself */
+        return 8;
+    }
+}
+
+/* The view's rules: without --wide, the columns empty in every row go, then the least telling
+ * ones until the table fits view->width (those are recorded in lay->dropped). */
+static void cp_report_table_fit(cp_report_layout *lay, const cp_report_view *view)
+{
+    if (!view || view->wide)
+        return;
+    for (size_t i = lay->ncols; i-- > 0;)
+        if (lay->cols[i]->cell != CP_REPORT_CELL_FIELD && !lay->has_value[i])
+            cp_report_table_remove(lay, i);
+    while (view->width && cp_report_table_width(lay) > view->width) {
+        size_t worst = lay->ncols;
+        int lowest = cp_report_table_priority(CP_REPORT_CELL_FIELD);
+        for (size_t i = 0; i < lay->ncols; i++) {
+            int p = cp_report_table_priority(lay->cols[i]->cell);
+            if (p <= lowest && p < cp_report_table_priority(CP_REPORT_CELL_FIELD))
+                worst = i, lowest = p;
+        }
+        if (worst == lay->ncols)
+            return; /* the parameters alone: kept, however wide */
+        lay->dropped[lay->ndropped++] = lay->cols[worst];
+        cp_report_table_remove(lay, worst);
+    }
+}
+
+/* Widens the first column of a group narrower than its label, so that the label fits over it. */
+static void cp_report_table_widen_groups(cp_report_layout *lay)
+{
+    for (size_t i = 0; i < lay->ncols;) {
+        size_t first = i;
+        cp_report_group group = lay->cols[i]->group;
+        size_t span = lay->width[i++];
+        while (i < lay->ncols && lay->cols[i]->group == group)
+            span += 1 + lay->width[i++];
+        const char *label = cp_report_group_labels[group];
+        if (label && strlen(label) > span)
+            lay->width[first] += strlen(label) - span;
+    }
+}
+
+/* "(left out to fit 100 columns: predicted st eff; measured DRAM GB/s, regs; --wide shows
+ * them)", wrapped at the width. */
+static void cp_report_table_write_dropped(FILE *out, const cp_report_layout *lay,
+                                          const cp_report_view *view)
+{
+    cp_strbuf b = {0};
+    cp_strbuf_printf(&b, "(left out to fit %zu columns:", view->width);
+    for (int g = CP_REPORT_GROUP_PREDICTED; g <= CP_REPORT_GROUP_MEASURED; g++) {
+        const char *sep = " ";
+        for (size_t i = 0; i < lay->nall; i++) { /* in the table's order */
+            const cp_report_column *c = lay->all[i];
+            int dropped = 0;
+            for (size_t k = 0; k < lay->ndropped; k++)
+                dropped |= lay->dropped[k] == c;
+            if ((int)c->group != g || !dropped)
+                continue;
+            if (*sep == ' ' && b.len && b.data[b.len - 1] != ':')
+                cp_strbuf_str(&b, ";");
+            cp_strbuf_printf(&b, "%s%s%s%s%s", sep, *sep == ' ' ? cp_report_group_labels[g] : "",
+                             *sep == ' ' ? " " : "", c->top, *c->top ? " " : "");
+            cp_strbuf_str(&b, c->bottom);
+            sep = ", ";
+        }
+    }
+    cp_strbuf_str(&b, "; --wide shows them)");
+    if (b.failed) {
+        cp_strbuf_free(&b);
+        return;
+    }
+    if (view->color)
+        fputs(CP_TERM_DIM, out);
+    cp_text_wrap(out, b.data, view->width, "  ");
+    if (view->color)
+        fputs(CP_TERM_RESET, out);
+    cp_strbuf_free(&b);
+}
+
+/* Rows [0, n) of one family: widths from their content, the columns the view keeps, the
+ * headers, the rows, and which columns were left out. */
+static void cp_report_table_write_run(FILE *out, const cp_row *rows, size_t n,
+                                      const cp_report_view *view)
 {
     cp_report_layout lay;
+    memset(&lay, 0, sizeof lay);
     int with_gpu = 0;
     for (size_t r = 0; r < n && !with_gpu; r++)
         with_gpu = rows[r].device != NULL;
     cp_report_table_init_layout(&lay, rows[0].config.family, with_gpu);
-    for (size_t r = 0; r < n; r++)
-        for (size_t i = 0; i < lay.ncols; i++) {
-            char cell[CP_REPORT_TABLE_CELL];
-            cp_report_table_format_cell(&rows[r], lay.cols[i], cell, sizeof cell);
-            size_t len = strlen(cell);
-            if (len > lay.width[i])
-                lay.width[i] = len;
-        }
+    cp_report_table_measure(&lay, rows, n);
+    cp_report_table_fit(&lay, view);
+    cp_report_table_widen_groups(&lay);
+    int color = view && view->color;
     cp_report_table_write_groups(out, &lay);
-    cp_report_table_write_line(out, &lay, NULL, 1);
-    cp_report_table_write_line(out, &lay, NULL, 0);
+    cp_report_table_write_line(out, &lay, NULL, 1, color);
+    cp_report_table_write_line(out, &lay, NULL, 0, color);
     for (size_t r = 0; r < n; r++)
-        cp_report_table_write_line(out, &lay, &rows[r], 0);
+        cp_report_table_write_line(out, &lay, &rows[r], 0, color);
+    if (lay.ndropped)
+        cp_report_table_write_dropped(out, &lay, view);
 }
 
 int cp_report_write_table(FILE *out, const cp_report *r, cp_status *st)
@@ -595,7 +786,7 @@ int cp_report_write_table(FILE *out, const cp_report *r, cp_status *st)
             n++;
         if (i)
             fputc('\n', out);
-        cp_report_table_write_run(out, &r->rows[i], n);
+        cp_report_table_write_run(out, &r->rows[i], n, r->view);
         i += n;
     }
     if (r->ndevices > 0)
@@ -605,7 +796,10 @@ int cp_report_write_table(FILE *out, const cp_report *r, cp_status *st)
                 "noise (--check)%s)\n",
                 r->mixed_devices ? "; GPUs of different kinds: each row's numbers are its GPU's"
                                  : "");
-    if (r->incomplete)
-        fprintf(out, "(incomplete: the sweep was interrupted)\n");
+    if (r->incomplete) {
+        int color = r->view && r->view->color;
+        fprintf(out, "%s(incomplete: the sweep was interrupted)%s\n", color ? CP_TERM_YELLOW : "",
+                color ? CP_TERM_RESET : "");
+    }
     return cp_report_check_stream(out, st);
 }

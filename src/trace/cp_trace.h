@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "base/cp_base.h"
+#include "report/cp_report.h"
 
 /* coalprobe trace [OPTIONS] [--] PROGRAM [ARGS...]: argv[0] is "trace". Runs the program under
  * the injection library (or, with --from-raw DIR, reads recorded raw files), writes the report
@@ -27,5 +28,11 @@ int cp_trace_compare_is_trace(const char *path);
  * cp_compare_files does (3 when something regressed). */
 int cp_trace_compare_files(const char *base_path, const char *new_path, double tolerance, int json,
                            FILE *out, cp_status *st);
+
+/* coalprobe show of a trace report (doc: the document of the file at path, kind "trace"): its
+ * instructions sorted (--sort; excess, sectors, conflicts, wavefronts or any key of an
+ * instruction) and cut to --top per kernel, written as the table (the report's own --top when
+ * none is given), CSV (coalprobe trace's columns) or JSON; no chart (CP_EXIT_USAGE). */
+int cp_trace_show(cJSON *doc, const char *path, const cp_show_options *o, FILE *out, cp_status *st);
 
 #endif

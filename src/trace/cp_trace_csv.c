@@ -58,7 +58,7 @@ static const char *const cp_trace_csv_columns[] = {
 };
 
 /* A number: empty when NAN; an integer when integral; else 6 significant digits. */
-static void cp_trace_csv_number(cp_text_csv_line *l, double v)
+void cp_trace_csv_number(cp_text_csv_line *l, double v)
 {
     char buf[48] = "";
     if (!isfinite(v))
@@ -70,13 +70,18 @@ static void cp_trace_csv_number(cp_text_csv_line *l, double v)
     cp_text_csv_cell(l, buf);
 }
 
+void cp_trace_csv_header(cp_text_csv_line *l)
+{
+    for (size_t c = 0; c < CP_COUNT_OF(cp_trace_csv_columns); c++)
+        cp_text_csv_cell(l, cp_trace_csv_columns[c]);
+    cp_text_csv_end_line(l);
+}
+
 int cp_trace_write_csv(FILE *out, const cp_trace_report *r, cp_status *st)
 {
     errno = 0;
     cp_text_csv_line l = {out, 0};
-    for (size_t c = 0; c < CP_COUNT_OF(cp_trace_csv_columns); c++)
-        cp_text_csv_cell(&l, cp_trace_csv_columns[c]);
-    cp_text_csv_end_line(&l);
+    cp_trace_csv_header(&l);
     for (size_t i = 0; i < r->ninstrs; i++) {
         const cp_trace_instr *in = r->instrs[i];
         const cp_trace_kernel *k = r->instr_kernel[i];

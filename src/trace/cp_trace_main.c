@@ -1,6 +1,8 @@
 /* cp_trace_main.c: coalprobe trace: the command line, then the program run under the injection
  * library (or recorded raw files read back with --from-raw), the report written after the
- * program ended, the gate, and the exit status (the program's when it failed). */
+ * program ended (and the reports beside it), the gate, and the exit status (the program's when it
+ * failed). One file of over 800 lines: every step reads the parsed command line (cp_trace_cli)
+ * and the signal that stops the report side, which stay private to it. */
 #define _POSIX_C_SOURCE 200809L
 #include "cp_trace.h"
 #include "cp_trace_launch.h"
@@ -41,7 +43,9 @@ enum {
     CP_TRACE_OPT_PYTHON_FRAMES,
     CP_TRACE_OPT_PYTHON_STACK,
     CP_TRACE_OPT_NO_SOURCE,
+    CP_TRACE_OPT_EXPORT, /* --json FILE, ...: + the index of cp_trace_exporter_get */
 };
+#define CP_TRACE_MAX_OPTIONS 40
 
 #define CP_TRACE_RANK_SPREAD_DEFAULT 0.25
 #define CP_TRACE_MAX_FROM_RAW 256
@@ -67,6 +71,7 @@ typedef struct cp_trace_cli {
     size_t nfrom_raw;
     char **program; /* argv of the program, NULL-terminated; NULL with --from-raw */
     int nprogram;
+    cp_exports exports; /* --json FILE, --csv FILE, --chrome-trace FILE */
 } cp_trace_cli;
 
 static void cp_trace_print_help(FILE *out)
@@ -93,6 +98,8 @@ static void cp_trace_print_help(FILE *out)
         "  --no-source       html: leave the source files out of the page\n"
         "  -o, --output FILE write the report to FILE (default: standard output, after the\n"
         "                    program's own output)\n"
+        "  --json FILE, --csv FILE, --chrome-trace FILE  also write that report to FILE\n"
+        "                    (as -o), beside the main one\n"
         "  --group-by BY     kernel (default), line (the innermost user Python line),\n"
         "                    callsite (that frame, its stack and NVTX range) or range (the\n"
         "                    NVTX range path): where in the program the excess comes from\n"
@@ -198,22 +205,20 @@ static const struct option cp_trace_long_options[] = {
     {NULL, 0, NULL, 0},
 };
 
-/* --format: table, json, csv, chrome-trace or html. */
-static int cp_trace_parse_format(const char *name, cp_trace_cli *c, cp_status *st)
+/* cp_trace_long_options and one option per exporter (--json FILE, ...), built once. */
+static const struct option *cp_trace_all_options(void)
 {
-    static const char *const names[] = {
-        [CP_TRACE_FORMAT_TABLE] = "table", [CP_TRACE_FORMAT_JSON] = "json",
-        [CP_TRACE_FORMAT_CSV] = "csv",     [CP_TRACE_FORMAT_CHROME] = "chrome-trace",
-        [CP_TRACE_FORMAT_HTML] = "html",
-    };
-    for (size_t f = 0; f < CP_COUNT_OF(names); f++) {
-        if (strcmp(name, names[f]) == 0) {
-            c->format = (cp_trace_format)f;
-            return CP_EXIT_OK;
-        }
+    static struct option all[CP_TRACE_MAX_OPTIONS];
+    if (!all[0].name) {
+        const char *names[CP_EXPORTS_MAX];
+        size_t n = 0;
+        for (; cp_trace_exporter_get(n) && n < CP_EXPORTS_MAX; n++)
+            names[n] = cp_trace_exporter_get(n)->option;
+        if (cp_exports_getopt(all, CP_TRACE_MAX_OPTIONS, cp_trace_long_options, names, n,
+                              CP_TRACE_OPT_EXPORT) != 0)
+            abort(); /* CP_TRACE_MAX_OPTIONS is too small: a bug every test catches */
     }
-    return cp_status_usage(st, "trace writes table, json, csv, chrome-trace or html",
-                           "--format: '%s' is not a format of trace", name);
+    return all;
 }
 
 /* --group-by, --rank-spread, --python-frames, --python-stack. */
@@ -249,6 +254,22 @@ static int cp_trace_parse_where_option(int opt, cp_trace_cli *c, cp_status *st)
     }
 }
 
+/* --format: table or an exporter's format. */
+static int cp_trace_parse_format(cp_trace_cli *c, cp_status *st)
+{
+    if (strcmp(optarg, "table") == 0) {
+        c->format = CP_TRACE_FORMAT_TABLE;
+        return CP_EXIT_OK;
+    }
+    for (size_t i = 0; cp_trace_exporter_get(i); i++)
+        if (strcmp(optarg, cp_trace_exporter_get(i)->option) == 0) {
+            c->format = cp_trace_exporter_get(i)->format;
+            return CP_EXIT_OK;
+        }
+    return cp_status_usage(st, "trace writes table, json, csv, chrome-trace or html",
+                           "--format: '%s' is not a format of trace", optarg);
+}
+
 /* Applies one option getopt_long returned (word: the option as written). */
 static int cp_trace_parse_option(int opt, const char *word, cp_trace_cli *c, cp_status *st)
 {
@@ -279,7 +300,7 @@ static int cp_trace_parse_option(int opt, const char *word, cp_trace_cli *c, cp_
                                    st));
         break;
     case CP_TRACE_OPT_FORMAT:
-        return cp_trace_parse_format(optarg, c, st);
+        return cp_trace_parse_format(c, st);
     case 'o':
         c->output = optarg;
         break;
@@ -315,6 +336,11 @@ static int cp_trace_parse_option(int opt, const char *word, cp_trace_cli *c, cp_
     case ':':
         return cp_status_usage(st, "see coalprobe trace --help", "option '%s' needs a value", word);
     default:
+        if (opt >= CP_TRACE_OPT_EXPORT &&
+            cp_trace_exporter_get((size_t)(opt - CP_TRACE_OPT_EXPORT))) {
+            const cp_trace_exporter *x = cp_trace_exporter_get((size_t)(opt - CP_TRACE_OPT_EXPORT));
+            return cp_exports_add(&c->exports, x->option, optarg, (int)x->format, st);
+        }
         return cp_status_usage(st,
                                "see coalprobe trace --help; put the program after --, e.g. "
                                "coalprobe trace -- ./app --its-option",
@@ -359,9 +385,9 @@ static int cp_trace_parse(int argc, char **argv, cp_trace_cli *c, cp_status *st)
     uint64_t seen = 0; /* seen: the options with a value given so far, each given once */
     /* "+": options end at the first non-option, which is the program */
     for (;;) {
-        while ((opt = getopt_long(argc, argv, "+:o:hv", cp_trace_long_options, NULL)) != -1) {
+        while ((opt = getopt_long(argc, argv, "+:o:hv", cp_trace_all_options(), NULL)) != -1) {
             const char *word = argv[optind - 1];
-            CP_TRY(cp_sweep_once(cp_trace_long_options, opt, &seen, st));
+            CP_TRY(cp_sweep_once(cp_trace_all_options(), opt, &seen, st));
             CP_TRY(cp_trace_parse_option(opt, word, c, st));
             if (c->show_help)
                 return CP_EXIT_OK;
@@ -476,10 +502,11 @@ static void cp_trace_remove_temp_dir(const char *dir)
                 strerror(errno));
 }
 
-/* -o must not name one of the files the report reads (or that the traced processes write):
+/* -o (flag: or --json, ...) must not name one of the files the report reads (or that the traced
+ * processes write):
  * a raw file name inside dir, or the same file as one of dir's raw files (a link to it). */
-static int cp_trace_check_output(const char *output, const char *dir, const char *option,
-                                 cp_status *st)
+static int cp_trace_check_output(const char *flag, const char *output, const char *dir,
+                                 const char *option, cp_status *st)
 {
     if (!output || strcmp(output, "-") == 0)
         return CP_EXIT_OK;
@@ -487,8 +514,8 @@ static int cp_trace_check_output(const char *output, const char *dir, const char
                        "outside that directory, e.g. -o report.txt";
     const char *name = NULL;
     if (cp_path_in_directory(output, dir, &name) && cp_trace_is_raw_name(name))
-        return cp_status_usage(st, hint, "-o: %s is a raw trace file of %s %s", output, option,
-                               dir);
+        return cp_status_usage(st, hint, "%s: %s is a raw trace file of %s %s", flag, output,
+                               option, dir);
     DIR *d = opendir(dir);
     if (!d)
         return CP_EXIT_OK; /* reading the directory fails later, with its own message */
@@ -504,12 +531,25 @@ static int cp_trace_check_output(const char *output, const char *dir, const char
         }
         snprintf(path, len, "%s/%s", dir, e->d_name);
         if (cp_path_same_file(output, path))
-            rc = cp_status_usage(st, hint, "-o: %s is the same file as %s, a raw trace file of %s",
-                                 output, path, option);
+            rc = cp_status_usage(st, hint, "%s: %s is the same file as %s, a raw trace file of %s",
+                                 flag, output, path, option);
         free(path);
     }
     closedir(d);
     return rc;
+}
+
+/* cp_trace_check_output of -o and of every file written beside it. */
+static int cp_trace_check_outputs(const cp_trace_cli *c, const char *dir, const char *option,
+                                  cp_status *st)
+{
+    CP_TRY(cp_trace_check_output("-o", c->output, dir, option, st));
+    for (size_t i = 0; i < c->exports.n; i++) {
+        char flag[32];
+        snprintf(flag, sizeof flag, "--%s", c->exports.items[i].option);
+        CP_TRY(cp_trace_check_output(flag, c->exports.items[i].path, dir, option, st));
+    }
+    return CP_EXIT_OK;
 }
 
 /* The signal (SIGINT, SIGTERM) that asked the report side to stop, 0 while none did. */
@@ -556,28 +596,12 @@ static void cp_trace_print_failure(const cp_trace_cli *c, const char *command, c
         cp_report_write_json_error(stdout, CP_VERSION, command, st);
 }
 
-/* cp_html_write_from's writer: the trace report at arg, as JSON. */
-static int cp_trace_write_json_of(FILE *json, void *arg, cp_status *st)
+/* Writes the report r to out in the format asked for, and the exports beside it to their
+ * temporary files. */
+static int cp_trace_write(cp_trace_cli *c, FILE *out, const cp_trace_report *r, cp_status *st)
 {
-    return cp_trace_write_json(json, arg, st);
-}
-
-/* Writes the report r to out in the format asked for. */
-static int cp_trace_write(const cp_trace_cli *c, FILE *out, const cp_trace_report *r, cp_status *st)
-{
-    cp_html_options page = {.no_source = c->no_source};
-    switch (c->format) {
-    case CP_TRACE_FORMAT_HTML: /* drawn from the JSON report */
-        return cp_html_write_from(out, cp_trace_write_json_of, (void *)r, &page, st);
-    case CP_TRACE_FORMAT_JSON:
-        return cp_trace_write_json(out, r, st);
-    case CP_TRACE_FORMAT_CSV:
-        return cp_trace_write_csv(out, r, st);
-    case CP_TRACE_FORMAT_CHROME:
-        return cp_trace_write_chrome(out, r, st);
-    default:
-        return cp_trace_write_table(out, r, st);
-    }
+    CP_TRY(cp_exports_write(&c->exports, cp_trace_export, r, st));
+    return cp_trace_write_format(out, c->format, r, st);
 }
 
 /* Warns of each raw file that could not be read; an error when none could. */
@@ -600,7 +624,7 @@ static int cp_trace_check_readable(const char *dir, const cp_trace *t, cp_status
 
 /* Reads the raw files, analyses them and writes the report to out, each step a phase of
  * cp_phase (--verbose). */
-static int cp_trace_report_dir(const cp_trace_cli *c, const char *dir, cp_trace_run *run,
+static int cp_trace_report_dir(cp_trace_cli *c, const char *dir, cp_trace_run *run,
                                const cp_trace_child *child, FILE *out, cp_trace_report *r,
                                cp_trace *t, cp_status *st)
 {
@@ -626,11 +650,28 @@ static int cp_trace_report_dir(const cp_trace_cli *c, const char *dir, cp_trace_
     cp_phase_begin(CP_PHASE_TRACE_ANALYZE);
     rc = cp_trace_analyze(t, run, &c->report, r, st);
     r->have_opcodes = have_opcodes;
+    r->page_no_source = c->no_source;
     cp_phase_end();
     CP_TRY(rc);
     cp_phase_begin(CP_PHASE_TRACE_WRITE);
     rc = cp_trace_write(c, out, r, st);
     cp_phase_end();
+    return rc;
+}
+
+/* Reads, analyses and writes the report to out, and the exports beside it: renamed into place
+ * once all of them are written. */
+static int cp_trace_write_all(cp_trace_cli *c, const char *dir, cp_trace_run *run,
+                              const cp_trace_child *child, cp_output *out, cp_trace_report *r,
+                              cp_trace *t, cp_status *st)
+{
+    int rc = cp_output_begin(out, st);
+    if (rc == CP_EXIT_OK)
+        rc = cp_trace_report_dir(c, dir, run, child, out->file, r, t, st);
+    if (rc == CP_EXIT_OK)
+        rc = cp_output_commit(out, st);
+    if (rc == CP_EXIT_OK)
+        rc = cp_exports_commit(&c->exports, st);
     return rc;
 }
 
@@ -740,9 +781,9 @@ static int cp_trace_prepare(const cp_trace_cli *c, char *program_path, size_t pr
             rc = cp_trace_find_injection(inject, inject_size, st);
     }
     for (size_t i = 0; i < c->nfrom_raw && rc == CP_EXIT_OK; i++)
-        rc = cp_trace_check_output(c->output, c->from_raw_dirs[i], "--from-raw", st);
+        rc = cp_trace_check_outputs(c, c->from_raw_dirs[i], "--from-raw", st);
     if (rc == CP_EXIT_OK && c->raw_dir) {
-        rc = cp_trace_check_output(c->output, c->raw_dir, "--raw-dir", st);
+        rc = cp_trace_check_outputs(c, c->raw_dir, "--raw-dir", st);
         if (rc != CP_EXIT_OK && raw_dir_created)
             (void)rmdir(c->raw_dir); /* made just now, and still empty */
     }
@@ -849,6 +890,8 @@ int cp_trace_main(int argc, char **argv)
         rc = cp_output_open(&out, c.output, &st);
         out_open = rc == CP_EXIT_OK;
     }
+    if (rc == CP_EXIT_OK)
+        rc = cp_exports_open(&c.exports, c.output, &st);
     const char *dir = c.from_raw ? c.from_raw : c.raw_dir;
     if (rc == CP_EXIT_OK && !dir) {
         rc = cp_trace_make_temp_dir(temp_dir, sizeof temp_dir, &st);
@@ -857,6 +900,7 @@ int cp_trace_main(int argc, char **argv)
     if (rc != CP_EXIT_OK) { /* nothing was run */
         if (out_open)
             cp_output_abort(&out);
+        cp_exports_abort(&c.exports);
         cp_trace_print_failure(&c, cmd, &st);
         free(command);
         return rc;
@@ -878,12 +922,9 @@ int cp_trace_main(int argc, char **argv)
     cp_trace_signal = 0;
     cp_trace_catch_signals(old_actions);
     if (rc == CP_EXIT_OK)
-        rc = cp_output_begin(&out, &st);
-    if (rc == CP_EXIT_OK)
-        rc = cp_trace_report_dir(&c, dir, &run, c.from_raw ? NULL : &child, out.file, &r, &t, &st);
-    if (rc == CP_EXIT_OK)
-        rc = cp_output_commit(&out, &st);
+        rc = cp_trace_write_all(&c, dir, &run, c.from_raw ? NULL : &child, &out, &r, &t, &st);
     cp_output_abort(&out);
+    cp_exports_abort(&c.exports);
     if (rc != CP_EXIT_OK)
         cp_trace_print_failure(&c, cmd, &st);
     int status = cp_trace_verdict(c.from_raw ? NULL : &child, rc, &r, &st);

@@ -592,6 +592,7 @@ typedef struct cp_trace_report {
     cp_trace_rank_total *ranks; /* by rank */
     size_t nranks;
     double rank_median; /* the median rank's excess bytes (the lower middle of an even count) */
+    int page_no_source; /* --no-source: the HTML page leaves the source files out */
 } cp_trace_report;
 
 /* The counts' meaning (no rank, no share). */
@@ -684,5 +685,52 @@ int cp_trace_write_chrome(FILE *out, const cp_trace_report *r, cp_status *st);
 
 /* The gate's offending lines, one per violation, for standard error. */
 void cp_trace_write_violations(FILE *err, const cp_trace_report *r);
+
+/* The report in format (cp_trace_export.c). */
+int cp_trace_write_format(FILE *out, cp_trace_format format, const cp_trace_report *r,
+                          cp_status *st);
+
+/* The reports trace writes beside its main one, an option each (--json FILE, ...; cp_exports.h
+ * writes them): a new format that writes a file of its own is one more entry. */
+typedef struct cp_trace_exporter {
+    const char *option; /* "chrome-trace": --chrome-trace FILE */
+    cp_trace_format format;
+    const char *help; /* what the file holds, for --help */
+} cp_trace_exporter;
+
+/* Exporter i, NULL past the last. */
+const cp_trace_exporter *cp_trace_exporter_get(size_t i);
+
+/* cp_trace_write_format of the cp_trace_report `report`: a cp_exports_writer. */
+int cp_trace_export(FILE *out, int format, const void *report, cp_status *st);
+
+/* ---- the table's pieces, for coalprobe show of a saved trace report (cp_trace_show.c) ------- */
+
+#define CP_TRACE_TABLE_WIDTH 100 /* the table's lines never pass it */
+#define CP_TRACE_TABLE_CELLS 11  /* the cells of an instruction's row */
+
+/* Writes text wrapped at the table width: the first line after `first`, the others after `rest`
+ * (both count toward the width), never inside a `quoted command` when it can be helped. */
+void cp_trace_table_wrap(FILE *out, const char *first, const char *rest, const char *text);
+
+/* text cut to n columns, with "..." at the end when cut. */
+void cp_trace_table_clip(char *buf, size_t size, const char *text, size_t n);
+
+/* A count in at most 9 columns (digits, or 3 significant digits and k/M/G...); a ratio with 2
+ * decimals; a fraction in percent with 1; "-" for NAN. */
+void cp_trace_table_count(char *buf, size_t n, double v);
+void cp_trace_table_ratio(char *buf, size_t n, double v);
+void cp_trace_table_pct(char *buf, size_t n, double fraction);
+
+/* The where column: file's basename:line, "(no line)" without a file; cut from the left. */
+void cp_trace_table_where_text(char *buf, size_t n, const char *file, uint32_t line);
+
+/* An instruction's row of cells (rank, where, pc, kind, requests, sec/req, ideal, wf/req, ideal,
+ * excess, share), aligned under the header's. */
+void cp_trace_table_row(FILE *out, const char *const cells[CP_TRACE_TABLE_CELLS]);
+
+/* The CSV report's line of column names, and a number as its cells write one (empty for NAN). */
+void cp_trace_csv_header(cp_text_csv_line *l);
+void cp_trace_csv_number(cp_text_csv_line *l, double v);
 
 #endif

@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CP_TRACE_TABLE_WIDTH 100
 #define CP_TRACE_WHERE_WIDTH 22
 
 /* 1 when position at of text is inside a `quoted command` (an odd number of backticks before). */
@@ -27,7 +26,7 @@ static int cp_trace_in_quote(const char *text, size_t at)
 /* Writes text wrapped at the table width: the first line after `first`, the others after
  * `rest` (both prefixes count toward the width), never inside a `quoted command` when it can
  * be helped. Words longer than a line are cut. */
-static void cp_trace_wrap(FILE *out, const char *first, const char *rest, const char *text)
+void cp_trace_table_wrap(FILE *out, const char *first, const char *rest, const char *text)
 {
     const char *prefix = first;
     while (*text == ' ')
@@ -52,7 +51,7 @@ static void cp_trace_wrap(FILE *out, const char *first, const char *rest, const 
 }
 
 /* text cut to n columns, with "..." at the end when cut. */
-static void cp_trace_clip(char *buf, size_t size, const char *text, size_t n)
+void cp_trace_table_clip(char *buf, size_t size, const char *text, size_t n)
 {
     if (strlen(text) <= n)
         snprintf(buf, size, "%s", text);
@@ -61,7 +60,7 @@ static void cp_trace_clip(char *buf, size_t size, const char *text, size_t n)
 }
 
 /* A count in at most 9 columns: digits, or 3 significant digits with k/M/G/T/P/E. */
-static void cp_trace_count(char *buf, size_t n, double v)
+void cp_trace_table_count(char *buf, size_t n, double v)
 {
     static const char *const prefixes[] = {"", "k", "M", "G", "T", "P", "E"};
     if (!isfinite(v)) {
@@ -85,7 +84,7 @@ static double cp_trace_or_zero(double v)
     return isfinite(v) ? v : 0;
 }
 
-static void cp_trace_ratio(char *buf, size_t n, double v)
+void cp_trace_table_ratio(char *buf, size_t n, double v)
 {
     if (isfinite(v))
         snprintf(buf, n, "%.2f", v);
@@ -93,7 +92,7 @@ static void cp_trace_ratio(char *buf, size_t n, double v)
         snprintf(buf, n, "-");
 }
 
-static void cp_trace_pct(char *buf, size_t n, double fraction)
+void cp_trace_table_pct(char *buf, size_t n, double fraction)
 {
     if (isfinite(fraction))
         snprintf(buf, n, "%.1f%%", fraction * 100);
@@ -101,13 +100,12 @@ static void cp_trace_pct(char *buf, size_t n, double fraction)
         snprintf(buf, n, "-");
 }
 
-/* The where column: basename:line, or "pc only"; cut from the left to fit. */
-static void cp_trace_table_where(char *buf, size_t n, const cp_trace_instr *in)
+void cp_trace_table_where_text(char *buf, size_t n, const char *file, uint32_t line)
 {
     char full[4200];
-    if (in->file) {
-        const char *base = strrchr(in->file, '/');
-        snprintf(full, sizeof full, "%s:%u", base ? base + 1 : in->file, in->line);
+    if (file) {
+        const char *base = strrchr(file, '/');
+        snprintf(full, sizeof full, "%s:%u", base ? base + 1 : file, line);
     } else {
         snprintf(full, sizeof full, "(no line)");
     }
@@ -118,6 +116,22 @@ static void cp_trace_table_where(char *buf, size_t n, const cp_trace_instr *in)
         snprintf(buf, n, "...%s", full + len - (CP_TRACE_WHERE_WIDTH - 3));
 }
 
+void cp_trace_table_row(FILE *out, const char *const cells[CP_TRACE_TABLE_CELLS])
+{
+    fprintf(out, "    %4s %-*s %-8s %-5s %9s %7s %5s %6s %5s %8s %6s\n", cells[0],
+            CP_TRACE_WHERE_WIDTH, cells[1], cells[2], cells[3], cells[4], cells[5], cells[6],
+            cells[7], cells[8], cells[9], cells[10]);
+}
+
+/* The header of the instructions' rows. */
+static void cp_trace_table_row_header(FILE *out)
+{
+    static const char *const header[CP_TRACE_TABLE_CELLS] = {
+        "rank",  "where",  "pc",    "kind",   "requests", "sec/req",
+        "ideal", "wf/req", "ideal", "excess", "share"};
+    cp_trace_table_row(out, header);
+}
+
 static void cp_trace_table_header(FILE *out, const cp_trace_report *r)
 {
     const cp_trace_run *run = r->run;
@@ -125,14 +139,14 @@ static void cp_trace_table_header(FILE *out, const cp_trace_report *r)
     char line[8192];
     if (run && run->program) {
         snprintf(line, sizeof line, "%s", run->program);
-        cp_trace_wrap(out, "coalprobe trace: ", "                 ", line);
+        cp_trace_table_wrap(out, "coalprobe trace: ", "                 ", line);
     } else if (run && run->from_raw) {
         size_t len = (size_t)snprintf(line, sizeof line, "raw files in %s", run->from_raw);
         for (size_t i = 1; i < run->nfrom_raw && len < sizeof line; i++)
             len += (size_t)snprintf(line + len, sizeof line - len, " %s", run->from_raw_dirs[i]);
         if (len < sizeof line)
             snprintf(line + len, sizeof line - len, " (--from-raw)");
-        cp_trace_wrap(out, "coalprobe trace: ", "                 ", line);
+        cp_trace_table_wrap(out, "coalprobe trace: ", "                 ", line);
     }
     if (run && run->program) {
         char wall[64] = "";
@@ -168,13 +182,13 @@ static void cp_trace_table_header(FILE *out, const cp_trace_report *r)
     if (r->counted) {
         char bytes[32], sectors[32];
         cp_trace_format_bytes(bytes, sizeof bytes, r->program.excess_bytes);
-        cp_trace_count(sectors, sizeof sectors, r->program.excess_sectors);
+        cp_trace_table_count(sectors, sizeof sectors, r->program.excess_sectors);
         fprintf(out, "the program's excess: %s%s (%s sectors)%s",
                 r->program_coverage.excess_known ? "" : "unknown, ", bytes, sectors,
                 r->program_coverage.excess_known ? " in global memory" : " counted");
         if (r->program.bank_conflicts > 0) {
             char conflicts[32];
-            cp_trace_count(conflicts, sizeof conflicts, r->program.bank_conflicts);
+            cp_trace_table_count(conflicts, sizeof conflicts, r->program.bank_conflicts);
             fprintf(out, ", %s bank conflicts", conflicts);
         }
         fputc('\n', out);
@@ -184,19 +198,19 @@ static void cp_trace_table_header(FILE *out, const cp_trace_report *r)
             snprintf(text, sizeof text,
                      "coverage: %.1f%% of the global traffic counted per instruction%s%s",
                      100 * c->fraction, c->reason[0] ? "; " : "", c->reason);
-            cp_trace_wrap(out, "", "  ", text);
+            cp_trace_table_wrap(out, "", "  ", text);
         } else if (c->reason[0]) {
-            cp_trace_wrap(out, "coverage: ", "  ", c->reason);
+            cp_trace_table_wrap(out, "coverage: ", "  ", c->reason);
         }
     } else {
-        cp_trace_wrap(out, "no counts: ", "  ", r->no_counts_reason);
+        cp_trace_table_wrap(out, "no counts: ", "  ", r->no_counts_reason);
         if (r->no_counts_fix[0])
-            cp_trace_wrap(out, "hint: ", "      ", r->no_counts_fix);
+            cp_trace_table_wrap(out, "hint: ", "      ", r->no_counts_fix);
     }
     if (!r->complete)
-        cp_trace_wrap(out, "INCOMPLETE: ", "  ", r->incomplete_reason);
+        cp_trace_table_wrap(out, "INCOMPLETE: ", "  ", r->incomplete_reason);
     for (size_t i = 0; i < t->nnotes; i++)
-        cp_trace_wrap(out, "note: ", "      ", t->notes[i]);
+        cp_trace_table_wrap(out, "note: ", "      ", t->notes[i]);
 }
 
 static void cp_trace_table_process(FILE *out, const cp_trace_process *p)
@@ -206,18 +220,18 @@ static void cp_trace_table_process(FILE *out, const cp_trace_process *p)
     snprintf(line, sizeof line, "%s%s: ", label,
              p->complete && !p->truncated ? "" : " (incomplete)");
     char cmd[CP_TRACE_TABLE_WIDTH + 1];
-    cp_trace_clip(cmd, sizeof cmd, p->command ? p->command : "?",
-                  CP_TRACE_TABLE_WIDTH - strlen(line));
+    cp_trace_table_clip(cmd, sizeof cmd, p->command ? p->command : "?",
+                        CP_TRACE_TABLE_WIDTH - strlen(line));
     fprintf(out, "\n%s%s\n", line, cmd);
     for (size_t i = 0; i < p->ndevices; i++) {
         const cp_trace_device *d = &p->devices[i];
         snprintf(line, sizeof line, "device %u: %s (%s, compute capability %s)", d->ordinal,
                  d->name, d->chip, d->cc);
-        cp_trace_wrap(out, "  ", "    ", line);
+        cp_trace_table_wrap(out, "  ", "    ", line);
     }
     for (size_t i = 0; i < p->nmissing; i++) {
         snprintf(line, sizeof line, "missing metric %s: %s", p->missing[i].a, p->missing[i].b);
-        cp_trace_wrap(out, "  ", "    ", line);
+        cp_trace_table_wrap(out, "  ", "    ", line);
     }
     for (size_t i = 0; i < p->nrefusals; i++) {
         const cp_trace_refusal *x = &p->refusals[i];
@@ -226,33 +240,33 @@ static void cp_trace_table_process(FILE *out, const cp_trace_process *p)
         cp_trace_refusal_text(x->code, &cause, fix, sizeof fix);
         snprintf(line, sizeof line, "CUPTI refused: %s (%s from %s: %s)", cause, x->name, x->call,
                  x->message);
-        cp_trace_wrap(out, "  ", "    ", line);
-        cp_trace_wrap(out, "  hint: ", "        ", fix);
+        cp_trace_table_wrap(out, "  ", "    ", line);
+        cp_trace_table_wrap(out, "  hint: ", "        ", fix);
     }
     for (size_t i = 0; i < p->ndropped; i++) {
         char count[32];
-        cp_trace_count(count, sizeof count, (double)p->dropped[i].count);
+        cp_trace_table_count(count, sizeof count, (double)p->dropped[i].count);
         snprintf(line, sizeof line, "DROPPED: %s record%s on device %u: %s", count,
                  p->dropped[i].count == 1 ? "" : "s", p->dropped[i].device, p->dropped[i].reason);
-        cp_trace_wrap(out, "  ", "    ", line);
+        cp_trace_table_wrap(out, "  ", "    ", line);
     }
     for (size_t i = 0; i < p->nunmatched; i++) {
         char count[32];
         const cp_trace_dropped *u = &p->unmatched[i];
-        cp_trace_count(count, sizeof count, (double)u->count);
+        cp_trace_table_count(count, sizeof count, (double)u->count);
         snprintf(line, sizeof line,
                  "UNMATCHED: %s kernel record%s on device %u belong to no launch coalprobe could "
                  "name (%s): in no kernel and no total",
                  count, u->count == 1 ? "" : "s", u->device, u->reason);
-        cp_trace_wrap(out, "  ", "    ", line);
+        cp_trace_table_wrap(out, "  ", "    ", line);
     }
     if (p->malformed) {
         snprintf(line, sizeof line, "%s: %zu malformed line%s skipped", p->file, p->malformed,
                  p->malformed == 1 ? "" : "s");
-        cp_trace_wrap(out, "  note: ", "        ", line);
+        cp_trace_table_wrap(out, "  note: ", "        ", line);
     }
     for (size_t i = 0; i < p->nnotes; i++)
-        cp_trace_wrap(out, "  note: ", "        ", p->notes[i]);
+        cp_trace_table_wrap(out, "  note: ", "        ", p->notes[i]);
 }
 
 /* Why a kernel's coverage leaves its excess unknown: the part counted and what was not. */
@@ -265,7 +279,7 @@ static void cp_trace_table_coverage(FILE *out, const cp_trace_coverage *c)
                  100 * c->fraction, c->reason);
     else
         snprintf(line, sizeof line, "coverage: unknown: %s", c->reason);
-    cp_trace_wrap(out, "    ", "      ", line);
+    cp_trace_table_wrap(out, "    ", "      ", line);
 }
 
 /* The tensor maps the process encoded on the host, one line each (wrapped), with the verdict on
@@ -284,7 +298,7 @@ static void cp_trace_table_tmaps(FILE *out, const cp_trace_process *p)
              p->tmap_encodes, p->tmap_encodes == 1 ? "" : "s", p->tmap_replaced,
              p->tmap_replaced == 1 ? "" : "es", extra);
     fputc('\n', out);
-    cp_trace_wrap(out, "  ", "    ", line);
+    cp_trace_table_wrap(out, "  ", "    ", line);
     for (size_t i = 0; i < p->ntmaps; i++) {
         const cp_trace_tmap *m = &p->tmaps[i];
         cp_trace_tmap_judgement j;
@@ -300,13 +314,13 @@ static void cp_trace_table_tmaps(FILE *out, const cp_trace_process *p)
                  m->count, m->kind, m->data_type, m->rank, box,
                  strcmp(m->kind, "tiled") ? " (channels x pixels)" : "", dims, strides_text,
                  m->swizzle);
-        cp_trace_wrap(out, "    ", "      ", line);
+        cp_trace_table_wrap(out, "    ", "      ", line);
         snprintf(line, sizeof line, "whole sectors: %s%s%s",
                  !j.known          ? "unknown"
                  : j.whole_sectors ? "yes"
                                    : "no",
                  j.whole_sectors ? "" : ": ", j.whole_sectors ? "" : j.reason);
-        cp_trace_wrap(out, "      ", "        ", line);
+        cp_trace_table_wrap(out, "      ", "        ", line);
     }
 }
 
@@ -315,7 +329,8 @@ static void cp_trace_table_kernel_head(FILE *out, const cp_trace_report *r,
                                        const cp_trace_kernel *k)
 {
     char name[CP_TRACE_TABLE_WIDTH + 1], line[1024];
-    cp_trace_clip(name, sizeof name, k->name ? k->name : k->function, CP_TRACE_TABLE_WIDTH - 9);
+    cp_trace_table_clip(name, sizeof name, k->name ? k->name : k->function,
+                        CP_TRACE_TABLE_WIDTH - 9);
     fprintf(out, "\n  kernel %s\n", name);
     char crc[32] = "";
     if (k->has_crc)
@@ -338,13 +353,13 @@ static void cp_trace_table_kernel_head(FILE *out, const cp_trace_report *r,
     snprintf(line, sizeof line, "device %u, %llu launch%s%s%s%s%s", k->device,
              (unsigned long long)k->launches, k->launches == 1 ? "" : "es", gpu, crc,
              k->nosource ? ", no line information" : "", coverage);
-    cp_trace_wrap(out, "    ", "      ", line);
+    cp_trace_table_wrap(out, "    ", "      ", line);
     const cp_trace_derived *d = &k->d;
     char a[32], b[32], c[32], e[32];
     if (d->requests > 0) {
-        cp_trace_count(a, sizeof a, d->requests);
-        cp_trace_ratio(b, sizeof b, d->sectors_per_request);
-        cp_trace_ratio(c, sizeof c, d->ideal_sectors_per_request);
+        cp_trace_table_count(a, sizeof a, d->requests);
+        cp_trace_table_ratio(b, sizeof b, d->sectors_per_request);
+        cp_trace_table_ratio(c, sizeof c, d->ideal_sectors_per_request);
         cp_trace_format_bytes(e, sizeof e, d->excess_bytes);
         char share[32] = "";
         if (r->program.excess_bytes > 0 && d->excess_bytes > 0)
@@ -359,29 +374,29 @@ static void cp_trace_table_kernel_head(FILE *out, const cp_trace_report *r,
                      "global: %s requests, %s sectors/request where %s would do, excess unknown "
                      "(%s counted)",
                      a, b, c, e);
-        cp_trace_wrap(out, "    ", "      ", line);
+        cp_trace_table_wrap(out, "    ", "      ", line);
     }
     if (d->shared_requests > 0) {
-        cp_trace_count(a, sizeof a, d->shared_requests);
-        cp_trace_ratio(b, sizeof b, d->wavefronts_per_request);
-        cp_trace_ratio(c, sizeof c, d->ideal_wavefronts_per_request);
-        cp_trace_count(e, sizeof e, d->bank_conflicts);
+        cp_trace_table_count(a, sizeof a, d->shared_requests);
+        cp_trace_table_ratio(b, sizeof b, d->wavefronts_per_request);
+        cp_trace_table_ratio(c, sizeof c, d->ideal_wavefronts_per_request);
+        cp_trace_table_count(e, sizeof e, d->bank_conflicts);
         snprintf(line, sizeof line,
                  "shared: %s requests, %s wavefronts/request where %s would do, %s bank conflicts",
                  a, b, c, e);
-        cp_trace_wrap(out, "    ", "      ", line);
+        cp_trace_table_wrap(out, "    ", "      ", line);
     }
     if (k->from != CP_TRACE_FROM_NONE && !k->cov.excess_known) /* bytes nobody counted */
         cp_trace_table_coverage(out, &k->cov);
     if (d->ldgsts_requests > 0) { /* of the global requests above: the cp.async copies */
-        cp_trace_count(a, sizeof a, d->ldgsts_requests);
-        cp_trace_ratio(b, sizeof b, d->fill_wavefronts_per_request);
-        cp_trace_ratio(c, sizeof c, d->ideal_fill_wavefronts_per_request);
+        cp_trace_table_count(a, sizeof a, d->ldgsts_requests);
+        cp_trace_table_ratio(b, sizeof b, d->fill_wavefronts_per_request);
+        cp_trace_table_ratio(c, sizeof c, d->ideal_fill_wavefronts_per_request);
         snprintf(line, sizeof line,
                  "cp.async: %s of the global requests, their shared fill %s wavefronts/request "
                  "where %s would do",
                  a, b, c);
-        cp_trace_wrap(out, "    ", "      ", line);
+        cp_trace_table_wrap(out, "    ", "      ", line);
     }
 }
 
@@ -392,28 +407,32 @@ static void cp_trace_table_instr(FILE *out, const cp_trace_instr *in)
     char rank[24], where[64], pc[24], kind[8], req[32], spr[32], ispr[32], wpr[32], iwpr[32],
         excess[32], share[32];
     snprintf(rank, sizeof rank, "%zu", in->rank);
-    cp_trace_table_where(where, sizeof where, in);
+    cp_trace_table_where_text(where, sizeof where, in->file, in->line);
     snprintf(pc, sizeof pc, "0x%04x", in->pc);
     snprintf(kind, sizeof kind, "%s", cp_trace_kind_name(in));
-    cp_trace_count(req, sizeof req,
-                   cp_trace_or_zero(x->requests) + cp_trace_or_zero(x->shared_requests) +
-                       cp_trace_or_zero(x->local_requests) + cp_trace_or_zero(x->tma_requests) +
-                       cp_trace_or_zero(x->gmma_requests));
-    cp_trace_ratio(spr, sizeof spr, x->sectors_per_request);
-    cp_trace_ratio(ispr, sizeof ispr, x->ideal_sectors_per_request);
+    cp_trace_table_count(req, sizeof req,
+                         cp_trace_or_zero(x->requests) + cp_trace_or_zero(x->shared_requests) +
+                             cp_trace_or_zero(x->local_requests) +
+                             cp_trace_or_zero(x->tma_requests) +
+                             cp_trace_or_zero(x->gmma_requests));
+    cp_trace_table_ratio(spr, sizeof spr, x->sectors_per_request);
+    cp_trace_table_ratio(ispr, sizeof ispr, x->ideal_sectors_per_request);
     /* an LDGSTS's shared side is its fill */
     int fill = x->ldgsts_requests > 0;
-    cp_trace_ratio(wpr, sizeof wpr,
-                   fill ? x->fill_wavefronts_per_request : x->wavefronts_per_request);
-    cp_trace_ratio(iwpr, sizeof iwpr,
-                   fill ? x->ideal_fill_wavefronts_per_request : x->ideal_wavefronts_per_request);
+    cp_trace_table_ratio(wpr, sizeof wpr,
+                         fill ? x->fill_wavefronts_per_request : x->wavefronts_per_request);
+    cp_trace_table_ratio(iwpr, sizeof iwpr,
+                         fill ? x->ideal_fill_wavefronts_per_request
+                              : x->ideal_wavefronts_per_request);
     if (x->requests > 0)
         cp_trace_format_bytes(excess, sizeof excess, x->excess_bytes);
     else
         snprintf(excess, sizeof excess, "-");
-    cp_trace_pct(share, sizeof share, x->requests > 0 ? in->excess_share : in->conflict_share);
-    fprintf(out, "    %4s %-*s %-8s %-5s %9s %7s %5s %6s %5s %8s %6s\n", rank, CP_TRACE_WHERE_WIDTH,
-            where, pc, kind, req, spr, ispr, wpr, iwpr, excess, share);
+    cp_trace_table_pct(share, sizeof share,
+                       x->requests > 0 ? in->excess_share : in->conflict_share);
+    const char *const cells[CP_TRACE_TABLE_CELLS] = {rank, where, pc,   kind,   req,  spr,
+                                                     ispr, wpr,   iwpr, excess, share};
+    cp_trace_table_row(out, cells);
     char meaning[700], text[800];
     cp_trace_meaning(x, meaning, sizeof meaning);
     if (in->opcode)
@@ -421,7 +440,7 @@ static void cp_trace_table_instr(FILE *out, const cp_trace_instr *in)
     else
         snprintf(text, sizeof text, "%s", meaning);
     if (text[0])
-        cp_trace_wrap(out, "         ", "           ", text);
+        cp_trace_table_wrap(out, "         ", "           ", text);
 }
 
 static void cp_trace_table_kernel(FILE *out, const cp_trace_report *r, const cp_trace_kernel *k)
@@ -429,7 +448,7 @@ static void cp_trace_table_kernel(FILE *out, const cp_trace_report *r, const cp_
     cp_trace_table_kernel_head(out, r, k);
     const cp_trace_derived *d = &k->d;
     if (k->from == CP_TRACE_FROM_KERNEL) {
-        cp_trace_wrap(
+        cp_trace_table_wrap(
             out, "    ", "      ",
             k->instructions_zero
                 ? "counted as a whole only: CUPTI's per-instruction counts are zero for "
@@ -438,7 +457,7 @@ static void cp_trace_table_kernel(FILE *out, const cp_trace_report *r, const cp_
         char meaning[700];
         cp_trace_meaning(d, meaning, sizeof meaning);
         if (meaning[0])
-            cp_trace_wrap(out, "    whole kernel: ", "      ", meaning);
+            cp_trace_table_wrap(out, "    whole kernel: ", "      ", meaning);
         return;
     }
     size_t executed = 0;
@@ -450,9 +469,7 @@ static void cp_trace_table_kernel(FILE *out, const cp_trace_report *r, const cp_
     }
     size_t shown = executed < r->options->top ? executed : r->options->top;
     if (shown)
-        fprintf(out, "    %4s %-*s %-8s %-5s %9s %7s %5s %6s %5s %8s %6s\n", "rank",
-                CP_TRACE_WHERE_WIDTH, "where", "pc", "kind", "requests", "sec/req", "ideal",
-                "wf/req", "ideal", "excess", "share");
+        cp_trace_table_row_header(out);
     /* instructions are in rank order inside the kernel; ranks count over the whole report */
     for (size_t i = 0, listed = 0; i < k->ninstrs && listed < shown; i++) {
         const cp_trace_instr *in = &k->instrs[i];
@@ -514,8 +531,8 @@ static void cp_trace_table_write(FILE *out, const cp_trace_report *r)
                 char name[CP_TRACE_TABLE_WIDTH + 1], tail[64];
                 snprintf(tail, sizeof tail, " (device %u, %llu launch%s)", kk->device,
                          (unsigned long long)kk->launches, kk->launches == 1 ? "" : "es");
-                cp_trace_clip(name, sizeof name, kk->name ? kk->name : kk->function,
-                              CP_TRACE_TABLE_WIDTH - 4 - strlen(tail));
+                cp_trace_table_clip(name, sizeof name, kk->name ? kk->name : kk->function,
+                                    CP_TRACE_TABLE_WIDTH - 4 - strlen(tail));
                 fprintf(out, "    %s%s\n", name, tail);
             }
         }
@@ -551,7 +568,7 @@ static void cp_trace_table_write(FILE *out, const cp_trace_report *r)
         else
             snprintf(line, sizeof line, "passed: %s judged (%s)", judged, limits);
         fputc('\n', out);
-        cp_trace_wrap(out, "gate: ", "      ", line);
+        cp_trace_table_wrap(out, "gate: ", "      ", line);
     }
 }
 

@@ -22,9 +22,9 @@ cp_cli_test(compare_schema_string_trace 2 --no-stdout
 cp_cli_test(compare_schema_missing_key 2 --no-stdout
             --stderr "^coalprobe: '.*/missing_key.json' fails its schema \\(coalprobe-report.schema.json\\): rows\\[2\\] \\(stride stride=4 [^)]*\\), key predicted.load.requests: expected a value \\(the key is required\\), found nothing$"
             -- ${CP_BIN} compare ${CP_CMP}/base.json ${CP_CMP}/missing_key.json)
-# the JSON of a comparison is not a report, though it has schema_version, tool and rows
+# the JSON of a comparison is not a report, though it has schema_version, tool and rows: said so
 cp_cli_test(compare_schema_wrong_kind 2 --no-stdout
-            --stderr "^coalprobe: '.*/mixed.json.golden' fails its schema \\(coalprobe-report.schema.json\\): key command: expected a value \\(the key is required\\), found nothing$"
+            --stderr "^coalprobe: '.*/mixed.json.golden' is not a coalprobe report: it is the output of coalprobe compare, not a report$"
             -- ${CP_BIN} compare ${CP_CMP}/mixed.json.golden ${CP_CMP}/base.json)
 
 # huge values print whole: a count and a time of 1e300, and their change with its % sign

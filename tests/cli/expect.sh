@@ -11,13 +11,14 @@
 #                  estimate is measured on this machine, so it depends on the load)
 #   --max-width N  no line of standard output is longer than N characters
 #   --stdout-file-re ERE  the output file (--file) has a line matching ERE
+#   --stdout-not ERE  no line of standard output matches ERE
 # --stderr, --stdout and --stdout-file-re may be given several times: every pattern must match.
 set -u
 want_rc=$1
 shift
 nl='
 '
-stderr_re= stdout_re= no_stderr=0 no_stdout=0 json=0 golden= file= no_file= max_width= file_re=
+stderr_re= stdout_re= no_stderr=0 no_stdout=0 json=0 golden= file= no_file= max_width= file_re= stdout_not=
 while [ $# -gt 0 ] && [ "$1" != "--" ]; do
     case $1 in
     --stderr) stderr_re="$stderr_re$2$nl"; shift ;;
@@ -30,6 +31,7 @@ while [ $# -gt 0 ] && [ "$1" != "--" ]; do
     --no-file) no_file=$2; shift ;;
     --max-width) max_width=$2; shift ;;
     --stdout-file-re) file_re="$file_re$2$nl"; shift ;;
+    --stdout-not) stdout_not="$stdout_not$2$nl"; shift ;;
     *) echo "expect.sh: unknown option $1" >&2; exit 2 ;;
     esac
     shift
@@ -54,6 +56,12 @@ each_match() {
 }
 each_match stderr "$tmp/err" "$stderr_re"
 each_match stdout "$tmp/out" "$stdout_re"
+rest=$stdout_not
+while [ -n "$rest" ]; do
+    re=${rest%%"$nl"*}
+    rest=${rest#*"$nl"}
+    grep -Eq -- "$re" "$tmp/out" && bad "stdout has a line matching /$re/"
+done
 # --no-stderr lets through one line: the notice of a long model run, said when the model's own
 # sample of this machine's speed (slower under load or ASan) estimates 3 s or more
 notice='^coalprobe: the model evaluates [0-9]+ GPU threads one by one \([0-9]+ configurations?\): about [0-9.]+ (s|min|h) on [0-9]+ CPU threads?$'

@@ -21,7 +21,7 @@ endforeach()
 # the constant variant over 64 KB does not exist: left out, and said; nothing left is an error
 cp_cli_test(readonly_constant_left_out 0
             --stderr "^coalprobe: note: 1 configuration left out: the constant variant's table must fit the 64 KB"
-            --stdout "^constant mod +4096 +- +- +4.00"
+            --stdout "^constant mod +4096 +4.00$"
             -- ${CP_BIN} readonly --model --variant constant --table 4K,128K --size 64K)
 cp_cli_test(readonly_constant_none 2 --no-stdout
             --stderr "^coalprobe: no configuration of the sweep exists: the constant variant's table"
@@ -58,5 +58,5 @@ cp_cli_test(async_variant_unknown 2 --no-stdout
             -- ${CP_BIN} async --variant tma)
 # a GPU below a rung's architecture predicts the row and measures the others: checked on the
 # GPU machines by tests/gpu (no GPU here); the model runs everywhere
-cp_cli_test(async_model_everywhere 0 --stdout "^tma-tensor +1 +0 +- +512.00 +1.00"
+cp_cli_test(async_model_everywhere 0 --stdout "^tma-tensor +1 +0 +512.00 +1.00$"
             -- ${CP_BIN} async --model --variant tma-tensor --stages 1 --size 64K)

@@ -1,0 +1,207 @@
+/* cp_show_main.c: coalprobe show: the command line, the report read and recognised, the output
+ * (by the rules of -o) and the layer that shows its kind: a sweep or a comparison (report), a
+ * trace (trace). */
+#define _POSIX_C_SOURCE 200809L
+#include "cp_show_main.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/cp_base.h"
+#include "report/cp_report.h"
+#include "trace/cp_trace.h"
+
+/* What the command line asks. */
+typedef struct cp_show_cli {
+    cp_show_options show;
+    const char *path, *output;
+    int wide, help;
+    cp_color_mode color;
+} cp_show_cli;
+
+void cp_show_print_help(FILE *out)
+{
+    fputs("Usage: coalprobe show REPORT.json [options]\n"
+          "\n"
+          "Writes a saved JSON report again: a sweep's (coalprobe --format json), a trace's\n"
+          "(coalprobe trace --format json) or a comparison (coalprobe compare --format json).\n"
+          "\n"
+          "  --format FMT      table (default), json, csv or vega-lite (sweeps: the chart)\n"
+          "  -o, --output FILE write it to FILE (as coalprobe -o: replaced whole when complete)\n"
+          "  --top N           the first N rows (a trace: instructions per kernel; default:\n"
+          "                    the trace's own --top in its table, every row elsewhere)\n"
+          "  --sort KEY        sort the rows by KEY, smallest first (-KEY: largest first):\n"
+          "                    a sweep's time, bandwidth, dram, gflops, sectors (predicted\n"
+          "                    per request), efficiency, measured_sectors, a parameter\n"
+          "                    (stride, variant, ...); a trace's excess, sectors, conflicts,\n"
+          "                    wavefronts or any key of an instruction; or a path in the\n"
+          "                    JSON row (measured.counters.load.sectors)\n"
+          "  --wide            every column of a sweep's table (default: as many as fit the\n"
+          "                    terminal, or 100 columns)\n"
+          "  --color WHEN      never, auto (default: on a terminal, unless NO_COLOR is set)\n"
+          "                    or always\n"
+          "  -h, --help        this help\n"
+          "\n"
+          "Examples:\n"
+          "  coalprobe show sweep.json                       the table again\n"
+          "  coalprobe show sweep.json --sort -time --top 5  the five slowest configurations\n"
+          "  coalprobe show sweep.json --format vega-lite -o chart.vl.json\n"
+          "  coalprobe show trace.json --sort -sectors --top 3\n"
+          "\n"
+          "Exit codes: 0 written; 1 a file cannot be read or written; 2 usage error, or a file\n"
+          "that is not a coalprobe report (the message says what it is).\n",
+          out);
+}
+
+/* --format, --top, --sort, --color and the flags; CP_EXIT_USAGE with a message otherwise. */
+static int cp_show_option(cp_show_cli *c, int opt, const char *word, cp_status *st)
+{
+    uint64_t top = 0;
+    switch (opt) {
+    case 'f': {
+        int f = cp_report_format_parse(optarg);
+        if (f < 0)
+            return cp_status_usage(st, "show writes table, json, csv or vega-lite",
+                                   "--format: '%s' is not a format of show", optarg);
+        c->show.format = f;
+        return CP_EXIT_OK;
+    }
+    case 'o':
+        c->output = optarg;
+        return CP_EXIT_OK;
+    case 't':
+        CP_TRY(cp_sweep_parse_u64(optarg, "--top", 1, 100000000, &top, st));
+        c->show.top = (size_t)top;
+        c->show.top_given = 1;
+        return CP_EXIT_OK;
+    case 's':
+        if (!optarg[0] || ((optarg[0] == '-' || optarg[0] == '+') && !optarg[1]))
+            return cp_status_usage(st, "e.g. --sort time, --sort -excess", "--sort: no key");
+        c->show.sort = optarg;
+        return CP_EXIT_OK;
+    case 'w':
+        c->wide = 1;
+        return CP_EXIT_OK;
+    case 'c': {
+        int mode = cp_term_color_parse(optarg);
+        if (mode < 0)
+            return cp_status_usage(st, "--color takes never, auto (the default) or always",
+                                   "--color: '%s' is not never, auto or always", optarg);
+        c->color = (cp_color_mode)mode;
+        return CP_EXIT_OK;
+    }
+    case 'h':
+        c->help = 1;
+        return CP_EXIT_OK;
+    case ':':
+        return cp_status_usage(st, "see coalprobe show --help", "option '%s' needs a value", word);
+    default:
+        return cp_status_usage(st, "see coalprobe show --help", "unknown option '%s' of show",
+                               word);
+    }
+}
+
+static int cp_show_parse(int argc, char **argv, cp_show_cli *c, cp_status *st)
+{
+    static const struct option options[] = {
+        {"format", required_argument, NULL, 'f'}, {"output", required_argument, NULL, 'o'},
+        {"top", required_argument, NULL, 't'},    {"sort", required_argument, NULL, 's'},
+        {"wide", no_argument, NULL, 'w'},         {"color", required_argument, NULL, 'c'},
+        {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
+    };
+    memset(c, 0, sizeof *c);
+    optind = 0;
+    opterr = 0;
+    char **args = argv + 1; /* "show" plays argv[0] */
+    int nargs = argc - 1, opt;
+    uint64_t seen = 0;
+    while ((opt = getopt_long(nargs, args, ":o:h", options, NULL)) != -1) {
+        CP_TRY(cp_sweep_once(options, opt, &seen, st));
+        CP_TRY(cp_show_option(c, opt, args[optind - 1], st));
+        if (c->help)
+            return CP_EXIT_OK;
+    }
+    if (nargs - optind != 1)
+        return cp_status_usage(st, "usage: coalprobe show REPORT.json [--format FMT] [-o FILE]",
+                               "show takes one report, not %d", nargs - optind);
+    c->path = args[optind];
+    return CP_EXIT_OK;
+}
+
+/* The document of the report at path (*text: the file, which the caller frees), and its kind;
+ * CP_EXIT_USAGE naming the file and what it is when it is no coalprobe report. */
+static int cp_show_read(const char *path, char **text, cJSON **doc, cp_report_kind *kind,
+                        cp_status *st)
+{
+    size_t len = 0;
+    *text = cp_text_read_file(path, &len);
+    if (!*text)
+        return cp_text_read_failed(path, errno, st);
+    *doc = strlen(*text) == len ? cJSON_ParseWithLength(*text, len) : NULL;
+    char why[300];
+    *kind = cp_report_identify(*doc, *text, why, sizeof why);
+    if (*kind != CP_REPORT_KIND_NONE)
+        return CP_EXIT_OK;
+    cp_status_set(st, CP_EXIT_USAGE, "'%s' is not a coalprobe report: %s", path, why);
+    cp_status_hint(st, "show reads the JSON reports of coalprobe, coalprobe trace and compare "
+                       "(--format json)");
+    return CP_EXIT_USAGE;
+}
+
+/* Reads the report, shows it by its kind into the output. */
+static int cp_show_run(cp_show_cli *c, cp_status *st)
+{
+    if (c->output && cp_path_same_file(c->output, c->path))
+        return cp_status_usage(st, "write it to another file",
+                               "-o '%s' is the report being shown: writing there would "
+                               "overwrite it",
+                               c->output);
+    char *text = NULL;
+    cJSON *doc = NULL;
+    cp_report_kind kind = CP_REPORT_KIND_NONE;
+    cp_output out;
+    int rc = cp_show_read(c->path, &text, &doc, &kind, st);
+    if (rc == CP_EXIT_OK)
+        rc = cp_output_open(&out, c->output, st);
+    if (rc == CP_EXIT_OK) {
+        int fd = c->output ? -1 : STDOUT_FILENO;
+        cp_report_view view = {.width = c->wide ? 0 : cp_term_width(fd),
+                               .wide = c->wide,
+                               .color = cp_term_color(c->color, fd)};
+        c->show.view = &view;
+        rc = cp_output_begin(&out, st);
+        if (rc == CP_EXIT_OK && kind == CP_REPORT_KIND_SWEEP)
+            rc = cp_show_sweep(doc, c->path, &c->show, out.file, st);
+        else if (rc == CP_EXIT_OK && kind == CP_REPORT_KIND_TRACE)
+            rc = cp_trace_show(doc, c->path, &c->show, out.file, st);
+        else if (rc == CP_EXIT_OK)
+            rc = cp_show_compare(doc, c->path, &c->show, out.file, st);
+        rc = cp_output_close(&out, rc, st);
+    }
+    cJSON_Delete(doc);
+    free(text);
+    return rc;
+}
+
+int cp_show_main(int argc, char **argv)
+{
+    cp_status st;
+    cp_status_clear(&st);
+    cp_show_cli c;
+    int rc = cp_show_parse(argc, argv, &c, &st);
+    if (rc == CP_EXIT_OK && c.help) {
+        cp_show_print_help(stdout);
+        return CP_EXIT_OK;
+    }
+    if (rc == CP_EXIT_OK)
+        rc = cp_show_run(&c, &st);
+    if (rc != CP_EXIT_OK && rc < 128) { /* CP_EXIT_PIPE: quietly */
+        fprintf(stderr, "coalprobe: %s\n", st.message);
+        if (st.hint[0])
+            fprintf(stderr, "hint: %s\n", st.hint);
+    }
+    return rc;
+}
