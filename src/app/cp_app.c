@@ -54,6 +54,24 @@ static int cp_app_explain(const cp_options *o, const cp_backend *backend, const 
     return rc;
 }
 
+/* Says on stderr why there is no GPU and the fix, as `coalprobe doctor` does (cp_diagnose_gpu);
+ * the backend's own words (`said`) when the diagnosis finds a GPU after all. */
+static void cp_app_note_no_gpu(const char *said)
+{
+    cp_gpu_facts f;
+    cp_diagnose_read(&f);
+    cp_status why;
+    cp_status_clear(&why);
+    if (cp_diagnose_gpu(&f, &why) == CP_GPU_OK)
+        fprintf(stderr, "coalprobe: no GPU found (%s): showing the model's predictions only\n",
+                said);
+    else
+        fprintf(stderr,
+                "coalprobe: no GPU found: %s; showing the model's predictions only\n"
+                "hint: %s (coalprobe doctor checks the rest)\n",
+                why.message, why.hint);
+}
+
 /* Opens the backend; on "no device" says so and leaves *state NULL (model only). */
 static int cp_app_open_backend(const cp_options *o, const cp_backend *backend,
                                const cp_config *configs, const cp_prediction *preds, size_t n,
@@ -87,8 +105,7 @@ static int cp_app_open_backend(const cp_options *o, const cp_backend *backend,
     int no_device = 0;
     int rc = backend->open(&bo, dev, state, &no_device, refusal, st);
     if (rc != CP_EXIT_OK && no_device) {
-        fprintf(stderr, "coalprobe: no GPU found (%s): showing the model's predictions only\n",
-                st->message);
+        cp_app_note_no_gpu(st->message);
         cp_status_clear(st);
         *state = NULL;
         return CP_EXIT_OK;
