@@ -4,6 +4,7 @@
  * with its fix; as text or JSON. And the --version line. */
 #define _GNU_SOURCE /* strcasestr */
 #include "cp_doctor.h"
+#include "cp_commands.h"
 
 #include <cjson/cJSON.h>
 #include <getopt.h>
@@ -510,35 +511,21 @@ static int cp_doctor_print_json(const cp_doctor *d, FILE *out, const char *comma
     return CP_EXIT_OK;
 }
 
-static void cp_doctor_help(FILE *out)
+static const struct option cp_doctor_options[] = {
+    {"format", required_argument, NULL, 'f'},
+    {"chip", required_argument, NULL, 'c'},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+const struct option *cp_doctor_option_table(void)
 {
-    fputs("Usage: coalprobe doctor [--format text|json] [--chip CHIP]\n"
-          "\n"
-          "Checks what measuring needs on this machine, one line per check with its fix: the\n"
-          "CUDA driver and runtime; each GPU (name, sm_XY, memory, L2) and whether this build\n"
-          "has code for it; CUPTI and the right to read counters; another profiler attached;\n"
-          "each chip's counters and the profiler passes a sweep costs; NVRTC and cuBLAS; the\n"
-          "trace path. Runs without a GPU too.\n"
-          "\n"
-          "  --format FMT  text (default: one line per check, marked with a check mark or a\n"
-          "                cross, or ok/FAIL when the locale is not UTF-8) or json\n"
-          "  --chip CHIP   also the counters of a chip CUPTI knows (e.g. GH100, AD102), GPU\n"
-          "                or not\n"
-          "  -h, --help    this help\n"
-          "\n"
-          "Exit codes: 0 everything measuring needs is usable; 1 something it needs is missing\n"
-          "(the trace path is optional); 2 usage error.\n",
-          out);
+    return cp_doctor_options;
 }
 
 int cp_doctor_main(int argc, char **argv)
 {
-    static const struct option options[] = {
-        {"format", required_argument, NULL, 'f'},
-        {"chip", required_argument, NULL, 'c'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
+    const struct option *options = cp_doctor_options;
     int json = 0, opt;
     const char *chip = NULL;
     optind = 0;
@@ -569,7 +556,7 @@ int cp_doctor_main(int argc, char **argv)
             chip = optarg;
             break;
         case 'h':
-            cp_doctor_help(stdout);
+            cp_help_print_command(stdout, cp_commands_doctor());
             return CP_EXIT_OK;
         case ':':
             fprintf(stderr,

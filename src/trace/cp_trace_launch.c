@@ -23,10 +23,10 @@
 #include "cp_trace_raw.h"
 
 #define CP_TRACE_INJECT_NAME "libcoalprobe_inject.so"
-/* where an install puts it, under the prefix that holds bin/coalprobe (CMakeLists.txt defines it
- * from the install layout) */
-#ifndef CP_INJECT_INSTALL_LIBDIR
-#define CP_INJECT_INSTALL_LIBDIR "lib/coalprobe"
+/* where an install puts it, relative to the directory of the installed executable (CMakeLists.txt
+ * defines it from the install layout) */
+#ifndef CP_INJECT_INSTALL_RELDIR
+#define CP_INJECT_INSTALL_RELDIR "../lib/coalprobe"
 #endif
 
 /* Checks one candidate path: 0 when it is a regular file the user may execute, else the errno
@@ -106,6 +106,22 @@ int cp_trace_find_program(const char *name, char *path, size_t n, cp_status *st)
     return cp_trace_fail(st, CP_EXIT_USAGE, "chmod +x it, or name an executable file", msg);
 }
 
+/* Where an install puts the injection library for an executable in directory exe (PREFIX/bin/
+ * coalprobe, PREFIX/lib/coalprobe/: CP_INJECT_INSTALL_RELDIR from exe), its "../" taken off the
+ * end of exe. */
+static void cp_trace_install_dir(const char *exe, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s", exe);
+    const char *rel = CP_INJECT_INSTALL_RELDIR;
+    char *slash;
+    while (strncmp(rel, "../", 3) == 0 && (slash = strrchr(buf, '/')) && slash != buf) {
+        *slash = '\0';
+        rel += 3;
+    }
+    size_t used = strlen(buf);
+    snprintf(buf + used, len > used ? len - used : 0, "/%s", rel);
+}
+
 int cp_trace_find_injection(char *path, size_t n, cp_status *st)
 {
     char msg[4400];
@@ -130,12 +146,9 @@ int cp_trace_find_injection(char *path, size_t n, cp_status *st)
     char *slash = strrchr(exe, '/');
     if (slash)
         *slash = '\0';
-    /* beside the executable (the build tree), then where an install puts it: PREFIX/bin/coalprobe
-     * and PREFIX/lib/coalprobe/ */
+    /* beside the executable (the build tree), then where an install puts it */
     char installed[4096];
-    slash = strrchr(exe, '/');
-    snprintf(installed, sizeof installed, "%.*s/%s", slash ? (int)(slash - exe) : 0, exe,
-             CP_INJECT_INSTALL_LIBDIR);
+    cp_trace_install_dir(exe, installed, sizeof installed);
     const char *dirs[] = {exe, installed};
     for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
         if ((size_t)snprintf(path, n, "%s/%s", dirs[i], CP_TRACE_INJECT_NAME) >= n)
