@@ -52,3 +52,6 @@ add_test(NAME cli.completions COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/complet
 set_tests_properties(cli.completions PROPERTIES LABELS cli ENVIRONMENT "CUDA_VISIBLE_DEVICES=")
 add_test(NAME cli.man_matches_help COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/man_matches_help.sh ${CP_BIN})
 set_tests_properties(cli.man_matches_help PROPERTIES LABELS cli ENVIRONMENT "CUDA_VISIBLE_DEVICES=")
+add_test(NAME cli.docs_gemm_help COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/docs_help.sh ${CP_BIN}
+         ${PROJECT_SOURCE_DIR}/docs/demos.md)
+set_tests_properties(cli.docs_gemm_help PROPERTIES LABELS cli)
