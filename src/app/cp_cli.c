@@ -308,7 +308,7 @@ static int cp_cli_check_option(const cp_options *o, int opt, const char *word, u
     if (opt == '?') {
         if (optopt)
             return cp_status_usage(st, "see coalprobe --help", "unknown option '-%c'", optopt);
-        return cp_status_usage(st, "see coalprobe --help", "unknown option '%s'", word);
+        return cp_commands_unknown_option(word, cp_cli_options, o->family, st);
     }
     if (opt == ':')
         return cp_status_usage(st, "see coalprobe --help", "option '%s' needs a value", word);

@@ -417,6 +417,28 @@ int cp_commands_unknown(const char *word, cp_status *st)
     return CP_EXIT_USAGE;
 }
 
+int cp_commands_unknown_option(const char *word, const struct option *table, cp_family family,
+                               cp_status *st)
+{
+    const char *names[64];
+    size_t n = 0;
+    for (; table[n].name && n < CP_COUNT_OF(names); n++)
+        names[n] = table[n].name;
+    char bare[64]; /* without the dashes and a value after '=' */
+    const char *w = word + strspn(word, "-");
+    snprintf(bare, sizeof bare, "%.*s", (int)strcspn(w, "="), w);
+    const char *near = cp_help_nearest(bare, names, n);
+    char help[64] = "coalprobe --help";
+    if (family != (cp_family)0)
+        snprintf(help, sizeof help, "coalprobe %s --help", cp_family_get(family)->name);
+    cp_status_set(st, CP_EXIT_USAGE, "unknown option '%s'", word);
+    if (near)
+        cp_status_hint(st, "did you mean --%s? see %s", near, help);
+    else
+        cp_status_hint(st, "see %s", help);
+    return CP_EXIT_USAGE;
+}
+
 int cp_commands_help_main(int argc, char **argv)
 {
     if (argc <= 2) {

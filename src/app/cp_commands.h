@@ -50,4 +50,10 @@ int cp_commands_help_main(int argc, char **argv);
  * and every command; returns CP_EXIT_USAGE. */
 int cp_commands_unknown(const char *word, cp_status *st);
 
+/* Records "unknown option 'word'" (word as written: "--strid=3") in st with a hint naming the
+ * nearest option of the getopt_long table, if one is near, and the help of `family`'s command;
+ * returns CP_EXIT_USAGE. */
+int cp_commands_unknown_option(const char *word, const struct option *table, cp_family family,
+                               cp_status *st);
+
 #endif

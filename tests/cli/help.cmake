@@ -55,3 +55,8 @@ set_tests_properties(cli.man_matches_help PROPERTIES LABELS cli ENVIRONMENT "CUD
 add_test(NAME cli.docs_gemm_help COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/docs_help.sh ${CP_BIN}
          ${PROJECT_SOURCE_DIR}/docs/demos.md)
 set_tests_properties(cli.docs_gemm_help PROPERTIES LABELS cli)
+# an unknown option: the nearest, and the help of the family given
+cp_cli_test(bad_option_nearest 2 --no-stdout --stderr "^coalprobe: unknown option '--stirde=2'"
+            --stderr "^hint: did you mean --stride\\? see coalprobe --help$" -- ${CP_BIN} --stirde=2)
+cp_cli_test(bad_option_family 2 --no-stdout --stderr "^coalprobe: unknown option '--varient'"
+            --stderr "^hint: did you mean --variant\\? see coalprobe gemm --help$" -- ${CP_BIN} gemm --varient naive)
