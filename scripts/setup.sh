@@ -18,19 +18,25 @@ if ! { [ -f /usr/include/cjson/cJSON.h ] || dpkg -s libcjson-dev >/dev/null 2>&1
 fi
 
 # python3-jsonschema (tests/schema/validate.py) and python3-matplotlib (scripts/plot): only the
-# tests and the plots need them, so a failed install is a warning and those tests skip. A pyenv or
-# venv python3 ahead on PATH does not see Debian's packages; both scripts then use /usr/bin/python3.
+# tests and the plots need them (and the tools below), so a failed install is a warning and those
+# tests skip. A pyenv or venv python3 ahead on PATH does not see Debian's packages; both scripts
+# then use /usr/bin/python3.
 py_has() { python3 -c "import $1" 2>/dev/null || /usr/bin/python3 -c "import $1" 2>/dev/null; }
 missing=""
 py_has jsonschema || missing="$missing python3-jsonschema"
 py_has matplotlib || missing="$missing python3-matplotlib"
+# man-db (the install test renders the man page with man -l), zsh and fish (the completion test
+# parses their completions and asks fish what it completes): those steps are skipped without them
+command -v man >/dev/null 2>&1 || missing="$missing man-db"
+command -v zsh >/dev/null 2>&1 || missing="$missing zsh"
+command -v fish >/dev/null 2>&1 || missing="$missing fish"
 if [ -n "$missing" ]; then
     say "installing$missing"
     sudo=""
     [ "$(id -u)" -eq 0 ] || sudo="sudo"
     { $sudo apt-get update -qq &&
         DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $missing >/dev/null; } ||
-        say "could not install$missing: the schema and plot tests will be skipped"
+        say "could not install$missing: the tests that need them will be skipped"
 fi
 
 # chromium, node and web/'s pinned npm packages (playwright-core): the page's browser test

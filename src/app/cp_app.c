@@ -55,6 +55,24 @@ static int cp_app_explain(const cp_options *o, const cp_backend *backend, const 
     return rc;
 }
 
+/* Says on stderr why there is no GPU and the fix, as `coalprobe doctor` does (cp_diagnose_gpu);
+ * the backend's own words (`said`) when the diagnosis finds a GPU after all. */
+static void cp_app_note_no_gpu(const char *said)
+{
+    cp_gpu_facts f;
+    cp_diagnose_read(&f);
+    cp_status why;
+    cp_status_clear(&why);
+    if (cp_diagnose_gpu(&f, &why) == CP_GPU_OK)
+        fprintf(stderr, "coalprobe: no GPU found (%s): showing the model's predictions only\n",
+                said);
+    else
+        fprintf(stderr,
+                "coalprobe: no GPU found: %s; showing the model's predictions only\n"
+                "hint: %s (coalprobe doctor checks the rest)\n",
+                why.message, why.hint);
+}
+
 /* The options of the backend for the sweep configs (preds: their predictions). */
 static void cp_app_backend_options(const cp_options *o, const cp_config *configs,
                                    const cp_prediction *preds, size_t n, cp_backend_options *out)
@@ -97,8 +115,7 @@ static int cp_app_open_backend(const cp_options *o, const cp_backend *backend,
     int no_device = 0;
     int rc = backend->open(&bo, dev, state, &no_device, refusal, st);
     if (rc != CP_EXIT_OK && no_device) {
-        fprintf(stderr, "coalprobe: no GPU found (%s): showing the model's predictions only\n",
-                st->message);
+        cp_app_note_no_gpu(st->message);
         cp_status_clear(st);
         *state = NULL;
         return CP_EXIT_OK;
@@ -620,8 +637,10 @@ static int cp_app_run_devices(const cp_options *o, const char *command, const cp
     cp_app_backend_options(o, configs, preds, n, &bo);
     cp_devices *devs = NULL;
     size_t done = 0;
-    CP_TRY(cp_devices_measure(o, backend, &bo, rows, meas, n, &done, &devs, st));
+    cp_status no_gpu;
+    CP_TRY(cp_devices_measure(o, backend, &bo, rows, meas, n, &done, &devs, &no_gpu, st));
     if (!devs) { /* no GPU: as a run over one without a GPU */
+        cp_app_note_no_gpu(no_gpu.message);
         cp_status none;
         cp_status_clear(&none);
         CP_TRY(cp_app_check_counters(o, NULL, &none, st));

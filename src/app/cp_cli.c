@@ -1,5 +1,5 @@
-/* cp_cli.c: parses coalprobe's command line with getopt_long and prints help, version and
- * the list of pattern families. */
+/* cp_cli.c: parses coalprobe's command line with getopt_long and prints the list of pattern
+ * families (help: cp_commands.c, from the same tables). */
 #define _POSIX_C_SOURCE 200809L
 #include "cp_cli.h"
 
@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cp_commands.h"
 #include "report/cp_report.h"
 #include "model/cp_model.h"
 
@@ -109,6 +110,11 @@ static const struct option *cp_cli_all_options(void)
             abort(); /* CP_CLI_MAX_OPTIONS is too small: a bug caught by every test */
     }
     return all;
+}
+
+const struct option *cp_cli_option_table(void)
+{
+    return cp_cli_all_options();
 }
 
 /* The descriptor's entry for parameter p in family f; when f does not sweep p (an error
@@ -385,17 +391,8 @@ static int cp_cli_parse_command(int argc, char **argv, cp_options *o, int *first
     *first = 1;
     if (argc <= 1 || argv[1][0] == '-')
         return CP_EXIT_OK;
-    if (!cp_family_find(argv[1], &o->family)) {
-        char commands[256];
-        size_t k = 0;
-        for (int f = 0; cp_family_get((cp_family)f) && k < sizeof commands; f++)
-            k += (size_t)snprintf(commands + k, sizeof commands - k, "%s%s%s",
-                                  f ? ", " : "commands are ", cp_config_family_name((cp_family)f),
-                                  f ? "" : " (the default)");
-        if (k < sizeof commands)
-            snprintf(commands + k, sizeof commands - k, ", compare, show and doctor");
-        return cp_status_usage(st, commands, "unknown command '%s'", argv[1]);
-    }
+    if (!cp_family_find(argv[1], &o->family))
+        return cp_commands_unknown(argv[1], st);
     *first = 2;
     return CP_EXIT_OK;
 }
@@ -408,7 +405,7 @@ static int cp_cli_check_option(const cp_options *o, int opt, const char *word, u
     if (opt == '?') {
         if (optopt)
             return cp_status_usage(st, "see coalprobe --help", "unknown option '-%c'", optopt);
-        return cp_status_usage(st, "see coalprobe --help", "unknown option '%s'", word);
+        return cp_commands_unknown_option(word, cp_cli_options, o->family, st);
     }
     if (opt == ':')
         return cp_status_usage(st, "see coalprobe --help", "option '%s' needs a value", word);
@@ -485,15 +482,22 @@ int cp_cli_parse(int argc, char **argv, cp_options *o, cp_status *st)
     return cp_cli_validate(o, given, st);
 }
 
+static const struct option cp_cli_compare_options[] = {
+    {"tolerance", required_argument, NULL, 't'},
+    {"format", required_argument, NULL, 'f'},
+    {"output", required_argument, NULL, 'o'},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+const struct option *cp_cli_compare_option_table(void)
+{
+    return cp_cli_compare_options;
+}
+
 int cp_cli_parse_compare(int argc, char **argv, cp_compare_options *o, cp_status *st)
 {
-    static const struct option options[] = {
-        {"tolerance", required_argument, NULL, 't'},
-        {"format", required_argument, NULL, 'f'},
-        {"output", required_argument, NULL, 'o'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
+    const struct option *options = cp_cli_compare_options;
     memset(o, 0, sizeof *o);
     o->tolerance = 0.05;
     optind = 0;
@@ -541,20 +545,7 @@ int cp_cli_parse_compare(int argc, char **argv, cp_compare_options *o, cp_status
 
 void cp_cli_print_compare_help(FILE *out)
 {
-    fputs("Usage: coalprobe compare BASE.json NEW.json [options]\n"
-          "\n"
-          "Matches the rows of two JSON reports by pattern and configuration and prints what\n"
-          "changed: counts must be equal, times and bandwidths within the tolerance.\n"
-          "\n"
-          "  --tolerance T     allowed change of times and bandwidths: 5%, 0.05 (default 5%)\n"
-          "  --format FMT      table (text, default), json or html (a page: before and after\n"
-          "                    side by side)\n"
-          "  -o, --output FILE write the comparison to FILE (as reports: coalprobe --help)\n"
-          "  -h, --help        this help\n"
-          "\n"
-          "Exit codes: 0 nothing regressed; 1 a report cannot be read; 2 usage error or not a\n"
-          "coalprobe report; 3 something regressed.\n",
-          out);
+    cp_help_print_command(out, cp_commands_compare());
 }
 
 void cp_cli_free(cp_options *o)
@@ -567,98 +558,9 @@ void cp_cli_free(cp_options *o)
     o->expr = NULL;
 }
 
-/* The Output section of --help: the formats, -o, the reports beside the main one (one line
- * per exporter), the table's width and colours, progress. */
-static void cp_cli_print_output_help(FILE *out)
-{
-    fputs("\n"
-          "Output:\n"
-          "  --format FMT      table, json, csv, vega-lite (a chart spec) or html (a page\n"
-          "                    that draws the lanes, sectors and charts; default table)\n"
-          "  -o, --output FILE write the report to FILE ('-' is standard output): a file\n"
-          "                    is replaced whole once the report is complete (its mode\n"
-          "                    kept; new files follow the umask); a link is followed; a\n"
-          "                    FIFO or device such as /dev/null is written in place\n"
-          "  --explain         draw which lanes of a warp land on which line and sector\n"
-          "  --warp W          the warp --explain draws (default 0)\n",
-          out);
-    for (size_t i = 0; cp_report_exporter_get(i); i++) {
-        char opt[32];
-        snprintf(opt, sizeof opt, "--%s FILE", cp_report_exporter_get(i)->option);
-        fprintf(out, "  %-17s also write %s to FILE (as -o)\n", opt,
-                cp_report_exporter_get(i)->help);
-    }
-    fputs("  --wide            every column of the table (default: as many as fit the\n"
-          "                    terminal, or 100 columns; a line under it names the others)\n"
-          "  --color WHEN      never, auto (default: on a terminal, unless NO_COLOR is set)\n"
-          "                    or always\n"
-          "  --quiet           no progress on stderr (a terminal's line, or a line every\n"
-          "                    10 s elsewhere)\n",
-          out);
-}
-
 void cp_cli_print_help(FILE *out)
 {
-    fputs("coalprobe: predicts and measures how a warp's memory accesses coalesce into\n"
-          "32-byte sectors and 128-byte lines.\n"
-          "\n"
-          "Usage: coalprobe [",
-          out);
-    for (int f = 0; cp_family_get((cp_family)f); f++)
-        fprintf(out, "%s%s", f ? "|" : "", cp_family_get((cp_family)f)->name);
-    fputs("] [options]\n"
-          "       coalprobe compare BASE.json NEW.json [--tolerance 5%]\n"
-          "       coalprobe trace [options] -- PROGRAM [ARGS...]   (coalprobe trace --help)\n"
-          "       coalprobe doctor [--format json]   what works on this machine, and the fixes\n"
-          "\n"
-          "Numeric parameters sweep: N, a..b, a..b:step, lists a,b,c and mixtures (1..8,16,32).\n"
-          "Several swept parameters run every combination. Numbers are decimal, written\n"
-          "without leading zeros (10, not 010: C would read it as octal). An option with a\n"
-          "value is given once (a second --size is an error); --param once per name.\n"
-          "\n",
-          out);
-    for (int f = 0; cp_family_get((cp_family)f); f++)
-        fputs(cp_family_get((cp_family)f)->help, out);
-    cp_cli_print_output_help(out);
-    fputs("\n"
-          "Measurement:\n"
-          "  --model           model only: never touch the GPU\n"
-          "  --device N        the CUDA device to use (default 0)\n"
-          "  --devices LIST    spread the configurations over several GPUs of this host, one\n"
-          "                    worker each (0,1 or 0..3, or all); rows name their GPU\n"
-          "  --mixed           allow GPUs of different kinds in one --devices run\n"
-          "  --reps N          timed launches per configuration (default 20)\n"
-          "  --no-counters     time only, never start CUPTI (so Nsight Compute can profile)\n"
-          "  --require-counters  exit 1 when the hardware counters cannot be read\n"
-          "  --check           exit 3 when measured requests or sectors differ from the model\n"
-          "  --allow-large-sweep  run sweeps of more than 100,000 configurations\n"
-          "  -v, --verbose     at the end, where the time went (device set-up, CUPTI session,\n"
-          "                    fills, verification, timing, counter passes, report) on stderr\n"
-          "\n"
-          "Other:\n"
-          "  --list            the pattern families and their parameters\n"
-          "  -h, --help        this help\n"
-          "  -V, --version     the version, CUDA and CUPTI, the GPU architectures built\n"
-          "\n"
-          "Examples:\n"
-          "  coalprobe --stride 1..32                 sectors per request against stride\n"
-          "  coalprobe --offset 0..31                 misaligned starts\n"
-          "  coalprobe --width 4,8,16,32              scalar against vector accesses\n"
-          "  coalprobe layout --fields 1..16          AoS against SoA\n"
-          "  coalprobe gemm --m 2048                  the GEMM ladder, naive to cuBLAS\n"
-          "  coalprobe smem                           bank conflicts against stride 1..33\n"
-          "  coalprobe transpose                      naive, tiled and padded transpose\n"
-          "  coalprobe expr --index 'i * s % n' --param s=1..8   your own indexing\n"
-          "  coalprobe --stride 2 --explain           draw warp 0 over sectors and lines\n"
-          "  coalprobe --stride 1..32 --format json | jq '.rows[].predicted.load'\n"
-          "  coalprobe compare before.json after.json  what changed between two runs\n"
-          "  coalprobe doctor                         will measuring work here? how to fix it\n"
-          "\n"
-          "Exit codes: 0 ok; 1 runtime error; 2 usage error (nothing was run or written);\n"
-          "3 predicted and measured counts disagree (with --check); 130, 143 interrupted;\n"
-          "141 standard output closed by its reader (e.g. | head), quietly.\n"
-          "Without a CUDA device coalprobe prints the model's predictions and says so.\n",
-          out);
+    cp_commands_print_help(out);
 }
 
 void cp_cli_print_list(FILE *out)

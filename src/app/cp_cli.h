@@ -3,6 +3,7 @@
 #ifndef CP_CLI_H
 #define CP_CLI_H
 
+#include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -69,6 +70,11 @@ typedef struct cp_compare_options {
 int cp_cli_parse_compare(int argc, char **argv, cp_compare_options *o, cp_status *st);
 
 void cp_cli_print_compare_help(FILE *out);
+
+/* The getopt_long tables of a sweep and of compare (ended by a NULL name), for the check that
+ * their help (cp_commands.c) names every option they parse. */
+const struct option *cp_cli_option_table(void);
+const struct option *cp_cli_compare_option_table(void);
 
 /* Parses spec as the sweep of parameter p of o's family into o (replacing what o held). */
 int cp_cli_parse_param(cp_options *o, cp_param p, const char *spec, cp_status *st);

@@ -390,7 +390,8 @@ static void cp_devices_compare_times(cp_devices *d)
 
 /* The run of the devices o asks for; *none when the machine has no GPU (said on stderr). */
 static int cp_devices_new(const cp_options *o, const cp_backend *backend,
-                          const cp_backend_options *bo, cp_devices **out, int *none, cp_status *st)
+                          const cp_backend_options *bo, cp_devices **out, int *none,
+                          cp_status *no_gpu, cp_status *st)
 {
     int count = 1, no_device = 0, list[CP_MAX_DEVICES];
     size_t nlist = 0;
@@ -399,8 +400,7 @@ static int cp_devices_new(const cp_options *o, const cp_backend *backend,
     if (backend->device_count && backend->device_count(&count, &no_device, st) != CP_EXIT_OK) {
         if (!no_device)
             return st->code;
-        fprintf(stderr, "coalprobe: no GPU found (%s): showing the model's predictions only\n",
-                st->message);
+        *no_gpu = *st;
         cp_status_clear(st);
         *none = 1;
         return CP_EXIT_OK;
@@ -495,11 +495,12 @@ static void cp_devices_settle(cp_devices *d, size_t *done)
 
 int cp_devices_measure(const cp_options *o, const cp_backend *backend, const cp_backend_options *bo,
                        cp_row *rows, cp_measurement *meas, size_t n, size_t *done, cp_devices **out,
-                       cp_status *st)
+                       cp_status *no_gpu, cp_status *st)
 {
     int none = 0;
     *done = 0;
-    CP_TRY(cp_devices_new(o, backend, bo, out, &none, st));
+    cp_status_clear(no_gpu);
+    CP_TRY(cp_devices_new(o, backend, bo, out, &none, no_gpu, st));
     if (none)
         return CP_EXIT_OK;
     cp_devices *d = *out;
@@ -535,8 +536,7 @@ int cp_devices_measure(const cp_options *o, const cp_backend *backend, const cp_
     *out = NULL;
     if (!no_device)
         return rc;
-    fprintf(stderr, "coalprobe: no GPU found (%s): showing the model's predictions only\n",
-            st->message);
+    *no_gpu = *st;
     cp_status_clear(st);
     return CP_EXIT_OK;
 }

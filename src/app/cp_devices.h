@@ -27,11 +27,12 @@ int cp_devices_beyond(const cp_config *c, const cp_device_info *dev);
  * until none is left, then reads the counters of its rows; with --check each configuration is
  * also timed on every other GPU (cp_row.other_*). *done: the rows finished (fewer after a
  * signal). A GPU that fails leaves its rows marked failed (cp_row.failed), and the others go
- * on. *out is NULL when the machine has no GPU (the run goes on model-only, and that was said
- * on stderr); otherwise close it with cp_devices_close once the report is written. */
+ * on. *out is NULL when the machine has no GPU (the run goes on model-only; no_gpu holds the
+ * backend's words for the caller's note); otherwise close it with cp_devices_close once the
+ * report is written. */
 int cp_devices_measure(const cp_options *o, const cp_backend *backend, const cp_backend_options *bo,
                        cp_row *rows, cp_measurement *meas, size_t n, size_t *done, cp_devices **out,
-                       cp_status *st);
+                       cp_status *no_gpu, cp_status *st);
 
 /* The GPUs of the run, in the order asked (those that could not be opened included), and
  * whether they are of different kinds. */

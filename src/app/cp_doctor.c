@@ -4,6 +4,7 @@
  * with its fix; as text or JSON. And the --version line. */
 #define _GNU_SOURCE /* strcasestr */
 #include "cp_doctor.h"
+#include "cp_commands.h"
 
 #include <cjson/cJSON.h>
 #include <getopt.h>
@@ -12,6 +13,7 @@
 #include <unistd.h>
 
 #include "measure/cp_measure.h"
+#include "trace/cp_trace.h"
 #include "model/cp_model.h"
 #include "base/cp_base.h"
 
@@ -197,37 +199,23 @@ static void cp_doctor_check_counters(cp_doctor *d, int device)
         snprintf(c->fix, sizeof c->fix, "%s", st.hint);
 }
 
-/* Whether this process may read counters: root, CAP_SYS_ADMIN, or the driver allowing all. */
+/* Whether this process may read counters: root, CAP_SYS_ADMIN, or the driver allowing all
+ * (cp_diagnose_counters judges, as for a sweep). */
 static void cp_doctor_check_privilege(cp_doctor *d)
 {
-    char admin_only[16];
-    cp_probe_profiling_admin_only(admin_only, sizeof admin_only);
-    int cap_sys_admin = 0;
-    FILE *f = fopen("/proc/self/status", "r");
-    if (f) {
-        char line[256];
-        while (fgets(line, sizeof line, f)) {
-            unsigned long long caps;
-            if (sscanf(line, "CapEff: %llx", &caps) == 1)
-                cap_sys_admin = (caps >> 21) & 1; /* CAP_SYS_ADMIN is capability 21 */
-        }
-        fclose(f);
-    }
-    int root = geteuid() == 0;
-    int restricted = strcmp(admin_only, "0") != 0; /* unknown counts as restricted */
-    int ok = root || cap_sys_admin || !restricted;
+    cp_gpu_facts f;
+    cp_diagnose_read(&f);
+    cp_status st;
+    cp_status_clear(&st);
+    int ok = cp_diagnose_counters(&f, &st) == CP_EXIT_OK;
     cp_doctor_check *c = cp_doctor_add(d, "profiling_allowed", -1, ok, 0);
     snprintf(c->detail, sizeof c->detail, "profiling %s: RmProfilingAdminOnly=%s, %s%s",
              ok ? "allowed" : "restricted to administrators",
-             admin_only[0] ? admin_only : "unknown (no /proc/driver/nvidia/params)",
-             root ? "running as root" : "not root",
-             cap_sys_admin && !root ? " but with CAP_SYS_ADMIN" : "");
+             f.admin_only[0] ? f.admin_only : "unknown (no /proc/driver/nvidia/params)",
+             f.root ? "running as root" : "not root",
+             f.cap_sys_admin && !f.root ? " but with CAP_SYS_ADMIN" : "");
     if (!ok)
-        snprintf(c->fix, sizeof c->fix,
-                 "run as root, give the binary CAP_SYS_ADMIN (setcap cap_sys_admin+ep coalprobe), "
-                 "or load the driver with NVreg_RestrictProfilingToAdminUsers=0 (options "
-                 "nvidia NVreg_RestrictProfilingToAdminUsers=0 in /etc/modprobe.d/, then reboot); "
-                 "timings work without");
+        snprintf(c->fix, sizeof c->fix, "%s", st.hint);
 }
 
 /* Another profiler injected into this process: Nsight Compute and Nsight Systems name their
@@ -256,23 +244,20 @@ static void cp_doctor_check_other_profiler(cp_doctor *d)
     }
 }
 
-/* The injection library of `coalprobe trace`, beside the executable. */
+/* The injection library of `coalprobe trace`, where trace looks for it. */
 static void cp_doctor_check_inject(cp_doctor *d)
 {
-    char exe[1024];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    exe[n > 0 ? n : 0] = '\0';
-    char *slash = strrchr(exe, '/');
-    char lib[1100];
-    snprintf(lib, sizeof lib, "%.*s/libcoalprobe_inject.so", slash ? (int)(slash - exe) : 1,
-             slash ? exe : ".");
-    int found = access(lib, R_OK) == 0;
+    char lib[1024];
+    cp_status st;
+    cp_status_clear(&st);
+    int found = cp_trace_find_injection(lib, sizeof lib, &st) == CP_EXIT_OK;
     cp_doctor_check *c = cp_doctor_add(d, "trace_inject_library", -1, found, 1);
-    snprintf(c->detail, sizeof c->detail, "trace: %.550s %s", lib, found ? "found" : "missing");
-    if (!found)
-        snprintf(c->fix, sizeof c->fix,
-                 "build the trace path (cmake --build build builds libcoalprobe_inject.so beside "
-                 "coalprobe once src/trace/ has it); only coalprobe trace needs it");
+    if (found) {
+        snprintf(c->detail, sizeof c->detail, "trace: injection library %.600s", lib);
+    } else {
+        snprintf(c->detail, sizeof c->detail, "%.700s", st.message); /* "trace: ..." */
+        snprintf(c->fix, sizeof c->fix, "%s; only coalprobe trace needs it", st.hint);
+    }
 }
 
 static void cp_doctor_check_libraries(cp_doctor *d)
@@ -335,18 +320,18 @@ static void cp_doctor_run_checks(cp_doctor *d)
     c = cp_doctor_add(d, "cuda_runtime", -1, d->runtime_version > 0, 0);
     snprintf(c->detail, sizeof c->detail, "CUDA runtime %d.%d", d->runtime_version / 1000,
              d->runtime_version % 1000 / 10);
-    if (d->driver_version == 0) {
-        cp_doctor_fail(d, "cuda_driver", -1, 0, "", &st);
+    /* a driver older than the runtime is too old only when it sees no GPU: CUDA's minor
+     * version compatibility runs a 13.1 runtime on a 13.0 driver */
+    int older = d->driver_version < d->runtime_version;
+    if (d->driver_version == 0 || (older && cuda != CP_EXIT_OK)) {
+        cp_doctor_fail(d, "cuda_driver", -1, 0, "no GPU", &st); /* cp_diagnose_gpu's cause */
     } else {
-        c = cp_doctor_add(d, "cuda_driver", -1, d->driver_version >= d->runtime_version, 0);
+        c = cp_doctor_add(d, "cuda_driver", -1, 1, 0);
         snprintf(c->detail, sizeof c->detail, "CUDA driver %d.%d%s", d->driver_version / 1000,
                  d->driver_version % 1000 / 10,
-                 d->driver_version >= d->runtime_version ? "" : ", older than the runtime");
-        if (!c->ok)
-            snprintf(c->fix, sizeof c->fix, "install an NVIDIA driver for CUDA %d.%d or newer",
-                     d->runtime_version / 1000, d->runtime_version % 1000 / 10);
+                 older ? ", older than the runtime (CUDA's minor version compatibility)" : "");
         if (cuda != CP_EXIT_OK)
-            cp_doctor_fail(d, "gpu", -1, 0, "", &st);
+            cp_doctor_fail(d, "gpu", -1, 0, "no GPU", &st);
     }
     for (int i = 0; cuda == CP_EXIT_OK && i < devices && i < CP_DOCTOR_MAX_GPUS; i++)
         cp_doctor_check_gpu(d, i);
@@ -529,35 +514,21 @@ static int cp_doctor_print_json(const cp_doctor *d, FILE *out, const char *comma
     return CP_EXIT_OK;
 }
 
-static void cp_doctor_help(FILE *out)
+static const struct option cp_doctor_options[] = {
+    {"format", required_argument, NULL, 'f'},
+    {"chip", required_argument, NULL, 'c'},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+const struct option *cp_doctor_option_table(void)
 {
-    fputs("Usage: coalprobe doctor [--format text|json] [--chip CHIP]\n"
-          "\n"
-          "Checks what measuring needs on this machine, one line per check with its fix: the\n"
-          "CUDA driver and runtime; each GPU (name, sm_XY, memory, L2) and whether this build\n"
-          "has code for it; CUPTI and the right to read counters; another profiler attached;\n"
-          "each chip's counters and the profiler passes a sweep costs; NVRTC and cuBLAS; the\n"
-          "trace path. Runs without a GPU too.\n"
-          "\n"
-          "  --format FMT  text (default: one line per check, marked with a check mark or a\n"
-          "                cross, or ok/FAIL when the locale is not UTF-8) or json\n"
-          "  --chip CHIP   also the counters of a chip CUPTI knows (e.g. GH100, AD102), GPU\n"
-          "                or not\n"
-          "  -h, --help    this help\n"
-          "\n"
-          "Exit codes: 0 everything measuring needs is usable; 1 something it needs is missing\n"
-          "(the trace path is optional); 2 usage error.\n",
-          out);
+    return cp_doctor_options;
 }
 
 int cp_doctor_main(int argc, char **argv)
 {
-    static const struct option options[] = {
-        {"format", required_argument, NULL, 'f'},
-        {"chip", required_argument, NULL, 'c'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
+    const struct option *options = cp_doctor_options;
     int json = 0, opt;
     const char *chip = NULL;
     optind = 0;
@@ -588,7 +559,7 @@ int cp_doctor_main(int argc, char **argv)
             chip = optarg;
             break;
         case 'h':
-            cp_doctor_help(stdout);
+            cp_help_print_command(stdout, cp_commands_doctor());
             return CP_EXIT_OK;
         case ':':
             fprintf(stderr,

@@ -22,38 +22,60 @@ typedef struct cp_show_cli {
     cp_color_mode color;
 } cp_show_cli;
 
+static const cp_help_option cp_show_help_options[] = {
+    {"Options", "format", 0, "FMT",
+     "table (default), json, csv, vega-lite (a chart: sweeps and traces) or html (the page, "
+     "docs/page.md)",
+     CP_HELP_VALUES, "table json csv vega-lite html"},
+    {NULL, "output", 'o', "FILE", "write it to FILE (as coalprobe -o: replaced whole when complete)",
+     CP_HELP_FILE, NULL},
+    {NULL, "top", 0, "N",
+     "the first N rows (a trace: instructions per kernel; default: the trace's own --top in its "
+     "table, every row elsewhere)",
+     CP_HELP_ANY, NULL},
+    {NULL, "sort", 0, "KEY",
+     "sort the rows by KEY, smallest first (-KEY: largest first): a sweep's time, bandwidth, "
+     "dram, gflops, sectors (predicted per request), efficiency, measured_sectors, a parameter "
+     "(stride, variant, ...); a trace's excess, sectors, conflicts, wavefronts or any key of an "
+     "instruction; or a path in the JSON row (measured.counters.load.sectors)",
+     CP_HELP_ANY, NULL},
+    {NULL, "wide", 0, NULL,
+     "every column of a sweep's table (default: as many as fit the terminal, or 100 columns)",
+     CP_HELP_ANY, NULL},
+    {NULL, "color", 0, "WHEN", "never, auto (default: on a terminal, unless NO_COLOR is set) or always",
+     CP_HELP_VALUES, "never auto always"},
+    {NULL, "help", 'h', NULL, "this help", CP_HELP_ANY, NULL},
+};
+
+static const cp_help_example cp_show_examples[] = {
+    {"coalprobe show sweep.json --sort -time --top 5", "the five slowest configurations"},
+    {"coalprobe show trace.json --format html -o trace.html", "a saved trace as a page"},
+};
+
+static const cp_help_command cp_show_command = {
+    "show",
+    "a saved JSON report again, in any format",
+    "coalprobe show REPORT.json [options]",
+    "Writes a saved JSON report again: a sweep's (coalprobe --format json), a trace's (coalprobe "
+    "trace --format json) or a comparison (coalprobe compare --format json), of any schema "
+    "version this build reads, with the width rules of the table. A file that is not a coalprobe "
+    "report is refused, saying what it is.",
+    cp_show_help_options,
+    CP_COUNT_OF(cp_show_help_options),
+    cp_show_examples,
+    CP_COUNT_OF(cp_show_examples),
+    "0 written; 1 a file cannot be read or written; 2 usage error, or a file that is not a "
+    "coalprobe report (the message says what it is).",
+};
+
+const cp_help_command *cp_show_help(void)
+{
+    return &cp_show_command;
+}
+
 void cp_show_print_help(FILE *out)
 {
-    fputs("Usage: coalprobe show REPORT.json [options]\n"
-          "\n"
-          "Writes a saved JSON report again: a sweep's (coalprobe --format json), a trace's\n"
-          "(coalprobe trace --format json) or a comparison (coalprobe compare --format json).\n"
-          "\n"
-          "  --format FMT      table (default), json, csv or vega-lite (sweeps: the chart)\n"
-          "  -o, --output FILE write it to FILE (as coalprobe -o: replaced whole when complete)\n"
-          "  --top N           the first N rows (a trace: instructions per kernel; default:\n"
-          "                    the trace's own --top in its table, every row elsewhere)\n"
-          "  --sort KEY        sort the rows by KEY, smallest first (-KEY: largest first):\n"
-          "                    a sweep's time, bandwidth, dram, gflops, sectors (predicted\n"
-          "                    per request), efficiency, measured_sectors, a parameter\n"
-          "                    (stride, variant, ...); a trace's excess, sectors, conflicts,\n"
-          "                    wavefronts or any key of an instruction; or a path in the\n"
-          "                    JSON row (measured.counters.load.sectors)\n"
-          "  --wide            every column of a sweep's table (default: as many as fit the\n"
-          "                    terminal, or 100 columns)\n"
-          "  --color WHEN      never, auto (default: on a terminal, unless NO_COLOR is set)\n"
-          "                    or always\n"
-          "  -h, --help        this help\n"
-          "\n"
-          "Examples:\n"
-          "  coalprobe show sweep.json                       the table again\n"
-          "  coalprobe show sweep.json --sort -time --top 5  the five slowest configurations\n"
-          "  coalprobe show sweep.json --format vega-lite -o chart.vl.json\n"
-          "  coalprobe show trace.json --sort -sectors --top 3\n"
-          "\n"
-          "Exit codes: 0 written; 1 a file cannot be read or written; 2 usage error, or a file\n"
-          "that is not a coalprobe report (the message says what it is).\n",
-          out);
+    cp_help_print_command(out, &cp_show_command);
 }
 
 /* --format, --top, --sort, --color and the flags; CP_EXIT_USAGE with a message otherwise. */

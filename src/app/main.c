@@ -7,6 +7,8 @@
 #include <unistd.h>
 
 #include "cp_app.h"
+#include "cp_commands.h"
+#include "cp_complete.h"
 #include "cp_doctor.h"
 #include "cp_show_main.h"
 #include "measure/cp_measure.h"
@@ -88,6 +90,23 @@ static int cp_main_compare(int argc, char **argv, const char *command)
     return rc;
 }
 
+/* 1 for the hidden options the build runs to write the man page and the shell completions from
+ * the help tables: --help-man, --completions bash|zsh|fish. */
+static int cp_main_generated(char **argv)
+{
+    return strcmp(argv[1], "--help-man") == 0 || strcmp(argv[1], "--completions") == 0;
+}
+
+static int cp_main_generate(int argc, char **argv)
+{
+    if (strcmp(argv[1], "--help-man") == 0 && argc == 2)
+        return cp_man_write(stdout);
+    if (strcmp(argv[1], "--completions") == 0 && argc == 3)
+        return cp_complete_write(stdout, argv[2]);
+    fprintf(stderr, "coalprobe: usage: coalprobe --help-man | --completions bash|zsh|fish\n");
+    return CP_EXIT_USAGE;
+}
+
 /* Opens /dev/null on each of descriptors 0, 1 and 2 that is closed (`coalprobe ... 2>&-`), so
  * that no file coalprobe opens later gets one of them: a report file on descriptor 2 would
  * receive every message meant for stderr. Returns 0, or -1 when /dev/null cannot be opened. */
@@ -128,6 +147,14 @@ int main(int argc, char **argv)
         free(command);
         return cp_show_main(argc, argv);
     }
+    if (argc > 1 && strcmp(argv[1], "help") == 0) {
+        free(command);
+        return cp_commands_help_main(argc, argv);
+    }
+    if (argc > 1 && cp_main_generated(argv)) { /* the man page, the completions */
+        free(command);
+        return cp_main_generate(argc, argv);
+    }
     if (argc > 1 && strcmp(argv[1], "compare") == 0) {
         int rc = cp_main_compare(argc, argv, command ? command : "coalprobe compare");
         free(command);
@@ -135,7 +162,9 @@ int main(int argc, char **argv)
     }
     int rc = cp_cli_parse(argc, argv, &o, &st);
     if (rc == CP_EXIT_OK) {
-        if (o.show_help)
+        if (o.show_help && argc > 1 && argv[1][0] != '-') /* coalprobe FAMILY --help */
+            cp_commands_print_family(stdout, o.family);
+        else if (o.show_help)
             cp_cli_print_help(stdout);
         else if (o.show_version)
             cp_doctor_print_version(stdout);

@@ -238,9 +238,9 @@ bool refusal_text(CUptiResult r, const char **cause, const char **fix)
     switch (r) {
     case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES:
         *cause = "insufficient privileges to read GPU performance counters";
-        *fix = "run as root, give the binary CAP_SYS_ADMIN, or set the NVIDIA driver option "
-               "NVreg_RestrictProfilingToAdminUsers=0 (RmProfilingAdminOnly in "
-               "/proc/driver/nvidia/params shows the setting); or run with --no-counters";
+        *fix = "run as root, give the binary CAP_SYS_ADMIN (sudo setcap cap_sys_admin+ep "
+               "BINARY), or load the driver with NVreg_RestrictProfilingToAdminUsers=0 (in "
+               "/etc/modprobe.d/, then reboot); or run with --no-counters";
         return true;
     case CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED:
     case CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES:

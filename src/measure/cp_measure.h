@@ -214,6 +214,50 @@ extern const cp_backend cp_backend_cuda;
  * otherwise (cp_cupti.cpp; needs no GPU and no CUPTI library). */
 int cp_measure_cupti_refusal_text(int code, const char **cause, const char **fix);
 
+/* --- why there is no GPU, or no counters (cp_diagnose.c): facts read once, judged by pure
+ * functions, so that doctor, the note of a sweep without a GPU and the tests agree. --- */
+
+/* What the machine shows about its GPUs. */
+typedef struct cp_gpu_facts {
+    int runtime_version;     /* cudaRuntimeGetVersion (13000 for 13.0) */
+    int driver_version;      /* cudaDriverGetVersion: 0 when libcuda.so.1 cannot be loaded */
+    int device_count;        /* cudaGetDeviceCount, 0 when it failed */
+    char count_error[160];   /* its error, "NAME: text", or "" */
+    int kernel_module;       /* /proc/driver/nvidia/version exists */
+    char module_release[64]; /* the module's release ("580.95.05") or "" */
+    int device_nodes;        /* /dev/nvidiaN nodes */
+    int control_node;        /* /dev/nvidiactl exists */
+    int container;           /* this process runs in a container */
+    char container_kind[32]; /* "Docker", "Podman", "Kubernetes", "LXC", ... */
+    int visible_set;         /* CUDA_VISIBLE_DEVICES is set ... */
+    char visible[64];        /* ... to this */
+    int root, cap_sys_admin; /* the right to profile */
+    char admin_only[16];     /* RmProfilingAdminOnly ("1", "0"; "" unknown) */
+} cp_gpu_facts;
+
+/* Why there is no usable GPU; the first that holds, in this order. */
+typedef enum {
+    CP_GPU_OK,             /* the driver sees a GPU */
+    CP_GPU_CONTAINER,      /* a container started without GPUs */
+    CP_GPU_NO_LIBCUDA,     /* the kernel module without libcuda.so.1 */
+    CP_GPU_NO_DRIVER,      /* no driver at all */
+    CP_GPU_DRIVER_TOO_OLD, /* the driver's CUDA version is older than the runtime's */
+    CP_GPU_NO_MODULE,      /* libcuda.so.1 without the kernel module */
+    CP_GPU_NO_DEVICE_NODE, /* the module without /dev/nvidia0 or /dev/nvidiactl */
+    CP_GPU_HIDDEN,         /* CUDA_VISIBLE_DEVICES hides every GPU */
+    CP_GPU_NONE_SEEN,      /* the driver sees none, for a reason not found above */
+} cp_gpu_cause;
+
+/* Reads the facts (the CUDA runtime's answers, /proc, /dev, the environment). */
+void cp_diagnose_read(cp_gpu_facts *f);
+
+/* The cause; unless CP_GPU_OK, st (code CP_EXIT_RUNTIME) says it and its hint the fix. */
+cp_gpu_cause cp_diagnose_gpu(const cp_gpu_facts *f, cp_status *st);
+
+/* CP_EXIT_OK when this process may read counters (root, CAP_SYS_ADMIN, or the driver allows
+ * everyone); else CP_EXIT_RUNTIME with why and the fix (the fix of CUPTI's refusal). */
+int cp_diagnose_counters(const cp_gpu_facts *f, cp_status *st);
+
 /* --- what this machine offers, for `coalprobe doctor` and --version (cp_probe.c). Each check
  * returns CP_EXIT_OK or CP_EXIT_RUNTIME with what is wrong in st's message and the fix in its
  * hint; none needs a GPU unless it says so. --- */

@@ -11,6 +11,19 @@
 #include "cp_cupti.h"
 #include "cp_rtc.h"
 
+/* The cause of "no GPU" and its fix into st (cp_diagnose.c); the driver's own words when the
+ * diagnosis finds a GPU after all. */
+static int cp_probe_no_gpu(const char *said, cp_status *st)
+{
+    cp_gpu_facts f;
+    cp_diagnose_read(&f);
+    if (cp_diagnose_gpu(&f, st) == CP_GPU_OK) {
+        cp_status_set(st, CP_EXIT_RUNTIME, "%s", said);
+        cp_status_hint(st, "check nvidia-smi and CUDA_VISIBLE_DEVICES");
+    }
+    return CP_EXIT_RUNTIME;
+}
+
 int cp_probe_cuda(int *driver_version, int *runtime_version, int *devices, cp_status *st)
 {
     *driver_version = *runtime_version = 0;
@@ -19,29 +32,14 @@ int cp_probe_cuda(int *driver_version, int *runtime_version, int *devices, cp_st
     CP_CUDA_CHECK(st, cudaRuntimeGetVersion(runtime_version));
     /* 0, and success, without a driver */
     CP_CUDA_CHECK(st, cudaDriverGetVersion(driver_version));
-    if (*driver_version == 0) {
-        cp_status_set(
-            st, CP_EXIT_RUNTIME,
-            "no GPU: the NVIDIA driver (libcuda.so.1) is not installed or cannot be loaded");
-        cp_status_hint(st, "install the NVIDIA driver (r580 or newer for CUDA 13); without it "
-                           "coalprobe predicts only (--model)");
-        return CP_EXIT_RUNTIME;
-    }
+    if (*driver_version == 0)
+        return cp_probe_no_gpu("the NVIDIA driver (libcuda.so.1) cannot be loaded", st);
     if (!devices)
         return CP_EXIT_OK;
     cudaError_t e = cudaGetDeviceCount(devices);
     if (e != cudaSuccess || *devices == 0) {
         *devices = 0;
-        if (e != cudaSuccess)
-            cp_status_set(st, CP_EXIT_RUNTIME, "the CUDA driver sees no GPU: %s (%s)",
-                          cudaGetErrorName(e), cudaGetErrorString(e));
-        else
-            cp_status_set(st, CP_EXIT_RUNTIME, "the CUDA driver sees no GPU");
-        cp_status_hint(st,
-                       "check nvidia-smi, CUDA_VISIBLE_DEVICES and that the driver supports "
-                       "CUDA %d.%d",
-                       *runtime_version / 1000, *runtime_version % 1000 / 10);
-        return CP_EXIT_RUNTIME;
+        return cp_probe_no_gpu("the CUDA driver sees no GPU", st);
     }
     return CP_EXIT_OK;
 }

@@ -1,5 +1,7 @@
 /* cp_family.c: the table of pattern families, one descriptor each (cp_family.h). A new family
- * is one entry here, next to its own pattern, kernel, model and measure files. */
+ * is one entry here, next to its own pattern, kernel, model and measure files. One file over 800
+ * lines because the table is one initializer: each family's entry, its help included, in one
+ * place. */
 #include "cp_family.h"
 
 #include <inttypes.h>
@@ -18,9 +20,20 @@ static const char *const cp_param_options[] = {
 
 _Static_assert(CP_COUNT_OF(cp_param_options) == CP_PARAM_COUNT, "one option per parameter");
 
+static const char *const cp_param_args[] = {
+    "S", "O", "W", "OP", "L", "F", "F", "V", "M", "N", "K", "R", "S", "BYTES", "I", "S", "W",
+};
+
+_Static_assert(CP_COUNT_OF(cp_param_args) == CP_PARAM_COUNT, "one value name per parameter");
+
 const char *cp_param_option(cp_param p)
 {
     return p < CP_PARAM_COUNT ? cp_param_options[p] : "?";
+}
+
+const char *cp_param_arg(cp_param p)
+{
+    return p < CP_PARAM_COUNT ? cp_param_args[p] : "?";
 }
 
 /* --- setters and getters of the configuration's fields ------------------------------------- */
@@ -376,6 +389,17 @@ static const cp_family_field cp_async_fields[] = {
     CP_F_ELEMENTS,
 };
 
+/* expr's options of its own, besides its parameters */
+static const cp_help_option cp_expr_options[] = {
+    {NULL, "index", 0, "EXPR",
+     "the element thread i accesses: a C integer expression in i, n and the parameters, e.g. "
+     "'(i % 32) * 1024 + i / 32' (grammar: docs/expr.md); required",
+     CP_HELP_ANY, NULL},
+    {NULL, "param", 0, "NAME=VALUES",
+     "a parameter of EXPR and its values, a sweep (e.g. s=1..8); once per name, up to 8",
+     CP_HELP_ANY, NULL},
+};
+
 #define CP_PARAMS(p) .params = p, .nparams = CP_COUNT_OF(p)
 #define CP_FIELDS(f) .fields = f, .nfields = CP_COUNT_OF(f)
 
@@ -384,16 +408,25 @@ static const cp_family_desc cp_families[CP_FAMILY_COUNT] = {
     [CP_FAMILY_STRIDE] =
         {
             .name = "stride",
-            .help = "stride (the default): thread i accesses element i*stride+offset\n"
-                    "  --stride S        elements between neighbouring threads (1..4096; "
-                    "default 1)\n"
-                    "  --offset O        elements of the access width skipped at the start "
-                    "(0..4096; 0)\n"
-                    "  --width W         bytes per element: 4, 8, 16 or 32 (default 4)\n"
-                    "  --op OP           load (strided read), store (strided write) or all "
-                    "(default load)\n"
-                    "  --size BYTES      useful bytes per buffer, K/M/G suffixes (default "
-                    "256M)\n",
+            .summary = "thread i accesses element i*stride+offset",
+            .teaches = "How the order of a warp's addresses decides the traffic. With stride 1 the "
+                       "32 lanes' 4-byte loads fill four 32-byte sectors; each step of the stride "
+                       "adds sectors to a request until every lane has a sector of its own "
+                       "(stride 8), and the useful bandwidth falls in step while DRAM stays busy. "
+                       "--offset shows what a misaligned start costs, --width scalar against "
+                       "vector accesses (float2, float4), --op the same for stores.",
+            .param_docs =
+                {
+                    [CP_PARAM_STRIDE] = "elements between neighbouring threads",
+                    [CP_PARAM_OFFSET] = "elements of the access width skipped at the start",
+                    [CP_PARAM_WIDTH] = "bytes per element",
+                    [CP_PARAM_OP] = "the strided side: load (strided read, dense write), store "
+                                    "(dense read, strided write)",
+                },
+            .size_doc = "useful bytes per buffer",
+            .examples = {{"coalprobe --stride 1..32", "sectors per request against stride"},
+                         {"coalprobe --offset 0..31 --width 4,16", "misaligned starts, scalar "
+                                                                   "and float4"}},
             .list = "in: load of width bytes, out: store of width bytes; op picks the strided "
                     "side\n",
             .list_front = "",
@@ -418,12 +451,21 @@ static const cp_family_desc cp_families[CP_FAMILY_COUNT] = {
     [CP_FAMILY_LAYOUT] =
         {
             .name = "layout",
-            .help = "layout: thread i reads field f of record i, as AoS or SoA\n"
-                    "  --layout L        aos, soa or all (default all)\n"
-                    "  --fields F        4-byte fields per record (1..64; default 4)\n"
-                    "  --field F         field read (default 0)\n"
-                    "  --size BYTES      bytes of the field read over all records (default "
-                    "256M)\n",
+            .summary = "thread i reads field f of record i, as AoS or SoA",
+            .teaches = "Array of structs against struct of arrays. In AoS the lanes of a warp read "
+                       "one field of neighbouring records, a record's width apart, so a request "
+                       "moves more sectors the wider the record (up to 32); in SoA that field of "
+                       "every record lies together and a request moves 4 sectors whatever the "
+                       "record.",
+            .param_docs =
+                {
+                    [CP_PARAM_LAYOUT] = "aos (array of structs), soa (struct of arrays)",
+                    [CP_PARAM_FIELDS] = "4-byte fields per record",
+                    [CP_PARAM_FIELD] = "the field read, below --fields",
+                },
+            .size_doc = "bytes of the field read over all records",
+            .examples = {{"coalprobe layout --fields 1..16", "AoS against SoA as records grow"},
+                         {"coalprobe layout --layout aos --explain", "the lanes over sectors"}},
             .list = "in: load of one 4-byte field (AoS i*fields+field, SoA field*n+i), out: "
                     "store\n",
             .list_front = "",
@@ -449,10 +491,25 @@ static const cp_family_desc cp_families[CP_FAMILY_COUNT] = {
     [CP_FAMILY_GEMM] =
         {
             .name = "gemm",
-            .help = "gemm: FP32 C = A*B, row-major, one thread per element of C\n"
-                    "  --variant V       naive, coalesced, smem (tiled), cublas or all "
-                    "(default all)\n"
-                    "  --m M, --n N, --k K  matrix sizes (1..65536; default 4096)\n",
+            .summary = "FP32 C = A*B, row-major, one thread per element of C",
+            .teaches = "The GEMM ladder. The naive kernel maps a warp down a column of C, so its "
+                       "loads of A cost 32 sectors per request; relabelling the threads "
+                       "(coalesced) so that a warp walks along a row makes them a broadcast, with "
+                       "the same arithmetic and several times faster; 32x32 tiles in shared "
+                       "memory (smem) cut the global traffic again; cuBLAS is the reference. The "
+                       "table shows per operand (A, B, C) the sectors per request, and the time, "
+                       "GFLOP/s against cuBLAS, registers and occupancy.",
+            .param_docs =
+                {
+                    [CP_PARAM_VARIANT] = "the kernel: naive, coalesced (threads relabelled along "
+                                         "rows), smem (32x32 tiles in shared memory), cublas",
+                    [CP_PARAM_M] = "rows of A and C",
+                    [CP_PARAM_N] = "columns of B and C",
+                    [CP_PARAM_K] = "columns of A, rows of B",
+                },
+            .examples = {{"coalprobe gemm", "the ladder at 4096^3, naive to cuBLAS"},
+                         {"coalprobe gemm --m 40 --n 40 --k 8 --explain --warp 32",
+                          "the lane maps of A, B and C"}},
             .list = "variants naive, coalesced, smem (32x32 tiles in shared memory), cublas\n"
                     "A, B: loads once per step (per tile for smem) of k; C: one store\n",
             .list_front = "",
@@ -477,12 +534,20 @@ static const cp_family_desc cp_families[CP_FAMILY_COUNT] = {
     [CP_FAMILY_GATHER] =
         {
             .name = "gather",
-            .help = "gather: out[i] = in[idx[i]], idx a seeded permutation of runs of "
-                    "elements\n"
-                    "  --run R           contiguous elements kept together (default 1: "
-                    "random)\n"
-                    "  --seed S          the permutation's seed (default 1)\n"
-                    "  --size BYTES      bytes of in (default 64M)\n",
+            .summary = "out[i] = in[idx[i]], idx a seeded permutation of runs of elements",
+            .teaches = "Reading through an index array. With runs of 1 every lane's element lies "
+                       "in a sector of its own: 32 sectors per request, 12.5% efficiency; as the "
+                       "runs that stay together grow to a sector (8 elements) and a warp (32) the "
+                       "gather coalesces back to 4 sectors per request.",
+            .param_docs =
+                {
+                    [CP_PARAM_RUN] = "contiguous elements kept together (1: random)",
+                    [CP_PARAM_SEED] = "the permutation's seed",
+                },
+            .size_doc = "bytes of in",
+            .examples = {{"coalprobe gather --run 1,2,4,8,32", "random to runs"},
+                         {"coalprobe gather --run 4 --size 64K --explain", "the sectors of one "
+                                                                           "warp"}},
             .list = "idx: dense load, in: load at idx[i] (runs of `run` in random order), out\n",
             .list_front = "",
             CP_PARAMS(cp_gather_params),
@@ -506,10 +571,21 @@ static const cp_family_desc cp_families[CP_FAMILY_COUNT] = {
     [CP_FAMILY_SMEM] =
         {
             .name = "smem",
-            .help = "smem: shared memory, lane l at element l*stride: bank conflicts\n"
-                    "  --stride S        elements between lanes (1..64; default 1..33)\n"
-                    "  --width W         bytes per element: 4, 8 or 16 (default 4)\n"
-                    "  --op OP           load, store or all (default load)\n",
+            .summary = "shared memory, lane l at element l*stride: bank conflicts",
+            .teaches = "Bank conflicts. Shared memory has 32 banks of 4 bytes: a warp's access "
+                       "takes one wavefront when its lanes hit different banks (or the same "
+                       "word), and one more for each further word on the busiest bank. Even "
+                       "strides collide (2: 2-way, 32: 32-way), odd ones do not; 8- and 16-byte "
+                       "accesses are served by half and quarter warps.",
+            .param_docs =
+                {
+                    [CP_PARAM_STRIDE] = "elements between lanes",
+                    [CP_PARAM_WIDTH] = "bytes per element (LDS, LDS.64, LDS.128)",
+                    [CP_PARAM_OP] = "shared load or store",
+                },
+            .examples = {{"coalprobe smem", "bank conflicts against stride 1..33"},
+                         {"coalprobe smem --stride 2 --width 16 --explain", "which lane waits on "
+                                                                            "which bank"}},
             .list = "smem: shared load (or store) of lane l at element l*stride, 2048 times;\n"
                     "fill (or drain): the shared array around it; out: one word per thread\n",
             .list_front = "",
@@ -534,10 +610,21 @@ static const cp_family_desc cp_families[CP_FAMILY_COUNT] = {
     [CP_FAMILY_TRANSPOSE] =
         {
             .name = "transpose",
-            .help = "transpose: out (n x m) = in^T (m x n), 32 x 32 tiles\n"
-                    "  --variant V       naive, tiled (shared memory), padded (tile rows of "
-                    "33) or all\n"
-                    "  --m M, --n N      rows and columns of in (1..65536; default 8192)\n",
+            .summary = "out (n x m) = in^T (m x n), 32 x 32 tiles",
+            .teaches = "The transpose ladder. The naive kernel reads rows and writes columns: 32 "
+                       "sectors per store request. Staging a 32x32 tile in shared memory (tiled) "
+                       "makes both sides coalesced but reads the tile down a column, a 32-way "
+                       "bank conflict; rows of 33 (padded) remove it.",
+            .param_docs =
+                {
+                    [CP_PARAM_VARIANT] = "naive, tiled (a 32x32 tile in shared memory), padded "
+                                         "(tile rows of 33)",
+                    [CP_PARAM_M] = "rows of in",
+                    [CP_PARAM_N] = "columns of in",
+                },
+            .examples = {{"coalprobe transpose", "naive, tiled and padded, 8192 x 8192"},
+                         {"coalprobe transpose --variant padded --m 64 --n 64 --explain",
+                          "the padded tile's banks"}},
             .list = "variants naive, tiled (32x32 tile in shared memory), padded (rows of 33)\n"
                     "in: load, tile: shared store and load (tiled, padded), out: store\n",
             .list_front = "",
@@ -562,11 +649,24 @@ static const cp_family_desc cp_families[CP_FAMILY_COUNT] = {
     [CP_FAMILY_EXPR] =
         {
             .name = "expr",
-            .help = "expr: thread i accesses element EXPR of a buffer of n elements\n"
-                    "  --index EXPR      a C integer expression in i, n and parameters, e.g.\n"
-                    "                    '(i % 32) * 1024 + i / 32' (grammar: docs/expr.md)\n"
-                    "  --param NAME=V    a parameter of EXPR and its values (a sweep; up to 8)\n"
-                    "  --width W, --op OP, --size BYTES  as for stride (default size 64M)\n",
+            .summary = "thread i accesses element EXPR of a buffer of n elements",
+            .teaches = "Your own indexing. Write the index a thread computes as a C integer "
+                       "expression in i (the thread), n (the elements) and parameters you sweep: "
+                       "coalprobe predicts its sectors, lines and efficiency and, on a GPU, "
+                       "compiles it with NVRTC into the same kernel and measures it. The grammar "
+                       "is in docs/expr.md.",
+            .param_docs =
+                {
+                    [CP_PARAM_WIDTH] = "bytes per element",
+                    [CP_PARAM_OP] = "the side EXPR indexes: load (the other is i), store",
+                },
+            .options = cp_expr_options,
+            .noptions = CP_COUNT_OF(cp_expr_options),
+            .size_doc = "bytes of the buffer",
+            .examples = {{"coalprobe expr --index '(i % 32) * 1024 + i / 32'", "a warp walking "
+                                                                               "down a column"},
+                         {"coalprobe expr --index '(i * s) % n' --param s=1..8", "swept over a "
+                                                                                 "parameter"}},
             .list = "in: load at element EXPR (op load) or i, out: store at i or EXPR\n",
             .list_front = "--index EXPR [--param NAME=VALUES]... ",
             CP_PARAMS(cp_expr_params),
@@ -592,17 +692,27 @@ static const cp_family_desc cp_families[CP_FAMILY_COUNT] = {
     [CP_FAMILY_READONLY] =
         {
             .name = "readonly",
-            .help = "readonly: the read-only path, out[i] = table[j(i)]\n"
-                    "  --variant V       plain (const float *), restrict (const __restrict__), "
-                    "ldg\n"
-                    "                    (__ldg), constant (__constant__, up to 64K) or all "
-                    "(default all)\n"
-                    "  --index I         mod (j = i % entries), random (a hash of i) or "
-                    "broadcast\n"
-                    "                    (one entry per warp); default mod\n"
-                    "  --table BYTES     table sizes, K/M/G suffixes, e.g. 4K..64M:x4; default\n"
-                    "                    4K..256M:x4, on a GPU up to 4x its L2 if that is more\n"
-                    "  --size BYTES      bytes of out: one lookup per 4 bytes (default 64M)\n",
+            .summary = "the read-only path, out[i] = table[j(i)]",
+            .teaches = "The read-only data path: one lookup through a plain const float *, a "
+                       "const __restrict__ pointer, __ldg and __constant__ memory, with tables "
+                       "from 4 KB (in L1) to far beyond L2. The table shows the L1 and L2 hit "
+                       "rates and the instruction each variant compiled to (LDG.E, "
+                       "LDG.E.CONSTANT, LDC): __constant__ is as fast as global memory for a "
+                       "broadcast and serializes lanes that look up different entries.",
+            .param_docs =
+                {
+                    [CP_PARAM_VARIANT] = "plain (const float *), restrict (const __restrict__), "
+                                         "ldg (__ldg), constant (__constant__, tables up to 64K)",
+                    [CP_PARAM_LOOKUP] = "the lookup j(i): mod (i % entries), random (a hash of "
+                                        "i), broadcast (one entry per warp)",
+                    [CP_PARAM_TABLE] = "table sizes in bytes, whole 4-byte entries, K/M/G "
+                                       "suffixes; on a GPU the default goes up to 4x its L2 if "
+                                       "that is more",
+                },
+            .size_doc = "bytes of out: one lookup per 4 bytes",
+            .examples = {{"coalprobe readonly", "every variant, tables 4K up to 4x the L2"},
+                         {"coalprobe readonly --index random,broadcast --table 4K..64M:x4",
+                          "gathers and broadcasts"}},
             .list = "table: load at entry j(i) (global, or __constant__ memory), out: store at i\n",
             .list_front = "",
             CP_PARAMS(cp_readonly_params),
@@ -630,14 +740,25 @@ static const cp_family_desc cp_families[CP_FAMILY_COUNT] = {
     [CP_FAMILY_ASYNC] =
         {
             .name = "async",
-            .help = "async: 16 KB tiles loaded into the SM, then computed (the copy ladder)\n"
-                    "  --variant V       plain (LDG), smem (LDG, STS, LDS), cp-async (LDGSTS),\n"
-                    "                    tma-bulk (cp.async.bulk), tma-tensor (a 2-D tensor "
-                    "map) or all\n"
-                    "  --stages S        tiles in flight, 1..4 (default 1,2; plain and smem: "
-                    "1)\n"
-                    "  --work W          FMAs per element, 0..4096 (default 0: memory bound)\n"
-                    "  --size BYTES      bytes of in, whole 16 KB tiles (default 256M)\n",
+            .summary = "16 KB tiles loaded into the SM, then computed (the copy ladder)",
+            .teaches = "Asynchronous copies. Each block loads 16 KB tiles and computes on them: "
+                       "plain loads into registers, smem stages them through shared memory, "
+                       "cp-async (LDGSTS, sm_80) copies global to shared memory without "
+                       "registers, tma-bulk and tma-tensor hand the copy to the TMA unit (sm_90). "
+                       "With more stages the copy of the next tile overlaps the work on this one; "
+                       "--work sets how much arithmetic hides it.",
+            .param_docs =
+                {
+                    [CP_PARAM_VARIANT] = "plain (LDG), smem (LDG, STS, LDS), cp-async (LDGSTS), "
+                                         "tma-bulk (cp.async.bulk), tma-tensor (a 2-D tensor "
+                                         "map)",
+                    [CP_PARAM_STAGES] = "tiles in flight (plain and smem: 1)",
+                    [CP_PARAM_WORK] = "FMAs per element (0: memory bound)",
+                },
+            .size_doc = "bytes of in, in whole 16 KB tiles",
+            .examples = {{"coalprobe async", "the copy ladder, 1 and 2 stages"},
+                         {"coalprobe async --variant cp-async --stages 1..4 --work 0..64:16",
+                          "overlap of copy and compute"}},
             .list = "in: load of each tile (LSU, cp.async or TMA), tile: shared store and "
                     "load,\nout: store; cp-async needs sm_80, tma-* sm_90\n",
             .list_front = "",

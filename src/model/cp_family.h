@@ -50,6 +50,9 @@ typedef enum {
 /* The option of parameter p ("--stride"). */
 const char *cp_param_option(cp_param p);
 
+/* The name of parameter p's value in help ("S", "BYTES"). */
+const char *cp_param_arg(cp_param p);
+
 /* A swept parameter of one family: its default, limits or names, and where it goes. */
 typedef struct cp_family_param {
     cp_param param;
@@ -98,7 +101,15 @@ struct cp_family_model;
 
 typedef struct cp_family_desc {
     const char *name;
-    const char *help;       /* its section of --help */
+    /* its help (coalprobe FAMILY --help, its section of --help and of the man page); the
+     * parameters' defaults and ranges come from params[] */
+    const char *summary;                    /* one line: what a configuration does */
+    const char *teaches;                    /* what it shows: sentences, unwrapped */
+    const char *param_docs[CP_PARAM_COUNT]; /* what each parameter it sweeps is */
+    const char *size_doc;                   /* what --size counts, when it applies */
+    const cp_help_option *options;          /* options of its own besides the parameters (expr) */
+    size_t noptions;
+    cp_help_example examples[2];
     const char *list;       /* what --list says under its parameters */
     const char *list_front; /* options --list shows before its swept parameters ("" none) */
     /* swept parameters, outermost first (the plan's order) */

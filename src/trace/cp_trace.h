@@ -19,6 +19,17 @@
  * errors, 2 for usage errors (docs/trace.md). */
 int cp_trace_main(int argc, char **argv);
 
+/* The help of coalprobe trace (cp_trace_help.c), and the getopt_long table trace parses with
+ * (ended by a NULL name), for the check that the two agree. */
+const cp_help_command *cp_trace_help(void);
+const struct option *cp_trace_option_table(void);
+
+/* The injection library: $COALPROBE_INJECT_LIBRARY when set, else libcoalprobe_inject.so beside
+ * the running coalprobe executable (the build tree), else in lib/coalprobe/ beside the directory
+ * that holds it (an install: PREFIX/bin/coalprobe, PREFIX/lib/coalprobe/). Writes its path to
+ * path (n bytes); CP_EXIT_RUNTIME with where it looked and a hint when it is not found. */
+int cp_trace_find_injection(char *path, size_t n, cp_status *st);
+
 /* 1 when path holds a JSON object whose "kind" is "trace" (a trace report), else 0. */
 int cp_trace_compare_is_trace(const char *path);
 

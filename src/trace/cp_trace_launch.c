@@ -3,6 +3,7 @@
  * launcher half of coalprobe trace). */
 #define _POSIX_C_SOURCE 200809L
 #include "cp_trace_launch.h"
+#include "cp_trace.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -22,6 +23,11 @@
 #include "cp_trace_raw.h"
 
 #define CP_TRACE_INJECT_NAME "libcoalprobe_inject.so"
+/* where an install puts it, relative to the directory of the installed executable (CMakeLists.txt
+ * defines it from the install layout) */
+#ifndef CP_INJECT_INSTALL_RELDIR
+#define CP_INJECT_INSTALL_RELDIR "../lib/coalprobe"
+#endif
 
 /* Checks one candidate path: 0 when it is a regular file the user may execute, else the errno
  * that says why not (EISDIR for a directory, EACCES for no execute permission). */
@@ -100,6 +106,22 @@ int cp_trace_find_program(const char *name, char *path, size_t n, cp_status *st)
     return cp_trace_fail(st, CP_EXIT_USAGE, "chmod +x it, or name an executable file", msg);
 }
 
+/* Where an install puts the injection library for an executable in directory exe (PREFIX/bin/
+ * coalprobe, PREFIX/lib/coalprobe/: CP_INJECT_INSTALL_RELDIR from exe), its "../" taken off the
+ * end of exe. */
+static void cp_trace_install_dir(const char *exe, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s", exe);
+    const char *rel = CP_INJECT_INSTALL_RELDIR;
+    char *slash;
+    while (strncmp(rel, "../", 3) == 0 && (slash = strrchr(buf, '/')) && slash != buf) {
+        *slash = '\0';
+        rel += 3;
+    }
+    size_t used = strlen(buf);
+    snprintf(buf + used, len > used ? len - used : 0, "/%s", rel);
+}
+
 int cp_trace_find_injection(char *path, size_t n, cp_status *st)
 {
     char msg[4400];
@@ -108,7 +130,7 @@ int cp_trace_find_injection(char *path, size_t n, cp_status *st)
         if (access(env, R_OK) != 0) {
             snprintf(msg, sizeof msg, "COALPROBE_INJECT_LIBRARY=%s: %s", env, strerror(errno));
             return cp_trace_fail(st, CP_EXIT_RUNTIME,
-                                 "unset it to use the library beside coalprobe", msg);
+                                 "unset it to use the library installed with coalprobe", msg);
         }
         if ((size_t)snprintf(path, n, "%s", env) >= n)
             return cp_trace_fail(st, CP_EXIT_RUNTIME, NULL, "injection library path too long");
@@ -124,16 +146,22 @@ int cp_trace_find_injection(char *path, size_t n, cp_status *st)
     char *slash = strrchr(exe, '/');
     if (slash)
         *slash = '\0';
-    if ((size_t)snprintf(path, n, "%s/%s", exe, CP_TRACE_INJECT_NAME) >= n)
-        return cp_trace_fail(st, CP_EXIT_RUNTIME, NULL, "injection library path too long");
-    if (access(path, R_OK) != 0) {
-        snprintf(msg, sizeof msg, "%s: %s", path, strerror(errno));
-        return cp_trace_fail(st, CP_EXIT_RUNTIME,
-                             "build it beside coalprobe (cmake --build builds both), or set "
-                             "COALPROBE_INJECT_LIBRARY",
-                             msg);
+    /* beside the executable (the build tree), then where an install puts it */
+    char installed[4096];
+    cp_trace_install_dir(exe, installed, sizeof installed);
+    const char *dirs[] = {exe, installed};
+    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
+        if ((size_t)snprintf(path, n, "%s/%s", dirs[i], CP_TRACE_INJECT_NAME) >= n)
+            return cp_trace_fail(st, CP_EXIT_RUNTIME, NULL, "injection library path too long");
+        if (access(path, R_OK) == 0)
+            return CP_EXIT_OK;
     }
-    return CP_EXIT_OK;
+    snprintf(msg, sizeof msg, "%s is neither in %.2000s (a build tree) nor in %.2000s (an install)",
+             CP_TRACE_INJECT_NAME, exe, installed);
+    return cp_trace_fail(st, CP_EXIT_RUNTIME,
+                         "build it (cmake --build builds it beside coalprobe), install it (cmake "
+                         "--install puts it in lib/coalprobe), or set COALPROBE_INJECT_LIBRARY",
+                         msg);
 }
 
 /* The child being traced and the signal to pass on, for the handler. */

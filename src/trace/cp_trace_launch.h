@@ -45,11 +45,6 @@ typedef struct cp_trace_child {
  * the reason and a hint. */
 int cp_trace_find_program(const char *name, char *path, size_t n, cp_status *st);
 
-/* The injection library: $COALPROBE_INJECT_LIBRARY when set, else libcoalprobe_inject.so in the
- * directory of the running coalprobe executable (the build tree and an install both put it
- * there). CP_EXIT_RUNTIME when it is not found. */
-int cp_trace_find_injection(char *path, size_t n, cp_status *st);
-
 /* Waits until no process holds the lock of a raw file in raw_dir (cp_trace_lock.h), or for
  * child->wait_bound seconds, or until SIGINT or SIGTERM reaches coalprobe; says once on stderr,
  * after a second, which processes it waits for. Fills child's waited, nwriting and writing, and

@@ -76,74 +76,7 @@ typedef struct cp_trace_cli {
 
 static void cp_trace_print_help(FILE *out)
 {
-    fputs(
-        "Usage: coalprobe trace [options] [--] PROGRAM [ARGS...]\n"
-        "       coalprobe trace [options] --from-raw DIR [DIR...]\n"
-        "\n"
-        "Runs PROGRAM (any CUDA program, unchanged) with coalprobe's CUPTI injection library,\n"
-        "counts every global and shared memory instruction of every kernel it launches, and\n"
-        "after it ends ranks the instructions by the bytes they waste: sectors moved beyond\n"
-        "what the lanes' bytes need, and shared-memory bank conflicts (docs/trace.md).\n"
-        "Everything after the first non-option (or after --) is the program and its\n"
-        "arguments, passed as they are; its standard streams are its own.\n"
-        "\n"
-        "Report:\n"
-        "  --top N           instructions per kernel in the table (default 5; JSON and CSV\n"
-        "                    hold every instruction)\n"
-        "  --kernel REGEX    only kernels whose demangled name matches REGEX (POSIX ERE)\n"
-        "  --format FMT      table (default), json, csv, chrome-trace (a timeline of the\n"
-        "                    launches for Perfetto and chrome://tracing) or html (a page:\n"
-        "                    kernels, ranked instructions, the source with each line's\n"
-        "                    excess; docs/page.md)\n"
-        "  --no-source       html: leave the source files out of the page\n"
-        "  -o, --output FILE write the report to FILE (default: standard output, after the\n"
-        "                    program's own output)\n"
-        "  --json FILE, --csv FILE, --chrome-trace FILE  also write that report to FILE\n"
-        "                    (as -o), beside the main one\n"
-        "  --group-by BY     kernel (default), line (the innermost user Python line),\n"
-        "                    callsite (that frame, its stack and NVTX range) or range (the\n"
-        "                    NVTX range path): where in the program the excess comes from\n"
-        "  --rank-spread F   flag a rank whose excess is off the median rank's by more than\n"
-        "                    F (default 0.25: 25%)\n"
-        "Gate (exit 3 when an instruction or kernel is over a limit; offending lines on stderr):\n"
-        "  --max-sectors-per-request X  global sectors per request above X fail\n"
-        "  --max-excess-pct P           more than P% of an instruction's sectors in excess\n"
-        "                               (or of its wavefronts bank conflicts) fails\n"
-        "  --min-requests N             the gate ignores instructions of fewer requests\n"
-        "  --min-coverage F             a counted kernel whose instructions' counts cover\n"
-        "                               less than F (0 to 1) of its bytes between L1 and\n"
-        "                               L2, or an unknown part, fails (TMA, local memory)\n"
-        "Raw files:\n"
-        "  --raw-dir DIR     keep the raw files in DIR (created; must hold no raw files)\n"
-        "                    instead of a temporary directory removed at the end\n"
-        "  --from-raw DIR [DIR...]  run nothing: report the raw files recorded in DIR\n"
-        "                    (several: one report, e.g. one directory per rank)\n"
-        "Python call sites:\n"
-        "  --python-frames W user (default): a launch's line is the innermost frame outside\n"
-        "                    the standard library and site-packages; all: the innermost\n"
-        "  --python-stack    record each call site's whole Python stack (up to 64 frames)\n"
-        "Cost:\n"
-        "  --kernel-counters SET  lean (default): per-kernel sectors, instructions and time\n"
-        "                    in one pass, no replay, every launch counted per instruction;\n"
-        "                    full: also requests, bytes requested and shared wavefronts per\n"
-        "                    kernel, TMA's and local bytes, at 6 replay passes a launch on an\n"
-        "                    H100 (then the instructions are counted over one launch's\n"
-        "                    passes and scaled)\n"
-        "  -v, --verbose     where the time went, on stderr, at the end\n"
-        "  -h, --help        this help\n"
-        "\n"
-        "Examples:\n"
-        "  coalprobe trace -- ./my_app --size 4096\n"
-        "  coalprobe trace --top 20 -- python3 train.py\n"
-        "  coalprobe trace --group-by line -- python3 train.py\n"
-        "  coalprobe trace --from-raw dir.0 dir.1 dir.2 dir.3\n"
-        "  coalprobe trace --kernel transpose --format json -o t.json -- ./bench\n"
-        "  coalprobe trace --max-sectors-per-request 8 --min-requests 1000 -- ./tests\n"
-        "\n"
-        "Exit codes: the program's own when it is not 0 (128 + N when signal N killed it);\n"
-        "else 3 when the gate failed, 0 otherwise; 1 for coalprobe's own runtime errors\n"
-        "(also a gate with nothing to judge), 2 for usage errors (nothing was run).\n",
-        out);
+    cp_help_print_command(out, cp_trace_help());
 }
 
 /* A decimal integer in [0, max] with nothing after it. */
@@ -219,6 +152,11 @@ static const struct option *cp_trace_all_options(void)
             abort(); /* CP_TRACE_MAX_OPTIONS is too small: a bug every test catches */
     }
     return all;
+}
+
+const struct option *cp_trace_option_table(void)
+{
+    return cp_trace_all_options();
 }
 
 /* --group-by, --rank-spread, --python-frames, --python-stack. */

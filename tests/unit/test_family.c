@@ -26,7 +26,17 @@ static void test_table_complete(void)
         CHECK(cp_family_find(d->name, &f) && f == (cp_family)i);
         CHECK(strcmp(cp_config_family_name((cp_family)i), d->name) == 0);
         CHECK(d->model != NULL);
-        CHECK(d->help && strncmp(d->help, d->name, strlen(d->name)) == 0);
+        /* its help: a summary, what it teaches, two examples of the family's command, and what
+         * each parameter it sweeps is (and nothing for one it does not) */
+        CHECK(d->summary && d->summary[0] && d->teaches && strlen(d->teaches) > 80);
+        for (size_t e = 0; e < CP_COUNT_OF(d->examples); e++)
+            CHECK(d->examples[e].command && d->examples[e].says &&
+                  strncmp(d->examples[e].command, "coalprobe ", 10) == 0 &&
+                  (i == 0 || strncmp(d->examples[e].command + 10, d->name, strlen(d->name)) == 0));
+        for (int p = 0; p < CP_PARAM_COUNT; p++)
+            CHECK(!d->param_docs[p] == !cp_family_param_of(d, (cp_param)p));
+        CHECK(!d->size_doc == !d->size_default);
+        CHECK(!d->options == !d->takes_index);
         CHECK(d->list && d->list[0] && d->list[strlen(d->list) - 1] == '\n');
         CHECK(d->list_front != NULL);
         CHECK(d->size_default || d->size_hint);

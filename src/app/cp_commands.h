@@ -1,0 +1,59 @@
+/* cp_commands.h: coalprobe's commands and their help, from the tables the parsers read: each
+ * family's parameters with defaults and ranges from its descriptor (src/model/cp_family.c),
+ * the options of a sweep, compare's, doctor's and trace's; `coalprobe help [COMMAND]`, the
+ * help of `coalprobe FAMILY --help`, and the hint after an unknown command. The man page
+ * (cp_man.c) and the shell completions (cp_complete.c) are written from the same tables. */
+#ifndef CP_COMMANDS_H
+#define CP_COMMANDS_H
+
+#include <stdio.h>
+
+#include "model/cp_model.h"
+#include "base/cp_base.h"
+
+/* The most options a family has: its own, its parameters, --size. */
+#define CP_COMMANDS_FAMILY_MAX (CP_PARAM_COUNT + 4)
+
+/* A family's options as help shows them, built from its descriptor: its own options (expr's
+ * --index and --param), its parameters in the order of their options (what each is, its values
+ * or range, its default), then --size. */
+typedef struct cp_family_options {
+    cp_help_option options[CP_COMMANDS_FAMILY_MAX];
+    size_t n;
+    char text[CP_COMMANDS_FAMILY_MAX][480];
+    char values[CP_COMMANDS_FAMILY_MAX][160];
+} cp_family_options;
+
+/* Fills o with the options of family f. */
+void cp_commands_family_options(cp_family f, cp_family_options *o);
+
+/* The options every family takes (output, measurement, other), with --format's values. */
+const cp_help_option *cp_commands_sweep_options(size_t *n);
+
+/* The commands that are not families; trace's comes from the trace layer. */
+const cp_help_command *cp_commands_compare(void);
+const cp_help_command *cp_commands_doctor(void);
+
+/* Every command word: the families (the first is the default), then trace, compare, doctor and
+ * help; n receives how many. */
+const char *const *cp_commands_names(size_t *n);
+
+/* coalprobe --help, coalprobe FAMILY --help. */
+void cp_commands_print_help(FILE *out);
+void cp_commands_print_family(FILE *out, cp_family f);
+
+/* coalprobe help [COMMAND] (argv[1] is "help"): the help of COMMAND, or --help's. Returns the
+ * exit code (2 for a command that does not exist, said on stderr with the nearest). */
+int cp_commands_help_main(int argc, char **argv);
+
+/* Records "unknown command 'word'" in st with a hint naming the nearest command, if one is near,
+ * and every command; returns CP_EXIT_USAGE. */
+int cp_commands_unknown(const char *word, cp_status *st);
+
+/* Records "unknown option 'word'" (word as written: "--strid=3") in st with a hint naming the
+ * nearest option of the getopt_long table, if one is near, and the help of `family`'s command;
+ * returns CP_EXIT_USAGE. */
+int cp_commands_unknown_option(const char *word, const struct option *table, cp_family family,
+                               cp_status *st);
+
+#endif
