@@ -2,6 +2,7 @@
 #ifndef CP_REPORT_UTIL_H
 #define CP_REPORT_UTIL_H
 
+#include <cjson/cJSON.h>
 #include <stdio.h>
 
 #include "cp_report.h"
@@ -22,6 +23,10 @@ int cp_report_json_row(cp_report_stream *s, const cp_row *row, cp_status *st);
 int cp_report_json_end(cp_report_stream *s, cp_status *st);
 int cp_report_csv_begin(cp_report_stream *s, cp_status *st);
 int cp_report_csv_row(cp_report_stream *s, const cp_row *row, cp_status *st);
+
+/* A row as the JSON report writes it (full 0: its pattern and config only); NULL when out of
+ * memory. The caller deletes it. */
+cJSON *cp_report_json_row_object(const cp_row *row, int full);
 
 /* "measured" when the row's kernel was timed, "model" otherwise. */
 const char *cp_report_get_source(const cp_row *row);
