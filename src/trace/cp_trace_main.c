@@ -84,8 +84,9 @@ static void cp_trace_print_help(FILE *out)
         "  --top N           instructions per kernel in the table (default 5; JSON and CSV\n"
         "                    hold every instruction)\n"
         "  --kernel REGEX    only kernels whose demangled name matches REGEX (POSIX ERE)\n"
-        "  --format FMT      table (default), json, csv or chrome-trace (a timeline of\n"
-        "                    the launches for Perfetto and chrome://tracing)\n"
+        "  --format FMT      table (default), json, csv, chrome-trace (a timeline of\n"
+        "                    the launches for Perfetto and chrome://tracing) or vega-lite\n"
+        "                    (a chart of the excess bytes; scripts/plot draws it)\n"
         "  -o, --output FILE write the report to FILE (default: standard output, after the\n"
         "                    program's own output)\n"
         "  --group-by BY     kernel (default), line (the innermost user Python line),\n"
@@ -225,6 +226,24 @@ static int cp_trace_parse_where_option(int opt, cp_trace_cli *c, cp_status *st)
     }
 }
 
+/* The format named name into *f; 0 when trace has no such format. */
+static int cp_trace_parse_format(const char *name, cp_trace_format *f)
+{
+    static const char *const names[] = {
+        [CP_TRACE_FORMAT_TABLE] = "table",
+        [CP_TRACE_FORMAT_JSON] = "json",
+        [CP_TRACE_FORMAT_CSV] = "csv",
+        [CP_TRACE_FORMAT_CHROME] = "chrome-trace",
+        [CP_TRACE_FORMAT_VEGALITE] = "vega-lite",
+    };
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (strcmp(name, names[i]) == 0) {
+            *f = (cp_trace_format)i;
+            return 1;
+        }
+    return 0;
+}
+
 /* Applies one option getopt_long returned (word: the option as written). */
 static int cp_trace_parse_option(int opt, const char *word, cp_trace_cli *c, cp_status *st)
 {
@@ -255,16 +274,8 @@ static int cp_trace_parse_option(int opt, const char *word, cp_trace_cli *c, cp_
                                    st));
         break;
     case CP_TRACE_OPT_FORMAT:
-        if (strcmp(optarg, "table") == 0)
-            c->format = CP_TRACE_FORMAT_TABLE;
-        else if (strcmp(optarg, "json") == 0)
-            c->format = CP_TRACE_FORMAT_JSON;
-        else if (strcmp(optarg, "csv") == 0)
-            c->format = CP_TRACE_FORMAT_CSV;
-        else if (strcmp(optarg, "chrome-trace") == 0)
-            c->format = CP_TRACE_FORMAT_CHROME;
-        else
-            return cp_status_usage(st, "trace writes table, json, csv or chrome-trace",
+        if (!cp_trace_parse_format(optarg, &c->format))
+            return cp_status_usage(st, "trace writes table, json, csv, chrome-trace or vega-lite",
                                    "--format: '%s' is not a format of trace", optarg);
         break;
     case 'o':
@@ -550,6 +561,8 @@ static int cp_trace_write(const cp_trace_cli *c, FILE *out, const cp_trace_repor
         return cp_trace_write_csv(out, r, st);
     case CP_TRACE_FORMAT_CHROME:
         return cp_trace_write_chrome(out, r, st);
+    case CP_TRACE_FORMAT_VEGALITE:
+        return cp_trace_write_vegalite(out, r, st);
     default:
         return cp_trace_write_table(out, r, st);
     }
