@@ -1,7 +1,8 @@
 #!/bin/sh
 # setup.sh: everything a fresh Debian/Ubuntu machine with the CUDA Toolkit needs to build
-# coalprobe: installs libcjson-dev when it is missing, finds nvcc, configures and builds into
-# build/ (or $CP_BUILD_DIR). Safe to run again: later runs only rebuild what changed.
+# coalprobe: installs libcjson-dev when it is missing (and what the tests and plots use:
+# python3-jsonschema, the npm packages of web/), finds nvcc, configures and builds into build/ (or
+# $CP_BUILD_DIR). Safe to run again: later runs only rebuild what changed.
 set -eu
 cd "$(dirname "$0")/.."
 build=${CP_BUILD_DIR:-build}
@@ -16,20 +17,36 @@ if ! { [ -f /usr/include/cjson/cJSON.h ] || dpkg -s libcjson-dev >/dev/null 2>&1
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq libcjson-dev >/dev/null
 fi
 
-# python3-jsonschema (tests/schema/validate.py) and python3-matplotlib (scripts/plot): only the
-# tests and the plots need them, so a failed install is a warning and those tests skip. A pyenv or
-# venv python3 ahead on PATH does not see Debian's packages; both scripts then use /usr/bin/python3.
+# python3-jsonschema (tests/schema/validate.py): only the tests need it, so a failed install is a
+# warning and those tests skip. A pyenv or venv python3 ahead on PATH does not see Debian's
+# packages; the script then uses /usr/bin/python3.
 py_has() { python3 -c "import $1" 2>/dev/null || /usr/bin/python3 -c "import $1" 2>/dev/null; }
 missing=""
 py_has jsonschema || missing="$missing python3-jsonschema"
-py_has matplotlib || missing="$missing python3-matplotlib"
 if [ -n "$missing" ]; then
     say "installing$missing"
     sudo=""
     [ "$(id -u)" -eq 0 ] || sudo="sudo"
     { $sudo apt-get update -qq &&
         DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $missing >/dev/null; } ||
-        say "could not install$missing: the schema and plot tests will be skipped"
+        say "could not install$missing: the schema tests will be skipped"
+fi
+
+# The npm packages of web/ (scripts/plot and the chart tests draw charts with them), exactly as
+# web/package-lock.json pins them, without running install scripts; again only when the lock
+# changed. Without Node.js and npm, or when the install fails, plots cannot be drawn and the chart
+# tests skip.
+if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then
+    if ! cmp -s web/package-lock.json web/node_modules/.coalprobe-lock 2>/dev/null; then
+        say "installing the npm packages of web/ (npm ci)"
+        if (cd web && npm ci --ignore-scripts --no-audit --no-fund >/dev/null); then
+            cp web/package-lock.json web/node_modules/.coalprobe-lock
+        else
+            say "npm ci in web/ failed: scripts/plot cannot draw and the chart tests will be skipped"
+        fi
+    fi
+else
+    say "Node.js and npm not found (apt-get install nodejs npm): scripts/plot cannot draw and the chart tests will be skipped"
 fi
 
 if ! command -v nvcc >/dev/null 2>&1; then
