@@ -340,6 +340,7 @@ typedef struct cp_vl_data {
     cp_vl_keys series, categories;
     int has[CP_VL_NPANELS][2]; /* [panel][0 predicted, 1 measured] */
     double lo, hi;             /* numeric x: the least and the greatest value */
+    int fractions;             /* numeric x: a value is not a whole number */
 } cp_vl_data;
 
 /* Appends {x, series, source, panel, value, row} when value is finite. 0 when out of memory. */
@@ -374,6 +375,7 @@ static int cp_vl_row(cp_vl_data *data, const cJSON *row, size_t index, const cp_
     if (cJSON_IsNumber(x)) {
         data->lo = fmin(data->lo, x->valuedouble);
         data->hi = fmax(data->hi, x->valuedouble);
+        data->fractions |= x->valuedouble != floor(x->valuedouble);
     }
     int ok = cp_vl_keys_add(&data->series, &series);
     if (ax->categorical) {
@@ -463,10 +465,12 @@ static cJSON *cp_vl_color(cp_json *j, const cp_vl_axes *ax, const cp_vl_data *da
         snprintf(title + strlen(title), sizeof title - strlen(title), "%s%s", i ? ", " : "",
                  ax->nseries == 1 ? cp_vl_param_title(&ax->series[i])
                                   : cp_vl_param_name(&ax->series[i]));
-    if (legend)
-        cp_json_string(j, c, "title", title),
-            cp_json_number(j, cp_json_object(j, c, "legend"), "labelLimit", 240);
-    else
+    if (legend) {
+        cp_json_string(j, c, "title", title);
+        cJSON *l = cp_json_object(j, c, "legend");
+        cp_json_number(j, l, "labelLimit", 240);
+        cp_json_number(j, l, "titleLimit", 240);
+    } else
         cp_json_null(j, c, "legend");
     return c;
 }
@@ -546,6 +550,8 @@ static cJSON *cp_vl_x(cp_json *j, const cp_vl_axes *ax, const cp_vl_data *data)
                        ": format(datum.value, '~g')");
     else
         cp_json_string(j, axis, "format", "~g");
+    if (!data->fractions) /* no ticks between whole values (stages 1 and 2) */
+        cp_json_number(j, axis, "tickMinStep", 1);
     return x;
 }
 
@@ -598,9 +604,10 @@ static void cp_vl_bars(cp_json *j, cJSON *layer, const cp_vl_axes *ax, const cp_
     const char *sources[2];
     size_t n = cp_vl_sources(data, sources);
     cJSON_AddItemToObject(offset, "sort", cp_vl_labels(j, &data->series, sources, n));
+    double light = n > 1 ? 0.35 : 0.85; /* the model's bars light beside the measurement's */
     cJSON_AddItemToObject(enc, "stroke", cp_vl_color(j, ax, data, 0));
     cJSON_AddItemToObject(enc, "opacity",
-                          cp_vl_source(j, data, (const double[2]){0.35, 1}, NULL, "square"));
+                          cp_vl_source(j, data, (const double[2]){light, 1}, NULL, "square"));
 }
 
 /* A line through the model's values (the measurement's in a panel without a model) and a point
@@ -668,7 +675,7 @@ static int cp_vl_write(FILE *out, const cp_vl_header *h, const cp_vegalite_rows 
     cJSON *doc = cp_vl_document(&j, h);
     cp_vl_axes ax;
     cp_vl_data data = {
-        cp_json_check(&j, cJSON_CreateArray()), {0}, {0}, {{0}}, INFINITY, -INFINITY};
+        cp_json_check(&j, cJSON_CreateArray()), {0}, {0}, {{0}}, INFINITY, -INFINITY, 0};
     cJSON_AddItemToObject(cp_json_object(&j, doc, "data"), "values", data.values);
     int rc = rows->n ? cp_vl_axes_choose(rows, &ax, st) : CP_EXIT_OK;
     if (rc == CP_EXIT_OK && rows->n)
