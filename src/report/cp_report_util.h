@@ -28,6 +28,10 @@ int cp_report_csv_row(cp_report_stream *s, const cp_row *row, cp_status *st);
  * memory. The caller deletes it. */
 cJSON *cp_report_json_row_object(const cp_row *row, int full);
 
+/* The command without where its output went and in which format (" -o FILE", " --format F",
+ * " --output=FILE" ...): what was run, as a chart's title (len bytes into buf). */
+void cp_report_title_command(const char *command, char *buf, size_t len);
+
 /* "measured" when the row's kernel was timed, "model" otherwise. */
 const char *cp_report_get_source(const cp_row *row);
 

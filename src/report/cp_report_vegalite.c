@@ -653,6 +653,33 @@ typedef struct cp_vl_header {
     int incomplete;
 } cp_vl_header;
 
+void cp_report_title_command(const char *command, char *buf, size_t len)
+{
+    static const char *const drop[] = {"-o", "--output", "--format"};
+    size_t used = 0;
+    buf[0] = '\0';
+    for (const char *w = command; *w && used + 1 < len;) {
+        size_t n = strcspn(w, " ");
+        int skip = 0;
+        for (size_t i = 0; i < sizeof drop / sizeof *drop; i++) {
+            size_t d = strlen(drop[i]);
+            if (n == d && strncmp(w, drop[i], d) == 0)
+                skip = 2; /* the option and its value */
+            else if (n > d && strncmp(w, drop[i], d) == 0 && w[d] == '=')
+                skip = 1;
+        }
+        for (int k = 0; k < skip && *w; k++) {
+            w += strcspn(w, " ");
+            w += strspn(w, " ");
+        }
+        if (skip)
+            continue;
+        used += (size_t)snprintf(buf + used, len - used, "%s%.*s", used ? " " : "", (int)n, w);
+        w += n;
+        w += strspn(w, " ");
+    }
+}
+
 static cJSON *cp_vl_document(cp_json *j, const cp_vl_header *h)
 {
     cJSON *doc = cp_json_check(j, cJSON_CreateObject());
@@ -661,7 +688,9 @@ static cJSON *cp_vl_document(cp_json *j, const cp_vl_header *h)
     snprintf(subtitle, sizeof subtitle, "%s%s", h->device ? h->device : "model only",
              h->incomplete ? " (incomplete: the sweep was interrupted)" : "");
     cJSON *title = cp_json_object(j, doc, "title");
-    cp_json_string(j, title, "text", h->command ? h->command : "coalprobe");
+    char command[1024];
+    cp_report_title_command(h->command ? h->command : "coalprobe", command, sizeof command);
+    cp_json_string(j, title, "text", command);
     cp_json_string(j, title, "subtitle", subtitle);
     return doc;
 }

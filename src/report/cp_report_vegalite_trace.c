@@ -204,7 +204,9 @@ int cp_report_write_vegalite_trace(FILE *out, const cJSON *doc, cp_status *st)
     cp_json_string(&j, spec, "$schema", "https://vega.github.io/schema/vega-lite/v5.json");
     cJSON *title = cp_json_object(&j, spec, "title");
     const char *command = cp_vlt_string(doc, "command");
-    cp_json_string(&j, title, "text", command ? command : "coalprobe trace");
+    char shown[1024];
+    cp_report_title_command(command ? command : "coalprobe trace", shown, sizeof shown);
+    cp_json_string(&j, title, "text", shown);
     cp_json_string(&j, title, "subtitle",
                    cJSON_IsFalse(cJSON_GetObjectItem(doc, "complete"))
                        ? "trace (incomplete: see the report's incomplete_reason)"
