@@ -92,7 +92,8 @@ typedef struct cp_vl_param {
     const char *key;
     char sub[64]; /* "" for a key of its own */
     const cp_family_field *field;
-    int named; /* its first value is a string */
+    int named;       /* its first value is a string */
+    char column[72]; /* its field in the data: its name, "param_NAME" for a name the data uses */
 } cp_vl_param;
 
 typedef struct cp_vl_axes {
@@ -190,16 +191,23 @@ static size_t cp_vl_params(const cp_family_desc *d, const cJSON *first, cp_vl_pa
                                cJSON_GetObjectItem(cJSON_GetObjectItem(first, "config"), f->key))
             {
                 if (n < CP_VL_MAX_PARAMS && sub->string) {
-                    out[n] = (cp_vl_param){f->key, "", NULL, 0};
+                    out[n] = (cp_vl_param){f->key, "", NULL, 0, ""};
                     snprintf(out[n++].sub, sizeof out->sub, "%s", sub->string);
                 }
             }
         } else if (f) {
-            out[n++] = (cp_vl_param){f->key, "", f->kind == CP_FIELD_NAME ? f : NULL, 0};
+            out[n++] = (cp_vl_param){f->key, "", f->kind == CP_FIELD_NAME ? f : NULL, 0, ""};
         }
     }
-    for (size_t i = 0; i < n; i++)
+    static const char *const taken[] = {"series", "source", "bar", "panel", "value", "row"};
+    for (size_t i = 0; i < n; i++) {
         out[i].named = cJSON_IsString(cp_vl_value(first, &out[i]));
+        const char *name = out[i].sub[0] ? out[i].sub : out[i].key;
+        int clash = 0;
+        for (size_t t = 0; t < sizeof taken / sizeof *taken; t++)
+            clash |= strcmp(name, taken[t]) == 0;
+        snprintf(out[i].column, sizeof out[i].column, "%s%s", clash ? "param_" : "", name);
+    }
     return n;
 }
 
@@ -354,8 +362,7 @@ static int cp_vl_datum(cp_vl_data *data, const cJSON *x, const cp_vl_axes *ax, c
         return cJSON_Delete(d), 0;
     data->has[panel][measured] = 1;
     const char *source = measured ? "measured" : "predicted";
-    int ok = cJSON_AddItemToObject(d, cp_vl_param_name(&ax->x),
-                                   x ? cJSON_Duplicate(x, 0) : cJSON_CreateNull());
+    int ok = cJSON_AddItemToObject(d, ax->x.column, x ? cJSON_Duplicate(x, 0) : cJSON_CreateNull());
     ok = ok && cJSON_AddStringToObject(d, "series", series);
     ok = ok && cJSON_AddStringToObject(d, "source", source);
     char bar[CP_VL_SERIES_LEN + 16];
@@ -518,7 +525,7 @@ static cJSON *cp_vl_x(cp_json *j, const cp_vl_axes *ax, const cp_vl_data *data)
 {
     double lo = data->lo, hi = data->hi;
     cJSON *x = cp_json_check(j, cJSON_CreateObject());
-    cp_json_string(j, x, "field", cp_vl_param_name(&ax->x));
+    cp_json_string(j, x, "field", ax->x.column);
     cp_json_string(j, x, "title", cp_vl_param_title(&ax->x));
     if (ax->categorical) {
         cp_json_string(j, x, "type", "nominal");
@@ -583,7 +590,7 @@ static void cp_vl_panel_encoding(cp_json *j, cJSON *spec, const cp_vl_axes *ax,
         cp_vl_add_parsed(j, cp_json_object(j, y, "scale"), "domain", "[0,100]");
     cJSON_AddItemToObject(enc, "color", cp_vl_color(j, ax, data, 1));
     cJSON *tooltip = cp_json_array(j, enc, "tooltip");
-    cp_json_string(j, cp_json_append(j, tooltip), "field", cp_vl_param_name(&ax->x));
+    cp_json_string(j, cp_json_append(j, tooltip), "field", ax->x.column);
     cp_json_string(j, cp_json_append(j, tooltip), "field", "series");
     cp_json_string(j, cp_json_append(j, tooltip), "field", "source");
     cJSON *value = cp_json_append(j, tooltip);
