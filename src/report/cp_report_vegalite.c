@@ -232,7 +232,7 @@ static int cp_vl_axes_choose(const cp_vegalite_rows *rows, cp_vl_axes *ax, cp_st
     cJSON *owned;
     const cJSON *first = rows->get(rows->ctx, 0, 0, &owned, st);
     if (!first)
-        return CP_EXIT_RUNTIME;
+        return st->code ? st->code : CP_EXIT_RUNTIME;
     cp_family family = CP_FAMILY_STRIDE;
     const cJSON *pattern = cJSON_GetObjectItem(first, "pattern");
     if (!cJSON_IsString(pattern) || !cp_family_find(pattern->valuestring, &family)) {
@@ -251,7 +251,7 @@ static int cp_vl_axes_choose(const cp_vegalite_rows *rows, cp_vl_axes *ax, cp_st
     for (size_t i = 0; i < n; i++) {
         int v = cp_vl_varies(rows, &params[i], st);
         if (v < 0)
-            return CP_EXIT_RUNTIME;
+            return st->code ? st->code : CP_EXIT_RUNTIME;
         if (v && !found++)
             ax->x = params[i];
         else if (v)
@@ -409,7 +409,7 @@ static int cp_vl_rows_data(const cp_vegalite_rows *rows, const cp_vl_axes *ax, c
         int ok = row && cp_vl_row(data, row, i, ax);
         cJSON_Delete(owned);
         if (!row)
-            return CP_EXIT_RUNTIME;
+            return st->code ? st->code : CP_EXIT_RUNTIME;
         if (!ok)
             return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory while building the chart");
     }
@@ -765,9 +765,10 @@ static const cJSON *cp_vl_doc_row(const void *ctx, size_t i, int full, cJSON **o
     (void)full;
     *owned = NULL;
     const cJSON *row = cJSON_GetArrayItem(ctx, (int)i);
-    if (!cJSON_IsObject(row) || !cJSON_IsObject(cJSON_GetObjectItem(row, "config")))
-        cp_status_set(st, CP_EXIT_USAGE, "rows[%zu] is not a row with a config", i);
-    return cJSON_IsObject(row) ? row : NULL;
+    if (cJSON_IsObject(row) && cJSON_IsObject(cJSON_GetObjectItem(row, "config")))
+        return row;
+    cp_status_set(st, CP_EXIT_USAGE, "rows[%zu] is not a row with a config", i);
+    return NULL;
 }
 
 int cp_report_write_vegalite_doc(FILE *out, const cJSON *doc, cp_status *st)
