@@ -9,14 +9,7 @@ set -eu
 root=$(cd "$(dirname "$0")/../.." && pwd)
 out=$1 bin=$2 spec_of=$3 kind=$4
 shift 4
-if ! command -v node >/dev/null 2>&1; then
-    echo "chart_test: skipped: Node.js is missing (apt-get install nodejs npm)" >&2
-    exit 77
-fi
-if [ ! -d "$root/web/node_modules/vega-lite" ]; then
-    echo "chart_test: skipped: web/node_modules is missing (sh scripts/setup.sh runs npm ci)" >&2
-    exit 77
-fi
+sh "$root/tests/chart/needs_node.sh" true || exit $?
 rm -f "$out.json" "$out.vl.json" "$out.svg" "$out.png"
 case $kind in
 model)
