@@ -768,7 +768,7 @@ static const cp_family_desc cp_families[CP_FAMILY_COUNT] = {
             CP_FIELDS(cp_async_fields),
             .describe = {"variant", "stages", "work"},
             .table = {"variant", "stages", "work"},
-            .chart = {"work", "stages", "variant"},
+            .chart = {"work", "variant", "stages"},
             .table_counts = CP_COUNTS_ASYNC,
             .uses_shared = cp_family_async_shared,
             .path_counters = 1,

@@ -104,6 +104,14 @@ int cp_report_write_vegalite(FILE *out, const cp_report *r, cp_status *st);
 /* The page (cp_html.h) of the JSON report of r. */
 int cp_report_write_html(FILE *out, const cp_report *r, cp_status *st);
 
+/* The chart of a report in its JSON form (docs/json.md): a sweep report, or a trace report ("kind":
+ * "trace"), as the writers above draw it, from a saved report as from a run (cp_report_vegalite.c;
+ * docs/plots.md). CP_EXIT_USAGE when doc is neither. */
+int cp_report_write_vegalite_doc(FILE *out, const cJSON *doc, cp_status *st);
+
+/* The chart of a trace report's JSON document (cp_report_vegalite_trace.c). */
+int cp_report_write_vegalite_trace(FILE *out, const cJSON *doc, cp_status *st);
+
 /* The CSV report's configuration columns, after "pattern" (cp_report_csv.c). */
 #define CP_REPORT_CSV_CONFIG_COLUMNS 18
 #define CP_REPORT_CSV_LATE_CONFIG_COLUMNS 3 /* appended after the measured columns */

@@ -446,6 +446,24 @@ static cJSON *cp_report_json_new_row(cp_json *j, const cp_row *row)
     return o;
 }
 
+cJSON *cp_report_json_row_object(const cp_row *row, int full)
+{
+    cp_json j = {0};
+    cJSON *o;
+    if (full) {
+        o = cp_report_json_new_row(&j, row);
+    } else {
+        o = cp_json_check(&j, cJSON_CreateObject());
+        cp_json_string(&j, o, "pattern", cp_config_family_name(row->config.family));
+        cp_report_json_add_config(&j, o, &row->config);
+    }
+    if (j.failed) {
+        cJSON_Delete(o);
+        return NULL;
+    }
+    return o;
+}
+
 /* The members every document starts with: schema_version, tool and command. */
 static cJSON *cp_report_json_new_document(cp_json *j, const char *tool_version, const char *command)
 {

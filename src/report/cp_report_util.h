@@ -2,6 +2,7 @@
 #ifndef CP_REPORT_UTIL_H
 #define CP_REPORT_UTIL_H
 
+#include <cjson/cJSON.h>
 #include <stdio.h>
 
 #include "cp_report.h"
@@ -28,6 +29,14 @@ int cp_report_csv_row(cp_report_stream *s, const cp_row *row, cp_status *st);
  * is not modelled. */
 void cp_report_json_add_lane_map(cp_json *j, cJSON *access, const cp_config *c, size_t a,
                                  const cp_prediction *p);
+
+/* A row as the JSON report writes it (full 0: its pattern and config only); NULL when out of
+ * memory. The caller deletes it. */
+cJSON *cp_report_json_row_object(const cp_row *row, int full);
+
+/* The command without where its output went and in which format (" -o FILE", " --format F",
+ * " --output=FILE" ...): what was run, as a chart's title (len bytes into buf). */
+void cp_report_title_command(const char *command, char *buf, size_t len);
 
 /* "measured" when the row's kernel was timed, "model" otherwise. */
 const char *cp_report_get_source(const cp_row *row);

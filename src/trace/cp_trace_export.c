@@ -8,6 +8,7 @@ static const cp_trace_exporter cp_trace_exporters[] = {
     {"json", CP_TRACE_FORMAT_JSON, "the JSON report"},
     {"csv", CP_TRACE_FORMAT_CSV, "the CSV report"},
     {"chrome-trace", CP_TRACE_FORMAT_CHROME, "the timeline"},
+    {"vega-lite", CP_TRACE_FORMAT_VEGALITE, "the Vega-Lite chart of the excess bytes"},
     {"html", CP_TRACE_FORMAT_HTML, "the HTML page (docs/page.md)"},
 };
 
@@ -35,6 +36,8 @@ int cp_trace_write_format(FILE *out, cp_trace_format format, const cp_trace_repo
         return cp_trace_write_csv(out, r, st);
     case CP_TRACE_FORMAT_CHROME:
         return cp_trace_write_chrome(out, r, st);
+    case CP_TRACE_FORMAT_VEGALITE:
+        return cp_trace_write_vegalite(out, r, st);
     default:
         return cp_trace_write_table(out, r, st);
     }

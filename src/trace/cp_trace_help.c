@@ -12,9 +12,9 @@ static const cp_help_option cp_trace_help_options[] = {
      CP_HELP_ANY, NULL},
     {NULL, "format", 0, "FMT",
      "table (default), json, csv, chrome-trace (a timeline of the launches for Perfetto and "
-     "chrome://tracing) or html (a page: kernels, ranked instructions, the source with each "
-     "line's excess; docs/page.md)",
-     CP_HELP_VALUES, "table json csv chrome-trace html"},
+     "chrome://tracing), vega-lite (a chart of the excess bytes; scripts/plot draws it) or html "
+     "(a page: kernels, ranked instructions, the source with each line's excess; docs/page.md)",
+     CP_HELP_VALUES, "table json csv chrome-trace vega-lite html"},
     {NULL, "no-source", 0, NULL, "html: leave the source files out of the page", CP_HELP_ANY,
      NULL},
     {NULL, "output", 'o', "FILE",
@@ -25,6 +25,7 @@ static const cp_help_option cp_trace_help_options[] = {
     {NULL, "csv", 0, "FILE", "also write the CSV report to FILE (as -o)", CP_HELP_FILE, NULL},
     {NULL, "chrome-trace", 0, "FILE", "also write the timeline to FILE (as -o)", CP_HELP_FILE,
      NULL},
+    {NULL, "vega-lite", 0, "FILE", "also write the chart to FILE (as -o)", CP_HELP_FILE, NULL},
     {NULL, "html", 0, "FILE", "also write the page to FILE (as -o)", CP_HELP_FILE, NULL},
     {NULL, "group-by", 0, "BY",
      "kernel (default), line (the innermost user Python line), callsite (that frame, its stack "

@@ -365,34 +365,41 @@ static void cp_trace_json_records(cp_json *j, cJSON *root, const cp_trace *t)
     }
 }
 
+/* The report as a JSON document; j->failed set when memory ran out. */
+static cJSON *cp_trace_json_document(cp_json *j, const cp_trace_report *r)
+{
+    cJSON *root = cp_json_check(j, cJSON_CreateObject());
+    cp_json_number(j, root, "schema_version", CP_TRACE_SCHEMA_VERSION);
+    cp_json_string(j, root, "kind", "trace");
+    cJSON *tool = cp_json_object(j, root, "tool");
+    cp_json_string(j, tool, "name", "coalprobe");
+    cp_json_string(j, tool, "version", r->run->tool_version);
+    cp_json_string(j, root, "command", r->run->command);
+    cp_trace_json_program(j, root, r->run);
+    cp_json_bool(j, root, "complete", r->complete);
+    cp_json_string(j, root, "incomplete_reason", r->complete ? NULL : r->incomplete_reason);
+    cp_json_bool(j, root, "counted", r->counted);
+    cp_json_string(j, root, "no_counts_reason", r->counted ? NULL : r->no_counts_reason);
+    cp_json_string(j, root, "no_counts_hint",
+                   !r->counted && r->no_counts_fix[0] ? r->no_counts_fix : NULL);
+    cp_json_bool(j, root, "opcodes", r->have_opcodes);
+    cp_trace_json_options(j, root, r->options);
+    cJSON *totals = cp_json_object(j, root, "totals");
+    cp_trace_json_counts(j, totals, &r->program);
+    cp_trace_json_coverage(j, totals, &r->program_coverage, r->counted);
+    cp_trace_json_gate(j, root, r);
+    cp_trace_json_processes(j, root, r->trace);
+    cp_trace_json_kernels(j, root, r);
+    cp_trace_json_instructions(j, root, r);
+    cp_trace_where_json(j, root, r);
+    cp_trace_json_records(j, root, r->trace);
+    return root;
+}
+
 int cp_trace_write_json(FILE *out, const cp_trace_report *r, cp_status *st)
 {
     cp_json j = {0};
-    cJSON *root = cp_json_check(&j, cJSON_CreateObject());
-    cp_json_number(&j, root, "schema_version", CP_TRACE_SCHEMA_VERSION);
-    cp_json_string(&j, root, "kind", "trace");
-    cJSON *tool = cp_json_object(&j, root, "tool");
-    cp_json_string(&j, tool, "name", "coalprobe");
-    cp_json_string(&j, tool, "version", r->run->tool_version);
-    cp_json_string(&j, root, "command", r->run->command);
-    cp_trace_json_program(&j, root, r->run);
-    cp_json_bool(&j, root, "complete", r->complete);
-    cp_json_string(&j, root, "incomplete_reason", r->complete ? NULL : r->incomplete_reason);
-    cp_json_bool(&j, root, "counted", r->counted);
-    cp_json_string(&j, root, "no_counts_reason", r->counted ? NULL : r->no_counts_reason);
-    cp_json_string(&j, root, "no_counts_hint",
-                   !r->counted && r->no_counts_fix[0] ? r->no_counts_fix : NULL);
-    cp_json_bool(&j, root, "opcodes", r->have_opcodes);
-    cp_trace_json_options(&j, root, r->options);
-    cJSON *totals = cp_json_object(&j, root, "totals");
-    cp_trace_json_counts(&j, totals, &r->program);
-    cp_trace_json_coverage(&j, totals, &r->program_coverage, r->counted);
-    cp_trace_json_gate(&j, root, r);
-    cp_trace_json_processes(&j, root, r->trace);
-    cp_trace_json_kernels(&j, root, r);
-    cp_trace_json_instructions(&j, root, r);
-    cp_trace_where_json(&j, root, r);
-    cp_trace_json_records(&j, root, r->trace);
+    cJSON *root = cp_trace_json_document(&j, r);
     char *text = cp_json_finish(&j, root);
     if (!text)
         return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory while building the JSON report");
@@ -404,4 +411,15 @@ int cp_trace_write_json(FILE *out, const cp_trace_report *r, cp_status *st)
         return cp_status_set(st, CP_EXIT_RUNTIME, "cannot write the trace report: %s",
                              strerror(errno ? errno : EIO));
     return CP_EXIT_OK;
+}
+
+int cp_trace_write_vegalite(FILE *out, const cp_trace_report *r, cp_status *st)
+{
+    cp_json j = {0};
+    cJSON *root = cp_trace_json_document(&j, r);
+    int rc = j.failed ? cp_status_set(st, CP_EXIT_RUNTIME,
+                                      "out of memory while building the JSON report")
+                      : cp_report_write_vegalite_trace(out, root, st);
+    cJSON_Delete(root);
+    return rc;
 }

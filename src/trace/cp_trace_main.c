@@ -204,7 +204,7 @@ static int cp_trace_parse_format(cp_trace_cli *c, cp_status *st)
             c->format = cp_trace_exporter_get(i)->format;
             return CP_EXIT_OK;
         }
-    return cp_status_usage(st, "trace writes table, json, csv, chrome-trace or html",
+    return cp_status_usage(st, "trace writes table, json, csv, chrome-trace, vega-lite or html",
                            "--format: '%s' is not a format of trace", optarg);
 }
 

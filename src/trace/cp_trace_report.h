@@ -674,7 +674,8 @@ typedef enum {
     CP_TRACE_FORMAT_JSON,
     CP_TRACE_FORMAT_CSV,
     CP_TRACE_FORMAT_CHROME,
-    CP_TRACE_FORMAT_HTML /* the page of the JSON report (cp_html.h) */
+    CP_TRACE_FORMAT_HTML, /* the page of the JSON report (cp_html.h) */
+    CP_TRACE_FORMAT_VEGALITE
 } cp_trace_format;
 
 int cp_trace_write_table(FILE *out, const cp_trace_report *r, cp_status *st);
@@ -682,6 +683,8 @@ int cp_trace_write_json(FILE *out, const cp_trace_report *r, cp_status *st);
 int cp_trace_write_csv(FILE *out, const cp_trace_report *r, cp_status *st);
 /* The timed launches as a Trace Event timeline (cp_trace_chrome.c, docs/trace.md "A timeline"). */
 int cp_trace_write_chrome(FILE *out, const cp_trace_report *r, cp_status *st);
+/* The chart of the report: its JSON drawn by cp_report_write_vegalite_trace (docs/plots.md). */
+int cp_trace_write_vegalite(FILE *out, const cp_trace_report *r, cp_status *st);
 
 /* The gate's offending lines, one per violation, for standard error. */
 void cp_trace_write_violations(FILE *err, const cp_trace_report *r);

@@ -76,7 +76,7 @@ if command -v fish >/dev/null 2>&1; then
     got=$(fish -c "source '$s/coalprobe.fish'; complete -C'coalprobe g'" | cut -f1 | sort | tr "\n" " ")
     [ "$got" = "gather gemm " ] || bad "fish: 'coalprobe g' offers '$got'"
     got=$(fish -c "source '$s/coalprobe.fish'; complete -C'coalprobe trace --format '" | cut -f1 | sort | tr "\n" " ")
-    [ "$got" = "chrome-trace csv html json table " ] || bad "fish: 'coalprobe trace --format' offers '$got'"
+    [ "$got" = "chrome-trace csv html json table vega-lite " ] || bad "fish: 'coalprobe trace --format' offers '$got'"
 else
     echo "SKIP: fish is not installed: its completion is not parsed"
 fi

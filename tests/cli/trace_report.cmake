@@ -78,5 +78,5 @@ add_test(NAME cli.trace_timeline_schema
 set_tests_properties(cli.trace_timeline_schema PROPERTIES LABELS cli SKIP_RETURN_CODE 77)
 cp_trace_where_test(trace_timeline_bad_format 2 --no-stdout
                     --stderr "^coalprobe: --format: 'chrome' is not a format of trace"
-                    --stderr "^hint: trace writes table, json, csv, chrome-trace or html$"
+                    --stderr "^hint: trace writes table, json, csv, chrome-trace, vega-lite or html$"
                     -- ${CP_BIN} trace --from-raw handmade-timeline --format chrome)

@@ -624,8 +624,29 @@ static void check_csv(const char *text, const cp_report *r)
     }
 }
 
-/* A Vega-Lite spec: valid JSON, its data inline, and a measured datum for each measured row
- * whose counters were read. */
+/* The chart of a report in its JSON form (a saved report), as cp_report_write_vegalite_doc writes
+ * it; NULL when it fails. */
+static char *render_chart_of_json(const char *json)
+{
+    cJSON *doc = cJSON_Parse(json);
+    FILE *f = tmpfile();
+    cp_status st;
+    cp_status_clear(&st);
+    int rc = doc && f ? cp_report_write_vegalite_doc(f, doc, &st) : CP_EXIT_RUNTIME;
+    char *text = NULL;
+    if (f && rc == CP_EXIT_OK) {
+        rewind(f);
+        text = cp_test_read_stream(f);
+    }
+    if (f)
+        fclose(f);
+    cJSON_Delete(doc);
+    return text;
+}
+
+/* A Vega-Lite spec: valid JSON, its data inline, a measured datum for each measured row whose
+ * counters were read; panels one above the other, each with its marks and both axes titled; and
+ * the same spec from the report's JSON (a saved report's chart is the run's). */
 static void check_vegalite(const char *text, const cp_report *r)
 {
     cJSON *doc = cJSON_Parse(text);
@@ -640,13 +661,26 @@ static void check_vegalite(const char *text, const cp_report *r)
     cJSON_ArrayForEach(d, values)
     {
         CHECK(cJSON_IsNumber(jget(d, "value")) && cJSON_IsString(jget(d, "panel")));
+        CHECK(cJSON_IsNumber(jget(d, "row")) && jget(d, "row")->valuedouble < (double)r->nrows);
         measured += jis_str(d, "source", "measured");
     }
     for (size_t i = 0; i < r->nrows; i++)
         expected += r->rows[i].measured && r->rows[i].measured->counters_status == CP_COUNTERS_OK;
     CHECK(expected == 0 ? measured == 0 : measured >= expected);
-    CHECK(cJSON_GetArraySize(jget(doc, "spec.layer")) == 2);
+    const cJSON *panels = jget(doc, "vconcat"), *p;
+    CHECK(cJSON_GetArraySize(panels) >= 3);
+    cJSON_ArrayForEach(p, panels)
+    {
+        CHECK(cJSON_GetArraySize(jget(p, "layer")) >= 1);
+        CHECK(cJSON_IsString(jget(p, "encoding.x.title")));
+        CHECK(cJSON_GetArraySize(jget(p, "encoding.y.title")) == 2);
+    }
     cJSON_Delete(doc);
+    char *json = render(r, CP_FORMAT_JSON, NULL);
+    char *again = json ? render_chart_of_json(json) : NULL;
+    CHECK(again && strcmp(again, text) == 0);
+    free(again);
+    free(json);
 }
 
 static void check_table(const char *text, const cp_report *r)
