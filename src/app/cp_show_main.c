@@ -86,7 +86,7 @@ static int cp_show_option(cp_show_cli *c, int opt, const char *word, cp_status *
     case 'f': {
         int f = cp_report_format_parse(optarg);
         if (f < 0)
-            return cp_status_usage(st, "show writes table, json, csv or vega-lite",
+            return cp_status_usage(st, "show writes table, json, csv, vega-lite or html",
                                    "--format: '%s' is not a format of show", optarg);
         c->show.format = f;
         return CP_EXIT_OK;
@@ -173,6 +173,16 @@ static int cp_show_read(const char *path, char **text, cJSON **doc, cp_report_ki
     return CP_EXIT_USAGE;
 }
 
+/* The page (--format html) of any kind of report, drawn from the document as it is. */
+static int cp_show_page(const cJSON *doc, cp_report_kind kind, const char *path, FILE *out,
+                        cp_status *st)
+{
+    if (kind == CP_REPORT_KIND_SWEEP || kind == CP_REPORT_KIND_TRACE)
+        CP_TRY(cp_show_check_schema(doc, path, kind == CP_REPORT_KIND_TRACE, st));
+    cp_html_options page = {.no_source = 0};
+    return cp_html_write(out, doc, &page, st);
+}
+
 /* Reads the report, shows it by its kind into the output. */
 static int cp_show_run(cp_show_cli *c, cp_status *st)
 {
@@ -195,7 +205,9 @@ static int cp_show_run(cp_show_cli *c, cp_status *st)
                                .color = cp_term_color(c->color, fd)};
         c->show.view = &view;
         rc = cp_output_begin(&out, st);
-        if (rc == CP_EXIT_OK && kind == CP_REPORT_KIND_SWEEP)
+        if (rc == CP_EXIT_OK && c->show.format == CP_FORMAT_HTML)
+            rc = cp_show_page(doc, kind, c->path, out.file, st);
+        else if (rc == CP_EXIT_OK && kind == CP_REPORT_KIND_SWEEP)
             rc = cp_show_sweep(doc, c->path, &c->show, out.file, st);
         else if (rc == CP_EXIT_OK && kind == CP_REPORT_KIND_TRACE)
             rc = cp_trace_show(doc, c->path, &c->show, out.file, st);

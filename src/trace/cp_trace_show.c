@@ -451,11 +451,8 @@ static int cp_trace_show_escaped(FILE *out, const cJSON *doc, size_t top, int co
 int cp_trace_show(cJSON *doc, const char *path, const cp_show_options *o, FILE *out, cp_status *st)
 {
     CP_TRY(cp_show_check_schema(doc, path, 1, st));
-    if (o->format == CP_FORMAT_VEGALITE) {
-        cp_status_set(st, CP_EXIT_USAGE, "'%s' is a trace report, which has no chart", path);
-        cp_status_hint(st, "show it as a table, csv or json");
-        return CP_EXIT_USAGE;
-    }
+    if (o->format == CP_FORMAT_VEGALITE) /* the chart trace --format vega-lite draws */
+        return cp_report_write_vegalite_doc(out, doc, st);
     cJSON *instructions = cJSON_GetObjectItemCaseSensitive(doc, "instructions");
     if (o->sort)
         CP_TRY(cp_show_sort(instructions, o->sort, cp_trace_show_aliases,

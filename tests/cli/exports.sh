@@ -20,7 +20,7 @@ same() {
 sweep="--stride 1..4 --width 4,8 --size 64K --model"
 # shellcheck disable=SC2086
 "$bin" $sweep --json "$tmp/r.json" --csv "$tmp/r.csv" --vega-lite "$tmp/r.vl.json" \
-    >"$tmp/table" 2>"$tmp/err" || bad "the sweep with exports exited $?"
+    --html "$tmp/r.html" >"$tmp/table" 2>"$tmp/err" || bad "the sweep with exports exited $?"
 [ -s "$tmp/err" ] && bad "stderr is not empty: $(cat "$tmp/err")"
 # shellcheck disable=SC2086
 "$bin" $sweep >"$tmp/table.want"
@@ -33,6 +33,8 @@ cmp -s "$tmp/r.csv" "$tmp/want.csv" || bad "--csv differs from --format csv"
 same "$tmp/r.json" "$tmp/want.json" || bad "--json differs from --format json"
 grep -q '"command":.*--json' "$tmp/r.json" || bad "--json does not record its command line"
 same "$tmp/r.vl.json" "$tmp/want.vega-lite" || bad "--vega-lite differs from --format vega-lite"
+head -1 "$tmp/r.html" | grep -qx '<!DOCTYPE html>' || bad "--html wrote no page"
+grep -q 'id="cp-report"' "$tmp/r.html" || bad "--html's page holds no report"
 # the JSON written beside the table shows again as the same CSV
 "$bin" show "$tmp/r.json" --format csv >"$tmp/shown.csv" || bad "show of the --json file exited $?"
 cmp -s "$tmp/shown.csv" "$tmp/r.csv" || bad "show --format csv of --json differs from --csv"

@@ -66,8 +66,13 @@ cp_cli_test(show_trace_sort_top 0 --no-stderr --stdout "^ +2 \\(no line\\) +0x00
             -- ${CP_BIN} show ${CP_TRACE_DIR}/handmade-transpose.json --sort -sectors --top 1)
 cp_cli_test(show_trace_top_csv 0 --no-stderr --stdout "^1,4242," --stdout "^2,4242,"
             --stdout "^3,4242," -- ${CP_BIN} show ${CP_TRACE_DIR}/handmade-transpose.json --top 1 --format csv)
-cp_cli_test(show_trace_no_chart 2 --no-stdout --stderr "is a trace report, which has no chart"
+# a trace's chart and page, as trace --format vega-lite and html draw them; a sweep's page
+cp_cli_test(show_trace_chart 0 --no-stderr --stdout "vega.github.io/schema/vega-lite"
             -- ${CP_BIN} show ${CP_TRACE_DIR}/handmade-transpose.json --format vega-lite)
+cp_cli_test(show_trace_page 0 --no-stderr --stdout "^<!DOCTYPE html>$" --stdout "data-kind=.trace."
+            -- ${CP_BIN} show ${CP_TRACE_DIR}/handmade-transpose.json --format html)
+cp_cli_test(show_sweep_page 0 --no-stderr --stdout "^<!DOCTYPE html>$" --stdout "id=.cp-rows."
+            -- ${CP_BIN} show ${CP_GOLDEN}/report_measured.json --format html)
 
 # comparisons, of sweeps and of traces: as text, CSV and JSON (byte for byte)
 cp_cli_test(show_compare_table 0 --no-stderr --golden ${CP_CMP}/mixed.show.txt
