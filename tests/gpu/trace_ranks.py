@@ -10,6 +10,7 @@ Exit status: 0 passed, 1 failed, 77 skipped (fewer than two GPUs, no PyTorch or 
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -57,6 +58,26 @@ def check_report(report, check, what):
     return ranks
 
 
+def run_group(cmd, env, seconds):
+    """Runs cmd in a process group of its own, output in temporary files; None (after killing the
+    whole group and printing the tail of its stderr) when it has not ended in `seconds`."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        proc = subprocess.Popen(cmd, stdout=out, stderr=err, env=env, start_new_session=True)
+        try:
+            rc = proc.wait(timeout=seconds)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+            err.seek(0)
+            print("%s did not end in %d s; its stderr ends:\n%s" % (" ".join(cmd[:4]), seconds,
+                  err.read()[-3000:].decode(errors="replace")))
+            return None
+        out.seek(0)
+        err.seek(0)
+        return subprocess.CompletedProcess(cmd, rc, out.read().decode(errors="replace"),
+                                           err.read().decode(errors="replace"))
+
+
 def main():
     if len(sys.argv) < 2:
         print(__doc__)
@@ -87,7 +108,17 @@ def main():
             shutil.rmtree(raw)
         cmd = [coalprobe, "trace", "--format", "json", "-o", out, "--raw-dir", raw, "--",
                "torchrun", "--standalone", "--nproc-per-node", "2", PROGRAM, str(ITERS)]
-        p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=400)
+        env["NCCL_DEBUG"] = "WARN"
+        p = run_group(cmd, env, 240)
+        if p is None:
+            # what there is to see of a job that did not end: the raw files so far
+            for f in sorted(os.listdir(raw)) if os.path.isdir(raw) else []:
+                path = os.path.join(raw, f)
+                print("    %s: %d bytes; last lines: %s" % (f, os.path.getsize(path),
+                      open(path, errors="replace").read()[-400:].splitlines()[-3:]))
+            check(False, "coalprobe trace -- torchrun ends within 240 s")
+            print("%d failed" % len(failures))
+            return 1
         check(p.returncode == 0, "coalprobe trace -- torchrun exit 0 (got %d: %s)" % (p.returncode, p.stderr[-1500:]))
         if p.returncode != 0:
             print("%d failed" % len(failures))
