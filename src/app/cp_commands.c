@@ -142,8 +142,9 @@ static const cp_help_option cp_commands_sweep_table[] = {
      "every column of the table (default: as many as fit the terminal, or 100 columns; a line "
      "under it names the others)",
      CP_HELP_ANY, NULL},
-    {NULL, "color", 0, "WHEN", "never, auto (default: on a terminal, unless NO_COLOR is set) or always",
-     CP_HELP_VALUES, "never auto always"},
+    {NULL, "color", 0, "WHEN",
+     "never, auto (default: on a terminal, unless NO_COLOR is set) or always", CP_HELP_VALUES,
+     "never auto always"},
     {NULL, "quiet", 0, NULL,
      "no progress on stderr (a terminal's line, or a line every 10 s elsewhere)", CP_HELP_ANY,
      NULL},
@@ -198,13 +199,13 @@ const cp_help_option *cp_commands_sweep_options(size_t *n)
              cp_report_format_name(CP_FORMAT_TABLE));
     size_t k = 0;
     for (size_t i = 0; i < CP_COUNT_OF(cp_commands_sweep_table); i++) {
-        for (size_t e = 0; i == CP_COMMANDS_EXPORTS_AT && cp_report_exporter_get(e) &&
-                           e < CP_EXPORTS_MAX;
-             e++) {
+        for (size_t e = 0;
+             i == CP_COMMANDS_EXPORTS_AT && cp_report_exporter_get(e) && e < CP_EXPORTS_MAX; e++) {
             snprintf(export_text[e], sizeof export_text[e], "also write %s to FILE (as -o)",
                      cp_report_exporter_get(e)->help);
-            table[k++] = (cp_help_option){NULL, cp_report_exporter_get(e)->option, 0, "FILE",
-                                          export_text[e], CP_HELP_FILE, NULL};
+            table[k++] = (cp_help_option){
+                NULL, cp_report_exporter_get(e)->option, 0, "FILE", export_text[e], CP_HELP_FILE,
+                NULL};
         }
         table[k++] = cp_commands_sweep_table[i];
     }
@@ -221,8 +222,10 @@ static const cp_help_option cp_commands_compare_options[] = {
     {"Options", "tolerance", 0, "T",
      "the change of times and bandwidths allowed: 5%, 0.05 (default 5%); counts must be equal",
      CP_HELP_ANY, NULL},
-    {NULL, "format", 0, "FMT", "table (text, default), json or html (a page: before and after side "
-     "by side)", CP_HELP_VALUES, "table json html"},
+    {NULL, "format", 0, "FMT",
+     "table (text, default), json or html (a page: before and after side "
+     "by side)",
+     CP_HELP_VALUES, "table json html"},
     {NULL, "output", 'o', "FILE",
      "write the comparison to FILE, replaced whole once complete (as reports: coalprobe --help)",
      CP_HELP_FILE, NULL},

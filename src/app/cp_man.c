@@ -164,10 +164,9 @@ int cp_man_write(FILE *out)
             ".SH SYNOPSIS\n",
             CP_VERSION);
     static const char *const synopsis[] = {
-        "coalprobe [FAMILY] [options]", "coalprobe trace [options] [--] PROGRAM [ARGS...]",
-        "coalprobe show REPORT.json [options]",
-        "coalprobe compare BASE.json NEW.json [options]", "coalprobe doctor [options]",
-        "coalprobe help [COMMAND]"};
+        "coalprobe [FAMILY] [options]",         "coalprobe trace [options] [--] PROGRAM [ARGS...]",
+        "coalprobe show REPORT.json [options]", "coalprobe compare BASE.json NEW.json [options]",
+        "coalprobe doctor [options]",           "coalprobe help [COMMAND]"};
     for (size_t i = 0; i < CP_COUNT_OF(synopsis); i++) {
         fputs(".B ", out);
         cp_man_text(out, synopsis[i]);

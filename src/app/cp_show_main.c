@@ -27,8 +27,8 @@ static const cp_help_option cp_show_help_options[] = {
      "table (default), json, csv, vega-lite (a chart: sweeps and traces) or html (the page, "
      "docs/page.md)",
      CP_HELP_VALUES, "table json csv vega-lite html"},
-    {NULL, "output", 'o', "FILE", "write it to FILE (as coalprobe -o: replaced whole when complete)",
-     CP_HELP_FILE, NULL},
+    {NULL, "output", 'o', "FILE",
+     "write it to FILE (as coalprobe -o: replaced whole when complete)", CP_HELP_FILE, NULL},
     {NULL, "top", 0, "N",
      "the first N rows (a trace: instructions per kernel; default: the trace's own --top in its "
      "table, every row elsewhere)",
@@ -42,8 +42,9 @@ static const cp_help_option cp_show_help_options[] = {
     {NULL, "wide", 0, NULL,
      "every column of a sweep's table (default: as many as fit the terminal, or 100 columns)",
      CP_HELP_ANY, NULL},
-    {NULL, "color", 0, "WHEN", "never, auto (default: on a terminal, unless NO_COLOR is set) or always",
-     CP_HELP_VALUES, "never auto always"},
+    {NULL, "color", 0, "WHEN",
+     "never, auto (default: on a terminal, unless NO_COLOR is set) or always", CP_HELP_VALUES,
+     "never auto always"},
     {NULL, "help", 'h', NULL, "this help", CP_HELP_ANY, NULL},
 };
 

@@ -15,8 +15,7 @@ static const cp_help_option cp_trace_help_options[] = {
      "chrome://tracing), vega-lite (a chart of the excess bytes; scripts/plot draws it) or html "
      "(a page: kernels, ranked instructions, the source with each line's excess; docs/page.md)",
      CP_HELP_VALUES, "table json csv chrome-trace vega-lite html"},
-    {NULL, "no-source", 0, NULL, "html: leave the source files out of the page", CP_HELP_ANY,
-     NULL},
+    {NULL, "no-source", 0, NULL, "html: leave the source files out of the page", CP_HELP_ANY, NULL},
     {NULL, "output", 'o', "FILE",
      "write the report to FILE (default: standard output, after the program's own output)",
      CP_HELP_FILE, NULL},

@@ -155,6 +155,17 @@ static void cp_trace_json_processes(cp_json *j, cJSON *root, const cp_trace *t)
 }
 
 /* true when an instruction has its line, false when the function has none, else null. */
+/* "inductor": a torch.compile kernel's origin (source_nodes, original_aten, wrapper), or null. */
+static void cp_trace_json_inductor(cp_json *j, cJSON *o, const cp_trace_inductor *in)
+{
+    cJSON *x = cp_json_object_if(j, o, "inductor", in->wrapper != NULL);
+    if (!x)
+        return;
+    cp_json_string(j, x, "source_nodes", in->nodes);
+    cp_json_string(j, x, "original_aten", in->aten);
+    cp_json_string(j, x, "wrapper", in->wrapper);
+}
+
 static void cp_trace_json_line_info(cp_json *j, cJSON *o, const cp_trace_kernel *k)
 {
     int any = 0;
@@ -236,6 +247,7 @@ static void cp_trace_json_kernels(cp_json *j, cJSON *root, const cp_trace_report
             cp_json_bool(j, o, "instructions_zero", kk->instructions_zero);
             cp_json_number(j, o, "instruction_scale", kk->scale);
             cp_trace_json_line_info(j, o, kk);
+            cp_trace_json_inductor(j, o, &kk->inductor);
             cp_json_number(j, o, "instructions", (double)kk->ninstrs);
             cp_trace_json_counts(j, o, &kk->d);
             cp_trace_json_kernel_counters(j, o, &kk->kc);

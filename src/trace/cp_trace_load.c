@@ -1172,6 +1172,7 @@ static void cp_trace_process_free(cp_trace_process *p)
         free(kk->instrs);
         free(kk->function);
         free(kk->name);
+        cp_trace_inductor_free(&kk->inductor);
     }
     free(p->kernels);
     for (size_t i = 0; i < p->nrefusals; i++) {

@@ -577,6 +577,7 @@ static int cp_trace_report_dir(cp_trace_cli *c, const char *dir, cp_trace_run *r
     CP_TRY(cp_trace_check_readable(dir, t, st));
     cp_phase_begin(CP_PHASE_TRACE_DEMANGLE);
     rc = cp_trace_demangle_all(t, st);
+    cp_trace_inductor_all(t); /* torch.compile's kernels: their origin, from Inductor's wrapper */
     cp_phase_end();
     CP_TRY(rc);
     int have_opcodes = 0;

@@ -194,6 +194,13 @@ typedef struct cp_trace_instr {
     int gate_failed;       /* 1 when this instruction fails the gate */
 } cp_trace_instr;
 
+/* Where a Triton kernel torch.compile generated came from (cp_trace_inductor.c): the FX source
+ * nodes and ATen operators its wrapper names ("mul, relu, add"), and the wrapper's path; all
+ * NULL for any other kernel. */
+typedef struct cp_trace_inductor {
+    char *nodes, *aten, *wrapper;
+} cp_trace_inductor;
+
 typedef struct cp_trace_kernel {
     uint32_t device;
     uint32_t crc;      /* cubin CRC; valid when has_crc */
@@ -216,6 +223,7 @@ typedef struct cp_trace_kernel {
     int selected;    /* 1 when its name matches --kernel (or there is no --kernel) */
     int gate_failed; /* counted only as a whole, and failing the gate */
     size_t index;    /* position among the selected kernels of the report, from 0 */
+    cp_trace_inductor inductor; /* a torch.compile kernel's origin (cp_trace_inductor_all) */
 } cp_trace_kernel;
 
 typedef struct cp_trace_device {
@@ -451,6 +459,17 @@ char *cp_trace_demangle(const char *mangled);
 /* Fills every kernel's name (demangled, or a copy of the function name). CP_EXIT_RUNTIME when
  * out of memory. */
 int cp_trace_demangle_all(cp_trace *t, cp_status *st);
+
+/* The origin of the Triton kernel `function` whose line information points into kernel_file,
+ * when kernel_file is a kernel file Inductor generated and its wrapper is found one directory
+ * level beside it (the cache searched at most 4,096 files deep): 1 and *out filled (free with
+ * cp_trace_inductor_free), else 0 and *out empty. */
+int cp_trace_inductor_origin(const char *kernel_file, const char *function,
+                             cp_trace_inductor *out);
+void cp_trace_inductor_free(cp_trace_inductor *o);
+
+/* cp_trace_inductor_origin of every kernel named triton_* with line information. */
+void cp_trace_inductor_all(cp_trace *t);
 
 /* One instruction of an nvdisasm listing. The lines of one function share its name (a mangled
  * name can take kilobytes): the first line of each section owns it. */

@@ -354,6 +354,11 @@ static void cp_trace_table_kernel_head(FILE *out, const cp_trace_report *r,
              (unsigned long long)k->launches, k->launches == 1 ? "" : "es", gpu, crc,
              k->nosource ? ", no line information" : "", coverage);
     cp_trace_table_wrap(out, "    ", "      ", line);
+    if (k->inductor.wrapper) {
+        snprintf(line, sizeof line, "torch.compile: from %.300s (%.300s), launched in %.300s",
+                 k->inductor.nodes, k->inductor.aten, k->inductor.wrapper);
+        cp_trace_table_wrap(out, "    ", "      ", line);
+    }
     const cp_trace_derived *d = &k->d;
     char a[32], b[32], c[32], e[32];
     if (d->requests > 0) {
