@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "report/cp_report.h"
-#include "cp_show_main.h"
 #include "trace/cp_trace.h"
 
 /* --- a family's options, from its descriptor ---------------------------------------------------
@@ -287,6 +286,58 @@ static const cp_help_command cp_commands_doctor_command = {
     "optional); 2 usage error.",
 };
 
+static const cp_help_option cp_show_help_options[] = {
+    {"Options", "format", 0, "FMT",
+     "table (default), json, csv, vega-lite (a chart: sweeps and traces) or html (the page, "
+     "docs/page.md)",
+     CP_HELP_VALUES, "table json csv vega-lite html"},
+    {NULL, "output", 'o', "FILE",
+     "write it to FILE (as coalprobe -o: replaced whole when complete)", CP_HELP_FILE, NULL},
+    {NULL, "top", 0, "N",
+     "the first N rows (a trace: instructions per kernel; default: the trace's own --top in its "
+     "table, every row elsewhere)",
+     CP_HELP_ANY, NULL},
+    {NULL, "sort", 0, "KEY",
+     "sort the rows by KEY, smallest first (-KEY: largest first): a sweep's time, bandwidth, "
+     "dram, gflops, sectors (predicted per request), efficiency, measured_sectors, a parameter "
+     "(stride, variant, ...); a trace's excess, sectors, conflicts, wavefronts or any key of an "
+     "instruction; or a path in the JSON row (measured.counters.load.sectors)",
+     CP_HELP_ANY, NULL},
+    {NULL, "wide", 0, NULL,
+     "every column of a sweep's table (default: as many as fit the terminal, or 100 columns)",
+     CP_HELP_ANY, NULL},
+    {NULL, "color", 0, "WHEN",
+     "never, auto (default: on a terminal, unless NO_COLOR is set) or always", CP_HELP_VALUES,
+     "never auto always"},
+    {NULL, "help", 'h', NULL, "this help", CP_HELP_ANY, NULL},
+};
+
+static const cp_help_example cp_show_examples[] = {
+    {"coalprobe show sweep.json --sort -time --top 5", "the five slowest configurations"},
+    {"coalprobe show trace.json --format html -o trace.html", "a saved trace as a page"},
+};
+
+static const cp_help_command cp_show_command = {
+    "show",
+    "a saved JSON report again, in any format",
+    "coalprobe show REPORT.json [options]",
+    "Writes a saved JSON report again: a sweep's (coalprobe --format json), a trace's (coalprobe "
+    "trace --format json) or a comparison (coalprobe compare --format json), of any schema "
+    "version this build reads, with the width rules of the table. A file that is not a coalprobe "
+    "report is refused, saying what it is.",
+    cp_show_help_options,
+    CP_COUNT_OF(cp_show_help_options),
+    cp_show_examples,
+    CP_COUNT_OF(cp_show_examples),
+    "0 written; 1 a file cannot be read or written; 2 usage error, or a file that is not a "
+    "coalprobe report (the message says what it is).",
+};
+
+const cp_help_command *cp_commands_show(void)
+{
+    return &cp_show_command;
+}
+
 const cp_help_command *cp_commands_compare(void)
 {
     return &cp_commands_compare_command;
@@ -351,7 +402,7 @@ static void cp_commands_print_commands(FILE *out)
         cp_help_wrap(out, text, 13, 13);
     }
     fputs("\nCommands (coalprobe COMMAND --help):\n", out);
-    const cp_help_command *cmds[] = {cp_trace_help(), cp_show_help(), cp_commands_compare(),
+    const cp_help_command *cmds[] = {cp_trace_help(), cp_commands_show(), cp_commands_compare(),
                                      cp_commands_doctor()};
     for (size_t i = 0; i < CP_COUNT_OF(cmds); i++) {
         fprintf(out, "  %-11s", cmds[i]->name);
@@ -500,7 +551,7 @@ int cp_commands_help_main(int argc, char **argv)
     else if (strcmp(what, "trace") == 0)
         cp_help_print_command(stdout, cp_trace_help());
     else if (strcmp(what, "show") == 0)
-        cp_help_print_command(stdout, cp_show_help());
+        cp_help_print_command(stdout, cp_commands_show());
     else if (strcmp(what, "compare") == 0)
         cp_help_print_command(stdout, cp_commands_compare());
     else if (strcmp(what, "doctor") == 0)

@@ -31,6 +31,8 @@ void cp_commands_family_options(cp_family f, cp_family_options *o);
 const cp_help_option *cp_commands_sweep_options(size_t *n);
 
 /* The commands that are not families; trace's comes from the trace layer. */
+/* show's help table (its options are parsed in cp_show_main.c). */
+const cp_help_command *cp_commands_show(void);
 const cp_help_command *cp_commands_compare(void);
 const cp_help_command *cp_commands_doctor(void);
 

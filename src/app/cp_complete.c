@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "cp_commands.h"
-#include "cp_show_main.h"
 #include "trace/cp_trace.h"
 
 typedef enum {
@@ -46,7 +45,7 @@ static void cp_complete_collect(cp_complete *c)
                                             {c->families[f].options, sweep},
                                             {c->families[f].n, nsweep}};
     }
-    const cp_help_command *others[] = {cp_trace_help(), cp_show_help(), cp_commands_compare(),
+    const cp_help_command *others[] = {cp_trace_help(), cp_commands_show(), cp_commands_compare(),
                                        cp_commands_doctor()};
     const cp_cmd_kind kinds[] = {CP_CMD_TRACE, CP_CMD_SHOW, CP_CMD_COMPARE, CP_CMD_DOCTOR};
     for (size_t i = 0; i < CP_COUNT_OF(others); i++)

@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "cp_commands.h"
-#include "cp_show_main.h"
 #include "trace/cp_trace.h"
 
 /* Writes text escaped for roff: backslashes and hyphens escaped, a line that would start with a
@@ -194,7 +193,7 @@ int cp_man_write(FILE *out)
     cp_man_options(out, sweep, n);
     fputs(".SH COMMANDS\n", out);
     cp_man_command(out, cp_trace_help());
-    cp_man_command(out, cp_show_help());
+    cp_man_command(out, cp_commands_show());
     cp_man_command(out, cp_commands_compare());
     cp_man_command(out, cp_commands_doctor());
     fputs(".SS help\n.B coalprobe help\n", out);

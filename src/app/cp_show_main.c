@@ -4,6 +4,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cp_show_main.h"
 
+#include "cp_commands.h"
+
 #include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
@@ -22,61 +24,9 @@ typedef struct cp_show_cli {
     cp_color_mode color;
 } cp_show_cli;
 
-static const cp_help_option cp_show_help_options[] = {
-    {"Options", "format", 0, "FMT",
-     "table (default), json, csv, vega-lite (a chart: sweeps and traces) or html (the page, "
-     "docs/page.md)",
-     CP_HELP_VALUES, "table json csv vega-lite html"},
-    {NULL, "output", 'o', "FILE",
-     "write it to FILE (as coalprobe -o: replaced whole when complete)", CP_HELP_FILE, NULL},
-    {NULL, "top", 0, "N",
-     "the first N rows (a trace: instructions per kernel; default: the trace's own --top in its "
-     "table, every row elsewhere)",
-     CP_HELP_ANY, NULL},
-    {NULL, "sort", 0, "KEY",
-     "sort the rows by KEY, smallest first (-KEY: largest first): a sweep's time, bandwidth, "
-     "dram, gflops, sectors (predicted per request), efficiency, measured_sectors, a parameter "
-     "(stride, variant, ...); a trace's excess, sectors, conflicts, wavefronts or any key of an "
-     "instruction; or a path in the JSON row (measured.counters.load.sectors)",
-     CP_HELP_ANY, NULL},
-    {NULL, "wide", 0, NULL,
-     "every column of a sweep's table (default: as many as fit the terminal, or 100 columns)",
-     CP_HELP_ANY, NULL},
-    {NULL, "color", 0, "WHEN",
-     "never, auto (default: on a terminal, unless NO_COLOR is set) or always", CP_HELP_VALUES,
-     "never auto always"},
-    {NULL, "help", 'h', NULL, "this help", CP_HELP_ANY, NULL},
-};
-
-static const cp_help_example cp_show_examples[] = {
-    {"coalprobe show sweep.json --sort -time --top 5", "the five slowest configurations"},
-    {"coalprobe show trace.json --format html -o trace.html", "a saved trace as a page"},
-};
-
-static const cp_help_command cp_show_command = {
-    "show",
-    "a saved JSON report again, in any format",
-    "coalprobe show REPORT.json [options]",
-    "Writes a saved JSON report again: a sweep's (coalprobe --format json), a trace's (coalprobe "
-    "trace --format json) or a comparison (coalprobe compare --format json), of any schema "
-    "version this build reads, with the width rules of the table. A file that is not a coalprobe "
-    "report is refused, saying what it is.",
-    cp_show_help_options,
-    CP_COUNT_OF(cp_show_help_options),
-    cp_show_examples,
-    CP_COUNT_OF(cp_show_examples),
-    "0 written; 1 a file cannot be read or written; 2 usage error, or a file that is not a "
-    "coalprobe report (the message says what it is).",
-};
-
-const cp_help_command *cp_show_help(void)
-{
-    return &cp_show_command;
-}
-
 void cp_show_print_help(FILE *out)
 {
-    cp_help_print_command(out, &cp_show_command);
+    cp_help_print_command(out, cp_commands_show());
 }
 
 /* --format, --top, --sort, --color and the flags; CP_EXIT_USAGE with a message otherwise. */

@@ -13,8 +13,4 @@ int cp_show_main(int argc, char **argv);
 
 void cp_show_print_help(FILE *out);
 
-/* show's help table (cp_help.h), for help, the man page and the completions. */
-struct cp_help_command;
-const struct cp_help_command *cp_show_help(void);
-
 #endif
