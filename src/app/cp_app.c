@@ -80,7 +80,7 @@ static void cp_app_backend_options(const cp_options *o, const cp_config *configs
     cp_backend_options bo;
     memset(&bo, 0, sizeof bo);
     bo.device = o->device;
-    bo.reps = o->reps;
+    bo.sampling = o->sampling;
     bo.counters = !o->no_counters;
     bo.counters_now = o->require_counters || o->check; /* a refusal must stop the run at once */
     bo.max_configs = n;
@@ -708,8 +708,7 @@ static int cp_app_run_held(const cp_options *o, const char *command, const cp_ba
         rc = cp_app_measure(backend, state, configs, preds, rows, meas, n, &done, &refusal, &dev,
                             o->quiet, st);
     if (rc == CP_EXIT_OK)
-        rc = cp_app_write_report(o, command, state ? &dev : NULL, NULL, rows, done, n, out, ex,
-                                 st);
+        rc = cp_app_write_report(o, command, state ? &dev : NULL, NULL, rows, done, n, out, ex, st);
     if (rc == CP_EXIT_OK && o->check)
         rc = cp_app_check_matches(configs, meas, n, st);
 

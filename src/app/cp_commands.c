@@ -126,6 +126,10 @@ void cp_commands_family_options(cp_family f, cp_family_options *o)
 
 /* --- the options of a sweep ------------------------------------------------------------------- */
 
+/* A macro's value as a string literal (the stopping rule's defaults, from cp_measure.h). */
+#define CP_COMMANDS_STR_(x) #x
+#define CP_COMMANDS_STR(x) CP_COMMANDS_STR_(x)
+
 static const cp_help_option cp_commands_sweep_table[] = {
     {"Output", "format", 0, "FMT", NULL /* written by cp_commands_sweep_options */, CP_HELP_VALUES,
      NULL},
@@ -142,8 +146,9 @@ static const cp_help_option cp_commands_sweep_table[] = {
      "every column of the table (default: as many as fit the terminal, or 100 columns; a line "
      "under it names the others)",
      CP_HELP_ANY, NULL},
-    {NULL, "color", 0, "WHEN", "never, auto (default: on a terminal, unless NO_COLOR is set) or always",
-     CP_HELP_VALUES, "never auto always"},
+    {NULL, "color", 0, "WHEN",
+     "never, auto (default: on a terminal, unless NO_COLOR is set) or always", CP_HELP_VALUES,
+     "never auto always"},
     {NULL, "quiet", 0, NULL,
      "no progress on stderr (a terminal's line, or a line every 10 s elsewhere)", CP_HELP_ANY,
      NULL},
@@ -155,8 +160,27 @@ static const cp_help_option cp_commands_sweep_table[] = {
      CP_HELP_ANY, NULL},
     {NULL, "mixed", 0, NULL, "allow GPUs of different kinds in one --devices run", CP_HELP_ANY,
      NULL},
-    {NULL, "reps", 0, "N", "timed launches per configuration, 1..100000 (default 20)", CP_HELP_ANY,
-     NULL},
+    {NULL, "reps", 0, "N",
+     "exactly N timed launches per configuration, 1.." CP_COMMANDS_STR(
+         CP_SAMPLING_MAX_COUNT) " (default: as many as the stopping rule below takes)",
+     CP_HELP_ANY, NULL},
+    {NULL, "min-samples", 0, "N",
+     "the rule: at least N timed launches, 1.." CP_COMMANDS_STR(
+         CP_SAMPLING_MAX_COUNT) " (default " CP_COMMANDS_STR(CP_SAMPLING_MIN_SAMPLES) ")",
+     CP_HELP_ANY, NULL},
+    {NULL, "max-noise", 0, "PCT",
+     "the rule: then stop once the noise is at most PCT percent, the half-width of the median's "
+     "90% confidence interval over the median (default " CP_COMMANDS_STR(
+         CP_SAMPLING_MAX_NOISE_PCT) "%)",
+     CP_HELP_ANY, NULL},
+    {NULL, "min-time", 0, "S",
+     "the rule: never stop before the timed launches add up to S seconds (0.2, 200ms; "
+     "default " CP_COMMANDS_STR(CP_SAMPLING_MIN_TIME_S) ")",
+     CP_HELP_ANY, NULL},
+    {NULL, "max-time", 0, "S",
+     "the rule: stop a configuration still noisy after S seconds of timing, marked noisy (~ in "
+     "the table; default " CP_COMMANDS_STR(CP_SAMPLING_MAX_TIME_S) ")",
+     CP_HELP_ANY, NULL},
     {NULL, "no-counters", 0, NULL,
      "time only, never start CUPTI (so that Nsight Compute can profile)", CP_HELP_ANY, NULL},
     {NULL, "require-counters", 0, NULL, "exit 1 when the hardware counters cannot be read",
@@ -198,13 +222,13 @@ const cp_help_option *cp_commands_sweep_options(size_t *n)
              cp_report_format_name(CP_FORMAT_TABLE));
     size_t k = 0;
     for (size_t i = 0; i < CP_COUNT_OF(cp_commands_sweep_table); i++) {
-        for (size_t e = 0; i == CP_COMMANDS_EXPORTS_AT && cp_report_exporter_get(e) &&
-                           e < CP_EXPORTS_MAX;
-             e++) {
+        for (size_t e = 0;
+             i == CP_COMMANDS_EXPORTS_AT && cp_report_exporter_get(e) && e < CP_EXPORTS_MAX; e++) {
             snprintf(export_text[e], sizeof export_text[e], "also write %s to FILE (as -o)",
                      cp_report_exporter_get(e)->help);
-            table[k++] = (cp_help_option){NULL, cp_report_exporter_get(e)->option, 0, "FILE",
-                                          export_text[e], CP_HELP_FILE, NULL};
+            table[k++] = (cp_help_option){
+                NULL, cp_report_exporter_get(e)->option, 0, "FILE", export_text[e], CP_HELP_FILE,
+                NULL};
         }
         table[k++] = cp_commands_sweep_table[i];
     }
@@ -221,8 +245,10 @@ static const cp_help_option cp_commands_compare_options[] = {
     {"Options", "tolerance", 0, "T",
      "the change of times and bandwidths allowed: 5%, 0.05 (default 5%); counts must be equal",
      CP_HELP_ANY, NULL},
-    {NULL, "format", 0, "FMT", "table (text, default), json or html (a page: before and after side "
-     "by side)", CP_HELP_VALUES, "table json html"},
+    {NULL, "format", 0, "FMT",
+     "table (text, default), json or html (a page: before and after side "
+     "by side)",
+     CP_HELP_VALUES, "table json html"},
     {NULL, "output", 'o', "FILE",
      "write the comparison to FILE, replaced whole once complete (as reports: coalprobe --help)",
      CP_HELP_FILE, NULL},
