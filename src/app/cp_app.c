@@ -568,6 +568,7 @@ static int cp_app_write_report(const cp_options *o, const char *command, const c
                         .devices = several ? several->devices : NULL,
                         .ndevices = several ? several->ndevices : 0,
                         .mixed_devices = several ? several->mixed_devices : 0,
+                        .sampling = dev ? &o->sampling : NULL,
                         .rows = rows,
                         .nrows = done,
                         .incomplete = cp_parallel_cancelled() != 0,
