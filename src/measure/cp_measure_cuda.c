@@ -129,7 +129,10 @@ int cp_measure_device_facts(int device, cp_device_info *d, cp_status *st)
     CP_CUDA_CHECK(st, cudaRuntimeGetVersion(&d->runtime_version));
     cp_cuda_driver_release(d->driver_release, sizeof d->driver_release);
     CP_TRY(cp_cuda_sm_limits(device, cp_arch_from_cc(d->cc_major, d->cc_minor), &d->sm, st));
-    return cp_cuda_check_kernels(d, st);
+    cp_phase_begin(CP_PHASE_KERNEL_IMAGE);
+    int rc = cp_cuda_check_kernels(d, st);
+    cp_phase_end();
+    return rc;
 }
 
 /* Device-to-device cudaMemcpy bandwidth, counting bytes read plus bytes written. */
@@ -220,7 +223,9 @@ static int cp_cuda_check_memory(const cp_cuda_state *s, cp_status *st)
     return CP_EXIT_USAGE;
 }
 
-static int cp_cuda_setup_device(cp_cuda_state *s, cp_status *st);
+static int cp_cuda_setup_context(cp_cuda_state *s, cp_status *st);
+static int cp_cuda_setup_facts(cp_cuda_state *s, cp_status *st);
+static int cp_cuda_setup_flush(cp_cuda_state *s, cp_status *st);
 
 /* Makes s hold at least n (at most CP_CUDA_BATCH) pairs of events for timed samples. */
 static int cp_cuda_events(cp_cuda_state *s, uint32_t n, cp_status *st)
@@ -239,25 +244,46 @@ static int cp_cuda_events(cp_cuda_state *s, uint32_t n, cp_status *st)
     return CP_EXIT_OK;
 }
 
+/* The device's start-up, step by step, each a phase of its own (-v shows them apart). */
 static int cp_cuda_setup(cp_cuda_state *s, cp_status *st)
 {
-    cp_phase_begin(CP_PHASE_DEVICE);
-    int rc = cp_cuda_setup_device(s, st);
-    cp_phase_end();
-    if (rc != CP_EXIT_OK)
-        return rc;
-    cp_phase_begin(CP_PHASE_PEAK);
-    rc = cp_cuda_measure_peak(s, st);
-    cp_phase_end();
-    return rc;
+    static const struct {
+        cp_phase phase;
+        int (*step)(cp_cuda_state *s, cp_status *st);
+    } steps[] = {
+        {CP_PHASE_CONTEXT, cp_cuda_setup_context},
+        {CP_PHASE_DEVICE, cp_cuda_setup_facts}, /* the kernel image's check inside */
+        {CP_PHASE_FLUSH_SETUP, cp_cuda_setup_flush},
+        {CP_PHASE_PEAK, cp_cuda_measure_peak},
+    };
+    for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
+        cp_phase_begin(steps[i].phase);
+        int rc = steps[i].step(s, st);
+        cp_phase_end();
+        if (rc != CP_EXIT_OK)
+            return rc;
+    }
+    return CP_EXIT_OK;
 }
 
-static int cp_cuda_setup_device(cp_cuda_state *s, cp_status *st)
+/* The device's primary context, made current. */
+static int cp_cuda_setup_context(cp_cuda_state *s, cp_status *st)
 {
     CP_CUDA_CHECK(st, cudaSetDevice(s->opt.device));
     CP_CUDA_CHECK(st, cudaFree(NULL));
+    return CP_EXIT_OK;
+}
+
+/* The device's facts, whether it runs this binary's kernels, whether the sweep fits. */
+static int cp_cuda_setup_facts(cp_cuda_state *s, cp_status *st)
+{
     CP_TRY(cp_measure_device_facts(s->opt.device, &s->dev, st));
-    CP_TRY(cp_cuda_check_memory(s, st));
+    return cp_cuda_check_memory(s, st);
+}
+
+/* The stream, the events of the timed samples, and the L2 flush buffer, filled. */
+static int cp_cuda_setup_flush(cp_cuda_state *s, cp_status *st)
+{
     CP_CUDA_CHECK(st, cudaStreamCreateWithFlags(&s->stream, cudaStreamNonBlocking));
     CP_CUDA_CHECK(st, cudaEventCreate(&s->begin));
     CP_TRY(cp_cuda_events(s, CP_SAMPLING_NOISE_MIN_SAMPLES, st));
@@ -396,9 +422,11 @@ static void *cp_cuda_cupti_thread(void *arg)
 {
     cp_cuda_state *s = arg;
     int refused = 0;
+    double began = cp_phase_now();
     cp_status_clear(&s->cupti_refusal);
     s->cupti_rc = cp_cupti_open(s->opt.device, cp_cuda_batch(s->opt.max_configs), s->cupti_groups,
                                 &s->cupti, &refused, &s->cupti_refusal);
+    s->cupti_seconds = cp_phase_now() - began;
     return NULL;
 }
 
@@ -427,6 +455,7 @@ static void cp_cuda_cupti_wait(cp_cuda_state *s)
     cp_phase_begin(CP_PHASE_CUPTI_OPEN);
     pthread_join(s->cupti_thread, NULL);
     cp_phase_end();
+    cp_phase_beside(CP_PHASE_CUPTI_OPEN, s->cupti_seconds); /* its own time on its thread */
     s->cupti_pending = 0;
     cp_cuda_cupti_opened(s, NULL);
 }

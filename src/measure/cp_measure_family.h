@@ -64,6 +64,7 @@ typedef struct cp_cuda_state {
     pthread_t cupti_thread;
     int cupti_pending;
     int cupti_rc;
+    double cupti_seconds; /* the session's set-up on its thread, for -v */
     unsigned cupti_groups;
     cp_status cupti_refusal;
     /* counters the session does not read, and why: for every row, and for rows profiled with

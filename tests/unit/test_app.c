@@ -477,8 +477,37 @@ static void sampling_rule(void)
     free(report);
 }
 
+/* -v: the run marks its start-up's end when the first configuration is measured (the plan, the
+ * model and the backend's opening before it); a model-only run has none. */
+static void start_up_marked(void)
+{
+    fake_plan ok = {0, 0, -1, -1, 0, -1, 0};
+    char *report, *text = NULL;
+    size_t len = 0;
+    cp_status st;
+    char *argv[] = {"coalprobe", "--stride", "1..3", "--size", "4K"};
+    for (int model = 0; model < 2; model++) {
+        cp_phase_start();
+        char *args[] = {argv[0], argv[1], argv[2], argv[3], argv[4], "--model"};
+        CHECK(run(&ok, &report, &st, model ? 6 : 5, model ? args : argv) == CP_EXIT_OK);
+        free(report);
+        FILE *f = open_memstream(&text, &len);
+        CHECK(f != NULL);
+        if (!f)
+            return;
+        cp_phase_print(f);
+        fclose(f);
+        const char *start_up = strstr(text, "s of it before the first configuration");
+        CHECK(model ? start_up == NULL : start_up != NULL);
+        CHECK(model || (start_up && strstr(start_up, "\n  model ")));
+        free(text);
+        text = NULL;
+    }
+}
+
 int main(void)
 {
+    start_up_marked();
     sampling_rule();
     beyond_device();
     device_defaults();

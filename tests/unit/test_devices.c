@@ -195,7 +195,18 @@ static void rows_in_order(void)
     char *report;
     cp_status st;
     char *argv[] = {"coalprobe", "--stride", "1..32", "--devices", "all", "--format", "json"};
+    cp_phase_start();
     CHECK_EQ_U64((uint64_t)(run(&m, &report, &st, 7, argv)), (uint64_t)(CP_EXIT_OK));
+    /* -v: the main thread's worker marked the start-up's end at its first configuration */
+    char *phases = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&phases, &len);
+    if (f) {
+        cp_phase_print(f);
+        fclose(f);
+    }
+    CHECK_STR_CONTAINS(phases, "s of it before the first configuration (the start-up):\n");
+    free(phases);
     cJSON *root = cJSON_Parse(report);
     CHECK(root != NULL);
     const cJSON *rows = cJSON_GetObjectItemCaseSensitive(root, "rows");
