@@ -100,7 +100,8 @@ typedef struct cp_resources {
 #define CP_SAMPLING_MAX_NOISE_PCT 0.5
 #define CP_SAMPLING_MIN_TIME_S 0
 #define CP_SAMPLING_MAX_TIME_S 0.5
-/* The most samples --reps or --min-samples may ask for. */
+/* The most samples --reps or --min-samples may ask for, and the most the rule takes: it stops
+ * there even before --min-time (times the events cannot tell from 0 would never add up). */
 #define CP_SAMPLING_MAX_COUNT 100000
 /* The noise is the half-width of a distribution-free confidence interval of the median at this
  * level (cp_samples_interval_rank). */

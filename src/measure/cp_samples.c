@@ -105,6 +105,8 @@ static cp_samples_stop cp_samples_judge(const cp_samples *s)
     const cp_sampling *r = &s->rule;
     if (r->reps)
         return s->n >= r->reps ? CP_SAMPLES_COUNTED : CP_SAMPLES_GOING;
+    if (s->n >= CP_SAMPLING_MAX_COUNT) /* the ceiling: times too short to add up to --min-time */
+        return s->noise <= r->max_noise ? CP_SAMPLES_QUIET : CP_SAMPLES_TIMEOUT;
     if (s->n < r->min_samples || s->sum_s < r->min_time_s)
         return CP_SAMPLES_GOING;
     if (s->noise <= r->max_noise) /* false while the noise is NAN */

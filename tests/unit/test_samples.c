@@ -192,6 +192,17 @@ static void test_rule_limits(void)
     CHECK_EQ_U64(feed(&s, noisy, 400), 28); /* 14 pairs of 2.2 ms: 30.8 ms */
     cp_samples_free(&s);
 
+    /* times too short to add up to --min-time stop at the ceiling */
+    r = rule_of(0, 5, 0.005, 1, 3600);
+    cp_samples_init(&s, &r);
+    int stopped = 0;
+    size_t taken = 0;
+    while (!stopped && taken < 2 * CP_SAMPLING_MAX_COUNT)
+        stopped = cp_samples_add(&s, 0, 1e-6 * (double)++taken);
+    CHECK_EQ_U64(taken, CP_SAMPLING_MAX_COUNT);
+    CHECK(s.stop == CP_SAMPLES_QUIET);
+    cp_samples_free(&s);
+
     /* too few samples for a noise: a timeout is noisy with the noise unknown */
     r = rule_of(0, 2, 0.005, 0, 1e-6);
     cp_samples_init(&s, &r);
