@@ -413,8 +413,10 @@ static int cp_vl_rows_data(const cp_vegalite_rows *rows, const cp_vl_axes *ax, c
         if (!ok)
             return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory while building the chart");
     }
-    qsort(data->series.v, data->series.n, sizeof *data->series.v, cp_vl_key_cmp);
-    qsort(data->categories.v, data->categories.n, sizeof *data->categories.v, cp_vl_key_cmp);
+    if (data->series.n) /* qsort's array may not be NULL, even empty */
+        qsort(data->series.v, data->series.n, sizeof *data->series.v, cp_vl_key_cmp);
+    if (data->categories.n)
+        qsort(data->categories.v, data->categories.n, sizeof *data->categories.v, cp_vl_key_cmp);
     return CP_EXIT_OK;
 }
 
