@@ -80,7 +80,7 @@ static void cp_app_backend_options(const cp_options *o, const cp_config *configs
     cp_backend_options bo;
     memset(&bo, 0, sizeof bo);
     bo.device = o->device;
-    bo.reps = o->reps;
+    bo.sampling = o->sampling;
     bo.counters = !o->no_counters;
     bo.counters_now = o->require_counters || o->check; /* a refusal must stop the run at once */
     bo.max_configs = n;
@@ -270,6 +270,7 @@ static int cp_app_measure_all(const cp_backend *backend, void *state, const cp_c
             *done = i + 1;
             continue;
         }
+        cp_phase_start_up_done(); /* -v: what came before the first configuration */
         int rc = backend->measure(state, &rows[i].config, &rows[i].predicted, &meas[i], st);
         if (rc != CP_EXIT_OK) {
             cp_progress_clear(&progress);
@@ -568,6 +569,7 @@ static int cp_app_write_report(const cp_options *o, const char *command, const c
                         .devices = several ? several->devices : NULL,
                         .ndevices = several ? several->ndevices : 0,
                         .mixed_devices = several ? several->mixed_devices : 0,
+                        .sampling = dev ? &o->sampling : NULL,
                         .rows = rows,
                         .nrows = done,
                         .incomplete = cp_parallel_cancelled() != 0,

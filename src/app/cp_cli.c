@@ -48,6 +48,10 @@ enum {
     OPT_WIDE,
     OPT_COLOR,
     OPT_QUIET,
+    OPT_MIN_SAMPLES,
+    OPT_MAX_NOISE,
+    OPT_MIN_TIME,
+    OPT_MAX_TIME,
     OPT_EXPORT, /* --json FILE, ...: OPT_EXPORT + the index of cp_report_exporter_get */
 };
 #define CP_CLI_MAX_OPTIONS 64
@@ -81,6 +85,10 @@ static const struct option cp_cli_options[] = {
     {"devices", required_argument, NULL, OPT_DEVICES},
     {"mixed", no_argument, NULL, OPT_MIXED},
     {"reps", required_argument, NULL, OPT_REPS},
+    {"min-samples", required_argument, NULL, OPT_MIN_SAMPLES},
+    {"max-noise", required_argument, NULL, OPT_MAX_NOISE},
+    {"min-time", required_argument, NULL, OPT_MIN_TIME},
+    {"max-time", required_argument, NULL, OPT_MAX_TIME},
     {"no-counters", no_argument, NULL, OPT_NO_COUNTERS},
     {"require-counters", no_argument, NULL, OPT_REQUIRE_COUNTERS},
     {"check", no_argument, NULL, OPT_CHECK},
@@ -258,6 +266,34 @@ static int cp_cli_apply_expr(cp_options *o, int opt, const char *arg, cp_status 
     return CP_EXIT_OK;
 }
 
+/* --reps and the stopping rule's options (docs/measurement.md, "Timing"). */
+static int cp_cli_apply_sampling(cp_options *o, int opt, const char *arg, cp_status *st)
+{
+    cp_sampling *r = &o->sampling;
+    uint64_t v;
+    if (opt == OPT_REPS) {
+        CP_TRY(cp_sweep_parse_u64(arg, "--reps", 1, CP_SAMPLING_MAX_COUNT, &v, st));
+        r->reps = (uint32_t)v;
+        return CP_EXIT_OK;
+    }
+    static const char *const names[] = {"--min-samples", "--max-noise", "--min-time", "--max-time"};
+    const char *name = names[opt - OPT_MIN_SAMPLES];
+    if (!o->sampling_option)
+        o->sampling_option = name;
+    switch (opt) {
+    case OPT_MIN_SAMPLES:
+        CP_TRY(cp_sweep_parse_u64(arg, name, 1, CP_SAMPLING_MAX_COUNT, &v, st));
+        r->min_samples = (uint32_t)v;
+        return CP_EXIT_OK;
+    case OPT_MAX_NOISE:
+        return cp_sampling_parse_noise(arg, &r->max_noise, st);
+    case OPT_MIN_TIME:
+        return cp_sampling_parse_seconds(arg, name, &r->min_time_s, st);
+    default:
+        return cp_sampling_parse_seconds(arg, name, &r->max_time_s, st);
+    }
+}
+
 /* Applies option opt with its value arg to o; given: the pattern parameters given so far. */
 static int cp_cli_apply(cp_options *o, int opt, const char *arg, int *given, cp_status *st)
 {
@@ -302,9 +338,11 @@ static int cp_cli_apply(cp_options *o, int opt, const char *arg, int *given, cp_
     case OPT_DEVICES:
         return cp_cli_parse_devices(o, arg, st);
     case OPT_REPS:
-        CP_TRY(cp_sweep_parse_u64(arg, "--reps", 1, 100000, &v, st));
-        o->reps = (uint32_t)v;
-        return CP_EXIT_OK;
+    case OPT_MIN_SAMPLES:
+    case OPT_MAX_NOISE:
+    case OPT_MIN_TIME:
+    case OPT_MAX_TIME:
+        return cp_cli_apply_sampling(o, opt, arg, st);
     case OPT_PARAM:
         return cp_cli_apply_expr(o, opt, arg, st);
     case OPT_COLOR: {
@@ -325,6 +363,26 @@ static int cp_cli_apply(cp_options *o, int opt, const char *arg, int *given, cp_
 }
 
 /* Checks that combine several options. */
+/* --reps against the stopping rule's options, and --min-time against --max-time. */
+static int cp_cli_validate_sampling(const cp_options *o, cp_status *st)
+{
+    const cp_sampling *r = &o->sampling;
+    if (r->reps && o->sampling_option) {
+        cp_status_set(st, CP_EXIT_USAGE,
+                      "--reps fixes the count of timed launches: %s belongs to the stopping rule",
+                      o->sampling_option);
+        cp_status_hint(st, "drop --reps to let the rule decide, or drop %s", o->sampling_option);
+        return CP_EXIT_USAGE;
+    }
+    if (r->min_time_s > r->max_time_s)
+        return cp_status_usage(st,
+                               "--min-time is spent before --max-time may stop a noisy "
+                               "configuration: give a --max-time at least as long",
+                               "--min-time %g s is longer than --max-time %g s", r->min_time_s,
+                               r->max_time_s);
+    return CP_EXIT_OK;
+}
+
 /* --device, --devices and --mixed together. */
 static int cp_cli_validate_devices(const cp_options *o, cp_status *st)
 {
@@ -382,6 +440,7 @@ static int cp_cli_validate(cp_options *o, const int *given, cp_status *st)
     if (o->no_counters && o->require_counters)
         return cp_status_usage(st, "use one of the two",
                                "--no-counters and --require-counters contradict each other");
+    CP_TRY(cp_cli_validate_sampling(o, st));
     return cp_cli_validate_devices(o, st);
 }
 
@@ -460,7 +519,7 @@ int cp_cli_parse(int argc, char **argv, cp_options *o, cp_status *st)
     o->family = (cp_family)0; /* the first family of the table, stride, is the default */
     o->size_bytes = CP_SIZE_DEFAULT;
     o->format = CP_FORMAT_TABLE;
-    o->reps = 20;
+    cp_sampling_defaults(&o->sampling);
     int first;
     CP_TRY(cp_cli_parse_command(argc, argv, o, &first, st));
     int given[CP_PARAM_COUNT] = {0};

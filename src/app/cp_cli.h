@@ -42,7 +42,10 @@ typedef struct cp_options {
     size_t ndevices;
     int devices_all;
     int mixed_devices;
-    uint32_t reps;
+    /* how many timed launches a configuration takes: --reps, or the stopping rule's
+     * --min-samples, --max-noise, --min-time and --max-time (the first of them given, or NULL) */
+    cp_sampling sampling;
+    const char *sampling_option;
     int no_counters;
     int require_counters;
     int check;

@@ -125,6 +125,10 @@ void cp_commands_family_options(cp_family f, cp_family_options *o)
 
 /* --- the options of a sweep ------------------------------------------------------------------- */
 
+/* A macro's value as a string literal (the stopping rule's defaults, from cp_measure.h). */
+#define CP_COMMANDS_STR_(x) #x
+#define CP_COMMANDS_STR(x) CP_COMMANDS_STR_(x)
+
 static const cp_help_option cp_commands_sweep_table[] = {
     {"Output", "format", 0, "FMT", NULL /* written by cp_commands_sweep_options */, CP_HELP_VALUES,
      NULL},
@@ -155,8 +159,27 @@ static const cp_help_option cp_commands_sweep_table[] = {
      CP_HELP_ANY, NULL},
     {NULL, "mixed", 0, NULL, "allow GPUs of different kinds in one --devices run", CP_HELP_ANY,
      NULL},
-    {NULL, "reps", 0, "N", "timed launches per configuration, 1..100000 (default 20)", CP_HELP_ANY,
-     NULL},
+    {NULL, "reps", 0, "N",
+     "exactly N timed launches per configuration, 1.." CP_COMMANDS_STR(
+         CP_SAMPLING_MAX_COUNT) " (default: as many as the stopping rule below takes)",
+     CP_HELP_ANY, NULL},
+    {NULL, "min-samples", 0, "N",
+     "the rule: at least N timed launches, 1.." CP_COMMANDS_STR(
+         CP_SAMPLING_MAX_COUNT) " (default " CP_COMMANDS_STR(CP_SAMPLING_MIN_SAMPLES) ")",
+     CP_HELP_ANY, NULL},
+    {NULL, "max-noise", 0, "PCT",
+     "the rule: then stop once the noise is at most PCT percent, the half-width of the median's "
+     "90% confidence interval over the median (default " CP_COMMANDS_STR(
+         CP_SAMPLING_MAX_NOISE_PCT) "%)",
+     CP_HELP_ANY, NULL},
+    {NULL, "min-time", 0, "S",
+     "the rule: never stop before the timed launches add up to S seconds (0.2, 200ms; "
+     "default " CP_COMMANDS_STR(CP_SAMPLING_MIN_TIME_S) ")",
+     CP_HELP_ANY, NULL},
+    {NULL, "max-time", 0, "S",
+     "the rule: stop a configuration still noisy after S seconds of timing, marked noisy (~ in "
+     "the table; default " CP_COMMANDS_STR(CP_SAMPLING_MAX_TIME_S) ")",
+     CP_HELP_ANY, NULL},
     {NULL, "no-counters", 0, NULL,
      "time only, never start CUPTI (so that Nsight Compute can profile)", CP_HELP_ANY, NULL},
     {NULL, "require-counters", 0, NULL, "exit 1 when the hardware counters cannot be read",

@@ -156,6 +156,7 @@ static int cp_devices_measure_one(cp_devices_worker *w, size_t i, cp_progress *p
     }
     cp_status st;
     cp_status_clear(&st);
+    cp_phase_start_up_done(); /* -v: the first worker's, on the main thread */
     int rc = d->backend->measure(w->state, &row->config, &row->predicted, &d->meas[i], &st);
     if (rc == CP_EXIT_OK && !cp_devices_own(w, i))
         rc = cp_status_set(&st, CP_EXIT_RUNTIME, "out of memory");

@@ -10,7 +10,10 @@ static const char *const cp_phase_names[CP_PHASE_COUNT] = {
     [CP_PHASE_PLAN] = "plan",
     [CP_PHASE_MODEL] = "model",
     [CP_PHASE_DRIVER] = "CUDA driver start",
-    [CP_PHASE_DEVICE] = "device set-up",
+    [CP_PHASE_CONTEXT] = "CUDA context",
+    [CP_PHASE_DEVICE] = "device facts",
+    [CP_PHASE_KERNEL_IMAGE] = "kernel image",
+    [CP_PHASE_FLUSH_SETUP] = "flush buffer",
     [CP_PHASE_PEAK] = "peak bandwidth",
     [CP_PHASE_CUPTI_OPEN] = "CUPTI session",
     [CP_PHASE_BUFFERS] = "buffers and fills",
@@ -34,6 +37,13 @@ static struct {
     double started;
     double seconds[CP_PHASE_COUNT];
     unsigned long count[CP_PHASE_COUNT];
+    /* the start-up: whether it ended, when (seconds since the start) and each phase's seconds
+     * and count then */
+    int start_up_done;
+    double start_up;
+    double start_up_seconds[CP_PHASE_COUNT];
+    unsigned long start_up_count[CP_PHASE_COUNT];
+    double beside[CP_PHASE_COUNT]; /* work on threads of their own (cp_phase_beside) */
     struct {
         cp_phase phase;
         double began, inner; /* inner: the time of the phases begun inside it */
@@ -51,9 +61,10 @@ double cp_phase_now(void)
 void cp_phase_start(void)
 {
     for (int i = 0; i < CP_PHASE_COUNT; i++) {
-        cp_phase_table.seconds[i] = 0;
+        cp_phase_table.seconds[i] = cp_phase_table.beside[i] = 0;
         cp_phase_table.count[i] = 0;
     }
+    cp_phase_table.start_up_done = 0;
     cp_phase_table.depth = 0;
     cp_phase_table.started = cp_phase_now();
 }
@@ -96,6 +107,24 @@ void cp_phase_end(void)
         cp_phase_table.stack[d - 1].inner += elapsed;
 }
 
+void cp_phase_start_up_done(void)
+{
+    if (cp_phase_ignored || cp_phase_table.start_up_done)
+        return;
+    cp_phase_table.start_up_done = 1;
+    cp_phase_table.start_up = cp_phase_now() - cp_phase_table.started;
+    for (int i = 0; i < CP_PHASE_COUNT; i++) {
+        cp_phase_table.start_up_seconds[i] = cp_phase_table.seconds[i];
+        cp_phase_table.start_up_count[i] = cp_phase_table.count[i];
+    }
+}
+
+void cp_phase_beside(cp_phase p, double seconds)
+{
+    if (!cp_phase_ignored && p >= 0 && p < CP_PHASE_COUNT && seconds > 0)
+        cp_phase_table.beside[p] += seconds;
+}
+
 const char *cp_phase_name(cp_phase p)
 {
     return p < CP_PHASE_COUNT ? cp_phase_names[p] : "?";
@@ -111,19 +140,40 @@ unsigned long cp_phase_count(cp_phase p)
     return p >= 0 && p < CP_PHASE_COUNT ? cp_phase_table.count[p] : 0;
 }
 
-void cp_phase_print(FILE *out)
+/* The lines of `total` seconds: each phase that ran (seconds[i], count[i]), then "other". */
+static void cp_phase_print_lines(FILE *out, double total, const double *seconds,
+                                 const unsigned long *count)
 {
-    double total = cp_phase_now() - cp_phase_table.started, covered = 0;
-    fprintf(out, "coalprobe: %.3f s in all (--verbose):\n", total);
+    double covered = 0;
     for (int i = 0; i < CP_PHASE_COUNT; i++) {
-        if (cp_phase_table.count[i] == 0)
+        if (count[i] == 0)
             continue;
-        covered += cp_phase_table.seconds[i];
-        fprintf(out, "  %-20s %8.3f s  %5.1f%%  (%lu time%s)\n", cp_phase_names[i],
-                cp_phase_table.seconds[i], total > 0 ? 100 * cp_phase_table.seconds[i] / total : 0,
-                cp_phase_table.count[i], cp_phase_table.count[i] == 1 ? "" : "s");
+        covered += seconds[i];
+        fprintf(out, "  %-20s %8.3f s  %5.1f%%  (%lu time%s)\n", cp_phase_names[i], seconds[i],
+                total > 0 ? 100 * seconds[i] / total : 0, count[i], count[i] == 1 ? "" : "s");
     }
     double other = total - covered;
     fprintf(out, "  %-20s %8.3f s  %5.1f%%  (in no phase above)\n", "other", other > 0 ? other : 0,
             total > 0 && other > 0 ? 100 * other / total : 0);
+}
+
+void cp_phase_print(FILE *out)
+{
+    double total = cp_phase_now() - cp_phase_table.started;
+    fprintf(out, "coalprobe: %.3f s in all (--verbose):\n", total);
+    cp_phase_print_lines(out, total, cp_phase_table.seconds, cp_phase_table.count);
+    if (cp_phase_table.start_up_done) {
+        fprintf(out, "coalprobe: %.3f s of it before the first configuration (the start-up):\n",
+                cp_phase_table.start_up);
+        cp_phase_print_lines(out, cp_phase_table.start_up, cp_phase_table.start_up_seconds,
+                             cp_phase_table.start_up_count);
+    }
+    int beside = 0;
+    for (int i = 0; i < CP_PHASE_COUNT; i++) {
+        if (cp_phase_table.beside[i] <= 0)
+            continue;
+        if (!beside++)
+            fputs("coalprobe: beside them, on threads of their own (in no time above):\n", out);
+        fprintf(out, "  %-20s %8.3f s\n", cp_phase_names[i], cp_phase_table.beside[i]);
+    }
 }

@@ -11,7 +11,10 @@ typedef enum {
     CP_PHASE_PLAN,           /* the command line and the configurations */
     CP_PHASE_MODEL,          /* predicting every configuration */
     CP_PHASE_DRIVER,         /* the CUDA driver's start (cuInit) and the device count */
-    CP_PHASE_DEVICE,         /* CUDA context, device facts, events, the L2 flush buffer */
+    CP_PHASE_CONTEXT,        /* the device's primary CUDA context (cudaSetDevice, cudaFree(0)) */
+    CP_PHASE_DEVICE,         /* the device's facts: properties, attributes, driver release */
+    CP_PHASE_KERNEL_IMAGE,   /* coalprobe's kernels for the device: the fat binary's image */
+    CP_PHASE_FLUSH_SETUP,    /* the stream, the events and the L2 flush buffer (filled) */
     CP_PHASE_PEAK,           /* the peak bandwidth copy */
     CP_PHASE_CUPTI_OPEN,     /* loading CUPTI, profiler and host set-up, config images, enable */
     CP_PHASE_BUFFERS,        /* buffers and their inputs (fills) */
@@ -56,7 +59,17 @@ const char *cp_phase_name(cp_phase p);
 double cp_phase_seconds(cp_phase p);
 unsigned long cp_phase_count(cp_phase p);
 
-/* Prints the breakdown since cp_phase_start to out: one line a phase that ran, then "other". */
+/* Marks the end of the start-up: the first configuration's measurement begins now (the first
+ * call only; called outside any phase). cp_phase_print then shows the start-up apart: its time
+ * and each phase's share of it, the parts before the first configuration. */
+void cp_phase_start_up_done(void);
+
+/* Seconds that phase p's work took on a thread of its own, beside the main thread's phases (the
+ * CUPTI session's set-up while the kernels are timed): shown apart, in no total. */
+void cp_phase_beside(cp_phase p, double seconds);
+
+/* Prints the breakdown since cp_phase_start to out: one line a phase that ran, then "other";
+ * then the start-up (cp_phase_start_up_done) part by part, and the work beside the phases. */
 void cp_phase_print(FILE *out);
 
 #endif

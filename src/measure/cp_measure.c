@@ -75,7 +75,7 @@ int cp_measure_counts_match(const cp_prediction *p, const cp_counter_values *v)
 void cp_measurement_clear(cp_measurement *m)
 {
     memset(m, 0, sizeof *m);
-    m->time_median_s = m->time_min_s = m->time_max_s = NAN;
+    m->time_median_s = m->time_min_s = m->time_max_s = m->noise = NAN;
     m->useful_bytes = m->useful_bytes_per_s = m->dram_bytes_per_s = m->pct_of_peak = NAN;
     m->flop_per_s = m->pct_of_cublas = m->rel_error = NAN;
     m->counters_status = CP_COUNTERS_NOT_RUN;

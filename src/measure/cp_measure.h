@@ -88,11 +88,101 @@ typedef struct cp_resources {
     cp_sm_limits sm;              /* the SM's limits, for the limit that binds (cp_occupancy.h) */
 } cp_resources;
 
+/* --- the stopping rule of the timed launches (cp_samples.c: pure, no GPU; docs/measurement.md,
+ * "Timing"). A configuration takes timed samples until it has min_samples AND its samples add
+ * up to min_time_s AND (its noise is at most max_noise OR max_time_s was spent); --reps N takes
+ * exactly N instead. --- */
+
+/* The defaults, in this one place (help, docs and the tests read them from here). Provisional:
+ * chosen from the 20-launch H100 reports of docs/results/ and the 10 s target of issue 27, to
+ * be measured on the H100 (bench/noise_rule.sh). */
+#define CP_SAMPLING_MIN_SAMPLES 5
+#define CP_SAMPLING_MAX_NOISE_PCT 0.5
+#define CP_SAMPLING_MIN_TIME_S 0
+#define CP_SAMPLING_MAX_TIME_S 0.5
+/* The most samples --reps or --min-samples may ask for, and the most the rule takes: it stops
+ * there even before --min-time (times the events cannot tell from 0 would never add up). */
+#define CP_SAMPLING_MAX_COUNT 100000
+/* The noise is the half-width of a distribution-free confidence interval of the median at this
+ * level (cp_samples_interval_rank). */
+#define CP_SAMPLING_CONFIDENCE 0.90
+/* The fewest samples such an interval exists for (1 - 2 / 2^n >= the level). */
+#define CP_SAMPLING_NOISE_MIN_SAMPLES 5
+
+/* The rule's settings. */
+typedef struct cp_sampling {
+    uint32_t reps;        /* > 0: exactly this many samples, no rule (--reps) */
+    uint32_t min_samples; /* --min-samples */
+    double max_noise;     /* --max-noise as a fraction: 0.005 is 0.5% */
+    double min_time_s;    /* --min-time: the samples' own times add up to at least this */
+    double max_time_s;    /* --max-time: time spent, from the first sample's L2 flush to the end of
+                           * the latest sample, after which a noisy configuration stops */
+} cp_sampling;
+
+/* The defaults above (reps 0: the rule). */
+void cp_sampling_defaults(cp_sampling *r);
+
+/* Why a configuration's sampling stopped. */
+typedef enum {
+    CP_SAMPLES_GOING,   /* not yet */
+    CP_SAMPLES_QUIET,   /* its noise came down to max_noise */
+    CP_SAMPLES_TIMEOUT, /* max_time_s spent, its noise above max_noise (or unknown): noisy */
+    CP_SAMPLES_COUNTED, /* --reps samples taken */
+} cp_samples_stop;
+
+/* One configuration's samples so far, sorted, and where the rule stands. */
+typedef struct cp_samples {
+    cp_sampling rule;
+    double *sorted; /* the samples' times in seconds, ascending */
+    size_t n, cap;
+    double sum_s;   /* the samples' times added */
+    double spent_s; /* time spent up to the end of the latest sample */
+    double noise;   /* cp_samples_noise of the samples so far, NAN below 5 */
+    cp_samples_stop stop;
+} cp_samples;
+
+/* Starts an empty set of samples under rule. */
+void cp_samples_init(cp_samples *s, const cp_sampling *rule);
+void cp_samples_free(cp_samples *s);
+
+/* Adds one sample: its time, and the time spent from the first sample's start to its end (a
+ * clock of the caller's: the CUDA backend's events). Updates the noise and applies the rule:
+ * returns 1 when sampling stops now (s->stop says why), 0 when it goes on, -1 when memory ran
+ * out (nothing added). A sample added after the stop is refused (-1). */
+int cp_samples_add(cp_samples *s, double time_s, double spent_s);
+
+/* How many samples to queue before the rule can next stop: the rest of --reps or of
+ * --min-samples, the count that should reach --min-time at the mean time so far, else 1; 0 once
+ * stopped. */
+uint32_t cp_samples_next(const cp_samples *s);
+
+/* j such that [x_(j), x_(n+1-j)] (1-based order statistics) is the narrowest interval of n
+ * samples that covers their distribution's median with probability >= CP_SAMPLING_CONFIDENCE
+ * whatever the distribution: the largest j with P(Binomial(n, 1/2) <= j - 1) <= (1 - level) / 2.
+ * 0 when n < CP_SAMPLING_NOISE_MIN_SAMPLES (no interval reaches the level). Exact up to n = 1000,
+ * the normal approximation beyond. */
+size_t cp_samples_interval_rank(size_t n);
+
+/* The noise of the ascending samples x[0..n): the relative half-width of the median's interval,
+ * (x_(n+1-j) - x_(j)) / (2 * median); NAN when n < CP_SAMPLING_NOISE_MIN_SAMPLES. */
+double cp_samples_noise(const double *sorted, size_t n);
+
+/* The median of the ascending samples x[0..n) (the mean of the middle two for even n). */
+double cp_samples_median(const double *sorted, size_t n);
+
+/* Reads --max-noise: a percentage, "0.5" or "0.5%" (0 < PCT <= 100), as a fraction. */
+int cp_sampling_parse_noise(const char *arg, double *fraction, cp_status *st);
+/* Reads --min-time and --max-time (option: its name for messages): seconds, "0.5", "0.5s" or
+ * "500ms", 0..3600. */
+int cp_sampling_parse_seconds(const char *arg, const char *option, double *seconds, cp_status *st);
+
 /* Everything measured for one configuration. */
 typedef struct cp_measurement {
     int timed;     /* 1 when the times below were measured */
-    uint32_t reps; /* timed launches */
+    uint32_t reps; /* timed launches: the samples the stopping rule took, or --reps */
     double time_median_s, time_min_s, time_max_s;
+    double noise;              /* the samples' noise (cp_samples_noise), NAN when fewer than 5 */
+    int noisy;                 /* 1: stopped at --max-time with the noise above --max-noise */
     double useful_bytes;       /* bytes requested by the threads (loads plus stores) */
     double useful_bytes_per_s; /* useful_bytes / median time */
     double dram_bytes_per_s;   /* (DRAM read + write bytes) / median time, NAN without counters */
@@ -134,6 +224,10 @@ int cp_measure_device_facts(int device, cp_device_info *d, cp_status *st);
 /* Resets m to "nothing measured". */
 void cp_measurement_clear(cp_measurement *m);
 
+/* The times of s's samples into m: reps, median, min, max, noise, noisy; timed 1 (with one
+ * sample at least). */
+void cp_samples_result(const cp_samples *s, cp_measurement *m);
+
 /* Formats a device's 16-byte UUID as nvidia-smi prints it ("GPU-" then 8-4-4-4-12 hex digits). */
 void cp_measure_format_uuid(const unsigned char bytes[16], char *buf, unsigned long len);
 
@@ -148,7 +242,7 @@ void cp_measure_parse_driver_release(const char *line, char *buf, unsigned long 
 
 typedef struct cp_backend_options {
     int device;                   /* CUDA device index */
-    uint32_t reps;                /* timed launches per configuration */
+    cp_sampling sampling;         /* how many timed launches each configuration takes */
     int counters;                 /* 1: read hardware counters through CUPTI */
     int shared_counters;          /* 1: the shared-memory counters too (cp_config_uses_shared) */
     int requests_as_instructions; /* 1: every configuration's requests are its instructions

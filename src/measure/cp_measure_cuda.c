@@ -129,7 +129,10 @@ int cp_measure_device_facts(int device, cp_device_info *d, cp_status *st)
     CP_CUDA_CHECK(st, cudaRuntimeGetVersion(&d->runtime_version));
     cp_cuda_driver_release(d->driver_release, sizeof d->driver_release);
     CP_TRY(cp_cuda_sm_limits(device, cp_arch_from_cc(d->cc_major, d->cc_minor), &d->sm, st));
-    return cp_cuda_check_kernels(d, st);
+    cp_phase_begin(CP_PHASE_KERNEL_IMAGE);
+    int rc = cp_cuda_check_kernels(d, st);
+    cp_phase_end();
+    return rc;
 }
 
 /* Device-to-device cudaMemcpy bandwidth, counting bytes read plus bytes written. */
@@ -186,14 +189,12 @@ static void cp_cuda_close(void *state)
     }
     for (size_t a = 0; a < CP_CUDA_MAX_BUFFERS; a++)
         cudaFree(s->pool[a].ptr);
-    for (uint32_t r = 0; r < s->opt.reps; r++) {
-        if (s->starts && s->starts[r])
-            cudaEventDestroy(s->starts[r]);
-        if (s->stops && s->stops[r])
-            cudaEventDestroy(s->stops[r]);
+    for (uint32_t r = 0; r < s->nevents; r++) {
+        cudaEventDestroy(s->starts[r]);
+        cudaEventDestroy(s->stops[r]);
     }
-    free(s->starts);
-    free(s->stops);
+    if (s->begin)
+        cudaEventDestroy(s->begin);
     cudaFree(s->flush_buf);
     cudaFree(s->sink);
     if (s->stream)
@@ -222,36 +223,70 @@ static int cp_cuda_check_memory(const cp_cuda_state *s, cp_status *st)
     return CP_EXIT_USAGE;
 }
 
-static int cp_cuda_setup_device(cp_cuda_state *s, cp_status *st);
+static int cp_cuda_setup_context(cp_cuda_state *s, cp_status *st);
+static int cp_cuda_setup_facts(cp_cuda_state *s, cp_status *st);
+static int cp_cuda_setup_flush(cp_cuda_state *s, cp_status *st);
 
-static int cp_cuda_setup(cp_cuda_state *s, cp_status *st)
+/* Makes s hold at least n (at most CP_CUDA_BATCH) pairs of events for timed samples. */
+static int cp_cuda_events(cp_cuda_state *s, uint32_t n, cp_status *st)
 {
-    cp_phase_begin(CP_PHASE_DEVICE);
-    int rc = cp_cuda_setup_device(s, st);
-    cp_phase_end();
-    if (rc != CP_EXIT_OK)
-        return rc;
-    cp_phase_begin(CP_PHASE_PEAK);
-    rc = cp_cuda_measure_peak(s, st);
-    cp_phase_end();
-    return rc;
+    while (s->nevents < n && s->nevents < CP_CUDA_BATCH) {
+        cudaEvent_t start = NULL, stop = NULL;
+        cudaError_t e = cudaEventCreate(&start);
+        if (e == cudaSuccess)
+            e = cudaEventCreate(&stop);
+        if (e != cudaSuccess && start)
+            cudaEventDestroy(start);
+        CP_CUDA_CHECK(st, e);
+        s->starts[s->nevents] = start;
+        s->stops[s->nevents++] = stop;
+    }
+    return CP_EXIT_OK;
 }
 
-static int cp_cuda_setup_device(cp_cuda_state *s, cp_status *st)
+/* The device's start-up, step by step, each a phase of its own (-v shows them apart). */
+static int cp_cuda_setup(cp_cuda_state *s, cp_status *st)
+{
+    static const struct {
+        cp_phase phase;
+        int (*step)(cp_cuda_state *s, cp_status *st);
+    } steps[] = {
+        {CP_PHASE_CONTEXT, cp_cuda_setup_context},
+        {CP_PHASE_DEVICE, cp_cuda_setup_facts}, /* the kernel image's check inside */
+        {CP_PHASE_FLUSH_SETUP, cp_cuda_setup_flush},
+        {CP_PHASE_PEAK, cp_cuda_measure_peak},
+    };
+    for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
+        cp_phase_begin(steps[i].phase);
+        int rc = steps[i].step(s, st);
+        cp_phase_end();
+        if (rc != CP_EXIT_OK)
+            return rc;
+    }
+    return CP_EXIT_OK;
+}
+
+/* The device's primary context, made current. */
+static int cp_cuda_setup_context(cp_cuda_state *s, cp_status *st)
 {
     CP_CUDA_CHECK(st, cudaSetDevice(s->opt.device));
     CP_CUDA_CHECK(st, cudaFree(NULL));
+    return CP_EXIT_OK;
+}
+
+/* The device's facts, whether it runs this binary's kernels, whether the sweep fits. */
+static int cp_cuda_setup_facts(cp_cuda_state *s, cp_status *st)
+{
     CP_TRY(cp_measure_device_facts(s->opt.device, &s->dev, st));
-    CP_TRY(cp_cuda_check_memory(s, st));
+    return cp_cuda_check_memory(s, st);
+}
+
+/* The stream, the events of the timed samples, and the L2 flush buffer, filled. */
+static int cp_cuda_setup_flush(cp_cuda_state *s, cp_status *st)
+{
     CP_CUDA_CHECK(st, cudaStreamCreateWithFlags(&s->stream, cudaStreamNonBlocking));
-    s->starts = calloc(s->opt.reps, sizeof *s->starts);
-    s->stops = calloc(s->opt.reps, sizeof *s->stops);
-    if (!s->starts || !s->stops)
-        return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory for events");
-    for (uint32_t r = 0; r < s->opt.reps; r++) {
-        CP_CUDA_CHECK(st, cudaEventCreate(&s->starts[r]));
-        CP_CUDA_CHECK(st, cudaEventCreate(&s->stops[r]));
-    }
+    CP_CUDA_CHECK(st, cudaEventCreate(&s->begin));
+    CP_TRY(cp_cuda_events(s, CP_SAMPLING_NOISE_MIN_SAMPLES, st));
     /* a read-only sweep over twice the L2 evicts what earlier work left there */
     s->flush_bytes = 2 * s->dev.l2_bytes;
     if (s->flush_bytes < (64ull << 20))
@@ -387,9 +422,11 @@ static void *cp_cuda_cupti_thread(void *arg)
 {
     cp_cuda_state *s = arg;
     int refused = 0;
+    double began = cp_phase_now();
     cp_status_clear(&s->cupti_refusal);
     s->cupti_rc = cp_cupti_open(s->opt.device, cp_cuda_batch(s->opt.max_configs), s->cupti_groups,
                                 &s->cupti, &refused, &s->cupti_refusal);
+    s->cupti_seconds = cp_phase_now() - began;
     return NULL;
 }
 
@@ -418,6 +455,7 @@ static void cp_cuda_cupti_wait(cp_cuda_state *s)
     cp_phase_begin(CP_PHASE_CUPTI_OPEN);
     pthread_join(s->cupti_thread, NULL);
     cp_phase_end();
+    cp_phase_beside(CP_PHASE_CUPTI_OPEN, s->cupti_seconds); /* its own time on its thread */
     s->cupti_pending = 0;
     cp_cuda_cupti_opened(s, NULL);
 }
@@ -661,40 +699,60 @@ static int cp_cuda_verify(const cp_cuda_run *r, cp_measurement *m, cp_status *st
     return fam->copy ? cp_cuda_copy_verify(r, fam->copy, st) : fam->verify(r, m, st);
 }
 
+/* Queues k timed samples (k <= the events s holds): each an L2 flush, then the kernel between
+ * a start and a stop event. */
+static int cp_cuda_queue_samples(const cp_cuda_run *r, uint32_t k, cp_status *st)
+{
+    cp_cuda_state *s = r->s;
+    for (uint32_t i = 0; i < k; i++) {
+        CP_CUDA_CHECK(st,
+                      cp_kernels_flush_launch(s->flush_buf, s->flush_bytes, s->sink, s->stream));
+        CP_CUDA_CHECK(st, cudaEventRecord(s->starts[i], s->stream));
+        CP_TRY(cp_cuda_launch(r, st));
+        CP_CUDA_CHECK(st, cudaEventRecord(s->stops[i], s->stream));
+    }
+    return CP_EXIT_OK;
+}
+
+/* Waits for the k samples queued and adds them to smp in order until the rule stops it (the
+ * samples after that ran, and are not used): each its kernel's time, and the time spent from the
+ * configuration's first flush (s->begin) to its end. */
+static int cp_cuda_read_samples(cp_cuda_state *s, uint32_t k, cp_samples *smp, cp_status *st)
+{
+    CP_CUDA_CHECK(st, cudaStreamSynchronize(s->stream));
+    for (uint32_t i = 0; i < k && smp->stop == CP_SAMPLES_GOING; i++) {
+        float ms = 0, spent_ms = 0;
+        CP_CUDA_CHECK(st, cudaEventElapsedTime(&ms, s->starts[i], s->stops[i]));
+        CP_CUDA_CHECK(st, cudaEventElapsedTime(&spent_ms, s->begin, s->stops[i]));
+        if (cp_samples_add(smp, ms * 1e-3, spent_ms * 1e-3) < 0)
+            return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory for the timed samples");
+    }
+    return CP_EXIT_OK;
+}
+
 int cp_cuda_time(cp_cuda_run *r, int warmups, cp_measurement *m, cp_status *st)
 {
     cp_cuda_state *s = r->s;
     for (int w = 0; w < warmups; w++)
         CP_TRY(cp_cuda_launch(r, st));
-    for (uint32_t k = 0; k < s->opt.reps; k++) {
-        CP_CUDA_CHECK(st,
-                      cp_kernels_flush_launch(s->flush_buf, s->flush_bytes, s->sink, s->stream));
-        CP_CUDA_CHECK(st, cudaEventRecord(s->starts[k], s->stream));
-        CP_TRY(cp_cuda_launch(r, st));
-        CP_CUDA_CHECK(st, cudaEventRecord(s->stops[k], s->stream));
+    CP_CUDA_CHECK(st, cudaEventRecord(s->begin, s->stream)); /* after the warm-ups */
+    cp_samples smp;
+    cp_samples_init(&smp, &s->opt.sampling);
+    int rc = CP_EXIT_OK;
+    /* batches of samples: the rest of the minimum count at once, then as the rule asks */
+    for (uint32_t k; rc == CP_EXIT_OK && (k = cp_samples_next(&smp)) > 0;) {
+        k = k < CP_CUDA_BATCH ? k : CP_CUDA_BATCH;
+        rc = cp_cuda_events(s, k, st);
+        k = k < s->nevents ? k : s->nevents;
+        if (rc == CP_EXIT_OK)
+            rc = cp_cuda_queue_samples(r, k, st);
+        if (rc == CP_EXIT_OK)
+            rc = cp_cuda_read_samples(s, k, &smp, st);
     }
-    CP_CUDA_CHECK(st, cudaStreamSynchronize(s->stream));
-    double *t = malloc(s->opt.reps * sizeof *t);
-    if (!t)
-        return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory");
-    for (uint32_t k = 0; k < s->opt.reps; k++) {
-        float ms = 0;
-        cudaError_t e = cudaEventElapsedTime(&ms, s->starts[k], s->stops[k]);
-        if (e != cudaSuccess) {
-            free(t);
-            CP_CUDA_CHECK(st, e);
-        }
-        t[k] = ms * 1e-3;
-    }
-    qsort(t, s->opt.reps, sizeof *t, cp_cuda_cmp_double);
-    uint32_t n = s->opt.reps;
-    m->time_min_s = t[0];
-    m->time_max_s = t[n - 1];
-    m->time_median_s = n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
-    m->reps = n;
-    m->timed = 1;
-    free(t);
-    return CP_EXIT_OK;
+    if (rc == CP_EXIT_OK)
+        cp_samples_result(&smp, m);
+    cp_samples_free(&smp);
+    return rc;
 }
 
 /* A batch of configurations being profiled: the CUPTI callbacks' context. */

@@ -25,6 +25,7 @@
 #define CP_CUDA_WARMUPS 2
 #define CP_CUDA_MAX_BUFFERS CP_MODEL_MAX_ACCESSES
 #define CP_CUDA_CUBLAS_TIMES 64 /* GEMM sizes whose cuBLAS time is remembered */
+#define CP_CUDA_BATCH 256       /* timed samples queued at most before their times are read */
 
 /* A device buffer kept for the whole sweep. Input buffers hold cp_fill_value(word, seed) for
  * every word, so any configuration can read them without refilling. */
@@ -42,7 +43,11 @@ typedef struct cp_cuda_state {
     void *flush_buf;
     uint64_t flush_bytes;
     float *sink;
-    cudaEvent_t *starts, *stops;
+    /* the timed samples' events: a start and a stop each, created as batches need them (at most
+     * CP_CUDA_BATCH), and the event before a configuration's first timed sample (time spent) */
+    cudaEvent_t starts[CP_CUDA_BATCH], stops[CP_CUDA_BATCH];
+    uint32_t nevents;
+    cudaEvent_t begin;
     cp_cupti_session *cupti;
     cp_cublas *cublas; /* created on the first GEMM */
     void *gemm_ref;    /* cuBLAS's C, the reference of every GEMM variant */
@@ -59,6 +64,7 @@ typedef struct cp_cuda_state {
     pthread_t cupti_thread;
     int cupti_pending;
     int cupti_rc;
+    double cupti_seconds; /* the session's set-up on its thread, for -v */
     unsigned cupti_groups;
     cp_status cupti_refusal;
     /* counters the session does not read, and why: for every row, and for rows profiled with
@@ -240,7 +246,8 @@ int cp_measure_family_resources(const cp_measure_family *f, const cp_config *c,
 
 /* Provided by cp_measure_cuda.c for the families. */
 
-/* Times r's kernel: warmups launches, then opt.reps launches each after an L2 flush, into m. */
+/* Times r's kernel: warmups launches, then timed launches each after an L2 flush, as many as
+ * opt.sampling's rule takes (cp_samples), into m (reps, median, min, max, noise, noisy). */
 int cp_cuda_time(cp_cuda_run *r, int warmups, cp_measurement *m, cp_status *st);
 
 /* Shared by the families' output checks (cp_measure_family.c). */

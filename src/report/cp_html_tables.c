@@ -108,8 +108,11 @@ void cp_html_write_table(FILE *out, const char *id, const char *caption, const c
 #define CP_HTML_MEAS_SIDES                                                                         \
     CP_HTML_SPR(CP_HTML_MEAS, "ld sec/req", "counters.load.sectors_per_request"),                  \
         CP_HTML_SPR(CP_HTML_MEAS, "st sec/req", "counters.store.sectors_per_request")
+/* the timed launches a row took and their noise (docs/measurement.md, "Timing") */
+#define CP_HTML_MEAS_LAUNCHES                                                                      \
+    CP_HTML_MEAS("launches", "reps", 1, 0, ""), CP_HTML_MEAS("noise %", "noise", 100, 2, "")
 #define CP_HTML_MEAS_TIME_US                                                                       \
-    CP_HTML_MEAS("time us", "time_s.median", 1e6, 1, ""),                                          \
+    CP_HTML_MEAS("time us", "time_s.median", 1e6, 1, ""), CP_HTML_MEAS_LAUNCHES,                   \
         CP_HTML_MEAS("GB/s", "useful_bytes_per_s", 1e-9, 1, "")
 #define CP_HTML_MEAS_DRAM CP_HTML_MEAS("DRAM GB/s", "dram_bytes_per_s", 1e-9, 1, "")
 #define CP_HTML_MEAS_MATCH CP_HTML_MEAS("match", "match", 1, CP_HTML_MATCH, "")
@@ -137,6 +140,7 @@ static const cp_html_column cp_html_operands[] = {
     CP_HTML_ACCESSES("A", "B", "C"),
     CP_HTML_MEAS_SIDES,
     CP_HTML_MEAS("time ms", "time_s.median", 1e3, 2, ""),
+    CP_HTML_MEAS_LAUNCHES,
     CP_HTML_MEAS("GFLOP/s", "flop_per_s", 1e-9, 0, ""),
     CP_HTML_MEAS("% of cuBLAS", "pct_of_cublas", 1, 1, "%"),
     CP_HTML_MEAS("regs", "resources.registers_per_thread", 1, 0, ""),

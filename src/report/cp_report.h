@@ -64,6 +64,9 @@ typedef struct cp_report {
     const cp_device_info *devices;
     size_t ndevices;
     int mixed_devices;
+    /* the stopping rule of the timed launches (or --reps) the rows were measured under; NULL
+     * when nothing was measured */
+    const cp_sampling *sampling;
     const cp_row *rows;
     size_t nrows;
     int incomplete; /* 1 when the sweep was interrupted */
@@ -159,6 +162,7 @@ typedef struct cp_report_loaded {
     cp_row *rows;
     cp_measurement *meas;
     cp_device_info device;
+    cp_sampling sampling;   /* the document's "timing" (report.sampling points here when present) */
     struct cp_expr **exprs; /* the expr rows' expressions, parsed once per run of rows */
     size_t nexprs;
     cp_counter_gap **gaps; /* each measured row's unavailable counters */

@@ -80,11 +80,24 @@ static const char *const cp_report_csv_columns[] = {
  * the estimate of where a working set is served from (empty where there is none). */
 static const char *const cp_report_csv_late_config[] = {"table_bytes", "stages", "work"};
 static const char *const cp_report_csv_appended_columns[] = {
-    "pred_tma_load_requests", "pred_tma_load_sectors",  "meas_l1_load_hit_rate",
-    "meas_l2_read_hit_rate",  "meas_sm_active",         "meas_constant_load_requests",
-    "meas_ldgsts_requests",   "meas_tma_load_requests", "meas_tma_load_sectors",
-    "meas_load_opcode",       "pred_shared_exact",      "pred_regime_estimate",
+    "pred_tma_load_requests",
+    "pred_tma_load_sectors",
+    "meas_l1_load_hit_rate",
+    "meas_l2_read_hit_rate",
+    "meas_sm_active",
+    "meas_constant_load_requests",
+    "meas_ldgsts_requests",
+    "meas_tma_load_requests",
+    "meas_tma_load_sectors",
+    "meas_load_opcode",
+    "pred_shared_exact",
+    "pred_regime_estimate",
     "pred_working_set_bytes",
+    /* appended with the stopping rule: the timed launches a row took, their noise, and whether it
+     * stopped at --max-time above --max-noise */
+    "meas_reps",
+    "meas_noise",
+    "meas_noisy",
 };
 
 _Static_assert(CP_COUNT_OF(cp_report_csv_late_config) == CP_REPORT_CSV_LATE_CONFIG_COLUMNS,
@@ -197,6 +210,9 @@ static void cp_report_csv_write_appended(cp_text_csv_line *l, const cp_report_st
     const char *regime = cp_regime_name(p->regime);
     cp_text_csv_cell(l, regime ? regime : "");
     cp_report_csv_cell_u64(l, p->working_set_bytes != 0, p->working_set_bytes);
+    cp_report_csv_cell_u64(l, m->timed, m->reps);
+    cp_report_csv_cell_ratio(l, m->noise);
+    cp_text_csv_cell(l, !m->timed ? "" : m->noisy ? "true" : "false");
 }
 
 /* The columns of a run over several GPUs (cp_report_csv_device_columns). */

@@ -165,6 +165,25 @@ static void cp_report_json_add_device(cp_json *j, cJSON *root, const cp_report *
     cp_json_bool(j, root, "mixed_devices", r->mixed_devices);
 }
 
+/* How many timed launches each row took: --reps, or the stopping rule's settings ("timing"; absent
+ * when nothing was measured). */
+static void cp_report_json_add_timing(cp_json *j, cJSON *root, const cp_report *r)
+{
+    const cp_sampling *s = r->sampling;
+    if (!s)
+        return;
+    cJSON *o = cp_json_object(j, root, "timing");
+    if (s->reps)
+        cp_json_u64(j, o, "reps", s->reps);
+    else
+        cp_json_null(j, o, "reps");
+    cp_json_u64(j, o, "min_samples", s->min_samples);
+    cp_json_number(j, o, "max_noise", s->max_noise);
+    cp_json_number(j, o, "min_time_s", s->min_time_s);
+    cp_json_number(j, o, "max_time_s", s->max_time_s);
+    cp_json_number(j, o, "confidence", CP_SAMPLING_CONFIDENCE);
+}
+
 /* A row of a run over several GPUs: the GPU that measured it ("device": index, name, uuid),
  * why that GPU failed ("failed"), and the same configuration on the other GPUs
  * ("other_devices", --check). */
@@ -394,6 +413,8 @@ static void cp_report_json_add_measured(cp_json *j, cJSON *row, const cp_measure
     cp_json_number(j, t, "median", m->time_median_s);
     cp_json_number(j, t, "min", m->time_min_s);
     cp_json_number(j, t, "max", m->time_max_s);
+    cp_json_number(j, o, "noise", m->noise);
+    cp_json_bool(j, o, "noisy", m->noisy);
     cp_json_number(j, o, "useful_bytes", m->useful_bytes);
     cp_json_number(j, o, "useful_bytes_per_s", m->useful_bytes_per_s);
     cp_json_number(j, o, "dram_bytes_per_s", m->dram_bytes_per_s);
@@ -504,6 +525,7 @@ int cp_report_json_begin(cp_report_stream *s, const cp_report *r, cp_status *st)
     cp_json j = {0};
     cJSON *root = cp_report_json_new_document(&j, r->tool_version, r->command);
     cp_report_json_add_device(&j, root, r);
+    cp_report_json_add_timing(&j, root, r);
     cp_json_bool(&j, root, "incomplete", r->incomplete);
     cp_json_array(&j, root, "rows");
     char *text = cp_json_finish(&j, root);
@@ -563,6 +585,7 @@ int cp_report_write_html(FILE *out, const cp_report *r, cp_status *st)
     cp_json j = {0};
     cJSON *root = cp_report_json_new_document(&j, r->tool_version, r->command);
     cp_report_json_add_device(&j, root, r);
+    cp_report_json_add_timing(&j, root, r);
     cp_json_bool(&j, root, "incomplete", r->incomplete);
     cJSON *rows = cp_json_array(&j, root, "rows");
     for (size_t i = 0; i < r->nrows && rows; i++)

@@ -411,6 +411,8 @@ static int cp_rl_measured(cp_report_loaded *r, const cJSON *row, const cJSON *o,
     m->time_median_s = cp_rl_num(o, "time_s.median");
     m->time_min_s = cp_rl_num(o, "time_s.min");
     m->time_max_s = cp_rl_num(o, "time_s.max");
+    m->noise = cp_rl_num(o, "noise"); /* absent before the stopping rule: NAN, not noisy */
+    m->noisy = cJSON_IsTrue(cp_rl_at(o, "noisy"));
     m->useful_bytes = cp_rl_num(o, "useful_bytes");
     m->useful_bytes_per_s = cp_rl_num(o, "useful_bytes_per_s");
     m->dram_bytes_per_s = cp_rl_num(o, "dram_bytes_per_s");
@@ -476,6 +478,17 @@ static void cp_rl_device(const cJSON *o, cp_device_info *d)
     d->sm.shared_reserved_per_block = (uint32_t)cp_rl_u64(o, "sm.shared_reserved_per_block");
 }
 
+/* The stopping rule the rows were timed under ("timing"). */
+static void cp_rl_timing(const cJSON *o, cp_sampling *s)
+{
+    memset(s, 0, sizeof *s);
+    s->reps = (uint32_t)cp_rl_u64(o, "reps");
+    s->min_samples = (uint32_t)cp_rl_u64(o, "min_samples");
+    s->max_noise = cp_rl_num(o, "max_noise");
+    s->min_time_s = cp_rl_num(o, "min_time_s");
+    s->max_time_s = cp_rl_num(o, "max_time_s");
+}
+
 int cp_report_load(const cJSON *doc, const char *path, cp_report_loaded *r, cp_status *st)
 {
     memset(r, 0, sizeof *r);
@@ -490,6 +503,11 @@ int cp_report_load(const cJSON *doc, const char *path, cp_report_loaded *r, cp_s
     if (cJSON_IsObject(device)) {
         cp_rl_device(device, &r->device);
         r->report.device = &r->device;
+    }
+    const cJSON *timing = cJSON_GetObjectItemCaseSensitive(doc, "timing");
+    if (cJSON_IsObject(timing)) {
+        cp_rl_timing(timing, &r->sampling);
+        r->report.sampling = &r->sampling;
     }
     r->report.tool_version = cp_rl_str(doc, "tool.version");
     r->report.command = cp_rl_str(doc, "command");

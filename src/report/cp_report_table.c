@@ -1,4 +1,6 @@
-/* cp_report_table.c: the human-readable table, one line per configuration. */
+/* cp_report_table.c: the human-readable table, one line per configuration. One file of some
+ * 830 lines: the column tables, the width rule that drops columns and the notes under the table
+ * all read the same layout. */
 #include "cp_report.h"
 #include "cp_report_util.h"
 
@@ -436,6 +438,11 @@ static void cp_report_table_format_measured(const cp_row *row, cp_report_cell ce
         cp_report_table_format_number(buf, len, v, cp_report_table_numbers[i].scale,
                                       cp_report_table_numbers[i].decimals,
                                       cp_report_table_numbers[i].suffix);
+        int time = cell == CP_REPORT_CELL_MEAS_TIME || cell == CP_REPORT_CELL_MEAS_TIME_MS;
+        if (time && m->noisy && strlen(buf) + 1 < len) { /* "~1369.1": digits stay aligned */
+            memmove(buf + 1, buf, strlen(buf) + 1);
+            buf[0] = '~';
+        }
         return;
     }
     switch (cell) {
@@ -777,6 +784,22 @@ static void cp_report_table_write_run(FILE *out, const cp_row *rows, size_t n,
         cp_report_table_write_dropped(out, &lay, view);
 }
 
+/* Under the table, when some row is noisy (its time marked ~): how many, and what that means. */
+static void cp_report_table_write_noisy(FILE *out, const cp_report *r)
+{
+    size_t noisy = 0;
+    for (size_t i = 0; i < r->nrows; i++)
+        noisy += r->rows[i].measured && r->rows[i].measured->noisy;
+    if (!noisy)
+        return;
+    int color = r->view && r->view->color;
+    fprintf(out,
+            "%s(~: %zu noisy row%s: %s timed launches stayed noisier than --max-noise until "
+            "--max-time stopped them;\n the JSON and CSV give every row's launches and noise)%s\n",
+            color ? CP_TERM_YELLOW : "", noisy, noisy == 1 ? "" : "s", noisy == 1 ? "its" : "their",
+            color ? CP_TERM_RESET : "");
+}
+
 int cp_report_write_table(FILE *out, const cp_report *r, cp_status *st)
 {
     CP_TRY(cp_report_check_report(r, st));
@@ -796,6 +819,7 @@ int cp_report_write_table(FILE *out, const cp_report *r, cp_status *st)
                 "noise (--check)%s)\n",
                 r->mixed_devices ? "; GPUs of different kinds: each row's numbers are its GPU's"
                                  : "");
+    cp_report_table_write_noisy(out, r);
     if (r->incomplete) {
         int color = r->view && r->view->color;
         fprintf(out, "%s(incomplete: the sweep was interrupted)%s\n", color ? CP_TERM_YELLOW : "",

@@ -84,3 +84,27 @@ cp_cli_test(options_twice_doctor 2 --no-stdout --stderr "^coalprobe: --format is
 cp_cli_test(options_repeat_flags_params 0 --stdout "^expr " --stderr "s in all \\(--verbose\\)"
             -- ${CP_BIN} expr --index "(i * s + t) % n" --param s=1,2 --param t=0 --size 4K
                --model --model -v -v --explain)
+
+# the stopping rule of the timed launches: its values, its leading zeros, --reps against it, and
+# --min-time against --max-time, all refused before any output; a run model-only takes them
+cp_cli_test(options_zero_noise 2 --no-stdout --stderr "^coalprobe: --max-noise: '05' ${CP_OPT_ZERO} 5."
+            -- ${CP_BIN} --max-noise 05 --model)
+cp_cli_test(options_zero_max_time 2 --no-stdout --stderr "^coalprobe: --max-time: '01' ${CP_OPT_ZERO} 1."
+            -- ${CP_BIN} --max-time 01 --model)
+cp_cli_test(options_rule_noise 2 --no-stdout --stderr "^coalprobe: --max-noise: '1e-3' is not a percentage$"
+            --stderr "^hint: e.g. --max-noise 0.5" -- ${CP_BIN} --max-noise 1e-3 --model)
+cp_cli_test(options_rule_time 2 --no-stdout --stderr "^coalprobe: --min-time: '1h' is not a time$"
+            --stderr "^hint: seconds, e.g. 0.5, 0.5s or 500ms" -- ${CP_BIN} --min-time 1h --model)
+cp_cli_test(options_rule_samples 2 --no-stdout --stderr "^coalprobe: --min-samples: '0' is below the minimum 1"
+            -- ${CP_BIN} --min-samples 0 --model)
+cp_cli_test(options_rule_reps 2 --no-stdout
+            --stderr "^coalprobe: --reps fixes the count of timed launches: --min-samples belongs to the stopping rule$"
+            --stderr "^hint: drop --reps to let the rule decide, or drop --min-samples"
+            -- ${CP_BIN} --min-samples 8 --max-noise 1 --reps 3 --model)
+cp_cli_test(options_rule_times 2 --no-stdout
+            --stderr "^coalprobe: --min-time 2 s is longer than --max-time 0.25 s$"
+            -- ${CP_BIN} --min-time 2 --max-time 250ms --model)
+cp_cli_test(options_rule_twice 2 --no-stdout --stderr "^coalprobe: --max-noise is given twice"
+            -- ${CP_BIN} --max-noise 1 --max-noise 2 --model)
+cp_cli_test(options_rule_model 0 --no-stderr --golden ${CP_GOLDEN}/cli_stride_1_32.txt
+            -- ${CP_BIN} --stride 1..32 --model --min-samples 10 --max-noise 0.1% --min-time 1s --max-time 2)

@@ -52,7 +52,27 @@ static void fake_kernel_resources(const cp_config *c, cp_resources *r)
 }
 
 static fake_plan g_plan;
-static int g_state; /* any non-NULL state */
+static int g_state;            /* any non-NULL state */
+static cp_sampling g_sampling; /* the stopping rule the last open() was given */
+static int g_noisy_at = -1;    /* measure: the configuration whose times are noisy, or -1 */
+
+/* Times configuration k as the CUDA backend does, by the rule open() was given: 1 ms samples, and
+ * for configuration g_noisy_at 1 ms and 1.1 ms in turn (a 5% noise for ever), each with its L2
+ * flush of 30 us spent. */
+static void fake_time(int k, cp_measurement *m)
+{
+    cp_samples s;
+    cp_samples_init(&s, &g_sampling);
+    double spent = 0;
+    for (size_t i = 0; s.stop == CP_SAMPLES_GOING && i < 1000000; i++) {
+        double t = k == g_noisy_at && i % 2 ? 1.1e-3 : 1e-3;
+        spent += t + 30e-6;
+        if (cp_samples_add(&s, t, spent) < 0)
+            break;
+    }
+    cp_samples_result(&s, m);
+    cp_samples_free(&s);
+}
 
 static int fake_open(const cp_backend_options *opt, cp_device_info *dev, void **state,
                      int *no_device, cp_status *refusal, cp_status *st)
@@ -63,6 +83,7 @@ static int fake_open(const cp_backend_options *opt, cp_device_info *dev, void **
     dev->cc_minor = g_fake_cc % 10;
     dev->peak_measured_bytes_per_s = dev->peak_theoretical_bytes_per_s = 1e12;
     cp_status_clear(refusal);
+    g_sampling = opt->sampling;
     if (g_plan.signal_at_open)
         raise(g_plan.signal_at_open);
     *no_device = g_plan.no_device;
@@ -87,10 +108,7 @@ static int fake_measure(void *state, const cp_config *c, const cp_prediction *p,
                              "cudaStreamSynchronize failed: cudaErrorIllegalAddress (fake)");
     if (g_measured == g_plan.signal_at)
         raise(g_plan.signal);
-    g_measured++;
-    m->timed = 1;
-    m->reps = 3;
-    m->time_median_s = m->time_min_s = m->time_max_s = 1e-3;
+    fake_time(g_measured++, m);
     m->useful_bytes = (double)(p->load.bytes_requested + p->store.bytes_requested);
     m->useful_bytes_per_s = m->useful_bytes / m->time_median_s;
     m->verified = 1;
@@ -376,8 +394,121 @@ static void device_defaults(void)
     g_fake_l2 = 50u << 20;
 }
 
+/* The rows of report (JSON) whose measured `key` reads `value` (a number or a literal). */
+static int rows_with(const char *report, const char *key, const char *value)
+{
+    char needle[96];
+    snprintf(needle, sizeof needle, "\"%s\":\t%s,", key, value);
+    return count_of(report, needle);
+}
+
+/* The stopping rule: each row takes the fewest launches when quiet, a noisy one stops at
+ * --max-time and is marked (JSON, CSV, the table's ~ and its note), the options reach the
+ * backend, --reps fixes the count, and the combinations that cannot be are refused. */
+static void sampling_rule(void)
+{
+    fake_plan ok = {0, 0, -1, -1, 0, -1, 0};
+    char *report;
+    cp_status st;
+    char *json[] = {"coalprobe", "--stride", "1,2", "--size", "4K", "--format", "json"};
+    CHECK(run(&ok, &report, &st, 7, json) == CP_EXIT_OK);
+    CHECK_EQ_U64(rows_with(report, "reps", "5"), 2);
+    CHECK_EQ_U64(rows_with(report, "noise", "0"), 2);
+    CHECK_EQ_U64(rows_with(report, "noisy", "false"), 2);
+    CHECK_STR_CONTAINS(report, "\"timing\":\t{\n\t\t\"reps\":\tnull,\n\t\t\"min_samples\":\t5,");
+    free(report);
+
+    g_noisy_at = 1;
+    char *noisy[] = {"coalprobe", "--stride", "1,2",        "--size", "4K",
+                     "--format",  "json",     "--max-time", "20ms"};
+    CHECK(run(&ok, &report, &st, 9, noisy) == CP_EXIT_OK);
+    CHECK_EQ_U64(rows_with(report, "noisy", "true"), 1);
+    CHECK_EQ_U64(rows_with(report, "reps", "19"), 1); /* 1.08 ms a launch: 20 ms at the 19th */
+    CHECK_STR_CONTAINS(report, "\"max_time_s\":\t0.02,");
+    free(report);
+    char *table[] = {"coalprobe", "--stride", "1,2", "--size", "4K", "--max-time", "20ms"};
+    CHECK(run(&ok, &report, &st, 7, table) == CP_EXIT_OK);
+    CHECK_STR_CONTAINS(report, " ~1000.0 "); /* the median of 1 ms and 1.1 ms in turn */
+    CHECK_EQ_U64(count_of(report, "~"), 2);  /* the row, and the note */
+    CHECK_STR_CONTAINS(report, "(~: 1 noisy row: its timed launches stayed noisier than "
+                               "--max-noise until --max-time stopped them;\n");
+    free(report);
+    char *csv[] = {"coalprobe", "--stride", "1,2", "--size", "4K", "--format", "csv"};
+    /* the default 0.5 s: 231 pairs of 2.16 ms and two more launches; the median of 232 of each
+     * is 1.05 ms, the interval [1 ms, 1.1 ms]: a noise of 0.05 / 1.05 */
+    CHECK(run(&ok, &report, &st, 7, csv) == CP_EXIT_OK);
+    CHECK_STR_CONTAINS(report, ",meas_reps,meas_noise,meas_noisy\n");
+    CHECK_STR_CONTAINS(report, ",5,0,false\n");
+    CHECK_STR_CONTAINS(report, ",464,0.047619,true\n");
+    free(report);
+    /* a looser --max-noise takes the same times as quiet: 5% at five launches */
+    char *loose[] = {"coalprobe", "--stride", "1,2",         "--size", "4K",
+                     "--format",  "json",     "--max-noise", "6"};
+    CHECK(run(&ok, &report, &st, 9, loose) == CP_EXIT_OK);
+    CHECK_EQ_U64(rows_with(report, "noisy", "false"), 2);
+    CHECK_EQ_U64(rows_with(report, "reps", "5"), 2);
+    free(report);
+    g_noisy_at = -1;
+
+    char *more[] = {"coalprobe", "--stride", "1,2",           "--size", "4K",
+                    "--format",  "json",     "--min-samples", "9"};
+    CHECK(run(&ok, &report, &st, 9, more) == CP_EXIT_OK);
+    CHECK_EQ_U64(rows_with(report, "reps", "9"), 2);
+    free(report);
+    char *fixed[] = {"coalprobe", "--stride", "1,2",    "--size", "4K",
+                     "--format",  "json",     "--reps", "3"};
+    CHECK(run(&ok, &report, &st, 9, fixed) == CP_EXIT_OK);
+    CHECK_EQ_U64(rows_with(report, "reps", "3"), 3); /* two rows and the timing */
+    CHECK_EQ_U64(rows_with(report, "noise", "null"), 2);
+    free(report);
+    char *model[] = {"coalprobe", "--stride", "1,2", "--size", "4K", "--format", "json", "--model"};
+    CHECK(run(&ok, &report, &st, 8, model) == CP_EXIT_OK);
+    CHECK(report && !strstr(report, "\"timing\""));
+    free(report);
+
+    char *both[] = {"coalprobe", "--stride", "1", "--reps", "3", "--max-noise", "1"};
+    CHECK_USAGE_ERROR(run(&ok, &report, &st, 7, both), st,
+                      "--reps fixes the count of timed launches: --max-noise belongs to the "
+                      "stopping rule");
+    free(report);
+    char *times[] = {"coalprobe", "--stride", "1", "--min-time", "1", "--max-time", "500ms"};
+    CHECK_USAGE_ERROR(run(&ok, &report, &st, 7, times), st,
+                      "--min-time 1 s is longer than --max-time 0.5 s");
+    free(report);
+}
+
+/* -v: the run marks its start-up's end when the first configuration is measured (the plan, the
+ * model and the backend's opening before it); a model-only run has none. */
+static void start_up_marked(void)
+{
+    fake_plan ok = {0, 0, -1, -1, 0, -1, 0};
+    char *report, *text = NULL;
+    size_t len = 0;
+    cp_status st;
+    char *argv[] = {"coalprobe", "--stride", "1..3", "--size", "4K"};
+    for (int model = 0; model < 2; model++) {
+        cp_phase_start();
+        char *args[] = {argv[0], argv[1], argv[2], argv[3], argv[4], "--model"};
+        CHECK(run(&ok, &report, &st, model ? 6 : 5, model ? args : argv) == CP_EXIT_OK);
+        free(report);
+        FILE *f = open_memstream(&text, &len);
+        CHECK(f != NULL);
+        if (!f)
+            return;
+        cp_phase_print(f);
+        fclose(f);
+        const char *start_up = strstr(text, "s of it before the first configuration");
+        CHECK(model ? start_up == NULL : start_up != NULL);
+        CHECK(model || (start_up && strstr(start_up, "\n  model ")));
+        free(text);
+        text = NULL;
+    }
+}
+
 int main(void)
 {
+    start_up_marked();
+    sampling_rule();
     beyond_device();
     device_defaults();
     char *argv_check[] = {"coalprobe", "--stride", "1..3", "--size", "4K", "--check"};

@@ -29,6 +29,7 @@ typedef struct fake_machine {
 typedef struct fake_gpu {
     int index;
     int entered, measured, opened, closed;
+    cp_sampling sampling; /* the stopping rule open() was given */
 } fake_gpu;
 
 static fake_machine g_m;
@@ -56,6 +57,7 @@ static int fake_open(const cp_backend_options *opt, cp_device_info *dev, void **
     pthread_mutex_lock(&g_lock);
     g_gpu[d].index = d;
     g_gpu[d].opened++;
+    g_gpu[d].sampling = opt->sampling;
     pthread_mutex_unlock(&g_lock);
     *state = &g_gpu[d];
     return CP_EXIT_OK;
@@ -88,11 +90,18 @@ static int fake_measure(void *state, const cp_config *c, const cp_prediction *p,
         return cp_status_set(st, CP_EXIT_RUNTIME, "cudaErrorECCUncorrectable (fake)");
     double t = 1e-6 * (double)(1 + p->load.sectors) * (g_m.slow[g->index] ? g_m.slow[g->index] : 1);
     cp_measurement_clear(m);
-    m->timed = 1;
-    m->reps = 5;
-    m->time_median_s = t;
-    m->time_min_s = t * 0.999;
-    m->time_max_s = t * 1.001;
+    /* timed by the worker's rule as the CUDA backend times: t, 0.1% up and down in turn */
+    cp_samples s;
+    cp_samples_init(&s, &g->sampling);
+    static const double around[] = {0.999, 1, 1.001};
+    double spent = 0;
+    for (size_t i = 0; s.stop == CP_SAMPLES_GOING && i < 100000; i++) {
+        spent += t * around[i % 3];
+        if (cp_samples_add(&s, t * around[i % 3], spent) < 0)
+            break;
+    }
+    cp_samples_result(&s, m);
+    cp_samples_free(&s);
     m->useful_bytes = (double)(p->load.bytes_requested + p->store.bytes_requested);
     m->useful_bytes_per_s = m->useful_bytes / t;
     m->verified = 1;
@@ -186,7 +195,18 @@ static void rows_in_order(void)
     char *report;
     cp_status st;
     char *argv[] = {"coalprobe", "--stride", "1..32", "--devices", "all", "--format", "json"};
+    cp_phase_start();
     CHECK_EQ_U64((uint64_t)(run(&m, &report, &st, 7, argv)), (uint64_t)(CP_EXIT_OK));
+    /* -v: the main thread's worker marked the start-up's end at its first configuration */
+    char *phases = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&phases, &len);
+    if (f) {
+        cp_phase_print(f);
+        fclose(f);
+    }
+    CHECK_STR_CONTAINS(phases, "s of it before the first configuration (the start-up):\n");
+    free(phases);
     cJSON *root = cJSON_Parse(report);
     CHECK(root != NULL);
     const cJSON *rows = cJSON_GetObjectItemCaseSensitive(root, "rows");
@@ -203,6 +223,9 @@ static void rows_in_order(void)
         CHECK(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(row, "failed")));
         const cJSON *measured = cJSON_GetObjectItemCaseSensitive(row, "measured");
         CHECK(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(measured, "match")));
+        /* each worker timed its rows by the same rule: quiet at the fewest launches */
+        CHECK_EQ_U64((uint64_t)json_int(measured, "reps"), CP_SAMPLING_MIN_SAMPLES);
+        CHECK(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(measured, "noisy")));
     }
     CHECK(per_gpu[0] > 0 && per_gpu[1] > 0);
     CHECK_EQ_U64((uint64_t)(per_gpu[0]), (uint64_t)(g_gpu[0].measured));
@@ -213,6 +236,40 @@ static void rows_in_order(void)
     CHECK_EQ_U64((uint64_t)(g_gpu[0].opened + g_gpu[1].opened), (uint64_t)(2));
     CHECK_EQ_U64((uint64_t)(g_gpu[0].closed + g_gpu[1].closed), (uint64_t)(2));
     cJSON_Delete(root);
+    free(report);
+}
+
+/* The stopping rule's options reach every worker: more launches than the default, and --reps. */
+static void rule_on_every_gpu(void)
+{
+    fake_machine m = machine(2);
+    m.both = 1;
+    char *report;
+    cp_status st;
+    char *argv[] = {"coalprobe", "--stride", "1..8",          "--devices", "all",
+                    "--format",  "json",     "--min-samples", "7"};
+    CHECK_EQ_U64((uint64_t)(run(&m, &report, &st, 9, argv)), (uint64_t)(CP_EXIT_OK));
+    cJSON *root = cJSON_Parse(report);
+    const cJSON *row;
+    int rows = 0;
+    cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(root, "rows"))
+    {
+        const cJSON *measured = cJSON_GetObjectItemCaseSensitive(row, "measured");
+        CHECK_EQ_U64((uint64_t)json_int(measured, "reps"), 7);
+        rows++;
+    }
+    CHECK_EQ_U64(rows, 8);
+    CHECK_EQ_U64(
+        (uint64_t)json_int(cJSON_GetObjectItemCaseSensitive(root, "timing"), "min_samples"), 7);
+    CHECK(g_gpu[0].measured > 0 && g_gpu[1].measured > 0);
+    cJSON_Delete(root);
+    free(report);
+    char *fixed[] = {"coalprobe", "--stride", "1..8",   "--devices", "all",
+                     "--format",  "csv",      "--reps", "3"};
+    CHECK_EQ_U64((uint64_t)(run(&m, &report, &st, 9, fixed)), (uint64_t)(CP_EXIT_OK));
+    CHECK(strstr(report, ",meas_reps,meas_noise,meas_noisy,device_index,") != NULL);
+    CHECK(strstr(report, ",3,,false,0,GPU-fake-0,") != NULL); /* 3 launches: no noise yet */
+    CHECK(strstr(report, ",3,,false,1,GPU-fake-1,") != NULL);
     free(report);
 }
 
@@ -349,6 +406,7 @@ static void device_lists(void)
 int main(void)
 {
     rows_in_order();
+    rule_on_every_gpu();
     one_listed();
     mixed_kinds();
     one_fails();

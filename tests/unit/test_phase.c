@@ -118,8 +118,59 @@ static void test_pass_parts(void)
     free(text);
 }
 
+/* The start-up apart: the phases that ended before the first configuration, with their own
+ * "other", under the whole run's lines; the work beside them on a line of its own. */
+static void test_start_up(void)
+{
+    cp_phase_start();
+    cp_phase_begin(CP_PHASE_CONTEXT);
+    cp_test_sleep(0.02);
+    cp_phase_end();
+    cp_phase_begin(CP_PHASE_KERNEL_IMAGE);
+    cp_test_sleep(0.01);
+    cp_phase_end();
+    cp_phase_start_up_done();
+    cp_phase_begin(CP_PHASE_CONTEXT); /* after the start-up: in the run's line only */
+    cp_test_sleep(0.01);
+    cp_phase_end();
+    cp_phase_begin(CP_PHASE_TIMING);
+    cp_test_sleep(0.01);
+    cp_phase_end();
+    cp_phase_start_up_done(); /* once: a later call changes nothing */
+    cp_phase_beside(CP_PHASE_CUPTI_OPEN, 0.25);
+    cp_phase_beside(CP_PHASE_CUPTI_OPEN, 0.5);
+    char *text = cp_test_phase_text();
+    CHECK(text != NULL);
+    if (!text)
+        return;
+    const char *start_up = strstr(text, "s of it before the first configuration (the start-up):\n");
+    const char *beside = strstr(text, "coalprobe: beside them, on threads of their own");
+    CHECK(start_up && beside && start_up < beside);
+    double all = 0, before = 0, context = 0, image = 0;
+    CHECK(sscanf(text, "coalprobe: %lf s in all", &all) == 1);
+    const char *line = start_up; /* back to the start of its line */
+    while (line && line > text && line[-1] != '\n')
+        line--;
+    CHECK(line && sscanf(line, "coalprobe: %lf s of it before", &before) == 1);
+    CHECK(before >= 0.03 && before < all);
+    const char *c = start_up ? strstr(start_up, "\n  CUDA context ") : NULL;
+    const char *k = start_up ? strstr(start_up, "\n  kernel image ") : NULL;
+    CHECK(c && sscanf(c, "\n  CUDA context %lf s", &context) == 1 && context >= 0.02);
+    CHECK(context < 0.03); /* the context's second time came after */
+    CHECK(k && sscanf(k, "\n  kernel image %lf s", &image) == 1 && image >= 0.01);
+    CHECK(start_up && !strstr(start_up, "\n  timing ") && strstr(text, "\n  timing "));
+    CHECK_STR_CONTAINS(beside, "\n  CUPTI session           0.750 s\n");
+    free(text);
+    /* without the mark or work beside: the run's lines alone */
+    cp_phase_start();
+    text = cp_test_phase_text();
+    CHECK(text && !strstr(text, "start-up") && !strstr(text, "beside"));
+    free(text);
+}
+
 int main(void)
 {
+    test_start_up();
     test_nesting();
     test_print_adds_up();
     test_pass_parts();

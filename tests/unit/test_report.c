@@ -17,6 +17,7 @@ typedef struct fixture {
     cp_device_info device;
     cp_row rows[MAX_ROWS];
     cp_measurement meas[MAX_ROWS];
+    cp_sampling sampling;
     cp_report report;
 } fixture;
 
@@ -245,12 +246,15 @@ static void build_measured(fixture *f)
     init_h100(&f->device);
     f->report.device = &f->device;
     f->report.incomplete = 1;
+    cp_sampling_defaults(&f->sampling); /* the stopping rule */
+    f->report.sampling = &f->sampling;
     const uint64_t n = 67108864, bytes = 4 * n;
     const cp_counts dense = counts(2097152, 8388608, 2097152, bytes, 8388608, 8388608);
 
     cp_row *r = stride_row(f, 1, 0, 4, CP_OP_LOAD, n);
     add_in_out(r, 4, 1, bytes, dense, bytes, dense);
-    cp_measurement *m = measure(f, r, 20, 192.512e-6, 191.488e-6, 195.584e-6);
+    cp_measurement *m = measure(f, r, 5, 192.512e-6, 191.488e-6, 195.584e-6);
+    m->noise = 0.0031; /* quiet at the minimum count */
     set_counters(m, 2097152, 8388608, 2097152, 8388608, 8388608, 8388608, 268439552, 268443648,
                  91.37, 1);
     m->counter_gaps = stride_gaps;
@@ -260,14 +264,16 @@ static void build_measured(fixture *f)
     r = stride_row(f, 2, 0, 4, CP_OP_LOAD, n);
     add_in_out(r, 4, 1, 2 * bytes - 4, counts(2097152, 16777216, 4194304, bytes, 8388608, 16777216),
                bytes, dense);
-    m = measure(f, r, 20, 287.744e-6, 286.72e-6, 290.816e-6);
+    m = measure(f, r, 1580, 287.744e-6, 286.72e-6, 290.816e-6);
+    m->noise = 0.0071, m->noisy = 1; /* stopped at --max-time */
     set_counters(m, 2097152, 16777344, 2097152, 8388608, 16777344, 8388608, 536875008, 268443648,
                  94.02, 0);
 
     r = stride_row(f, 32, 0, 4, CP_OP_STORE, n); /* every lane in its own sector and line */
     add_in_out(r, 4, 1, bytes, dense, (32 * (n - 1) + 1) * 4,
                counts(2097152, 67108864, 67108864, bytes, 8388608, 67108864));
-    m = measure(f, r, 20, 1.369088e-3, 1.366016e-3, 1.374208e-3);
+    m = measure(f, r, 7, 1.369088e-3, 1.366016e-3, 1.374208e-3);
+    m->noise = 0.0028;
     m->counters_status = CP_COUNTERS_REFUSED;
     snprintf(m->counters_reason, sizeof m->counters_reason,
              "ERR_NVGPUCTRPERM: reading GPU performance counters needs permission");
@@ -286,6 +292,9 @@ static void build_gemm(fixture *f)
     f->device.driver_release[0] = '\0';
     f->device.peak_measured_bytes_per_s = NAN;
     f->report.device = &f->device;
+    cp_sampling_defaults(&f->sampling); /* --reps 10: no rule, noise still recorded */
+    f->sampling.reps = 10;
+    f->report.sampling = &f->sampling;
     const uint64_t mat = 1024 * 1024 * 4, req = 32768ull * 1024;
 
     /* naive: a warp walks down a column: A 32 sectors per request, B one broadcast sector */
@@ -295,6 +304,7 @@ static void build_gemm(fixture *f)
                       counts(req, req, req, 4 * req, req, 131072),
                       counts(32768, 1048576, 1048576, mat, 131072, 131072));
     cp_measurement *m = measure(f, r, 10, 2.31424e-3, 2.30912e-3, 2.33472e-3);
+    m->noise = 0.0044;
     set_counters(m, 67108864, 1107296256, 32768, 1048576, 1075838976, 1048576, 12582912, 4194304,
                  2.1, 1);
     m->counters.load_bytes_requested = (double)r->predicted.load.bytes_requested;
@@ -444,6 +454,8 @@ static void check_json_measured(const cJSON *o, const cp_measurement *m)
 {
     const cp_counter_values *v = &m->counters;
     CHECK(jis_u64(o, "reps", m->reps));
+    CHECK(jis_double(o, "noise", m->noise));
+    CHECK(m->noisy ? cJSON_IsTrue(jget(o, "noisy")) : cJSON_IsFalse(jget(o, "noisy")));
     const json_number times[] = {{"time_s.median", m->time_median_s},
                                  {"time_s.min", m->time_min_s},
                                  {"time_s.max", m->time_max_s},
@@ -578,6 +590,16 @@ static void check_json_report(const char *text, const cp_report *r)
         CHECK(jis_u64(doc, "device.sm.shared_bytes", d->sm.shared_bytes_per_sm));
         CHECK(jis_u64(doc, "device.sm.shared_reserved_per_block", d->sm.shared_reserved_per_block));
     }
+    const cp_sampling *t = r->sampling;
+    CHECK(t ? cJSON_IsObject(jget(doc, "timing")) : jget(doc, "timing") == NULL);
+    if (t) {
+        CHECK(t->reps ? jis_u64(doc, "timing.reps", t->reps)
+                      : cJSON_IsNull(jget(doc, "timing.reps")));
+        CHECK(jis_u64(doc, "timing.min_samples", t->min_samples));
+        CHECK(jis_double(doc, "timing.max_noise", t->max_noise));
+        CHECK(jis_double(doc, "timing.max_time_s", t->max_time_s));
+        CHECK(jis_double(doc, "timing.confidence", CP_SAMPLING_CONFIDENCE));
+    }
     const cJSON *rows = jget(doc, "rows");
     CHECK(cJSON_IsArray(rows) && (size_t)cJSON_GetArraySize(rows) == r->nrows);
     for (size_t i = 0; i < r->nrows; i++)
@@ -618,7 +640,7 @@ static void check_csv(const char *text, const cp_report *r)
         if (*s == ',')
             commas++;
         if (*s == '\n') {
-            CHECK_EQ_U64(commas + 1, 85); /* every line has every column */
+            CHECK_EQ_U64(commas + 1, 88); /* every line has every column */
             commas = 0;
         }
     }
@@ -776,7 +798,7 @@ static void test_regime(void)
     cJSON_Delete(doc);
     free(text);
     text = render(&f.report, CP_FORMAT_CSV, NULL);
-    CHECK_STR_CONTAINS(text, ",false,l1,4096\n");
+    CHECK_STR_CONTAINS(text, ",false,l1,4096,,,\n"); /* then no launches, noise or noisy */
     free(text);
     f.rows[0].predicted.working_set_bytes = 0;
     cp_model_estimate_regime(&f.rows[0].predicted, 90, 50u << 20);
@@ -806,8 +828,9 @@ static void test_untimed(void)
     free(text);
     text = render(&f.report, CP_FORMAT_CSV, NULL);
     /* no resources: 8 empty cells; no table, stages or work; no TMA copy predicted; nothing of
-     * the memory path measured; no working set, so no regime */
-    CHECK_STR_CONTAINS(text, ",,,,,,,,,,,,,,model,,,,,,,,,,,,0,0,,,,,,,,,false,,\n");
+     * the memory path measured; no working set, so no regime; not timed: no launches, noise or
+     * noisy */
+    CHECK_STR_CONTAINS(text, ",,,,,,,,,,,,,,model,,,,,,,,,,,,0,0,,,,,,,,,false,,,,,\n");
     free(text);
 }
 
