@@ -48,9 +48,12 @@ typedef struct analysis {
     info x[CP_EXPR_MAX_NODES];
     /* the first period's evaluation: each node's value at the thread `stamp` - 1 names, and the
      * exact range of its values at every thread (its move per period: d) */
+    cp_expr_node nd[CP_EXPR_MAX_NODES]; /* the nodes analysed, as the tree has them */
     int64_t val[CP_EXPR_MAX_NODES];
     uint32_t seen[CP_EXPR_MAX_NODES];
-    wide lo[CP_EXPR_MAX_NODES], hi[CP_EXPR_MAX_NODES], d[CP_EXPR_MAX_NODES];
+    int64_t vlo[2][CP_EXPR_MAX_NODES], vhi[2][CP_EXPR_MAX_NODES];
+    uint8_t vseen[2][CP_EXPR_MAX_NODES];
+    wide lo[CP_EXPR_MAX_NODES], hi[CP_EXPR_MAX_NODES];
 } analysis;
 
 /* --- 128-bit helpers ---------------------------------------------------------------------- */
@@ -300,6 +303,16 @@ static int an_one_sign(range r)
     return r_known(r) && (r.lo >= 0 || r.hi <= 0);
 }
 
+/* 1 unless a moving term a may reach INT64_MIN and d is -1 (C's behaviour is undefined there;
+ * a term that does not move shows it at the first period's threads). */
+static int an_not_min_by_minus_one(analysis *an, int k, const info *a, wide d)
+{
+    if (d != -1 || (r_known(a->r) && a->r.lo > INT64_MIN))
+        return 1;
+    an_fail(an, k, "may divide %lld by -1", (long long)INT64_MIN);
+    return 0;
+}
+
 /* a / d for a number d: a term that moves by a multiple of d moves by that over d. */
 static void an_div(analysis *an, int k, const info *a, const info *b)
 {
@@ -328,6 +341,8 @@ static void an_div(analysis *an, int k, const info *a, const info *b)
                 "others (C's division truncates toward zero)");
         return;
     }
+    if (!an_not_min_by_minus_one(an, k, a, d))
+        return;
     if (an_require(an, k, a->p, a->q, w_abs(d)))
         an_lin(an, k, a->p, (wide)a->q * d, r);
 }
@@ -367,6 +382,8 @@ static void an_mod(analysis *an, int k, int wrap_ok, int ka, const info *b)
         an_fail(an, k,
                 "takes the remainder of a term that may be negative for some threads and "
                 "positive for others");
+    } else if (!an_not_min_by_minus_one(an, k, a, d)) {
+        return;
     } else if (wrap_ok && an->allow_wrap && d > 0 && a->r.lo >= 0) {
         an->wrapped = 1;
         an->x[k] = (info){.kind = K_WRAP, .p = a->p, .q = a->q, .size = (int64_t)d};
@@ -685,6 +702,7 @@ static void an_node(analysis *an, int k, int wrap_ok)
 {
     cp_expr_node nd = cp_expr_tree_node(an->e, k);
     an->order[an->norder++] = k;
+    an->nd[k] = nd;
     if (nd.op == CP_EXPR_OP_NUM || nd.op == CP_EXPR_OP_VAR)
         an_leaf(an, k, &nd);
     else if (nd.op == CP_EXPR_OP_LAND || nd.op == CP_EXPR_OP_LOR)
@@ -703,7 +721,9 @@ static void an_node(analysis *an, int k, int wrap_ok)
  * value with the stamp; 0 where C's behaviour is undefined. */
 static int an_eval(analysis *an, int k, int64_t i, uint32_t stamp)
 {
-    cp_expr_node nd = cp_expr_tree_node(an->e, k);
+    if (an->x[k].kind == K_NONE) /* a branch the bounds decided away: not expected here */
+        return 0;
+    const cp_expr_node nd = an->nd[k];
     int64_t r = 0;
     if (nd.op == CP_EXPR_OP_NUM) {
         r = nd.value;
@@ -739,18 +759,44 @@ static int an_eval(analysis *an, int k, int64_t i, uint32_t stamp)
     return 1;
 }
 
+/* Node k's range over every thread where it is evaluated, from its values at the first
+ * period's threads that recur `last` - 1 (group 0) and `last` (group 1) times; 0 with the reason
+ * when it leaves int64. */
+static int an_node_range(analysis *an, int k, wide T, wide last)
+{
+    const info *x = &an->x[k];
+    range r = x->r;
+    if (x->kind != K_WRAP) {
+        wide d = T * x->p / x->q;
+        r = (range){WIDE_LIMIT, -WIDE_LIMIT};
+        for (int g = 0; g < 2; g++) {
+            if (!an->vseen[g][k])
+                continue;
+            wide m = w_mul(last - 1 + g, d);
+            r.lo = w_min(r.lo, an->vlo[g][k] + w_min(m, 0));
+            r.hi = w_max(r.hi, an->vhi[g][k] + w_max(m, 0));
+        }
+    }
+    an->lo[k] = r.lo, an->hi[k] = r.hi;
+    if (r.lo <= r.hi && !r_known(r)) {
+        an_fail(an, k, "overflows for some thread");
+        return 0;
+    }
+    return 1;
+}
+
 /* Evaluates the first min(T, n) threads and widens each moving node's range by its moves over
  * the periods after (thread j recurs at j + m T for m < its count); 0 with the reason when a
  * thread fails or a node may overflow. */
 static int an_ranges(analysis *an, int root, wide T)
 {
+    /* thread j recurs in the `later` periods after the first: last - 1 or last of them */
+    wide first = T < an->n ? T : an->n, last = (an->n - 1) / T, edge = an->n - 1 - last * T;
     for (int o = 0; o < an->norder; o++) {
         int k = an->order[o];
-        const info *x = &an->x[k];
-        an->lo[k] = WIDE_LIMIT, an->hi[k] = -WIDE_LIMIT;
-        an->d[k] = x->kind == K_LIN ? T * x->p / x->q : 0;
+        for (int g = 0; g < 2; g++)
+            an->vlo[g][k] = INT64_MAX, an->vhi[g][k] = INT64_MIN, an->vseen[g][k] = 0;
     }
-    wide first = T < an->n ? T : an->n;
     for (wide j = 0; j < first; j++) {
         uint32_t stamp = (uint32_t)j + 1;
         if (!an_eval(an, root, (int64_t)j, stamp)) {
@@ -758,24 +804,20 @@ static int an_ranges(analysis *an, int root, wide T)
                      (long long)j);
             return 0;
         }
-        wide later = (an->n - 1 - j) / T; /* periods after the first that have thread j */
+        int g = j <= edge; /* recurs `last` times */
         for (int o = 0; o < an->norder; o++) {
             int k = an->order[o];
             if (an->seen[k] != stamp)
                 continue;
-            wide v = an->val[k], m = later * an->d[k];
-            an->lo[k] = w_min(an->lo[k], v + w_min(m, 0));
-            an->hi[k] = w_max(an->hi[k], v + w_max(m, 0));
+            int64_t v = an->val[k];
+            an->vlo[g][k] = v < an->vlo[g][k] ? v : an->vlo[g][k];
+            an->vhi[g][k] = v > an->vhi[g][k] ? v : an->vhi[g][k];
+            an->vseen[g][k] = 1;
         }
     }
-    for (int o = 0; o < an->norder; o++) {
-        int k = an->order[o];
-        range r = an->x[k].kind == K_WRAP ? an->x[k].r : (range){an->lo[k], an->hi[k]};
-        if (r.lo <= r.hi && !r_known(r)) {
-            an_fail(an, k, "overflows for some thread");
+    for (int o = 0; o < an->norder; o++)
+        if (!an_node_range(an, an->order[o], T, last))
             return 0;
-        }
-    }
     return 1;
 }
 

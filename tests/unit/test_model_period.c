@@ -2,8 +2,8 @@
  * engine's count of one period of warps): the rules proved for the built-in shapes and the
  * reasons given where none is; and on many small and odd shapes (sizes that are not multiples of
  * 32 or of the period, offsets that misalign, every width, loads and stores, expressions with
- * and without a period) the prediction equals, in every counter, both the enumeration of every
- * instruction of every warp (cp_model_predict_exact) and the walk over every thread that
+ * and without a period, random ones) the prediction equals, in every counter, both the enumeration
+ * of every instruction of every warp (cp_model_predict_exact) and the walk over every thread that
  * COALPROBE_MODEL_WALK=1 forces, byte for byte; failures fail alike. */
 #define _POSIX_C_SOURCE 200809L /* setenv, unsetenv */
 #include <stdlib.h>
@@ -259,6 +259,88 @@ static void test_against_walks(void)
            t.walked, t.failed);
 }
 
+/* --- random expressions -------------------------------------------------------------------- */
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
+
+static unsigned rng(unsigned m)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return (unsigned)(rng_state % m);
+}
+
+/* Text built piece by piece (a random expression of depth 3 takes a few hundred bytes). */
+typedef struct text {
+    char s[1024];
+    size_t at;
+} text;
+
+static void put(text *t, const char *piece)
+{
+    size_t n = strlen(piece);
+    if (t->at + n < sizeof t->s) {
+        memcpy(t->s + t->at, piece, n + 1);
+        t->at += n;
+    }
+}
+
+/* A random expression of depth at most d: i, numbers, n, s and k under every operator. */
+static void random_expr(text *t, int d)
+{
+    static const char *const leaves[] = {"1",  "2",  "3",  "4",   "5",    "7", "8", "16", "31",
+                                         "32", "33", "64", "100", "1024", "s", "k", "n"};
+    static const char *const binary[] = {"+", "-", "*", "/", "%",  "<<",  ">>",
+                                         "&", "|", "^", "<", "==", "min", "max"};
+    static const char *const unary[] = {"-", "~", "abs", "!"};
+    static const char *const shifts[] = {"0", "1", "2", "3", "4", "5", "6", "7"};
+    unsigned r = rng(d <= 0 ? 2 : 10);
+    if (r < 2) {
+        put(t, r == 0 ? "i" : leaves[rng(17)]);
+    } else if (r == 2) {
+        put(t, unary[rng(4)]), put(t, "("), random_expr(t, d - 1), put(t, ")");
+    } else if (r == 3) {
+        put(t, "("), random_expr(t, d - 1), put(t, " ? "), random_expr(t, d - 1);
+        put(t, " : "), random_expr(t, d - 1), put(t, ")");
+    } else {
+        const char *op = binary[rng(14)];
+        int is_call = op[0] == 'm';
+        put(t, is_call ? op : ""), put(t, "("), random_expr(t, d - 1);
+        put(t, is_call ? ", " : " "), put(t, is_call ? "" : op), put(t, is_call ? "" : " ");
+        if (op[0] == '<' || op[0] == '>') /* shifts by a number, divisions usually */
+            put(t, shifts[rng(8)]);
+        else if (op[0] == '/' || op[0] == '%' || rng(2))
+            put(t, leaves[rng(16)]);
+        else
+            random_expr(t, d - 1);
+        put(t, ")");
+    }
+}
+
+/* Random expressions of depth 3 (kept inside the buffer by a remainder half of the time), each at
+ * three sizes, a random width, op and parameters: equal to the walks wherever they hold. */
+static void test_random(void)
+{
+    static const uint64_t sizes[] = {4096, 5003, 8192 + 32};
+    tally t = {0, 0, 0};
+    for (int x = 0; x < 250; x++) {
+        static const char *const forms[][2] = {{"((", ") % n + n) % n"}, {"(", ") % n"}, {"", ""}};
+        unsigned form = rng(3);
+        text body = {"", 0};
+        put(&body, forms[form][0]), random_expr(&body, 3), put(&body, forms[form][1]);
+        cp_expr *e = parse(body.s);
+        for (size_t n = 0; e && n < 3; n++) {
+            cp_config c = period_cfg(e, rng(40), rng(70), 4u << rng(4), (cp_op)rng(2), sizes[n]);
+            check_against_walks(&c, &t);
+        }
+        cp_expr_free(e);
+    }
+    CHECK(t.periodic > 150 && t.walked > 150 && t.failed > 30);
+    printf("random expressions: %u counted over a period, %u walked, %u failing alike\n",
+           t.periodic, t.walked, t.failed);
+}
+
 /* A shape too large for the enumeration: 2^28 threads counted over a period in an instant, and
  * the period's counts scale as they must (requests one per warp, the wrap's sectors). */
 static void test_large(void)
@@ -284,6 +366,7 @@ int main(void)
     unsetenv("COALPROBE_MODEL_WALK");
     test_rules();
     test_against_walks();
+    test_random();
     test_large();
     return cp_test_finish();
 }
