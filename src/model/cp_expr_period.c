@@ -1,6 +1,9 @@
 /* cp_expr_period.c: proves a period of an index expression from its tree (cp_expr_period.h):
  * first what each node does when i moves by T and which T that needs, with bounds of its values
- * from the tree; then every node's exact range from its values at the first period's threads. */
+ * from the tree; then every node's exact range from its values at the first period's threads.
+ * One file of about 900 lines because the operators' rules, the first period's evaluation and
+ * the ranges all read and write one analysis (the facts per node) and its 128-bit arithmetic,
+ * which no other file needs. */
 #include "cp_expr_period.h"
 
 #include <stdarg.h>
@@ -46,9 +49,11 @@ typedef struct analysis {
     int order[CP_EXPR_MAX_NODES]; /* the nodes analysed */
     int norder;
     info x[CP_EXPR_MAX_NODES];
-    /* the first period's evaluation: each node's value at the thread `stamp` - 1 names, and the
-     * exact range of its values at every thread (its move per period: d) */
     cp_expr_node nd[CP_EXPR_MAX_NODES]; /* the nodes analysed, as the tree has them */
+    /* the first period's evaluation: each node's value at thread `stamp` - 1 (seen: the stamp of
+     * the last thread that evaluated it); the least and greatest of its values at the threads
+     * that recur one period fewer (0) and as often as the first (1); then its exact range over
+     * every thread */
     int64_t val[CP_EXPR_MAX_NODES];
     uint32_t seen[CP_EXPR_MAX_NODES];
     int64_t vlo[2][CP_EXPR_MAX_NODES], vhi[2][CP_EXPR_MAX_NODES];
@@ -252,7 +257,7 @@ static void an_add(analysis *an, int k, int op, const info *a, const info *b)
     if (a->kind == K_WRAP || b->kind == K_WRAP) {
         const info *w = a->kind == K_WRAP ? a : b, *c = w == a ? b : a;
         wide base = (wide)w->base + (sub ? -(wide)c->value : (wide)c->value);
-        if (!w_fits(base)) {
+        if (!c->is_const || !w_fits(base)) {
             an_fail(an, k, "overflows");
             return;
         }
