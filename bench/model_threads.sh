@@ -3,8 +3,11 @@
 # (the expr family at 16G, the issue's example, and a gather at 4G), model only, no GPU needed:
 # the wall time of each, the estimate coalprobe printed first, and whether the reports are
 # identical (they must be: the threads' integer counts are summed). Prints one line per run.
+# The walk over every thread is what it measures: COALPROBE_MODEL_WALK=1 keeps the model from
+# counting the expression's period instead (bench/expr_period.sh times that).
 # usage: model_threads.sh PATH/TO/coalprobe [OUTDIR]
 set -u
+export COALPROBE_MODEL_WALK=1
 bin=${1:?usage: model_threads.sh PATH/TO/coalprobe [OUTDIR]}
 out=${2:-$(mktemp -d)}
 mkdir -p "$out"

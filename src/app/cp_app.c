@@ -358,12 +358,35 @@ static int cp_app_write_chunk(cp_report_stream *s, int *started, cp_output *out,
     return rc;
 }
 
+/* Configurations whose counting -v describes, at most. */
+#define CP_APP_COUNTING_LINES 20
+
+/* Under -v, how the model counts each configuration of a family it may evaluate thread by
+ * thread (a user's expression): over the period it proved, or every thread and why. */
+static void cp_app_say_model_counting(const cp_config *configs, size_t n)
+{
+    size_t said = 0, i = 0;
+    char note[CP_MODEL_WHY_BYTES], label[192];
+    for (; i < n && said < CP_APP_COUNTING_LINES; i++) {
+        if (!cp_model_counting(&configs[i], note, sizeof note))
+            continue;
+        cp_config_describe(&configs[i], label, sizeof label);
+        fprintf(stderr, "coalprobe: model: %s: %s\n", label, note);
+        said++;
+    }
+    if (said && i < n)
+        fprintf(stderr, "coalprobe: model: (the first %d configurations described, of %zu)\n",
+                CP_APP_COUNTING_LINES, n);
+}
+
 /* A long model run says so first, terminal or not: a huge expression or gather is evaluated
- * thread by thread (spread over the CPUs). */
-static void cp_app_say_model_cost(const cp_config *configs, size_t n)
+ * thread by thread (spread over the CPUs); -v says how each configuration is counted. */
+static void cp_app_say_model_cost(const cp_options *o, const cp_config *configs, size_t n)
 {
     cp_model_cost cost;
     char notice[256];
+    if (o->verbose)
+        cp_app_say_model_counting(configs, n);
     cp_model_estimate(configs, n, &cost);
     if (cp_progress_model_notice(notice, sizeof notice, &cost))
         fprintf(stderr, "coalprobe: %s\n", notice);
@@ -474,7 +497,7 @@ static int cp_app_run_streamed(const cp_options *o, const char *command, const c
     }
     struct sigaction old_actions[2];
     cp_app_catch_signals(old_actions);
-    cp_app_say_model_cost(configs, n);
+    cp_app_say_model_cost(o, configs, n);
     s.header.tool_version = CP_VERSION;
     s.header.command = command;
     int rc = cp_app_stream_chunks(&s, st);
@@ -685,7 +708,7 @@ static int cp_app_run_held(const cp_options *o, const char *command, const cp_ba
         rc = cp_status_set(st, CP_EXIT_RUNTIME, "out of memory for %zu configurations", n);
         goto done;
     }
-    cp_app_say_model_cost(configs, n);
+    cp_app_say_model_cost(o, configs, n);
     cp_progress progress;
     cp_progress_start(&progress, "predicting", o->quiet);
     rc = cp_app_predict_range(configs, 0, n, n, rows, &progress, &done, st);

@@ -1,5 +1,6 @@
 /* cp_expr.c: the --index language: parser, checked stack machine, canonical text, C for NVRTC. */
 #include "cp_expr.h"
+#include "cp_expr_tree.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -16,45 +17,8 @@
 
 /* --- operators --------------------------------------------------------------------------- */
 
-/* Eager binary operators, in the order of their stack-machine opcodes: X(NAME, C spelling). */
-#define CP_EXPR_BINOPS(X)                                                                          \
-    X(ADD, "+")                                                                                    \
-    X(SUB, "-")                                                                                    \
-    X(MUL, "*")                                                                                    \
-    X(DIV, "/")                                                                                    \
-    X(MOD, "%")                                                                                    \
-    X(SHL, "<<")                                                                                   \
-    X(SHR, ">>")                                                                                   \
-    X(LT, "<")                                                                                     \
-    X(LE, "<=")                                                                                    \
-    X(GT, ">")                                                                                     \
-    X(GE, ">=")                                                                                    \
-    X(EQ, "==")                                                                                    \
-    X(NE, "!=")                                                                                    \
-    X(BAND, "&")                                                                                   \
-    X(BXOR, "^")                                                                                   \
-    X(BOR, "|")                                                                                    \
-    X(MIN, "min")                                                                                  \
-    X(MAX, "max")
-
-#define CP_EXPR_ENUM_OP(name, sym) OP_##name,
-enum {
-    CP_EXPR_BINOPS(CP_EXPR_ENUM_OP) OP_NBIN, /* count of eager binary operators */
-    OP_LAND = OP_NBIN,
-    OP_LOR,
-    OP_NEG,
-    OP_PLUS,
-    OP_BNOT,
-    OP_NOT,
-    OP_ABS,
-    OP_COND,
-    OP_NUM,
-    OP_VAR,
-};
-#undef CP_EXPR_ENUM_OP
-
 #define CP_EXPR_SPELL_OP(name, sym) sym,
-static const char *const binop_spelling[OP_NBIN] = {CP_EXPR_BINOPS(CP_EXPR_SPELL_OP)};
+static const char *const binop_spelling[CP_EXPR_OP_NBIN] = {CP_EXPR_BINOPS(CP_EXPR_SPELL_OP)};
 #undef CP_EXPR_SPELL_OP
 
 /* Errors of checked evaluation (C's undefined behaviour). */
@@ -116,21 +80,21 @@ static inline int shift_count_error(int64_t b)
 static inline int bin_apply(int op, int64_t a, int64_t b, int64_t *r)
 {
     switch (op) {
-    case OP_ADD:
+    case CP_EXPR_OP_ADD:
         return add_ovf(a, b, r) ? E_OVERFLOW : E_NONE;
-    case OP_SUB:
+    case CP_EXPR_OP_SUB:
         return sub_ovf(a, b, r) ? E_OVERFLOW : E_NONE;
-    case OP_MUL:
+    case CP_EXPR_OP_MUL:
         return mul_ovf(a, b, r) ? E_OVERFLOW : E_NONE;
-    case OP_DIV:
-    case OP_MOD:
+    case CP_EXPR_OP_DIV:
+    case CP_EXPR_OP_MOD:
         if (b == 0)
             return E_DIVZERO;
         if (b == -1 && a == INT64_MIN)
             return E_OVERFLOW;
-        *r = op == OP_DIV ? a / b : a % b;
+        *r = op == CP_EXPR_OP_DIV ? a / b : a % b;
         return E_NONE;
-    case OP_SHL:
+    case CP_EXPR_OP_SHL:
         if (shift_count_error(b) != E_NONE)
             return shift_count_error(b);
         if (a < 0)
@@ -139,70 +103,71 @@ static inline int bin_apply(int op, int64_t a, int64_t b, int64_t *r)
             return E_OVERFLOW;
         *r = (int64_t)((uint64_t)a << b);
         return E_NONE;
-    case OP_SHR:
+    case CP_EXPR_OP_SHR:
         if (shift_count_error(b) != E_NONE)
             return shift_count_error(b);
         /* arithmetic, without relying on implementation-defined >> of a negative value */
         *r = a >= 0 ? a >> b : ~(~a >> b);
         return E_NONE;
-    case OP_LT:
+    case CP_EXPR_OP_LT:
         *r = a < b;
         break;
-    case OP_LE:
+    case CP_EXPR_OP_LE:
         *r = a <= b;
         break;
-    case OP_GT:
+    case CP_EXPR_OP_GT:
         *r = a > b;
         break;
-    case OP_GE:
+    case CP_EXPR_OP_GE:
         *r = a >= b;
         break;
-    case OP_EQ:
+    case CP_EXPR_OP_EQ:
         *r = a == b;
         break;
-    case OP_NE:
+    case CP_EXPR_OP_NE:
         *r = a != b;
         break;
-    case OP_BAND:
+    case CP_EXPR_OP_BAND:
         *r = a & b;
         break;
-    case OP_BXOR:
+    case CP_EXPR_OP_BXOR:
         *r = a ^ b;
         break;
-    case OP_BOR:
+    case CP_EXPR_OP_BOR:
         *r = a | b;
         break;
-    case OP_MIN:
+    case CP_EXPR_OP_MIN:
         *r = a < b ? a : b;
         break;
-    default: /* OP_MAX */
+    default: /* CP_EXPR_OP_MAX */
         *r = a > b ? a : b;
         break;
     }
     return E_NONE; /* the operators that cannot go wrong */
 }
 
-/* Applies a unary operator (OP_NEG, OP_PLUS, OP_BNOT, OP_NOT, OP_ABS). */
+/* Applies a unary operator (CP_EXPR_OP_NEG, CP_EXPR_OP_PLUS, CP_EXPR_OP_BNOT, CP_EXPR_OP_NOT,
+ * CP_EXPR_OP_ABS). */
 static inline int un_apply(int op, int64_t a, int64_t *r)
 {
     switch (op) {
-    case OP_NEG:
+    case CP_EXPR_OP_NEG:
         if (a == INT64_MIN)
             return E_OVERFLOW;
         *r = -a;
         return E_NONE;
-    case OP_ABS:
+    case CP_EXPR_OP_ABS:
         if (a == INT64_MIN)
             return E_OVERFLOW;
         *r = a < 0 ? -a : a;
         return E_NONE;
-    case OP_BNOT:
+    case CP_EXPR_OP_BNOT:
         *r = ~a;
         return E_NONE;
-    case OP_NOT:
+    case CP_EXPR_OP_NOT:
         *r = !a;
         return E_NONE;
-    default: /* OP_PLUS */
+    default: /* CP_EXPR_OP_PLUS */
         *r = a;
         return E_NONE;
     }
@@ -214,19 +179,19 @@ static inline int un_apply(int op, int64_t a, int64_t *r)
 typedef struct node {
     uint8_t op;
     uint8_t paren; /* the user wrapped it in parentheses */
-    uint8_t hex;   /* OP_NUM written in hex */
+    uint8_t hex;   /* CP_EXPR_OP_NUM written in hex */
     uint16_t pos;  /* byte offset of the operator, function name, number or name */
     int16_t a, b, c;
-    int64_t value; /* OP_NUM: the number; OP_VAR: 0 i, 1 n, 2 + k parameter k */
+    int64_t value; /* CP_EXPR_OP_NUM: the number; CP_EXPR_OP_VAR: 0 i, 1 n, 2 + k parameter k */
 } node;
 
 /* Stack-machine opcodes: NK per eager binary operator (right operand popped from the stack, i or
  * n, a parameter, a constant), then the others. */
 enum { KS = 0, KV = 1, KP = 2, KK = 3, NK = 4 };
 enum {
-    I_PUSHK = NK * OP_NBIN, /* push imm */
-    I_PUSHV,                /* push imm ? n : i */
-    I_PUSHP,                /* push params[imm] */
+    I_PUSHK = NK * CP_EXPR_OP_NBIN, /* push imm */
+    I_PUSHV,                        /* push imm ? n : i */
+    I_PUSHP,                        /* push params[imm] */
     I_NEG,
     I_BNOT,
     I_NOT,
@@ -602,8 +567,10 @@ static int tok_is(const parser *p, const char *word)
 static int parse_call(parser *p, int op, int nargs, int *out)
 {
     size_t pos = p->tok.pos;
-    const char *fname = op == OP_ABS ? "abs" : op == OP_MIN ? "min" : "max";
-    const char *usage = op == OP_ABS ? "abs(a)" : op == OP_MIN ? "min(a, b)" : "max(a, b)";
+    const char *fname = op == CP_EXPR_OP_ABS ? "abs" : op == CP_EXPR_OP_MIN ? "min" : "max";
+    const char *usage = op == CP_EXPR_OP_ABS   ? "abs(a)"
+                        : op == CP_EXPR_OP_MIN ? "min(a, b)"
+                                               : "max(a, b)";
     CP_TRY(lex(p));
     if (p->tok.type != T_LP)
         return perr(p, pos, "'%s' at position %zu is a function: write %s", fname, pos, usage);
@@ -645,20 +612,20 @@ static int parse_primary(parser *p, int *out)
     cp_expr *e = p->e;
     switch (t.type) {
     case T_NUM:
-        CP_TRY(new_node(p, OP_NUM, t.pos, -1, -1, -1, out));
+        CP_TRY(new_node(p, CP_EXPR_OP_NUM, t.pos, -1, -1, -1, out));
         e->nodes[*out].value = t.value;
         e->nodes[*out].hex = (uint8_t)t.hex;
         return lex(p);
     case T_NAME: {
         if (tok_is(p, "min"))
-            return parse_call(p, OP_MIN, 2, out);
+            return parse_call(p, CP_EXPR_OP_MIN, 2, out);
         if (tok_is(p, "max"))
-            return parse_call(p, OP_MAX, 2, out);
+            return parse_call(p, CP_EXPR_OP_MAX, 2, out);
         if (tok_is(p, "abs"))
-            return parse_call(p, OP_ABS, 1, out);
+            return parse_call(p, CP_EXPR_OP_ABS, 1, out);
         for (size_t j = 0; j < 2 + e->nparams; j++)
             if (tok_is(p, e->names[j])) {
-                CP_TRY(new_node(p, OP_VAR, t.pos, -1, -1, -1, out));
+                CP_TRY(new_node(p, CP_EXPR_OP_VAR, t.pos, -1, -1, -1, out));
                 e->nodes[*out].value = (int64_t)j;
                 return lex(p);
             }
@@ -690,16 +657,16 @@ static int parse_unary(parser *p, int *out)
     int op;
     switch (p->tok.type) {
     case T_MINUS:
-        op = OP_NEG;
+        op = CP_EXPR_OP_NEG;
         break;
     case T_PLUS:
-        op = OP_PLUS;
+        op = CP_EXPR_OP_PLUS;
         break;
     case T_TILDE:
-        op = OP_BNOT;
+        op = CP_EXPR_OP_BNOT;
         break;
     case T_BANG:
-        op = OP_NOT;
+        op = CP_EXPR_OP_NOT;
         break;
     default:
         return parse_primary(p, out);
@@ -721,58 +688,58 @@ static int binop_of(int type, int *op)
 {
     switch (type) {
     case T_LOR:
-        *op = OP_LOR;
+        *op = CP_EXPR_OP_LOR;
         return 0;
     case T_LAND:
-        *op = OP_LAND;
+        *op = CP_EXPR_OP_LAND;
         return 1;
     case T_BAR:
-        *op = OP_BOR;
+        *op = CP_EXPR_OP_BOR;
         return 2;
     case T_CARET:
-        *op = OP_BXOR;
+        *op = CP_EXPR_OP_BXOR;
         return 3;
     case T_AMP:
-        *op = OP_BAND;
+        *op = CP_EXPR_OP_BAND;
         return 4;
     case T_EQ:
-        *op = OP_EQ;
+        *op = CP_EXPR_OP_EQ;
         return 5;
     case T_NE:
-        *op = OP_NE;
+        *op = CP_EXPR_OP_NE;
         return 5;
     case T_LT:
-        *op = OP_LT;
+        *op = CP_EXPR_OP_LT;
         return 6;
     case T_LE:
-        *op = OP_LE;
+        *op = CP_EXPR_OP_LE;
         return 6;
     case T_GT:
-        *op = OP_GT;
+        *op = CP_EXPR_OP_GT;
         return 6;
     case T_GE:
-        *op = OP_GE;
+        *op = CP_EXPR_OP_GE;
         return 6;
     case T_SHL:
-        *op = OP_SHL;
+        *op = CP_EXPR_OP_SHL;
         return 7;
     case T_SHR:
-        *op = OP_SHR;
+        *op = CP_EXPR_OP_SHR;
         return 7;
     case T_PLUS:
-        *op = OP_ADD;
+        *op = CP_EXPR_OP_ADD;
         return 8;
     case T_MINUS:
-        *op = OP_SUB;
+        *op = CP_EXPR_OP_SUB;
         return 8;
     case T_STAR:
-        *op = OP_MUL;
+        *op = CP_EXPR_OP_MUL;
         return 9;
     case T_SLASH:
-        *op = OP_DIV;
+        *op = CP_EXPR_OP_DIV;
         return 9;
     case T_PCT:
-        *op = OP_MOD;
+        *op = CP_EXPR_OP_MOD;
         return 9;
     default:
         return -1;
@@ -819,7 +786,7 @@ static int parse_expr(parser *p, int *out)
     CP_TRY(lex(p));
     CP_TRY(parse_expr(p, &no)); /* parses or ( '?' ... )?, the ternary of the grammar */
     p->depth--;
-    return new_node(p, OP_COND, q, cond, yes, no, out);
+    return new_node(p, CP_EXPR_OP_COND, q, cond, yes, no, out);
 }
 
 /* --- parameter names --------------------------------------------------------------------- */
@@ -911,17 +878,21 @@ static void put_i64(writer *w, int64_t v, int hex)
 
 static int is_unary(int op)
 {
-    return op == OP_NEG || op == OP_PLUS || op == OP_BNOT || op == OP_NOT;
+    return op == CP_EXPR_OP_NEG || op == CP_EXPR_OP_PLUS || op == CP_EXPR_OP_BNOT ||
+           op == CP_EXPR_OP_NOT;
 }
 
 static const char *unary_spelling(int op)
 {
-    return op == OP_NEG ? "-" : op == OP_PLUS ? "+" : op == OP_BNOT ? "~" : "!";
+    return op == CP_EXPR_OP_NEG    ? "-"
+           : op == CP_EXPR_OP_PLUS ? "+"
+           : op == CP_EXPR_OP_BNOT ? "~"
+                                   : "!";
 }
 
 static const char *lazy_spelling(int op)
 {
-    return op == OP_LAND ? "&&" : "||";
+    return op == CP_EXPR_OP_LAND ? "&&" : "||";
 }
 
 /* The names the C form of an expression uses for i, n, the parameters and the functions. */
@@ -932,14 +903,15 @@ typedef struct c_names {
 
 static int is_compare(int op)
 {
-    return op == OP_LT || op == OP_LE || op == OP_GT || op == OP_GE || op == OP_EQ || op == OP_NE;
+    return op == CP_EXPR_OP_LT || op == CP_EXPR_OP_LE || op == CP_EXPR_OP_GT ||
+           op == CP_EXPR_OP_GE || op == CP_EXPR_OP_EQ || op == CP_EXPR_OP_NE;
 }
 
 /* The leaves in C: a number, i, n or a parameter through its format. */
 static void emit_c_leaf(const node *nd, const c_names *cn, writer *w)
 {
     char num[40];
-    if (nd->op == OP_NUM) {
+    if (nd->op == CP_EXPR_OP_NUM) {
         snprintf(num, sizeof num, "(%" PRId64 "LL)", nd->value);
         put(w, num);
         return;
@@ -964,31 +936,32 @@ static void write_tree(const cp_expr *e, int k, const c_names *cn, writer *w)
 {
     const node *nd = &e->nodes[k];
     const char *open = cn ? "(" : "", *close = cn ? ")" : "";
-    if (cn && (nd->op == OP_NUM || nd->op == OP_VAR)) {
+    if (cn && (nd->op == CP_EXPR_OP_NUM || nd->op == CP_EXPR_OP_VAR)) {
         emit_c_leaf(nd, cn, w);
         return;
     }
     if (!cn && nd->paren)
         put(w, "(");
-    if (nd->op == OP_NUM) {
+    if (nd->op == CP_EXPR_OP_NUM) {
         put_i64(w, nd->value, nd->hex);
-    } else if (nd->op == OP_VAR) {
+    } else if (nd->op == CP_EXPR_OP_VAR) {
         put(w, e->names[nd->value]);
     } else if (is_unary(nd->op)) {
         const node *child = &e->nodes[nd->a];
         /* ! gives int in C: cast so that every value is a long long */
-        put(w, cn && nd->op == OP_NOT ? "((long long)" : open);
+        put(w, cn && nd->op == CP_EXPR_OP_NOT ? "((long long)" : open);
         put(w, unary_spelling(nd->op));
-        if (!cn && (nd->op == OP_NEG || nd->op == OP_PLUS) && !child->paren && child->op == nd->op)
+        if (!cn && (nd->op == CP_EXPR_OP_NEG || nd->op == CP_EXPR_OP_PLUS) && !child->paren &&
+            child->op == nd->op)
             put(w, " "); /* "- -i", never "--i" */
         write_tree(e, nd->a, cn, w);
         put(w, close);
-    } else if (nd->op == OP_ABS) {
+    } else if (nd->op == CP_EXPR_OP_ABS) {
         put(w, cn ? cn->func : "");
         put(w, "abs(");
         write_tree(e, nd->a, cn, w);
         put(w, ")");
-    } else if (nd->op == OP_MIN || nd->op == OP_MAX) {
+    } else if (nd->op == CP_EXPR_OP_MIN || nd->op == CP_EXPR_OP_MAX) {
         put(w, cn ? cn->func : "");
         put(w, binop_spelling[nd->op]);
         put(w, "(");
@@ -996,7 +969,7 @@ static void write_tree(const cp_expr *e, int k, const c_names *cn, writer *w)
         put(w, ", ");
         write_tree(e, nd->b, cn, w);
         put(w, ")");
-    } else if (nd->op == OP_COND) {
+    } else if (nd->op == CP_EXPR_OP_COND) {
         put(w, open);
         write_tree(e, nd->a, cn, w);
         put(w, " ? ");
@@ -1006,11 +979,12 @@ static void write_tree(const cp_expr *e, int k, const c_names *cn, writer *w)
         put(w, close);
     } else {
         /* comparisons and && || give int in C: cast so that every value is a long long */
-        int cast = cn && (is_compare(nd->op) || nd->op == OP_LAND || nd->op == OP_LOR);
+        int cast =
+            cn && (is_compare(nd->op) || nd->op == CP_EXPR_OP_LAND || nd->op == CP_EXPR_OP_LOR);
         put(w, cast ? "((long long)(" : open);
         write_tree(e, nd->a, cn, w);
         put(w, " ");
-        put(w, nd->op < OP_NBIN ? binop_spelling[nd->op] : lazy_spelling(nd->op));
+        put(w, nd->op < CP_EXPR_OP_NBIN ? binop_spelling[nd->op] : lazy_spelling(nd->op));
         put(w, " ");
         write_tree(e, nd->b, cn, w);
         put(w, cast ? "))" : close);
@@ -1034,25 +1008,25 @@ static void fold(compiler *c, int k)
     int64_t r = 0;
     int ok = 0;
     switch (nd->op) {
-    case OP_NUM:
+    case CP_EXPR_OP_NUM:
         r = nd->value;
         ok = 1;
         break;
-    case OP_VAR:
+    case CP_EXPR_OP_VAR:
         break;
-    case OP_NEG:
-    case OP_PLUS:
-    case OP_BNOT:
-    case OP_NOT:
-    case OP_ABS:
+    case CP_EXPR_OP_NEG:
+    case CP_EXPR_OP_PLUS:
+    case CP_EXPR_OP_BNOT:
+    case CP_EXPR_OP_NOT:
+    case CP_EXPR_OP_ABS:
         fold(c, nd->a);
         ok = c->is_const[nd->a] && un_apply(nd->op, c->cval[nd->a], &r) == E_NONE;
         break;
-    case OP_LAND:
-    case OP_LOR: {
+    case CP_EXPR_OP_LAND:
+    case CP_EXPR_OP_LOR: {
         fold(c, nd->a);
         fold(c, nd->b);
-        int shortcut = nd->op == OP_LAND ? 0 : 1;
+        int shortcut = nd->op == CP_EXPR_OP_LAND ? 0 : 1;
         if (c->is_const[nd->a] && (c->cval[nd->a] != 0) == shortcut) {
             r = shortcut;
             ok = 1;
@@ -1062,7 +1036,7 @@ static void fold(compiler *c, int k)
         }
         break;
     }
-    case OP_COND:
+    case CP_EXPR_OP_COND:
         fold(c, nd->a);
         fold(c, nd->b);
         fold(c, nd->c);
@@ -1117,36 +1091,36 @@ static void compile(compiler *c, int k)
     }
     int j1, j2;
     switch (nd->op) {
-    case OP_VAR:
+    case CP_EXPR_OP_VAR:
         if (nd->value < 2)
             emit(c, I_PUSHV, nd->pos, nd->value);
         else
             emit(c, I_PUSHP, nd->pos, nd->value - 2);
         return;
-    case OP_PLUS:
+    case CP_EXPR_OP_PLUS:
         compile(c, nd->a);
         return;
-    case OP_NEG:
-    case OP_BNOT:
-    case OP_NOT:
-    case OP_ABS:
+    case CP_EXPR_OP_NEG:
+    case CP_EXPR_OP_BNOT:
+    case CP_EXPR_OP_NOT:
+    case CP_EXPR_OP_ABS:
         compile(c, nd->a);
         emit(c,
-             nd->op == OP_NEG    ? I_NEG
-             : nd->op == OP_BNOT ? I_BNOT
-             : nd->op == OP_NOT  ? I_NOT
-                                 : I_ABS,
+             nd->op == CP_EXPR_OP_NEG    ? I_NEG
+             : nd->op == CP_EXPR_OP_BNOT ? I_BNOT
+             : nd->op == CP_EXPR_OP_NOT  ? I_NOT
+                                         : I_ABS,
              nd->pos, 0);
         return;
-    case OP_LAND:
-    case OP_LOR:
+    case CP_EXPR_OP_LAND:
+    case CP_EXPR_OP_LOR:
         compile(c, nd->a);
-        j1 = emit(c, nd->op == OP_LAND ? I_ANDJ : I_ORJ, nd->pos, 0);
+        j1 = emit(c, nd->op == CP_EXPR_OP_LAND ? I_ANDJ : I_ORJ, nd->pos, 0);
         compile(c, nd->b);
         emit(c, I_BOOL, nd->pos, 0);
         e->code[j1].target = e->ncode;
         return;
-    case OP_COND:
+    case CP_EXPR_OP_COND:
         compile(c, nd->a);
         j1 = emit(c, I_JZPOP, nd->pos, 0);
         compile(c, nd->b);
@@ -1161,13 +1135,13 @@ static void compile(compiler *c, int k)
         if (c->is_const[b]) {
             int64_t v = c->cval[b];
             int lg = log2_exact(v);
-            if (nd->op == OP_DIV && lg >= 1)
+            if (nd->op == CP_EXPR_OP_DIV && lg >= 1)
                 emit(c, I_DIVP2, nd->pos, lg);
-            else if (nd->op == OP_MOD && lg >= 0)
+            else if (nd->op == CP_EXPR_OP_MOD && lg >= 0)
                 emit(c, I_MODP2, nd->pos, v - 1);
             else
                 emit(c, NK * nd->op + KK, nd->pos, v);
-        } else if (e->nodes[b].op == OP_VAR) {
+        } else if (e->nodes[b].op == CP_EXPR_OP_VAR) {
             int64_t var = e->nodes[b].value;
             if (var < 2)
                 emit(c, NK * nd->op + KV, nd->pos, var);
@@ -1321,6 +1295,37 @@ const char *cp_expr_text(const cp_expr *e)
     return e ? e->text : "";
 }
 
+/* --- public API: the tree (cp_expr_tree.h) ------------------------------------------------ */
+
+int cp_expr_tree_root(const cp_expr *e)
+{
+    return e->root;
+}
+
+cp_expr_node cp_expr_tree_node(const cp_expr *e, int k)
+{
+    const node *nd = &e->nodes[k];
+    return (cp_expr_node){nd->op, nd->a, nd->b, nd->c, nd->value, nd->pos};
+}
+
+int cp_expr_tree_apply(int op, int64_t a, int64_t b, int64_t *r)
+{
+    if (op < CP_EXPR_OP_NBIN)
+        return bin_apply(op, a, b, r) == E_NONE;
+    return un_apply(op, a, r) == E_NONE;
+}
+
+const char *cp_expr_tree_spelling(int op)
+{
+    if (op < CP_EXPR_OP_NBIN)
+        return binop_spelling[op];
+    if (op == CP_EXPR_OP_LAND || op == CP_EXPR_OP_LOR)
+        return lazy_spelling(op);
+    if (is_unary(op))
+        return unary_spelling(op);
+    return op == CP_EXPR_OP_ABS ? "abs" : op == CP_EXPR_OP_COND ? "?:" : "";
+}
+
 /* --- public API: evaluation -------------------------------------------------------------- */
 
 /* Formats v for a message, in parentheses when negative: "5", "(-3)". */
@@ -1374,22 +1379,22 @@ CP_EXPR_COLD static int eval_error(const cp_expr *e, const insn *in, int err, in
 /* NK cases per eager binary operator: the right operand from the stack, i or n, a parameter, a
  * constant; then the operator, checked. */
 #define VM_BINOP(name, sym)                                                                        \
-    case NK *OP_##name + KS:                                                                       \
+    case NK *CP_EXPR_OP_##name + KS:                                                               \
         b = acc;                                                                                   \
         a = stack[--sp];                                                                           \
         goto do_##name;                                                                            \
-    case NK *OP_##name + KV:                                                                       \
+    case NK *CP_EXPR_OP_##name + KV:                                                               \
         a = acc;                                                                                   \
         b = in->imm ? n : i;                                                                       \
         goto do_##name;                                                                            \
-    case NK *OP_##name + KP:                                                                       \
+    case NK *CP_EXPR_OP_##name + KP:                                                               \
         a = acc;                                                                                   \
         b = params[in->imm];                                                                       \
         goto do_##name;                                                                            \
-    case NK *OP_##name + KK:                                                                       \
+    case NK *CP_EXPR_OP_##name + KK:                                                               \
         a = acc;                                                                                   \
         b = in->imm;                                                                               \
-        do_##name : if ((err = bin_apply(OP_##name, a, b, &r)) != E_NONE) goto fail;               \
+        do_##name : if ((err = bin_apply(CP_EXPR_OP_##name, a, b, &r)) != E_NONE) goto fail;       \
         acc = r;                                                                                   \
         break;
 

@@ -686,6 +686,7 @@ static const cp_family_desc cp_families[CP_FAMILY_COUNT] = {
                     .iteration_step = cp_model_no_iteration_step,
                     .footprint = cp_model_expr_footprint,
                     .validate = cp_model_expr_validate,
+                    .prove = cp_model_expr_prove,
                     .thread_by_thread = 1,
                 },
         },

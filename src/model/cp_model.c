@@ -6,6 +6,7 @@
 
 #include <inttypes.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -186,7 +187,7 @@ static void cp_model_totals(cp_prediction *out)
     }
 }
 
-static uint64_t cp_gcd(uint64_t a, uint64_t b)
+uint64_t cp_model_gcd(uint64_t a, uint64_t b)
 {
     while (b) {
         uint64_t t = a % b;
@@ -194,6 +195,54 @@ static uint64_t cp_gcd(uint64_t a, uint64_t b)
         b = t;
     }
     return a;
+}
+
+/* Counts one item (an iteration of a warp's instruction, or a warp) into acc. */
+typedef void cp_model_item_fn(const void *arg, uint64_t item, cp_counts *acc);
+
+/* Counts the items [0, total) into acc, where each of the items [0, regular) costs what the one
+ * `period` items later costs: one period is counted and scaled (the first regular % period of
+ * it once more), the items from `regular` on one by one. */
+static void cp_model_count_periodic(uint64_t total, uint64_t regular, uint64_t period,
+                                    cp_model_item_fn *item, const void *arg, cp_counts *acc)
+{
+    uint64_t direct = regular < period ? regular : period;
+    uint64_t rest = regular % period;
+    cp_counts first_rest, one_period;
+    memset(&first_rest, 0, sizeof first_rest);
+    memset(&one_period, 0, sizeof one_period);
+    for (uint64_t t = 0; t < direct; t++) {
+        if (regular >= period && t == rest)
+            first_rest = one_period;
+        item(arg, t, &one_period);
+    }
+    if (regular < period) {
+        cp_counts_add_scaled(acc, &one_period, 1);
+    } else {
+        cp_counts_add_scaled(acc, &one_period, regular / period);
+        cp_counts_add_scaled(acc, &first_rest, 1);
+    }
+    for (uint64_t t = regular; t < total; t++)
+        item(arg, t, acc);
+}
+
+/* One instruction of one warp of an access, or (ins unused) every instruction of each warp. */
+typedef struct cp_model_item_job {
+    const cp_family_model *fm;
+    const cp_config *c;
+    size_t a;
+    const cp_access_prediction *ap;
+    uint32_t ins;
+    uint64_t warp;
+} cp_model_item_job;
+
+static void cp_model_iteration_item(const void *arg, uint64_t t, cp_counts *acc)
+{
+    const cp_model_item_job *j = arg;
+    cp_warp_lanes w;
+    w.lane_bytes = j->ap->lane_bytes;
+    w.active_mask = j->fm->lanes(j->c, j->a, j->ins, j->warp, t, w.addr);
+    cp_model_count(j->ap->space, &w, acc);
 }
 
 /* Counts of one warp over all iterations of one instruction. Costs do not change when every
@@ -204,34 +253,40 @@ static void cp_model_warp_iterations(const cp_family_model *fm, const cp_config 
                                      uint32_t ins, uint64_t warp, const cp_access_prediction *ap,
                                      cp_counts *acc)
 {
-    uint64_t iterations = ap->iterations;
-    uint32_t lane_bytes = ap->lane_bytes;
-    uint64_t regular = fm->regular_iterations ? fm->regular_iterations(c, a) : iterations;
+    uint64_t regular = fm->regular_iterations ? fm->regular_iterations(c, a) : ap->iterations;
     uint64_t step = fm->iteration_step(c, a) % CP_LINE_BYTES;
-    uint64_t period = CP_LINE_BYTES / cp_gcd(step, CP_LINE_BYTES);
-    uint64_t direct = regular < period ? regular : period;
-    uint64_t rest = regular % period;
-    cp_counts first_rest, one_period;
-    memset(&first_rest, 0, sizeof first_rest);
-    memset(&one_period, 0, sizeof one_period);
-    cp_warp_lanes w;
-    w.lane_bytes = lane_bytes;
-    for (uint64_t t = 0; t < direct; t++) {
-        if (regular >= period && t == rest)
-            first_rest = one_period;
-        w.active_mask = fm->lanes(c, a, ins, warp, t, w.addr);
-        cp_model_count(ap->space, &w, &one_period);
+    uint64_t period = CP_LINE_BYTES / cp_model_gcd(step, CP_LINE_BYTES);
+    cp_model_item_job j = {fm, c, a, ap, ins, warp};
+    cp_model_count_periodic(ap->iterations, regular, period, cp_model_iteration_item, &j, acc);
+}
+
+static void cp_model_warp_item(const void *arg, uint64_t warp, cp_counts *acc)
+{
+    const cp_model_item_job *j = arg;
+    for (uint32_t ins = 0; ins < j->ap->instructions; ins++)
+        cp_model_warp_iterations(j->fm, j->c, j->a, ins, warp, j->ap, acc);
+}
+
+/* 1 when the environment asks for every thread to be evaluated, whatever a family proves
+ * (COALPROBE_MODEL_WALK=1: the tests and bench/ compare both ways). */
+static int cp_model_walk_forced(void)
+{
+    const char *v = getenv("COALPROBE_MODEL_WALK");
+    return v && strcmp(v, "1") == 0;
+}
+
+/* What the family proves of c (out->period 0: nothing, and nothing when the walk is forced). */
+static void cp_model_prove(const cp_family_model *fm, const cp_config *c, cp_model_proof *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!fm->prove)
+        return;
+    if (cp_model_walk_forced()) {
+        snprintf(out->why, sizeof out->why,
+                 "every thread evaluated: COALPROBE_MODEL_WALK=1 forces the walk");
+        return;
     }
-    if (regular < period) {
-        cp_counts_add_scaled(acc, &one_period, 1);
-    } else {
-        cp_counts_add_scaled(acc, &one_period, regular / period);
-        cp_counts_add_scaled(acc, &first_rest, 1);
-    }
-    for (uint64_t t = regular; t < iterations; t++) {
-        w.active_mask = fm->lanes(c, a, ins, warp, t, w.addr);
-        cp_model_count(ap->space, &w, acc);
-    }
+    fm->prove(c, out);
 }
 
 /* Threads of the grid per chunk of the parallel check, warps per chunk of the parallel count
@@ -294,8 +349,10 @@ int cp_model_validate(const cp_config *c, cp_status *st)
 {
     const cp_family_model *fm;
     cp_prediction p;
+    cp_model_proof proof;
     CP_TRY(cp_model_family_describe(c, &p, &fm, st));
-    return cp_model_check(fm, c, p.threads, st);
+    cp_model_prove(fm, c, &proof);
+    return proof.period ? CP_EXIT_OK : cp_model_check(fm, c, p.threads, st);
 }
 
 /* Counting the warps of one access one by one: each worker adds into its own counts (summed in
@@ -402,15 +459,34 @@ int cp_model_describe(const cp_config *c, cp_prediction *out, cp_status *st)
     return cp_model_family_describe(c, out, &fm, st);
 }
 
+/* Counts access a, whose warps have no classes, from a proved period: one period of warps, the
+ * warps from proof->regular on one by one; its footprint is the proof's. */
+static void cp_model_count_period(const cp_family_model *fm, const cp_config *c, size_t a,
+                                  cp_access_prediction *ap, uint64_t warps,
+                                  const cp_model_proof *proof)
+{
+    cp_model_item_job j = {fm, c, a, ap, 0, 0};
+    cp_model_count_periodic(warps, proof->regular, proof->period, cp_model_warp_item, &j,
+                            &ap->counts);
+    ap->counts.footprint_sectors = proof->footprint[a];
+}
+
 int cp_model_predict(const cp_config *c, cp_prediction *out, cp_status *st)
 {
     const cp_family_model *fm;
+    cp_model_proof proof;
     CP_TRY(cp_model_family_describe(c, out, &fm, st));
-    CP_TRY(cp_model_check(fm, c, out->threads, st));
+    cp_model_prove(fm, c, &proof);
+    if (!proof.period)
+        CP_TRY(cp_model_check(fm, c, out->threads, st));
     cp_warp_class classes[CP_MODEL_MAX_CLASSES];
     for (size_t a = 0; a < out->naccesses; a++) {
         cp_access_prediction *ap = &out->accesses[a];
         size_t nclasses = fm->classes(c, a, classes);
+        if (nclasses == CP_MODEL_EVERY_WARP && proof.period) {
+            cp_model_count_period(fm, c, a, ap, out->warps, &proof);
+            continue;
+        }
         if (nclasses == CP_MODEL_EVERY_WARP) { /* no structure to exploit: every warp */
             unsigned workers = cp_parallel_workers(out->warps, CP_MODEL_WARP_GRAIN);
             CP_TRY(cp_model_count_every_warp(fm, c, a, ap, out->warps, workers, 0, st));
@@ -439,6 +515,10 @@ int cp_model_predict(const cp_config *c, cp_prediction *out, cp_status *st)
 static int cp_model_one_by_one(const cp_family_model *fm, const cp_config *c,
                                const cp_prediction *p)
 {
+    cp_model_proof proof;
+    cp_model_prove(fm, c, &proof);
+    if (proof.period)
+        return 0;
     if (fm->validate)
         return 1;
     cp_warp_class classes[CP_MODEL_MAX_CLASSES];
@@ -527,6 +607,19 @@ void cp_model_estimate(const cp_config *configs, size_t n, cp_model_cost *out)
     out->seconds = per_thread > 0 ? per_thread * spread : 0;
 }
 
+int cp_model_counting(const cp_config *c, char *buf, size_t len)
+{
+    const cp_family_model *fm = cp_model_family_of(c);
+    cp_model_proof proof;
+    if (len)
+        buf[0] = '\0';
+    if (!fm || !fm->prove)
+        return 0;
+    cp_model_prove(fm, c, &proof);
+    snprintf(buf, len, "%s", proof.why);
+    return 1;
+}
+
 int cp_model_predict_exact(const cp_config *c, uint64_t max_lane_visits, cp_prediction *out,
                            cp_status *st)
 {
@@ -610,7 +703,7 @@ uint64_t cp_model_monotone_footprint(uint64_t n, uint64_t S, uint64_t O, uint64_
         return 0;
     /* The sectors of element i + P are those of element i moved by P*S/32 sectors, so the
      * number of new sectors per element repeats with period P from element 1 on. */
-    uint64_t P = CP_SECTOR_BYTES / cp_gcd(S % CP_SECTOR_BYTES, CP_SECTOR_BYTES);
+    uint64_t P = CP_SECTOR_BYTES / cp_model_gcd(S % CP_SECTOR_BYTES, CP_SECTOR_BYTES);
     uint64_t total = 0, prev_hi = 0, period_sum = 0;
     uint64_t direct = n < 2 * P ? n : 2 * P + (n - P) % P;
     for (uint64_t i = 0; i < direct; i++) {

@@ -145,10 +145,21 @@ int cp_model_validate(const cp_config *c, cp_status *st);
 /* Predicts with the fast path (each class of identical warps counted once); exact. Accesses
  * with no such classes (a gather, a user's expression) are counted warp by warp, and a user's
  * expression is checked thread by thread first: both spread over the CPUs (cp_parallel_threads,
- * src/base/cp_parallel.h) for large grids, with the same result as on one. A cancellation
- * (cp_parallel_cancel, from a signal) stops those loops within a chunk of 64K threads per CPU
- * thread: CP_EXIT_RUNTIME, no prediction. */
+ * src/base/cp_parallel.h) for large grids, with the same result as on one. A user's expression
+ * whose period the model proves (cp_model_counting) is neither: one period of warps is counted
+ * and scaled. A cancellation (cp_parallel_cancel, from a signal) stops those loops within a
+ * chunk of 64K threads per CPU thread: CP_EXIT_RUNTIME, no prediction. */
 int cp_model_predict(const cp_config *c, cp_prediction *out, cp_status *st);
+
+/* Bytes of the note cp_model_counting writes. */
+#define CP_MODEL_WHY_BYTES 320
+
+/* How cp_model_predict counts c, for --verbose: for a family that may evaluate threads one by
+ * one (a user's expression), the period of warps it proved, with its rule, or why it proved
+ * none and evaluates every thread, into buf (len bytes); 0 and "" for the other families. The
+ * environment variable COALPROBE_MODEL_WALK=1 makes it evaluate every thread whatever is proved
+ * (the tests and bench/expr_period.sh compare the two). */
+int cp_model_counting(const cp_config *c, char *buf, size_t len);
 
 /* Predicts by enumerating every instruction of every warp; exact and slow (tests compare it
  * with cp_model_predict). Refuses configurations over `max_lane_visits` lane evaluations. */

@@ -54,6 +54,22 @@ typedef uint64_t cp_model_regular_iterations_fn(const cp_config *c, size_t a);
 typedef int cp_model_validate_fn(const cp_config *c, uint64_t begin, uint64_t end, uint64_t *failed,
                                  cp_status *st);
 
+/* What a family proves of a configuration by analysis, so that the engine need not evaluate
+ * every thread (a user's expression with a period: cp_model_expr.c). */
+typedef struct cp_model_proof {
+    /* warps: validate passes on every thread, and in each access counted warp by warp (classes
+     * CP_MODEL_EVERY_WARP) warps w and w + period cost the same while both are below `regular`;
+     * the engine counts one period, scales it and counts the warps from `regular` on one by one.
+     * 0 when nothing is proved: the engine checks and counts every thread. */
+    uint64_t period;
+    uint64_t regular;
+    uint64_t footprint[CP_MODEL_MAX_ACCESSES]; /* of those accesses, when period is set */
+    char why[CP_MODEL_WHY_BYTES]; /* the period and its rule, or why there is none (for -v) */
+} cp_model_proof;
+
+/* Fills out with what the family proves of c (out->period 0: nothing). */
+typedef void cp_model_prove_fn(const cp_config *c, cp_model_proof *out);
+
 /* A family's model: its hooks, written in its entry of the family table (cp_family.c). */
 typedef struct cp_family_model {
     cp_model_describe_fn *describe;
@@ -63,6 +79,7 @@ typedef struct cp_family_model {
     cp_model_footprint_fn *footprint;
     cp_model_regular_iterations_fn *regular_iterations; /* NULL: every iteration is regular */
     cp_model_validate_fn *validate;                     /* NULL: nothing to check */
+    cp_model_prove_fn *prove;                           /* NULL: nothing proved */
     /* 1 when `classes` may answer CP_MODEL_EVERY_WARP or `validate` checks every thread: the
      * family's configurations may be evaluated thread by thread, and cp_model_estimate looks at
      * them (at no others: a sweep of a million GEMMs costs it nothing). */
@@ -119,6 +136,7 @@ cp_model_lanes_fn cp_model_expr_lanes;
 cp_model_classes_fn cp_model_expr_classes;
 cp_model_footprint_fn cp_model_expr_footprint;
 cp_model_validate_fn cp_model_expr_validate;
+cp_model_prove_fn cp_model_expr_prove;
 
 /* readonly */
 cp_model_describe_fn cp_model_readonly_describe;
@@ -206,6 +224,9 @@ cp_model_linear_lanes(const cp_config *c, size_t a, uint64_t w, uint64_t element
  * partial warp. Exact when a full warp's addresses move by a multiple of 128 bytes from one
  * warp to the next. */
 size_t cp_model_linear_classes(uint64_t threads, cp_warp_class classes[CP_MODEL_MAX_CLASSES]);
+
+/* The greatest common divisor of a and b (gcd(0, b) = b). */
+uint64_t cp_model_gcd(uint64_t a, uint64_t b);
 
 /* The iteration_step of a family whose accesses do not move from one iteration to the next. */
 cp_model_iteration_step_fn cp_model_no_iteration_step;

@@ -1,14 +1,15 @@
 #!/bin/sh
 # model_notice.sh: a model run that will take long says so on stderr before it starts, though
-# stderr is a file here and not a terminal: 16 configurations of 4G GPU threads each, every
-# thread evaluated (minutes even on many cores). Once the notice is there, two SIGTERMs stop
+# stderr is a file here and not a terminal: 16 configurations of 4G GPU threads each of an
+# expression with no period the model could count instead, every thread evaluated (minutes even
+# on many cores). Once the notice is there, two SIGTERMs stop
 # the run at once (exit 143) and no file is left behind.
 # usage: model_notice.sh PATH/TO/coalprobe
 . "$(dirname "$0")/common.sh"
 bin=${1:?usage: model_notice.sh PATH/TO/coalprobe}
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-"$bin" expr --index '(i * s) % n' --param s=1..16 --size 16G --model --format csv \
+"$bin" expr --index '(i ^ (i >> s)) % n' --param s=1..16 --size 16G --model --format csv \
     -o "$dir/r.csv" 2> "$dir/err" &
 pid=$!
 i=0

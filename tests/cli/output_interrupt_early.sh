@@ -47,7 +47,7 @@ run_and_signal() {
     bad "the reference run failed"
 cp existing.json before.json
 sig=TERM
-run_and_signal "$bin" expr --model --size 2G --index '(i*s) % n' --param s=1..3 --format json \
+run_and_signal "$bin" expr --model --size 2G --index '(i ^ (i >> s)) % n' --param s=1..3 --format json \
     -o existing.json
 [ $rc -eq 143 ] || bad "SIGTERM: exit $rc, expected 143: $(cat err.txt)"
 grep -q "^coalprobe: interrupted by SIGTERM before any configuration finished (0 of 3): nothing was written, and 'existing.json' is left as it was$" err.txt ||
@@ -57,7 +57,7 @@ cmp -s before.json existing.json || bad "SIGTERM: existing.json changed"
 
 # SIGINT in a single 16G configuration (minutes of model time) written to stdout
 sig=INT
-run_and_signal "$bin" expr --model --size 16G --index '(i * 3) % n' --format csv
+run_and_signal "$bin" expr --model --size 16G --index '(i ^ (i >> 3)) % n' --format csv
 [ $rc -eq 130 ] || bad "SIGINT: exit $rc, expected 130: $(cat err.txt)"
 grep -q "^coalprobe: interrupted by SIGINT before any configuration finished (0 of 1): nothing was written$" err.txt ||
     bad "SIGINT: $(cat err.txt)"

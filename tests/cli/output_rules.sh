@@ -78,7 +78,7 @@ no_temps links
 
 # a directory: refused before any work (this model run alone would take minutes)
 mkdir adir
-timeout 60 "$bin" expr --index i --size 16G --model -o adir > /dev/null 2> err.txt
+timeout 60 "$bin" expr --index 'i ^ (i >> 1)' --size 16G --model -o adir > /dev/null 2> err.txt
 rc=$?
 [ $rc -eq 1 ] || bad "directory: exit $rc, expected 1 (124: the model ran first)"
 grep -q "^coalprobe: cannot write 'adir': it is a directory" err.txt || bad "directory: $(cat err.txt)"

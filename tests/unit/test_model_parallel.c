@@ -3,7 +3,10 @@
  * user expressions and gathers large enough for several workers identical, byte for byte, on
  * 1, 3, 4 and 7 threads and equal to the enumeration of every warp; the first thread that fails
  * an expression's check named as a check in order names it; the estimate of a long run; a
- * cancellation (a signal) that stops the loops and the prediction within a chunk per worker. */
+ * cancellation (a signal) that stops the loops and the prediction within a chunk per worker.
+ * The walk over every thread is what this tests, so COALPROBE_MODEL_WALK=1 forces it where the
+ * model would count an expression's period instead (test_model_period.c tests that). */
+#define _POSIX_C_SOURCE 200809L /* setenv, unsetenv */
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -215,6 +218,11 @@ static void test_estimate(void)
     cp_model_estimate(&configs[2], 1, &cost);
     CHECK(cost.cpu_threads == 1 && cost.seconds > 0);
     cp_parallel_set_threads(0);
+    /* counted over a period of warps, not thread by thread: not in the estimate */
+    unsetenv("COALPROBE_MODEL_WALK");
+    cp_model_estimate(configs, 3, &cost);
+    CHECK(cost.configs == 0 && cost.threads == 0 && cost.seconds == 0);
+    setenv("COALPROBE_MODEL_WALK", "1", 1);
     cp_expr_free(bad);
     cp_expr_free(e);
 }
@@ -287,6 +295,7 @@ static void test_cancel(void)
 
 int main(void)
 {
+    setenv("COALPROBE_MODEL_WALK", "1", 1);
     test_parallel_for();
     test_threads_agree();
     test_first_failure();
