@@ -521,8 +521,9 @@ static void an_bits_moving(analysis *an, int k, int op, const info *u, const inf
     wide top = ((wide)1 << bits) - 1;
     if (!an_require(an, k, u->p, u->q, top + 1))
         return;
-    if (op == CP_EXPR_OP_BAND)
-        an_lin(an, k, low ? 0 : u->p, u->q, low ? r_make(0, w_min(u->r.hi, v->r.hi)) : u->r);
+    if (op == CP_EXPR_OP_BAND) /* a high mask clears u's low bits: 0 up to u, not u's range */
+        an_lin(an, k, low ? 0 : u->p, u->q,
+               low ? r_make(0, w_min(u->r.hi, v->r.hi)) : r_make(0, u->r.hi));
     else if (op == CP_EXPR_OP_BOR)
         an_lin(an, k, low ? u->p : 0, u->q, low ? r_make(0, u->r.hi + top) : r_make(-top - 1, -1));
     else
