@@ -4,6 +4,7 @@
  * inverse of cp_report_json.c; values the document leaves out (an older coalprobe's report) are
  * unknown (NAN) or 0, as in a run that did not measure them. */
 #include "cp_report.h"
+#include "cp_show.h" /* cp_show_at: a value by its dotted path */
 
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -15,26 +16,10 @@
 
 /* ---- values by their path ------------------------------------------------------------------ */
 
-/* The member at a dotted path ("time_s.median") under o; NULL when one step is missing. */
-static const cJSON *cp_rl_at(const cJSON *o, const char *path)
-{
-    char key[64];
-    while (o && *path) {
-        size_t len = strcspn(path, ".");
-        if (len >= sizeof key)
-            return NULL;
-        memcpy(key, path, len);
-        key[len] = '\0';
-        o = cJSON_IsObject(o) ? cJSON_GetObjectItemCaseSensitive(o, key) : NULL;
-        path += len + (path[len] == '.');
-    }
-    return o;
-}
-
 /* A number, NAN when missing or null. */
 static double cp_rl_num(const cJSON *o, const char *path)
 {
-    const cJSON *v = cp_rl_at(o, path);
+    const cJSON *v = cp_show_at(o, path);
     return cJSON_IsNumber(v) ? v->valuedouble : NAN;
 }
 
@@ -48,7 +33,7 @@ static uint64_t cp_rl_u64(const cJSON *o, const char *path)
 /* A string, NULL when missing or null. */
 static const char *cp_rl_str(const cJSON *o, const char *path)
 {
-    const cJSON *v = cp_rl_at(o, path);
+    const cJSON *v = cp_show_at(o, path);
     return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
@@ -283,16 +268,16 @@ static int cp_rl_predicted(cp_report_loaded *r, size_t row, const cJSON *o, cp_p
     p->modelled = 1;
     p->threads = cp_rl_u64(o, "threads");
     p->warps = cp_rl_u64(o, "warps");
-    p->load = cp_rl_counts(cp_rl_at(o, "load"));
-    p->store = cp_rl_counts(cp_rl_at(o, "store"));
-    p->tma_load = cp_rl_counts(cp_rl_at(o, "tma_load"));
-    p->shared_modelled = cJSON_IsObject(cp_rl_at(o, "shared_load"));
-    p->shared_exact = cJSON_IsTrue(cp_rl_at(o, "shared_exact"));
-    p->shared_load = cp_rl_counts(cp_rl_at(o, "shared_load"));
-    p->shared_store = cp_rl_counts(cp_rl_at(o, "shared_store"));
+    p->load = cp_rl_counts(cp_show_at(o, "load"));
+    p->store = cp_rl_counts(cp_show_at(o, "store"));
+    p->tma_load = cp_rl_counts(cp_show_at(o, "tma_load"));
+    p->shared_modelled = cJSON_IsObject(cp_show_at(o, "shared_load"));
+    p->shared_exact = cJSON_IsTrue(cp_show_at(o, "shared_exact"));
+    p->shared_load = cp_rl_counts(cp_show_at(o, "shared_load"));
+    p->shared_store = cp_rl_counts(cp_show_at(o, "shared_store"));
     cp_rl_regime(o, p);
     const cJSON *a;
-    cJSON_ArrayForEach(a, cp_rl_at(o, "accesses"))
+    cJSON_ArrayForEach(a, cp_show_at(o, "accesses"))
     {
         if (p->naccesses == CP_MODEL_MAX_ACCESSES)
             return cp_rl_bad(r, row, "predicted.accesses: more than this coalprobe models", st);
@@ -306,7 +291,7 @@ static int cp_rl_predicted(cp_report_loaded *r, size_t row, const cJSON *o, cp_p
         x->instructions = (uint32_t)cp_rl_u64(a, "instructions");
         x->iterations = cp_rl_u64(a, "iterations");
         x->buffer_bytes = cp_rl_u64(a, "buffer_bytes");
-        x->strided = cJSON_IsTrue(cp_rl_at(a, "strided"));
+        x->strided = cJSON_IsTrue(cp_show_at(a, "strided"));
         x->counts = cp_rl_counts(a);
     }
     return CP_EXIT_OK;
@@ -412,16 +397,16 @@ static int cp_rl_measured(cp_report_loaded *r, const cJSON *row, const cJSON *o,
     m->time_min_s = cp_rl_num(o, "time_s.min");
     m->time_max_s = cp_rl_num(o, "time_s.max");
     m->noise = cp_rl_num(o, "noise"); /* absent before the stopping rule: NAN, not noisy */
-    m->noisy = cJSON_IsTrue(cp_rl_at(o, "noisy"));
+    m->noisy = cJSON_IsTrue(cp_show_at(o, "noisy"));
     m->useful_bytes = cp_rl_num(o, "useful_bytes");
     m->useful_bytes_per_s = cp_rl_num(o, "useful_bytes_per_s");
     m->dram_bytes_per_s = cp_rl_num(o, "dram_bytes_per_s");
     m->pct_of_peak = cp_rl_num(o, "pct_of_peak");
-    m->verified = cJSON_IsTrue(cp_rl_at(o, "verified"));
+    m->verified = cJSON_IsTrue(cp_show_at(o, "verified"));
     m->flop_per_s = cp_rl_num(o, "flop_per_s");
     m->pct_of_cublas = cp_rl_num(o, "pct_of_cublas");
     m->rel_error = cp_rl_num(o, "rel_error_vs_cublas");
-    const cJSON *c = cp_rl_at(o, "counters");
+    const cJSON *c = cp_show_at(o, "counters");
     const char *status = cp_rl_str(c, "status");
     m->counters_status = !status                          ? CP_COUNTERS_NOT_RUN
                          : strcmp(status, "ok") == 0      ? CP_COUNTERS_OK
@@ -429,8 +414,8 @@ static int cp_rl_measured(cp_report_loaded *r, const cJSON *row, const cJSON *o,
                                                           : CP_COUNTERS_NOT_RUN;
     cp_rl_copy(m->counters_reason, sizeof m->counters_reason, cp_rl_str(c, "reason"));
     cp_rl_counter_values(c, &m->counters);
-    CP_TRY(cp_rl_gaps(r, cp_rl_at(c, "unavailable"), m, st));
-    const cJSON *match = cp_rl_at(o, "match");
+    CP_TRY(cp_rl_gaps(r, cp_show_at(c, "unavailable"), m, st));
+    const cJSON *match = cp_show_at(o, "match");
     m->counts_match = cJSON_IsTrue(match) ? 1 : cJSON_IsFalse(match) ? 0 : -1;
     cp_rl_resources(o, r->report.device, &m->resources);
     cp_rl_copy(m->load_opcode, sizeof m->load_opcode, cp_rl_str(o, "load_opcode"));
@@ -511,7 +496,7 @@ int cp_report_load(const cJSON *doc, const char *path, cp_report_loaded *r, cp_s
     }
     r->report.tool_version = cp_rl_str(doc, "tool.version");
     r->report.command = cp_rl_str(doc, "command");
-    r->report.incomplete = cJSON_IsTrue(cp_rl_at(doc, "incomplete"));
+    r->report.incomplete = cJSON_IsTrue(cp_show_at(doc, "incomplete"));
     r->report.rows = r->rows;
     size_t i = 0;
     const cJSON *o;

@@ -4,6 +4,7 @@
  * variant ladder, as bars in the family's order), the others as series sorted by value; a panel per
  * metric, its unit in the y axis title; the model hollow and the measurement filled. */
 #include "cp_report.h"
+#include "cp_show.h" /* cp_show_at: a value by its dotted path */
 #include "cp_report_util.h"
 
 #include <cjson/cJSON.h>
@@ -126,26 +127,10 @@ typedef struct cp_vl_keys {
 
 /* ---- reading the JSON rows ---------------------------------------------------------------- */
 
-/* The item at a dotted path from o ("measured.counters.load.efficiency"), NULL when missing. */
-static const cJSON *cp_vl_item(const cJSON *o, const char *path)
-{
-    char key[64];
-    while (o && *path) {
-        size_t len = strcspn(path, ".");
-        if (len >= sizeof key)
-            return NULL;
-        memcpy(key, path, len);
-        key[len] = '\0';
-        o = cJSON_GetObjectItemCaseSensitive(o, key);
-        path += len + (path[len] == '.');
-    }
-    return o;
-}
-
 /* The number at path, NAN when missing, null or not a number. */
 static double cp_vl_number(const cJSON *o, const char *path)
 {
-    const cJSON *v = path ? cp_vl_item(o, path) : NULL;
+    const cJSON *v = path ? cp_show_at(o, path) : NULL;
     return cJSON_IsNumber(v) ? v->valuedouble : NAN;
 }
 
