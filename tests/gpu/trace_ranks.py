@@ -5,6 +5,7 @@ counted like any other, per-rank totals that add up to the program's, and the sa
 the raw directory merged again with --from-raw.
 
 usage: trace_ranks.py PATH/TO/coalprobe [OUTDIR]
+COALPROBE_TEST_RANKS_TIMEOUT: the seconds the traced job may take (default 240).
 Exit status: 0 passed, 1 failed, 77 skipped (fewer than two GPUs, no PyTorch or no torchrun).
 """
 import json
@@ -58,6 +59,44 @@ def check_report(report, check, what):
     return ranks
 
 
+def workers():
+    """The pids of the job's workers: torchrun starts each in a session of its own, outside the
+    group."""
+    found = []
+    for pid in [int(d) for d in os.listdir("/proc") if d.isdigit()]:
+        try:
+            args = open("/proc/%d/cmdline" % pid, "rb").read()
+        except OSError:
+            continue
+        if PROGRAM.encode() in args and b"torchrun" not in args:
+            found.append(pid)
+    return found
+
+
+def where_stuck(pgid):
+    """Prints what the processes of a job that does not end are doing: each one's state and kernel
+    wait channel, the GPUs' use, and each worker's Python stacks (bench/trace_ranks.py registers
+    faulthandler on SIGUSR1; its dump lands in the job's stderr)."""
+    pids = workers()
+    ps = subprocess.run(["ps", "-o", "pid,ppid,stat,etime,wchan:30,args", "-g", str(pgid)]
+                        + sum([["-p", str(p)] for p in pids], []), capture_output=True, text=True)
+    print(ps.stdout)
+    smi = subprocess.run(["nvidia-smi", "--query-gpu=index,utilization.gpu,memory.used",
+                          "--format=csv"], capture_output=True, text=True)
+    print(smi.stdout)
+    for pid in pids:
+        os.kill(pid, signal.SIGUSR1)
+
+
+def kill_workers():
+    """Kills what is left of the job's workers."""
+    for pid in workers():
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+
+
 def run_group(cmd, env, seconds):
     """Runs cmd in a process group of its own, output in temporary files; None (after killing the
     whole group and printing the tail of its stderr) when it has not ended in `seconds`."""
@@ -66,7 +105,9 @@ def run_group(cmd, env, seconds):
         try:
             rc = proc.wait(timeout=seconds)
         except subprocess.TimeoutExpired:
+            where_stuck(proc.pid)
             os.killpg(proc.pid, signal.SIGKILL)
+            kill_workers()
             proc.wait()
             err.seek(0)
             print("%s did not end in %d s; its stderr ends:\n%s" % (" ".join(cmd[:4]), seconds,
@@ -109,14 +150,15 @@ def main():
         cmd = [coalprobe, "trace", "--format", "json", "-o", out, "--raw-dir", raw, "--",
                "torchrun", "--standalone", "--nproc-per-node", "2", PROGRAM, str(ITERS)]
         env["NCCL_DEBUG"] = "WARN"
-        p = run_group(cmd, env, 240)
+        seconds = int(os.environ.get("COALPROBE_TEST_RANKS_TIMEOUT", "240"))
+        p = run_group(cmd, env, seconds)
         if p is None:
             # what there is to see of a job that did not end: the raw files so far
             for f in sorted(os.listdir(raw)) if os.path.isdir(raw) else []:
                 path = os.path.join(raw, f)
                 print("    %s: %d bytes; last lines: %s" % (f, os.path.getsize(path),
                       open(path, errors="replace").read()[-400:].splitlines()[-3:]))
-            check(False, "coalprobe trace -- torchrun ends within 240 s")
+            check(False, "coalprobe trace -- torchrun ends within %d s" % seconds)
             print("%d failed" % len(failures))
             return 1
         check(p.returncode == 0, "coalprobe trace -- torchrun exit 0 (got %d: %s)" % (p.returncode, p.stderr[-1500:]))
