@@ -561,9 +561,9 @@ static int cp_app_measure(const cp_backend *backend, void *state, const cp_confi
     }
     if (counters_refused)
         fprintf(stderr,
-                "coalprobe: warning: hardware counters unavailable: %s\nhint: %s\n"
+                "coalprobe: warning: hardware counters unavailable: %s%s%s\n"
                 "coalprobe: the rows carry timings only\n",
-                refusal->message, refusal->hint);
+                refusal->message, refusal->hint[0] ? "\nhint: " : "", refusal->hint);
     cp_app_note_device(dev, meas, *done);
     return CP_EXIT_OK;
 }

@@ -474,9 +474,10 @@ static void cp_devices_settle(cp_devices *d, size_t *done)
         }
         if (w->refusal.code != CP_EXIT_OK && !w->failed)
             fprintf(stderr,
-                    "coalprobe: warning: hardware counters unavailable on GPU %d: %s\nhint: %s\n"
+                    "coalprobe: warning: hardware counters unavailable on GPU %d: %s%s%s\n"
                     "coalprobe: its rows carry timings only\n",
-                    w->info.index, w->refusal.message, w->refusal.hint);
+                    w->info.index, w->refusal.message, w->refusal.hint[0] ? "\nhint: " : "",
+                    w->refusal.hint);
         if (w->beyond)
             fprintf(stderr,
                     "coalprobe: note: %zu configurations beyond GPU %d (%s, sm_%d%d) were "

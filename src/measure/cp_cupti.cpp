@@ -280,6 +280,13 @@ bool refusal_text(CUptiResult r, const char **cause, const char **fix)
                "(libcupti loads libnvperf by bare name, which ignores RUNPATH), or add that "
                "directory to LD_LIBRARY_PATH";
         return true;
+    case CUPTI_ERROR_HARDWARE_BUSY:
+        *cause = "another process holds this GPU's counters (Nsight Compute, a traced program, "
+                 "or DCGM's profiling metrics)";
+        *fix = "wait for it to end (nvidia-smi --query-compute-apps=pid,name --format=csv lists "
+               "the processes on the GPU), pause DCGM's profiling (dcgmi profile --pause), or run "
+               "with --no-counters";
+        return true;
     case CUPTI_ERROR_NOT_COMPATIBLE:
         *cause = "CUPTI is not compatible with the installed NVIDIA driver";
         *fix = "install a driver that supports CUDA 13.0 (r580 or newer), or run with "
