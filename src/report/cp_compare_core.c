@@ -366,7 +366,8 @@ static int cp_compare_json_emit(cp_compare_writer *w, cp_status *st)
     char *text = cp_json_finish(&w->j, w->root);
     w->root = NULL;
     if (!text)
-        return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory while building the comparison");
+        return cp_status_set(st, CP_EXIT_RUNTIME, "cannot build the comparison: %s",
+                             cp_json_why(&w->j));
     fputs(text, w->out);
     fputc('\n', w->out);
     cJSON_free(text);

@@ -19,18 +19,39 @@ cJSON *cp_json_check(cp_json *j, cJSON *item)
     return item;
 }
 
+const char *cp_json_why(const cp_json *j)
+{
+    return j->why[0] ? j->why : "out of memory";
+}
+
+/* Records the first key that had no object (or no name) to go into. Returns 1 when o and key are
+ * there. */
+static int cp_json_parent(cp_json *j, const cJSON *o, const char *key)
+{
+    if (o && key)
+        return 1;
+    if (!j->failed)
+        snprintf(j->why, sizeof j->why, "'%s' added to a missing object", key ? key : "(no name)");
+    j->failed = 1;
+    return 0;
+}
+
 void cp_json_null(cp_json *j, cJSON *o, const char *key)
 {
-    cp_json_check(j, cJSON_AddNullToObject(o, key));
+    if (cp_json_parent(j, o, key))
+        cp_json_check(j, cJSON_AddNullToObject(o, key));
 }
 
 void cp_json_bool(cp_json *j, cJSON *o, const char *key, int v)
 {
-    cp_json_check(j, cJSON_AddBoolToObject(o, key, v != 0));
+    if (cp_json_parent(j, o, key))
+        cp_json_check(j, cJSON_AddBoolToObject(o, key, v != 0));
 }
 
 void cp_json_number(cp_json *j, cJSON *o, const char *key, double v)
 {
+    if (!cp_json_parent(j, o, key))
+        return;
     if (!isfinite(v)) {
         cp_json_null(j, o, key);
     } else if (v == floor(v) && fabs(v) >= CP_JSON_RAW_FROM && fabs(v) < CP_JSON_RAW_TO) {
@@ -44,6 +65,8 @@ void cp_json_number(cp_json *j, cJSON *o, const char *key, double v)
 
 void cp_json_u64(cp_json *j, cJSON *o, const char *key, uint64_t v)
 {
+    if (!cp_json_parent(j, o, key))
+        return;
     if ((double)v < CP_JSON_RAW_FROM) {
         cp_json_check(j, cJSON_AddNumberToObject(o, key, (double)v));
         return;
@@ -55,20 +78,20 @@ void cp_json_u64(cp_json *j, cJSON *o, const char *key, uint64_t v)
 
 void cp_json_string(cp_json *j, cJSON *o, const char *key, const char *s)
 {
-    if (s)
+    if (s && cp_json_parent(j, o, key))
         cp_json_check(j, cJSON_AddStringToObject(o, key, s));
-    else
+    else if (s == NULL)
         cp_json_null(j, o, key);
 }
 
 cJSON *cp_json_object(cp_json *j, cJSON *o, const char *key)
 {
-    return cp_json_check(j, cJSON_AddObjectToObject(o, key));
+    return cp_json_parent(j, o, key) ? cp_json_check(j, cJSON_AddObjectToObject(o, key)) : NULL;
 }
 
 cJSON *cp_json_array(cp_json *j, cJSON *o, const char *key)
 {
-    return cp_json_check(j, cJSON_AddArrayToObject(o, key));
+    return cp_json_parent(j, o, key) ? cp_json_check(j, cJSON_AddArrayToObject(o, key)) : NULL;
 }
 
 cJSON *cp_json_object_if(cp_json *j, cJSON *o, const char *key, int present)
@@ -90,6 +113,8 @@ void cp_json_doubles(cp_json *j, cJSON *o, const void *s, const cp_json_field *f
 
 cJSON *cp_json_append(cp_json *j, cJSON *array)
 {
+    if (!cp_json_parent(j, array, "[]"))
+        return NULL;
     cJSON *item = cJSON_CreateObject();
     if (item && !cJSON_AddItemToArray(array, item)) {
         cJSON_Delete(item);
@@ -101,7 +126,7 @@ cJSON *cp_json_append(cp_json *j, cJSON *array)
 /* item appended to array; item deleted (and the failure recorded) when that fails. */
 static void cp_json_append_item(cp_json *j, cJSON *array, cJSON *item)
 {
-    if (!item || !array || !cJSON_AddItemToArray(array, item)) {
+    if (!item || !cp_json_parent(j, array, "[]") || !cJSON_AddItemToArray(array, item)) {
         cJSON_Delete(item);
         j->failed = 1;
     }

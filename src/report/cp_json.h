@@ -11,7 +11,12 @@
  * after a failure and the caller checks `failed` once. */
 typedef struct cp_json {
     int failed;
+    char why[96]; /* the first failure: a key added to a missing object, or memory (cp_json_why) */
 } cp_json;
+
+/* What went wrong first while building j's document, for the error message: "out of memory", or
+ * the key that was added to an object that does not exist (a bug). */
+const char *cp_json_why(const cp_json *j);
 
 /* item, recording a failure when it is NULL. */
 cJSON *cp_json_check(cp_json *j, cJSON *item);

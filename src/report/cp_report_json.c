@@ -502,7 +502,8 @@ static int cp_report_json_emit(FILE *out, cJSON *root, const cp_json *j, cp_stat
 {
     char *text = cp_json_finish(j, root);
     if (!text)
-        return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory while building the JSON report");
+        return cp_status_set(st, CP_EXIT_RUNTIME, "cannot build the JSON report: %s",
+                             cp_json_why(j));
     fputs(text, out);
     fputc('\n', out);
     cJSON_free(text);

@@ -229,7 +229,7 @@ int cp_report_write_vegalite_trace(FILE *out, const cJSON *doc, cp_status *st)
                           cp_json_check(&j, cJSON_Parse("{\"scale\":{\"color\":\"shared\"}}")));
     char *text = cp_json_finish(&j, spec);
     if (!text)
-        return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory while building the chart");
+        return cp_status_set(st, CP_EXIT_RUNTIME, "cannot build the chart: %s", cp_json_why(&j));
     fputs(text, out);
     fputc('\n', out);
     cJSON_free(text);

@@ -185,7 +185,7 @@ int cp_trace_write_chrome(FILE *out, const cp_trace_report *r, cp_status *st)
     cp_json_u64(&j, other, "launches_not_selected", unselected);
     char *text = cp_json_finish(&j, root);
     if (!text)
-        return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory while building the timeline");
+        return cp_status_set(st, CP_EXIT_RUNTIME, "cannot build the timeline: %s", cp_json_why(&j));
     errno = 0;
     fputs(text, out);
     fputc('\n', out);

@@ -414,7 +414,8 @@ int cp_trace_write_json(FILE *out, const cp_trace_report *r, cp_status *st)
     cJSON *root = cp_trace_json_document(&j, r);
     char *text = cp_json_finish(&j, root);
     if (!text)
-        return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory while building the JSON report");
+        return cp_status_set(st, CP_EXIT_RUNTIME, "cannot build the JSON report: %s",
+                             cp_json_why(&j));
     errno = 0;
     fputs(text, out);
     fputc('\n', out);
@@ -429,8 +430,8 @@ int cp_trace_write_vegalite(FILE *out, const cp_trace_report *r, cp_status *st)
 {
     cp_json j = {0};
     cJSON *root = cp_trace_json_document(&j, r);
-    int rc = j.failed ? cp_status_set(st, CP_EXIT_RUNTIME,
-                                      "out of memory while building the JSON report")
+    int rc = j.failed ? cp_status_set(st, CP_EXIT_RUNTIME, "cannot build the JSON report: %s",
+                                      cp_json_why(&j))
                       : cp_report_write_vegalite_trace(out, root, st);
     cJSON_Delete(root);
     return rc;
