@@ -12,7 +12,7 @@ static const char *const cp_phase_names[CP_PHASE_COUNT] = {
     [CP_PHASE_DRIVER] = "CUDA driver start",
     [CP_PHASE_CONTEXT] = "CUDA context",
     [CP_PHASE_DEVICE] = "device facts",
-    [CP_PHASE_KERNEL_IMAGE] = "kernel image",
+    [CP_PHASE_KERNEL_IMAGE] = "kernel loading",
     [CP_PHASE_FLUSH_SETUP] = "flush buffer",
     [CP_PHASE_PEAK] = "peak bandwidth",
     [CP_PHASE_CUPTI_OPEN] = "CUPTI session",
@@ -49,6 +49,12 @@ static struct {
         double began, inner; /* inner: the time of the phases begun inside it */
     } stack[CP_PHASE_DEPTH];
     int depth;
+    /* the time outside every phase, by the phases it lies between (the last one ended and the
+     * next one begun; CP_PHASE_COUNT: the run's start, or its end) */
+    double gap[CP_PHASE_COUNT + 1][CP_PHASE_COUNT + 1];
+    unsigned long gaps[CP_PHASE_COUNT + 1][CP_PHASE_COUNT + 1];
+    int last;          /* the phase that ended last at depth 0 (CP_PHASE_COUNT: none yet) */
+    double last_ended; /* when */
 } cp_phase_table;
 
 double cp_phase_now(void)
@@ -64,9 +70,16 @@ void cp_phase_start(void)
         cp_phase_table.seconds[i] = cp_phase_table.beside[i] = 0;
         cp_phase_table.count[i] = 0;
     }
+    for (int a = 0; a <= CP_PHASE_COUNT; a++)
+        for (int b = 0; b <= CP_PHASE_COUNT; b++) {
+            cp_phase_table.gap[a][b] = 0;
+            cp_phase_table.gaps[a][b] = 0;
+        }
     cp_phase_table.start_up_done = 0;
     cp_phase_table.depth = 0;
     cp_phase_table.started = cp_phase_now();
+    cp_phase_table.last = CP_PHASE_COUNT;
+    cp_phase_table.last_ended = cp_phase_table.started;
 }
 
 /* 1 on a thread whose phases are not recorded (cp_phase_ignore_thread) */
@@ -89,6 +102,11 @@ void cp_phase_begin(cp_phase p)
     cp_phase_table.stack[d].phase = p;
     cp_phase_table.stack[d].began = cp_phase_now();
     cp_phase_table.stack[d].inner = 0;
+    if (d == 0) { /* the time since the last phase ended lies between it and this one */
+        cp_phase_table.gap[cp_phase_table.last][p] +=
+            cp_phase_table.stack[d].began - cp_phase_table.last_ended;
+        cp_phase_table.gaps[cp_phase_table.last][p]++;
+    }
 }
 
 void cp_phase_end(void)
@@ -103,8 +121,12 @@ void cp_phase_end(void)
     cp_phase p = cp_phase_table.stack[d].phase;
     cp_phase_table.seconds[p] += own > 0 ? own : 0;
     cp_phase_table.count[p]++;
-    if (d > 0)
+    if (d > 0) {
         cp_phase_table.stack[d - 1].inner += elapsed;
+    } else {
+        cp_phase_table.last = p;
+        cp_phase_table.last_ended = cp_phase_table.stack[d].began + elapsed;
+    }
 }
 
 void cp_phase_start_up_done(void)
@@ -157,11 +179,56 @@ static void cp_phase_print_lines(FILE *out, double total, const double *seconds,
             total > 0 && other > 0 ? 100 * other / total : 0);
 }
 
+/* The name of a phase at one end of a gap (CP_PHASE_COUNT: the start, or the end). */
+static const char *cp_phase_edge_name(int p, const char *none)
+{
+    return p < CP_PHASE_COUNT ? cp_phase_names[p] : none;
+}
+
+/* Where the time outside every phase went: the largest gaps (at least a millisecond), by the
+ * phases they lie between, at most three. */
+static void cp_phase_print_gaps(FILE *out, double now)
+{
+    int shown[3][2];
+    int nshown = 0;
+    /* the time from the last phase to now lies between it and the end */
+    double tail = now - cp_phase_table.last_ended;
+    for (int k = 0; k < 3; k++) {
+        int best_a = -1, best_b = -1;
+        double best = 1e-3;
+        for (int a = 0; a <= CP_PHASE_COUNT; a++)
+            for (int b = 0; b <= CP_PHASE_COUNT; b++) {
+                double g = cp_phase_table.gap[a][b] +
+                           (a == cp_phase_table.last && b == CP_PHASE_COUNT ? tail : 0);
+                int taken = 0;
+                for (int i = 0; i < nshown; i++)
+                    taken |= shown[i][0] == a && shown[i][1] == b;
+                if (!taken && g > best) {
+                    best = g;
+                    best_a = a;
+                    best_b = b;
+                }
+            }
+        if (best_a < 0)
+            break;
+        shown[nshown][0] = best_a;
+        shown[nshown][1] = best_b;
+        nshown++;
+        unsigned long n = cp_phase_table.gaps[best_a][best_b] +
+                          (best_a == cp_phase_table.last && best_b == CP_PHASE_COUNT);
+        fprintf(out, "    between %s and %s: %.3f s (%lu time%s)\n",
+                cp_phase_edge_name(best_a, "the start"), cp_phase_edge_name(best_b, "the end"),
+                best, n, n == 1 ? "" : "s");
+    }
+}
+
 void cp_phase_print(FILE *out)
 {
-    double total = cp_phase_now() - cp_phase_table.started;
+    double now = cp_phase_now();
+    double total = now - cp_phase_table.started;
     fprintf(out, "coalprobe: %.3f s in all (--verbose):\n", total);
     cp_phase_print_lines(out, total, cp_phase_table.seconds, cp_phase_table.count);
+    cp_phase_print_gaps(out, now);
     if (cp_phase_table.start_up_done) {
         fprintf(out, "coalprobe: %.3f s of it before the first configuration (the start-up):\n",
                 cp_phase_table.start_up);

@@ -154,10 +154,10 @@ static void test_start_up(void)
     CHECK(line && sscanf(line, "coalprobe: %lf s of it before", &before) == 1);
     CHECK(before >= 0.03 && before < all);
     const char *c = start_up ? strstr(start_up, "\n  CUDA context ") : NULL;
-    const char *k = start_up ? strstr(start_up, "\n  kernel image ") : NULL;
+    const char *k = start_up ? strstr(start_up, "\n  kernel loading ") : NULL;
     CHECK(c && sscanf(c, "\n  CUDA context %lf s", &context) == 1 && context >= 0.02);
     CHECK(context < 0.03); /* the context's second time came after */
-    CHECK(k && sscanf(k, "\n  kernel image %lf s", &image) == 1 && image >= 0.01);
+    CHECK(k && sscanf(k, "\n  kernel loading %lf s", &image) == 1 && image >= 0.01);
     CHECK(start_up && !strstr(start_up, "\n  timing ") && strstr(text, "\n  timing "));
     CHECK_STR_CONTAINS(beside, "\n  CUPTI session           0.750 s\n");
     free(text);
@@ -168,8 +168,39 @@ static void test_start_up(void)
     free(text);
 }
 
+/* "other" is told by the phases it lies between, the largest first, the tail up to the print
+ * included; gaps under a millisecond are not listed. */
+static void test_gaps(void)
+{
+    cp_phase_start();
+    cp_phase_begin(CP_PHASE_VERIFY);
+    cp_phase_end();
+    cp_test_sleep(0.03); /* between verification and timing, twice */
+    cp_phase_begin(CP_PHASE_TIMING);
+    cp_phase_end();
+    cp_phase_begin(CP_PHASE_VERIFY);
+    cp_phase_end();
+    cp_test_sleep(0.03);
+    cp_phase_begin(CP_PHASE_TIMING);
+    cp_phase_end();
+    cp_test_sleep(0.02); /* between timing and the end */
+    char *text = cp_test_phase_text();
+    CHECK(text != NULL);
+    const char *a = text ? strstr(text, "    between verification and timing: ") : NULL;
+    const char *b = text ? strstr(text, "    between timing and the end: ") : NULL;
+    double ga = 0, gb = 0;
+    unsigned long na = 0;
+    CHECK(a && sscanf(a, "    between verification and timing: %lf s (%lu times)", &ga, &na) == 2);
+    CHECK(ga >= 0.06 && na == 2);
+    CHECK(b && sscanf(b, "    between timing and the end: %lf s (1 time)", &gb) == 1 && gb >= 0.02);
+    CHECK(a && b && a < b); /* the largest first */
+    CHECK(text && !strstr(text, "between timing and verification")); /* under a millisecond */
+    free(text);
+}
+
 int main(void)
 {
+    test_gaps();
     test_start_up();
     test_nesting();
     test_print_adds_up();
