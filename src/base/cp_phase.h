@@ -13,7 +13,8 @@ typedef enum {
     CP_PHASE_DRIVER,         /* the CUDA driver's start (cuInit) and the device count */
     CP_PHASE_CONTEXT,        /* the device's primary CUDA context (cudaSetDevice, cudaFree(0)) */
     CP_PHASE_DEVICE,         /* the device's facts: properties, attributes, driver release */
-    CP_PHASE_KERNEL_IMAGE,   /* coalprobe's kernels for the device: the fat binary's image */
+    CP_PHASE_KERNEL_IMAGE,   /* coalprobe's kernels: the fat binary's image for the device, and
+                              * each configuration's kernel loaded (expr: compiled) */
     CP_PHASE_FLUSH_SETUP,    /* the stream, the events and the L2 flush buffer (filled) */
     CP_PHASE_PEAK,           /* the peak bandwidth copy */
     CP_PHASE_CUPTI_OPEN,     /* loading CUPTI, profiler and host set-up, config images, enable */

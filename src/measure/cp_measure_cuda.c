@@ -690,15 +690,6 @@ static int cp_cuda_prepare_inputs(cp_cuda_run *r, cp_status *st)
     return rc;
 }
 
-/* Poisons what will be checked, runs the kernel once and checks its output. */
-static int cp_cuda_verify(const cp_cuda_run *r, cp_measurement *m, cp_status *st)
-{
-    const cp_measure_family *fam = cp_measure_family_of(r->c->family);
-    CP_TRY(fam->copy ? cp_cuda_copy_poison(r, fam->copy, st) : fam->poison(r, st));
-    CP_TRY(cp_cuda_run_once((void *)r, st));
-    return fam->copy ? cp_cuda_copy_verify(r, fam->copy, st) : fam->verify(r, m, st);
-}
-
 /* Queues k timed samples (k <= the events s holds): each an L2 flush, then the kernel between
  * a start and a stop event. */
 static int cp_cuda_queue_samples(const cp_cuda_run *r, uint32_t k, cp_status *st)
@@ -730,6 +721,24 @@ static int cp_cuda_read_samples(cp_cuda_state *s, uint32_t k, cp_samples *smp, c
     return CP_EXIT_OK;
 }
 
+/* Takes samples into smp as the rule asks until it stops: batches of the rest of the minimum
+ * count at once, then as the rule asks. */
+static int cp_cuda_sample(cp_cuda_run *r, cp_samples *smp, cp_status *st)
+{
+    cp_cuda_state *s = r->s;
+    int rc = CP_EXIT_OK;
+    for (uint32_t k; rc == CP_EXIT_OK && (k = cp_samples_next(smp)) > 0;) {
+        k = k < CP_CUDA_BATCH ? k : CP_CUDA_BATCH;
+        rc = cp_cuda_events(s, k, st);
+        k = k < s->nevents ? k : s->nevents;
+        if (rc == CP_EXIT_OK)
+            rc = cp_cuda_queue_samples(r, k, st);
+        if (rc == CP_EXIT_OK)
+            rc = cp_cuda_read_samples(s, k, smp, st);
+    }
+    return rc;
+}
+
 int cp_cuda_time(cp_cuda_run *r, int warmups, cp_measurement *m, cp_status *st)
 {
     cp_cuda_state *s = r->s;
@@ -738,16 +747,52 @@ int cp_cuda_time(cp_cuda_run *r, int warmups, cp_measurement *m, cp_status *st)
     CP_CUDA_CHECK(st, cudaEventRecord(s->begin, s->stream)); /* after the warm-ups */
     cp_samples smp;
     cp_samples_init(&smp, &s->opt.sampling);
-    int rc = CP_EXIT_OK;
-    /* batches of samples: the rest of the minimum count at once, then as the rule asks */
-    for (uint32_t k; rc == CP_EXIT_OK && (k = cp_samples_next(&smp)) > 0;) {
-        k = k < CP_CUDA_BATCH ? k : CP_CUDA_BATCH;
-        rc = cp_cuda_events(s, k, st);
-        k = k < s->nevents ? k : s->nevents;
-        if (rc == CP_EXIT_OK)
-            rc = cp_cuda_queue_samples(r, k, st);
-        if (rc == CP_EXIT_OK)
-            rc = cp_cuda_read_samples(s, k, &smp, st);
+    int rc = cp_cuda_sample(r, &smp, st);
+    if (rc == CP_EXIT_OK)
+        cp_samples_result(&smp, m);
+    cp_samples_free(&smp);
+    return rc;
+}
+
+/* The checked launch, which is also the first timed sample: poisons what will be checked, then
+ * an L2 flush and the kernel between its events, as every sample; checks the output. The sample
+ * is not kept when the launch call took the host longer than CP_CUDA_SLOW_LAUNCH_S (a first
+ * call that loads code, cuBLAS's set-up): the GPU may have waited for it between the events. */
+static int cp_cuda_verify_first(cp_cuda_run *r, cp_measurement *m, cp_samples *smp,
+                                cp_status *st)
+{
+    const cp_measure_family *fam = cp_measure_family_of(r->c->family);
+    cp_cuda_state *s = r->s;
+    CP_TRY(fam->copy ? cp_cuda_copy_poison(r, fam->copy, st) : fam->poison(r, st));
+    CP_TRY(cp_cuda_events(s, 1, st));
+    CP_CUDA_CHECK(st, cudaEventRecord(s->begin, s->stream));
+    CP_CUDA_CHECK(st, cp_kernels_flush_launch(s->flush_buf, s->flush_bytes, s->sink, s->stream));
+    CP_CUDA_CHECK(st, cudaEventRecord(s->starts[0], s->stream));
+    double called = cp_phase_now();
+    CP_TRY(cp_cuda_launch(r, st));
+    double call_s = cp_phase_now() - called;
+    CP_CUDA_CHECK(st, cudaEventRecord(s->stops[0], s->stream));
+    if (call_s <= CP_CUDA_SLOW_LAUNCH_S)
+        CP_TRY(cp_cuda_read_samples(s, 1, smp, st)); /* waits for it */
+    else
+        CP_CUDA_CHECK(st, cudaStreamSynchronize(s->stream));
+    return fam->copy ? cp_cuda_copy_verify(r, fam->copy, st) : fam->verify(r, m, st);
+}
+
+/* Checks the configuration's output and times it: the checked launch is the first sample, the
+ * rule takes the rest. */
+static int cp_cuda_verify_and_time(cp_cuda_run *r, cp_measurement *m, cp_status *st)
+{
+    cp_samples smp;
+    cp_samples_init(&smp, &r->s->opt.sampling);
+    cp_phase_begin(CP_PHASE_VERIFY);
+    int rc = cp_cuda_verify_first(r, m, &smp, st);
+    cp_phase_end();
+    if (rc == CP_EXIT_OK) {
+        m->verified = 1;
+        cp_phase_begin(CP_PHASE_TIMING);
+        rc = cp_cuda_sample(r, &smp, st);
+        cp_phase_end();
     }
     if (rc == CP_EXIT_OK)
         cp_samples_result(&smp, m);
@@ -884,17 +929,16 @@ static int cp_cuda_measure(void *state, const cp_config *c, const cp_prediction 
     cp_measurement_clear(m);
     CP_CUDA_CHECK(st, cudaSetDevice(r.s->opt.device)); /* any thread (cp_backend.device_count) */
     CP_TRY(cp_cuda_prepare_inputs(&r, st));
-    cp_phase_begin(CP_PHASE_VERIFY);
-    int rc = cp_cuda_verify(&r, m, st);
+    /* the kernel's resources, read before its first launch: that loads it (compiled first, for
+     * expr), so that no sample waits for the loading */
+    cp_rtc_module *expr = NULL;
+    cp_phase_begin(CP_PHASE_KERNEL_IMAGE);
+    int rc = fam->loaded_kernel ? fam->loaded_kernel(r.s, c, &expr, st) : CP_EXIT_OK;
+    if (rc == CP_EXIT_OK)
+        rc = cp_cuda_kernel_resources(c, expr, &r.s->dev.sm, &m->resources, st);
     cp_phase_end();
-    if (rc != CP_EXIT_OK)
-        return rc;
-    m->verified = 1;
-    cp_phase_begin(CP_PHASE_TIMING);
-    rc = cp_cuda_time(&r, CP_CUDA_WARMUPS_AFTER_CHECK, m, st);
-    cp_phase_end();
-    if (rc != CP_EXIT_OK)
-        return rc;
+    CP_TRY(rc);
+    CP_TRY(cp_cuda_verify_and_time(&r, m, st));
     if (p->modelled) {
         m->useful_bytes = (double)(p->load.bytes_requested + p->store.bytes_requested +
                                    p->tma_load.bytes_requested);
@@ -906,10 +950,7 @@ static int cp_cuda_measure(void *state, const cp_config *c, const cp_prediction 
     }
     if (fam->after_timing)
         CP_TRY(fam->after_timing(&r, m, st));
-    cp_rtc_module *expr = NULL;
-    if (fam->loaded_kernel) /* loaded by the launches above: a look-up */
-        CP_TRY(fam->loaded_kernel(r.s, c, &expr, st));
-    return cp_cuda_kernel_resources(c, expr, &r.s->dev.sm, &m->resources, st);
+    return CP_EXIT_OK;
 }
 
 static int cp_cuda_device_count(int *count, int *no_device, cp_status *st)

@@ -18,11 +18,15 @@
 #include "cp_kernels.h"
 #include "cp_rtc.h"
 
-/* Launches before the timed ones: a kernel's checked launch (step 2 of docs/measurement.md) is
- * its warm-up (medians with two more, one more and none agree within 0.7%,
- * docs/results/2026-11-23-h100-counters/); cuBLAS, which has no checked launch, gets two. */
-#define CP_CUDA_WARMUPS_AFTER_CHECK 0
+/* Launches before cuBLAS's timed ones (it has no checked launch). A kernel of coalprobe's has
+ * none: its checked launch (step 2 of docs/measurement.md) is its first timed sample, after an L2
+ * flush like every other (with two warm-ups, one and none the medians agreed within 0.7%,
+ * docs/results/2026-11-23-h100-counters/). */
 #define CP_CUDA_WARMUPS 2
+/* A launch call that takes the host longer than this (a normal one takes a few microseconds,
+ * less than the L2 flush before it runs on the GPU) may have kept the GPU waiting between the
+ * sample's events: the checked launch's sample is then not kept. */
+#define CP_CUDA_SLOW_LAUNCH_S 20e-6
 #define CP_CUDA_MAX_BUFFERS CP_MODEL_MAX_ACCESSES
 #define CP_CUDA_CUBLAS_TIMES 64 /* GEMM sizes whose cuBLAS time is remembered */
 #define CP_CUDA_BATCH 256       /* timed samples queued at most before their times are read */
