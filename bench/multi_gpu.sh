@@ -12,7 +12,7 @@ mkdir -p "$out"
 . "$(dirname "$0")/timing.sh"
 export CUDA_DEVICE_ORDER=PCI_BUS_ID
 echo "GPUs: $(nvidia-smi --query-gpu=index,name,driver_version --format=csv,noheader | tr '\n' ';')  date: $(date -u +%FT%TZ)"
-sweep="--stride 1..32 --offset 0..31 --require-counters --format json"
+sweep="--stride 1..32 --offset 0..31 --format json"
 one="" all=""
 for i in $(seq "$repeat"); do
     one="$one $(wall "one.$i" "$B/coalprobe" $sweep --device 0 -o "$out/one.$i.json")"

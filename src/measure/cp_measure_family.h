@@ -66,6 +66,7 @@ typedef struct cp_cuda_state {
     char counters_reason[1024];
     /* the CUPTI session opening on a second thread while the kernels are timed */
     pthread_t cupti_thread;
+    int cupti_deferred; /* to start once the first configuration's kernel is loaded */
     int cupti_pending;
     int cupti_rc;
     double cupti_seconds; /* the session's set-up on its thread, for -v */

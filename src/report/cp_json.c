@@ -21,7 +21,7 @@ cJSON *cp_json_check(cp_json *j, cJSON *item)
 
 const char *cp_json_why(const cp_json *j)
 {
-    return j->why[0] ? j->why : "out of memory";
+    return j->why[0] ? j->why : "out of memory (or its text would pass cJSON's 2 GiB)";
 }
 
 /* Records the first key that had no object (or no name) to go into. Returns 1 when o and key are

@@ -717,13 +717,30 @@ static void cp_inject_sum(cp_table *sums, const CUpti_SassMetrics_Data *data, si
             }
 }
 
-/* Writes one pc record per instruction of the table. */
+/* 1 when every count of s is zero and its function was never launched on its device: an
+ * instruction of a module's other functions, which CUPTI patched with the module (NCCL's module
+ * of several hundred kernels made raw files of 150 MB a rank for a job of five iterations). A
+ * launched kernel's zero records stay: they say that CUPTI counted nothing for it. */
+static int cp_inject_idle_sum(const cp_inject_sums *s)
+{
+    for (int m = 0; m < CP_INJECT_NMETRICS; m++)
+        if (s->has[m] && s->value[m] != 0)
+            return 0;
+    char *key = NULL;
+    if (asprintf(&key, "%u\t%s", s->device, s->function) < 0)
+        return 0;
+    int launched = cp_table_find(&cp_inject_state.launches, key) != NULL;
+    free(key);
+    return !launched;
+}
+
+/* Writes one pc record per instruction of the table, less the idle ones (cp_inject_idle_sum). */
 static void cp_inject_write_sums(const cp_table *sums, const cp_inject_device *d)
 {
     for (size_t i = 0; i < sums->capacity; i++) {
         cp_table_entry *e = &sums->slots[i];
         cp_inject_sums *s = e->key ? e->value : NULL;
-        if (!s)
+        if (!s || cp_inject_idle_sum(s))
             continue;
         const char *function = s->function;
         cp_inject_save_cubin(s->crc);
