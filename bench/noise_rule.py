@@ -115,6 +115,32 @@ def pairs(outdir):
         print("\nRows beyond the bound (max(0.5%, the 20-launch row's own spread)), worst first:\n")
         for absd, name, rnd, lab, d, bound in sorted(worst, reverse=True)[:20]:
             print(f"- {name} round {rnd}: {lab}: {100 * d:+.3f}% (bound {100 * bound:.3f}%)")
+    between_rounds(outdir, sweeps, times)
+
+
+def between_rounds(outdir, sweeps, times):
+    """How far one mode's medians move from one process to the next: every pair of rounds of
+    the same mode, row by row (what no rule inside one run can see)."""
+    print("\nThe same settings in two processes (every pair of rounds), row by row:\n")
+    print("| sweep | mode | pairs of rows | median abs diff | max abs diff | rows beyond 0.5% | worst row |")
+    print("|" + "---|" * 7)
+    for name in sweeps:
+        rounds = sorted({k[2] for k in times if k[0] == name}, key=int)
+        for mode in ("rule", "reps20"):
+            runs = [rows_of(os.path.join(outdir, f"{name}.{mode}.{r}.json")) for r in rounds]
+            diffs = []
+            for i in range(len(runs)):
+                for j in range(i + 1, len(runs)):
+                    for a, b in zip(runs[i], runs[j]):
+                        ma, mb = a.get("measured"), b.get("measured")
+                        if ma and mb and ma["time_s"]["median"] and mb["time_s"]["median"]:
+                            diffs.append((abs(mb["time_s"]["median"] / ma["time_s"]["median"] - 1), label(a)))
+            if not diffs:
+                continue
+            worst = max(diffs)
+            print(f"| {name} | {'default' if mode == 'rule' else 'reps 20'} | {len(diffs)} | "
+                  f"{pct(statistics.median(d for d, _ in diffs))} | {pct(worst[0])} | "
+                  f"{sum(1 for d, _ in diffs if d > BOUND)} | {worst[1]} |")
 
 
 def families(outdir):

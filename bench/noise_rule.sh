@@ -8,6 +8,10 @@
 # default rule. (3) The -v start-up breakdown of --stride 1..32, part by part.
 # usage (GPU machine): sh bench/noise_rule.sh PATH/TO/coalprobe OUTDIR [RUNS]   (default 3)
 #   e.g. in one device call: . bench/gpu_build.sh && sh bench/noise_rule.sh "$CP_BUILD/coalprobe" "$OUT"
+# NOISE_RULE_ARGS: more options for every sweep of part (1), e.g. "--require-counters" (the CUPTI
+# session set up before any timing rather than beside the first configurations' timing: whether
+# the few rows whose medians move by more than 0.5% from one process to the next are disturbed by
+# that set-up, docs/results/2026-11-27-h100-stopping-rule/).
 # The defaults of the rule (CP_SAMPLING_* in src/measure/cp_measure.h) are provisional until this
 # has run on the H100; its tables go to docs/results/ and docs/measurement.md, "Timing".
 set -u
@@ -28,7 +32,9 @@ sweep() {
         extra=""
         [ "$mode" = reps20 ] && extra="--reps 20"
         # shellcheck disable=SC2086 # $extra is two words or none
-        t=$(wall "$name.$mode.$i" "$bin" "$@" $extra -v --format json -o "$out/$name.$mode.$i.json")
+        # shellcheck disable=SC2086 # NOISE_RULE_ARGS is words
+        t=$(wall "$name.$mode.$i" "$bin" "$@" $extra ${NOISE_RULE_ARGS:-} -v --format json \
+            -o "$out/$name.$mode.$i.json")
         echo "$name $mode $i $t" | tee -a "$out/times.txt"
     done
 }
