@@ -143,6 +143,31 @@ void cp_json_append_u64(cp_json *j, cJSON *array, uint64_t v)
     cp_json_append_item(j, array, cJSON_CreateRaw(digits));
 }
 
+/* v's decimal digits into buf (at least 21 bytes), NUL-ended. */
+static const char *cp_json_digits(char *buf, size_t size, uint64_t v)
+{
+    char *p = buf + size - 1;
+    *p = '\0';
+    do {
+        *--p = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    return p;
+}
+
+void cp_json_text_u64(cp_json *j, cJSON *o, const char *key, uint64_t v)
+{
+    char buf[24];
+    if (cp_json_parent(j, o, key))
+        cp_json_check(j, cJSON_AddRawToObject(o, key, cp_json_digits(buf, sizeof buf, v)));
+}
+
+void cp_json_append_text_u64(cp_json *j, cJSON *array, uint64_t v)
+{
+    char buf[24];
+    cp_json_append_item(j, array, cJSON_CreateRaw(cp_json_digits(buf, sizeof buf, v)));
+}
+
 void cp_json_append_null(cp_json *j, cJSON *array)
 {
     cp_json_append_item(j, array, cJSON_CreateNull());

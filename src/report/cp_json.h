@@ -14,6 +14,14 @@ typedef struct cp_json {
     char why[96]; /* the first failure: a key added to a missing object, or memory (cp_json_why) */
 } cp_json;
 
+/* Whole numbers for parts of a document that are only ever read as text (written out, then
+ * parsed by whoever reads the file): added as raw digits, which cJSON_Print copies instead of
+ * formatting and checking each number (a third of a 1,024-row page's time went there). In the
+ * tree they are not numbers (cJSON_GetNumberValue gives NaN): never for a value the C code looks
+ * up in a document it has built. The lane maps are such a part. */
+void cp_json_text_u64(cp_json *j, cJSON *o, const char *key, uint64_t v);
+void cp_json_append_text_u64(cp_json *j, cJSON *array, uint64_t v);
+
 /* What went wrong first while building j's document, for the error message: "out of memory", or
  * the key that was added to an object that does not exist (a bug). */
 const char *cp_json_why(const cp_json *j);

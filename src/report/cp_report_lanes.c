@@ -33,8 +33,8 @@ static void cp_report_lanes_sectors(cp_json *j, cJSON *o, const cp_warp_lanes *w
             uint64_t lo = s * CP_SECTOR_BYTES > first ? s * CP_SECTOR_BYTES : first;
             uint64_t hi =
                 (s + 1) * CP_SECTOR_BYTES - 1 < last ? (s + 1) * CP_SECTOR_BYTES - 1 : last;
-            cp_json_append_u64(j, sectors, s);
-            cp_json_append_u64(j, used, hi - lo + 1);
+            cp_json_append_text_u64(j, sectors, s);
+            cp_json_append_text_u64(j, used, hi - lo + 1);
         }
         return;
     }
@@ -48,8 +48,8 @@ static void cp_report_lanes_sectors(cp_json *j, cJSON *o, const cp_warp_lanes *w
         uint64_t s = a[i] / CP_SECTOR_BYTES, bytes = 0;
         for (; i < n && a[i] / CP_SECTOR_BYTES == s; i++)
             bytes += i == 0 || a[i] != a[i - 1] ? w->lane_bytes : 0; /* a broadcast counts once */
-        cp_json_append_u64(j, sectors, s);
-        cp_json_append_u64(j, used, bytes);
+        cp_json_append_text_u64(j, sectors, s);
+        cp_json_append_text_u64(j, used, bytes);
     }
 }
 
@@ -83,9 +83,9 @@ static void cp_report_lanes_banks(cp_json *j, cJSON *o, const cp_warp_lanes *w)
         cJSON *triple = cp_json_check(j, cJSON_CreateArray());
         if (!triple || !at)
             break;
-        cp_json_append_u64(j, triple, lane_of[i]);
-        cp_json_append_u64(j, triple, words[i] % CP_SHARED_BANKS);
-        cp_json_append_u64(j, triple, wave[at - uniq]);
+        cp_json_append_text_u64(j, triple, lane_of[i]);
+        cp_json_append_text_u64(j, triple, words[i] % CP_SHARED_BANKS);
+        cp_json_append_text_u64(j, triple, wave[at - uniq]);
         if (!cJSON_AddItemToArray(list, triple)) {
             cJSON_Delete(triple);
             j->failed = 1;
@@ -104,20 +104,20 @@ static void cp_report_lanes_counts(cp_json *j, cJSON *o, const cp_warp_lanes *w,
             cp_model_count_shared_request(w, &c);
         else
             cp_model_count_constant_request(w, &c);
-        cp_json_u64(j, k, "bytes_requested", c.bytes_requested);
-        cp_json_u64(j, k, "wavefronts", c.wavefronts);
-        cp_json_u64(j, k, "ideal_wavefronts", c.ideal_wavefronts);
-        cp_json_u64(j, k, "bank_conflicts", c.bank_conflicts);
+        cp_json_text_u64(j, k, "bytes_requested", c.bytes_requested);
+        cp_json_text_u64(j, k, "wavefronts", c.wavefronts);
+        cp_json_text_u64(j, k, "ideal_wavefronts", c.ideal_wavefronts);
+        cp_json_text_u64(j, k, "bank_conflicts", c.bank_conflicts);
         return;
     }
     if (space == CP_SPACE_TMA)
         cp_model_count_tma_request(w, &c);
     else
         cp_model_count_request(w, &c);
-    cp_json_u64(j, k, "bytes_requested", c.bytes_requested);
-    cp_json_u64(j, k, "sectors", c.sectors);
-    cp_json_u64(j, k, "lines", c.lines);
-    cp_json_u64(j, k, "ideal_sectors", c.ideal_sectors);
+    cp_json_text_u64(j, k, "bytes_requested", c.bytes_requested);
+    cp_json_text_u64(j, k, "sectors", c.sectors);
+    cp_json_text_u64(j, k, "lines", c.lines);
+    cp_json_text_u64(j, k, "ideal_sectors", c.ideal_sectors);
     cp_json_number(j, k, "efficiency", cp_counts_efficiency(&c));
 }
 
@@ -127,12 +127,12 @@ static void cp_report_lanes_request(cp_json *j, cJSON *requests, const cp_warp_l
                                     uint32_t instruction, cp_space space)
 {
     cJSON *o = cp_json_append(j, requests);
-    cp_json_u64(j, o, "instruction", instruction);
-    cp_json_u64(j, o, "active_mask", w->active_mask);
+    cp_json_text_u64(j, o, "instruction", instruction);
+    cp_json_text_u64(j, o, "active_mask", w->active_mask);
     cJSON *addresses = cp_json_array(j, o, "addresses");
     for (unsigned l = 0; l < CP_WARP_SIZE; l++) {
         if (w->active_mask & (1u << l))
-            cp_json_append_u64(j, addresses, w->addr[l]);
+            cp_json_append_text_u64(j, addresses, w->addr[l]);
         else
             cp_json_append_null(j, addresses);
     }
@@ -154,8 +154,8 @@ void cp_report_json_add_lane_map(cp_json *j, cJSON *access, const cp_config *c, 
         return;
     }
     cJSON *m = cp_json_object(j, access, "lane_map");
-    cp_json_u64(j, m, "warp", CP_REPORT_LANES_WARP);
-    cp_json_u64(j, m, "iteration", 0);
+    cp_json_text_u64(j, m, "warp", CP_REPORT_LANES_WARP);
+    cp_json_text_u64(j, m, "iteration", 0);
     cJSON *requests = cp_json_array(j, m, "requests");
     for (uint32_t ins = 0; ins < ap->instructions; ins++) {
         cp_warp_lanes w;
