@@ -61,6 +61,46 @@ static void test_u64(void)
     cJSON_Delete(o);
 }
 
+/* Whole numbers for text only: the same digits as cp_json_u64 prints, 0 and the largest
+ * included, in objects and arrays. */
+static void test_text_u64(void)
+{
+    cp_json j = {0};
+    cJSON *o = cJSON_CreateObject();
+    cp_json_text_u64(&j, o, "zero", 0);
+    cp_json_text_u64(&j, o, "big", UINT64_MAX);
+    cJSON *a = cp_json_array(&j, o, "list");
+    cp_json_append_text_u64(&j, a, 10);
+    cp_json_append_text_u64(&j, a, 4294967296u);
+    char *text = cJSON_PrintUnformatted(o);
+    CHECK(!j.failed && text &&
+          strcmp(text, "{\"zero\":0,\"big\":18446744073709551615,\"list\":[10,4294967296]}") == 0);
+    cJSON *back = text ? cJSON_Parse(text) : NULL; /* read back as numbers */
+    CHECK(back && cJSON_GetNumberValue(cJSON_GetObjectItem(back, "zero")) == 0);
+    CHECK(back && cJSON_GetNumberValue(cJSON_GetArrayItem(cJSON_GetObjectItem(back, "list"), 1)) ==
+                      4294967296.0);
+    cJSON_Delete(back);
+    cJSON_free(text);
+    cJSON_Delete(o);
+}
+
+/* What went wrong first: a key added to an object that is not there names the key; a failure
+ * with no key says memory. */
+static void test_why(void)
+{
+    cp_json j = {0};
+    CHECK(strstr(cp_json_why(&j), "out of memory") != NULL);
+    cJSON *root = cJSON_CreateObject();
+    cp_json_number(&j, cp_json_object_if(&j, root, "absent", 0), "inner", 1);
+    CHECK(j.failed && strcmp(cp_json_why(&j), "'inner' added to a missing object") == 0);
+    cp_json_string(&j, NULL, "later", "x"); /* the first failure is kept */
+    CHECK(strcmp(cp_json_why(&j), "'inner' added to a missing object") == 0);
+    cJSON_Delete(root);
+    cp_json k = {0};
+    cp_json_append_text_u64(&k, NULL, 1);
+    CHECK(k.failed && strcmp(cp_json_why(&k), "'[]' added to a missing object") == 0);
+}
+
 /* A failed call is recorded, building goes on harmlessly, and finishing reports it. */
 static void test_failure(void)
 {
@@ -112,6 +152,8 @@ int main(void)
 {
     test_numbers();
     test_u64();
+    test_text_u64();
+    test_why();
     test_failure();
     test_object_if_and_doubles();
     return cp_test_finish();
