@@ -778,8 +778,7 @@ int cp_cuda_time(cp_cuda_run *r, int warmups, cp_measurement *m, cp_status *st)
  * an L2 flush and the kernel between its events, as every sample; checks the output. The sample
  * is not kept when the launch call took the host longer than CP_CUDA_SLOW_LAUNCH_S (a first
  * call that loads code, cuBLAS's set-up): the GPU may have waited for it between the events. */
-static int cp_cuda_verify_first(cp_cuda_run *r, cp_measurement *m, cp_samples *smp,
-                                cp_status *st)
+static int cp_cuda_verify_first(cp_cuda_run *r, cp_measurement *m, cp_samples *smp, cp_status *st)
 {
     const cp_measure_family *fam = cp_measure_family_of(r->c->family);
     cp_cuda_state *s = r->s;

@@ -193,7 +193,7 @@ static void test_gaps(void)
     CHECK(a && sscanf(a, "    between verification and timing: %lf s (%lu times)", &ga, &na) == 2);
     CHECK(ga >= 0.06 && na == 2);
     CHECK(b && sscanf(b, "    between timing and the end: %lf s (1 time)", &gb) == 1 && gb >= 0.02);
-    CHECK(a && b && a < b); /* the largest first */
+    CHECK(a && b && a < b);                                          /* the largest first */
     CHECK(text && !strstr(text, "between timing and verification")); /* under a millisecond */
     free(text);
 }
