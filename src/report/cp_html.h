@@ -21,6 +21,10 @@ typedef struct cp_html_options {
  * those, or a write fails. o may be NULL (defaults). */
 int cp_html_write(FILE *out, const cJSON *doc, const cp_html_options *o, cp_status *st);
 
+/* cp_html_write of a document the caller gives up: it is turned into text faster
+ * (cp_json_freeze) once the page has read it, and deleted. */
+int cp_html_write_owned(FILE *out, cJSON *doc, const cp_html_options *o, cp_status *st);
+
 /* cp_html_write of the JSON text json (len bytes), parsed first; the text is embedded as it is
  * (the bytes --format json wrote, escaped as above). */
 int cp_html_write_text(FILE *out, const char *json, size_t len, const cp_html_options *o,

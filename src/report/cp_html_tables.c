@@ -41,16 +41,42 @@ const cJSON *cp_html_lookup(const cJSON *o, const cJSON *row, const char *path)
 
 /* ---- one table ---------------------------------------------------------------------------- */
 
+/* "%.17g" of v into buf[40]; a whole number under 1e15 (most cells) without printf: the same
+ * digits. */
+static const char *cp_html_g17(char *buf, size_t size, double v)
+{
+    if (v == floor(v) && fabs(v) < 1e15) {
+        char *p = buf + size - 1;
+        uint64_t u = (uint64_t)fabs(v);
+        *p = '\0';
+        do {
+            *--p = (char)('0' + u % 10);
+            u /= 10;
+        } while (u);
+        if (signbit(v)) /* -0 too, as printf writes it */
+            *--p = '-';
+        return p;
+    }
+    snprintf(buf, size, "%.17g", v);
+    return buf;
+}
+
 /* The cell of value v (NULL: absent) in column c. */
 static void cp_html_cell(FILE *out, const cJSON *v, const cp_html_column *c)
 {
     char shown[64] = "-";
     fputs("<td", out);
     if (cJSON_IsNumber(v)) {
-        fprintf(out, " data-v=\"%.17g\"", v->valuedouble);
-        if (c->decimals >= 0 && isfinite(v->valuedouble))
-            snprintf(shown, sizeof shown, "%.*f%s", c->decimals, v->valuedouble * c->scale,
-                     c->suffix ? c->suffix : "");
+        char g17[40];
+        fputs(" data-v=\"", out);
+        fputs(cp_html_g17(g17, sizeof g17, v->valuedouble), out);
+        fputc('"', out);
+        double x = v->valuedouble * c->scale;
+        if (c->decimals == 0 && x == floor(x) && fabs(x) < 1e15 && isfinite(x))
+            snprintf(shown, sizeof shown, "%s%s", cp_html_g17(g17, sizeof g17, x),
+                     c->suffix ? c->suffix : ""); /* "%.0f" of a whole number: its digits */
+        else if (c->decimals >= 0 && isfinite(v->valuedouble))
+            snprintf(shown, sizeof shown, "%.*f%s", c->decimals, x, c->suffix ? c->suffix : "");
     } else if (cJSON_IsBool(v)) {
         fprintf(out, " data-v=\"%s\"", cJSON_IsTrue(v) ? "true" : "false");
         snprintf(shown, sizeof shown, "%s", cJSON_IsTrue(v) ? "yes" : "NO");

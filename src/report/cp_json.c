@@ -2,9 +2,11 @@
  * number encoding of coalprobe's JSON. */
 #include "cp_json.h"
 
+#include <float.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* cJSON_Print writes whole numbers from 1e15 up in exponent form ("%1.15g"): those are added as
@@ -36,16 +38,34 @@ static int cp_json_parent(cp_json *j, const cJSON *o, const char *key)
     return 0;
 }
 
+/* item (NULL: memory ran out) added to o under key: the key copied, or, for a document whose
+ * keys outlive it (j->static_keys), referred to. Returns item, or NULL (it is deleted). */
+static cJSON *cp_json_put(cp_json *j, cJSON *o, const char *key, cJSON *item)
+{
+    if (!cp_json_parent(j, o, key) || !item) {
+        cJSON_Delete(item);
+        j->failed = 1;
+        return NULL;
+    }
+    if (!(j->static_keys ? cJSON_AddItemToObjectCS(o, key, item)
+                         : cJSON_AddItemToObject(o, key, item))) {
+        cJSON_Delete(item);
+        j->failed = 1;
+        return NULL;
+    }
+    return item;
+}
+
 void cp_json_null(cp_json *j, cJSON *o, const char *key)
 {
     if (cp_json_parent(j, o, key))
-        cp_json_check(j, cJSON_AddNullToObject(o, key));
+        cp_json_put(j, o, key, cJSON_CreateNull());
 }
 
 void cp_json_bool(cp_json *j, cJSON *o, const char *key, int v)
 {
     if (cp_json_parent(j, o, key))
-        cp_json_check(j, cJSON_AddBoolToObject(o, key, v != 0));
+        cp_json_put(j, o, key, cJSON_CreateBool(v != 0));
 }
 
 void cp_json_number(cp_json *j, cJSON *o, const char *key, double v)
@@ -57,9 +77,9 @@ void cp_json_number(cp_json *j, cJSON *o, const char *key, double v)
     } else if (v == floor(v) && fabs(v) >= CP_JSON_RAW_FROM && fabs(v) < CP_JSON_RAW_TO) {
         char digits[32];
         snprintf(digits, sizeof digits, "%.0f", v);
-        cp_json_check(j, cJSON_AddRawToObject(o, key, digits));
+        cp_json_put(j, o, key, cJSON_CreateRaw(digits));
     } else { /* -0 as 0: cJSON would write "-0" */
-        cp_json_check(j, cJSON_AddNumberToObject(o, key, v == 0 ? 0.0 : v));
+        cp_json_put(j, o, key, cJSON_CreateNumber(v == 0 ? 0.0 : v));
     }
 }
 
@@ -68,30 +88,30 @@ void cp_json_u64(cp_json *j, cJSON *o, const char *key, uint64_t v)
     if (!cp_json_parent(j, o, key))
         return;
     if ((double)v < CP_JSON_RAW_FROM) {
-        cp_json_check(j, cJSON_AddNumberToObject(o, key, (double)v));
+        cp_json_put(j, o, key, cJSON_CreateNumber((double)v));
         return;
     }
     char digits[32];
     snprintf(digits, sizeof digits, "%" PRIu64, v);
-    cp_json_check(j, cJSON_AddRawToObject(o, key, digits));
+    cp_json_put(j, o, key, cJSON_CreateRaw(digits));
 }
 
 void cp_json_string(cp_json *j, cJSON *o, const char *key, const char *s)
 {
     if (s && cp_json_parent(j, o, key))
-        cp_json_check(j, cJSON_AddStringToObject(o, key, s));
+        cp_json_put(j, o, key, cJSON_CreateString(s));
     else if (s == NULL)
         cp_json_null(j, o, key);
 }
 
 cJSON *cp_json_object(cp_json *j, cJSON *o, const char *key)
 {
-    return cp_json_parent(j, o, key) ? cp_json_check(j, cJSON_AddObjectToObject(o, key)) : NULL;
+    return cp_json_parent(j, o, key) ? cp_json_put(j, o, key, cJSON_CreateObject()) : NULL;
 }
 
 cJSON *cp_json_array(cp_json *j, cJSON *o, const char *key)
 {
-    return cp_json_parent(j, o, key) ? cp_json_check(j, cJSON_AddArrayToObject(o, key)) : NULL;
+    return cp_json_parent(j, o, key) ? cp_json_put(j, o, key, cJSON_CreateArray()) : NULL;
 }
 
 cJSON *cp_json_object_if(cp_json *j, cJSON *o, const char *key, int present)
@@ -159,13 +179,179 @@ void cp_json_text_u64(cp_json *j, cJSON *o, const char *key, uint64_t v)
 {
     char buf[24];
     if (cp_json_parent(j, o, key))
-        cp_json_check(j, cJSON_AddRawToObject(o, key, cp_json_digits(buf, sizeof buf, v)));
+        cp_json_put(j, o, key, cJSON_CreateRaw(cp_json_digits(buf, sizeof buf, v)));
 }
 
 void cp_json_append_text_u64(cp_json *j, cJSON *array, uint64_t v)
 {
     char buf[24];
     cp_json_append_item(j, array, cJSON_CreateRaw(cp_json_digits(buf, sizeof buf, v)));
+}
+
+/* Appends n bytes to a's text (always NUL-ended), recording a failure. */
+static void cp_json_ints_put(cp_json_ints *a, const char *s, size_t n)
+{
+    if (a->failed)
+        return;
+    if (a->len + n + 1 > a->cap) {
+        size_t cap = a->cap ? 2 * a->cap : 256;
+        while (cap < a->len + n + 1)
+            cap *= 2;
+        char *t = realloc(a->text, cap);
+        if (!t) {
+            a->failed = 1;
+            return;
+        }
+        a->text = t;
+        a->cap = cap;
+    }
+    memcpy(a->text + a->len, s, n);
+    a->len += n;
+    a->text[a->len] = '\0';
+}
+
+/* The separator before an element of the array open now. */
+static void cp_json_ints_element(cp_json_ints *a)
+{
+    if (a->depth == 0) {
+        a->failed = 1; /* an element outside every array */
+        return;
+    }
+    if (!a->first[a->depth - 1])
+        cp_json_ints_put(a, ", ", 2);
+    a->first[a->depth - 1] = 0;
+}
+
+void cp_json_ints_open(cp_json_ints *a)
+{
+    if (a->depth > 0)
+        cp_json_ints_element(a);
+    if (a->depth == CP_JSON_INTS_DEPTH) {
+        a->failed = 1;
+        return;
+    }
+    a->first[a->depth++] = 1;
+    cp_json_ints_put(a, "[", 1);
+}
+
+void cp_json_ints_u64(cp_json_ints *a, uint64_t v)
+{
+    char buf[24];
+    const char *d = cp_json_digits(buf, sizeof buf, v);
+    cp_json_ints_element(a);
+    cp_json_ints_put(a, d, (size_t)(buf + sizeof buf - 1 - d));
+}
+
+void cp_json_ints_null(cp_json_ints *a)
+{
+    cp_json_ints_element(a);
+    cp_json_ints_put(a, "null", 4);
+}
+
+void cp_json_ints_close(cp_json_ints *a)
+{
+    if (a->depth == 0) {
+        a->failed = 1;
+        return;
+    }
+    a->depth--;
+    cp_json_ints_put(a, "]", 1);
+}
+
+void cp_json_ints_add(cp_json *j, cJSON *o, const char *key, cp_json_ints *a)
+{
+    if (a->failed || a->depth != 0 || !a->text) {
+        if (!j->failed)
+            snprintf(j->why, sizeof j->why,
+                     "'%s' not written (out of memory, or its arrays "
+                     "unbalanced)",
+                     key ? key : "(no name)");
+        j->failed = 1;
+    } else if (cp_json_parent(j, o, key)) {
+        cp_json_put(j, o, key, cJSON_CreateRaw(a->text));
+    }
+    free(a->text);
+    memset(a, 0, sizeof *a);
+}
+
+/* The text cJSON 1.7's print_number writes for the finite double v (its "%d" for values that
+ * fit an int, "%1.15g" checked by reading it back, "%1.17g" otherwise), into buf[32]. */
+static void cp_json_number_text(char *buf, size_t size, double v)
+{
+    if (v == floor(v) && fabs(v) < CP_JSON_RAW_FROM) {
+        char digits[24];
+        const char *d = cp_json_digits(digits, sizeof digits, (uint64_t)fabs(v));
+        size_t n = (size_t)(digits + sizeof digits - 1 - d), at = 0;
+        if (v < 0)
+            buf[at++] = '-';
+        memcpy(buf + at, d, n + 1 <= size - at ? n + 1 : 0);
+        return;
+    }
+    snprintf(buf, size, "%1.15g", v);
+    double back = strtod(buf, NULL);
+    double most = fabs(back) > fabs(v) ? fabs(back) : fabs(v);
+    if (!(fabs(back - v) <= most * DBL_EPSILON))
+        snprintf(buf, size, "%1.17g", v);
+}
+
+/* The numbers' texts of a frozen document: 64 KiB chunks, the newest first. */
+#define CP_JSON_CHUNK_BYTES 65536
+struct cp_json_texts {
+    struct cp_json_texts *older;
+    size_t used;
+    char text[CP_JSON_CHUNK_BYTES];
+};
+
+/* Makes item (a finite number) raw text kept in *t (a new chunk when the newest is full): the
+ * item refers to it (cJSON_IsReference: cJSON_Delete leaves the text alone). 0 when memory ran
+ * out (it stays a number). */
+static int cp_json_freeze_number(cJSON *item, cp_json_texts **t)
+{
+    char text[40];
+    cp_json_number_text(text, sizeof text, item->valuedouble);
+    size_t n = strlen(text) + 1; /* digits of at most 17, a sign, or "%1.17g": always fits */
+    if (!*t || (*t)->used + n > CP_JSON_CHUNK_BYTES) {
+        cp_json_texts *c = malloc(sizeof *c);
+        if (!c)
+            return 0;
+        c->older = *t;
+        c->used = 0;
+        *t = c;
+    }
+    char *at = (*t)->text + (*t)->used;
+    memcpy(at, text, n);
+    (*t)->used += n;
+    item->type = cJSON_Raw | cJSON_IsReference | (item->type & cJSON_StringIsConst);
+    item->valuestring = at;
+    return 1;
+}
+
+static void cp_json_freeze_tree(cJSON *item, cp_json_texts **t)
+{
+    if (cJSON_IsNumber(item)) {
+        if (isfinite(item->valuedouble))
+            cp_json_freeze_number(item, t); /* on failure it stays a number: prints the same */
+        return;
+    }
+    for (cJSON *c = item->child; c; c = c->next)
+        cp_json_freeze_tree(c, t);
+}
+
+cp_json_texts *cp_json_freeze(cJSON *root)
+{
+    cp_json_texts *t = NULL;
+    if (root)
+        cp_json_freeze_tree(root, &t);
+    return t;
+}
+
+void cp_json_free_texts(cp_json_texts *t)
+{
+    while (t) {
+        cp_json_texts *older = t->older;
+        free(t);
+        t = older;
+    }
 }
 
 void cp_json_append_null(cp_json *j, cJSON *array)
@@ -176,6 +362,17 @@ void cp_json_append_null(cp_json *j, cJSON *array)
 char *cp_json_finish(const cp_json *j, cJSON *root)
 {
     char *text = j->failed || !root ? NULL : cJSON_Print(root);
+    cJSON_Delete(root);
+    return text;
+}
+
+char *cp_json_finish_frozen(const cp_json *j, cJSON *root)
+{
+    if (j->failed || !root)
+        return cp_json_finish(j, root);
+    cp_json_texts *texts = cp_json_freeze(root);
+    char *text = cJSON_Print(root);
+    cp_json_free_texts(texts); /* before the tree: see cp_html_write_owned */
     cJSON_Delete(root);
     return text;
 }

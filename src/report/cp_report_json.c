@@ -523,7 +523,7 @@ static int cp_report_json_no_memory(cp_status *st)
 
 int cp_report_json_begin(cp_report_stream *s, const cp_report *r, cp_status *st)
 {
-    cp_json j = {0};
+    cp_json j = {.static_keys = 1}; /* built and deleted here */
     cJSON *root = cp_report_json_new_document(&j, r->tool_version, r->command);
     cp_report_json_add_device(&j, root, r);
     cp_report_json_add_timing(&j, root, r);
@@ -548,9 +548,9 @@ int cp_report_json_begin(cp_report_stream *s, const cp_report *r, cp_status *st)
 
 int cp_report_json_row(cp_report_stream *s, const cp_row *row, cp_status *st)
 {
-    cp_json j = {0};
+    cp_json j = {.static_keys = 1}; /* built and deleted here */
     cJSON *o = cp_report_json_new_row(&j, row);
-    char *text = cp_json_finish(&j, o);
+    char *text = cp_json_finish_frozen(&j, o);
     if (!text)
         return cp_report_json_no_memory(st);
     if (s->nrows)
@@ -583,7 +583,7 @@ int cp_report_write_html(FILE *out, const cp_report *r, cp_status *st)
 {
     CP_TRY(cp_report_check_report(r, st));
     /* the document the JSON stream prints, built whole */
-    cp_json j = {0};
+    cp_json j = {.static_keys = 1}; /* built and deleted here */
     cJSON *root = cp_report_json_new_document(&j, r->tool_version, r->command);
     cp_report_json_add_device(&j, root, r);
     cp_report_json_add_timing(&j, root, r);
@@ -592,9 +592,11 @@ int cp_report_write_html(FILE *out, const cp_report *r, cp_status *st)
     for (size_t i = 0; i < r->nrows && rows; i++)
         if (!cJSON_AddItemToArray(rows, cp_report_json_new_row(&j, &r->rows[i])))
             j.failed = 1;
-    int rc = j.failed ? cp_report_json_no_memory(st) : cp_html_write(out, root, NULL, st);
-    cJSON_Delete(root);
-    return rc;
+    if (j.failed) {
+        cJSON_Delete(root);
+        return cp_report_json_no_memory(st);
+    }
+    return cp_html_write_owned(out, root, NULL, st); /* which deletes root */
 }
 
 /* "cannot mark the report incomplete in 'PATH': reason". */

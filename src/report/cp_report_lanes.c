@@ -23,34 +23,38 @@ static int cp_report_lanes_cmp(const void *a, const void *b)
  * one sector each; a TMA copy (lane 0) spans its bytes' sectors. */
 static void cp_report_lanes_sectors(cp_json *j, cJSON *o, const cp_warp_lanes *w, cp_space space)
 {
-    cJSON *sectors = cp_json_array(j, o, "touched_sectors");
-    cJSON *used = cp_json_array(j, o, "used_bytes");
+    cp_json_ints sectors = {0}, used = {0};
+    cp_json_ints_open(&sectors);
+    cp_json_ints_open(&used);
     if (space == CP_SPACE_TMA) {
-        if (!(w->active_mask & 1u) || !w->lane_bytes)
-            return;
         uint64_t first = w->addr[0], last = first + w->lane_bytes - 1;
-        for (uint64_t s = first / CP_SECTOR_BYTES; s <= last / CP_SECTOR_BYTES; s++) {
+        for (uint64_t s = first / CP_SECTOR_BYTES;
+             (w->active_mask & 1u) && w->lane_bytes && s <= last / CP_SECTOR_BYTES; s++) {
             uint64_t lo = s * CP_SECTOR_BYTES > first ? s * CP_SECTOR_BYTES : first;
             uint64_t hi =
                 (s + 1) * CP_SECTOR_BYTES - 1 < last ? (s + 1) * CP_SECTOR_BYTES - 1 : last;
-            cp_json_append_text_u64(j, sectors, s);
-            cp_json_append_text_u64(j, used, hi - lo + 1);
+            cp_json_ints_u64(&sectors, s);
+            cp_json_ints_u64(&used, hi - lo + 1);
         }
-        return;
+    } else {
+        uint64_t a[CP_WARP_SIZE];
+        unsigned n = 0;
+        for (unsigned l = 0; l < CP_WARP_SIZE; l++)
+            if (w->active_mask & (1u << l))
+                a[n++] = w->addr[l];
+        qsort(a, n, sizeof *a, cp_report_lanes_cmp);
+        for (unsigned i = 0; i < n;) {
+            uint64_t s = a[i] / CP_SECTOR_BYTES, bytes = 0;
+            for (; i < n && a[i] / CP_SECTOR_BYTES == s; i++)
+                bytes += i == 0 || a[i] != a[i - 1] ? w->lane_bytes : 0; /* a broadcast: once */
+            cp_json_ints_u64(&sectors, s);
+            cp_json_ints_u64(&used, bytes);
+        }
     }
-    uint64_t a[CP_WARP_SIZE];
-    unsigned n = 0;
-    for (unsigned l = 0; l < CP_WARP_SIZE; l++)
-        if (w->active_mask & (1u << l))
-            a[n++] = w->addr[l];
-    qsort(a, n, sizeof *a, cp_report_lanes_cmp);
-    for (unsigned i = 0; i < n;) {
-        uint64_t s = a[i] / CP_SECTOR_BYTES, bytes = 0;
-        for (; i < n && a[i] / CP_SECTOR_BYTES == s; i++)
-            bytes += i == 0 || a[i] != a[i - 1] ? w->lane_bytes : 0; /* a broadcast counts once */
-        cp_json_append_text_u64(j, sectors, s);
-        cp_json_append_text_u64(j, used, bytes);
-    }
+    cp_json_ints_close(&sectors);
+    cp_json_ints_close(&used);
+    cp_json_ints_add(j, o, "touched_sectors", &sectors);
+    cp_json_ints_add(j, o, "used_bytes", &used);
 }
 
 /* "words": [lane, bank, wavefront] for every 4-byte word each active lane of a shared request
@@ -77,20 +81,20 @@ static void cp_report_lanes_banks(cp_json *j, cJSON *o, const cp_warp_lanes *w)
             uniq[nu++] = uniq[i];
     for (unsigned u = 0; u < nu; u++)
         wave[u] = ++per_bank[uniq[u] % CP_SHARED_BANKS];
-    cJSON *list = cp_json_array(j, o, "words");
-    for (unsigned i = 0; i < n && list; i++) {
+    cp_json_ints list = {0};
+    cp_json_ints_open(&list);
+    for (unsigned i = 0; i < n; i++) {
         const uint64_t *at = bsearch(&words[i], uniq, nu, sizeof *uniq, cp_report_lanes_cmp);
-        cJSON *triple = cp_json_check(j, cJSON_CreateArray());
-        if (!triple || !at)
+        if (!at)
             break;
-        cp_json_append_text_u64(j, triple, lane_of[i]);
-        cp_json_append_text_u64(j, triple, words[i] % CP_SHARED_BANKS);
-        cp_json_append_text_u64(j, triple, wave[at - uniq]);
-        if (!cJSON_AddItemToArray(list, triple)) {
-            cJSON_Delete(triple);
-            j->failed = 1;
-        }
+        cp_json_ints_open(&list);
+        cp_json_ints_u64(&list, lane_of[i]);
+        cp_json_ints_u64(&list, words[i] % CP_SHARED_BANKS);
+        cp_json_ints_u64(&list, wave[at - uniq]);
+        cp_json_ints_close(&list);
     }
+    cp_json_ints_close(&list);
+    cp_json_ints_add(j, o, "words", &list);
 }
 
 /* One request's counts, as the access's own counts name them. */
@@ -129,13 +133,16 @@ static void cp_report_lanes_request(cp_json *j, cJSON *requests, const cp_warp_l
     cJSON *o = cp_json_append(j, requests);
     cp_json_text_u64(j, o, "instruction", instruction);
     cp_json_text_u64(j, o, "active_mask", w->active_mask);
-    cJSON *addresses = cp_json_array(j, o, "addresses");
+    cp_json_ints addresses = {0};
+    cp_json_ints_open(&addresses);
     for (unsigned l = 0; l < CP_WARP_SIZE; l++) {
         if (w->active_mask & (1u << l))
-            cp_json_append_text_u64(j, addresses, w->addr[l]);
+            cp_json_ints_u64(&addresses, w->addr[l]);
         else
-            cp_json_append_null(j, addresses);
+            cp_json_ints_null(&addresses);
     }
+    cp_json_ints_close(&addresses);
+    cp_json_ints_add(j, o, "addresses", &addresses);
     if (space == CP_SPACE_SHARED)
         cp_report_lanes_banks(j, o, w);
     else if (space == CP_SPACE_GLOBAL || space == CP_SPACE_TMA)

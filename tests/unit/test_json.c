@@ -101,6 +101,107 @@ static void test_why(void)
     CHECK(k.failed && strcmp(cp_json_why(&k), "'[]' added to a missing object") == 0);
 }
 
+/* A document of every kind of number, keys referred to (static_keys) or copied. */
+static cJSON *freeze_sample(int static_keys)
+{
+    cp_json j = {.static_keys = static_keys};
+    cJSON *root = cJSON_CreateObject();
+    static const double values[] = {0,
+                                    1,
+                                    -1,
+                                    42,
+                                    2147483647.0,
+                                    2147483648.0,
+                                    -3e9,
+                                    999999999999999.0,
+                                    0.1,
+                                    1.0 / 3,
+                                    1e-7,
+                                    123456.789,
+                                    0.30000000000000004,
+                                    5e-324,
+                                    1.7976931348623157e308,
+                                    2.5e15,
+                                    -0.0};
+    cJSON *list = cp_json_array(&j, root, "list");
+    for (size_t i = 0; i < CP_COUNT_OF(values); i++) {
+        cJSON *o = cp_json_append(&j, list);
+        cp_json_number(&j, o, "v", values[i]);
+        cp_json_u64(&j, o, "u", (uint64_t)i * 1000000007u);
+    }
+    cJSON *nested = cp_json_object(&j, root, "nested");
+    cp_json_number(&j, cp_json_object(&j, nested, "deeper"), "x", 6.02214076e23);
+    cp_json_string(&j, nested, "s", "text 12");
+    cp_json_null(&j, nested, "n");
+    cJSON_AddItemToArray(list, cJSON_CreateNumber(7)); /* a number straight in an array */
+    CHECK(!j.failed);
+    return root;
+}
+
+/* Frozen, a document prints the very text it printed before, formatted or not, and is deleted
+ * cleanly whatever its keys (ASan would tell a key or text freed that is not the heap's). */
+static void test_freeze(void)
+{
+    for (int keys = 0; keys < 2; keys++) {
+        cJSON *a = freeze_sample(keys), *b = freeze_sample(keys);
+        char *want = cJSON_Print(a), *want_compact = cJSON_PrintUnformatted(a);
+        cp_json_texts *t = cp_json_freeze(b);
+        CHECK(t != NULL);
+        char *got = cJSON_Print(b), *got_compact = cJSON_PrintUnformatted(b);
+        CHECK(want && got && strcmp(want, got) == 0);
+        CHECK(want_compact && got_compact && strcmp(want_compact, got_compact) == 0);
+        if (want && got && strcmp(want, got) != 0)
+            fprintf(stderr, "before:\n%s\nafter:\n%s\n", want, got);
+        cp_json_free_texts(t); /* before the tree: cJSON_Delete does not read them */
+        cJSON_Delete(b);
+        cJSON_Delete(a);
+        cJSON_free(want);
+        cJSON_free(got);
+        cJSON_free(want_compact);
+        cJSON_free(got_compact);
+    }
+    CHECK(cp_json_freeze(NULL) == NULL);
+    cp_json_free_texts(NULL);
+}
+
+/* Arrays of whole numbers as one raw value print as cJSON prints the same arrays formatted. */
+static void test_ints(void)
+{
+    cp_json j = {0};
+    cJSON *o = cJSON_CreateObject();
+    cp_json_ints a = {0};
+    cp_json_ints_open(&a);
+    cp_json_ints_u64(&a, 0);
+    cp_json_ints_null(&a);
+    cp_json_ints_open(&a);
+    cp_json_ints_u64(&a, 18446744073709551615u);
+    cp_json_ints_close(&a);
+    cp_json_ints_open(&a);
+    cp_json_ints_close(&a);
+    cp_json_ints_close(&a);
+    cp_json_ints_add(&j, o, "a", &a);
+    CHECK(a.text == NULL); /* given up */
+    cJSON *same = cJSON_CreateObject(), *arr = cJSON_AddArrayToObject(same, "a");
+    cJSON_AddItemToArray(arr, cJSON_CreateNumber(0));
+    cJSON_AddItemToArray(arr, cJSON_CreateNull());
+    cJSON *inner = cJSON_CreateArray();
+    cJSON_AddItemToArray(inner, cJSON_CreateRaw("18446744073709551615"));
+    cJSON_AddItemToArray(arr, inner);
+    cJSON_AddItemToArray(arr, cJSON_CreateArray());
+    char *got = cJSON_Print(o), *want = cJSON_Print(same);
+    CHECK(!j.failed && got && want && strcmp(got, want) == 0);
+    cJSON_free(got);
+    cJSON_free(want);
+    cJSON_Delete(same);
+    /* unbalanced: refused, with the key named */
+    cp_json_ints b = {0};
+    cp_json_ints_open(&b);
+    cp_json_ints_u64(&b, 1);
+    cp_json_ints_add(&j, o, "b", &b);
+    CHECK(j.failed && strstr(cp_json_why(&j), "'b'") != NULL);
+    cJSON_Delete(o);
+}
+
 /* A failed call is recorded, building goes on harmlessly, and finishing reports it. */
 static void test_failure(void)
 {
@@ -154,6 +255,8 @@ int main(void)
     test_u64();
     test_text_u64();
     test_why();
+    test_freeze();
+    test_ints();
     test_failure();
     test_object_if_and_doubles();
     return cp_test_finish();
