@@ -132,6 +132,13 @@ static void test_counters(void)
     const char *fix = NULL;
     CHECK(cp_measure_cupti_refusal_text(35, NULL, &fix) == 1);
     CHECK(fix && strcmp(st.hint, fix) == 0);
+    /* 26: CUPTI_ERROR_HARDWARE_BUSY, another process holds the counters: named, with a fix (a
+     * hung job's workers on the GPU gave it with an empty hint) */
+    const char *cause = NULL;
+    fix = NULL;
+    CHECK(cp_measure_cupti_refusal_text(26, &cause, &fix) == 1);
+    CHECK(cause && strstr(cause, "another process holds") != NULL);
+    CHECK(fix && strstr(fix, "nvidia-smi --query-compute-apps") && strstr(fix, "--no-counters"));
     /* unknown (no driver) counts as restricted */
     f.admin_only[0] = '\0';
     cp_status_clear(&st);
