@@ -2,6 +2,8 @@
  * number encoding of coalprobe's JSON. */
 #include "cp_json.h"
 
+#include "base/cp_base.h"
+
 #include <float.h>
 #include <inttypes.h>
 #include <math.h>
@@ -337,11 +339,69 @@ static void cp_json_freeze_tree(cJSON *item, cp_json_texts **t)
         cp_json_freeze_tree(c, t);
 }
 
+/* A document's freezing spread over the CPUs: the units are root's members, and the elements
+ * of a member that is an array (a report's rows); each worker keeps its texts in a chain. */
+#define CP_JSON_FREEZE_GRAIN 64
+typedef struct cp_json_freeze_job {
+    cJSON **units;
+    cp_json_texts **chains; /* one a worker */
+} cp_json_freeze_job;
+
+static void cp_json_freeze_chunk(void *arg, unsigned worker, uint64_t begin, uint64_t end)
+{
+    cp_json_freeze_job *job = arg;
+    for (uint64_t i = begin; i < end; i++)
+        cp_json_freeze_tree(job->units[i], &job->chains[worker]);
+}
+
+/* The chains of the workers as one (the first's oldest block leads to the second's newest). */
+static cp_json_texts *cp_json_join_chains(cp_json_texts **chains, unsigned n)
+{
+    cp_json_texts *head = NULL, **tail = &head;
+    for (unsigned w = 0; w < n; w++) {
+        if (!chains[w])
+            continue;
+        *tail = chains[w];
+        while (*tail)
+            tail = &(*tail)->older;
+    }
+    return head;
+}
+
 cp_json_texts *cp_json_freeze(cJSON *root)
 {
     cp_json_texts *t = NULL;
-    if (root)
+    if (!root)
+        return NULL;
+    size_t n = 0;
+    for (cJSON *c = root->child; c; c = c->next)
+        n += cJSON_IsArray(c) ? (size_t)cJSON_GetArraySize(c) : 1;
+    unsigned workers = cp_parallel_workers(n, CP_JSON_FREEZE_GRAIN);
+    cp_json_freeze_job job = {NULL, NULL};
+    if (workers > 1) {
+        job.units = malloc(n * sizeof *job.units);
+        job.chains = calloc(workers, sizeof *job.chains);
+    }
+    if (!job.units || !job.chains) { /* one CPU, few units, or no memory: here, in order */
+        free(job.units);
+        free(job.chains);
         cp_json_freeze_tree(root, &t);
+        return t;
+    }
+    size_t k = 0;
+    for (cJSON *c = root->child; c; c = c->next) {
+        if (!cJSON_IsArray(c)) {
+            job.units[k++] = c;
+            continue;
+        }
+        for (cJSON *e = c->child; e; e = e->next)
+            job.units[k++] = e;
+    }
+    /* cancelled part way (a signal), the items left stay numbers: they print the same */
+    cp_parallel_for(workers, n, CP_JSON_FREEZE_GRAIN, cp_json_freeze_chunk, &job);
+    t = cp_json_join_chains(job.chains, workers);
+    free(job.units);
+    free(job.chains);
     return t;
 }
 

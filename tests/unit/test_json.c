@@ -162,6 +162,35 @@ static void test_freeze(void)
     }
     CHECK(cp_json_freeze(NULL) == NULL);
     cp_json_free_texts(NULL);
+    /* a report's size, spread over 4 threads (each row a unit, blocks chained): the same text;
+     * the blocks of every worker freed (ASan would tell a lost one) */
+    cp_parallel_set_threads(4);
+    cJSON *a = cJSON_CreateObject(), *b = cJSON_CreateObject();
+    cJSON *ra = cJSON_AddArrayToObject(a, "rows"), *rb = cJSON_AddArrayToObject(b, "rows");
+    cJSON_AddNumberToObject(a, "schema_version", 3);
+    cJSON_AddNumberToObject(b, "schema_version", 3);
+    for (int i = 0; i < 3000; i++) {
+        for (int side = 0; side < 2; side++) {
+            cJSON *row = cJSON_CreateObject();
+            cJSON_AddNumberToObject(row, "i", i);
+            cJSON_AddNumberToObject(row, "third", i / 3.0);
+            cJSON_AddNumberToObject(row, "big", 1e14 + i);
+            cJSON *inner = cJSON_AddArrayToObject(row, "v");
+            for (int k = 0; k < 40; k++) /* 40 x 16 bytes a row: several blocks a worker */
+                cJSON_AddItemToArray(inner, cJSON_CreateNumber(i * 1000003.0 + k / 7.0));
+            cJSON_AddItemToArray(side ? rb : ra, row);
+        }
+    }
+    char *want = cJSON_PrintUnformatted(a);
+    cp_json_texts *t = cp_json_freeze(b);
+    char *got = cJSON_PrintUnformatted(b);
+    CHECK(t != NULL && want && got && strcmp(want, got) == 0);
+    cp_json_free_texts(t);
+    cJSON_Delete(a);
+    cJSON_Delete(b);
+    cJSON_free(want);
+    cJSON_free(got);
+    cp_parallel_set_threads(0);
 }
 
 /* Arrays of whole numbers as one raw value print as cJSON prints the same arrays formatted. */
