@@ -152,19 +152,25 @@ static cJSON *cp_html_meta(const cJSON *doc, int kind, const cp_html_options *o)
     return meta;
 }
 
+/* cp_json_put_fn: a part of the JSON text, escaped, to the page. */
+static void cp_html_put_part(void *out, const char *text, size_t len)
+{
+    cp_html_put_json(out, text, len);
+}
+
 /* <script type="application/json" id="id"> holding the JSON text (len bytes) escaped, or, when
- * text is NULL, item printed compact. */
+ * text is NULL, item printed compact (in parts, a report's rows over the CPUs). */
 static int cp_html_put_data(FILE *out, const char *id, const cJSON *item, const char *text,
                             size_t len)
 {
-    char *printed = text ? NULL : cJSON_PrintUnformatted(item);
-    if (!text && !printed)
-        return 0;
     fprintf(out, "<script type=\"application/json\" id=\"%s\">", id);
-    cp_html_put_json(out, text ? text : printed, text ? len : strlen(printed));
+    int ok = 1;
+    if (text)
+        cp_html_put_json(out, text, len);
+    else /* restored as it was: the const is the caller's promise */
+        ok = cp_json_print_parts((cJSON *)item, cp_html_put_part, out);
     fputs("</script>\n", out);
-    cJSON_free(printed);
-    return 1;
+    return ok;
 }
 
 /* A <dt>term</dt><dd>text</dd> of the header's list; nothing when text is empty. */

@@ -436,3 +436,85 @@ char *cp_json_finish_frozen(const cp_json *j, cJSON *root)
     cJSON_Delete(root);
     return text;
 }
+
+/* Printing a document's big last array over the CPUs: each element printed compact. */
+typedef struct cp_json_print_job {
+    cJSON **items;
+    char **texts;
+} cp_json_print_job;
+
+static void cp_json_print_chunk(void *arg, unsigned worker, uint64_t begin, uint64_t end)
+{
+    (void)worker;
+    cp_json_print_job *job = arg;
+    for (uint64_t i = begin; i < end; i++)
+        job->texts[i] = cJSON_PrintUnformatted(job->items[i]);
+}
+
+/* put(arg, text) of root printed whole (cJSON_PrintUnformatted); 0 when memory ran out. */
+static int cp_json_print_whole(const cJSON *root, cp_json_put_fn *put, void *arg)
+{
+    char *text = cJSON_PrintUnformatted(root);
+    if (!text)
+        return 0;
+    put(arg, text, strlen(text));
+    cJSON_free(text);
+    return 1;
+}
+
+/* The elements of array printed over the CPUs and handed to put in order, "," between them;
+ * 0 (nothing handed) when memory ran out. */
+static int cp_json_print_elements(cJSON *array, size_t n, cp_json_put_fn *put, void *arg)
+{
+    cp_json_print_job job = {malloc(n * sizeof *job.items), calloc(n, sizeof *job.texts)};
+    int ok = job.items && job.texts;
+    size_t k = 0;
+    for (cJSON *e = array->child; ok && e; e = e->next)
+        job.items[k++] = e;
+    if (ok)
+        ok = cp_parallel_for(cp_parallel_workers(n, CP_JSON_FREEZE_GRAIN), n, CP_JSON_FREEZE_GRAIN,
+                             cp_json_print_chunk, &job);
+    for (size_t i = 0; ok && i < n; i++)
+        ok = job.texts[i] != NULL;
+    for (size_t i = 0; ok && i < n; i++) {
+        if (i)
+            put(arg, ",", 1);
+        put(arg, job.texts[i], strlen(job.texts[i]));
+    }
+    for (size_t i = 0; job.texts && i < n; i++)
+        cJSON_free(job.texts[i]);
+    free(job.items);
+    free(job.texts);
+    return ok;
+}
+
+int cp_json_print_parts(cJSON *root, cp_json_put_fn *put, void *arg)
+{
+    cJSON *last = root && cJSON_IsObject(root) && root->child ? root->child->prev : NULL;
+    size_t n = cJSON_IsArray(last) ? (size_t)cJSON_GetArraySize(last) : 0;
+    if (!last || !last->string || cp_parallel_workers(n, CP_JSON_FREEZE_GRAIN) < 2)
+        return cp_json_print_whole(root, put, arg);
+    /* root printed with an empty array in the last one's place: "...,"KEY":[]}" */
+    cJSON *empty = cJSON_CreateArray();
+    if (!empty)
+        return 0;
+    cJSON_DetachItemViaPointer(root, last);
+    char *text = NULL;
+    if (cJSON_AddItemToObject(root, last->string, empty)) { /* the key copied */
+        text = cJSON_PrintUnformatted(root);
+        cJSON_ReplaceItemViaPointer(root, empty, last); /* last back, with its key; empty freed */
+    } else {
+        cJSON_Delete(empty);
+        cJSON_AddItemToArray(root, last); /* back at the end of the members, its key kept */
+    }
+    size_t len = text ? strlen(text) : 0;
+    int ok = len >= 3 && strcmp(text + len - 3, "[]}") == 0;
+    if (ok) {
+        put(arg, text, len - 2); /* up to the array's "[" */
+        ok = cp_json_print_elements(last, n, put, arg);
+        if (ok)
+            put(arg, "]}", 2);
+    }
+    cJSON_free(text);
+    return ok;
+}

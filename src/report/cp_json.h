@@ -62,6 +62,13 @@ void cp_json_free_texts(cp_json_texts *t);
 /* cp_json_finish with the numbers frozen first (cp_json_freeze): the same text, sooner. */
 char *cp_json_finish_frozen(const cp_json *j, cJSON *root);
 
+/* root printed compact, the very text of cJSON_PrintUnformatted, handed to put in parts in
+ * order: where root's last member is an array of many elements (a report's rows), those are
+ * printed over the CPUs. root is as it was afterwards. 0 when memory ran out: then put may have
+ * had a first part, and no more. */
+typedef void cp_json_put_fn(void *arg, const char *text, size_t len);
+int cp_json_print_parts(cJSON *root, cp_json_put_fn *put, void *arg);
+
 /* What went wrong first while building j's document, for the error message: "out of memory", or
  * the key that was added to an object that does not exist (a bug). */
 const char *cp_json_why(const cp_json *j);

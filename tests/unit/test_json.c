@@ -193,6 +193,73 @@ static void test_freeze(void)
     cp_parallel_set_threads(0);
 }
 
+/* cp_json_put_fn collecting the parts into a cp_strbuf-like growing string. */
+typedef struct {
+    char *text;
+    size_t len, cap, parts;
+} collected;
+
+static void collect(void *arg, const char *text, size_t len)
+{
+    collected *c = arg;
+    if (c->len + len + 1 > c->cap) {
+        c->cap = 2 * (c->len + len + 1);
+        c->text = realloc(c->text, c->cap);
+    }
+    memcpy(c->text + c->len, text, len);
+    c->len += len;
+    c->text[c->len] = '\0';
+    c->parts++;
+}
+
+/* The parts, joined, are cJSON_PrintUnformatted's text; the document is as it was after; a big
+ * last array is printed in parts over the threads, anything else whole. */
+static void check_parts(cJSON *doc, int parted, int line)
+{
+    char *want = cJSON_PrintUnformatted(doc);
+    collected c = {0};
+    int ok = cp_json_print_parts(doc, collect, &c);
+    char *again = cJSON_PrintUnformatted(doc);
+    if (ok && want && c.text && strcmp(want, c.text) == 0 && again && strcmp(want, again) == 0 &&
+        (c.parts > 1) == parted) {
+        cp_test_passed++;
+    } else {
+        cp_test_failed++;
+        fprintf(stderr, "%s:%d: print_parts: ok %d, %zu parts, same text %d, restored %d\n",
+                __FILE__, line, ok, c.parts, want && c.text && !strcmp(want, c.text),
+                want && again && !strcmp(want, again));
+    }
+    free(c.text);
+    cJSON_free(want);
+    cJSON_free(again);
+}
+
+static void test_print_parts(void)
+{
+    cp_parallel_set_threads(3);
+    cJSON *doc = cJSON_CreateObject();
+    cJSON_AddStringToObject(doc, "kind", "sweep \"quoted\" [x]}");
+    cJSON *rows = cJSON_AddArrayToObject(doc, "rows");
+    for (int i = 0; i < 1000; i++) {
+        cJSON *row = cJSON_CreateObject();
+        cJSON_AddNumberToObject(row, "i", i / 3.0);
+        cJSON_AddItemToObject(row, "rows", cJSON_CreateArray()); /* the same key, inside */
+        cJSON_AddItemToArray(rows, row);
+    }
+    check_parts(doc, 1, __LINE__);
+    cJSON *first = cJSON_DetachItemFromObject(doc, "kind"); /* the array alone */
+    check_parts(doc, 1, __LINE__);
+    cJSON_AddItemToObject(doc, "kind", first); /* the last member not an array: whole */
+    check_parts(doc, 0, __LINE__);
+    cJSON_Delete(doc);
+    cJSON *small = cJSON_CreateObject(); /* a few elements: whole */
+    cJSON *list = cJSON_AddArrayToObject(small, "rows");
+    cJSON_AddItemToArray(list, cJSON_CreateNumber(1));
+    check_parts(small, 0, __LINE__);
+    cJSON_Delete(small);
+    cp_parallel_set_threads(0);
+}
+
 /* Arrays of whole numbers as one raw value print as cJSON prints the same arrays formatted. */
 static void test_ints(void)
 {
@@ -285,6 +352,7 @@ int main(void)
     test_text_u64();
     test_why();
     test_freeze();
+    test_print_parts();
     test_ints();
     test_failure();
     test_object_if_and_doubles();
