@@ -33,6 +33,15 @@ cp_trace_where_test(trace_where_ranks_table 0 --no-stderr --max-width 100
 cp_trace_where_test(trace_where_ranks_json 0 --no-stderr --json
                     --golden ${CP_TRACE_WHERE_GOLDEN}/handmade-ranks.json
                     -- ${CP_BIN} trace --from-raw handmade-ranks/node0 handmade-ranks/node1 --format json)
+# a real two-rank job's raw files (torchrun on 2 x H100, NCCL): its table (golden) and what
+# gpu.trace_ranks checks live, held without a GPU
+cp_trace_where_test(trace_ranks_h100x2_table 0 --no-stderr --max-width 100
+                    --golden ${CP_TRACE_WHERE_GOLDEN}/h100x2-ranks.txt
+                    -- ${CP_BIN} trace --from-raw h100x2-ranks)
+add_test(NAME cli.trace_ranks_h100x2_checks
+         COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/cli/trace_ranks_fixture.py ${CP_BIN}
+                 ${CP_TRACE_WHERE_GOLDEN}/h100x2-ranks)
+set_tests_properties(cli.trace_ranks_h100x2_checks PROPERTIES LABELS cli)
 # a wider spread flags no rank: rank 1's excess is 3x rank 0's (200% off the median)
 cp_trace_where_test(trace_where_rank_spread 0 --stdout "^  rank 1 \\(node1, pid 4242\\): excess 786 kB, 40960 sectors, 2 launches$"
                     -- ${CP_BIN} trace --from-raw handmade-ranks/node0 handmade-ranks/node1 --rank-spread 2.5)
