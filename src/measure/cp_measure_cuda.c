@@ -710,18 +710,26 @@ static int cp_cuda_prepare_inputs(cp_cuda_run *r, cp_status *st)
     return rc;
 }
 
-/* Queues k timed samples (k <= the events s holds): each an L2 flush, then the kernel between
- * a start and a stop event. */
-static int cp_cuda_queue_samples(const cp_cuda_run *r, uint32_t k, cp_status *st)
+/* Queues timed sample i (i < the events s holds): an L2 flush, then the kernel between a start
+ * and a stop event; *call_s (when not NULL): the seconds the launch call took the host. */
+static int cp_cuda_queue_sample(const cp_cuda_run *r, uint32_t i, double *call_s, cp_status *st)
 {
     cp_cuda_state *s = r->s;
-    for (uint32_t i = 0; i < k; i++) {
-        CP_CUDA_CHECK(st,
-                      cp_kernels_flush_launch(s->flush_buf, s->flush_bytes, s->sink, s->stream));
-        CP_CUDA_CHECK(st, cudaEventRecord(s->starts[i], s->stream));
-        CP_TRY(cp_cuda_launch(r, st));
-        CP_CUDA_CHECK(st, cudaEventRecord(s->stops[i], s->stream));
-    }
+    CP_CUDA_CHECK(st, cp_kernels_flush_launch(s->flush_buf, s->flush_bytes, s->sink, s->stream));
+    CP_CUDA_CHECK(st, cudaEventRecord(s->starts[i], s->stream));
+    double called = call_s ? cp_phase_now() : 0;
+    CP_TRY(cp_cuda_launch(r, st));
+    if (call_s)
+        *call_s = cp_phase_now() - called;
+    CP_CUDA_CHECK(st, cudaEventRecord(s->stops[i], s->stream));
+    return CP_EXIT_OK;
+}
+
+/* Queues k timed samples (k <= the events s holds). */
+static int cp_cuda_queue_samples(const cp_cuda_run *r, uint32_t k, cp_status *st)
+{
+    for (uint32_t i = 0; i < k; i++)
+        CP_TRY(cp_cuda_queue_sample(r, i, NULL, st));
     return CP_EXIT_OK;
 }
 
@@ -785,12 +793,8 @@ static int cp_cuda_verify_first(cp_cuda_run *r, cp_measurement *m, cp_samples *s
     CP_TRY(fam->copy ? cp_cuda_copy_poison(r, fam->copy, st) : fam->poison(r, st));
     CP_TRY(cp_cuda_events(s, 1, st));
     CP_CUDA_CHECK(st, cudaEventRecord(s->begin, s->stream));
-    CP_CUDA_CHECK(st, cp_kernels_flush_launch(s->flush_buf, s->flush_bytes, s->sink, s->stream));
-    CP_CUDA_CHECK(st, cudaEventRecord(s->starts[0], s->stream));
-    double called = cp_phase_now();
-    CP_TRY(cp_cuda_launch(r, st));
-    double call_s = cp_phase_now() - called;
-    CP_CUDA_CHECK(st, cudaEventRecord(s->stops[0], s->stream));
+    double call_s = 0;
+    CP_TRY(cp_cuda_queue_sample(r, 0, &call_s, st));
     if (call_s <= CP_CUDA_SLOW_LAUNCH_S)
         CP_TRY(cp_cuda_read_samples(s, 1, smp, st)); /* waits for it */
     else

@@ -4,6 +4,7 @@
  * data-v, for sorting and for the page's tests. */
 #include "cp_html.h"
 #include "cp_html_page.h"
+#include "cp_json.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -46,13 +47,7 @@ const cJSON *cp_html_lookup(const cJSON *o, const cJSON *row, const char *path)
 static const char *cp_html_g17(char *buf, size_t size, double v)
 {
     if (v == floor(v) && fabs(v) < 1e15) {
-        char *p = buf + size - 1;
-        uint64_t u = (uint64_t)fabs(v);
-        *p = '\0';
-        do {
-            *--p = (char)('0' + u % 10);
-            u /= 10;
-        } while (u);
+        char *p = buf + (cp_json_digits(buf, size, (uint64_t)fabs(v)) - buf);
         if (signbit(v)) /* -0 too, as printf writes it */
             *--p = '-';
         return p;

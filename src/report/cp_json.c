@@ -60,20 +60,27 @@ static cJSON *cp_json_put(cp_json *j, cJSON *o, const char *key, cJSON *item)
 
 void cp_json_null(cp_json *j, cJSON *o, const char *key)
 {
-    if (cp_json_parent(j, o, key))
-        cp_json_put(j, o, key, cJSON_CreateNull());
+    cp_json_put(j, o, key, cJSON_CreateNull());
 }
 
 void cp_json_bool(cp_json *j, cJSON *o, const char *key, int v)
 {
-    if (cp_json_parent(j, o, key))
-        cp_json_put(j, o, key, cJSON_CreateBool(v != 0));
+    cp_json_put(j, o, key, cJSON_CreateBool(v != 0));
+}
+
+const char *cp_json_digits(char *buf, size_t size, uint64_t v)
+{
+    char *p = buf + size - 1;
+    *p = '\0';
+    do {
+        *--p = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    return p;
 }
 
 void cp_json_number(cp_json *j, cJSON *o, const char *key, double v)
 {
-    if (!cp_json_parent(j, o, key))
-        return;
     if (!isfinite(v)) {
         cp_json_null(j, o, key);
     } else if (v == floor(v) && fabs(v) >= CP_JSON_RAW_FROM && fabs(v) < CP_JSON_RAW_TO) {
@@ -85,35 +92,36 @@ void cp_json_number(cp_json *j, cJSON *o, const char *key, double v)
     }
 }
 
+/* A whole number as cJSON would hold it: a number below 1e15, its raw digits from there (which
+ * cJSON would print in exponent form). */
+static cJSON *cp_json_create_u64(uint64_t v)
+{
+    char digits[24];
+    return (double)v < CP_JSON_RAW_FROM ? cJSON_CreateNumber((double)v)
+                                        : cJSON_CreateRaw(cp_json_digits(digits, sizeof digits, v));
+}
+
 void cp_json_u64(cp_json *j, cJSON *o, const char *key, uint64_t v)
 {
-    if (!cp_json_parent(j, o, key))
-        return;
-    if ((double)v < CP_JSON_RAW_FROM) {
-        cp_json_put(j, o, key, cJSON_CreateNumber((double)v));
-        return;
-    }
-    char digits[32];
-    snprintf(digits, sizeof digits, "%" PRIu64, v);
-    cp_json_put(j, o, key, cJSON_CreateRaw(digits));
+    cp_json_put(j, o, key, cp_json_create_u64(v));
 }
 
 void cp_json_string(cp_json *j, cJSON *o, const char *key, const char *s)
 {
-    if (s && cp_json_parent(j, o, key))
+    if (s)
         cp_json_put(j, o, key, cJSON_CreateString(s));
-    else if (s == NULL)
+    else
         cp_json_null(j, o, key);
 }
 
 cJSON *cp_json_object(cp_json *j, cJSON *o, const char *key)
 {
-    return cp_json_parent(j, o, key) ? cp_json_put(j, o, key, cJSON_CreateObject()) : NULL;
+    return cp_json_put(j, o, key, cJSON_CreateObject());
 }
 
 cJSON *cp_json_array(cp_json *j, cJSON *o, const char *key)
 {
-    return cp_json_parent(j, o, key) ? cp_json_put(j, o, key, cJSON_CreateArray()) : NULL;
+    return cp_json_put(j, o, key, cJSON_CreateArray());
 }
 
 cJSON *cp_json_object_if(cp_json *j, cJSON *o, const char *key, int present)
@@ -156,38 +164,7 @@ static void cp_json_append_item(cp_json *j, cJSON *array, cJSON *item)
 
 void cp_json_append_u64(cp_json *j, cJSON *array, uint64_t v)
 {
-    if ((double)v < CP_JSON_RAW_FROM) {
-        cp_json_append_item(j, array, cJSON_CreateNumber((double)v));
-        return;
-    }
-    char digits[32];
-    snprintf(digits, sizeof digits, "%" PRIu64, v);
-    cp_json_append_item(j, array, cJSON_CreateRaw(digits));
-}
-
-/* v's decimal digits into buf (at least 21 bytes), NUL-ended. */
-static const char *cp_json_digits(char *buf, size_t size, uint64_t v)
-{
-    char *p = buf + size - 1;
-    *p = '\0';
-    do {
-        *--p = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    return p;
-}
-
-void cp_json_text_u64(cp_json *j, cJSON *o, const char *key, uint64_t v)
-{
-    char buf[24];
-    if (cp_json_parent(j, o, key))
-        cp_json_put(j, o, key, cJSON_CreateRaw(cp_json_digits(buf, sizeof buf, v)));
-}
-
-void cp_json_append_text_u64(cp_json *j, cJSON *array, uint64_t v)
-{
-    char buf[24];
-    cp_json_append_item(j, array, cJSON_CreateRaw(cp_json_digits(buf, sizeof buf, v)));
+    cp_json_append_item(j, array, cp_json_create_u64(v));
 }
 
 /* Appends n bytes to a's text (always NUL-ended), recording a failure. */
@@ -269,7 +246,7 @@ void cp_json_ints_add(cp_json *j, cJSON *o, const char *key, cp_json_ints *a)
                      "unbalanced)",
                      key ? key : "(no name)");
         j->failed = 1;
-    } else if (cp_json_parent(j, o, key)) {
+    } else {
         cp_json_put(j, o, key, cJSON_CreateRaw(a->text));
     }
     free(a->text);
@@ -283,10 +260,10 @@ static void cp_json_number_text(char *buf, size_t size, double v)
     if (v == floor(v) && fabs(v) < CP_JSON_RAW_FROM) {
         char digits[24];
         const char *d = cp_json_digits(digits, sizeof digits, (uint64_t)fabs(v));
-        size_t n = (size_t)(digits + sizeof digits - 1 - d), at = 0;
+        char *at = buf; /* size is 40: a sign and at most 15 digits */
         if (v < 0)
-            buf[at++] = '-';
-        memcpy(buf + at, d, n + 1 <= size - at ? n + 1 : 0);
+            *at++ = '-';
+        memcpy(at, d, (size_t)(digits + sizeof digits - d));
         return;
     }
     snprintf(buf, size, "%1.15g", v);
@@ -341,7 +318,7 @@ static void cp_json_freeze_tree(cJSON *item, cp_json_texts **t)
 
 /* A document's freezing spread over the CPUs: the units are root's members, and the elements
  * of a member that is an array (a report's rows); each worker keeps its texts in a chain. */
-#define CP_JSON_FREEZE_GRAIN 64
+#define CP_JSON_PARALLEL_GRAIN 64
 typedef struct cp_json_freeze_job {
     cJSON **units;
     cp_json_texts **chains; /* one a worker */
@@ -376,7 +353,7 @@ cp_json_texts *cp_json_freeze(cJSON *root)
     size_t n = 0;
     for (cJSON *c = root->child; c; c = c->next)
         n += cJSON_IsArray(c) ? (size_t)cJSON_GetArraySize(c) : 1;
-    unsigned workers = cp_parallel_workers(n, CP_JSON_FREEZE_GRAIN);
+    unsigned workers = cp_parallel_workers(n, CP_JSON_PARALLEL_GRAIN);
     cp_json_freeze_job job = {NULL, NULL};
     if (workers > 1) {
         job.units = malloc(n * sizeof *job.units);
@@ -398,7 +375,7 @@ cp_json_texts *cp_json_freeze(cJSON *root)
             job.units[k++] = e;
     }
     /* cancelled part way (a signal), the items left stay numbers: they print the same */
-    cp_parallel_for(workers, n, CP_JSON_FREEZE_GRAIN, cp_json_freeze_chunk, &job);
+    cp_parallel_for(workers, n, CP_JSON_PARALLEL_GRAIN, cp_json_freeze_chunk, &job);
     t = cp_json_join_chains(job.chains, workers);
     free(job.units);
     free(job.chains);
@@ -472,8 +449,8 @@ static int cp_json_print_elements(cJSON *array, size_t n, cp_json_put_fn *put, v
     for (cJSON *e = array->child; ok && e; e = e->next)
         job.items[k++] = e;
     if (ok)
-        ok = cp_parallel_for(cp_parallel_workers(n, CP_JSON_FREEZE_GRAIN), n, CP_JSON_FREEZE_GRAIN,
-                             cp_json_print_chunk, &job);
+        ok = cp_parallel_for(cp_parallel_workers(n, CP_JSON_PARALLEL_GRAIN), n,
+                             CP_JSON_PARALLEL_GRAIN, cp_json_print_chunk, &job);
     for (size_t i = 0; ok && i < n; i++)
         ok = job.texts[i] != NULL;
     for (size_t i = 0; ok && i < n; i++) {
@@ -492,7 +469,7 @@ int cp_json_print_parts(cJSON *root, cp_json_put_fn *put, void *arg)
 {
     cJSON *last = root && cJSON_IsObject(root) && root->child ? root->child->prev : NULL;
     size_t n = cJSON_IsArray(last) ? (size_t)cJSON_GetArraySize(last) : 0;
-    if (!last || !last->string || cp_parallel_workers(n, CP_JSON_FREEZE_GRAIN) < 2)
+    if (!last || !last->string || cp_parallel_workers(n, CP_JSON_PARALLEL_GRAIN) < 2)
         return cp_json_print_whole(root, put, arg);
     /* root printed with an empty array in the last one's place: "...,"KEY":[]}" */
     cJSON *empty = cJSON_CreateArray();

@@ -18,20 +18,13 @@ typedef struct cp_json {
     int static_keys;
 } cp_json;
 
-/* Whole numbers for parts of a document that are only ever read as text (written out, then
- * parsed by whoever reads the file): added as raw digits, which cJSON_Print copies instead of
- * formatting and checking each number (a third of a 1,024-row page's time went there). In the
- * tree they are not numbers (cJSON_GetNumberValue gives NaN): never for a value the C code looks
- * up in a document it has built. The lane maps are such a part. */
-void cp_json_text_u64(cp_json *j, cJSON *o, const char *key, uint64_t v);
-void cp_json_append_text_u64(cp_json *j, cJSON *array, uint64_t v);
-
 /* An array of whole numbers and nulls, arrays of them inside it up to CP_JSON_INTS_DEPTH deep,
  * written as text and added whole as one raw value, the way cJSON prints an array in formatted
  * output ("[1, 2, [3, null]]"), so the report's text is the same as with one item a number: for
- * parts only ever read as text (see cp_json_text_u64), where one item a number cost the page of
- * a 1,024-row sweep 250,000 items. Start from {0}; open, add, close; cp_json_ints_add adds it to
- * an object and frees the text. */
+ * parts only ever read as text (written out, then parsed by whoever reads the file; never looked
+ * up in the tree, where it is no array), such as the lane maps, where one item a number cost the
+ * page of a 1,024-row sweep 250,000 items. Start from {0}; open, add, close; cp_json_ints_add adds
+ * it to an object and frees the text. */
 #define CP_JSON_INTS_DEPTH 4
 typedef struct cp_json_ints {
     char *text;
@@ -68,6 +61,9 @@ char *cp_json_finish_frozen(const cp_json *j, cJSON *root);
  * had a first part, and no more. */
 typedef void cp_json_put_fn(void *arg, const char *text, size_t len);
 int cp_json_print_parts(cJSON *root, cp_json_put_fn *put, void *arg);
+
+/* v's decimal digits, written at the end of buf (at least 21 bytes), NUL-ended: their start. */
+const char *cp_json_digits(char *buf, size_t size, uint64_t v);
 
 /* What went wrong first while building j's document, for the error message: "out of memory", or
  * the key that was added to an object that does not exist (a bug). */

@@ -108,20 +108,20 @@ static void cp_report_lanes_counts(cp_json *j, cJSON *o, const cp_warp_lanes *w,
             cp_model_count_shared_request(w, &c);
         else
             cp_model_count_constant_request(w, &c);
-        cp_json_text_u64(j, k, "bytes_requested", c.bytes_requested);
-        cp_json_text_u64(j, k, "wavefronts", c.wavefronts);
-        cp_json_text_u64(j, k, "ideal_wavefronts", c.ideal_wavefronts);
-        cp_json_text_u64(j, k, "bank_conflicts", c.bank_conflicts);
+        cp_json_u64(j, k, "bytes_requested", c.bytes_requested);
+        cp_json_u64(j, k, "wavefronts", c.wavefronts);
+        cp_json_u64(j, k, "ideal_wavefronts", c.ideal_wavefronts);
+        cp_json_u64(j, k, "bank_conflicts", c.bank_conflicts);
         return;
     }
     if (space == CP_SPACE_TMA)
         cp_model_count_tma_request(w, &c);
     else
         cp_model_count_request(w, &c);
-    cp_json_text_u64(j, k, "bytes_requested", c.bytes_requested);
-    cp_json_text_u64(j, k, "sectors", c.sectors);
-    cp_json_text_u64(j, k, "lines", c.lines);
-    cp_json_text_u64(j, k, "ideal_sectors", c.ideal_sectors);
+    cp_json_u64(j, k, "bytes_requested", c.bytes_requested);
+    cp_json_u64(j, k, "sectors", c.sectors);
+    cp_json_u64(j, k, "lines", c.lines);
+    cp_json_u64(j, k, "ideal_sectors", c.ideal_sectors);
     cp_json_number(j, k, "efficiency", cp_counts_efficiency(&c));
 }
 
@@ -131,8 +131,8 @@ static void cp_report_lanes_request(cp_json *j, cJSON *requests, const cp_warp_l
                                     uint32_t instruction, cp_space space)
 {
     cJSON *o = cp_json_append(j, requests);
-    cp_json_text_u64(j, o, "instruction", instruction);
-    cp_json_text_u64(j, o, "active_mask", w->active_mask);
+    cp_json_u64(j, o, "instruction", instruction);
+    cp_json_u64(j, o, "active_mask", w->active_mask);
     cp_json_ints addresses = {0};
     cp_json_ints_open(&addresses);
     for (unsigned l = 0; l < CP_WARP_SIZE; l++) {
@@ -161,8 +161,8 @@ void cp_report_json_add_lane_map(cp_json *j, cJSON *access, const cp_config *c, 
         return;
     }
     cJSON *m = cp_json_object(j, access, "lane_map");
-    cp_json_text_u64(j, m, "warp", CP_REPORT_LANES_WARP);
-    cp_json_text_u64(j, m, "iteration", 0);
+    cp_json_u64(j, m, "warp", CP_REPORT_LANES_WARP);
+    cp_json_u64(j, m, "iteration", 0);
     cJSON *requests = cp_json_array(j, m, "requests");
     for (uint32_t ins = 0; ins < ap->instructions; ins++) {
         cp_warp_lanes w;

@@ -726,11 +726,15 @@ static int cp_inject_idle_sum(const cp_inject_sums *s)
     for (int m = 0; m < CP_INJECT_NMETRICS; m++)
         if (s->has[m] && s->value[m] != 0)
             return 0;
-    char *key = NULL;
-    if (asprintf(&key, "%u\t%s", s->device, s->function) < 0)
+    /* the launches table's key, on the stack for all but the longest names (a flush may see a
+     * million idle records) */
+    char buf[1024], *key = buf;
+    if ((size_t)snprintf(buf, sizeof buf, "%u\t%s", s->device, s->function) >= sizeof buf &&
+        asprintf(&key, "%u\t%s", s->device, s->function) < 0)
         return 0;
     int launched = cp_table_find(&cp_inject_state.launches, key) != NULL;
-    free(key);
+    if (key != buf)
+        free(key);
     return !launched;
 }
 

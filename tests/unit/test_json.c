@@ -61,29 +61,6 @@ static void test_u64(void)
     cJSON_Delete(o);
 }
 
-/* Whole numbers for text only: the same digits as cp_json_u64 prints, 0 and the largest
- * included, in objects and arrays. */
-static void test_text_u64(void)
-{
-    cp_json j = {0};
-    cJSON *o = cJSON_CreateObject();
-    cp_json_text_u64(&j, o, "zero", 0);
-    cp_json_text_u64(&j, o, "big", UINT64_MAX);
-    cJSON *a = cp_json_array(&j, o, "list");
-    cp_json_append_text_u64(&j, a, 10);
-    cp_json_append_text_u64(&j, a, 4294967296u);
-    char *text = cJSON_PrintUnformatted(o);
-    CHECK(!j.failed && text &&
-          strcmp(text, "{\"zero\":0,\"big\":18446744073709551615,\"list\":[10,4294967296]}") == 0);
-    cJSON *back = text ? cJSON_Parse(text) : NULL; /* read back as numbers */
-    CHECK(back && cJSON_GetNumberValue(cJSON_GetObjectItem(back, "zero")) == 0);
-    CHECK(back && cJSON_GetNumberValue(cJSON_GetArrayItem(cJSON_GetObjectItem(back, "list"), 1)) ==
-                      4294967296.0);
-    cJSON_Delete(back);
-    cJSON_free(text);
-    cJSON_Delete(o);
-}
-
 /* What went wrong first: a key added to an object that is not there names the key; a failure
  * with no key says memory. */
 static void test_why(void)
@@ -97,7 +74,7 @@ static void test_why(void)
     CHECK(strcmp(cp_json_why(&j), "'inner' added to a missing object") == 0);
     cJSON_Delete(root);
     cp_json k = {0};
-    cp_json_append_text_u64(&k, NULL, 1);
+    cp_json_append_u64(&k, NULL, 1);
     CHECK(k.failed && strcmp(cp_json_why(&k), "'[]' added to a missing object") == 0);
 }
 
@@ -349,7 +326,6 @@ int main(void)
 {
     test_numbers();
     test_u64();
-    test_text_u64();
     test_why();
     test_freeze();
     test_print_parts();
