@@ -52,13 +52,11 @@ typedef struct analysis {
     cp_expr_node nd[CP_EXPR_MAX_NODES]; /* the nodes analysed, as the tree has them */
     /* the first period's evaluation: each node's value at thread `stamp` - 1 (seen: the stamp of
      * the last thread that evaluated it); the least and greatest of its values at the threads
-     * that recur one period fewer (0) and as often as the first (1); then its exact range over
-     * every thread */
+     * that recur one period fewer (0) and as often as the first (1) */
     int64_t val[CP_EXPR_MAX_NODES];
     uint32_t seen[CP_EXPR_MAX_NODES];
     int64_t vlo[2][CP_EXPR_MAX_NODES], vhi[2][CP_EXPR_MAX_NODES];
     uint8_t vseen[2][CP_EXPR_MAX_NODES];
-    wide lo[CP_EXPR_MAX_NODES], hi[CP_EXPR_MAX_NODES];
 } analysis;
 
 /* --- 128-bit helpers ---------------------------------------------------------------------- */
@@ -765,10 +763,10 @@ static int an_eval(analysis *an, int k, int64_t i, uint32_t stamp)
     return 1;
 }
 
-/* Node k's range over every thread where it is evaluated, from its values at the first
- * period's threads that recur `last` - 1 (group 0) and `last` (group 1) times; 0 with the reason
- * when it leaves int64. */
-static int an_node_range(analysis *an, int k, wide T, wide last)
+/* Node k's range over every thread where it is evaluated (into *out), from its values at the
+ * first period's threads that recur `last` - 1 (group 0) and `last` (group 1) times; 0 with the
+ * reason when it leaves int64. */
+static int an_node_range(analysis *an, int k, wide T, wide last, range *out)
 {
     const info *x = &an->x[k];
     range r = x->r;
@@ -783,7 +781,7 @@ static int an_node_range(analysis *an, int k, wide T, wide last)
             r.hi = w_max(r.hi, an->vhi[g][k] + w_max(m, 0));
         }
     }
-    an->lo[k] = r.lo, an->hi[k] = r.hi;
+    *out = r;
     if (r.lo <= r.hi && !r_known(r)) {
         an_fail(an, k, "overflows for some thread");
         return 0;
@@ -792,9 +790,9 @@ static int an_node_range(analysis *an, int k, wide T, wide last)
 }
 
 /* Evaluates the first min(T, n) threads and widens each moving node's range by its moves over
- * the periods after (thread j recurs at j + m T for m < its count); 0 with the reason when a
- * thread fails or a node may overflow. */
-static int an_ranges(analysis *an, int root, wide T)
+ * the periods after (thread j recurs at j + m T for m < its count), the root's into *root_range;
+ * 0 with the reason when a thread fails or a node may overflow. */
+static int an_ranges(analysis *an, int root, wide T, range *root_range)
 {
     /* thread j recurs in the `later` periods after the first: last - 1 or last of them */
     wide first = T < an->n ? T : an->n, last = (an->n - 1) / T, edge = an->n - 1 - last * T;
@@ -821,9 +819,14 @@ static int an_ranges(analysis *an, int root, wide T)
             an->vseen[g][k] = 1;
         }
     }
-    for (int o = 0; o < an->norder; o++)
-        if (!an_node_range(an, an->order[o], T, last))
+    for (int o = 0; o < an->norder; o++) {
+        int k = an->order[o];
+        range r;
+        if (!an_node_range(an, k, T, last, &r))
             return 0;
+        if (k == root)
+            *root_range = r;
+    }
     return 1;
 }
 
@@ -856,9 +859,10 @@ static int an_try(analysis *an, uint64_t thread_multiple, uint64_t shift_multipl
 {
     int root = cp_expr_tree_root(an->e);
     wide T;
+    range r = {0, 0};
     an_node(an, root, 1);
     if (an->x[root].kind == K_FAIL || !an_period(an, root, thread_multiple, shift_multiple, &T) ||
-        !an_ranges(an, root, T))
+        !an_ranges(an, root, T, &r))
         return 0;
     const info *f = &an->x[root];
     wide D = T * f->p / f->q;
@@ -868,7 +872,6 @@ static int an_try(analysis *an, uint64_t thread_multiple, uint64_t shift_multipl
         an_fail(an, root, "moves by more than 64 bits hold");
         return 0;
     }
-    range r = f->kind == K_WRAP ? f->r : (range){an->lo[root], an->hi[root]};
     *out = (cp_expr_period){.threads = (uint64_t)T,
                             .shift = (int64_t)D,
                             .window_base = f->kind == K_WRAP ? f->base : 0,

@@ -275,8 +275,10 @@ static int cp_model_walk_forced(void)
     return v && strcmp(v, "1") == 0;
 }
 
-/* What the family proves of c (out->period 0: nothing, and nothing when the walk is forced). */
-static void cp_model_prove(const cp_family_model *fm, const cp_config *c, cp_model_proof *out)
+/* What the family proves of c (out->period 0: nothing, and nothing when the walk is forced);
+ * out->footprint only when want_footprint is set (cp_model_prove_fn). */
+static void cp_model_prove(const cp_family_model *fm, const cp_config *c, int want_footprint,
+                           cp_model_proof *out)
 {
     memset(out, 0, sizeof *out);
     if (!fm->prove)
@@ -286,7 +288,7 @@ static void cp_model_prove(const cp_family_model *fm, const cp_config *c, cp_mod
                  "every thread evaluated: COALPROBE_MODEL_WALK=1 forces the walk");
         return;
     }
-    fm->prove(c, out);
+    fm->prove(c, want_footprint, out);
 }
 
 /* Threads of the grid per chunk of the parallel check, warps per chunk of the parallel count
@@ -351,7 +353,7 @@ int cp_model_validate(const cp_config *c, cp_status *st)
     cp_prediction p;
     cp_model_proof proof;
     CP_TRY(cp_model_family_describe(c, &p, &fm, st));
-    cp_model_prove(fm, c, &proof);
+    cp_model_prove(fm, c, 0, &proof);
     return proof.period ? CP_EXIT_OK : cp_model_check(fm, c, p.threads, st);
 }
 
@@ -390,20 +392,21 @@ static void cp_model_warps_chunk(void *arg, unsigned worker, uint64_t begin, uin
     const cp_model_warps_job *j = arg;
     const cp_access_prediction *ap = j->ap;
     cp_counts *acc = &j->acc[worker];
+    if (!j->seen) {
+        cp_model_item_job item = {j->fm, j->c, j->a, ap, 0, 0};
+        for (uint64_t warp = begin; warp < end; warp++)
+            cp_model_warp_item(&item, warp, acc);
+        return;
+    }
     cp_warp_lanes w;
     w.lane_bytes = ap->lane_bytes;
     for (uint64_t warp = begin; warp < end; warp++)
-        for (uint32_t ins = 0; ins < ap->instructions; ins++) {
-            if (!j->seen) {
-                cp_model_warp_iterations(j->fm, j->c, j->a, ins, warp, ap, acc);
-                continue;
-            }
+        for (uint32_t ins = 0; ins < ap->instructions; ins++)
             for (uint64_t t = 0; t < ap->iterations; t++) {
                 w.active_mask = j->fm->lanes(j->c, j->a, ins, warp, t, w.addr);
                 cp_model_count(ap->space, &w, acc);
                 cp_model_mark(j, &w);
             }
-        }
 }
 
 /* Counts the warps [0, nwarps) of access a one by one on `workers` workers, adding to ap's
@@ -476,7 +479,7 @@ int cp_model_predict(const cp_config *c, cp_prediction *out, cp_status *st)
     const cp_family_model *fm;
     cp_model_proof proof;
     CP_TRY(cp_model_family_describe(c, out, &fm, st));
-    cp_model_prove(fm, c, &proof);
+    cp_model_prove(fm, c, 1, &proof);
     if (!proof.period)
         CP_TRY(cp_model_check(fm, c, out->threads, st));
     cp_warp_class classes[CP_MODEL_MAX_CLASSES];
@@ -516,7 +519,7 @@ static int cp_model_one_by_one(const cp_family_model *fm, const cp_config *c,
                                const cp_prediction *p)
 {
     cp_model_proof proof;
-    cp_model_prove(fm, c, &proof);
+    cp_model_prove(fm, c, 0, &proof);
     if (proof.period)
         return 0;
     if (fm->validate)
@@ -615,7 +618,7 @@ int cp_model_counting(const cp_config *c, char *buf, size_t len)
         buf[0] = '\0';
     if (!fm || !fm->prove)
         return 0;
-    cp_model_prove(fm, c, &proof);
+    cp_model_prove(fm, c, 1, &proof); /* says what predict does, a period's memory included */
     snprintf(buf, len, "%s", proof.why);
     return 1;
 }

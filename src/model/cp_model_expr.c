@@ -184,12 +184,12 @@ static cp_expr_sector_move cp_expr_sector_move_of(const cp_expr_period *p, uint6
 
 /* The arc of the sectors thread j's element (sector s) and its `count` recurrences, one period
  * apart, touch. */
-static size_t cp_expr_sector_arcs(const cp_expr_sector_move *m, int wraps, uint64_t s,
-                                  uint64_t count, cp_expr_arc *v, size_t k)
+static size_t cp_expr_sector_arcs(const cp_expr_sector_move *m, uint64_t s, uint64_t count,
+                                  cp_expr_arc *v, size_t k)
 {
     if (m->step == 0)
         return cp_expr_arc_add(v, k, s, 0, 1, 0);
-    if (wraps) {
+    if (m->cycle) {
         __extension__ typedef unsigned __int128 u128;
         uint64_t x = s - m->base;
         uint64_t at = (uint64_t)((u128)(x / m->coset) * m->inverse % m->cycle);
@@ -216,15 +216,14 @@ static int cp_model_expr_period_footprint(const cp_config *c, const cp_expr_peri
     size_t k = 0;
     for (uint64_t j = 0; j < first; j++) {
         uint64_t f = cp_expr_element(c, cp_expr_is_indexed(c, 0) ? 0 : 1, j);
-        k = cp_expr_sector_arcs(&m, p->window_size != 0, f * w / CP_SECTOR_BYTES,
-                                (n - 1 - j) / T + 1, v, k);
+        k = cp_expr_sector_arcs(&m, f * w / CP_SECTOR_BYTES, (n - 1 - j) / T + 1, v, k);
     }
     *footprint = cp_expr_arcs_union(v, k);
     free(v);
     return 1;
 }
 
-void cp_model_expr_prove(const cp_config *c, cp_model_proof *out)
+void cp_model_expr_prove(const cp_config *c, int want_footprint, cp_model_proof *out)
 {
     memset(out, 0, sizeof *out);
     size_t a = cp_expr_is_indexed(c, 0) ? 0 : 1;
@@ -251,7 +250,7 @@ void cp_model_expr_prove(const cp_config *c, cp_model_proof *out)
                  p.why, p.lo, p.hi);
         return;
     }
-    if (!cp_model_expr_period_footprint(c, &p, &out->footprint[a])) {
+    if (want_footprint && !cp_model_expr_period_footprint(c, &p, &out->footprint[a])) {
         snprintf(out->why, sizeof out->why, "every thread evaluated: out of memory for a period");
         return;
     }

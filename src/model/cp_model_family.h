@@ -63,12 +63,15 @@ typedef struct cp_model_proof {
      * 0 when nothing is proved: the engine checks and counts every thread. */
     uint64_t period;
     uint64_t regular;
-    uint64_t footprint[CP_MODEL_MAX_ACCESSES]; /* of those accesses, when period is set */
+    /* of those accesses, when period is set and the footprint was asked for (0 otherwise) */
+    uint64_t footprint[CP_MODEL_MAX_ACCESSES];
     char why[CP_MODEL_WHY_BYTES]; /* the period and its rule, or why there is none (for -v) */
 } cp_model_proof;
 
-/* Fills out with what the family proves of c (out->period 0: nothing). */
-typedef void cp_model_prove_fn(const cp_config *c, cp_model_proof *out);
+/* Fills out with what the family proves of c (out->period 0: nothing); the footprint only when
+ * want_footprint is set (it costs an evaluation of the period, and finding no memory for it
+ * leaves nothing proved). */
+typedef void cp_model_prove_fn(const cp_config *c, int want_footprint, cp_model_proof *out);
 
 /* A family's model: its hooks, written in its entry of the family table (cp_family.c). */
 typedef struct cp_family_model {
