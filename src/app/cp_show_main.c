@@ -24,11 +24,6 @@ typedef struct cp_show_cli {
     cp_color_mode color;
 } cp_show_cli;
 
-void cp_show_print_help(FILE *out)
-{
-    cp_help_print_command(out, cp_commands_show());
-}
-
 /* --format, --top, --sort, --color and the flags; CP_EXIT_USAGE with a message otherwise. */
 static int cp_show_option(cp_show_cli *c, int opt, const char *word, cp_status *st)
 {
@@ -178,7 +173,7 @@ int cp_show_main(int argc, char **argv)
     cp_show_cli c;
     int rc = cp_show_parse(argc, argv, &c, &st);
     if (rc == CP_EXIT_OK && c.help) {
-        cp_show_print_help(stdout);
+        cp_help_print_command(stdout, cp_commands_show());
         return CP_EXIT_OK;
     }
     if (rc == CP_EXIT_OK)

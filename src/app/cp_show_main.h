@@ -11,6 +11,4 @@
  * with the reason). */
 int cp_show_main(int argc, char **argv);
 
-void cp_show_print_help(FILE *out);
-
 #endif

@@ -4,7 +4,7 @@
  * inverse of cp_report_json.c; values the document leaves out (an older coalprobe's report) are
  * unknown (NAN) or 0, as in a run that did not measure them. */
 #include "cp_report.h"
-#include "cp_show.h" /* cp_show_at: a value by its dotted path */
+#include "cp_show.h" /* cp_show_at, cp_show_num, cp_show_str: values by their dotted path */
 
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -16,25 +16,11 @@
 
 /* ---- values by their path ------------------------------------------------------------------ */
 
-/* A number, NAN when missing or null. */
-static double cp_rl_num(const cJSON *o, const char *path)
-{
-    const cJSON *v = cp_show_at(o, path);
-    return cJSON_IsNumber(v) ? v->valuedouble : NAN;
-}
-
 /* A count, 0 when missing, null or out of range. */
 static uint64_t cp_rl_u64(const cJSON *o, const char *path)
 {
-    double v = cp_rl_num(o, path);
+    double v = cp_show_num(o, path);
     return v >= 0 && v < 18446744073709551616.0 ? (uint64_t)v : 0;
-}
-
-/* A string, NULL when missing or null. */
-static const char *cp_rl_str(const cJSON *o, const char *path)
-{
-    const cJSON *v = cp_show_at(o, path);
-    return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
 /* s copied into buf (len bytes), "" for NULL. */
@@ -144,7 +130,7 @@ static int cp_rl_field_value(const cJSON *config, const cp_family_field *f, uint
 static int cp_rl_expr(cp_report_loaded *r, size_t row, const cJSON *config, cp_config *c,
                       cp_status *st)
 {
-    const char *text = cp_rl_str(config, "index");
+    const char *text = cp_show_str(config, "index");
     const cJSON *params = cJSON_GetObjectItemCaseSensitive(config, "params");
     const char *names[CP_EXPR_MAX_PARAMS];
     size_t n = 0;
@@ -187,7 +173,7 @@ static int cp_rl_expr(cp_report_loaded *r, size_t row, const cJSON *config, cp_c
 static int cp_rl_config(cp_report_loaded *r, size_t row, const cJSON *o, cp_config *c,
                         cp_status *st)
 {
-    const char *pattern = cp_rl_str(o, "pattern");
+    const char *pattern = cp_show_str(o, "pattern");
     const cJSON *config = cJSON_GetObjectItemCaseSensitive(o, "config");
     if (!pattern || !cp_family_find(pattern, &c->family))
         return cp_rl_bad(r, row, "pattern: not a family of this coalprobe", st);
@@ -248,7 +234,7 @@ static int cp_rl_index(const char *name, const char *const *names, size_t n)
 static void cp_rl_regime(const cJSON *o, cp_prediction *p)
 {
     const cJSON *r = cJSON_GetObjectItemCaseSensitive(o, "regime_estimate");
-    const char *level = cp_rl_str(r, "level");
+    const char *level = cp_show_str(r, "level");
     for (int g = CP_REGIME_UNKNOWN + 1; level && cp_regime_name((cp_regime)g); g++)
         if (strcmp(cp_regime_name((cp_regime)g), level) == 0)
             p->regime = (cp_regime)g;
@@ -282,9 +268,9 @@ static int cp_rl_predicted(cp_report_loaded *r, size_t row, const cJSON *o, cp_p
         if (p->naccesses == CP_MODEL_MAX_ACCESSES)
             return cp_rl_bad(r, row, "predicted.accesses: more than this coalprobe models", st);
         cp_access_prediction *x = &p->accesses[p->naccesses++];
-        int op = cp_rl_index(cp_rl_str(a, "op"), cp_config_op_names, CP_OP_COUNT);
-        int space = cp_rl_index(cp_rl_str(a, "space"), spaces, CP_COUNT_OF(spaces));
-        x->name = cp_rl_str(a, "name");
+        int op = cp_rl_index(cp_show_str(a, "op"), cp_config_op_names, CP_OP_COUNT);
+        int space = cp_rl_index(cp_show_str(a, "space"), spaces, CP_COUNT_OF(spaces));
+        x->name = cp_show_str(a, "name");
         x->op = op < 0 ? CP_OP_LOAD : (cp_op)op;
         x->space = space < 0 ? CP_SPACE_GLOBAL : (cp_space)space;
         x->lane_bytes = (uint32_t)cp_rl_u64(a, "lane_bytes");
@@ -365,7 +351,7 @@ static void cp_rl_counter_values(const cJSON *c, cp_counter_values *v)
 #undef CP_RL_VALUE
     };
     for (size_t i = 0; i < CP_COUNT_OF(values); i++) {
-        double x = cp_rl_num(c, values[i].path);
+        double x = cp_show_num(c, values[i].path);
         memcpy((char *)v + values[i].offset, &x, sizeof x);
     }
 }
@@ -375,13 +361,13 @@ static void cp_rl_resources(const cJSON *o, const cp_device_info *dev, cp_resour
 {
     const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, "resources");
     r->known = cJSON_IsObject(x);
-    cp_rl_copy(r->reason, sizeof r->reason, cp_rl_str(o, "resources_reason"));
+    cp_rl_copy(r->reason, sizeof r->reason, cp_show_str(o, "resources_reason"));
     r->registers_per_thread = (uint32_t)cp_rl_u64(x, "registers_per_thread");
     r->static_shared_bytes = cp_rl_u64(x, "static_shared_bytes");
     r->dynamic_shared_bytes = cp_rl_u64(x, "dynamic_shared_bytes");
     r->threads_per_block = (uint32_t)cp_rl_u64(x, "threads_per_block");
     r->blocks_per_sm = (uint32_t)cp_rl_u64(x, "blocks_per_sm");
-    r->theoretical_occupancy = cp_rl_num(x, "theoretical_occupancy");
+    r->theoretical_occupancy = cp_show_num(x, "theoretical_occupancy");
     if (dev)
         r->sm = dev->sm; /* the limits the occupancy was computed against */
 }
@@ -390,37 +376,37 @@ static int cp_rl_measured(cp_report_loaded *r, const cJSON *row, const cJSON *o,
                           cp_status *st)
 {
     cp_measurement_clear(m);
-    const char *source = cp_rl_str(row, "source");
+    const char *source = cp_show_str(row, "source");
     m->timed = source && strcmp(source, "measured") == 0;
     m->reps = (uint32_t)cp_rl_u64(o, "reps");
-    m->time_median_s = cp_rl_num(o, "time_s.median");
-    m->time_min_s = cp_rl_num(o, "time_s.min");
-    m->time_max_s = cp_rl_num(o, "time_s.max");
-    m->noise = cp_rl_num(o, "noise"); /* absent before the stopping rule: NAN, not noisy */
+    m->time_median_s = cp_show_num(o, "time_s.median");
+    m->time_min_s = cp_show_num(o, "time_s.min");
+    m->time_max_s = cp_show_num(o, "time_s.max");
+    m->noise = cp_show_num(o, "noise"); /* absent before the stopping rule: NAN, not noisy */
     m->noisy = cJSON_IsTrue(cp_show_at(o, "noisy"));
-    m->useful_bytes = cp_rl_num(o, "useful_bytes");
-    m->useful_bytes_per_s = cp_rl_num(o, "useful_bytes_per_s");
-    m->dram_bytes_per_s = cp_rl_num(o, "dram_bytes_per_s");
-    m->pct_of_peak = cp_rl_num(o, "pct_of_peak");
+    m->useful_bytes = cp_show_num(o, "useful_bytes");
+    m->useful_bytes_per_s = cp_show_num(o, "useful_bytes_per_s");
+    m->dram_bytes_per_s = cp_show_num(o, "dram_bytes_per_s");
+    m->pct_of_peak = cp_show_num(o, "pct_of_peak");
     m->verified = cJSON_IsTrue(cp_show_at(o, "verified"));
-    m->flop_per_s = cp_rl_num(o, "flop_per_s");
-    m->pct_of_cublas = cp_rl_num(o, "pct_of_cublas");
-    m->rel_error = cp_rl_num(o, "rel_error_vs_cublas");
+    m->flop_per_s = cp_show_num(o, "flop_per_s");
+    m->pct_of_cublas = cp_show_num(o, "pct_of_cublas");
+    m->rel_error = cp_show_num(o, "rel_error_vs_cublas");
     const cJSON *c = cp_show_at(o, "counters");
-    const char *status = cp_rl_str(c, "status");
+    const char *status = cp_show_str(c, "status");
     m->counters_status = !status                          ? CP_COUNTERS_NOT_RUN
                          : strcmp(status, "ok") == 0      ? CP_COUNTERS_OK
                          : strcmp(status, "refused") == 0 ? CP_COUNTERS_REFUSED
                                                           : CP_COUNTERS_NOT_RUN;
-    cp_rl_copy(m->counters_reason, sizeof m->counters_reason, cp_rl_str(c, "reason"));
+    cp_rl_copy(m->counters_reason, sizeof m->counters_reason, cp_show_str(c, "reason"));
     cp_rl_counter_values(c, &m->counters);
     CP_TRY(cp_rl_gaps(r, cp_show_at(c, "unavailable"), m, st));
     const cJSON *match = cp_show_at(o, "match");
     m->counts_match = cJSON_IsTrue(match) ? 1 : cJSON_IsFalse(match) ? 0 : -1;
     cp_rl_resources(o, r->report.device, &m->resources);
-    cp_rl_copy(m->load_opcode, sizeof m->load_opcode, cp_rl_str(o, "load_opcode"));
+    cp_rl_copy(m->load_opcode, sizeof m->load_opcode, cp_show_str(o, "load_opcode"));
     cp_rl_copy(m->load_opcode_reason, sizeof m->load_opcode_reason,
-               cp_rl_str(o, "load_opcode_reason"));
+               cp_show_str(o, "load_opcode_reason"));
     return CP_EXIT_OK;
 }
 
@@ -431,9 +417,9 @@ static void cp_rl_device(const cJSON *o, cp_device_info *d)
 {
     static const char *const kinds[] = {"sass", "sass_compatible", "ptx_jit", "none"};
     memset(d, 0, sizeof *d);
-    d->index = (int)cp_rl_num(o, "index");
-    cp_rl_copy(d->name, sizeof d->name, cp_rl_str(o, "name"));
-    const char *cc = cp_rl_str(o, "compute_capability");
+    d->index = (int)cp_show_num(o, "index");
+    cp_rl_copy(d->name, sizeof d->name, cp_show_str(o, "name"));
+    const char *cc = cp_show_str(o, "compute_capability");
     if (cc)
         sscanf(cc, "%d.%d", &d->cc_major, &d->cc_minor);
     d->sm_count = (int)cp_rl_u64(o, "sm_count");
@@ -441,15 +427,15 @@ static void cp_rl_device(const cJSON *o, cp_device_info *d)
     d->memory_bytes = cp_rl_u64(o, "memory_bytes");
     d->driver_version = (int)cp_rl_u64(o, "driver_version");
     d->runtime_version = (int)cp_rl_u64(o, "runtime_version");
-    cp_rl_copy(d->driver_release, sizeof d->driver_release, cp_rl_str(o, "driver_release"));
-    d->sm_clock_hz = cp_rl_num(o, "sm_clock_hz");
-    d->memory_clock_hz = cp_rl_num(o, "memory_clock_hz");
+    cp_rl_copy(d->driver_release, sizeof d->driver_release, cp_show_str(o, "driver_release"));
+    d->sm_clock_hz = cp_show_num(o, "sm_clock_hz");
+    d->memory_clock_hz = cp_show_num(o, "memory_clock_hz");
     d->memory_bus_bits = (int)cp_rl_u64(o, "memory_bus_bits");
-    d->peak_theoretical_bytes_per_s = cp_rl_num(o, "peak_theoretical_bytes_per_s");
-    d->peak_measured_bytes_per_s = cp_rl_num(o, "peak_measured_bytes_per_s");
-    int kind = cp_rl_index(cp_rl_str(o, "kernel_image.kind"), kinds, CP_COUNT_OF(kinds));
+    d->peak_theoretical_bytes_per_s = cp_show_num(o, "peak_theoretical_bytes_per_s");
+    d->peak_measured_bytes_per_s = cp_show_num(o, "peak_measured_bytes_per_s");
+    int kind = cp_rl_index(cp_show_str(o, "kernel_image.kind"), kinds, CP_COUNT_OF(kinds));
     d->kernel_kind = kind < 0 ? CP_ARCH_RUN_NONE : (cp_arch_run_kind)kind;
-    const char *arch = cp_rl_str(o, "kernel_image.arch");
+    const char *arch = cp_show_str(o, "kernel_image.arch");
     if (arch && !sscanf(arch, "sm_%d", &d->kernel_arch))
         sscanf(arch, "compute_%d", &d->kernel_arch);
     d->sm.warp_size = (uint32_t)cp_rl_u64(o, "sm.warp_size");
@@ -469,9 +455,9 @@ static void cp_rl_timing(const cJSON *o, cp_sampling *s)
     memset(s, 0, sizeof *s);
     s->reps = (uint32_t)cp_rl_u64(o, "reps");
     s->min_samples = (uint32_t)cp_rl_u64(o, "min_samples");
-    s->max_noise = cp_rl_num(o, "max_noise");
-    s->min_time_s = cp_rl_num(o, "min_time_s");
-    s->max_time_s = cp_rl_num(o, "max_time_s");
+    s->max_noise = cp_show_num(o, "max_noise");
+    s->min_time_s = cp_show_num(o, "min_time_s");
+    s->max_time_s = cp_show_num(o, "max_time_s");
 }
 
 int cp_report_load(const cJSON *doc, const char *path, cp_report_loaded *r, cp_status *st)
@@ -494,8 +480,8 @@ int cp_report_load(const cJSON *doc, const char *path, cp_report_loaded *r, cp_s
         cp_rl_timing(timing, &r->sampling);
         r->report.sampling = &r->sampling;
     }
-    r->report.tool_version = cp_rl_str(doc, "tool.version");
-    r->report.command = cp_rl_str(doc, "command");
+    r->report.tool_version = cp_show_str(doc, "tool.version");
+    r->report.command = cp_show_str(doc, "command");
     r->report.incomplete = cJSON_IsTrue(cp_show_at(doc, "incomplete"));
     r->report.rows = r->rows;
     size_t i = 0;

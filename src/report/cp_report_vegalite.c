@@ -4,7 +4,7 @@
  * variant ladder, as bars in the family's order), the others as series sorted by value; a panel per
  * metric, its unit in the y axis title; the model hollow and the measurement filled. */
 #include "cp_report.h"
-#include "cp_show.h" /* cp_show_at: a value by its dotted path */
+#include "cp_show.h" /* cp_show_num: a number by its dotted path */
 #include "cp_report_util.h"
 
 #include <cjson/cJSON.h>
@@ -71,7 +71,7 @@ static const cp_vl_panel cp_vl_panels[] = {
 
 /* The axis titles of the chart parameters, their units in brackets (by config key; an expression's
  * parameters go by their own names). */
-static const struct {
+static const struct cp_vl_param_title {
     const char *key, *title, *unit;
 } cp_vl_param_titles[] = {
     {"stride", "stride (elements)", NULL},
@@ -99,8 +99,7 @@ typedef struct cp_vl_param {
 
 typedef struct cp_vl_axes {
     const cp_family_desc *family;
-    cp_vl_param x;
-    int categorical; /* x takes names: bars */
+    cp_vl_param x; /* x.named: x takes names: bars */
     cp_vl_param series[CP_VL_MAX_PARAMS - 1];
     size_t nseries;
 } cp_vl_axes;
@@ -126,13 +125,6 @@ typedef struct cp_vl_keys {
 } cp_vl_keys;
 
 /* ---- reading the JSON rows ---------------------------------------------------------------- */
-
-/* The number at path, NAN when missing, null or not a number. */
-static double cp_vl_number(const cJSON *o, const char *path)
-{
-    const cJSON *v = path ? cp_show_at(o, path) : NULL;
-    return cJSON_IsNumber(v) ? v->valuedouble : NAN;
-}
 
 /* The value of parameter p in a row's config: a number or a string; NULL when missing. */
 static const cJSON *cp_vl_value(const cJSON *row, const cp_vl_param *p)
@@ -196,53 +188,55 @@ static size_t cp_vl_params(const cp_family_desc *d, const cJSON *first, cp_vl_pa
     return n;
 }
 
-static int cp_vl_varies(const cp_vegalite_rows *rows, const cp_vl_param *p, cp_status *st)
-{
-    cJSON *owned0, *owned;
-    const cJSON *first = rows->get(rows->ctx, 0, 0, &owned0, st);
-    int varies = 0;
-    for (size_t i = 1; first && !varies && i < rows->n; i++) {
-        const cJSON *row = rows->get(rows->ctx, i, 0, &owned, st);
-        varies = !row ? -1 : !cp_vl_same(cp_vl_value(first, p), cp_vl_value(row, p));
-        cJSON_Delete(owned);
-    }
-    cJSON_Delete(owned0);
-    return first ? varies : -1;
-}
-
 /* x: the first chart parameter that varies (the first one when none does); the series: the
  * others that vary. CP_EXIT_RUNTIME when a row cannot be read. */
 static int cp_vl_axes_choose(const cp_vegalite_rows *rows, cp_vl_axes *ax, cp_status *st)
 {
-    cJSON *owned;
-    const cJSON *first = rows->get(rows->ctx, 0, 0, &owned, st);
+    cJSON *owned0;
+    const cJSON *first = rows->get(rows->ctx, 0, 0, &owned0, st);
     if (!first)
         return st->code ? st->code : CP_EXIT_RUNTIME;
     cp_family family = CP_FAMILY_STRIDE;
     const cJSON *pattern = cJSON_GetObjectItem(first, "pattern");
     if (!cJSON_IsString(pattern) || !cp_family_find(pattern->valuestring, &family)) {
-        cJSON_Delete(owned);
+        cJSON_Delete(owned0);
         return cp_status_set(st, CP_EXIT_USAGE, "row 0 has no known \"pattern\"");
     }
     cp_vl_param params[CP_VL_MAX_PARAMS];
     memset(ax, 0, sizeof *ax);
     ax->family = cp_family_get(family);
     size_t n = cp_vl_params(ax->family, first, params);
-    cJSON_Delete(owned);
-    if (!n)
+    if (!n) {
+        cJSON_Delete(owned0);
         return cp_status_set(st, CP_EXIT_USAGE, "the rows' config has none of the chart's keys");
+    }
+    /* which parameters vary: one pass over the rows against the first, until all do */
+    int varies[CP_VL_MAX_PARAMS] = {0};
+    size_t nvaried = 0;
+    for (size_t i = 1; nvaried < n && i < rows->n; i++) {
+        cJSON *owned;
+        const cJSON *row = rows->get(rows->ctx, i, 0, &owned, st);
+        for (size_t k = 0; row && k < n; k++)
+            if (!varies[k] &&
+                !cp_vl_same(cp_vl_value(first, &params[k]), cp_vl_value(row, &params[k]))) {
+                varies[k] = 1;
+                nvaried++;
+            }
+        cJSON_Delete(owned);
+        if (!row) {
+            cJSON_Delete(owned0);
+            return st->code ? st->code : CP_EXIT_RUNTIME;
+        }
+    }
+    cJSON_Delete(owned0);
     ax->x = params[0];
     int found = 0;
     for (size_t i = 0; i < n; i++) {
-        int v = cp_vl_varies(rows, &params[i], st);
-        if (v < 0)
-            return st->code ? st->code : CP_EXIT_RUNTIME;
-        if (v && !found++)
+        if (varies[i] && !found++)
             ax->x = params[i];
-        else if (v)
+        else if (varies[i])
             ax->series[ax->nseries++] = params[i];
     }
-    ax->categorical = ax->x.named;
     return CP_EXIT_OK;
 }
 
@@ -253,24 +247,28 @@ static const char *cp_vl_param_name(const cp_vl_param *p)
     return p->sub[0] ? p->sub : p->key;
 }
 
-/* The axis title of p, with its unit. */
-static const char *cp_vl_param_title(const cp_vl_param *p)
+/* The entry of p in cp_vl_param_titles; NULL for an expression's parameter or a key not there. */
+static const struct cp_vl_param_title *cp_vl_param_entry(const cp_vl_param *p)
 {
     for (size_t i = 0; !p->sub[0] && i < sizeof cp_vl_param_titles / sizeof *cp_vl_param_titles;
          i++)
         if (strcmp(cp_vl_param_titles[i].key, p->key) == 0)
-            return cp_vl_param_titles[i].title;
-    return cp_vl_param_name(p);
+            return &cp_vl_param_titles[i];
+    return NULL;
+}
+
+/* The axis title of p, with its unit. */
+static const char *cp_vl_param_title(const cp_vl_param *p)
+{
+    const struct cp_vl_param_title *e = cp_vl_param_entry(p);
+    return e ? e->title : cp_vl_param_name(p);
 }
 
 /* "16 B", "smem", "3": a value as the legend shows it. */
 static void cp_vl_value_label(const cp_vl_param *p, const cJSON *v, char *buf, size_t len)
 {
-    const char *unit = NULL;
-    for (size_t i = 0; !p->sub[0] && i < sizeof cp_vl_param_titles / sizeof *cp_vl_param_titles;
-         i++)
-        if (strcmp(cp_vl_param_titles[i].key, p->key) == 0)
-            unit = cp_vl_param_titles[i].unit;
+    const struct cp_vl_param_title *e = cp_vl_param_entry(p);
+    const char *unit = e ? e->unit : NULL;
     if (cJSON_IsString(v))
         snprintf(buf, len, "%s", v->valuestring);
     else if (cJSON_IsNumber(v))
@@ -352,7 +350,7 @@ static int cp_vl_datum(cp_vl_data *data, const cJSON *x, const cp_vl_axes *ax, c
     ok = ok && cJSON_AddStringToObject(d, "source", source);
     char bar[CP_VL_SERIES_LEN + 16];
     snprintf(bar, sizeof bar, "%s / %s", series, source);
-    ok = ok && (!ax->categorical || cJSON_AddStringToObject(d, "bar", bar));
+    ok = ok && (!ax->x.named || cJSON_AddStringToObject(d, "bar", bar));
     ok = ok && cJSON_AddStringToObject(d, "panel", cp_vl_panels[panel].name);
     ok = ok && cJSON_AddNumberToObject(d, "value", value);
     return ok && cJSON_AddNumberToObject(d, "row", (double)row);
@@ -370,7 +368,7 @@ static int cp_vl_row(cp_vl_data *data, const cJSON *row, size_t index, const cp_
         data->fractions |= x->valuedouble != floor(x->valuedouble);
     }
     int ok = cp_vl_keys_add(&data->series, &series);
-    if (ax->categorical) {
+    if (ax->x.named) {
         cp_vl_value_label(&ax->x, x, category.label, sizeof category.label);
         category.order[0] = cp_vl_order(&ax->x, x);
         ok = ok && cp_vl_keys_add(&data->categories, &category);
@@ -378,9 +376,10 @@ static int cp_vl_row(cp_vl_data *data, const cJSON *row, size_t index, const cp_
     for (size_t p = 0; ok && p < CP_VL_NPANELS; p++) {
         const cp_vl_panel *pn = &cp_vl_panels[p];
         ok = cp_vl_datum(data, x, ax, series.label, p, 0,
-                         cp_vl_number(row, pn->predicted) * pn->scale, index) &&
+                         (pn->predicted ? cp_show_num(row, pn->predicted) : NAN) * pn->scale,
+                         index) &&
              cp_vl_datum(data, x, ax, series.label, p, 1,
-                         cp_vl_number(row, pn->measured) * pn->scale, index);
+                         cp_show_num(row, pn->measured) * pn->scale, index);
     }
     return ok;
 }
@@ -514,7 +513,7 @@ static cJSON *cp_vl_x(cp_json *j, const cp_vl_axes *ax, const cp_vl_data *data)
     cJSON *x = cp_json_check(j, cJSON_CreateObject());
     cp_json_string(j, x, "field", ax->x.column);
     cp_json_string(j, x, "title", cp_vl_param_title(&ax->x));
-    if (ax->categorical) {
+    if (ax->x.named) {
         cp_json_string(j, x, "type", "nominal");
         /* every category, one without a value too (cuBLAS is not modelled) */
         cJSON_AddItemToObject(cp_json_object(j, x, "scale"), "domain",
@@ -531,10 +530,8 @@ static cJSON *cp_vl_x(cp_json *j, const cp_vl_axes *ax, const cp_vl_data *data)
     } else
         cp_json_bool(j, scale, "zero", 0);
     cp_json_bool(j, scale, "nice", 0);
-    const char *unit = NULL;
-    for (size_t i = 0; i < sizeof cp_vl_param_titles / sizeof *cp_vl_param_titles; i++)
-        if (!ax->x.sub[0] && strcmp(cp_vl_param_titles[i].key, ax->x.key) == 0)
-            unit = cp_vl_param_titles[i].unit;
+    const struct cp_vl_param_title *e = cp_vl_param_entry(&ax->x);
+    const char *unit = e ? e->unit : NULL;
     cJSON *axis = cp_json_object(j, x, "axis");
     if (unit && hi >= 1024)
         cp_json_string(j, axis, "labelExpr",
@@ -629,11 +626,11 @@ static cJSON *cp_vl_panel_spec(cp_json *j, const cp_vl_axes *ax, const cp_vl_dat
 {
     cJSON *spec = cp_json_check(j, cJSON_CreateObject());
     cp_json_number(j, spec, "width", 480);
-    cp_json_number(j, spec, "height", ax->categorical ? 170 : 150);
+    cp_json_number(j, spec, "height", ax->x.named ? 170 : 150);
     cp_vl_filter(j, spec, "panel", cp_vl_panels[p].name);
     cp_vl_panel_encoding(j, spec, ax, data, &cp_vl_panels[p]);
     cJSON *layer = cp_json_array(j, spec, "layer");
-    if (ax->categorical)
+    if (ax->x.named)
         cp_vl_bars(j, layer, ax, data);
     else
         cp_vl_lines(j, layer, ax, data, p);

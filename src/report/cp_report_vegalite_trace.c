@@ -27,47 +27,35 @@ static const cp_vlt_panel cp_vlt_panels[] = {
 };
 #define CP_VLT_NPANELS (sizeof cp_vlt_panels / sizeof *cp_vlt_panels)
 
-static double cp_vlt_number(const cJSON *o, const char *key)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-    return cJSON_IsNumber(v) ? v->valuedouble : NAN;
-}
-
-static const char *cp_vlt_string(const cJSON *o, const char *key)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-    return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
 /* An element's label on the y axis: a kernel's name ("#INDEX" after it when the name came
  * before), an instruction's "#RANK file:line kind" (the kernel and the PC without a line). */
 static void cp_vlt_label(const cJSON *list, const cJSON *o, int instruction, char *buf, size_t len)
 {
     if (!instruction) { /* the name without its parameters */
-        const char *name = cp_vlt_string(o, "name");
-        name = name ? name : cp_vlt_string(o, "function");
+        const char *name = cp_show_str(o, "name");
+        name = name ? name : cp_show_str(o, "function");
         name = name ? name : "?";
         int n = (int)strcspn(name, "("), repeated = 0;
         for (const cJSON *e = list ? list->child : NULL; e && e != o; e = e->next) {
-            const char *other = cp_vlt_string(e, "name");
-            other = other ? other : cp_vlt_string(e, "function");
+            const char *other = cp_show_str(e, "name");
+            other = other ? other : cp_show_str(e, "function");
             repeated |= other && (int)strcspn(other, "(") == n && strncmp(other, name, n) == 0;
         }
-        snprintf(buf, len, repeated ? "%.*s #%.0f" : "%.*s", n, name, cp_vlt_number(o, "index"));
+        snprintf(buf, len, repeated ? "%.*s #%.0f" : "%.*s", n, name, cp_show_num(o, "index"));
         return;
     }
-    const char *file = cp_vlt_string(o, "file"), *kind = cp_vlt_string(o, "kind");
+    const char *file = cp_show_str(o, "file"), *kind = cp_show_str(o, "kind");
     const char *base = file && strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
     char where[256];
     if (base)
-        snprintf(where, sizeof where, "%s:%.0f", base, cp_vlt_number(o, "line"));
+        snprintf(where, sizeof where, "%s:%.0f", base, cp_show_num(o, "line"));
     else {
-        const char *kernel = cp_vlt_string(o, "kernel");
+        const char *kernel = cp_show_str(o, "kernel");
         int n = kernel ? (int)strcspn(kernel, "(") : 1;
         snprintf(where, sizeof where, "%.*s+0x%llx", n, kernel ? kernel : "?",
-                 (unsigned long long)cp_vlt_number(o, "pc"));
+                 (unsigned long long)cp_show_num(o, "pc"));
     }
-    double rank = cp_vlt_number(o, "rank");
+    double rank = cp_show_num(o, "rank");
     char rank_text[32] = "-";
     if (isfinite(rank))
         snprintf(rank_text, sizeof rank_text, "#%.0f", rank);
@@ -104,9 +92,9 @@ static void cp_vlt_panel_data(cp_json *j, const cJSON *doc, size_t p, cJSON *val
     {
         char label[320];
         cp_vlt_label(list, o, instruction, label, sizeof label);
-        const char *kind = instruction ? cp_vlt_string(o, "kind") : NULL;
-        double measured = cp_vlt_number(o, pn->measured);
-        double ideal = pn->ideal ? cp_vlt_number(o, pn->ideal) : NAN;
+        const char *kind = instruction ? cp_show_str(o, "kind") : NULL;
+        double measured = cp_show_num(o, pn->measured);
+        double ideal = pn->ideal ? cp_show_num(o, pn->ideal) : NAN;
         if (isfinite(measured) || isfinite(ideal)) {
             cJSON_AddItemToArray(labels, cp_json_check(j, cJSON_CreateString(label)));
             cp_vlt_datum(j, values, pn->title, label, kind, "measured", measured, row);
@@ -203,7 +191,7 @@ int cp_report_write_vegalite_trace(FILE *out, const cJSON *doc, cp_status *st)
     cJSON *spec = cp_json_check(&j, cJSON_CreateObject());
     cp_json_string(&j, spec, "$schema", "https://vega.github.io/schema/vega-lite/v5.json");
     cJSON *title = cp_json_object(&j, spec, "title");
-    const char *command = cp_vlt_string(doc, "command");
+    const char *command = cp_show_str(doc, "command");
     char shown[1024];
     cp_report_title_command(command ? command : "coalprobe trace", shown, sizeof shown);
     cp_json_string(&j, title, "text", shown);

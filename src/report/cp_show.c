@@ -93,6 +93,18 @@ const cJSON *cp_show_at(const cJSON *o, const char *path)
     return o;
 }
 
+double cp_show_num(const cJSON *o, const char *path)
+{
+    const cJSON *v = cp_show_at(o, path);
+    return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+const char *cp_show_str(const cJSON *o, const char *path)
+{
+    const cJSON *v = cp_show_at(o, path);
+    return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
 /* One object to sort: its value at the key, and its place before. */
 typedef struct cp_show_item {
     cJSON *item;

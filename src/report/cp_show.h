@@ -57,6 +57,12 @@ void cp_show_keep(cJSON *array, size_t n);
 /* The member at a dotted path ("time_s.median") under o; NULL when a step is missing. */
 const cJSON *cp_show_at(const cJSON *o, const char *path);
 
+/* The number at path under o; NAN when missing, null or not a number. */
+double cp_show_num(const cJSON *o, const char *path);
+
+/* The string at path under o; NULL when missing, null or not a string. */
+const char *cp_show_str(const cJSON *o, const char *path);
+
 /* Prints doc as coalprobe's JSON documents are printed (cJSON, tabs; whole numbers from 1e15 up
  * as their digits) and a line break. */
 int cp_show_print_json(FILE *out, cJSON *doc, cp_status *st);

@@ -121,8 +121,7 @@ static int cp_inductor_search(const char *root, const char *kernel_file, const c
                 continue;
             files++;
             char *text = cp_inductor_read(path);
-            if (text && strstr(text, "# kernel path: ") &&
-                cp_inductor_find(text, kernel_file, function, &out->nodes, &out->aten)) {
+            if (text && cp_inductor_find(text, kernel_file, function, &out->nodes, &out->aten)) {
                 out->wrapper = strdup(path);
                 found = out->wrapper != NULL;
             }

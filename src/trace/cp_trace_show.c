@@ -20,25 +20,13 @@ static const cp_show_alias cp_trace_show_aliases[] = {
     {"wavefronts", "wavefronts_per_request"},
 };
 
-/* A number of o, NAN when null or missing. */
-static double cp_trace_show_num(const cJSON *o, const char *key)
-{
-    const cJSON *v = cp_show_at(o, key);
-    return cJSON_IsNumber(v) ? v->valuedouble : NAN;
-}
-
-static const char *cp_trace_show_str(const cJSON *o, const char *key)
-{
-    return cJSON_GetStringValue(cp_show_at(o, key));
-}
-
 /* The kernel of index k in the document's kernels. */
 static const cJSON *cp_trace_show_kernel(const cJSON *doc, double k)
 {
     const cJSON *kernel;
     cJSON_ArrayForEach(kernel, cJSON_GetObjectItemCaseSensitive(doc, "kernels"))
     {
-        if (cp_trace_show_num(kernel, "index") == k)
+        if (cp_show_num(kernel, "index") == k)
             return kernel;
     }
     return NULL;
@@ -50,7 +38,7 @@ static const cJSON *cp_trace_show_process(const cJSON *doc, double pid)
     const cJSON *p;
     cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(doc, "processes"))
     {
-        if (cp_trace_show_num(p, "pid") == pid)
+        if (cp_show_num(p, "pid") == pid)
             return p;
     }
     return NULL;
@@ -64,7 +52,7 @@ static int cp_trace_show_keep(cJSON *instructions, size_t top, cp_status *st)
     const cJSON *in;
     cJSON_ArrayForEach(in, instructions)
     {
-        double k = cp_trace_show_num(in, "kernel_index");
+        double k = cp_show_num(in, "kernel_index");
         if (k >= 0 && k < 1e9 && (size_t)k + 1 > nkernels)
             nkernels = (size_t)k + 1;
     }
@@ -73,7 +61,7 @@ static int cp_trace_show_keep(cJSON *instructions, size_t top, cp_status *st)
         return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory showing the report");
     for (cJSON *x = instructions ? instructions->child : NULL; x;) {
         cJSON *next = x->next;
-        double k = cp_trace_show_num(x, "kernel_index");
+        double k = cp_show_num(x, "kernel_index");
         size_t *count = k >= 0 && k < (double)nkernels ? &kept[(size_t)k] : NULL;
         if (count && (*count)++ >= top)
             cJSON_Delete(cJSON_DetachItemViaPointer(instructions, x));
@@ -110,33 +98,33 @@ static void cp_trace_show_csv_row(cp_text_csv_line *l, const cJSON *doc, const c
                                        "ideal_fill_wavefronts_per_request"};
     static const char *const other[] = {"atomic_requests", "local_requests", "tma_requests",
                                         "gmma_requests", "gmma_wavefronts"};
-    const cJSON *k = cp_trace_show_kernel(doc, cp_trace_show_num(in, "kernel_index"));
-    const cJSON *p = cp_trace_show_process(doc, cp_trace_show_num(in, "pid"));
+    const cJSON *k = cp_trace_show_kernel(doc, cp_show_num(in, "kernel_index"));
+    const cJSON *p = cp_trace_show_process(doc, cp_show_num(in, "pid"));
     char pc[24];
-    cp_trace_csv_number(l, cp_trace_show_num(in, "rank"));
-    cp_trace_csv_number(l, cp_trace_show_num(in, "pid"));
-    cp_text_csv_cell(l, cp_trace_show_str(p, "command"));
-    cp_text_csv_cell(l, cp_trace_show_str(in, "kernel"));
-    cp_text_csv_cell(l, cp_trace_show_str(k, "function"));
-    cp_trace_csv_number(l, cp_trace_show_num(k, "device"));
-    cp_trace_csv_number(l, cp_trace_show_num(k, "launches"));
-    snprintf(pc, sizeof pc, "0x%04llx", (unsigned long long)cp_trace_show_num(in, "pc"));
+    cp_trace_csv_number(l, cp_show_num(in, "rank"));
+    cp_trace_csv_number(l, cp_show_num(in, "pid"));
+    cp_text_csv_cell(l, cp_show_str(p, "command"));
+    cp_text_csv_cell(l, cp_show_str(in, "kernel"));
+    cp_text_csv_cell(l, cp_show_str(k, "function"));
+    cp_trace_csv_number(l, cp_show_num(k, "device"));
+    cp_trace_csv_number(l, cp_show_num(k, "launches"));
+    snprintf(pc, sizeof pc, "0x%04llx", (unsigned long long)cp_show_num(in, "pc"));
     cp_text_csv_cell(l, pc);
-    cp_text_csv_cell(l, cp_trace_show_str(in, "file"));
-    cp_trace_csv_number(l, cp_trace_show_num(in, "line"));
-    cp_text_csv_cell(l, cp_trace_show_str(in, "opcode"));
-    cp_text_csv_cell(l, cp_trace_show_str(in, "op"));
-    cp_text_csv_cell(l, cp_trace_show_str(in, "space"));
+    cp_text_csv_cell(l, cp_show_str(in, "file"));
+    cp_trace_csv_number(l, cp_show_num(in, "line"));
+    cp_text_csv_cell(l, cp_show_str(in, "opcode"));
+    cp_text_csv_cell(l, cp_show_str(in, "op"));
+    cp_text_csv_cell(l, cp_show_str(in, "space"));
     for (size_t v = 0; v < CP_COUNT_OF(values); v++)
-        cp_trace_csv_number(l, cp_trace_show_num(in, values[v]));
+        cp_trace_csv_number(l, cp_show_num(in, values[v]));
     cp_text_csv_cell(l, cJSON_IsTrue(cp_show_at(in, "gate_failed")) ? "true" : "false");
-    cp_text_csv_cell(l, cp_trace_show_str(in, "meaning"));
+    cp_text_csv_cell(l, cp_show_str(in, "meaning"));
     for (size_t v = 0; v < CP_COUNT_OF(fill); v++)
-        cp_trace_csv_number(l, cp_trace_show_num(in, fill[v]));
-    cp_text_csv_cell(l, cp_trace_show_str(in, "kind"));
+        cp_trace_csv_number(l, cp_show_num(in, fill[v]));
+    cp_text_csv_cell(l, cp_show_str(in, "kind"));
     for (size_t v = 0; v < CP_COUNT_OF(other); v++)
-        cp_trace_csv_number(l, cp_trace_show_num(in, other[v]));
-    cp_trace_csv_number(l, cp_trace_show_num(k, "coverage.fraction"));
+        cp_trace_csv_number(l, cp_show_num(in, other[v]));
+    cp_trace_csv_number(l, cp_show_num(k, "coverage.fraction"));
     cp_text_csv_cell(l, cJSON_IsTrue(cp_show_at(k, "coverage.excess_known")) ? "true" : "false");
     cp_text_csv_end_line(l);
 }
@@ -158,16 +146,16 @@ static void cp_trace_show_csv(FILE *out, const cJSON *doc)
 static void cp_trace_show_header(FILE *out, const cJSON *doc)
 {
     char line[2048], a[32], b[32];
-    const char *program = cp_trace_show_str(doc, "program.command");
-    const char *raw = cp_trace_show_str(doc, "from_raw");
+    const char *program = cp_show_str(doc, "program.command");
+    const char *raw = cp_show_str(doc, "from_raw");
     if (program)
         cp_trace_table_wrap(out, "coalprobe trace: ", "                 ", program);
     else if (raw) {
         snprintf(line, sizeof line, "raw files in %s (--from-raw)", raw);
         cp_trace_table_wrap(out, "coalprobe trace: ", "                 ", line);
     }
-    double code = cp_trace_show_num(doc, "program.exit_code");
-    double sig = cp_trace_show_num(doc, "program.signal");
+    double code = cp_show_num(doc, "program.exit_code");
+    double sig = cp_show_num(doc, "program.signal");
     if (isfinite(code) || isfinite(sig))
         fprintf(out, "the program %s %.0f\n",
                 isfinite(code) ? "exited with status" : "was killed by signal",
@@ -176,7 +164,7 @@ static void cp_trace_show_header(FILE *out, const cJSON *doc)
     const cJSON *k;
     cJSON_ArrayForEach(k, cJSON_GetObjectItemCaseSensitive(doc, "kernels"))
     {
-        const char *from = cp_trace_show_str(k, "counts_from");
+        const char *from = cp_show_str(k, "counts_from");
         int yes = cJSON_IsTrue(cp_show_at(k, "counted"));
         counted += yes;
         whole += yes && from && strcmp(from, "kernel_counters") == 0;
@@ -192,26 +180,26 @@ static void cp_trace_show_header(FILE *out, const cJSON *doc)
     fputc('\n', out);
     if (cJSON_IsTrue(cp_show_at(doc, "counted"))) {
         int known = cJSON_IsTrue(cp_show_at(doc, "totals.coverage.excess_known"));
-        cp_trace_format_bytes(a, sizeof a, cp_trace_show_num(doc, "totals.excess_bytes"));
-        cp_trace_table_count(b, sizeof b, cp_trace_show_num(doc, "totals.excess_sectors"));
+        cp_trace_format_bytes(a, sizeof a, cp_show_num(doc, "totals.excess_bytes"));
+        cp_trace_table_count(b, sizeof b, cp_show_num(doc, "totals.excess_sectors"));
         fprintf(out, "the program's excess: %s%s (%s sectors)%s", known ? "" : "unknown, ", a, b,
                 known ? " in global memory" : " counted");
-        double conflicts = cp_trace_show_num(doc, "totals.bank_conflicts");
+        double conflicts = cp_show_num(doc, "totals.bank_conflicts");
         cp_trace_table_count(a, sizeof a, conflicts);
         fprintf(out, conflicts > 0 ? ", %s bank conflicts\n" : "\n", a);
-        const char *reason = cp_trace_show_str(doc, "totals.coverage.reason");
+        const char *reason = cp_show_str(doc, "totals.coverage.reason");
         if (reason)
             cp_trace_table_wrap(out, "coverage: ", "  ", reason);
-    } else if (cp_trace_show_str(doc, "no_counts_reason")) {
-        cp_trace_table_wrap(out, "no counts: ", "  ", cp_trace_show_str(doc, "no_counts_reason"));
+    } else if (cp_show_str(doc, "no_counts_reason")) {
+        cp_trace_table_wrap(out, "no counts: ", "  ", cp_show_str(doc, "no_counts_reason"));
     }
-    if (!cJSON_IsTrue(cp_show_at(doc, "complete")) && cp_trace_show_str(doc, "incomplete_reason"))
-        cp_trace_table_wrap(out, "INCOMPLETE: ", "  ", cp_trace_show_str(doc, "incomplete_reason"));
+    if (!cJSON_IsTrue(cp_show_at(doc, "complete")) && cp_show_str(doc, "incomplete_reason"))
+        cp_trace_table_wrap(out, "INCOMPLETE: ", "  ", cp_show_str(doc, "incomplete_reason"));
     const cJSON *note;
     cJSON_ArrayForEach(note, cJSON_GetObjectItemCaseSensitive(doc, "notes"))
     {
-        if (cp_trace_show_str(note, "text"))
-            cp_trace_table_wrap(out, "note: ", "      ", cp_trace_show_str(note, "text"));
+        if (cp_show_str(note, "text"))
+            cp_trace_table_wrap(out, "note: ", "      ", cp_show_str(note, "text"));
     }
 }
 
@@ -222,20 +210,20 @@ static void cp_trace_show_groups(FILE *out, const cJSON *doc)
     if (!cJSON_IsArray(items))
         return;
     fprintf(out, "\nwhere the excess comes from, by %s: %d group%s\n",
-            cp_trace_show_str(doc, "groups.by"), cJSON_GetArraySize(items),
+            cp_show_str(doc, "groups.by"), cJSON_GetArraySize(items),
             cJSON_GetArraySize(items) == 1 ? "" : "s");
     const cJSON *g;
     int i = 0;
     cJSON_ArrayForEach(g, items)
     {
         char bytes[32], line[600];
-        const char *key = cp_trace_show_str(g, "key");
+        const char *key = cp_show_str(g, "key");
         snprintf(line, sizeof line, "#%d %s", ++i, key ? key : "?");
         cp_trace_table_wrap(out, "  ", "     ", line);
-        cp_trace_format_bytes(bytes, sizeof bytes, cp_trace_show_num(g, "excess_bytes"));
-        double launches = cp_trace_show_num(g, "launches");
+        cp_trace_format_bytes(bytes, sizeof bytes, cp_show_num(g, "excess_bytes"));
+        double launches = cp_show_num(g, "launches");
         fprintf(out, "     excess %s (%.1f%% of the program's), %.0f launch%s\n", bytes,
-                100 * cp_trace_show_num(g, "excess_share"), launches, launches == 1 ? "" : "es");
+                100 * cp_show_num(g, "excess_share"), launches, launches == 1 ? "" : "es");
     }
 }
 
@@ -244,10 +232,10 @@ static void cp_trace_show_kernel_head(FILE *out, const cJSON *k)
 {
     char name[CP_TRACE_TABLE_WIDTH + 1], line[1024], gpu[64] = "", cov[48] = "", a[32], b[32],
                                                      c[32], e[32];
-    const char *n = cp_trace_show_str(k, "name");
+    const char *n = cp_show_str(k, "name");
     cp_trace_table_clip(name, sizeof name, n ? n : "?", CP_TRACE_TABLE_WIDTH - 9);
     fprintf(out, "\n  kernel %s\n", name);
-    double s = cp_trace_show_num(k, "kernel_counters.gpu_time_s");
+    double s = cp_show_num(k, "kernel_counters.gpu_time_s");
     if (isfinite(s))
         snprintf(gpu, sizeof gpu, ", %.3g %s on the GPU",
                  s >= 1      ? s
@@ -256,20 +244,20 @@ static void cp_trace_show_kernel_head(FILE *out, const cJSON *k)
                  s >= 1      ? "s"
                  : s >= 1e-3 ? "ms"
                              : "us");
-    double fraction = cp_trace_show_num(k, "coverage.fraction");
+    double fraction = cp_show_num(k, "coverage.fraction");
     if (isfinite(fraction))
         snprintf(cov, sizeof cov, ", coverage %.1f%%", 100 * fraction);
     else
         snprintf(cov, sizeof cov, ", coverage unknown");
-    double launches = cp_trace_show_num(k, "launches");
-    snprintf(line, sizeof line, "device %.0f, %.0f launch%s%s%s", cp_trace_show_num(k, "device"),
+    double launches = cp_show_num(k, "launches");
+    snprintf(line, sizeof line, "device %.0f, %.0f launch%s%s%s", cp_show_num(k, "device"),
              launches, launches == 1 ? "" : "es", gpu, cov);
     cp_trace_table_wrap(out, "    ", "      ", line);
-    if (cp_trace_show_num(k, "requests") > 0) {
-        cp_trace_table_count(a, sizeof a, cp_trace_show_num(k, "requests"));
-        cp_trace_table_ratio(b, sizeof b, cp_trace_show_num(k, "sectors_per_request"));
-        cp_trace_table_ratio(c, sizeof c, cp_trace_show_num(k, "ideal_sectors_per_request"));
-        cp_trace_format_bytes(e, sizeof e, cp_trace_show_num(k, "excess_bytes"));
+    if (cp_show_num(k, "requests") > 0) {
+        cp_trace_table_count(a, sizeof a, cp_show_num(k, "requests"));
+        cp_trace_table_ratio(b, sizeof b, cp_show_num(k, "sectors_per_request"));
+        cp_trace_table_ratio(c, sizeof c, cp_show_num(k, "ideal_sectors_per_request"));
+        cp_trace_format_bytes(e, sizeof e, cp_show_num(k, "excess_bytes"));
         if (cJSON_IsTrue(cp_show_at(k, "coverage.excess_known")))
             snprintf(line, sizeof line,
                      "global: %s requests, %s sectors/request where %s would do, %s excess", a, b,
@@ -281,11 +269,11 @@ static void cp_trace_show_kernel_head(FILE *out, const cJSON *k)
                      a, b, c, e);
         cp_trace_table_wrap(out, "    ", "      ", line);
     }
-    if (cp_trace_show_num(k, "shared_requests") > 0) {
-        cp_trace_table_count(a, sizeof a, cp_trace_show_num(k, "shared_requests"));
-        cp_trace_table_ratio(b, sizeof b, cp_trace_show_num(k, "wavefronts_per_request"));
-        cp_trace_table_ratio(c, sizeof c, cp_trace_show_num(k, "ideal_wavefronts_per_request"));
-        cp_trace_table_count(e, sizeof e, cp_trace_show_num(k, "bank_conflicts"));
+    if (cp_show_num(k, "shared_requests") > 0) {
+        cp_trace_table_count(a, sizeof a, cp_show_num(k, "shared_requests"));
+        cp_trace_table_ratio(b, sizeof b, cp_show_num(k, "wavefronts_per_request"));
+        cp_trace_table_ratio(c, sizeof c, cp_show_num(k, "ideal_wavefronts_per_request"));
+        cp_trace_table_count(e, sizeof e, cp_show_num(k, "bank_conflicts"));
         snprintf(line, sizeof line,
                  "shared: %s requests, %s wavefronts/request where %s would do, %s bank conflicts",
                  a, b, c, e);
@@ -298,40 +286,38 @@ static void cp_trace_show_instr(FILE *out, const cJSON *in)
 {
     char rank[24], where[64], pc[24], req[32], spr[32], ispr[32], wpr[32], iwpr[32], excess[32],
         share[32], text[1200];
-    double r = cp_trace_show_num(in, "rank"), global = cp_trace_show_num(in, "requests");
+    double r = cp_show_num(in, "rank"), global = cp_show_num(in, "requests");
     snprintf(rank, sizeof rank, "%.0f", r);
-    double line = cp_trace_show_num(in, "line");
-    cp_trace_table_where_text(where, sizeof where, cp_trace_show_str(in, "file"),
+    double line = cp_show_num(in, "line");
+    cp_trace_table_where_text(where, sizeof where, cp_show_str(in, "file"),
                               isfinite(line) ? (uint32_t)line : 0);
-    snprintf(pc, sizeof pc, "0x%04llx", (unsigned long long)cp_trace_show_num(in, "pc"));
+    snprintf(pc, sizeof pc, "0x%04llx", (unsigned long long)cp_show_num(in, "pc"));
     double all = 0;
     static const char *const requests[] = {"requests", "shared_requests", "local_requests",
                                            "tma_requests", "gmma_requests"};
     for (size_t i = 0; i < CP_COUNT_OF(requests); i++)
-        all +=
-            isfinite(cp_trace_show_num(in, requests[i])) ? cp_trace_show_num(in, requests[i]) : 0;
+        all += isfinite(cp_show_num(in, requests[i])) ? cp_show_num(in, requests[i]) : 0;
     cp_trace_table_count(req, sizeof req, all);
-    cp_trace_table_ratio(spr, sizeof spr, cp_trace_show_num(in, "sectors_per_request"));
-    cp_trace_table_ratio(ispr, sizeof ispr, cp_trace_show_num(in, "ideal_sectors_per_request"));
-    int fill = cp_trace_show_num(in, "ldgsts_requests") > 0; /* an LDGSTS's shared side: its fill */
+    cp_trace_table_ratio(spr, sizeof spr, cp_show_num(in, "sectors_per_request"));
+    cp_trace_table_ratio(ispr, sizeof ispr, cp_show_num(in, "ideal_sectors_per_request"));
+    int fill = cp_show_num(in, "ldgsts_requests") > 0; /* an LDGSTS's shared side: its fill */
     cp_trace_table_ratio(
         wpr, sizeof wpr,
-        cp_trace_show_num(in, fill ? "fill_wavefronts_per_request" : "wavefronts_per_request"));
+        cp_show_num(in, fill ? "fill_wavefronts_per_request" : "wavefronts_per_request"));
     cp_trace_table_ratio(iwpr, sizeof iwpr,
-                         cp_trace_show_num(in, fill ? "ideal_fill_wavefronts_per_request"
-                                                    : "ideal_wavefronts_per_request"));
+                         cp_show_num(in, fill ? "ideal_fill_wavefronts_per_request"
+                                              : "ideal_wavefronts_per_request"));
     if (global > 0)
-        cp_trace_format_bytes(excess, sizeof excess, cp_trace_show_num(in, "excess_bytes"));
+        cp_trace_format_bytes(excess, sizeof excess, cp_show_num(in, "excess_bytes"));
     else
         snprintf(excess, sizeof excess, "-");
     cp_trace_table_pct(share, sizeof share,
-                       cp_trace_show_num(in, global > 0 ? "excess_share" : "conflict_share"));
-    const char *kind = cp_trace_show_str(in, "kind");
+                       cp_show_num(in, global > 0 ? "excess_share" : "conflict_share"));
+    const char *kind = cp_show_str(in, "kind");
     const char *const cells[CP_TRACE_TABLE_CELLS] = {
         rank, where, pc, kind ? kind : "-", req, spr, ispr, wpr, iwpr, excess, share};
     cp_trace_table_row(out, cells);
-    const char *opcode = cp_trace_show_str(in, "opcode"),
-               *meaning = cp_trace_show_str(in, "meaning");
+    const char *opcode = cp_show_str(in, "opcode"), *meaning = cp_show_str(in, "meaning");
     snprintf(text, sizeof text, "%s%s%s", opcode ? opcode : "", opcode ? ": " : "",
              meaning ? meaning : "");
     if (text[0])
@@ -344,7 +330,7 @@ static void cp_trace_show_instrs(FILE *out, const cJSON *doc, const cJSON *k, si
     static const char *const header[CP_TRACE_TABLE_CELLS] = {
         "rank",  "where",  "pc",    "kind",   "requests", "sec/req",
         "ideal", "wf/req", "ideal", "excess", "share"};
-    const char *from = cp_trace_show_str(k, "counts_from");
+    const char *from = cp_show_str(k, "counts_from");
     if (from && strcmp(from, "kernel_counters") == 0) {
         cp_trace_table_wrap(out, "    ", "      ",
                             "counted as a whole only: no per-instruction counts");
@@ -354,8 +340,8 @@ static void cp_trace_show_instrs(FILE *out, const cJSON *doc, const cJSON *k, si
     const cJSON *in;
     cJSON_ArrayForEach(in, cJSON_GetObjectItemCaseSensitive(doc, "instructions"))
     {
-        if (cp_trace_show_num(in, "kernel_index") != cp_trace_show_num(k, "index") ||
-            !isfinite(cp_trace_show_num(in, "rank")))
+        if (cp_show_num(in, "kernel_index") != cp_show_num(k, "index") ||
+            !isfinite(cp_show_num(in, "rank")))
             continue;
         if (ran++ >= top)
             continue;
@@ -380,13 +366,11 @@ static void cp_trace_show_gate(FILE *out, const cJSON *doc, int color)
     if (n)
         snprintf(line, sizeof line, "%sFAILED%s: %d violation%s among %.0f judged",
                  color ? CP_TERM_RED : "", color ? CP_TERM_RESET : "", n, n == 1 ? "" : "s",
-                 cp_trace_show_num(doc, "gate.judged") +
-                     cp_trace_show_num(doc, "gate.judged_coverage"));
+                 cp_show_num(doc, "gate.judged") + cp_show_num(doc, "gate.judged_coverage"));
     else
         snprintf(line, sizeof line, "%spassed%s: %.0f judged", color ? CP_TERM_GREEN : "",
                  color ? CP_TERM_RESET : "",
-                 cp_trace_show_num(doc, "gate.judged") +
-                     cp_trace_show_num(doc, "gate.judged_coverage"));
+                 cp_show_num(doc, "gate.judged") + cp_show_num(doc, "gate.judged_coverage"));
     fprintf(out, "\ngate: %s\n", line);
 }
 
@@ -399,13 +383,13 @@ static void cp_trace_show_table(FILE *out, const cJSON *doc, size_t top)
     const cJSON *p, *k;
     cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(doc, "processes"))
     {
-        const char *command = cp_trace_show_str(p, "command");
-        fprintf(out, "\nprocess %.0f: ", cp_trace_show_num(p, "pid"));
+        const char *command = cp_show_str(p, "command");
+        fprintf(out, "\nprocess %.0f: ", cp_show_num(p, "pid"));
         cp_trace_table_wrap(out, "", "  ", command ? command : "?");
         size_t uncounted = 0;
         cJSON_ArrayForEach(k, cJSON_GetObjectItemCaseSensitive(doc, "kernels"))
         {
-            if (cp_trace_show_num(k, "pid") != cp_trace_show_num(p, "pid"))
+            if (cp_show_num(k, "pid") != cp_show_num(p, "pid"))
                 continue;
             if (!cJSON_IsTrue(cp_show_at(k, "counted"))) {
                 uncounted++;
@@ -457,7 +441,7 @@ int cp_trace_show(cJSON *doc, const char *path, const cp_show_options *o, FILE *
     if (o->sort)
         CP_TRY(cp_show_sort(instructions, o->sort, cp_trace_show_aliases,
                             CP_COUNT_OF(cp_trace_show_aliases), NULL, 0, st));
-    double report_top = cp_trace_show_num(doc, "options.top");
+    double report_top = cp_show_num(doc, "options.top");
     size_t top = o->top_given ? o->top : isfinite(report_top) ? (size_t)report_top : 5;
     if (o->top_given && o->format != CP_FORMAT_TABLE)
         CP_TRY(cp_trace_show_keep(instructions, o->top, st));
