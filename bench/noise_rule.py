@@ -6,6 +6,10 @@ usage: noise_rule.py pairs OUTDIR      the stride, width and GEMM sweeps, defaul
                                        OUTDIR/times.txt)
        noise_rule.py families OUTDIR   the launches and noise of every family's default sweep
                                        (OUTDIR/family.FAMILY.json)
+       noise_rule.py replay OUTDIR     the default rule replayed on each 20-launch row's own
+                                       samples (OUTDIR/SWEEP.reps20.ROUND.samples, written through
+                                       COALPROBE_SAMPLES_LOG): where it would have stopped, and
+                                       its median against the 20 launches' of the same process
 
 A row's medians agree when |default / reps20 - 1| <= max(0.5%, the 20-launch row's own spread),
 its spread being (max - min) / (2 * median) of its 20 launches (issue 27, item 4)."""
@@ -165,10 +169,94 @@ def families(outdir):
         print(f"\nThe rule: {json.dumps(timing)}")
 
 
+# ---- the rule, replayed ------------------------------------------------------------------------
+# An independent reading of the rule of src/measure/cp_samples.c with its defaults
+# (CP_SAMPLING_* in src/measure/cp_measure.h): at least 5 samples; stop when the noise, the
+# relative half-width of the median's distribution-free 90% confidence interval, is at most 0.5%,
+# or once 0.5 s were spent. The time spent is taken as the samples' own times added (the backend's
+# clock also holds the L2 flushes between them, so the real rule stops no later).
+MIN_SAMPLES, MAX_NOISE, MAX_TIME_S, TAIL = 5, 0.005, 0.5, 0.05
+
+
+def interval_rank(n):
+    """j: P(B <= j - 1) <= TAIL < P(B <= j) for B ~ Binomial(n, 1/2); 0 below 5 samples."""
+    if n < MIN_SAMPLES:
+        return 0
+    pmf, cdf = 0.5 ** n, 0.0
+    for k in range(n):
+        cdf += pmf
+        if cdf > TAIL:
+            return k
+        pmf *= (n - k) / (k + 1)
+    return n
+
+
+def noise_of(xs):
+    s = sorted(xs)
+    j = interval_rank(len(s))
+    if j == 0:
+        return float("nan")
+    med = statistics.median(s)
+    return 0.0 if s[-j] == s[j - 1] else (s[-j] - s[j - 1]) / (2 * med)
+
+
+def rule_stop(samples):
+    """How many of the samples the rule takes (all of them when it would want more)."""
+    spent = 0.0
+    for n in range(1, len(samples) + 1):
+        spent += samples[n - 1]
+        if n < MIN_SAMPLES:
+            continue
+        if noise_of(samples[:n]) <= MAX_NOISE or spent >= MAX_TIME_S:
+            return n
+    return len(samples)
+
+
+def replay(outdir):
+    print("The default rule replayed on the samples of each `--reps 20` row, in the order they "
+          "were taken (the same process: what stopping early changes, without the differences "
+          "between processes). Bound: max(0.5%, the 20 launches' own spread).\n")
+    print("| sweep | rows | rule stops at min/median/max | median abs diff | max abs diff | "
+          "rows beyond the bound | worst row |")
+    print("|---|---|---|---|---|---|---|")
+    beyond_all = []
+    for sweep in ("stride", "width", "gemm"):
+        stops, diffs, beyond = [], [], []
+        for path in sorted(glob.glob(os.path.join(outdir, f"{sweep}.reps20.*.samples"))):
+            rnd = path.rsplit(".", 2)[-2]
+            with open(path) as f:
+                for line in f:
+                    name, _, times = line.rstrip("\n").partition("\t")
+                    xs = [float(x) for x in times.split()]
+                    if len(xs) < MIN_SAMPLES:
+                        continue
+                    k = rule_stop(xs)
+                    m20 = statistics.median(xs)
+                    diff = statistics.median(xs[:k]) / m20 - 1
+                    bound = max(BOUND, (max(xs) - min(xs)) / (2 * m20))
+                    stops.append(k)
+                    diffs.append((abs(diff), f"{name} (round {rnd})"))
+                    if abs(diff) > bound:
+                        beyond.append((abs(diff), f"{sweep} round {rnd}: {name}: {100 * diff:+.3f}% "
+                                                  f"(bound {100 * bound:.3f}%, stopped at {k})"))
+        if not stops:
+            continue
+        worst = max(diffs)
+        print(f"| {sweep} | {len(stops)} | {min(stops)}/{statistics.median(stops):g}/{max(stops)} | "
+              f"{pct(statistics.median(d for d, _ in diffs))} | {pct(worst[0])} | {len(beyond)} | "
+              f"{worst[1]} |")
+        beyond_all += beyond
+    if beyond_all:
+        print("\nRows beyond the bound:\n")
+        for _, text in sorted(beyond_all, reverse=True):
+            print(f"- {text}")
+
+
 def main():
-    if len(sys.argv) != 3 or sys.argv[1] not in ("pairs", "families"):
+    modes = {"pairs": pairs, "families": families, "replay": replay}
+    if len(sys.argv) != 3 or sys.argv[1] not in modes:
         sys.exit(__doc__)
-    (pairs if sys.argv[1] == "pairs" else families)(sys.argv[2])
+    modes[sys.argv[1]](sys.argv[2])
 
 
 if __name__ == "__main__":

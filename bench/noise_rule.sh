@@ -4,7 +4,9 @@
 # (the order alternating), each as JSON with -v; bench/noise_rule.py prints per sweep the medians'
 # differences (every row against the 20-launch run of the same round: within 0.5%, or within that
 # run's own spread where it is larger), the wall-time and timing-phase ratios, and the launches and
-# noise the rule took. (2) The noise reached per family: every family's default sweep with the
+# noise the rule took; and, on the samples the 20-launch runs log (COALPROBE_SAMPLES_LOG), the
+# rule replayed in the same process: its median against the 20 launches' (noise_rule.py replay).
+# (2) The noise reached per family: every family's default sweep with the
 # default rule. (3) The -v start-up breakdown of --stride 1..32, part by part.
 # usage (GPU machine): sh bench/noise_rule.sh PATH/TO/coalprobe OUTDIR [RUNS]   (default 3)
 #   e.g. in one device call: . bench/gpu_build.sh && sh bench/noise_rule.sh "$CP_BUILD/coalprobe" "$OUT"
@@ -29,12 +31,16 @@ sweep() {
     name=$1; shift
     if [ $((i % 2)) = 1 ]; then modes="rule reps20"; else modes="reps20 rule"; fi
     for mode in $modes; do
-        extra=""
-        [ "$mode" = reps20 ] && extra="--reps 20"
+        extra="" log=""
+        # the 20-launch runs also log every sample, for the rule's replay
+        [ "$mode" = reps20 ] && extra="--reps 20" log="$out/$name.$mode.$i.samples"
+        rm -f "$log"
         # shellcheck disable=SC2086 # $extra is two words or none
         # shellcheck disable=SC2086 # NOISE_RULE_ARGS is words
+        export COALPROBE_SAMPLES_LOG="$log"
         t=$(wall "$name.$mode.$i" "$bin" "$@" $extra ${NOISE_RULE_ARGS:-} -v --format json \
             -o "$out/$name.$mode.$i.json")
+        unset COALPROBE_SAMPLES_LOG
         echo "$name $mode $i $t" | tee -a "$out/times.txt"
     done
 }
@@ -44,6 +50,7 @@ for i in $(seq "$runs"); do
     sweep gemm gemm
 done
 python3 "$here/noise_rule.py" pairs "$out" | tee "$out/pairs_summary.md"
+python3 "$here/noise_rule.py" replay "$out" | tee "$out/replay_summary.md"
 
 for fam in stride layout gemm gather smem transpose readonly async; do
     t=$(wall "family.$fam" "$bin" "$fam" -v --format json -o "$out/family.$fam.json")

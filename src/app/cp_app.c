@@ -247,6 +247,8 @@ static int cp_app_measure_all(const cp_backend *backend, void *state, const cp_c
     cp_progress_start(&progress, "measuring", quiet);
     *done = 0;
     size_t measured = 0, beyond = 0;
+    if (backend->preload && n > 0)
+        CP_TRY(backend->preload(state, n, configs, st));
     for (size_t i = 0; i < n; i++) {
         if (cp_parallel_cancelled()) {
             cp_progress_clear(&progress);
@@ -259,7 +261,7 @@ static int cp_app_measure_all(const cp_backend *backend, void *state, const cp_c
                 char desc[160];
                 cp_config_describe(&rows[i].config, desc, sizeof desc);
                 const cp_family_desc *fd = cp_family_get(rows[i].config.family);
-                int needs = fd->needs_cc(&rows[i].config);
+                int needs = cp_family_needs_cc(&rows[i].config);
                 cp_progress_clear(&progress);
                 fprintf(stderr,
                         "coalprobe: note: %s %s needs sm_%d (compute capability %d.%d) and %s is "

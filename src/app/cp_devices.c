@@ -79,9 +79,7 @@ int cp_devices_resolve(const cp_options *o, int count, int *devices, size_t *n, 
 
 int cp_devices_beyond(const cp_config *c, const cp_device_info *dev)
 {
-    const cp_family_desc *fd = cp_family_get(c->family);
-    int needs = fd && fd->needs_cc ? fd->needs_cc(c) : 0;
-    return needs > dev->cc_major * 10 + dev->cc_minor;
+    return cp_family_needs_cc(c) > dev->cc_major * 10 + dev->cc_minor;
 }
 
 /* Marks worker w failed (st: how), once; the caller holds no lock. */
@@ -245,11 +243,32 @@ static void cp_devices_time_others(cp_devices_worker *w)
     }
 }
 
-/* The part of a worker after the decision: its share of the queue, its counters, and with
- * --check the other GPUs' configurations. */
+/* Loads on w the kernels of every configuration (any of them may come to w); marks w failed
+ * when it cannot. */
+static void cp_devices_preload(cp_devices_worker *w)
+{
+    cp_devices *d = w->run;
+    if (!d->backend->preload || d->n == 0)
+        return;
+    cp_status st;
+    cp_status_clear(&st);
+    cp_config *c = malloc(d->n * sizeof *c);
+    int rc = c ? CP_EXIT_OK : cp_status_set(&st, CP_EXIT_RUNTIME, "out of memory");
+    for (size_t i = 0; c && i < d->n; i++)
+        c[i] = d->rows[i].config;
+    if (rc == CP_EXIT_OK)
+        rc = d->backend->preload(w->state, d->n, c, &st);
+    free(c);
+    if (rc != CP_EXIT_OK)
+        cp_devices_fail(w, "loading its kernels", &st);
+}
+
+/* The part of a worker after the decision: its kernels loaded, its share of the queue, its
+ * counters, and with --check the other GPUs' configurations. */
 static void cp_devices_work(cp_devices_worker *w, cp_progress *progress)
 {
     cp_devices *d = w->run;
+    cp_devices_preload(w); /* on failure, w takes nothing and the others go on */
     while (!w->failed) {
         size_t i = cp_devices_take(d);
         if (i == d->n)

@@ -133,7 +133,8 @@ typedef enum {
 /* One configuration's samples so far, sorted, and where the rule stands. */
 typedef struct cp_samples {
     cp_sampling rule;
-    double *sorted; /* the samples' times in seconds, ascending */
+    double *sorted;  /* the samples' times in seconds, ascending */
+    double *arrived; /* the same times in the order they were added */
     size_t n, cap;
     double sum_s;   /* the samples' times added */
     double spent_s; /* time spent up to the end of the latest sample */
@@ -299,6 +300,10 @@ typedef struct cp_backend {
      * own thread, and calls measure(), counters() and close() of a state from any thread, one
      * at a time: a backend makes its device current in each. */
     int (*device_count)(int *count, int *no_device, cp_status *st);
+    /* After open(), before the first measure(): loads the kernels of the n configurations about
+     * to be measured (not those compiled at run time), so that none is loaded while the
+     * counters' session is set up beside the timing. May be NULL. */
+    int (*preload)(void *state, size_t n, const cp_config *c, cp_status *st);
 } cp_backend;
 
 extern const cp_backend cp_backend_cuda;

@@ -3,12 +3,14 @@
  * (cp_measure_family.h) launch and check the kernel, times it with events after an L2 flush,
  * and reads its counters through CUPTI. */
 #define _POSIX_C_SOURCE 200809L
+#include <fcntl.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cuda_runtime_api.h>
 
@@ -802,6 +804,36 @@ static int cp_cuda_verify_first(cp_cuda_run *r, cp_measurement *m, cp_samples *s
     return fam->copy ? cp_cuda_copy_verify(r, fam->copy, st) : fam->verify(r, m, st);
 }
 
+/* With COALPROBE_SAMPLES_LOG=FILE, appends to FILE one line per configuration: its family and
+ * settings, a tab, then every kept sample's seconds in the order they were taken (for
+ * bench/noise_rule.py, which replays the stopping rule on them). One write() per line, so that
+ * the workers of --devices do not interleave theirs. */
+static void cp_cuda_log_samples(const cp_config *c, const cp_samples *smp)
+{
+    const char *path = getenv("COALPROBE_SAMPLES_LOG");
+    if (!path || !path[0] || smp->n == 0)
+        return;
+    char desc[160];
+    cp_config_describe(c, desc, sizeof desc);
+    size_t cap = 256 + 24 * smp->n, len = 0;
+    char *line = malloc(cap);
+    if (!line)
+        return;
+    len += (size_t)snprintf(line, cap, "%s %s\t", cp_config_family_name(c->family), desc);
+    for (size_t i = 0; i < smp->n && len < cap; i++)
+        len += (size_t)snprintf(line + len, cap - len, "%s%.9g", i ? " " : "", smp->arrived[i]);
+    if (len < cap - 1) {
+        line[len++] = '\n';
+        int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+        if (fd >= 0) {
+            ssize_t w = write(fd, line, len); /* a log for benchmarks: a short write is lost */
+            (void)w;
+            close(fd);
+        }
+    }
+    free(line);
+}
+
 /* Checks the configuration's output and times it: the checked launch is the first sample, the
  * rule takes the rest. */
 static int cp_cuda_verify_and_time(cp_cuda_run *r, cp_measurement *m, cp_status *st)
@@ -817,8 +849,10 @@ static int cp_cuda_verify_and_time(cp_cuda_run *r, cp_measurement *m, cp_status 
         rc = cp_cuda_sample(r, &smp, st);
         cp_phase_end();
     }
-    if (rc == CP_EXIT_OK)
+    if (rc == CP_EXIT_OK) {
         cp_samples_result(&smp, m);
+        cp_cuda_log_samples(r->c, &smp);
+    }
     cp_samples_free(&smp);
     return rc;
 }
@@ -977,6 +1011,28 @@ static int cp_cuda_measure(void *state, const cp_config *c, const cp_prediction 
     return CP_EXIT_OK;
 }
 
+/* Loads the kernels of configurations c[0..n) (cudaFuncGetAttributes loads a kernel of the lazily
+ * loaded fat binary): together they take a few ms; one at a time while CUPTI set up its session
+ * beside them, 0.12 s for the 32 of --stride 1..32 on the H100 (2026-11-27). Kernels compiled at
+ * run time (expr) are compiled and loaded by measure(), as before. */
+static int cp_cuda_preload(void *state, size_t n, const cp_config *c, cp_status *st)
+{
+    cp_cuda_state *s = state;
+    CP_CUDA_CHECK(st, cudaSetDevice(s->opt.device));
+    cp_phase_begin(CP_PHASE_KERNEL_IMAGE);
+    int rc = CP_EXIT_OK;
+    for (size_t i = 0; i < n && rc == CP_EXIT_OK; i++) {
+        const cp_measure_family *fam = cp_measure_family_of(c[i].family);
+        if (!fam || fam->load_kernel ||
+            cp_family_needs_cc(&c[i]) > s->dev.cc_major * 10 + s->dev.cc_minor)
+            continue; /* measure() says why a configuration beyond this GPU is not measured */
+        cp_resources r;
+        rc = cp_cuda_kernel_resources(&c[i], NULL, &s->dev.sm, &r, st);
+    }
+    cp_phase_end();
+    return rc;
+}
+
 static int cp_cuda_device_count(int *count, int *no_device, cp_status *st)
 {
     *count = 0;
@@ -993,4 +1049,5 @@ const cp_backend cp_backend_cuda = {"cuda",
                                     cp_cuda_resources,
                                     cp_cuda_counters_refusal,
                                     cp_cuda_l2_bytes,
-                                    cp_cuda_device_count};
+                                    cp_cuda_device_count,
+                                    cp_cuda_preload};

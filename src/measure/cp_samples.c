@@ -27,7 +27,8 @@ void cp_samples_init(cp_samples *s, const cp_sampling *rule)
 void cp_samples_free(cp_samples *s)
 {
     free(s->sorted);
-    s->sorted = NULL;
+    free(s->arrived);
+    s->sorted = s->arrived = NULL;
     s->n = s->cap = 0;
 }
 
@@ -74,7 +75,8 @@ double cp_samples_noise(const double *sorted, size_t n)
     return median > 0 ? (hi - lo) / (2 * median) : INFINITY;
 }
 
-/* Inserts t into s->sorted in order (after its equals). -1 when memory ran out. */
+/* Inserts t into s->sorted in order (after its equals) and at the end of s->arrived. -1 when
+ * memory ran out. */
 static int cp_samples_insert(cp_samples *s, double t)
 {
     if (s->n == s->cap) {
@@ -83,8 +85,13 @@ static int cp_samples_insert(cp_samples *s, double t)
         if (!grown)
             return -1;
         s->sorted = grown;
+        grown = realloc(s->arrived, cap * sizeof *grown);
+        if (!grown)
+            return -1;
+        s->arrived = grown;
         s->cap = cap;
     }
+    s->arrived[s->n] = t;
     size_t lo = 0, hi = s->n; /* the first sample above t */
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;

@@ -792,6 +792,12 @@ const cp_family_desc *cp_family_get(cp_family f)
     return (unsigned)f < CP_FAMILY_COUNT ? &cp_families[f] : NULL;
 }
 
+int cp_family_needs_cc(const cp_config *c)
+{
+    const cp_family_desc *fd = cp_family_get(c->family);
+    return fd && fd->needs_cc ? fd->needs_cc(c) : 0;
+}
+
 int cp_family_find(const char *name, cp_family *f)
 {
     for (int i = 0; i < CP_FAMILY_COUNT; i++)

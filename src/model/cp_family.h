@@ -153,6 +153,10 @@ typedef struct cp_family_desc {
 /* The descriptor of family f, NULL when f is no family. */
 const cp_family_desc *cp_family_get(cp_family f);
 
+/* The compute capability configuration c's kernel needs (its family's needs_cc), 0 for any GPU
+ * or for no family. */
+int cp_family_needs_cc(const cp_config *c);
+
 /* The family named `name`; 0 when there is none. */
 int cp_family_find(const char *name, cp_family *f);
 

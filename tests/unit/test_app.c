@@ -142,6 +142,17 @@ static int fake_counters(void *state, size_t n, const cp_config *c, const cp_pre
 
 static int g_refusal_asked; /* times the app asked for a refusal after the timings */
 
+/* The configurations preload() was given before the first measure() (-1: not called). */
+static long g_preloaded = -1;
+
+static int fake_preload(void *state, size_t n, const cp_config *c, cp_status *st)
+{
+    (void)state, (void)c, (void)st;
+    if (g_measured == 0)
+        g_preloaded = (long)n;
+    return CP_EXIT_OK;
+}
+
 static void fake_counters_refusal(void *state, cp_status *refusal)
 {
     (void)state;
@@ -189,7 +200,7 @@ static int fake_l2_bytes(int device, uint64_t *bytes, int *no_device, cp_status 
 static const cp_backend fake_backend = {
     "fake",     fake_open,      fake_measure,          fake_counters,
     fake_close, fake_resources, fake_counters_refusal, fake_l2_bytes,
-    NULL};
+    NULL,       fake_preload};
 
 /* What the report file holds before a run (NULL: nothing), as a report of an earlier run. */
 static const char *g_old_report;
@@ -200,6 +211,7 @@ static int run(const fake_plan *plan, char **report, cp_status *st, int argc, ch
 {
     g_plan = *plan;
     g_measured = 0;
+    g_preloaded = -1;
     g_resources_asked = 0;
     char path[] = "/tmp/coalprobe-test-app-XXXXXX";
     int fd = mkstemp(path);
@@ -324,7 +336,9 @@ static void beyond_device(void)
     cp_status st;
     g_fake_cc = 80; /* an A100: cp.async, no TMA */
     CHECK(run(&ok, &report, &st, 10, argv) == CP_EXIT_OK);
-    CHECK_EQ_U64(g_measured, 3); /* plain, smem, cp-async */
+    CHECK_EQ_U64(g_preloaded, 5); /* every configuration, before the first measure(): the
+                                     backend skips those beyond its GPU */
+    CHECK_EQ_U64(g_measured, 3);  /* plain, smem, cp-async */
     CHECK_EQ_U64(g_counted, 3);
     CHECK_EQ_U64(count_of(report, "\"source\":\t\"model\""), 2);
     CHECK_EQ_U64(count_of(report, "\"source\":\t\"measured\""), 3);

@@ -2,7 +2,9 @@
  * backend of several fake GPUs, one state each, measured from several threads: rows in the
  * sweep's order, each naming its GPU; GPUs of different kinds refused without --mixed; a GPU
  * that fails mid-sweep leaves its rows marked failed while the others finish (exit 1); --check
- * flags a row whose time differs from the other GPUs'; device lists that do not exist. */
+ * flags a row whose time differs from the other GPUs'; device lists that do not exist; every
+ * GPU loads every configuration's kernels before its first, and one that cannot measures nothing
+ * while the others measure every row. */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
 #include <stdlib.h>
@@ -24,11 +26,13 @@ typedef struct fake_machine {
     int both;                 /* GPUs 0 and 1 each wait until the other has taken a row */
     int hold;                 /* then GPU 0 waits until GPU 1 has tried `hold` rows */
     int no_device;
+    int preload_fail; /* GPU preload_fail - 1 cannot load its kernels (0: every GPU can) */
 } fake_machine;
 
 typedef struct fake_gpu {
     int index;
     int entered, measured, opened, closed;
+    size_t preloaded;     /* the configurations preload() was given, before any measure() */
     cp_sampling sampling; /* the stopping rule open() was given */
 } fake_gpu;
 
@@ -108,6 +112,19 @@ static int fake_measure(void *state, const cp_config *c, const cp_prediction *p,
     return CP_EXIT_OK;
 }
 
+static int fake_preload(void *state, size_t n, const cp_config *c, cp_status *st)
+{
+    (void)c;
+    fake_gpu *g = state;
+    pthread_mutex_lock(&g_lock);
+    if (g->measured == 0)
+        g->preloaded = n;
+    pthread_mutex_unlock(&g_lock);
+    if (g->index == g_m.preload_fail - 1)
+        return cp_status_set(st, CP_EXIT_RUNTIME, "cudaErrorNoKernelImageForDevice (fake)");
+    return CP_EXIT_OK;
+}
+
 static int fake_counters(void *state, size_t n, const cp_config *c, const cp_prediction *p,
                          cp_measurement *m, cp_status *st)
 {
@@ -138,8 +155,9 @@ static int fake_count(int *count, int *no_device, cp_status *st)
     return g_m.no_device ? cp_status_set(st, CP_EXIT_RUNTIME, "fake: no device") : CP_EXIT_OK;
 }
 
-static const cp_backend fake_backend = {"fake", fake_open, fake_measure, fake_counters, fake_close,
-                                        NULL,   NULL,      NULL,         fake_count};
+static const cp_backend fake_backend = {"fake",     fake_open,   fake_measure, fake_counters,
+                                        fake_close, NULL,        NULL,         NULL,
+                                        fake_count, fake_preload};
 
 /* Runs coalprobe ARGS... -o FILE against the fake machine m; *report: the file's text. */
 static int run(const fake_machine *m, char **report, cp_status *st, int argc, char **argv)
@@ -348,6 +366,32 @@ static void one_fails(void)
     free(report);
 }
 
+/* Each GPU is given all 32 configurations to load before its first; GPU 1 cannot load them:
+ * it measures nothing, GPU 0 measures all 32 rows, and the run exits 1 naming GPU 1. */
+static void one_cannot_load(void)
+{
+    fake_machine m = machine(2);
+    m.preload_fail = 2;
+    char *report;
+    cp_status st;
+    char *argv[] = {"coalprobe", "--stride", "1..32", "--devices", "all", "--format", "json"};
+    CHECK_EQ_U64((uint64_t)(run(&m, &report, &st, 7, argv)), (uint64_t)(CP_EXIT_RUNTIME));
+    CHECK(strstr(st.message, "GPU 1") != NULL && strstr(st.message, "loading its kernels"));
+    CHECK_EQ_U64((uint64_t)g_gpu[0].preloaded, 32u);
+    CHECK_EQ_U64((uint64_t)g_gpu[1].preloaded, 32u);
+    CHECK_EQ_U64((uint64_t)g_gpu[1].measured, 0u);
+    CHECK_EQ_U64((uint64_t)g_gpu[0].measured, 32u);
+    cJSON *root = cJSON_Parse(report);
+    CHECK(root != NULL);
+    const cJSON *row;
+    int measured = 0;
+    cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(root, "rows")) measured +=
+        cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(row, "measured"));
+    CHECK_EQ_U64((uint64_t)measured, 32u);
+    cJSON_Delete(root);
+    free(report);
+}
+
 /* --check: with GPUs of one speed no row differs; with GPU 1 twice as slow, every row does. */
 static void check_times(void)
 {
@@ -410,6 +454,7 @@ int main(void)
     one_listed();
     mixed_kinds();
     one_fails();
+    one_cannot_load();
     check_times();
     device_lists();
     return cp_test_finish();

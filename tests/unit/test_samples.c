@@ -264,6 +264,25 @@ static void test_rule_stream(void)
     cp_samples_free(&s);
 }
 
+/* The samples are kept in the order they came as well as sorted (the samples log), past the
+ * first growth of the arrays. */
+static void test_arrival_order(void)
+{
+    cp_sampling rule;
+    cp_sampling_defaults(&rule);
+    rule.reps = 40;
+    cp_samples s;
+    cp_samples_init(&s, &rule);
+    for (int i = 0; i < 40; i++)
+        CHECK(cp_samples_add(&s, 1e-3 * (double)((i * 7) % 40 + 1), 1e-3 * (i + 1)) >= 0);
+    CHECK_EQ_U64(s.n, 40);
+    for (int i = 0; i < 40; i++) {
+        CHECK(s.arrived[i] == 1e-3 * (double)((i * 7) % 40 + 1));
+        CHECK(s.sorted[i] == 1e-3 * (double)(i + 1));
+    }
+    cp_samples_free(&s);
+}
+
 static void test_parsers(void)
 {
     cp_sampling r;
@@ -314,6 +333,7 @@ int main(void)
     test_rule_quiet();
     test_rule_limits();
     test_rule_stream();
+    test_arrival_order();
     test_parsers();
     return cp_test_finish();
 }
