@@ -220,22 +220,12 @@ int cp_cuda_copy_poison(const cp_cuda_run *r, const cp_cuda_copy *cp, cp_status 
     return CP_EXIT_OK;
 }
 
-/* Checks the words one chunk of threads of a one-element-per-thread kernel wrote. */
+/* Checks the words one chunk of threads of a one-element-per-thread kernel wrote, read into
+ * host (the chunk's words from ch->first). */
 static int cp_cuda_verify_chunk(const cp_cuda_run *r, const cp_cuda_copy *cp,
-                                const cp_cuda_chunk *ch, cp_status *st)
+                                const cp_cuda_chunk *ch, const float *host, cp_status *st)
 {
     const cp_config *c = r->c;
-    if (cp->check_chunk)
-        CP_TRY(cp->check_chunk(r, ch, st));
-    float *host = malloc(ch->nwords * sizeof *host);
-    if (!host)
-        return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory while checking output");
-    cudaError_t e = cudaMemcpy(host, (const char *)r->bufs[cp->out] + ch->first * 4,
-                               ch->nwords * sizeof *host, cudaMemcpyDeviceToHost);
-    if (e != cudaSuccess) {
-        free(host);
-        CP_CUDA_CHECK(st, e);
-    }
     int rc = CP_EXIT_OK;
     for (uint64_t i = ch->i0; i < ch->i0 + ch->count && rc == CP_EXIT_OK; i++) {
         uint64_t src = cp->src(c, i), dst = cp_cuda_copy_dst(cp, c, i);
@@ -246,15 +236,43 @@ static int cp_cuda_verify_chunk(const cp_cuda_run *r, const cp_cuda_copy *cp,
                 rc = cp_cuda_wrong(st, "output word", dst * ch->words + j, got, want);
         }
     }
-    free(host);
     return rc;
 }
 
+/* The state's pinned host memory for the chunks' words: at least words of them. */
+static int cp_cuda_check_host(cp_cuda_state *s, uint64_t words, cp_status *st)
+{
+    if (words <= s->check_words)
+        return CP_EXIT_OK;
+    cudaFreeHost(s->check_host);
+    s->check_host = NULL;
+    s->check_words = 0;
+    CP_CUDA_CHECK(st, cudaMallocHost((void **)&s->check_host, words * sizeof *s->check_host));
+    s->check_words = words;
+    return CP_EXIT_OK;
+}
+
+/* The chunks' words are copied in one go (pinned memory, one wait), then checked: 16 copies
+ * that each waited took 0.2-0.3 ms of every configuration. */
 int cp_cuda_copy_verify(const cp_cuda_run *r, const cp_cuda_copy *cp, cp_status *st)
 {
+    cp_cuda_chunk ch[CP_CUDA_CHUNKS];
+    uint64_t at[CP_CUDA_CHUNKS], words = 0;
     for (int k = 0; k < CP_CUDA_CHUNKS; k++) {
-        cp_cuda_chunk ch = cp_cuda_chunk_at(r->c, cp, k);
-        CP_TRY(cp_cuda_verify_chunk(r, cp, &ch, st));
+        ch[k] = cp_cuda_chunk_at(r->c, cp, k);
+        if (cp->check_chunk)
+            CP_TRY(cp->check_chunk(r, &ch[k], st));
+        at[k] = words;
+        words += ch[k].nwords;
     }
+    CP_TRY(cp_cuda_check_host(r->s, words, st));
+    for (int k = 0; k < CP_CUDA_CHUNKS; k++)
+        CP_CUDA_CHECK(st, cudaMemcpyAsync(r->s->check_host + at[k],
+                                          (const char *)r->bufs[cp->out] + ch[k].first * 4,
+                                          ch[k].nwords * sizeof *r->s->check_host,
+                                          cudaMemcpyDeviceToHost, r->s->stream));
+    CP_CUDA_CHECK(st, cudaStreamSynchronize(r->s->stream));
+    for (int k = 0; k < CP_CUDA_CHUNKS; k++)
+        CP_TRY(cp_cuda_verify_chunk(r, cp, &ch[k], r->s->check_host + at[k], st));
     return CP_EXIT_OK;
 }

@@ -27,6 +27,9 @@
  * less than the L2 flush before it runs on the GPU) may have kept the GPU waiting between the
  * sample's events: the checked launch's sample is then not kept. */
 #define CP_CUDA_SLOW_LAUNCH_S 20e-6
+/* The GPU time the first configuration of a backend state runs untimed before its checked launch
+ * (cp_measure_cuda.c, cp_cuda_warm_up). */
+#define CP_CUDA_WARMUP_S 5e-3
 #define CP_CUDA_MAX_BUFFERS CP_MODEL_MAX_ACCESSES
 #define CP_CUDA_CUBLAS_TIMES 64 /* GEMM sizes whose cuBLAS time is remembered */
 #define CP_CUDA_BATCH 256       /* timed samples queued at most before their times are read */
@@ -84,6 +87,10 @@ typedef struct cp_cuda_state {
     const cp_expr *expr;
     void *expr_cubin;
     cp_rtc_module *expr_kernels[CP_EXPR_KERNEL_COUNT]; /* by cp_expr_kernel_index */
+    /* the output checks' pinned host copy of the chunks they read, grown as needed */
+    float *check_host;
+    uint64_t check_words;
+    int warmed; /* the first configuration's warm-up has run (cp_measure_cuda.c) */
 } cp_cuda_state;
 
 /* One configuration being measured: its buffers and what the callbacks need. */
