@@ -835,23 +835,54 @@ static void cp_cuda_log_samples(const cp_config *c, const cp_samples *smp)
     free(line);
 }
 
-/* The first configuration of a state runs as its samples run (an L2 flush, then the kernel),
- * untimed, for CP_CUDA_WARMUP_S of GPU time. On the H100 (2026-11-27) the first samples of a
- * process ran up to 9% slower for about a millisecond (243 us, then 223 us, in every run of
- * --width 4,8,16,32 --stride 1,2, with or without counters): the rule stopped on 5 of them. The
- * later configurations, and the first one of a process whose CUPTI set-up came before any timing,
- * showed nothing of the kind. */
+/* How the first configuration of a state is preceded (COALPROBE_WARMUP, for
+ * bench/first_samples.sh): "flush" (the default) L2 flushes, read-only sweeps of the flush buffer,
+ * for CP_CUDA_WARMUP_S of GPU time; "kernel" the configuration's own launches, each after a flush,
+ * as its samples run, for as long; "none" nothing. On the H100 (2026-11-27) without a warm-up the
+ * first samples of a process ran up to 9% slower for about a millisecond (243 us, then 223 us, in
+ * every run of
+ * --width 4,8,16,32 --stride 1,2, with or without counters) and the rule stopped on 5 of them; with
+ * the configuration's own launches as warm-up, the naive GEMM's checked launch after its one
+ * warm-up launch (0.28 s) ran 1.4% slow instead. */
+typedef enum { CP_WARMUP_FLUSH, CP_WARMUP_KERNEL, CP_WARMUP_NONE } cp_warmup;
+
+static cp_warmup cp_cuda_warmup_kind(void)
+{
+    const char *v = getenv("COALPROBE_WARMUP");
+    if (v && strcmp(v, "kernel") == 0)
+        return CP_WARMUP_KERNEL;
+    if (v && strcmp(v, "none") == 0)
+        return CP_WARMUP_NONE;
+    return CP_WARMUP_FLUSH;
+}
+
+/* Queues k warm-up steps of the given kind between events 0 and k - 1. */
+static int cp_cuda_queue_warm_up(cp_cuda_run *r, cp_warmup kind, uint32_t k, cp_status *st)
+{
+    cp_cuda_state *s = r->s;
+    if (kind == CP_WARMUP_KERNEL)
+        return cp_cuda_queue_samples(r, k, st);
+    CP_CUDA_CHECK(st, cudaEventRecord(s->starts[0], s->stream));
+    for (uint32_t i = 0; i < k; i++)
+        CP_CUDA_CHECK(st,
+                      cp_kernels_flush_launch(s->flush_buf, s->flush_bytes, s->sink, s->stream));
+    CP_CUDA_CHECK(st, cudaEventRecord(s->stops[k - 1], s->stream));
+    return CP_EXIT_OK;
+}
+
+/* The warm-up before the first configuration of a state (cp_cuda_warmup_kind). */
 static int cp_cuda_warm_up(cp_cuda_run *r, cp_status *st)
 {
     cp_cuda_state *s = r->s;
-    if (s->warmed)
+    cp_warmup kind = cp_cuda_warmup_kind();
+    if (s->warmed || kind == CP_WARMUP_NONE)
         return CP_EXIT_OK;
     s->warmed = 1;
     double done = 0;
     for (uint32_t k = 1; done < CP_CUDA_WARMUP_S;) {
         CP_TRY(cp_cuda_events(s, k, st));
         k = k < s->nevents ? k : s->nevents;
-        CP_TRY(cp_cuda_queue_samples(r, k, st));
+        CP_TRY(cp_cuda_queue_warm_up(r, kind, k, st));
         CP_CUDA_CHECK(st, cudaStreamSynchronize(s->stream));
         float ms = 0;
         CP_CUDA_CHECK(st, cudaEventElapsedTime(&ms, s->starts[0], s->stops[k - 1]));
