@@ -54,6 +54,18 @@ static void cp_trace_json_program(cp_json *j, cJSON *root, const cp_trace_run *r
     cp_json_number(j, prog, "signal", run->signaled ? run->term_signal : NAN);
     cp_json_number(j, prog, "wall_time_s", run->wall_seconds);
     cp_json_string(j, root, "from_raw", run->from_raw);
+    if (!run->from_raw || run->nfrom_raw == 0) {
+        cp_json_null(j, root, "from_raw_dirs");
+        return;
+    }
+    cJSON *dirs = cp_json_array(j, root, "from_raw_dirs");
+    for (size_t i = 0; dirs && i < run->nfrom_raw; i++) {
+        cJSON *x = cp_json_check(j, cJSON_CreateString(run->from_raw_dirs[i]));
+        if (x && !cJSON_AddItemToArray(dirs, x)) {
+            cJSON_Delete(x);
+            j->failed = 1;
+        }
+    }
 }
 
 static void cp_trace_json_options(cp_json *j, cJSON *root, const cp_trace_options *o)
