@@ -83,8 +83,14 @@ typedef struct cp_inject_device {
 typedef struct cp_inject_cubin {
     void *data;
     size_t size;
-    int saved; /* written to the trace directory and announced by a cubin record */
+    int written; /* in the trace directory */
+    int saved;   /* written and announced by a cubin record */
 } cp_inject_cubin;
+
+/* A cubin up to this size is written to the trace directory as its module loads, so that
+ * coalprobe can disassemble it while the program runs (CP_TRACE_PREFETCH_MAX_BYTES, the same
+ * value); a larger one when its first instruction record is written. */
+#define CP_INJECT_EARLY_CUBIN_BYTES (1u << 20)
 
 typedef struct cp_inject_sums {
     uint32_t device;
@@ -573,6 +579,35 @@ static void cp_inject_free_cubin(void *v)
     free(c);
 }
 
+/* Writes cubin c (key: its CRC in hex) to the trace directory as cubin-KEY.cubin, once: under a
+ * name of this process's, renamed into place when whole (another process of the program may
+ * write the same cubin; coalprobe watches for the renamed file). 0, or -1 when it could not. */
+static int cp_inject_write_cubin(cp_inject_cubin *c, const char *key)
+{
+    if (c->written)
+        return 0;
+    char path[4200], part[4300];
+    snprintf(path, sizeof path, "%s/cubin-%s.cubin", cp_inject_state.dir, key);
+    snprintf(part, sizeof part, "%s.part-%ld", path, (long)getpid());
+    int fd = open(part, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return -1;
+    size_t done = 0;
+    while (done < c->size) {
+        ssize_t w = write(fd, (const char *)c->data + done, c->size - done);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            break;
+        done += (size_t)w;
+    }
+    int ok = close(fd) == 0 && done == c->size && rename(part, path) == 0;
+    if (!ok)
+        unlink(part);
+    c->written = ok;
+    return ok ? 0 : -1;
+}
+
 /* The cubin record, the first time an instruction of that cubin is written. */
 static void cp_inject_save_cubin(uint32_t crc)
 {
@@ -585,25 +620,11 @@ static void cp_inject_save_cubin(uint32_t crc)
     if (c->saved)
         return;
     c->saved = 1;
-    char file[64], path[4200];
-    snprintf(file, sizeof file, "cubin-%s.cubin", key);
-    snprintf(path, sizeof path, "%s/%s", cp_inject_state.dir, file);
-    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-    if (fd < 0 && errno != EEXIST) {
+    if (cp_inject_write_cubin(c, key) != 0) {
         cp_inject_note("could not save a cubin in the trace directory: no opcodes for it");
         return;
     }
-    if (fd >= 0) {
-        size_t done = 0;
-        while (done < c->size) {
-            ssize_t w = write(fd, (const char *)c->data + done, c->size - done);
-            if (w <= 0)
-                break;
-            done += (size_t)w;
-        }
-        close(fd);
-    }
-    fprintf(cp_inject_state.raw, "cubin\t%s\t%s\n", key, file);
+    fprintf(cp_inject_state.raw, "cubin\t%s\tcubin-%s.cubin\n", key, key);
 }
 
 /* The source record of one instruction, or the nosource record of its function, once. */
@@ -850,6 +871,8 @@ static void cp_inject_module_loaded(const CUpti_ResourceData *rd)
     c->data = copy;
     c->size = m->cubinSize;
     e->value = c;
+    if (c->size <= CP_INJECT_EARLY_CUBIN_BYTES) /* failing, it is tried again when recorded */
+        (void)cp_inject_write_cubin(c, key);
 }
 
 static void cp_inject_context_destroying(CUcontext ctx)

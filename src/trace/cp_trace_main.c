@@ -6,6 +6,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cp_trace.h"
 #include "cp_trace_launch.h"
+#include "cp_trace_prefetch.h"
 #include "cp_trace_raw.h"
 #include "cp_trace_report.h"
 
@@ -635,9 +636,13 @@ static void cp_trace_print_times(FILE *err, double total, const cp_trace_run *ru
     for (size_t i = 0; i < CP_COUNT_OF(cp_trace_phases); i++) {
         fprintf(err, "  %-28s %9.3f s", cp_phase_name(cp_trace_phases[i]),
                 cp_phase_seconds(cp_trace_phases[i]));
-        if (cp_trace_phases[i] == CP_PHASE_TRACE_NVDISASM && t->sass_cached + t->sass_ran > 0)
-            fprintf(err, "  (%zu listing%s from the cache, %zu run)", t->sass_cached,
+        if (cp_trace_phases[i] == CP_PHASE_TRACE_NVDISASM && t->sass_cached + t->sass_ran > 0) {
+            fprintf(err, "  (%zu listing%s from the cache, %zu run", t->sass_cached,
                     t->sass_cached == 1 ? "" : "s", t->sass_ran);
+            if (run->program) /* a traced program, not --from-raw */
+                fprintf(err, "; %zu disassembled while the program ran", run->prefetched);
+            fputc(')', err);
+        }
         fputc('\n', err);
         if (cp_trace_phases[i] == CP_PHASE_TRACE_NVDISASM && t->sass_cache_note[0])
             fprintf(err, "    the listing cache: %s\n", t->sass_cache_note);
@@ -756,8 +761,12 @@ static int cp_trace_run_program(const cp_trace_cli *c, const char *program_path,
             rc = cp_status_set(st, CP_EXIT_RUNTIME, "trace: setenv: %s", strerror(errno));
         fflush(stdout);
         fflush(stderr);
-        if (rc == CP_EXIT_OK)
+        if (rc == CP_EXIT_OK) {
+            /* nvdisasm on the small cubins as their modules load, beside the program */
+            cp_trace_prefetch *ahead = cp_trace_prefetch_start(dir);
             rc = cp_trace_launch(program_path, args, inject, dir, child, st);
+            cp_trace_prefetch_finish(ahead, rc != CP_EXIT_OK || child->forwarded, &run->prefetched);
+        }
         free(args);
     }
     if (rc == CP_EXIT_OK) {

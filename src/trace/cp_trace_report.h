@@ -220,9 +220,9 @@ typedef struct cp_trace_kernel {
     cp_trace_counts totals; /* of its instructions (eff), or from its kernel records */
     cp_trace_derived d;
     cp_trace_coverage cov;
-    int selected;    /* 1 when its name matches --kernel (or there is no --kernel) */
-    int gate_failed; /* counted only as a whole, and failing the gate */
-    size_t index;    /* position among the selected kernels of the report, from 0 */
+    int selected;               /* 1 when its name matches --kernel (or there is no --kernel) */
+    int gate_failed;            /* counted only as a whole, and failing the gate */
+    size_t index;               /* position among the selected kernels of the report, from 0 */
     cp_trace_inductor inductor; /* a torch.compile kernel's origin (cp_trace_inductor_all) */
 } cp_trace_kernel;
 
@@ -464,8 +464,7 @@ int cp_trace_demangle_all(cp_trace *t, cp_status *st);
  * when kernel_file is a kernel file Inductor generated and its wrapper is found one directory
  * level beside it (the cache searched at most 4,096 files deep): 1 and *out filled (free with
  * cp_trace_inductor_free), else 0 and *out empty. */
-int cp_trace_inductor_origin(const char *kernel_file, const char *function,
-                             cp_trace_inductor *out);
+int cp_trace_inductor_origin(const char *kernel_file, const char *function, cp_trace_inductor *out);
 void cp_trace_inductor_free(cp_trace_inductor *o);
 
 /* cp_trace_inductor_origin of every kernel named triton_* with line information. */
@@ -499,6 +498,18 @@ int cp_trace_sass_function_list(const unsigned char *elf, size_t size, const cha
  * missing, no cubin, nvdisasm failed). */
 int cp_trace_sass_opcodes(cp_trace *t, const char *dir, int *have_opcodes, cp_status *st);
 
+/* The nvdisasm cp_trace_sass_opcodes runs, into nvdisasm[size]: 0, or -1 when there is none (no
+ * note: the caller says nothing of it). */
+int cp_trace_sass_tool(char *nvdisasm, size_t size);
+
+struct cp_trace_sass_cache;
+/* Disassembles the whole cubin at path with nvdisasm (the report's time limit and cap) into the
+ * listing cache, under crc and no function list, unless the cache holds it: the prefetch while
+ * the program runs (cp_trace_prefetch.c). Kills nvdisasm when *stop becomes non-zero. 0 when the
+ * cache holds the listing. */
+int cp_trace_sass_prefetch(const char *nvdisasm, struct cp_trace_sass_cache *cache, uint32_t crc,
+                           const char *path, const volatile sig_atomic_t *stop);
+
 /* ---- meaning ----------------------------------------------------------------------------- */
 
 /* The report's choices (the command line's options). */
@@ -530,7 +541,8 @@ typedef struct cp_trace_run {
     size_t nfrom_raw;
     int exited, exit_code, signaled, term_signal;
     double wall_seconds;
-    int interrupted; /* SIGINT or SIGTERM that stopped the report side, else 0 */
+    int interrupted;   /* SIGINT or SIGTERM that stopped the report side, else 0 */
+    size_t prefetched; /* cubins disassembled while the program ran (cp_trace_prefetch.h) */
 } cp_trace_run;
 
 /* A gate violation: which instruction (NULL for a kernel counted only as a whole), what was

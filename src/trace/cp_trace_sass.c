@@ -6,7 +6,7 @@
  * depend on the machine, e.g. the tests' goldens). Each run is bounded in time and in the bytes of
  * listing read, and stops when the report side is interrupted (cp_trace.stop). A listing nvdisasm
  * gave completely is kept in a cache (cp_trace_sass_cache.c), read instead of running it again. */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* pipe2: nvdisasm's pipe closed on exec from its creation (threads fork) */
 #include "cp_trace_report.h"
 
 #include <errno.h>
@@ -282,7 +282,8 @@ typedef struct cp_trace_sass_limits {
     size_t max_bytes;
 } cp_trace_sass_limits;
 
-/* Reads the limits from the environment; a bad value is noted and the default used. */
+/* Reads the limits from the environment; a bad value is noted (t not NULL) and the default
+ * used. */
 static void cp_trace_sass_read_limits(cp_trace *t, cp_trace_sass_limits *l)
 {
     l->timeout = 0;
@@ -293,7 +294,7 @@ static void cp_trace_sass_read_limits(cp_trace *t, cp_trace_sass_limits *l)
         double d = strtod(v, &end);
         if (end != v && !*end && isfinite(d) && d > 0)
             l->timeout = d;
-        else
+        else if (t)
             cp_trace_add_note(t,
                               "COALPROBE_NVDISASM_TIMEOUT=%s is not a number of seconds above 0: "
                               "the default limit is used",
@@ -306,7 +307,7 @@ static void cp_trace_sass_read_limits(cp_trace *t, cp_trace_sass_limits *l)
         unsigned long long b = (v[0] >= '0' && v[0] <= '9') ? strtoull(v, &end, 10) : 0;
         if (end && !*end && !errno && b > 0 && b <= SIZE_MAX / 2)
             l->max_bytes = (size_t)b;
-        else
+        else if (t)
             cp_trace_add_note(t,
                               "COALPROBE_NVDISASM_MAX_BYTES=%s is not a number of bytes above "
                               "0: the default cap is used",
@@ -329,14 +330,13 @@ static double cp_trace_sass_limit(const cp_trace_sass_limits *l, off_t size)
 static int cp_trace_sass_start(const char *nvdisasm, cp_trace_sass_job *j)
 {
     int p[2];
-    if (pipe(p) != 0) {
+    /* no other process inherits this pipe (another nvdisasm, the traced program started beside
+     * the prefetch's thread): its end of file must come when this nvdisasm ends */
+    if (pipe2(p, O_CLOEXEC) != 0) {
         snprintf(j->why, sizeof j->why, "pipe: %s", strerror(errno));
         j->done = 1;
         return -1;
     }
-    /* no other nvdisasm inherits this pipe: its end of file must come when this one ends */
-    (void)fcntl(p[0], F_SETFD, FD_CLOEXEC);
-    (void)fcntl(p[1], F_SETFD, FD_CLOEXEC);
     pid_t pid = fork();
     if (pid < 0) {
         snprintf(j->why, sizeof j->why, "fork: %s", strerror(errno));
@@ -596,27 +596,63 @@ static int cp_trace_sass_functions(const cp_trace *t, cp_trace_sass_job *j)
     return n > 0;
 }
 
+int cp_trace_sass_tool(char *nvdisasm, size_t size)
+{
+    const char *chosen = getenv("COALPROBE_NVDISASM");
+    if (chosen && !chosen[0])
+        return -1;
+    cp_status ignored;
+    cp_status_clear(&ignored);
+    return cp_trace_find_program(chosen ? chosen : "nvdisasm", nvdisasm, size, &ignored) ==
+                   CP_EXIT_OK
+               ? 0
+               : -1;
+}
+
+int cp_trace_sass_prefetch(const char *nvdisasm, cp_trace_sass_cache *cache, uint32_t crc,
+                           const char *path, const volatile sig_atomic_t *stop)
+{
+    cp_trace_sass_job j;
+    memset(&j, 0, sizeof j);
+    j.fd = -1;
+    j.crc = crc;
+    j.cubin = (char *)path;
+    struct stat sb;
+    if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode))
+        return -1;
+    j.size = sb.st_size;
+    char *have = cp_trace_sass_cache_get(cache, crc, "", j.size, &j.len);
+    if (have) { /* an earlier trace's */
+        free(have);
+        return 0;
+    }
+    cp_trace_sass_limits limits;
+    cp_trace_sass_read_limits(NULL, &limits); /* the report notes a bad value */
+    j.limit = cp_trace_sass_limit(&limits, j.size);
+    int rc = -1;
+    if (cp_trace_sass_start(nvdisasm, &j) == 0 && !cp_trace_sass_wait(&j, 1, &limits, stop) &&
+        j.text && !j.why[0]) {
+        cp_trace_sass_cache_put(cache, crc, "", j.size, j.text, j.len);
+        rc = 0;
+    }
+    free(j.text);
+    return rc;
+}
+
 /* The nvdisasm to run, into nvdisasm[size]: 0, or -1 with a note saying why there is none. */
 static int cp_trace_sass_nvdisasm(cp_trace *t, char *nvdisasm, size_t size)
 {
+    if (cp_trace_sass_tool(nvdisasm, size) == 0)
+        return 0;
     /* COALPROBE_NVDISASM names the nvdisasm to run; set but empty, none is run */
     const char *chosen = getenv("COALPROBE_NVDISASM");
-    if (chosen && !chosen[0]) {
+    if (chosen && !chosen[0])
         cp_trace_add_note(t, "no SASS opcodes: COALPROBE_NVDISASM is set and empty");
-        return -1;
-    }
-    cp_status ignored;
-    cp_status_clear(&ignored);
-    if (cp_trace_find_program(chosen ? chosen : "nvdisasm", nvdisasm, size, &ignored) !=
-        CP_EXIT_OK) {
-        if (chosen)
-            cp_trace_add_note(t, "no SASS opcodes: COALPROBE_NVDISASM=%s cannot be run", chosen);
-        else
-            cp_trace_add_note(t, "no SASS opcodes: nvdisasm (part of the CUDA Toolkit) is not "
-                                 "on PATH");
-        return -1;
-    }
-    return 0;
+    else if (chosen)
+        cp_trace_add_note(t, "no SASS opcodes: COALPROBE_NVDISASM=%s cannot be run", chosen);
+    else
+        cp_trace_add_note(t, "no SASS opcodes: nvdisasm (part of the CUDA Toolkit) is not on PATH");
+    return -1;
 }
 
 /* One job per distinct cubin that holds a counted instruction, into jobs (room for every
@@ -668,6 +704,8 @@ static void cp_trace_sass_begin(cp_trace *t, const char *nvdisasm, const cp_trac
     }
     j->size = sb.st_size;
     j->text = cp_trace_sass_cache_get(cache, j->crc, j->functions, j->size, &j->len);
+    if (!j->text && j->functions[0]) /* the whole cubin's, as the prefetch keeps it, holds them */
+        j->text = cp_trace_sass_cache_get(cache, j->crc, "", j->size, &j->len);
     if (j->text) {
         j->cached = j->done = 1;
         t->sass_cached++;
