@@ -349,6 +349,9 @@ static int cp_trace_sass_start(const char *nvdisasm, cp_trace_sass_job *j)
         (void)setpgid(0, 0); /* its own group: a time limit stops its children too */
         signal(SIGINT, SIG_DFL);
         signal(SIGTERM, SIG_DFL);
+        sigset_t none; /* forked by the prefetch's thread, which blocks every signal */
+        sigemptyset(&none);
+        sigprocmask(SIG_SETMASK, &none, NULL);
         int devnull = open("/dev/null", O_RDWR);
         if (devnull >= 0) {
             dup2(devnull, STDIN_FILENO);
