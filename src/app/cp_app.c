@@ -256,7 +256,7 @@ static int cp_app_measure_all(const cp_backend *backend, void *state, const cp_c
         }
         cp_progress_update(&progress, i, n, &rows[i].config);
         cp_measurement_clear(&meas[i]);
-        if (cp_devices_beyond(&rows[i].config, dev)) {
+        if (cp_measure_beyond(&rows[i].config, dev)) {
             if (beyond++ == 0) {
                 char desc[160];
                 cp_config_describe(&rows[i].config, desc, sizeof desc);
@@ -665,7 +665,7 @@ static int cp_app_run_devices(const cp_options *o, const char *command, const cp
     cp_devices *devs = NULL;
     size_t done = 0;
     cp_status no_gpu;
-    CP_TRY(cp_devices_measure(o, backend, &bo, rows, meas, n, &done, &devs, &no_gpu, st));
+    CP_TRY(cp_devices_measure(o, backend, &bo, configs, rows, meas, n, &done, &devs, &no_gpu, st));
     if (!devs) { /* no GPU: as a run over one without a GPU */
         cp_app_note_no_gpu(no_gpu.message);
         cp_status none;

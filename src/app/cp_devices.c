@@ -35,6 +35,7 @@ struct cp_devices {
     const cp_options *o;
     const cp_backend *backend;
     cp_backend_options bo;
+    const cp_config *configs; /* the rows' configurations, for the workers' preload */
     cp_row *rows;
     cp_measurement *meas;
     size_t n;
@@ -75,11 +76,6 @@ int cp_devices_resolve(const cp_options *o, int count, int *devices, size_t *n, 
         devices[(*n)++] = o->devices[i];
     }
     return CP_EXIT_OK;
-}
-
-int cp_devices_beyond(const cp_config *c, const cp_device_info *dev)
-{
-    return cp_family_needs_cc(c) > dev->cc_major * 10 + dev->cc_minor;
 }
 
 /* Marks worker w failed (st: how), once; the caller holds no lock. */
@@ -147,7 +143,7 @@ static int cp_devices_measure_one(cp_devices_worker *w, size_t i, cp_progress *p
     cp_row *row = &d->rows[i];
     row->device = &d->infos[w->slot];
     cp_measurement_clear(&d->meas[i]);
-    if (cp_devices_beyond(&row->config, &w->info)) {
+    if (cp_measure_beyond(&row->config, &w->info)) {
         w->beyond++;
         cp_devices_finished(d);
         return 1;
@@ -229,7 +225,7 @@ static void cp_devices_time_others(cp_devices_worker *w)
     for (size_t i = 0; i < d->n && !w->failed && !cp_parallel_cancelled(); i++) {
         const cp_row *row = &d->rows[i];
         if (!row->measured || row->device == &d->infos[w->slot] ||
-            cp_devices_beyond(&row->config, &w->info))
+            cp_measure_beyond(&row->config, &w->info))
             continue;
         cp_measurement m;
         cp_status st;
@@ -252,14 +248,7 @@ static void cp_devices_preload(cp_devices_worker *w)
         return;
     cp_status st;
     cp_status_clear(&st);
-    cp_config *c = malloc(d->n * sizeof *c);
-    int rc = c ? CP_EXIT_OK : cp_status_set(&st, CP_EXIT_RUNTIME, "out of memory");
-    for (size_t i = 0; c && i < d->n; i++)
-        c[i] = d->rows[i].config;
-    if (rc == CP_EXIT_OK)
-        rc = d->backend->preload(w->state, d->n, c, &st);
-    free(c);
-    if (rc != CP_EXIT_OK)
+    if (d->backend->preload(w->state, d->n, d->configs, &st) != CP_EXIT_OK)
         cp_devices_fail(w, "loading its kernels", &st);
 }
 
@@ -515,8 +504,8 @@ static void cp_devices_settle(cp_devices *d, size_t *done)
 }
 
 int cp_devices_measure(const cp_options *o, const cp_backend *backend, const cp_backend_options *bo,
-                       cp_row *rows, cp_measurement *meas, size_t n, size_t *done, cp_devices **out,
-                       cp_status *no_gpu, cp_status *st)
+                       const cp_config *configs, cp_row *rows, cp_measurement *meas, size_t n,
+                       size_t *done, cp_devices **out, cp_status *no_gpu, cp_status *st)
 {
     int none = 0;
     *done = 0;
@@ -525,6 +514,7 @@ int cp_devices_measure(const cp_options *o, const cp_backend *backend, const cp_
     if (none)
         return CP_EXIT_OK;
     cp_devices *d = *out;
+    d->configs = configs;
     d->rows = rows;
     d->meas = meas;
     d->n = n;

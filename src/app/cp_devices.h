@@ -18,12 +18,10 @@ typedef struct cp_devices cp_devices;
  * not exist. devices holds CP_MAX_DEVICES. */
 int cp_devices_resolve(const cp_options *o, int count, int *devices, size_t *n, cp_status *st);
 
-/* 1 when configuration c's kernel needs more than device dev is (cp_family_desc.needs_cc). */
-int cp_devices_beyond(const cp_config *c, const cp_device_info *dev);
-
 /* Opens one backend state per device o asks for, each on its own worker thread (bo: the
  * options every state shares; its device is set per worker), refuses GPUs of different kinds
- * unless --mixed, and measures rows[0..n) with them: each worker takes the next configuration
+ * unless --mixed, and measures rows[0..n) (their configurations configs[0..n), which every worker
+ * loads first: cp_backend.preload) with them: each worker takes the next configuration
  * until none is left, then reads the counters of its rows; with --check each configuration is
  * also timed on every other GPU (cp_row.other_*). *done: the rows finished (fewer after a
  * signal). A GPU that fails leaves its rows marked failed (cp_row.failed), and the others go
@@ -31,8 +29,8 @@ int cp_devices_beyond(const cp_config *c, const cp_device_info *dev);
  * backend's words for the caller's note); otherwise close it with cp_devices_close once the
  * report is written. */
 int cp_devices_measure(const cp_options *o, const cp_backend *backend, const cp_backend_options *bo,
-                       cp_row *rows, cp_measurement *meas, size_t n, size_t *done, cp_devices **out,
-                       cp_status *no_gpu, cp_status *st);
+                       const cp_config *configs, cp_row *rows, cp_measurement *meas, size_t n,
+                       size_t *done, cp_devices **out, cp_status *no_gpu, cp_status *st);
 
 /* The GPUs of the run, in the order asked (those that could not be opened included), and
  * whether they are of different kinds. */

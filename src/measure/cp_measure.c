@@ -1,4 +1,4 @@
-/* cp_measure.c: resetting measurement records. */
+/* cp_measure.c: resetting measurement records, and what a device cannot measure. */
 #include "cp_measure.h"
 
 #include <math.h>
@@ -70,6 +70,11 @@ int cp_measure_counts_match(const cp_prediction *p, const cp_counter_values *v)
            v->shared_store_requests == (double)ss->requests &&
            v->shared_store_wavefronts == (double)ss->wavefronts &&
            v->shared_store_conflicts == (double)ss->bank_conflicts;
+}
+
+int cp_measure_beyond(const cp_config *c, const cp_device_info *dev)
+{
+    return cp_family_needs_cc(c) > dev->cc_major * 10 + dev->cc_minor;
 }
 
 void cp_measurement_clear(cp_measurement *m)

@@ -308,6 +308,10 @@ typedef struct cp_backend {
 
 extern const cp_backend cp_backend_cuda;
 
+/* 1 when configuration c's kernel needs more than device dev is (cp_family_needs_cc): it is
+ * predicted, not measured, there. */
+int cp_measure_beyond(const cp_config *c, const cp_device_info *dev);
+
 /* The cause and fix coalprobe shows for a CUPTI refusal, by its CUptiResult number (e.g. 35,
  * CUPTI_ERROR_INSUFFICIENT_PRIVILEGES): 1 and both set when code is a refusal it explains, 0
  * otherwise (cp_cupti.cpp; needs no GPU and no CUPTI library). */

@@ -874,10 +874,12 @@ static int cp_cuda_queue_warm_up(cp_cuda_run *r, cp_warmup kind, uint32_t k, cp_
 static int cp_cuda_warm_up(cp_cuda_run *r, cp_status *st)
 {
     cp_cuda_state *s = r->s;
-    cp_warmup kind = cp_cuda_warmup_kind();
-    if (s->warmed || kind == CP_WARMUP_NONE)
+    if (s->warmed)
         return CP_EXIT_OK;
     s->warmed = 1;
+    cp_warmup kind = cp_cuda_warmup_kind(); /* once a state */
+    if (kind == CP_WARMUP_NONE)
+        return CP_EXIT_OK;
     double done = 0;
     for (uint32_t k = 1; done < CP_CUDA_WARMUP_S;) {
         CP_TRY(cp_cuda_events(s, k, st));
@@ -1086,8 +1088,7 @@ static int cp_cuda_preload(void *state, size_t n, const cp_config *c, cp_status 
     int rc = CP_EXIT_OK;
     for (size_t i = 0; i < n && rc == CP_EXIT_OK; i++) {
         const cp_measure_family *fam = cp_measure_family_of(c[i].family);
-        if (!fam || fam->load_kernel ||
-            cp_family_needs_cc(&c[i]) > s->dev.cc_major * 10 + s->dev.cc_minor)
+        if (!fam || fam->load_kernel || cp_measure_beyond(&c[i], &s->dev))
             continue; /* measure() says why a configuration beyond this GPU is not measured */
         cp_resources r;
         rc = cp_cuda_kernel_resources(&c[i], NULL, &s->dev.sm, &r, st);

@@ -396,6 +396,11 @@ void cp_json_append_null(cp_json *j, cJSON *array)
     cp_json_append_item(j, array, cJSON_CreateNull());
 }
 
+void cp_json_append_string(cp_json *j, cJSON *array, const char *s)
+{
+    cp_json_append_item(j, array, s ? cJSON_CreateString(s) : cJSON_CreateNull());
+}
+
 char *cp_json_finish(const cp_json *j, cJSON *root)
 {
     char *text = j->failed || !root ? NULL : cJSON_Print(root);

@@ -117,6 +117,8 @@ cJSON *cp_json_append(cp_json *j, cJSON *array);
 /* An integer appended to array as its exact digits (as cp_json_u64), or null. */
 void cp_json_append_u64(cp_json *j, cJSON *array, uint64_t v);
 void cp_json_append_null(cp_json *j, cJSON *array);
+/* A string appended to array; null when s is NULL. */
+void cp_json_append_string(cp_json *j, cJSON *array, const char *s);
 
 /* root printed (pretty, as cJSON_Print), or NULL when building or printing failed; root is
  * deleted either way. The caller frees the text with cJSON_free. */

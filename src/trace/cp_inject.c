@@ -87,11 +87,6 @@ typedef struct cp_inject_cubin {
     int saved;   /* written and announced by a cubin record */
 } cp_inject_cubin;
 
-/* A cubin up to this size is written to the trace directory as its module loads, so that
- * coalprobe can disassemble it while the program runs (CP_TRACE_PREFETCH_MAX_BYTES, the same
- * value); a larger one when its first instruction record is written. */
-#define CP_INJECT_EARLY_CUBIN_BYTES (1u << 20)
-
 typedef struct cp_inject_sums {
     uint32_t device;
     uint32_t crc;
@@ -871,7 +866,7 @@ static void cp_inject_module_loaded(const CUpti_ResourceData *rd)
     c->data = copy;
     c->size = m->cubinSize;
     e->value = c;
-    if (c->size <= CP_INJECT_EARLY_CUBIN_BYTES) /* failing, it is tried again when recorded */
+    if (c->size <= CP_TRACE_EARLY_CUBIN_BYTES) /* failing, it is tried again when recorded */
         (void)cp_inject_write_cubin(c, key);
 }
 

@@ -59,13 +59,8 @@ static void cp_trace_json_program(cp_json *j, cJSON *root, const cp_trace_run *r
         return;
     }
     cJSON *dirs = cp_json_array(j, root, "from_raw_dirs");
-    for (size_t i = 0; dirs && i < run->nfrom_raw; i++) {
-        cJSON *x = cp_json_check(j, cJSON_CreateString(run->from_raw_dirs[i]));
-        if (x && !cJSON_AddItemToArray(dirs, x)) {
-            cJSON_Delete(x);
-            j->failed = 1;
-        }
-    }
+    for (size_t i = 0; dirs && i < run->nfrom_raw; i++)
+        cp_json_append_string(j, dirs, run->from_raw_dirs[i]);
 }
 
 static void cp_trace_json_options(cp_json *j, cJSON *root, const cp_trace_options *o)

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cp_trace_raw.h"
 #include "cp_trace_report.h"
 #include "cp_trace_sass_cache.h"
 
@@ -57,7 +58,7 @@ static void cp_trace_prefetch_one(cp_trace_prefetch *p, const char *name)
     snprintf(path, sizeof path, "%s/%s", p->dir, name);
     struct stat sb;
     if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode) || sb.st_size <= 0 ||
-        (unsigned long long)sb.st_size > CP_TRACE_PREFETCH_MAX_BYTES)
+        (unsigned long long)sb.st_size > CP_TRACE_EARLY_CUBIN_BYTES)
         return;
     p->done[p->ndone++] = crc;
     if (cp_trace_sass_prefetch(p->nvdisasm, &p->cache, crc, path, &p->kill) == 0)

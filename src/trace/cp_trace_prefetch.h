@@ -1,16 +1,11 @@
 /* cp_trace_prefetch.h: while the traced program runs, nvdisasm disassembles the small cubins the
  * injection library saves as their modules load, into the listing cache, so that the report
- * after the program finds their listings there instead of running nvdisasm then. */
+ * after the program finds their listings there instead of running nvdisasm then. The cubins
+ * disassembled ahead are those of at most CP_TRACE_EARLY_CUBIN_BYTES (cp_trace_raw.h). */
 #ifndef CP_TRACE_PREFETCH_H
 #define CP_TRACE_PREFETCH_H
 
 #include <stddef.h>
-
-/* The largest cubin disassembled whole while the program runs. The injection library saves a
- * module's cubin as it loads when it is at most this size (CP_INJECT_EARLY_CUBIN_BYTES, the same
- * value), and the larger ones at the end, when the report runs nvdisasm only on the functions
- * that ran: a PyTorch module's whole listing takes seconds. */
-#define CP_TRACE_PREFETCH_MAX_BYTES (1u << 20)
 
 typedef struct cp_trace_prefetch cp_trace_prefetch;
 

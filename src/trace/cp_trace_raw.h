@@ -152,6 +152,11 @@
 #define CP_TRACE_ENV_DIR "COALPROBE_TRACE_DIR"
 #define CP_TRACE_RAW_PREFIX "raw-"
 #define CP_TRACE_RAW_SUFFIX ".tsv"
+/* A cubin of at most this many bytes is written to DIR as its module loads (renamed into place
+ * when whole), and coalprobe disassembles it while the program runs (cp_trace_prefetch.h); a
+ * larger one is written when its first instruction record is, and disassembled after the
+ * program, function by function: a PyTorch module's whole listing takes seconds. */
+#define CP_TRACE_EARLY_CUBIN_BYTES (1u << 20)
 
 /* The SASS metrics the injection library asks for, X(ID, NAME) in this order (the metrics
  * record lists the subset a chip offers). Requests are warp-level instructions, each kind
