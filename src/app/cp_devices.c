@@ -1,10 +1,13 @@
 /* cp_devices.c: a sweep spread over several GPUs of one host (--devices; cp_devices.h). Each GPU
  * has a worker: the first runs on the calling thread (its phases are the ones -v shows), the
  * others on threads of their own. A worker opens its backend state, waits until every worker
- * has (so that GPUs of different kinds are refused before any work), takes the next
- * configuration from a shared queue until none is left, then reads the counters of its rows in
- * one batch. With --check the workers meet once more and each times the other GPUs'
- * configurations, so that a row slower or faster than on the other GPUs is flagged. */
+ * has (so that GPUs of different kinds are refused before any work), then takes the next
+ * configuration from a shared queue until none is left. It reads the counters of its rows in
+ * batches of the backend's replay sequence as it goes, one GPU at a time (the others time theirs
+ * meanwhile: CUPTI's calls of two GPUs profiling at once each take longer), and the rest at the
+ * end. With --check the workers meet once more and each times the other GPUs' configurations,
+ * so that a row slower or faster than on the other GPUs is flagged. Each worker closes its own
+ * state when done, all at once before the report. */
 #define _POSIX_C_SOURCE 200809L
 #include "cp_devices.h"
 
@@ -26,6 +29,7 @@ typedef struct cp_devices_worker {
     int no_device;         /* open() found no GPU at all */
     char failure[1400];    /* "GPU 1 (NVIDIA H200) failed mid-sweep: ..." */
     size_t *owned, nowned; /* the rows it measured, in the sweep's order */
+    size_t counted;        /* owned[0..counted) went through counters() */
     size_t beyond;         /* configurations beyond this GPU, predicted only */
     pthread_t thread;
     int has_thread;
@@ -50,6 +54,7 @@ struct cp_devices {
     size_t next;     /* the next configuration to take */
     size_t finished; /* configurations done, for the progress line */
     size_t counted;  /* workers done with their counters */
+    int profiling;   /* a worker reads a batch of counters in the sweep (one at a time) */
     /* --check: the median time and half its spread of row r timed on worker k, at
      * [k * n + r] (NAN where not timed) */
     double *other_median, *other_half;
@@ -175,13 +180,15 @@ static int cp_devices_measure_one(cp_devices_worker *w, size_t i, cp_progress *p
     return 1;
 }
 
-/* Reads the counters of w's rows in one batch, through compacted copies. */
-static void cp_devices_counters(cp_devices_worker *w)
+/* Reads the counters of w's next m rows (owned[counted..counted + m)) through compacted
+ * copies. */
+static void cp_devices_counters(cp_devices_worker *w, size_t m)
 {
     cp_devices *d = w->run;
-    size_t m = w->nowned;
     if (w->failed || m == 0)
         return;
+    const size_t *rows = w->owned + w->counted;
+    w->counted += m;
     cp_config *c = malloc(m * sizeof *c);
     cp_prediction *p = malloc(m * sizeof *p);
     cp_measurement *x = malloc(m * sizeof *x);
@@ -189,14 +196,14 @@ static void cp_devices_counters(cp_devices_worker *w)
     cp_status_clear(&st);
     int rc = c && p && x ? CP_EXIT_OK : cp_status_set(&st, CP_EXIT_RUNTIME, "out of memory");
     for (size_t k = 0; rc == CP_EXIT_OK && k < m; k++) {
-        c[k] = d->rows[w->owned[k]].config;
-        p[k] = d->rows[w->owned[k]].predicted;
-        x[k] = d->meas[w->owned[k]];
+        c[k] = d->rows[rows[k]].config;
+        p[k] = d->rows[rows[k]].predicted;
+        x[k] = d->meas[rows[k]];
     }
     if (rc == CP_EXIT_OK)
         rc = d->backend->counters(w->state, m, c, p, x, &st);
     for (size_t k = 0; rc == CP_EXIT_OK && k < m; k++)
-        d->meas[w->owned[k]] = x[k];
+        d->meas[rows[k]] = x[k];
     if (rc != CP_EXIT_OK)
         cp_devices_fail(w, "reading the counters", &st);
     /* refused at open: the rows carry the reason already; else a session opened meanwhile */
@@ -205,6 +212,27 @@ static void cp_devices_counters(cp_devices_worker *w)
     free(c);
     free(p);
     free(x);
+}
+
+/* In the sweep, with `batch` or more of w's rows waiting for their counters and no other GPU
+ * reading its own: reads them (whole batches) and returns 1; otherwise 0. */
+static int cp_devices_counters_now(cp_devices_worker *w, size_t batch)
+{
+    cp_devices *d = w->run;
+    size_t waiting = w->nowned - w->counted;
+    if (batch == 0 || waiting < batch)
+        return 0;
+    pthread_mutex_lock(&d->lock);
+    int mine = !d->profiling;
+    d->profiling = 1;
+    pthread_mutex_unlock(&d->lock);
+    if (!mine)
+        return 0;
+    cp_devices_counters(w, waiting / batch * batch);
+    pthread_mutex_lock(&d->lock);
+    d->profiling = 0;
+    pthread_mutex_unlock(&d->lock);
+    return 1;
 }
 
 /* Waits until every worker is done with its counters. */
@@ -252,24 +280,41 @@ static void cp_devices_preload(cp_devices_worker *w)
         cp_devices_fail(w, "loading its kernels", &st);
 }
 
-/* The part of a worker after the decision: its kernels loaded, its share of the queue, its
- * counters, and with --check the other GPUs' configurations. */
+/* Closes w's state (the first worker's as the teardown phase of -v). */
+static void cp_devices_close_state(cp_devices_worker *w)
+{
+    if (!w->state)
+        return;
+    cp_phase_begin(CP_PHASE_TEARDOWN);
+    w->run->backend->close(w->state);
+    cp_phase_end();
+    w->state = NULL;
+}
+
+/* The part of a worker after the decision: its kernels loaded, its share of the queue with its
+ * counters, with --check the other GPUs' configurations, then its state closed. */
 static void cp_devices_work(cp_devices_worker *w, cp_progress *progress)
 {
     cp_devices *d = w->run;
     cp_devices_preload(w); /* on failure, w takes nothing and the others go on */
+    size_t batch = 0;      /* one GPU alone reads its counters at the end, as cp_app does */
+    if (d->nw > 1 && d->backend->counter_batch && w->state)
+        batch = d->backend->counter_batch(w->state);
     while (!w->failed) {
+        if (cp_devices_counters_now(w, batch))
+            continue;
         size_t i = cp_devices_take(d);
         if (i == d->n)
             break;
         if (!cp_devices_measure_one(w, i, progress))
             break;
     }
-    cp_devices_counters(w);
-    if (!d->other_median)
-        return;
-    cp_devices_meet(d);
-    cp_devices_time_others(w);
+    cp_devices_counters(w, w->nowned - w->counted);
+    if (d->other_median) {
+        cp_devices_meet(d);
+        cp_devices_time_others(w);
+    }
+    cp_devices_close_state(w);
 }
 
 /* A worker of its own thread: opens, waits for the decision, works. */

@@ -304,6 +304,11 @@ typedef struct cp_backend {
      * to be measured (not those compiled at run time), so that none is loaded while the
      * counters' session is set up beside the timing. May be NULL. */
     int (*preload)(void *state, size_t n, const cp_config *c, cp_status *st);
+    /* After open(): how many configurations counters() profiles in one replay sequence (each
+     * sequence costs a fixed start), or 0 when it reads no counters. A run over several GPUs
+     * reads each GPU's counters in batches of this many while the other GPUs time theirs, so
+     * that no two GPUs profile at once until the end. May be NULL: then once at the end. */
+    size_t (*counter_batch)(void *state);
 } cp_backend;
 
 extern const cp_backend cp_backend_cuda;

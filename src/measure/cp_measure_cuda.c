@@ -1097,6 +1097,12 @@ static int cp_cuda_preload(void *state, size_t n, const cp_config *c, cp_status 
     return rc;
 }
 
+static size_t cp_cuda_counter_batch(void *state)
+{
+    const cp_cuda_state *s = state;
+    return s->opt.counters ? cp_cuda_batch(s->opt.max_configs) : 0;
+}
+
 static int cp_cuda_device_count(int *count, int *no_device, cp_status *st)
 {
     *count = 0;
@@ -1114,4 +1120,5 @@ const cp_backend cp_backend_cuda = {"cuda",
                                     cp_cuda_counters_refusal,
                                     cp_cuda_l2_bytes,
                                     cp_cuda_device_count,
-                                    cp_cuda_preload};
+                                    cp_cuda_preload,
+                                    cp_cuda_counter_batch};

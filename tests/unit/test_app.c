@@ -197,10 +197,17 @@ static int fake_l2_bytes(int device, uint64_t *bytes, int *no_device, cp_status 
     return CP_EXIT_OK;
 }
 
-static const cp_backend fake_backend = {
-    "fake",     fake_open,      fake_measure,          fake_counters,
-    fake_close, fake_resources, fake_counters_refusal, fake_l2_bytes,
-    NULL,       fake_preload};
+static const cp_backend fake_backend = {"fake",
+                                        fake_open,
+                                        fake_measure,
+                                        fake_counters,
+                                        fake_close,
+                                        fake_resources,
+                                        fake_counters_refusal,
+                                        fake_l2_bytes,
+                                        NULL,
+                                        fake_preload,
+                                        NULL};
 
 /* What the report file holds before a run (NULL: nothing), as a report of an earlier run. */
 static const char *g_old_report;

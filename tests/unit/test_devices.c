@@ -4,10 +4,13 @@
  * that fails mid-sweep leaves its rows marked failed while the others finish (exit 1); --check
  * flags a row whose time differs from the other GPUs'; device lists that do not exist; every
  * GPU loads every configuration's kernels before its first, and one that cannot measures nothing
- * while the others measure every row. */
+ * while the others measure every row; counters read in whole batches as the sweep goes, one GPU
+ * at a time, while the other goes on timing, each row's by the GPU that timed it. */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
@@ -26,15 +29,23 @@ typedef struct fake_machine {
     int both;                 /* GPUs 0 and 1 each wait until the other has taken a row */
     int hold;                 /* then GPU 0 waits until GPU 1 has tried `hold` rows */
     int no_device;
-    int preload_fail; /* GPU preload_fail - 1 cannot load its kernels (0: every GPU can) */
+    int preload_fail;  /* GPU preload_fail - 1 cannot load its kernels (0: every GPU can) */
+    size_t batch;      /* counter_batch() (0: the counters at the end) */
+    int hold_counters; /* GPU 0's first counters() waits until GPU 1 has measured this many */
 } fake_machine;
 
 typedef struct fake_gpu {
     int index;
     int entered, measured, opened, closed;
-    size_t preloaded;     /* the configurations preload() was given, before any measure() */
-    cp_sampling sampling; /* the stopping rule open() was given */
+    size_t preloaded;        /* the configurations preload() was given, before any measure() */
+    cp_sampling sampling;    /* the stopping rule open() was given */
+    size_t calls, sizes[64]; /* counters() calls and how many rows each */
+    int overlapped;          /* a counters() call began while another GPU's was on */
+    int held_out;            /* hold_counters: a wait of it lasted a minute */
 } fake_gpu;
+
+static int g_counting;       /* counters() calls under way */
+static int g_counted_by[64]; /* the GPU whose counters() read stride s's row, + 1 */
 
 static fake_machine g_m;
 static fake_gpu g_gpu[FAKE_GPUS];
@@ -67,6 +78,15 @@ static int fake_open(const cp_backend_options *opt, cp_device_info *dev, void **
     return CP_EXIT_OK;
 }
 
+/* Waits on g_cond (g_lock held) for a minute at most: 1 when the minute passed. */
+static int fake_wait_a_minute(void)
+{
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += 60;
+    return pthread_cond_timedwait(&g_cond, &g_lock, &until) == ETIMEDOUT;
+}
+
 /* When asked, GPUs 0 and 1 each wait until the other has taken a row (counted before anyone
  * waits), and GPU 0 then until GPU 1 has tried `hold` rows: both take part whatever the
  * threads' timing, and no wait waits for another. */
@@ -78,6 +98,10 @@ static void fake_wait_for_other(fake_gpu *g)
         pthread_cond_wait(&g_cond, &g_lock);
     while (g_m.hold && g->index == 0 && g_gpu[1].measured < g_m.hold)
         pthread_cond_wait(&g_cond, &g_lock);
+    /* hold_counters: GPU 1 starts its batch's last row once GPU 0 reads its counters */
+    while (g_m.hold_counters && g->index == 1 && g->measured == (int)g_m.batch - 1 &&
+           g_gpu[0].calls == 0 && !g->held_out)
+        g->held_out = fake_wait_a_minute();
 }
 
 static int fake_measure(void *state, const cp_config *c, const cp_prediction *p, cp_measurement *m,
@@ -125,10 +149,34 @@ static int fake_preload(void *state, size_t n, const cp_config *c, cp_status *st
     return CP_EXIT_OK;
 }
 
+/* hold_counters: GPU 0's first counters() call waits until GPU 1 has measured that many rows
+ * (a minute at most: then held_out): GPU 1 gets there only if it goes on timing meanwhile. */
+static void fake_hold_counters(fake_gpu *g)
+{
+    if (!g_m.hold_counters || g->index != 0 || g->calls != 1)
+        return;
+    while (g_gpu[1].measured < g_m.hold_counters && !g->held_out)
+        g->held_out = fake_wait_a_minute();
+}
+
 static int fake_counters(void *state, size_t n, const cp_config *c, const cp_prediction *p,
                          cp_measurement *m, cp_status *st)
 {
-    (void)state, (void)c, (void)st;
+    (void)st;
+    fake_gpu *g = state;
+    pthread_mutex_lock(&g_lock);
+    g->overlapped |= g_counting > 0;
+    g_counting++;
+    if (g->calls < 64)
+        g->sizes[g->calls] = n;
+    g->calls++;
+    pthread_cond_broadcast(&g_cond);
+    for (size_t i = 0; i < n; i++)
+        if (c[i].stride < 64)
+            g_counted_by[c[i].stride] = g_counted_by[c[i].stride] ? -1 : g->index + 1;
+    fake_hold_counters(g);
+    g_counting--;
+    pthread_mutex_unlock(&g_lock);
     for (size_t i = 0; i < n; i++) {
         m[i].counters_status = CP_COUNTERS_OK;
         m[i].counters.load_requests = (double)p[i].load.requests;
@@ -155,15 +203,23 @@ static int fake_count(int *count, int *no_device, cp_status *st)
     return g_m.no_device ? cp_status_set(st, CP_EXIT_RUNTIME, "fake: no device") : CP_EXIT_OK;
 }
 
-static const cp_backend fake_backend = {"fake",     fake_open,   fake_measure, fake_counters,
-                                        fake_close, NULL,        NULL,         NULL,
-                                        fake_count, fake_preload};
+static size_t fake_counter_batch(void *state)
+{
+    (void)state;
+    return g_m.batch;
+}
+
+static const cp_backend fake_backend = {
+    "fake", fake_open, fake_measure, fake_counters, fake_close,        NULL,
+    NULL,   NULL,      fake_count,   fake_preload,  fake_counter_batch};
 
 /* Runs coalprobe ARGS... -o FILE against the fake machine m; *report: the file's text. */
 static int run(const fake_machine *m, char **report, cp_status *st, int argc, char **argv)
 {
     g_m = *m;
     memset(g_gpu, 0, sizeof g_gpu);
+    memset(g_counted_by, 0, sizeof g_counted_by);
+    g_counting = 0;
     char path[] = "/tmp/coalprobe-test-devices-XXXXXX";
     close(mkstemp(path));
     char *args[32];
@@ -447,6 +503,50 @@ static void device_lists(void)
     free(report);
 }
 
+/* Two GPUs, batches of 4: GPU 0 reads its first 4 rows' counters while GPU 1 times 8 more
+ * (it never waits for GPU 0); calls in the sweep hold whole batches, none while the other GPU's
+ * is on; every row's counters read once, by the GPU its row names; each state closed once. */
+static void counters_as_it_goes(void)
+{
+    fake_machine m = machine(2);
+    m.both = 1;
+    m.batch = 4;
+    m.hold_counters = 12;
+    char *report;
+    cp_status st;
+    char *argv[] = {"coalprobe", "--stride", "1..32", "--devices", "all", "--format", "json"};
+    CHECK_EQ_U64((uint64_t)(run(&m, &report, &st, 7, argv)), (uint64_t)(CP_EXIT_OK));
+    CHECK(!g_gpu[0].held_out && !g_gpu[1].held_out);
+    CHECK(g_gpu[0].calls >= 1 && g_gpu[0].sizes[0] == 4);
+    for (int k = 0; k < 2; k++) {
+        CHECK(g_gpu[k].calls >= 1 && g_gpu[k].calls < 64);
+        size_t total = 0;
+        for (size_t c = 0; c < g_gpu[k].calls; c++) {
+            total += g_gpu[k].sizes[c];
+            /* all but the last: whole batches */
+            CHECK(c + 1 == g_gpu[k].calls || (g_gpu[k].sizes[c] > 0 && g_gpu[k].sizes[c] % 4 == 0));
+        }
+        CHECK_EQ_U64((uint64_t)total, (uint64_t)g_gpu[k].measured);
+        CHECK_EQ_U64((uint64_t)g_gpu[k].closed, 1);
+    }
+    CHECK(!g_gpu[0].overlapped); /* GPU 0's batch came first; GPU 1's last may meet GPU 0's */
+    cJSON *root = cJSON_Parse(report);
+    CHECK(root != NULL);
+    const cJSON *row;
+    cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(root, "rows"))
+    {
+        int stride = json_int(cJSON_GetObjectItemCaseSensitive(row, "config"), "stride");
+        int gpu = json_int(cJSON_GetObjectItemCaseSensitive(row, "device"), "index");
+        CHECK(stride > 0 && stride < 64);
+        CHECK_EQ_U64((uint64_t)(g_counted_by[stride > 0 && stride < 64 ? stride : 0]),
+                     (uint64_t)(gpu + 1));
+        const cJSON *measured = cJSON_GetObjectItemCaseSensitive(row, "measured");
+        CHECK(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(measured, "match")));
+    }
+    cJSON_Delete(root);
+    free(report);
+}
+
 int main(void)
 {
     rows_in_order();
@@ -457,5 +557,6 @@ int main(void)
     one_cannot_load();
     check_times();
     device_lists();
+    counters_as_it_goes();
     return cp_test_finish();
 }
