@@ -26,6 +26,7 @@ typedef struct cp_devices_worker {
     cp_status refusal;     /* the counters refused on this GPU, or code CP_EXIT_OK */
     cp_status st;          /* how it failed */
     int failed;            /* 1: it failed (failure says how) */
+    int not_open;          /* 1: it failed to start or to open */
     int no_device;         /* open() found no GPU at all */
     char failure[1400];    /* "GPU 1 (NVIDIA H200) failed mid-sweep: ..." */
     size_t *owned, nowned; /* the rows it measured, in the sweep's order */
@@ -47,6 +48,8 @@ struct cp_devices {
     size_t nw;
     cp_device_info *infos; /* a copy of each worker's info, for the report */
     int mixed;             /* GPUs of different kinds */
+    int early; /* decided from the backend's describe() before opening: each worker measures
+                * as soon as it is open */
     pthread_mutex_t lock;
     pthread_cond_t cond;
     size_t opened;   /* workers that tried to open */
@@ -105,6 +108,7 @@ static void cp_devices_open(cp_devices_worker *w)
     w->info.index = bo.device; /* kept when open() failed before filling it */
     if (rc != CP_EXIT_OK) {
         w->state = NULL;
+        w->not_open = 1;
         cp_devices_fail(w, "to open", &w->st);
     }
     pthread_mutex_lock(&d->lock);
@@ -317,13 +321,18 @@ static void cp_devices_work(cp_devices_worker *w, cp_progress *progress)
     cp_devices_close_state(w);
 }
 
-/* A worker of its own thread: opens, waits for the decision, works. */
+/* A worker of its own thread: opens, waits for the decision unless it was made before, works. */
 static void *cp_devices_thread(void *arg)
 {
     cp_devices_worker *w = arg;
     cp_devices *d = w->run;
     cp_phase_ignore_thread(); /* -v shows the first worker's phases */
     cp_devices_open(w);
+    if (d->early) {
+        d->infos[w->slot] = w->info; /* its own slot: read after the join */
+        cp_devices_work(w, NULL);
+        return NULL;
+    }
     pthread_mutex_lock(&d->lock);
     while (d->go == 0)
         pthread_cond_wait(&d->cond, &d->lock);
@@ -341,44 +350,76 @@ static int cp_devices_same_kind(const cp_device_info *a, const cp_device_info *b
            a->cc_minor == b->cc_minor;
 }
 
+/* Whether GPUs info[0..n) (NULL: one that failed) may run together: sets d->mixed; a usage
+ * error for GPUs of different kinds without --mixed. */
+static int cp_devices_kinds(cp_devices *d, const cp_device_info *const *info, size_t n,
+                            cp_status *st)
+{
+    const cp_device_info *first = NULL, *other = NULL;
+    for (size_t k = 0; k < n; k++) {
+        if (!info[k])
+            continue;
+        if (!first)
+            first = info[k];
+        else if (!cp_devices_same_kind(first, info[k]) && !other)
+            other = info[k];
+    }
+    d->mixed = other != NULL;
+    if (!other || d->o->mixed_devices)
+        return CP_EXIT_OK;
+    cp_status_set(st, CP_EXIT_USAGE,
+                  "--devices: GPUs of different kinds: GPU %d is %s (sm_%d%d), GPU %d is "
+                  "%s (sm_%d%d)",
+                  first->index, first->name, first->cc_major, first->cc_minor, other->index,
+                  other->name, other->cc_major, other->cc_minor);
+    cp_status_hint(st, "name GPUs of one kind (--devices 0,1), or add --mixed: each row's "
+                       "numbers then belong to its own GPU");
+    return CP_EXIT_USAGE;
+}
+
+/* Before any GPU is opened, from the backend's describe(): the kinds decided (d->early set,
+ * and CP_EXIT_OK, when every GPU could be described), or the refusal of mixed kinds. Not with
+ * --require-counters, which needs every GPU's counter session first. */
+static int cp_devices_decide_early(cp_devices *d, cp_status *st)
+{
+    if (!d->backend->describe || d->o->require_counters || d->nw > CP_MAX_DEVICES)
+        return CP_EXIT_OK;
+    const cp_device_info *info[CP_MAX_DEVICES];
+    for (size_t k = 0; k < d->nw; k++) {
+        cp_status ignored; /* open() says it again, or works */
+        cp_status_clear(&ignored);
+        if (d->backend->describe(d->w[k].info.index, &d->infos[k], &ignored) != CP_EXIT_OK)
+            return CP_EXIT_OK; /* decided after opening, as without describe() */
+        info[k] = &d->infos[k];
+    }
+    CP_TRY(cp_devices_kinds(d, info, d->nw, st));
+    d->early = 1;
+    return CP_EXIT_OK;
+}
+
 /* Once every worker tried to open: whether the run goes on. CP_EXIT_OK to measure; an error
  * (mixed kinds without --mixed, counters refused with --require-counters, no GPU opened) to
  * stop. *no_device: the machine has no GPU at all (the run goes on model-only). */
 static int cp_devices_decide(cp_devices *d, int *no_device, cp_status *st)
 {
-    const cp_devices_worker *first = NULL;
+    const cp_device_info *info[CP_MAX_DEVICES];
+    int any = 0;
     for (size_t k = 0; k < d->nw; k++) {
         d->infos[k] = d->w[k].info;
         if (d->w[k].no_device)
             *no_device = 1;
-        if (!d->w[k].failed && !first)
-            first = &d->w[k];
+        info[k] = d->w[k].not_open ? NULL : &d->w[k].info;
+        any |= !d->w[k].not_open;
     }
-    if (!first) {
+    if (!any) {
         *st = d->w[0].st;
         return st->code != CP_EXIT_OK ? st->code : CP_EXIT_RUNTIME;
     }
     *no_device = 0;
-    for (size_t k = 0; k < d->nw; k++)
-        if (!d->w[k].failed && !cp_devices_same_kind(&first->info, &d->w[k].info))
-            d->mixed = 1;
-    if (d->mixed && !d->o->mixed_devices) {
-        const cp_devices_worker *other = first;
-        for (size_t k = 0; k < d->nw && other == first; k++)
-            if (!d->w[k].failed && !cp_devices_same_kind(&first->info, &d->w[k].info))
-                other = &d->w[k];
-        cp_status_set(st, CP_EXIT_USAGE,
-                      "--devices: GPUs of different kinds: GPU %d is %s (sm_%d%d), GPU %d is "
-                      "%s (sm_%d%d)",
-                      first->info.index, first->info.name, first->info.cc_major,
-                      first->info.cc_minor, other->info.index, other->info.name,
-                      other->info.cc_major, other->info.cc_minor);
-        cp_status_hint(st, "name GPUs of one kind (--devices 0,1), or add --mixed: each row's "
-                           "numbers then belong to its own GPU");
-        return CP_EXIT_USAGE;
-    }
+    if (!d->early)
+        CP_TRY(cp_devices_kinds(d, info, d->nw, st));
     for (size_t k = 0; k < d->nw && d->o->require_counters; k++)
-        if (!d->w[k].failed && d->w[k].refusal.code != CP_EXIT_OK) {
+        if (!d->w[k].not_open && d->w[k].refusal.code != CP_EXIT_OK) {
             cp_status_set(st, CP_EXIT_RUNTIME, "hardware counters refused on GPU %d (%s)",
                           d->w[k].info.index, d->w[k].refusal.message);
             cp_status_hint(st, "%s", d->w[k].refusal.hint);
@@ -508,6 +549,7 @@ static void cp_devices_spawn(cp_devices *d)
             continue;
         cp_status st;
         cp_status_set(&st, CP_EXIT_RUNTIME, "cannot start a thread for it");
+        w->not_open = 1;
         cp_devices_fail(w, "to start", &st);
         pthread_mutex_lock(&d->lock);
         d->opened++;
@@ -569,10 +611,19 @@ int cp_devices_measure(const cp_options *o, const cp_backend *backend, const cp_
         *out = NULL;
         return rc;
     }
+    rc = cp_devices_decide_early(d, st);
+    if (rc != CP_EXIT_OK) {
+        cp_devices_close(d);
+        *out = NULL;
+        return rc;
+    }
     cp_devices_spawn(d);
     cp_devices_open(&d->w[0]);
     int no_device = 0;
-    rc = cp_devices_start(d, &no_device, st);
+    if (d->early)
+        d->infos[0] = d->w[0].info;
+    else
+        rc = cp_devices_start(d, &no_device, st);
     if (rc == CP_EXIT_OK) {
         cp_progress progress;
         cp_progress_start(&progress, "measuring", o->quiet);
@@ -582,6 +633,8 @@ int cp_devices_measure(const cp_options *o, const cp_backend *backend, const cp_
     for (size_t k = 1; k < d->nw; k++)
         if (d->w[k].has_thread)
             pthread_join(d->w[k].thread, NULL);
+    if (rc == CP_EXIT_OK && d->early) /* decided before opening: no GPU opened is an error */
+        rc = cp_devices_decide(d, &no_device, st);
     if (rc == CP_EXIT_OK) {
         cp_devices_settle(d, done);
         if (d->other_median)

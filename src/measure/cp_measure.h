@@ -309,6 +309,11 @@ typedef struct cp_backend {
      * reads each GPU's counters in batches of this many while the other GPUs time theirs, so
      * that no two GPUs profile at once until the end. May be NULL: then once at the end. */
     size_t (*counter_batch)(void *state);
+    /* Without open(), and without making a context: device's index, name, UUID and compute
+     * capability, enough to tell GPUs of different kinds apart. A run over several GPUs then
+     * decides before opening them, and each starts measuring as soon as it is open. May be
+     * NULL: then every GPU is opened before any measures. */
+    int (*describe)(int device, cp_device_info *dev, cp_status *st);
 } cp_backend;
 
 extern const cp_backend cp_backend_cuda;

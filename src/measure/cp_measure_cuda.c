@@ -1097,6 +1097,19 @@ static int cp_cuda_preload(void *state, size_t n, const cp_config *c, cp_status 
     return rc;
 }
 
+static int cp_cuda_describe(int device, cp_device_info *dev, cp_status *st)
+{
+    struct cudaDeviceProp prop;
+    memset(dev, 0, sizeof *dev);
+    dev->index = device;
+    CP_CUDA_CHECK(st, cudaGetDeviceProperties(&prop, device)); /* no context is made */
+    snprintf(dev->name, sizeof dev->name, "%s", prop.name);
+    cp_measure_format_uuid((const unsigned char *)prop.uuid.bytes, dev->uuid, sizeof dev->uuid);
+    dev->cc_major = prop.major;
+    dev->cc_minor = prop.minor;
+    return CP_EXIT_OK;
+}
+
 static size_t cp_cuda_counter_batch(void *state)
 {
     const cp_cuda_state *s = state;
@@ -1121,4 +1134,5 @@ const cp_backend cp_backend_cuda = {"cuda",
                                     cp_cuda_l2_bytes,
                                     cp_cuda_device_count,
                                     cp_cuda_preload,
-                                    cp_cuda_counter_batch};
+                                    cp_cuda_counter_batch,
+                                    cp_cuda_describe};

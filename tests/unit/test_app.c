@@ -207,6 +207,7 @@ static const cp_backend fake_backend = {"fake",
                                         fake_l2_bytes,
                                         NULL,
                                         fake_preload,
+                                        NULL,
                                         NULL};
 
 /* What the report file holds before a run (NULL: nothing), as a report of an earlier run. */

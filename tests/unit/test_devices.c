@@ -31,6 +31,8 @@ typedef struct fake_machine {
     int no_device;
     int preload_fail;  /* GPU preload_fail - 1 cannot load its kernels (0: every GPU can) */
     size_t batch;      /* counter_batch() (0: the counters at the end) */
+    int no_describe;   /* describe() fails: every GPU opened before any measures */
+    int late_open;     /* GPU 1 opens once GPU 0 has measured a row */
     int hold_counters; /* GPU 0's first counters() waits until GPU 1 has measured this many */
 } fake_machine;
 
@@ -41,7 +43,7 @@ typedef struct fake_gpu {
     cp_sampling sampling;    /* the stopping rule open() was given */
     size_t calls, sizes[64]; /* counters() calls and how many rows each */
     int overlapped;          /* a counters() call began while another GPU's was on */
-    int held_out;            /* hold_counters: a wait of it lasted a minute */
+    int held_out;            /* hold_counters, late_open: a wait of it lasted a minute */
 } fake_gpu;
 
 static int g_counting;       /* counters() calls under way */
@@ -52,10 +54,9 @@ static fake_gpu g_gpu[FAKE_GPUS];
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t g_cond = PTHREAD_COND_INITIALIZER;
 
-static int fake_open(const cp_backend_options *opt, cp_device_info *dev, void **state,
-                     int *no_device, cp_status *refusal, cp_status *st)
+/* The device's name, UUID and compute capability. */
+static void fake_facts(int d, cp_device_info *dev)
 {
-    int d = opt->device;
     int cc = g_m.cc[d] ? g_m.cc[d] : 90;
     memset(dev, 0, sizeof *dev);
     dev->index = d;
@@ -63,6 +64,28 @@ static int fake_open(const cp_backend_options *opt, cp_device_info *dev, void **
     snprintf(dev->uuid, sizeof dev->uuid, "GPU-fake-%d", d);
     dev->cc_major = cc / 10;
     dev->cc_minor = cc % 10;
+}
+
+static int fake_describe(int d, cp_device_info *dev, cp_status *st)
+{
+    fake_facts(d, dev);
+    return g_m.no_describe ? cp_status_set(st, CP_EXIT_RUNTIME, "fake: cannot describe")
+                           : CP_EXIT_OK;
+}
+
+static int fake_wait_a_minute(void);
+
+static int fake_open(const cp_backend_options *opt, cp_device_info *dev, void **state,
+                     int *no_device, cp_status *refusal, cp_status *st)
+{
+    int d = opt->device;
+    fake_facts(d, dev);
+    if (g_m.late_open && d == 1) { /* a minute at most: then held_out */
+        pthread_mutex_lock(&g_lock);
+        while (g_gpu[0].measured == 0 && !g_gpu[1].held_out)
+            g_gpu[1].held_out = fake_wait_a_minute();
+        pthread_mutex_unlock(&g_lock);
+    }
     dev->l2_bytes = 50u << 20;
     dev->peak_measured_bytes_per_s = dev->peak_theoretical_bytes_per_s = 1e12;
     cp_status_clear(refusal);
@@ -210,8 +233,8 @@ static size_t fake_counter_batch(void *state)
 }
 
 static const cp_backend fake_backend = {
-    "fake", fake_open, fake_measure, fake_counters, fake_close,        NULL,
-    NULL,   NULL,      fake_count,   fake_preload,  fake_counter_batch};
+    "fake", fake_open, fake_measure, fake_counters, fake_close,         NULL,
+    NULL,   NULL,      fake_count,   fake_preload,  fake_counter_batch, fake_describe};
 
 /* Runs coalprobe ARGS... -o FILE against the fake machine m; *report: the file's text. */
 static int run(const fake_machine *m, char **report, cp_status *st, int argc, char **argv)
@@ -370,13 +393,20 @@ static void mixed_kinds(void)
     char *report;
     cp_status st;
     char *argv[] = {"coalprobe", "--stride", "1..4", "--devices", "0,1", "--format", "json"};
-    CHECK_EQ_U64((uint64_t)(run(&m, &report, &st, 7, argv)), (uint64_t)(CP_EXIT_USAGE));
-    CHECK(strstr(st.message, "GPUs of different kinds") != NULL);
-    CHECK(strstr(st.hint, "--mixed") != NULL);
-    CHECK_EQ_U64((uint64_t)(g_gpu[0].measured + g_gpu[1].measured), (uint64_t)(0));
-    CHECK_EQ_U64((uint64_t)(g_gpu[0].closed + g_gpu[1].closed), (uint64_t)(2));
-    CHECK(report == NULL || report[0] == '\0');
-    free(report);
+    /* decided from describe(), before any GPU is opened; without it, once both are */
+    for (int described = 1; described >= 0; described--) {
+        m.no_describe = !described;
+        CHECK_EQ_U64((uint64_t)(run(&m, &report, &st, 7, argv)), (uint64_t)(CP_EXIT_USAGE));
+        CHECK(strstr(st.message, "GPUs of different kinds") != NULL);
+        CHECK(strstr(st.message, "GPU 1 is Fake GPU sm_80 (sm_80)") != NULL);
+        CHECK(strstr(st.hint, "--mixed") != NULL);
+        CHECK_EQ_U64((uint64_t)(g_gpu[0].measured + g_gpu[1].measured), (uint64_t)(0));
+        CHECK_EQ_U64((uint64_t)(g_gpu[0].opened + g_gpu[1].opened), (uint64_t)(described ? 0 : 2));
+        CHECK_EQ_U64((uint64_t)(g_gpu[0].closed + g_gpu[1].closed), (uint64_t)(described ? 0 : 2));
+        CHECK(report == NULL || report[0] == '\0');
+        free(report);
+    }
+    m.no_describe = 0;
     char *mixed[] = {"coalprobe", "--stride", "1..4",     "--devices",
                      "0,1",       "--mixed",  "--format", "json"};
     CHECK_EQ_U64((uint64_t)(run(&m, &report, &st, 8, mixed)), (uint64_t)(CP_EXIT_OK));
@@ -547,6 +577,26 @@ static void counters_as_it_goes(void)
     free(report);
 }
 
+/* GPUs described before opening: GPU 0 measures before GPU 1 is open (GPU 1's open waits for
+ * it: were GPU 0 waiting for every GPU to open, that wait would last its minute). */
+static void early_start(void)
+{
+    fake_machine m = machine(2);
+    m.late_open = 1;
+    char *report;
+    cp_status st;
+    char *argv[] = {"coalprobe", "--stride", "1..8", "--devices", "all", "--format", "json"};
+    CHECK_EQ_U64((uint64_t)(run(&m, &report, &st, 7, argv)), (uint64_t)(CP_EXIT_OK));
+    CHECK(!g_gpu[1].held_out);
+    CHECK(g_gpu[0].measured >= 1);
+    CHECK_EQ_U64((uint64_t)(g_gpu[0].measured + g_gpu[1].measured), 8);
+    CHECK_EQ_U64((uint64_t)(g_gpu[0].opened + g_gpu[1].opened), 2);
+    CHECK_EQ_U64((uint64_t)(g_gpu[0].closed + g_gpu[1].closed), 2);
+    /* the report lists both GPUs with their facts from open() */
+    CHECK(strstr(report, "\"uuid\":\t\"GPU-fake-1\"") != NULL);
+    free(report);
+}
+
 int main(void)
 {
     rows_in_order();
@@ -558,5 +608,6 @@ int main(void)
     check_times();
     device_lists();
     counters_as_it_goes();
+    early_start();
     return cp_test_finish();
 }
