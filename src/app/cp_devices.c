@@ -1,8 +1,10 @@
 /* cp_devices.c: a sweep spread over several GPUs of one host (--devices; cp_devices.h). Each GPU
  * has a worker: the first runs on the calling thread (its phases are the ones -v shows), the
- * others on threads of their own. A worker opens its backend state, waits until every worker
- * has (so that GPUs of different kinds are refused before any work), then takes the next
- * configuration from a shared queue until none is left. It reads the counters of its rows in
+ * others on threads of their own. GPUs of different kinds are refused before any work: from the
+ * backend's describe() before any GPU is opened (then each worker measures as soon as its state
+ * is open), or, without it or with --require-counters, once every worker has opened its state
+ * (the workers wait for that). A worker takes the next configuration from a shared queue until
+ * none is left. It reads the counters of its rows in
  * batches of the backend's replay sequence as it goes, one GPU at a time (the others time theirs
  * meanwhile: CUPTI's calls of two GPUs profiling at once each take longer), and the rest at the
  * end. With --check the workers meet once more and each times the other GPUs' configurations,
