@@ -3,7 +3,10 @@
 # every row's counts equal the model on the GPU that measured it (--check, which also times each
 # configuration on the other GPUs), every GPU measured rows, the rows come in the order of a
 # one-GPU run, each names its GPU's index and the UUID nvidia-smi lists for it; a GEMM sweep over
-# GPUs 0 and 1 likewise. Exits 77 (skipped) with fewer than two GPUs.
+# GPUs 0 and 1 likewise; and the 1,024 configurations of --stride 1..32 --offset 0..31 without
+# --require-counters (each GPU starts once its own context is open, and reads its counters in
+# batches of 256 as the sweep goes): every row equal to the model on the GPU that measured it.
+# Exits 77 (skipped) with fewer than two GPUs.
 set -u
 bin=${1:?usage: multi_device.sh PATH/TO/coalprobe}
 n=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')
@@ -22,6 +25,10 @@ echo "== --stride 1..32 --offset 0,4,8 --devices all --check"
 "$bin" --stride 1..32 --offset 0,4,8 --size 64M --devices all --check --require-counters \
     --format json -o "$tmp/all.json" || { echo "FAIL: exit $?"; fail=1; }
 "$bin" --stride 1..32 --offset 0,4,8 --size 64M --model --format json -o "$tmp/model.json"
+echo "== --stride 1..32 --offset 0..31 --devices all (counters as the sweep goes)"
+"$bin" --stride 1..32 --offset 0..31 --devices all --format json -o "$tmp/wide.json" ||
+    { echo "FAIL: exit $?"; fail=1; }
+"$bin" --stride 1..32 --offset 0..31 --model --format json -o "$tmp/wide_model.json"
 echo "== gemm --devices 0,1"
 "$bin" gemm --devices 0,1 --require-counters --format json -o "$tmp/gemm.json" ||
     { echo "FAIL: gemm exit $?"; fail=1; }
@@ -35,7 +42,7 @@ def check(cond, what):
     global bad
     print(("ok      " if cond else "FAILED  ") + what)
     bad += not cond
-for name, want_gpus in (("all", set(range(n))), ("gemm", {0, 1})):
+for name, want_gpus in (("all", set(range(n))), ("wide", set(range(n))), ("gemm", {0, 1})):
     d = json.load(open("%s/%s.json" % (tmp, name)))
     rows = d["rows"]
     check(len(d["devices"]) == len(want_gpus), "%s: the report lists %d GPUs" % (name, len(want_gpus)))
@@ -50,6 +57,14 @@ for name, want_gpus in (("all", set(range(n))), ("gemm", {0, 1})):
 d = json.load(open(tmp + "/all.json"))
 m = json.load(open(tmp + "/model.json"))
 check([r["config"] for r in d["rows"]] == [r["config"] for r in m["rows"]], "all: rows in the one-GPU order")
+w = json.load(open(tmp + "/wide.json"))
+wm = json.load(open(tmp + "/wide_model.json"))
+check([r["config"] for r in w["rows"]] == [r["config"] for r in wm["rows"]] and len(w["rows"]) == 1024,
+      "wide: 1,024 rows in the one-GPU order")
+per = {}
+for r in w["rows"]:
+    per[r["device"]["index"]] = per.get(r["device"]["index"], 0) + 1
+print("    wide: rows per GPU %s" % per)
 check(all(r["other_devices"] is not None for r in d["rows"]), "all: --check timed every row on the other GPUs")
 flagged = [(r["config"]["stride"], r["config"]["offset"], r["device"]["index"]) for r in d["rows"] if r["other_devices"]["differs"]]
 print("    rows whose time differs on the other GPUs: %d %s" % (len(flagged), flagged[:8]))
