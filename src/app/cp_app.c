@@ -273,7 +273,8 @@ static int cp_app_measure_all(const cp_backend *backend, void *state, const cp_c
             continue;
         }
         cp_phase_start_up_done(); /* -v: what came before the first configuration */
-        int rc = backend->measure(state, &rows[i].config, &rows[i].predicted, &meas[i], st);
+        /* configs[i]: the configuration preload() was given (rows[i].config is its copy) */
+        int rc = backend->measure(state, &configs[i], &rows[i].predicted, &meas[i], st);
         if (rc != CP_EXIT_OK) {
             cp_progress_clear(&progress);
             char desc[160];

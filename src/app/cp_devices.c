@@ -162,7 +162,8 @@ static int cp_devices_measure_one(cp_devices_worker *w, size_t i, cp_progress *p
     cp_status st;
     cp_status_clear(&st);
     cp_phase_start_up_done(); /* -v: the first worker's, on the main thread */
-    int rc = d->backend->measure(w->state, &row->config, &row->predicted, &d->meas[i], &st);
+    /* d->configs[i]: the configuration preload() was given (row->config is its copy) */
+    int rc = d->backend->measure(w->state, &d->configs[i], &row->predicted, &d->meas[i], &st);
     if (rc == CP_EXIT_OK && !cp_devices_own(w, i))
         rc = cp_status_set(&st, CP_EXIT_RUNTIME, "out of memory");
     if (rc != CP_EXIT_OK) {
@@ -264,7 +265,7 @@ static void cp_devices_time_others(cp_devices_worker *w)
         cp_measurement m;
         cp_status st;
         cp_status_clear(&st);
-        if (d->backend->measure(w->state, &row->config, &row->predicted, &m, &st) != CP_EXIT_OK) {
+        if (d->backend->measure(w->state, &d->configs[i], &row->predicted, &m, &st) != CP_EXIT_OK) {
             cp_devices_fail(w, "timing the other GPUs' configurations (--check)", &st);
             break;
         }
@@ -387,13 +388,17 @@ static int cp_devices_decide_early(cp_devices *d, cp_status *st)
     if (!d->backend->describe || d->o->require_counters || d->nw > CP_MAX_DEVICES)
         return CP_EXIT_OK;
     const cp_device_info *info[CP_MAX_DEVICES];
+    cp_phase_begin(CP_PHASE_DEVICE);
     for (size_t k = 0; k < d->nw; k++) {
         cp_status ignored; /* open() says it again, or works */
         cp_status_clear(&ignored);
-        if (d->backend->describe(d->w[k].info.index, &d->infos[k], &ignored) != CP_EXIT_OK)
+        if (d->backend->describe(d->w[k].info.index, &d->infos[k], &ignored) != CP_EXIT_OK) {
+            cp_phase_end();
             return CP_EXIT_OK; /* decided after opening, as without describe() */
+        }
         info[k] = &d->infos[k];
     }
+    cp_phase_end();
     CP_TRY(cp_devices_kinds(d, info, d->nw, st));
     d->early = 1;
     return CP_EXIT_OK;

@@ -302,7 +302,8 @@ typedef struct cp_backend {
     int (*device_count)(int *count, int *no_device, cp_status *st);
     /* After open(), before the first measure(): loads the kernels of the n configurations about
      * to be measured (not those compiled at run time), so that none is loaded while the
-     * counters' session is set up beside the timing. May be NULL. */
+     * counters' session is set up beside the timing. c stays valid until close(): measure()
+     * given &c[i] reuses what preload() read of that kernel. May be NULL. */
     int (*preload)(void *state, size_t n, const cp_config *c, cp_status *st);
     /* After open(): how many configurations counters() profiles in one replay sequence (each
      * sequence costs a fixed start), or 0 when it reads no counters. A run over several GPUs

@@ -67,6 +67,12 @@ typedef struct cp_cuda_state {
     size_t ncublas_times;
     int counters_refused;
     char counters_reason[1024];
+    /* preload()'s configurations and what it read of each one's kernel (pre_known[i]: read),
+     * reused by measure() when it is given &pre_c[i] */
+    const cp_config *pre_c;
+    size_t pre_n;
+    cp_resources *pre_res;
+    unsigned char *pre_known;
     /* the CUPTI session opening on a second thread while the kernels are timed */
     pthread_t cupti_thread;
     int cupti_deferred; /* to start once the first configuration's kernel is loaded */
