@@ -33,6 +33,7 @@ typedef struct cp_devices_worker {
     char failure[1400];    /* "GPU 1 (NVIDIA H200) failed mid-sweep: ..." */
     size_t *owned, nowned; /* the rows it measured, in the sweep's order */
     size_t counted;        /* owned[0..counted) went through counters() */
+    int stopped;           /* it took its last configuration (cp_devices_stop_taking) */
     size_t beyond;         /* configurations beyond this GPU, predicted only */
     pthread_t thread;
     int has_thread;
@@ -60,6 +61,13 @@ struct cp_devices {
     size_t finished; /* configurations done, for the progress line */
     size_t counted;  /* workers done with their counters */
     int profiling;   /* a worker reads a batch of counters in the sweep (one at a time) */
+    /* the end of the queue: each worker's rows whose counters are not read yet (backlog[k]),
+     * and the seconds the workers took per configuration to time and check it, and to read its
+     * counters, so far */
+    size_t backlog[CP_MAX_DEVICES];
+    double timed_s, counted_s;
+    size_t timed_rows, counted_rows;
+    int counting; /* the backend reads counters (cp_backend.counter_batch) */
     /* --check: the median time and half its spread of row r timed on worker k, at
      * [k * n + r] (NAN where not timed) */
     double *other_median, *other_half;
@@ -119,11 +127,52 @@ static void cp_devices_open(cp_devices_worker *w)
     pthread_mutex_unlock(&d->lock);
 }
 
-/* Takes the next configuration for w: its index, or n when none is left (or a signal came). */
-static size_t cp_devices_take(cp_devices *d)
+int cp_devices_stop_taking(const size_t *backlog, const int *taking, size_t nw, size_t me,
+                           size_t left, double time_s, double count_s)
 {
+    double mine = (double)backlog[me] * count_s, least = 0;
+    size_t others = 0;
+    for (size_t k = 0; k < nw; k++)
+        if (k != me && taking[k]) {
+            double theirs = (double)backlog[k] * count_s;
+            least = others++ == 0 || theirs < least ? theirs : least;
+        }
+    if (others == 0)
+        return 0;
+    return mine - least > (double)left * (time_s + count_s) / (double)others;
+}
+
+/* Under d->lock: 1 when w should take no more configurations (cp_devices_stop_taking, from the
+ * seconds per configuration so far; a worker whose counters are not read yet counts them at
+ * its time per configuration). */
+static int cp_devices_should_stop(cp_devices_worker *w)
+{
+    cp_devices *d = w->run;
+    if (!d->counting || d->nw < 2 || d->nw > CP_MAX_DEVICES || d->timed_rows == 0)
+        return 0;
+    int taking[CP_MAX_DEVICES];
+    for (size_t k = 0; k < d->nw; k++)
+        taking[k] = !d->w[k].stopped && !d->w[k].failed;
+    double t = d->timed_s / (double)d->timed_rows;
+    double c = d->counted_rows ? d->counted_s / (double)d->counted_rows : t;
+    return cp_devices_stop_taking(d->backlog, taking, d->nw, w->slot, d->n - d->next, t, c);
+}
+
+/* Takes the next configuration for w: its index, or n when none is left, a signal came, or w
+ * should leave the rest to the others (its counters would end the run last). */
+static size_t cp_devices_take(cp_devices_worker *w)
+{
+    cp_devices *d = w->run;
     pthread_mutex_lock(&d->lock);
-    size_t i = d->next < d->n && !cp_parallel_cancelled() ? d->next++ : d->n;
+    size_t i = d->n;
+    if (!w->stopped && d->next < d->n && !cp_parallel_cancelled()) {
+        if (cp_devices_should_stop(w))
+            w->stopped = 1;
+        else
+            i = d->next++;
+    }
+    if (i == d->n)
+        w->stopped = 1;
     pthread_mutex_unlock(&d->lock);
     return i;
 }
@@ -162,6 +211,7 @@ static int cp_devices_measure_one(cp_devices_worker *w, size_t i, cp_progress *p
     cp_status st;
     cp_status_clear(&st);
     cp_phase_start_up_done(); /* -v: the first worker's, on the main thread */
+    double began = cp_phase_now();
     /* d->configs[i]: the configuration preload() was given (row->config is its copy) */
     int rc = d->backend->measure(w->state, &d->configs[i], &row->predicted, &d->meas[i], &st);
     if (rc == CP_EXIT_OK && !cp_devices_own(w, i))
@@ -177,6 +227,11 @@ static int cp_devices_measure_one(cp_devices_worker *w, size_t i, cp_progress *p
         return 0;
     }
     row->measured = &d->meas[i];
+    pthread_mutex_lock(&d->lock);
+    d->timed_s += cp_phase_now() - began;
+    d->timed_rows++;
+    d->backlog[w->slot]++; /* slot < nw <= CP_MAX_DEVICES (cp_devices_resolve) */
+    pthread_mutex_unlock(&d->lock);
     cp_devices_finished(d);
     if (progress) {
         pthread_mutex_lock(&d->lock);
@@ -207,8 +262,16 @@ static void cp_devices_counters(cp_devices_worker *w, size_t m)
         p[k] = d->rows[rows[k]].predicted;
         x[k] = d->meas[rows[k]];
     }
+    double began = cp_phase_now();
     if (rc == CP_EXIT_OK)
         rc = d->backend->counters(w->state, m, c, p, x, &st);
+    pthread_mutex_lock(&d->lock);
+    if (rc == CP_EXIT_OK) {
+        d->counted_s += cp_phase_now() - began;
+        d->counted_rows += m;
+    }
+    d->backlog[w->slot] -= m < d->backlog[w->slot] ? m : d->backlog[w->slot];
+    pthread_mutex_unlock(&d->lock);
     for (size_t k = 0; rc == CP_EXIT_OK && k < m; k++)
         d->meas[rows[k]] = x[k];
     if (rc != CP_EXIT_OK)
@@ -307,10 +370,15 @@ static void cp_devices_work(cp_devices_worker *w, cp_progress *progress)
     size_t batch = 0;      /* one GPU alone reads its counters at the end, as cp_app does */
     if (d->nw > 1 && d->backend->counter_batch && w->state)
         batch = d->backend->counter_batch(w->state);
+    if (batch) {
+        pthread_mutex_lock(&d->lock);
+        d->counting = 1;
+        pthread_mutex_unlock(&d->lock);
+    }
     while (!w->failed) {
         if (cp_devices_counters_now(w, batch))
             continue;
-        size_t i = cp_devices_take(d);
+        size_t i = cp_devices_take(w);
         if (i == d->n)
             break;
         if (!cp_devices_measure_one(w, i, progress))

@@ -25,13 +25,21 @@ int cp_devices_resolve(const cp_options *o, int count, int *devices, size_t *n, 
  * until none is left, reading the counters of its rows in batches as it goes (one worker at a
  * time: cp_backend.counter_batch) and the rest at the end, then closes its state; with --check
  * each configuration is also timed on every other GPU (cp_row.other_*). *done: the rows finished
- * (fewer after a signal). A GPU that fails leaves its rows marked failed (cp_row.failed), and the others go
- * on. *out is NULL when the machine has no GPU (the run goes on model-only; no_gpu holds the
- * backend's words for the caller's note); otherwise close it with cp_devices_close once the
+ * (fewer after a signal). A GPU that fails leaves its rows marked failed (cp_row.failed), and the
+ * others go on. *out is NULL when the machine has no GPU (the run goes on model-only; no_gpu holds
+ * the backend's words for the caller's note); otherwise close it with cp_devices_close once the
  * report is written. */
 int cp_devices_measure(const cp_options *o, const cp_backend *backend, const cp_backend_options *bo,
                        const cp_config *configs, cp_row *rows, cp_measurement *meas, size_t n,
                        size_t *done, cp_devices **out, cp_status *no_gpu, cp_status *st);
+
+/* The end of the queue (exposed for its unit test): 1 when worker `me`, whose counters are not
+ * read yet for backlog[me] rows, should take no more of the `left` configurations: the other
+ * workers still taking (taking[k]) can time, check and count them all (time_s + count_s seconds
+ * each, shared among them) before me has counted its own (count_s seconds a row), from the
+ * least backlog among them. */
+int cp_devices_stop_taking(const size_t *backlog, const int *taking, size_t nw, size_t me,
+                           size_t left, double time_s, double count_s);
 
 /* The GPUs of the run, in the order asked (those that could not be opened included), and
  * whether they are of different kinds. */

@@ -1098,7 +1098,8 @@ static int cp_cuda_measure(void *state, const cp_config *c, const cp_prediction 
  * beside them, 0.12 s for the 32 of --stride 1..32 on the H100 (2026-11-27). What it reads of
  * each kernel is kept for measure(): asked again there, the same calls waited for CUPTI's starts
  * of the other GPU's counter batches, 1.05 s in all in the 1,024 configurations on 2 x H100.
- * Kernels compiled at run time (expr) are compiled and loaded by measure(), as before. */
+ * It also reserves the pinned memory of every output check (cp_cuda_check_reserve). Kernels
+ * compiled at run time (expr) are compiled and loaded by measure(), as before. */
 static int cp_cuda_preload(void *state, size_t n, const cp_config *c, cp_status *st)
 {
     cp_cuda_state *s = state;
@@ -1114,14 +1115,23 @@ static int cp_cuda_preload(void *state, size_t n, const cp_config *c, cp_status 
     s->pre_n = n;
     cp_phase_begin(CP_PHASE_KERNEL_IMAGE);
     int rc = CP_EXIT_OK;
+    uint64_t check_words = 0;
     for (size_t i = 0; i < n && rc == CP_EXIT_OK; i++) {
         const cp_measure_family *fam = cp_measure_family_of(c[i].family);
-        if (!fam || fam->load_kernel || cp_measure_beyond(&c[i], &s->dev))
+        if (!fam || cp_measure_beyond(&c[i], &s->dev))
             continue; /* measure() says why a configuration beyond this GPU is not measured */
+        if (fam->copy) {
+            uint64_t words = cp_cuda_copy_check_words(&c[i], fam->copy);
+            check_words = words > check_words ? words : check_words;
+        }
+        if (fam->load_kernel)
+            continue;
         rc = cp_cuda_kernel_resources(&c[i], NULL, &s->dev.sm, &s->pre_res[i], st);
         s->pre_known[i] = rc == CP_EXIT_OK;
     }
     cp_phase_end();
+    if (rc == CP_EXIT_OK && check_words)
+        rc = cp_cuda_check_reserve(s, check_words, st);
     return rc;
 }
 

@@ -239,17 +239,26 @@ static int cp_cuda_verify_chunk(const cp_cuda_run *r, const cp_cuda_copy *cp,
     return rc;
 }
 
-/* The state's pinned host memory for the chunks' words: at least words of them. */
-static int cp_cuda_check_host(cp_cuda_state *s, uint64_t words, cp_status *st)
+int cp_cuda_check_reserve(cp_cuda_state *s, uint64_t words, cp_status *st)
 {
     if (words <= s->check_words)
         return CP_EXIT_OK;
+    if (words < 2 * s->check_words)
+        words = 2 * s->check_words;
     cudaFreeHost(s->check_host);
     s->check_host = NULL;
     s->check_words = 0;
     CP_CUDA_CHECK(st, cudaMallocHost((void **)&s->check_host, words * sizeof *s->check_host));
     s->check_words = words;
     return CP_EXIT_OK;
+}
+
+uint64_t cp_cuda_copy_check_words(const cp_config *c, const cp_cuda_copy *cp)
+{
+    uint64_t words = 0;
+    for (int k = 0; k < CP_CUDA_CHUNKS; k++)
+        words += cp_cuda_chunk_at(c, cp, k).nwords;
+    return words;
 }
 
 /* The chunks' words are copied in one go (pinned memory, one wait), then checked: 16 copies
@@ -265,7 +274,7 @@ int cp_cuda_copy_verify(const cp_cuda_run *r, const cp_cuda_copy *cp, cp_status 
         at[k] = words;
         words += ch[k].nwords;
     }
-    CP_TRY(cp_cuda_check_host(r->s, words, st));
+    CP_TRY(cp_cuda_check_reserve(r->s, words, st));
     for (int k = 0; k < CP_CUDA_CHUNKS; k++)
         CP_CUDA_CHECK(st, cudaMemcpyAsync(r->s->check_host + at[k],
                                           (const char *)r->bufs[cp->out] + ch[k].first * 4,

@@ -307,6 +307,14 @@ int cp_cuda_verify_words(const void *buf, uint64_t first, uint64_t count, const 
 /* Poisons all of output access `out` of r. */
 int cp_cuda_poison_access(const cp_cuda_run *r, size_t out, cp_status *st);
 
+/* The words the 16 chunks of c's output checks copy back (cp_cuda_copy_verify). */
+uint64_t cp_cuda_copy_check_words(const cp_config *c, const cp_cuda_copy *cp);
+
+/* The state's pinned host memory for the output checks: room for at least `words`, grown to
+ * twice what it held at least. A pinned allocation waits for the driver, which CUPTI's starts
+ * of another GPU's counter batches hold: preload() reserves what its configurations need. */
+int cp_cuda_check_reserve(cp_cuda_state *s, uint64_t words, cp_status *st);
+
 /* Poisons the output words of the 16 chunks; checks them. */
 int cp_cuda_copy_poison(const cp_cuda_run *r, const cp_cuda_copy *cp, cp_status *st);
 int cp_cuda_copy_verify(const cp_cuda_run *r, const cp_cuda_copy *cp, cp_status *st);

@@ -5,7 +5,8 @@
  * flags a row whose time differs from the other GPUs'; device lists that do not exist; every
  * GPU loads every configuration's kernels before its first, and one that cannot measures nothing
  * while the others measure every row; counters read in whole batches as the sweep goes, one GPU
- * at a time, while the other goes on timing, each row's by the GPU that timed it. */
+ * at a time, while the other goes on timing, each row's by the GPU that timed it; the end of
+ * the queue left to the GPUs with the least counters to read. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <pthread.h>
@@ -16,6 +17,7 @@
 #include <cjson/cJSON.h>
 
 #include "app/cp_app.h"
+#include "app/cp_devices.h"
 #include "cp_test.h"
 
 #define FAKE_GPUS 4
@@ -597,6 +599,23 @@ static void early_start(void)
     free(report);
 }
 
+/* The end of the queue: a worker stops taking configurations when the others can time, check
+ * and count every one left before it has counted its own backlog. */
+static void stop_taking(void)
+{
+    size_t backlog[3] = {100, 40, 60}; /* 0.6 s, 0.24 s and 0.36 s of counters at 6 ms a row */
+    int taking[3] = {1, 1, 1};
+    /* 0.36 s more than GPU 1's: the others absorb 20 rows (12 ms each) in 0.12 s, 100 in 0.6 s */
+    CHECK_EQ_U64((uint64_t)cp_devices_stop_taking(backlog, taking, 3, 0, 20, 0.006, 0.006), 1);
+    CHECK_EQ_U64((uint64_t)cp_devices_stop_taking(backlog, taking, 3, 0, 100, 0.006, 0.006), 0);
+    CHECK_EQ_U64((uint64_t)cp_devices_stop_taking(backlog, taking, 3, 1, 0, 0.006, 0.006), 0);
+    taking[1] = taking[2] = 0; /* the last one taking never stops */
+    CHECK_EQ_U64((uint64_t)cp_devices_stop_taking(backlog, taking, 3, 0, 20, 0.006, 0.006), 0);
+    taking[2] = 1; /* only GPU 2 left to absorb them, 0.24 s behind: 19 rows in 0.228 s, 21 not */
+    CHECK_EQ_U64((uint64_t)cp_devices_stop_taking(backlog, taking, 3, 0, 19, 0.006, 0.006), 1);
+    CHECK_EQ_U64((uint64_t)cp_devices_stop_taking(backlog, taking, 3, 0, 21, 0.006, 0.006), 0);
+}
+
 int main(void)
 {
     rows_in_order();
@@ -609,5 +628,6 @@ int main(void)
     device_lists();
     counters_as_it_goes();
     early_start();
+    stop_taking();
     return cp_test_finish();
 }
