@@ -175,8 +175,28 @@ static void cp_inject_put_text(const char *s)
     cp_inject_format_text(cp_inject_state.raw, s);
 }
 
+/* CUPTI's profiler initialised on a thread of its own, started by InitializeInjection, beside
+ * the program's own start (the CUDA context it makes next): the first context's set-up waits
+ * for it (cp_inject_profiler_ready). Its notes are kept here until then, so that only one
+ * thread writes the raw file. COALPROBE_TRACE_EARLY_INIT=0 initialises it in the first context's
+ * set-up instead. */
+static struct {
+    pthread_t thread;
+    int started, joined;
+    char notes[4096]; /* lines */
+} cp_inject_early;
+static __thread int cp_inject_on_early_thread;
+
 static void cp_inject_note(const char *text)
 {
+    if (cp_inject_on_early_thread) {
+        size_t len = strlen(cp_inject_early.notes), add = strlen(text);
+        if (len + add + 2 <= sizeof cp_inject_early.notes) { /* past that, lost: a few lines */
+            memcpy(cp_inject_early.notes + len, text, add);
+            memcpy(cp_inject_early.notes + len + add, "\n", 2);
+        }
+        return;
+    }
     if (!cp_inject_state.raw)
         return;
     fputs("note\t", cp_inject_state.raw);
@@ -318,16 +338,62 @@ static int cp_inject_device_supported(uint32_t ordinal, CUpti_Profiler_API api)
     return -1;
 }
 
-/* CUPTI's profiler, initialised once for the process. */
+/* CUPTI's profiler, initialised once for the process: libnvperf loaded, then
+ * cuptiProfilerInitialize. */
 static void cp_inject_profiler_init(void)
 {
-    double t = cp_inject_now();
     cp_inject_preload_nvperf();
     CUpti_Profiler_Initialize_Params init = CP_CUPTI_PARAMS(CUpti_Profiler_Initialize_Params);
     /* SASS metrics were seen to work without it when it answers CUPTI_ERROR_UNKNOWN in an
      * injected process: a note, and the calls below decide */
     CP_INJECT_CUPTI_NOTE(cuptiProfilerInitialize(&init), (void)0);
     cp_inject_state.profiler_initialized = 1;
+}
+
+static void *cp_inject_early_main(void *arg)
+{
+    (void)arg;
+    cp_inject_on_early_thread = 1;
+    cp_inject_profiler_init();
+    return NULL;
+}
+
+/* Starts the early initialisation (from InitializeInjection) unless COALPROBE_TRACE_EARLY_INIT
+ * is 0. */
+static void cp_inject_early_start(void)
+{
+    const char *early = getenv("COALPROBE_TRACE_EARLY_INIT");
+    if (early && strcmp(early, "0") == 0)
+        return;
+    cp_inject_early.started =
+        pthread_create(&cp_inject_early.thread, NULL, cp_inject_early_main, NULL) == 0;
+}
+
+/* Waits for the early initialisation, once, and writes its notes. */
+static void cp_inject_early_join(void)
+{
+    if (!cp_inject_early.started || cp_inject_early.joined)
+        return;
+    pthread_join(cp_inject_early.thread, NULL);
+    cp_inject_early.joined = 1;
+    for (char *line = cp_inject_early.notes, *end; *line; line = end + 1) {
+        end = strchr(line, '\n');
+        if (!end)
+            break;
+        *end = '\0';
+        cp_inject_note(line);
+    }
+}
+
+/* The profiler is initialised: by the early thread (its wait is profiler_init's time) or here. */
+static void cp_inject_profiler_ready(void)
+{
+    if (cp_inject_early.started ? cp_inject_early.joined : cp_inject_state.profiler_initialized)
+        return; /* once */
+    double t = cp_inject_now();
+    cp_inject_early_join();
+    if (!cp_inject_state.profiler_initialized)
+        cp_inject_profiler_init();
     cp_inject_spent(CP_INJECT_T_PROFILER_INIT, t);
 }
 
@@ -396,8 +462,7 @@ static int cp_inject_configure_device(uint32_t ordinal)
     if (d->configured)
         return d->configured > 0 ? 0 : -1;
     d->configured = -1;
-    if (!cp_inject_state.profiler_initialized)
-        cp_inject_profiler_init();
+    cp_inject_profiler_ready();
     if (cp_inject_state.want_instructions &&
         cp_inject_device_supported(ordinal, CUPTI_PROFILER_SASS_METRICS) != 0)
         return -1;
@@ -1212,6 +1277,7 @@ static void cp_inject_at_exit(void)
 {
     pthread_mutex_lock(&cp_inject_state.lock);
     if (cp_inject_state.raw && getpid() == cp_inject_state.pid) {
+        cp_inject_early_join(); /* a program that made no context: its notes */
         /* contexts still alive (the driver tears them down after us): take what they hold */
         while (cp_inject_state.ncontexts > 0 && !cp_inject_state.stopped)
             cp_inject_context_destroying(cp_inject_state.context[cp_inject_state.ncontexts - 1]);
@@ -1386,6 +1452,7 @@ CP_INJECT_EXPORT int InitializeInjection(void)
     CP_INJECT_CUPTI_NOTE(cp_inject_tmaps_enable(cp_inject_state.subscriber), (void)0);
     CP_INJECT_CUPTI_NOTE(cp_inject_nvtx_enable(cp_inject_state.subscriber), (void)0);
     cp_inject_nvtx_connect();
+    cp_inject_early_start();
     ok = 1;
 out:
     if (cp_inject_state.raw)
