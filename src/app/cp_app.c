@@ -1,5 +1,7 @@
 /* cp_app.c: one run of coalprobe: builds the plan, predicts every configuration, measures
- * them on the GPU when there is one, and writes the report. */
+ * them on the GPU when there is one, and writes the report. One file over 800 lines: each step
+ * of a run reads the same parsed options, configurations and rows; the run over several GPUs
+ * lives in cp_devices.c, the commands other than a sweep in cp_commands.c. */
 #define _POSIX_C_SOURCE 200809L /* sigaction, clock_gettime */
 #include "cp_app.h"
 

@@ -1,7 +1,9 @@
 /* cp_measure_cuda.c: the CUDA measurement backend: reads the device's facts, measures the
  * copy peak, and for each configuration allocates and fills its buffers, has its family
  * (cp_measure_family.h) launch and check the kernel, times it with events after an L2 flush,
- * and reads its counters through CUPTI. */
+ * and reads its counters through CUPTI. One file of about 1,200 lines: the backend's state and
+ * its table of functions (cp_backend_cuda) stay private to it; each family's launch and check
+ * live in cp_measure_<family>.c, CUPTI's session in cp_cupti.cpp. */
 #define _POSIX_C_SOURCE 200809L
 #include <fcntl.h>
 #include <inttypes.h>

@@ -1,4 +1,6 @@
-/* cp_expr.c: the --index language: parser, checked stack machine, canonical text, C for NVRTC. */
+/* cp_expr.c: the --index language: parser, checked stack machine, canonical text, C for NVRTC.
+ * One file over 1,500 lines: the parser, the checker and the emitters share the node
+ * representation and its invariants, private to it; the period analysis is cp_expr_period.c. */
 #include "cp_expr.h"
 #include "cp_expr_tree.h"
 

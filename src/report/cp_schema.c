@@ -1,7 +1,9 @@
 /* cp_schema.c: a JSON Schema validator for the keywords that docs/schema/ uses (type, const,
  * enum, numeric and string bounds, pattern, properties, required, additionalProperties,
  * unevaluatedProperties, items, the combinators, if/then/else, $ref), over cJSON, against the
- * schemas built into the binary. A keyword it does not know is an error, never skipped. */
+ * schemas built into the binary. A keyword it does not know is an error, never skipped. One
+ * file of about 900 lines: every keyword is checked by one recursive walk over one validation
+ * state, which splitting it by keyword would have to expose. */
 #include "cp_schema.h"
 
 #include <math.h>

@@ -15,7 +15,11 @@
  * It runs inside somebody else's program: it never writes to the program's streams, never exits,
  * never fails a CUDA call of the program; what goes wrong is written to the raw file (refused,
  * note, dropped) for the report to show. It links libc, libdl, libpthread and libcupti only; the
- * few driver functions it calls are looked up in the libcuda the program already loaded. */
+ * few driver functions it calls are looked up in the libcuda the program already loaded.
+ *
+ * One file of about 1,450 lines: CUPTI calls back into one function, under one lock, on one
+ * state (cp_inject_state); the parts that need neither live beside it (cp_inject_kernels.cpp,
+ * _graphs, _nvtx, _python, _sites, _tensormaps, _format). */
 #define _GNU_SOURCE
 #include <cuda.h>
 #include <cupti.h>

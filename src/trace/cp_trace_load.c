@@ -4,7 +4,8 @@
  * what the format says is read as far as it makes sense: bad lines are skipped and counted.
  * Every record type is read here, against one reader state (cp_trace_reader): the joins between
  * records (sources, launches and kernel records that name instructions and functions read
- * elsewhere in the file) are resolved through its tables. */
+ * elsewhere in the file) are resolved through its tables. One file over 1,500 lines for that
+ * reason: the reader state stays private to it. */
 #define _POSIX_C_SOURCE 200809L
 #include "cp_trace_report.h"
 

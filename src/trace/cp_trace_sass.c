@@ -5,7 +5,9 @@
  * COALPROBE_NVDISASM names another nvdisasm; set and empty, none is run (for reports that must not
  * depend on the machine, e.g. the tests' goldens). Each run is bounded in time and in the bytes of
  * listing read, and stops when the report side is interrupted (cp_trace.stop). A listing nvdisasm
- * gave completely is kept in a cache (cp_trace_sass_cache.c), read instead of running it again. */
+ * gave completely is kept in a cache (cp_trace_sass_cache.c), read instead of running it again.
+ * One file just over 800 lines: running nvdisasm, reading its listing and mapping PCs share one
+ * run state per cubin. */
 #define _GNU_SOURCE /* pipe2: nvdisasm's pipe closed on exec from its creation (threads fork) */
 #include "cp_trace_report.h"
 
