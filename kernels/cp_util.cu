@@ -1,5 +1,4 @@
-// cp_util.cu: the helper kernels of a measurement: filling inputs, flushing L2, the output
-// checks' chunks.
+// cp_util.cu: the helper kernels of a measurement: filling inputs and flushing L2.
 #include "cp_fill.h"
 #include "cp_kernels.h"
 
@@ -46,37 +45,10 @@ __global__ void cp_diff_norm_kernel(const float *c, const float *ref, uint64_t n
     }
 }
 
-// One block row (blockIdx.y) per range; its blocks stride over the range's words.
-__global__ void cp_chunks_poison_kernel(uint32_t *buf, cp_kernels_chunks ch)
-{
-    int k = blockIdx.y;
-    for (uint64_t j = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; j < ch.words[k];
-         j += (uint64_t)gridDim.x * blockDim.x)
-        buf[ch.first[k] + j] = 0xFFFFFFFFu;
-}
-
-__global__ void cp_chunks_gather_kernel(const uint32_t *buf, cp_kernels_chunks ch, uint32_t *out)
-{
-    int k = blockIdx.y;
-    for (uint64_t j = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; j < ch.words[k];
-         j += (uint64_t)gridDim.x * blockDim.x)
-        out[ch.at[k] + j] = buf[ch.first[k] + j];
-}
-
 unsigned cp_util_grid(uint64_t items)
 {
     uint64_t blocks = (items + cp_util_block - 1) / cp_util_block;
     return blocks > 65536 ? 65536u : (unsigned)(blocks ? blocks : 1);
-}
-
-// The grid of a chunks kernel: a row of blocks per range, enough for the longest (at most 64).
-dim3 cp_chunks_grid(const cp_kernels_chunks *ch)
-{
-    uint64_t longest = 1;
-    for (int k = 0; k < ch->count; k++)
-        longest = ch->words[k] > longest ? ch->words[k] : longest;
-    unsigned x = cp_util_grid(longest);
-    return dim3(x > 64 ? 64 : x, (unsigned)ch->count);
 }
 
 } // namespace
@@ -98,26 +70,6 @@ extern "C" cudaError_t cp_kernels_flush_launch(const void *buf, uint64_t bytes, 
         return cudaErrorInvalidValue;
     cp_flush_kernel<<<cp_util_grid(bytes / 16), cp_util_block, 0, stream>>>(
         static_cast<const float4 *>(buf), bytes / 16, sink);
-    return cudaGetLastError();
-}
-
-extern "C" cudaError_t cp_kernels_chunks_poison_launch(void *buf, const cp_kernels_chunks *ch,
-                                                       cudaStream_t stream)
-{
-    if (ch->count <= 0 || ch->count > CP_KERNELS_MAX_CHUNKS)
-        return cudaErrorInvalidValue;
-    cp_chunks_poison_kernel<<<cp_chunks_grid(ch), cp_util_block, 0, stream>>>(
-        static_cast<uint32_t *>(buf), *ch);
-    return cudaGetLastError();
-}
-
-extern "C" cudaError_t cp_kernels_chunks_gather_launch(const void *buf, const cp_kernels_chunks *ch,
-                                                       void *out, cudaStream_t stream)
-{
-    if (ch->count <= 0 || ch->count > CP_KERNELS_MAX_CHUNKS)
-        return cudaErrorInvalidValue;
-    cp_chunks_gather_kernel<<<cp_chunks_grid(ch), cp_util_block, 0, stream>>>(
-        static_cast<const uint32_t *>(buf), *ch, static_cast<uint32_t *>(out));
     return cudaGetLastError();
 }
 

@@ -202,7 +202,6 @@ static void cp_cuda_close(void *state)
     cudaFree(s->flush_buf);
     cudaFree(s->sink);
     cudaFreeHost(s->check_host);
-    cudaFree(s->check_dev);
     if (s->stream)
         cudaStreamDestroy(s->stream);
     free(s->pre_res);

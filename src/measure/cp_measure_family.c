@@ -209,33 +209,14 @@ static cp_cuda_chunk cp_cuda_chunk_at(const cp_config *c, const cp_cuda_copy *cp
     return ch;
 }
 
-_Static_assert(CP_CUDA_CHUNKS <= CP_KERNELS_MAX_CHUNKS, "a check's chunks fit one kernel");
-
-/* The word ranges of c's 16 chunks (ch[k]) as the chunks kernels take them, gathered one after
- * the other; *words: all their words. */
-static void cp_cuda_copy_ranges(const cp_config *c, const cp_cuda_copy *cp,
-                                cp_cuda_chunk ch[CP_CUDA_CHUNKS], cp_kernels_chunks *g,
-                                uint64_t *words)
-{
-    memset(g, 0, sizeof *g);
-    g->count = CP_CUDA_CHUNKS;
-    *words = 0;
-    for (int k = 0; k < CP_CUDA_CHUNKS; k++) {
-        ch[k] = cp_cuda_chunk_at(c, cp, k);
-        g->first[k] = ch[k].first;
-        g->words[k] = ch[k].nwords;
-        g->at[k] = *words;
-        *words += ch[k].nwords;
-    }
-}
-
 int cp_cuda_copy_poison(const cp_cuda_run *r, const cp_cuda_copy *cp, cp_status *st)
 {
-    cp_cuda_chunk ch[CP_CUDA_CHUNKS];
-    cp_kernels_chunks g;
-    uint64_t words;
-    cp_cuda_copy_ranges(r->c, cp, ch, &g, &words);
-    CP_CUDA_CHECK(st, cp_kernels_chunks_poison_launch(r->bufs[cp->out], &g, r->s->stream));
+    const cp_config *c = r->c;
+    for (int k = 0; k < CP_CUDA_CHUNKS; k++) {
+        cp_cuda_chunk ch = cp_cuda_chunk_at(c, cp, k);
+        CP_CUDA_CHECK(st, cudaMemsetAsync((char *)r->bufs[cp->out] + ch.first * 4, 0xFF,
+                                          ch.nwords * 4, r->s->stream));
+    }
     return CP_EXIT_OK;
 }
 
@@ -265,46 +246,42 @@ int cp_cuda_check_reserve(cp_cuda_state *s, uint64_t words, cp_status *st)
     if (words < 2 * s->check_words)
         words = 2 * s->check_words;
     cudaFreeHost(s->check_host);
-    cudaFree(s->check_dev);
     s->check_host = NULL;
-    s->check_dev = NULL;
     s->check_words = 0;
     CP_CUDA_CHECK(st, cudaMallocHost((void **)&s->check_host, words * sizeof *s->check_host));
-    CP_CUDA_CHECK(st, cudaMalloc(&s->check_dev, words * sizeof *s->check_host));
     s->check_words = words;
     return CP_EXIT_OK;
 }
 
 uint64_t cp_cuda_copy_check_words(const cp_config *c, const cp_cuda_copy *cp)
 {
-    cp_cuda_chunk ch[CP_CUDA_CHUNKS];
-    cp_kernels_chunks g;
-    uint64_t words;
-    cp_cuda_copy_ranges(c, cp, ch, &g, &words);
+    uint64_t words = 0;
+    for (int k = 0; k < CP_CUDA_CHUNKS; k++)
+        words += cp_cuda_chunk_at(c, cp, k).nwords;
     return words;
 }
 
-/* The chunks' words are gathered on the device by one kernel and copied in one go (pinned
- * memory, one wait), then checked. 16 copies that each waited took 0.2-0.3 ms of every
- * configuration; 16 copies in one wait still waited each for the driver while another GPU read
- * its counters (2 ms a configuration on 2 x H100). */
+/* The chunks' words are copied in one go (pinned memory, one wait), then checked: 16 copies
+ * that each waited took 0.2-0.3 ms of every configuration. */
 int cp_cuda_copy_verify(const cp_cuda_run *r, const cp_cuda_copy *cp, cp_status *st)
 {
     cp_cuda_chunk ch[CP_CUDA_CHUNKS];
-    cp_kernels_chunks g;
-    uint64_t words;
-    cp_cuda_copy_ranges(r->c, cp, ch, &g, &words);
-    for (int k = 0; k < CP_CUDA_CHUNKS; k++)
+    uint64_t at[CP_CUDA_CHUNKS], words = 0;
+    for (int k = 0; k < CP_CUDA_CHUNKS; k++) {
+        ch[k] = cp_cuda_chunk_at(r->c, cp, k);
         if (cp->check_chunk)
             CP_TRY(cp->check_chunk(r, &ch[k], st));
+        at[k] = words;
+        words += ch[k].nwords;
+    }
     CP_TRY(cp_cuda_check_reserve(r->s, words, st));
-    CP_CUDA_CHECK(
-        st, cp_kernels_chunks_gather_launch(r->bufs[cp->out], &g, r->s->check_dev, r->s->stream));
-    CP_CUDA_CHECK(st, cudaMemcpyAsync(r->s->check_host, r->s->check_dev,
-                                      words * sizeof *r->s->check_host, cudaMemcpyDeviceToHost,
-                                      r->s->stream));
+    for (int k = 0; k < CP_CUDA_CHUNKS; k++)
+        CP_CUDA_CHECK(st, cudaMemcpyAsync(r->s->check_host + at[k],
+                                          (const char *)r->bufs[cp->out] + ch[k].first * 4,
+                                          ch[k].nwords * sizeof *r->s->check_host,
+                                          cudaMemcpyDeviceToHost, r->s->stream));
     CP_CUDA_CHECK(st, cudaStreamSynchronize(r->s->stream));
     for (int k = 0; k < CP_CUDA_CHUNKS; k++)
-        CP_TRY(cp_cuda_verify_chunk(r, cp, &ch[k], r->s->check_host + g.at[k], st));
+        CP_TRY(cp_cuda_verify_chunk(r, cp, &ch[k], r->s->check_host + at[k], st));
     return CP_EXIT_OK;
 }

@@ -93,9 +93,7 @@ typedef struct cp_cuda_state {
     const cp_expr *expr;
     void *expr_cubin;
     cp_rtc_module *expr_kernels[CP_EXPR_KERNEL_COUNT]; /* by cp_expr_kernel_index */
-    /* the output checks' chunks gathered on the device, and their pinned host copy (room for
-     * check_words words each), grown as needed */
-    void *check_dev;
+    /* the output checks' pinned host copy of the chunks they read, grown as needed */
     float *check_host;
     uint64_t check_words;
     int warmed; /* the first configuration's warm-up has run (cp_measure_cuda.c) */
@@ -312,9 +310,9 @@ int cp_cuda_poison_access(const cp_cuda_run *r, size_t out, cp_status *st);
 /* The words the 16 chunks of c's output checks copy back (cp_cuda_copy_verify). */
 uint64_t cp_cuda_copy_check_words(const cp_config *c, const cp_cuda_copy *cp);
 
-/* The state's device and pinned host memory for the output checks: room for at least `words`,
- * grown to twice what it held at least. A pinned allocation waits for the driver, which CUPTI's
- * starts of another GPU's counter batches hold: preload() reserves what its configurations need. */
+/* The state's pinned host memory for the output checks: room for at least `words`, grown to
+ * twice what it held at least. A pinned allocation waits for the driver, which CUPTI's starts
+ * of another GPU's counter batches hold: preload() reserves what its configurations need. */
 int cp_cuda_check_reserve(cp_cuda_state *s, uint64_t words, cp_status *st);
 
 /* Poisons the output words of the 16 chunks; checks them. */
