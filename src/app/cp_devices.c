@@ -4,12 +4,12 @@
  * backend's describe() before any GPU is opened (then each worker measures as soon as its state
  * is open), or, without it or with --require-counters, once every worker has opened its state
  * (the workers wait for that). A worker takes the next configuration from a shared queue until
- * none is left. It reads the counters of its rows in
- * batches of the backend's replay sequence as it goes, one GPU at a time (the others time theirs
- * meanwhile: CUPTI's calls of two GPUs profiling at once each take longer), and the rest at the
- * end. With --check the workers meet once more and each times the other GPUs' configurations,
- * so that a row slower or faster than on the other GPUs is flagged. Each worker closes its own
- * state when done, all at once before the report. */
+ * none is left, or until the others can finish the rest before it has read its own counters. It
+ * reads the counters of its rows in batches of the backend's replay sequence as it goes, one GPU
+ * at a time (the others time theirs meanwhile: CUPTI's calls of two GPUs profiling at once each
+ * take longer), and the rest at the end. With --check the workers meet once more and each times the
+ * other GPUs' configurations, so that a row slower or faster than on the other GPUs is flagged.
+ * Each worker closes its own state when done, all at once before the report. */
 #define _POSIX_C_SOURCE 200809L
 #include "cp_devices.h"
 
