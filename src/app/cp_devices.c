@@ -148,7 +148,7 @@ int cp_devices_stop_taking(const size_t *backlog, const int *taking, size_t nw, 
 static int cp_devices_should_stop(cp_devices_worker *w)
 {
     cp_devices *d = w->run;
-    if (!d->counting || d->nw < 2 || d->nw > CP_MAX_DEVICES || d->timed_rows == 0)
+    if (!d->counting || d->nw < 2 || d->timed_rows == 0)
         return 0;
     int taking[CP_MAX_DEVICES];
     for (size_t k = 0; k < d->nw; k++)
@@ -453,20 +453,21 @@ static int cp_devices_kinds(cp_devices *d, const cp_device_info *const *info, si
  * --require-counters, which needs every GPU's counter session first. */
 static int cp_devices_decide_early(cp_devices *d, cp_status *st)
 {
-    if (!d->backend->describe || d->o->require_counters || d->nw > CP_MAX_DEVICES)
+    if (!d->backend->describe || d->o->require_counters)
         return CP_EXIT_OK;
     const cp_device_info *info[CP_MAX_DEVICES];
     cp_phase_begin(CP_PHASE_DEVICE);
-    for (size_t k = 0; k < d->nw; k++) {
+    size_t k = 0;
+    for (; k < d->nw; k++) {
         cp_status ignored; /* open() says it again, or works */
         cp_status_clear(&ignored);
-        if (d->backend->describe(d->w[k].info.index, &d->infos[k], &ignored) != CP_EXIT_OK) {
-            cp_phase_end();
-            return CP_EXIT_OK; /* decided after opening, as without describe() */
-        }
+        if (d->backend->describe(d->w[k].info.index, &d->infos[k], &ignored) != CP_EXIT_OK)
+            break;
         info[k] = &d->infos[k];
     }
     cp_phase_end();
+    if (k < d->nw)
+        return CP_EXIT_OK; /* decided after opening, as without describe() */
     CP_TRY(cp_devices_kinds(d, info, d->nw, st));
     d->early = 1;
     return CP_EXIT_OK;

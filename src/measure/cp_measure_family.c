@@ -253,12 +253,22 @@ int cp_cuda_check_reserve(cp_cuda_state *s, uint64_t words, cp_status *st)
     return CP_EXIT_OK;
 }
 
-uint64_t cp_cuda_copy_check_words(const cp_config *c, const cp_cuda_copy *cp)
+/* c's 16 chunks into ch; their words in all. */
+static uint64_t cp_cuda_copy_chunks(const cp_config *c, const cp_cuda_copy *cp,
+                                    cp_cuda_chunk ch[CP_CUDA_CHUNKS])
 {
     uint64_t words = 0;
-    for (int k = 0; k < CP_CUDA_CHUNKS; k++)
-        words += cp_cuda_chunk_at(c, cp, k).nwords;
+    for (int k = 0; k < CP_CUDA_CHUNKS; k++) {
+        ch[k] = cp_cuda_chunk_at(c, cp, k);
+        words += ch[k].nwords;
+    }
     return words;
+}
+
+uint64_t cp_cuda_copy_check_words(const cp_config *c, const cp_cuda_copy *cp)
+{
+    cp_cuda_chunk ch[CP_CUDA_CHUNKS];
+    return cp_cuda_copy_chunks(c, cp, ch);
 }
 
 /* The chunks' words are copied in one go (pinned memory, one wait), then checked: 16 copies
@@ -266,13 +276,11 @@ uint64_t cp_cuda_copy_check_words(const cp_config *c, const cp_cuda_copy *cp)
 int cp_cuda_copy_verify(const cp_cuda_run *r, const cp_cuda_copy *cp, cp_status *st)
 {
     cp_cuda_chunk ch[CP_CUDA_CHUNKS];
-    uint64_t at[CP_CUDA_CHUNKS], words = 0;
+    uint64_t at[CP_CUDA_CHUNKS], words = cp_cuda_copy_chunks(r->c, cp, ch);
     for (int k = 0; k < CP_CUDA_CHUNKS; k++) {
-        ch[k] = cp_cuda_chunk_at(r->c, cp, k);
         if (cp->check_chunk)
             CP_TRY(cp->check_chunk(r, &ch[k], st));
-        at[k] = words;
-        words += ch[k].nwords;
+        at[k] = k ? at[k - 1] + ch[k - 1].nwords : 0;
     }
     CP_TRY(cp_cuda_check_reserve(r->s, words, st));
     for (int k = 0; k < CP_CUDA_CHUNKS; k++)
