@@ -119,6 +119,19 @@ cudaError_t cp_kernels_fill_launch(void *buf, uint64_t bytes, uint32_t seed, cud
 cudaError_t cp_kernels_flush_launch(const void *buf, uint64_t bytes, float *sink,
                                     cudaStream_t stream);
 
+/* Up to 16 ranges of 4-byte words of one buffer: the chunks an output check reads. */
+#define CP_KERNELS_MAX_CHUNKS 16
+typedef struct cp_kernels_chunks {
+    int count;
+    uint64_t first[CP_KERNELS_MAX_CHUNKS]; /* the range's first word in the buffer */
+    uint64_t words[CP_KERNELS_MAX_CHUNKS]; /* its length in words */
+} cp_kernels_chunks;
+
+/* Writes 0xFFFFFFFF to every word of ch's ranges of buf, in one launch: 16 cudaMemsetAsync calls
+ * each waited for the driver while another GPU of the run read its counters. */
+cudaError_t cp_kernels_chunks_poison_launch(void *buf, const cp_kernels_chunks *ch,
+                                            cudaStream_t stream);
+
 /* Adds sum((c - ref)^2) to sums[0] and sum(ref^2) to sums[1] (device doubles) over n floats:
  * the relative error ||c - ref|| / ||ref|| of a GEMM against its reference. */
 cudaError_t cp_kernels_diff_norm_launch(const float *c, const float *ref, uint64_t n, double *sums,

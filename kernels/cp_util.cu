@@ -1,4 +1,5 @@
-// cp_util.cu: the helper kernels of a measurement: filling inputs and flushing L2.
+// cp_util.cu: the helper kernels of a measurement: filling inputs, flushing L2, poisoning what an
+// output check reads.
 #include "cp_fill.h"
 #include "cp_kernels.h"
 
@@ -45,10 +46,29 @@ __global__ void cp_diff_norm_kernel(const float *c, const float *ref, uint64_t n
     }
 }
 
+// One row of blocks (blockIdx.y) per range; its blocks stride over the range's words.
+__global__ void cp_chunks_poison_kernel(uint32_t *buf, cp_kernels_chunks ch)
+{
+    int k = blockIdx.y;
+    for (uint64_t j = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; j < ch.words[k];
+         j += (uint64_t)gridDim.x * blockDim.x)
+        buf[ch.first[k] + j] = 0xFFFFFFFFu;
+}
+
 unsigned cp_util_grid(uint64_t items)
 {
     uint64_t blocks = (items + cp_util_block - 1) / cp_util_block;
     return blocks > 65536 ? 65536u : (unsigned)(blocks ? blocks : 1);
+}
+
+// The grid of a chunks kernel: a row of blocks per range, enough for the longest (at most 64).
+dim3 cp_chunks_grid(const cp_kernels_chunks *ch)
+{
+    uint64_t longest = 1;
+    for (int k = 0; k < ch->count; k++)
+        longest = ch->words[k] > longest ? ch->words[k] : longest;
+    unsigned x = cp_util_grid(longest);
+    return dim3(x > 64 ? 64 : x, (unsigned)ch->count);
 }
 
 } // namespace
@@ -70,6 +90,16 @@ extern "C" cudaError_t cp_kernels_flush_launch(const void *buf, uint64_t bytes, 
         return cudaErrorInvalidValue;
     cp_flush_kernel<<<cp_util_grid(bytes / 16), cp_util_block, 0, stream>>>(
         static_cast<const float4 *>(buf), bytes / 16, sink);
+    return cudaGetLastError();
+}
+
+extern "C" cudaError_t cp_kernels_chunks_poison_launch(void *buf, const cp_kernels_chunks *ch,
+                                                       cudaStream_t stream)
+{
+    if (ch->count <= 0 || ch->count > CP_KERNELS_MAX_CHUNKS)
+        return cudaErrorInvalidValue;
+    cp_chunks_poison_kernel<<<cp_chunks_grid(ch), cp_util_block, 0, stream>>>(
+        static_cast<uint32_t *>(buf), *ch);
     return cudaGetLastError();
 }
 

@@ -683,6 +683,8 @@ static int cp_app_run_devices(const cp_options *o, const char *command, const cp
         if (several.devices[k].name[0])
             first = &several.devices[k];
     cp_app_settle_devices(rows, meas, done, &several);
+    if (o->verbose)
+        cp_devices_print_workers(devs, stderr);
     int rc = cp_app_write_report(o, command, first, &several, rows, done, n, out, ex, st);
     if (rc == CP_EXIT_OK && o->check)
         rc = cp_app_check_matches(configs, meas, done, st);

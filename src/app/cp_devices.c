@@ -9,7 +9,10 @@
  * at a time (the others time theirs meanwhile: CUPTI's calls of two GPUs profiling at once each
  * take longer), and the rest at the end. With --check the workers meet once more and each times the
  * other GPUs' configurations, so that a row slower or faster than on the other GPUs is flagged.
- * Each worker closes its own state when done, all at once before the report. */
+ * Each worker closes its own state when done, all at once before the report; -v prints each
+ * worker's line (its share, its batches, when it finished).
+ * One file over 800 lines: the workers, their queue, its end-of-queue rule and the counter
+ * batches share one lock and one private struct, and splitting them would expose it. */
 #define _POSIX_C_SOURCE 200809L
 #include "cp_devices.h"
 
@@ -19,6 +22,8 @@
 #include <string.h>
 
 #include "cp_progress.h"
+
+#define CP_DEVICES_BATCHES 8
 
 typedef struct cp_devices_worker {
     struct cp_devices *run;
@@ -37,6 +42,16 @@ typedef struct cp_devices_worker {
     size_t beyond;         /* configurations beyond this GPU, predicted only */
     pthread_t thread;
     int has_thread;
+    /* -v (cp_devices_print_workers): seconds measuring and reading counters, each batch read
+     * (the first CP_DEVICES_BATCHES), and since the run's start, when it took its last
+     * configuration and when it was done */
+    double measure_s, count_s, last_at, done_at;
+    size_t nbatches;
+    struct {
+        size_t rows;
+        double at, s;
+        int at_end;
+    } batch[CP_DEVICES_BATCHES];
 } cp_devices_worker;
 
 struct cp_devices {
@@ -44,6 +59,7 @@ struct cp_devices {
     const cp_backend *backend;
     cp_backend_options bo;
     const cp_config *configs; /* the rows' configurations, for the workers' preload */
+    double began;             /* cp_phase_now() at the run's start */
     cp_row *rows;
     cp_measurement *meas;
     size_t n;
@@ -227,6 +243,7 @@ static int cp_devices_measure_one(cp_devices_worker *w, size_t i, cp_progress *p
         return 0;
     }
     row->measured = &d->meas[i];
+    w->measure_s += cp_phase_now() - began;
     pthread_mutex_lock(&d->lock);
     d->timed_s += cp_phase_now() - began;
     d->timed_rows++;
@@ -243,8 +260,8 @@ static int cp_devices_measure_one(cp_devices_worker *w, size_t i, cp_progress *p
 }
 
 /* Reads the counters of w's next m rows (owned[counted..counted + m)) through compacted
- * copies. */
-static void cp_devices_counters(cp_devices_worker *w, size_t m)
+ * copies (at_end: after its last configuration). */
+static void cp_devices_counters(cp_devices_worker *w, size_t m, int at_end)
 {
     cp_devices *d = w->run;
     if (w->failed || m == 0)
@@ -272,6 +289,15 @@ static void cp_devices_counters(cp_devices_worker *w, size_t m)
     }
     d->backlog[w->slot] -= m < d->backlog[w->slot] ? m : d->backlog[w->slot];
     pthread_mutex_unlock(&d->lock);
+    double spent = cp_phase_now() - began;
+    w->count_s += spent;
+    if (w->nbatches < CP_DEVICES_BATCHES) {
+        w->batch[w->nbatches].rows = m;
+        w->batch[w->nbatches].at = began - d->began;
+        w->batch[w->nbatches].s = spent;
+        w->batch[w->nbatches].at_end = at_end;
+    }
+    w->nbatches++;
     for (size_t k = 0; rc == CP_EXIT_OK && k < m; k++)
         d->meas[rows[k]] = x[k];
     if (rc != CP_EXIT_OK)
@@ -298,7 +324,7 @@ static int cp_devices_counters_now(cp_devices_worker *w, size_t batch)
     pthread_mutex_unlock(&d->lock);
     if (!mine)
         return 0;
-    cp_devices_counters(w, waiting / batch * batch);
+    cp_devices_counters(w, waiting / batch * batch, 0);
     pthread_mutex_lock(&d->lock);
     d->profiling = 0;
     pthread_mutex_unlock(&d->lock);
@@ -381,15 +407,17 @@ static void cp_devices_work(cp_devices_worker *w, cp_progress *progress)
         size_t i = cp_devices_take(w);
         if (i == d->n)
             break;
+        w->last_at = cp_phase_now() - d->began;
         if (!cp_devices_measure_one(w, i, progress))
             break;
     }
-    cp_devices_counters(w, w->nowned - w->counted);
+    cp_devices_counters(w, w->nowned - w->counted, 1);
     if (d->other_median) {
         cp_devices_meet(d);
         cp_devices_time_others(w);
     }
     cp_devices_close_state(w);
+    w->done_at = cp_phase_now() - d->began;
 }
 
 /* A worker of its own thread: opens, waits for the decision unless it was made before, works. */
@@ -678,6 +706,7 @@ int cp_devices_measure(const cp_options *o, const cp_backend *backend, const cp_
     if (none)
         return CP_EXIT_OK;
     cp_devices *d = *out;
+    d->began = cp_phase_now();
     d->configs = configs;
     d->rows = rows;
     d->meas = meas;
@@ -732,6 +761,25 @@ const cp_device_info *cp_devices_info(const cp_devices *d, size_t *count, int *m
     *count = d ? d->nw : 0;
     *mixed = d ? d->mixed : 0;
     return d ? d->infos : NULL;
+}
+
+void cp_devices_print_workers(const cp_devices *d, FILE *out)
+{
+    for (size_t k = 0; d && d->nw > 1 && k < d->nw; k++) {
+        const cp_devices_worker *w = &d->w[k];
+        fprintf(out,
+                "coalprobe: GPU %d: %zu configurations, measured in %.3f s; counters in %.3f s, "
+                "%zu batches",
+                w->info.index, w->nowned, w->measure_s, w->count_s, w->nbatches);
+        for (size_t b = 0; b < w->nbatches && b < CP_DEVICES_BATCHES; b++)
+            fprintf(out, "%s%zu at %.3f s for %.3f s%s", b ? ", " : " (", w->batch[b].rows,
+                    w->batch[b].at, w->batch[b].s, w->batch[b].at_end ? " at the end" : "");
+        fprintf(out, "%s; last configuration taken at %.3f s, done at %.3f s\n",
+                w->nbatches > CP_DEVICES_BATCHES ? ", ...)"
+                : w->nbatches                    ? ")"
+                                                 : "",
+                w->last_at, w->done_at);
+    }
 }
 
 int cp_devices_failures(const cp_devices *d, cp_status *st)

@@ -5,6 +5,7 @@
 #define CP_DEVICES_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "cp_cli.h"
 #include "measure/cp_measure.h"
@@ -44,6 +45,12 @@ int cp_devices_stop_taking(const size_t *backlog, const int *taking, size_t nw, 
 /* The GPUs of the run, in the order asked (those that could not be opened included), and
  * whether they are of different kinds. */
 const cp_device_info *cp_devices_info(const cp_devices *d, size_t *count, int *mixed);
+
+/* -v: one line per GPU of a run over several (nothing for one): its configurations, the seconds
+ * it spent measuring them and reading their counters, each batch of counters (its rows, when
+ * it began and how long it took, "at the end" for the one after its last configuration), and
+ * when it took its last configuration and was done, in seconds since the run's start. */
+void cp_devices_print_workers(const cp_devices *d, FILE *out);
 
 /* After the report: CP_EXIT_RUNTIME naming the GPUs that failed and how, or CP_EXIT_OK. */
 int cp_devices_failures(const cp_devices *d, cp_status *st);

@@ -209,14 +209,17 @@ static cp_cuda_chunk cp_cuda_chunk_at(const cp_config *c, const cp_cuda_copy *cp
     return ch;
 }
 
+/* One launch poisons the 16 chunks (cp_kernels_chunks_poison_launch says why not 16 memsets). */
 int cp_cuda_copy_poison(const cp_cuda_run *r, const cp_cuda_copy *cp, cp_status *st)
 {
-    const cp_config *c = r->c;
+    _Static_assert(CP_CUDA_CHUNKS <= CP_KERNELS_MAX_CHUNKS, "a poison launch holds every chunk");
+    cp_kernels_chunks ks = {.count = CP_CUDA_CHUNKS};
     for (int k = 0; k < CP_CUDA_CHUNKS; k++) {
-        cp_cuda_chunk ch = cp_cuda_chunk_at(c, cp, k);
-        CP_CUDA_CHECK(st, cudaMemsetAsync((char *)r->bufs[cp->out] + ch.first * 4, 0xFF,
-                                          ch.nwords * 4, r->s->stream));
+        cp_cuda_chunk ch = cp_cuda_chunk_at(r->c, cp, k);
+        ks.first[k] = ch.first;
+        ks.words[k] = ch.nwords;
     }
+    CP_CUDA_CHECK(st, cp_kernels_chunks_poison_launch(r->bufs[cp->out], &ks, r->s->stream));
     return CP_EXIT_OK;
 }
 

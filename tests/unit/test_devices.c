@@ -6,7 +6,7 @@
  * GPU loads every configuration's kernels before its first, and one that cannot measures nothing
  * while the others measure every row; counters read in whole batches as the sweep goes, one GPU
  * at a time, while the other goes on timing, each row's by the GPU that timed it; the end of
- * the queue left to the GPUs with the least counters to read. */
+ * the queue left to the GPUs with the least counters to read; -v's line per GPU. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <pthread.h>
@@ -616,6 +616,53 @@ static void stop_taking(void)
     CHECK_EQ_U64((uint64_t)cp_devices_stop_taking(backlog, taking, 3, 0, 21, 0.006, 0.006), 0);
 }
 
+/* -v: one line per GPU, its configurations and counter batches as the fake GPUs saw them. */
+static void workers_line(void)
+{
+    fake_machine m = machine(2);
+    m.both = 1;
+    m.batch = 4;
+    char *report;
+    cp_status st;
+    char *argv[] = {"coalprobe", "--stride", "1..32", "--devices", "all", "-v", "--format", "json"};
+    char path[] = "/tmp/coalprobe-test-devices-err-XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    fflush(stderr);
+    int saved = dup(2);
+    dup2(fd, 2);
+    int rc = run(&m, &report, &st, 8, argv);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    CHECK_EQ_U64((uint64_t)rc, (uint64_t)CP_EXIT_OK);
+    free(report);
+    char err[8192] = "";
+    ssize_t len = pread(fd, err, sizeof err - 1, 0);
+    err[len > 0 ? len : 0] = '\0';
+    close(fd);
+    unlink(path);
+    for (int k = 0; k < 2; k++) {
+        char head[64];
+        snprintf(head, sizeof head, "coalprobe: GPU %d: ", k);
+        const char *line = strstr(err, head);
+        CHECK(line != NULL);
+        unsigned long rows = 0, batches = 0;
+        int used = 0;
+        CHECK(line &&
+              sscanf(line + strlen(head), "%lu configurations, measured in %n", &rows, &used) ==
+                  1 &&
+              used > 0);
+        CHECK_EQ_U64((uint64_t)rows, (uint64_t)g_gpu[k].measured);
+        const char *b = line ? strstr(line, " s, ") : NULL;
+        used = 0;
+        CHECK(b && sscanf(b + 4, "%lu batches%n", &batches, &used) == 1 && used > 0);
+        CHECK_EQ_U64((uint64_t)batches, (uint64_t)g_gpu[k].calls);
+        const char *end = line ? strchr(line, '\n') : NULL;
+        CHECK(end && strstr(line, "done at ") && strstr(line, "done at ") < end);
+    }
+}
+
 int main(void)
 {
     rows_in_order();
@@ -629,5 +676,6 @@ int main(void)
     counters_as_it_goes();
     early_start();
     stop_taking();
+    workers_line();
     return cp_test_finish();
 }
