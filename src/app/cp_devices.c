@@ -5,14 +5,13 @@
  * is open), or, without it or with --require-counters, once every worker has opened its state
  * (the workers wait for that). A worker takes the next configuration from a shared queue until
  * none is left, or until the others can finish the rest before it has read its own counters. It
- * reads the counters of its rows in batches of the backend's replay sequence as it goes, one GPU
- * at a time (the others time theirs meanwhile: CUPTI's calls of two GPUs profiling at once each
- * take longer), and the rest at the end. With --check the workers meet once more and each times the
- * other GPUs' configurations, so that a row slower or faster than on the other GPUs is flagged.
- * Each worker closes its own state when done, all at once before the report; -v prints each
- * worker's line (its share, its batches, when it finished).
- * One file over 800 lines: the workers, their queue, its end-of-queue rule and the counter
- * batches share one lock and one private struct, and splitting them would expose it. */
+ * reads the counters of its rows in batches of the backend's replay sequence as soon as it has a
+ * whole one (cp_devices_counters_now says why not one GPU at a time), and the rest at the end. With
+ * --check the workers meet once more and each times the other GPUs' configurations, so that a row
+ * slower or faster than on the other GPUs is flagged. Each worker closes its own state when done,
+ * all at once before the report; -v prints each worker's line (its share, its batches, when it
+ * finished). One file over 800 lines: the workers, their queue, its end-of-queue rule and the
+ * counter batches share one lock and one private struct, and splitting them would expose it. */
 #define _POSIX_C_SOURCE 200809L
 #include "cp_devices.h"
 
@@ -76,7 +75,6 @@ struct cp_devices {
     size_t next;     /* the next configuration to take */
     size_t finished; /* configurations done, for the progress line */
     size_t counted;  /* workers done with their counters */
-    int profiling;   /* a worker reads a batch of counters in the sweep (one at a time) */
     /* the end of the queue: each worker's rows whose counters are not read yet (backlog[k]),
      * and the seconds the workers took per configuration to time and check it, and to read its
      * counters, so far */
@@ -310,24 +308,16 @@ static void cp_devices_counters(cp_devices_worker *w, size_t m, int at_end)
     free(x);
 }
 
-/* In the sweep, with `batch` or more of w's rows waiting for their counters and no other GPU
- * reading its own: reads them (whole batches) and returns 1; otherwise 0. */
+/* In the sweep, with `batch` or more of w's rows waiting for their counters: reads them (whole
+ * batches) and returns 1; otherwise 0. Whatever the other GPUs do: a GPU reading counters while
+ * another times took 1.25 times as long as alone, while another reads its own 1.0-1.06 times
+ * (2 x H100), so GPUs that take turns lose more than GPUs that read theirs together. */
 static int cp_devices_counters_now(cp_devices_worker *w, size_t batch)
 {
-    cp_devices *d = w->run;
     size_t waiting = w->nowned - w->counted;
     if (batch == 0 || waiting < batch)
         return 0;
-    pthread_mutex_lock(&d->lock);
-    int mine = !d->profiling;
-    d->profiling = 1;
-    pthread_mutex_unlock(&d->lock);
-    if (!mine)
-        return 0;
     cp_devices_counters(w, waiting / batch * batch, 0);
-    pthread_mutex_lock(&d->lock);
-    d->profiling = 0;
-    pthread_mutex_unlock(&d->lock);
     return 1;
 }
 

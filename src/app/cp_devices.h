@@ -23,13 +23,13 @@ int cp_devices_resolve(const cp_options *o, int count, int *devices, size_t *n, 
  * options every state shares; its device is set per worker), refuses GPUs of different kinds
  * unless --mixed, and measures rows[0..n) (their configurations configs[0..n), which every worker
  * loads first: cp_backend.preload) with them: each worker takes the next configuration
- * until none is left, reading the counters of its rows in batches as it goes (one worker at a
- * time: cp_backend.counter_batch) and the rest at the end, then closes its state; with --check
- * each configuration is also timed on every other GPU (cp_row.other_*). *done: the rows finished
- * (fewer after a signal). A GPU that fails leaves its rows marked failed (cp_row.failed), and the
- * others go on. *out is NULL when the machine has no GPU (the run goes on model-only; no_gpu holds
- * the backend's words for the caller's note); otherwise close it with cp_devices_close once the
- * report is written. */
+ * until none is left, reading the counters of its rows in batches as it goes (each whole batch
+ * of cp_backend.counter_batch as soon as it has one) and the rest at the end, then closes its
+ * state; with --check each configuration is also timed on every other GPU (cp_row.other_*). *done:
+ * the rows finished (fewer after a signal). A GPU that fails leaves its rows marked failed
+ * (cp_row.failed), and the others go on. *out is NULL when the machine has no GPU (the run goes on
+ * model-only; no_gpu holds the backend's words for the caller's note); otherwise close it with
+ * cp_devices_close once the report is written. */
 int cp_devices_measure(const cp_options *o, const cp_backend *backend, const cp_backend_options *bo,
                        const cp_config *configs, cp_row *rows, cp_measurement *meas, size_t n,
                        size_t *done, cp_devices **out, cp_status *no_gpu, cp_status *st);

@@ -4,8 +4,8 @@
  * that fails mid-sweep leaves its rows marked failed while the others finish (exit 1); --check
  * flags a row whose time differs from the other GPUs'; device lists that do not exist; every
  * GPU loads every configuration's kernels before its first, and one that cannot measures nothing
- * while the others measure every row; counters read in whole batches as the sweep goes, one GPU
- * at a time, while the other goes on timing, each row's by the GPU that timed it; the end of
+ * while the others measure every row; counters read in whole batches as the sweep goes, each GPU
+ * as soon as it has one, each row's by the GPU that timed it; the end of
  * the queue left to the GPUs with the least counters to read; -v's line per GPU. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -535,9 +535,10 @@ static void device_lists(void)
     free(report);
 }
 
-/* Two GPUs, batches of 4: GPU 0 reads its first 4 rows' counters while GPU 1 times 8 more
- * (it never waits for GPU 0); calls in the sweep hold whole batches, none while the other GPU's
- * is on; every row's counters read once, by the GPU its row names; each state closed once. */
+/* Two GPUs, batches of 4: GPU 0 reads its first 4 rows' counters while GPU 1 times 12 rows and
+ * reads its own first batch meanwhile (no GPU waits for the other's counters); calls in the sweep
+ * hold whole batches; every row's counters read once, by the GPU its row names; each state
+ * closed once. */
 static void counters_as_it_goes(void)
 {
     fake_machine m = machine(2);
@@ -561,7 +562,8 @@ static void counters_as_it_goes(void)
         CHECK_EQ_U64((uint64_t)total, (uint64_t)g_gpu[k].measured);
         CHECK_EQ_U64((uint64_t)g_gpu[k].closed, 1);
     }
-    CHECK(!g_gpu[0].overlapped); /* GPU 0's batch came first; GPU 1's last may meet GPU 0's */
+    CHECK(!g_gpu[0].overlapped); /* GPU 0's batch came first */
+    CHECK(g_gpu[1].overlapped && g_gpu[1].sizes[0] == 4); /* GPU 1's, during GPU 0's */
     cJSON *root = cJSON_Parse(report);
     CHECK(root != NULL);
     const cJSON *row;
