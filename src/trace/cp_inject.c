@@ -133,7 +133,7 @@ static struct {
     cp_table nosource; /* "CRC\tFUNCTION" -> marker: nosource record written */
     uint64_t flushes, launch_count;
     uint64_t kernel_times, untimed; /* kernel_time records written; launches past the bound */
-    int capture_noted, graph_noted, replay_graph_noted;
+    int capture_noted, graph_noted;
     cp_cu_stream_is_capturing_fn stream_is_capturing;
     cp_cu_device_get_name_fn device_get_name;
     cp_cu_device_get_attribute_fn device_get_attribute;
@@ -1076,7 +1076,10 @@ static void cp_inject_launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackDa
     char why[512] = "";
     double t = cp_inject_now();
     int rc;
-    if (cp_inject_is_graph_launch(cbid)) {
+    if (cp_inject_is_graph_launch(cbid) && cp_inject_kernels_replayed(k)) {
+        rc = cp_inject_kernels_before_replayed_graph(k, cp_inject_emit_kernel, &ordinal, why,
+                                                     sizeof why);
+    } else if (cp_inject_is_graph_launch(cbid)) {
         const cp_inject_graph *g =
             cp_inject_graphs_find(((const cuGraphLaunch_params *)cb->functionParams)->hGraph);
         static uint32_t *sites; /* the nodes' call sites: used under the lock only */
@@ -1089,17 +1092,11 @@ static void cp_inject_launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackDa
         int with_sites = g && g->functions && g->n <= nsites;
         for (size_t i = 0; with_sites && i < g->n; i++)
             sites[i] = cp_inject_node_site(ordinal, g, i);
-        const char *const *functions = g ? (const char *const *)g->functions : NULL;
-        const uint32_t *at = with_sites ? sites : NULL;
-        size_t n = g ? g->n : 0; /* 0: instantiated before the injection, its ranges unknown */
-        if (cp_inject_kernels_replayed(k)) /* counted in one pass: cp_inject_kernels.h */
-            rc = cp_inject_kernels_before_replayed_graph(k, functions, at, n, host_ns,
-                                                         g ? g->why : NULL, cp_inject_emit_kernel,
-                                                         &ordinal, why, sizeof why);
-        else if (g)
-            rc = cp_inject_kernels_before_graph(k, functions, at, n, host_ns, g->why,
+        if (g)
+            rc = cp_inject_kernels_before_graph(k, (const char *const *)g->functions,
+                                                with_sites ? sites : NULL, g->n, host_ns, g->why,
                                                 cp_inject_emit_kernel, &ordinal, why, sizeof why);
-        else
+        else /* instantiated before the injection: its ranges come, their number unknown */
             rc = 0;
     } else {
         rc = cp_inject_kernels_before_launch(k, cb->symbolName, cp_inject_launch_site, host_ns,
@@ -1130,42 +1127,6 @@ static void cp_inject_count_launch(uint32_t ordinal, const char *function, uint3
     cp_inject_state.launch_count++;
 }
 
-/* After a CUDA graph's launch under kernel replay: its records emitted and the counting set
- * back (cp_inject_kernels.h); the note on how graphs are counted, once. 0 when the graph's kernels
- * were counted (with the lean set), 1 when the counting paused around it. */
-static int cp_inject_graph_after_replay(cp_inject_kernels *k, int slot)
-{
-    uint32_t ordinal = cp_inject_state.context_device[slot];
-    char why[512] = "", note[1024];
-    const char *uncounted = cp_inject_kernels_graphs_uncounted(k);
-    int rc =
-        cp_inject_kernels_after_replayed_graph(k, cp_inject_emit_kernel, &ordinal, why, sizeof why);
-    if (rc != 0) {
-        cp_inject_kernels_failed("per-kernel counters stopped", why, rc);
-        cp_inject_close_kernels(slot);
-    }
-    if (!cp_inject_state.replay_graph_noted && uncounted)
-        snprintf(note, sizeof note,
-                 "CUDA graphs under kernel replay (--kernel-counters full): the lean set for "
-                 "graphs could not be opened (%.400s), so the per-kernel counters pause while a "
-                 "graph runs (CUPTI's replay of a graph re-runs its kernels without restoring "
-                 "their memory): its launches are not counted, while the instruction records "
-                 "include the graph's runs, so the instruction counts of kernels that ran in a "
-                 "graph are not exact",
-                 uncounted);
-    else if (!cp_inject_state.replay_graph_noted)
-        snprintf(note, sizeof note,
-                 "CUDA graphs under kernel replay (--kernel-counters full): each graph launch is "
-                 "counted with the lean set in one pass (CUPTI's replay of a graph re-runs its "
-                 "kernels without restoring their memory), so a kernel that ran in a graph has "
-                 "the full set's other metrics for its launches outside graphs only, and they "
-                 "are unknown for it as a whole");
-    if (!cp_inject_state.replay_graph_noted)
-        cp_inject_note(note);
-    cp_inject_state.replay_graph_noted = 1;
-    return uncounted ? 1 : 0;
-}
-
 /* After a launch: its count (a graph's: one for each kernel node), or the note on stream
  * capture. */
 static void cp_inject_launch_exit(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
@@ -1188,8 +1149,25 @@ static void cp_inject_launch_exit(CUpti_CallbackId cbid, const CUpti_CallbackDat
         return;
     }
     cp_inject_kernels *k = cp_inject_state.context_kernels[slot];
-    if (k && cp_inject_kernels_replayed(k) && cp_inject_graph_after_replay(k, slot) != 0)
-        return; /* not counted per kernel: the counting paused */
+    if (k && cp_inject_kernels_replayed(k)) { /* not counted per kernel: the counting paused */
+        uint32_t ordinal = cp_inject_state.context_device[slot];
+        char why[512] = "";
+        int rc = cp_inject_kernels_after_replayed_graph(k, cp_inject_emit_kernel, &ordinal, why,
+                                                        sizeof why);
+        if (rc != 0) {
+            cp_inject_kernels_failed("per-kernel counters stopped", why, rc);
+            cp_inject_close_kernels(slot);
+        }
+        if (!cp_inject_state.graph_noted)
+            cp_inject_note("CUDA graphs under kernel replay (--kernel-counters full): the "
+                           "per-kernel counters pause while a graph runs (CUPTI's replay of a "
+                           "graph re-runs its kernels without restoring their memory), so its "
+                           "launches are not counted, while the instruction records include the "
+                           "graph's runs: the instruction counts of kernels that ran in a graph "
+                           "are not exact under --kernel-counters full (the default lean set is)");
+        cp_inject_state.graph_noted = 1;
+        return;
+    }
     const cp_inject_graph *g =
         cp_inject_graphs_find(((const cuGraphLaunch_params *)cb->functionParams)->hGraph);
     if (g && g->functions) { /* each kernel node ran once */

@@ -1,8 +1,6 @@
 // cp_inject_kernels.cpp: per-kernel counters of every launch in a traced program, through CUPTI's
 // Range Profiler with auto ranges and kernel replay (each launch is one range, replayed by CUPTI
-// for every pass); under kernel replay a CUDA graph's launch is counted with the lean set of one
-// pass instead (a second configuration, set for the graph and back); runs inside the traced
-// program, linked with libcupti.
+// for every pass); runs inside the traced program, linked with libcupti.
 #include "cp_inject_kernels.h"
 
 #include <chrono>
@@ -32,30 +30,15 @@ constexpr size_t k_first_ranges = 64;
 
 } // namespace
 
-// One configuration of the Range Profiler: its metrics, their host object, config image and
-// counter data image.
-struct cp_kset {
-    CUpti_Profiler_Host_Object *host = nullptr;
-    std::vector<const char *> names; // the metrics this chip knows
-    std::vector<int> index;          // their CP_CUPTI_KM_* positions
-    std::vector<uint8_t> config, counter_data;
-    size_t max_ranges = k_first_ranges; // what the counter data image holds
-    size_t passes = 0;                  // replay passes per launch the metrics need
-    int set = CP_INJECT_KSET_FULL;      // the set opened (the lean set's fallback included)
-};
-
-// The configurations: the one asked for, and under kernel replay the lean one for graphs.
-enum { k_main = 0, k_graphs = 1 };
-
 struct cp_inject_kernels {
     CUcontext ctx = nullptr;
+    CUpti_Profiler_Host_Object *host = nullptr;
     CUpti_RangeProfiler_Object *rp = nullptr;
-    std::vector<uint8_t> availability;
-    cp_kset sets[2];
-    int cur = k_main;       // the configuration set on the profiler
-    bool graph_set = false; // sets[k_graphs] is open
-    std::string graph_why;  // why it could not be opened ("" while it was not tried)
-    size_t ranges = 0;      // launches since the last Start
+    std::vector<const char *> names; // the metrics this chip knows
+    std::vector<int> index;          // their CP_CUPTI_KM_* positions
+    std::vector<uint8_t> availability, config, counter_data;
+    size_t ranges = 0;                  // launches since the last Start
+    size_t max_ranges = k_first_ranges; // what the counter data image holds
     std::vector<std::string>
         functions; // their functions, in launch order (range i is functions[i])
     std::vector<std::string> unmatched; // beside functions: why range i has no function, or ""
@@ -63,8 +46,10 @@ struct cp_inject_kernels {
     std::vector<uint64_t> times;        // beside functions: range i's launch host time, or 0
     bool started = false;               // the profiler counts launches (not paused around a graph)
     size_t dropped = 0;
-    bool user_replay = false; // the main set: one pass, counted as the program runs, no replay
-    std::string open_times;   // seconds of each step of open_impl, for COALPROBE_TRACE_DEBUG
+    size_t passes = 0;             // replay passes per launch the metrics need
+    bool user_replay = false;      // one pass: counted as the program runs, no kernel replay
+    int set = CP_INJECT_KSET_FULL; // the set opened (the lean set's fallback included)
+    std::string open_times;        // seconds of each step of open_impl, for COALPROBE_TRACE_DEBUG
 };
 
 namespace
@@ -86,9 +71,8 @@ int init_image(cp_inject_kernels *k, char *why, size_t why_size)
 {
     auto ip = CP_CUPTI_PARAMS(CUpti_RangeProfiler_CounterDataImage_Initialize_Params);
     ip.pRangeProfilerObject = k->rp;
-    cp_kset &ks = k->sets[k->cur];
-    ip.counterDataSize = ks.counter_data.size();
-    ip.pCounterData = ks.counter_data.data();
+    ip.counterDataSize = k->counter_data.size();
+    ip.pCounterData = k->counter_data.data();
     CP_KERNELS_CHECK(cuptiRangeProfilerCounterDataImageInitialize(&ip));
     return 0;
 }
@@ -127,28 +111,27 @@ int collect(cp_inject_kernels *k, cp_inject_kernels_emit emit, void *user, char 
     CP_KERNELS_CHECK(cuptiRangeProfilerDecodeData(&dp));
     k->dropped += dp.numOfRangeDropped;
 
-    cp_kset &ks = k->sets[k->cur];
     auto ip = CP_CUPTI_PARAMS(CUpti_RangeProfiler_GetCounterDataInfo_Params);
-    ip.pCounterDataImage = ks.counter_data.data();
-    ip.counterDataImageSize = ks.counter_data.size();
+    ip.pCounterDataImage = k->counter_data.data();
+    ip.counterDataImageSize = k->counter_data.size();
     CP_KERNELS_CHECK(cuptiRangeProfilerGetCounterDataInfo(&ip));
-    std::vector<double> v(ks.names.size());
+    std::vector<double> v(k->names.size());
     double values[CP_CUPTI_KM_COUNT];
     for (size_t r = 0; r < ip.numTotalRanges; r++) {
         auto rp = CP_CUPTI_PARAMS(CUpti_RangeProfiler_CounterData_GetRangeInfo_Params);
-        rp.pCounterDataImage = ks.counter_data.data();
-        rp.counterDataImageSize = ks.counter_data.size();
+        rp.pCounterDataImage = k->counter_data.data();
+        rp.counterDataImageSize = k->counter_data.size();
         rp.rangeIndex = r;
         rp.rangeDelimiter = "/";
         CP_KERNELS_CHECK(cuptiRangeProfilerCounterDataGetRangeInfo(&rp));
         CUpti_Profiler_Host_EvaluateToGpuValues_Params ep;
-        cp_cupti_evaluate_params(&ep, ks.host, ks.counter_data.data(), ks.counter_data.size(), r,
-                                 ks.names.data(), ks.names.size(), v.data());
+        cp_cupti_evaluate_params(&ep, k->host, k->counter_data.data(), k->counter_data.size(), r,
+                                 k->names.data(), k->names.size(), v.data());
         CP_KERNELS_CHECK(cuptiProfilerHostEvaluateToGpuValues(&ep));
         for (int m = 0; m < CP_CUPTI_KM_COUNT; m++)
             values[m] = NAN;
         for (size_t i = 0; i < v.size(); i++)
-            values[ks.index[i]] = v[i];
+            values[k->index[i]] = v[i];
         // auto ranges are named by their index among the launches since the start: range r is
         // the r-th launch, unless CUPTI dropped ranges of this batch (which ones is not known)
         if (dp.numOfRangeDropped > 0)
@@ -168,8 +151,8 @@ int collect(cp_inject_kernels *k, cp_inject_kernels_emit emit, void *user, char 
 
 // The counters this context offers and the host object of chip, with the metrics of `set` that
 // the chip knows.
-int open_host(cp_inject_kernels *k, cp_kset &ks, const char *chip, int set, char *why,
-              size_t why_size, std::chrono::steady_clock::time_point &since)
+int open_host(cp_inject_kernels *k, const char *chip, int set, char *why, size_t why_size,
+              std::chrono::steady_clock::time_point &since)
 {
     if (k->availability.empty()) { // kept when the lean set is chosen again
         auto ap = CP_CUPTI_PARAMS(CUpti_Profiler_GetCounterAvailability_Params);
@@ -186,20 +169,20 @@ int open_host(cp_inject_kernels *k, cp_kset &ks, const char *chip, int set, char
     hp.pChipName = chip;
     hp.pCounterAvailabilityImage = k->availability.data();
     CP_KERNELS_CHECK(cuptiProfilerHostInitialize(&hp));
-    ks.host = hp.pHostObject;
+    k->host = hp.pHostObject;
     lap(k, "host_initialize", since);
     for (int m = 0; m < CP_CUPTI_KM_COUNT; m++) {
         if (!cp_inject_kernel_metric_wanted(m, set))
             continue;
         auto mp = CP_CUPTI_PARAMS(CUpti_Profiler_Host_GetMetricProperties_Params);
-        mp.pHostObject = ks.host;
+        mp.pHostObject = k->host;
         mp.pMetricName = cp_cupti_kernel_metric_name(m);
         if (cuptiProfilerHostGetMetricProperties(&mp) == CUPTI_SUCCESS) {
-            ks.names.push_back(cp_cupti_kernel_metric_name(m));
-            ks.index.push_back(m);
+            k->names.push_back(cp_cupti_kernel_metric_name(m));
+            k->index.push_back(m);
         }
     }
-    if (ks.names.empty()) {
+    if (k->names.empty()) {
         std::snprintf(why, why_size, "chip %s offers none of the per-kernel metrics", chip);
         return (int)CUPTI_ERROR_NOT_SUPPORTED;
     }
@@ -207,59 +190,54 @@ int open_host(cp_inject_kernels *k, cp_kset &ks, const char *chip, int set, char
 }
 
 // The config image of the metrics and the replay passes it needs.
-int open_config(cp_inject_kernels *k, cp_kset &ks, char *why, size_t why_size,
+int open_config(cp_inject_kernels *k, char *why, size_t why_size,
                 std::chrono::steady_clock::time_point &since)
 {
     auto cp = CP_CUPTI_PARAMS(CUpti_Profiler_Host_ConfigAddMetrics_Params);
-    cp.pHostObject = ks.host;
-    cp.ppMetricNames = ks.names.data();
-    cp.numMetrics = ks.names.size();
+    cp.pHostObject = k->host;
+    cp.ppMetricNames = k->names.data();
+    cp.numMetrics = k->names.size();
     CP_KERNELS_CHECK(cuptiProfilerHostConfigAddMetrics(&cp));
     auto zp = CP_CUPTI_PARAMS(CUpti_Profiler_Host_GetConfigImageSize_Params);
-    zp.pHostObject = ks.host;
+    zp.pHostObject = k->host;
     CP_KERNELS_CHECK(cuptiProfilerHostGetConfigImageSize(&zp));
-    ks.config.assign(zp.configImageSize, 0);
+    k->config.assign(zp.configImageSize, 0);
     auto gp = CP_CUPTI_PARAMS(CUpti_Profiler_Host_GetConfigImage_Params);
-    gp.pHostObject = ks.host;
-    gp.configImageSize = ks.config.size();
-    gp.pConfigImage = ks.config.data();
+    gp.pHostObject = k->host;
+    gp.configImageSize = k->config.size();
+    gp.pConfigImage = k->config.data();
     CP_KERNELS_CHECK(cuptiProfilerHostGetConfigImage(&gp));
     auto np = CP_CUPTI_PARAMS(CUpti_Profiler_Host_GetNumOfPasses_Params);
-    np.configImageSize = ks.config.size();
-    np.pConfigImage = ks.config.data();
+    np.configImageSize = k->config.size();
+    np.pConfigImage = k->config.data();
     CP_KERNELS_CHECK(cuptiProfilerHostGetNumOfPasses(&np));
-    ks.passes = np.numOfPasses;
+    k->passes = np.numOfPasses;
     lap(k, "config_image", since);
     return 0;
 }
 
-// Sets configuration `which` on the profiler (k->cur): a counter data image of its max_ranges
-// ranges, made when it has none or holds too few (else emptied), and the configuration that uses
-// it: auto ranges, replayed by CUPTI unless one pass is enough. The profiler must not be started.
-int configure(cp_inject_kernels *k, int which, char *why, size_t why_size)
+// A counter data image of k->max_ranges ranges, initialised, and the configuration that uses it:
+// auto ranges, replayed by CUPTI unless one pass is enough. The profiler must not be started.
+int configure(cp_inject_kernels *k, char *why, size_t why_size)
 {
-    k->cur = which;
-    cp_kset &ks = k->sets[which];
     auto sp = CP_CUPTI_PARAMS(CUpti_RangeProfiler_GetCounterDataSize_Params);
     sp.pRangeProfilerObject = k->rp;
-    sp.pMetricNames = ks.names.data();
-    sp.numMetrics = ks.names.size();
-    sp.maxNumOfRanges = ks.max_ranges;
-    sp.maxNumRangeTreeNodes = (uint32_t)ks.max_ranges;
+    sp.pMetricNames = k->names.data();
+    sp.numMetrics = k->names.size();
+    sp.maxNumOfRanges = k->max_ranges;
+    sp.maxNumRangeTreeNodes = (uint32_t)k->max_ranges;
     CP_KERNELS_CHECK(cuptiRangeProfilerGetCounterDataSize(&sp));
-    if (ks.counter_data.size() != sp.counterDataSize)
-        ks.counter_data.assign(sp.counterDataSize, 0);
+    k->counter_data.assign(sp.counterDataSize, 0);
     int rc = init_image(k, why, why_size);
     if (rc != 0)
         return rc;
     CUpti_RangeProfiler_SetConfig_Params cfg;
-    cp_cupti_set_config_params(&cfg, k->rp, ks.config.data(), ks.config.size(),
-                               ks.counter_data.data(), ks.counter_data.size(), ks.max_ranges);
+    cp_cupti_set_config_params(&cfg, k->rp, k->config.data(), k->config.size(),
+                               k->counter_data.data(), k->counter_data.size(), k->max_ranges);
     cfg.range = CUPTI_AutoRange;
     // one pass needs no replay: the program's own launches are counted as they run
-    cfg.replayMode = ks.passes == 1 ? CUPTI_UserReplay : CUPTI_KernelReplay;
-    if (which == k_main)
-        k->user_replay = ks.passes == 1;
+    k->user_replay = k->passes == 1;
+    cfg.replayMode = k->user_replay ? CUPTI_UserReplay : CUPTI_KernelReplay;
     CP_KERNELS_CHECK(cuptiRangeProfilerSetConfig(&cfg));
     return 0;
 }
@@ -273,7 +251,7 @@ int open_range_profiler(cp_inject_kernels *k, char *why, size_t why_size,
     CP_KERNELS_CHECK(cuptiRangeProfilerEnable(&ep));
     k->rp = ep.pRangeProfilerObject;
     lap(k, "enable", since);
-    int rc = configure(k, k_main, why, why_size);
+    int rc = configure(k, why, why_size);
     lap(k, "counter_data_and_set_config", since);
     return rc;
 }
@@ -283,65 +261,43 @@ int open_range_profiler(cp_inject_kernels *k, char *why, size_t why_size,
 int grow_image(cp_inject_kernels *k, size_t n, cp_inject_kernels_emit emit, void *user, char *why,
                size_t why_size)
 {
-    cp_kset &ks = k->sets[k->cur];
-    if (n <= ks.max_ranges)
+    if (n <= k->max_ranges)
         return 0;
     int rc = collect(k, emit, user, why, why_size);
     if (rc != 0)
         return rc;
-    while (ks.max_ranges < n)
-        ks.max_ranges *= 2;
-    rc = configure(k, k->cur, why, why_size);
+    while (k->max_ranges < n)
+        k->max_ranges *= 2;
+    rc = configure(k, why, why_size);
     return rc != 0 ? rc : start(k, why, why_size, true);
 }
 
-// Drops a configuration's host object and the metrics chosen for it, to choose again.
-void release_host(cp_kset &ks)
+// Drops the host object and the metrics chosen for it, to choose again.
+void release_host(cp_inject_kernels *k)
 {
-    if (ks.host) {
-        auto p = CP_CUPTI_PARAMS(CUpti_Profiler_Host_Deinitialize_Params);
-        p.pHostObject = ks.host;
-        (void)cuptiProfilerHostDeinitialize(&p); // chosen again or torn down: nothing to report
-    }
-    ks.host = nullptr;
-    ks.names.clear();
-    ks.index.clear();
-    ks.config.clear();
-}
-
-// Opens configuration ks with the metrics of set: the lean set without its coverage counters
-// when they would need a second pass.
-int open_set(cp_inject_kernels *k, cp_kset &ks, const char *chip, int set, char *why,
-             size_t why_size, std::chrono::steady_clock::time_point &since)
-{
-    int rc = open_host(k, ks, chip, set, why, why_size, since);
-    if (rc == 0)
-        rc = open_config(k, ks, why, why_size, since);
-    ks.set = set;
-    // one pass is what makes the lean set cheap: without the TMA and local sectors, then
-    if (rc == 0 && set == CP_INJECT_KSET_LEAN && ks.passes > 1) {
-        release_host(ks);
-        ks.set = CP_INJECT_KSET_LEAN_BASE;
-        rc = open_host(k, ks, chip, CP_INJECT_KSET_LEAN_BASE, why, why_size, since);
-        if (rc == 0)
-            rc = open_config(k, ks, why, why_size, since);
-    }
-    return rc;
+    auto p = CP_CUPTI_PARAMS(CUpti_Profiler_Host_Deinitialize_Params);
+    p.pHostObject = k->host;
+    (void)cuptiProfilerHostDeinitialize(&p); // chosen again right after: nothing to report
+    k->host = nullptr;
+    k->names.clear();
+    k->index.clear();
+    k->config.clear();
 }
 
 int open_impl(cp_inject_kernels *k, const char *chip, int set, char *why, size_t why_size)
 {
     auto since = std::chrono::steady_clock::now();
-    int rc = open_set(k, k->sets[k_main], chip, set, why, why_size, since);
-    if (rc == 0 && k->sets[k_main].passes > 1) { // kernel replay: the lean set for CUDA graphs
-        char graph_why[512] = "";
-        if (open_set(k, k->sets[k_graphs], chip, CP_INJECT_KSET_LEAN, graph_why, sizeof graph_why,
-                     since) == 0 &&
-            k->sets[k_graphs].passes == 1)
-            k->graph_set = true;
-        else
-            k->graph_why = graph_why[0] ? graph_why : "the lean set needs more than one pass";
-        lap(k, "graph_set", since);
+    int rc = open_host(k, chip, set, why, why_size, since);
+    if (rc == 0)
+        rc = open_config(k, why, why_size, since);
+    k->set = set;
+    // one pass is what makes the lean set cheap: without the TMA and local sectors, then
+    if (rc == 0 && set == CP_INJECT_KSET_LEAN && k->passes > 1) {
+        release_host(k);
+        k->set = CP_INJECT_KSET_LEAN_BASE;
+        rc = open_host(k, chip, CP_INJECT_KSET_LEAN_BASE, why, why_size, since);
+        if (rc == 0)
+            rc = open_config(k, why, why_size, since);
     }
     if (rc == 0)
         rc = open_range_profiler(k, why, why_size, since);
@@ -359,8 +315,11 @@ void release(cp_inject_kernels *k)
         p.pRangeProfilerObject = k->rp;
         (void)cuptiRangeProfilerDisable(&p); // teardown: nothing left to report
     }
-    release_host(k->sets[k_main]);
-    release_host(k->sets[k_graphs]);
+    if (k->host) {
+        auto p = CP_CUPTI_PARAMS(CUpti_Profiler_Host_Deinitialize_Params);
+        p.pHostObject = k->host;
+        (void)cuptiProfilerHostDeinitialize(&p);
+    }
     delete k;
 }
 
@@ -400,17 +359,12 @@ extern "C" int cp_inject_kernels_replayed(const cp_inject_kernels *k)
 
 extern "C" int cp_inject_kernels_set(const cp_inject_kernels *k)
 {
-    return k->sets[k_main].set;
+    return k->set;
 }
 
 extern "C" size_t cp_inject_kernels_passes(const cp_inject_kernels *k)
 {
-    return k->sets[k_main].passes;
-}
-
-extern "C" const char *cp_inject_kernels_graphs_uncounted(const cp_inject_kernels *k)
-{
-    return k->user_replay || k->graph_set ? nullptr : k->graph_why.c_str();
+    return k->passes;
 }
 
 extern "C" cp_inject_kernels *cp_inject_kernels_open(CUcontext ctx, const char *chip, int set,
@@ -456,7 +410,7 @@ extern "C" int cp_inject_kernels_before_graph(cp_inject_kernels *k, const char *
         int grown = grow_image(k, n, emit, user, why, why_size);
         if (grown != 0)
             return grown;
-        if (k->ranges > 0 && k->ranges + n > k->sets[k->cur].max_ranges) {
+        if (k->ranges > 0 && k->ranges + n > k->max_ranges) {
             int rc = collect(k, emit, user, why, why_size);
             if (rc == 0)
                 rc = start(k, why, why_size);
@@ -494,30 +448,14 @@ extern "C" int cp_inject_kernels_close(cp_inject_kernels *k, cp_inject_kernels_e
 }
 
 extern "C" int cp_inject_kernels_before_replayed_graph(cp_inject_kernels *k,
-                                                       const char *const *functions,
-                                                       const uint32_t *sites, size_t n,
-                                                       uint64_t host_ns, const char *unmatched,
                                                        cp_inject_kernels_emit emit, void *user,
                                                        char *why, size_t why_size)
 {
     try {
         if (k->user_replay)
             return 0;
-        int rc = collect(k, emit, user, why, why_size); // the launches before it, replayed
-        if (rc != 0 || !k->graph_set)
-            return rc; // without the lean set: paused until the graph's launch returns
-        rc = configure(k, k_graphs, why, why_size);
-        if (rc == 0)
-            rc = start(k, why, why_size, true);
-        if (rc != 0) { // refused: graphs uncounted from now on, paused until this one returns
-            k->graph_set = false;
-            k->graph_why = why;
-            return configure(k, k_main, why, why_size);
-        }
-        if (n > 0)
-            rc = cp_inject_kernels_before_graph(k, functions, sites, n, host_ns, unmatched, emit,
-                                                user, why, why_size);
-        return rc;
+        return collect(k, emit, user, why, why_size); // paused until the graph's launch returns
+
     } catch (...) {
         std::snprintf(why, why_size, "out of memory");
         return (int)CUPTI_ERROR_OUT_OF_MEMORY;
@@ -528,19 +466,12 @@ extern "C" int cp_inject_kernels_after_replayed_graph(cp_inject_kernels *k,
                                                       cp_inject_kernels_emit emit, void *user,
                                                       char *why, size_t why_size)
 {
+    (void)emit; // nothing was counted while paused
+    (void)user;
     try {
-        if (k->user_replay)
+        if (k->user_replay || k->started)
             return 0;
-        int rc = 0;
-        if (k->cur == k_graphs) { // the graph's kernels, counted in one pass as they ran
-            rc = collect(k, emit, user, why, why_size);
-            if (rc == 0)
-                rc = configure(k, k_main, why, why_size);
-            if (rc == 0)
-                rc = start(k, why, why_size, true);
-            return rc;
-        }
-        return k->started ? 0 : start(k, why, why_size);
+        return start(k, why, why_size);
     } catch (...) {
         std::snprintf(why, why_size, "out of memory");
         return (int)CUPTI_ERROR_OUT_OF_MEMORY;

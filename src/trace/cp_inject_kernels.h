@@ -83,27 +83,15 @@ int cp_inject_kernels_before_graph(cp_inject_kernels *k, const char *const *func
 /* Under kernel replay (more than one pass a launch), CUPTI replays a CUDA graph's launch without
  * restoring the memory its kernels write (seen on the H100: a graph of 100 increments launched
  * twice left 400, not 200), and records its ranges in an order and number that do not follow
- * its nodes. So a graph's launch is counted with a second configuration, the lean set of one pass
- * (no replay: the graph runs once, as the program launched it): before it the ranges held are
- * emitted, the profiler stopped and set to the lean configuration, and the graph's n kernel nodes
- * named as cp_inject_kernels_before_graph does (cp_inject_kernels_before_replayed_graph); after
- * it the graph's records are emitted (with the lean set's metrics only, NAN for the others) and
- * the profiler set back and started (cp_inject_kernels_after_replayed_graph). When the lean set
- * could not be opened (cp_inject_kernels_graphs_uncounted), the counting pauses around the graph
- * instead and its kernels make no kernel record. Both do nothing when the launches are counted
- * as they run (one pass: cp_inject_kernels_before_graph is the call then). 0, or a CUptiResult
- * with why filled. */
-int cp_inject_kernels_before_replayed_graph(cp_inject_kernels *k, const char *const *functions,
-                                            const uint32_t *sites, size_t n, uint64_t host_ns,
-                                            const char *unmatched, cp_inject_kernels_emit emit,
+ * its nodes. So the counting pauses around such a launch: before it the ranges held are emitted
+ * and the profiler stopped (cp_inject_kernels_before_replayed_graph), after it started again
+ * (cp_inject_kernels_after_replayed_graph); the graph's kernels make no kernel record. Both do
+ * nothing when the launches are counted as they run (one pass). 0, or a CUptiResult with why
+ * filled. */
+int cp_inject_kernels_before_replayed_graph(cp_inject_kernels *k, cp_inject_kernels_emit emit,
                                             void *user, char *why, size_t why_size);
 int cp_inject_kernels_after_replayed_graph(cp_inject_kernels *k, cp_inject_kernels_emit emit,
                                            void *user, char *why, size_t why_size);
-
-/* NULL when a CUDA graph's kernels are counted (one pass, or the lean configuration for graphs
- * opened under kernel replay); otherwise why the lean configuration could not be opened (the
- * counting then pauses around graphs). */
-const char *cp_inject_kernels_graphs_uncounted(const cp_inject_kernels *k);
 
 /* Ends the counting: the ranges not yet emitted are decoded and emitted, the profiler disabled
  * and k freed. *dropped is the count of ranges CUPTI dropped. 0, or a CUptiResult. */

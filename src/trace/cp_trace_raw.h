@@ -146,13 +146,8 @@
 
 /* 2: pc records carry the instruction counts of LDGSTS, atomics, reductions, local memory, LDSM,
  * STSM, wgmma and TMA (a reader of version 2 reads version 1 files as files without them; a
- * reader of version 1 refuses version 2 by name and version).
- * 3: the kernel records of one function may differ in which columns they have (under
- * --kernel-counters full a CUDA graph's launches are counted with the lean set, "-" in the
- * others): a reader knows a column for a function only when every record of it has one. A reader
- * of version 2 would add up the records that have it as if they were all, so it refuses version
- * 3 by name and version; version 1 and 2 files are read as before (their records never differ). */
-#define CP_TRACE_RAW_VERSION 3
+ * reader of version 1 refuses version 2 by name and version). */
+#define CP_TRACE_RAW_VERSION 2
 #define CP_TRACE_RAW_MAGIC "coalprobe-trace-raw"
 #define CP_TRACE_ENV_DIR "COALPROBE_TRACE_DIR"
 #define CP_TRACE_RAW_PREFIX "raw-"

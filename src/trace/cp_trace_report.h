@@ -114,19 +114,15 @@ static inline double cp_trace_kc_sum2(const cp_trace_kernel_counters *kc, int a,
            (cp_trace_kc_has(kc, b) ? kc->value[b] : 0);
 }
 
-/* Adds the metrics recorded in add, and its records, to sum. A metric stays recorded in sum only
- * while every record added has it: records of one function with different metrics (a CUDA
- * graph's launches counted with the lean set under --kernel-counters full) leave the others
- * unknown for the function, never a part of them as if it were all. */
+/* Adds the metrics recorded in add, and its records, to sum. */
 static inline void cp_trace_kc_add(cp_trace_kernel_counters *sum,
                                    const cp_trace_kernel_counters *add)
 {
-    if (add->records == 0 && add->has == 0)
-        return;
     for (int m = 0; m < CP_TRACE_KNMETRICS; m++)
-        if (cp_trace_kc_has(add, m))
+        if (cp_trace_kc_has(add, m)) {
             sum->value[m] += add->value[m];
-    sum->has = sum->records == 0 && sum->has == 0 ? add->has : sum->has & add->has;
+            sum->has |= 1u << m;
+        }
     sum->records += add->records;
 }
 

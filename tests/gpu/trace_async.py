@@ -8,9 +8,7 @@ ideal sectors its copy must take (16-byte coalesced: 16 a request; 4-byte coales
 with a stride of 32 floats: 32 where 4 would do), its shared fill kept out of the bank conflicts
 (the kernels' shared loads are conflict-free: no kernel may show a bank conflict), the kernel
 totals the sums of their instructions and the program's the sum of its kernels; the report
-valid against the schema. The same under --kernel-counters full, whose graph launches are counted
-with the lean set: there a graph kernel's sectors and instructions cover every launch and the
-full set's other metrics are unknown (null). Coverage: under the full set the TMA bytes of the bulk copy (kinds_mix)
+valid against the schema. Coverage: under the full set the TMA bytes of the bulk copy (kinds_mix)
 and of the 2-D tensor-map copy (tma_tile2d) are the bytes they must move, their coverage below
 90% with the excess marked unknown (under the lean set on GH100: unknown); the copies and the
 read-only lookup (readonly_lookup) are covered. Where
@@ -150,7 +148,7 @@ def compare_ncu_kernels(sample, full, outdir):
     for k in full["kernels"]:
         short = k["name"].split("(")[0]
         if short not in TMA_BYTES and short != "readonly_lookup":
-            continue  # the graphs' kernels have no TMA counters under the full set
+            continue  # the graph's kernels are unmatched under the full set
         kc = k["kernel_counters"] or {}
         theirs = ncu.get(short)
         check(theirs is not None, f"{short}: not in ncu's per-kernel metrics")
@@ -261,24 +259,6 @@ def check_kernels(doc):
               f"expected {stores * runs} (another kernel's records filed under it?)")
 
 
-def check_full_graphs(full):
-    """--kernel-counters full: the kernels that ran in a graph (counted there with the lean set)
-    have their sectors and instructions for every launch and the full set's other metrics
-    unknown (null), never one launch's shown as all; a kernel never in a graph has them all."""
-    for k in full["kernels"]:
-        short = k["name"].split("(")[0]
-        kc = k["kernel_counters"] or {}
-        in_graph = short in ("async_copy16", "async_copy4", "graph_step")
-        check(kc.get("sectors") is not None and kc.get("instructions") is not None,
-              f"full {short}: sectors {kc.get('sectors')}, instructions {kc.get('instructions')}")
-        if in_graph:
-            check(kc.get("requests") is None and kc.get("bytes_requested") is None,
-                  f"full {short}: requests {kc.get('requests')} and bytes "
-                  f"{kc.get('bytes_requested')} of some launches shown for all")
-        elif short == "async_copy4_strided":
-            check(kc.get("requests") is not None, f"full {short}: no requests")
-
-
 def check_kinds(doc, cc):
     """kinds_mix: its TMA copy (sm_90 and later: one a block), its local memory and its reduction
     (every warp, all lanes to one counter: 1 sector a request) ranked as their own kinds."""
@@ -386,7 +366,7 @@ def main():
         check_kinds(doc, cc)
         check_coverage(doc, cc)
         check_tensor_maps(doc, cc)
-        # the full set counts TMA's sectors apart, and a graph's launches with the lean set
+        # the full set counts TMA's sectors apart (its graph launches are unmatched: not checked)
         full_report = os.path.join(outdir or tmp, "trace_async_full.json")
         p = subprocess.run([coalprobe, "trace", "--kernel-counters", "full", "--format", "json",
                             "-o", full_report, "--", sample, str(LAUNCHES)],
@@ -394,9 +374,8 @@ def main():
         check(p.returncode == 0, f"coalprobe trace --kernel-counters full exited {p.returncode}: "
               f"{p.stderr.strip()[-2000:]}")
         full = json.load(open(full_report)) if p.returncode == 0 else {"kernels": []}
-        # every kernel named with every launch, the graphs' included, nothing unmatched
-        check_kernels(full)
-        check_full_graphs(full)
+        # the counting pauses around graph launches under kernel replay: nothing unmatched
+        check(not full.get("unmatched"), f"full: unmatched kernel records {full.get('unmatched')}")
         check_coverage({"kernels": [k for k in full["kernels"]
                                     if k["name"].split("(")[0] in TMA_BYTES or
                                     k["name"].startswith("readonly_lookup")]}, cc, full=True)

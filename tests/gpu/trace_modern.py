@@ -17,8 +17,7 @@ GEMM without TF32, and a Triton matmul in pointer form (cp.async) and in tensor-
 - the attention kernel and the GEMM kernel are there and counted; so are Inductor's kernels.
 
 With --full, a second trace of the graph and Triton parts under --kernel-counters full is held to
-the same checks (every launch replayed, but a graph's, counted with the lean set: its kernels'
-full-set metrics beyond the lean ones are unknown). The kernel table is printed so that a failure can be read.
+the same checks (every launch replayed). The kernel table is printed so that a failure can be read.
 
 usage: trace_modern.py PATH/TO/coalprobe [OUTDIR] [--full]
        trace_modern.py --check-json REPORT.json [--parts compile,graph,sdpa,gemm,triton]
@@ -200,17 +199,19 @@ def check_parts(doc, ran, mode, iters, replays, check):
         for k in graph:
             kc = k.get("kernel_counters") or {}
             if mode == "full":
-                # kernel replay: a graph's launches are counted with the lean set, so the full
-                # set's other metrics are unknown for these kernels (docs/trace.md, Limits)
-                check(kc.get("requests") is None and kc.get("sectors") is not None,
-                      "graph kernel %s (full): requests %s (unknown: lean records), sectors %s"
-                      % (short(k), kc.get("requests"), kc.get("sectors")))
+                # kernel replay: a graph launch's records are unmatched and its launches not
+                # counted (docs/trace.md, Limits); the warm-up's direct launches are
+                check(k.get("counted") and (k.get("launches") or 0) >= GRAPH_WARMUP,
+                      "graph kernel %s: counted, %s launches, at least the %d of the warm-up"
+                      % (short(k), k.get("launches"), GRAPH_WARMUP))
+                continue
             check(k.get("counted") and k.get("launches") == want and k["launches"] >= 3,
                   "graph kernel %s: counted, %s launches: %d warm-up + %d replays, each counted"
                   % (short(k), k.get("launches"), GRAPH_WARMUP, replays))
             check(kc.get("launches") == want, "graph kernel %s: %s kernel records, expected %d"
                   % (short(k), kc.get("launches"), want))
-        check(not doc.get("unmatched"), "no kernel record unmatched (%s)" % doc.get("unmatched"))
+        if mode == "default":
+            check(not doc.get("unmatched"), "no kernel record unmatched (%s)" % doc.get("unmatched"))
     if "triton_ptr" in ran:
         ptr = named(TRITON_PTR)
         ok = check(len(ptr) == 1 and ptr[0].get("counted") and ptr[0].get("launches") == iters,

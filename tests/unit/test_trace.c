@@ -183,12 +183,12 @@ static void test_load_damaged(void)
     CHECK_STR_CONTAINS(t.nnotes ? t.notes[0] : NULL, "not a coalprobe raw trace");
     cp_trace_free(&t);
     /* a newer format is refused by name and version; the older one is read */
-    CHECK(load_one(&t, "coalprobe-trace-raw\t4\nprocess\t1\t0\tx\n") == CP_EXIT_OK);
+    CHECK(load_one(&t, "coalprobe-trace-raw\t3\nprocess\t1\t0\tx\n") == CP_EXIT_OK);
     CHECK(t.nprocs == 0);
-    CHECK_STR_CONTAINS(t.nnotes ? t.notes[0] : NULL, "version 4");
+    CHECK_STR_CONTAINS(t.nnotes ? t.notes[0] : NULL, "version 3");
     CHECK(t.nunreadable == 1);
     CHECK_STR_CONTAINS(t.nunreadable ? t.unreadable[0] : NULL,
-                       "raw-1.tsv: raw format version 4, this coalprobe reads 1 to 3");
+                       "raw-1.tsv: raw format version 3, this coalprobe reads 1 to 2");
     cp_trace_free(&t);
     CHECK(load_one(&t, "coalprobe-trace-raw\t1\nprocess\t1\t0\tx\n") == CP_EXIT_OK);
     CHECK(t.nprocs == 1 && t.nunreadable == 0);

@@ -177,41 +177,6 @@ def graph():
     return L
 
 
-def graph_full():
-    """Format 3, the full set under kernel replay (--kernel-counters full): a kernel launched once
-    directly (a kernel record of every metric; its pc records count the replay passes of that
-    launch, PASSES times) and 3 times as a node of a CUDA graph, counted with the lean set in one
-    pass (kernel records of the lean metrics only, "-" for the others; the graph's runs add 3
-    launches to the pc records). 4 launches and 4 kernel records; sectors, instructions and GPU
-    time known for all 4; l1tex's requests, the bytes requested, wavefronts and bank conflicts
-    known for 1 of 4, so unknown for the kernel, never the one launch's shown as all 4; the pc
-    records scaled by 4 / (PASSES + 3)."""
-    W = 4096
-    step = "_Z4stepPfi"
-    L = ["coalprobe-trace-raw\t3", LABEL, T("process", 9100, 9099, "./graphs_full"), DEV,
-         T("metrics", *(M + KINDS)), KMET, T("counting", 0, "replayed"), T("launch", 0, step, 4)]
-    L.append(kernel(step, ldr=W, str_=W, lds=8 * W, sts=4 * W, ldb=4 * 32 * W, stb=4 * 32 * W,
-                    ns=5000))
-    for _ in range(3):
-        L.append(T("kernel", 0, step, "-", "-", 8 * W, 4 * W, "-", "-", 0, 0, "-", "-", "-", "-",
-                   W, W, 5200))
-    L.append(T("source", "abad1dea", step, "0x40", "/home/user/proj/graphs.cu", 9))
-    L.append(T("source", "abad1dea", step, "0x60", "/home/user/proj/graphs.cu", 10))
-    n = PASSES + 3
-    zero = [0] * len(KINDS)  # no instruction of another kind
-    L.append(T("pc", 0, "abad1dea", 0, step, "0x40", n * W, 0, n * 8 * W, n * 4 * W, 0, 0, 0, 0,
-               *zero))
-    L.append(T("pc", 0, "abad1dea", 0, step, "0x60", 0, n * W, n * 4 * W, n * 4 * W, 0, 0, 0, 0,
-               *zero))
-    L.append(T("note", "CUDA graphs under kernel replay (--kernel-counters full): each graph "
-                       "launch is counted with the lean set in one pass (CUPTI's replay of a graph "
-                       "re-runs its kernels without restoring their memory), so a kernel that ran "
-                       "in a graph has the full set's other metrics for its launches outside graphs "
-                       "only, and they are unknown for it as a whole"))
-    L.append(T("end", 1, 4))
-    return L
-
-
 KINDS = ["smsp__sass_inst_executed_op_ldgsts", "smsp__sass_inst_executed_op_global_atom",
          "smsp__sass_inst_executed_op_global_red", "smsp__sass_inst_executed_op_local_ld",
          "smsp__sass_inst_executed_op_local_st", "smsp__sass_inst_executed_op_ldsm",
@@ -469,7 +434,6 @@ def main():
     write("handmade-tmaps", "raw-9600.tsv", tmaps())
     write("handmade-kinds", "raw-9500.tsv", kinds())
     write("handmade-graph", "raw-9000.tsv", graph())
-    write("handmade-graph-full", "raw-9100.tsv", graph_full())
     write("handmade-ldgsts", "raw-8000.tsv", ldgsts())
     write("handmade-transpose", "raw-4242.tsv", transpose(False))
     write("handmade-transpose-after", "raw-4242.tsv", transpose(True))
