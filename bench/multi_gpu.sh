@@ -3,7 +3,9 @@
 # counters on one GPU (--device 0) against the same sweep spread over every GPU of the machine
 # (--devices all), alternating, REPEAT times each (default 3), in one run: prints every wall time,
 # the medians and their ratio (target: at most 0.55 on two GPUs), and checks that every row of
-# every run has counts equal to the model (its JSON's match) on the GPU that measured it.
+# every run has counts equal to the model (its JSON's match) on the GPU that measured it. Then
+# what a user could do instead, by hand: one coalprobe process per GPU (--device K), each given
+# its share of the offsets, all started together, REPEAT times: its median and ratio too.
 # usage (GPU machine): sh bench/multi_gpu.sh BUILD_DIR OUTDIR [REPEAT]
 set -u
 usage="usage: multi_gpu.sh BUILD_DIR OUTDIR [REPEAT]"
@@ -22,13 +24,34 @@ m1=$(echo $one | tr ' ' '\n' | median); ma=$(echo $all | tr ' ' '\n' | median)
 echo "one GPU:$one s"
 echo "every GPU:$all s"
 awk -v a="$ma" -v o="$m1" 'BEGIN { printf "median one GPU %.2f s, every GPU %.2f s: ratio %.3f\n", o, a, a / o }'
+gpus=$(nvidia-smi -L | grep -c '^GPU')
+if [ "$gpus" -gt 1 ] && [ "$gpus" -le 32 ]; then
+    hand=""
+    for i in $(seq "$repeat"); do
+        t0=$(now)
+        k=0
+        while [ "$k" -lt "$gpus" ]; do
+            lo=$((k * 32 / gpus)) hi=$(((k + 1) * 32 / gpus - 1))
+            "$B/coalprobe" --stride 1..32 --offset "$lo..$hi" --format json --device "$k" \
+                -o "$out/hand.$i.$k.json" > /dev/null 2> "$out/hand.$i.$k.err" &
+            k=$((k + 1))
+        done
+        wait
+        hand="$hand $(span "$t0" "$(now)")"
+    done
+    mh=$(echo $hand | tr ' ' '\n' | median)
+    echo "by hand, one process a GPU, the offsets shared:$hand s"
+    awk -v h="$mh" -v o="$m1" -v a="$ma" 'BEGIN { printf "median by hand %.2f s: ratio %.3f (every GPU in one run: %.3f)\n", h, h / o, a / o }'
+fi
 python3 - "$out" <<'PY'
 import glob, json, sys
 for f in sorted(glob.glob(sys.argv[1] + "/*.json")):
     rows = json.load(open(f))["rows"]
     per = {}
     for r in rows:
-        gpu = r["device"]["index"] if r.get("device") else 0
+        # a one-GPU run's rows name no device: hand.I.K.json ran on GPU K, one.I.json on GPU 0
+        name = f.split("/")[-1].split(".")
+        gpu = r["device"]["index"] if r.get("device") else int(name[2]) if name[0] == "hand" else 0
         per.setdefault(gpu, [0, 0])
         per[gpu][0] += 1
         per[gpu][1] += (r["measured"] or {}).get("match") is True
