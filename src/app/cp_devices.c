@@ -241,9 +241,10 @@ static int cp_devices_measure_one(cp_devices_worker *w, size_t i, cp_progress *p
         return 0;
     }
     row->measured = &d->meas[i];
-    w->measure_s += cp_phase_now() - began;
+    double spent = cp_phase_now() - began;
+    w->measure_s += spent;
     pthread_mutex_lock(&d->lock);
-    d->timed_s += cp_phase_now() - began;
+    d->timed_s += spent;
     d->timed_rows++;
     d->backlog[w->slot]++; /* slot < nw <= CP_MAX_DEVICES (cp_devices_resolve) */
     pthread_mutex_unlock(&d->lock);
@@ -280,14 +281,14 @@ static void cp_devices_counters(cp_devices_worker *w, size_t m, int at_end)
     double began = cp_phase_now();
     if (rc == CP_EXIT_OK)
         rc = d->backend->counters(w->state, m, c, p, x, &st);
+    double spent = cp_phase_now() - began;
     pthread_mutex_lock(&d->lock);
     if (rc == CP_EXIT_OK) {
-        d->counted_s += cp_phase_now() - began;
+        d->counted_s += spent;
         d->counted_rows += m;
     }
     d->backlog[w->slot] -= m < d->backlog[w->slot] ? m : d->backlog[w->slot];
     pthread_mutex_unlock(&d->lock);
-    double spent = cp_phase_now() - began;
     w->count_s += spent;
     if (w->nbatches < CP_DEVICES_BATCHES) {
         w->batch[w->nbatches].rows = m;
