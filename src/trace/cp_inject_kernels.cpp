@@ -6,6 +6,8 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <cupti_profiler_host.h>
 #include <cupti_profiler_target.h>
 #include <cupti_range_profiler.h>
@@ -50,6 +52,10 @@ struct cp_inject_kernels {
     bool user_replay = false;      // one pass: counted as the program runs, no kernel replay
     int set = CP_INJECT_KSET_FULL; // the set opened (the lean set's fallback included)
     std::string open_times;        // seconds of each step of open_impl, for COALPROBE_TRACE_DEBUG
+    // the context's counter availability is read (0.12 s on the H100) only when opening without
+    // it failed, or COALPROBE_TRACE_AVAILABILITY=1 asks for it: CUPTI's host API knows the
+    // counters of every chip released with it from the chip's name alone
+    bool with_availability = false;
 };
 
 namespace
@@ -154,7 +160,7 @@ int collect(cp_inject_kernels *k, cp_inject_kernels_emit emit, void *user, char 
 int open_host(cp_inject_kernels *k, const char *chip, int set, char *why, size_t why_size,
               std::chrono::steady_clock::time_point &since)
 {
-    if (k->availability.empty()) { // kept when the lean set is chosen again
+    if (k->with_availability && k->availability.empty()) { // kept when chosen again
         auto ap = CP_CUPTI_PARAMS(CUpti_Profiler_GetCounterAvailability_Params);
         ap.ctx = k->ctx;
         CP_KERNELS_CHECK(cuptiProfilerGetCounterAvailability(&ap));
@@ -167,7 +173,7 @@ int open_host(cp_inject_kernels *k, const char *chip, int set, char *why, size_t
     auto hp = CP_CUPTI_PARAMS(CUpti_Profiler_Host_Initialize_Params);
     hp.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
     hp.pChipName = chip;
-    hp.pCounterAvailabilityImage = k->availability.data();
+    hp.pCounterAvailabilityImage = k->availability.empty() ? nullptr : k->availability.data();
     CP_KERNELS_CHECK(cuptiProfilerHostInitialize(&hp));
     k->host = hp.pHostObject;
     lap(k, "host_initialize", since);
@@ -284,7 +290,23 @@ void release_host(cp_inject_kernels *k)
     k->config.clear();
 }
 
-int open_impl(cp_inject_kernels *k, const char *chip, int set, char *why, size_t why_size)
+// Back to nothing opened (the profiler disabled, the host object dropped), to open again.
+void reset(cp_inject_kernels *k)
+{
+    if (k->rp) {
+        auto p = CP_CUPTI_PARAMS(CUpti_RangeProfiler_Disable_Params);
+        p.pRangeProfilerObject = k->rp;
+        (void)cuptiRangeProfilerDisable(&p); // opened again right after: nothing to report
+        k->rp = nullptr;
+    }
+    if (k->host)
+        release_host(k);
+    k->counter_data.clear();
+    k->started = false;
+    k->open_times.clear();
+}
+
+int open_once(cp_inject_kernels *k, const char *chip, int set, char *why, size_t why_size)
 {
     auto since = std::chrono::steady_clock::now();
     int rc = open_host(k, chip, set, why, why_size, since);
@@ -306,6 +328,18 @@ int open_impl(cp_inject_kernels *k, const char *chip, int set, char *why, size_t
     int started = start(k, why, why_size, true); // open_range_profiler initialised the image
     lap(k, "start", since);
     return started;
+}
+
+int open_impl(cp_inject_kernels *k, const char *chip, int set, char *why, size_t why_size)
+{
+    const char *ask = std::getenv("COALPROBE_TRACE_AVAILABILITY");
+    k->with_availability = ask && std::strcmp(ask, "1") == 0;
+    int rc = open_once(k, chip, set, why, why_size);
+    if (rc == 0 || k->with_availability)
+        return rc;
+    reset(k); // a chip newer than this CUPTI, or counters this context lacks: ask the context
+    k->with_availability = true;
+    return open_once(k, chip, set, why, why_size);
 }
 
 void release(cp_inject_kernels *k)
