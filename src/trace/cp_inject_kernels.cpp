@@ -52,8 +52,8 @@ struct cp_inject_kernels {
     bool user_replay = false;      // one pass: counted as the program runs, no kernel replay
     int set = CP_INJECT_KSET_FULL; // the set opened (the lean set's fallback included)
     std::string open_times;        // seconds of each step of open_impl, for COALPROBE_TRACE_DEBUG
-    // the context's counter availability is read (0.12 s on the H100) only when opening without
-    // it failed, or COALPROBE_TRACE_AVAILABILITY=1 asks for it: CUPTI's host API knows the
+    // the context's counter availability is read (0.12-0.14 s on the H100) only when opening
+    // without it failed, or COALPROBE_TRACE_AVAILABILITY=1 asks for it: CUPTI's host API knows the
     // counters of every chip released with it from the chip's name alone
     bool with_availability = false;
 };
@@ -290,13 +290,14 @@ void release_host(cp_inject_kernels *k)
     k->config.clear();
 }
 
-// Back to nothing opened (the profiler disabled, the host object dropped), to open again.
+// Back to nothing opened (the profiler disabled, the host object dropped): to open again,
+// or before the object goes (release).
 void reset(cp_inject_kernels *k)
 {
     if (k->rp) {
         auto p = CP_CUPTI_PARAMS(CUpti_RangeProfiler_Disable_Params);
         p.pRangeProfilerObject = k->rp;
-        (void)cuptiRangeProfilerDisable(&p); // opened again right after: nothing to report
+        (void)cuptiRangeProfilerDisable(&p); // reopened or gone: nothing to report
         k->rp = nullptr;
     }
     if (k->host)
@@ -344,16 +345,7 @@ int open_impl(cp_inject_kernels *k, const char *chip, int set, char *why, size_t
 
 void release(cp_inject_kernels *k)
 {
-    if (k->rp) {
-        auto p = CP_CUPTI_PARAMS(CUpti_RangeProfiler_Disable_Params);
-        p.pRangeProfilerObject = k->rp;
-        (void)cuptiRangeProfilerDisable(&p); // teardown: nothing left to report
-    }
-    if (k->host) {
-        auto p = CP_CUPTI_PARAMS(CUpti_Profiler_Host_Deinitialize_Params);
-        p.pHostObject = k->host;
-        (void)cuptiProfilerHostDeinitialize(&p);
-    }
+    reset(k); // teardown: nothing left to report
     delete k;
 }
 
