@@ -36,9 +36,17 @@ typedef struct cp_devices_worker {
     int no_device;         /* open() found no GPU at all */
     char failure[1400];    /* "GPU 1 (NVIDIA H200) failed mid-sweep: ..." */
     size_t *owned, nowned; /* the rows it measured, in the sweep's order */
-    size_t counted;        /* owned[0..counted) went through counters() */
-    int stopped;           /* it took its last configuration (cp_devices_stop_taking) */
-    size_t beyond;         /* configurations beyond this GPU, predicted only */
+    /* the counter gap lists its rows point to, copied out of its state before it closes (the
+     * backend owns them until then, cp_measure.h; the report is written after) */
+    struct {
+        const cp_counter_gap *from;
+        cp_counter_gap *copy;
+        size_t n;
+    } * gap_lists;
+    size_t ngap_lists;
+    size_t counted; /* owned[0..counted) went through counters() */
+    int stopped;    /* it took its last configuration (cp_devices_stop_taking) */
+    size_t beyond;  /* configurations beyond this GPU, predicted only */
     pthread_t thread;
     int has_thread;
     /* -v (cp_devices_print_workers): seconds measuring and reading counters, each batch read
@@ -367,11 +375,52 @@ static void cp_devices_preload(cp_devices_worker *w)
         cp_devices_fail(w, "loading its kernels", &st);
 }
 
-/* Closes w's state (the first worker's as the teardown phase of -v). */
+/* The copy of the gap list from[0..n) kept by w, made on first use; NULL when memory ran out. */
+static cp_counter_gap *cp_devices_gap_copy(cp_devices_worker *w, const cp_counter_gap *from,
+                                           size_t n)
+{
+    for (size_t k = 0; k < w->ngap_lists; k++)
+        if (w->gap_lists[k].from == from && w->gap_lists[k].n == n)
+            return w->gap_lists[k].copy;
+    void *grown = realloc(w->gap_lists, (w->ngap_lists + 1) * sizeof *w->gap_lists);
+    if (!grown)
+        return NULL;
+    w->gap_lists = grown;
+    cp_counter_gap *copy = malloc(n * sizeof *copy);
+    if (!copy)
+        return NULL;
+    memcpy(copy, from, n * sizeof *copy);
+    w->gap_lists[w->ngap_lists].from = from;
+    w->gap_lists[w->ngap_lists].copy = copy;
+    w->gap_lists[w->ngap_lists].n = n;
+    w->ngap_lists++;
+    return copy;
+}
+
+/* w's rows made to point to copies of their counter gap lists, which live in its state (one
+ * list shared by many rows, each copied once); without memory for that, w fails. */
+static void cp_devices_keep_gaps(cp_devices_worker *w)
+{
+    for (size_t j = 0; j < w->nowned && !w->failed; j++) {
+        cp_measurement *m = &w->run->meas[w->owned[j]];
+        if (!m->counter_gaps || !m->ncounter_gaps)
+            continue;
+        m->counter_gaps = cp_devices_gap_copy(w, m->counter_gaps, m->ncounter_gaps);
+        if (!m->counter_gaps) {
+            cp_status st;
+            cp_status_set(&st, CP_EXIT_RUNTIME, "out of memory");
+            cp_devices_fail(w, "keeping its counters' notes", &st);
+        }
+    }
+}
+
+/* Closes w's state (the first worker's as the teardown phase of -v), what its rows keep of it
+ * copied first. */
 static void cp_devices_close_state(cp_devices_worker *w)
 {
     if (!w->state)
         return;
+    cp_devices_keep_gaps(w);
     cp_phase_begin(CP_PHASE_TEARDOWN);
     w->run->backend->close(w->state);
     cp_phase_end();
@@ -796,6 +845,9 @@ void cp_devices_close(cp_devices *d)
         if (d->w[k].state)
             d->backend->close(d->w[k].state);
         free(d->w[k].owned);
+        for (size_t g = 0; g < d->w[k].ngap_lists; g++)
+            free(d->w[k].gap_lists[g].copy);
+        free(d->w[k].gap_lists);
     }
     pthread_mutex_destroy(&d->lock);
     pthread_cond_destroy(&d->cond);

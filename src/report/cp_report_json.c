@@ -510,9 +510,10 @@ static int cp_report_json_emit(FILE *out, cJSON *root, const cp_json *j, cp_stat
     return cp_report_check_stream(out, st);
 }
 
-static int cp_report_json_no_memory(cp_status *st)
+/* The document j describes could not be built: why (memory, or a member without a parent). */
+static int cp_report_json_failed(const cp_json *j, cp_status *st)
 {
-    return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory while building the JSON report");
+    return cp_status_set(st, CP_EXIT_RUNTIME, "cannot build the JSON report: %s", cp_json_why(j));
 }
 
 /* The document printed whole by cJSON_Print ends its header with these bytes when it has no
@@ -531,7 +532,7 @@ int cp_report_json_begin(cp_report_stream *s, const cp_report *r, cp_status *st)
     cp_json_array(&j, root, "rows");
     char *text = cp_json_finish(&j, root);
     if (!text)
-        return cp_report_json_no_memory(st);
+        return cp_report_json_failed(&j, st);
     /* strings are printed escaped, so a line break followed by a tab is the document's own */
     const char *rows = strstr(text, CP_REPORT_JSON_ROWS_KEY);
     const char *flag = strstr(text, CP_REPORT_JSON_INCOMPLETE_KEY);
@@ -552,7 +553,7 @@ int cp_report_json_row(cp_report_stream *s, const cp_row *row, cp_status *st)
     cJSON *o = cp_report_json_new_row(&j, row);
     char *text = cp_json_finish_frozen(&j, o);
     if (!text)
-        return cp_report_json_no_memory(st);
+        return cp_report_json_failed(&j, st);
     if (s->nrows)
         fputs(", ", s->out);
     for (const char *p = text; *p;) { /* every line after the first two tabs deeper */
@@ -637,7 +638,7 @@ int cp_report_write_html(FILE *out, const cp_report *r, cp_status *st)
         cp_report_json_add_rows(&j, rows, r);
     if (j.failed) {
         cJSON_Delete(root);
-        return cp_report_json_no_memory(st);
+        return cp_report_json_failed(&j, st);
     }
     return cp_html_write_owned(out, root, NULL, st); /* which deletes root */
 }

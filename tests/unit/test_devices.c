@@ -46,6 +46,9 @@ typedef struct fake_gpu {
     size_t calls, sizes[64]; /* counters() calls and how many rows each */
     int overlapped;          /* a counters() call began while another GPU's was on */
     int held_out;            /* hold_counters, late_open: a wait of it lasted a minute */
+    /* the counters it does not read, which its rows point to as the CUDA backend's do: valid
+     * until close(), which spoils them as free() would */
+    cp_counter_gap gaps[1];
 } fake_gpu;
 
 static int g_counting;       /* counters() calls under way */
@@ -98,6 +101,8 @@ static int fake_open(const cp_backend_options *opt, cp_device_info *dev, void **
     g_gpu[d].index = d;
     g_gpu[d].opened++;
     g_gpu[d].sampling = opt->sampling;
+    g_gpu[d].gaps[0].counter = "dram_read_bytes";
+    snprintf(g_gpu[d].gaps[0].reason, sizeof g_gpu[d].gaps[0].reason, "the fake chip lacks it");
     pthread_mutex_unlock(&g_lock);
     *state = &g_gpu[d];
     return CP_EXIT_OK;
@@ -209,6 +214,8 @@ static int fake_counters(void *state, size_t n, const cp_config *c, const cp_pre
         m[i].counters.store_requests = (double)p[i].store.requests;
         m[i].counters.store_sectors = (double)p[i].store.sectors;
         m[i].counts_match = 1;
+        m[i].counter_gaps = g->gaps;
+        m[i].ncounter_gaps = 1;
     }
     return CP_EXIT_OK;
 }
@@ -218,6 +225,8 @@ static void fake_close(void *state)
     fake_gpu *g = state;
     pthread_mutex_lock(&g_lock);
     g->closed++;
+    g->gaps[0].counter = NULL;
+    snprintf(g->gaps[0].reason, sizeof g->gaps[0].reason, "closed");
     pthread_mutex_unlock(&g_lock);
 }
 
@@ -325,6 +334,12 @@ static void rows_in_order(void)
         /* each worker timed its rows by the same rule: quiet at the fewest launches */
         CHECK_EQ_U64((uint64_t)json_int(measured, "reps"), CP_SAMPLING_MIN_SAMPLES);
         CHECK(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(measured, "noisy")));
+        /* the counters its GPU did not read, and why: kept after that GPU's state closed */
+        const cJSON *counters = cJSON_GetObjectItemCaseSensitive(measured, "counters");
+        const cJSON *gaps = cJSON_GetObjectItemCaseSensitive(counters, "unavailable");
+        CHECK_EQ_U64((uint64_t)cJSON_GetArraySize(gaps), 1);
+        const cJSON *gap = cJSON_GetObjectItemCaseSensitive(gaps, "dram_read_bytes");
+        CHECK(cJSON_IsString(gap) && strcmp(gap->valuestring, "the fake chip lacks it") == 0);
     }
     CHECK(per_gpu[0] > 0 && per_gpu[1] > 0);
     CHECK_EQ_U64((uint64_t)(per_gpu[0]), (uint64_t)(g_gpu[0].measured));
@@ -562,7 +577,7 @@ static void counters_as_it_goes(void)
         CHECK_EQ_U64((uint64_t)total, (uint64_t)g_gpu[k].measured);
         CHECK_EQ_U64((uint64_t)g_gpu[k].closed, 1);
     }
-    CHECK(!g_gpu[0].overlapped); /* GPU 0's batch came first */
+    CHECK(!g_gpu[0].overlapped);                          /* GPU 0's batch came first */
     CHECK(g_gpu[1].overlapped && g_gpu[1].sizes[0] == 4); /* GPU 1's, during GPU 0's */
     cJSON *root = cJSON_Parse(report);
     CHECK(root != NULL);
