@@ -43,9 +43,19 @@ if [ "$gpus" -gt 1 ] && [ "$gpus" -le 32 ]; then
     echo "by hand, one process a GPU, the offsets shared:$hand s"
     awk -v h="$mh" -v o="$m1" -v a="$ma" 'BEGIN { printf "median by hand %.2f s: ratio %.3f (every GPU in one run: %.3f)\n", h, h / o, a / o }'
 fi
-python3 - "$out" <<'PY'
-import glob, json, sys
-for f in sorted(glob.glob(sys.argv[1] + "/*.json")):
+python3 - "$out" "$repeat" <<'PY'
+import glob, json, os, sys
+out, repeat = sys.argv[1], int(sys.argv[2])
+def gaps(r):  # the counters a row's GPU did not read, and why
+    return ((r["measured"] or {}).get("counters") or {}).get("unavailable")
+ref = None  # one.1.json's notes by configuration
+if os.path.exists(out + "/one.1.json"):
+    ref = {json.dumps(r["config"], sort_keys=True): gaps(r) for r in json.load(open(out + "/one.1.json"))["rows"]}
+for i in range(1, repeat + 1):  # every run wrote its report
+    for name in ["one.%d.json" % i, "all.%d.json" % i]:
+        if not os.path.exists(out + "/" + name):
+            print("%s: missing (its .err: %s)" % (name, open(out + "/" + name[:-5] + ".err").read().strip()))
+for f in sorted(glob.glob(out + "/*.json")):
     rows = json.load(open(f))["rows"]
     per = {}
     for r in rows:
@@ -55,5 +65,7 @@ for f in sorted(glob.glob(sys.argv[1] + "/*.json")):
         per.setdefault(gpu, [0, 0])
         per[gpu][0] += 1
         per[gpu][1] += (r["measured"] or {}).get("match") is True
-    print("%s: %d rows; per GPU (rows, equal to the model): %s" % (f.split("/")[-1], len(rows), per))
+    differ = sum(ref is not None and ref.get(json.dumps(r["config"], sort_keys=True)) != gaps(r) for r in rows)
+    print("%s: %d rows; per GPU (rows, equal to the model): %s; counters' notes unlike one.1.json's: %d rows"
+          % (f.split("/")[-1], len(rows), per, differ))
 PY
