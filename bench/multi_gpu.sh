@@ -57,11 +57,12 @@ for i in range(1, repeat + 1):  # every run wrote its report
             print("%s: missing (its .err: %s)" % (name, open(out + "/" + name[:-5] + ".err").read().strip()))
 for f in sorted(glob.glob(out + "/*.json")):
     rows = json.load(open(f))["rows"]
+    # a one-GPU run's rows name no device: hand.I.K.json ran on GPU K, one.I.json on GPU 0
+    name = f.split("/")[-1].split(".")
+    alone = int(name[2]) if name[0] == "hand" else 0
     per = {}
     for r in rows:
-        # a one-GPU run's rows name no device: hand.I.K.json ran on GPU K, one.I.json on GPU 0
-        name = f.split("/")[-1].split(".")
-        gpu = r["device"]["index"] if r.get("device") else int(name[2]) if name[0] == "hand" else 0
+        gpu = r["device"]["index"] if r.get("device") else alone
         per.setdefault(gpu, [0, 0])
         per[gpu][0] += 1
         per[gpu][1] += (r["measured"] or {}).get("match") is True

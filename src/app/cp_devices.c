@@ -397,20 +397,23 @@ static cp_counter_gap *cp_devices_gap_copy(cp_devices_worker *w, const cp_counte
     return copy;
 }
 
-/* w's rows made to point to copies of their counter gap lists, which live in its state (one
- * list shared by many rows, each copied once); without memory for that, w fails. */
+/* Every row w measured made to point to a copy of its counter gap list, which lives in w's state
+ * (one list shared by many rows, each copied once): a failed worker's too, whose measurements the
+ * device notes still read (cp_app.c). Without memory for a copy, the row keeps no list and w
+ * fails (its rows are then reported failed). */
 static void cp_devices_keep_gaps(cp_devices_worker *w)
 {
-    for (size_t j = 0; j < w->nowned && !w->failed; j++) {
+    for (size_t j = 0; j < w->nowned; j++) {
         cp_measurement *m = &w->run->meas[w->owned[j]];
-        if (!m->counter_gaps || !m->ncounter_gaps)
+        if (!m->ncounter_gaps)
             continue;
         m->counter_gaps = cp_devices_gap_copy(w, m->counter_gaps, m->ncounter_gaps);
-        if (!m->counter_gaps) {
-            cp_status st;
-            cp_status_set(&st, CP_EXIT_RUNTIME, "out of memory");
-            cp_devices_fail(w, "keeping its counters' notes", &st);
-        }
+        if (m->counter_gaps)
+            continue;
+        m->ncounter_gaps = 0;
+        cp_status st;
+        cp_status_set(&st, CP_EXIT_RUNTIME, "out of memory");
+        cp_devices_fail(w, "keeping its counters' notes", &st);
     }
 }
 
