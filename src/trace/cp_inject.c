@@ -1408,6 +1408,7 @@ CP_INJECT_EXPORT int InitializeInjection(void)
     const char *stack = getenv("COALPROBE_TRACE_PYTHON_STACK");
     cp_inject_python_configure(frames && strcmp(frames, "all") == 0,
                                stack && strcmp(stack, "1") == 0);
+    cp_inject_python_prepare(); /* the profile hook, before the first launch */
 
     void *cuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
     if (!cuda) {

@@ -1,27 +1,35 @@
 /* cp_inject_python.c: the Python frame of each kernel launch, read through CPython's C API as the
  * traced process has it (looked up with dlsym, never linked: a process without Python pays one
- * failed lookup). Frames are read only by a thread that holds the GIL (PyGILState_Check), and no
- * Python code ever runs here: the launch callbacks hold the injection library's lock, and Python
- * code may hand the GIL to another thread, whose own launch would then wait on that lock while
- * holding the GIL. So the standard library's directory comes from os.__file__ (sys.modules, no
- * import), not from sysconfig.
+ * failed lookup). Frames are walked only by a thread that holds the GIL (PyGILState_Check), and
+ * no Python code ever runs here: the launch callbacks hold the injection library's lock, and
+ * Python code may hand the GIL to another thread, whose own launch would then wait on that lock
+ * while holding the GIL. So the standard library's directory comes from os.__file__ (sys.modules,
+ * no import), not from sysconfig.
  *
- * Cost at a launch: one PyFrame_GetCode, a table look-up keyed by the code object's address and
- * a PyFrame_GetBack per frame walked; the table keeps a reference to each code object it holds,
- * so an address never names two code objects. A frame already interned costs no allocation of
- * this library (the key lives on the stack); Python itself may create frame objects in
- * PyFrame_GetBack (3.11 and later).
+ * Cost at a launch with the GIL: one PyFrame_GetCode, a table look-up keyed by the code object's
+ * address and a PyFrame_GetBack per frame walked; the table keeps a reference to each code object
+ * it holds, so an address never names two code objects. A frame already interned costs no
+ * allocation of this library (the key lives on the stack); Python itself may create frame objects
+ * in PyFrame_GetBack (3.11 and later).
  *
- * A thread that launches without the GIL (PyTorch's operators release it before they run) cannot
- * have its stack read then. So a profile function (PyEval_SetProfileAllThreads, or
- * PyEval_SetProfile for the main thread before 3.12), installed once through Py_AddPendingCall
- * at the first launch, notes on each thread, while that thread holds the GIL, the user's frame
- * and line of its latest call: a call of a C function made from a user frame (an operator called
- * from the user's line) or a call of a Python function made from a user frame (the user's line
- * calling into a library). A launch without the GIL takes that note; a thread that never ran
- * Python has none ("nogil"). The code objects' table is touched only by threads that hold the
- * GIL (the profile function and a launch with the GIL), so the GIL serialises it; the frames'
- * table only under the injection library's lock. COALPROBE_TRACE_PYTHON_HOOK=0 installs nothing. */
+ * A thread that launches without the GIL (PyTorch's operators release it before they run: the
+ * tensor methods behind `@`, `*`, `+` and indexing as much as torch.relu) cannot walk its stack
+ * then: walking creates and references Python objects. So a profile function
+ * (PyEval_SetProfileAllThreads, or PyEval_SetProfile for the main thread before 3.12), installed
+ * once through Py_AddPendingCall as soon as CUDA starts (cp_inject_python_prepare) or at the
+ * first launch, follows on each thread, while that thread holds the GIL, its innermost user frame:
+ * the frame object itself, referenced, set when a user frame is called or calls a C function, and
+ * moved to the innermost user frame of its callers when it returns (or yields). A launch without
+ * the GIL reads that frame's current line (PyFrame_GetLineNumber: the frame's line table at its
+ * current instruction, nothing created, nothing referenced): the frame belongs to the launching
+ * thread, which runs no Python while it is in the launch, so neither the frame nor its line can
+ * change under the read. So an operator's launch, which makes no profile event (a slot such as
+ * nb_matrix_multiply, called by the BINARY_OP instruction, is no call of a function), is filed
+ * under its own line, not under the line of the previous call. A thread that never ran Python has
+ * no frame ("nogil"). The code objects' table and the references are touched only by threads that
+ * hold the GIL (the profile function and a launch with the GIL), so the GIL serialises them; the
+ * frames' table only under the injection library's lock. COALPROBE_TRACE_PYTHON_HOOK=0 installs
+ * nothing. */
 #define _GNU_SOURCE
 #include "cp_inject_python.h"
 
@@ -57,18 +65,23 @@ typedef struct cp_inject_python_api {
     void (*set_profile_all)(int (*)(void *, void *, int, void *), void *); /* ...AllThreads */
 } cp_inject_python_api;
 
-/* PyTrace_CALL and PyTrace_C_CALL, the profile events that note a frame. */
+/* The profile events the profile function follows frames with (PyTrace_*). */
 #define CP_INJECT_PYTRACE_CALL 0
+#define CP_INJECT_PYTRACE_RETURN 3
 #define CP_INJECT_PYTRACE_C_CALL 4
 
-/* The user's frame of this thread's latest call, noted by the profile function. */
+/* This thread's innermost user frame, as the profile function follows it: the frame object
+ * (referenced; NULL when no frame of the stack is the user's), its code object (one the codes'
+ * table holds) and what is known of it. known: 1 once the note follows this thread's stack (the
+ * thread's first profile event, or the hook's installation on the main thread, walks it). */
 typedef struct cp_inject_python_note {
-    void *code; /* a code object the codes' table holds */
+    void *frame;
+    void *code;
     const struct cp_inject_python_code *info;
-    int line;
+    int known;
 } cp_inject_python_note;
 static _Thread_local cp_inject_python_note cp_inject_python_noted;
-/* The code object this thread saw last and what is known of it: most calls come from the frame
+/* The code object this thread saw last and what is known of it: most events come from the frame
  * the previous one came from, so the table is not searched for them. */
 static _Thread_local void *cp_inject_python_last_code;
 static _Thread_local const struct cp_inject_python_code *cp_inject_python_last_info;
@@ -315,13 +328,15 @@ static int cp_inject_python_walk(void **codes, const cp_inject_python_code **inf
     return failed ? -1 : n;
 }
 
-/* Notes frame's (code, line) on this thread when its code is the user's. Holds the GIL. */
-static void cp_inject_python_note_frame(void *frame)
+/* What is known of frame's code object, *code_out its address (NULL without one), through this
+ * thread's last code object seen. Holds the GIL. */
+static const cp_inject_python_code *cp_inject_python_cached_code(void *frame, void **code_out)
 {
     const cp_inject_python_api *a = &cp_inject_python.api;
     void *code = a->frame_code(frame);
+    *code_out = NULL;
     if (!code)
-        return;
+        return NULL;
     const cp_inject_python_code *c;
     if (code == cp_inject_python_last_code) {
         a->dec_ref(code); /* the table holds one */
@@ -331,31 +346,86 @@ static void cp_inject_python_note_frame(void *frame)
         cp_inject_python_last_code = c ? code : NULL;
         cp_inject_python_last_info = c;
     }
-    if (c && (c->user || cp_inject_python.all_frames))
-        cp_inject_python_noted = (cp_inject_python_note){code, c, a->frame_line(frame)};
+    if (c)
+        *code_out = code;
+    return c;
 }
 
-/* The profile function: the user's frame of a C call made from it, or of a Python call made
- * from it (the caller's). Called by Python with the GIL held; never fails. */
+/* 1 when a frame of code c is one a launch is filed under. */
+static int cp_inject_python_wanted(const cp_inject_python_code *c)
+{
+    return c && (c->user || cp_inject_python.all_frames);
+}
+
+/* Makes frame (borrowed; NULL: none) of code c this thread's noted frame, referenced. Holds the
+ * GIL. */
+static void cp_inject_python_note_set(void *frame, void *code, const cp_inject_python_code *c)
+{
+    const cp_inject_python_api *a = &cp_inject_python.api;
+    void *old = cp_inject_python_noted.frame;
+    if (frame)
+        a->inc_ref(frame);
+    cp_inject_python_noted =
+        (cp_inject_python_note){frame, frame ? code : NULL, frame ? c : NULL, 1};
+    if (old)
+        a->dec_ref(old);
+}
+
+/* Notes the innermost user frame of the stack from frame (borrowed, included; NULL: an empty
+ * stack) outwards. Holds the GIL. */
+static void cp_inject_python_note_from(void *frame)
+{
+    const cp_inject_python_api *a = &cp_inject_python.api;
+    if (frame)
+        a->inc_ref(frame); /* so that every step releases */
+    for (int walked = 0; frame && walked < CP_INJECT_PYTHON_WALK_MAX; walked++) {
+        void *code = NULL;
+        const cp_inject_python_code *c = cp_inject_python_cached_code(frame, &code);
+        if (cp_inject_python_wanted(c)) {
+            cp_inject_python_note_set(frame, code, c);
+            a->dec_ref(frame);
+            return;
+        }
+        void *back = a->frame_back(frame);
+        a->dec_ref(frame);
+        frame = back;
+    }
+    if (frame)
+        a->dec_ref(frame);
+    cp_inject_python_note_set(NULL, NULL, NULL);
+}
+
+/* The profile function: follows this thread's innermost user frame. A call of a user frame (a
+ * Python call's new frame, or the frame that calls a C function) makes it the note; the return
+ * (or yield) of the noted frame moves the note to the innermost user frame of its callers.
+ * Called by Python with the GIL held; never fails. */
 static int cp_inject_python_profile(void *obj, void *frame, int what, void *arg)
 {
     (void)obj;
     (void)arg;
     if (cp_inject_python.hook_off || !frame)
         return 0;
-    if (what == CP_INJECT_PYTRACE_C_CALL) {
-        cp_inject_python_note_frame(frame);
-    } else if (what == CP_INJECT_PYTRACE_CALL) {
-        void *back = cp_inject_python.api.frame_back(frame);
-        if (back) {
-            cp_inject_python_note_frame(back);
-            cp_inject_python.api.dec_ref(back);
+    if (what == CP_INJECT_PYTRACE_CALL || what == CP_INJECT_PYTRACE_C_CALL) {
+        if (!cp_inject_python_noted.known) {
+            cp_inject_python_note_from(frame);
+        } else if (frame != cp_inject_python_noted.frame) {
+            void *code = NULL;
+            const cp_inject_python_code *c = cp_inject_python_cached_code(frame, &code);
+            if (cp_inject_python_wanted(c))
+                cp_inject_python_note_set(frame, code, c);
         }
+    } else if (what == CP_INJECT_PYTRACE_RETURN &&
+               (!cp_inject_python_noted.known || frame == cp_inject_python_noted.frame)) {
+        void *back = cp_inject_python.api.frame_back(frame);
+        cp_inject_python_note_from(back);
+        if (back)
+            cp_inject_python.api.dec_ref(back);
     }
     return 0;
 }
 
-/* Installs the profile function; run by Python in its main thread with the GIL held. */
+/* Installs the profile function; run by Python in its main thread with the GIL held, where it
+ * notes the main thread's innermost user frame (the frames it is in made no call event). */
 static int cp_inject_python_install(void *unused)
 {
     (void)unused;
@@ -366,6 +436,8 @@ static int cp_inject_python_install(void *unused)
         a->set_profile_all(cp_inject_python_profile, NULL);
     else
         a->set_profile(cp_inject_python_profile, NULL);
+    if (!cp_inject_python.hook_off)
+        cp_inject_python_note_from(a->get_frame());
     return 0;
 }
 
@@ -381,14 +453,29 @@ static void cp_inject_python_hook(void)
         cp_inject_python.hook = 1;
 }
 
-/* The frame this thread's profile function noted, for a launch without the GIL. */
+/* A launch without the GIL: the noted frame of this thread at its current line. The frame is
+ * this thread's own and referenced, and PyFrame_GetLineNumber only reads it and its code's line
+ * table, so the GIL is not needed: no other thread runs this frame, and this one runs no Python
+ * while it is in the launch. */
 static int64_t cp_inject_python_noted_frame(FILE *raw)
 {
     cp_inject_python_note n = cp_inject_python_noted;
-    if (!n.info)
+    if (!n.known)
         return CP_INJECT_FRAME_NOGIL;
-    int64_t id = cp_inject_python_intern(raw, n.code, n.info, n.line, 0);
+    if (!n.frame)
+        return CP_INJECT_FRAME_NONE;
+    int line = cp_inject_python.api.frame_line(n.frame);
+    int64_t id = cp_inject_python_intern(raw, n.code, n.info, line, 0);
     return id < 0 ? CP_INJECT_FRAME_OVERFLOW : id;
+}
+
+void cp_inject_python_prepare(void)
+{
+    if (cp_inject_python.found == 0)
+        cp_inject_python_find();
+    if (cp_inject_python.found > 0 && cp_inject_python.hook == 0 &&
+        cp_inject_python.api.is_initialized())
+        cp_inject_python_hook();
 }
 
 int64_t cp_inject_python_frame(FILE *raw)

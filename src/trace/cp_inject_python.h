@@ -31,6 +31,11 @@ void cp_inject_python_set_lookup(cp_inject_python_lookup lookup);
  * whole_stack: record each frame's callers as its PARENT chain (COALPROBE_TRACE_PYTHON_STACK=1). */
 void cp_inject_python_configure(int all_frames, int whole_stack);
 
+/* Asks Python, once, to install the profile function that follows each thread's innermost user
+ * frame (cp_inject_python.c), when the process runs Python: called when CUDA starts, so that the
+ * first launches made without the GIL already find their frame. Callable without the GIL. */
+void cp_inject_python_prepare(void);
+
 /* The calling thread's innermost recorded Python frame: its ID, the frame records of it and of
  * its recorded callers written to raw the first time they are named; or a CP_INJECT_FRAME_*
  * value. The caller serialises the calls (the injection library's lock). */

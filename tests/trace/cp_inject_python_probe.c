@@ -2,7 +2,8 @@
  * as a shared library a real CPython loads through ctypes, so that tests/trace/inject_python.py
  * can hold it to a real interpreter without a GPU: cp_probe_launch plays a kernel launch (with
  * the GIL released when called through ctypes.CDLL, held through ctypes.PyDLL) and answers the
- * frame ID the launch would be filed under; the frame records go to the file cp_probe_open names.
+ * frame ID the launch would be filed under; the frame records go to the file cp_probe_open names;
+ * cp_probe_prepare plays CUDA's start (InitializeInjection), which asks for the profile hook.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 #define CP_PROBE_API __attribute__((visibility("default")))
 CP_PROBE_API int cp_probe_open(const char *path);
 CP_PROBE_API int64_t cp_probe_launch(void);
+CP_PROBE_API void cp_probe_prepare(void);
 
 static FILE *cp_probe_raw;
 
@@ -29,4 +31,10 @@ int64_t cp_probe_launch(void)
     if (cp_probe_raw)
         fflush(cp_probe_raw);
     return id;
+}
+
+/* What InitializeInjection does for Python: the profile hook asked for before any launch. */
+void cp_probe_prepare(void)
+{
+    cp_inject_python_prepare();
 }

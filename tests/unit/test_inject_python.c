@@ -423,7 +423,8 @@ static void test_host(void)
 }
 
 /* PyTorch's operators release the GIL before they launch: the profile function, installed
- * through a pending call, notes the user's line of the latest call while the GIL is held. */
+ * through a pending call, follows the innermost user frame while the GIL is held, and a launch
+ * without the GIL reads that frame's current line. */
 static void test_profile_hook(void)
 {
     cp_inject_python_set_lookup(hook_lookup);
@@ -442,39 +443,81 @@ static void test_profile_hook(void)
     CHECK(cp_inject_python_frame(f) == CP_INJECT_FRAME_NOGIL);
     CHECK(cp_inject_python_frame(f) == CP_INJECT_FRAME_NOGIL);
     CHECK(fake_pending_calls == 1 && fake_pending != NULL && fake_profile == NULL);
-    /* Python runs the pending call with the GIL: the profile function is installed */
+    /* Python runs the pending call with the GIL, in the middle of the stack: the profile function
+     * is installed and the innermost user frame (frame 3: train.py, step) noted, referenced */
     fake_gil = 1;
     CHECK(fake_pending && fake_pending(NULL) == 0 && fake_profile != NULL);
     if (!fake_profile)
         return;
-    /* a C call from the user's line 42 (frame 3: train.py, step) */
-    CHECK(fake_profile(NULL, &s.frame[3], 4 /* PyTrace_C_CALL */, NULL) == 0);
-    /* a C call from inside a package does not move the note */
-    CHECK(fake_profile(NULL, &s.frame[0], 4, NULL) == 0);
+    CHECK(s.frame[3].refs == 2);
     fake_gil = 0;
-    int64_t id = cp_inject_python_frame(f);
-    CHECK(id > 0);
-    /* a Python call made from the user's line 9 (frame 4 calls frame 3): the caller's line */
+    int64_t at42 = cp_inject_python_frame(f);
+    CHECK(at42 > 0);
+    /* an operator on line 44 (`e @ w`: no profile event): its own line, read at the launch */
+    s.frame[3].line = 44;
+    int64_t at44 = cp_inject_python_frame(f);
+    CHECK(at44 > 0 && at44 != at42);
+    /* a C call and a return inside a package do not move the note */
     fake_gil = 1;
+    CHECK(fake_profile(NULL, &s.frame[0], 4 /* PyTrace_C_CALL */, NULL) == 0);
+    CHECK(fake_profile(NULL, &s.frame[0], 3 /* PyTrace_RETURN */, NULL) == 0);
+    fake_gil = 0;
+    CHECK(cp_inject_python_frame(f) == at44);
+    /* frame 3 returns: the note moves to its caller, main.py's line 9 */
+    fake_gil = 1;
+    CHECK(fake_profile(NULL, &s.frame[3], 3, NULL) == 0);
+    CHECK(s.frame[3].refs == 1 && s.frame[4].refs == 2);
+    fake_gil = 0;
+    int64_t at9 = cp_inject_python_frame(f);
+    CHECK(at9 > 0 && at9 != at44);
+    /* a Python call of a user frame: the new frame (its line now 45) */
+    fake_gil = 1;
+    s.frame[3].line = 45;
     CHECK(fake_profile(NULL, &s.frame[3], 0 /* PyTrace_CALL */, NULL) == 0);
     fake_gil = 0;
-    int64_t id2 = cp_inject_python_frame(f);
-    CHECK(id2 > 0 && id2 != id);
+    int64_t at45 = cp_inject_python_frame(f);
+    CHECK(at45 > 0 && at45 != at44 && at45 != at9);
+    /* the stack unwinds: no user frame left ("none"), every reference given back */
+    fake_gil = 1;
+    CHECK(fake_profile(NULL, &s.frame[3], 3, NULL) == 0);
+    s.frame[3].back = NULL; /* main.py's frame returns too: nothing behind it */
+    CHECK(fake_profile(NULL, &s.frame[4], 3, NULL) == 0);
+    fake_gil = 0;
+    CHECK(cp_inject_python_frame(f) == CP_INJECT_FRAME_NONE);
+    s.frame[3].back = &s.frame[4];
     fflush(f);
     CHECK_STR_CONTAINS(buf, "\t/home/me/train.py\t42\tstep\t0\n");
+    CHECK_STR_CONTAINS(buf, "\t/home/me/train.py\t44\tstep\t0\n");
+    CHECK_STR_CONTAINS(buf, "\t/home/me/train.py\t45\tstep\t0\n");
     CHECK_STR_CONTAINS(buf, "\t/home/me/main.py\t9\t<module>\t0\n");
     CHECK(strstr(buf, "functional.py") == NULL);
+    check_frames_balanced(&s);
+    /* a thread's first event (a call inside a package): its stack walked to the user frame */
+    cp_inject_python_noted = (cp_inject_python_note){0};
+    fake_gil = 1;
+    CHECK(fake_profile(NULL, &s.frame[0], 0, NULL) == 0);
+    CHECK(cp_inject_python_noted.known && cp_inject_python_noted.frame == &s.frame[3]);
+    CHECK(fake_profile(NULL, &s.frame[3], 3, NULL) == 0);
+    CHECK(fake_profile(NULL, &s.frame[4], 3, NULL) == 0); /* frame 4's back: none */
     check_frames_balanced(&s);
     /* COALPROBE_TRACE_PYTHON_HOOK=0: nothing asked for */
     cp_inject_python_set_lookup(hook_lookup);
     fake_pending_calls = 0;
+    fake_gil = 0;
     setenv("COALPROBE_TRACE_PYTHON_HOOK", "0", 1);
     CHECK(cp_inject_python_frame(f) == CP_INJECT_FRAME_NOGIL && fake_pending_calls == 0);
     unsetenv("COALPROBE_TRACE_PYTHON_HOOK");
+    /* CUDA's start asks for the hook (cp_inject_python_prepare), once, before any launch */
+    cp_inject_python_set_lookup(hook_lookup);
+    fake_pending_calls = 0;
+    cp_inject_python_prepare();
+    cp_inject_python_prepare();
+    CHECK(fake_pending_calls == 1);
     /* COALPROBE_TRACE_PYTHON=0: traced as a process without Python, nothing looked up */
     cp_inject_python_set_lookup(hook_lookup);
     setenv("COALPROBE_TRACE_PYTHON", "0", 1);
     lookups = 0;
+    cp_inject_python_prepare();
     CHECK(cp_inject_python_frame(f) == CP_INJECT_FRAME_NOPYTHON && lookups == 0);
     unsetenv("COALPROBE_TRACE_PYTHON");
     fake_gil = 1;
