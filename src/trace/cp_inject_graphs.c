@@ -57,32 +57,37 @@ static void cp_graph_free(void *v)
     free(g);
 }
 
-/* The graph's nodes and edges, read from the driver: 0, or -1 (why set). */
+/* The graph's nodes and edges, read from the driver: 0, or -1 (why set). A graph without edges
+ * (one kernel node, as torch.cuda.graph makes of `x.t().contiguous()`) is not asked for its edges
+ * into arrays of none, and the edges' data is asked for too: a query without it is refused
+ * (CUDA_ERROR_LOSSY_QUERY) when an edge carries data (a programmatic dependency). */
 typedef struct cp_graph_shape {
     size_t nnodes, nedges;
     CUgraphNode *nodes, *from, *to;
+    CUgraphEdgeData *data;
 } cp_graph_shape;
 
 static int cp_graph_read(CUgraph graph, cp_graph_shape *s, const char **why)
 {
     memset(s, 0, sizeof *s);
+    *why = "the driver did not list the graph's nodes and edges";
     if (cp_graphs.get_nodes(graph, NULL, &s->nnodes) != CUDA_SUCCESS ||
-        cp_graphs.get_edges(graph, NULL, NULL, NULL, &s->nedges) != CUDA_SUCCESS) {
-        *why = "the driver did not list the graph's nodes and edges";
+        cp_graphs.get_edges(graph, NULL, NULL, NULL, &s->nedges) != CUDA_SUCCESS)
         return -1;
-    }
     s->nodes = calloc(s->nnodes + 1, sizeof *s->nodes);
     s->from = calloc(s->nedges + 1, sizeof *s->from);
     s->to = calloc(s->nedges + 1, sizeof *s->to);
-    if (!s->nodes || !s->from || !s->to) {
+    s->data = calloc(s->nedges + 1, sizeof *s->data);
+    if (!s->nodes || !s->from || !s->to || !s->data) {
         *why = "out of memory";
         return -1;
     }
-    if (cp_graphs.get_nodes(graph, s->nodes, &s->nnodes) != CUDA_SUCCESS ||
-        cp_graphs.get_edges(graph, s->from, s->to, NULL, &s->nedges) != CUDA_SUCCESS) {
-        *why = "the driver did not list the graph's nodes and edges";
+    if (s->nnodes > 0 && cp_graphs.get_nodes(graph, s->nodes, &s->nnodes) != CUDA_SUCCESS)
         return -1;
-    }
+    if (s->nedges > 0 &&
+        cp_graphs.get_edges(graph, s->from, s->to, s->data, &s->nedges) != CUDA_SUCCESS)
+        return -1;
+    *why = NULL;
     return 0;
 }
 
@@ -295,6 +300,7 @@ int cp_inject_graphs_instantiated(CUgraphExec exec, CUgraph graph)
     free(s.nodes);
     free(s.from);
     free(s.to);
+    free(s.data);
     cp_table_entry *e = cp_table_get(&cp_graphs.execs, key, NULL);
     if (!e) {
         cp_graph_free(g);
