@@ -659,15 +659,11 @@ static int cp_trace_verdict(const cp_trace_child *child, int rc, const cp_trace_
                                            : 0;
     if (rc != CP_EXIT_OK)
         return program ? program : rc;
-    if (r->gate_checked && r->nexecuted + r->nkernels_ran + r->gate_judged_coverage == 0) {
+    if (r->gate_empty) { /* judged nothing: an error, never a pass */
         cp_status_set(st, CP_EXIT_RUNTIME, "trace: the gate has nothing to judge: %s",
-                      !r->counted ? r->no_counts_reason
-                                  : "no instruction of the selected kernels ran");
-        cp_status_hint(st, "%s",
-                       !r->counted && r->no_counts_fix[0]
-                           ? r->no_counts_fix
-                           : "check --kernel against the kernel names of a trace "
-                             "without it");
+                      r->gate_empty_reason);
+        if (r->gate_empty_fix[0])
+            cp_status_hint(st, "%s", r->gate_empty_fix);
         return program ? program : CP_EXIT_RUNTIME;
     }
     if (r->nviolations) {
