@@ -966,7 +966,8 @@ static double cp_trace_most_requests(const cp_trace_report *r)
     double most = 0;
     for (size_t i = 0; i < r->ninstrs; i++) {
         const cp_trace_derived *d = &r->instrs[i]->d;
-        double q = cp_trace_finite_or_zero(d->requests) + cp_trace_finite_or_zero(d->shared_requests);
+        double q =
+            cp_trace_finite_or_zero(d->requests) + cp_trace_finite_or_zero(d->shared_requests);
         if (cp_trace_executed(d) && q > most)
             most = q;
     }
@@ -975,7 +976,8 @@ static double cp_trace_most_requests(const cp_trace_report *r)
         for (size_t k = 0; k < t->procs[p].nkernels; k++) {
             const cp_trace_kernel *kk = &t->procs[p].kernels[k];
             const cp_trace_derived *d = &kk->d;
-            double q = cp_trace_finite_or_zero(d->requests) + cp_trace_finite_or_zero(d->shared_requests);
+            double q =
+                cp_trace_finite_or_zero(d->requests) + cp_trace_finite_or_zero(d->shared_requests);
             if (kk->selected && kk->from == CP_TRACE_FROM_KERNEL && cp_trace_executed(d) &&
                 q > most)
                 most = q;
@@ -997,11 +999,10 @@ static void cp_trace_gate_empty(const cp_trace *t, const cp_trace_options *o, cp
     r->gate_empty = 1;
     size_t n = sizeof r->gate_empty_reason, nf = sizeof r->gate_empty_fix;
     const char *which = instr_empty && cov_empty ? "no instruction and no kernel was judged"
-                        : instr_empty
-                            ? (isfinite(o->max_sectors_per_request)
-                                   ? "--max-sectors-per-request judged no instruction"
-                                   : "--max-excess-pct judged no instruction")
-                            : "--min-coverage judged no kernel";
+                        : instr_empty            ? (isfinite(o->max_sectors_per_request)
+                                                        ? "--max-sectors-per-request judged no instruction"
+                                                        : "--max-excess-pct judged no instruction")
+                                                 : "--min-coverage judged no kernel";
     size_t nkernels = 0;
     for (size_t p = 0; p < t->nprocs; p++)
         nkernels += t->procs[p].nkernels;
@@ -1010,8 +1011,9 @@ static void cp_trace_gate_empty(const cp_trace *t, const cp_trace_options *o, cp
         snprintf(r->gate_empty_reason, n, "%s", r->no_counts_reason); /* no limit could judge */
         fix = r->no_counts_fix[0] ? r->no_counts_fix : NULL;
     } else if (r->nselected == 0) {
-        snprintf(r->gate_empty_reason, n, "%s: --kernel '%s' matches none of the %zu kernel%s launched",
-                 which, o->kernel_regex ? o->kernel_regex : "", nkernels, nkernels == 1 ? "" : "s");
+        snprintf(r->gate_empty_reason, n,
+                 "%s: --kernel '%s' matches none of the %zu kernel%s launched", which,
+                 o->kernel_regex ? o->kernel_regex : "", nkernels, nkernels == 1 ? "" : "s");
     } else if (r->ncounted == 0) {
         snprintf(r->gate_empty_reason, n,
                  "%s: none of the %zu kernel%s that --kernel selects was counted (CUPTI returned "

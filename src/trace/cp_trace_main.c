@@ -465,7 +465,8 @@ static int cp_trace_is_injection_name(const char *name)
     static const char part[] = ".tsv.part";
     if (cp_trace_is_raw_name(name))
         return 1;
-    if (name[0] == '.' && strncmp(name + 1, CP_TRACE_RAW_PREFIX, strlen(CP_TRACE_RAW_PREFIX)) == 0 &&
+    if (name[0] == '.' &&
+        strncmp(name + 1, CP_TRACE_RAW_PREFIX, strlen(CP_TRACE_RAW_PREFIX)) == 0 &&
         len > sizeof part - 1 && strcmp(name + len - (sizeof part - 1), part) == 0)
         return 1;
     return strncmp(name, "cubin-", 6) == 0 && strstr(name, ".cubin.part-") != NULL;
