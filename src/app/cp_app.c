@@ -58,21 +58,28 @@ static int cp_app_explain(const cp_options *o, const cp_backend *backend, const 
 }
 
 /* Says on stderr why there is no GPU and the fix, as `coalprobe doctor` does (cp_diagnose_gpu);
- * the backend's own words (`said`) when the diagnosis finds a GPU after all. */
-static void cp_app_note_no_gpu(const char *said)
+ * the backend's own words (`said`) when the diagnosis finds a GPU after all; then what the run
+ * does without one: the model's predictions, or, when it needs counters (--check,
+ * --require-counters), nothing (the error that follows says so and exits 1). */
+static void cp_app_note_no_gpu(const cp_options *o, const char *said)
 {
     cp_gpu_facts f;
     cp_diagnose_read(&f);
     cp_status why;
     cp_status_clear(&why);
+    const char *then = o->check ? "nothing is measured, so --check has no counters to compare "
+                                  "with the model and no report is written"
+                       : o->require_counters
+                           ? "nothing is measured, so --require-counters stops the run and "
+                             "no report is written"
+                           : "showing the model's predictions only";
     if (cp_diagnose_gpu(&f, &why) == CP_GPU_OK)
-        fprintf(stderr, "coalprobe: no GPU found (%s): showing the model's predictions only\n",
-                said);
+        fprintf(stderr, "coalprobe: no GPU found (%s): %s\n", said, then);
     else
         fprintf(stderr,
-                "coalprobe: no GPU found: %s; showing the model's predictions only\n"
+                "coalprobe: no GPU found: %s; %s\n"
                 "hint: %s (coalprobe doctor checks the rest)\n",
-                why.message, why.hint);
+                why.message, then, why.hint);
 }
 
 /* The options of the backend for the sweep configs (preds: their predictions). */
@@ -117,7 +124,7 @@ static int cp_app_open_backend(const cp_options *o, const cp_backend *backend,
     int no_device = 0;
     int rc = backend->open(&bo, dev, state, &no_device, refusal, st);
     if (rc != CP_EXIT_OK && no_device) {
-        cp_app_note_no_gpu(st->message);
+        cp_app_note_no_gpu(o, st->message);
         cp_status_clear(st);
         *state = NULL;
         return CP_EXIT_OK;
@@ -525,8 +532,11 @@ static int cp_app_check_counters(const cp_options *o, const void *state, const c
     int counters_refused = refusal->code != CP_EXIT_OK;
     if (o->check && (!state || counters_refused)) {
         int rc = cp_status_set(st, CP_EXIT_RUNTIME,
-                               "--check needs measured hardware counters, and this run has none");
-        cp_status_hint(st, "run on a GPU where CUPTI may profile (see the warning above)");
+                               "--check needs measured hardware counters, and this run has none "
+                               "(%s): nothing was checked",
+                               state ? "CUPTI refused them" : "no GPU");
+        cp_status_hint(st, "run on a GPU where CUPTI may profile (the line above says why not "
+                           "here), or drop --check for the model's predictions alone");
         return rc;
     }
     if (o->require_counters && !state && !cp_parallel_cancelled()) {
@@ -670,7 +680,7 @@ static int cp_app_run_devices(const cp_options *o, const char *command, const cp
     cp_status no_gpu;
     CP_TRY(cp_devices_measure(o, backend, &bo, configs, rows, meas, n, &done, &devs, &no_gpu, st));
     if (!devs) { /* no GPU: as a run over one without a GPU */
-        cp_app_note_no_gpu(no_gpu.message);
+        cp_app_note_no_gpu(o, no_gpu.message);
         cp_status none;
         cp_status_clear(&none);
         CP_TRY(cp_app_check_counters(o, NULL, &none, st));
@@ -739,6 +749,13 @@ static int cp_app_run_held(const cp_options *o, const char *command, const cp_ba
     if (rc == CP_EXIT_OK && state)
         rc = cp_app_measure(backend, state, configs, preds, rows, meas, n, &done, &refusal, &dev,
                             o->quiet, st);
+    if (rc == CP_EXIT_OK && o->explain) { /* --check, --require-counters: the pictures first */
+        rc = cp_output_begin(out, st);
+        if (rc == CP_EXIT_OK)
+            rc = cp_app_explain(o, backend, configs, n, out->file, st);
+        if (rc == CP_EXIT_OK)
+            fputc('\n', out->file);
+    }
     if (rc == CP_EXIT_OK)
         rc = cp_app_write_report(o, command, state ? &dev : NULL, NULL, rows, done, n, out, ex, st);
     if (rc == CP_EXIT_OK && o->check)
@@ -808,7 +825,9 @@ int cp_app_run(cp_options *o, const char *command, const cp_backend *backend, cp
         if (rc != CP_EXIT_OK)
             cp_output_abort(&out);
     }
-    if (rc == CP_EXIT_OK && o->explain) {
+    /* --explain alone draws; with --check or --require-counters the run measures as without it
+     * (a missing GPU or counters fail it the same way), the pictures before its report */
+    if (rc == CP_EXIT_OK && o->explain && !o->check && !o->require_counters) {
         rc = cp_output_begin(&out, st);
         if (rc == CP_EXIT_OK)
             rc = cp_app_explain(o, backend, configs, n, out.file, st);

@@ -30,17 +30,17 @@ typedef struct cp_compare_path {
     {                                                                                              \
         "predicted." field,                                                                        \
         {                                                                                          \
-            "predicted." field, CP_COMPARE_EXACT, ""                                               \
+            "predicted." field, CP_COMPARE_EXACT, "", 0                                            \
         }                                                                                          \
     }
-#define CP_COMPARE_MEASURED(field, sense, unit)                                                    \
+#define CP_COMPARE_MEASURED(field, sense, unit, card)                                              \
     {                                                                                              \
         "measured." field,                                                                         \
         {                                                                                          \
-            field, sense, unit                                                                     \
+            field, sense, unit, card                                                               \
         }                                                                                          \
     }
-#define CP_COMPARE_COUNTER(field) CP_COMPARE_MEASURED("counters." field, CP_COMPARE_EXACT, "")
+#define CP_COMPARE_COUNTER(field) CP_COMPARE_MEASURED("counters." field, CP_COMPARE_EXACT, "", 1)
 static const cp_compare_path cp_compare_paths[] = {
     CP_COMPARE_PREDICTED("load.requests"),
     CP_COMPARE_PREDICTED("load.sectors"),
@@ -60,9 +60,9 @@ static const cp_compare_path cp_compare_paths[] = {
     CP_COMPARE_COUNTER("shared_load.bank_conflicts"),
     CP_COMPARE_COUNTER("shared_store.wavefronts"),
     CP_COMPARE_COUNTER("shared_store.bank_conflicts"),
-    CP_COMPARE_MEASURED("time_s.median", CP_COMPARE_LOWER, "s"),
-    CP_COMPARE_MEASURED("useful_bytes_per_s", CP_COMPARE_HIGHER, "B/s"),
-    CP_COMPARE_MEASURED("flop_per_s", CP_COMPARE_HIGHER, "FLOP/s"),
+    CP_COMPARE_MEASURED("time_s.median", CP_COMPARE_LOWER, "s", 0),
+    CP_COMPARE_MEASURED("useful_bytes_per_s", CP_COMPARE_HIGHER, "B/s", 0),
+    CP_COMPARE_MEASURED("flop_per_s", CP_COMPARE_HIGHER, "FLOP/s", 0),
 };
 #define CP_COMPARE_NMETRICS (sizeof cp_compare_paths / sizeof cp_compare_paths[0])
 
@@ -404,6 +404,7 @@ static int cp_compare_side_of(void *report, cp_compare_side *s, cp_status *st)
 {
     const cp_compare_doc *d = report;
     s->incomplete = d->incomplete;
+    cp_compare_devices_of(d->root, s->device, sizeof s->device);
     s->items = calloc(d->nrows ? d->nrows : 1, sizeof *s->items);
     cp_strbuf key = {0};
     int rc = s->items ? CP_EXIT_OK

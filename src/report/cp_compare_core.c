@@ -20,6 +20,34 @@ int cp_compare_change(const cp_compare_metric *m, double *change)
     return isfinite(*change);
 }
 
+/* Appends name to out (", " between names) unless it is there already. */
+static void cp_compare_add_device(const cJSON *name, char *out, size_t n)
+{
+    if (!cJSON_IsString(name) || !name->valuestring[0])
+        return;
+    for (const char *at = out; (at = strstr(at, name->valuestring)) != NULL; at++) {
+        size_t len = strlen(name->valuestring);
+        if ((at == out || at[-1] == ' ') && (at[len] == '\0' || at[len] == ','))
+            return;
+    }
+    size_t used = strlen(out);
+    snprintf(out + used, n - used, "%s%s", used ? ", " : "", name->valuestring);
+}
+
+void cp_compare_devices_of(const cJSON *root, char *out, size_t n)
+{
+    out[0] = '\0';
+    const cJSON *dev = cJSON_GetObjectItemCaseSensitive(root, "device");
+    cp_compare_add_device(cJSON_GetObjectItemCaseSensitive(dev, "name"), out, n);
+    const cJSON *d;
+    cJSON_ArrayForEach(d, cJSON_GetObjectItemCaseSensitive(root, "devices"))
+        cp_compare_add_device(cJSON_GetObjectItemCaseSensitive(d, "name"), out, n);
+    const cJSON *p;
+    cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(root, "processes"))
+        cJSON_ArrayForEach(d, cJSON_GetObjectItemCaseSensitive(p, "devices"))
+            cp_compare_add_device(cJSON_GetObjectItemCaseSensitive(d, "name"), out, n);
+}
+
 /* Frees the items of s (not s->report) and empties them. */
 static void cp_compare_side_free(cp_compare_side *s)
 {
@@ -108,8 +136,9 @@ typedef struct cp_compare_pair {
 
 /* Judges p (its metrics in m, room for p->base->nvalues). */
 static void cp_compare_judge_pair(const cp_compare_kind *kind, cp_compare_pair *p,
-                                  cp_compare_metric *m, double tolerance)
+                                  cp_compare_metric *m, double tolerance, int other_card)
 {
+    int card_differs = 0;
     p->metrics = m;
     p->nmetrics = 0;
     p->status = CP_COMPARE_SAME;
@@ -124,6 +153,10 @@ static void cp_compare_judge_pair(const cp_compare_kind *kind, cp_compare_pair *
         cp_compare_metric *x = &m[p->nmetrics++];
         *x = (cp_compare_metric){b->def, b->v, n->v,
                                  cp_compare_judge(b->def->sense, b->v, n->v, tolerance)};
+        if (other_card && b->def->card && x->verdict != CP_COMPARE_SAME) {
+            x->verdict = CP_COMPARE_NOT_COMPARABLE; /* another card's count, not a regression */
+            card_differs = 1;
+        }
         if (x->verdict > p->status)
             p->status = x->verdict;
     }
@@ -132,6 +165,8 @@ static void cp_compare_judge_pair(const cp_compare_kind *kind, cp_compare_pair *
         if (p->status < CP_COMPARE_NOT_COMPARABLE)
             p->status = CP_COMPARE_NOT_COMPARABLE;
     }
+    if (card_differs && !p->note && kind->mode_notes)
+        p->note = "its measured counts come from different GPUs";
 }
 
 /* ---- writing ------------------------------------------------------------------------------- */
@@ -141,6 +176,7 @@ typedef struct cp_compare_writer {
     const cp_compare_kind *kind;
     const cp_compare_side *base, *now;
     double tolerance;
+    int other_card; /* both reports name their GPUs, and they differ */
     char tolerance_text[32];
     FILE *out;
     int json;
@@ -264,13 +300,18 @@ static void cp_compare_write_header(cp_compare_writer *w)
         cp_json_number(j, w->root, "tolerance", w->tolerance);
         cp_json_bool(j, w->root, "base_incomplete", w->base->incomplete);
         cp_json_bool(j, w->root, "new_incomplete", w->now->incomplete);
+        cp_json_string(j, w->root, "base_device", w->base->device[0] ? w->base->device : NULL);
+        cp_json_string(j, w->root, "new_device", w->now->device[0] ? w->now->device : NULL);
         w->rows = cp_json_array(j, w->root, "rows");
         return;
     }
     for (int i = 0; i < 2; i++) {
         fputs(i ? "new:  " : "base: ", w->out);
         cp_text_put_printable(w->out, sides[i]->path);
-        fprintf(w->out, "%s\n", sides[i]->incomplete ? w->kind->incomplete_note : "");
+        fputs(sides[i]->incomplete ? w->kind->incomplete_note : "", w->out);
+        fputs(" (GPU: ", w->out);
+        cp_text_put_printable(w->out, sides[i]->device[0] ? sides[i]->device : "none");
+        fputs(")\n", w->out);
     }
 }
 
@@ -288,7 +329,7 @@ static int cp_compare_write_pairs(cp_compare_writer *w, const cp_compare_item *c
         if (!partner[i])
             continue;
         cp_compare_pair p = {.base = &w->base->items[i], .now = partner[i]};
-        cp_compare_judge_pair(w->kind, &p, m, w->tolerance);
+        cp_compare_judge_pair(w->kind, &p, m, w->tolerance, w->other_card);
         w->matched++;
         w->nstatus[p.status]++;
         if (w->json)
@@ -312,7 +353,7 @@ static cp_compare_verdict cp_compare_write_total(cp_compare_writer *w, int *fail
         return CP_COMPARE_SAME;
     }
     cp_compare_pair p = {.base = b, .now = &w->now->total};
-    cp_compare_judge_pair(w->kind, &p, m, w->tolerance);
+    cp_compare_judge_pair(w->kind, &p, m, w->tolerance, w->other_card);
     if (w->json)
         cp_compare_json_pair(w, cp_json_object(&w->j, w->root, w->kind->total_json_key), &p);
     else
@@ -434,6 +475,16 @@ static int cp_compare_sides(const cp_compare_kind *kind, const cp_compare_side *
                                .out = out,
                                .json = json};
         snprintf(w.tolerance_text, sizeof w.tolerance_text, "%g%%", tolerance * 100);
+        w.other_card = base->device[0] && now->device[0] && strcmp(base->device, now->device) != 0;
+        if (w.other_card) {
+            fputs("coalprobe: warning: the reports come from different GPUs (base: ", stderr);
+            cp_text_put_printable(stderr, base->device);
+            fputs("; new: ", stderr);
+            cp_text_put_printable(stderr, now->device);
+            fputs("): their measured counts are compared as not comparable, never as "
+                  "regressions; the model's predictions still must be equal (docs/compare.md)\n",
+                  stderr);
+        }
         rc = cp_compare_write(&w, partner, taken_base, taken_now, st);
         cp_strbuf_free(&w.line);
     }

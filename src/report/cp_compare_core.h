@@ -34,6 +34,8 @@ typedef struct cp_compare_metric_def {
     const char *name;
     cp_compare_sense sense;
     const char *unit;
+    int card; /* a count measured on the GPU, which another card may count differently: between
+               * reports of different GPUs it is not comparable, never a regression */
 } cp_compare_metric_def;
 
 /* A metric's value in one report. */
@@ -63,6 +65,7 @@ typedef struct cp_compare_item {
 typedef struct cp_compare_side {
     const char *path;
     int incomplete;
+    char device[256];       /* the GPU(s) the report names ("A, B"), "" when it names none */
     cp_compare_item *items; /* malloc'd; owned */
     size_t n;
     cp_compare_item total; /* the whole report's metrics, when the kind has them */
@@ -112,5 +115,9 @@ int cp_compare_change(const cp_compare_metric *m, double *change);
  * filled in. Nothing is written to out when a report cannot be compared. */
 int cp_compare_run(const cp_compare_kind *kind, const char *base_path, const char *new_path,
                    double tolerance, int json, FILE *out, cp_status *st);
+
+/* The GPUs a report (parsed JSON, a sweep's or a trace's) names, in out: device.name,
+ * devices[].name, processes[].devices[].name, each once, joined by ", "; "" when none. */
+void cp_compare_devices_of(const cJSON *root, char *out, size_t n);
 
 #endif

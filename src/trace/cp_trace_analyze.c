@@ -959,6 +959,91 @@ static int cp_trace_analyze_rank(cp_trace *t, cp_trace_report *r, size_t nrefs,
     return CP_EXIT_OK;
 }
 
+/* The most requests (global and shared) of one executed instruction of the selected kernels,
+ * or of a selected kernel counted as a whole: what --min-requests is to be held against. */
+static double cp_trace_most_requests(const cp_trace_report *r)
+{
+    double most = 0;
+    for (size_t i = 0; i < r->ninstrs; i++) {
+        const cp_trace_derived *d = &r->instrs[i]->d;
+        double q =
+            cp_trace_finite_or_zero(d->requests) + cp_trace_finite_or_zero(d->shared_requests);
+        if (cp_trace_executed(d) && q > most)
+            most = q;
+    }
+    const cp_trace *t = r->trace;
+    for (size_t p = 0; p < t->nprocs; p++)
+        for (size_t k = 0; k < t->procs[p].nkernels; k++) {
+            const cp_trace_kernel *kk = &t->procs[p].kernels[k];
+            const cp_trace_derived *d = &kk->d;
+            double q =
+                cp_trace_finite_or_zero(d->requests) + cp_trace_finite_or_zero(d->shared_requests);
+            if (kk->selected && kk->from == CP_TRACE_FROM_KERNEL && cp_trace_executed(d) &&
+                q > most)
+                most = q;
+        }
+    return most;
+}
+
+/* A gate that judged nothing is an error, never a pass (a CI job must not pass by measuring
+ * nothing): each limit given is checked on its own (the instructions' limits, --min-coverage),
+ * and the reason names the filter that left it empty, the first that did: no counts at all,
+ * --kernel, no counted or executed selected kernel, --min-requests. */
+static void cp_trace_gate_empty(const cp_trace *t, const cp_trace_options *o, cp_trace_report *r)
+{
+    int per_instr = isfinite(o->max_sectors_per_request) || isfinite(o->max_excess_pct);
+    int instr_empty = per_instr && r->gate_judged == 0;
+    int cov_empty = isfinite(o->min_coverage) && r->gate_judged_coverage == 0;
+    if (!r->gate_checked || (!instr_empty && !cov_empty))
+        return;
+    r->gate_empty = 1;
+    size_t n = sizeof r->gate_empty_reason, nf = sizeof r->gate_empty_fix;
+    const char *which = instr_empty && cov_empty ? "no instruction and no kernel was judged"
+                        : instr_empty            ? (isfinite(o->max_sectors_per_request)
+                                                        ? "--max-sectors-per-request judged no instruction"
+                                                        : "--max-excess-pct judged no instruction")
+                                                 : "--min-coverage judged no kernel";
+    size_t nkernels = 0;
+    for (size_t p = 0; p < t->nprocs; p++)
+        nkernels += t->procs[p].nkernels;
+    const char *fix = "check --kernel against the kernel names of a trace without it";
+    if (!r->counted) {
+        snprintf(r->gate_empty_reason, n, "%s", r->no_counts_reason); /* no limit could judge */
+        fix = r->no_counts_fix[0] ? r->no_counts_fix : NULL;
+    } else if (r->nselected == 0) {
+        snprintf(r->gate_empty_reason, n,
+                 "%s: --kernel '%s' matches none of the %zu kernel%s launched", which,
+                 o->kernel_regex ? o->kernel_regex : "", nkernels, nkernels == 1 ? "" : "s");
+    } else if (r->ncounted == 0) {
+        snprintf(r->gate_empty_reason, n,
+                 "%s: none of the %zu kernel%s that --kernel selects was counted (CUPTI returned "
+                 "no records for them)",
+                 which, r->nselected, r->nselected == 1 ? "" : "s");
+        fix = "see the report's notes on why those kernels were not counted";
+    } else if (r->nexecuted + r->nkernels_ran == 0) {
+        snprintf(r->gate_empty_reason, n,
+                 "%s: no memory instruction of the %zu selected kernel%s ran", which, r->ncounted,
+                 r->ncounted == 1 ? "" : "s");
+    } else {
+        char most[48];
+        cp_strbuf_format_number(most, sizeof most, cp_trace_most_requests(r));
+        char kernels[96] = "";
+        if (r->nkernels_ran)
+            snprintf(kernels, sizeof kernels, " and %zu kernel%s counted as a whole",
+                     r->nkernels_ran, r->nkernels_ran == 1 ? "" : "s");
+        snprintf(r->gate_empty_reason, n,
+                 "%s: --min-requests %llu leaves out every one of the %zu instruction%s%s that "
+                 "ran (the most requests of one: %s)",
+                 which, (unsigned long long)o->min_requests, r->nexecuted,
+                 r->nexecuted == 1 ? "" : "s", kernels, most);
+        snprintf(r->gate_empty_fix, nf,
+                 "lower --min-requests to at most %s, so that the gate judges something", most);
+        return;
+    }
+    if (fix)
+        snprintf(r->gate_empty_fix, nf, "%s", fix);
+}
+
 int cp_trace_analyze(cp_trace *t, const cp_trace_run *run, const cp_trace_options *o,
                      cp_trace_report *r, cp_status *st)
 {
@@ -1002,6 +1087,7 @@ int cp_trace_analyze(cp_trace *t, const cp_trace_run *run, const cp_trace_option
             r->counted = t->procs[p].kernels[k].from != CP_TRACE_FROM_NONE;
     if (!r->counted)
         cp_trace_no_counts(t, r);
+    cp_trace_gate_empty(t, o, r);
     cp_trace_completeness(t, run, r);
     int rc = cp_trace_where_analyze(t, r, st);
     if (rc != CP_EXIT_OK)

@@ -307,13 +307,13 @@ static int cp_trace_cmp_load(void *report, const char *path, cp_status *st)
 
 /* ---- the report's items ------------------------------------------------------------------- */
 
-static const cp_compare_metric_def cp_trace_cmp_excess = {"excess_bytes", CP_COMPARE_LOWER, ""};
+static const cp_compare_metric_def cp_trace_cmp_excess = {"excess_bytes", CP_COMPARE_LOWER, "", 1};
 static const cp_compare_metric_def cp_trace_cmp_sectors = {"sectors_per_request", CP_COMPARE_LOWER,
-                                                           ""};
+                                                           "", 1};
 static const cp_compare_metric_def cp_trace_cmp_wavefronts = {"wavefronts_per_request",
-                                                              CP_COMPARE_LOWER, ""};
-static const cp_compare_metric_def cp_trace_cmp_conflicts = {"bank_conflicts", CP_COMPARE_LOWER,
-                                                             ""};
+                                                              CP_COMPARE_LOWER, "", 1};
+static const cp_compare_metric_def cp_trace_cmp_conflicts = {"bank_conflicts", CP_COMPARE_LOWER, "",
+                                                             1};
 
 static double cp_trace_cmp_per(double num, double den)
 {
@@ -414,6 +414,7 @@ static int cp_trace_cmp_side(void *report, cp_compare_side *s, cp_status *st)
 {
     cp_trace_cmp_doc *d = report;
     s->incomplete = !d->complete;
+    cp_compare_devices_of(d->root, s->device, sizeof s->device);
     s->items = calloc(d->n ? d->n : 1, sizeof *s->items);
     s->total.values = malloc(2 * sizeof *s->total.values);
     if (!s->items || !s->total.values)

@@ -300,7 +300,7 @@ static void cp_trace_json_gate(cp_json *j, cJSON *root, const cp_trace_report *r
 {
     cJSON *gate = cp_json_object(j, root, "gate");
     cp_json_bool(j, gate, "checked", r->gate_checked);
-    if (r->gate_checked && r->nexecuted + r->nkernels_ran > 0)
+    if (r->gate_checked && !r->gate_empty) /* null: judged nothing, neither passed nor failed */
         cp_json_bool(j, gate, "passed", r->nviolations == 0);
     else
         cp_json_null(j, gate, "passed");

@@ -411,34 +411,113 @@ static int cp_trace_prepare_raw_dir(const char *dir, cp_status *st)
     return CP_EXIT_OK;
 }
 
-/* A new temporary directory for the raw files, in $TMPDIR or /tmp. */
-static int cp_trace_make_temp_dir(char *dir, size_t n, cp_status *st)
+/* The temporary directory of the raw files that coalprobe made: its path, and a descriptor of
+ * it opened as it was made, with its identity, so that only it is ever emptied and removed, never
+ * what a traced program put in its place (a link to another directory). */
+typedef struct cp_trace_temp {
+    char path[4200]; /* "" while none was made */
+    int fd;          /* O_DIRECTORY, opened right after mkdtemp; -1 when none */
+    dev_t dev;
+    ino_t ino;
+} cp_trace_temp;
+
+/* A new temporary directory for the raw files, in $TMPDIR or /tmp, opened (not through a link)
+ * and its identity kept. */
+static int cp_trace_make_temp_dir(cp_trace_temp *d, cp_status *st)
 {
     const char *tmp = getenv("TMPDIR");
     if (!tmp || !tmp[0])
         tmp = "/tmp";
-    if ((size_t)snprintf(dir, n, "%s/coalprobe-trace-XXXXXX", tmp) >= n)
+    if ((size_t)snprintf(d->path, sizeof d->path, "%s/coalprobe-trace-XXXXXX", tmp) >=
+        sizeof d->path) {
+        d->path[0] = '\0';
         return cp_status_set(st, CP_EXIT_RUNTIME, "trace: TMPDIR is too long");
-    if (!mkdtemp(dir))
+    }
+    if (!mkdtemp(d->path)) {
+        d->path[0] = '\0';
         return cp_status_set(st, CP_EXIT_RUNTIME,
                              "trace: cannot create a temporary directory in %s: %s", tmp,
                              strerror(errno));
+    }
+    struct stat sb;
+    d->fd = open(d->path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (d->fd < 0 || fstat(d->fd, &sb) != 0) {
+        int e = errno;
+        if (d->fd >= 0)
+            close(d->fd);
+        d->fd = -1;
+        (void)rmdir(d->path);
+        cp_status_set(st, CP_EXIT_RUNTIME, "trace: cannot open the temporary directory %s: %s",
+                      d->path, strerror(e));
+        d->path[0] = '\0';
+        return CP_EXIT_RUNTIME;
+    }
+    d->dev = sb.st_dev;
+    d->ino = sb.st_ino;
     return CP_EXIT_OK;
 }
 
-/* Removes the temporary directory and the files the traced processes wrote into it. */
-static void cp_trace_remove_temp_dir(const char *dir)
+/* Whether name is a file the injection library writes into the raw directory: raw-PID.tsv and
+ * its .raw-PID.tsv.part, cubin-KEY.cubin and its cubin-KEY.cubin.part-PID. */
+static int cp_trace_is_injection_name(const char *name)
 {
-    DIR *d = opendir(dir);
-    if (d) {
-        for (struct dirent *e; (e = readdir(d)) != NULL;)
-            if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
-                (void)unlinkat(dirfd(d), e->d_name, 0);
-        closedir(d);
+    size_t len = strlen(name);
+    static const char part[] = ".tsv.part";
+    if (cp_trace_is_raw_name(name))
+        return 1;
+    if (name[0] == '.' &&
+        strncmp(name + 1, CP_TRACE_RAW_PREFIX, strlen(CP_TRACE_RAW_PREFIX)) == 0 &&
+        len > sizeof part - 1 && strcmp(name + len - (sizeof part - 1), part) == 0)
+        return 1;
+    return strncmp(name, "cubin-", 6) == 0 && strstr(name, ".cubin.part-") != NULL;
+}
+
+/* Removes what coalprobe made and nothing else: the files of the injection library's names in
+ * the directory it made, each unlinked through the descriptor of that directory (a link is
+ * removed as a link, never followed), then the directory itself, by its path only while that
+ * path is still the same directory (not a link or another directory the traced program put
+ * there). Anything else found there is left, with the directory, and said. */
+static void cp_trace_remove_temp_dir(cp_trace_temp *d)
+{
+    size_t kept = 0;
+    char first[256] = "";
+    int fd = dup(d->fd);
+    DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
+    if (!dir && fd >= 0)
+        close(fd);
+    for (struct dirent *e; dir && (e = readdir(dir)) != NULL;) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        if (cp_trace_is_injection_name(e->d_name) && unlinkat(d->fd, e->d_name, 0) == 0)
+            continue;
+        if (kept++ == 0)
+            snprintf(first, sizeof first, "%s", e->d_name);
     }
-    if (rmdir(dir) != 0)
-        fprintf(stderr, "coalprobe: trace: could not remove the temporary directory %s: %s\n", dir,
-                strerror(errno));
+    if (dir)
+        closedir(dir);
+    struct stat sb;
+    int same = lstat(d->path, &sb) == 0 && S_ISDIR(sb.st_mode) && sb.st_dev == d->dev &&
+               sb.st_ino == d->ino;
+    if (!same) {
+        fputs("coalprobe: warning: the temporary directory ", stderr);
+        cp_text_put_printable(stderr, d->path);
+        fputs(" was replaced while the program ran; coalprobe removed its own raw files from "
+              "the directory it made and left what is there now as it is\n",
+              stderr);
+    } else if (kept) {
+        fputs("coalprobe: note: the temporary directory ", stderr);
+        cp_text_put_printable(stderr, d->path);
+        fprintf(stderr, " is left in place: it holds %zu file%s coalprobe did not make (", kept,
+                kept == 1 ? "" : "s");
+        cp_text_put_printable(stderr, first);
+        fprintf(stderr, "%s)\n", kept > 1 ? ", ..." : "");
+    } else if (rmdir(d->path) != 0) {
+        fputs("coalprobe: trace: could not remove the temporary directory ", stderr);
+        cp_text_put_printable(stderr, d->path);
+        fprintf(stderr, ": %s\n", strerror(errno));
+    }
+    close(d->fd);
+    d->fd = -1;
 }
 
 /* -o (flag: or --json, ...) must not name one of the files the report reads (or that the traced
@@ -659,15 +738,11 @@ static int cp_trace_verdict(const cp_trace_child *child, int rc, const cp_trace_
                                            : 0;
     if (rc != CP_EXIT_OK)
         return program ? program : rc;
-    if (r->gate_checked && r->nexecuted + r->nkernels_ran + r->gate_judged_coverage == 0) {
+    if (r->gate_empty) { /* judged nothing: an error, never a pass */
         cp_status_set(st, CP_EXIT_RUNTIME, "trace: the gate has nothing to judge: %s",
-                      !r->counted ? r->no_counts_reason
-                                  : "no instruction of the selected kernels ran");
-        cp_status_hint(st, "%s",
-                       !r->counted && r->no_counts_fix[0]
-                           ? r->no_counts_fix
-                           : "check --kernel against the kernel names of a trace "
-                             "without it");
+                      r->gate_empty_reason);
+        if (r->gate_empty_fix[0])
+            cp_status_hint(st, "%s", r->gate_empty_fix);
         return program ? program : CP_EXIT_RUNTIME;
     }
     if (r->nviolations) {
@@ -804,15 +879,18 @@ static int cp_trace_interrupted(int rc, const cp_trace_run *run, const cp_trace_
 }
 
 /* Removes the temporary directory of the raw files, unless processes still write there. */
-static void cp_trace_leave_temp_dir(const char *temp_dir, const cp_trace_child *child)
+static void cp_trace_leave_temp_dir(cp_trace_temp *temp, const cp_trace_child *child)
 {
-    if (child->nwriting) /* never removed under a process still writing there */
+    if (child->nwriting) { /* never removed under a process still writing there */
         fprintf(stderr,
                 "coalprobe: note: the raw files stay in %s: processes still write there; "
                 "coalprobe trace --from-raw %s reports them once they end\n",
-                temp_dir, temp_dir);
-    else
-        cp_trace_remove_temp_dir(temp_dir);
+                temp->path, temp->path);
+        close(temp->fd);
+        temp->fd = -1;
+    } else {
+        cp_trace_remove_temp_dir(temp);
+    }
 }
 
 int cp_trace_main(int argc, char **argv)
@@ -829,7 +907,8 @@ int cp_trace_main(int argc, char **argv)
         free(command);
         return CP_EXIT_OK;
     }
-    char program_path[4096], inject[4096], temp_dir[4200] = "";
+    char program_path[4096], inject[4096];
+    cp_trace_temp temp = {.fd = -1};
     if (rc == CP_EXIT_OK)
         rc = cp_trace_prepare(&c, program_path, sizeof program_path, inject, sizeof inject, &st);
     cp_output out = {0};
@@ -842,8 +921,8 @@ int cp_trace_main(int argc, char **argv)
         rc = cp_exports_open(&c.exports, c.output, &st);
     const char *dir = c.from_raw ? c.from_raw : c.raw_dir;
     if (rc == CP_EXIT_OK && !dir) {
-        rc = cp_trace_make_temp_dir(temp_dir, sizeof temp_dir, &st);
-        dir = temp_dir;
+        rc = cp_trace_make_temp_dir(&temp, &st);
+        dir = temp.path;
     }
     if (rc != CP_EXIT_OK) { /* nothing was run */
         if (out_open)
@@ -885,8 +964,8 @@ int cp_trace_main(int argc, char **argv)
         cp_trace_print_times(stderr, cp_phase_now() - started, &run, &t);
     cp_trace_report_free(&r);
     cp_trace_free(&t);
-    if (temp_dir[0])
-        cp_trace_leave_temp_dir(temp_dir, &child);
+    if (temp.path[0])
+        cp_trace_leave_temp_dir(&temp, &child);
     free(program_text);
     free(command);
     return status;

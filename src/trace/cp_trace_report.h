@@ -611,6 +611,10 @@ typedef struct cp_trace_report {
     size_t gate_judged; /* instructions and whole kernels the gate looked at */
     size_t gate_judged_kernels;  /* of those, kernels counted only as a whole */
     size_t gate_judged_coverage; /* kernels --min-coverage looked at (not in gate_judged) */
+    int gate_empty;              /* a gate option judged nothing: an error (exit 1), never a pass */
+    char gate_empty_reason[640]; /* when gate_empty: which limit judged nothing, and which
+                                  * filter (no counts, --kernel, --min-requests) left it empty */
+    char gate_empty_fix[512];    /* when gate_empty: the hint */
     cp_trace_violation *violations;
     size_t nviolations;
     int complete;                /* every process ended its trace and the program ended */

@@ -544,7 +544,7 @@ static void cp_trace_table_write(FILE *out, const cp_trace_report *r)
         cp_trace_table_tmaps(out, proc);
     }
     if (r->gate_checked) {
-        char limits[256], line[800], judged[192];
+        char limits[256], line[1024], judged[192];
         cp_trace_limits(limits, sizeof limits, r->options);
         size_t instrs = r->gate_judged - r->gate_judged_kernels;
         char cov[64] = "";
@@ -565,7 +565,10 @@ static void cp_trace_table_write(FILE *out, const cp_trace_report *r)
         else
             snprintf(judged, sizeof judged, "%zu instruction%s%s", instrs, instrs == 1 ? "" : "s",
                      cov);
-        if (r->nviolations)
+        if (r->gate_empty)
+            snprintf(line, sizeof line, "NOTHING JUDGED (%s): %s; an error, exit 1", limits,
+                     r->gate_empty_reason);
+        else if (r->nviolations)
             snprintf(line, sizeof line,
                      "FAILED: %zu violation%s among %s judged (%s); the offending lines are on "
                      "standard error",

@@ -1,5 +1,6 @@
 # tests/cli/compare.cmake: CLI tests of coalprobe compare: inputs that fail their schema, an output
-# that is one of the inputs, values printed in full, strings made safe for a terminal.
+# that is one of the inputs, values printed in full, strings made safe for a terminal, reports
+# of different GPUs.
 
 # -o naming one of the inputs (however it is reached) is refused before any work
 add_test(NAME cli.compare_output_is_input
@@ -44,3 +45,18 @@ cp_cli_test(compare_long_name 3
 add_test(NAME cli.compare_escapes
          COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/compare_escape.sh ${CP_BIN} ${CP_CMP})
 set_tests_properties(cli.compare_escapes PROPERTIES LABELS cli ENVIRONMENT "CUDA_VISIBLE_DEVICES=")
+
+# reports of different GPUs (other_gpu.json: base.json on an A100, one measured sector count
+# different): each report's GPU named, a warning, the measured count not comparable (exit 0); the
+# model's predictions still compared strictly (other_gpu_model.json: a predicted count changed, exit 3)
+cp_cli_test(compare_other_gpu 0
+            --stdout "^base: .*base.json \\(GPU: NVIDIA H100 80GB HBM3\\)$"
+            --stdout "^new:  .*other_gpu.json \\(GPU: NVIDIA A100-SXM4-80GB\\)$"
+            --stdout "^  counters.load.sectors  8388608 -> 8388640 .*  not comparable$"
+            --stderr "^coalprobe: warning: the reports come from different GPUs \\(base: NVIDIA H100 80GB HBM3. new: NVIDIA A100-SXM4-80GB\\)"
+            -- ${CP_BIN} compare ${CP_CMP}/base.json ${CP_CMP}/other_gpu.json)
+cp_cli_test(compare_other_gpu_json 0 --json --stdout "\"new_device\":[[:space:]]*\"NVIDIA A100-SXM4-80GB\""
+            --stdout "\"verdict\":[[:space:]]*\"not_comparable\""
+            -- ${CP_BIN} compare ${CP_CMP}/base.json ${CP_CMP}/other_gpu.json --format json)
+cp_cli_test(compare_other_gpu_predicted 3 --stdout "^  predicted.load.sectors .*  changed$"
+            -- ${CP_BIN} compare ${CP_CMP}/base.json ${CP_CMP}/other_gpu_model.json)

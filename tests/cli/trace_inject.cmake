@@ -1,5 +1,6 @@
 # tests/cli/trace_inject.cmake: CLI tests of trace's launcher and injection library: processes that
-# outlive the traced program, the C locale in raw files, a user's own CUDA_INJECTION64_PATH.
+# outlive the traced program, the C locale in raw files, a user's own CUDA_INJECTION64_PATH, the
+# raw directory's cleanup after a program that replaced it by a link.
 
 # the injection library's number formatting compiled into its locale test
 target_sources(test_inject_locale PRIVATE ${PROJECT_SOURCE_DIR}/src/trace/cp_inject_format.c)
@@ -22,6 +23,12 @@ foreach(mode waits bound fork_after)
   set_tests_properties(cli.trace_inject_${mode} PROPERTIES LABELS cli TIMEOUT 180
                        ENVIRONMENT "CUDA_VISIBLE_DEVICES=")
 endforeach()
+# a traced program that replaces its raw directory by a link (or moves it, or links a raw file)
+# gets coalprobe to remove only what coalprobe made, never the link's target
+add_test(NAME cli.trace_cleanup_link
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/trace_cleanup_link.sh ${CP_BIN})
+set_tests_properties(cli.trace_cleanup_link PROPERTIES LABELS cli TIMEOUT 180
+                     ENVIRONMENT "CUDA_VISIBLE_DEVICES=")
 cp_cli_test(trace_inject_wait_bad 2
             --stderr "^coalprobe: trace: COALPROBE_TRACE_WAIT='soon' is not a number of seconds"
             --stderr "^hint: " --no-stdout -- ${CP_BIN} trace -- true)
