@@ -202,7 +202,9 @@ static void cp_app_catch_signals(struct sigaction old[CP_APP_SIGNALS])
     cp_parallel_cancel_reset();
     for (int k = 0; k < CP_APP_SIGNALS; k++) {
         sigaction(cp_app_signals[k], NULL, &old[k]);
-        if (old[k].sa_handler != SIG_IGN || (old[k].sa_flags & SA_SIGINFO))
+        /* SIGINT is caught even where ignored (a shell's `cmd &` ignores it), as before */
+        if (cp_app_signals[k] != SIGHUP || old[k].sa_handler != SIG_IGN ||
+            (old[k].sa_flags & SA_SIGINFO))
             sigaction(cp_app_signals[k], &sa, NULL);
     }
 }
