@@ -86,7 +86,7 @@ static void cp_output_no_op(int sig)
 
 void cp_output_catch_signals(void)
 {
-    static const int sigs[] = {SIGPIPE, SIGXFSZ, SIGHUP,  SIGINT,  SIGQUIT,
+    static const int sigs[] = {SIGPIPE, SIGXFSZ, SIGHUP,  SIGINT, SIGQUIT,
                                SIGTERM, SIGUSR1, SIGUSR2, SIGALRM};
     for (size_t k = 0; k < CP_COUNT_OF(sigs); k++) {
         struct sigaction old;

@@ -7,7 +7,8 @@
  *   NULL or "-"          standard output (fd 1); /dev/stdout and /proc/self/fd/1 too
  *   /dev/fd/N,           one of the process's open descriptors (/dev/stderr is fd 2): written
  *   /proc/self/fd/N      through it, wherever its offset stands (O_APPEND kept), never replaced
- *   nothing yet          a new file: written under a temporary name in the same directory,
+ *   nothing yet          a new file: written to an unnamed temporary file (O_TMPFILE; a
+ *                        named one where the file system has none) in the same directory,
  *                        flushed to disk (fsync), renamed into place, the directory fsynced;
  *                        created with mode 0666 less the umask (and the directory's default
  *                        ACL), as the shell's `>` creates files
@@ -56,7 +57,7 @@ typedef struct cp_output {
     FILE *file;                  /* where to write; NULL before cp_output_begin */
     char *path;                  /* the path as given, NULL for standard output */
     char *target;                /* the file written or replaced (a link's target), or NULL */
-    char *temp_path;             /* temporary file beside target while writing, or NULL */
+    char *temp_path;             /* named temporary file beside target, or NULL */
     int direct;                  /* 1: a special file or standard output, written in place */
     struct cp_output_sink *sink; /* private */
 } cp_output;

@@ -471,8 +471,8 @@ static int cp_trace_check_output(const char *flag, const char *output, const cha
         snprintf(path, len, "%s/%s", dir, e->d_name);
         if (to_stdout ? cp_output_overwrites(NULL, path) : cp_path_same_file(output, path))
             rc = cp_status_usage(st, hint, "%s: %s is the same file as %s, a raw trace file of %s",
-                                 to_stdout ? "standard output" : flag,
-                                 to_stdout ? "it" : output, path, option);
+                                 to_stdout ? "standard output" : flag, to_stdout ? "it" : output,
+                                 path, option);
         free(path);
     }
     closedir(d);
