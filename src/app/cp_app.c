@@ -17,6 +17,9 @@
 #include "cp_plan.h"
 #include "cp_progress.h"
 
+/* How many signals stop a run cleanly (cp_app_signals). */
+#define CP_APP_SIGNALS 3
+
 /* The pictures of --explain; unless --model, each followed by its kernel's resources when the
  * backend can read them (no GPU: said once, then the pictures alone). Every configuration
  * passed cp_explain_check in the plan, and the resources are all read before the first
@@ -159,11 +162,10 @@ static void cp_app_note_device(const cp_device_info *dev, const cp_measurement *
                     m->counter_gaps[g].reason);
 }
 
-/* The signal (SIGINT, SIGTERM) that asked the run to stop is the base layer's cancellation
- * (cp_parallel_cancelled(), 0 while none did), which the model's loops poll too. When it came,
- * and the temporary report file a forced stop removes: */
+/* The signal (SIGINT, SIGTERM, SIGHUP) that asked the run to stop is the base layer's
+ * cancellation (cp_parallel_cancelled(), 0 while none did), which the model's loops poll too.
+ * When it came: */
 static struct timespec cp_app_signal_time;
-static const char *volatile cp_app_temp_path;
 
 /* The first signal asks the run to stop: a configuration being measured is finished, one being
  * predicted is cut short (within milliseconds) and left out. The same interruption often
@@ -184,33 +186,41 @@ static void cp_app_on_signal(int sig)
     if (ms < 500)
         return;
     static const char msg[] = "coalprobe: stopped at once by a second signal; no report\n";
-    if (cp_app_temp_path)
-        unlink(cp_app_temp_path);
+    cp_output_remove_temps(); /* the temporary files that have a name */
     if (write(STDERR_FILENO, msg, sizeof msg - 1) < 0) {
         /* nothing more can be done in a signal handler */
     }
     _exit(128 + sig);
 }
 
-/* Catches SIGINT and SIGTERM, saving the old actions. */
-static void cp_app_catch_signals(struct sigaction old[2])
+/* The signals that stop a run cleanly (its rows so far reported): SIGINT, SIGTERM and SIGHUP
+ * (the terminal closed). SIGHUP ignored when the run starts (nohup) stays ignored. Others that
+ * end a process (SIGQUIT, SIGUSR1, ...) remove the temporary files and end it at once
+ * (cp_output_catch_signals). */
+static const int cp_app_signals[CP_APP_SIGNALS] = {SIGINT, SIGTERM, SIGHUP};
+
+/* Catches the signals of cp_app_signals, saving the old actions. */
+static void cp_app_catch_signals(struct sigaction old[CP_APP_SIGNALS])
 {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = cp_app_on_signal;
     sigemptyset(&sa.sa_mask);
     cp_parallel_cancel_reset();
-    cp_app_temp_path = NULL;
-    sigaction(SIGINT, &sa, &old[0]);
-    sigaction(SIGTERM, &sa, &old[1]);
+    for (int k = 0; k < CP_APP_SIGNALS; k++) {
+        sigaction(cp_app_signals[k], NULL, &old[k]);
+        /* SIGINT is caught even where ignored (a shell's `cmd &` ignores it), as before */
+        if (cp_app_signals[k] != SIGHUP || old[k].sa_handler != SIG_IGN ||
+            (old[k].sa_flags & SA_SIGINFO))
+            sigaction(cp_app_signals[k], &sa, NULL);
+    }
 }
 
 /* Restores the old actions; the run's cancellation ends with it (its exit code tells). */
-static void cp_app_restore_signals(const struct sigaction old[2])
+static void cp_app_restore_signals(const struct sigaction old[CP_APP_SIGNALS])
 {
-    cp_app_temp_path = NULL;
-    sigaction(SIGINT, &old[0], NULL);
-    sigaction(SIGTERM, &old[1], NULL);
+    for (int k = 0; k < CP_APP_SIGNALS; k++)
+        sigaction(cp_app_signals[k], &old[k], NULL);
     cp_parallel_cancel_reset();
 }
 
@@ -317,7 +327,7 @@ static int cp_app_measure_all(const cp_backend *backend, void *state, const cp_c
 static int cp_app_say_interrupted(const cp_output *out, size_t done, size_t n)
 {
     int sig = cp_parallel_cancelled();
-    const char *name = sig == SIGINT ? "SIGINT" : "SIGTERM";
+    const char *name = sig == SIGINT ? "SIGINT" : sig == SIGHUP ? "SIGHUP" : "SIGTERM";
     if (done > 0)
         fprintf(stderr,
                 "coalprobe: interrupted by %s after %zu of %zu configurations; the report "
@@ -359,7 +369,6 @@ static int cp_app_write_chunk(cp_report_stream *s, int *started, cp_output *out,
     int rc = CP_EXIT_OK;
     if (!*started) {
         rc = cp_output_begin(out, st);
-        cp_app_temp_path = out->temp_path;
         if (rc == CP_EXIT_OK)
             rc = cp_report_stream_begin(s, out->file, fmt, header, st);
         *started = 1;
@@ -477,10 +486,10 @@ static int cp_app_stream_finish(cp_app_stream_run *s, int rc, cp_status *st)
         cp_phase_begin(CP_PHASE_REPORT);
         rc = cp_report_stream_end(&s->stream, st);
         if (rc == CP_EXIT_OK && s->header.incomplete && s->o->format == CP_FORMAT_JSON)
-            rc = cp_report_stream_mark_incomplete(&s->stream, s->out->temp_path, st);
+            rc = cp_report_stream_mark_incomplete_fd(&s->stream, cp_output_temp_fd(s->out),
+                                                     s->out->path, st);
         cp_phase_end();
     }
-    cp_app_temp_path = NULL; /* the output's names are freed now; a second signal exits */
     rc = cp_output_close(s->out, rc, st);
     if (rc == CP_EXIT_OK && s->header.incomplete)
         rc = cp_app_say_interrupted(s->out, s->done, s->n);
@@ -507,7 +516,7 @@ static int cp_app_run_streamed(const cp_options *o, const char *command, const c
         cp_output_abort(out);
         return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory for %zu configurations", s.cap);
     }
-    struct sigaction old_actions[2];
+    struct sigaction old_actions[CP_APP_SIGNALS];
     cp_app_catch_signals(old_actions);
     cp_app_say_model_cost(o, configs, n);
     s.header.tool_version = CP_VERSION;
@@ -618,12 +627,12 @@ static int cp_app_write_report(const cp_options *o, const char *command, const c
     int rc = cp_exports_write(ex, cp_report_export, &report, st);
     if (rc == CP_EXIT_OK)
         rc = cp_output_begin(out, st);
-    cp_app_temp_path = out->temp_path; /* a second signal removes it */
     if (rc == CP_EXIT_OK)
         rc = cp_report_write(out->file, o->format, &report, st);
     cp_phase_end();
-    cp_app_temp_path = NULL; /* the output's names are freed now; a second signal exits */
     rc = cp_output_close(out, rc, st);
+    if (rc > 128 && rc != CP_EXIT_PIPE) /* a signal while a FIFO waited for its reader */
+        fprintf(stderr, "coalprobe: %s\n", st->message);
     if (rc == CP_EXIT_OK)
         rc = cp_exports_commit(ex, st);
     if (rc == CP_EXIT_OK && report.incomplete)
@@ -719,7 +728,7 @@ static int cp_app_run_held(const cp_options *o, const char *command, const cp_ba
     cp_status refusal;
     cp_status_clear(&refusal);
     size_t done = n; /* configurations finished (fewer after a signal) */
-    struct sigaction old_actions[2];
+    struct sigaction old_actions[CP_APP_SIGNALS];
     cp_app_catch_signals(old_actions);
     if (!rows || !meas || !preds) {
         rc = cp_status_set(st, CP_EXIT_RUNTIME, "out of memory for %zu configurations", n);

@@ -326,6 +326,7 @@ static int cp_cli_apply(cp_options *o, int opt, const char *arg, int *given, cp_
         if (!*arg)
             return cp_status_usage(st, "give a file name, or '-' for standard output",
                                    "--output: empty file name");
+        CP_TRY(cp_output_check_name("-o", arg, NULL, st));
         o->output = arg;
         return CP_EXIT_OK;
     case OPT_WARP:
@@ -538,7 +539,11 @@ int cp_cli_parse(int argc, char **argv, cp_options *o, cp_status *st)
         return cp_status_usage(st, "pattern parameters are options, e.g. --stride 1..32",
                                "unexpected argument '%s'", args[optind]);
     CP_TRY(cp_cli_complete(o, given, st));
-    return cp_cli_validate(o, given, st);
+    CP_TRY(cp_cli_validate(o, given, st));
+    if (o->format == CP_FORMAT_HTML && !o->explain && !o->show_help && !o->show_version &&
+        !o->show_list)
+        return cp_output_check_page(o->output, st); /* not 60 KB of markup on a terminal */
+    return CP_EXIT_OK;
 }
 
 static const struct option cp_cli_compare_options[] = {
@@ -581,6 +586,7 @@ int cp_cli_parse_compare(int argc, char **argv, cp_compare_options *o, cp_status
             o->html = strcmp(optarg, "html") == 0;
             break;
         case 'o':
+            CP_TRY(cp_output_check_name("-o", optarg, NULL, st));
             o->output = optarg;
             break;
         case 'h':

@@ -38,6 +38,7 @@ static int cp_show_option(cp_show_cli *c, int opt, const char *word, cp_status *
         return CP_EXIT_OK;
     }
     case 'o':
+        CP_TRY(cp_output_check_name("-o", optarg, NULL, st));
         c->output = optarg;
         return CP_EXIT_OK;
     case 't':
@@ -137,6 +138,10 @@ static int cp_show_run(cp_show_cli *c, cp_status *st)
                                "-o '%s' is the report being shown: writing there would "
                                "overwrite it",
                                c->output);
+    if ((!c->output || strcmp(c->output, "-") == 0) && cp_output_overwrites(c->output, c->path))
+        return cp_output_refuse_overwrite(c->output, c->path, "being shown", st); /* 1<>x.json */
+    if (c->show.format == CP_FORMAT_HTML)
+        CP_TRY(cp_output_check_page(c->output, st));
     char *text = NULL;
     cJSON *doc = NULL;
     cp_report_kind kind = CP_REPORT_KIND_NONE;

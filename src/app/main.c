@@ -67,6 +67,15 @@ static int cp_main_compare(int argc, char **argv, const char *command)
                            o.output, input);
         cp_status_hint(&st, "write the comparison to another file");
     }
+    /* nor standard output (compare b.json n.json 1<>b.json) */
+    if (rc == CP_EXIT_OK && (!o.output || strcmp(o.output, "-") == 0))
+        input = cp_output_overwrites(o.output, o.base_path)  ? o.base_path
+                : cp_output_overwrites(o.output, o.new_path) ? o.new_path
+                                                             : NULL;
+    if (rc == CP_EXIT_OK && input)
+        rc = cp_output_refuse_overwrite(o.output, input, "being compared", &st);
+    if (rc == CP_EXIT_OK && o.html)
+        rc = cp_output_check_page(o.output, &st);
     cp_output out;
     if (rc == CP_EXIT_OK)
         rc = cp_output_open(&out, o.output, &st);
@@ -125,10 +134,33 @@ static int cp_main_open_standard_fds(void)
     return 0;
 }
 
+/* The end of every command: what it printed with stdio (help, --version, --list, doctor) is
+ * flushed, and a write to standard output that failed at any point (`--help > /dev/full`) is
+ * exit 1 with the reason; a reader that went away is CP_EXIT_PIPE, quietly. */
+static int cp_main_finish(int rc)
+{
+    cp_status st;
+    cp_status_clear(&st);
+    int failed = cp_output_stdout_failed(&st);
+    if (failed == CP_EXIT_OK)
+        return rc;
+    if (failed == CP_EXIT_RUNTIME)
+        fprintf(stderr, "coalprobe: %s\n", st.message);
+    return rc == CP_EXIT_OK ? failed : rc;
+}
+
+static int cp_main_run(int argc, char **argv);
+
 int main(int argc, char **argv)
 {
     if (cp_main_open_standard_fds() != 0)
         return CP_EXIT_RUNTIME; /* nowhere safe to say so */
+    return cp_main_finish(cp_main_run(argc, argv));
+}
+
+/* Runs the command the command line names; returns its exit code. */
+static int cp_main_run(int argc, char **argv)
+{
     cp_phase_start();
     cp_status st;
     cp_options o;

@@ -35,6 +35,9 @@ int cp_exports_add(cp_exports *e, const char *option, const char *path, int form
     if (strcmp(path, "-") == 0)
         return cp_status_usage(st, "write it to a file, or make it the main report with --format",
                                "--%s -: standard output takes the main report", option);
+    char word[64];
+    snprintf(word, sizeof word, "--%s", option);
+    CP_TRY(cp_output_check_name(word, path, option, st));
     for (size_t i = 0; i < e->n; i++)
         if (cp_exports_same_destination(path, e->items[i].path))
             return cp_status_usage(st, "give each report a file of its own",
@@ -52,6 +55,14 @@ int cp_exports_open(cp_exports *e, const char *main_path, cp_status *st)
     int to_stdout = !main_path || strcmp(main_path, "-") == 0;
     for (size_t i = 0; i < e->n; i++) {
         cp_export *x = &e->items[i];
+        if (to_stdout && cp_output_is_stdout(x->path)) { /* /dev/stdout, /dev/fd/1, `> FILE` */
+            cp_exports_abort(e);
+            return cp_status_usage(st,
+                                   "write it to another file, or make it the main report with "
+                                   "--format",
+                                   "--%s '%s' is standard output, which takes the main report",
+                                   x->option, x->path);
+        }
         if (!to_stdout && cp_exports_same_destination(x->path, main_path)) {
             cp_exports_abort(e);
             return cp_status_usage(st, "give each report a file of its own",

@@ -7,6 +7,7 @@
 #include "cp_output.h"
 
 #include "cp_base.h" /* CP_COUNT_OF */
+#include "cp_parallel.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -31,7 +32,52 @@ struct cp_output_sink {
     int error;       /* errno of the first failed write; 0 while none failed */
     mode_t type;     /* what the target is when opened: S_IFREG, S_IFCHR, ..., 0 for nothing */
     struct stat old; /* its lstat when it exists */
+    int unnamed;     /* the temporary file is unnamed (O_TMPFILE) until it is committed */
 };
+
+/* The temporary files being written that have a name, which a signal handler removes
+ * (cp_output_remove_temps): a slot holds a temp_path from its creation until it is renamed or
+ * removed. More outputs at once than slots are not tracked (no command writes that many). */
+#define CP_OUTPUT_MAX_TEMPS 16
+static char *volatile cp_output_temps[CP_OUTPUT_MAX_TEMPS];
+
+static void cp_output_track(char *path)
+{
+    for (size_t k = 0; k < CP_OUTPUT_MAX_TEMPS; k++)
+        if (!cp_output_temps[k]) {
+            cp_output_temps[k] = path;
+            return;
+        }
+}
+
+static void cp_output_untrack(const char *path)
+{
+    for (size_t k = 0; path && k < CP_OUTPUT_MAX_TEMPS; k++)
+        if (cp_output_temps[k] == path)
+            cp_output_temps[k] = NULL;
+}
+
+void cp_output_remove_temps(void)
+{
+    for (size_t k = 0; k < CP_OUTPUT_MAX_TEMPS; k++) {
+        char *p = cp_output_temps[k];
+        if (p)
+            unlink(p);
+    }
+}
+
+/* A signal that ends the process: the temporary files go first, then the signal's default
+ * action (the process ends by it, 128 + n in the shell). Only async-signal-safe calls. */
+static void cp_output_on_fatal(int sig)
+{
+    cp_output_remove_temps();
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    sigaction(sig, &dfl, NULL);
+    raise(sig); /* blocked in its handler: delivered, by its default action, on return */
+}
 
 static void cp_output_no_op(int sig)
 {
@@ -40,7 +86,8 @@ static void cp_output_no_op(int sig)
 
 void cp_output_catch_signals(void)
 {
-    static const int sigs[] = {SIGPIPE, SIGXFSZ};
+    static const int sigs[] = {SIGPIPE, SIGXFSZ, SIGHUP,  SIGINT, SIGQUIT,
+                               SIGTERM, SIGUSR1, SIGUSR2, SIGALRM};
     for (size_t k = 0; k < CP_COUNT_OF(sigs); k++) {
         struct sigaction old;
         if (sigaction(sigs[k], NULL, &old) != 0 || (old.sa_flags & SA_SIGINFO) ||
@@ -48,9 +95,10 @@ void cp_output_catch_signals(void)
             continue; /* ignored or handled by whoever runs us: leave it so */
         struct sigaction sa;
         memset(&sa, 0, sizeof sa);
-        sa.sa_handler = cp_output_no_op;
+        int quiet = sigs[k] == SIGPIPE || sigs[k] == SIGXFSZ; /* a write's error, not an end */
+        sa.sa_handler = quiet ? cp_output_no_op : cp_output_on_fatal;
         sigemptyset(&sa.sa_mask);
-        sa.sa_flags = SA_RESTART;
+        sa.sa_flags = quiet ? SA_RESTART : 0;
         sigaction(sigs[k], &sa, NULL);
     }
 }
@@ -211,7 +259,10 @@ static void cp_output_random_suffix(char *dst)
  * umask and a default ACL exactly as for `>`; one that replaces a file is created 0600 and then
  * given the old file's owner (where allowed) and permission bits. Returns the descriptor or -1
  * with errno set. */
-static int cp_output_create_temp(cp_output *out, int replaces, const struct stat *old)
+/* Makes out->temp_path TARGET.tmp-XXXXXX and gives that name to a file: make(path) returns 0
+ * or an errno, EEXIST for a name taken (another is tried). On success the name is tracked for
+ * the signal handlers; on failure temp_path is NULL and errno is set. */
+static int cp_output_name_temp(cp_output *out, int (*make)(const char *path, void *arg), void *arg)
 {
     const char *t = out->target;
     size_t dir = cp_output_dir_len(t), name = strlen(t + dir);
@@ -223,20 +274,59 @@ static int cp_output_create_temp(cp_output *out, int replaces, const struct stat
     memcpy(out->temp_path, t, dir + name);
     char *suffix = out->temp_path + dir + name;
     memcpy(suffix, ".tmp-XXXXXX", 12);
-    int fd = -1;
-    for (int tries = 0; tries < 100 && fd < 0; tries++) {
+    int e = EEXIST;
+    for (int tries = 0; tries < 100 && e == EEXIST; tries++) {
         cp_output_random_suffix(suffix + 5);
-        fd = open(out->temp_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
-                  replaces ? 0600 : 0666);
-        if (fd < 0 && errno != EEXIST)
-            break;
+        e = make(out->temp_path, arg);
     }
-    if (fd < 0) {
-        int e = errno;
+    if (e) {
         free(out->temp_path);
         out->temp_path = NULL; /* nothing of ours to remove */
         errno = e;
         return -1;
+    }
+    cp_output_track(out->temp_path);
+    return 0;
+}
+
+/* cp_output_name_temp's maker of a new named file: arg is {mode, descriptor}. */
+static int cp_output_make_named(const char *path, void *arg)
+{
+    int *io = arg;
+    io[1] = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, (mode_t)io[0]);
+    return io[1] < 0 ? errno : 0;
+}
+
+/* An unnamed file in the target's directory (O_TMPFILE), or -1 where the kernel or the file
+ * system offers none (the caller then names its temporary file from the start). */
+static int cp_output_open_unnamed(const char *target, mode_t mode)
+{
+#ifdef O_TMPFILE
+    size_t len = cp_output_dir_len(target);
+    char *dir = len ? strndup(target, len) : strdup(".");
+    if (!dir)
+        return -1;
+    int fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, mode);
+    free(dir);
+    return fd;
+#else
+    (void)target;
+    (void)mode;
+    return -1;
+#endif
+}
+
+static int cp_output_create_temp(cp_output *out, int replaces, const struct stat *old)
+{
+    mode_t mode = replaces ? 0600 : 0666;
+    int fd = cp_output_open_unnamed(out->target, mode);
+    if (fd >= 0) {
+        out->sink->unnamed = 1;
+    } else {
+        int io[2] = {(int)mode, -1};
+        if (cp_output_name_temp(out, cp_output_make_named, io) != 0)
+            return -1;
+        fd = io[1];
     }
     if (replaces) {
         struct stat now;
@@ -450,6 +540,15 @@ int cp_output_begin(cp_output *out, cp_status *st)
     } else {
         fd = cp_output_create_temp(out, type == S_IFREG, &out->sink->old);
     }
+    int sig = cp_parallel_cancelled();
+    if (fd < 0 && errno == EINTR && sig) { /* a signal that stops the run, while a FIFO waited */
+        cp_status_set(st, 128 + sig,
+                      "interrupted by signal %d (%s) while '%s' waited for its reader: nothing "
+                      "was written to it",
+                      sig, strsignal(sig), out->path);
+        cp_output_abort(out);
+        return 128 + sig;
+    }
     if (fd < 0)
         return cp_output_fail_open(out, errno, hint, st);
     if (cp_output_wrap(out, fd, 1) != 0)
@@ -494,6 +593,68 @@ static void cp_output_sync_dir(const char *path)
     }
 }
 
+/* cp_output_name_temp's maker that links the unnamed file (arg: its descriptor) to path:
+ * through /proc/self/fd, or by AT_EMPTY_PATH where /proc is not mounted (that needs
+ * CAP_DAC_READ_SEARCH). */
+static int cp_output_make_link(const char *path, void *arg)
+{
+    int fd = *(int *)arg;
+    char proc[64];
+    snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
+    if (linkat(AT_FDCWD, proc, AT_FDCWD, path, AT_SYMLINK_FOLLOW) == 0)
+        return 0;
+    if (errno == EEXIST)
+        return EEXIST;
+    return linkat(fd, "", AT_FDCWD, path, AT_EMPTY_PATH) == 0 ? 0 : errno;
+}
+
+/* cp_output_name_temp's maker of a named copy of the unnamed file (arg: its descriptor), for
+ * when it cannot be linked. */
+static int cp_output_make_copy(const char *path, void *arg)
+{
+    int from = *(int *)arg;
+    struct stat sb;
+    if (fstat(from, &sb) != 0)
+        return errno;
+    int io[2] = {(int)(sb.st_mode & 07777), -1};
+    int e = cp_output_make_named(path, io);
+    if (e)
+        return e;
+    char buf[1 << 16];
+    off_t at = 0;
+    for (ssize_t got; !e && (got = pread(from, buf, sizeof buf, at)) != 0; at += got > 0 ? got : 0)
+        if (got < 0)
+            e = errno;
+        else if (write(io[1], buf, (size_t)got) != got)
+            e = errno ? errno : EIO;
+    if (!e && fchmod(io[1], sb.st_mode & 07777) != 0) /* the umask applied at creation */
+        e = errno;
+    if (!e && (fsync(io[1]) != 0 && errno != EINVAL))
+        e = errno;
+    if (close(io[1]) != 0 && !e)
+        e = errno;
+    if (e)
+        unlink(path);
+    return e == EEXIST ? EIO : e; /* EEXIST would mean: try another name */
+}
+
+/* Gives the unnamed temporary file fd its name beside the target (linked, or else copied), so
+ * that it can be renamed into place. 0, or -1 with errno set. */
+static int cp_output_link_temp(cp_output *out, int fd)
+{
+    if (cp_output_name_temp(out, cp_output_make_link, &fd) == 0)
+        return 0;
+    return cp_output_name_temp(out, cp_output_make_copy, &fd);
+}
+
+int cp_output_temp_fd(cp_output *out)
+{
+    if (!out->file || !out->sink || out->direct)
+        return -1;
+    fflush(out->file);
+    return out->sink->fd;
+}
+
 int cp_output_commit(cp_output *out, cp_status *st)
 {
     if (!out->file && !out->sink)
@@ -516,6 +677,8 @@ int cp_output_commit(cp_output *out, cp_status *st)
          * system without it */
         if (rc == CP_EXIT_OK && fsync(fd) != 0 && errno != EINVAL)
             e = errno;
+        if (rc == CP_EXIT_OK && !e && out->sink->unnamed && cp_output_link_temp(out, fd) != 0)
+            e = errno;
         if (close(fd) != 0 && !e && errno != EINTR)
             e = errno;
         out->sink->fd = -1;
@@ -532,6 +695,7 @@ int cp_output_commit(cp_output *out, cp_status *st)
         if (rc == CP_EXIT_OK && rename(out->temp_path, out->target) != 0)
             rc = cp_output_error(out, out->path, errno, st);
         if (rc == CP_EXIT_OK) {
+            cp_output_untrack(out->temp_path);
             free(out->temp_path);
             out->temp_path = NULL; /* renamed: nothing to remove */
             cp_output_sync_dir(out->target);
@@ -561,9 +725,118 @@ void cp_output_abort(cp_output *out)
         close(out->sink->fd);
     if (out->temp_path)
         unlink(out->temp_path);
+    cp_output_untrack(out->temp_path);
     free(out->sink);
     free(out->temp_path);
     free(out->target);
     free(out->path);
     memset(out, 0, sizeof *out);
+}
+
+int cp_output_check_name(const char *option, const char *path, const char *format, cp_status *st)
+{
+    if (!path || path[0] != '-' || !path[1] || (path[1] != '-' && path[2]))
+        return CP_EXIT_OK; /* "-" is standard output; "-x.json" a file */
+    cp_status_set(st, CP_EXIT_USAGE, "%s '%s': the file name is an option", option, path);
+    if (format)
+        cp_status_hint(st,
+                       "%s takes a file name (%s FILE writes a report beside the main one; "
+                       "--format %s makes it the main report); for a file of that name write "
+                       "./%s",
+                       option, option, format, path);
+    else
+        cp_status_hint(st, "%s takes a file name (%s FILE); for a file of that name write ./%s",
+                       option, option, path);
+    return CP_EXIT_USAGE;
+}
+
+/* The device and inode of what standard output writes to; 0 when it is /dev/null (where any
+ * number of outputs may go) or cannot be read. */
+static int cp_output_stdout_stat(struct stat *out)
+{
+    struct stat null;
+    if (fstat(STDOUT_FILENO, out) != 0)
+        return 0;
+    if (S_ISCHR(out->st_mode) && stat("/dev/null", &null) == 0 && null.st_rdev == out->st_rdev)
+        return 0;
+    return 1;
+}
+
+int cp_output_is_stdout(const char *path)
+{
+    struct stat o, p;
+    if (!path || !cp_output_stdout_stat(&o) || stat(path, &p) != 0)
+        return 0;
+    return o.st_dev == p.st_dev && o.st_ino == p.st_ino;
+}
+
+int cp_output_overwrites(const char *output, const char *input)
+{
+    struct stat o, i;
+    if (!input || stat(input, &i) != 0 || !S_ISREG(i.st_mode))
+        return 0;
+    if (!output || strcmp(output, "-") == 0) {
+        if (fstat(STDOUT_FILENO, &o) != 0)
+            return 0;
+    } else if (stat(output, &o) != 0) {
+        return 0;
+    }
+    return o.st_dev == i.st_dev && o.st_ino == i.st_ino;
+}
+
+int cp_output_refuse_overwrite(const char *output, const char *input, const char *what,
+                               cp_status *st)
+{
+    if (!output || strcmp(output, "-") == 0) {
+        cp_status_set(st, CP_EXIT_USAGE,
+                      "standard output is the file '%s' %s: writing there would overwrite it",
+                      input, what);
+        cp_status_hint(st, "redirect the output to another file, or give -o FILE");
+    } else {
+        cp_status_set(st, CP_EXIT_USAGE,
+                      "-o '%s' is the file '%s' %s: writing there would overwrite it", output,
+                      input, what);
+        cp_status_hint(st, "write the output to another file");
+    }
+    return CP_EXIT_USAGE;
+}
+
+int cp_output_stdout_failed(cp_status *st)
+{
+    errno = 0;
+    int flushed = fflush(stdout) == 0;
+    int e = errno;
+    if (flushed && !ferror(stdout))
+        return CP_EXIT_OK;
+    if (e == 0) /* the error came with an earlier write, its errno lost */
+        e = EIO;
+    if (e == EPIPE) {
+        cp_status_set(st, CP_EXIT_PIPE, "standard output was closed by its reader");
+        return CP_EXIT_PIPE;
+    }
+    return cp_output_error(NULL, NULL, e, st);
+}
+
+int cp_output_check_page(const char *output, cp_status *st)
+{
+    int tty = 0;
+    if (!output || strcmp(output, "-") == 0 || cp_output_is_stdout(output)) {
+        tty = isatty(STDOUT_FILENO);
+    } else {
+        struct stat sb; /* only a character device is opened to ask (a FIFO's reader would see
+                           its end when it is closed) */
+        int fd = stat(output, &sb) == 0 && S_ISCHR(sb.st_mode)
+                     ? open(output, O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
+                     : -1;
+        tty = fd >= 0 && isatty(fd);
+        if (fd >= 0)
+            close(fd);
+    }
+    if (!tty)
+        return CP_EXIT_OK;
+    return cp_status_usage(st,
+                           "write it to a file and open that in a browser: -o report.html (or "
+                           "pipe it on: | cat > report.html)",
+                           "--format html writes a page of HTML, and %s is a terminal",
+                           output && strcmp(output, "-") != 0 ? output : "standard output");
 }

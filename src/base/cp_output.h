@@ -7,7 +7,8 @@
  *   NULL or "-"          standard output (fd 1); /dev/stdout and /proc/self/fd/1 too
  *   /dev/fd/N,           one of the process's open descriptors (/dev/stderr is fd 2): written
  *   /proc/self/fd/N      through it, wherever its offset stands (O_APPEND kept), never replaced
- *   nothing yet          a new file: written under a temporary name in the same directory,
+ *   nothing yet          a new file: written to an unnamed temporary file (O_TMPFILE; a
+ *                        named one where the file system has none) in the same directory,
  *                        flushed to disk (fsync), renamed into place, the directory fsynced;
  *                        created with mode 0666 less the umask (and the directory's default
  *                        ACL), as the shell's `>` creates files
@@ -56,10 +57,53 @@ typedef struct cp_output {
     FILE *file;                  /* where to write; NULL before cp_output_begin */
     char *path;                  /* the path as given, NULL for standard output */
     char *target;                /* the file written or replaced (a link's target), or NULL */
-    char *temp_path;             /* temporary file beside target while writing, or NULL */
+    char *temp_path;             /* named temporary file beside target, or NULL */
     int direct;                  /* 1: a special file or standard output, written in place */
     struct cp_output_sink *sink; /* private */
 } cp_output;
+
+/* Refuses (CP_EXIT_USAGE, with a hint) a file name that is an option eaten as one: one that
+ * begins with "--" or is a short option ("-v"), as in `--csv --model` (getopt takes "--model" as
+ * the file of --csv). option is the option as written ("-o", "--csv"); format, when not NULL,
+ * is the --format value that makes that format the main report. A file of such a name is
+ * still reached as ./--model. */
+int cp_output_check_name(const char *option, const char *path, const char *format, cp_status *st);
+
+/* 1 when path (an existing file, a link followed) is the file standard output writes to (the
+ * same device and inode as fstat(1)), /dev/null aside: `--json /dev/stdout`, `/dev/fd/1`,
+ * `/proc/self/fd/1` beside a report on standard output, or `--json r.json > r.json`. */
+int cp_output_is_stdout(const char *path);
+
+/* 1 when writing to output (NULL or "-": standard output) would write over the regular file
+ * input (the same device and inode, by any name or link): `show b.json 1<>b.json`, or
+ * `-o ./b.json`. 0 when either is missing or input is no regular file. */
+int cp_output_overwrites(const char *output, const char *input);
+
+/* The usual refusal when cp_output_overwrites says so: CP_EXIT_USAGE, "OPTION 'output' is
+ * the report 'input' being read: writing there would overwrite it" (standard output named as
+ * such), with a hint; `what` names the input's role ("being shown", "being compared"). */
+int cp_output_refuse_overwrite(const char *output, const char *input, const char *what,
+                               cp_status *st);
+
+/* Refuses (CP_EXIT_USAGE, hint: -o FILE) an HTML page whose output (NULL or "-": standard
+ * output; /dev/stdout, /dev/tty) is a terminal: 60 KB of markup there helps no one. */
+int cp_output_check_page(const char *output, cp_status *st);
+
+/* Flushes standard output and reports a write that failed on it at any point (help, --list,
+ * doctor's text written with stdio): CP_EXIT_RUNTIME "cannot write to standard output:
+ * reason", CP_EXIT_PIPE when its reader went away (nothing to say), CP_EXIT_OK otherwise. */
+int cp_output_stdout_failed(cp_status *st);
+
+/* Removes the temporary files being written now, when a name was given to them (async-signal-
+ * safe: a signal handler that ends the process calls it). A temporary file is created unnamed
+ * (O_TMPFILE) where the file system allows, so that even SIGKILL leaves nothing behind; it gets
+ * its name only to be renamed into place, and where the file system refuses O_TMPFILE it has
+ * its name from the start. */
+void cp_output_remove_temps(void);
+
+/* The descriptor of the temporary file a begun output writes to, everything written flushed to
+ * it (opened for reading and writing), or -1 for a special file or standard output. */
+int cp_output_temp_fd(cp_output *out);
 
 /* Makes SIGPIPE and SIGXFSZ no-op handlers for the process, where they have their default
  * action, so that writing to a pipe whose reader has gone (EPIPE) or past the file size limit
@@ -67,6 +111,12 @@ typedef struct cp_output {
  * process. Handlers, unlike SIG_IGN, are reset to the default in programs the process execs.
  * main calls it once at start; call it in tests that exercise those errors. */
 void cp_output_catch_signals(void);
+
+/* Also: SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2 and SIGALRM, where they have their
+ * default action (a `nohup` keeps SIGHUP ignored), get a handler that removes the temporary
+ * files (cp_output_remove_temps) and ends the process by the same signal (128 + n in the
+ * shell); a command that stops cleanly on some of them (a sweep on SIGINT, SIGTERM, SIGHUP)
+ * installs its own handler over this one while it runs. */
 
 /* Opens the destination by the rules above: standard output and a descriptor of the process
  * are ready at once (out->file); a file is only checked. On failure (CP_EXIT_RUNTIME, message

@@ -152,6 +152,10 @@ int cp_report_stream_end(cp_report_stream *s, cp_status *st);
  * with incomplete set. Nothing to do when the stream says true already; CP_EXIT_RUNTIME when
  * the stream is not JSON or the file cannot be rewritten. */
 int cp_report_stream_mark_incomplete(const cp_report_stream *s, const char *path, cp_status *st);
+/* The same in the file open (for reading and writing) at fd, which stays open; name is the
+ * file's name in a message. */
+int cp_report_stream_mark_incomplete_fd(const cp_report_stream *s, int fd, const char *name,
+                                        cp_status *st);
 
 /* A sweep report read back from its JSON document (coalprobe show), for the writers: `report`
  * points at the rows, measurements and device held here, and into the document, which must

@@ -654,15 +654,26 @@ static int cp_report_json_mark_error(const char *path, int err, cp_status *st)
 
 int cp_report_stream_mark_incomplete(const cp_report_stream *s, const char *path, cp_status *st)
 {
-    if (s->format != CP_FORMAT_JSON || s->incomplete_at < 0 || !path)
+    if (!path)
+        return cp_report_stream_mark_incomplete_fd(s, -1, path, st); /* says why */
+    int fd = open(path, O_RDWR);
+    if (fd < 0)
+        return cp_report_json_mark_error(path, errno, st);
+    int rc = cp_report_stream_mark_incomplete_fd(s, fd, path, st);
+    if (close(fd) != 0 && rc == CP_EXIT_OK)
+        rc = cp_report_json_mark_error(path, errno, st);
+    return rc;
+}
+
+int cp_report_stream_mark_incomplete_fd(const cp_report_stream *s, int fd, const char *name,
+                                        cp_status *st)
+{
+    if (s->format != CP_FORMAT_JSON || s->incomplete_at < 0 || fd < 0)
         return cp_status_set(st, CP_EXIT_RUNTIME,
                              "internal error: only a JSON report written to a file can be "
                              "marked incomplete afterwards");
     if (s->incomplete)
         return CP_EXIT_OK;
-    int fd = open(path, O_RDWR);
-    if (fd < 0)
-        return cp_report_json_mark_error(path, errno, st);
     /* "false" becomes "true": everything after it moves one byte back */
     enum { CHUNK = 1 << 20 };
     char *buf = malloc(CHUNK);
@@ -688,9 +699,7 @@ int cp_report_stream_mark_incomplete(const cp_report_stream *s, const char *path
         from += got > 0 ? got : 0;
     }
     free(buf);
-    if (close(fd) != 0 && !err)
-        err = errno;
-    return err ? cp_report_json_mark_error(path, err, st) : CP_EXIT_OK;
+    return err ? cp_report_json_mark_error(name, err, st) : CP_EXIT_OK;
 }
 
 static const char *cp_report_json_error_kind(int code)

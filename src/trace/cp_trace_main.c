@@ -241,6 +241,7 @@ static int cp_trace_parse_option(int opt, const char *word, cp_trace_cli *c, cp_
     case CP_TRACE_OPT_FORMAT:
         return cp_trace_parse_format(c, st);
     case 'o':
+        CP_TRY(cp_output_check_name("-o", optarg, NULL, st));
         c->output = optarg;
         break;
     case CP_TRACE_OPT_RAW_DIR:
@@ -526,12 +527,11 @@ static void cp_trace_remove_temp_dir(cp_trace_temp *d)
 static int cp_trace_check_output(const char *flag, const char *output, const char *dir,
                                  const char *option, cp_status *st)
 {
-    if (!output || strcmp(output, "-") == 0)
-        return CP_EXIT_OK;
+    int to_stdout = !output || strcmp(output, "-") == 0; /* 1<>raw-1.tsv: checked below */
     const char *hint = "the report would overwrite the raw trace it is made from: write it "
                        "outside that directory, e.g. -o report.txt";
     const char *name = NULL;
-    if (cp_path_in_directory(output, dir, &name) && cp_trace_is_raw_name(name))
+    if (!to_stdout && cp_path_in_directory(output, dir, &name) && cp_trace_is_raw_name(name))
         return cp_status_usage(st, hint, "%s: %s is a raw trace file of %s %s", flag, output,
                                option, dir);
     DIR *d = opendir(dir);
@@ -548,9 +548,10 @@ static int cp_trace_check_output(const char *flag, const char *output, const cha
             break;
         }
         snprintf(path, len, "%s/%s", dir, e->d_name);
-        if (cp_path_same_file(output, path))
+        if (to_stdout ? cp_output_overwrites(NULL, path) : cp_path_same_file(output, path))
             rc = cp_status_usage(st, hint, "%s: %s is the same file as %s, a raw trace file of %s",
-                                 flag, output, path, option);
+                                 to_stdout ? "standard output" : flag, to_stdout ? "it" : output,
+                                 path, option);
         free(path);
     }
     closedir(d);
@@ -772,6 +773,8 @@ static int cp_trace_prepare(const cp_trace_cli *c, char *program_path, size_t pr
     struct stat sb;
     int raw_dir_created = 0;
     int rc = CP_EXIT_OK;
+    if (c->format == CP_TRACE_FORMAT_HTML) /* not 60 KB of markup on a terminal */
+        CP_TRY(cp_output_check_page(c->output, st));
     for (size_t i = 0; i < c->nfrom_raw && rc == CP_EXIT_OK; i++) {
         const char *dir = c->from_raw_dirs[i];
         if (i > 0 && (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode))) {

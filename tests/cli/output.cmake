@@ -28,3 +28,7 @@ cp_cli_test(output_require_counters_model 1 --stderr "^coalprobe: --require-coun
             -- ${CP_BIN} --stride 1..2 --model --require-counters)
 # -o on a file this user may not write (0444, another user's): refused before any work
 cp_output_script(output_read_only output_read_only.sh ${CP_BIN})
+# what an output may name (issue 42): an option eaten as a file name, a second output to
+# standard output in any spelling, standard output that is an input (1<>b.json), --format html
+# to a terminal, help and doctor to /dev/full
+cp_output_script(output_names output_names.sh ${CP_BIN} ${CMAKE_CURRENT_SOURCE_DIR}/golden/trace/handmade-transpose)

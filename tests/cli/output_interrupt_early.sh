@@ -62,5 +62,31 @@ run_and_signal "$bin" expr --model --size 16G --index '(i ^ (i >> 3)) % n' --for
 grep -q "^coalprobe: interrupted by SIGINT before any configuration finished (0 of 1): nothing was written$" err.txt ||
     bad "SIGINT: $(cat err.txt)"
 [ -s out.txt ] && bad "SIGINT: something was written to stdout: $(head -c 200 out.txt)"
-[ $fail -eq 0 ] && echo "interrupted before any configuration: nothing written, exit 143 and 130"
+# SIGTERM while -o names a FIFO nobody reads: the open waits for a reader (wchan
+# wait_for_partner, or the openat system call, 257) and the signal ends it: exit 143, a message
+mkfifo fifo
+"$bin" --stride 1..4 --model --format json -o fifo > out.txt 2> err.txt &
+pid=$!
+i=0
+while ! { grep -q wait_for_partner /proc/$pid/wchan || grep -q '^257 ' /proc/$pid/syscall; } 2>/dev/null &&
+    kill -0 $pid 2>/dev/null && [ $i -lt 600 ]; do
+    sleep 0.1
+    i=$((i + 1))
+done
+kill -TERM $pid
+waited=0
+while kill -0 $pid 2>/dev/null && [ $waited -lt 150 ]; do
+    sleep 0.1
+    waited=$((waited + 1))
+done
+kill -0 $pid 2>/dev/null && { bad "FIFO: still running 15 s after SIGTERM"; kill -KILL $pid; }
+wait $pid
+rc=$?
+pid=
+[ $rc -eq 143 ] || bad "SIGTERM while -o FIFO waits: exit $rc, expected 143: $(cat err.txt)"
+grep -q "^coalprobe: interrupted by signal 15 (Terminated) while 'fifo' waited for its reader: nothing was written to it$" err.txt ||
+    bad "SIGTERM while -o FIFO waits: $(cat err.txt)"
+[ -s out.txt ] && bad "SIGTERM while -o FIFO waits: stdout: $(head -c 200 out.txt)"
+
+[ $fail -eq 0 ] && echo "interrupted before any configuration: nothing written, exit 143 and 130; FIFO 143"
 exit $fail

@@ -594,9 +594,10 @@ static void test_abort(void)
     CHECK(cp_output_open(&out, p, &st) == CP_EXIT_OK);
     CHECK(out.file == NULL && temps_in(g_dir) == 0); /* only checked so far */
     CHECK(cp_output_begin(&out, &st) == CP_EXIT_OK);
-    CHECK(out.file != NULL && temps_in(g_dir) == 1);
+    /* the temporary file is unnamed (O_TMPFILE), or named where the file system has none */
+    CHECK(out.file != NULL && temps_in(g_dir) == (out.temp_path != NULL));
     CHECK(cp_output_begin(&out, &st) == CP_EXIT_OK); /* twice is harmless */
-    CHECK(temps_in(g_dir) == 1);
+    CHECK(temps_in(g_dir) == (out.temp_path != NULL));
     fputs("half a report", out.file);
     CHECK(cp_output_close(&out, CP_EXIT_USAGE, &st) == CP_EXIT_USAGE);
     CHECK(file_is(p, "precious\n"));
