@@ -355,13 +355,6 @@ static int cp_trace_parse_option(int opt, const char *word, cp_trace_cli *c, cp_
     case CP_TRACE_OPT_NO_SOURCE:
         c->no_source = 1;
         break;
-    case CP_TRACE_OPT_COUNTER_LAUNCHES:
-    case CP_TRACE_OPT_ALL_LAUNCHES:
-    case CP_TRACE_OPT_LAUNCH_SKIP:
-    case CP_TRACE_OPT_LAUNCH_COUNT:
-    case CP_TRACE_OPT_NVTX_INCLUDE:
-    case CP_TRACE_OPT_CAPTURE_RANGE:
-        return cp_trace_parse_collect_option(opt, c, st);
     case 'v':
         c->verbose = 1;
         break;
@@ -371,6 +364,8 @@ static int cp_trace_parse_option(int opt, const char *word, cp_trace_cli *c, cp_
     case ':':
         return cp_status_usage(st, "see coalprobe trace --help", "option '%s' needs a value", word);
     default:
+        if (opt >= CP_TRACE_OPT_COUNTER_LAUNCHES && opt <= CP_TRACE_OPT_CAPTURE_RANGE)
+            return cp_trace_parse_collect_option(opt, c, st);
         if (opt >= CP_TRACE_OPT_EXPORT &&
             cp_trace_exporter_get((size_t)(opt - CP_TRACE_OPT_EXPORT))) {
             const cp_trace_exporter *x = cp_trace_exporter_get((size_t)(opt - CP_TRACE_OPT_EXPORT));

@@ -126,6 +126,8 @@ static void cp_trace_show_csv_row(cp_text_csv_line *l, const cJSON *doc, const c
         cp_trace_csv_number(l, cp_show_num(in, other[v]));
     cp_trace_csv_number(l, cp_show_num(k, "coverage.fraction"));
     cp_text_csv_cell(l, cJSON_IsTrue(cp_show_at(k, "coverage.excess_known")) ? "true" : "false");
+    cp_trace_csv_number(l, cp_show_num(k, "launches_seen"));
+    cp_trace_csv_number(l, cp_show_num(k, "counter_launches"));
     cp_text_csv_end_line(l);
 }
 
