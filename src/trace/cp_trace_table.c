@@ -181,14 +181,18 @@ static void cp_trace_table_collection(FILE *out, const cp_trace_report *r)
     cp_trace_table_wrap(out, "", "  ", line);
 }
 
-/* The selected kernels counted and those launched but not counted. */
-static void cp_trace_table_count_kernels(const cp_trace *t, size_t *counted, size_t *uncounted)
+/* The selected kernels counted, those launched but not counted, and those whose every launch
+ * the selection left out. */
+static void cp_trace_table_count_kernels(const cp_trace *t, size_t *counted, size_t *uncounted,
+                                         size_t *left_out)
 {
     for (size_t p = 0; p < t->nprocs; p++)
         for (size_t k = 0; k < t->procs[p].nkernels; k++) {
             const cp_trace_kernel *kk = &t->procs[p].kernels[k];
+            int out = kk->launches == 0 && kk->has_seen;
             *counted += kk->selected && kk->from != CP_TRACE_FROM_NONE;
-            *uncounted += kk->selected && kk->from == CP_TRACE_FROM_NONE;
+            *uncounted += kk->selected && kk->from == CP_TRACE_FROM_NONE && !out;
+            *left_out += kk->selected && kk->from == CP_TRACE_FROM_NONE && out;
         }
 }
 
@@ -217,14 +221,16 @@ static void cp_trace_table_header(FILE *out, const cp_trace_report *r)
         else if (run->signaled)
             fprintf(out, "the program was killed by signal %d%s\n", run->term_signal, wall);
     }
-    size_t counted = 0, uncounted = 0;
-    cp_trace_table_count_kernels(t, &counted, &uncounted);
+    size_t counted = 0, uncounted = 0, left_out = 0;
+    cp_trace_table_count_kernels(t, &counted, &uncounted, &left_out);
     fprintf(out, "%zu process%s used CUDA; %zu kernel%s counted", t->nprocs,
             t->nprocs == 1 ? "" : "es", counted, counted == 1 ? "" : "s");
     if (r->nkernel_only)
         fprintf(out, " (%zu only as a whole)", r->nkernel_only);
     if (uncounted)
         fprintf(out, ", %zu launched but not counted", uncounted);
+    if (left_out)
+        fprintf(out, ", %zu left out by the selection", left_out);
     if (r->options->kernel_regex) {
         size_t all = 0;
         for (size_t p = 0; p < t->nprocs; p++)
@@ -397,6 +403,22 @@ static void cp_trace_table_launches(const cp_trace_report *r, const cp_trace_ker
              k->launches == 1 ? "" : "es", counted, sampled);
 }
 
+/* ", 1.5 ms on the GPU" from k's kernel records (" in those": of the sampled launches only), or
+ * nothing. */
+static void cp_trace_table_gpu_time(const cp_trace_kernel *k, char *gpu, size_t n)
+{
+    if (!cp_trace_kc_has(&k->kc, CP_TRACE_K_DURATION))
+        return;
+    double seconds = k->kc.value[CP_TRACE_K_DURATION] * 1e-9;
+    const char *in = cp_trace_kernel_sampled(k) ? " in those" : "";
+    if (seconds >= 1)
+        snprintf(gpu, n, ", %.3g s on the GPU%s", seconds, in);
+    else if (seconds >= 1e-3)
+        snprintf(gpu, n, ", %.3g ms on the GPU%s", seconds * 1e3, in);
+    else
+        snprintf(gpu, n, ", %.3g us on the GPU%s", seconds * 1e6, in);
+}
+
 /* A kernel's heading: its name, launches, time on the GPU, and its global and shared totals. */
 static void cp_trace_table_kernel_head(FILE *out, const cp_trace_report *r,
                                        const cp_trace_kernel *k)
@@ -409,15 +431,7 @@ static void cp_trace_table_kernel_head(FILE *out, const cp_trace_report *r,
     if (k->has_crc)
         snprintf(crc, sizeof crc, ", cubin %08x", k->crc);
     char gpu[64] = "";
-    if (cp_trace_kc_has(&k->kc, CP_TRACE_K_DURATION)) {
-        double seconds = k->kc.value[CP_TRACE_K_DURATION] * 1e-9;
-        if (seconds >= 1)
-            snprintf(gpu, sizeof gpu, ", %.3g s on the GPU", seconds);
-        else if (seconds >= 1e-3)
-            snprintf(gpu, sizeof gpu, ", %.3g ms on the GPU", seconds * 1e3);
-        else
-            snprintf(gpu, sizeof gpu, ", %.3g us on the GPU", seconds * 1e6);
-    }
+    cp_trace_table_gpu_time(k, gpu, sizeof gpu);
     char coverage[48] = "";
     if (k->from != CP_TRACE_FROM_NONE && isfinite(k->cov.fraction))
         snprintf(coverage, sizeof coverage, ", coverage %.1f%%", 100 * k->cov.fraction);
