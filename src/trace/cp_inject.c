@@ -105,6 +105,7 @@ typedef struct cp_inject_sums {
 typedef CUresult (*cp_cu_stream_is_capturing_fn)(CUstream, CUstreamCaptureStatus *);
 typedef CUresult (*cp_cu_device_get_name_fn)(char *, int, CUdevice);
 typedef CUresult (*cp_cu_device_get_attribute_fn)(int *, CUdevice_attribute, CUdevice);
+typedef CUresult (*cp_cu_ctx_synchronize_fn)(void);
 
 /* Everything the injection library keeps in the traced process: its raw file, the devices and
  * contexts it set up, what it has written already, and where the time went. lock guards it
@@ -141,6 +142,7 @@ static struct {
     cp_cu_stream_is_capturing_fn stream_is_capturing;
     cp_cu_device_get_name_fn device_get_name;
     cp_cu_device_get_attribute_fn device_get_attribute;
+    cp_cu_ctx_synchronize_fn ctx_synchronize;
 } cp_inject_state = {.lock = PTHREAD_MUTEX_INITIALIZER, .raw_lock = -1};
 
 /* ---- time ------------------------------------------------------------------------------- */
@@ -1113,8 +1115,10 @@ static int cp_inject_launch_shape(CUpti_CallbackId cbid, const void *params, cp_
 
 /* The SASS metrics of the context in slot follow the selection (--launch-skip, --launch-count,
  * --nvtx-include, --capture-range): before a launch of a kernel --kernel matches that is not
- * counted they are flushed and disabled, before one that is counted enabled again, so the
- * instruction counts cover the counted launches only. Kernels --kernel leaves out change
+ * counted they are flushed (after the context's work so far is done) and disabled, before one
+ * that is counted enabled again, so the instruction counts cover the counted launches only. The
+ * SASS metrics are per context, so kernels whose counted windows interleave make a switch at
+ * each change: a cost of the selection, not of the default. Kernels --kernel leaves out change
  * nothing (their records are dropped when written). */
 static void cp_inject_sass_follow(int slot, const char *function, int counted)
 {
@@ -1126,6 +1130,10 @@ static void cp_inject_sass_follow(int slot, const char *function, int counted)
     CUcontext ctx = cp_inject_state.context[slot];
     double t = cp_inject_now();
     if (!counted) {
+        /* the counted launches before it finish first: their records are whole when flushed
+         * (the launching thread's context is ctx: the callback is on its launch call) */
+        if (cp_inject_state.ctx_synchronize)
+            (void)cp_inject_state.ctx_synchronize();
         cp_inject_flush(ctx, ordinal);
         CUpti_SassMetricsDisable_Params dis = CP_CUPTI_PARAMS(CUpti_SassMetricsDisable_Params);
         dis.ctx = ctx;
@@ -1578,6 +1586,7 @@ CP_INJECT_EXPORT int InitializeInjection(void)
     cp_inject_state.device_get_name = (cp_cu_device_get_name_fn)dlsym(cuda, "cuDeviceGetName");
     cp_inject_state.device_get_attribute =
         (cp_cu_device_get_attribute_fn)dlsym(cuda, "cuDeviceGetAttribute");
+    cp_inject_state.ctx_synchronize = (cp_cu_ctx_synchronize_fn)dlsym(cuda, "cuCtxSynchronize");
 
     CP_INJECT_CUPTI(cuptiSubscribe(&cp_inject_state.subscriber, cp_inject_callback, NULL),
                     goto out);
