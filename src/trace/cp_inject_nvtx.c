@@ -252,8 +252,7 @@ static void cp_inject_nvtx_begin(const void *domain, const char *name, uint64_t 
         const cp_inject_nvtx_entry *top = cp_inject_nvtx_top();
         int inside = (top && top->inside) ||
                      (cp_inject_nvtx.want && name && strcmp(name, cp_inject_nvtx.want) == 0);
-        cp_inject_nvtx_entry e = {domain, cp_inject_nvtx_node(domain, name, raw), start_id,
-                                  inside};
+        cp_inject_nvtx_entry e = {domain, cp_inject_nvtx_node(domain, name, raw), start_id, inside};
         s->entry[s->depth] = e;
     }
     s->depth++;

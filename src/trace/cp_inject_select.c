@@ -25,7 +25,7 @@ static struct {
     char *kernel_regex, *nvtx_include; /* owned copies */
     regex_t re;
     int have_re;
-    int capturing;  /* between cudaProfilerStart and Stop (or no --capture-range) */
+    int capturing;    /* between cudaProfilerStart and Stop (or no --capture-range) */
     cp_table kernels; /* "ORDINAL\tFUNCTION" -> cp_inject_select_kernel */
     cp_table shapes;  /* "ORDINAL\tFUNCTION\tSHAPE" or "graph\tEXEC" -> index: launches sampled */
 } cp_inject_select = {.o = {.launch_count = CP_INJECT_SELECT_ALL,
@@ -135,8 +135,8 @@ static cp_inject_select_kernel *cp_inject_select_kernel_of(uint32_t ordinal, con
             int status = -1;
             char *name = __cxa_demangle(fn, NULL, NULL, &status);
             /* the name the report shows: demangled where it is C++, else as CUPTI names it */
-            k->match = regexec(&cp_inject_select.re, status == 0 && name ? name : fn, 0, NULL,
-                               0) == 0;
+            k->match =
+                regexec(&cp_inject_select.re, status == 0 && name ? name : fn, 0, NULL, 0) == 0;
             free(name);
         }
         e->value = k;
@@ -178,8 +178,8 @@ void cp_inject_select_launch(uint32_t ordinal, const char *function, const cp_in
     if (!k->match || !cp_inject_select.capturing || (o->nvtx_include && !in_nvtx))
         return;
     uint64_t i = k->eligible++;
-    if (i < o->launch_skip || (o->launch_count != CP_INJECT_SELECT_ALL &&
-                               i - o->launch_skip >= o->launch_count))
+    if (i < o->launch_skip ||
+        (o->launch_count != CP_INJECT_SELECT_ALL && i - o->launch_skip >= o->launch_count))
         return;
     *counted = 1;
     k->counted++;
@@ -189,9 +189,9 @@ void cp_inject_select_launch(uint32_t ordinal, const char *function, const cp_in
     if (!s)
         s = &none;
 #define CP_INJECT_SHAPE_KEY                                                                        \
-    "%" PRIu32 "\t%s\t%" PRIu32 ",%" PRIu32 ",%" PRIu32 "\t%" PRIu32 ",%" PRIu32 ",%" PRIu32      \
+    "%" PRIu32 "\t%s\t%" PRIu32 ",%" PRIu32 ",%" PRIu32 "\t%" PRIu32 ",%" PRIu32 ",%" PRIu32       \
     "\t%" PRIu32,                                                                                  \
-        ordinal, fn, s->grid[0], s->grid[1], s->grid[2], s->block[0], s->block[1], s->block[2],  \
+        ordinal, fn, s->grid[0], s->grid[1], s->grid[2], s->block[0], s->block[1], s->block[2],    \
         s->shared_bytes
     if ((size_t)snprintf(buf, sizeof buf, CP_INJECT_SHAPE_KEY) >= sizeof buf &&
         asprintf(&key, CP_INJECT_SHAPE_KEY) < 0)
@@ -267,8 +267,7 @@ void cp_inject_select_write_counts(FILE *raw)
         const char *tab = strchr(e->key, '\t');
         fprintf(raw, "launches_seen\t%.*s\t", (int)(tab - e->key), e->key);
         cp_inject_format_text(raw, tab + 1);
-        fprintf(raw, "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\n", k->seen, k->counted,
-                k->sampled);
+        fprintf(raw, "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\n", k->seen, k->counted, k->sampled);
     }
 }
 

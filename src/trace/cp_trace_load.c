@@ -433,8 +433,7 @@ static int cp_trace_read_launches_seen(cp_trace_reader *r, char **f, size_t nf)
     if (nf != 6 || cp_trace_parse_u64(f[1], UINT32_MAX, &device) != 0 ||
         cp_trace_parse_u64(f[3], UINT64_MAX, &seen) != 0 ||
         cp_trace_parse_u64(f[4], UINT64_MAX, &counted) != 0 ||
-        cp_trace_parse_u64(f[5], UINT64_MAX, &sampled) != 0 || counted > seen ||
-        sampled > counted)
+        cp_trace_parse_u64(f[5], UINT64_MAX, &sampled) != 0 || counted > seen || sampled > counted)
         return -1;
     cp_trace_pending_launch *l = cp_trace_pending(r, (uint32_t)device, f[2]);
     if (l) {

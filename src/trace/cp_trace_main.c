@@ -70,10 +70,10 @@ typedef struct cp_trace_cli {
     const char *from_raw;
     int show_help;
     int verbose;
-    const char *kernel_set;                           /* --kernel-counters: lean or full */
-    const char *python_frames;                        /* --python-frames: user or all */
-    int python_stack;                                 /* --python-stack */
-    int no_source;                                    /* --no-source: html without sources */
+    const char *kernel_set;    /* --kernel-counters: lean or full */
+    const char *python_frames; /* --python-frames: user or all */
+    int python_stack;          /* --python-stack */
+    int no_source;             /* --no-source: html without sources */
     /* what the injection library counts (cp_inject_select.h), passed through the environment:
      * the option that set it (for --from-raw's message) and the value, as given */
     const char *collect_option;
@@ -214,9 +214,8 @@ static int cp_trace_parse_where_option(int opt, cp_trace_cli *c, cp_status *st)
  * --launch-count, --nvtx-include, --capture-range. */
 static int cp_trace_parse_collect_option(int opt, cp_trace_cli *c, cp_status *st)
 {
-    static const char *const names[] = {"--counter-launches", "--all-launches",
-                                        "--launch-skip",      "--launch-count",
-                                        "--nvtx-include",     "--capture-range"};
+    static const char *const names[] = {"--counter-launches", "--all-launches", "--launch-skip",
+                                        "--launch-count",     "--nvtx-include", "--capture-range"};
     uint64_t v;
     c->collect_option = names[opt - CP_TRACE_OPT_COUNTER_LAUNCHES];
     switch (opt) {

@@ -211,8 +211,8 @@ typedef struct cp_trace_kernel {
     /* launches the library saw, counted or not (its launches_seen record), when has_seen */
     uint64_t launches_seen;
     int has_seen;
-    int nosource;      /* 1: a nosource record said the function has no line information */
-    int every_launch;  /* 1: its pc records count every launch (its device's counting record) */
+    int nosource;     /* 1: a nosource record said the function has no line information */
+    int every_launch; /* 1: its pc records count every launch (its device's counting record) */
     cp_trace_instr *instrs;
     size_t ninstrs, cap;
     cp_trace_kernel_counters kc; /* its kernel records, added up */
@@ -618,11 +618,11 @@ typedef struct cp_trace_report {
     const cp_trace_run *run;
     const cp_trace_options *options;
     int have_opcodes;
-    cp_trace_derived program;             /* totals of every counted kernel of every process */
-    cp_trace_coverage program_coverage;   /* of those kernels together */
-    size_t nselected;                     /* kernels that match --kernel */
-    size_t ncounted;                      /* of those, kernels with counts (from != NONE) */
-    size_t nkernel_only;                  /* of those, counted only as a whole */
+    cp_trace_derived program;           /* totals of every counted kernel of every process */
+    cp_trace_coverage program_coverage; /* of those kernels together */
+    size_t nselected;                   /* kernels that match --kernel */
+    size_t ncounted;                    /* of those, kernels with counts (from != NONE) */
+    size_t nkernel_only;                /* of those, counted only as a whole */
     /* what was counted (docs/trace.md "Cost"): the selected kernels' launches seen by the
      * library (when every process said: seen_known), counted, and with per-kernel counters
      * (each of those ran serialised); the first process's selection records, or NULL */

@@ -152,8 +152,8 @@ static void cp_trace_table_collection(FILE *out, const cp_trace_report *r)
         n += (size_t)snprintf(opts + n, sizeof opts - n, "%s--launch-count %llu", n ? ", " : "",
                               (unsigned long long)s->launch_count);
     if (s->nvtx_include && n < sizeof opts)
-        n += (size_t)snprintf(opts + n, sizeof opts - n, "%s--nvtx-include %.300s",
-                              n ? ", " : "", s->nvtx_include);
+        n += (size_t)snprintf(opts + n, sizeof opts - n, "%s--nvtx-include %.300s", n ? ", " : "",
+                              s->nvtx_include);
     if (s->capture_profiler_api && n < sizeof opts)
         n += (size_t)snprintf(opts + n, sizeof opts - n, "%s--capture-range profiler-api",
                               n ? ", " : "");
@@ -168,11 +168,12 @@ static void cp_trace_table_collection(FILE *out, const cp_trace_report *r)
         m += (size_t)snprintf(line + m, sizeof line - m, " of %s", b);
     if (m < sizeof line)
         m += (size_t)snprintf(line + m, sizeof line - m, " launch%s%s%s%s",
-                              r->launches_counted == 1 && !r->seen_known ? "" : "es",
-                              n ? " (" : "", opts, n ? ")" : "");
+                              r->launches_counted == 1 && !r->seen_known ? "" : "es", n ? " (" : "",
+                              opts, n ? ")" : "");
     if (m < sizeof line && s->every_launch)
-        snprintf(line + m, sizeof line - m, "; per-kernel counters from every counted launch "
-                                            "(--all-launches)");
+        snprintf(line + m, sizeof line - m,
+                 "; per-kernel counters from every counted launch "
+                 "(--all-launches)");
     else if (m < sizeof line)
         snprintf(line + m, sizeof line - m,
                  "; per-kernel counters from %s of them, each run serialised (the first %llu of "
