@@ -1540,6 +1540,8 @@ static void cp_inject_select_start(void)
                        "instruction counts are scaled by them): --counter-launches does not "
                        "apply");
     }
+    if (!cp_inject_state.want_kernels) /* COALPROBE_TRACE_MODE=instructions: no ranges at all */
+        o.counter_launches = 0;
     why[0] = 0;
     if (cp_inject_select_configure(&o, why, sizeof why) != 0)
         cp_inject_note(why);
