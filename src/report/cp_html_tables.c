@@ -278,6 +278,8 @@ static const cp_html_column cp_html_kernels[] = {
     {NULL, "#", "index", 1, 0, ""},
     {NULL, "kernel", "name", 1, CP_HTML_TEXT, ""},
     {NULL, "launches", "launches", 1, 0, ""},
+    {NULL, "seen", "launches_seen", 1, 0, ""},              /* counted of seen (selection) */
+    {NULL, "with counters", "counter_launches", 1, 0, ""}, /* sampled: serialised */
     {NULL, "requests", "requests", 1, 0, ""},
     {NULL, "sec/req", "sectors_per_request", 1, 2, ""},
     {NULL, "ideal sec/req", "ideal_sectors_per_request", 1, 2, ""},

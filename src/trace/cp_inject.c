@@ -48,6 +48,7 @@
 #include "cp_inject_kernels.h"
 #include "cp_inject_nvtx.h"
 #include "cp_inject_python.h"
+#include "cp_inject_select.h"
 #include "cp_inject_sites.h"
 #include "cp_inject_tensormaps.h"
 #include "cp_trace_lock.h"
@@ -104,6 +105,7 @@ typedef struct cp_inject_sums {
 typedef CUresult (*cp_cu_stream_is_capturing_fn)(CUstream, CUstreamCaptureStatus *);
 typedef CUresult (*cp_cu_device_get_name_fn)(char *, int, CUdevice);
 typedef CUresult (*cp_cu_device_get_attribute_fn)(int *, CUdevice_attribute, CUdevice);
+typedef CUresult (*cp_cu_ctx_synchronize_fn)(void);
 
 /* Everything the injection library keeps in the traced process: its raw file, the devices and
  * contexts it set up, what it has written already, and where the time went. lock guards it
@@ -121,6 +123,8 @@ static struct {
     CUcontext context[CP_INJECT_MAX_CONTEXTS];
     uint32_t context_device[CP_INJECT_MAX_CONTEXTS];
     cp_inject_kernels *context_kernels[CP_INJECT_MAX_CONTEXTS]; /* per-kernel counters, or NULL */
+    int context_sass_off[CP_INJECT_MAX_CONTEXTS]; /* SASS metrics disabled while the selection
+                                                     leaves launches out (cp_inject_sass_follow) */
     int want_kernels, want_instructions; /* COALPROBE_TRACE_MODE: kernels, instructions, both */
     int kernel_set;                      /* COALPROBE_TRACE_KERNEL_SET: lean (default) or full */
     double started;                      /* CLOCK_MONOTONIC seconds at InitializeInjection */
@@ -133,10 +137,12 @@ static struct {
     cp_table nosource; /* "CRC\tFUNCTION" -> marker: nosource record written */
     uint64_t flushes, launch_count;
     uint64_t kernel_times, untimed; /* kernel_time records written; launches past the bound */
+    uint64_t emitted;               /* kernel and unmatched records written */
     int capture_noted, graph_noted;
     cp_cu_stream_is_capturing_fn stream_is_capturing;
     cp_cu_device_get_name_fn device_get_name;
     cp_cu_device_get_attribute_fn device_get_attribute;
+    cp_cu_ctx_synchronize_fn ctx_synchronize;
 } cp_inject_state = {.lock = PTHREAD_MUTEX_INITIALIZER, .raw_lock = -1};
 
 /* ---- time ------------------------------------------------------------------------------- */
@@ -565,6 +571,7 @@ static void cp_inject_context_setup(CUcontext ctx)
     cp_inject_state.context[cp_inject_state.ncontexts] = ctx;
     cp_inject_state.context_device[cp_inject_state.ncontexts] = ordinal;
     cp_inject_state.context_kernels[cp_inject_state.ncontexts] = k;
+    cp_inject_state.context_sass_off[cp_inject_state.ncontexts] = 0;
     cp_inject_state.ncontexts++;
 }
 
@@ -576,6 +583,7 @@ static void cp_inject_context_setup(CUcontext ctx)
 static void cp_inject_emit_kernel(void *user, const char *kernel, uint32_t site, uint64_t host_ns,
                                   const char *unmatched, const double *values)
 {
+    cp_inject_state.emitted++;
     if (!kernel) { /* counted, but for no known launch: said so, filed under none */
         fprintf(cp_inject_state.raw, "unmatched\t%u\t", *(const uint32_t *)user);
         cp_inject_put_text(unmatched ? unmatched : "unknown");
@@ -829,8 +837,8 @@ static void cp_inject_write_sums(const cp_table *sums, const cp_inject_device *d
     for (size_t i = 0; i < sums->capacity; i++) {
         cp_table_entry *e = &sums->slots[i];
         cp_inject_sums *s = e->key ? e->value : NULL;
-        if (!s || cp_inject_idle_sum(s))
-            continue;
+        if (!s || cp_inject_idle_sum(s) || !cp_inject_select_matches(s->device, s->function))
+            continue; /* idle, or a kernel --kernel leaves out (patched with its module) */
         const char *function = s->function;
         cp_inject_save_cubin(s->crc);
         cp_inject_source(s->crc, function, s->pc);
@@ -945,7 +953,7 @@ static void cp_inject_context_destroying(CUcontext ctx)
     if (slot < 0)
         return;
     cp_inject_close_kernels(slot);
-    if (!cp_inject_state.want_instructions)
+    if (!cp_inject_state.want_instructions || cp_inject_state.context_sass_off[slot])
         goto forget;
     double t = cp_inject_now();
     cp_inject_flush(ctx, cp_inject_state.context_device[slot]);
@@ -964,6 +972,8 @@ forget:
         cp_inject_state.context_device[cp_inject_state.ncontexts - 1];
     cp_inject_state.context_kernels[slot] =
         cp_inject_state.context_kernels[cp_inject_state.ncontexts - 1];
+    cp_inject_state.context_sass_off[slot] =
+        cp_inject_state.context_sass_off[cp_inject_state.ncontexts - 1];
     cp_inject_state.ncontexts--;
 }
 
@@ -1001,9 +1011,13 @@ static _Thread_local int cp_inject_launch_in_capture;
  * nodes have one each, of the same frame and range). */
 static _Thread_local int64_t cp_inject_launch_frame, cp_inject_launch_range;
 static _Thread_local uint32_t cp_inject_launch_site;
+/* What the selection decided for this thread's launch call at its enter (cp_inject_select.h):
+ * counted (its instructions and launch), sampled (a range of the per-kernel counters). */
+static _Thread_local int cp_inject_launch_counted, cp_inject_launch_sampled;
 
 static int cp_inject_launch_captured(CUpti_CallbackId cbid, const CUpti_CallbackData *cb);
 static void cp_inject_launch_where(CUpti_CallbackId cbid, const CUpti_CallbackData *cb);
+static void cp_inject_launch_select(CUpti_CallbackId cbid, const CUpti_CallbackData *cb);
 static void cp_inject_launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb);
 static void cp_inject_launch_exit(CUpti_CallbackId cbid, const CUpti_CallbackData *cb);
 
@@ -1011,6 +1025,7 @@ static void cp_inject_launched(CUpti_CallbackId cbid, const CUpti_CallbackData *
 {
     if (cb->callbackSite == CUPTI_API_ENTER) {
         cp_inject_launch_in_capture = cp_inject_launch_captured(cbid, cb);
+        cp_inject_launch_select(cbid, cb);
         cp_inject_launch_where(cbid, cb);
         cp_inject_launch_enter(cbid, cb);
         cp_inject_launch_entered = cp_inject_now();
@@ -1052,7 +1067,7 @@ static void cp_inject_launch_where(CUpti_CallbackId cbid, const CUpti_CallbackDa
 {
     cp_inject_launch_site = 0;
     int slot = cp_inject_context_slot(cb->context);
-    if (slot < 0 || cp_inject_launch_in_capture)
+    if (slot < 0 || cp_inject_launch_in_capture || !cp_inject_launch_counted)
         return;
     cp_inject_launch_frame = cp_inject_python_frame(cp_inject_state.raw);
     cp_inject_launch_range = cp_inject_nvtx_current();
@@ -1060,6 +1075,104 @@ static void cp_inject_launch_where(CUpti_CallbackId cbid, const CUpti_CallbackDa
         cp_inject_launch_site =
             cp_inject_sites_get(cp_inject_state.raw, cp_inject_state.context_device[slot],
                                 cb->symbolName, cp_inject_launch_frame, cp_inject_launch_range);
+}
+
+/* The shape of a kernel launch (grid, block, dynamic shared memory) from its parameters: 1, or
+ * 0 when the call carries none this library reads. */
+static int cp_inject_launch_shape(CUpti_CallbackId cbid, const void *params, cp_inject_shape *s)
+{
+    switch (cbid) {
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz: {
+        const cuLaunchKernel_params *p = params;
+        *s = (cp_inject_shape){{p->gridDimX, p->gridDimY, p->gridDimZ},
+                               {p->blockDimX, p->blockDimY, p->blockDimZ},
+                               p->sharedMemBytes};
+        return 1;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz: {
+        const cuLaunchCooperativeKernel_params *p = params;
+        *s = (cp_inject_shape){{p->gridDimX, p->gridDimY, p->gridDimZ},
+                               {p->blockDimX, p->blockDimY, p->blockDimZ},
+                               p->sharedMemBytes};
+        return 1;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz: {
+        const CUlaunchConfig *c = ((const cuLaunchKernelEx_params *)params)->config;
+        if (!c)
+            return 0;
+        *s = (cp_inject_shape){{c->gridDimX, c->gridDimY, c->gridDimZ},
+                               {c->blockDimX, c->blockDimY, c->blockDimZ},
+                               c->sharedMemBytes};
+        return 1;
+    }
+    default:
+        return 0;
+    }
+}
+
+/* The SASS metrics of the context in slot follow the selection (--launch-skip, --launch-count,
+ * --nvtx-include, --capture-range): before a launch of a kernel --kernel matches that is not
+ * counted they are flushed (after the context's work so far is done) and disabled, before one
+ * that is counted enabled again, so the instruction counts cover the counted launches only. The
+ * SASS metrics are per context, so kernels whose counted windows interleave make a switch at
+ * each change: a cost of the selection, not of the default. Kernels --kernel leaves out change
+ * nothing (their records are dropped when written). */
+static void cp_inject_sass_follow(int slot, const char *function, int counted)
+{
+    uint32_t ordinal = cp_inject_state.context_device[slot];
+    if (!cp_inject_state.want_instructions || !cp_inject_select_filters() ||
+        !cp_inject_select_matches(ordinal, function) ||
+        cp_inject_state.context_sass_off[slot] == !counted)
+        return;
+    CUcontext ctx = cp_inject_state.context[slot];
+    double t = cp_inject_now();
+    if (!counted) {
+        /* the counted launches before it finish first: their records are whole when flushed
+         * (the launching thread's context is ctx: the callback is on its launch call) */
+        if (cp_inject_state.ctx_synchronize)
+            (void)cp_inject_state.ctx_synchronize();
+        cp_inject_flush(ctx, ordinal);
+        CUpti_SassMetricsDisable_Params dis = CP_CUPTI_PARAMS(CUpti_SassMetricsDisable_Params);
+        dis.ctx = ctx;
+        CP_INJECT_CUPTI_NOTE(cuptiSassMetricsDisable(&dis), (void)0);
+        if (dis.numOfDroppedRecords)
+            fprintf(cp_inject_state.raw, "dropped\t%u\t%zu\tCUPTI dropped them when paused\n",
+                    ordinal, dis.numOfDroppedRecords);
+        fflush(cp_inject_state.raw);
+    } else {
+        CUpti_SassMetricsEnable_Params en = CP_CUPTI_PARAMS(CUpti_SassMetricsEnable_Params);
+        en.ctx = ctx;
+        const char *lazy = getenv("COALPROBE_TRACE_LAZY_PATCHING");
+        en.enableLazyPatching = lazy && strcmp(lazy, "0") == 0 ? 0 : 1;
+        CP_INJECT_CUPTI_NOTE(cuptiSassMetricsEnable(&en), (void)0);
+    }
+    cp_inject_spent(CP_INJECT_T_FLUSH, t);
+    cp_inject_state.context_sass_off[slot] = !counted;
+}
+
+/* What the selection decides for a launch that runs now (cp_inject_select.h): counted and
+ * sampled, kept for its enter and exit; a graph's launch is sampled as a whole. */
+static void cp_inject_launch_select(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
+{
+    cp_inject_launch_counted = cp_inject_launch_sampled = 1;
+    int slot = cp_inject_context_slot(cb->context);
+    if (slot < 0 || cp_inject_launch_in_capture)
+        return;
+    if (cp_inject_is_graph_launch(cbid)) {
+        cp_inject_launch_sampled =
+            cp_inject_select_graph(((const cuGraphLaunch_params *)cb->functionParams)->hGraph);
+        return;
+    }
+    cp_inject_shape shape;
+    int known = cp_inject_launch_shape(cbid, cb->functionParams, &shape);
+    int in_nvtx = cp_inject_select_options_used()->nvtx_include ? cp_inject_nvtx_inside() : 0;
+    cp_inject_select_launch(cp_inject_state.context_device[slot], cb->symbolName,
+                            known ? &shape : NULL, in_nvtx, &cp_inject_launch_counted,
+                            &cp_inject_launch_sampled);
+    cp_inject_sass_follow(slot, cb->symbolName, cp_inject_launch_counted);
 }
 
 /* Before a launch: the range(s) it will make, named (a kernel: its function; a graph: its
@@ -1073,10 +1186,15 @@ static void cp_inject_launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackDa
         return;
     uint32_t ordinal = cp_inject_state.context_device[slot];
     uint64_t host_ns = cp_inject_wall_ns(); /* the launch call's host time */
+    uint64_t emitted = cp_inject_state.emitted;
     char why[512] = "";
     double t = cp_inject_now();
     int rc;
-    if (cp_inject_is_graph_launch(cbid) && cp_inject_kernels_replayed(k)) {
+    if (!cp_inject_launch_sampled) { /* no range: it runs as it would untraced */
+        rc = cp_inject_kernels_pause(k, cp_inject_emit_kernel, &ordinal, why, sizeof why);
+    } else if ((rc = cp_inject_kernels_resume(k, why, sizeof why)) != 0) {
+        /* said below */
+    } else if (cp_inject_is_graph_launch(cbid) && cp_inject_kernels_replayed(k)) {
         rc = cp_inject_kernels_before_replayed_graph(k, cp_inject_emit_kernel, &ordinal, why,
                                                      sizeof why);
     } else if (cp_inject_is_graph_launch(cbid)) {
@@ -1107,7 +1225,8 @@ static void cp_inject_launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackDa
         cp_inject_kernels_failed("per-kernel counters stopped", why, rc);
         cp_inject_close_kernels(slot); /* what was collected, and what CUPTI dropped */
     }
-    fflush(cp_inject_state.raw);
+    if (cp_inject_state.emitted != emitted) /* no flush on the launch path otherwise */
+        fflush(cp_inject_state.raw);
 }
 
 /* One more launch of function on device ordinal, from call site `site` (0: unknown). */
@@ -1144,8 +1263,9 @@ static void cp_inject_launch_exit(CUpti_CallbackId cbid, const CUpti_CallbackDat
         return;
     }
     if (!cp_inject_is_graph_launch(cbid)) {
-        cp_inject_count_launch(cp_inject_state.context_device[slot], cb->symbolName,
-                               cp_inject_launch_site);
+        if (cp_inject_launch_counted)
+            cp_inject_count_launch(cp_inject_state.context_device[slot], cb->symbolName,
+                                   cp_inject_launch_site);
         return;
     }
     cp_inject_kernels *k = cp_inject_state.context_kernels[slot];
@@ -1171,9 +1291,12 @@ static void cp_inject_launch_exit(CUpti_CallbackId cbid, const CUpti_CallbackDat
     const cp_inject_graph *g =
         cp_inject_graphs_find(((const cuGraphLaunch_params *)cb->functionParams)->hGraph);
     if (g && g->functions) { /* each kernel node ran once */
-        for (size_t i = 0; i < g->n; i++)
+        for (size_t i = 0; i < g->n; i++) {
+            cp_inject_select_node(cp_inject_state.context_device[slot], g->functions[i],
+                                  k && cp_inject_launch_sampled);
             cp_inject_count_launch(cp_inject_state.context_device[slot], g->functions[i],
                                    cp_inject_node_site(cp_inject_state.context_device[slot], g, i));
+        }
     } else if (!cp_inject_state.graph_noted) {
         cp_inject_note(g ? "a CUDA graph whose kernels run in no order coalprobe can tell: its "
                            "kernels' counters are reported as unmatched, their launches are not "
@@ -1238,6 +1361,20 @@ static int cp_inject_graph_call(CUpti_CallbackId cbid, const CUpti_CallbackData 
     return 1;
 }
 
+/* cuProfilerStart and cuProfilerStop (cudaProfilerStart/Stop call them): the selection's
+ * --capture-range profiler-api follows them, on the exit of a call that succeeded. 1 when cbid
+ * is one of them. */
+static int cp_inject_profiler_call(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
+{
+    if (cbid != CUPTI_DRIVER_TRACE_CBID_cuProfilerStart &&
+        cbid != CUPTI_DRIVER_TRACE_CBID_cuProfilerStop)
+        return 0;
+    if (cb->callbackSite == CUPTI_API_EXIT && cb->functionReturnValue &&
+        *(const CUresult *)cb->functionReturnValue == CUDA_SUCCESS)
+        cp_inject_select_profiler(cbid == CUPTI_DRIVER_TRACE_CBID_cuProfilerStart);
+    return 1;
+}
+
 static void CUPTIAPI cp_inject_callback(void *userdata, CUpti_CallbackDomain domain,
                                         CUpti_CallbackId cbid, const void *data)
 {
@@ -1265,7 +1402,7 @@ static void CUPTIAPI cp_inject_callback(void *userdata, CUpti_CallbackDomain dom
                 cp_inject_spent(CP_INJECT_T_MODULE, t);
             }
         } else if (domain == CUPTI_CB_DOMAIN_DRIVER_API) {
-            if (!cp_inject_graph_call(cbid, data))
+            if (!cp_inject_profiler_call(cbid, data) && !cp_inject_graph_call(cbid, data))
                 cp_inject_launched(cbid, data);
         } else if (domain == CUPTI_CB_DOMAIN_NVTX) {
             cp_inject_nvtx_call(cbid, data, cp_inject_state.raw);
@@ -1286,6 +1423,7 @@ static void cp_inject_at_exit(void)
         while (cp_inject_state.ncontexts > 0 && !cp_inject_state.stopped)
             cp_inject_context_destroying(cp_inject_state.context[cp_inject_state.ncontexts - 1]);
         cp_inject_write_launches();
+        cp_inject_select_write_counts(cp_inject_state.raw);
         cp_inject_sites_write_lost(cp_inject_state.raw);
         cp_inject_tmaps_write(cp_inject_state.raw);
         if (cp_inject_state.untimed) {
@@ -1318,6 +1456,7 @@ static void cp_inject_at_exit(void)
         cp_inject_sites_free();
         cp_inject_nvtx_free();
         cp_inject_python_free();
+        cp_inject_select_free();
     }
     pthread_mutex_unlock(&cp_inject_state.lock);
 }
@@ -1385,6 +1524,31 @@ static void cp_inject_nvtx_connect(void)
         setenv("NVTX_INJECTION64_PATH", info.dli_fname, 0);
 }
 
+/* The launcher's selection and sampling options (cp_inject_select.h), said in `selection`
+ * records. Under kernel replay (--kernel-counters full) every counted launch gets its range:
+ * the instruction counts are scaled by the kernel records of every launch. */
+static void cp_inject_select_start(void)
+{
+    cp_inject_select_options o;
+    char why[600] = "";
+    if (cp_inject_select_from_env(&o, why, sizeof why) != 0)
+        cp_inject_note(why);
+    if (cp_inject_state.kernel_set == CP_INJECT_KSET_FULL &&
+        o.counter_launches != CP_INJECT_SELECT_ALL) {
+        o.counter_launches = CP_INJECT_SELECT_ALL;
+        cp_inject_note("--kernel-counters full counts every launch's per-kernel counters (its "
+                       "instruction counts are scaled by them): --counter-launches does not "
+                       "apply");
+    }
+    if (!cp_inject_state.want_kernels) /* COALPROBE_TRACE_MODE=instructions: no ranges at all */
+        o.counter_launches = 0;
+    why[0] = 0;
+    if (cp_inject_select_configure(&o, why, sizeof why) != 0)
+        cp_inject_note(why);
+    cp_inject_nvtx_want(o.nvtx_include);
+    cp_inject_select_write_options(cp_inject_state.raw);
+}
+
 /* Called by the CUDA driver in cuInit when CUDA_INJECTION64_PATH names this library. Returns 1
  * when tracing is set up, 0 when it is not (the program runs on untraced either way). */
 CP_INJECT_EXPORT int InitializeInjection(void);
@@ -1403,6 +1567,7 @@ CP_INJECT_EXPORT int InitializeInjection(void)
     cp_inject_state.want_kernels = !mode || !mode[0] || strcmp(mode, "instructions") != 0;
     cp_inject_state.want_instructions = !mode || !mode[0] || strcmp(mode, "kernels") != 0;
     cp_inject_write_process();
+    cp_inject_select_start();
     atexit(cp_inject_at_exit);
     const char *frames = getenv("COALPROBE_TRACE_PYTHON_FRAMES");
     const char *stack = getenv("COALPROBE_TRACE_PYTHON_STACK");
@@ -1424,6 +1589,7 @@ CP_INJECT_EXPORT int InitializeInjection(void)
     cp_inject_state.device_get_name = (cp_cu_device_get_name_fn)dlsym(cuda, "cuDeviceGetName");
     cp_inject_state.device_get_attribute =
         (cp_cu_device_get_attribute_fn)dlsym(cuda, "cuDeviceGetAttribute");
+    cp_inject_state.ctx_synchronize = (cp_cu_ctx_synchronize_fn)dlsym(cuda, "cuCtxSynchronize");
 
     CP_INJECT_CUPTI(cuptiSubscribe(&cp_inject_state.subscriber, cp_inject_callback, NULL),
                     goto out);
@@ -1449,7 +1615,9 @@ CP_INJECT_EXPORT int InitializeInjection(void)
         CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithParams,
         CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithParams_ptsz,
         CUPTI_DRIVER_TRACE_CBID_cuGraphExecUpdate_v2,
-        CUPTI_DRIVER_TRACE_CBID_cuGraphExecDestroy};
+        CUPTI_DRIVER_TRACE_CBID_cuGraphExecDestroy,
+        CUPTI_DRIVER_TRACE_CBID_cuProfilerStart,
+        CUPTI_DRIVER_TRACE_CBID_cuProfilerStop};
     for (size_t i = 0; i < CP_COUNT_OF(launches); i++)
         CP_INJECT_CUPTI(cuptiEnableCallback(1, cp_inject_state.subscriber,
                                             CUPTI_CB_DOMAIN_DRIVER_API, launches[i]),

@@ -503,3 +503,29 @@ extern "C" int cp_inject_kernels_after_replayed_graph(cp_inject_kernels *k,
         return (int)CUPTI_ERROR_OUT_OF_MEMORY;
     }
 }
+
+extern "C" int cp_inject_kernels_pause(cp_inject_kernels *k, cp_inject_kernels_emit emit,
+                                       void *user, char *why, size_t why_size)
+{
+    try {
+        return collect(k, emit, user, why, why_size); // nothing when not started
+    } catch (...) {
+        std::snprintf(why, why_size, "out of memory");
+        return (int)CUPTI_ERROR_OUT_OF_MEMORY;
+    }
+}
+
+extern "C" int cp_inject_kernels_resume(cp_inject_kernels *k, char *why, size_t why_size)
+{
+    try {
+        return k->started ? 0 : start(k, why, why_size);
+    } catch (...) {
+        std::snprintf(why, why_size, "out of memory");
+        return (int)CUPTI_ERROR_OUT_OF_MEMORY;
+    }
+}
+
+extern "C" int cp_inject_kernels_started(const cp_inject_kernels *k)
+{
+    return k->started;
+}

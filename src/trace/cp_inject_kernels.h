@@ -93,6 +93,19 @@ int cp_inject_kernels_before_replayed_graph(cp_inject_kernels *k, cp_inject_kern
 int cp_inject_kernels_after_replayed_graph(cp_inject_kernels *k, cp_inject_kernels_emit emit,
                                            void *user, char *why, size_t why_size);
 
+/* Sampling (coalprobe trace counts the per-kernel counters of some launches only): the profiler
+ * counts launches only while started, and auto ranges make a range of every launch then, each
+ * serialised with the others. cp_inject_kernels_pause emits the ranges held and stops the
+ * profiler (a launch that follows gets no range and runs as it would untraced);
+ * cp_inject_kernels_resume starts it again. Both do nothing when it is already so. 0, or a
+ * CUptiResult with why filled. */
+int cp_inject_kernels_pause(cp_inject_kernels *k, cp_inject_kernels_emit emit, void *user,
+                            char *why, size_t why_size);
+int cp_inject_kernels_resume(cp_inject_kernels *k, char *why, size_t why_size);
+
+/* 1 when the profiler is started (launches get ranges). */
+int cp_inject_kernels_started(const cp_inject_kernels *k);
+
 /* Ends the counting: the ranges not yet emitted are decoded and emitted, the profiler disabled
  * and k freed. *dropped is the count of ranges CUPTI dropped. 0, or a CUptiResult. */
 int cp_inject_kernels_close(cp_inject_kernels *k, cp_inject_kernels_emit emit, void *user,

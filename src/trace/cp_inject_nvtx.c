@@ -33,6 +33,7 @@ typedef struct cp_inject_nvtx_entry {
     const void *domain; /* the NVTX domain handle, NULL for the default domain */
     uint32_t node;      /* the range node, or CP_INJECT_NVTX_NODE_OVERFLOW */
     uint64_t start_id;  /* a start/end range's ID, 0 for a pushed range */
+    int inside;         /* it or a range open below it is named as --nvtx-include asks */
 } cp_inject_nvtx_entry;
 
 typedef struct cp_inject_nvtx_stack {
@@ -49,6 +50,7 @@ static struct {
     uint64_t open[CP_INJECT_NVTX_OPEN_MAX]; /* IDs of the start/end ranges open */
     size_t nopen;
     size_t cap; /* CP_INJECT_WHERE_CAP; lowered by tests */
+    char *want; /* --nvtx-include's range name (owned), or NULL */
 } cp_inject_nvtx = {.cap = CP_INJECT_WHERE_CAP};
 
 CUptiResult cp_inject_nvtx_enable(CUpti_SubscriberHandle subscriber)
@@ -190,6 +192,18 @@ int64_t cp_inject_nvtx_current(void)
     return e->node == CP_INJECT_NVTX_NODE_OVERFLOW ? CP_INJECT_RANGE_OVERFLOW : (int64_t)e->node;
 }
 
+void cp_inject_nvtx_want(const char *name)
+{
+    free(cp_inject_nvtx.want);
+    cp_inject_nvtx.want = name ? strdup(name) : NULL;
+}
+
+int cp_inject_nvtx_inside(void)
+{
+    const cp_inject_nvtx_entry *e = cp_inject_nvtx_top();
+    return e && e->inside;
+}
+
 /* The node of a range of domain named name beginning now on this thread, its record written
  * when new; CP_INJECT_NVTX_NODE_OVERFLOW past the cap or inside a range past it. */
 static uint32_t cp_inject_nvtx_node(const void *domain, const char *name, FILE *raw)
@@ -235,7 +249,10 @@ static void cp_inject_nvtx_begin(const void *domain, const char *name, uint64_t 
         cp_inject_nvtx.open[cp_inject_nvtx.nopen++] = start_id;
     }
     if (s->depth < CP_INJECT_NVTX_DEPTH) {
-        cp_inject_nvtx_entry e = {domain, cp_inject_nvtx_node(domain, name, raw), start_id};
+        const cp_inject_nvtx_entry *top = cp_inject_nvtx_top();
+        int inside = (top && top->inside) ||
+                     (cp_inject_nvtx.want && name && strcmp(name, cp_inject_nvtx.want) == 0);
+        cp_inject_nvtx_entry e = {domain, cp_inject_nvtx_node(domain, name, raw), start_id, inside};
         s->entry[s->depth] = e;
     }
     s->depth++;
@@ -388,5 +405,7 @@ void cp_inject_nvtx_free(void)
     cp_table_free(&cp_inject_nvtx.strings, free);
     cp_table_free(&cp_inject_nvtx.nodes, NULL);
     cp_inject_nvtx.nopen = 0;
+    free(cp_inject_nvtx.want);
+    cp_inject_nvtx.want = NULL;
     memset(&cp_inject_nvtx_here, 0, sizeof cp_inject_nvtx_here);
 }

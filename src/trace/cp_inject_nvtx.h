@@ -23,6 +23,13 @@ void cp_inject_nvtx_call(CUpti_CallbackId cbid, const void *data, FILE *raw);
  * CP_INJECT_RANGE_OVERFLOW. */
 int64_t cp_inject_nvtx_current(void);
 
+/* The range name --nvtx-include asks for (copied; NULL: none). */
+void cp_inject_nvtx_want(const char *name);
+
+/* 1 when the calling thread is inside a range named as cp_inject_nvtx_want asked (the innermost
+ * kept range or one open below it, in any domain). */
+int cp_inject_nvtx_inside(void);
+
 /* Releases the tables (the calling thread's stack is emptied too). */
 void cp_inject_nvtx_free(void);
 

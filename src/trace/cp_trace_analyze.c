@@ -874,8 +874,11 @@ static void cp_trace_analyze_kernels(cp_trace *t, cp_trace_report *r, int have_r
 {
     size_t nrefs = 0, nunknown_excess = 0;
     cp_trace_coverage_begin(&r->program_coverage);
+    r->seen_known = t->nprocs > 0;
     for (size_t p = 0; p < t->nprocs; p++) {
         cp_trace_process *proc = &t->procs[p];
+        if (!r->selection && proc->selection.present)
+            r->selection = &proc->selection;
         for (size_t k = 0; k < proc->nkernels; k++) {
             cp_trace_kernel *kk = &proc->kernels[k];
             for (size_t i = 0; i < kk->ninstrs; i++) {
@@ -898,6 +901,11 @@ static void cp_trace_analyze_kernels(cp_trace *t, cp_trace_report *r, int have_r
                 r->nkernel_only += kk->from == CP_TRACE_FROM_KERNEL;
                 r->nkernels_ran += kk->from == CP_TRACE_FROM_KERNEL && cp_trace_executed(&kk->d);
                 nrefs += kk->ninstrs;
+                r->launches_counted += kk->launches;
+                r->launches_with_counters += kk->kc.records;
+                r->launches_seen += kk->has_seen ? kk->launches_seen : kk->launches;
+                r->seen_known &= kk->has_seen;
+                r->nsampled += (size_t)cp_trace_kernel_sampled(kk);
             }
         }
         if (proc->nkernels > 1)

@@ -56,7 +56,17 @@ void cp_trace_coverage_of(const cp_trace_kernel *k, cp_trace_coverage *c)
         c->fraction = NAN;
         return;
     }
-    if (isfinite(c->tma_load_bytes) && isfinite(c->tma_store_bytes) && isfinite(c->local_bytes)) {
+    if (isfinite(c->tma_load_bytes) && isfinite(c->tma_store_bytes) && isfinite(c->local_bytes) &&
+        k->from == CP_TRACE_FROM_INSTRUCTIONS && cp_trace_kernel_sampled(k)) {
+        /* counters of some launches beside instructions counted over all of them: the
+         * fraction compares their means per launch, said by the basis */
+        c->basis = "sampled_counters";
+        double per = (double)k->launches / (double)kc->records;
+        c->tma_load_bytes *= per;
+        c->tma_store_bytes *= per;
+        c->local_bytes *= per;
+    } else if (isfinite(c->tma_load_bytes) && isfinite(c->tma_store_bytes) &&
+               isfinite(c->local_bytes)) {
         c->basis = "counters";
     } else if (k->from == CP_TRACE_FROM_INSTRUCTIONS && isfinite(k->d.tma_requests) &&
                isfinite(k->d.local_requests) && tma_runs == 0 && local_runs == 0) {

@@ -55,6 +55,10 @@ static const char *const cp_trace_csv_columns[] = {
     /* appended with coverage: the instruction's kernel's (empty when not measured) */
     "kernel_coverage",
     "kernel_excess_known",
+    /* appended with sampling and selection: the kernel's launches seen (empty when the raw file
+     * does not say) and its launches with per-kernel counters */
+    "launches_seen",
+    "counter_launches",
 };
 
 /* A number: empty when NAN; an integer when integral; else 6 significant digits. */
@@ -136,6 +140,8 @@ int cp_trace_write_csv(FILE *out, const cp_trace_report *r, cp_status *st)
             cp_trace_csv_number(&l, other[v]);
         cp_trace_csv_number(&l, k->cov.fraction);
         cp_text_csv_cell(&l, k->cov.excess_known ? "true" : "false");
+        cp_trace_csv_number(&l, k->has_seen ? (double)k->launches_seen : NAN);
+        cp_trace_csv_number(&l, (double)k->kc.records);
         cp_text_csv_end_line(&l);
     }
     if (fflush(out) != 0 || ferror(out))

@@ -8,8 +8,6 @@ static const cp_help_option cp_trace_help_options[] = {
      "instructions per kernel in the table, 0..1000000 (default 5; JSON and CSV hold every "
      "instruction)",
      CP_HELP_ANY, NULL},
-    {NULL, "kernel", 0, "REGEX", "only kernels whose demangled name matches REGEX (POSIX ERE)",
-     CP_HELP_ANY, NULL},
     {NULL, "format", 0, "FMT",
      "table (default), json, csv, chrome-trace (a timeline of the launches for Perfetto and "
      "chrome://tracing), vega-lite (a chart of the excess bytes; scripts/plot draws it) or html "
@@ -46,6 +44,33 @@ static const cp_help_option cp_trace_help_options[] = {
     {NULL, "min-coverage", 0, "F",
      "a counted kernel whose instructions' counts cover less than F (0 to 1) of its bytes "
      "between L1 and L2, or an unknown part, fails (TMA, local memory)",
+     CP_HELP_ANY, NULL},
+    {"What is counted (in the traced program; docs/trace.md \"Cost\")", "kernel", 0, "REGEX",
+     "only kernels whose demangled name (C++ with its parameters, as the report shows it) "
+     "matches REGEX (POSIX ERE, as ncu's --kernel-name regex:) are counted: others get no "
+     "range, their instruction records are dropped; with --from-raw it filters the report",
+     CP_HELP_ANY, NULL},
+    {NULL, "launch-skip", 0, "N", "per kernel, leave its first N launches out (as ncu's)",
+     CP_HELP_ANY, NULL},
+    {NULL, "launch-count", 0, "N",
+     "per kernel, count at most N launches (after --launch-skip; as ncu's)", CP_HELP_ANY, NULL},
+    {NULL, "nvtx-include", 0, "RANGE",
+     "count only launches made inside an NVTX range named RANGE (pushed or started, any domain, "
+     "at any depth)",
+     CP_HELP_ANY, NULL},
+    {NULL, "capture-range", 0, "profiler-api",
+     "count only launches between the program's cudaProfilerStart and cudaProfilerStop (as "
+     "nsys): nothing before the first start",
+     CP_HELP_VALUES, "profiler-api"},
+    {NULL, "counter-launches", 0, "N",
+     "per-kernel counters (a serialising range) for the first N launches of each kernel and "
+     "launch shape (grid, block, dynamic shared memory), 0..4294967295 (default 5); every "
+     "counted launch is still counted per instruction; the report says \"counters from N of M "
+     "launches\"",
+     CP_HELP_ANY, NULL},
+    {NULL, "all-launches", 0, NULL,
+     "per-kernel counters for every counted launch (each launch serialised: about 1.4 ms a "
+     "launch on an H100)",
      CP_HELP_ANY, NULL},
     {"Raw files", "raw-dir", 0, "DIR",
      "keep the raw files in DIR (created; must hold no raw files) instead of a temporary "

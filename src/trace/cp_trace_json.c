@@ -227,6 +227,30 @@ static void cp_trace_json_coverage(cp_json *j, cJSON *o, const cp_trace_coverage
     cp_json_string(j, x, "reason", c->reason[0] ? c->reason : NULL);
 }
 
+/* "collection": what the traced program was asked to count and what was (docs/trace.md, "What
+ * is counted"): null fields where the raw files do not say. */
+static void cp_trace_json_collection(cp_json *j, cJSON *root, const cp_trace_report *r)
+{
+    cJSON *o = cp_json_object(j, root, "collection");
+    const cp_trace_selection *s = r->selection;
+    if (s && s->every_launch)
+        cp_json_string(j, o, "counter_launches", "all");
+    else if (s)
+        cp_json_number(j, o, "counter_launches", (double)s->counter_launches);
+    else
+        cp_json_null(j, o, "counter_launches");
+    cp_json_string(j, o, "kernel", s ? s->kernel : NULL);
+    cp_json_number(j, o, "launch_skip", s ? (double)s->launch_skip : NAN);
+    cp_json_number(j, o, "launch_count",
+                   s && s->launch_count != UINT64_MAX ? (double)s->launch_count : NAN);
+    cp_json_string(j, o, "nvtx_include", s ? s->nvtx_include : NULL);
+    cp_json_string(j, o, "capture_range", s && s->capture_profiler_api ? "profiler-api" : NULL);
+    cp_json_number(j, o, "launches_seen", r->seen_known ? (double)r->launches_seen : NAN);
+    cp_json_number(j, o, "launches_counted", (double)r->launches_counted);
+    cp_json_number(j, o, "launches_with_counters", (double)r->launches_with_counters);
+    cp_json_number(j, o, "kernels_sampled", (double)r->nsampled);
+}
+
 static void cp_trace_json_kernels(cp_json *j, cJSON *root, const cp_trace_report *r)
 {
     const cp_trace *t = r->trace;
@@ -246,6 +270,9 @@ static void cp_trace_json_kernels(cp_json *j, cJSON *root, const cp_trace_report
             cp_json_string(j, o, "function", kk->function);
             cp_json_string(j, o, "name", kk->name ? kk->name : kk->function);
             cp_json_number(j, o, "launches", (double)kk->launches);
+            cp_json_number(j, o, "launches_seen", kk->has_seen ? (double)kk->launches_seen : NAN);
+            cp_json_number(j, o, "counter_launches", (double)kk->kc.records);
+            cp_json_bool(j, o, "counters_sampled", cp_trace_kernel_sampled(kk));
             cp_json_bool(j, o, "counted", kk->from != CP_TRACE_FROM_NONE);
             cp_json_string(j, o, "counts_from",
                            kk->from == CP_TRACE_FROM_INSTRUCTIONS ? "instructions"
@@ -406,6 +433,7 @@ static cJSON *cp_trace_json_document(cp_json *j, const cp_trace_report *r)
     cJSON *totals = cp_json_object(j, root, "totals");
     cp_trace_json_counts(j, totals, &r->program);
     cp_trace_json_coverage(j, totals, &r->program_coverage, r->counted);
+    cp_trace_json_collection(j, root, r);
     cp_trace_json_gate(j, root, r);
     cp_trace_json_processes(j, root, r->trace);
     cp_trace_json_kernels(j, root, r);

@@ -203,6 +203,8 @@ typedef struct cp_trace_pending_launch {
     char *function;
     uint64_t count;              /* launch records */
     cp_trace_kernel_counters kc; /* kernel records */
+    uint64_t seen;               /* its launches_seen record, when has_seen */
+    int has_seen;
     int used;
     size_t kernel; /* the kernel it became (cp_trace_finish) */
 } cp_trace_pending_launch;
@@ -419,6 +421,69 @@ static int cp_trace_read_launch(cp_trace_reader *r, char **f, size_t nf)
     cp_trace_pending_launch *l = cp_trace_pending(r, (uint32_t)device, f[2]);
     if (l)
         l->count = l->count > UINT64_MAX - count ? UINT64_MAX : l->count + count;
+    return 0;
+}
+
+/* launches_seen ORDINAL FUNCTION SEEN COUNTED SAMPLED: the library's count of every launch it
+ * saw (SEEN), of those counted (as the launch records) and of those with counters (as the kernel
+ * records); one record per function, at the end. */
+static int cp_trace_read_launches_seen(cp_trace_reader *r, char **f, size_t nf)
+{
+    uint64_t device, seen, counted, sampled;
+    if (nf != 6 || cp_trace_parse_u64(f[1], UINT32_MAX, &device) != 0 ||
+        cp_trace_parse_u64(f[3], UINT64_MAX, &seen) != 0 ||
+        cp_trace_parse_u64(f[4], UINT64_MAX, &counted) != 0 ||
+        cp_trace_parse_u64(f[5], UINT64_MAX, &sampled) != 0 || counted > seen || sampled > counted)
+        return -1;
+    cp_trace_pending_launch *l = cp_trace_pending(r, (uint32_t)device, f[2]);
+    if (l) {
+        l->seen = l->seen > UINT64_MAX - seen ? UINT64_MAX : l->seen + seen;
+        l->has_seen = 1;
+    }
+    return 0;
+}
+
+/* selection KEY VALUE: what the process was asked to count (cp_trace_raw.h). */
+static int cp_trace_read_selection(cp_trace_reader *r, char **f, size_t nf)
+{
+    cp_trace_selection *s = &r->p->selection;
+    if (nf != 3)
+        return -1;
+    if (!s->present) {
+        s->present = 1;
+        s->launch_count = UINT64_MAX;
+    }
+    uint64_t v;
+    if (strcmp(f[1], "counter_launches") == 0) {
+        if (strcmp(f[2], "all") == 0) {
+            s->every_launch = 1;
+            return 0;
+        }
+        if (cp_trace_parse_u64(f[2], UINT64_MAX, &v) != 0)
+            return -1;
+        s->every_launch = 0;
+        s->counter_launches = v;
+    } else if (strcmp(f[1], "launch_skip") == 0) {
+        if (cp_trace_parse_u64(f[2], UINT64_MAX, &v) != 0)
+            return -1;
+        s->launch_skip = v;
+    } else if (strcmp(f[1], "launch_count") == 0) {
+        if (cp_trace_parse_u64(f[2], UINT64_MAX, &v) != 0)
+            return -1;
+        s->launch_count = v;
+    } else if (strcmp(f[1], "kernel") == 0 || strcmp(f[1], "nvtx_include") == 0) {
+        char **to = f[1][0] == 'k' ? &s->kernel : &s->nvtx_include;
+        char *copy = cp_trace_dup(r, f[2]);
+        if (!copy)
+            return 0; /* out of memory: said by the reader */
+        free(*to);
+        *to = copy;
+    } else if (strcmp(f[1], "capture_range") == 0) {
+        if (strcmp(f[2], "profiler-api") != 0)
+            return -1;
+        s->capture_profiler_api = 1;
+    }
+    /* a key of a later library: skipped, as unknown records are */
     return 0;
 }
 
@@ -1006,6 +1071,8 @@ static const struct {
     {"launches_at", cp_trace_read_launches_at},
     {"kernel_at", cp_trace_read_kernel_at},
     {"kernel_time", cp_trace_read_kernel_time},
+    {"selection", cp_trace_read_selection},
+    {"launches_seen", cp_trace_read_launches_seen},
 };
 
 /* One line, split into fields and unescaped: -1 when it is malformed. */
@@ -1092,6 +1159,8 @@ static void cp_trace_finish(cp_trace_reader *r)
         if (at != SIZE_MAX && !r->launches[at].used) {
             kk->launches = r->launches[at].count;
             kk->kc = r->launches[at].kc;
+            kk->launches_seen = r->launches[at].seen;
+            kk->has_seen = r->launches[at].has_seen;
             if (!kk->launches) /* no launch records: the Range Profiler counted every launch */
                 kk->launches = kk->kc.records;
             r->launches[at].used = 1;
@@ -1107,6 +1176,8 @@ static void cp_trace_finish(cp_trace_reader *r)
         if (k) {
             k->launches = l->count ? l->count : l->kc.records;
             k->kc = l->kc;
+            k->launches_seen = l->seen;
+            k->has_seen = l->has_seen;
             l->kernel = (size_t)(k - p->kernels);
         }
     }
@@ -1199,6 +1270,8 @@ static void cp_trace_process_free(cp_trace_process *p)
     free(p->tmaps);
     free(p->dir);
     free(p->host);
+    free(p->selection.kernel);
+    free(p->selection.nvtx_include);
     cp_trace_pairs_free(p->envs, p->nenvs);
     for (size_t i = 0; i < p->nframes; i++)
         free(p->frames[i].file), free(p->frames[i].function);

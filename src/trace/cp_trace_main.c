@@ -44,6 +44,12 @@ enum {
     CP_TRACE_OPT_PYTHON_FRAMES,
     CP_TRACE_OPT_PYTHON_STACK,
     CP_TRACE_OPT_NO_SOURCE,
+    CP_TRACE_OPT_COUNTER_LAUNCHES,
+    CP_TRACE_OPT_ALL_LAUNCHES,
+    CP_TRACE_OPT_LAUNCH_SKIP,
+    CP_TRACE_OPT_LAUNCH_COUNT,
+    CP_TRACE_OPT_NVTX_INCLUDE,
+    CP_TRACE_OPT_CAPTURE_RANGE,
     CP_TRACE_OPT_EXPORT, /* --json FILE, ...: + the index of cp_trace_exporter_get */
 };
 #define CP_TRACE_MAX_OPTIONS 40
@@ -64,10 +70,15 @@ typedef struct cp_trace_cli {
     const char *from_raw;
     int show_help;
     int verbose;
-    const char *kernel_set;                           /* --kernel-counters: lean or full */
-    const char *python_frames;                        /* --python-frames: user or all */
-    int python_stack;                                 /* --python-stack */
-    int no_source;                                    /* --no-source: html without sources */
+    const char *kernel_set;    /* --kernel-counters: lean or full */
+    const char *python_frames; /* --python-frames: user or all */
+    int python_stack;          /* --python-stack */
+    int no_source;             /* --no-source: html without sources */
+    /* what the injection library counts (cp_inject_select.h), passed through the environment:
+     * the option that set it (for --from-raw's message) and the value, as given */
+    const char *collect_option;
+    const char *counter_launches; /* --counter-launches N, or "all" for --all-launches */
+    const char *launch_skip, *launch_count, *nvtx_include, *capture_range;
     const char *from_raw_dirs[CP_TRACE_MAX_FROM_RAW]; /* --from-raw DIR [DIR...] */
     size_t nfrom_raw;
     char **program; /* argv of the program, NULL-terminated; NULL with --from-raw */
@@ -134,6 +145,12 @@ static const struct option cp_trace_long_options[] = {
     {"python-frames", required_argument, NULL, CP_TRACE_OPT_PYTHON_FRAMES},
     {"python-stack", no_argument, NULL, CP_TRACE_OPT_PYTHON_STACK},
     {"no-source", no_argument, NULL, CP_TRACE_OPT_NO_SOURCE},
+    {"counter-launches", required_argument, NULL, CP_TRACE_OPT_COUNTER_LAUNCHES},
+    {"all-launches", no_argument, NULL, CP_TRACE_OPT_ALL_LAUNCHES},
+    {"launch-skip", required_argument, NULL, CP_TRACE_OPT_LAUNCH_SKIP},
+    {"launch-count", required_argument, NULL, CP_TRACE_OPT_LAUNCH_COUNT},
+    {"nvtx-include", required_argument, NULL, CP_TRACE_OPT_NVTX_INCLUDE},
+    {"capture-range", required_argument, NULL, CP_TRACE_OPT_CAPTURE_RANGE},
     {"verbose", no_argument, NULL, 'v'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
@@ -191,6 +208,77 @@ static int cp_trace_parse_where_option(int opt, cp_trace_cli *c, cp_status *st)
         c->python_stack = 1;
         return CP_EXIT_OK;
     }
+}
+
+/* What the traced program counts: --counter-launches, --all-launches, --launch-skip,
+ * --launch-count, --nvtx-include, --capture-range. */
+static int cp_trace_parse_collect_option(int opt, cp_trace_cli *c, cp_status *st)
+{
+    static const char *const names[] = {"--counter-launches", "--all-launches", "--launch-skip",
+                                        "--launch-count",     "--nvtx-include", "--capture-range"};
+    uint64_t v;
+    c->collect_option = names[opt - CP_TRACE_OPT_COUNTER_LAUNCHES];
+    switch (opt) {
+    case CP_TRACE_OPT_COUNTER_LAUNCHES:
+        if (c->counter_launches && strcmp(c->counter_launches, "all") == 0)
+            return cp_status_usage(st, "--all-launches counts every launch's counters",
+                                   "--counter-launches and --all-launches together");
+        CP_TRY(cp_trace_parse_count("--counter-launches", optarg, UINT32_MAX, &v, st));
+        c->counter_launches = optarg;
+        return CP_EXIT_OK;
+    case CP_TRACE_OPT_ALL_LAUNCHES:
+        if (c->counter_launches)
+            return cp_status_usage(st, "--all-launches counts every launch's counters",
+                                   "--counter-launches and --all-launches together");
+        c->counter_launches = "all";
+        return CP_EXIT_OK;
+    case CP_TRACE_OPT_LAUNCH_SKIP:
+        CP_TRY(cp_trace_parse_count("--launch-skip", optarg, UINT64_MAX - 1, &v, st));
+        c->launch_skip = optarg;
+        return CP_EXIT_OK;
+    case CP_TRACE_OPT_LAUNCH_COUNT:
+        CP_TRY(cp_trace_parse_count("--launch-count", optarg, UINT64_MAX - 1, &v, st));
+        if (v == 0)
+            return cp_status_usage(st, "--launch-count N counts N launches of each kernel",
+                                   "--launch-count: 0 would count nothing");
+        c->launch_count = optarg;
+        return CP_EXIT_OK;
+    case CP_TRACE_OPT_NVTX_INCLUDE:
+        if (!optarg[0])
+            return cp_status_usage(st, "name the NVTX range, e.g. --nvtx-include train_step",
+                                   "--nvtx-include: an empty range name");
+        c->nvtx_include = optarg;
+        return CP_EXIT_OK;
+    default:
+        if (strcmp(optarg, "profiler-api") != 0)
+            return cp_status_usage(st,
+                                   "profiler-api counts only between the program's "
+                                   "cudaProfilerStart and cudaProfilerStop",
+                                   "--capture-range: '%s' is not profiler-api", optarg);
+        c->capture_range = optarg;
+        return CP_EXIT_OK;
+    }
+}
+
+/* The injection library reads what it counts from the environment it inherits. */
+static int cp_trace_collect_env(const cp_trace_cli *c, cp_status *st)
+{
+    const struct {
+        const char *name, *value;
+    } env[] = {
+        {"COALPROBE_TRACE_KERNEL", c->report.kernel_regex},
+        {"COALPROBE_TRACE_COUNTER_LAUNCHES", c->counter_launches},
+        {"COALPROBE_TRACE_LAUNCH_SKIP", c->launch_skip},
+        {"COALPROBE_TRACE_LAUNCH_COUNT", c->launch_count},
+        {"COALPROBE_TRACE_NVTX_INCLUDE", c->nvtx_include},
+        {"COALPROBE_TRACE_CAPTURE_RANGE", c->capture_range},
+    };
+    for (size_t i = 0; i < CP_COUNT_OF(env); i++) {
+        int r = env[i].value ? setenv(env[i].name, env[i].value, 1) : unsetenv(env[i].name);
+        if (r != 0)
+            return cp_status_set(st, CP_EXIT_RUNTIME, "trace: setenv: %s", strerror(errno));
+    }
+    return CP_EXIT_OK;
 }
 
 /* --format: table or an exporter's format. */
@@ -276,6 +364,8 @@ static int cp_trace_parse_option(int opt, const char *word, cp_trace_cli *c, cp_
     case ':':
         return cp_status_usage(st, "see coalprobe trace --help", "option '%s' needs a value", word);
     default:
+        if (opt >= CP_TRACE_OPT_COUNTER_LAUNCHES && opt <= CP_TRACE_OPT_CAPTURE_RANGE)
+            return cp_trace_parse_collect_option(opt, c, st);
         if (opt >= CP_TRACE_OPT_EXPORT &&
             cp_trace_exporter_get((size_t)(opt - CP_TRACE_OPT_EXPORT))) {
             const cp_trace_exporter *x = cp_trace_exporter_get((size_t)(opt - CP_TRACE_OPT_EXPORT));
@@ -350,6 +440,11 @@ static int cp_trace_parse(int argc, char **argv, cp_trace_cli *c, cp_status *st)
         return cp_status_usage(st, "they choose what a traced program records",
                                "%s cannot be used with --from-raw",
                                c->python_frames ? "--python-frames" : "--python-stack");
+    if (c->from_raw && c->collect_option)
+        return cp_status_usage(st,
+                               "it chooses what a traced program counts; the raw files say what "
+                               "was counted",
+                               "%s cannot be used with --from-raw", c->collect_option);
     if (c->from_raw && c->raw_dir)
         return cp_status_usage(st, "--raw-dir keeps the raw files of a program run here",
                                "%s cannot be used with --from-raw", "--raw-dir");
@@ -837,6 +932,8 @@ static int cp_trace_run_program(const cp_trace_cli *c, const char *program_path,
         if (rc == CP_EXIT_OK && c->python_stack &&
             setenv("COALPROBE_TRACE_PYTHON_STACK", "1", 1) != 0)
             rc = cp_status_set(st, CP_EXIT_RUNTIME, "trace: setenv: %s", strerror(errno));
+        if (rc == CP_EXIT_OK)
+            rc = cp_trace_collect_env(c, st);
         fflush(stdout);
         fflush(stderr);
         if (rc == CP_EXIT_OK) {

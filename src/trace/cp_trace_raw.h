@@ -41,8 +41,8 @@
  *                                          instructions of one of its launches (kernel records)
  *   kernel    ORDINAL FUNCTION VALUE...    one launch's per-kernel counters (Range Profiler, as
  *                                          many values as kernel_metrics named; "-" for one the
- *                                          chip lacks); every launch is counted; readers add
- *                                          them up per function
+ *                                          chip lacks); every launch is counted, or the sample
+ *                                          `selection` says; readers add them up per function
  *   cubin     CRC FILE                     the module's cubin, saved as DIR/FILE
  *   source    CRC FUNCTION PC FILE LINE    FILE:LINE of that instruction (from -lineinfo)
  *   nosource  CRC FUNCTION                 that function has no line information
@@ -131,6 +131,27 @@
  *                                          kernel record just before it. Absent when unknown and
  *                                          past 1,000,000 in a process (then a note at the end
  *                                          says how many launches have none)
+ *   selection KEY VALUE                    what the launcher asked the library to count, once
+ *                                          per option, after `process` (cp_inject_select.h):
+ *                                          counter_launches N (per-kernel counters for the first
+ *                                          N launches of each kernel and launch shape: grid,
+ *                                          block, dynamic shared memory; a CUDA graph's launch
+ *                                          counts as one shape of its own) or counter_launches
+ *                                          all (every counted launch; always written); kernel
+ *                                          REGEX; launch_skip N; launch_count N; nvtx_include
+ *                                          NAME; capture_range profiler-api. A file without them
+ *                                          was written by a library that counted every launch
+ *                                          and kernel range. Under selection, `launch` records
+ *                                          count the counted launches only, pc records cover
+ *                                          those (the SASS metrics are paused while launches are
+ *                                          left out), and kernel records exist for the sampled
+ *                                          launches only: readers never scale them up
+ *   launches_seen ORDINAL FUNCTION SEEN COUNTED SAMPLED
+ *                                          at the end, one per function the library saw: SEEN
+ *                                          launches in all, COUNTED of those counted (as its
+ *                                          launch records), SAMPLED of those with a kernel range
+ *                                          (each ran serialised); COUNTED <= SEEN, SAMPLED <=
+ *                                          COUNTED
  *   end       FLUSHES LAUNCHES             the process ended normally; a file without it is
  *                                          incomplete (crash, kill, _exit before teardown)
  *

@@ -207,9 +207,12 @@ typedef struct cp_trace_kernel {
     int has_crc;       /* 0 for a function seen only in launch or kernel records */
     char *function;    /* the name CUPTI reports (mangled for C++) */
     char *name;        /* demangled (cp_trace_demangle_all); NULL until then */
-    uint64_t launches; /* from launch records (kernel records when there are none) */
-    int nosource;      /* 1: a nosource record said the function has no line information */
-    int every_launch;  /* 1: its pc records count every launch (its device's counting record) */
+    uint64_t launches; /* from launch records (kernel records when there are none): counted */
+    /* launches the library saw, counted or not (its launches_seen record), when has_seen */
+    uint64_t launches_seen;
+    int has_seen;
+    int nosource;     /* 1: a nosource record said the function has no line information */
+    int every_launch; /* 1: its pc records count every launch (its device's counting record) */
     cp_trace_instr *instrs;
     size_t ninstrs, cap;
     cp_trace_kernel_counters kc; /* its kernel records, added up */
@@ -225,6 +228,13 @@ typedef struct cp_trace_kernel {
     size_t index;               /* position among the selected kernels of the report, from 0 */
     cp_trace_inductor inductor; /* a torch.compile kernel's origin (cp_trace_inductor_all) */
 } cp_trace_kernel;
+
+/* 1 when k's per-kernel counters cover fewer launches than its instructions count (sampled:
+ * --counter-launches), and some. */
+static inline int cp_trace_kernel_sampled(const cp_trace_kernel *k)
+{
+    return k->kc.records > 0 && k->kc.records < k->launches;
+}
 
 typedef struct cp_trace_device {
     uint32_t ordinal;
@@ -345,6 +355,18 @@ typedef struct cp_trace_timed_launch {
     double sectors;       /* its global load + store sectors; NAN when neither was recorded */
 } cp_trace_timed_launch;
 
+/* What the traced process was asked to count (its selection records; cp_inject_select.h). */
+typedef struct cp_trace_selection {
+    int present;               /* some selection record was read */
+    int every_launch;          /* counter_launches all: every counted launch has counters */
+    uint64_t counter_launches; /* per kernel and shape, when !every_launch */
+    char *kernel;              /* --kernel, or NULL */
+    uint64_t launch_skip;      /* 0 when not given */
+    uint64_t launch_count;     /* UINT64_MAX when not given */
+    char *nvtx_include;        /* or NULL */
+    int capture_profiler_api;
+} cp_trace_selection;
+
 typedef struct cp_trace_process {
     char *file; /* the raw file's name inside the directory (DIR/NAME with several) */
     char *dir;  /* the directory it was read from (its cubins are there) */
@@ -352,6 +374,7 @@ typedef struct cp_trace_process {
     char *command;
     int complete;                   /* 1 when the file has its end record */
     uint64_t flushes, end_launches; /* from the end record */
+    cp_trace_selection selection;   /* from its selection records */
     cp_trace_device *devices;
     size_t ndevices;
     cp_trace_pair *missing; /* metrics the chip does not offer */
@@ -595,11 +618,18 @@ typedef struct cp_trace_report {
     const cp_trace_run *run;
     const cp_trace_options *options;
     int have_opcodes;
-    cp_trace_derived program;             /* totals of every counted kernel of every process */
-    cp_trace_coverage program_coverage;   /* of those kernels together */
-    size_t nselected;                     /* kernels that match --kernel */
-    size_t ncounted;                      /* of those, kernels with counts (from != NONE) */
-    size_t nkernel_only;                  /* of those, counted only as a whole */
+    cp_trace_derived program;           /* totals of every counted kernel of every process */
+    cp_trace_coverage program_coverage; /* of those kernels together */
+    size_t nselected;                   /* kernels that match --kernel */
+    size_t ncounted;                    /* of those, kernels with counts (from != NONE) */
+    size_t nkernel_only;                /* of those, counted only as a whole */
+    /* what was counted (docs/trace.md "Cost"): the selected kernels' launches seen by the
+     * library (when every process said: seen_known), counted, and with per-kernel counters
+     * (each of those ran serialised); the first process's selection records, or NULL */
+    uint64_t launches_seen, launches_counted, launches_with_counters;
+    int seen_known;
+    size_t nsampled; /* selected kernels with counters from fewer launches than were counted */
+    const cp_trace_selection *selection;
     const cp_trace_instr **instrs;        /* every instruction of the selected kernels, by rank */
     const cp_trace_kernel **instr_kernel; /* instrs[i]'s kernel */
     const cp_trace_process **instr_proc;  /* instrs[i]'s process */

@@ -126,6 +126,8 @@ static void cp_trace_show_csv_row(cp_text_csv_line *l, const cJSON *doc, const c
         cp_trace_csv_number(l, cp_show_num(in, other[v]));
     cp_trace_csv_number(l, cp_show_num(k, "coverage.fraction"));
     cp_text_csv_cell(l, cJSON_IsTrue(cp_show_at(k, "coverage.excess_known")) ? "true" : "false");
+    cp_trace_csv_number(l, cp_show_num(k, "launches_seen"));
+    cp_trace_csv_number(l, cp_show_num(k, "counter_launches"));
     cp_text_csv_end_line(l);
 }
 
@@ -227,6 +229,19 @@ static void cp_trace_show_groups(FILE *out, const cJSON *doc)
     }
 }
 
+/* What the selection and the sampling left out of kernel k's launches, as the trace table says
+ * it (" counted of 1402 seen, counters from 5 of 1400 launches"), or "". */
+static void cp_trace_show_sampled(const cJSON *k, double launches, char *buf, size_t n)
+{
+    double seen = cp_show_num(k, "launches_seen"), with = cp_show_num(k, "counter_launches");
+    size_t m = 0;
+    buf[0] = 0;
+    if (isfinite(seen) && seen > launches)
+        m = (size_t)snprintf(buf, n, " counted of %.0f seen", seen);
+    if (m < n && cJSON_IsTrue(cp_show_at(k, "counters_sampled")))
+        snprintf(buf + m, n - m, ", counters from %.0f of %.0f launches", with, launches);
+}
+
 /* A kernel's heading: its name, launches, time on the GPU, its global and shared totals. */
 static void cp_trace_show_kernel_head(FILE *out, const cJSON *k)
 {
@@ -250,8 +265,10 @@ static void cp_trace_show_kernel_head(FILE *out, const cJSON *k)
     else
         snprintf(cov, sizeof cov, ", coverage unknown");
     double launches = cp_show_num(k, "launches");
-    snprintf(line, sizeof line, "device %.0f, %.0f launch%s%s%s", cp_show_num(k, "device"),
-             launches, launches == 1 ? "" : "es", gpu, cov);
+    char sampled[160];
+    cp_trace_show_sampled(k, launches, sampled, sizeof sampled);
+    snprintf(line, sizeof line, "device %.0f, %.0f launch%s%s%s%s", cp_show_num(k, "device"),
+             launches, launches == 1 ? "" : "es", sampled, gpu, cov);
     cp_trace_table_wrap(out, "    ", "      ", line);
     if (cp_show_num(k, "requests") > 0) {
         cp_trace_table_count(a, sizeof a, cp_show_num(k, "requests"));

@@ -132,6 +132,71 @@ static void cp_trace_table_row_header(FILE *out)
     cp_trace_table_row(out, header);
 }
 
+/* What was counted, when a selection or the sampling left something out: "counted: 1,400 of
+ * 2,000 launches (--launch-skip 10); per-kernel counters from 20 of them (the first 5 of each
+ * kernel and launch shape; --all-launches for every one)". Nothing for old raw files. */
+static void cp_trace_table_collection(FILE *out, const cp_trace_report *r)
+{
+    const cp_trace_selection *s = r->selection;
+    if (!s)
+        return;
+    char line[1400], opts[900] = "", a[32], b[32], c[32];
+    size_t n = 0;
+    if (s->kernel)
+        n += (size_t)snprintf(opts + n, sizeof opts - n, "%s--kernel %.300s", n ? ", " : "",
+                              s->kernel);
+    if (s->launch_skip && n < sizeof opts)
+        n += (size_t)snprintf(opts + n, sizeof opts - n, "%s--launch-skip %llu", n ? ", " : "",
+                              (unsigned long long)s->launch_skip);
+    if (s->launch_count != UINT64_MAX && n < sizeof opts)
+        n += (size_t)snprintf(opts + n, sizeof opts - n, "%s--launch-count %llu", n ? ", " : "",
+                              (unsigned long long)s->launch_count);
+    if (s->nvtx_include && n < sizeof opts)
+        n += (size_t)snprintf(opts + n, sizeof opts - n, "%s--nvtx-include %.300s", n ? ", " : "",
+                              s->nvtx_include);
+    if (s->capture_profiler_api && n < sizeof opts)
+        n += (size_t)snprintf(opts + n, sizeof opts - n, "%s--capture-range profiler-api",
+                              n ? ", " : "");
+    int left_out = r->seen_known && r->launches_seen > r->launches_counted;
+    if (!n && !left_out && !r->nsampled)
+        return;
+    cp_trace_table_count(a, sizeof a, (double)r->launches_counted);
+    cp_trace_table_count(b, sizeof b, (double)r->launches_seen);
+    cp_trace_table_count(c, sizeof c, (double)r->launches_with_counters);
+    size_t m = (size_t)snprintf(line, sizeof line, "counted: %s", a);
+    if (r->seen_known && m < sizeof line)
+        m += (size_t)snprintf(line + m, sizeof line - m, " of %s", b);
+    if (m < sizeof line)
+        m += (size_t)snprintf(line + m, sizeof line - m, " launch%s%s%s%s",
+                              r->launches_counted == 1 && !r->seen_known ? "" : "es", n ? " (" : "",
+                              opts, n ? ")" : "");
+    if (m < sizeof line && s->every_launch)
+        snprintf(line + m, sizeof line - m,
+                 "; per-kernel counters from every counted launch "
+                 "(--all-launches)");
+    else if (m < sizeof line)
+        snprintf(line + m, sizeof line - m,
+                 "; per-kernel counters from %s of them, each run serialised (the first %llu of "
+                 "each kernel and launch shape; --all-launches for every one)",
+                 c, (unsigned long long)s->counter_launches);
+    cp_trace_table_wrap(out, "", "  ", line);
+}
+
+/* The selected kernels counted, those launched but not counted, and those whose every launch
+ * the selection left out. */
+static void cp_trace_table_count_kernels(const cp_trace *t, size_t *counted, size_t *uncounted,
+                                         size_t *left_out)
+{
+    for (size_t p = 0; p < t->nprocs; p++)
+        for (size_t k = 0; k < t->procs[p].nkernels; k++) {
+            const cp_trace_kernel *kk = &t->procs[p].kernels[k];
+            int out = kk->launches == 0 && kk->has_seen;
+            *counted += kk->selected && kk->from != CP_TRACE_FROM_NONE;
+            *uncounted += kk->selected && kk->from == CP_TRACE_FROM_NONE && !out;
+            *left_out += kk->selected && kk->from == CP_TRACE_FROM_NONE && out;
+        }
+}
+
 static void cp_trace_table_header(FILE *out, const cp_trace_report *r)
 {
     const cp_trace_run *run = r->run;
@@ -157,21 +222,16 @@ static void cp_trace_table_header(FILE *out, const cp_trace_report *r)
         else if (run->signaled)
             fprintf(out, "the program was killed by signal %d%s\n", run->term_signal, wall);
     }
-    size_t counted = 0, uncounted = 0;
-    for (size_t p = 0; p < t->nprocs; p++)
-        for (size_t k = 0; k < t->procs[p].nkernels; k++) {
-            const cp_trace_kernel *kk = &t->procs[p].kernels[k];
-            if (kk->selected && kk->from != CP_TRACE_FROM_NONE)
-                counted++;
-            else if (kk->selected)
-                uncounted++;
-        }
+    size_t counted = 0, uncounted = 0, left_out = 0;
+    cp_trace_table_count_kernels(t, &counted, &uncounted, &left_out);
     fprintf(out, "%zu process%s used CUDA; %zu kernel%s counted", t->nprocs,
             t->nprocs == 1 ? "" : "es", counted, counted == 1 ? "" : "s");
     if (r->nkernel_only)
         fprintf(out, " (%zu only as a whole)", r->nkernel_only);
     if (uncounted)
         fprintf(out, ", %zu launched but not counted", uncounted);
+    if (left_out)
+        fprintf(out, ", %zu left out by the selection", left_out);
     if (r->options->kernel_regex) {
         size_t all = 0;
         for (size_t p = 0; p < t->nprocs; p++)
@@ -179,6 +239,7 @@ static void cp_trace_table_header(FILE *out, const cp_trace_report *r)
         fprintf(out, " (%zu of %zu match --kernel)", r->nselected, all);
     }
     fputc('\n', out);
+    cp_trace_table_collection(out, r);
     if (r->counted) {
         char bytes[32], sectors[32];
         cp_trace_format_bytes(bytes, sizeof bytes, r->program.excess_bytes);
@@ -324,6 +385,41 @@ static void cp_trace_table_tmaps(FILE *out, const cp_trace_process *p)
     }
 }
 
+/* A kernel's launches: "1400 launches", and where the selection or the sampling left some out
+ * "1400 launches counted of 2000 seen, counters from 5 of 1400 launches" (or "no per-kernel
+ * counters" when a library that samples gave it none). */
+static void cp_trace_table_launches(const cp_trace_report *r, const cp_trace_kernel *k, char *buf,
+                                    size_t n)
+{
+    char counted[96] = "", sampled[96] = "";
+    if (k->has_seen && k->launches_seen > k->launches)
+        snprintf(counted, sizeof counted, " counted of %llu seen",
+                 (unsigned long long)k->launches_seen);
+    if (cp_trace_kernel_sampled(k))
+        snprintf(sampled, sizeof sampled, ", counters from %llu of %llu launches",
+                 (unsigned long long)k->kc.records, (unsigned long long)k->launches);
+    else if (r->selection && k->kc.records == 0 && k->launches > 0)
+        snprintf(sampled, sizeof sampled, ", no per-kernel counters");
+    snprintf(buf, n, "%llu launch%s%s%s", (unsigned long long)k->launches,
+             k->launches == 1 ? "" : "es", counted, sampled);
+}
+
+/* ", 1.5 ms on the GPU" from k's kernel records (" in those": of the sampled launches only), or
+ * nothing. */
+static void cp_trace_table_gpu_time(const cp_trace_kernel *k, char *gpu, size_t n)
+{
+    if (!cp_trace_kc_has(&k->kc, CP_TRACE_K_DURATION))
+        return;
+    double seconds = k->kc.value[CP_TRACE_K_DURATION] * 1e-9;
+    const char *in = cp_trace_kernel_sampled(k) ? " in those" : "";
+    if (seconds >= 1)
+        snprintf(gpu, n, ", %.3g s on the GPU%s", seconds, in);
+    else if (seconds >= 1e-3)
+        snprintf(gpu, n, ", %.3g ms on the GPU%s", seconds * 1e3, in);
+    else
+        snprintf(gpu, n, ", %.3g us on the GPU%s", seconds * 1e6, in);
+}
+
 /* A kernel's heading: its name, launches, time on the GPU, and its global and shared totals. */
 static void cp_trace_table_kernel_head(FILE *out, const cp_trace_report *r,
                                        const cp_trace_kernel *k)
@@ -336,22 +432,15 @@ static void cp_trace_table_kernel_head(FILE *out, const cp_trace_report *r,
     if (k->has_crc)
         snprintf(crc, sizeof crc, ", cubin %08x", k->crc);
     char gpu[64] = "";
-    if (cp_trace_kc_has(&k->kc, CP_TRACE_K_DURATION)) {
-        double seconds = k->kc.value[CP_TRACE_K_DURATION] * 1e-9;
-        if (seconds >= 1)
-            snprintf(gpu, sizeof gpu, ", %.3g s on the GPU", seconds);
-        else if (seconds >= 1e-3)
-            snprintf(gpu, sizeof gpu, ", %.3g ms on the GPU", seconds * 1e3);
-        else
-            snprintf(gpu, sizeof gpu, ", %.3g us on the GPU", seconds * 1e6);
-    }
+    cp_trace_table_gpu_time(k, gpu, sizeof gpu);
     char coverage[48] = "";
     if (k->from != CP_TRACE_FROM_NONE && isfinite(k->cov.fraction))
         snprintf(coverage, sizeof coverage, ", coverage %.1f%%", 100 * k->cov.fraction);
     else if (k->from != CP_TRACE_FROM_NONE)
         snprintf(coverage, sizeof coverage, ", coverage unknown");
-    snprintf(line, sizeof line, "device %u, %llu launch%s%s%s%s%s", k->device,
-             (unsigned long long)k->launches, k->launches == 1 ? "" : "es", gpu, crc,
+    char launches[300];
+    cp_trace_table_launches(r, k, launches, sizeof launches);
+    snprintf(line, sizeof line, "device %u, %s%s%s%s%s", k->device, launches, gpu, crc,
              k->nosource ? ", no line information" : "", coverage);
     cp_trace_table_wrap(out, "    ", "      ", line);
     if (k->inductor.wrapper) {
@@ -505,6 +594,23 @@ static void cp_trace_limits(char *buf, size_t n, const cp_trace_options *o)
 
 static void cp_trace_violations_write(FILE *err, const cp_trace_report *r);
 
+/* The selected kernels of proc the library saw and the selection left out entirely. */
+static void cp_trace_table_left_out(FILE *out, const cp_trace_process *proc)
+{
+    fprintf(out, "\n  seen, every launch left out by the selection:\n");
+    for (size_t k = 0; k < proc->nkernels; k++) {
+        const cp_trace_kernel *kk = &proc->kernels[k];
+        if (!kk->selected || kk->from != CP_TRACE_FROM_NONE || kk->launches != 0 || !kk->has_seen)
+            continue;
+        char name[CP_TRACE_TABLE_WIDTH + 1], tail[64];
+        snprintf(tail, sizeof tail, " (device %u, %llu launch%s)", kk->device,
+                 (unsigned long long)kk->launches_seen, kk->launches_seen == 1 ? "" : "es");
+        cp_trace_table_clip(name, sizeof name, kk->name ? kk->name : kk->function,
+                            CP_TRACE_TABLE_WIDTH - 4 - strlen(tail));
+        fprintf(out, "    %s%s\n", name, tail);
+    }
+}
+
 /* The table, as it is; cp_trace_write_table escapes it on its way out. */
 static void cp_trace_table_write(FILE *out, const cp_trace_report *r)
 {
@@ -517,16 +623,20 @@ static void cp_trace_table_write(FILE *out, const cp_trace_report *r)
     for (size_t p = 0; p < t->nprocs; p++) {
         const cp_trace_process *proc = &t->procs[p];
         cp_trace_table_process(out, proc);
-        size_t uncounted = 0;
+        size_t uncounted = 0, left_out = 0;
         for (size_t k = 0; k < proc->nkernels && !grouped; k++) {
             const cp_trace_kernel *kk = &proc->kernels[k];
             if (!kk->selected)
                 continue;
             if (kk->from != CP_TRACE_FROM_NONE)
                 cp_trace_table_kernel(out, r, kk);
+            else if (kk->launches == 0 && kk->has_seen)
+                left_out++;
             else
                 uncounted++;
         }
+        if (left_out)
+            cp_trace_table_left_out(out, proc);
         if (uncounted) {
             fprintf(out, "\n  launched, not counted (CUPTI returned no records for them):\n");
             for (size_t k = 0; k < proc->nkernels; k++) {

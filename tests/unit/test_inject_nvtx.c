@@ -236,8 +236,39 @@ static void test_deep_and_cap(void)
     cp_inject_nvtx_free();
 }
 
+/* --nvtx-include: inside a range of the name asked for, at any depth, pushed or started. */
+static void test_inside(void)
+{
+    cp_inject_nvtx_free();
+    cp_inject_nvtx_want("step");
+    CHECK(!cp_inject_nvtx_inside());
+    push("setup");
+    CHECK(!cp_inject_nvtx_inside());
+    pop();
+    push("step");
+    CHECK(cp_inject_nvtx_inside());
+    push("forward"); /* nested deeper: still inside */
+    CHECK(cp_inject_nvtx_inside());
+    pop();
+    pop();
+    CHECK(!cp_inject_nvtx_inside());
+    push("stepper"); /* the whole name, not a prefix */
+    CHECK(!cp_inject_nvtx_inside());
+    pop();
+    start("step", 77); /* a start/end range */
+    CHECK(cp_inject_nvtx_inside());
+    end(77);
+    CHECK(!cp_inject_nvtx_inside());
+    cp_inject_nvtx_want(NULL);
+    push("step");
+    CHECK(!cp_inject_nvtx_inside()); /* nothing asked for: never inside */
+    pop();
+    cp_inject_nvtx_free();
+}
+
 int main(void)
 {
+    test_inside();
     test_push_pop();
     test_domains();
     test_start_end();
