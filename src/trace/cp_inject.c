@@ -1549,6 +1549,17 @@ static void cp_inject_select_start(void)
     cp_inject_select_write_options(cp_inject_state.raw);
 }
 
+/* The Python side: which frames and stacks the launcher asked for, and the profile hook asked for
+ * before the first launch. */
+static void cp_inject_python_start(void)
+{
+    const char *frames = getenv("COALPROBE_TRACE_PYTHON_FRAMES");
+    const char *stack = getenv("COALPROBE_TRACE_PYTHON_STACK");
+    cp_inject_python_configure(frames && strcmp(frames, "all") == 0,
+                               stack && strcmp(stack, "1") == 0);
+    cp_inject_python_prepare();
+}
+
 /* Called by the CUDA driver in cuInit when CUDA_INJECTION64_PATH names this library. Returns 1
  * when tracing is set up, 0 when it is not (the program runs on untraced either way). */
 CP_INJECT_EXPORT int InitializeInjection(void);
@@ -1569,11 +1580,7 @@ CP_INJECT_EXPORT int InitializeInjection(void)
     cp_inject_write_process();
     cp_inject_select_start();
     atexit(cp_inject_at_exit);
-    const char *frames = getenv("COALPROBE_TRACE_PYTHON_FRAMES");
-    const char *stack = getenv("COALPROBE_TRACE_PYTHON_STACK");
-    cp_inject_python_configure(frames && strcmp(frames, "all") == 0,
-                               stack && strcmp(stack, "1") == 0);
-    cp_inject_python_prepare(); /* the profile hook, before the first launch */
+    cp_inject_python_start();
 
     void *cuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
     if (!cuda) {
