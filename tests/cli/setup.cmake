@@ -1,0 +1,5 @@
+# tests/cli/setup.cmake: what scripts/setup.sh sets up, and tests that cannot hide: a test that
+# needs a tool the set-up installs skips without it, but fails under CI (CI=true).
+
+add_test(NAME cli.setup_ci COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/setup_ci.sh ${PROJECT_SOURCE_DIR})
+set_tests_properties(cli.setup_ci PROPERTIES LABELS cli TIMEOUT 120)
