@@ -3,3 +3,6 @@
 
 add_test(NAME cli.setup_ci COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/setup_ci.sh ${PROJECT_SOURCE_DIR})
 set_tests_properties(cli.setup_ci PROPERTIES LABELS cli TIMEOUT 120)
+# docs/results/README.md indexes every results folder; every citation of one exists
+add_test(NAME cli.results_index COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/results_index.sh ${PROJECT_SOURCE_DIR})
+set_tests_properties(cli.results_index PROPERTIES LABELS cli TIMEOUT 120)

@@ -27,9 +27,9 @@ export CUDA_VISIBLE_DEVICES=
 "$bin" layout --fields 1..8 --model --format html -o "$dir/layout.html"
 # saved measured reports (H100), with this build's lane maps
 res=$src/docs/results
-python3 "$src/tests/web/graft_lanes.py" "$bin" "$res/2026-11-21-h100/stride_curve.json" "$dir/measured_stride.json"
+python3 "$src/tests/web/graft_lanes.py" "$bin" "$res/2026-11-21-h100-stride-gemm-ncu/stride_curve.json" "$dir/measured_stride.json"
 "$render" "$dir/measured_stride.json" "$dir/measured_stride.html"
-python3 "$src/tests/web/graft_lanes.py" "$bin" "$res/2026-11-23-h100-gemm/coalprobe_gemm.json" "$dir/measured_gemm.json"
+python3 "$src/tests/web/graft_lanes.py" "$bin" "$res/2026-11-23-h100-gemm-textbook/coalprobe_gemm.json" "$dir/measured_gemm.json"
 "$render" "$dir/measured_gemm.json" "$dir/measured_gemm.html"
 # a trace report (H100) whose source lines name this checkout's copy of the traced program
 "$bin" trace --from-raw "$src/tests/golden/trace/h100-sample" --format json -o "$dir/trace_raw.json"
