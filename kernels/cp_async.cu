@@ -28,7 +28,7 @@ __device__ __forceinline__ uint64_t cp_async_tile_of(uint64_t j)
 // elements cp_async_element(threadIdx.x, 0 .. CP_ASYNC_PER_THREAD - 1), written as a loop with a
 // step (the textbook's form) rather than over e: with e the compiler unrolls all 16 computes,
 // and that code ran the smem and TMA rungs 25-33% slower at --work 64 on the H100 (the same
-// loop, the same instructions per element; docs/results/2026-11-25-h100-issue22-final/experiments).
+// loop, the same instructions per element; docs/results/2026-11-25-h100-readonly-async/experiments).
 __device__ __forceinline__ void cp_async_compute(const float *src, float *__restrict__ out,
                                                  uint64_t tile, uint32_t work)
 {

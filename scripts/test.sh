@@ -2,12 +2,14 @@
 # test.sh: every test that needs no GPU, as CI runs them: the ctest suite (GPU tests skip without
 # a device), the unit and CLI tests again several at once and several times over (a race fails
 # here rather than on a user's machine), the unit and CLI suite under AddressSanitizer and UBSan,
-# and the libFuzzer targets for CP_FUZZ_SECONDS each (default 30). Set CP_QUICK=1 for the first
-# part only; CP_STRESS_REPEAT (default 3) sets how often the stress job repeats each test.
+# and the four libFuzzer targets for CP_FUZZ_SECONDS each (default 30). Set CP_QUICK=1 for the
+# first part only; CP_STRESS_REPEAT (default 3) sets how often the stress job repeats each test.
+# About 12 minutes on 2 idle cores (README.md, "Build and run").
 set -eu
 cd "$(dirname "$0")/.."
 sh scripts/setup.sh
-ctest --test-dir build --output-on-failure
+# as many at once as there are cores: the suite's tests wait for events, never a fixed time
+ctest --test-dir build --output-on-failure -j "$(nproc 2>/dev/null || echo 2)"
 [ "${CP_QUICK:-0}" = 1 ] && exit 0
 # Four at once on a machine of two cores: every test shares the CPU with three others, as on a
 # loaded machine; each runs until it fails, at most CP_STRESS_REPEAT times.

@@ -1,5 +1,5 @@
 /* cp_test.h: a minimal unit-test harness: CHECK macros that count and report failures, and a
- * closing line "N passed, N failed" that ctest's log shows. */
+ * closing line "N passed, N failed" that ctest's log shows (no check at all fails too). */
 #ifndef CP_TEST_H
 #define CP_TEST_H
 
@@ -138,10 +138,16 @@ static inline void cp_test_check_golden(const char *path, const char *name, cons
     free(want);
 }
 
-/* Prints the closing line and gives main's exit status. */
+/* Prints the closing line and gives main's exit status: a failure when a check failed, and
+ * when no check ran at all (a test that checks nothing cannot fail, so it must not pass; one
+ * that has nothing to check where it runs returns 77, a skip, instead). */
 static inline int cp_test_finish(void)
 {
     printf("%d passed, %d failed\n", cp_test_passed, cp_test_failed);
+    if (cp_test_passed + cp_test_failed == 0) {
+        fprintf(stderr, "no check ran: a test that checks nothing cannot fail\n");
+        return 1;
+    }
     return cp_test_failed ? 1 : 0;
 }
 

@@ -21,7 +21,7 @@
 /* Launches before cuBLAS's timed ones (it has no checked launch). A kernel of coalprobe's has
  * none: its checked launch (step 2 of docs/measurement.md) is its first timed sample, after an L2
  * flush like every other (with two warm-ups, one and none the medians agreed within 0.7%,
- * docs/results/2026-11-23-h100-counters/). */
+ * docs/results/2026-11-23-h100-counter-speed/). */
 #define CP_CUDA_WARMUPS 2
 /* A launch call that takes the host longer than this (a normal one takes a few microseconds,
  * less than the L2 flush before it runs on the GPU) may have kept the GPU waiting between the

@@ -14,7 +14,7 @@ const int cp_arch_cuda_archs[] = {CP_ALL_ARCHS};
 
 /* Where the evidence comes from (docs/model.md, "Hardware facts", cites them the same way). */
 #define CP_SRC_H100                                                                                \
-    "coalprobe on the H100 (sm_90), docs/results/2026-11-21-h100*: every family's counts equal "   \
+    "coalprobe on the H100 (sm_90), docs/results/2026-11-21-h100-stride-gemm-ncu*: every family's counts equal "   \
     "the model (tests/gpu/gpu_counts.sh); the H200 (sm_90) in docs/results/2026-11-21-h200-gather"
 #define CP_SRC_BEST_PRACTICES                                                                      \
     "NVIDIA CUDA C++ Best Practices Guide, 'Coalesced Access to Global Memory': on compute "       \
@@ -118,7 +118,7 @@ static const cp_fact_info cp_arch_facts[CP_FACT_COUNT] = {
          "docs/measurement.md: why DRAM bytes exceed sector bytes; no count depends on it",
          {{CP_EVIDENCE_MEASURED,
            {90, 0},
-           "coalprobe on the H100 (sm_90), docs/results/2026-11-21-h100/stride_table.txt: "
+           "coalprobe on the H100 (sm_90), docs/results/2026-11-21-h100-stride-gemm-ncu/stride_table.txt: "
            "stride 16 at width 4 reads 2 GiB of sectors and 4 GiB from DRAM"}}},
 };
 

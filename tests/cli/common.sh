@@ -1,8 +1,10 @@
 # common.sh: what every CLI test script starts with, sourced as . "$(dirname "$0")/common.sh":
 # unset variables are errors, bad MESSAGE records a failure (the script ends with exit $fail),
 # cp_scratch makes a scratch directory $s removed when the script exits, and cp_absolute VAR...
-# makes each named variable's path absolute against the current directory.
+# makes each named variable's path absolute against the current directory; cp_setup_missing and
+# cp_setup_missing_step (tests/setup_tools.sh) skip, or fail under CI, without a set-up tool.
 set -u
+. "$(dirname "$0")/../setup_tools.sh"
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 cp_scratch() {

@@ -69,7 +69,8 @@ done
 if command -v zsh >/dev/null 2>&1; then
     zsh -n "$s/_coalprobe" || bad "the zsh completion does not parse"
 else
-    echo "SKIP: zsh is not installed: its completion is not parsed"
+    cp_setup_missing_step "zsh" "its completion is not parsed; sh scripts/setup.sh installs it" ||
+        bad "zsh is missing under CI"
 fi
 if command -v fish >/dev/null 2>&1; then
     fish -n "$s/coalprobe.fish" || bad "the fish completion does not parse"
@@ -78,6 +79,7 @@ if command -v fish >/dev/null 2>&1; then
     got=$(fish -c "source '$s/coalprobe.fish'; complete -C'coalprobe trace --format '" | cut -f1 | sort | tr "\n" " ")
     [ "$got" = "chrome-trace csv html json table vega-lite " ] || bad "fish: 'coalprobe trace --format' offers '$got'"
 else
-    echo "SKIP: fish is not installed: its completion is not parsed"
+    cp_setup_missing_step "fish" "its completion is not parsed; sh scripts/setup.sh installs it" ||
+        bad "fish is missing under CI"
 fi
 exit $fail

@@ -48,7 +48,8 @@ if command -v man >/dev/null 2>&1; then
     MANWIDTH=80 man --warnings -l "$prefix/share/man/man1/coalprobe.1" 2>"$s/man.warn" >/dev/null
     [ -s "$s/man.warn" ] && { cat "$s/man.warn"; bad "groff warns about the man page"; }
 else
-    echo "SKIP: the man page step: man is not installed (apt-get install man-db)"
+    cp_setup_missing_step "man" "the man page step; apt-get install man-db, sh scripts/setup.sh installs it" ||
+        bad "man is missing under CI"
 fi
 
 # the completions installed are what the binary writes; bash completes from the installed file

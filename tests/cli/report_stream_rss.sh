@@ -4,7 +4,7 @@
 # what holding every row would take: 262,144 CSV rows (~520 MB held whole) and 32,768 JSON rows
 # (~500 MB as one cJSON tree) each under 120 MB. The reports are checked complete. Skipped (77)
 # under AddressSanitizer, whose shadow memory and quarantine make resident sizes meaningless,
-# and where /usr/bin/time is missing.
+# and where /usr/bin/time is missing (under CI, CI=true, that fails instead).
 # usage: report_stream_rss.sh PATH/TO/coalprobe SANITIZED(0|1)
 . "$(dirname "$0")/common.sh"
 bin=${1:?usage: report_stream_rss.sh PATH/TO/coalprobe SANITIZED}
@@ -12,10 +12,10 @@ if [ "${2:-0}" = 1 ]; then
     echo "SKIP: resident memory is not measured under AddressSanitizer"
     exit 77
 fi
-if [ ! -x /usr/bin/time ]; then
-    echo "SKIP: /usr/bin/time (GNU time) is not installed"
-    exit 77
-fi
+# GNU time (CP_GNU_TIME: another path to it); scripts/setup.sh installs it, so under CI its
+# absence fails the test (tests/setup_tools.sh)
+gnu_time=${CP_GNU_TIME:-/usr/bin/time}
+[ -x "$gnu_time" ] || cp_setup_missing "$gnu_time (GNU time)" "apt-get install time; sh scripts/setup.sh installs it"
 bound_kb=122880
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
@@ -24,7 +24,7 @@ trap 'rm -rf "$dir"' EXIT
 run() {
     fmt=$1 rows=$2
     shift 2
-    /usr/bin/time -f %M -o "$dir/rss" "$bin" stride "$@" --size 4K --model --allow-large-sweep \
+    "$gnu_time" -f %M -o "$dir/rss" "$bin" stride "$@" --size 4K --model --allow-large-sweep \
         --format "$fmt" -o "$dir/r.$fmt" 2> "$dir/err"
     rc=$?
     [ $rc -eq 0 ] || bad "$fmt: exit $rc: $(cat "$dir/err")"

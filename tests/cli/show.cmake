@@ -130,10 +130,10 @@ set_tests_properties(cli.show_output_is_input PROPERTIES LABELS cli)
 # the sweeps measured on an H100 or H200 (docs/results: real counters of every family but layout,
 # which has no JSON there) shown within 100 columns, measured columns and all
 set(CP_RESULTS ${PROJECT_SOURCE_DIR}/docs/results)
-foreach(report 2026-11-21-h100/stride_curve 2026-11-23-h100/gemm4096 2026-11-21-h100-shared/smem_load
-               2026-11-21-h100-shared/transpose 2026-11-21-h100-shared/expr_sweep
-               2026-11-21-h200-gather/gather_curve 2026-11-25-h100-issue22-final/readonly_curve
-               2026-11-25-h100-issue22-final/async_default)
+foreach(report 2026-11-21-h100-stride-gemm-ncu/stride_curve 2026-11-23-h100-occupancy-counters-trace/gemm4096 2026-11-21-h100-smem-transpose-expr/smem_load
+               2026-11-21-h100-smem-transpose-expr/transpose 2026-11-21-h100-smem-transpose-expr/expr_sweep
+               2026-11-21-h200-gather/gather_curve 2026-11-25-h100-readonly-async/readonly_curve
+               2026-11-25-h100-readonly-async/async_default)
   get_filename_component(name ${report} NAME)
   cp_cli_test(show_measured_${name} 0 --no-stderr --max-width 100 --stdout "measured"
               -- ${CP_BIN} show ${CP_RESULTS}/${report}.json)

@@ -191,6 +191,5 @@ int main(void)
     test_page_kinds();
     test_table_cells();
     test_lane_maps();
-    printf("%d passed, %d failed\n", cp_test_passed, cp_test_failed);
-    return cp_test_failed ? 1 : 0;
+    return cp_test_finish();
 }

@@ -115,6 +115,5 @@ int main(void)
     test_printable();
     test_numbers();
     test_failed();
-    printf("%d passed, %d failed\n", cp_test_passed, cp_test_failed);
-    return cp_test_failed != 0;
+    return cp_test_finish();
 }

@@ -4,15 +4,16 @@
 # report and comparisons, plus a trace report whose kernel and file names try to break out of
 # the page; then opens each in Debian's chromium, headless, through web/test/pages.test.mjs.
 # usage: page_test.sh COALPROBE CP_HTML_RENDER SOURCE_DIR. Exit 77 (skipped) where chromium,
-# node or web/node_modules/playwright-core are missing. CP_SCREENSHOT_DIR=DIR keeps a
+# node or web/node_modules/playwright-core are missing; under CI (CI=true) exit 1 instead. CP_SCREENSHOT_DIR=DIR keeps a
 # screenshot of each page there.
 set -u
 bin=$1 render=$2 src=$3
 chromium=${CP_CHROMIUM:-$(command -v chromium || command -v chromium-browser || true)}
-skip() { echo "SKIP: $* (sh scripts/setup.sh installs it)"; exit 77; }
-[ -n "$chromium" ] || skip "no chromium on PATH"
-command -v node >/dev/null 2>&1 || skip "no node"
-[ -d "$src/web/node_modules/playwright-core" ] || skip "no $src/web/node_modules/playwright-core (npm ci in web/)"
+. "$src/tests/setup_tools.sh" # a missing tool skips the test, or fails it under CI
+[ -n "$chromium" ] || cp_setup_missing "chromium" "apt-get install chromium; sh scripts/setup.sh installs it"
+command -v node >/dev/null 2>&1 || cp_setup_missing "Node.js" "apt-get install nodejs npm; sh scripts/setup.sh installs it"
+[ -d "$src/web/node_modules/playwright-core" ] ||
+    cp_setup_missing "$src/web/node_modules/playwright-core" "sh scripts/setup.sh runs npm ci in web/"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 set -e
@@ -26,9 +27,9 @@ export CUDA_VISIBLE_DEVICES=
 "$bin" layout --fields 1..8 --model --format html -o "$dir/layout.html"
 # saved measured reports (H100), with this build's lane maps
 res=$src/docs/results
-python3 "$src/tests/web/graft_lanes.py" "$bin" "$res/2026-11-21-h100/stride_curve.json" "$dir/measured_stride.json"
+python3 "$src/tests/web/graft_lanes.py" "$bin" "$res/2026-11-21-h100-stride-gemm-ncu/stride_curve.json" "$dir/measured_stride.json"
 "$render" "$dir/measured_stride.json" "$dir/measured_stride.html"
-python3 "$src/tests/web/graft_lanes.py" "$bin" "$res/2026-11-23-h100-gemm/coalprobe_gemm.json" "$dir/measured_gemm.json"
+python3 "$src/tests/web/graft_lanes.py" "$bin" "$res/2026-11-23-h100-gemm-textbook/coalprobe_gemm.json" "$dir/measured_gemm.json"
 "$render" "$dir/measured_gemm.json" "$dir/measured_gemm.html"
 # a trace report (H100) whose source lines name this checkout's copy of the traced program
 "$bin" trace --from-raw "$src/tests/golden/trace/h100-sample" --format json -o "$dir/trace_raw.json"
