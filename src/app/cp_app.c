@@ -17,6 +17,31 @@
 #include "cp_plan.h"
 #include "cp_progress.h"
 
+/* Why there is no GPU and the fix into why, as `coalprobe doctor` says it (cp_diagnose_gpu):
+ * 1; 0 when the diagnosis finds a GPU after all (then the backend's own words say why). */
+static int cp_app_no_gpu_cause(cp_status *why)
+{
+    cp_gpu_facts f;
+    cp_diagnose_read(&f);
+    cp_status_clear(why);
+    return cp_diagnose_gpu(&f, why) != CP_GPU_OK;
+}
+
+/* Says on stderr why there is no GPU and the fix (cp_app_no_gpu_cause); the backend's own words
+ * (`said`) when the diagnosis finds a GPU after all. */
+static void cp_app_note_no_gpu(const char *said)
+{
+    cp_status why;
+    if (!cp_app_no_gpu_cause(&why))
+        fprintf(stderr, "coalprobe: no GPU found (%s): showing the model's predictions only\n",
+                said);
+    else
+        fprintf(stderr,
+                "coalprobe: no GPU found: %s; showing the model's predictions only\n"
+                "hint: %s (coalprobe doctor checks the rest)\n",
+                why.message, why.hint);
+}
+
 /* The pictures of --explain; unless --model, each followed by its kernel's resources when the
  * backend can read them (no GPU: said once, then the pictures alone). Every configuration
  * passed cp_explain_check in the plan, and the resources are all read before the first
@@ -29,12 +54,16 @@ static int cp_app_explain(const cp_options *o, const cp_backend *backend, const 
     if (ask && n && !res)
         return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory for %zu configurations", n);
     size_t asked = 0;         /* configurations whose resources are in res */
-    char no_device[512] = ""; /* why there are no resources, said after picture `asked` */
+    char no_device[1024] = ""; /* why there are no resources, said after picture `asked` */
     for (; ask && asked < n; asked++) {
         int none = 0;
         int rc = backend->resources(o->device, &configs[asked], &res[asked], &none, st);
-        if (rc != CP_EXIT_OK && none) {
-            snprintf(no_device, sizeof no_device, "%s", st->message);
+        if (rc != CP_EXIT_OK && none) { /* the one diagnosis of doctor and a sweep */
+            cp_status why;
+            if (cp_app_no_gpu_cause(&why))
+                snprintf(no_device, sizeof no_device, "%s\n  fix: %s", why.message, why.hint);
+            else
+                snprintf(no_device, sizeof no_device, "%s", st->message);
             cp_status_clear(st);
             break;
         }
@@ -57,23 +86,6 @@ static int cp_app_explain(const cp_options *o, const cp_backend *backend, const 
     return rc;
 }
 
-/* Says on stderr why there is no GPU and the fix, as `coalprobe doctor` does (cp_diagnose_gpu);
- * the backend's own words (`said`) when the diagnosis finds a GPU after all. */
-static void cp_app_note_no_gpu(const char *said)
-{
-    cp_gpu_facts f;
-    cp_diagnose_read(&f);
-    cp_status why;
-    cp_status_clear(&why);
-    if (cp_diagnose_gpu(&f, &why) == CP_GPU_OK)
-        fprintf(stderr, "coalprobe: no GPU found (%s): showing the model's predictions only\n",
-                said);
-    else
-        fprintf(stderr,
-                "coalprobe: no GPU found: %s; showing the model's predictions only\n"
-                "hint: %s (coalprobe doctor checks the rest)\n",
-                why.message, why.hint);
-}
 
 /* The options of the backend for the sweep configs (preds: their predictions). */
 static void cp_app_backend_options(const cp_options *o, const cp_config *configs,
