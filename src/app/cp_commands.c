@@ -281,7 +281,9 @@ static const cp_help_option cp_commands_doctor_options[] = {
      "the locale is not UTF-8) or json",
      CP_HELP_VALUES, "text json"},
     {NULL, "chip", 0, "CHIP",
-     "also the counters of a chip CUPTI knows (e.g. GH100, AD102), GPU or not", CP_HELP_ANY, NULL},
+     "also the counters of a chip CUPTI knows (e.g. GH100, AD102), GPU or not; another name is a "
+     "usage error listing them",
+     CP_HELP_ANY, NULL},
     {NULL, "help", 'h', NULL, "this help", CP_HELP_ANY, NULL},
 };
 
