@@ -46,6 +46,10 @@ PY
 "$bin" compare "$src/tests/golden/compare/base.json" "$src/tests/golden/compare/mixed.json" --format html -o "$dir/compare.html" || [ $? -eq 3 ]
 "$bin" compare "$src/tests/golden/trace/handmade-transpose.json" "$src/tests/golden/trace/handmade-transpose-after.json" \
     --format html -o "$dir/compare_trace.html" || [ $? -eq 3 ]
+# a comparison where only the new side has rows of its own (strides 5 and 6)
+"$bin" --stride 1..4 --model --format json -o "$dir/only_base.json"
+"$bin" --stride 1..6 --model --format json -o "$dir/only_new.json"
+"$bin" compare "$dir/only_base.json" "$dir/only_new.json" --format html -o "$dir/compare_only_new.html"
 # names that try to end the page's script, or to open a comment
 python3 - "$src/tests/golden/trace/handmade-transpose.json" "$dir/escape.json" <<'PY'
 import json, sys
