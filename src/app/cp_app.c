@@ -53,7 +53,7 @@ static int cp_app_explain(const cp_options *o, const cp_backend *backend, const 
     cp_resources *res = ask && n ? calloc(n, sizeof *res) : NULL;
     if (ask && n && !res)
         return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory for %zu configurations", n);
-    size_t asked = 0;         /* configurations whose resources are in res */
+    size_t asked = 0;          /* configurations whose resources are in res */
     char no_device[1024] = ""; /* why there are no resources, said after picture `asked` */
     for (; ask && asked < n; asked++) {
         int none = 0;
@@ -85,7 +85,6 @@ static int cp_app_explain(const cp_options *o, const cp_backend *backend, const 
     free(res);
     return rc;
 }
-
 
 /* The options of the backend for the sweep configs (preds: their predictions). */
 static void cp_app_backend_options(const cp_options *o, const cp_config *configs,

@@ -254,9 +254,8 @@ void cp_html_write_sweep_tables(FILE *out, const cJSON *doc)
     for (size_t i = 0; d && i < CP_SHOWN_MAX && d->table[i]; i++) {
         const cp_family_field *f = cp_family_field_of(d, d->table[i]);
         snprintf(paths[i], sizeof paths[i], "config.%s", d->table[i]);
-        cols[n++] =
-            (cp_html_column){NULL, f ? cp_family_field_label(f) : d->table[i],      paths[i],
-                             1,    f && f->kind == CP_FIELD_U64 ? 0 : CP_HTML_TEXT, ""};
+        cols[n++] = (cp_html_column){NULL, f ? cp_family_field_label(f) : d->table[i],   paths[i],
+                                     1,    cp_family_field_number(f) ? 0 : CP_HTML_TEXT, ""};
     }
     const cJSON *rows = cJSON_GetObjectItemCaseSensitive(doc, "rows"), *row;
     int measured = 0; /* a model-only report shows the predicted columns only */
