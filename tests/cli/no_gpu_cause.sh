@@ -5,6 +5,7 @@
 # usage: no_gpu_cause.sh COALPROBE
 set -u
 bin=$1
+export COLUMNS=100000 # each note on one line, as doctor's (notes wrap at COLUMNS)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$bin" --stride 1..2 >"$tmp/table" 2>"$tmp/note" || { echo "FAIL: the sweep failed"; cat "$tmp/note"; exit 1; }
