@@ -24,6 +24,7 @@ export CUDA_VISIBLE_DEVICES=
 "$bin" smem --model --format html -o "$dir/smem.html"
 "$bin" transpose --m 64 --n 64 --model --format html -o "$dir/transpose.html"
 "$bin" layout --fields 1..8 --model --format html -o "$dir/layout.html"
+"$bin" readonly --variant plain --index mod --table 4K..64M:x4,132 --size 64K --model --format html -o "$dir/readonly.html"
 # saved measured reports (H100), with this build's lane maps
 res=$src/docs/results
 python3 "$src/tests/web/graft_lanes.py" "$bin" "$res/2026-11-21-h100/stride_curve.json" "$dir/measured_stride.json"

@@ -167,6 +167,22 @@ test('the stride page shows the text table\'s numbers', async () => {
   }
 });
 
+test('the readonly page spells table sizes as the input and the text table do', async () => {
+  const p = await open('readonly.html');
+  try {
+    common(p);
+    const col = await p.page.$$eval('#cp-rows thead th', (h) => h.findIndex((th) => th.dataset.path === 'config.table_bytes'));
+    assert.ok(col >= 0, 'a table column');
+    const cells = await p.page.$$eval('#cp-rows tbody tr', (rows, c) => rows.map((r) => [r.cells[c].textContent,
+      Number(r.cells[c].dataset.v)]), col);
+    assert.deepEqual(cells, [['4K', 4096], ['16K', 16384], ['64K', 65536], ['256K', 262144], ['1M', 1048576],
+      ['4M', 4194304], ['16M', 16777216], ['64M', 67108864], ['132', 132]]);
+    assert.ok(await checkTable(p.page, 'cp-rows', p.report.rows) > 0);
+  } finally {
+    await p.close();
+  }
+});
+
 test('the layout page marks the fields of an AoS record', async () => {
   const p = await open('layout.html');
   try {
