@@ -20,6 +20,16 @@
 /* How many signals stop a run cleanly (cp_app_signals). */
 #define CP_APP_SIGNALS 3
 
+/* Why there is no GPU and the fix into why, as `coalprobe doctor` says it (cp_diagnose_gpu):
+ * 1; 0 when the diagnosis finds a GPU after all (then the backend's own words say why). */
+static int cp_app_no_gpu_cause(cp_status *why)
+{
+    cp_gpu_facts f;
+    cp_diagnose_read(&f);
+    cp_status_clear(why);
+    return cp_diagnose_gpu(&f, why) != CP_GPU_OK;
+}
+
 /* The pictures of --explain; unless --model, each followed by its kernel's resources when the
  * backend can read them (no GPU: said once, then the pictures alone). Every configuration
  * passed cp_explain_check in the plan, and the resources are all read before the first
@@ -31,13 +41,17 @@ static int cp_app_explain(const cp_options *o, const cp_backend *backend, const 
     cp_resources *res = ask && n ? calloc(n, sizeof *res) : NULL;
     if (ask && n && !res)
         return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory for %zu configurations", n);
-    size_t asked = 0;         /* configurations whose resources are in res */
-    char no_device[512] = ""; /* why there are no resources, said after picture `asked` */
+    size_t asked = 0;          /* configurations whose resources are in res */
+    char no_device[1024] = ""; /* why there are no resources, said after picture `asked` */
     for (; ask && asked < n; asked++) {
         int none = 0;
         int rc = backend->resources(o->device, &configs[asked], &res[asked], &none, st);
-        if (rc != CP_EXIT_OK && none) {
-            snprintf(no_device, sizeof no_device, "%s", st->message);
+        if (rc != CP_EXIT_OK && none) { /* the one diagnosis of doctor and a sweep */
+            cp_status why;
+            if (cp_app_no_gpu_cause(&why))
+                snprintf(no_device, sizeof no_device, "%s\n  fix: %s", why.message, why.hint);
+            else
+                snprintf(no_device, sizeof no_device, "%s", st->message);
             cp_status_clear(st);
             break;
         }
@@ -60,29 +74,26 @@ static int cp_app_explain(const cp_options *o, const cp_backend *backend, const 
     return rc;
 }
 
-/* Says on stderr why there is no GPU and the fix, as `coalprobe doctor` does (cp_diagnose_gpu);
- * the backend's own words (`said`) when the diagnosis finds a GPU after all; then what the run
- * does without one: the model's predictions, or, when it needs counters (--check,
- * --require-counters), nothing (the error that follows says so and exits 1). */
+/* Says on stderr (a note: none under --quiet) why there is no GPU and the fix, as `coalprobe
+ * doctor` does (cp_app_no_gpu_cause); the backend's own words (`said`) when the diagnosis finds a
+ * GPU after all; then what the run does without one: the model's predictions, or, when it needs
+ * counters (--check, --require-counters), nothing (the error that follows says so and exits 1). */
 static void cp_app_note_no_gpu(const cp_options *o, const char *said)
 {
-    cp_gpu_facts f;
-    cp_diagnose_read(&f);
     cp_status why;
-    cp_status_clear(&why);
     const char *then = o->check ? "nothing is measured, so --check has no counters to compare "
                                   "with the model and no report is written"
                        : o->require_counters
                            ? "nothing is measured, so --require-counters stops the run and "
                              "no report is written"
                            : "showing the model's predictions only";
-    if (cp_diagnose_gpu(&f, &why) == CP_GPU_OK)
-        fprintf(stderr, "coalprobe: no GPU found (%s): %s\n", said, then);
+    if (!cp_app_no_gpu_cause(&why))
+        cp_progress_note(stderr, o->quiet, "coalprobe: no GPU found (%s): %s", said, then);
     else
-        fprintf(stderr,
-                "coalprobe: no GPU found: %s; %s\n"
-                "hint: %s (coalprobe doctor checks the rest)\n",
-                why.message, then, why.hint);
+        cp_progress_note(stderr, o->quiet,
+                         "coalprobe: no GPU found: %s; %s\n"
+                         "hint: %s (coalprobe doctor checks the rest)",
+                         why.message, then, why.hint);
 }
 
 /* The options of the backend for the sweep configs (preds: their predictions). */
@@ -138,28 +149,31 @@ static int cp_app_open_backend(const cp_options *o, const cp_backend *backend,
 /* What the report cannot show on its own, once on stderr: the facts the model relies on that
  * are not verified on this GPU's architecture, kernels the driver JIT-compiles from PTX, and the
  * counters the chip lacks (the JSON report also names those coalprobe chose not to read). */
-static void cp_app_note_device(const cp_device_info *dev, const cp_measurement *meas, size_t n)
+static void cp_app_note_device(int quiet, const cp_device_info *dev, const cp_measurement *meas,
+                               size_t n)
 {
     int arch = cp_arch_from_cc(dev->cc_major, dev->cc_minor);
     char facts[512];
     if (cp_arch_unverified(arch, facts, sizeof facts) > 0)
-        fprintf(stderr,
-                "coalprobe: note: unverified on sm_%d: %s (the model assumes them; docs/model.md, "
-                "'Hardware facts', says what each rests on)\n",
-                arch, facts);
+        cp_progress_note(
+            stderr, quiet,
+            "coalprobe: note: unverified on sm_%d: %s (the model assumes them; docs/model.md, "
+            "'Hardware facts', says what each rests on)\n",
+            arch, facts);
     if (dev->kernel_kind == CP_ARCH_RUN_PTX)
-        fprintf(stderr,
-                "coalprobe: note: this binary has no SASS for sm_%d: the driver JIT-compiled the "
-                "compute_%d PTX (rebuild with -DCMAKE_CUDA_ARCHITECTURES=%d for SASS)\n",
-                arch, dev->kernel_arch, arch);
+        cp_progress_note(
+            stderr, quiet,
+            "coalprobe: note: this binary has no SASS for sm_%d: the driver JIT-compiled the "
+            "compute_%d PTX (rebuild with -DCMAKE_CUDA_ARCHITECTURES=%d for SASS)\n",
+            arch, dev->kernel_arch, arch);
     const cp_measurement *m = NULL;
     for (size_t i = 0; i < n && !m; i++)
         if (meas[i].counters_status == CP_COUNTERS_OK)
             m = &meas[i];
     for (size_t g = 0; m && g < m->ncounter_gaps; g++)
         if (strncmp(m->counter_gaps[g].reason, "not ", 4) != 0) /* the chip lacks it */
-            fprintf(stderr, "coalprobe: note: %s is null: %s\n", m->counter_gaps[g].counter,
-                    m->counter_gaps[g].reason);
+            cp_progress_note(stderr, quiet, "coalprobe: note: %s is null: %s\n",
+                             m->counter_gaps[g].counter, m->counter_gaps[g].reason);
 }
 
 /* The signal (SIGINT, SIGTERM, SIGHUP) that asked the run to stop is the base layer's
@@ -282,11 +296,12 @@ static int cp_app_measure_all(const cp_backend *backend, void *state, const cp_c
                 const cp_family_desc *fd = cp_family_get(rows[i].config.family);
                 int needs = cp_family_needs_cc(&rows[i].config);
                 cp_progress_clear(&progress);
-                fprintf(stderr,
-                        "coalprobe: note: %s %s needs sm_%d (compute capability %d.%d) and %s is "
-                        "sm_%d%d: predicted, not measured\n",
-                        fd->name, desc, needs, needs / 10, needs % 10, dev->name, dev->cc_major,
-                        dev->cc_minor);
+                cp_progress_note(
+                    stderr, quiet,
+                    "coalprobe: note: %s %s needs sm_%d (compute capability %d.%d) and %s is "
+                    "sm_%d%d: predicted, not measured\n",
+                    fd->name, desc, needs, needs / 10, needs % 10, dev->name, dev->cc_major,
+                    dev->cc_minor);
             }
             *done = i + 1;
             continue;
@@ -308,8 +323,9 @@ static int cp_app_measure_all(const cp_backend *backend, void *state, const cp_c
         *done = i + 1;
     }
     if (beyond > 1)
-        fprintf(stderr, "coalprobe: note: %zu configurations beyond this GPU were not measured\n",
-                beyond);
+        cp_progress_note(stderr, quiet,
+                         "coalprobe: note: %zu configurations beyond this GPU were not measured\n",
+                         beyond);
     if (progress.enabled && n > 0) {
         progress.verb = "reading the hardware counters of";
         progress.start = 0; /* always say so: it takes a moment */
@@ -410,7 +426,7 @@ static void cp_app_say_model_cost(const cp_options *o, const cp_config *configs,
         cp_app_say_model_counting(configs, n);
     cp_model_estimate(configs, n, &cost);
     if (cp_progress_model_notice(notice, sizeof notice, &cost))
-        fprintf(stderr, "coalprobe: %s\n", notice);
+        cp_progress_note(stderr, o->quiet, "coalprobe: %s", notice);
 }
 
 /* Predicts configs[from..to) (of n) into rows[0..]; *k counts the rows predicted. A signal stops
@@ -588,7 +604,7 @@ static int cp_app_measure(const cp_backend *backend, void *state, const cp_confi
                 "coalprobe: warning: hardware counters unavailable: %s%s%s\n"
                 "coalprobe: the rows carry timings only\n",
                 refusal->message, refusal->hint[0] ? "\nhint: " : "", refusal->hint);
-    cp_app_note_device(dev, meas, *done);
+    cp_app_note_device(quiet, dev, meas, *done);
     return CP_EXIT_OK;
 }
 
@@ -660,7 +676,7 @@ static int cp_app_check_matches(const cp_config *configs, const cp_measurement *
 
 /* After a run over several GPUs: where each working set likely lives on its row's GPU, and the
  * notes on each kind of GPU. */
-static void cp_app_settle_devices(cp_row *rows, const cp_measurement *meas, size_t done,
+static void cp_app_settle_devices(int quiet, cp_row *rows, const cp_measurement *meas, size_t done,
                                   const cp_report *several)
 {
     for (size_t i = 0; i < done; i++)
@@ -671,7 +687,7 @@ static void cp_app_settle_devices(cp_row *rows, const cp_measurement *meas, size
                 rows[i].device->l2_bytes);
     for (size_t k = 0; k < several->ndevices; k++)
         if (several->devices[k].name[0] && (k == 0 || several->mixed_devices))
-            cp_app_note_device(&several->devices[k], meas, done);
+            cp_app_note_device(quiet, &several->devices[k], meas, done);
 }
 
 /* The measuring part of a run over several GPUs (--devices, cp_devices.h): the workers measure
@@ -701,7 +717,7 @@ static int cp_app_run_devices(const cp_options *o, const char *command, const cp
     for (size_t k = 0; k < several.ndevices && !first; k++)
         if (several.devices[k].name[0])
             first = &several.devices[k];
-    cp_app_settle_devices(rows, meas, done, &several);
+    cp_app_settle_devices(o->quiet, rows, meas, done, &several);
     if (o->verbose)
         cp_devices_print_workers(devs, stderr);
     int rc = cp_app_write_report(o, command, first, &several, rows, done, n, out, ex, st);
@@ -825,8 +841,8 @@ int cp_app_run(cp_options *o, const char *command, const cp_backend *backend, cp
     cp_phase_end();
     CP_TRY(planned);
     if (absent.count)
-        fprintf(stderr, "coalprobe: note: %zu configuration%s left out: %s\n", absent.count,
-                absent.count == 1 ? "" : "s", absent.reason);
+        cp_progress_note(stderr, o->quiet, "coalprobe: note: %zu configuration%s left out: %s\n",
+                         absent.count, absent.count == 1 ? "" : "s", absent.reason);
     cp_output out;
     int rc = cp_output_open(&out, o->output, st);
     if (rc == CP_EXIT_OK) {

@@ -149,8 +149,10 @@ static const cp_help_option cp_commands_sweep_table[] = {
      "never, auto (default: on a terminal, unless NO_COLOR is set) or always", CP_HELP_VALUES,
      "never auto always"},
     {NULL, "quiet", 0, NULL,
-     "no progress on stderr (a terminal's line, or a line every 10 s elsewhere)", CP_HELP_ANY,
-     NULL},
+     "no progress on stderr (a terminal's line, or a line every 10 s elsewhere) and no notes "
+     "(why there is no GPU, configurations left out; they wrap at the table's width); warnings "
+     "stay",
+     CP_HELP_ANY, NULL},
     {"Measurement", "model", 0, NULL, "model only: never touch the GPU", CP_HELP_ANY, NULL},
     {NULL, "device", 0, "N", "the CUDA device to use, 0..1023 (default 0)", CP_HELP_ANY, NULL},
     {NULL, "devices", 0, "LIST",
@@ -281,7 +283,9 @@ static const cp_help_option cp_commands_doctor_options[] = {
      "the locale is not UTF-8) or json",
      CP_HELP_VALUES, "text json"},
     {NULL, "chip", 0, "CHIP",
-     "also the counters of a chip CUPTI knows (e.g. GH100, AD102), GPU or not", CP_HELP_ANY, NULL},
+     "also the counters of a chip CUPTI knows (e.g. GH100, AD102), GPU or not; another name is a "
+     "usage error listing them",
+     CP_HELP_ANY, NULL},
     {NULL, "help", 'h', NULL, "this help", CP_HELP_ANY, NULL},
 };
 

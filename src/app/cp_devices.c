@@ -722,10 +722,11 @@ static void cp_devices_settle(cp_devices *d, size_t *done)
                     w->info.index, w->refusal.message, w->refusal.hint[0] ? "\nhint: " : "",
                     w->refusal.hint);
         if (w->beyond)
-            fprintf(stderr,
-                    "coalprobe: note: %zu configurations beyond GPU %d (%s, sm_%d%d) were "
-                    "predicted, not measured\n",
-                    w->beyond, w->info.index, w->info.name, w->info.cc_major, w->info.cc_minor);
+            cp_progress_note(stderr, d->o->quiet,
+                             "coalprobe: note: %zu configurations beyond GPU %d (%s, sm_%d%d) were "
+                             "predicted, not measured\n",
+                             w->beyond, w->info.index, w->info.name, w->info.cc_major,
+                             w->info.cc_minor);
     }
     *done = d->next;
     if (cp_parallel_cancelled() || d->next == d->n)

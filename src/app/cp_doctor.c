@@ -514,6 +514,38 @@ static int cp_doctor_print_json(const cp_doctor *d, FILE *out, const char *comma
     return CP_EXIT_OK;
 }
 
+/* --chip names a chip CUPTI's host API knows; else, on stderr, that it is unknown, the nearest
+ * name and every known one, and CP_EXIT_USAGE. Where CUPTI cannot be loaded nobody can tell:
+ * CP_EXIT_OK, and the cupti check says why. */
+static int cp_doctor_check_chip_name(const char *chip)
+{
+    const char *const *chips = NULL;
+    size_t n = 0;
+    cp_status st;
+    cp_status_clear(&st);
+    if (cp_probe_chips(&chips, &n, &st) != CP_EXIT_OK || n == 0)
+        return CP_EXIT_OK;
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(chips[i], chip) == 0)
+            return CP_EXIT_OK;
+    char shown[96];
+    cp_text_printable(shown, sizeof shown, chip);
+    fprintf(stderr, "coalprobe: --chip: unknown chip '%s'\nhint: ", shown);
+    const char *near = NULL;
+    for (size_t i = 0; i < n && !near; i++) /* a chip spelled in lower case */
+        if (strcasecmp(chips[i], chip) == 0)
+            near = chips[i];
+    if (!near)
+        near = cp_help_nearest(chip, chips, n);
+    if (near)
+        fprintf(stderr, "did you mean %s? ", near);
+    fprintf(stderr, "the chips CUPTI knows:");
+    for (size_t i = 0; i < n; i++)
+        fprintf(stderr, " %s", chips[i]);
+    fprintf(stderr, "\n");
+    return CP_EXIT_USAGE;
+}
+
 static const struct option cp_doctor_options[] = {
     {"format", required_argument, NULL, 'f'},
     {"chip", required_argument, NULL, 'c'},
@@ -578,6 +610,8 @@ int cp_doctor_main(int argc, char **argv)
                 args[optind]);
         return CP_EXIT_USAGE;
     }
+    if (chip && cp_doctor_check_chip_name(chip) != CP_EXIT_OK)
+        return CP_EXIT_USAGE;
     cp_doctor *d = calloc(1, sizeof *d);
     if (!d) {
         fprintf(stderr, "coalprobe: out of memory\n");

@@ -5,10 +5,13 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "base/cp_base.h"
 
 #define CP_PROGRESS_WIDTH 79 /* the line never wraps on an 80-column terminal */
 
@@ -144,4 +147,26 @@ int cp_progress_model_notice(char *buf, size_t len, const cp_model_cost *cost)
              cost->threads, cost->configs, cost->configs == 1 ? "" : "s", when, cost->cpu_threads,
              cost->cpu_threads == 1 ? "" : "s");
     return 1;
+}
+
+void cp_progress_note(FILE *out, int quiet, const char *fmt, ...)
+{
+    if (quiet)
+        return;
+    char text[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    size_t width = cp_term_width(out == stderr ? STDERR_FILENO : fileno(out));
+    for (char *line = text; *line;) { /* one wrapped paragraph per line of the text */
+        char *end = strchr(line, '\n');
+        if (end)
+            *end = '\0';
+        if (*line)
+            cp_text_wrap(out, line, width, "  ");
+        if (!end)
+            break;
+        line = end + 1;
+    }
 }

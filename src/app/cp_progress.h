@@ -1,7 +1,8 @@
-/* cp_progress.h: progress on stderr, off with --quiet. On a terminal, one line redrawn in place
- * once the work has taken more than a moment, with the configuration in hand and an estimate
- * of the time left; elsewhere (a log, a pipe) a plain line every CP_PROGRESS_INTERVAL seconds:
- * "coalprobe: predicting configuration 412/1024, 3 m 10 s left". */
+/* cp_progress.h: progress and notes on stderr, off with --quiet. On a terminal, one line
+ * redrawn in place once the work has taken more than a moment, with the configuration in hand
+ * and an estimate of the time left; elsewhere (a log, a pipe) a plain line every
+ * CP_PROGRESS_INTERVAL seconds: "coalprobe: predicting configuration 412/1024, 3 m 10 s left".
+ * Notes are wrapped at stderr's width, as the table is. */
 #ifndef CP_PROGRESS_H
 #define CP_PROGRESS_H
 
@@ -60,5 +61,13 @@ void cp_progress_format_plain(char *buf, size_t len, size_t done, size_t total, 
  * configuration): about 2 min on 16 CPU threads". Returns 1 and fills buf when one is due, 0
  * (buf empty) otherwise. */
 int cp_progress_model_notice(char *buf, size_t len, const cp_model_cost *cost);
+
+/* A note on stderr ("coalprobe: note: ...", the cause of no GPU and its hint: what a run says
+ * beside its report; never an error or a warning): nothing under --quiet (quiet); otherwise
+ * each line of the formatted text wrapped at stderr's width as the table is (cp_term_width:
+ * COLUMNS, else the terminal's, else 100 columns), at spaces, every line after the first
+ * indented by two spaces. */
+void cp_progress_note(FILE *out, int quiet, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 #endif

@@ -553,6 +553,19 @@ int cp_sweep_parse_u64(const char *spec, const char *param, uint64_t min, uint64
     return CP_EXIT_OK;
 }
 
+void cp_sweep_format_bytes(uint64_t bytes, char *buf, size_t len)
+{
+    static const char suffix[] = "GMK";
+    for (unsigned i = 0; i < 3; i++) {
+        unsigned shift = 30 - 10 * i;
+        if (bytes && bytes % (1ull << shift) == 0) {
+            snprintf(buf, len, "%" PRIu64 "%c", bytes >> shift, suffix[i]);
+            return;
+        }
+    }
+    snprintf(buf, len, "%" PRIu64, bytes);
+}
+
 int cp_sweep_parse_bytes(const char *spec, const char *param, uint64_t min, uint64_t max,
                          uint64_t *out, cp_status *st)
 {

@@ -45,6 +45,10 @@ int cp_sweep_parse_u64(const char *spec, const char *param, uint64_t min, uint64
 int cp_sweep_parse_bytes(const char *spec, const char *param, uint64_t min, uint64_t max,
                          uint64_t *out, cp_status *st);
 
+/* A byte count as cp_sweep_parse_bytes reads it, with the largest suffix that divides it whole:
+ * 4096 is "4K", 67108864 "64M", 1073741824 "1G", 130 "130". */
+void cp_sweep_format_bytes(uint64_t bytes, char *buf, size_t len);
+
 /* Refuses a number whose whole part is written with a leading zero ("010", "05%", "00.5"),
  * for options that read a number of their own (fractions, percentages): coalprobe reads every
  * number as decimal and, as --index expressions do, takes none that C would read as octal.

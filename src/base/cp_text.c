@@ -227,15 +227,28 @@ void cp_text_csv_end_line(cp_text_csv_line *l)
     l->ncells = 0;
 }
 
-void cp_text_wrap(FILE *out, const char *text, size_t width, const char *rest)
+/* 1 when position at of text is inside a `quoted command` (an odd number of backticks before). */
+static int cp_text_in_quote(const char *text, size_t at)
 {
-    const char *prefix = "";
+    int inside = 0;
+    for (size_t i = 0; i < at; i++)
+        inside ^= text[i] == '`';
+    return inside;
+}
+
+void cp_text_wrap_first(FILE *out, const char *text, size_t width, const char *first,
+                        const char *rest)
+{
+    const char *prefix = first;
     do {
         size_t room = width > strlen(prefix) ? width - strlen(prefix) : 1, len = strlen(text);
         if (width && len > room) {
             size_t cut = room;
-            while (cut > 0 && text[cut] != ' ')
+            while (cut > 0 && (text[cut] != ' ' || cp_text_in_quote(text, cut)))
                 cut--;
+            if (cut == 0) /* a quoted command longer than a line: any space will do */
+                for (cut = room; cut > 0 && text[cut] != ' ';)
+                    cut--;
             len = cut ? cut : room;
         }
         fprintf(out, "%s%.*s\n", prefix, (int)len, text);
@@ -244,4 +257,9 @@ void cp_text_wrap(FILE *out, const char *text, size_t width, const char *rest)
             text++;
         prefix = rest;
     } while (*text);
+}
+
+void cp_text_wrap(FILE *out, const char *text, size_t width, const char *rest)
+{
+    cp_text_wrap_first(out, text, width, "", rest);
 }

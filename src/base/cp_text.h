@@ -47,8 +47,15 @@ void cp_text_csv_cell(cp_text_csv_line *l, const char *text);
 void cp_text_csv_end_line(cp_text_csv_line *l);
 
 /* Writes text and a line break, wrapped at spaces to lines of at most width characters (0: one
- * line), every line after the first starting with `rest` (which counts toward the width); a word
- * longer than a line is cut. */
+ * line), the first line after `first`, every other after `rest` (both count toward the width);
+ * never inside a `quoted command` (between backticks) when it can be helped; a word longer than
+ * a line is cut; the spaces a line ends on are dropped. The one wrapper of the tables, the notes
+ * on stderr and the trace report (help text has its own, cp_help_wrap: fixed columns and
+ * paragraphs). */
+void cp_text_wrap_first(FILE *out, const char *text, size_t width, const char *first,
+                        const char *rest);
+
+/* cp_text_wrap_first with no prefix on the first line. */
 void cp_text_wrap(FILE *out, const char *text, size_t width, const char *rest);
 
 /* Text from outside coalprobe (a traced program's arguments, kernel names from raw files, strings

@@ -409,6 +409,10 @@ typedef struct cp_probe_counters {
 } cp_probe_counters;
 int cp_probe_counters_for_chip(const char *chip, cp_probe_counters *out, cp_status *st);
 
+/* Host only: the chips CUPTI's profiler host API knows (its own list, such as "GH100"), *count of
+ * them; CP_EXIT_RUNTIME (none) when CUPTI cannot be loaded. */
+int cp_probe_chips(const char *const **chips, size_t *count, cp_status *st);
+
 /* Needs the GPU: CUPTI's chip name of device (such as "GH100"). */
 int cp_probe_device_chip(int device, char *chip, size_t len, cp_status *st);
 

@@ -100,6 +100,11 @@ int cp_probe_counters_for_chip(const char *chip, cp_probe_counters *out, cp_stat
     return CP_EXIT_OK;
 }
 
+int cp_probe_chips(const char *const **chips, size_t *count, cp_status *st)
+{
+    return cp_cupti_supported_chips(chips, count, st);
+}
+
 int cp_probe_device_chip(int device, char *chip, size_t len, cp_status *st)
 {
     return cp_cupti_device_chip(device, chip, len, st);

@@ -83,9 +83,10 @@ void cp_config_describe(const cp_config *c, char *buf, unsigned long len)
         const cp_family_field *f = cp_family_field_of(d, d->describe[i]);
         const char *sep = k ? " " : "";
         int n = 0;
-        if (f->kind == CP_FIELD_U64) {
-            n = snprintf(buf + k, len - k, "%s%s=%" PRIu64, sep, cp_family_field_label(f),
-                         f->get(c));
+        if (cp_family_field_number(f)) {
+            char v[32];
+            cp_family_field_format(f, c, v, sizeof v);
+            n = snprintf(buf + k, len - k, "%s%s=%s", sep, cp_family_field_label(f), v);
         } else if (f->kind == CP_FIELD_NAME) {
             n = snprintf(buf + k, len - k, "%s%s=%s", sep, cp_family_field_label(f),
                          cp_family_field_name(f, c));

@@ -373,7 +373,7 @@ static const cp_family_param cp_readonly_params[] = {
 static const cp_family_field cp_readonly_fields[] = {
     CP_F_NAME("variant", cp_family_get_readonly, cp_config_readonly_names),
     CP_F_NAME("index", cp_family_get_lookup, cp_config_lookup_names),
-    {"table_bytes", NULL, "table", CP_FIELD_U64, cp_family_get_table_bytes, NULL, 0},
+    {"table_bytes", NULL, "table", CP_FIELD_BYTES, cp_family_get_table_bytes, NULL, 0},
     CP_F_ELEMENTS,
 };
 
@@ -833,4 +833,17 @@ const char *cp_family_field_name(const cp_family_field *f, const cp_config *c)
 const char *cp_family_field_label(const cp_family_field *f)
 {
     return f->label ? f->label : f->key;
+}
+
+int cp_family_field_number(const cp_family_field *f)
+{
+    return f && (f->kind == CP_FIELD_U64 || f->kind == CP_FIELD_BYTES);
+}
+
+void cp_family_field_format(const cp_family_field *f, const cp_config *c, char *buf, size_t len)
+{
+    if (f->kind == CP_FIELD_BYTES)
+        cp_sweep_format_bytes(f->get(c), buf, len);
+    else
+        snprintf(buf, len, "%" PRIu64, f->get(c));
 }

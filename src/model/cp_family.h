@@ -68,6 +68,7 @@ typedef struct cp_family_param {
 
 typedef enum {
     CP_FIELD_U64,    /* a number: get() */
+    CP_FIELD_BYTES,  /* a number of bytes: get(), shown as the input spells it (4K, 64M) */
     CP_FIELD_NAME,   /* a named value: names[get()] */
     CP_FIELD_INDEX,  /* the expression's text */
     CP_FIELD_PARAMS, /* the expression's parameters and their values */
@@ -171,5 +172,12 @@ const char *cp_family_field_name(const cp_family_field *f, const cp_config *c);
 
 /* The label of field f (its key unless it has one). */
 const char *cp_family_field_label(const cp_family_field *f);
+
+/* 1 when field f is a number (CP_FIELD_U64, CP_FIELD_BYTES): JSON and CSV write it as one. */
+int cp_family_field_number(const cp_family_field *f);
+
+/* The value of number field f of c as the text table and a description show it: bytes as the
+ * input spells them (4K, 64M), other numbers in decimal. */
+void cp_family_field_format(const cp_family_field *f, const cp_config *c, char *buf, size_t len);
 
 #endif

@@ -23,6 +23,7 @@ typedef struct cp_html_column {
 
 #define CP_HTML_TEXT -1
 #define CP_HTML_MATCH -2
+#define CP_HTML_BYTES -3 /* a whole number of bytes, shown as the input spells it (4K, 64M) */
 
 /* The value at path under o ("{op}" read from row's config.op), NULL when absent. */
 const cJSON *cp_html_lookup(const cJSON *o, const cJSON *row, const char *path);

@@ -67,7 +67,9 @@ static void cp_html_cell(FILE *out, const cJSON *v, const cp_html_column *c)
         fputs(cp_html_g17(g17, sizeof g17, v->valuedouble), out);
         fputc('"', out);
         double x = v->valuedouble * c->scale;
-        if (c->decimals == 0 && x == floor(x) && fabs(x) < 1e15 && isfinite(x))
+        if (c->decimals == CP_HTML_BYTES && x == floor(x) && x >= 0 && x < 1e19)
+            cp_sweep_format_bytes((uint64_t)x, shown, sizeof shown);
+        else if (c->decimals == 0 && x == floor(x) && fabs(x) < 1e15 && isfinite(x))
             snprintf(shown, sizeof shown, "%s%s", cp_html_g17(g17, sizeof g17, x),
                      c->suffix ? c->suffix : ""); /* "%.0f" of a whole number: its digits */
         else if (c->decimals >= 0 && isfinite(v->valuedouble))
@@ -254,9 +256,14 @@ void cp_html_write_sweep_tables(FILE *out, const cJSON *doc)
     for (size_t i = 0; d && i < CP_SHOWN_MAX && d->table[i]; i++) {
         const cp_family_field *f = cp_family_field_of(d, d->table[i]);
         snprintf(paths[i], sizeof paths[i], "config.%s", d->table[i]);
-        cols[n++] =
-            (cp_html_column){NULL, f ? cp_family_field_label(f) : d->table[i],      paths[i],
-                             1,    f && f->kind == CP_FIELD_U64 ? 0 : CP_HTML_TEXT, ""};
+        cols[n++] = (cp_html_column){NULL,
+                                     f ? cp_family_field_label(f) : d->table[i],
+                                     paths[i],
+                                     1,
+                                     !cp_family_field_number(f)  ? CP_HTML_TEXT
+                                     : f->kind == CP_FIELD_BYTES ? CP_HTML_BYTES
+                                                                 : 0,
+                                     ""};
     }
     const cJSON *rows = cJSON_GetObjectItemCaseSensitive(doc, "rows"), *row;
     int measured = 0; /* a model-only report shows the predicted columns only */

@@ -172,7 +172,7 @@ static void cp_report_csv_write_field(cp_text_csv_line *l, const cp_config *c,
                                       const cp_family_field *f)
 {
     char params[CP_EXPR_MAX_PARAMS * 64] = "";
-    if (!f || f->kind == CP_FIELD_U64) {
+    if (!f || cp_family_field_number(f)) {
         cp_report_csv_cell_u64(l, f != NULL, f ? f->get(c) : 0);
     } else if (f->kind == CP_FIELD_NAME) {
         cp_text_csv_cell(l, cp_family_field_name(f, c));

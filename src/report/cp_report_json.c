@@ -209,7 +209,7 @@ static void cp_report_json_add_config(cp_json *j, cJSON *row, const cp_config *c
     const cp_family_desc *d = cp_family_get(c->family);
     for (size_t i = 0; d && i < d->nfields; i++) { /* cp_report_check_report refused others */
         const cp_family_field *f = &d->fields[i];
-        if (f->kind == CP_FIELD_U64) {
+        if (cp_family_field_number(f)) {
             cp_json_u64(j, o, f->key, f->get(c));
         } else if (f->kind == CP_FIELD_NAME) {
             cp_json_string(j, o, f->key, cp_family_field_name(f, c));

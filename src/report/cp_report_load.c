@@ -111,7 +111,7 @@ static int cp_rl_set(cp_config *c, const cp_family_field *f, uint64_t v)
 static int cp_rl_field_value(const cJSON *config, const cp_family_field *f, uint64_t *v)
 {
     const cJSON *x = cJSON_GetObjectItemCaseSensitive(config, f->key);
-    if (f->kind == CP_FIELD_U64) {
+    if (cp_family_field_number(f)) {
         if (!cJSON_IsNumber(x) || x->valuedouble < 0 || x->valuedouble != floor(x->valuedouble))
             return 0;
         *v = (uint64_t)x->valuedouble;

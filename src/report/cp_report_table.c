@@ -278,7 +278,8 @@ static void cp_report_table_format_field(const cp_config *c, const cp_family_fie
 {
     switch (f->kind) {
     case CP_FIELD_U64:
-        snprintf(buf, len, "%" PRIu64, f->get(c));
+    case CP_FIELD_BYTES: /* as the input spells them: 4K, 64M */
+        cp_family_field_format(f, c, buf, len);
         break;
     case CP_FIELD_NAME:
         snprintf(buf, len, "%s", cp_family_field_name(f, c));
@@ -524,8 +525,8 @@ static void cp_report_table_init_layout(cp_report_layout *lay, cp_family family,
     for (size_t i = 0; d && i < CP_SHOWN_MAX && d->table[i]; i++) {
         const cp_family_field *f = cp_family_field_of(d, d->table[i]);
         lay->params[nparams++] = (cp_report_column){
-            CP_REPORT_CELL_FIELD,    "", cp_family_field_label(f), CP_REPORT_GROUP_PARAMS,
-            f->kind != CP_FIELD_U64, f};
+            CP_REPORT_CELL_FIELD,       "", cp_family_field_label(f), CP_REPORT_GROUP_PARAMS,
+            !cp_family_field_number(f), f};
     }
     cp_family_counts counts = d ? d->table_counts : CP_COUNTS_SIDES;
     struct {

@@ -20,12 +20,13 @@
 
 /* A metric drawn in a panel of its own: its name (the datum's "panel"), the y axis title in two
  * lines (the metric, its unit), and where its predicted and measured values are in a JSON row,
- * times scale (NULL: none). */
+ * times scale (NULL: none); not drawn for a row with a value at `unless` (NULL: always drawn). */
 typedef struct cp_vl_panel {
     const char *name, *title[2];
     const char *predicted, *measured;
     double scale;
-    int percent; /* 1: 0 to 100 on the y axis */
+    int percent;        /* 1: 0 to 100 on the y axis */
+    const char *unless; /* a row with a value here has no datum in this panel */
 } cp_vl_panel;
 
 static const cp_vl_panel cp_vl_panels[] = {
@@ -34,38 +35,47 @@ static const cp_vl_panel cp_vl_panels[] = {
      "predicted.load.sectors_per_request",
      "measured.counters.load.sectors_per_request",
      1,
-     0},
+     0,
+     NULL},
     {"global store sectors per request",
      {"global store", "sectors per request"},
      "predicted.store.sectors_per_request",
      "measured.counters.store.sectors_per_request",
      1,
-     0},
+     0,
+     NULL},
     {"global load efficiency (%)",
      {"global load", "efficiency (%)"},
      "predicted.load.efficiency",
      "measured.counters.load.efficiency",
      100,
-     1},
+     1,
+     NULL},
     {"shared load wavefronts per request",
      {"shared load", "wavefronts per request"},
      "predicted.shared_load.wavefronts_per_request",
      "measured.counters.shared_load.wavefronts_per_request",
      1,
-     0},
+     0,
+     NULL},
     {"shared store wavefronts per request",
      {"shared store", "wavefronts per request"},
      "predicted.shared_store.wavefronts_per_request",
      "measured.counters.shared_store.wavefronts_per_request",
      1,
-     0},
+     0,
+     NULL},
+    /* not for a row with an arithmetic rate (GEMM): its threads' bytes are mostly served again
+     * and again by L1 (the coalesced rung: 13 TB/s, above HBM), so GFLOP/s stands for it, as in
+     * the table */
     {"useful bandwidth (GB/s)",
      {"useful bandwidth", "(GB/s, read + written)"},
      NULL,
      "measured.useful_bytes_per_s",
      1e-9,
-     0},
-    {"GFLOP/s", {"arithmetic rate", "(GFLOP/s)"}, NULL, "measured.flop_per_s", 1e-9, 0},
+     0,
+     "measured.flop_per_s"},
+    {"GFLOP/s", {"arithmetic rate", "(GFLOP/s)"}, NULL, "measured.flop_per_s", 1e-9, 0, NULL},
 };
 #define CP_VL_NPANELS (sizeof cp_vl_panels / sizeof *cp_vl_panels)
 
@@ -375,6 +385,8 @@ static int cp_vl_row(cp_vl_data *data, const cJSON *row, size_t index, const cp_
     }
     for (size_t p = 0; ok && p < CP_VL_NPANELS; p++) {
         const cp_vl_panel *pn = &cp_vl_panels[p];
+        if (pn->unless && isfinite(cp_show_num(row, pn->unless)))
+            continue;
         ok = cp_vl_datum(data, x, ax, series.label, p, 0,
                          (pn->predicted ? cp_show_num(row, pn->predicted) : NAN) * pn->scale,
                          index) &&

@@ -14,40 +14,13 @@
 
 #define CP_TRACE_WHERE_WIDTH 22
 
-/* 1 when position at of text is inside a `quoted command` (an odd number of backticks before). */
-static int cp_trace_in_quote(const char *text, size_t at)
-{
-    int inside = 0;
-    for (size_t i = 0; i < at; i++)
-        inside ^= text[i] == '`';
-    return inside;
-}
-
-/* Writes text wrapped at the table width: the first line after `first`, the others after
- * `rest` (both prefixes count toward the width), never inside a `quoted command` when it can
- * be helped. Words longer than a line are cut. */
+/* Writes text, less its leading spaces, wrapped at the table width (the base layer's one
+ * wrapper, cp_text_wrap_first). */
 void cp_trace_table_wrap(FILE *out, const char *first, const char *rest, const char *text)
 {
-    const char *prefix = first;
     while (*text == ' ')
         text++;
-    do {
-        size_t room = CP_TRACE_TABLE_WIDTH - strlen(prefix), len = strlen(text);
-        if (len > room) {
-            size_t cut = room;
-            while (cut > 0 && (text[cut] != ' ' || cp_trace_in_quote(text, cut)))
-                cut--;
-            if (cut == 0) /* a quoted command longer than a line: any space will do */
-                for (cut = room; cut > 0 && text[cut] != ' ';)
-                    cut--;
-            len = cut ? cut : room;
-        }
-        fprintf(out, "%s%.*s\n", prefix, (int)len, text);
-        text += len;
-        while (*text == ' ')
-            text++;
-        prefix = rest;
-    } while (*text);
+    cp_text_wrap_first(out, text, CP_TRACE_TABLE_WIDTH, first, rest);
 }
 
 /* text cut to n columns, with "..." at the end when cut. */

@@ -3,7 +3,8 @@
 // every axis (each title of the spec's panels is a text of the SVG) and labels the sources drawn
 // (predicted, measured, ideal); the drawn marks are one per datum of the data, never two for the
 // same row, panel and source; and the report's rows with a value of the leading metric each have
-// their mark there: REPORT's rows (a sweep) or its kernels and instructions (a trace).
+// their mark there: REPORT's rows (a sweep) or its kernels and instructions (a trace); a sweep's
+// rows with an arithmetic rate (GEMM) have no useful bandwidth drawn.
 // usage: node check_chart.mjs SPEC.vl.json SVG REPORT.json
 import fs from 'node:fs';
 import path from 'node:path';
@@ -88,6 +89,16 @@ if (report.kind === 'trace') {
     + expectRows(leading[0], 'measured', report.rows, `measured.counters.${leading[1]}`) : 0;
 }
 if (!counted) fail('the report has no value of the leading metric: nothing was checked');
+
+// A row with an arithmetic rate (GEMM) has no useful bandwidth: its threads' bytes are served
+// again and again by L1 (docs/plots.md), so the chart draws its GFLOP/s only.
+if (report.kind !== 'trace') {
+  const rated = report.rows.map((r, i) => (isNum(get(r, 'measured.flop_per_s')) ? i : -1)).filter((i) => i >= 0);
+  const banded = new Set(data.filter((d) => d.panel === 'useful bandwidth (GB/s)').map((d) => d.row));
+  const both = rated.filter((i) => banded.has(i));
+  if (both.length) fail(`rows [${both}] have an arithmetic rate and a useful bandwidth drawn`);
+  if (rated.length && !data.some((d) => d.panel === 'GFLOP/s')) fail('rows have an arithmetic rate, none is drawn');
+}
 
 if (failures.length) {
   for (const f of failures) console.error(`check_chart: ${f}`);

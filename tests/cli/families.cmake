@@ -21,7 +21,7 @@ endforeach()
 # the constant variant over 64 KB does not exist: left out, and said; nothing left is an error
 cp_cli_test(readonly_constant_left_out 0
             --stderr "^coalprobe: note: 1 configuration left out: the constant variant's table must fit the 64 KB"
-            --stdout "^constant mod +4096 +4.00$"
+            --stdout "^constant mod +4K +4.00$"
             -- ${CP_BIN} readonly --model --variant constant --table 4K,128K --size 64K)
 cp_cli_test(readonly_constant_none 2 --no-stdout
             --stderr "^coalprobe: no configuration of the sweep exists: the constant variant's table"
@@ -30,9 +30,9 @@ cp_cli_test(async_stages_none 2 --no-stdout
             --stderr "^coalprobe: no configuration of the sweep exists: plain and smem have one stage"
             -- ${CP_BIN} async --model --variant plain --stages 2)
 
-# sizes with suffixes and geometric steps; their errors
-cp_cli_test(readonly_table_sweep 0 --stdout "^plain +mod +268435456 "
-            --stdout "^plain +mod +1024 " --stdout "^plain +mod +4096 " --stdout "^plain +mod +67108864 "
+# sizes with suffixes and geometric steps, shown as the input spells them (4K, 64M); their errors
+cp_cli_test(readonly_table_sweep 0 --stdout "^plain +mod +256M "
+            --stdout "^plain +mod +1K " --stdout "^plain +mod +4K " --stdout "^plain +mod +64M "
             -- ${CP_BIN} readonly --model --variant plain --table 1K..256M:x4 --size 64K)
 cp_cli_test(readonly_table_not_entries 2 --no-stdout
             --stderr "^coalprobe: --table: 130 bytes is not a whole number of 4-byte entries"

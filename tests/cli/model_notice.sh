@@ -9,7 +9,8 @@
 bin=${1:?usage: model_notice.sh PATH/TO/coalprobe}
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-"$bin" expr --index '(i ^ (i >> s)) % n' --param s=1..16 --size 16G --model --format csv \
+# COLUMNS: the notice on one line (notes wrap at stderr's width)
+COLUMNS=100000 "$bin" expr --index '(i ^ (i >> s)) % n' --param s=1..16 --size 16G --model --format csv \
     -o "$dir/r.csv" 2> "$dir/err" &
 pid=$!
 i=0

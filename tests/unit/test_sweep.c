@@ -444,6 +444,28 @@ static void test_product(void)
 }
 
 /* a..b:xF multiplies; a sweep of sizes takes K, M, G suffixes on every number. */
+/* a byte count shown as the input spells it, read back to the same bytes */
+static void test_format_bytes(void)
+{
+    const struct {
+        uint64_t v;
+        const char *text;
+    } cases[] = {{0, "0"},           {130, "130"},        {1024, "1K"},
+                 {4096, "4K"},       {6144, "6K"},        {1536, "1536"},
+                 {1048576, "1M"},    {67108864, "64M"},   {3 << 20, "3M"},
+                 {1ull << 30, "1G"}, {5ull << 32, "20G"}, {(1ull << 30) + 4096, "1048580K"}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char buf[32];
+        cp_sweep_format_bytes(cases[i].v, buf, sizeof buf);
+        CHECK(strcmp(buf, cases[i].text) == 0);
+        uint64_t back = 1;
+        cp_status st;
+        cp_status_clear(&st);
+        CHECK(cp_sweep_parse_bytes(buf, "--table", 0, UINT64_MAX, &back, &st) == CP_EXIT_OK);
+        CHECK_EQ_U64(back, cases[i].v);
+    }
+}
+
 static void test_geometric_and_sizes(void)
 {
     const uint64_t g[] = {1, 4, 16, 64};
@@ -485,6 +507,7 @@ static void test_geometric_and_sizes(void)
 int main(void)
 {
     test_geometric_and_sizes();
+    test_format_bytes();
     test_valid_forms();
     test_bounds();
     test_invalid_forms();

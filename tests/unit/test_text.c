@@ -86,8 +86,46 @@ static void test_csv_line(void)
     free(buf);
 }
 
+/* What cp_text_wrap_first writes for text at width, after first and rest. */
+static char *wrapped(const char *text, size_t width, const char *first, const char *rest)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    cp_text_wrap_first(f, text, width, first, rest);
+    fclose(f);
+    return buf;
+}
+
+/* The one wrapper: at spaces, prefixes counted, never inside a `quoted command` when it can be
+ * helped, a word longer than a line cut; width 0: one line. */
+static void test_wrap(void)
+{
+    const struct {
+        const char *text, *first, *rest;
+        size_t width;
+        const char *want;
+    } cases[] = {
+        {"one two three four", "", "  ", 9, "one two\n  three\n  four\n"},
+        {"one two three four", "note: ", "  ", 12, "note: one\n  two three\n  four\n"},
+        {"a `b c d` e", "", "", 7, "a\n`b c d`\ne\n"},
+        {"`abc def ghi`", "", "", 6, "`abc\ndef\nghi`\n"}, /* longer than a line: cut anyway */
+        {"abcdefghij", "", "", 4, "abcd\nefgh\nij\n"},
+        {"one two three", "", "  ", 0, "one two three\n"},
+        {"  kept", "", "", 20, "  kept\n"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *got = wrapped(cases[i].text, cases[i].width, cases[i].first, cases[i].rest);
+        CHECK(got && strcmp(got, cases[i].want) == 0);
+        if (got && strcmp(got, cases[i].want) != 0)
+            fprintf(stderr, "wrap case %zu: got '%s'\n", i, got);
+        free(got);
+    }
+}
+
 int main(void)
 {
+    test_wrap();
     test_csv_line();
     test_printable();
     test_printable_cut();

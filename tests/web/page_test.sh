@@ -25,6 +25,7 @@ export CUDA_VISIBLE_DEVICES=
 "$bin" smem --model --format html -o "$dir/smem.html"
 "$bin" transpose --m 64 --n 64 --model --format html -o "$dir/transpose.html"
 "$bin" layout --fields 1..8 --model --format html -o "$dir/layout.html"
+"$bin" readonly --variant plain --index mod --table 4K..64M:x4,132 --size 64K --model --format html -o "$dir/readonly.html"
 # saved measured reports (H100), with this build's lane maps
 res=$src/docs/results
 python3 "$src/tests/web/graft_lanes.py" "$bin" "$res/2026-11-21-h100-stride-gemm-ncu/stride_curve.json" "$dir/measured_stride.json"
@@ -47,6 +48,10 @@ PY
 "$bin" compare "$src/tests/golden/compare/base.json" "$src/tests/golden/compare/mixed.json" --format html -o "$dir/compare.html" || [ $? -eq 3 ]
 "$bin" compare "$src/tests/golden/trace/handmade-transpose.json" "$src/tests/golden/trace/handmade-transpose-after.json" \
     --format html -o "$dir/compare_trace.html" || [ $? -eq 3 ]
+# a comparison where only the new side has rows of its own (strides 5 and 6)
+"$bin" --stride 1..4 --model --format json -o "$dir/only_base.json"
+"$bin" --stride 1..6 --model --format json -o "$dir/only_new.json"
+"$bin" compare "$dir/only_base.json" "$dir/only_new.json" --format html -o "$dir/compare_only_new.html"
 # names that try to end the page's script, or to open a comment
 python3 - "$src/tests/golden/trace/handmade-transpose.json" "$dir/escape.json" <<'PY'
 import json, sys

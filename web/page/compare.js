@@ -22,8 +22,9 @@
     const sliderText = CP.h('output', { id: 'cp-slider-value' });
     const strip = CP.h('div', { id: 'cp-status-chart' });
     const detail = CP.h('div', { id: 'cp-widgets', class: 'cp-widgets', 'aria-live': 'polite' });
-    app.append(summary, only('only in base', report.only_in_base), only('only in new', report.only_in_new),
-      strip, CP.h('div', { class: 'cp-controls' }, CP.h('label', {}, 'row ', slider), ' ', sliderText), detail);
+    // a side without rows of its own has no line (append would write a null as the text "null")
+    app.append(...[summary, only('only in base', report.only_in_base), only('only in new', report.only_in_new),
+      strip].filter(Boolean), CP.h('div', { class: 'cp-controls' }, CP.h('label', {}, 'row ', slider), ' ', sliderText), detail);
     const table = document.getElementById('cp-compare');
     const select = (i) => {
       slider.value = String(i);

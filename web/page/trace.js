@@ -57,11 +57,19 @@
     render();
   };
 
-  // One bar per kernel: the bytes it wastes (excess), with its share; one mark per kernel.
+  // One bar per kernel: the bytes it wastes (excess), with its share; one mark per kernel. A
+  // kernel whose coverage leaves its excess unknown says so, with the bytes counted, as the text
+  // table does ("excess unknown (X counted)"), never a share of the program's excess.
   function kernelChart(kernels, state, choose) {
     const max = Math.max(1, ...kernels.map((k) => k.excess_bytes || 0));
     const W = 360, left = 300, h = 18;
-    const svg = CP.s('svg', { class: 'cp-bars', id: 'cp-chart', width: left + W + 160, height: kernels.length * (h + 6) + 4,
+    const bytes = (v) => (CP.num(v) ? v.toLocaleString('en') : '-') + ' B';
+    const labels = kernels.map((k) => (k.coverage && k.coverage.excess_known === false
+      ? `excess unknown (${bytes(k.excess_bytes)} counted)`
+      : `${bytes(k.excess_bytes)} (${CP.fmt(k.excess_share, 1, 100, '%')} of the excess)`));
+    // room right of the longest bar for the longest label (12 px text: at most 7.5 px a character)
+    const room = Math.ceil(Math.max(0, ...labels.map((l) => l.length)) * 7.5) + 12;
+    const svg = CP.s('svg', { class: 'cp-bars', id: 'cp-chart', width: left + W + 6 + room, height: kernels.length * (h + 6) + 4,
       role: 'img', 'aria-label': 'excess bytes per kernel' });
     kernels.forEach((k, i) => {
       const y = 2 + i * (h + 6), v = k.excess_bytes;
@@ -72,8 +80,7 @@
       bar.addEventListener('click', () => choose(k.index));
       const name = k.name.length > 44 ? k.name.slice(0, 43) + '…' : k.name;
       svg.append(CP.s('text', { x: left - 6, y: y + 13, 'text-anchor': 'end', class: 'cp-small' }, name), bar,
-        CP.s('text', { x: left + w + 6, y: y + 13, class: 'cp-small' },
-          `${CP.num(v) ? v.toLocaleString('en') : '-'} B (${CP.fmt(k.excess_share, 1, 100, '%')} of the excess)`));
+        CP.s('text', { x: left + w + 6, y: y + 13, class: 'cp-small cp-bar-label' }, labels[i]));
     });
     return CP.h('figure', {}, CP.h('figcaption', {}, 'Kernels: bytes moved for nobody (excess)'), svg);
   }

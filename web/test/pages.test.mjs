@@ -167,6 +167,22 @@ test('the stride page shows the text table\'s numbers', async () => {
   }
 });
 
+test('the readonly page spells table sizes as the input and the text table do', async () => {
+  const p = await open('readonly.html');
+  try {
+    common(p);
+    const col = await p.page.$$eval('#cp-rows thead th', (h) => h.findIndex((th) => th.dataset.path === 'config.table_bytes'));
+    assert.ok(col >= 0, 'a table column');
+    const cells = await p.page.$$eval('#cp-rows tbody tr', (rows, c) => rows.map((r) => [r.cells[c].textContent,
+      Number(r.cells[c].dataset.v)]), col);
+    assert.deepEqual(cells, [['4K', 4096], ['16K', 16384], ['64K', 65536], ['256K', 262144], ['1M', 1048576],
+      ['4M', 4194304], ['16M', 16777216], ['64M', 67108864], ['132', 132]]);
+    assert.ok(await checkTable(p.page, 'cp-rows', p.report.rows) > 0);
+  } finally {
+    await p.close();
+  }
+});
+
 test('the layout page marks the fields of an AoS record', async () => {
   const p = await open('layout.html');
   try {
@@ -220,6 +236,20 @@ for (const name of ['trace.html', 'trace_nosource.html']) {
         assert.equal(meta.sources, undefined, '--no-source leaves the sources out');
         assert.ok((await page.textContent('#cp-source')).includes('is not in this page'));
       }
+      // the kernel chart: every text inside the picture (the largest bar's label too), and a
+      // kernel whose excess is unknown says so, as the text table does, never a share of it
+      const said = await page.$$eval('#cp-chart text', (t) => t.map((e) => e.textContent));
+      for (const k of report.kernels.filter((x) => x.coverage && x.coverage.excess_known === false)) {
+        const label = said[said.indexOf(k.name.length > 44 ? k.name.slice(0, 43) + '…' : k.name) + 1];
+        assert.ok(label.startsWith('excess unknown ('), `${k.name}: "${label}" where the table says excess unknown`);
+        assert.ok(!label.includes('of the excess'), `${k.name}: "${label}"`);
+      }
+      const overflow = await page.$$eval('#cp-chart text', (t) => {
+        const svg = document.getElementById('cp-chart');
+        const right = svg.getBoundingClientRect().right;
+        return t.filter((e) => e.getBoundingClientRect().right > right + 0.5).map((e) => e.textContent);
+      });
+      assert.deepEqual(overflow, [], 'labels cut off at the chart\'s right edge');
       // the kernel picker and the rank slider move the widgets
       await page.selectOption('#cp-pick', String(report.kernels[1].index));
       assert.ok(await sliderMoves(page, 1) || report.instructions.filter((i) => i.kernel_index === report.kernels[1].index).length < 2);
@@ -252,6 +282,22 @@ for (const name of ['compare.html', 'compare_trace.html']) {
     }
   });
 }
+
+test('a comparison where one side has no rows of its own says nothing of it', async () => {
+  // compare.html: neither side has rows of its own; compare_only_new.html: only the new side does
+  for (const name of ['compare.html', 'compare_only_new.html']) {
+    const p = await open(name);
+    try {
+      common(p);
+      const text = await p.page.textContent('#cp-app');
+      assert.ok(!/null/.test(text), `${name}: the page shows "null": ${text.slice(0, 200)}`);
+      assert.equal(text.includes('only in base: '), (p.report.only_in_base || []).length > 0, name);
+      assert.equal(text.includes('only in new: '), (p.report.only_in_new || []).length > 0, name);
+    } finally {
+      await p.close();
+    }
+  }
+});
 
 test('hostile names render as text', async () => {
   const p = await open('escape.html');
