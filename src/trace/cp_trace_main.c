@@ -614,6 +614,7 @@ static int cp_trace_report_dir(cp_trace_cli *c, const char *dir, cp_trace_run *r
     rc = cp_trace_analyze(t, run, &c->report, r, st);
     r->have_opcodes = have_opcodes;
     r->page_no_source = c->no_source;
+    r->raw_dir = c->from_raw ? dir : NULL;
     cp_phase_end();
     CP_TRY(rc);
     cp_phase_begin(CP_PHASE_TRACE_WRITE);
