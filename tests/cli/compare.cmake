@@ -44,3 +44,9 @@ cp_cli_test(compare_long_name 3
 add_test(NAME cli.compare_escapes
          COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/compare_escape.sh ${CP_BIN} ${CP_CMP})
 set_tests_properties(cli.compare_escapes PROPERTIES LABELS cli ENVIRONMENT "CUDA_VISIBLE_DEVICES=")
+
+# what show, compare and trace --from-raw read: - as standard input, strict JSON, no FIFO, exact
+# whole numbers, raw directories and files once, counts past 2^64, the sources a page embeds
+add_test(NAME cli.input_rules
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/input_rules.sh ${CP_BIN} ${CP_GOLDEN})
+set_tests_properties(cli.input_rules PROPERTIES LABELS cli TIMEOUT 300 ENVIRONMENT "CUDA_VISIBLE_DEVICES=")
