@@ -49,7 +49,7 @@ static int cp_text_open_regular(const char *path)
     int flags = fcntl(fd, F_GETFL);
     if (fstat(fd, &sb) != 0 || flags < 0 || !S_ISREG(sb.st_mode) ||
         fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
-        int e = fstat(fd, &sb) != 0 ? errno
+        int e = fstat(fd, &sb) != 0    ? errno
                 : S_ISDIR(sb.st_mode)  ? EISDIR
                 : !S_ISREG(sb.st_mode) ? ESPIPE
                                        : errno;

@@ -23,8 +23,8 @@ size_t cp_text_read_limit_or(size_t fallback);
  * out, EIO for a read error without one, EFBIG for a file over cp_text_read_limit() bytes: a
  * regular file refused by its size before reading, standard input once it passed the limit,
  * so `yes | ...` ends; EISDIR for a directory; ESPIPE for anything else that is not a regular
- * file: a FIFO, a device, a socket, opened without blocking and never read). "-" is standard input, read once: naming it again
- * gives the same text. */
+ * file: a FIFO, a device, a socket, opened without blocking and never read). "-" is standard input,
+ * read once: naming it again gives the same text. */
 char *cp_text_read_file(const char *path, size_t *len);
 
 /* What watches a file being read: called with the text read so far (text[0..to), text[from..to)

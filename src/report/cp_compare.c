@@ -370,8 +370,7 @@ static void cp_compare_text_values(cp_strbuf *b, const cp_compare_metric *m)
             cp_strbuf_printf(b, "%.40s -> %.40s (past a double's precision, ", m->base_text,
                              m->now_text);
         else
-            cp_strbuf_printf(b, "%s -> %s (%s%s, ", base, now, m->now > m->base ? "+" : "",
-                             diff);
+            cp_strbuf_printf(b, "%s -> %s (%s%s, ", base, now, m->now > m->base ? "+" : "", diff);
     } else {
         double ref = m->base != 0 ? m->base : m->now;
         cp_compare_format_scaled(b, m->base, ref, m->def);
@@ -425,8 +424,7 @@ static int cp_compare_side_of(void *report, cp_compare_side *s, cp_status *st)
             const cJSON *v = cp_compare_lookup(row, cp_compare_paths[m].path);
             if (cJSON_IsNumber(v))
                 item->values[item->nvalues++] =
-                    (cp_compare_value){&cp_compare_paths[m].def, v->valuedouble,
-                                       v->valuestring};
+                    (cp_compare_value){&cp_compare_paths[m].def, v->valuedouble, v->valuestring};
         }
     }
     cp_strbuf_free(&key);

@@ -123,9 +123,9 @@ static void cp_compare_judge_pair(const cp_compare_kind *kind, cp_compare_pair *
         if (!n)
             continue;
         cp_compare_metric *x = &m[p->nmetrics++];
-        *x = (cp_compare_metric){b->def, b->v, n->v,
-                                 cp_compare_judge(b->def->sense, b->v, n->v, tolerance), b->text,
-                                 n->text};
+        *x = (cp_compare_metric){b->def,  b->v,
+                                 n->v,    cp_compare_judge(b->def->sense, b->v, n->v, tolerance),
+                                 b->text, n->text};
         int same = b->def->sense == CP_COMPARE_EXACT && b->text && n->text
                        ? cp_json_read_same_number(b->text, n->text)
                        : -1; /* whole numbers past 2^53 differ where their doubles do not */

@@ -107,8 +107,9 @@ static void cp_html_date(char *buf, size_t len)
 static void cp_html_say_left_out(const cJSON *left_out)
 {
     int n = cJSON_GetArraySize(left_out);
-    fprintf(stderr, "coalprobe: note: the page leaves out %d source file%s it was not sure to "
-                    "be the program's (the page says why):",
+    fprintf(stderr,
+            "coalprobe: note: the page leaves out %d source file%s it was not sure to "
+            "be the program's (the page says why):",
             n, n == 1 ? "" : "s");
     const cJSON *f;
     cJSON_ArrayForEach(f, left_out)
@@ -180,8 +181,8 @@ static cJSON *cp_html_sources(const cJSON *doc, const cp_html_options *o, cJSON 
         }
         const char *why = cp_html_source_refused(real, o);
         size_t len = 0;
-        char *text = why ? NULL : cp_text_read_watched(real, &len, CP_HTML_MAX_SOURCE_BYTES, NULL,
-                                                      NULL);
+        char *text =
+            why ? NULL : cp_text_read_watched(real, &len, CP_HTML_MAX_SOURCE_BYTES, NULL, NULL);
         if (why)
             cJSON_AddStringToObject(left_out, file->valuestring, why);
         else if (text && strlen(text) == len) /* text, not a binary */

@@ -314,7 +314,7 @@ int cp_json_read_same_number(const char *a, const char *b)
     if (da && db && cp_json_read_decimal(a, &nega, da, &na, &ea) &&
         cp_json_read_decimal(b, &negb, db, &nb, &eb))
         same = na == 0 && nb == 0 ? 1
-               : na == nb && nega == negb && ea == eb && memcmp(da, db, na) == 0;
+                                  : na == nb && nega == negb && ea == eb && memcmp(da, db, na) == 0;
     free(da);
     free(db);
     return same;

@@ -31,7 +31,8 @@ int cp_trace_write_format(FILE *out, cp_trace_format format, const cp_trace_repo
     int rc;
     switch (format) {
     case CP_TRACE_FORMAT_HTML: /* drawn from the JSON report */
-        if (r->raw_dir && !r->page_no_source) { /* recorded elsewhere: what the cubins name */
+        /* raw files recorded elsewhere: the page embeds only the sources the cubins name */
+        if (r->raw_dir && !r->page_no_source) {
             if (cp_trace_line_files_read(r->trace, r->raw_dir, &lines) != 0) {
                 cp_trace_line_files_free(&lines);
                 return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory reading cubins");

@@ -1041,6 +1041,27 @@ static int cp_trace_read_record(cp_trace_reader *r, char **f, size_t nf)
     return 0; /* a record type of a later format: skipped */
 }
 
+/* One line (NUL-terminated, changed in place): split into fields at tabs, unescaped and read;
+ * -1 when it is malformed. */
+static int cp_trace_read_line(cp_trace_reader *r, char *line)
+{
+    char *f[CP_TRACE_MAX_FIELDS] = {0}; /* past nf: NULL, never a stale field */
+    size_t nf = 0;
+    for (char *s = line;;) {
+        if (nf == CP_TRACE_MAX_FIELDS)
+            return -1; /* too many fields */
+        f[nf++] = s;
+        char *tab = strchr(s, '\t');
+        if (!tab)
+            break;
+        *tab = '\0';
+        s = tab + 1;
+    }
+    for (size_t i = 0; i < nf; i++)
+        cp_trace_unescape(f[i]);
+    return cp_trace_read_record(r, f, nf);
+}
+
 /* The process's rank: the first of RANK, SLURM_PROCID, OMPI_COMM_WORLD_RANK and PMI_RANK that
  * its rank records hold as a number; -1 when none. */
 static long cp_trace_rank_of(const cp_trace_process *p)
@@ -1331,31 +1352,14 @@ int cp_trace_load_text(cp_trace *t, const char *name, const char *text, size_t l
         lineno++;
         nl = strchr(line, '\n');
         *nl = '\0';
-        char *f[CP_TRACE_MAX_FIELDS] = {0}; /* past nf: NULL, never a stale field */
-        size_t nf = 0;
-        int too_many = 0;
-        for (char *s = line;;) {
-            if (nf == CP_TRACE_MAX_FIELDS) {
-                too_many = 1;
-                break;
-            }
-            f[nf++] = s;
-            char *tab = strchr(s, '\t');
-            if (!tab)
-                break;
-            *tab = '\0';
-            s = tab + 1;
-        }
-        for (size_t i = 0; i < nf; i++)
-            cp_trace_unescape(f[i]);
-        if (too_many || cp_trace_read_record(&r, f, nf) != 0)
+        if (cp_trace_read_line(&r, line) != 0)
             proc.malformed++;
     }
     if (r.too_large) {
         char shown[64];
         cp_text_printable(shown, sizeof shown, r.too_large);
-        cp_status_set(st, CP_EXIT_RUNTIME, "trace: %s:%zu: the count %s does not fit 64 bits",
-                      name, lineno, shown);
+        cp_status_set(st, CP_EXIT_RUNTIME, "trace: %s:%zu: the count %s does not fit 64 bits", name,
+                      lineno, shown);
         cp_status_hint(st, "the raw file is damaged, or was not written by coalprobe's injection "
                            "library: no count reaches 2^64");
         cp_trace_reader_free(&r);
@@ -1421,7 +1425,7 @@ typedef struct cp_trace_seen {
     struct cp_trace_seen_file {
         dev_t dev;
         ino_t ino;
-    } *files;
+    } * files;
     size_t n, cap;
 } cp_trace_seen;
 

@@ -622,8 +622,8 @@ typedef struct cp_trace_report {
     size_t ngroups;
     cp_trace_rank_total *ranks; /* by rank */
     size_t nranks;
-    double rank_median; /* the median rank's excess bytes (the lower middle of an even count) */
-    int page_no_source; /* --no-source: the HTML page leaves the source files out */
+    double rank_median;  /* the median rank's excess bytes (the lower middle of an even count) */
+    int page_no_source;  /* --no-source: the HTML page leaves the source files out */
     const char *raw_dir; /* --from-raw's (first) directory, whose cubins' line tables say which
                             source files the page may embed; NULL for a program run here */
 } cp_trace_report;

@@ -122,8 +122,8 @@ static int cp_trace_sources_unit(cp_trace_bytes *b, cp_trace_line_files *l)
     uint64_t version = cp_trace_bytes_le(&u, 2);
     if (version < 2 || version > 4)
         return 0;
-    cp_trace_bytes_le(&u, 4);                       /* header_length */
-    cp_trace_bytes_le(&u, version >= 4 ? 5 : 4);    /* up to line_range */
+    cp_trace_bytes_le(&u, 4);                    /* header_length */
+    cp_trace_bytes_le(&u, version >= 4 ? 5 : 4); /* up to line_range */
     uint64_t opcode_base = cp_trace_bytes_le(&u, 1);
     cp_trace_bytes_le(&u, opcode_base ? opcode_base - 1 : 0); /* standard_opcode_lengths */
     const char *dirs[256];
