@@ -605,6 +605,9 @@ int cp_cli_parse_compare(int argc, char **argv, cp_compare_options *o, cp_status
                                "compare takes two reports, not %d", nargs - optind);
     o->base_path = args[optind];
     o->new_path = args[optind + 1];
+    if (strcmp(o->base_path, "-") == 0 && strcmp(o->new_path, "-") == 0)
+        return cp_status_usage(st, "give the other report as a file: coalprobe compare BASE.json -",
+                               "compare reads one report from standard input (-), not both");
     return CP_EXIT_OK;
 }
 

@@ -268,7 +268,7 @@ static const cp_help_command cp_commands_compare_command = {
     "Matches the rows of two JSON reports by pattern and configuration (of two trace reports: "
     "the instructions by process, kernel and source line) and prints what changed: counts must "
     "be equal, times and bandwidths within the tolerance. A check between two builds, drivers "
-    "or machines, and in CI (docs/compare.md).",
+    "or machines, and in CI (docs/compare.md). One report may be -, standard input.",
     cp_commands_compare_options,
     CP_COUNT_OF(cp_commands_compare_options),
     cp_commands_compare_examples,
@@ -350,7 +350,8 @@ static const cp_help_command cp_show_command = {
     "coalprobe show REPORT.json [options]",
     "Writes a saved JSON report again: a sweep's (coalprobe --format json), a trace's (coalprobe "
     "trace --format json) or a comparison (coalprobe compare --format json), of any schema "
-    "version this build reads, with the width rules of the table. A file that is not a coalprobe "
+    "version this build reads, with the width rules of the table. REPORT.json may be -, standard "
+    "input (coalprobe ... --format json | coalprobe show -). A file that is not a coalprobe "
     "report is refused, saying what it is.",
     cp_show_help_options,
     CP_COUNT_OF(cp_show_help_options),

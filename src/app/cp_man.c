@@ -126,8 +126,9 @@ static const char *const cp_man_environment[][2] = {
     {"COALPROBE_NVDISASM", "another nvdisasm for trace; set and empty, none is run"},
     {"COALPROBE_TRACE_WAIT",
      "seconds trace waits for processes still writing raw files after the program ended "
-     "(default 30)"},
-    {"COALPROBE_MAX_INPUT_BYTES", "the largest input compare and trace read (default 1 GiB)"},
+     "(decimal, default 30)"},
+    {"COALPROBE_MAX_INPUT_BYTES", "the largest input show, compare and trace read (default 256 "
+                                  "MiB for a JSON report, 1 GiB for a raw trace file)"},
 };
 
 /* The sections after the commands: exit status, environment, files, see also. */

@@ -19,9 +19,8 @@
 static double cp_progress_interval(void)
 {
     const char *env = getenv("COALPROBE_PROGRESS_INTERVAL");
-    char *end = NULL;
-    double v = env && *env ? strtod(env, &end) : NAN;
-    return end && !*end && v >= 0 && v < 1e9 ? v : CP_PROGRESS_INTERVAL;
+    double v = NAN;
+    return env && cp_number_seconds(env, &v) == CP_NUMBER_OK && v < 1e9 ? v : CP_PROGRESS_INTERVAL;
 }
 
 void cp_progress_start_on(cp_progress *p, const char *verb, FILE *out, int terminal,

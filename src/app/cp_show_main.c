@@ -105,11 +105,12 @@ static int cp_show_parse(int argc, char **argv, cp_show_cli *c, cp_status *st)
 static int cp_show_read(const char *path, char **text, cJSON **doc, cp_report_kind *kind,
                         cp_status *st)
 {
-    size_t len = 0;
-    *text = cp_text_read_file(path, &len);
-    if (!*text)
-        return cp_text_read_failed(path, errno, st);
-    *doc = strlen(*text) == len ? cJSON_ParseWithLength(*text, len) : NULL;
+    cp_json_read_result r;
+    int rc = cp_json_read(path, 0, &r, st);
+    *text = r.text;
+    *doc = r.root;
+    if (rc != CP_EXIT_OK)
+        return rc;
     char why[300];
     *kind = cp_report_identify(*doc, *text, why, sizeof why);
     if (*kind != CP_REPORT_KIND_NONE)
@@ -126,7 +127,7 @@ static int cp_show_page(const cJSON *doc, cp_report_kind kind, const char *path,
 {
     if (kind == CP_REPORT_KIND_SWEEP || kind == CP_REPORT_KIND_TRACE)
         CP_TRY(cp_show_check_schema(doc, path, kind == CP_REPORT_KIND_TRACE, st));
-    cp_html_options page = {.no_source = 0};
+    cp_html_options page = {.no_source = 0, .restrict_sources = 1}; /* a report from elsewhere */
     return cp_html_write(out, doc, &page, st);
 }
 

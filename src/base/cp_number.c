@@ -57,6 +57,8 @@ int cp_number_hex32(const char *s, int prefixed, uint32_t *out)
 
 int cp_number_real(const char *s, double *out)
 {
+    if (!*s || s[strspn(s, "0123456789.eE+-")]) /* decimal only: no hex, inf or nan */
+        return CP_NUMBER_BAD;
     char *end = NULL;
     errno = 0;
     double v = strtod(s, &end);
@@ -64,4 +66,11 @@ int cp_number_real(const char *s, double *out)
         return CP_NUMBER_BAD;
     *out = v;
     return errno == ERANGE ? CP_NUMBER_UNDERFLOW : CP_NUMBER_OK;
+}
+
+int cp_number_seconds(const char *s, double *out)
+{
+    if (!cp_number_is_digit(*s) && *s != '.')
+        return CP_NUMBER_BAD;
+    return cp_number_real(s, out) == CP_NUMBER_OK ? CP_NUMBER_OK : CP_NUMBER_BAD;
 }

@@ -29,8 +29,13 @@ int cp_number_long(const char *s, long max, long *out);
 /* s as 1 to 8 hex digits ("0x" or "0X" first when prefixed). CP_NUMBER_OK or CP_NUMBER_BAD. */
 int cp_number_hex32(const char *s, int prefixed, uint32_t *out);
 
-/* s as a finite real, as strtod reads it, with nothing after it: CP_NUMBER_OK, CP_NUMBER_BAD
- * (nothing read, something after it, infinite or not a number) or CP_NUMBER_UNDERFLOW. */
+/* s as a finite real in decimal notation (digits, '.', an exponent; no hex "0x10", no "inf"),
+ * as strtod reads it, with nothing after it: CP_NUMBER_OK, CP_NUMBER_BAD (nothing read,
+ * something after it, not decimal, infinite or not a number) or CP_NUMBER_UNDERFLOW. */
 int cp_number_real(const char *s, double *out);
+
+/* s as a number of seconds from the environment: cp_number_real that starts with a digit or
+ * '.' (no sign, no space) and does not underflow. CP_NUMBER_OK or CP_NUMBER_BAD. */
+int cp_number_seconds(const char *s, double *out);
 
 #endif

@@ -1,14 +1,17 @@
 /* cp_text.c: whole files read as text, shell-quoted command lines, CSV fields, wrapped text and
  * text made safe for a terminal, shared by every report. */
+#define _POSIX_C_SOURCE 200809L
 #include "cp_text.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
-size_t cp_text_read_limit(void)
+size_t cp_text_read_limit_or(size_t fallback)
 {
     const char *env = getenv("COALPROBE_MAX_INPUT_BYTES");
     if (env && *env >= '0' && *env <= '9') {
@@ -18,48 +21,83 @@ size_t cp_text_read_limit(void)
         if (!*end && errno == 0 && v > 0 && v <= SIZE_MAX / 2)
             return (size_t)v;
     }
-    return CP_TEXT_READ_LIMIT;
+    return fallback;
 }
 
-char *cp_text_read_file(const char *path, size_t *len)
+size_t cp_text_read_limit(void)
 {
-    size_t limit = cp_text_read_limit();
-    struct stat sb; /* a regular file says its size: refused before reading */
-    if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && (uint64_t)sb.st_size > limit) {
-        errno = EFBIG;
-        return NULL;
+    return cp_text_read_limit_or(CP_TEXT_READ_LIMIT);
+}
+
+/* Standard input, read once: "-" named again (compare looks at a report before it reads it) is
+ * the same text. */
+static struct {
+    int read, err;
+    char *text;
+    size_t len;
+} cp_text_stdin;
+
+/* Opens path without blocking on a FIFO and without reading a device: the descriptor of a
+ * regular file (blocking again), or -1 with errno (EISDIR for a directory, ESPIPE for anything
+ * else that is not a regular file). */
+static int cp_text_open_regular(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0)
+        return -1;
+    struct stat sb;
+    int flags = fcntl(fd, F_GETFL);
+    if (fstat(fd, &sb) != 0 || flags < 0 || !S_ISREG(sb.st_mode) ||
+        fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
+        int e = fstat(fd, &sb) != 0    ? errno
+                : S_ISDIR(sb.st_mode)  ? EISDIR
+                : !S_ISREG(sb.st_mode) ? ESPIPE
+                                       : errno;
+        close(fd);
+        errno = e;
+        return -1;
     }
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
+    return fd;
+}
+
+/* Reads fd to its end or to the limit (EFBIG), watch seeing each chunk (ECANCELED when it
+ * stops the reading). */
+static char *cp_text_read_fd(int fd, size_t *len, size_t limit, cp_text_watch watch, void *ctx)
+{
     size_t cap = 65536, n = 0;
     char *buf = malloc(cap);
-    int too_big = 0;
-    while (buf) {
-        errno = 0;
-        n += fread(buf + n, 1, cap - n - 1, f);
-        if (n < cap - 1)
-            break;
-        if (n > limit) { /* a pipe or a device that does not end: stop growing */
-            too_big = 1;
-            break;
+    int err = 0;
+    while (buf && !err) {
+        if (n + 1 == cap) {
+            if (n > limit) { /* a pipe or a device that does not end: stop growing */
+                err = EFBIG;
+                break;
+            }
+            size_t next = cap * 2 > limit + 2 ? limit + 2 : cap * 2; /* room for one byte more */
+            char *grown = realloc(buf, next);
+            if (!grown) {
+                err = ENOMEM;
+                break;
+            }
+            buf = grown;
+            cap = next;
         }
-        size_t next = cap * 2 > limit + 2 ? limit + 2 : cap * 2; /* room to see one byte more */
-        char *grown = realloc(buf, next);
-        if (!grown) {
-            free(buf);
-            buf = NULL;
+        ssize_t got = read(fd, buf + n, cap - n - 1);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0)
+            err = errno ? errno : EIO;
+        if (got <= 0)
             break;
-        }
-        buf = grown;
-        cap = next;
+        if (watch && watch(ctx, buf, n, n + (size_t)got) != 0)
+            err = ECANCELED;
+        n += (size_t)got;
+        if (n > limit)
+            err = EFBIG;
     }
-    int e = errno;
-    int failed = too_big || !buf || ferror(f) || n > limit;
-    fclose(f);
-    if (failed) {
+    if (!buf || err) {
         free(buf);
-        errno = !buf ? ENOMEM : too_big || n > limit ? EFBIG : e ? e : EIO;
+        errno = !buf ? ENOMEM : err;
         return NULL;
     }
     buf[n] = '\0';
@@ -67,17 +105,88 @@ char *cp_text_read_file(const char *path, size_t *len)
     return buf;
 }
 
-int cp_text_read_failed(const char *path, int err, cp_status *st)
+/* Standard input, read the first time it is asked for; a copy of its text every time. */
+static char *cp_text_read_stdin(size_t *len, size_t limit, cp_text_watch watch, void *ctx)
+{
+    if (!cp_text_stdin.read) {
+        cp_text_stdin.read = 1;
+        cp_text_stdin.text = cp_text_read_fd(STDIN_FILENO, &cp_text_stdin.len, limit, watch, ctx);
+        cp_text_stdin.err = cp_text_stdin.text ? 0 : errno;
+    }
+    char *copy = cp_text_stdin.text ? malloc(cp_text_stdin.len + 1) : NULL;
+    if (!copy) {
+        errno = cp_text_stdin.text ? ENOMEM : cp_text_stdin.err;
+        return NULL;
+    }
+    memcpy(copy, cp_text_stdin.text, cp_text_stdin.len + 1);
+    *len = cp_text_stdin.len;
+    return copy;
+}
+
+char *cp_text_read_watched(const char *path, size_t *len, size_t limit, cp_text_watch watch,
+                           void *ctx)
+{
+    if (strcmp(path, "-") == 0)
+        return cp_text_read_stdin(len, limit, watch, ctx);
+    int fd = cp_text_open_regular(path);
+    if (fd < 0)
+        return NULL;
+    struct stat sb; /* a regular file says its size: refused before reading */
+    if (fstat(fd, &sb) == 0 && (uint64_t)sb.st_size > limit) {
+        close(fd);
+        errno = EFBIG;
+        return NULL;
+    }
+    char *text = cp_text_read_fd(fd, len, limit, watch, ctx);
+    int e = errno;
+    close(fd);
+    errno = e;
+    return text;
+}
+
+char *cp_text_read_file(const char *path, size_t *len)
+{
+    return cp_text_read_watched(path, len, cp_text_read_limit(), NULL, NULL);
+}
+
+int cp_text_read_failed_limit(const char *path, int err, size_t limit, cp_status *st)
 {
     if (err == EFBIG) {
         cp_status_set(st, CP_EXIT_RUNTIME, "'%s' is larger than the %zu-byte limit for inputs",
-                      path, cp_text_read_limit());
+                      path, limit);
         cp_status_hint(st, "check that it is the file you meant; to read a larger one, set "
                            "COALPROBE_MAX_INPUT_BYTES to its size or more");
         return CP_EXIT_RUNTIME;
     }
-    return cp_status_set(st, CP_EXIT_RUNTIME, "cannot read '%s': %s", path,
+    if (err == ESPIPE) {
+        cp_status_set(st, CP_EXIT_USAGE, "'%s' is not a regular file (%s)", path,
+                      cp_text_file_kind(path));
+        cp_status_hint(st, "to read a pipe, give - and send it to standard input "
+                           "(... | coalprobe show -)");
+        return CP_EXIT_USAGE;
+    }
+    return cp_status_set(st, CP_EXIT_RUNTIME, "cannot read '%s': %s",
+                         strcmp(path, "-") == 0 ? "standard input" : path,
                          err == ENOMEM ? "out of memory" : strerror(err ? err : EIO));
+}
+
+int cp_text_read_failed(const char *path, int err, cp_status *st)
+{
+    return cp_text_read_failed_limit(path, err, cp_text_read_limit(), st);
+}
+
+const char *cp_text_file_kind(const char *path)
+{
+    struct stat sb;
+    if (stat(path, &sb) != 0)
+        return "unknown";
+    return S_ISDIR(sb.st_mode)    ? "a directory"
+           : S_ISFIFO(sb.st_mode) ? "a FIFO or pipe"
+           : S_ISCHR(sb.st_mode)  ? "a character device"
+           : S_ISBLK(sb.st_mode)  ? "a block device"
+           : S_ISSOCK(sb.st_mode) ? "a socket"
+           : S_ISREG(sb.st_mode)  ? "a regular file"
+                                  : "not a file";
 }
 
 /* 1 when a shell would not read s back as it is without quotes. */

@@ -13,20 +13,39 @@
  * is not one is ignored. */
 #define CP_TEXT_READ_LIMIT ((size_t)1 << 30)
 
-/* The limit in force: COALPROBE_MAX_INPUT_BYTES, or CP_TEXT_READ_LIMIT. */
+/* The limit in force: COALPROBE_MAX_INPUT_BYTES, or CP_TEXT_READ_LIMIT; cp_text_read_limit_or:
+ * COALPROBE_MAX_INPUT_BYTES, or fallback. */
 size_t cp_text_read_limit(void);
+size_t cp_text_read_limit_or(size_t fallback);
 
 /* The whole of the file at path, NUL-terminated (its length in *len, NUL bytes inside it
  * included), in a malloc'd buffer the caller frees; NULL with errno set (ENOMEM when memory runs
  * out, EIO for a read error without one, EFBIG for a file over cp_text_read_limit() bytes: a
- * regular file refused by its size before reading, a pipe or device once it passed the limit,
- * so `yes | ...` ends). */
+ * regular file refused by its size before reading, standard input once it passed the limit,
+ * so `yes | ...` ends; EISDIR for a directory; ESPIPE for anything else that is not a regular
+ * file: a FIFO, a device, a socket, opened without blocking and never read). "-" is standard input,
+ * read once: naming it again gives the same text. */
 char *cp_text_read_file(const char *path, size_t *len);
 
+/* What watches a file being read: called with the text read so far (text[0..to), text[from..to)
+ * new); a nonzero return stops the reading (cp_text_read_watched fails with ECANCELED). */
+typedef int (*cp_text_watch)(void *ctx, const char *text, size_t from, size_t to);
+
+/* cp_text_read_file with its own limit (in bytes) and a watch (NULL: none). */
+char *cp_text_read_watched(const char *path, size_t *len, size_t limit, cp_text_watch watch,
+                           void *ctx);
+
 /* Records in st why cp_text_read_file failed on path with errno err: "'PATH' is larger than the
- * N-byte limit for inputs" with a hint for EFBIG, "cannot read 'PATH': reason" otherwise.
- * Returns CP_EXIT_RUNTIME. */
+ * N-byte limit for inputs" with a hint for EFBIG (CP_EXIT_RUNTIME), "'PATH' is not a regular
+ * file (a FIFO or pipe)" with a hint to give - for ESPIPE (CP_EXIT_USAGE), "cannot read 'PATH':
+ * reason" otherwise (CP_EXIT_RUNTIME). Returns the exit code; _limit: for a read of another
+ * limit than cp_text_read_limit(). */
 int cp_text_read_failed(const char *path, int err, cp_status *st);
+int cp_text_read_failed_limit(const char *path, int err, size_t limit, cp_status *st);
+
+/* What the file at path is, for a message: "a directory", "a FIFO or pipe", "a character
+ * device", ... */
+const char *cp_text_file_kind(const char *path);
 
 /* The words joined by single spaces, each shell-quoted ('...') where a shell would not read it
  * back as it is; first, when not NULL, stands in for words[0]. A malloc'd string the caller

@@ -82,14 +82,6 @@ static void cp_compare_buf_row(cp_strbuf *b, const cJSON *row);
 
 /* ---- reading a report --------------------------------------------------------------------- */
 
-static int cp_compare_read_file(cp_compare_doc *d, size_t *len, cp_status *st)
-{
-    d->text = cp_text_read_file(d->path, len);
-    if (!d->text)
-        return cp_text_read_failed(d->path, errno, st);
-    return CP_EXIT_OK;
-}
-
 static int cp_compare_not_report(const cp_compare_doc *d, const char *why, cp_status *st)
 {
     cp_status_set(st, CP_EXIT_USAGE, "'%s' is not a coalprobe report: %s", d->path, why);
@@ -189,9 +181,13 @@ static int cp_compare_load(void *report, const char *path, cp_status *st)
 {
     cp_compare_doc *d = report;
     d->path = path;
-    size_t len = 0;
-    CP_TRY(cp_compare_read_file(d, &len, st));
-    size_t start = 0;
+    cp_json_read_result r;
+    int rc = cp_json_read(path, 1, &r, st);
+    d->text = r.text;
+    d->root = r.root;
+    if (rc != CP_EXIT_OK)
+        return rc;
+    size_t start = 0, len = r.len;
     while (start < len && isspace((unsigned char)d->text[start]))
         start++;
     if (start == len) {
@@ -199,16 +195,13 @@ static int cp_compare_load(void *report, const char *path, cp_status *st)
         cp_status_hint(st, "%s", CP_COMPARE_HINT_REPORT);
         return CP_EXIT_USAGE;
     }
-    const char *end = NULL;
-    /* length + 1: cJSON wants the terminating NUL inside the buffer */
-    d->root = strlen(d->text) == len ? cJSON_ParseWithLengthOpts(d->text, len + 1, &end, 1) : NULL;
     char why[300];
     if (!d->root && cp_report_identify(NULL, d->text, why, sizeof why) == CP_REPORT_KIND_NONE &&
         strcmp(why, "it is not JSON") != 0) /* a CSV report names itself */
         return cp_compare_not_report(d, why, st);
     if (!d->root) {
-        size_t at = end && end >= d->text ? (size_t)(end - d->text) : strlen(d->text);
-        cp_status_set(st, CP_EXIT_USAGE, "'%s' is not JSON (error near byte %zu)", d->path, at);
+        cp_status_set(st, CP_EXIT_USAGE, "'%s' is not JSON (error near byte %zu)", d->path,
+                      r.error);
         cp_status_hint(st, "%s", CP_COMPARE_HINT_REPORT);
         return CP_EXIT_USAGE;
     }
@@ -372,7 +365,12 @@ static void cp_compare_text_values(cp_strbuf *b, const cp_compare_metric *m)
         cp_strbuf_format_number(base, sizeof base, m->base);
         cp_strbuf_format_number(now, sizeof now, m->now);
         cp_strbuf_format_number(diff, sizeof diff, m->now - m->base);
-        cp_strbuf_printf(b, "%s -> %s (%s%s, ", base, now, m->now > m->base ? "+" : "", diff);
+        if (m->base == m->now && m->base_text && m->now_text &&
+            m->verdict == CP_COMPARE_CHANGED) /* apart past a double's precision: as written */
+            cp_strbuf_printf(b, "%.40s -> %.40s (past a double's precision, ", m->base_text,
+                             m->now_text);
+        else
+            cp_strbuf_printf(b, "%s -> %s (%s%s, ", base, now, m->now > m->base ? "+" : "", diff);
     } else {
         double ref = m->base != 0 ? m->base : m->now;
         cp_compare_format_scaled(b, m->base, ref, m->def);
@@ -427,7 +425,7 @@ static int cp_compare_side_of(void *report, cp_compare_side *s, cp_status *st)
             const cJSON *v = cp_compare_lookup(row, cp_compare_paths[m].path);
             if (cJSON_IsNumber(v))
                 item->values[item->nvalues++] =
-                    (cp_compare_value){&cp_compare_paths[m].def, v->valuedouble};
+                    (cp_compare_value){&cp_compare_paths[m].def, v->valuedouble, v->valuestring};
         }
     }
     cp_strbuf_free(&key);

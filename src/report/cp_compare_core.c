@@ -1,6 +1,7 @@
 /* cp_compare_core.c: the comparison every kind of report shares: items matched by key, their
  * metrics judged, the items of one report only listed, written as text or JSON. */
 #include "cp_compare_core.h"
+#include "cp_json_read.h"
 
 #include <errno.h>
 #include <math.h>
@@ -151,8 +152,14 @@ static void cp_compare_judge_pair(const cp_compare_kind *kind, cp_compare_pair *
         if (!n)
             continue;
         cp_compare_metric *x = &m[p->nmetrics++];
-        *x = (cp_compare_metric){b->def, b->v, n->v,
-                                 cp_compare_judge(b->def->sense, b->v, n->v, tolerance)};
+        *x = (cp_compare_metric){b->def,  b->v,
+                                 n->v,    cp_compare_judge(b->def->sense, b->v, n->v, tolerance),
+                                 b->text, n->text};
+        int same = b->def->sense == CP_COMPARE_EXACT && b->text && n->text
+                       ? cp_json_read_same_number(b->text, n->text)
+                       : -1; /* whole numbers past 2^53 differ where their doubles do not */
+        if (same >= 0)
+            x->verdict = same ? CP_COMPARE_SAME : CP_COMPARE_CHANGED;
         if (other_card && b->def->card && x->verdict != CP_COMPARE_SAME) {
             x->verdict = CP_COMPARE_NOT_COMPARABLE; /* another card's count, not a regression */
             card_differs = 1;

@@ -42,6 +42,8 @@ typedef struct cp_compare_metric_def {
 typedef struct cp_compare_value {
     const cp_compare_metric_def *def;
     double v;
+    const char *text; /* the number as the report wrote it, or NULL: an exact metric's values
+                         with texts are compared on their digits, past a double's 2^53 */
 } cp_compare_value;
 
 /* A metric of a matched pair, judged. */
@@ -49,6 +51,7 @@ typedef struct cp_compare_metric {
     const cp_compare_metric_def *def;
     double base, now;
     cp_compare_verdict verdict;
+    const char *base_text, *now_text; /* the values' texts (cp_compare_value), or NULL */
 } cp_compare_metric;
 
 /* One item of a report: what it is matched by, and its metrics. Equal keys pair up in the

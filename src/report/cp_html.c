@@ -1,7 +1,7 @@
 /* cp_html.c: the page (--format html): the HTML around the tables, the report embedded as JSON
  * that no string can break out of, the page's facts (kind, family keys, when and where it was
  * written), a trace's source files, and web/page/'s style and script, built into the binary. */
-#define _POSIX_C_SOURCE 200809L /* gethostname, open_memstream */
+#define _XOPEN_SOURCE 700 /* gethostname, open_memstream, realpath */
 #include "cp_html.h"
 #include "cp_html_page.h"
 #include "cp_report.h"
@@ -103,9 +103,64 @@ static void cp_html_date(char *buf, size_t len)
         snprintf(buf, len, "?");
 }
 
+/* One line on standard error naming the source files the page leaves out (it goes to others). */
+static void cp_html_say_left_out(const cJSON *left_out)
+{
+    int n = cJSON_GetArraySize(left_out);
+    fprintf(stderr,
+            "coalprobe: note: the page leaves out %d source file%s it was not sure to "
+            "be the program's (the page says why):",
+            n, n == 1 ? "" : "s");
+    const cJSON *f;
+    cJSON_ArrayForEach(f, left_out)
+    {
+        fputc(' ', stderr);
+        cp_text_put_printable(stderr, f->string);
+    }
+    fputc('\n', stderr);
+}
+
+/* 1 when the real path `real` lies under the directory dir (made real first). */
+static int cp_html_under(const char *real, const char *dir)
+{
+    char *d = dir ? realpath(dir, NULL) : NULL;
+    size_t n = d ? strlen(d) : 0;
+    int under = d && strncmp(real, d, n) == 0 && (real[n] == '/' || (n == 1 && d[0] == '/'));
+    free(d);
+    return under;
+}
+
+/* Why the source file at the real path `real` stays out of the page o describes, or NULL when
+ * it may be embedded (a page is shared: a report or raw files from elsewhere embed only what
+ * the program's line tables name, under the directories it was built from or this one). */
+static const char *cp_html_source_refused(const char *real, const cp_html_options *o)
+{
+    if (!o->restrict_sources)
+        return NULL;
+    if (o->source_files) {
+        int named = 0;
+        for (size_t i = 0; i < o->nsource_files && !named; i++) {
+            char *r = realpath(o->source_files[i], NULL);
+            named = r && strcmp(r, real) == 0;
+            free(r);
+        }
+        if (!named)
+            return "no line table of the program's saved cubins names it";
+    }
+    if (cp_html_under(real, "."))
+        return NULL;
+    for (size_t i = 0; i < o->nsource_dirs; i++)
+        if (cp_html_under(real, o->source_dirs[i]))
+            return NULL;
+    return o->source_files ? "it lies outside the directories the program was built from and the "
+                             "current directory"
+                           : "it lies outside the current directory";
+}
+
 /* The distinct source files the trace's instructions name, read whole where they are regular
- * files of at most CP_HTML_MAX_SOURCE_BYTES: {"path": "text", ...}. */
-static cJSON *cp_html_sources(const cJSON *doc)
+ * files of at most CP_HTML_MAX_SOURCE_BYTES that o lets in: {"path": "text", ...}; those o
+ * keeps out go to left_out as {"path": "why"}. */
+static cJSON *cp_html_sources(const cJSON *doc, const cp_html_options *o, cJSON *left_out)
 {
     cJSON *sources = cJSON_CreateObject();
     const cJSON *ins;
@@ -115,25 +170,31 @@ static cJSON *cp_html_sources(const cJSON *doc)
         struct stat sb;
         if (!sources || !cJSON_IsString(file) ||
             cJSON_GetObjectItemCaseSensitive(sources, file->valuestring) ||
+            cJSON_GetObjectItemCaseSensitive(left_out, file->valuestring) ||
             cJSON_GetArraySize(sources) >= CP_HTML_MAX_SOURCES)
             continue;
-        if (stat(file->valuestring, &sb) != 0 || !S_ISREG(sb.st_mode) ||
-            sb.st_size > (off_t)CP_HTML_MAX_SOURCE_BYTES)
+        char *real = realpath(file->valuestring, NULL);
+        if (!real || stat(real, &sb) != 0 || !S_ISREG(sb.st_mode) ||
+            sb.st_size > (off_t)CP_HTML_MAX_SOURCE_BYTES) {
+            free(real);
             continue;
-        FILE *f = fopen(file->valuestring, "rb");
-        char *text = f ? calloc((size_t)sb.st_size + 1, 1) : NULL;
-        size_t got = text ? fread(text, 1, (size_t)sb.st_size, f) : 0;
-        if (text && memchr(text, '\0', got) == NULL) /* text, not a binary */
+        }
+        const char *why = cp_html_source_refused(real, o);
+        size_t len = 0;
+        char *text =
+            why ? NULL : cp_text_read_watched(real, &len, CP_HTML_MAX_SOURCE_BYTES, NULL, NULL);
+        if (why)
+            cJSON_AddStringToObject(left_out, file->valuestring, why);
+        else if (text && strlen(text) == len) /* text, not a binary */
             cJSON_AddStringToObject(sources, file->valuestring, text);
         free(text);
-        if (f)
-            fclose(f);
+        free(real);
     }
     return sources;
 }
 
 /* The page's own facts, beside the report: {"kind", "written", "host", "table_keys",
- * "chart_keys", "sources"}. */
+ * "chart_keys", "sources", "sources_left_out"}. */
 static cJSON *cp_html_meta(const cJSON *doc, int kind, const cp_html_options *o)
 {
     static const char *const names[] = {"sweep", "trace", "compare"};
@@ -147,8 +208,13 @@ static cJSON *cp_html_meta(const cJSON *doc, int kind, const cp_html_options *o)
     cJSON_AddStringToObject(meta, "host", host);
     if (kind == CP_HTML_SWEEP)
         cp_html_add_family_keys(meta, doc);
-    if (kind == CP_HTML_TRACE && !o->no_source)
-        cJSON_AddItemToObject(meta, "sources", cp_html_sources(doc));
+    if (kind == CP_HTML_TRACE && !o->no_source) {
+        cJSON *left_out = cJSON_CreateObject();
+        cJSON_AddItemToObject(meta, "sources", cp_html_sources(doc, o, left_out));
+        if (cJSON_GetArraySize(left_out) > 0)
+            cp_html_say_left_out(left_out);
+        cJSON_AddItemToObject(meta, "sources_left_out", left_out);
+    }
     return meta;
 }
 

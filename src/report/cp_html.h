@@ -13,6 +13,15 @@
 
 typedef struct cp_html_options {
     int no_source; /* trace pages: leave the source files out */
+    /* trace pages of files recorded elsewhere (a saved report, --from-raw): a source file is
+     * embedded only when it is one of source_files (the line tables of the program's cubins;
+     * NULL: not known, not required) and lies under one of source_dirs (the directories those
+     * were built from) or the current directory; the page names those left out and why */
+    int restrict_sources;
+    const char *const *source_files;
+    size_t nsource_files;
+    const char *const *source_dirs;
+    size_t nsource_dirs;
 } cp_html_options;
 
 /* Writes the page of doc (a report of --format json, of trace --format json, or of compare

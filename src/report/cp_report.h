@@ -14,6 +14,7 @@
 #include "cp_explain.h"
 #include "cp_html.h"
 #include "cp_json.h"
+#include "cp_json_read.h"
 #include "cp_show.h"
 
 #define CP_REPORT_SCHEMA_VERSION 1

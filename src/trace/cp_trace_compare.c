@@ -24,15 +24,16 @@
 
 /* ---- loading ------------------------------------------------------------------------------- */
 
-static cJSON *cp_trace_cmp_parse(const char *path, int *read_error)
+/* The document at path, read strictly (cp_json_read); NULL when it cannot be read or is not
+ * JSON (st says why when it was refused or could not be read). */
+static cJSON *cp_trace_cmp_parse(const char *path, cp_status *st)
 {
-    size_t len = 0;
-    char *text = cp_text_read_file(path, &len);
-    *read_error = text ? 0 : errno ? errno : EIO;
-    if (!text)
-        return NULL;
-    cJSON *root = strlen(text) == len ? cJSON_ParseWithLength(text, len) : NULL;
-    free(text);
+    cp_json_read_result r;
+    int rc = cp_json_read(path, 0, &r, st);
+    cJSON *root = rc == CP_EXIT_OK ? r.root : NULL;
+    if (rc == CP_EXIT_OK)
+        r.root = NULL; /* kept */
+    cp_json_read_free(&r);
     return root;
 }
 
@@ -44,8 +45,9 @@ static int cp_trace_cmp_kind_is_trace(const cJSON *root)
 
 int cp_trace_compare_is_trace(const char *path)
 {
-    int err;
-    cJSON *root = cp_trace_cmp_parse(path, &err);
+    cp_status st;
+    cp_status_clear(&st);
+    cJSON *root = cp_trace_cmp_parse(path, &st);
     int yes = root && cp_trace_cmp_kind_is_trace(root);
     cJSON_Delete(root);
     return yes;
@@ -194,10 +196,10 @@ static int cp_trace_cmp_check_schema(const cp_trace_cmp_doc *d, cp_status *st)
  * schema; d->root holds the document. */
 static int cp_trace_cmp_open(cp_trace_cmp_doc *d, cp_status *st)
 {
-    int err = 0;
-    d->root = cp_trace_cmp_parse(d->path, &err);
-    if (err)
-        return cp_text_read_failed(d->path, err, st);
+    cp_status_clear(st);
+    d->root = cp_trace_cmp_parse(d->path, st);
+    if (!d->root && st->code != CP_EXIT_OK)
+        return st->code;
     if (!d->root) {
         cp_status_set(st, CP_EXIT_USAGE, "'%s' is not JSON", d->path);
         cp_status_hint(st, "%s", CP_TRACE_CMP_HINT);
@@ -324,7 +326,7 @@ static double cp_trace_cmp_per(double num, double den)
 static void cp_trace_cmp_value(cp_compare_item *item, const cp_compare_metric_def *def, double v)
 {
     if (isfinite(v))
-        item->values[item->nvalues++] = (cp_compare_value){def, v};
+        item->values[item->nvalues++] = (cp_compare_value){def, v, NULL};
 }
 
 /* A number for the text: digits when whole, else 4 significant digits. */

@@ -27,9 +27,26 @@ int cp_trace_write_format(FILE *out, cp_trace_format format, const cp_trace_repo
                           cp_status *st)
 {
     cp_html_options page = {.no_source = r->page_no_source};
+    cp_trace_line_files lines = {0};
+    int rc;
     switch (format) {
     case CP_TRACE_FORMAT_HTML: /* drawn from the JSON report */
-        return cp_html_write_from(out, cp_trace_write_json_of, (void *)r, &page, st);
+        /* raw files recorded elsewhere: the page embeds only the sources the cubins name */
+        if (r->raw_dir && !r->page_no_source) {
+            if (cp_trace_line_files_read(r->trace, r->raw_dir, &lines) != 0) {
+                cp_trace_line_files_free(&lines);
+                return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory reading cubins");
+            }
+            page.restrict_sources = 1;
+            static const char *const none[1] = {NULL}; /* no cubin: nothing is named */
+            page.source_files = lines.files ? (const char *const *)lines.files : none;
+            page.nsource_files = lines.nfiles;
+            page.source_dirs = (const char *const *)lines.dirs;
+            page.nsource_dirs = lines.ndirs;
+        }
+        rc = cp_html_write_from(out, cp_trace_write_json_of, (void *)r, &page, st);
+        cp_trace_line_files_free(&lines);
+        return rc;
     case CP_TRACE_FORMAT_JSON:
         return cp_trace_write_json(out, r, st);
     case CP_TRACE_FORMAT_CSV:

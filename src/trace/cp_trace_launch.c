@@ -290,12 +290,11 @@ static int cp_trace_wait_bound(double *bound, cp_status *st)
     *bound = CP_TRACE_WAIT_DEFAULT;
     if (!env || !env[0])
         return CP_EXIT_OK;
-    char *end = NULL;
-    errno = 0;
-    double v = strtod(env, &end);
-    if (end == env || *end || errno || !isfinite(v) || v < 0 || v > CP_TRACE_WAIT_MAX) {
+    double v = -1;
+    if (cp_number_seconds(env, &v) != CP_NUMBER_OK || v > CP_TRACE_WAIT_MAX) {
         cp_status_set(st, CP_EXIT_USAGE,
-                      "trace: COALPROBE_TRACE_WAIT='%s' is not a number of seconds from 0 to %g",
+                      "trace: COALPROBE_TRACE_WAIT='%s' is not a decimal number of seconds from 0 "
+                      "to %g",
                       env, CP_TRACE_WAIT_MAX);
         cp_status_hint(st,
                        "it bounds the wait for processes still writing raw files after the "

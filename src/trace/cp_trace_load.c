@@ -15,11 +15,14 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "base/cp_cupti_util.h"
 #include "cp_trace_raw.h"
 
 #define CP_TRACE_MAX_FIELDS 64
+/* 2^64: a count at or past it does not fit uint64_t */
+#define CP_TRACE_TWO_TO_64 18446744073709551616.0
 
 #define CP_TRACE_METRIC_NAME(id, name) [CP_TRACE_M_##id] = name,
 static const char *const cp_trace_metric_names[CP_TRACE_NRAW_METRICS] = {
@@ -238,7 +241,18 @@ typedef struct cp_trace_reader {
     char key[512];
     char *bigkey; /* for a key that does not fit key[] */
     int oom;
+    const char *too_large; /* a count past 2^64 on this line (the field's text): refused */
 } cp_trace_reader;
+
+/* A count: a decimal whole number that fits 64 bits; one past them is recorded in r->too_large
+ * (the file is refused, not the line skipped: a count never gets there). */
+static int cp_trace_parse_count(cp_trace_reader *r, const char *s, uint64_t *out)
+{
+    int found = cp_number_u64(s, strlen(s), UINT64_MAX, 1, out);
+    if (found == CP_NUMBER_TOO_LARGE)
+        r->too_large = s;
+    return found == CP_NUMBER_OK ? 0 : -1;
+}
 
 /* A key made of printf-style parts, in r->key (or r->bigkey); NULL when out of memory. */
 static const char *cp_trace_key(cp_trace_reader *r, const char *fmt, ...)
@@ -331,7 +345,7 @@ static int cp_trace_read_pc(cp_trace_reader *r, char **f, size_t nf)
         if (strcmp(v, "-") == 0)
             continue;
         uint64_t x;
-        if (cp_trace_parse_u64(v, UINT64_MAX, &x) != 0)
+        if (cp_trace_parse_count(r, v, &x) != 0)
             return -1;
         int m = r->columns[c];
         if (m >= 0) {
@@ -416,7 +430,7 @@ static int cp_trace_read_launch(cp_trace_reader *r, char **f, size_t nf)
 {
     uint64_t device, count;
     if (nf != 4 || cp_trace_parse_u64(f[1], UINT32_MAX, &device) != 0 ||
-        cp_trace_parse_u64(f[3], UINT64_MAX, &count) != 0)
+        cp_trace_parse_count(r, f[3], &count) != 0)
         return -1;
     cp_trace_pending_launch *l = cp_trace_pending(r, (uint32_t)device, f[2]);
     if (l)
@@ -511,6 +525,10 @@ static int cp_trace_read_kernel(cp_trace_reader *r, char **f, size_t nf)
         v[c] = NAN;
         if (strcmp(f[3 + c], "-") != 0 && cp_trace_parse_real(f[3 + c], &v[c]) != 0)
             return -1;
+        if (v[c] >= CP_TRACE_TWO_TO_64) { /* a count past 64 bits: refused, never rounded */
+            r->too_large = f[3 + c];
+            return -1;
+        }
     }
     cp_trace_pending_launch *l = cp_trace_pending(r, (uint32_t)device, f[2]);
     if (!l)
@@ -673,7 +691,7 @@ static int cp_trace_read_dropped(cp_trace_reader *r, char **f, size_t nf)
     cp_trace_process *p = r->p;
     uint64_t device, count;
     if (nf != 4 || cp_trace_parse_u64(f[1], UINT32_MAX, &device) != 0 ||
-        cp_trace_parse_u64(f[2], UINT64_MAX, &count) != 0)
+        cp_trace_parse_count(r, f[2], &count) != 0)
         return -1;
     cp_trace_dropped *x = cp_trace_append(r, (void **)&p->dropped, &p->ndropped, sizeof *x);
     if (!x)
@@ -722,7 +740,7 @@ static int cp_trace_read_time(cp_trace_reader *r, char **f, size_t nf)
         return -1;
     double seconds = 0;
     if (cp_number_real(f[2], &seconds) == CP_NUMBER_BAD || seconds < 0 ||
-        cp_trace_parse_u64(f[3], UINT64_MAX, &count) != 0)
+        cp_trace_parse_count(r, f[3], &count) != 0)
         return -1;
     cp_trace_time *x = cp_trace_append(r, (void **)&p->times, &p->ntimes, sizeof *x);
     if (!x)
@@ -737,8 +755,8 @@ static int cp_trace_read_end(cp_trace_reader *r, char **f, size_t nf)
 {
     cp_trace_process *p = r->p;
     uint64_t flushes, launches;
-    if (nf != 3 || cp_trace_parse_u64(f[1], UINT64_MAX, &flushes) != 0 ||
-        cp_trace_parse_u64(f[2], UINT64_MAX, &launches) != 0)
+    if (nf != 3 || cp_trace_parse_count(r, f[1], &flushes) != 0 ||
+        cp_trace_parse_count(r, f[2], &launches) != 0)
         return -1;
     p->complete = 1;
     p->flushes = flushes;
@@ -769,7 +787,7 @@ static int cp_trace_read_tensor_map(cp_trace_reader *r, char **f, size_t nf)
 {
     cp_trace_tmap m = {0};
     uint64_t rank = 0, bits = 0;
-    if (nf != 15 || cp_trace_parse_u64(f[1], UINT64_MAX, &m.count) != 0 || m.count == 0 ||
+    if (nf != 15 || cp_trace_parse_count(r, f[1], &m.count) != 0 || m.count == 0 ||
         (strcmp(f[2], "tiled") != 0 && strcmp(f[2], "im2col") != 0 &&
          strcmp(f[2], "im2col_wide") != 0) ||
         !f[3][0] ||
@@ -807,9 +825,9 @@ static int cp_trace_read_tensor_map_calls(cp_trace_reader *r, char **f, size_t n
 {
     cp_trace_process *p = r->p;
     uint64_t encodes, unrecorded, replaced;
-    if (nf != 4 || cp_trace_parse_u64(f[1], UINT64_MAX, &encodes) != 0 ||
-        cp_trace_parse_u64(f[2], UINT64_MAX, &unrecorded) != 0 ||
-        cp_trace_parse_u64(f[3], UINT64_MAX, &replaced) != 0 || unrecorded > encodes)
+    if (nf != 4 || cp_trace_parse_count(r, f[1], &encodes) != 0 ||
+        cp_trace_parse_count(r, f[2], &unrecorded) != 0 ||
+        cp_trace_parse_count(r, f[3], &replaced) != 0 || unrecorded > encodes)
         return -1;
     p->tmaps_watched = 1;
     p->tmap_encodes += encodes;
@@ -982,7 +1000,7 @@ static int cp_trace_read_launches_at(cp_trace_reader *r, char **f, size_t nf)
     uint64_t count;
     size_t at;
     if (nf != 3 || cp_trace_parse_id(f[1], &id) != 0 ||
-        cp_trace_parse_u64(f[2], UINT64_MAX, &count) != 0 ||
+        cp_trace_parse_count(r, f[2], &count) != 0 ||
         (at = cp_trace_find_id(&r->site_ids, id)) == SIZE_MAX)
         return -1;
     cp_trace_site *x = &r->p->sites[at];
@@ -1012,7 +1030,7 @@ static int cp_trace_read_kernel_at(cp_trace_reader *r, char **f, size_t nf)
 static int cp_trace_read_kernel_time(cp_trace_reader *r, char **f, size_t nf)
 {
     uint64_t ns;
-    if (nf != 2 || !r->timeable_before || cp_trace_parse_u64(f[1], UINT64_MAX, &ns) != 0)
+    if (nf != 2 || !r->timeable_before || cp_trace_parse_count(r, f[1], &ns) != 0)
         return -1;
     cp_trace_process *p = r->p;
     if (cp_trace_grow((void **)&p->timed, &p->tcap, p->ntimed, sizeof *p->timed) != 0) {
@@ -1088,6 +1106,27 @@ static int cp_trace_read_record(cp_trace_reader *r, char **f, size_t nf)
         if (strcmp(f[0], cp_trace_records[i].type) == 0)
             return cp_trace_records[i].read(r, f, nf);
     return 0; /* a record type of a later format: skipped */
+}
+
+/* One line (NUL-terminated, changed in place): split into fields at tabs, unescaped and read;
+ * -1 when it is malformed. */
+static int cp_trace_read_line(cp_trace_reader *r, char *line)
+{
+    char *f[CP_TRACE_MAX_FIELDS] = {0}; /* past nf: NULL, never a stale field */
+    size_t nf = 0;
+    for (char *s = line;;) {
+        if (nf == CP_TRACE_MAX_FIELDS)
+            return -1; /* too many fields */
+        f[nf++] = s;
+        char *tab = strchr(s, '\t');
+        if (!tab)
+            break;
+        *tab = '\0';
+        s = tab + 1;
+    }
+    for (size_t i = 0; i < nf; i++)
+        cp_trace_unescape(f[i]);
+    return cp_trace_read_record(r, f, nf);
 }
 
 /* The process's rank: the first of RANK, SLURM_PROCID, OMPI_COMM_WORLD_RANK and PMI_RANK that
@@ -1381,28 +1420,25 @@ int cp_trace_load_text(cp_trace *t, const char *name, const char *text, size_t l
     proc.pid = -1;
     proc.ppid = -1;
     proc.rank = -1;
-    for (line = nl + 1; *line && !r.oom; line = nl + 1) {
+    size_t lineno = 1;
+    for (line = nl + 1; *line && !r.oom && !r.too_large; line = nl + 1) {
+        lineno++;
         nl = strchr(line, '\n');
         *nl = '\0';
-        char *f[CP_TRACE_MAX_FIELDS] = {0}; /* past nf: NULL, never a stale field */
-        size_t nf = 0;
-        int too_many = 0;
-        for (char *s = line;;) {
-            if (nf == CP_TRACE_MAX_FIELDS) {
-                too_many = 1;
-                break;
-            }
-            f[nf++] = s;
-            char *tab = strchr(s, '\t');
-            if (!tab)
-                break;
-            *tab = '\0';
-            s = tab + 1;
-        }
-        for (size_t i = 0; i < nf; i++)
-            cp_trace_unescape(f[i]);
-        if (too_many || cp_trace_read_record(&r, f, nf) != 0)
+        if (cp_trace_read_line(&r, line) != 0)
             proc.malformed++;
+    }
+    if (r.too_large) {
+        char shown[64];
+        cp_text_printable(shown, sizeof shown, r.too_large);
+        cp_status_set(st, CP_EXIT_RUNTIME, "trace: %s:%zu: the count %s does not fit 64 bits", name,
+                      lineno, shown);
+        cp_status_hint(st, "the raw file is damaged, or was not written by coalprobe's injection "
+                           "library: no count reaches 2^64");
+        cp_trace_reader_free(&r);
+        cp_trace_process_free(&proc);
+        free(copy);
+        return CP_EXIT_RUNTIME;
     }
     if (!r.oom) {
         cp_trace_finish(&r);
@@ -1456,8 +1492,45 @@ int cp_trace_is_raw_name(const char *name)
     return cp_trace_is_raw_tsv_name(name) || cp_trace_name_is(name, "cubin-", ".cubin");
 }
 
+/* The raw files read so far, by device and inode: a file reached twice (a second name for a
+ * directory, a link) counts once. */
+typedef struct cp_trace_seen {
+    struct cp_trace_seen_file {
+        dev_t dev;
+        ino_t ino;
+    } * files;
+    size_t n, cap;
+} cp_trace_seen;
+
+/* 1 when path is a file already read (or memory ran out); records it otherwise. */
+static int cp_trace_seen_before(cp_trace_seen *seen, const char *path)
+{
+    struct stat sb;
+    if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode))
+        return 0; /* the reading says what it is */
+    for (size_t i = 0; i < seen->n; i++)
+        if (seen->files[i].dev == sb.st_dev && seen->files[i].ino == sb.st_ino)
+            return 1;
+    if (cp_trace_grow((void **)&seen->files, &seen->cap, seen->n, sizeof *seen->files) != 0)
+        return 0;
+    seen->files[seen->n++] = (struct cp_trace_seen_file){sb.st_dev, sb.st_ino};
+    return 0;
+}
+
+static int cp_trace_load_dir_seen(const char *dir, cp_trace *t, const volatile sig_atomic_t *stop,
+                                  cp_trace_seen *seen, cp_status *st);
+
 int cp_trace_load_dir(const char *dir, cp_trace *t, const volatile sig_atomic_t *stop,
                       cp_status *st)
+{
+    cp_trace_seen seen = {0};
+    int rc = cp_trace_load_dir_seen(dir, t, stop, &seen, st);
+    free(seen.files);
+    return rc;
+}
+
+static int cp_trace_load_dir_seen(const char *dir, cp_trace *t, const volatile sig_atomic_t *stop,
+                                  cp_trace_seen *seen, cp_status *st)
 {
     memset(t, 0, sizeof *t);
     t->stop = stop;
@@ -1493,12 +1566,20 @@ int cp_trace_load_dir(const char *dir, cp_trace *t, const volatile sig_atomic_t 
             break;
         }
         snprintf(path, plen, "%s/%s", dir, names[i]);
+        if (cp_trace_seen_before(seen, path)) { /* the same file by another name: once */
+            t->nfiles--;
+            free(path);
+            continue;
+        }
         char *text = cp_text_read_file(path, &len);
         if (!text && errno == EFBIG)
             cp_trace_unreadable(t, names[i],
                                 "it is larger than the %zu-byte limit for inputs (set "
                                 "COALPROBE_MAX_INPUT_BYTES to read it)",
                                 cp_text_read_limit());
+        else if (!text && errno == ESPIPE) /* a FIFO is not waited for */
+            cp_trace_unreadable(t, names[i], "it is not a regular file (%s)",
+                                cp_text_file_kind(path));
         else if (!text)
             cp_trace_unreadable(t, names[i], "it cannot be read: %s", strerror(errno));
         else
@@ -1577,16 +1658,19 @@ int cp_trace_load_dirs(const char *const *dirs, size_t n, cp_trace *t,
         return cp_trace_load_dir(dirs[0], t, stop, st);
     memset(t, 0, sizeof *t);
     t->stop = stop;
+    cp_trace_seen seen = {0};
     for (size_t i = 0; i < n; i++) {
         cp_trace one;
-        int rc = cp_trace_load_dir(dirs[i], &one, stop, st);
+        int rc = cp_trace_load_dir_seen(dirs[i], &one, stop, &seen, st);
         if (rc == CP_EXIT_OK && cp_trace_merge(t, &one, dirs[i]) != 0)
             rc = cp_status_set(st, CP_EXIT_RUNTIME, "out of memory reading %s", dirs[i]);
         if (rc != CP_EXIT_OK) {
+            free(seen.files);
             cp_trace_free(t);
             return rc;
         }
     }
+    free(seen.files);
     cp_trace_sort_processes(t);
     return CP_EXIT_OK;
 }

@@ -399,6 +399,28 @@ static int cp_trace_check_kernel_regex(const cp_trace_cli *c, cp_status *st)
     return CP_EXIT_OK;
 }
 
+/* --from-raw's directories, each once: DIR DIR, DIR ./DIR/ and a link to DIR are one directory
+ * (the same device and inode), which would otherwise count every process twice. */
+static void cp_trace_unique_dirs(cp_trace_cli *c)
+{
+    struct stat seen[CP_TRACE_MAX_FROM_RAW];
+    size_t kept = 0;
+    for (size_t i = 0; i < c->nfrom_raw; i++) {
+        struct stat sb;
+        int known = stat(c->from_raw_dirs[i], &sb) == 0, twice = 0;
+        for (size_t k = 0; known && k < kept && !twice; k++)
+            twice = seen[k].st_dev == sb.st_dev && seen[k].st_ino == sb.st_ino;
+        if (twice)
+            continue;
+        if (known)
+            seen[kept] = sb;
+        else
+            memset(&seen[kept], 0xff, sizeof seen[kept]); /* prepare says what it is */
+        c->from_raw_dirs[kept++] = c->from_raw_dirs[i];
+    }
+    c->nfrom_raw = kept;
+}
+
 /* Parses argv (argv[0] is "trace"); the program is what follows the options. */
 static int cp_trace_parse(int argc, char **argv, cp_trace_cli *c, cp_status *st)
 {
@@ -430,6 +452,7 @@ static int cp_trace_parse(int argc, char **argv, cp_trace_cli *c, cp_status *st)
                                    "--from-raw: more than %d directories", CP_TRACE_MAX_FROM_RAW);
         c->from_raw_dirs[c->nfrom_raw++] = argv[optind++];
     }
+    cp_trace_unique_dirs(c);
     CP_TRY(cp_trace_check_kernel_regex(c, st));
     c->program = argv + optind;
     c->nprogram = argc - optind;
@@ -766,6 +789,7 @@ static int cp_trace_report_dir(cp_trace_cli *c, const char *dir, cp_trace_run *r
     rc = cp_trace_analyze(t, run, &c->report, r, st);
     r->have_opcodes = have_opcodes;
     r->page_no_source = c->no_source;
+    r->raw_dir = c->from_raw ? dir : NULL;
     cp_phase_end();
     CP_TRY(rc);
     cp_phase_begin(CP_PHASE_TRACE_WRITE);

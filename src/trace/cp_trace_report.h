@@ -656,8 +656,10 @@ typedef struct cp_trace_report {
     size_t ngroups;
     cp_trace_rank_total *ranks; /* by rank */
     size_t nranks;
-    double rank_median; /* the median rank's excess bytes (the lower middle of an even count) */
-    int page_no_source; /* --no-source: the HTML page leaves the source files out */
+    double rank_median;  /* the median rank's excess bytes (the lower middle of an even count) */
+    int page_no_source;  /* --no-source: the HTML page leaves the source files out */
+    const char *raw_dir; /* --from-raw's (first) directory, whose cubins' line tables say which
+                            source files the page may embed; NULL for a program run here */
 } cp_trace_report;
 
 /* The counts' meaning (no rank, no share). */
@@ -753,6 +755,19 @@ int cp_trace_write_vegalite(FILE *out, const cp_trace_report *r, cp_status *st);
 
 /* The gate's offending lines, one per violation, for standard error. */
 void cp_trace_write_violations(FILE *err, const cp_trace_report *r);
+
+/* The source files the line tables (.debug_line) of the saved cubins name (a relative name as
+ * written), and the absolute directories they were built from (cp_trace_sources.c). */
+typedef struct cp_trace_line_files {
+    char **files, **dirs;
+    size_t nfiles, ndirs;
+} cp_trace_line_files;
+
+/* Reads the line tables of every cubin the processes of t saved (in each process's directory, or
+ * dir) into l, which the caller frees with cp_trace_line_files_free; -1 when memory runs out. A
+ * cubin that cannot be read, or has no line table, names nothing. */
+int cp_trace_line_files_read(const cp_trace *t, const char *dir, cp_trace_line_files *l);
+void cp_trace_line_files_free(cp_trace_line_files *l);
 
 /* The report in format (cp_trace_export.c). */
 int cp_trace_write_format(FILE *out, cp_trace_format format, const cp_trace_report *r,

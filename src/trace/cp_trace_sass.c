@@ -292,9 +292,8 @@ static void cp_trace_sass_read_limits(cp_trace *t, cp_trace_sass_limits *l)
     l->max_bytes = CP_TRACE_SASS_MAX_OUTPUT;
     const char *v = getenv("COALPROBE_NVDISASM_TIMEOUT");
     if (v && v[0]) {
-        char *end = NULL;
-        double d = strtod(v, &end);
-        if (end != v && !*end && isfinite(d) && d > 0)
+        double d = 0;
+        if (cp_number_seconds(v, &d) == CP_NUMBER_OK && d > 0)
             l->timeout = d;
         else if (t)
             cp_trace_add_note(t,

@@ -60,3 +60,8 @@ cp_cli_test(compare_other_gpu_json 0 --json --stdout "\"new_device\":[[:space:]]
             -- ${CP_BIN} compare ${CP_CMP}/base.json ${CP_CMP}/other_gpu.json --format json)
 cp_cli_test(compare_other_gpu_predicted 3 --stdout "^  predicted.load.sectors .*  changed$"
             -- ${CP_BIN} compare ${CP_CMP}/base.json ${CP_CMP}/other_gpu_model.json)
+# what show, compare and trace --from-raw read: - as standard input, strict JSON, no FIFO, exact
+# whole numbers, raw directories and files once, counts past 2^64, the sources a page embeds
+add_test(NAME cli.input_rules
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/input_rules.sh ${CP_BIN} ${CP_GOLDEN})
+set_tests_properties(cli.input_rules PROPERTIES LABELS cli TIMEOUT 300 ENVIRONMENT "CUDA_VISIBLE_DEVICES=")

@@ -30,9 +30,14 @@ add_test(NAME cli.trace_cleanup_link
 set_tests_properties(cli.trace_cleanup_link PROPERTIES LABELS cli TIMEOUT 180
                      ENVIRONMENT "CUDA_VISIBLE_DEVICES=")
 cp_cli_test(trace_inject_wait_bad 2
-            --stderr "^coalprobe: trace: COALPROBE_TRACE_WAIT='soon' is not a number of seconds"
+            --stderr "^coalprobe: trace: COALPROBE_TRACE_WAIT='soon' is not a decimal number of seconds"
             --stderr "^hint: " --no-stdout -- ${CP_BIN} trace -- true)
 set_property(TEST cli.trace_inject_wait_bad APPEND PROPERTY ENVIRONMENT "COALPROBE_TRACE_WAIT=soon")
+# decimal only, as every number: strtod's hex (0x10) is refused
+cp_cli_test(trace_inject_wait_hex 2
+            --stderr "^coalprobe: trace: COALPROBE_TRACE_WAIT='0x10' is not a decimal number of seconds from 0 to"
+            --stderr "^hint: " --no-stdout -- ${CP_BIN} trace -- true)
+set_property(TEST cli.trace_inject_wait_hex APPEND PROPERTY ENVIRONMENT "COALPROBE_TRACE_WAIT=0x10")
 
 # a user's own CUDA_INJECTION64_PATH: replaced for the run, said on stderr and in the report
 cp_cli_test(trace_inject_replaced 0

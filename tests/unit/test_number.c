@@ -66,6 +66,17 @@ static void test_real(void)
     CHECK(cp_number_real("1e999", &d) == CP_NUMBER_BAD);
     d = -1;
     CHECK(cp_number_real("1e-400", &d) == CP_NUMBER_UNDERFLOW && d >= 0 && d < 1e-300);
+    /* decimal only: strtod's hex floats are refused */
+    CHECK(cp_number_real("0x10", &d) == CP_NUMBER_BAD);
+    CHECK(cp_number_real("0x1p4", &d) == CP_NUMBER_BAD);
+    CHECK(cp_number_real("1.5e+3", &d) == CP_NUMBER_OK && d == 1500);
+    /* seconds from the environment: no sign, no space, no hex */
+    CHECK(cp_number_seconds("2.5", &d) == CP_NUMBER_OK && d == 2.5);
+    CHECK(cp_number_seconds(".5", &d) == CP_NUMBER_OK && d == 0.5);
+    CHECK(cp_number_seconds("0x10", &d) == CP_NUMBER_BAD);
+    CHECK(cp_number_seconds("-1", &d) == CP_NUMBER_BAD);
+    CHECK(cp_number_seconds(" 1", &d) == CP_NUMBER_BAD);
+    CHECK(cp_number_seconds("1e-400", &d) == CP_NUMBER_BAD);
 }
 
 int main(void)

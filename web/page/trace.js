@@ -12,6 +12,7 @@
     const kernels = report.kernels || [];
     const all = report.instructions || [];
     const sources = page.sources || null;
+    const leftOut = page.sources_left_out || {};
     const state = { kernel: kernels.length ? kernels[0].index : null, rank: 0, line: null };
     const kernelBox = CP.h('div', { id: 'cp-kernel-chart', class: 'cp-family' });
     const controls = CP.h('div', { class: 'cp-controls' });
@@ -50,7 +51,7 @@
       const line = state.line !== null ? state.line : cur && cur.line;
       detail.replaceChildren(
         ranked(list, cur, (i) => { state.rank = i; state.line = null; render(); }),
-        source(list, cur, line, sources, (l) => { state.line = l; render(); }),
+        source(list, cur, line, sources, leftOut, (l) => { state.line = l; render(); }),
         lineDetail(list, cur, line),
         sass(list, cur));
     }
@@ -104,10 +105,14 @@
   }
 
   // The source file of the current instruction, each line with its excess as a heat bar.
-  function source(list, cur, line, sources, chooseLine) {
+  function source(list, cur, line, sources, leftOut, chooseLine) {
     const box = CP.h('div', { class: 'cp-source', id: 'cp-source' }, CP.h('h3', {}, 'Source'));
     if (!cur || !cur.file) { box.appendChild(CP.h('p', {}, 'No source line: the kernel was built without -lineinfo.')); return box; }
     const text = sources && sources[cur.file];
+    if (typeof text !== 'string' && typeof leftOut[cur.file] === 'string') {
+      box.appendChild(CP.h('p', {}, `${cur.file} is left out of this page: ${leftOut[cur.file]}.`));
+      return box;
+    }
     if (typeof text !== 'string') {
       box.appendChild(CP.h('p', {}, `${cur.file} is not in this page (--no-source, or it could not be read where the page was written).`));
       return box;
