@@ -255,6 +255,31 @@ static const char *cp_html_string(const cJSON *o, const char *path)
     return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
+/* A compared report's GPU (base_device, new_device): its name, "none" where the report names
+ * none (null), nothing where the comparison is older than the key. */
+static const char *cp_html_compare_gpu(const cJSON *doc, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(doc, key);
+    return cJSON_IsString(v) ? v->valuestring : cJSON_IsNull(v) ? "none" : NULL;
+}
+
+/* The warning of compare's text on stderr, where the compared reports name different GPUs. */
+static void cp_html_other_gpu(FILE *out, const cJSON *doc)
+{
+    const cJSON *b = cJSON_GetObjectItemCaseSensitive(doc, "base_device");
+    const cJSON *n = cJSON_GetObjectItemCaseSensitive(doc, "new_device");
+    if (!cJSON_IsString(b) || !cJSON_IsString(n) || !strcmp(b->valuestring, n->valuestring))
+        return;
+    fputs("<p class=\"cp-note\" id=\"cp-other-gpu\">The reports come from different GPUs (base: ",
+          out);
+    cp_html_put_text(out, b->valuestring);
+    fputs("; new: ", out);
+    cp_html_put_text(out, n->valuestring);
+    fputs("): their measured counts are not comparable, never regressions; the model's "
+          "predictions still must be equal (docs/compare.md).</p>\n",
+          out);
+}
+
 /* The header: what the page shows, the command, the GPU and driver, when and where. */
 static void cp_html_header(FILE *out, const cJSON *doc, int kind, const cJSON *meta)
 {
@@ -275,14 +300,19 @@ static void cp_html_header(FILE *out, const cJSON *doc, int kind, const cJSON *m
         cp_html_fact(out, "host", cp_html_string(doc, "processes.0.host"));
     } else {
         cp_html_fact(out, "base", cp_html_string(doc, "base"));
+        cp_html_fact(out, "base GPU", cp_html_compare_gpu(doc, "base_device"));
         cp_html_fact(out, "new", cp_html_string(doc, "new"));
+        cp_html_fact(out, "new GPU", cp_html_compare_gpu(doc, "new_device"));
     }
     cp_html_fact(out, "coalprobe", cp_html_string(doc, "tool.version"));
     char where[400];
     snprintf(where, sizeof where, "%s%s%s", cp_html_string(meta, "written"),
              *cp_html_string(meta, "host") ? " on " : "", cp_html_string(meta, "host"));
     cp_html_fact(out, "page written", where);
-    fputs("</dl>\n</header>\n", out);
+    fputs("</dl>\n", out);
+    if (kind == CP_HTML_COMPARE)
+        cp_html_other_gpu(out, doc);
+    fputs("</header>\n", out);
 }
 
 /* The page of doc; its JSON text (len bytes) is embedded as it is when text is not NULL. freeze:

@@ -88,6 +88,18 @@ static void cp_html_cell(FILE *out, const cJSON *v, const cp_html_column *c)
     fprintf(out, ">%s</td>", shown);
 }
 
+/* 1 when the value at path of row is not what it counts: a trace kernel whose coverage leaves
+ * its excess unknown (coverage.excess_known false) has counted bytes, not its excess, so its
+ * excess columns say "unknown" as the text table does, never a number (no data-v). */
+static int cp_html_unknown(const cJSON *row, const char *path)
+{
+    static const char *const excess[] = {"excess_bytes", "excess_pct", "excess_share"};
+    for (size_t i = 0; i < CP_COUNT_OF(excess); i++)
+        if (!strcmp(path, excess[i]))
+            return cJSON_IsFalse(cp_html_lookup(row, NULL, "coverage.excess_known"));
+    return 0;
+}
+
 void cp_html_write_table(FILE *out, const char *id, const char *caption, const cJSON *rows,
                          const cp_html_column *cols, size_t ncols)
 {
@@ -110,7 +122,10 @@ void cp_html_write_table(FILE *out, const char *id, const char *caption, const c
     {
         fprintf(out, "<tr data-row=\"%d\">", i++);
         for (size_t c = 0; c < ncols; c++)
-            cp_html_cell(out, cp_html_lookup(row, row, cols[c].path), &cols[c]);
+            if (cp_html_unknown(row, cols[c].path))
+                fputs("<td class=\"t\">unknown</td>", out);
+            else
+                cp_html_cell(out, cp_html_lookup(row, row, cols[c].path), &cols[c]);
         fputs("</tr>\n", out);
     }
     fputs("</tbody>\n</table>\n", out);

@@ -567,20 +567,25 @@ static void cp_trace_limits(char *buf, size_t n, const cp_trace_options *o)
 
 static void cp_trace_violations_write(FILE *err, const cp_trace_report *r);
 
+/* One line of a kernel not counted: its name clipped to the table, its device and launches. */
+static void cp_trace_table_uncounted(FILE *out, const cp_trace_kernel *kk, uint64_t launches)
+{
+    char name[CP_TRACE_TABLE_WIDTH + 1], tail[64];
+    snprintf(tail, sizeof tail, " (device %u, %llu launch%s)", kk->device,
+             (unsigned long long)launches, launches == 1 ? "" : "es");
+    cp_trace_table_clip(name, sizeof name, kk->name ? kk->name : kk->function,
+                        CP_TRACE_TABLE_WIDTH - 4 - strlen(tail));
+    fprintf(out, "    %s%s\n", name, tail);
+}
+
 /* The selected kernels of proc the library saw and the selection left out entirely. */
 static void cp_trace_table_left_out(FILE *out, const cp_trace_process *proc)
 {
     fprintf(out, "\n  seen, every launch left out by the selection:\n");
     for (size_t k = 0; k < proc->nkernels; k++) {
         const cp_trace_kernel *kk = &proc->kernels[k];
-        if (!kk->selected || kk->from != CP_TRACE_FROM_NONE || kk->launches != 0 || !kk->has_seen)
-            continue;
-        char name[CP_TRACE_TABLE_WIDTH + 1], tail[64];
-        snprintf(tail, sizeof tail, " (device %u, %llu launch%s)", kk->device,
-                 (unsigned long long)kk->launches_seen, kk->launches_seen == 1 ? "" : "es");
-        cp_trace_table_clip(name, sizeof name, kk->name ? kk->name : kk->function,
-                            CP_TRACE_TABLE_WIDTH - 4 - strlen(tail));
-        fprintf(out, "    %s%s\n", name, tail);
+        if (kk->selected && kk->from == CP_TRACE_FROM_NONE && kk->launches == 0 && kk->has_seen)
+            cp_trace_table_uncounted(out, kk, kk->launches_seen);
     }
 }
 
@@ -614,14 +619,8 @@ static void cp_trace_table_write(FILE *out, const cp_trace_report *r)
             fprintf(out, "\n  launched, not counted (CUPTI returned no records for them):\n");
             for (size_t k = 0; k < proc->nkernels; k++) {
                 const cp_trace_kernel *kk = &proc->kernels[k];
-                if (!kk->selected || kk->from != CP_TRACE_FROM_NONE)
-                    continue;
-                char name[CP_TRACE_TABLE_WIDTH + 1], tail[64];
-                snprintf(tail, sizeof tail, " (device %u, %llu launch%s)", kk->device,
-                         (unsigned long long)kk->launches, kk->launches == 1 ? "" : "es");
-                cp_trace_table_clip(name, sizeof name, kk->name ? kk->name : kk->function,
-                                    CP_TRACE_TABLE_WIDTH - 4 - strlen(tail));
-                fprintf(out, "    %s%s\n", name, tail);
+                if (kk->selected && kk->from == CP_TRACE_FROM_NONE)
+                    cp_trace_table_uncounted(out, kk, kk->launches);
             }
         }
         cp_trace_table_tmaps(out, proc);

@@ -60,6 +60,21 @@ cp_cli_test(compare_other_gpu_json 0 --json --stdout "\"new_device\":[[:space:]]
             -- ${CP_BIN} compare ${CP_CMP}/base.json ${CP_CMP}/other_gpu.json --format json)
 cp_cli_test(compare_other_gpu_predicted 3 --stdout "^  predicted.load.sectors .*  changed$"
             -- ${CP_BIN} compare ${CP_CMP}/base.json ${CP_CMP}/other_gpu_model.json)
+# trace reports of different GPUs (trace_other_gpu.json: handmade-transpose-after.json on an
+# A100): each GPU named, the warning, every measured count that differs not comparable, none
+# regressed (the same pair from one GPU exits 3: the offset kernel's excess regressed)
+cp_cli_test(compare_trace_other_gpu 0
+            --stdout "^base: .*handmade-transpose.json \\(GPU: NVIDIA H100 80GB HBM3\\)$"
+            --stdout "^new:  .*trace_other_gpu.json \\(GPU: NVIDIA A100-SXM4-80GB\\)$"
+            --stdout "^  excess_bytes +1048576 -> 4194304 \\(\\+300.0%\\)  not comparable$"
+            --stdout-not "  (REGRESSED|improved|changed)$"
+            --stderr "^coalprobe: warning: the reports come from different GPUs \\(base: NVIDIA H100 80GB HBM3. new: NVIDIA A100-SXM4-80GB\\)"
+            -- ${CP_BIN} compare ${CP_GOLDEN}/trace/handmade-transpose.json ${CP_CMP}/trace_other_gpu.json)
+cp_cli_test(compare_trace_other_gpu_json 0 --json
+            --stdout "\"base_device\":[[:space:]]*\"NVIDIA H100 80GB HBM3\""
+            --stdout "\"new_device\":[[:space:]]*\"NVIDIA A100-SXM4-80GB\""
+            --stdout "\"regressed\":[[:space:]]*0,"
+            -- ${CP_BIN} compare ${CP_GOLDEN}/trace/handmade-transpose.json ${CP_CMP}/trace_other_gpu.json --format json)
 # what show, compare and trace --from-raw read: - as standard input, strict JSON, no FIFO, exact
 # whole numbers, raw directories and files once, counts past 2^64, the sources a page embeds
 add_test(NAME cli.input_rules

@@ -67,6 +67,28 @@ def has_gpu():
         subprocess.run(["nvidia-smi", "-L"], capture_output=True).returncode == 0
 
 
+def marked_lines(program):
+    """{NAME: line number} of the lines of program marked "# LINE: NAME" (the PyTorch programs
+    of trace_where.py and trace_truth.py)."""
+    lines = {}
+    with open(program) as f:
+        for n, text in enumerate(f, 1):
+            if "# LINE: " in text:
+                lines[text.split("# LINE: ")[1].strip()] = n
+    return lines
+
+
+def skip_without_torch():
+    """Why a PyTorch test is skipped here (no GPU, no PyTorch; printed), or None."""
+    if not has_gpu():
+        print("no GPU: skipped")
+        return "no GPU"
+    if subprocess.run([sys.executable, "-c", "import torch"], capture_output=True).returncode != 0:
+        print("no PyTorch: skipped")
+        return "no PyTorch"
+    return None
+
+
 def arguments(doc):
     """(coalprobe, sample, outdir or None) from the command line, or an exit status: 2 (usage) or
     77 (no GPU: skipped)."""

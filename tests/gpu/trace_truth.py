@@ -25,7 +25,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import trace_ncu  # noqa: E402  has_gpu
+import trace_ncu  # noqa: E402  marked_lines, skip_without_torch
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PROGRAM = os.path.join(HERE, "trace_truth_program.py")
@@ -38,15 +38,6 @@ def check(cond, what):
     print(("ok      " if cond else "FAILED  ") + what)
     if not cond:
         failures.append(what)
-
-
-def marked_lines():
-    lines = {}
-    with open(PROGRAM) as f:
-        for n, text in enumerate(f, 1):
-            if "# LINE: " in text:
-                lines[text.split("# LINE: ")[1].strip()] = n
-    return lines
 
 
 def read_sites(raw_dir):
@@ -146,13 +137,9 @@ def main():
         print(__doc__)
         return 2
     coalprobe = sys.argv[1]
-    if not trace_ncu.has_gpu():
-        print("no GPU: skipped")
+    if trace_ncu.skip_without_torch():
         return 77
-    if subprocess.run([sys.executable, "-c", "import torch"], capture_output=True).returncode != 0:
-        print("no PyTorch: skipped")
-        return 77
-    lines = marked_lines()
+    lines = trace_ncu.marked_lines(PROGRAM)
     with tempfile.TemporaryDirectory() as tmp:
         base = sys.argv[2] if len(sys.argv) > 2 else tmp
         os.makedirs(base, exist_ok=True)

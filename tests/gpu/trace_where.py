@@ -15,7 +15,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import trace_ncu  # noqa: E402  has_gpu
+import trace_ncu  # noqa: E402  marked_lines, skip_without_torch
 
 ITERS = 20
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -27,15 +27,6 @@ EXPECT = {
     "transposed": (("copy",), "outer/transpose"),
     "reduction": (("reduce_kernel",), "reduce"),
 }
-
-
-def marked_lines():
-    lines = {}
-    with open(PROGRAM) as f:
-        for n, text in enumerate(f, 1):
-            if "# LINE: " in text:
-                lines[text.split("# LINE: ")[1].strip()] = n
-    return lines
 
 
 def read_raw(path):
@@ -130,11 +121,7 @@ def main():
         return 2
     coalprobe = sys.argv[1]
     outdir = sys.argv[2] if len(sys.argv) > 2 else None
-    if not trace_ncu.has_gpu():
-        print("no GPU: skipped")
-        return 77
-    if subprocess.run([sys.executable, "-c", "import torch"], capture_output=True).returncode != 0:
-        print("no PyTorch: skipped")
+    if trace_ncu.skip_without_torch():
         return 77
     failures = []
 
@@ -143,7 +130,7 @@ def main():
         if not cond:
             failures.append(what)
 
-    lines = marked_lines()
+    lines = trace_ncu.marked_lines(PROGRAM)
     with tempfile.TemporaryDirectory() as tmp:
         base = outdir or tmp
         out = os.path.join(base, "trace_where.json")

@@ -8,11 +8,15 @@
     ? r.pattern + ' ' + Object.entries(r.config || {}).map(([k, v]) => `${k}=${v}`).join(' ')
     : [r.kernel, r.where].filter(Boolean).join(' | '));
   const worse = (v) => v === 'regressed' || v === 'changed';
+  const words = (v) => String(v).replace(/_/g, ' ');
   const statusFill = (s) => (worse(s) ? 'url(#cp-dots)' : s === 'improved' ? CP.colour.green
     : s === 'same' ? '#fff' : CP.colour.grey);
 
   CP.compare = function (report, page, app) {
     const rows = report.rows || [];
+    // reports of different GPUs: their measured counts that differ are not comparable
+    const otherGpu = typeof report.base_device === 'string' && typeof report.new_device === 'string' &&
+      report.base_device !== report.new_device;
     const summary = CP.h('p', { class: 'cp-summary' }, Object.entries(report.summary || {})
       .map(([k, v]) => `${v} ${k.replace(/_/g, ' ')}`).join(', ') +
       ` (tolerance ${CP.fmt(report.tolerance, 1, 100, '%')})`);
@@ -31,7 +35,7 @@
       sliderText.textContent = rows.length ? `${i + 1} of ${rows.length}` : 'no matched rows';
       CP.markRow(table, i);
       strip.replaceChildren(statusChart(rows, i, select));
-      detail.replaceChildren(sideBySide(rows[i]));
+      detail.replaceChildren(sideBySide(rows[i], otherGpu));
     };
     slider.addEventListener('input', () => select(Number(slider.value)));
     // what got worse and what got better, each a list that selects its row
@@ -55,7 +59,7 @@
     rows.forEach((r, i) => {
       const m = CP.s('rect', { x: 4 + i * (w + 4), y: 4, width: w, height: 22, fill: statusFill(r.status),
         stroke: i === cur ? '#000' : '#666', 'stroke-width': i === cur ? 3 : 1, class: 'cp-mark', 'data-row': i,
-        'data-v': r.status }, CP.s('title', {}, `${label(r)}: ${r.status}`));
+        'data-v': r.status }, CP.s('title', {}, `${label(r)}: ${words(r.status)}`));
       m.addEventListener('click', () => select(i));
       svg.appendChild(m);
     });
@@ -63,10 +67,10 @@
   }
 
   // Base and new of each value of one row, side by side.
-  function sideBySide(r) {
+  function sideBySide(r, otherGpu) {
     if (!r) return CP.h('p', {}, 'No matched rows.');
     const box = CP.h('div', { class: 'cp-side' }, CP.h('h2', {}, label(r)),
-      CP.h('p', {}, `status: ${r.status.replace(/_/g, ' ')}`, r.note ? ` (${r.note})` : ''));
+      CP.h('p', {}, `status: ${words(r.status)}`, r.note ? ` (${r.note})` : ''));
     (r.metrics || []).forEach((m) => {
       const max = Math.max(Math.abs(m.base || 0), Math.abs(m.new || 0)) || 1;
       const W = 300;
@@ -80,7 +84,8 @@
         CP.defs(), ...bar(m.base, 2, CP.colour.sky, 'base'),
         ...bar(m.new, 22, worse(m.verdict) ? 'url(#cp-dots)' : m.verdict === 'improved' ? CP.colour.green : CP.colour.purple, 'new'));
       box.appendChild(CP.h('figure', { class: 'cp-metric', 'data-verdict': m.verdict },
-        CP.h('figcaption', {}, CP.h('b', {}, m.name), ` ${m.verdict}` +
+        CP.h('figcaption', {}, CP.h('b', {}, m.name), ` ${words(m.verdict)}` +
+          (m.verdict === 'not_comparable' && otherGpu ? ': counted on different GPUs' : '') +
           (CP.num(m.change) ? ` (${m.change > 0 ? '+' : ''}${(m.change * 100).toFixed(1)}%)` : '')), svg));
     });
     return box;

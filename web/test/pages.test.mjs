@@ -51,6 +51,11 @@ const get = (o, p) => p.split('.').reduce((x, k) => (x === null || x === undefin
 
 // Every table cell with data-v against the report: the same value, shown as the text table shows
 // it (value * scale to the column's decimals).
+// a trace kernel whose coverage leaves its excess unknown: its excess columns say "unknown" (as
+// the text table does), never the bytes counted as if they were its excess
+const EXCESS = ['excess_bytes', 'excess_pct', 'excess_share'];
+const unknownExcess = (row, p) => EXCESS.includes(p) && row.coverage && row.coverage.excess_known === false;
+
 async function checkTable(page, tableId, rowsOf) {
   const cells = await page.evaluate((id) => {
     const t = document.getElementById(id);
@@ -64,6 +69,11 @@ async function checkTable(page, tableId, rowsOf) {
     const row = rowsOf[tr.row];
     for (const c of tr.cells) {
       if (!c.path) continue;
+      if (unknownExcess(row, c.path)) {
+        assert.deepEqual([c.text, c.v], ['unknown', null], `${c.path} of row ${tr.row}: excess unknown`);
+        checked++;
+        continue;
+      }
       const want = get(row, c.path.replace('{op}', get(row, 'config.op') || 'load'));
       if (want === null || want === undefined) { assert.equal(c.text, '-', `${c.path} of row ${tr.row}`); continue; }
       if (typeof want === 'number') {
@@ -221,6 +231,7 @@ for (const name of ['trace.html', 'trace_nosource.html']) {
       assert.deepEqual(marks, report.kernels.map((k) => k.excess_bytes));
       assert.ok(await checkTable(page, 'cp-instructions', report.instructions) > 0);
       assert.ok(await checkTable(page, 'cp-kernels', report.kernels) > 0);
+      assert.ok(report.kernels.some((k) => unknownExcess(k, 'excess_bytes')), 'a kernel of unknown excess is checked');
       if (name === 'trace.html') {
         assert.ok(meta.sources && Object.keys(meta.sources).length === 1, 'the source file is in the page');
         // the source with its heat bars; a click on a line shows its instructions' sentence
@@ -260,7 +271,7 @@ for (const name of ['trace.html', 'trace_nosource.html']) {
   });
 }
 
-for (const name of ['compare.html', 'compare_trace.html']) {
+for (const name of ['compare.html', 'compare_trace.html', 'compare_other_gpu.html']) {
   test(`compare page ${name}`, async () => {
     const p = await open(name);
     try {
@@ -282,6 +293,41 @@ for (const name of ['compare.html', 'compare_trace.html']) {
     }
   });
 }
+
+test("a comparison names each report's GPU, and says when they differ", async () => {
+  // compare_trace.html: both from one H100; compare_other_gpu.html: the new one from an A100
+  for (const [name, other] of [['compare_trace.html', false], ['compare_other_gpu.html', true]]) {
+    const p = await open(name);
+    try {
+      common(p);
+      const { page, report } = p;
+      const facts = await page.$$eval('.cp-meta dt', (d) => Object.fromEntries(d.map((t) => [t.textContent,
+        t.nextElementSibling.textContent])));
+      assert.equal(facts['base GPU'], report.base_device, `${name}: the base's GPU`);
+      assert.equal(facts['new GPU'], report.new_device, `${name}: the new report's GPU`);
+      const warning = await page.$$eval('#cp-other-gpu', (w) => w.map((e) => e.textContent));
+      assert.equal(warning.length, other ? 1 : 0, `${name}: a warning only where the GPUs differ`);
+      if (!other) continue;
+      assert.ok(warning[0].includes(report.base_device) && warning[0].includes(report.new_device), warning[0]);
+      // another GPU's counts: not comparable, none worse or better, said in words
+      const statuses = report.rows.map((r) => r.status);
+      assert.ok(statuses.includes('not_comparable') && !statuses.some((s) => ['regressed', 'improved', 'changed'].includes(s)));
+      const fills = await page.$$eval('#cp-chart .cp-mark', (m) => m.map((e) => [e.dataset.v, e.getAttribute('fill')]));
+      for (const [v, fill] of fills) if (v === 'not_comparable') assert.ok(!/dots/.test(fill), 'not comparable is not drawn as worse');
+      const lists = await page.$$eval('.cp-two h3', (h) => h.map((e) => e.textContent));
+      assert.deepEqual(lists, ['Worse (0)', 'Better (0)']);
+      const row = report.rows.findIndex((r) => r.status === 'not_comparable');
+      await sliderMoves(page, row);
+      const captions = await page.$$eval('#cp-widgets .cp-metric figcaption', (f) => f.map((e) => e.textContent));
+      assert.ok(captions.length > 0 && captions.every((c) => !c.includes('not_comparable')), captions.join('; '));
+      assert.ok(captions.some((c) => / not comparable: counted on different GPUs/.test(c)), captions.join('; '));
+      const titles = await page.$$eval('#cp-chart .cp-mark title', (t) => t.map((e) => e.textContent));
+      assert.ok(titles.every((t) => !t.includes('not_comparable')), titles.join('; '));
+    } finally {
+      await p.close();
+    }
+  }
+});
 
 test('a comparison where one side has no rows of its own says nothing of it', async () => {
   // compare.html: neither side has rows of its own; compare_only_new.html: only the new side does

@@ -80,6 +80,14 @@ def hostile(doc):
 save("trace_escape.json", hostile(trace))
 save("trace_escape_after.json", hostile(after))
 
+# a trace report of another GPU: handmade-transpose-after.json on an A100, so that its counts
+# that differ from handmade-transpose.json's are not comparable, never regressions
+doc = copy.deepcopy(after)
+for p in doc["processes"]:
+    for d in p["devices"]:
+        d.update(chip="GA100", name="NVIDIA A100-SXM4-80GB", compute_capability="8.0")
+save("trace_other_gpu.json", doc)
+
 # escapes in what an error message quotes: a value that fails the schema, a failed run's message
 doc = copy.deepcopy(base)
 doc["rows"][0]["predicted"]["load"]["sectors"] = ESC + "[2J" + ESC + "]0;owned\x07"
