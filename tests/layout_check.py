@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """layout_check.py: the sources keep their layers (docs/layout.md).
 
-src/ holds one folder per layer, base < model < measure < report < trace < app. A file of a
-layer (at any depth below its folder) includes headers of its own folder by name, and of another
+src/ holds one folder per layer, base < model < measure < report < trace < app, and the injection
+library's floor beside them, inject, which is above base only and below trace only (it runs inside
+the traced program: of coalprobe it may use base alone, and only trace reads its face). A file of
+a layer (at any depth below its folder) includes headers of its own folder by name, and of another
 layer only that layer's face (LAYER/cp_LAYER.h; base also offers base/cp_cupti_util.h), and only
 from a layer below its own. patterns/ and kernels/ headers are reachable from model and measure
 only; patterns/ and kernels/ themselves include nothing of src/. Every form of the directive
@@ -16,7 +18,13 @@ import os
 import re
 import sys
 
-LAYERS = ['base', 'model', 'measure', 'report', 'trace', 'app']
+CHAIN = ['base', 'model', 'measure', 'report', 'trace', 'app']
+LAYERS = CHAIN + ['inject']
+# the layers below each layer: those before it in the chain; inject's floor stands on base alone
+# and, of the chain, trace alone stands on it
+BELOW = {layer: set(CHAIN[:i]) for i, layer in enumerate(CHAIN)}
+BELOW['inject'] = {'base'}
+BELOW['trace'].add('inject')
 FACES = {layer: {f'{layer}/cp_{layer}.h'} for layer in LAYERS}
 FACES['base'].add('base/cp_cupti_util.h')
 USES_PATTERNS = {'model', 'measure'}
@@ -81,7 +89,7 @@ def main(argv):
                 elif other == layer:
                     bad(path, number, f'includes its own layer\'s face {shown}: include '
                         f'the header by name')
-                elif LAYERS.index(other) > LAYERS.index(layer):
+                elif other not in BELOW[layer]:
                     bad(path, number, f'includes {shown} from {other}, a layer that is not '
                         f'below {layer}')
                 continue
@@ -107,7 +115,8 @@ def main(argv):
         print(p)
     if problems:
         return 1
-    print(f'layout: every include follows the layers ({" < ".join(LAYERS)})')
+    print(f'layout: every include follows the layers ({" < ".join(CHAIN)}; '
+          f'base < inject < trace)')
     return 0
 
 

@@ -4,8 +4,9 @@
 In a scratch copy of the sources, each forbidden form of include is added to one file and
 tests/layout_check.py must fail, naming that file; the unchanged copy must pass. Then, with the
 build's own compile commands (compile_commands.json), a file of a lower layer that includes a
-higher layer's face, and a file of app that includes trace's internal header, must not compile,
-while the same files unchanged do.
+higher layer's face, a file of app that includes trace's internal header, a file of the injection
+library that includes a face other than base's, and a file of app that includes the injection
+library's face (trace's alone), must not compile, while the same files unchanged do.
 
 usage: layout_enforced.py ROOT BUILD_DIR"""
 import json
@@ -28,6 +29,12 @@ FORMS = [
     ('src/measure/cp_extra.cu', '#include "app/cp_app.h"', 'not below measure'),
     ('kernels/cp_extra.cu', '#include "base/cp_base.h"', 'includes nothing of src/'),
     ('src/cp_loose.c', '#include <stdio.h>', 'not in a layer folder'),
+    ('src/inject/cp_inject_select.c', '#include "trace/cp_trace.h"', 'not below inject'),
+    ('src/inject/cp_inject_select.c', '#include "model/cp_model.h"', 'not below inject'),
+    ('src/app/cp_app.c', '#include "inject/cp_inject.h"', 'not below app'),
+    ('src/model/cp_model.c', '#include <inject/cp_inject.h>', 'not below model'),
+    ('src/trace/cp_trace_load.c', '#include "inject/cp_inject_select.h"', 'not the face of inject'),
+    ('src/trace/cp_trace_load.c', '#include "cp_inject_select.h"', 'through its face only'),
 ]
 
 # (file, line added, whether it must still compile)
@@ -38,6 +45,10 @@ BUILDS = [
     ('src/app/cp_app.c', None, True),
     ('src/app/cp_app.c', '#include "trace/cp_trace_report.h"', False),
     ('src/app/cp_app.c', '#include "cp_stride.h"', False),
+    ('src/app/cp_app.c', '#include "inject/cp_inject.h"', False),
+    ('src/inject/cp_inject_select.c', None, True),
+    ('src/inject/cp_inject_select.c', '#include "model/cp_model.h"', False),
+    ('src/inject/cp_inject_select.c', '#include "trace/cp_trace.h"', False),
 ]
 
 
@@ -111,7 +122,7 @@ def main(argv):
     for f in fails:
         print('FAIL:', f)
     if not fails:
-        print(f'{len(FORMS)} forbidden forms caught by the check, {len(BUILDS) - 2} by the build')
+        print(f'{len(FORMS)} forbidden forms caught by the check, {sum(1 for b in BUILDS if b[1])} by the build')
     return 1 if fails else 0
 
 

@@ -663,3 +663,14 @@ char *cp_cli_command_string(int argc, char **argv)
 {
     return cp_text_shell_join(argc, argv, "coalprobe");
 }
+
+int cp_cli_wants_json(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--format=json") == 0)
+            return 1;
+        if (strcmp(argv[i], "--format") == 0 && i + 1 < argc && strcmp(argv[i + 1], "json") == 0)
+            return 1;
+    }
+    return 0;
+}

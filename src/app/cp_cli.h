@@ -95,4 +95,8 @@ void cp_cli_print_list(FILE *out);
  * the caller frees it. */
 char *cp_cli_command_string(int argc, char **argv);
 
+/* 1 when the command line asks for JSON (--format json), even if parsing it failed further on:
+ * a failure is then reported as a JSON error document. */
+int cp_cli_wants_json(int argc, char **argv);
+
 #endif

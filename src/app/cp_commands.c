@@ -6,6 +6,9 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "cp_compare_main.h"
+#include "cp_doctor.h"
+#include "cp_show_main.h"
 #include "report/cp_report.h"
 #include "trace/cp_trace.h"
 
@@ -376,17 +379,50 @@ const cp_help_command *cp_commands_doctor(void)
     return &cp_commands_doctor_command;
 }
 
+/* --- the command table ------------------------------------------------------------------------
+ */
+
+/* coalprobe trace: the trace layer's argv starts at the command word. */
+static int cp_commands_run_trace(int argc, char **argv)
+{
+    return cp_trace_main(argc - 1, argv + 1);
+}
+
+static const cp_command cp_commands_entries[] = {
+    {"trace", cp_commands_run_trace, cp_trace_help, NULL, CP_OPERANDS_PROGRAM},
+    {"show", cp_show_main, cp_commands_show, NULL, CP_OPERANDS_REPORT},
+    {"compare", cp_compare_main, cp_commands_compare, NULL, CP_OPERANDS_TWO_REPORTS},
+    {"doctor", cp_doctor_main, cp_commands_doctor, NULL, CP_OPERANDS_NONE},
+    {"help", cp_commands_help_main, NULL, "the help of a family or command", CP_OPERANDS_COMMAND},
+};
+
+const cp_command *cp_commands_table(size_t *n)
+{
+    *n = CP_COUNT_OF(cp_commands_entries);
+    return cp_commands_entries;
+}
+
+const cp_command *cp_commands_find(const char *word)
+{
+    for (size_t i = 0; i < CP_COUNT_OF(cp_commands_entries); i++)
+        if (strcmp(word, cp_commands_entries[i].name) == 0)
+            return &cp_commands_entries[i];
+    return NULL;
+}
+
+const char *cp_commands_summary(const cp_command *c)
+{
+    return c->help ? c->help()->summary : c->summary;
+}
+
 const char *const *cp_commands_names(size_t *n)
 {
-    static const char *names[CP_FAMILY_COUNT + 5];
+    static const char *names[CP_FAMILY_COUNT + CP_COUNT_OF(cp_commands_entries)];
     size_t k = 0;
     for (int f = 0; cp_family_get((cp_family)f); f++)
         names[k++] = cp_family_get((cp_family)f)->name;
-    names[k++] = "trace";
-    names[k++] = "show";
-    names[k++] = "compare";
-    names[k++] = "doctor";
-    names[k++] = "help";
+    for (size_t i = 0; i < CP_COUNT_OF(cp_commands_entries); i++)
+        names[k++] = cp_commands_entries[i].name;
     *n = k;
     return names;
 }
@@ -418,7 +454,7 @@ static const cp_help_example cp_commands_examples[] = {
     "decimal, written without leading zeros (10, not 010: C would read it as octal). An option "   \
     "with a value is given once (a second --size is an error); --param once per name."
 
-/* "  NAME      summary" for each family, then trace, compare and doctor. */
+/* "  NAME      summary" for each family, then each command of the table. */
 static void cp_commands_print_commands(FILE *out)
 {
     fputs("Families (coalprobe FAMILY --help: its parameters, defaults and examples):\n", out);
@@ -430,14 +466,14 @@ static void cp_commands_print_commands(FILE *out)
         cp_help_wrap(out, text, 13, 13);
     }
     fputs("\nCommands (coalprobe COMMAND --help):\n", out);
-    const cp_help_command *cmds[] = {cp_trace_help(), cp_commands_show(), cp_commands_compare(),
-                                     cp_commands_doctor()};
-    for (size_t i = 0; i < CP_COUNT_OF(cmds); i++) {
-        fprintf(out, "  %-11s", cmds[i]->name);
-        cp_help_wrap(out, cmds[i]->summary, 13, 13);
+    for (size_t i = 0; i < CP_COUNT_OF(cp_commands_entries); i++) {
+        const cp_command *c = &cp_commands_entries[i];
+        char text[200]; /* help's: "help COMMAND: " and its summary */
+        snprintf(text, sizeof text, "%s%s",
+                 c->help ? "" : "help COMMAND: ", cp_commands_summary(c));
+        fprintf(out, "  %-11s", c->name);
+        cp_help_wrap(out, text, 13, 13);
     }
-    fprintf(out, "  %-11s", "help");
-    cp_help_wrap(out, "help COMMAND: the help of a family or command", 13, 13);
 }
 
 void cp_commands_print_help(FILE *out)
@@ -574,17 +610,12 @@ int cp_commands_help_main(int argc, char **argv)
                 argc - 2);
         return CP_EXIT_USAGE;
     }
+    const cp_command *c = cp_commands_find(what);
     if (cp_family_find(what, &f))
         cp_commands_print_family(stdout, f);
-    else if (strcmp(what, "trace") == 0)
-        cp_help_print_command(stdout, cp_trace_help());
-    else if (strcmp(what, "show") == 0)
-        cp_help_print_command(stdout, cp_commands_show());
-    else if (strcmp(what, "compare") == 0)
-        cp_help_print_command(stdout, cp_commands_compare());
-    else if (strcmp(what, "doctor") == 0)
-        cp_help_print_command(stdout, cp_commands_doctor());
-    else if (strcmp(what, "help") == 0)
+    else if (c && c->help)
+        cp_help_print_command(stdout, c->help());
+    else if (c) /* help help */
         cp_commands_print_help(stdout);
     else {
         cp_status st;

@@ -36,8 +36,39 @@ const cp_help_command *cp_commands_show(void);
 const cp_help_command *cp_commands_compare(void);
 const cp_help_command *cp_commands_doctor(void);
 
-/* Every command word: the families (the first is the default), then trace, compare, doctor and
+/* What a command takes after its options, for the shell completions. */
+typedef enum cp_command_operands {
+    CP_OPERANDS_NONE,
+    CP_OPERANDS_PROGRAM,     /* a program and its arguments (trace) */
+    CP_OPERANDS_REPORT,      /* one JSON report (show) */
+    CP_OPERANDS_TWO_REPORTS, /* two JSON reports (compare) */
+    CP_OPERANDS_COMMAND,     /* a command word (help) */
+} cp_command_operands;
+
+/* A command that is not a family, one entry of the command table: main runs a command word
+ * through its entry, and help, the man page and the completions list the commands from it. */
+typedef struct cp_command {
+    const char *name;
+    /* Runs it (argv[1] is the command word); returns the exit code. */
+    int (*run)(int argc, char **argv);
+    /* Its help table; NULL for help, whose help is --help's and whose summary is below. */
+    const cp_help_command *(*help)(void);
+    const char *summary; /* help's summary (the others': their help table's) */
+    cp_command_operands operands;
+} cp_command;
+
+/* The commands that are not families, in the order help lists them: trace, show, compare, doctor,
  * help; n receives how many. */
+const cp_command *cp_commands_table(size_t *n);
+
+/* The command named word, or NULL (a family or no command). */
+const cp_command *cp_commands_find(const char *word);
+
+/* A command's summary: its help table's, or the entry's own (help). */
+const char *cp_commands_summary(const cp_command *c);
+
+/* Every command word: the families (the first is the default), then the command table's; n
+ * receives how many. */
 const char *const *cp_commands_names(size_t *n);
 
 /* coalprobe --help, coalprobe FAMILY --help. */

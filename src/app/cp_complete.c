@@ -6,27 +6,18 @@
 #include <string.h>
 
 #include "cp_commands.h"
-#include "trace/cp_trace.h"
 
-typedef enum {
-    CP_CMD_FAMILY,
-    CP_CMD_TRACE,
-    CP_CMD_SHOW,
-    CP_CMD_COMPARE,
-    CP_CMD_DOCTOR,
-    CP_CMD_HELP
-} cp_cmd_kind;
-
-/* A command word and its options: up to two lists (a family's own, then a sweep's). */
+/* A command word, what it takes after its options, and its options: up to two lists (a family's
+ * own, then a sweep's). */
 typedef struct cp_complete_cmd {
     const char *name, *summary;
-    cp_cmd_kind kind;
+    cp_command_operands operands;
     const cp_help_option *lists[2];
     size_t sizes[2];
 } cp_complete_cmd;
 
 typedef struct cp_complete {
-    cp_complete_cmd cmds[CP_FAMILY_COUNT + 5];
+    cp_complete_cmd cmds[CP_FAMILY_COUNT + 8]; /* the families, the command table */
     size_t n;
     cp_family_options families[CP_FAMILY_COUNT];
 } cp_complete;
@@ -41,21 +32,20 @@ static void cp_complete_collect(cp_complete *c)
         cp_commands_family_options((cp_family)f, &c->families[f]);
         c->cmds[c->n++] = (cp_complete_cmd){cp_family_get((cp_family)f)->name,
                                             cp_family_get((cp_family)f)->summary,
-                                            CP_CMD_FAMILY,
+                                            CP_OPERANDS_NONE,
                                             {c->families[f].options, sweep},
                                             {c->families[f].n, nsweep}};
     }
-    const cp_help_command *others[] = {cp_trace_help(), cp_commands_show(), cp_commands_compare(),
-                                       cp_commands_doctor()};
-    const cp_cmd_kind kinds[] = {CP_CMD_TRACE, CP_CMD_SHOW, CP_CMD_COMPARE, CP_CMD_DOCTOR};
-    for (size_t i = 0; i < CP_COUNT_OF(others); i++)
-        c->cmds[c->n++] = (cp_complete_cmd){others[i]->name,
-                                            others[i]->summary,
-                                            kinds[i],
-                                            {others[i]->options, NULL},
-                                            {others[i]->noptions, 0}};
-    c->cmds[c->n++] = (cp_complete_cmd){
-        "help", "the help of a family or command", CP_CMD_HELP, {NULL, NULL}, {0, 0}};
+    size_t ncmds;
+    const cp_command *cmds = cp_commands_table(&ncmds);
+    for (size_t i = 0; i < ncmds && c->n < CP_COUNT_OF(c->cmds); i++) {
+        const cp_help_command *h = cmds[i].help ? cmds[i].help() : NULL;
+        c->cmds[c->n++] = (cp_complete_cmd){cmds[i].name,
+                                            cp_commands_summary(&cmds[i]),
+                                            cmds[i].operands,
+                                            {h ? h->options : NULL, NULL},
+                                            {h ? h->noptions : 0, 0}};
+    }
 }
 
 /* The first clause of text (up to ". ", "; ", ": " or a long enough " ("), at most 70
@@ -154,7 +144,7 @@ static void cp_complete_bash(FILE *out, const cp_complete *c)
             "  _coalprobe_values \"$cmd\" \"$prev\" && return\n  case $cmd in\n",
             c->cmds[0].name);
     for (size_t i = 0; i < c->n; i++) {
-        if (c->cmds[i].kind == CP_CMD_HELP)
+        if (c->cmds[i].operands == CP_OPERANDS_COMMAND)
             continue;
         fprintf(out, "    %s) opts=\"", c->cmds[i].name);
         const char *sep = "";
@@ -216,14 +206,14 @@ static void cp_complete_zsh(FILE *out, const cp_complete *c)
         for (size_t l = 0; l < 2; l++)
             for (size_t k = 0; k < cmd->sizes[l]; k++)
                 cp_complete_zsh_option(out, &cmd->lists[l][k]);
-        if (cmd->kind == CP_CMD_TRACE)
+        if (cmd->operands == CP_OPERANDS_PROGRAM)
             fputs("    '(-):program:_command_names -e' '*::arguments:_normal'\n", out);
-        else if (cmd->kind == CP_CMD_COMPARE)
+        else if (cmd->operands == CP_OPERANDS_TWO_REPORTS)
             fputs("    '1:base report:_files -g \"*.json\"' '2:new report:_files -g \"*.json\"'\n",
                   out);
-        else if (cmd->kind == CP_CMD_SHOW)
+        else if (cmd->operands == CP_OPERANDS_REPORT)
             fputs("    '1:report:_files -g \"*.json\"'\n", out);
-        else if (cmd->kind == CP_CMD_HELP)
+        else if (cmd->operands == CP_OPERANDS_COMMAND)
             fputs("    '1:command:_coalprobe_commands'\n", out);
         else
             fputs("    && return 0\n", out);

@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "cp_commands.h"
-#include "trace/cp_trace.h"
 
 /* Writes text escaped for roff: backslashes and hyphens escaped, a line that would start with a
  * control character made plain, "\n\n" a new paragraph and "\n" a line break. at_start: the
@@ -193,12 +192,18 @@ int cp_man_write(FILE *out)
     const cp_help_option *sweep = cp_commands_sweep_options(&n);
     cp_man_options(out, sweep, n);
     fputs(".SH COMMANDS\n", out);
-    cp_man_command(out, cp_trace_help());
-    cp_man_command(out, cp_commands_show());
-    cp_man_command(out, cp_commands_compare());
-    cp_man_command(out, cp_commands_doctor());
-    fputs(".SS help\n.B coalprobe help\n", out);
-    cp_man_text(out, "[COMMAND]: the help of a family or command, as COMMAND --help prints it.");
+    const cp_command *cmds = cp_commands_table(&n);
+    for (size_t i = 0; i < n; i++) {
+        if (cmds[i].help) {
+            cp_man_command(out, cmds[i].help());
+            continue;
+        }
+        char text[200]; /* help's: its summary, after its operand */
+        snprintf(text, sizeof text, "[COMMAND]: %s, as COMMAND --help prints it.",
+                 cp_commands_summary(&cmds[i]));
+        fprintf(out, ".SS %s\n.B coalprobe %s\n", cmds[i].name, cmds[i].name);
+        cp_man_text(out, text);
+    }
     cp_man_tail(out);
     return ferror(out) ? CP_EXIT_RUNTIME : CP_EXIT_OK;
 }

@@ -1,6 +1,6 @@
 /* cp_cupti_util.h: what coalprobe's two CUPTI users share: the Range Profiler of the measure
  * layer (src/measure/cp_cupti.cpp, CUPTI loaded with dlopen) and the injection library inside a
- * traced program (src/trace/cp_inject*, linked with libcupti). The check macro, zeroed parameter
+ * traced program (src/inject/, linked with libcupti). The check macro, zeroed parameter
  * structs, the evaluation of a decoded range, the names of a CUptiResult, and the per-kernel
  * metrics that the injection library counts and the trace reader reads. Header-only, with nothing
  * but libc and CUPTI's own headers, so that the injection library builds it too. Not part of

@@ -19,8 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cp_trace_lock.h"
-#include "cp_trace_raw.h"
+#include "inject/cp_inject.h"
 
 #define CP_TRACE_INJECT_NAME "libcoalprobe_inject.so"
 /* where an install puts it, relative to the directory of the installed executable (CMakeLists.txt

@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 
 #include "base/cp_cupti_util.h"
-#include "cp_trace_raw.h"
+#include "inject/cp_inject.h"
 
 #define CP_TRACE_MAX_FIELDS 64
 /* 2^64: a count at or past it does not fit uint64_t */

@@ -7,7 +7,6 @@
 #include "cp_trace.h"
 #include "cp_trace_launch.h"
 #include "cp_trace_prefetch.h"
-#include "cp_trace_raw.h"
 #include "cp_trace_report.h"
 
 #include <dirent.h>
@@ -23,6 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "inject/cp_inject.h"
 #include "report/cp_report.h"
 
 #define CP_TRACE_TOP_DEFAULT 5

@@ -15,9 +15,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cp_trace_raw.h"
 #include "cp_trace_report.h"
 #include "cp_trace_sass_cache.h"
+#include "inject/cp_inject.h"
 
 /* The most cubins one trace disassembles ahead (their CRCs are remembered to do each once). */
 #define CP_TRACE_PREFETCH_MAX_CUBINS 256

@@ -3,7 +3,7 @@
 # raw directory's cleanup after a program that replaced it by a link.
 
 # the injection library's number formatting compiled into its locale test
-target_sources(test_inject_locale PRIVATE ${PROJECT_SOURCE_DIR}/src/trace/cp_inject_format.c)
+target_sources(test_inject_locale PRIVATE ${PROJECT_SOURCE_DIR}/src/inject/cp_inject_format.c)
 target_compile_definitions(test_inject_locale PRIVATE
                            CP_INJECT_LIBRARY="$<TARGET_FILE:coalprobe_inject>")
 add_dependencies(test_inject_locale coalprobe_inject)

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "trace/cp_inject_python.h"
+#include "inject/cp_inject_python.h"
 
 #define CP_PROBE_API __attribute__((visibility("default")))
 CP_PROBE_API int cp_probe_open(const char *path);

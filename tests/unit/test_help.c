@@ -88,6 +88,47 @@ static void test_nearest(void)
         CHECK_STR_CONTAINS(st.hint, names[i]);
 }
 
+/* The command table: what main dispatches, each entry found by its word and running something,
+ * its help table's name its own; the command words after the families; --help, the man page and
+ * the completions listing each one. */
+static void test_command_table(void)
+{
+    static const char *const order[] = {"trace", "show", "compare", "doctor", "help"};
+    size_t n, nnames;
+    const cp_command *cmds = cp_commands_table(&n);
+    const char *const *names = cp_commands_names(&nnames);
+    CHECK_EQ_U64(n, CP_COUNT_OF(order));
+    CHECK_EQ_U64(nnames, (uint64_t)CP_FAMILY_COUNT + n);
+    cp_test_text help, man, zsh;
+    cp_commands_print_help(cp_test_open(&help));
+    cp_man_write(cp_test_open(&man));
+    cp_complete_write(cp_test_open(&zsh), "zsh");
+    char *help_text = cp_test_close(&help), *man_text = cp_test_close(&man);
+    char *zsh_text = cp_test_close(&zsh);
+    for (size_t i = 0; i < n && i < CP_COUNT_OF(order); i++) {
+        CHECK(strcmp(cmds[i].name, order[i]) == 0);
+        CHECK(cp_commands_find(order[i]) == &cmds[i]);
+        CHECK(cmds[i].run != NULL);
+        CHECK(cmds[i].help == NULL || strcmp(cmds[i].help()->name, cmds[i].name) == 0);
+        CHECK(strlen(cp_commands_summary(&cmds[i])) > 10);
+        CHECK(strcmp(names[CP_FAMILY_COUNT + i], cmds[i].name) == 0);
+        char line[64];
+        snprintf(line, sizeof line, "\n  %-11s", cmds[i].name);
+        CHECK_STR_CONTAINS(help_text, line);
+        snprintf(line, sizeof line, ".SS %s\n", cmds[i].name);
+        CHECK_STR_CONTAINS(man_text, line);
+        snprintf(line, sizeof line, "_coalprobe_%s() {", cmds[i].name);
+        CHECK_STR_CONTAINS(zsh_text, line);
+    }
+    CHECK(cp_commands_find("stride") == NULL); /* a family is no command of the table */
+    CHECK(cp_commands_find("gemm") == NULL);
+    CHECK(cp_commands_find("--help-man") == NULL);
+    CHECK(cp_commands_find("nope") == NULL);
+    free(help_text);
+    free(man_text);
+    free(zsh_text);
+}
+
 /* Each command's help names exactly the options its parser reads; the families' parameters, their
  * own options and --size are documented by their descriptors. */
 static void test_help_matches_parsers(void)
@@ -273,6 +314,7 @@ int main(void)
 {
     test_wrap();
     test_nearest();
+    test_command_table();
     test_help_matches_parsers();
     test_family_options();
     test_pages();

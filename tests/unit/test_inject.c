@@ -11,8 +11,8 @@
 #include <unistd.h>
 
 #include "cp_test.h"
-#include "trace/cp_trace_lock.h"
-#include "trace/cp_trace_raw.h"
+#include "inject/cp_trace_lock.h"
+#include "inject/cp_trace_raw.h"
 
 /* Reads DIR/raw-PID.tsv of this process into buf. */
 static int read_raw(const char *dir, char *buf, size_t n)

@@ -8,7 +8,7 @@
 #include "cp_test.h"
 
 /* the module itself, its statics included */
-#include "trace/cp_inject_graphs.c"
+#include "inject/cp_inject_graphs.c"
 
 typedef struct fake_graph {
     size_t n, m;

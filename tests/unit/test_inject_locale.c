@@ -11,9 +11,9 @@
 #include <unistd.h>
 
 #include "cp_test.h"
-#include "trace/cp_inject_format.h"
+#include "inject/cp_inject_format.h"
 #include "trace/cp_trace_launch.h"
-#include "trace/cp_trace_raw.h"
+#include "inject/cp_trace_raw.h"
 #include "trace/cp_trace_report.h"
 
 static char locale_dir[] = "/tmp/cp_test_locale_XXXXXX";

@@ -10,8 +10,8 @@
 #include "cp_test.h"
 
 /* the modules themselves, their statics included; cuptiEnableCallback is this test's own */
-#include "trace/cp_inject_format.c"
-#include "trace/cp_inject_nvtx.c"
+#include "inject/cp_inject_format.c"
+#include "inject/cp_inject_nvtx.c"
 
 static int enabled_nvtx;
 

@@ -11,9 +11,9 @@
 #include "cp_test.h"
 
 /* the modules themselves, their statics included */
-#include "trace/cp_inject_format.c"
-#include "trace/cp_inject_python.c"
-#include "trace/cp_inject_sites.c"
+#include "inject/cp_inject_format.c"
+#include "inject/cp_inject_python.c"
+#include "inject/cp_inject_sites.c"
 
 /* ---- a fake CPython: every object has a kind and a reference count -------------------- */
 

@@ -10,8 +10,8 @@
 #include "cp_test.h"
 
 /* the module itself, its statics included */
-#include "trace/cp_inject_format.c"
-#include "trace/cp_inject_select.c"
+#include "inject/cp_inject_format.c"
+#include "inject/cp_inject_select.c"
 
 static const cp_inject_shape shape_a = {{64, 1, 1}, {256, 1, 1}, 0};
 static const cp_inject_shape shape_b = {{128, 1, 1}, {256, 1, 1}, 0};

@@ -7,7 +7,7 @@
 #include "trace/cp_trace_report.h"
 
 /* the module itself, its statics included; cuptiEnableCallback is this test's own below */
-#include "trace/cp_inject_tensormaps.c"
+#include "inject/cp_inject_tensormaps.c"
 
 static int enabled_calls;
 

@@ -7,7 +7,7 @@
 #include "cp_test.h"
 #include "model/cp_model.h"
 #include "trace/cp_trace_launch.h"
-#include "trace/cp_trace_raw.h"
+#include "inject/cp_trace_raw.h"
 #include "trace/cp_trace_report.h"
 
 #include <math.h>

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """make_handmade.py: writes the HAND-MADE raw trace fixtures of tests/golden/trace/handmade-*.
 
-These are not recordings of a real run: they are raw files (src/trace/cp_trace_raw.h) written by
+These are not recordings of a real run: they are raw files (src/inject/cp_trace_raw.h) written by
 hand for the report side's tests, with counts derived from coalprobe's own model (e.g. a 1024 x
 1024 float transpose: 32768 warp requests per launch, 4 sectors per request coalesced, 32 when
 each lane has its own sector). Every file says so in an `x-comment` record, a record type readers
