@@ -816,4 +816,13 @@ void cp_trace_table_row(FILE *out, const char *const cells[CP_TRACE_TABLE_CELLS]
 void cp_trace_csv_header(cp_text_csv_line *l);
 void cp_trace_csv_number(cp_text_csv_line *l, double v);
 
+/* An instruction's line of the CSV report, from a run (in, its kernel k, its process p) or from a
+ * saved JSON report (its objects in "instructions", "kernels" and "processes"; NULL where there
+ * is none): the one column table of cp_trace_columns.c says which cells and how. */
+void cp_trace_csv_row(cp_text_csv_line *l, const cp_trace_instr *in, const cp_trace_kernel *k,
+                      const cp_trace_process *p);
+struct cJSON;
+void cp_trace_csv_row_json(cp_text_csv_line *l, const struct cJSON *in, const struct cJSON *k,
+                           const struct cJSON *p);
+
 #endif

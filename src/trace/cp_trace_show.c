@@ -74,63 +74,6 @@ static int cp_trace_show_keep(cJSON *instructions, size_t top, cp_status *st)
 /* ---- CSV: coalprobe trace --format csv's columns ----------------------------------------------
  */
 
-static void cp_trace_show_csv_row(cp_text_csv_line *l, const cJSON *doc, const cJSON *in)
-{
-    static const char *const values[] = {"requests",
-                                         "sectors",
-                                         "ideal_sectors",
-                                         "excess_sectors",
-                                         "excess_bytes",
-                                         "sectors_per_request",
-                                         "ideal_sectors_per_request",
-                                         "excess_pct",
-                                         "excess_share",
-                                         "shared_requests",
-                                         "wavefronts",
-                                         "ideal_wavefronts",
-                                         "bank_conflicts",
-                                         "wavefronts_per_request",
-                                         "ideal_wavefronts_per_request",
-                                         "conflict_pct",
-                                         "conflict_share"};
-    static const char *const fill[] = {"ldgsts_requests", "fill_wavefronts",
-                                       "ideal_fill_wavefronts", "fill_wavefronts_per_request",
-                                       "ideal_fill_wavefronts_per_request"};
-    static const char *const other[] = {"atomic_requests", "local_requests", "tma_requests",
-                                        "gmma_requests", "gmma_wavefronts"};
-    const cJSON *k = cp_trace_show_kernel(doc, cp_show_num(in, "kernel_index"));
-    const cJSON *p = cp_trace_show_process(doc, cp_show_num(in, "pid"));
-    char pc[24];
-    cp_trace_csv_number(l, cp_show_num(in, "rank"));
-    cp_trace_csv_number(l, cp_show_num(in, "pid"));
-    cp_text_csv_cell(l, cp_show_str(p, "command"));
-    cp_text_csv_cell(l, cp_show_str(in, "kernel"));
-    cp_text_csv_cell(l, cp_show_str(k, "function"));
-    cp_trace_csv_number(l, cp_show_num(k, "device"));
-    cp_trace_csv_number(l, cp_show_num(k, "launches"));
-    snprintf(pc, sizeof pc, "0x%04llx", (unsigned long long)cp_show_num(in, "pc"));
-    cp_text_csv_cell(l, pc);
-    cp_text_csv_cell(l, cp_show_str(in, "file"));
-    cp_trace_csv_number(l, cp_show_num(in, "line"));
-    cp_text_csv_cell(l, cp_show_str(in, "opcode"));
-    cp_text_csv_cell(l, cp_show_str(in, "op"));
-    cp_text_csv_cell(l, cp_show_str(in, "space"));
-    for (size_t v = 0; v < CP_COUNT_OF(values); v++)
-        cp_trace_csv_number(l, cp_show_num(in, values[v]));
-    cp_text_csv_cell(l, cJSON_IsTrue(cp_show_at(in, "gate_failed")) ? "true" : "false");
-    cp_text_csv_cell(l, cp_show_str(in, "meaning"));
-    for (size_t v = 0; v < CP_COUNT_OF(fill); v++)
-        cp_trace_csv_number(l, cp_show_num(in, fill[v]));
-    cp_text_csv_cell(l, cp_show_str(in, "kind"));
-    for (size_t v = 0; v < CP_COUNT_OF(other); v++)
-        cp_trace_csv_number(l, cp_show_num(in, other[v]));
-    cp_trace_csv_number(l, cp_show_num(k, "coverage.fraction"));
-    cp_text_csv_cell(l, cJSON_IsTrue(cp_show_at(k, "coverage.excess_known")) ? "true" : "false");
-    cp_trace_csv_number(l, cp_show_num(k, "launches_seen"));
-    cp_trace_csv_number(l, cp_show_num(k, "counter_launches"));
-    cp_text_csv_end_line(l);
-}
-
 static void cp_trace_show_csv(FILE *out, const cJSON *doc)
 {
     cp_text_csv_line l = {out, 0};
@@ -138,7 +81,8 @@ static void cp_trace_show_csv(FILE *out, const cJSON *doc)
     const cJSON *in;
     cJSON_ArrayForEach(in, cJSON_GetObjectItemCaseSensitive(doc, "instructions"))
     {
-        cp_trace_show_csv_row(&l, doc, in);
+        cp_trace_csv_row_json(&l, in, cp_trace_show_kernel(doc, cp_show_num(in, "kernel_index")),
+                              cp_trace_show_process(doc, cp_show_num(in, "pid")));
     }
 }
 
