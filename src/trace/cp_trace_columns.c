@@ -7,6 +7,7 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <string.h>
 
 /* Where the value lives: the instruction, its kernel or its process (in a run's structures and in
  * the JSON report's "instructions", "kernels" and "processes" alike). */
@@ -21,117 +22,110 @@ typedef enum {
     CP_TRACE_COLUMN_PC
 } cp_trace_column_type;
 
-/* An instruction's row in a run: the instruction, its kernel and its process. */
-typedef struct cp_trace_column_row {
-    const cp_trace_instr *in;
-    const cp_trace_kernel *k;
-    const cp_trace_process *p;
-} cp_trace_column_row;
-
 typedef struct cp_trace_column {
     const char *key; /* the CSV header */
     cp_trace_column_of of;
     const char *path; /* its path in the JSON report's object of `of` */
     cp_trace_column_type type;
     size_t derived; /* a number of the instruction's cp_trace_derived: its offset + 1; else 0 */
-    double (*number)(const cp_trace_column_row *row); /* else a number, NAN when unknown */
-    const char *(*text)(const cp_trace_column_row *row, char *buf, size_t n); /* NULL: unknown */
+    double (*number)(const cp_trace_values *row); /* else a number, NAN when unknown */
+    const char *(*text)(const cp_trace_values *row, char *buf, size_t n); /* NULL: unknown */
 } cp_trace_column;
 
-static double cp_col_rank(const cp_trace_column_row *r)
+static double cp_col_rank(const cp_trace_values *r)
 {
     return r->in->rank ? (double)r->in->rank : NAN;
 }
-static double cp_col_pid(const cp_trace_column_row *r)
+static double cp_col_pid(const cp_trace_values *r)
 {
     return r->p->pid >= 0 ? (double)r->p->pid : NAN;
 }
-static double cp_col_device(const cp_trace_column_row *r)
+static double cp_col_device(const cp_trace_values *r)
 {
     return r->k->device;
 }
-static double cp_col_launches(const cp_trace_column_row *r)
+static double cp_col_launches(const cp_trace_values *r)
 {
     return (double)r->k->launches;
 }
-static double cp_col_pc(const cp_trace_column_row *r)
+static double cp_col_pc(const cp_trace_values *r)
 {
     return r->in->pc;
 }
-static double cp_col_line(const cp_trace_column_row *r)
+static double cp_col_line(const cp_trace_values *r)
 {
     return r->in->file ? (double)r->in->line : NAN;
 }
-static double cp_col_excess_share(const cp_trace_column_row *r)
+static double cp_col_excess_share(const cp_trace_values *r)
 {
     return r->in->excess_share;
 }
-static double cp_col_conflict_share(const cp_trace_column_row *r)
+static double cp_col_conflict_share(const cp_trace_values *r)
 {
     return r->in->conflict_share;
 }
-static double cp_col_gate_failed(const cp_trace_column_row *r)
+static double cp_col_gate_failed(const cp_trace_values *r)
 {
     return r->in->gate_failed;
 }
-static double cp_col_coverage(const cp_trace_column_row *r)
+static double cp_col_coverage(const cp_trace_values *r)
 {
     return r->k->cov.fraction;
 }
-static double cp_col_excess_known(const cp_trace_column_row *r)
+static double cp_col_excess_known(const cp_trace_values *r)
 {
     return r->k->cov.excess_known;
 }
-static double cp_col_launches_seen(const cp_trace_column_row *r)
+static double cp_col_launches_seen(const cp_trace_values *r)
 {
     return r->k->has_seen ? (double)r->k->launches_seen : NAN;
 }
-static double cp_col_counter_launches(const cp_trace_column_row *r)
+static double cp_col_counter_launches(const cp_trace_values *r)
 {
     return (double)r->k->kc.records;
 }
 
-static const char *cp_col_command(const cp_trace_column_row *r, char *buf, size_t n)
+static const char *cp_col_command(const cp_trace_values *r, char *buf, size_t n)
 {
     (void)buf, (void)n;
     return r->p->command;
 }
-static const char *cp_col_kernel(const cp_trace_column_row *r, char *buf, size_t n)
+static const char *cp_col_kernel(const cp_trace_values *r, char *buf, size_t n)
 {
     (void)buf, (void)n;
     return r->k->name ? r->k->name : r->k->function;
 }
-static const char *cp_col_function(const cp_trace_column_row *r, char *buf, size_t n)
+static const char *cp_col_function(const cp_trace_values *r, char *buf, size_t n)
 {
     (void)buf, (void)n;
     return r->k->function;
 }
-static const char *cp_col_file(const cp_trace_column_row *r, char *buf, size_t n)
+static const char *cp_col_file(const cp_trace_values *r, char *buf, size_t n)
 {
     (void)buf, (void)n;
     return r->in->file;
 }
-static const char *cp_col_opcode(const cp_trace_column_row *r, char *buf, size_t n)
+static const char *cp_col_opcode(const cp_trace_values *r, char *buf, size_t n)
 {
     (void)buf, (void)n;
     return r->in->opcode;
 }
-static const char *cp_col_op(const cp_trace_column_row *r, char *buf, size_t n)
+static const char *cp_col_op(const cp_trace_values *r, char *buf, size_t n)
 {
     (void)buf, (void)n;
     return cp_trace_op_name(r->in);
 }
-static const char *cp_col_space(const cp_trace_column_row *r, char *buf, size_t n)
+static const char *cp_col_space(const cp_trace_values *r, char *buf, size_t n)
 {
     (void)buf, (void)n;
     return cp_trace_space_name(r->in);
 }
-static const char *cp_col_meaning(const cp_trace_column_row *r, char *buf, size_t n)
+static const char *cp_col_meaning(const cp_trace_values *r, char *buf, size_t n)
 {
     cp_trace_meaning(&r->in->d, buf, n);
     return buf;
 }
-static const char *cp_col_kind(const cp_trace_column_row *r, char *buf, size_t n)
+static const char *cp_col_kind(const cp_trace_values *r, char *buf, size_t n)
 {
     (void)buf, (void)n;
     return cp_trace_kind_name(r->in);
@@ -233,34 +227,62 @@ static void cp_trace_csv_cell_of(cp_text_csv_line *l, const cp_trace_column *c, 
     }
 }
 
-void cp_trace_csv_row(cp_text_csv_line *l, const cp_trace_instr *in, const cp_trace_kernel *k,
-                      const cp_trace_process *p)
+/* The column of key; NULL when there is none. */
+static const cp_trace_column *cp_trace_column_find(const char *key)
 {
-    const cp_trace_column_row row = {in, k, p};
-    for (size_t i = 0; i < CP_COUNT_OF(cp_trace_columns); i++) {
-        const cp_trace_column *c = &cp_trace_columns[i];
-        char buf[700];
-        double v = NAN;
-        const char *text = NULL;
-        if (c->derived)
-            v = *(const double *)((const char *)&in->d + c->derived - 1);
-        else if (c->number)
-            v = c->number(&row);
-        else
-            text = c->text(&row, buf, sizeof buf);
-        cp_trace_csv_cell_of(l, c, v, text);
-    }
-    cp_text_csv_end_line(l);
+    for (size_t i = 0; i < CP_COUNT_OF(cp_trace_columns); i++)
+        if (strcmp(cp_trace_columns[i].key, key) == 0)
+            return &cp_trace_columns[i];
+    return NULL;
 }
 
-void cp_trace_csv_row_json(cp_text_csv_line *l, const cJSON *in, const cJSON *k, const cJSON *p)
+/* Column c's value in v: *num (NAN when unknown; 0 or 1 for true or false) or the text it
+ * returns (NULL when unknown), in buf[n] where it must be made. */
+static const char *cp_trace_column_get(const cp_trace_column *c, const cp_trace_values *v,
+                                       double *num, char *buf, size_t n)
+{
+    *num = NAN;
+    if (v->doc_in) { /* a saved report */
+        const cJSON *o = c->of == CP_TRACE_OF_INSTR    ? v->doc_in
+                         : c->of == CP_TRACE_OF_KERNEL ? v->doc_kernel
+                                                       : v->doc_process;
+        *num = c->type == CP_TRACE_COLUMN_BOOL ? cJSON_IsTrue(cp_show_at(o, c->path))
+                                               : cp_show_num(o, c->path);
+        return c->type == CP_TRACE_COLUMN_TEXT ? cp_show_str(o, c->path) : NULL;
+    }
+    if (c->derived)
+        *num = *(const double *)((const char *)&v->in->d + c->derived - 1);
+    else if (c->number)
+        *num = c->number(v);
+    else
+        return c->text(v, buf, n);
+    return NULL;
+}
+
+double cp_trace_value(const cp_trace_values *v, const char *key)
+{
+    const cp_trace_column *c = cp_trace_column_find(key);
+    double num = NAN;
+    char buf[8];
+    if (c && c->type != CP_TRACE_COLUMN_TEXT)
+        cp_trace_column_get(c, v, &num, buf, sizeof buf);
+    return num;
+}
+
+const char *cp_trace_value_text(const cp_trace_values *v, const char *key, char *buf, size_t n)
+{
+    const cp_trace_column *c = cp_trace_column_find(key);
+    double num;
+    return c && c->type == CP_TRACE_COLUMN_TEXT ? cp_trace_column_get(c, v, &num, buf, n) : NULL;
+}
+
+void cp_trace_csv_row(cp_text_csv_line *l, const cp_trace_values *v)
 {
     for (size_t i = 0; i < CP_COUNT_OF(cp_trace_columns); i++) {
-        const cp_trace_column *c = &cp_trace_columns[i];
-        const cJSON *o = c->of == CP_TRACE_OF_INSTR ? in : c->of == CP_TRACE_OF_KERNEL ? k : p;
-        double v = c->type == CP_TRACE_COLUMN_BOOL ? cJSON_IsTrue(cp_show_at(o, c->path))
-                                                   : cp_show_num(o, c->path);
-        cp_trace_csv_cell_of(l, c, v, cp_show_str(o, c->path));
+        char buf[700];
+        double num;
+        const char *text = cp_trace_column_get(&cp_trace_columns[i], v, &num, buf, sizeof buf);
+        cp_trace_csv_cell_of(l, &cp_trace_columns[i], num, text);
     }
     cp_text_csv_end_line(l);
 }

@@ -25,8 +25,11 @@ int cp_trace_write_csv(FILE *out, const cp_trace_report *r, cp_status *st)
     errno = 0;
     cp_text_csv_line l = {out, 0};
     cp_trace_csv_header(&l);
-    for (size_t i = 0; i < r->ninstrs; i++)
-        cp_trace_csv_row(&l, r->instrs[i], r->instr_kernel[i], r->instr_proc[i]);
+    for (size_t i = 0; i < r->ninstrs; i++) {
+        const cp_trace_values v = {r->instrs[i], r->instr_kernel[i], r->instr_proc[i], NULL, NULL,
+                                   NULL};
+        cp_trace_csv_row(&l, &v);
+    }
     if (fflush(out) != 0 || ferror(out))
         return cp_status_set(st, CP_EXIT_RUNTIME, "cannot write the trace report: %s",
                              strerror(errno ? errno : EIO));

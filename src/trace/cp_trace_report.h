@@ -816,13 +816,27 @@ void cp_trace_table_row(FILE *out, const char *const cells[CP_TRACE_TABLE_CELLS]
 void cp_trace_csv_header(cp_text_csv_line *l);
 void cp_trace_csv_number(cp_text_csv_line *l, double v);
 
-/* An instruction's line of the CSV report, from a run (in, its kernel k, its process p) or from a
- * saved JSON report (its objects in "instructions", "kernels" and "processes"; NULL where there
- * is none): the one column table of cp_trace_columns.c says which cells and how. */
-void cp_trace_csv_row(cp_text_csv_line *l, const cp_trace_instr *in, const cp_trace_kernel *k,
-                      const cp_trace_process *p);
+/* An instruction's values, by the keys of the CSV report's columns (cp_trace_columns.c, the one
+ * table of them): from a run (in, its kernel k, its process p; doc_in NULL) or from a saved JSON
+ * report (its objects in "instructions", "kernels" and "processes"; NULL where there is none). */
 struct cJSON;
-void cp_trace_csv_row_json(cp_text_csv_line *l, const struct cJSON *in, const struct cJSON *k,
-                           const struct cJSON *p);
+typedef struct cp_trace_values {
+    const cp_trace_instr *in;
+    const cp_trace_kernel *k;
+    const cp_trace_process *p;
+    const struct cJSON *doc_in, *doc_kernel, *doc_process;
+} cp_trace_values;
+
+/* The number of column key in v (true and false: 1 and 0), NAN when unknown or not a number. */
+double cp_trace_value(const cp_trace_values *v, const char *key);
+/* The text of column key in v (made in buf[n] where needed), NULL when unknown or not text. */
+const char *cp_trace_value_text(const cp_trace_values *v, const char *key, char *buf, size_t n);
+
+/* An instruction's line of the CSV report: every column, in order. */
+void cp_trace_csv_row(cp_text_csv_line *l, const cp_trace_values *v);
+
+/* An instruction's row of the table and what it means under it, and the rows' header. */
+void cp_trace_table_instr_row(FILE *out, const cp_trace_values *v);
+void cp_trace_table_row_header(FILE *out);
 
 #endif
