@@ -774,15 +774,13 @@ int cp_trace_write_format(FILE *out, cp_trace_format format, const cp_trace_repo
                           cp_status *st);
 
 /* The reports trace writes beside its main one, an option each (--json FILE, ...; cp_exports.h
- * writes them): a new format that writes a file of its own is one more entry. */
-typedef struct cp_trace_exporter {
-    const char *option; /* "chrome-trace": --chrome-trace FILE */
-    cp_trace_format format;
-    const char *help; /* what the file holds, for --help */
-} cp_trace_exporter;
+ * writes them): the entries of the trace's exporter list (cp_trace_export.c, the one list of its
+ * formats) that have an option; a new format is one more entry there. Exporter i, NULL past the
+ * last. */
+const cp_exporter *cp_trace_exporter_get(size_t i);
 
-/* Exporter i, NULL past the last. */
-const cp_trace_exporter *cp_trace_exporter_get(size_t i);
+/* Format i of the trace's exporter list (table first), NULL past the last: --format's names. */
+const cp_exporter *cp_trace_format_get(size_t i);
 
 /* cp_trace_write_format of the cp_trace_report `report`: a cp_exports_writer. */
 int cp_trace_export(FILE *out, int format, const void *report, cp_status *st);
