@@ -356,7 +356,7 @@ static int cp_cli_apply(cp_options *o, int opt, const char *arg, int *given, cp_
     }
     default:
         if (opt >= OPT_EXPORT && cp_report_exporter_get((size_t)(opt - OPT_EXPORT))) {
-            const cp_report_exporter *x = cp_report_exporter_get((size_t)(opt - OPT_EXPORT));
+            const cp_exporter *x = cp_report_exporter_get((size_t)(opt - OPT_EXPORT));
             return cp_exports_add(&o->exports, x->option, arg, (int)x->format, st);
         }
         return cp_status_set(st, CP_EXIT_USAGE, "internal error: option %d", opt);

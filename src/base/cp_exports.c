@@ -8,6 +8,22 @@
 
 #include "cp_path.h"
 
+const cp_exporter *cp_exporter_option(const cp_exporter *list, size_t n, size_t i)
+{
+    for (size_t e = 0; e < n; e++)
+        if (list[e].help && i-- == 0)
+            return &list[e];
+    return NULL;
+}
+
+const cp_exporter *cp_exporter_of(const cp_exporter *list, size_t n, int format)
+{
+    for (size_t e = 0; e < n; e++)
+        if (list[e].format == format)
+            return &list[e];
+    return NULL;
+}
+
 int cp_exports_same_destination(const char *a, const char *b)
 {
     if (!a || !b)

@@ -51,6 +51,22 @@ int cp_exports_same_destination(const char *a, const char *b);
  * left open. */
 int cp_exports_open(cp_exports *e, const char *main_path, cp_status *st);
 
+/* A format a kind of report is written in: one entry of its exporter list (a sweep's in
+ * cp_report.c, a trace's in cp_trace_export.c), the one interface every format of every report
+ * is written through, as the main output (--format NAME) and beside it (--NAME FILE). */
+typedef struct cp_exporter {
+    const char *option; /* its name: --format json, and --json FILE when help is set */
+    int format;         /* the kind's number of the format */
+    const char *help;   /* what the file holds, for --help; NULL: the main output only (table) */
+    int (*write)(FILE *out, const void *report, cp_status *st);
+} cp_exporter;
+
+/* The i-th entry of list (n entries) with an option of its own (help set); NULL past the last. */
+const cp_exporter *cp_exporter_option(const cp_exporter *list, size_t n, size_t i);
+
+/* The entry of format in list (n entries), NULL when none. */
+const cp_exporter *cp_exporter_of(const cp_exporter *list, size_t n, int format);
+
 /* Prints `what` in `format` to out. */
 typedef int (*cp_exports_writer)(FILE *out, int format, const void *what, cp_status *st);
 

@@ -5,6 +5,7 @@
 #include "cp_html.h"
 #include "cp_html_page.h"
 #include "cp_report.h"
+#include "cp_report_kinds.h"
 #include "cp_report_util.h"
 
 #include <stdlib.h>
@@ -75,13 +76,23 @@ void cp_html_put_json(FILE *out, const char *json, size_t len)
     fwrite(json + from, 1, len - from, out);
 }
 
+/* The kinds of page: the page's kind (data-kind, the script's switch), its title, its tables. */
+static const struct {
+    const char *name, *title;
+    void (*tables)(FILE *out, const cJSON *doc);
+} cp_html_pages[] = {
+    [CP_HTML_SWEEP] = {"sweep", "sweep", cp_html_write_sweep_tables},
+    [CP_HTML_TRACE] = {"trace", "trace", cp_html_write_trace_tables},
+    [CP_HTML_COMPARE] = {"compare", "comparison", cp_html_write_compare_tables},
+};
+
 /* Which page doc makes; -1 when it is no document coalprobe writes a page of. */
 static int cp_html_kind_of(const cJSON *doc)
 {
-    const cJSON *kind = cJSON_GetObjectItemCaseSensitive(doc, "kind");
+    const cp_report_kind_desc *named = cp_report_kind_of(doc);
     const cJSON *rows = cJSON_GetObjectItemCaseSensitive(doc, "rows");
-    if (cJSON_IsString(kind) && strcmp(kind->valuestring, "trace") == 0)
-        return CP_HTML_TRACE;
+    if (named && named->page >= 0)
+        return named->page;
     if (!cJSON_IsArray(rows))
         return -1;
     if (cJSON_IsString(cJSON_GetObjectItemCaseSensitive(doc, "base")) &&
@@ -197,13 +208,12 @@ static cJSON *cp_html_sources(const cJSON *doc, const cp_html_options *o, cJSON 
  * "chart_keys", "sources", "sources_left_out"}. */
 static cJSON *cp_html_meta(const cJSON *doc, int kind, const cp_html_options *o)
 {
-    static const char *const names[] = {"sweep", "trace", "compare"};
     char date[64], host[256] = "";
     cp_html_date(date, sizeof date);
     if (gethostname(host, sizeof host - 1) != 0)
         host[0] = '\0';
     cJSON *meta = cJSON_CreateObject();
-    cJSON_AddStringToObject(meta, "kind", names[kind]);
+    cJSON_AddStringToObject(meta, "kind", cp_html_pages[kind].name);
     cJSON_AddStringToObject(meta, "written", date);
     cJSON_AddStringToObject(meta, "host", host);
     if (kind == CP_HTML_SWEEP)
@@ -283,11 +293,10 @@ static void cp_html_other_gpu(FILE *out, const cJSON *doc)
 /* The header: what the page shows, the command, the GPU and driver, when and where. */
 static void cp_html_header(FILE *out, const cJSON *doc, int kind, const cJSON *meta)
 {
-    static const char *const titles[] = {"sweep", "trace", "comparison"};
     fprintf(
         out,
         "<header class=\"cp-head\">\n<h1>coalprobe <span>%s</span></h1>\n<dl class=\"cp-meta\">\n",
-        titles[kind]);
+        cp_html_pages[kind].title);
     cp_html_fact(out, "command", cp_html_string(doc, "command"));
     if (kind == CP_HTML_SWEEP) {
         const char *gpu = cp_html_string(doc, "device.name");
@@ -348,12 +357,7 @@ static int cp_html_page(FILE *out, const cJSON *doc, cp_json_texts **freeze, con
           "the report; the pictures need scripts.</p></noscript>\n"
           "<main id=\"cp-app\" class=\"cp-app\"></main>\n<section class=\"cp-tables\">\n",
           out);
-    if (kind == CP_HTML_SWEEP)
-        cp_html_write_sweep_tables(out, doc);
-    else if (kind == CP_HTML_TRACE)
-        cp_html_write_trace_tables(out, doc);
-    else
-        cp_html_write_compare_tables(out, doc);
+    cp_html_pages[kind].tables(out, doc);
     fputs("</section>\n", out);
     if (freeze) /* read no more: printed next */
         *freeze = cp_json_freeze((cJSON *)doc);

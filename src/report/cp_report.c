@@ -1,4 +1,4 @@
-/* cp_report.c: report format names, the writer dispatch, the exporters (--json FILE, ...), the
+/* cp_report.c: the sweep report's exporter list (its formats, their writers, --json FILE, ...), the
  * row-by-row stream (JSON, CSV), and helpers shared by the writers. */
 #include "cp_report.h"
 #include "cp_report_util.h"
@@ -7,32 +7,55 @@
 #include <math.h>
 #include <string.h>
 
-static const char *const cp_report_format_names[CP_FORMAT_COUNT] = {"table", "json", "csv",
-                                                                    "vega-lite", "html"};
+/* cp_exporter's writer of each format: the cp_report at report. */
+static int cp_report_table_of(FILE *out, const void *report, cp_status *st)
+{
+    return cp_report_write_table(out, report, st);
+}
+static int cp_report_json_of(FILE *out, const void *report, cp_status *st)
+{
+    return cp_report_write_json(out, report, st);
+}
+static int cp_report_csv_of(FILE *out, const void *report, cp_status *st)
+{
+    return cp_report_write_csv(out, report, st);
+}
+static int cp_report_vegalite_of(FILE *out, const void *report, cp_status *st)
+{
+    return cp_report_write_vegalite(out, report, st);
+}
+static int cp_report_html_of(FILE *out, const void *report, cp_status *st)
+{
+    return cp_report_write_html(out, report, st);
+}
+
+/* A sweep report's formats, in cp_format's order: --format's names, the options of those written
+ * beside the main output (the table is not), and their writers. */
+static const cp_exporter cp_report_exporters[CP_FORMAT_COUNT] = {
+    {"table", CP_FORMAT_TABLE, NULL, cp_report_table_of},
+    {"json", CP_FORMAT_JSON, "the JSON report", cp_report_json_of},
+    {"csv", CP_FORMAT_CSV, "the CSV report", cp_report_csv_of},
+    {"vega-lite", CP_FORMAT_VEGALITE, "the Vega-Lite chart", cp_report_vegalite_of},
+    {"html", CP_FORMAT_HTML, "the HTML page (docs/page.md)", cp_report_html_of},
+};
 
 const char *cp_report_format_name(cp_format f)
 {
-    return (unsigned)f < CP_FORMAT_COUNT ? cp_report_format_names[f] : "?";
+    const cp_exporter *e = cp_exporter_of(cp_report_exporters, CP_FORMAT_COUNT, (int)f);
+    return e ? e->option : "?";
 }
 
 int cp_report_format_parse(const char *name)
 {
     for (int f = 0; name && f < CP_FORMAT_COUNT; f++)
-        if (strcmp(name, cp_report_format_names[f]) == 0)
-            return f;
+        if (strcmp(name, cp_report_exporters[f].option) == 0)
+            return cp_report_exporters[f].format;
     return -1;
 }
 
-static const cp_report_exporter cp_report_exporters[] = {
-    {"json", CP_FORMAT_JSON, "the JSON report"},
-    {"csv", CP_FORMAT_CSV, "the CSV report"},
-    {"vega-lite", CP_FORMAT_VEGALITE, "the Vega-Lite chart"},
-    {"html", CP_FORMAT_HTML, "the HTML page (docs/page.md)"},
-};
-
-const cp_report_exporter *cp_report_exporter_get(size_t i)
+const cp_exporter *cp_report_exporter_get(size_t i)
 {
-    return i < CP_COUNT_OF(cp_report_exporters) ? &cp_report_exporters[i] : NULL;
+    return cp_exporter_option(cp_report_exporters, CP_FORMAT_COUNT, i);
 }
 
 int cp_report_export(FILE *out, int fmt, const void *report, cp_status *st)
@@ -42,20 +65,10 @@ int cp_report_export(FILE *out, int fmt, const void *report, cp_status *st)
 
 int cp_report_write(FILE *out, cp_format fmt, const cp_report *r, cp_status *st)
 {
-    switch (fmt) {
-    case CP_FORMAT_TABLE:
-        return cp_report_write_table(out, r, st);
-    case CP_FORMAT_JSON:
-        return cp_report_write_json(out, r, st);
-    case CP_FORMAT_CSV:
-        return cp_report_write_csv(out, r, st);
-    case CP_FORMAT_VEGALITE:
-        return cp_report_write_vegalite(out, r, st);
-    case CP_FORMAT_HTML:
-        return cp_report_write_html(out, r, st);
-    default:
+    const cp_exporter *e = cp_exporter_of(cp_report_exporters, CP_FORMAT_COUNT, (int)fmt);
+    if (!e)
         return cp_status_set(st, CP_EXIT_USAGE, "unknown report format %d", (int)fmt);
-    }
+    return e->write(out, r, st);
 }
 
 int cp_report_check_row(const cp_row *row, size_t index, cp_status *st)

@@ -78,16 +78,11 @@ typedef struct cp_report {
 } cp_report;
 
 /* The reports a run writes beside its main one, an option each (--json FILE, ...; the command
- * line offers one per entry, cp_exports.h writes them): a new format that writes a file of its
- * own is one more entry here. */
-typedef struct cp_report_exporter {
-    const char *option; /* "json": --json FILE */
-    cp_format format;
-    const char *help; /* what the file holds, for --help */
-} cp_report_exporter;
-
+ * line offers one per entry, cp_exports.h writes them): the entries of the sweep's exporter list
+ * (cp_report.c, the one list of its formats) that have an option. A new format is one more entry
+ * there. */
 /* Exporter i, NULL past the last. */
-const cp_report_exporter *cp_report_exporter_get(size_t i);
+const cp_exporter *cp_report_exporter_get(size_t i);
 
 /* cp_report_write of the cp_report `report` in format fmt (a cp_format): a cp_exports_writer. */
 int cp_report_export(FILE *out, int fmt, const void *report, cp_status *st);

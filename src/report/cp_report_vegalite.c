@@ -4,6 +4,7 @@
  * variant ladder, as bars in the family's order), the others as series sorted by value; a panel per
  * metric, its unit in the y axis title; the model hollow and the measurement filled. */
 #include "cp_report.h"
+#include "cp_report_kinds.h"
 #include "cp_show.h" /* cp_show_num: a number by its dotted path */
 #include "cp_report_util.h"
 
@@ -769,9 +770,9 @@ static const cJSON *cp_vl_doc_row(const void *ctx, size_t i, int full, cJSON **o
 
 int cp_report_write_vegalite_doc(FILE *out, const cJSON *doc, cp_status *st)
 {
-    const cJSON *kind = cJSON_GetObjectItem(doc, "kind");
-    if (cJSON_IsString(kind) && strcmp(kind->valuestring, "trace") == 0)
-        return cp_report_write_vegalite_trace(out, doc, st);
+    const cp_report_kind_desc *named = cp_report_kind_of(doc);
+    if (named && named->chart)
+        return named->chart(out, doc, st);
     const cJSON *rows = cJSON_GetObjectItem(doc, "rows");
     if (!cJSON_IsArray(rows))
         return cp_status_set(st, CP_EXIT_USAGE, "not a coalprobe report: it has no \"rows\"");

@@ -3,6 +3,7 @@
  * back into rows (cp_report_load.c) and written by the writers of a run. */
 #define _POSIX_C_SOURCE 200809L /* strdup */
 #include "cp_report.h"
+#include "cp_report_kinds.h"
 #include "cp_report_util.h"
 
 #include <math.h>
@@ -61,12 +62,10 @@ cp_report_kind cp_report_identify(const cJSON *root, const char *text, char *why
                             "compare report");
     if (!cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(root, "schema_version")))
         return cp_show_none(why, n, "it has no \"schema_version\"");
-    const cJSON *kind = cJSON_GetObjectItemCaseSensitive(root, "kind");
-    if (cJSON_IsString(kind) && strcmp(kind->valuestring, "trace") == 0)
-        return CP_REPORT_KIND_TRACE;
-    if (cJSON_IsString(kind) && strcmp(kind->valuestring, "trace_compare") == 0)
-        return CP_REPORT_KIND_TRACE_COMPARE;
-    if (kind)
+    const cp_report_kind_desc *named = cp_report_kind_of(root);
+    if (named)
+        return named->show;
+    if (cJSON_GetObjectItemCaseSensitive(root, "kind"))
         return cp_show_none(why, n, "its \"kind\" is not one this coalprobe reads");
     if (!cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(root, "rows")))
         return cp_show_none(why, n, "it has no \"rows\" array");

@@ -284,13 +284,9 @@ static int cp_trace_collect_env(const cp_trace_cli *c, cp_status *st)
 /* --format: table or an exporter's format. */
 static int cp_trace_parse_format(cp_trace_cli *c, cp_status *st)
 {
-    if (strcmp(optarg, "table") == 0) {
-        c->format = CP_TRACE_FORMAT_TABLE;
-        return CP_EXIT_OK;
-    }
-    for (size_t i = 0; cp_trace_exporter_get(i); i++)
-        if (strcmp(optarg, cp_trace_exporter_get(i)->option) == 0) {
-            c->format = cp_trace_exporter_get(i)->format;
+    for (size_t i = 0; cp_trace_format_get(i); i++)
+        if (strcmp(optarg, cp_trace_format_get(i)->option) == 0) {
+            c->format = (cp_trace_format)cp_trace_format_get(i)->format;
             return CP_EXIT_OK;
         }
     return cp_status_usage(st, "trace writes table, json, csv, chrome-trace, vega-lite or html",
@@ -368,7 +364,7 @@ static int cp_trace_parse_option(int opt, const char *word, cp_trace_cli *c, cp_
             return cp_trace_parse_collect_option(opt, c, st);
         if (opt >= CP_TRACE_OPT_EXPORT &&
             cp_trace_exporter_get((size_t)(opt - CP_TRACE_OPT_EXPORT))) {
-            const cp_trace_exporter *x = cp_trace_exporter_get((size_t)(opt - CP_TRACE_OPT_EXPORT));
+            const cp_exporter *x = cp_trace_exporter_get((size_t)(opt - CP_TRACE_OPT_EXPORT));
             return cp_exports_add(&c->exports, x->option, optarg, (int)x->format, st);
         }
         return cp_status_usage(st,

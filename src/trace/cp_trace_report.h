@@ -774,15 +774,13 @@ int cp_trace_write_format(FILE *out, cp_trace_format format, const cp_trace_repo
                           cp_status *st);
 
 /* The reports trace writes beside its main one, an option each (--json FILE, ...; cp_exports.h
- * writes them): a new format that writes a file of its own is one more entry. */
-typedef struct cp_trace_exporter {
-    const char *option; /* "chrome-trace": --chrome-trace FILE */
-    cp_trace_format format;
-    const char *help; /* what the file holds, for --help */
-} cp_trace_exporter;
+ * writes them): the entries of the trace's exporter list (cp_trace_export.c, the one list of its
+ * formats) that have an option; a new format is one more entry there. Exporter i, NULL past the
+ * last. */
+const cp_exporter *cp_trace_exporter_get(size_t i);
 
-/* Exporter i, NULL past the last. */
-const cp_trace_exporter *cp_trace_exporter_get(size_t i);
+/* Format i of the trace's exporter list (table first), NULL past the last: --format's names. */
+const cp_exporter *cp_trace_format_get(size_t i);
 
 /* cp_trace_write_format of the cp_trace_report `report`: a cp_exports_writer. */
 int cp_trace_export(FILE *out, int format, const void *report, cp_status *st);
@@ -815,5 +813,28 @@ void cp_trace_table_row(FILE *out, const char *const cells[CP_TRACE_TABLE_CELLS]
 /* The CSV report's line of column names, and a number as its cells write one (empty for NAN). */
 void cp_trace_csv_header(cp_text_csv_line *l);
 void cp_trace_csv_number(cp_text_csv_line *l, double v);
+
+/* An instruction's values, by the keys of the CSV report's columns (cp_trace_columns.c, the one
+ * table of them): from a run (in, its kernel k, its process p; doc_in NULL) or from a saved JSON
+ * report (its objects in "instructions", "kernels" and "processes"; NULL where there is none). */
+struct cJSON;
+typedef struct cp_trace_values {
+    const cp_trace_instr *in;
+    const cp_trace_kernel *k;
+    const cp_trace_process *p;
+    const struct cJSON *doc_in, *doc_kernel, *doc_process;
+} cp_trace_values;
+
+/* The number of column key in v (true and false: 1 and 0), NAN when unknown or not a number. */
+double cp_trace_value(const cp_trace_values *v, const char *key);
+/* The text of column key in v (made in buf[n] where needed), NULL when unknown or not text. */
+const char *cp_trace_value_text(const cp_trace_values *v, const char *key, char *buf, size_t n);
+
+/* An instruction's line of the CSV report: every column, in order. */
+void cp_trace_csv_row(cp_text_csv_line *l, const cp_trace_values *v);
+
+/* An instruction's row of the table and what it means under it, and the rows' header. */
+void cp_trace_table_instr_row(FILE *out, const cp_trace_values *v);
+void cp_trace_table_row_header(FILE *out);
 
 #endif

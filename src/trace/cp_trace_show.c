@@ -74,63 +74,6 @@ static int cp_trace_show_keep(cJSON *instructions, size_t top, cp_status *st)
 /* ---- CSV: coalprobe trace --format csv's columns ----------------------------------------------
  */
 
-static void cp_trace_show_csv_row(cp_text_csv_line *l, const cJSON *doc, const cJSON *in)
-{
-    static const char *const values[] = {"requests",
-                                         "sectors",
-                                         "ideal_sectors",
-                                         "excess_sectors",
-                                         "excess_bytes",
-                                         "sectors_per_request",
-                                         "ideal_sectors_per_request",
-                                         "excess_pct",
-                                         "excess_share",
-                                         "shared_requests",
-                                         "wavefronts",
-                                         "ideal_wavefronts",
-                                         "bank_conflicts",
-                                         "wavefronts_per_request",
-                                         "ideal_wavefronts_per_request",
-                                         "conflict_pct",
-                                         "conflict_share"};
-    static const char *const fill[] = {"ldgsts_requests", "fill_wavefronts",
-                                       "ideal_fill_wavefronts", "fill_wavefronts_per_request",
-                                       "ideal_fill_wavefronts_per_request"};
-    static const char *const other[] = {"atomic_requests", "local_requests", "tma_requests",
-                                        "gmma_requests", "gmma_wavefronts"};
-    const cJSON *k = cp_trace_show_kernel(doc, cp_show_num(in, "kernel_index"));
-    const cJSON *p = cp_trace_show_process(doc, cp_show_num(in, "pid"));
-    char pc[24];
-    cp_trace_csv_number(l, cp_show_num(in, "rank"));
-    cp_trace_csv_number(l, cp_show_num(in, "pid"));
-    cp_text_csv_cell(l, cp_show_str(p, "command"));
-    cp_text_csv_cell(l, cp_show_str(in, "kernel"));
-    cp_text_csv_cell(l, cp_show_str(k, "function"));
-    cp_trace_csv_number(l, cp_show_num(k, "device"));
-    cp_trace_csv_number(l, cp_show_num(k, "launches"));
-    snprintf(pc, sizeof pc, "0x%04llx", (unsigned long long)cp_show_num(in, "pc"));
-    cp_text_csv_cell(l, pc);
-    cp_text_csv_cell(l, cp_show_str(in, "file"));
-    cp_trace_csv_number(l, cp_show_num(in, "line"));
-    cp_text_csv_cell(l, cp_show_str(in, "opcode"));
-    cp_text_csv_cell(l, cp_show_str(in, "op"));
-    cp_text_csv_cell(l, cp_show_str(in, "space"));
-    for (size_t v = 0; v < CP_COUNT_OF(values); v++)
-        cp_trace_csv_number(l, cp_show_num(in, values[v]));
-    cp_text_csv_cell(l, cJSON_IsTrue(cp_show_at(in, "gate_failed")) ? "true" : "false");
-    cp_text_csv_cell(l, cp_show_str(in, "meaning"));
-    for (size_t v = 0; v < CP_COUNT_OF(fill); v++)
-        cp_trace_csv_number(l, cp_show_num(in, fill[v]));
-    cp_text_csv_cell(l, cp_show_str(in, "kind"));
-    for (size_t v = 0; v < CP_COUNT_OF(other); v++)
-        cp_trace_csv_number(l, cp_show_num(in, other[v]));
-    cp_trace_csv_number(l, cp_show_num(k, "coverage.fraction"));
-    cp_text_csv_cell(l, cJSON_IsTrue(cp_show_at(k, "coverage.excess_known")) ? "true" : "false");
-    cp_trace_csv_number(l, cp_show_num(k, "launches_seen"));
-    cp_trace_csv_number(l, cp_show_num(k, "counter_launches"));
-    cp_text_csv_end_line(l);
-}
-
 static void cp_trace_show_csv(FILE *out, const cJSON *doc)
 {
     cp_text_csv_line l = {out, 0};
@@ -138,7 +81,13 @@ static void cp_trace_show_csv(FILE *out, const cJSON *doc)
     const cJSON *in;
     cJSON_ArrayForEach(in, cJSON_GetObjectItemCaseSensitive(doc, "instructions"))
     {
-        cp_trace_show_csv_row(&l, doc, in);
+        const cp_trace_values v = {NULL,
+                                   NULL,
+                                   NULL,
+                                   in,
+                                   cp_trace_show_kernel(doc, cp_show_num(in, "kernel_index")),
+                                   cp_trace_show_process(doc, cp_show_num(in, "pid"))};
+        cp_trace_csv_row(&l, &v);
     }
 }
 
@@ -298,55 +247,9 @@ static void cp_trace_show_kernel_head(FILE *out, const cJSON *k)
     }
 }
 
-/* One instruction's row and its meaning under it. */
-static void cp_trace_show_instr(FILE *out, const cJSON *in)
-{
-    char rank[24], where[64], pc[24], req[32], spr[32], ispr[32], wpr[32], iwpr[32], excess[32],
-        share[32], text[1200];
-    double r = cp_show_num(in, "rank"), global = cp_show_num(in, "requests");
-    snprintf(rank, sizeof rank, "%.0f", r);
-    double line = cp_show_num(in, "line");
-    cp_trace_table_where_text(where, sizeof where, cp_show_str(in, "file"),
-                              isfinite(line) ? (uint32_t)line : 0);
-    snprintf(pc, sizeof pc, "0x%04llx", (unsigned long long)cp_show_num(in, "pc"));
-    double all = 0;
-    static const char *const requests[] = {"requests", "shared_requests", "local_requests",
-                                           "tma_requests", "gmma_requests"};
-    for (size_t i = 0; i < CP_COUNT_OF(requests); i++)
-        all += isfinite(cp_show_num(in, requests[i])) ? cp_show_num(in, requests[i]) : 0;
-    cp_trace_table_count(req, sizeof req, all);
-    cp_trace_table_ratio(spr, sizeof spr, cp_show_num(in, "sectors_per_request"));
-    cp_trace_table_ratio(ispr, sizeof ispr, cp_show_num(in, "ideal_sectors_per_request"));
-    int fill = cp_show_num(in, "ldgsts_requests") > 0; /* an LDGSTS's shared side: its fill */
-    cp_trace_table_ratio(
-        wpr, sizeof wpr,
-        cp_show_num(in, fill ? "fill_wavefronts_per_request" : "wavefronts_per_request"));
-    cp_trace_table_ratio(iwpr, sizeof iwpr,
-                         cp_show_num(in, fill ? "ideal_fill_wavefronts_per_request"
-                                              : "ideal_wavefronts_per_request"));
-    if (global > 0)
-        cp_trace_format_bytes(excess, sizeof excess, cp_show_num(in, "excess_bytes"));
-    else
-        snprintf(excess, sizeof excess, "-");
-    cp_trace_table_pct(share, sizeof share,
-                       cp_show_num(in, global > 0 ? "excess_share" : "conflict_share"));
-    const char *kind = cp_show_str(in, "kind");
-    const char *const cells[CP_TRACE_TABLE_CELLS] = {
-        rank, where, pc, kind ? kind : "-", req, spr, ispr, wpr, iwpr, excess, share};
-    cp_trace_table_row(out, cells);
-    const char *opcode = cp_show_str(in, "opcode"), *meaning = cp_show_str(in, "meaning");
-    snprintf(text, sizeof text, "%s%s%s", opcode ? opcode : "", opcode ? ": " : "",
-             meaning ? meaning : "");
-    if (text[0])
-        cp_trace_table_wrap(out, "         ", "           ", text);
-}
-
 /* A kernel's top instructions (those that ran), top of them, in the order of the document. */
 static void cp_trace_show_instrs(FILE *out, const cJSON *doc, const cJSON *k, size_t top)
 {
-    static const char *const header[CP_TRACE_TABLE_CELLS] = {
-        "rank",  "where",  "pc",    "kind",   "requests", "sec/req",
-        "ideal", "wf/req", "ideal", "excess", "share"};
     const char *from = cp_show_str(k, "counts_from");
     if (from && strcmp(from, "kernel_counters") == 0) {
         cp_trace_table_wrap(out, "    ", "      ",
@@ -363,8 +266,9 @@ static void cp_trace_show_instrs(FILE *out, const cJSON *doc, const cJSON *k, si
         if (ran++ >= top)
             continue;
         if (!shown++)
-            cp_trace_table_row(out, header);
-        cp_trace_show_instr(out, in);
+            cp_trace_table_row_header(out);
+        const cp_trace_values v = {NULL, NULL, NULL, in, k, NULL};
+        cp_trace_table_instr_row(out, &v);
     }
     if (ran == 0)
         fprintf(out, "    no memory instruction of it ran\n");

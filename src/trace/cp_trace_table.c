@@ -96,8 +96,7 @@ void cp_trace_table_row(FILE *out, const char *const cells[CP_TRACE_TABLE_CELLS]
             cells[7], cells[8], cells[9], cells[10]);
 }
 
-/* The header of the instructions' rows. */
-static void cp_trace_table_row_header(FILE *out)
+void cp_trace_table_row_header(FILE *out)
 {
     static const char *const header[CP_TRACE_TABLE_CELLS] = {
         "rank",  "where",  "pc",    "kind",   "requests", "sec/req",
@@ -467,45 +466,45 @@ static void cp_trace_table_kernel_head(FILE *out, const cp_trace_report *r,
     }
 }
 
-/* One instruction's row, and what its numbers mean under it. */
-static void cp_trace_table_instr(FILE *out, const cp_trace_instr *in)
+/* One instruction's row, and what its numbers mean under it: from a run or a saved report. */
+void cp_trace_table_instr_row(FILE *out, const cp_trace_values *v)
 {
-    const cp_trace_derived *x = &in->d;
+    static const char *const requests[] = {"requests", "shared_requests", "local_requests",
+                                           "tma_requests", "gmma_requests"};
     char rank[24], where[64], pc[24], kind[8], req[32], spr[32], ispr[32], wpr[32], iwpr[32],
-        excess[32], share[32];
-    snprintf(rank, sizeof rank, "%zu", in->rank);
-    cp_trace_table_where_text(where, sizeof where, in->file, in->line);
-    snprintf(pc, sizeof pc, "0x%04x", in->pc);
-    snprintf(kind, sizeof kind, "%s", cp_trace_kind_name(in));
-    cp_trace_table_count(req, sizeof req,
-                         cp_trace_or_zero(x->requests) + cp_trace_or_zero(x->shared_requests) +
-                             cp_trace_or_zero(x->local_requests) +
-                             cp_trace_or_zero(x->tma_requests) +
-                             cp_trace_or_zero(x->gmma_requests));
-    cp_trace_table_ratio(spr, sizeof spr, x->sectors_per_request);
-    cp_trace_table_ratio(ispr, sizeof ispr, x->ideal_sectors_per_request);
-    /* an LDGSTS's shared side is its fill */
-    int fill = x->ldgsts_requests > 0;
-    cp_trace_table_ratio(wpr, sizeof wpr,
-                         fill ? x->fill_wavefronts_per_request : x->wavefronts_per_request);
+        excess[32], share[32], buf[700], text[1200];
+    double global = cp_trace_value(v, "requests"), line = cp_trace_value(v, "line"), all = 0;
+    snprintf(rank, sizeof rank, "%.0f", cp_trace_value(v, "rank"));
+    cp_trace_table_where_text(where, sizeof where, cp_trace_value_text(v, "file", buf, sizeof buf),
+                              isfinite(line) ? (uint32_t)line : 0);
+    snprintf(pc, sizeof pc, "0x%04llx", (unsigned long long)cp_trace_value(v, "pc"));
+    const char *k = cp_trace_value_text(v, "kind", buf, sizeof buf);
+    snprintf(kind, sizeof kind, "%s", k ? k : "-");
+    for (size_t i = 0; i < CP_COUNT_OF(requests); i++)
+        all += cp_trace_or_zero(cp_trace_value(v, requests[i]));
+    cp_trace_table_count(req, sizeof req, all);
+    cp_trace_table_ratio(spr, sizeof spr, cp_trace_value(v, "sectors_per_request"));
+    cp_trace_table_ratio(ispr, sizeof ispr, cp_trace_value(v, "ideal_sectors_per_request"));
+    int fill = cp_trace_value(v, "ldgsts_requests") > 0; /* an LDGSTS's shared side: its fill */
+    cp_trace_table_ratio(
+        wpr, sizeof wpr,
+        cp_trace_value(v, fill ? "fill_wavefronts_per_request" : "wavefronts_per_request"));
     cp_trace_table_ratio(iwpr, sizeof iwpr,
-                         fill ? x->ideal_fill_wavefronts_per_request
-                              : x->ideal_wavefronts_per_request);
-    if (x->requests > 0)
-        cp_trace_format_bytes(excess, sizeof excess, x->excess_bytes);
+                         cp_trace_value(v, fill ? "ideal_fill_wavefronts_per_request"
+                                                : "ideal_wavefronts_per_request"));
+    if (global > 0)
+        cp_trace_format_bytes(excess, sizeof excess, cp_trace_value(v, "excess_bytes"));
     else
         snprintf(excess, sizeof excess, "-");
     cp_trace_table_pct(share, sizeof share,
-                       x->requests > 0 ? in->excess_share : in->conflict_share);
+                       cp_trace_value(v, global > 0 ? "excess_share" : "conflict_share"));
     const char *const cells[CP_TRACE_TABLE_CELLS] = {rank, where, pc,   kind,   req,  spr,
                                                      ispr, wpr,   iwpr, excess, share};
     cp_trace_table_row(out, cells);
-    char meaning[700], text[800];
-    cp_trace_meaning(x, meaning, sizeof meaning);
-    if (in->opcode)
-        snprintf(text, sizeof text, "%s: %s", in->opcode, meaning);
-    else
-        snprintf(text, sizeof text, "%s", meaning);
+    char opcode[200], meaning[700]; /* a run's text is made in them */
+    const char *op = cp_trace_value_text(v, "opcode", opcode, sizeof opcode);
+    const char *says = cp_trace_value_text(v, "meaning", meaning, sizeof meaning);
+    snprintf(text, sizeof text, "%s%s%s", op ? op : "", op ? ": " : "", says ? says : "");
     if (text[0])
         cp_trace_table_wrap(out, "         ", "           ", text);
 }
@@ -543,7 +542,8 @@ static void cp_trace_table_kernel(FILE *out, const cp_trace_report *r, const cp_
         if (!in->rank)
             continue;
         listed++;
-        cp_trace_table_instr(out, in);
+        const cp_trace_values v = {in, k, NULL, NULL, NULL, NULL};
+        cp_trace_table_instr_row(out, &v);
     }
     if (executed > shown)
         fprintf(out, "    ... %zu more instruction%s (--top N shows more; JSON and CSV hold all)\n",

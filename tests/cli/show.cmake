@@ -61,6 +61,14 @@ cp_cli_test(show_trace_csv 0 --no-stderr --golden ${CP_TRACE_DIR}/handmade-trans
             -- ${CP_BIN} show ${CP_TRACE_DIR}/handmade-transpose.json --format csv)
 cp_cli_test(show_trace_table 0 --no-stderr --golden ${CP_TRACE_DIR}/handmade-transpose.show.txt
             -- ${CP_BIN} show ${CP_TRACE_DIR}/handmade-transpose.json)
+# every kind of instruction's columns and rows, as trace writes them from its raw files
+foreach(fixture handmade-kinds handmade-ldgsts)
+  cp_cli_test(show_trace_${fixture}_csv 0 --no-stderr --golden ${CP_TRACE_DIR}/${fixture}.csv
+              -- ${CP_BIN} show ${CP_TRACE_DIR}/${fixture}.json --format csv)
+  cp_cli_test(show_trace_${fixture}_rows 0 --no-stderr --max-width 100
+              --golden ${CP_TRACE_DIR}/${fixture}.show.txt
+              -- ${CP_BIN} show ${CP_TRACE_DIR}/${fixture}.json)
+endforeach()
 cp_cli_test(show_trace_sort_top 0 --no-stderr --stdout "^ +2 \\(no line\\) +0x0040 +ld.gl"
             --stdout "^    \\.\\.\\. 1 more instruction \\(--top N shows more\\)$"
             -- ${CP_BIN} show ${CP_TRACE_DIR}/handmade-transpose.json --sort -sectors --top 1)
