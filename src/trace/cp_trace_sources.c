@@ -22,7 +22,7 @@ static uint64_t cp_trace_bytes_le(cp_trace_bytes *b, size_t n)
         b->p = b->end;
         return 0;
     }
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n && i < 8; i++) /* past 8 bytes: skipped (opcode lengths) */
         v |= (uint64_t)b->p[i] << (8 * i);
     b->p += n;
     return v;
