@@ -9,9 +9,7 @@
 . "$(dirname "$0")/common.sh"
 usage="usage: input_rules.sh PATH/TO/coalprobe GOLDEN_DIR"
 bin=${1:?$usage} golden=${2:?$usage}
-cp_absolute bin golden
-cp_scratch
-cd "$s" || exit 1
+cp_in_scratch bin golden
 report=$golden/report_model.json raw=$golden/trace
 # run RC NAME COMMAND...: the command (stdin from the file 'in', 60 s at most) must exit RC
 run() {

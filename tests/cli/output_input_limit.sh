@@ -8,9 +8,7 @@
 . "$(dirname "$0")/common.sh"
 usage="usage: output_input_limit.sh PATH/TO/coalprobe TRACE_FIXTURE_DIR"
 bin=${1:?$usage} raw=${2:?$usage}
-cp_absolute bin raw
-cp_scratch
-cd "$s" || exit 1
+cp_in_scratch bin raw
 "$bin" --stride 1..64 --size 4K --model --format json -o big.json 2>/dev/null || bad "the reference run failed"
 size=$(wc -c < big.json)
 [ "$size" -gt 5000 ] || bad "the reference report is only $size bytes"

@@ -11,9 +11,7 @@
 . "$(dirname "$0")/common.sh"
 bin=${1:?usage: output_names.sh PATH/TO/coalprobe RAW_DIR}
 raw=${2:?usage: output_names.sh PATH/TO/coalprobe RAW_DIR}
-cp_absolute bin raw
-cp_scratch
-cd "$s" || exit 1
+cp_in_scratch bin raw
 
 # expect RC ERE CMD...: CMD exits RC and its stderr has a line matching ERE
 expect() {

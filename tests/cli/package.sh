@@ -9,10 +9,8 @@
 # usage: package.sh BUILD_DIR
 . "$(dirname "$0")/common.sh"
 build=$1
-cp_absolute build
 command -v dpkg-deb >/dev/null 2>&1 || { echo "SKIP: no dpkg-deb to read the .deb"; exit 77; }
-cp_scratch
-cd "$s" || exit 1
+cp_in_scratch build
 cpack --config "$build/CPackConfig.cmake" -B "$s/out" >"$s/cpack.log" 2>&1 ||
     { cat "$s/cpack.log"; echo "FAIL: cpack failed"; exit 1; }
 deb=$(ls "$s"/out/coalprobe_*.deb 2>/dev/null)
