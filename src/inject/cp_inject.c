@@ -123,8 +123,9 @@ static struct {
     CUcontext context[CP_INJECT_MAX_CONTEXTS];
     uint32_t context_device[CP_INJECT_MAX_CONTEXTS];
     cp_inject_kernels *context_kernels[CP_INJECT_MAX_CONTEXTS]; /* per-kernel counters, or NULL */
-    int context_sass_off[CP_INJECT_MAX_CONTEXTS]; /* SASS metrics disabled while the selection
-                                                     leaves launches out (cp_inject_sass_follow) */
+    int context_sass_off[CP_INJECT_MAX_CONTEXTS]; /* in a window of left-out launches: what the
+                                                     SASS metrics count is dropped
+                                                     (cp_inject_sass_follow) */
     int want_kernels, want_instructions; /* COALPROBE_TRACE_MODE: kernels, instructions, both */
     int kernel_set;                      /* COALPROBE_TRACE_KERNEL_SET: lean (default) or full */
     double started;                      /* CLOCK_MONOTONIC seconds at InitializeInjection */
@@ -857,6 +858,8 @@ static void cp_inject_write_sums(const cp_table *sums, const cp_inject_device *d
 }
 
 /* Takes every record CUPTI holds for ctx, sums them per instruction and writes them. */
+static void cp_inject_flush_discard(CUcontext ctx, uint32_t ordinal);
+
 static void cp_inject_flush(CUcontext ctx, uint32_t ordinal)
 {
     CUpti_SassMetricsGetDataProperties_Params dp =
@@ -953,10 +956,13 @@ static void cp_inject_context_destroying(CUcontext ctx)
     if (slot < 0)
         return;
     cp_inject_close_kernels(slot);
-    if (!cp_inject_state.want_instructions || cp_inject_state.context_sass_off[slot])
+    if (!cp_inject_state.want_instructions)
         goto forget;
     double t = cp_inject_now();
-    cp_inject_flush(ctx, cp_inject_state.context_device[slot]);
+    if (cp_inject_state.context_sass_off[slot]) /* in a left-out window: its counts dropped */
+        cp_inject_flush_discard(ctx, cp_inject_state.context_device[slot]);
+    else
+        cp_inject_flush(ctx, cp_inject_state.context_device[slot]);
     cp_inject_spent(CP_INJECT_T_FLUSH, t);
     CUpti_SassMetricsDisable_Params dis = CP_CUPTI_PARAMS(CUpti_SassMetricsDisable_Params);
     dis.ctx = ctx;
@@ -1113,13 +1119,48 @@ static int cp_inject_launch_shape(CUpti_CallbackId cbid, const void *params, cp_
     }
 }
 
+/* Drops what the SASS metrics of ctx counted since the last flush (the left-out launches of a
+ * window, cp_inject_sass_follow): read and freed, nothing written. */
+static void cp_inject_flush_discard(CUcontext ctx, uint32_t ordinal)
+{
+    CUpti_SassMetricsGetDataProperties_Params dp =
+        CP_CUPTI_PARAMS(CUpti_SassMetricsGetDataProperties_Params);
+    dp.ctx = ctx;
+    CP_INJECT_CUPTI_NOTE(cuptiSassMetricsGetDataProperties(&dp), return );
+    size_t n = dp.numOfPatchedInstructionRecords, k = dp.numOfInstances;
+    if (n == 0 || k == 0)
+        return;
+    CUpti_SassMetrics_Data *data = calloc(n, sizeof *data);
+    CUpti_SassMetrics_InstanceValue *values = calloc(n * k, sizeof *values);
+    if (data && values) {
+        for (size_t i = 0; i < n; i++) {
+            data[i].structSize = sizeof data[i];
+            data[i].pInstanceValues = values + i * k;
+        }
+        CUpti_SassMetricsFlushData_Params fp = CP_CUPTI_PARAMS(CUpti_SassMetricsFlushData_Params);
+        fp.ctx = ctx;
+        fp.numOfPatchedInstructionRecords = n;
+        fp.numOfInstances = k;
+        fp.pMetricsData = data;
+        CP_INJECT_CUPTI_NOTE(cuptiSassMetricsFlushData(&fp), (void)0);
+    } else {
+        fprintf(cp_inject_state.raw, "dropped\t%u\t%zu\tout of memory while leaving launches out\n",
+                ordinal, n);
+    }
+    free(data);
+    free(values);
+}
+
 /* The SASS metrics of the context in slot follow the selection (--launch-skip, --launch-count,
- * --nvtx-include, --capture-range): before a launch of a kernel --kernel matches that is not
- * counted they are flushed (after the context's work so far is done) and disabled, before one
- * that is counted enabled again, so the instruction counts cover the counted launches only. The
- * SASS metrics are per context, so kernels whose counted windows interleave make a switch at
- * each change: a cost of the selection, not of the default. Kernels --kernel leaves out change
- * nothing (their records are dropped when written). */
+ * --nvtx-include, --capture-range) without being switched off (on the H100, 2026-12-07, switching
+ * them off and on at each change crashed a program under --launch-skip 2 --launch-count 3): at a
+ * launch of a kernel --kernel matches that is not counted, after the counted launches before it
+ * (the context synchronised), their counts are flushed and kept; at the next counted launch,
+ * after the left-out ones, what they counted is flushed and dropped. So the instruction counts
+ * cover the counted launches only. The SASS metrics are per context, so kernels whose counted
+ * windows interleave make a synchronisation and a flush at each change: a cost of the selection,
+ * not of the default. Kernels --kernel leaves out change nothing (their records are dropped when
+ * written). */
 static void cp_inject_sass_follow(int slot, const char *function, int counted)
 {
     uint32_t ordinal = cp_inject_state.context_device[slot];
@@ -1129,25 +1170,15 @@ static void cp_inject_sass_follow(int slot, const char *function, int counted)
         return;
     CUcontext ctx = cp_inject_state.context[slot];
     double t = cp_inject_now();
+    /* the launches before this one finish first (the launching thread's context is ctx: the
+     * callback is on its launch call), so each flush holds whole launches */
+    if (cp_inject_state.ctx_synchronize)
+        (void)cp_inject_state.ctx_synchronize();
     if (!counted) {
-        /* the counted launches before it finish first: their records are whole when flushed
-         * (the launching thread's context is ctx: the callback is on its launch call) */
-        if (cp_inject_state.ctx_synchronize)
-            (void)cp_inject_state.ctx_synchronize();
-        cp_inject_flush(ctx, ordinal);
-        CUpti_SassMetricsDisable_Params dis = CP_CUPTI_PARAMS(CUpti_SassMetricsDisable_Params);
-        dis.ctx = ctx;
-        CP_INJECT_CUPTI_NOTE(cuptiSassMetricsDisable(&dis), (void)0);
-        if (dis.numOfDroppedRecords)
-            fprintf(cp_inject_state.raw, "dropped\t%u\t%zu\tCUPTI dropped them when paused\n",
-                    ordinal, dis.numOfDroppedRecords);
+        cp_inject_flush(ctx, ordinal); /* the counted window's counts, kept */
         fflush(cp_inject_state.raw);
     } else {
-        CUpti_SassMetricsEnable_Params en = CP_CUPTI_PARAMS(CUpti_SassMetricsEnable_Params);
-        en.ctx = ctx;
-        const char *lazy = getenv("COALPROBE_TRACE_LAZY_PATCHING");
-        en.enableLazyPatching = lazy && strcmp(lazy, "0") == 0 ? 0 : 1;
-        CP_INJECT_CUPTI_NOTE(cuptiSassMetricsEnable(&en), (void)0);
+        cp_inject_flush_discard(ctx, ordinal); /* the left-out window's, dropped */
     }
     cp_inject_spent(CP_INJECT_T_FLUSH, t);
     cp_inject_state.context_sass_off[slot] = !counted;
