@@ -124,6 +124,12 @@ def part_compile(coalprobe, base, lines):
     check(len(triton) >= 1, "compile: a Triton kernel (%d)" % len(triton))
     for k in triton:  # by default the per-kernel counters are sampled: records = counter_launches
         n = k.get("launches") or 0
+        if n == 0:  # loaded and never launched (a compile worker's process, say): nothing counted
+            check(not k.get("counted") and not k.get("instructions"),
+                  "compile: %s (pid %s) never launched, and nothing counted for it (counted %s, "
+                  "%s instructions)" % (k.get("function"), k.get("pid"), k.get("counted"),
+                                       k.get("instructions")))
+            continue
         rec = (k.get("kernel_counters") or {}).get("launches") or 0
         check(n >= CALLS and rec >= 1 and rec == k.get("counter_launches"),
               "compile: %s counts %d launches (want >= %d), %d kernel records (counters from %s)"
@@ -132,9 +138,11 @@ def part_compile(coalprobe, base, lines):
     check(not unmatched, "compile: nothing unmatched (%s)" % unmatched)
     if failures:
         for k in triton:
-            print("    kernel %s: launches %s, seen %s, counters from %s, cubin %s, %d instructions"
-                  % (k.get("function"), k.get("launches"), k.get("launches_seen"),
-                     k.get("counter_launches"), k.get("cubin"), len(k.get("instructions") or [])))
+            print("    kernel %s: pid %s, launches %s, seen %s, counters from %s, cubin %s, "
+                  "counted %s, %s instructions"
+                  % (k.get("function"), k.get("pid"), k.get("launches"), k.get("launches_seen"),
+                     k.get("counter_launches"), k.get("cubin_crc"), k.get("counted"),
+                     k.get("instructions")))
     return "ran"
 
 
