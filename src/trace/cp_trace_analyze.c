@@ -102,6 +102,19 @@ void cp_trace_derive(const cp_trace_counts *c, cp_trace_derived *d)
                                          &d->ideal_fill_wavefronts_per_request, NULL});
 }
 
+/* One instruction's global sectors are not seen when it made no global request the sector metrics
+ * count but ran as a TMA copy, a local load or store or a wgmma: the per-instruction sector metrics
+ * do not count their bytes, so its sectors, ideal sectors and excess are unknown (NAN: null in
+ * JSON, empty in CSV, "-" in the table), never 0. A kernel's totals keep the counted sectors and
+ * say through its coverage what they leave out. */
+static void cp_trace_unseen_sectors(cp_trace_derived *d)
+{
+    if (d->requests > 0 ||
+        !(d->tma_requests > 0 || d->local_requests > 0 || d->gmma_requests > 0))
+        return;
+    d->sectors = d->ideal_sectors = d->excess_sectors = d->excess_bytes = NAN;
+}
+
 /* Moves the wavefronts of c (one instruction) into the metrics to[2], when its count of metric
  * `kind` is not zero. */
 static void cp_trace_move_wavefronts(cp_trace_counts *c, int kind, const int to[2])
@@ -647,6 +660,7 @@ static void cp_trace_kernel_counts(cp_trace_kernel *k)
         }
         cp_trace_split_wavefronts(&in->eff);
         cp_trace_derive(&in->eff, &in->d);
+        cp_trace_unseen_sectors(&in->d);
         cp_trace_add_counts(&k->totals, &in->eff);
     }
     if (k->from == CP_TRACE_FROM_KERNEL)

@@ -139,7 +139,7 @@ typedef struct cp_trace_derived {
     double requests;        /* global load, store, LDGSTS, atomic and reduction instructions */
     double ldgsts_requests; /* LDGSTS (cp.async) instructions: global to shared copies */
     double atomic_requests; /* global atomics and reductions */
-    double sectors, ideal_sectors;
+    double sectors, ideal_sectors; /* an instruction's: NAN for a TMA, local or wgmma one */
     double excess_sectors; /* sectors - ideal */
     double excess_bytes;   /* excess_sectors * CP_SECTOR_BYTES */
     double sectors_per_request, ideal_sectors_per_request;
