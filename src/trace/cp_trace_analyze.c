@@ -109,8 +109,7 @@ void cp_trace_derive(const cp_trace_counts *c, cp_trace_derived *d)
  * say through its coverage what they leave out. */
 static void cp_trace_unseen_sectors(cp_trace_derived *d)
 {
-    if (d->requests > 0 ||
-        !(d->tma_requests > 0 || d->local_requests > 0 || d->gmma_requests > 0))
+    if (d->requests > 0 || !(d->tma_requests > 0 || d->local_requests > 0 || d->gmma_requests > 0))
         return;
     d->sectors = d->ideal_sectors = d->excess_sectors = d->excess_bytes = NAN;
 }

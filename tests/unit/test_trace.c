@@ -934,7 +934,8 @@ static void test_analyze_kinds(void)
         CHECK_STR_CONTAINS(meaning, want[i].meaning);
         /* global sectors: counted for atomics and seen as none for LDSM; not seen (NAN, never 0)
          * for TMA copies, wgmma and local memory, whose bytes the sector metrics do not count */
-        const int unseen = strcmp(want[i].space, "global") != 0 && strcmp(want[i].kind, "ldsm") != 0;
+        const int unseen =
+            strcmp(want[i].space, "global") != 0 && strcmp(want[i].kind, "ldsm") != 0;
         const double global[] = {in->d.sectors, in->d.ideal_sectors, in->d.excess_sectors,
                                  in->d.excess_bytes};
         for (size_t g = 0; g < CP_COUNT_OF(global); g++)
