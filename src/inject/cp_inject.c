@@ -857,9 +857,38 @@ static void cp_inject_write_sums(const cp_table *sums, const cp_inject_device *d
     }
 }
 
-/* Takes every record CUPTI holds for ctx, sums them per instruction and writes them. */
-static void cp_inject_flush_discard(CUcontext ctx, uint32_t ordinal);
+/* Takes the n records (of k instances each) CUPTI's SASS metrics hold for ctx into *data, their
+ * values in *values (both the caller's to free, with each record's functionName): 0; -1 out of
+ * memory and 1 CUPTI refused (*fr), with nothing taken and nothing to free. */
+static int cp_inject_sass_take(CUcontext ctx, size_t n, size_t k, CUpti_SassMetrics_Data **data,
+                               CUpti_SassMetrics_InstanceValue **values, CUptiResult *fr)
+{
+    *data = calloc(n, sizeof **data);
+    *values = calloc(n * k, sizeof **values);
+    int rc = -1;
+    if (*data && *values) {
+        for (size_t i = 0; i < n; i++) {
+            (*data)[i].structSize = sizeof(*data)[i];
+            (*data)[i].pInstanceValues = *values + i * k;
+        }
+        CUpti_SassMetricsFlushData_Params fp = CP_CUPTI_PARAMS(CUpti_SassMetricsFlushData_Params);
+        fp.ctx = ctx;
+        fp.numOfPatchedInstructionRecords = n;
+        fp.numOfInstances = k;
+        fp.pMetricsData = *data;
+        *fr = cuptiSassMetricsFlushData(&fp);
+        rc = *fr == CUPTI_SUCCESS ? 0 : 1;
+    }
+    if (rc != 0) {
+        free(*data);
+        free(*values);
+        *data = NULL;
+        *values = NULL;
+    }
+    return rc;
+}
 
+/* Takes every record CUPTI holds for ctx, sums them per instruction and writes them. */
 static void cp_inject_flush(CUcontext ctx, uint32_t ordinal)
 {
     CUpti_SassMetricsGetDataProperties_Params dp =
@@ -873,32 +902,17 @@ static void cp_inject_flush(CUcontext ctx, uint32_t ordinal)
         return;
     }
     size_t n = dp.numOfPatchedInstructionRecords, k = dp.numOfInstances;
-    CUpti_SassMetrics_Data *data = calloc(n, sizeof *data);
-    CUpti_SassMetrics_InstanceValue *values = calloc(n * k, sizeof *values);
-    if (!data || !values) {
-        free(data);
-        free(values);
-        fprintf(cp_inject_state.raw, "dropped\t%u\t%zu\tout of memory while flushing\n", ordinal,
-                n);
-        fflush(cp_inject_state.raw);
-        return;
-    }
-    for (size_t i = 0; i < n; i++) {
-        data[i].structSize = sizeof data[i];
-        data[i].pInstanceValues = values + i * k;
-    }
-    CUpti_SassMetricsFlushData_Params fp = CP_CUPTI_PARAMS(CUpti_SassMetricsFlushData_Params);
-    fp.ctx = ctx;
-    fp.numOfPatchedInstructionRecords = n;
-    fp.numOfInstances = k;
-    fp.pMetricsData = data;
-    CUptiResult fr = cuptiSassMetricsFlushData(&fp);
-    if (fr != CUPTI_SUCCESS) {
+    CUpti_SassMetrics_Data *data;
+    CUpti_SassMetrics_InstanceValue *values;
+    CUptiResult fr = CUPTI_SUCCESS;
+    int taken = cp_inject_sass_take(ctx, n, k, &data, &values, &fr);
+    if (taken != 0) {
         fprintf(cp_inject_state.raw, "dropped\t%u\t%zu\t", ordinal, n);
-        cp_inject_put_text(cp_inject_result_name(fr));
+        if (taken < 0)
+            fputs("out of memory while flushing", cp_inject_state.raw);
+        else
+            cp_inject_put_text(cp_inject_result_name(fr));
         fputc('\n', cp_inject_state.raw);
-        free(data);
-        free(values);
         fflush(cp_inject_state.raw);
         return;
     }
@@ -949,6 +963,8 @@ static void cp_inject_module_loaded(const CUpti_ResourceData *rd)
     if (c->size <= CP_TRACE_EARLY_CUBIN_BYTES) /* failing, it is tried again when recorded */
         (void)cp_inject_write_cubin(c, key);
 }
+
+static void cp_inject_flush_discard(CUcontext ctx, uint32_t ordinal);
 
 static void cp_inject_context_destroying(CUcontext ctx)
 {
@@ -1130,23 +1146,18 @@ static void cp_inject_flush_discard(CUcontext ctx, uint32_t ordinal)
     size_t n = dp.numOfPatchedInstructionRecords, k = dp.numOfInstances;
     if (n == 0 || k == 0)
         return;
-    CUpti_SassMetrics_Data *data = calloc(n, sizeof *data);
-    CUpti_SassMetrics_InstanceValue *values = calloc(n * k, sizeof *values);
-    if (data && values) {
-        for (size_t i = 0; i < n; i++) {
-            data[i].structSize = sizeof data[i];
-            data[i].pInstanceValues = values + i * k;
-        }
-        CUpti_SassMetricsFlushData_Params fp = CP_CUPTI_PARAMS(CUpti_SassMetricsFlushData_Params);
-        fp.ctx = ctx;
-        fp.numOfPatchedInstructionRecords = n;
-        fp.numOfInstances = k;
-        fp.pMetricsData = data;
-        CP_INJECT_CUPTI_NOTE(cuptiSassMetricsFlushData(&fp), (void)0);
-    } else {
+    CUpti_SassMetrics_Data *data;
+    CUpti_SassMetrics_InstanceValue *values;
+    CUptiResult fr = CUPTI_SUCCESS;
+    int taken = cp_inject_sass_take(ctx, n, k, &data, &values, &fr);
+    if (taken < 0)
         fprintf(cp_inject_state.raw, "dropped\t%u\t%zu\tout of memory while leaving launches out\n",
                 ordinal, n);
-    }
+    else if (taken > 0)
+        cp_inject_note_failure("cuptiSassMetricsFlushData (leaving launches out)", fr, __FILE__,
+                               __LINE__);
+    for (size_t i = 0; taken == 0 && i < n; i++)
+        free((void *)data[i].functionName);
     free(data);
     free(values);
 }
