@@ -53,11 +53,11 @@ static int cp_compare_main_run(int argc, char **argv, const char *command)
     }
     /* nor standard output (compare b.json n.json 1<>b.json) */
     if (rc == CP_EXIT_OK && (!o.output || strcmp(o.output, "-") == 0))
-        input = cp_output_overwrites(o.output, o.base_path)  ? o.base_path
-                : cp_output_overwrites(o.output, o.new_path) ? o.new_path
-                                                             : NULL;
+        input = cp_output_stdout_is_input(o.base_path)  ? o.base_path
+                : cp_output_stdout_is_input(o.new_path) ? o.new_path
+                                                        : NULL;
     if (rc == CP_EXIT_OK && input)
-        rc = cp_output_refuse_overwrite(o.output, input, "being compared", &st);
+        rc = cp_output_refuse_stdout_input(input, "being compared", &st);
     if (rc == CP_EXIT_OK && o.html)
         rc = cp_output_check_page(o.output, &st);
     cp_output out;

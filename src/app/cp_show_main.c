@@ -139,8 +139,8 @@ static int cp_show_run(cp_show_cli *c, cp_status *st)
                                "-o '%s' is the report being shown: writing there would "
                                "overwrite it",
                                c->output);
-    if ((!c->output || strcmp(c->output, "-") == 0) && cp_output_overwrites(c->output, c->path))
-        return cp_output_refuse_overwrite(c->output, c->path, "being shown", st); /* 1<>x.json */
+    if ((!c->output || strcmp(c->output, "-") == 0) && cp_output_stdout_is_input(c->path))
+        return cp_output_refuse_stdout_input(c->path, "being shown", st); /* 1<>x.json */
     if (c->show.format == CP_FORMAT_HTML)
         CP_TRY(cp_output_check_page(c->output, st));
     char *text = NULL;

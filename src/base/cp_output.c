@@ -770,34 +770,18 @@ int cp_output_is_stdout(const char *path)
     return o.st_dev == p.st_dev && o.st_ino == p.st_ino;
 }
 
-int cp_output_overwrites(const char *output, const char *input)
+int cp_output_stdout_is_input(const char *input)
 {
-    struct stat o, i;
-    if (!input || stat(input, &i) != 0 || !S_ISREG(i.st_mode))
-        return 0;
-    if (!output || strcmp(output, "-") == 0) {
-        if (fstat(STDOUT_FILENO, &o) != 0)
-            return 0;
-    } else if (stat(output, &o) != 0) {
-        return 0;
-    }
-    return o.st_dev == i.st_dev && o.st_ino == i.st_ino;
+    struct stat i;
+    return input && stat(input, &i) == 0 && S_ISREG(i.st_mode) && cp_output_is_stdout(input);
 }
 
-int cp_output_refuse_overwrite(const char *output, const char *input, const char *what,
-                               cp_status *st)
+int cp_output_refuse_stdout_input(const char *input, const char *what, cp_status *st)
 {
-    if (!output || strcmp(output, "-") == 0) {
-        cp_status_set(st, CP_EXIT_USAGE,
-                      "standard output is the file '%s' %s: writing there would overwrite it",
-                      input, what);
-        cp_status_hint(st, "redirect the output to another file, or give -o FILE");
-    } else {
-        cp_status_set(st, CP_EXIT_USAGE,
-                      "-o '%s' is the file '%s' %s: writing there would overwrite it", output,
-                      input, what);
-        cp_status_hint(st, "write the output to another file");
-    }
+    cp_status_set(st, CP_EXIT_USAGE,
+                  "standard output is the file '%s' %s: writing there would overwrite it", input,
+                  what);
+    cp_status_hint(st, "redirect the output to another file, or give -o FILE");
     return CP_EXIT_USAGE;
 }
 

@@ -74,16 +74,14 @@ int cp_output_check_name(const char *option, const char *path, const char *forma
  * `/proc/self/fd/1` beside a report on standard output, or `--json r.json > r.json`. */
 int cp_output_is_stdout(const char *path);
 
-/* 1 when writing to output (NULL or "-": standard output) would write over the regular file
- * input (the same device and inode, by any name or link): `show b.json 1<>b.json`, or
- * `-o ./b.json`. 0 when either is missing or input is no regular file. */
-int cp_output_overwrites(const char *output, const char *input);
+/* 1 when standard output is the regular file input (cp_output_is_stdout), so that a report
+ * written there would write over it: `show b.json 1<>b.json`. (-o naming an input is
+ * cp_path_same_file's.) */
+int cp_output_stdout_is_input(const char *input);
 
-/* The usual refusal when cp_output_overwrites says so: CP_EXIT_USAGE, "OPTION 'output' is
- * the report 'input' being read: writing there would overwrite it" (standard output named as
- * such), with a hint; `what` names the input's role ("being shown", "being compared"). */
-int cp_output_refuse_overwrite(const char *output, const char *input, const char *what,
-                               cp_status *st);
+/* The refusal when it is: CP_EXIT_USAGE, "standard output is the file 'input' WHAT: writing
+ * there would overwrite it", with a hint; `what` names the input's role ("being shown"). */
+int cp_output_refuse_stdout_input(const char *input, const char *what, cp_status *st);
 
 /* Refuses (CP_EXIT_USAGE, hint: -o FILE) an HTML page whose output (NULL or "-": standard
  * output; /dev/stdout, /dev/tty) is a terminal: 60 KB of markup there helps no one. */

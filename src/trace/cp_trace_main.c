@@ -662,7 +662,7 @@ static int cp_trace_check_output(const char *flag, const char *output, const cha
             break;
         }
         snprintf(path, len, "%s/%s", dir, e->d_name);
-        if (to_stdout ? cp_output_overwrites(NULL, path) : cp_path_same_file(output, path))
+        if (to_stdout ? cp_output_stdout_is_input(path) : cp_path_same_file(output, path))
             rc = cp_status_usage(st, hint, "%s: %s is the same file as %s, a raw trace file of %s",
                                  to_stdout ? "standard output" : flag, to_stdout ? "it" : output,
                                  path, option);
