@@ -47,6 +47,7 @@
 #include "cp_inject_graphs.h"
 #include "cp_inject_kernels.h"
 #include "cp_inject_nvtx.h"
+#include "cp_inject_modules.h"
 #include "cp_inject_python.h"
 #include "cp_inject_select.h"
 #include "cp_inject_sites.h"
@@ -72,11 +73,12 @@ enum {
     CP_INJECT_T_COLLECT, /* decoding the per-kernel counters */
     CP_INJECT_T_FLUSH,   /* the SASS records, their source lines and cubins */
     CP_INJECT_T_MODULE,  /* keeping each loaded module's cubin */
+    CP_INJECT_T_TOGGLE,  /* disabling the range profiler while idle, enabling it again */
     CP_INJECT_T_COUNT
 };
 static const char *const cp_inject_phase_names[CP_INJECT_T_COUNT] = {
     "context_setup",   "profiler_init",       "counters_open", "launch_calls",
-    "kernel_counters", "instruction_records", "module_copies"};
+    "kernel_counters", "instruction_records", "module_copies", "counters_toggles"};
 
 typedef struct cp_inject_device {
     int configured; /* 1: SetConfig done; -1: refused or failed (nothing collected there) */
@@ -581,8 +583,8 @@ static void cp_inject_context_setup(CUcontext ctx)
 
 /* One kernel range from the Range Profiler: a kernel record, the kernel_at record of its call
  * site when known and the kernel_time record of its launch's host time when known. */
-static void cp_inject_emit_kernel(void *user, const char *kernel, uint32_t site, uint64_t host_ns,
-                                  const char *unmatched, const double *values)
+static void cp_inject_emit_kernel(void *user, const char *kernel, uint32_t crc, uint32_t site,
+                                  uint64_t host_ns, const char *unmatched, const double *values)
 {
     cp_inject_state.emitted++;
     if (!kernel) { /* counted, but for no known launch: said so, filed under none */
@@ -591,6 +593,8 @@ static void cp_inject_emit_kernel(void *user, const char *kernel, uint32_t site,
         fputc('\n', cp_inject_state.raw);
         return;
     }
+    if (crc) /* the cubin of the kernel record that follows */
+        fprintf(cp_inject_state.raw, "kernel_cubin\t%08" PRIx32 "\n", crc);
     fprintf(cp_inject_state.raw, "kernel\t%u\t", *(const uint32_t *)user);
     cp_inject_put_text(kernel);
     for (int m = 0; m < CP_CUPTI_KM_COUNT; m++) {
@@ -759,10 +763,13 @@ static void cp_inject_write_launches(void)
         cp_table_entry *e = &cp_inject_state.launches.slots[i];
         if (!e->key || !e->value || *(uint64_t *)e->value == 0)
             continue;
-        const char *tab = strchr(e->key, '\t');
+        const char *tab = strchr(e->key, '\t'), *crc = tab + 1, *fn = strchr(crc, '\t') + 1;
         fprintf(cp_inject_state.raw, "launch\t%.*s\t", (int)(tab - e->key), e->key);
-        cp_inject_put_text(tab + 1);
-        fprintf(cp_inject_state.raw, "\t%" PRIu64 "\n", *(uint64_t *)e->value);
+        cp_inject_put_text(fn);
+        fprintf(cp_inject_state.raw, "\t%" PRIu64, *(uint64_t *)e->value);
+        if (strncmp(crc, "00000000\t", 9) != 0) /* the cubin, where known */
+            fprintf(cp_inject_state.raw, "\t%.8s", crc);
+        fputc('\n', cp_inject_state.raw);
         *(uint64_t *)e->value = 0;
     }
     cp_inject_sites_write_counts(cp_inject_state.raw);
@@ -820,15 +827,21 @@ static int cp_inject_idle_sum(const cp_inject_sums *s)
     for (int m = 0; m < CP_INJECT_NMETRICS; m++)
         if (s->has[m] && s->value[m] != 0)
             return 0;
-    /* the launches table's key, on the stack for all but the longest names (a flush may see a
-     * million idle records) */
-    char buf[1024], *key = buf;
-    if ((size_t)snprintf(buf, sizeof buf, "%u\t%s", s->device, s->function) >= sizeof buf &&
-        asprintf(&key, "%u\t%s", s->device, s->function) < 0)
-        return 0;
-    int launched = cp_table_find(&cp_inject_state.launches, key) != NULL;
-    if (key != buf)
-        free(key);
+    /* the launches table's keys (of its cubin, or of an unknown one), on the stack for all but
+     * the longest names (a flush may see a million idle records) */
+    int launched = 0;
+    for (int known = 0; known < 2 && !launched; known++) {
+        char buf[1024], *key = buf;
+        uint32_t crc = known ? s->crc : 0;
+#define CP_INJECT_LAUNCH_KEY "%u\t%08" PRIx32 "\t%s", s->device, crc, s->function
+        if ((size_t)snprintf(buf, sizeof buf, CP_INJECT_LAUNCH_KEY) >= sizeof buf &&
+            asprintf(&key, CP_INJECT_LAUNCH_KEY) < 0)
+            return 0;
+#undef CP_INJECT_LAUNCH_KEY
+        launched = cp_table_find(&cp_inject_state.launches, key) != NULL;
+        if (key != buf)
+            free(key);
+    }
     return !launched;
 }
 
@@ -943,6 +956,7 @@ static void cp_inject_module_loaded(const CUpti_ResourceData *rd)
     cp.cubin = m->pCubin;
     cp.cubinSize = m->cubinSize;
     CP_INJECT_CUPTI_NOTE(cuptiGetCubinCrc(&cp), return );
+    cp_inject_modules_loaded((uint32_t)cp.cubinCrc); /* the module the load call makes */
     char key[16];
     snprintf(key, sizeof key, "%08" PRIx32, (uint32_t)cp.cubinCrc);
     int created = 0;
@@ -1033,6 +1047,8 @@ static _Thread_local int cp_inject_launch_in_capture;
  * nodes have one each, of the same frame and range). */
 static _Thread_local int64_t cp_inject_launch_frame, cp_inject_launch_range;
 static _Thread_local uint32_t cp_inject_launch_site;
+/* The cubin of this thread's kernel launch (cp_inject_modules.h), 0 unknown. */
+static _Thread_local uint32_t cp_inject_launch_crc;
 /* What the selection decided for this thread's launch call at its enter (cp_inject_select.h):
  * counted (its instructions and launch), sampled (a range of the per-kernel counters). */
 static _Thread_local int cp_inject_launch_counted, cp_inject_launch_sampled;
@@ -1042,11 +1058,13 @@ static void cp_inject_launch_where(CUpti_CallbackId cbid, const CUpti_CallbackDa
 static void cp_inject_launch_select(CUpti_CallbackId cbid, const CUpti_CallbackData *cb);
 static void cp_inject_launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb);
 static void cp_inject_launch_exit(CUpti_CallbackId cbid, const CUpti_CallbackData *cb);
+static void cp_inject_launch_idle(const CUpti_CallbackData *cb, double seconds);
 
 static void cp_inject_launched(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
 {
     if (cb->callbackSite == CUPTI_API_ENTER) {
         cp_inject_launch_in_capture = cp_inject_launch_captured(cbid, cb);
+        cp_inject_launch_crc = cp_inject_modules_launch_crc(cbid, cb->functionParams);
         cp_inject_launch_select(cbid, cb);
         cp_inject_launch_where(cbid, cb);
         cp_inject_launch_enter(cbid, cb);
@@ -1054,10 +1072,33 @@ static void cp_inject_launched(CUpti_CallbackId cbid, const CUpti_CallbackData *
         return;
     }
     if (cb->callbackSite == CUPTI_API_EXIT && cp_inject_launch_entered > 0) {
+        double seconds = cp_inject_now() - cp_inject_launch_entered;
         cp_inject_spent(CP_INJECT_T_LAUNCH, cp_inject_launch_entered);
         cp_inject_launch_entered = 0;
+        if (!cp_inject_launch_sampled)
+            cp_inject_launch_idle(cb, seconds);
     }
     cp_inject_launch_exit(cbid, cb);
+}
+
+/* A launch call without a range took `seconds`: the range profiler, idle, may be disabled
+ * (cp_inject_kernels_idle); enabling it again is timed with the decoding (kernel_counters). */
+static void cp_inject_launch_idle(const CUpti_CallbackData *cb, double seconds)
+{
+    int slot = cp_inject_context_slot(cb->context);
+    cp_inject_kernels *k = slot >= 0 ? cp_inject_state.context_kernels[slot] : NULL;
+    if (!k)
+        return;
+    char why[512] = "";
+    double t = cp_inject_now();
+    size_t toggles = cp_inject_kernels_toggles(k);
+    int rc = cp_inject_kernels_idle(k, seconds, why, sizeof why);
+    if (cp_inject_kernels_toggles(k) != toggles)
+        cp_inject_spent(CP_INJECT_T_TOGGLE, t);
+    if (rc != 0) {
+        cp_inject_kernels_failed("per-kernel counters stopped", why, rc);
+        cp_inject_close_kernels(slot);
+    }
 }
 
 /* 1 when the launch goes to a stream being captured into a graph: it runs nothing now. */
@@ -1212,8 +1253,8 @@ static void cp_inject_launch_select(CUpti_CallbackId cbid, const CUpti_CallbackD
     int known = cp_inject_launch_shape(cbid, cb->functionParams, &shape);
     int in_nvtx = cp_inject_select_options_used()->nvtx_include ? cp_inject_nvtx_inside() : 0;
     cp_inject_select_launch(cp_inject_state.context_device[slot], cb->symbolName,
-                            known ? &shape : NULL, in_nvtx, &cp_inject_launch_counted,
-                            &cp_inject_launch_sampled);
+                            cp_inject_launch_crc, known ? &shape : NULL, in_nvtx,
+                            &cp_inject_launch_counted, &cp_inject_launch_sampled);
     cp_inject_sass_follow(slot, cb->symbolName, cp_inject_launch_counted);
 }
 
@@ -1253,14 +1294,15 @@ static void cp_inject_launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackDa
         for (size_t i = 0; with_sites && i < g->n; i++)
             sites[i] = cp_inject_node_site(ordinal, g, i);
         if (g)
-            rc = cp_inject_kernels_before_graph(k, (const char *const *)g->functions,
+            rc = cp_inject_kernels_before_graph(k, (const char *const *)g->functions, g->crcs,
                                                 with_sites ? sites : NULL, g->n, host_ns, g->why,
                                                 cp_inject_emit_kernel, &ordinal, why, sizeof why);
         else /* instantiated before the injection: its ranges come, their number unknown */
             rc = 0;
     } else {
-        rc = cp_inject_kernels_before_launch(k, cb->symbolName, cp_inject_launch_site, host_ns,
-                                             cp_inject_emit_kernel, &ordinal, why, sizeof why);
+        rc = cp_inject_kernels_before_launch(k, cb->symbolName, cp_inject_launch_crc,
+                                             cp_inject_launch_site, host_ns, cp_inject_emit_kernel,
+                                             &ordinal, why, sizeof why);
     }
     cp_inject_spent(CP_INJECT_T_COLLECT, t);
     if (rc != 0) {
@@ -1271,13 +1313,15 @@ static void cp_inject_launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackDa
         fflush(cp_inject_state.raw);
 }
 
-/* One more launch of function on device ordinal, from call site `site` (0: unknown). */
-static void cp_inject_count_launch(uint32_t ordinal, const char *function, uint32_t site)
+/* One more launch of function of cubin crc (0: unknown) on device ordinal, from call site `site`
+ * (0: unknown). */
+static void cp_inject_count_launch(uint32_t ordinal, const char *function, uint32_t crc,
+                                   uint32_t site)
 {
     cp_inject_sites_count(site, 1);
     char *key = NULL;
     cp_table_entry *e = NULL;
-    if (asprintf(&key, "%u\t%s", ordinal, function ? function : "?") >= 0) {
+    if (asprintf(&key, "%u\t%08" PRIx32 "\t%s", ordinal, crc, function ? function : "?") >= 0) {
         e = cp_table_get(&cp_inject_state.launches, key, NULL);
         free(key);
     }
@@ -1307,7 +1351,7 @@ static void cp_inject_launch_exit(CUpti_CallbackId cbid, const CUpti_CallbackDat
     if (!cp_inject_is_graph_launch(cbid)) {
         if (cp_inject_launch_counted)
             cp_inject_count_launch(cp_inject_state.context_device[slot], cb->symbolName,
-                                   cp_inject_launch_site);
+                                   cp_inject_launch_crc, cp_inject_launch_site);
         return;
     }
     cp_inject_kernels *k = cp_inject_state.context_kernels[slot];
@@ -1334,10 +1378,11 @@ static void cp_inject_launch_exit(CUpti_CallbackId cbid, const CUpti_CallbackDat
         cp_inject_graphs_find(((const cuGraphLaunch_params *)cb->functionParams)->hGraph);
     if (g && g->functions) { /* each kernel node ran once */
         for (size_t i = 0; i < g->n; i++) {
-            cp_inject_select_node(cp_inject_state.context_device[slot], g->functions[i],
+            uint32_t ordinal = cp_inject_state.context_device[slot];
+            cp_inject_select_node(ordinal, g->functions[i], g->crcs[i],
                                   k && cp_inject_launch_sampled);
-            cp_inject_count_launch(cp_inject_state.context_device[slot], g->functions[i],
-                                   cp_inject_node_site(cp_inject_state.context_device[slot], g, i));
+            cp_inject_count_launch(ordinal, g->functions[i], g->crcs[i],
+                                   cp_inject_node_site(ordinal, g, i));
         }
     } else if (!cp_inject_state.graph_noted) {
         cp_inject_note(g ? "a CUDA graph whose kernels run in no order coalprobe can tell: its "
@@ -1444,7 +1489,8 @@ static void CUPTIAPI cp_inject_callback(void *userdata, CUpti_CallbackDomain dom
                 cp_inject_spent(CP_INJECT_T_MODULE, t);
             }
         } else if (domain == CUPTI_CB_DOMAIN_DRIVER_API) {
-            if (!cp_inject_profiler_call(cbid, data) && !cp_inject_graph_call(cbid, data))
+            if (!cp_inject_profiler_call(cbid, data) && !cp_inject_graph_call(cbid, data) &&
+                !cp_inject_modules_call(cbid, data))
                 cp_inject_launched(cbid, data);
         } else if (domain == CUPTI_CB_DOMAIN_NVTX) {
             cp_inject_nvtx_call(cbid, data, cp_inject_state.raw);
@@ -1498,6 +1544,7 @@ static void cp_inject_at_exit(void)
         cp_inject_sites_free();
         cp_inject_nvtx_free();
         cp_inject_python_free();
+        cp_inject_modules_free();
         cp_inject_select_free();
     }
     pthread_mutex_unlock(&cp_inject_state.lock);
@@ -1602,6 +1649,39 @@ static void cp_inject_python_start(void)
     cp_inject_python_prepare();
 }
 
+/* The driver API calls the library follows: launches, graphs, the profiler API and module
+ * loads. 0, or -1 with the refusal noted. */
+static int cp_inject_enable_driver_calls(void)
+{
+    static const CUpti_CallbackId launches[] = {
+        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
+        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
+        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
+        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
+        CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
+        CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
+        CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch,
+        CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz,
+        CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiate,
+        CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiate_v2,
+        CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithFlags,
+        CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithParams,
+        CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithParams_ptsz,
+        CUPTI_DRIVER_TRACE_CBID_cuGraphExecUpdate_v2,
+        CUPTI_DRIVER_TRACE_CBID_cuGraphExecDestroy,
+        CUPTI_DRIVER_TRACE_CBID_cuProfilerStart,
+        CUPTI_DRIVER_TRACE_CBID_cuProfilerStop};
+    for (size_t i = 0; i < CP_COUNT_OF(launches); i++)
+        CP_INJECT_CUPTI(cuptiEnableCallback(1, cp_inject_state.subscriber,
+                                            CUPTI_CB_DOMAIN_DRIVER_API, launches[i]),
+                        return -1);
+    for (size_t i = 0; i < cp_inject_modules_ncbids; i++)
+        CP_INJECT_CUPTI(cuptiEnableCallback(1, cp_inject_state.subscriber,
+                                            CUPTI_CB_DOMAIN_DRIVER_API, cp_inject_modules_cbids[i]),
+                        return -1);
+    return 0;
+}
+
 /* Called by the CUDA driver in cuInit when CUDA_INJECTION64_PATH names this library. Returns 1
  * when tracing is set up, 0 when it is not (the program runs on untraced either way). */
 CP_INJECT_EXPORT int InitializeInjection(void);
@@ -1649,28 +1729,8 @@ CP_INJECT_EXPORT int InitializeInjection(void)
         CP_INJECT_CUPTI(cuptiEnableCallback(1, cp_inject_state.subscriber, CUPTI_CB_DOMAIN_RESOURCE,
                                             resources[i]),
                         goto out);
-    static const CUpti_CallbackId launches[] = {
-        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
-        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
-        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
-        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
-        CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
-        CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
-        CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch,
-        CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz,
-        CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiate,
-        CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiate_v2,
-        CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithFlags,
-        CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithParams,
-        CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithParams_ptsz,
-        CUPTI_DRIVER_TRACE_CBID_cuGraphExecUpdate_v2,
-        CUPTI_DRIVER_TRACE_CBID_cuGraphExecDestroy,
-        CUPTI_DRIVER_TRACE_CBID_cuProfilerStart,
-        CUPTI_DRIVER_TRACE_CBID_cuProfilerStop};
-    for (size_t i = 0; i < CP_COUNT_OF(launches); i++)
-        CP_INJECT_CUPTI(cuptiEnableCallback(1, cp_inject_state.subscriber,
-                                            CUPTI_CB_DOMAIN_DRIVER_API, launches[i]),
-                        goto out);
+    if (cp_inject_enable_driver_calls() != 0)
+        goto out;
     CP_INJECT_CUPTI_NOTE(cp_inject_tmaps_enable(cp_inject_state.subscriber), (void)0);
     CP_INJECT_CUPTI_NOTE(cp_inject_nvtx_enable(cp_inject_state.subscriber), (void)0);
     cp_inject_nvtx_connect();

@@ -6,6 +6,8 @@
 #define _GNU_SOURCE
 #include "cp_inject_graphs.h"
 
+#include "cp_inject_modules.h"
+
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,6 +56,7 @@ static void cp_graph_free(void *v)
     for (size_t i = 0; g->functions && i < g->n; i++)
         free(g->functions[i]);
     free(g->functions);
+    free(g->crcs);
     free(g);
 }
 
@@ -129,9 +132,11 @@ static int cp_graph_depends(size_t n, const cp_graph_adjacency *in, size_t a, si
     return 0;
 }
 
-/* A kernel node's function name, copied; NULL when it cannot be read. */
-static char *cp_graph_function(CUgraphNode node)
+/* A kernel node's function name, copied, and its cubin in *crc (0 unknown); NULL when it
+ * cannot be read. */
+static char *cp_graph_function(CUgraphNode node, uint32_t *crc)
 {
+    *crc = 0;
     CUDA_KERNEL_NODE_PARAMS p;
     memset(&p, 0, sizeof p);
     if (cp_graphs.kernel_params(node, &p) != CUDA_SUCCESS)
@@ -139,6 +144,8 @@ static char *cp_graph_function(CUgraphNode node)
     const char *name = NULL;
     if (p.func && cp_graphs.func_name(&name, p.func) != CUDA_SUCCESS)
         name = NULL;
+    if (name)
+        *crc = cp_inject_modules_crc(p.func);
     if (!name && p.kern && cp_graphs.kernel_name &&
         cp_graphs.kernel_name(&name, p.kern) != CUDA_SUCCESS)
         name = NULL;
@@ -265,11 +272,12 @@ static void cp_graph_order(const cp_graph_shape *s, cp_inject_graph *g)
         if (!cp_graph_depends(w.n, &w.in, w.kernels[k - 1], w.kernels[k], w.seen, w.stack))
             goto out;
     g->why = "out of memory";
-    if (!(g->functions = calloc(g->n + 1, sizeof *g->functions)))
+    if (!(g->functions = calloc(g->n + 1, sizeof *g->functions)) ||
+        !(g->crcs = calloc(g->n + 1, sizeof *g->crcs)))
         goto out;
     g->why = "the driver did not name a kernel node's function";
     for (size_t k = 0; k < g->n; k++)
-        if (!(g->functions[k] = cp_graph_function(s->nodes[w.kernels[k]])))
+        if (!(g->functions[k] = cp_graph_function(s->nodes[w.kernels[k]], &g->crcs[k])))
             goto out;
     g->why = NULL;
 out:
@@ -278,6 +286,10 @@ out:
             free(g->functions[k]);
         free(g->functions);
         g->functions = NULL;
+    }
+    if (!g->functions) {
+        free(g->crcs);
+        g->crcs = NULL;
     }
     cp_graph_work_free(&w);
 }

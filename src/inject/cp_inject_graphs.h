@@ -8,6 +8,7 @@
 
 #include <cuda.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* An instantiated graph: n kernel nodes, their functions in the order they run (functions NULL
  * and why set when that order is not one: parallel branches, or a node whose function cannot be
@@ -15,6 +16,7 @@
 typedef struct cp_inject_graph {
     size_t n;
     char **functions;
+    uint32_t *crcs; /* beside functions: each one's cubin (cp_inject_modules_crc), 0 unknown */
     const char *why;
 } cp_inject_graph;
 

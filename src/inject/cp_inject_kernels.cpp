@@ -44,6 +44,7 @@ struct cp_inject_kernels {
     std::vector<std::string>
         functions; // their functions, in launch order (range i is functions[i])
     std::vector<std::string> unmatched; // beside functions: why range i has no function, or ""
+    std::vector<uint32_t> crcs;         // beside functions: range i's cubin, or 0
     std::vector<uint32_t> sites;        // beside functions: range i's call site, or 0
     std::vector<uint64_t> times;        // beside functions: range i's launch host time, or 0
     bool started = false;               // the profiler counts launches (not paused around a graph)
@@ -56,10 +57,25 @@ struct cp_inject_kernels {
     // without it failed, or COALPROBE_TRACE_AVAILABILITY=1 asks for it: CUPTI's host API knows the
     // counters of every chip released with it from the chip's name alone
     bool with_availability = false;
+    // Enabled but stopped, the Range Profiler still costs every launch of the context (on the
+    // H100, 2026-12-07: 27 us a tiny launch, about 1 ms a launch of a training step), so a
+    // sampling run disables it once the launches left unsampled since it last counted one have
+    // cost more than enabling it again did (the rule of renting skis: never more than twice the
+    // best choice made knowing the future), and enables it again at the next sampled launch.
+    // COALPROBE_TRACE_KEEP_ENABLED=1 keeps it enabled (to measure what the rule saves).
+    double enable_seconds = 0; // what the last enabling cost: Enable, SetConfig and Start
+    double idle_seconds = 0;   // launch calls since the profiler last counted one, while enabled
+    size_t toggles = 0;        // disablings and enablings after the first
+    bool keep_enabled = false;
 };
 
 namespace
 {
+
+double seconds_since(std::chrono::steady_clock::time_point t)
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
 
 // Appends "step seconds" to k->open_times and restarts the clock.
 void lap(cp_inject_kernels *k, const char *step, std::chrono::steady_clock::time_point &since)
@@ -94,9 +110,11 @@ int start(cp_inject_kernels *k, char *why, size_t why_size, bool fresh = false)
     sp.pRangeProfilerObject = k->rp;
     CP_KERNELS_CHECK(cuptiRangeProfilerStart(&sp));
     k->started = true;
+    k->idle_seconds = 0;
     k->ranges = 0;
     k->functions.clear();
     k->unmatched.clear();
+    k->crcs.clear();
     k->sites.clear();
     k->times.clear();
     return 0;
@@ -141,16 +159,17 @@ int collect(cp_inject_kernels *k, cp_inject_kernels_emit emit, void *user, char 
         // auto ranges are named by their index among the launches since the start: range r is
         // the r-th launch, unless CUPTI dropped ranges of this batch (which ones is not known)
         if (dp.numOfRangeDropped > 0)
-            emit(user, nullptr, 0, 0,
+            emit(user, nullptr, 0, 0, 0,
                  "CUPTI dropped kernel ranges of the same batch, so which launch a range belongs "
                  "to is not known",
                  values);
         else if (r >= k->functions.size())
-            emit(user, nullptr, 0, 0, "a kernel range with no launch seen for it", values);
+            emit(user, nullptr, 0, 0, 0, "a kernel range with no launch seen for it", values);
         else if (!k->unmatched[r].empty())
-            emit(user, nullptr, 0, 0, k->unmatched[r].c_str(), values);
+            emit(user, nullptr, 0, 0, 0, k->unmatched[r].c_str(), values);
         else
-            emit(user, k->functions[r].c_str(), k->sites[r], k->times[r], nullptr, values);
+            emit(user, k->functions[r].c_str(), k->crcs[r], k->sites[r], k->times[r], nullptr,
+                 values);
     }
     return 0;
 }
@@ -307,6 +326,33 @@ void reset(cp_inject_kernels *k)
     k->open_times.clear();
 }
 
+// Disables the profiler, stopped, its host object and configuration kept for enable_again.
+int disable(cp_inject_kernels *k, char *why, size_t why_size)
+{
+    auto p = CP_CUPTI_PARAMS(CUpti_RangeProfiler_Disable_Params);
+    p.pRangeProfilerObject = k->rp;
+    k->rp = nullptr; // gone even when Disable fails: never used again
+    k->toggles++;
+    CP_KERNELS_CHECK(cuptiRangeProfilerDisable(&p));
+    return 0;
+}
+
+// Enables the disabled profiler again with the same configuration, and starts it.
+int enable_again(cp_inject_kernels *k, char *why, size_t why_size)
+{
+    auto t = std::chrono::steady_clock::now();
+    auto ep = CP_CUPTI_PARAMS(CUpti_RangeProfiler_Enable_Params);
+    ep.ctx = k->ctx;
+    CP_KERNELS_CHECK(cuptiRangeProfilerEnable(&ep));
+    k->rp = ep.pRangeProfilerObject;
+    k->toggles++;
+    int rc = configure(k, why, why_size);
+    if (rc == 0)
+        rc = start(k, why, why_size, true); // configure initialised the image
+    k->enable_seconds = seconds_since(t);
+    return rc;
+}
+
 int open_once(cp_inject_kernels *k, const char *chip, int set, char *why, size_t why_size)
 {
     auto since = std::chrono::steady_clock::now();
@@ -322,12 +368,14 @@ int open_once(cp_inject_kernels *k, const char *chip, int set, char *why, size_t
         if (rc == 0)
             rc = open_config(k, why, why_size, since);
     }
+    auto enabling = std::chrono::steady_clock::now();
     if (rc == 0)
         rc = open_range_profiler(k, why, why_size, since);
     if (rc != 0)
         return rc;
     int started = start(k, why, why_size, true); // open_range_profiler initialised the image
     lap(k, "start", since);
+    k->enable_seconds = seconds_since(enabling);
     return started;
 }
 
@@ -335,6 +383,8 @@ int open_impl(cp_inject_kernels *k, const char *chip, int set, char *why, size_t
 {
     const char *ask = std::getenv("COALPROBE_TRACE_AVAILABILITY");
     k->with_availability = ask && std::strcmp(ask, "1") == 0;
+    const char *keep = std::getenv("COALPROBE_TRACE_KEEP_ENABLED");
+    k->keep_enabled = keep && std::strcmp(keep, "1") == 0;
     int rc = open_once(k, chip, set, why, why_size);
     if (rc == 0 || k->with_availability)
         return rc;
@@ -419,18 +469,19 @@ extern "C" cp_inject_kernels *cp_inject_kernels_open(CUcontext ctx, const char *
 }
 
 extern "C" int cp_inject_kernels_before_launch(cp_inject_kernels *k, const char *function,
-                                               uint32_t site, uint64_t host_ns,
+                                               uint32_t crc, uint32_t site, uint64_t host_ns,
                                                cp_inject_kernels_emit emit, void *user, char *why,
                                                size_t why_size)
 {
-    return cp_inject_kernels_before_graph(k, &function, &site, 1, host_ns, nullptr, emit, user, why,
-                                          why_size);
+    return cp_inject_kernels_before_graph(k, &function, &crc, &site, 1, host_ns, nullptr, emit,
+                                          user, why, why_size);
 }
 
 extern "C" int cp_inject_kernels_before_graph(cp_inject_kernels *k, const char *const *functions,
-                                              const uint32_t *sites, size_t n, uint64_t host_ns,
-                                              const char *unmatched, cp_inject_kernels_emit emit,
-                                              void *user, char *why, size_t why_size)
+                                              const uint32_t *crcs, const uint32_t *sites, size_t n,
+                                              uint64_t host_ns, const char *unmatched,
+                                              cp_inject_kernels_emit emit, void *user, char *why,
+                                              size_t why_size)
 {
     try {
         int grown = grow_image(k, n, emit, user, why, why_size);
@@ -448,6 +499,7 @@ extern "C" int cp_inject_kernels_before_graph(cp_inject_kernels *k, const char *
             k->ranges++;
             k->functions.emplace_back(f ? f : "?");
             k->unmatched.emplace_back(functions ? "" : (unmatched ? unmatched : "unknown"));
+            k->crcs.push_back(functions && crcs ? crcs[i] : 0);
             k->sites.push_back(functions && sites ? sites[i] : 0);
             k->times.push_back(functions ? host_ns : 0);
         }
@@ -495,7 +547,7 @@ extern "C" int cp_inject_kernels_after_replayed_graph(cp_inject_kernels *k,
     (void)emit; // nothing was counted while paused
     (void)user;
     try {
-        if (k->user_replay || k->started)
+        if (k->user_replay || k->started || !k->rp) // disabled: enabled at a sampled launch
             return 0;
         return start(k, why, why_size);
     } catch (...) {
@@ -518,11 +570,27 @@ extern "C" int cp_inject_kernels_pause(cp_inject_kernels *k, cp_inject_kernels_e
 extern "C" int cp_inject_kernels_resume(cp_inject_kernels *k, char *why, size_t why_size)
 {
     try {
-        return k->started ? 0 : start(k, why, why_size);
+        if (k->started)
+            return 0;
+        return k->rp ? start(k, why, why_size) : enable_again(k, why, why_size);
     } catch (...) {
         std::snprintf(why, why_size, "out of memory");
         return (int)CUPTI_ERROR_OUT_OF_MEMORY;
     }
+}
+
+extern "C" int cp_inject_kernels_idle(cp_inject_kernels *k, double seconds, char *why,
+                                      size_t why_size)
+{
+    if (!k->rp || k->started || k->keep_enabled)
+        return 0;
+    k->idle_seconds += seconds;
+    return k->idle_seconds > k->enable_seconds ? disable(k, why, why_size) : 0;
+}
+
+extern "C" size_t cp_inject_kernels_toggles(const cp_inject_kernels *k)
+{
+    return k->toggles;
 }
 
 extern "C" int cp_inject_kernels_started(const cp_inject_kernels *k)

@@ -16,9 +16,14 @@
 extern char *__cxa_demangle(const char *mangled, char *out, size_t *length, int *status);
 
 typedef struct cp_inject_select_kernel {
-    uint64_t seen, eligible, counted, sampled;
-    int match; /* --kernel: 1 or 0 */
+    uint64_t eligible; /* launches --kernel, --nvtx-include and --capture-range let through */
+    int match;         /* --kernel: 1 or 0 */
 } cp_inject_select_kernel;
+
+/* The launches of one function of one cubin: seen, counted and sampled. */
+typedef struct cp_inject_select_tally {
+    uint64_t seen, counted, sampled;
+} cp_inject_select_tally;
 
 static struct {
     cp_inject_select_options o;
@@ -27,7 +32,8 @@ static struct {
     int have_re;
     int capturing;    /* between cudaProfilerStart and Stop (or no --capture-range) */
     cp_table kernels; /* "ORDINAL\tFUNCTION" -> cp_inject_select_kernel */
-    cp_table shapes;  /* "ORDINAL\tFUNCTION\tSHAPE" or "graph\tEXEC" -> index: launches sampled */
+    cp_table tallies; /* "ORDINAL\tCRC\tFUNCTION" -> cp_inject_select_tally */
+    cp_table shapes;  /* "ORDINAL\tCRC\tFUNCTION\tSHAPE" or "graph\tEXEC" -> index: sampled */
 } cp_inject_select = {.o = {.launch_count = CP_INJECT_SELECT_ALL,
                             .counter_launches = CP_INJECT_SELECT_DEFAULT_SAMPLES},
                       .capturing = 1};
@@ -152,6 +158,26 @@ int cp_inject_select_matches(uint32_t ordinal, const char *function)
     return !k || k->match;
 }
 
+/* The tally of function of cubin crc (0: unknown) on ordinal, created when new; NULL when memory
+ * runs out. */
+static cp_inject_select_tally *cp_inject_select_tally_of(uint32_t ordinal, const char *function,
+                                                         uint32_t crc)
+{
+    char buf[512], *key = buf;
+    const char *fn = function ? function : "?";
+#define CP_INJECT_TALLY_KEY "%" PRIu32 "\t%08" PRIx32 "\t%s", ordinal, crc, fn
+    if ((size_t)snprintf(buf, sizeof buf, CP_INJECT_TALLY_KEY) >= sizeof buf &&
+        asprintf(&key, CP_INJECT_TALLY_KEY) < 0)
+        return NULL;
+#undef CP_INJECT_TALLY_KEY
+    cp_table_entry *e = cp_table_get(&cp_inject_select.tallies, key, NULL);
+    if (key != buf)
+        free(key);
+    if (e && !e->value)
+        e->value = calloc(1, sizeof(cp_inject_select_tally));
+    return e ? e->value : NULL;
+}
+
 /* One more sampled launch of key: 1 when it is within --counter-launches. */
 static int cp_inject_select_sample(const char *key)
 {
@@ -164,16 +190,17 @@ static int cp_inject_select_sample(const char *key)
     return 1;
 }
 
-void cp_inject_select_launch(uint32_t ordinal, const char *function, const cp_inject_shape *s,
-                             int in_nvtx, int *counted, int *sampled)
+void cp_inject_select_launch(uint32_t ordinal, const char *function, uint32_t crc,
+                             const cp_inject_shape *s, int in_nvtx, int *counted, int *sampled)
 {
     *counted = *sampled = 0;
     cp_inject_select_kernel *k = cp_inject_select_kernel_of(ordinal, function);
-    if (!k) { /* out of memory: counted as it always was, without counters */
+    cp_inject_select_tally *t = cp_inject_select_tally_of(ordinal, function, crc);
+    if (!k || !t) { /* out of memory: counted as it always was, without counters */
         *counted = 1;
         return;
     }
-    k->seen++;
+    t->seen++;
     const cp_inject_select_options *o = &cp_inject_select.o;
     if (!k->match || !cp_inject_select.capturing || (o->nvtx_include && !in_nvtx))
         return;
@@ -182,17 +209,17 @@ void cp_inject_select_launch(uint32_t ordinal, const char *function, const cp_in
         (o->launch_count != CP_INJECT_SELECT_ALL && i - o->launch_skip >= o->launch_count))
         return;
     *counted = 1;
-    k->counted++;
+    t->counted++;
     char buf[640], *key = buf;
     const char *fn = function ? function : "?";
     cp_inject_shape none = {{0, 0, 0}, {0, 0, 0}, 0};
     if (!s)
         s = &none;
 #define CP_INJECT_SHAPE_KEY                                                                        \
-    "%" PRIu32 "\t%s\t%" PRIu32 ",%" PRIu32 ",%" PRIu32 "\t%" PRIu32 ",%" PRIu32 ",%" PRIu32       \
-    "\t%" PRIu32,                                                                                  \
-        ordinal, fn, s->grid[0], s->grid[1], s->grid[2], s->block[0], s->block[1], s->block[2],    \
-        s->shared_bytes
+    "%" PRIu32 "\t%08" PRIx32 "\t%s\t%" PRIu32 ",%" PRIu32 ",%" PRIu32 "\t%" PRIu32 ",%" PRIu32    \
+    ",%" PRIu32 "\t%" PRIu32,                                                                      \
+        ordinal, crc, fn, s->grid[0], s->grid[1], s->grid[2], s->block[0], s->block[1],            \
+        s->block[2], s->shared_bytes
     if ((size_t)snprintf(buf, sizeof buf, CP_INJECT_SHAPE_KEY) >= sizeof buf &&
         asprintf(&key, CP_INJECT_SHAPE_KEY) < 0)
         return;
@@ -200,7 +227,7 @@ void cp_inject_select_launch(uint32_t ordinal, const char *function, const cp_in
     *sampled = cp_inject_select_sample(key);
     if (key != buf)
         free(key);
-    k->sampled += (uint64_t)*sampled;
+    t->sampled += (uint64_t)*sampled;
 }
 
 int cp_inject_select_graph(const void *exec)
@@ -210,15 +237,16 @@ int cp_inject_select_graph(const void *exec)
     return cp_inject_select_sample(key);
 }
 
-void cp_inject_select_node(uint32_t ordinal, const char *function, int sampled)
+void cp_inject_select_node(uint32_t ordinal, const char *function, uint32_t crc, int sampled)
 {
     cp_inject_select_kernel *k = cp_inject_select_kernel_of(ordinal, function);
-    if (!k)
+    cp_inject_select_tally *t = cp_inject_select_tally_of(ordinal, function, crc);
+    if (!k || !t)
         return;
-    k->seen++;
     k->eligible++;
-    k->counted++;
-    k->sampled += (uint64_t)(sampled != 0);
+    t->seen++;
+    t->counted++;
+    t->sampled += (uint64_t)(sampled != 0);
 }
 
 void cp_inject_select_profiler(int on)
@@ -259,21 +287,25 @@ void cp_inject_select_write_options(FILE *raw)
 
 void cp_inject_select_write_counts(FILE *raw)
 {
-    for (size_t i = 0; i < cp_inject_select.kernels.capacity; i++) {
-        const cp_table_entry *e = &cp_inject_select.kernels.slots[i];
-        const cp_inject_select_kernel *k = e->key ? e->value : NULL;
-        if (!k || !k->seen)
+    for (size_t i = 0; i < cp_inject_select.tallies.capacity; i++) {
+        const cp_table_entry *e = &cp_inject_select.tallies.slots[i];
+        const cp_inject_select_tally *t = e->key ? e->value : NULL;
+        if (!t || !t->seen)
             continue;
-        const char *tab = strchr(e->key, '\t');
+        const char *tab = strchr(e->key, '\t'), *crc = tab + 1, *fn = strchr(crc, '\t') + 1;
         fprintf(raw, "launches_seen\t%.*s\t", (int)(tab - e->key), e->key);
-        cp_inject_format_text(raw, tab + 1);
-        fprintf(raw, "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\n", k->seen, k->counted, k->sampled);
+        cp_inject_format_text(raw, fn);
+        fprintf(raw, "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64, t->seen, t->counted, t->sampled);
+        if (strncmp(crc, "00000000\t", 9) != 0) /* the cubin, where known */
+            fprintf(raw, "\t%.8s", crc);
+        fputc('\n', raw);
     }
 }
 
 void cp_inject_select_free(void)
 {
     cp_table_free(&cp_inject_select.kernels, free);
+    cp_table_free(&cp_inject_select.tallies, free);
     cp_table_free(&cp_inject_select.shapes, NULL);
     if (cp_inject_select.have_re)
         regfree(&cp_inject_select.re);

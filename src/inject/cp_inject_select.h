@@ -50,12 +50,12 @@ int cp_inject_select_filters(void);
  * without it); remembered per function. */
 int cp_inject_select_matches(uint32_t ordinal, const char *function);
 
-/* The decision for one kernel launch of function on device ordinal with shape s (NULL:
- * unknown), in_nvtx 1 when the calling thread is inside the --nvtx-include range: *counted 1
+/* The decision for one kernel launch of function of cubin crc (0: unknown) on device ordinal
+ * with shape s (NULL: unknown), in_nvtx 1 when the calling thread is inside the --nvtx-include range: *counted 1
  * when its instructions and launch are counted, *sampled 1 when it also gets a range of the
  * per-kernel counters. Adds it to the kernel's launches seen, counted and sampled. */
-void cp_inject_select_launch(uint32_t ordinal, const char *function, const cp_inject_shape *s,
-                             int in_nvtx, int *counted, int *sampled);
+void cp_inject_select_launch(uint32_t ordinal, const char *function, uint32_t crc,
+                             const cp_inject_shape *s, int in_nvtx, int *counted, int *sampled);
 
 /* A CUDA graph's launch (exec: its handle): 1 when its kernel nodes get ranges (the first
  * counter_launches launches of each graph). Its nodes' launches are added with
@@ -63,7 +63,7 @@ void cp_inject_select_launch(uint32_t ordinal, const char *function, const cp_in
 int cp_inject_select_graph(const void *exec);
 
 /* One kernel node of a graph's launch: seen and counted, and sampled when the graph was. */
-void cp_inject_select_node(uint32_t ordinal, const char *function, int sampled);
+void cp_inject_select_node(uint32_t ordinal, const char *function, uint32_t crc, int sampled);
 
 /* cudaProfilerStart (on 1) or cudaProfilerStop (on 0) was called: with --capture-range
  * profiler-api, launches are counted only between them. */

@@ -27,9 +27,13 @@
  *   refused   CALL CODE NAME MESSAGE       CUPTI refused CALL (CODE the CUptiResult number, NAME
  *                                          its name such as CUPTI_ERROR_INSUFFICIENT_PRIVILEGES,
  *                                          MESSAGE cuptiGetResultString's text): no counts follow
- *   launch    ORDINAL FUNCTION COUNT       COUNT launches of FUNCTION (mangled) since the last
+ *   launch    ORDINAL FUNCTION COUNT [CRC] COUNT launches of FUNCTION (mangled) since the last
  *                                          flush, a CUDA graph's kernel nodes included (one each
- *                                          time the graph runs); readers add them up
+ *                                          time the graph runs); readers add them up. CRC, where
+ *                                          the library knows it (a module the program loaded with
+ *                                          cuModuleLoad*, as Triton does), is the function's
+ *                                          cubin: two cubins' functions of one name are counted
+ *                                          apart; without it, the launches are the name's
  *   pc        ORDINAL CRC FINDEX FUNCTION PC VALUE...
  *                                          one patched instruction's metric values (as many as
  *                                          `metrics` named; "-" for a missing one), written once
@@ -39,6 +43,8 @@
  *                                          readers scale them by the function's kernel records:
  *                                          f = sum of its pc global+shared instructions over the
  *                                          instructions of one of its launches (kernel records)
+ *   kernel_cubin CRC                       the kernel record right after is of that cubin's
+ *                                          FUNCTION (as a launch record's CRC)
  *   kernel    ORDINAL FUNCTION VALUE...    one launch's per-kernel counters (Range Profiler, as
  *                                          many values as kernel_metrics named; "-" for one the
  *                                          chip lacks); every launch is counted, or the sample
@@ -57,7 +63,9 @@
  *                                          end: context_setup (profiler_init and counters_open
  *                                          included), launch_calls (inside the launch calls: the
  *                                          range profiler's replay), kernel_counters,
- *                                          instruction_records, module_copies, injected (from
+ *                                          instruction_records, module_copies,
+ *                                          counters_toggles (disabling the range profiler while
+ *                                          no launch is sampled, enabling it again), injected (from
  *                                          the injection's start to the process's end)
  *   tensor_map COUNT KIND TYPE BITS RANK DIMS STRIDES BOX ESTRIDES INTERLEAVE SWIZZLE L2 OOB ALIGN
  *                                          one distinct tensor map (TMA descriptor) the process
@@ -146,8 +154,9 @@
  *                                          those (the SASS metrics are paused while launches are
  *                                          left out), and kernel records exist for the sampled
  *                                          launches only: readers never scale them up
- *   launches_seen ORDINAL FUNCTION SEEN COUNTED SAMPLED
- *                                          at the end, one per function the library saw: SEEN
+ *   launches_seen ORDINAL FUNCTION SEEN COUNTED SAMPLED [CRC]
+ *                                          at the end, one per function (and cubin, where known,
+ *                                          as a launch record's CRC) the library saw: SEEN
  *                                          launches in all, COUNTED of those counted (as its
  *                                          launch records), SAMPLED of those with a kernel range
  *                                          (each ran serialised); COUNTED <= SEEN, SAMPLED <=

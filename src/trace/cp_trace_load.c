@@ -200,9 +200,10 @@ typedef struct cp_trace_pending_source {
     uint32_t line;
 } cp_trace_pending_source;
 
-/* launch and kernel records of one (device, function), added up until the end */
+/* launch and kernel records of one (device, cubin, function), added up until the end */
 typedef struct cp_trace_pending_launch {
     uint32_t device;
+    uint32_t crc; /* the records' cubin, 0 where they name none */
     char *function;
     uint64_t count;              /* launch records */
     cp_trace_kernel_counters kc; /* kernel records */
@@ -227,10 +228,13 @@ typedef struct cp_trace_reader {
     cp_table nosource; /* CRC \t FUNCTION */
     cp_trace_pending_launch *launches;
     size_t nlaunches, lcap;
-    cp_table launch_keys;                    /* ORDINAL \t FUNCTION -> pending launch index */
+    cp_table launch_keys; /* ORDINAL \t CRC \t FUNCTION -> pending launch index */
     cp_table frame_ids, range_ids, site_ids; /* ID -> index in the process's array */
-    int kernel_before;    /* the line before this one was a kernel record (kernel_at pairs it) */
-    int kernel_now;       /* this line is one */
+    int kernel_before; /* the line before this one was a kernel record (kernel_at pairs it) */
+    int kernel_now;    /* this line is one */
+    int cubin_before;  /* the line before was a kernel_cubin record, of the cubin below */
+    int cubin_now;
+    uint32_t cubin;
     int timeable_before;  /* the line before was a kernel record or the kernel_at paired with one */
     int timeable_now;     /* this line is either (a kernel_time pairs with it) */
     size_t last_pending;  /* that kernel record's pending launch */
@@ -404,11 +408,12 @@ static int cp_trace_read_metrics(cp_trace_reader *r, char **f, size_t nf, int ke
     return 0;
 }
 
-/* The pending launch and kernel records of (device, function), created when new. */
-static cp_trace_pending_launch *cp_trace_pending(cp_trace_reader *r, uint32_t device,
+/* The pending launch and kernel records of (device, cubin crc, function), created when new (crc
+ * 0: records that name no cubin). */
+static cp_trace_pending_launch *cp_trace_pending(cp_trace_reader *r, uint32_t device, uint32_t crc,
                                                  const char *function)
 {
-    const char *key = cp_trace_key(r, "%u\t%s", (unsigned)device, function);
+    const char *key = cp_trace_key(r, "%u\t%08x\t%s", (unsigned)device, crc, function);
     if (!key)
         return NULL;
     int created;
@@ -420,36 +425,47 @@ static cp_trace_pending_launch *cp_trace_pending(cp_trace_reader *r, uint32_t de
         r->nlaunches++;
         cp_trace_pending_launch *l = &r->launches[at];
         l->device = device;
+        l->crc = crc;
         l->function = cp_trace_dup(r, function);
     }
     return &r->launches[at];
 }
 
-/* launch ORDINAL FUNCTION COUNT: added up per (device, function) until the end. */
+/* The optional CRC field of a launch or launches_seen record: 0 when absent. */
+static int cp_trace_optional_crc(char **f, size_t nf, size_t at, uint32_t *crc)
+{
+    *crc = 0;
+    return nf == at + 1 ? cp_trace_parse_hex32(f[at], 0, crc) : nf == at ? 0 : -1;
+}
+
+/* launch ORDINAL FUNCTION COUNT [CRC]: added up per (device, cubin, function) until the end. */
 static int cp_trace_read_launch(cp_trace_reader *r, char **f, size_t nf)
 {
     uint64_t device, count;
-    if (nf != 4 || cp_trace_parse_u64(f[1], UINT32_MAX, &device) != 0 ||
-        cp_trace_parse_count(r, f[3], &count) != 0)
+    uint32_t crc;
+    if ((nf != 4 && nf != 5) || cp_trace_parse_u64(f[1], UINT32_MAX, &device) != 0 ||
+        cp_trace_parse_count(r, f[3], &count) != 0 || cp_trace_optional_crc(f, nf, 4, &crc) != 0)
         return -1;
-    cp_trace_pending_launch *l = cp_trace_pending(r, (uint32_t)device, f[2]);
+    cp_trace_pending_launch *l = cp_trace_pending(r, (uint32_t)device, crc, f[2]);
     if (l)
         l->count = l->count > UINT64_MAX - count ? UINT64_MAX : l->count + count;
     return 0;
 }
 
-/* launches_seen ORDINAL FUNCTION SEEN COUNTED SAMPLED: the library's count of every launch it
+/* launches_seen ORDINAL FUNCTION SEEN COUNTED SAMPLED [CRC]: the library's count of every launch it
  * saw (SEEN), of those counted (as the launch records) and of those with counters (as the kernel
  * records); one record per function, at the end. */
 static int cp_trace_read_launches_seen(cp_trace_reader *r, char **f, size_t nf)
 {
     uint64_t device, seen, counted, sampled;
-    if (nf != 6 || cp_trace_parse_u64(f[1], UINT32_MAX, &device) != 0 ||
+    uint32_t crc;
+    if ((nf != 6 && nf != 7) || cp_trace_optional_crc(f, nf, 6, &crc) != 0 ||
+        cp_trace_parse_u64(f[1], UINT32_MAX, &device) != 0 ||
         cp_trace_parse_u64(f[3], UINT64_MAX, &seen) != 0 ||
         cp_trace_parse_u64(f[4], UINT64_MAX, &counted) != 0 ||
         cp_trace_parse_u64(f[5], UINT64_MAX, &sampled) != 0 || counted > seen || sampled > counted)
         return -1;
-    cp_trace_pending_launch *l = cp_trace_pending(r, (uint32_t)device, f[2]);
+    cp_trace_pending_launch *l = cp_trace_pending(r, (uint32_t)device, crc, f[2]);
     if (l) {
         l->seen = l->seen > UINT64_MAX - seen ? UINT64_MAX : l->seen + seen;
         l->has_seen = 1;
@@ -530,7 +546,8 @@ static int cp_trace_read_kernel(cp_trace_reader *r, char **f, size_t nf)
             return -1;
         }
     }
-    cp_trace_pending_launch *l = cp_trace_pending(r, (uint32_t)device, f[2]);
+    cp_trace_pending_launch *l =
+        cp_trace_pending(r, (uint32_t)device, r->cubin_before ? r->cubin : 0, f[2]);
     if (!l)
         return 0;
     memset(&r->last, 0, sizeof r->last);
@@ -1008,6 +1025,15 @@ static int cp_trace_read_launches_at(cp_trace_reader *r, char **f, size_t nf)
     return 0;
 }
 
+/* kernel_cubin CRC: the kernel record that follows is of that cubin's function */
+static int cp_trace_read_kernel_cubin(cp_trace_reader *r, char **f, size_t nf)
+{
+    if (nf != 2 || cp_trace_parse_hex32(f[1], 0, &r->cubin) != 0)
+        return -1;
+    r->cubin_now = 1;
+    return 0;
+}
+
 /* kernel_at SITE: the kernel record just before was a launch of that site */
 static int cp_trace_read_kernel_at(cp_trace_reader *r, char **f, size_t nf)
 {
@@ -1088,6 +1114,7 @@ static const struct {
     {"site", cp_trace_read_site},
     {"launches_at", cp_trace_read_launches_at},
     {"kernel_at", cp_trace_read_kernel_at},
+    {"kernel_cubin", cp_trace_read_kernel_cubin},
     {"kernel_time", cp_trace_read_kernel_time},
     {"selection", cp_trace_read_selection},
     {"launches_seen", cp_trace_read_launches_seen},
@@ -1098,6 +1125,8 @@ static int cp_trace_read_record(cp_trace_reader *r, char **f, size_t nf)
 {
     r->kernel_before = r->kernel_now;
     r->kernel_now = 0;
+    r->cubin_before = r->cubin_now;
+    r->cubin_now = 0;
     r->timeable_before = r->timeable_now;
     r->timeable_now = 0;
     if (!f[0][0])
@@ -1193,9 +1222,15 @@ static void cp_trace_finish(cp_trace_reader *r)
                 in->line = r->sources[at].line;
             }
         }
-        key = cp_trace_key(r, "%u\t%s", kk->device, kk->function);
-        size_t at = key ? cp_trace_map_find(&r->launch_keys, key) : SIZE_MAX;
-        if (at != SIZE_MAX && !r->launches[at].used) {
+        /* its cubin's launch records, else those that name no cubin */
+        size_t at = SIZE_MAX;
+        for (int known = kk->has_crc; known >= 0 && at == SIZE_MAX; known--) {
+            key = cp_trace_key(r, "%u\t%08x\t%s", kk->device, known ? kk->crc : 0, kk->function);
+            at = key ? cp_trace_map_find(&r->launch_keys, key) : SIZE_MAX;
+            if (at != SIZE_MAX && r->launches[at].used)
+                at = SIZE_MAX;
+        }
+        if (at != SIZE_MAX) {
             kk->launches = r->launches[at].count;
             kk->kc = r->launches[at].kc;
             kk->launches_seen = r->launches[at].seen;
@@ -1211,7 +1246,7 @@ static void cp_trace_finish(cp_trace_reader *r)
         cp_trace_pending_launch *l = &r->launches[i];
         if (l->used || !l->function)
             continue;
-        cp_trace_kernel *k = cp_trace_kernel_get(r, l->device, 0, 0, l->function);
+        cp_trace_kernel *k = cp_trace_kernel_get(r, l->device, l->crc != 0, l->crc, l->function);
         if (k) {
             k->launches = l->count ? l->count : l->kc.records;
             k->kc = l->kc;

@@ -9,6 +9,7 @@
 
 /* the module itself, its statics included */
 #include "inject/cp_inject_graphs.c"
+#include "inject/cp_inject_modules.c"
 
 typedef struct fake_graph {
     size_t n, m;

@@ -32,7 +32,7 @@ static void launch(const char *fn, const cp_inject_shape *s, int in_nvtx, int n,
 {
     for (int i = 0; i < n; i++) {
         int c = -1, m = -1;
-        cp_inject_select_launch(0, fn, s, in_nvtx, &c, &m);
+        cp_inject_select_launch(0, fn, 0, s, in_nvtx, &c, &m);
         CHECK(c == 0 || c == 1);
         CHECK(m == 0 || (m == 1 && c == 1)); /* only a counted launch is sampled */
         *counted += c;
@@ -86,8 +86,8 @@ static void test_sampling(void)
         h += cp_inject_select_graph((void *)0x2000);
     }
     CHECK(g == 5 && h == 5);
-    cp_inject_select_node(0, "vec_add", 1);
-    cp_inject_select_node(0, "vec_add", 0);
+    cp_inject_select_node(0, "vec_add", 0, 1);
+    cp_inject_select_node(0, "vec_add", 0, 0);
     seen = written(cp_inject_select_write_counts);
     CHECK_STR_CONTAINS(seen, "launches_seen\t0\tvec_add\t4\t4\t3\n");
     free(seen);
@@ -161,11 +161,11 @@ static void test_skip_count(void)
     CHECK(cp_inject_select_configure(&o, why, sizeof why) == 0);
     int seq[10], c, m;
     for (int i = 0; i < 10; i++) {
-        cp_inject_select_launch(0, "a", &shape_a, 0, &c, &m);
+        cp_inject_select_launch(0, "a", 0, &shape_a, 0, &c, &m);
         seq[i] = c;
         if (i % 2 == 0) { /* another kernel between: its own count */
             int c2, m2;
-            cp_inject_select_launch(0, "b", &shape_a, 0, &c2, &m2);
+            cp_inject_select_launch(0, "b", 0, &shape_a, 0, &c2, &m2);
         }
     }
     static const int want[10] = {0, 0, 0, 1, 1, 1, 1, 0, 0, 0};

@@ -875,6 +875,70 @@ static void test_analyze_ldgsts(void)
 /* A graph run (format 2): launch counts and kernel records of a graph's kernel filed under its
  * function; the records of a graph whose kernels run on parallel branches unmatched, added up by
  * reason, in no kernel. */
+/* Two cubins with a function of one name (torch.compile's Triton kernels): the launch, kernel
+ * and launches_seen records that name a cubin go to that cubin's kernel; a launch record that
+ * names none goes, as before, to the first kernel of the name. */
+static void test_load_same_name_two_cubins(void)
+{
+    const char text[] =
+        "coalprobe-trace-raw\t1\n"
+        "process\t9\t1\tcompiled\n"
+        "kernel_metrics\tsmsp__inst_executed_op_global_ld.sum\tgpu__time_duration.sum\n"
+        "device\t0\tGH100\tNVIDIA H100\t9.0\n"
+        "counting\t0\tevery_launch\n"
+        "metrics\tsmsp__sass_inst_executed_op_global_ld\tsmsp__sass_sectors_mem_global\n"
+        "pc\t0\t7c98d035\t0\ttriton_poi\t0x40\t30\t120\n"
+        "pc\t0\ta217f5c1\t0\ttriton_poi\t0x80\t8\t32\n"
+        "kernel_cubin\ta217f5c1\n"
+        "kernel\t0\ttriton_poi\t4\t100\n"
+        "kernel_cubin\t7c98d035\n"
+        "kernel\t0\ttriton_poi\t10\t200\n"
+        "kernel_cubin\t7c98d035\n"
+        "kernel\t0\ttriton_poi\t10\t200\n"
+        "launch\t0\ttriton_poi\t3\t7c98d035\n"
+        "launch\t0\ttriton_poi\t2\ta217f5c1\n"
+        "launches_seen\t0\ttriton_poi\t3\t3\t2\t7c98d035\n"
+        "launches_seen\t0\ttriton_poi\t2\t2\t1\ta217f5c1\n"
+        "end\t1\t1\n";
+    cp_trace t;
+    CHECK(load_one(&t, text) == CP_EXIT_OK);
+    CHECK(t.nprocs == 1);
+    if (t.nprocs != 1)
+        return;
+    const cp_trace_process *p = &t.procs[0];
+    CHECK_EQ_U64(p->malformed, 0);
+    CHECK_EQ_U64(p->nkernels, 2);
+    const cp_trace_kernel *a = NULL, *b = NULL;
+    for (size_t i = 0; i < p->nkernels; i++) {
+        if (p->kernels[i].has_crc && p->kernels[i].crc == 0x7c98d035u)
+            a = &p->kernels[i];
+        if (p->kernels[i].has_crc && p->kernels[i].crc == 0xa217f5c1u)
+            b = &p->kernels[i];
+    }
+    CHECK(a && a->launches == 3 && a->kc.records == 2 && a->has_seen && a->launches_seen == 3);
+    CHECK(b && b->launches == 2 && b->kc.records == 1 && b->has_seen && b->launches_seen == 2);
+    cp_trace_free(&t);
+    /* a kernel_cubin record not right before a kernel record names nothing; a bad CRC is
+     * malformed; so is a launch record with a sixth field */
+    const char odd[] = "coalprobe-trace-raw\t1\n"
+                       "process\t9\t1\tcompiled\n"
+                       "kernel_metrics\tgpu__time_duration.sum\n"
+                       "kernel_cubin\ta217f5c1\n"
+                       "note\tbetween\n"
+                       "kernel\t0\tk\t100\n"
+                       "kernel_cubin\tnothex\n"
+                       "launch\t0\tk\t1\t0000000b\textra\n"
+                       "launch\t0\tk\t1\n"
+                       "end\t1\t1\n";
+    CHECK(load_one(&t, odd) == CP_EXIT_OK);
+    if (t.nprocs == 1) {
+        const cp_trace_kernel *k = find_kernel(&t.procs[0], "k");
+        CHECK(k && !k->has_crc && k->launches == 1 && k->kc.records == 1);
+        CHECK_EQ_U64(t.procs[0].malformed, 2);
+    }
+    cp_trace_free(&t);
+}
+
 static void test_load_graph(void)
 {
     cp_trace t;
@@ -958,6 +1022,7 @@ int main(void)
     test_analyze_transpose();
     test_analyze_ldgsts();
     test_load_graph();
+    test_load_same_name_two_cubins();
     test_analyze_kinds();
     test_analyze_why_no_counts();
     test_load_lean_and_times();
