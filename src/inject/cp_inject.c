@@ -73,12 +73,11 @@ enum {
     CP_INJECT_T_COLLECT, /* decoding the per-kernel counters */
     CP_INJECT_T_FLUSH,   /* the SASS records, their source lines and cubins */
     CP_INJECT_T_MODULE,  /* keeping each loaded module's cubin */
-    CP_INJECT_T_TOGGLE,  /* disabling the range profiler while idle, enabling it again */
     CP_INJECT_T_COUNT
 };
 static const char *const cp_inject_phase_names[CP_INJECT_T_COUNT] = {
     "context_setup",   "profiler_init",       "counters_open", "launch_calls",
-    "kernel_counters", "instruction_records", "module_copies", "counters_toggles"};
+    "kernel_counters", "instruction_records", "module_copies"};
 
 typedef struct cp_inject_device {
     int configured; /* 1: SetConfig done; -1: refused or failed (nothing collected there) */
@@ -535,8 +534,16 @@ static void cp_inject_context_setup(CUcontext ctx)
     if (cp_inject_state.want_instructions) {
         CUpti_SassMetricsEnable_Params en = CP_CUPTI_PARAMS(CUpti_SassMetricsEnable_Params);
         en.ctx = ctx;
+        /* Lazy patching (each function patched at its first launch) with the Range Profiler
+         * enabled on the context, even stopped, made every later launch of a patched function
+         * slow on the H100 (2026-12-07, driver 580.159.04: a transformer training step of 270
+         * launches took 352 ms, not 10 ms; disabling the profiler did not undo it; eager
+         * patching, 9.5 ms): so functions are patched when their module loads whenever the
+         * per-kernel counters are on, and lazily without them.
+         * COALPROBE_TRACE_LAZY_PATCHING=1 or 0 chooses either way. */
         const char *lazy = getenv("COALPROBE_TRACE_LAZY_PATCHING");
-        en.enableLazyPatching = lazy && strcmp(lazy, "0") == 0 ? 0 : 1;
+        en.enableLazyPatching = lazy && lazy[0] ? strcmp(lazy, "0") != 0
+                                                : !cp_inject_state.want_kernels;
         CP_INJECT_CUPTI(cuptiSassMetricsEnable(&en), return );
     }
     cp_inject_kernels *k = NULL;
@@ -1058,7 +1065,6 @@ static void cp_inject_launch_where(CUpti_CallbackId cbid, const CUpti_CallbackDa
 static void cp_inject_launch_select(CUpti_CallbackId cbid, const CUpti_CallbackData *cb);
 static void cp_inject_launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb);
 static void cp_inject_launch_exit(CUpti_CallbackId cbid, const CUpti_CallbackData *cb);
-static void cp_inject_launch_idle(const CUpti_CallbackData *cb, double seconds);
 
 static void cp_inject_launched(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
 {
@@ -1072,33 +1078,10 @@ static void cp_inject_launched(CUpti_CallbackId cbid, const CUpti_CallbackData *
         return;
     }
     if (cb->callbackSite == CUPTI_API_EXIT && cp_inject_launch_entered > 0) {
-        double seconds = cp_inject_now() - cp_inject_launch_entered;
         cp_inject_spent(CP_INJECT_T_LAUNCH, cp_inject_launch_entered);
         cp_inject_launch_entered = 0;
-        if (!cp_inject_launch_sampled)
-            cp_inject_launch_idle(cb, seconds);
     }
     cp_inject_launch_exit(cbid, cb);
-}
-
-/* A launch call without a range took `seconds`: the range profiler, idle, may be disabled
- * (cp_inject_kernels_idle); enabling it again is timed with the decoding (kernel_counters). */
-static void cp_inject_launch_idle(const CUpti_CallbackData *cb, double seconds)
-{
-    int slot = cp_inject_context_slot(cb->context);
-    cp_inject_kernels *k = slot >= 0 ? cp_inject_state.context_kernels[slot] : NULL;
-    if (!k)
-        return;
-    char why[512] = "";
-    double t = cp_inject_now();
-    size_t toggles = cp_inject_kernels_toggles(k);
-    int rc = cp_inject_kernels_idle(k, seconds, why, sizeof why);
-    if (cp_inject_kernels_toggles(k) != toggles)
-        cp_inject_spent(CP_INJECT_T_TOGGLE, t);
-    if (rc != 0) {
-        cp_inject_kernels_failed("per-kernel counters stopped", why, rc);
-        cp_inject_close_kernels(slot);
-    }
 }
 
 /* 1 when the launch goes to a stream being captured into a graph: it runs nothing now. */

@@ -57,25 +57,10 @@ struct cp_inject_kernels {
     // without it failed, or COALPROBE_TRACE_AVAILABILITY=1 asks for it: CUPTI's host API knows the
     // counters of every chip released with it from the chip's name alone
     bool with_availability = false;
-    // Enabled but stopped, the Range Profiler still costs every launch of the context (on the
-    // H100, 2026-12-07: 27 us a tiny launch, about 1 ms a launch of a training step), so a
-    // sampling run disables it once the launches left unsampled since it last counted one have
-    // cost more than enabling it again did (the rule of renting skis: never more than twice the
-    // best choice made knowing the future), and enables it again at the next sampled launch.
-    // COALPROBE_TRACE_KEEP_ENABLED=1 keeps it enabled (to measure what the rule saves).
-    double enable_seconds = 0; // what the last enabling cost: Enable, SetConfig and Start
-    double idle_seconds = 0;   // launch calls since the profiler last counted one, while enabled
-    size_t toggles = 0;        // disablings and enablings after the first
-    bool keep_enabled = false;
 };
 
 namespace
 {
-
-double seconds_since(std::chrono::steady_clock::time_point t)
-{
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
-}
 
 // Appends "step seconds" to k->open_times and restarts the clock.
 void lap(cp_inject_kernels *k, const char *step, std::chrono::steady_clock::time_point &since)
@@ -110,7 +95,6 @@ int start(cp_inject_kernels *k, char *why, size_t why_size, bool fresh = false)
     sp.pRangeProfilerObject = k->rp;
     CP_KERNELS_CHECK(cuptiRangeProfilerStart(&sp));
     k->started = true;
-    k->idle_seconds = 0;
     k->ranges = 0;
     k->functions.clear();
     k->unmatched.clear();
@@ -326,33 +310,6 @@ void reset(cp_inject_kernels *k)
     k->open_times.clear();
 }
 
-// Disables the profiler, stopped, its host object and configuration kept for enable_again.
-int disable(cp_inject_kernels *k, char *why, size_t why_size)
-{
-    auto p = CP_CUPTI_PARAMS(CUpti_RangeProfiler_Disable_Params);
-    p.pRangeProfilerObject = k->rp;
-    k->rp = nullptr; // gone even when Disable fails: never used again
-    k->toggles++;
-    CP_KERNELS_CHECK(cuptiRangeProfilerDisable(&p));
-    return 0;
-}
-
-// Enables the disabled profiler again with the same configuration, and starts it.
-int enable_again(cp_inject_kernels *k, char *why, size_t why_size)
-{
-    auto t = std::chrono::steady_clock::now();
-    auto ep = CP_CUPTI_PARAMS(CUpti_RangeProfiler_Enable_Params);
-    ep.ctx = k->ctx;
-    CP_KERNELS_CHECK(cuptiRangeProfilerEnable(&ep));
-    k->rp = ep.pRangeProfilerObject;
-    k->toggles++;
-    int rc = configure(k, why, why_size);
-    if (rc == 0)
-        rc = start(k, why, why_size, true); // configure initialised the image
-    k->enable_seconds = seconds_since(t);
-    return rc;
-}
-
 int open_once(cp_inject_kernels *k, const char *chip, int set, char *why, size_t why_size)
 {
     auto since = std::chrono::steady_clock::now();
@@ -368,14 +325,12 @@ int open_once(cp_inject_kernels *k, const char *chip, int set, char *why, size_t
         if (rc == 0)
             rc = open_config(k, why, why_size, since);
     }
-    auto enabling = std::chrono::steady_clock::now();
     if (rc == 0)
         rc = open_range_profiler(k, why, why_size, since);
     if (rc != 0)
         return rc;
     int started = start(k, why, why_size, true); // open_range_profiler initialised the image
     lap(k, "start", since);
-    k->enable_seconds = seconds_since(enabling);
     return started;
 }
 
@@ -383,8 +338,6 @@ int open_impl(cp_inject_kernels *k, const char *chip, int set, char *why, size_t
 {
     const char *ask = std::getenv("COALPROBE_TRACE_AVAILABILITY");
     k->with_availability = ask && std::strcmp(ask, "1") == 0;
-    const char *keep = std::getenv("COALPROBE_TRACE_KEEP_ENABLED");
-    k->keep_enabled = keep && std::strcmp(keep, "1") == 0;
     int rc = open_once(k, chip, set, why, why_size);
     if (rc == 0 || k->with_availability)
         return rc;
@@ -547,7 +500,7 @@ extern "C" int cp_inject_kernels_after_replayed_graph(cp_inject_kernels *k,
     (void)emit; // nothing was counted while paused
     (void)user;
     try {
-        if (k->user_replay || k->started || !k->rp) // disabled: enabled at a sampled launch
+        if (k->user_replay || k->started)
             return 0;
         return start(k, why, why_size);
     } catch (...) {
@@ -570,27 +523,11 @@ extern "C" int cp_inject_kernels_pause(cp_inject_kernels *k, cp_inject_kernels_e
 extern "C" int cp_inject_kernels_resume(cp_inject_kernels *k, char *why, size_t why_size)
 {
     try {
-        if (k->started)
-            return 0;
-        return k->rp ? start(k, why, why_size) : enable_again(k, why, why_size);
+        return k->started ? 0 : start(k, why, why_size);
     } catch (...) {
         std::snprintf(why, why_size, "out of memory");
         return (int)CUPTI_ERROR_OUT_OF_MEMORY;
     }
-}
-
-extern "C" int cp_inject_kernels_idle(cp_inject_kernels *k, double seconds, char *why,
-                                      size_t why_size)
-{
-    if (!k->rp || k->started || k->keep_enabled)
-        return 0;
-    k->idle_seconds += seconds;
-    return k->idle_seconds > k->enable_seconds ? disable(k, why, why_size) : 0;
-}
-
-extern "C" size_t cp_inject_kernels_toggles(const cp_inject_kernels *k)
-{
-    return k->toggles;
 }
 
 extern "C" int cp_inject_kernels_started(const cp_inject_kernels *k)

@@ -104,14 +104,6 @@ int cp_inject_kernels_pause(cp_inject_kernels *k, cp_inject_kernels_emit emit, v
                             char *why, size_t why_size);
 int cp_inject_kernels_resume(cp_inject_kernels *k, char *why, size_t why_size);
 
-/* A launch call that got no range took `seconds`: while the profiler is stopped but enabled,
- * which costs every launch, these add up, and once they pass what enabling it cost it is
- * disabled (cp_inject_kernels_resume enables it again). 0, or a CUptiResult with why filled. */
-int cp_inject_kernels_idle(cp_inject_kernels *k, double seconds, char *why, size_t why_size);
-
-/* How many times the profiler was disabled or enabled again since it was opened. */
-size_t cp_inject_kernels_toggles(const cp_inject_kernels *k);
-
 /* 1 when the profiler is started (launches get ranges). */
 int cp_inject_kernels_started(const cp_inject_kernels *k);
 

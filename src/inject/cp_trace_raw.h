@@ -63,9 +63,7 @@
  *                                          end: context_setup (profiler_init and counters_open
  *                                          included), launch_calls (inside the launch calls: the
  *                                          range profiler's replay), kernel_counters,
- *                                          instruction_records, module_copies,
- *                                          counters_toggles (disabling the range profiler while
- *                                          no launch is sampled, enabling it again), injected (from
+ *                                          instruction_records, module_copies, injected (from
  *                                          the injection's start to the process's end)
  *   tensor_map COUNT KIND TYPE BITS RANK DIMS STRIDES BOX ESTRIDES INTERLEAVE SWIZZLE L2 OOB ALIGN
  *                                          one distinct tensor map (TMA descriptor) the process
