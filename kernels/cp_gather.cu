@@ -2,7 +2,7 @@
 // the same function the model evaluates) and reading through it.
 #include "cp_gather.h"
 #include "cp_kernels.h"
-#include "cp_stride.h"
+#include "cp_linear.h"
 
 namespace
 {
@@ -14,10 +14,10 @@ __global__ void cp_gather_index_kernel(uint32_t *idx, uint64_t n, uint64_t run, 
         idx[i] = (uint32_t)cp_gather_index(i, n, run, seed);
 }
 
-__global__ void __launch_bounds__(CP_STRIDE_BLOCK)
+__global__ void __launch_bounds__(CP_LINEAR_BLOCK)
     cp_gather_kernel(const uint32_t *idx, const float *in, float *out, uint64_t n)
 {
-    uint64_t i = cp_stride_thread(blockIdx.x, threadIdx.x);
+    uint64_t i = cp_linear_thread(blockIdx.x, threadIdx.x);
     if (i < n)
         out[i] = in[idx[i]];
 }
@@ -42,14 +42,14 @@ extern "C" cudaError_t cp_kernels_gather_launch(const uint32_t *idx, const float
 {
     if (n == 0)
         return cudaSuccess;
-    uint64_t blocks = (n + CP_STRIDE_BLOCK - 1) / CP_STRIDE_BLOCK;
+    uint64_t blocks = (n + CP_LINEAR_BLOCK - 1) / CP_LINEAR_BLOCK;
     if (blocks > 0x7fffffffull)
         return cudaErrorInvalidValue;
-    cp_gather_kernel<<<(unsigned)blocks, CP_STRIDE_BLOCK, 0, stream>>>(idx, in, out, n);
+    cp_gather_kernel<<<(unsigned)blocks, CP_LINEAR_BLOCK, 0, stream>>>(idx, in, out, n);
     return cudaGetLastError();
 }
 
 extern "C" cudaError_t cp_kernels_gather_resources(cp_kernel_resources *r)
 {
-    return cp_kernels_resources((const void *)cp_gather_kernel, CP_STRIDE_BLOCK, 0, r);
+    return cp_kernels_resources((const void *)cp_gather_kernel, CP_LINEAR_BLOCK, 0, r);
 }

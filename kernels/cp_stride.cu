@@ -14,19 +14,19 @@ struct __align__(32) cp_f8
 };
 
 template <typename T>
-__global__ void __launch_bounds__(CP_STRIDE_BLOCK)
+__global__ void __launch_bounds__(CP_LINEAR_BLOCK)
     cp_stride_load_kernel(const T *in, T *out, uint64_t n, uint64_t stride, uint64_t offset)
 {
-    uint64_t i = cp_stride_thread(blockIdx.x, threadIdx.x);
+    uint64_t i = cp_linear_thread(blockIdx.x, threadIdx.x);
     if (i < n)
         out[i] = in[cp_stride_index(i, stride, offset)];
 }
 
 template <typename T>
-__global__ void __launch_bounds__(CP_STRIDE_BLOCK)
+__global__ void __launch_bounds__(CP_LINEAR_BLOCK)
     cp_stride_store_kernel(const T *in, T *out, uint64_t n, uint64_t stride, uint64_t offset)
 {
-    uint64_t i = cp_stride_thread(blockIdx.x, threadIdx.x);
+    uint64_t i = cp_linear_thread(blockIdx.x, threadIdx.x);
     if (i < n)
         out[cp_stride_index(i, stride, offset)] = in[i];
 }
@@ -42,23 +42,23 @@ template <typename T>
 cudaError_t cp_stride_launch_typed(const void *in, void *out, uint64_t n, uint64_t stride,
                                    uint64_t offset, int op, cudaStream_t stream)
 {
-    uint64_t blocks = (n + CP_STRIDE_BLOCK - 1) / CP_STRIDE_BLOCK;
+    uint64_t blocks = (n + CP_LINEAR_BLOCK - 1) / CP_LINEAR_BLOCK;
     if (blocks > 0x7fffffffull)
         return cudaErrorInvalidValue;
     if (op == 0)
-        cp_stride_load_kernel<T><<<(unsigned)blocks, CP_STRIDE_BLOCK, 0, stream>>>(
+        cp_stride_load_kernel<T><<<(unsigned)blocks, CP_LINEAR_BLOCK, 0, stream>>>(
             static_cast<const T *>(in), static_cast<T *>(out), n, stride, offset);
     else
-        cp_stride_store_kernel<T><<<(unsigned)blocks, CP_STRIDE_BLOCK, 0, stream>>>(
+        cp_stride_store_kernel<T><<<(unsigned)blocks, CP_LINEAR_BLOCK, 0, stream>>>(
             static_cast<const T *>(in), static_cast<T *>(out), n, stride, offset);
     return cudaGetLastError();
 }
 
-__global__ void __launch_bounds__(CP_STRIDE_BLOCK)
+__global__ void __launch_bounds__(CP_LINEAR_BLOCK)
     cp_layout_kernel(const float *in, float *out, uint64_t n, uint32_t fields, uint32_t field,
                      int soa)
 {
-    uint64_t i = cp_stride_thread(blockIdx.x, threadIdx.x);
+    uint64_t i = cp_linear_thread(blockIdx.x, threadIdx.x);
     if (i < n)
         out[i] = in[soa ? cp_layout_soa_index(i, n, field) : cp_layout_aos_index(i, fields, field)];
 }
@@ -91,10 +91,10 @@ extern "C" cudaError_t cp_kernels_layout_launch(const float *in, float *out, uin
 {
     if (n == 0)
         return cudaSuccess;
-    uint64_t blocks = (n + CP_STRIDE_BLOCK - 1) / CP_STRIDE_BLOCK;
+    uint64_t blocks = (n + CP_LINEAR_BLOCK - 1) / CP_LINEAR_BLOCK;
     if (blocks > 0x7fffffffull || field >= fields)
         return cudaErrorInvalidValue;
-    cp_layout_kernel<<<(unsigned)blocks, CP_STRIDE_BLOCK, 0, stream>>>(in, out, n, fields, field,
+    cp_layout_kernel<<<(unsigned)blocks, CP_LINEAR_BLOCK, 0, stream>>>(in, out, n, fields, field,
                                                                        soa);
     return cudaGetLastError();
 }
@@ -109,10 +109,10 @@ extern "C" cudaError_t cp_kernels_stride_resources(uint32_t width_bytes, int op,
                                         : nullptr;
     if (!f)
         return cudaErrorInvalidValue;
-    return cp_kernels_resources(f, CP_STRIDE_BLOCK, 0, r);
+    return cp_kernels_resources(f, CP_LINEAR_BLOCK, 0, r);
 }
 
 extern "C" cudaError_t cp_kernels_layout_resources(cp_kernel_resources *r)
 {
-    return cp_kernels_resources((const void *)cp_layout_kernel, CP_STRIDE_BLOCK, 0, r);
+    return cp_kernels_resources((const void *)cp_layout_kernel, CP_LINEAR_BLOCK, 0, r);
 }

@@ -1,6 +1,6 @@
 /* cp_stride.h: the strided-access family: which element each thread of the grid touches.
  *
- * Thread i (global index, blocks of CP_STRIDE_BLOCK threads) accesses element
+ * Thread i (global index, blocks of CP_LINEAR_BLOCK threads: cp_linear.h) accesses element
  * i*stride + offset of an array of width-byte elements on the strided side, and element i
  * of a dense array on the other side:
  *   op load:  out[i] = in[cp_stride_index(i, stride, offset)]   (strided read, dense write)
@@ -10,15 +10,7 @@
 #define CP_STRIDE_H
 
 #include "cp_hd.h"
-
-/* Threads per block of the stride and layout kernels (a multiple of the warp size). */
-#define CP_STRIDE_BLOCK 256u
-
-/* Global thread index of thread `thread` of block `block`. */
-CP_HD uint64_t cp_stride_thread(uint64_t block, uint64_t thread)
-{
-    return block * CP_STRIDE_BLOCK + thread;
-}
+#include "cp_linear.h"
 
 /* Element of the strided array that thread i accesses. */
 CP_HD uint64_t cp_stride_index(uint64_t i, uint64_t stride, uint64_t offset)

@@ -7,7 +7,7 @@
 
 #include "cp_measure_family.h"
 #include "cp_fill.h"
-#include "cp_stride.h"
+#include "cp_linear.h"
 
 /* kernels/cp_expr_kernel.cuh receives the parameters as struct cp_expr_params { long long v[8]; }
  */
@@ -77,10 +77,10 @@ int cp_measure_expr_launch(const cp_cuda_run *r, cp_status *st)
     long long n = (long long)c->elements;
     /* the kernel's cp_expr_params is the 8 int64 of the config, unused ones 0 */
     void *args[] = {(void *)&r->bufs[0], (void *)&r->bufs[1], &n, (void *)c->expr_params};
-    uint64_t blocks = (c->elements + CP_STRIDE_BLOCK - 1) / CP_STRIDE_BLOCK;
+    uint64_t blocks = (c->elements + CP_LINEAR_BLOCK - 1) / CP_LINEAR_BLOCK;
     if (blocks > 0x7fffffffull)
         return cp_status_set(st, CP_EXIT_RUNTIME, "expr: %" PRIu64 " blocks are too many", blocks);
-    return cp_rtc_launch(k, (unsigned)blocks, CP_STRIDE_BLOCK, 0, r->s->stream, args, st);
+    return cp_rtc_launch(k, (unsigned)blocks, CP_LINEAR_BLOCK, 0, r->s->stream, args, st);
 }
 
 int cp_measure_expr_resources(const cp_config *c, const cp_rtc_module *expr, cp_kernel_resources *k,
@@ -90,7 +90,7 @@ int cp_measure_expr_resources(const cp_config *c, const cp_rtc_module *expr, cp_
     (void)r;
     if (!expr)
         return cp_status_set(st, CP_EXIT_RUNTIME, "expr: no kernel loaded");
-    CP_CUDA_CHECK(st, cp_kernels_resources(cp_rtc_function(expr), CP_STRIDE_BLOCK, 0, k));
+    CP_CUDA_CHECK(st, cp_kernels_resources(cp_rtc_function(expr), CP_LINEAR_BLOCK, 0, k));
     return CP_EXIT_OK;
 }
 

@@ -179,7 +179,7 @@ void cp_model_element_access(cp_access_prediction *ap, const char *name, cp_op o
  * (i = 0..n-1, S >= L), from a 32-byte aligned base; exact, in O(32) steps. */
 uint64_t cp_model_monotone_footprint(uint64_t n, uint64_t S, uint64_t O, uint64_t L);
 
-/* The one-element-per-thread grids (stride, layout, gather, expr: blocks of CP_STRIDE_BLOCK
+/* The one-element-per-thread grids (stride, layout, gather, expr: blocks of CP_LINEAR_BLOCK
  * threads): warps of a grid of `threads`, and the global thread index of lane `lane` of warp w,
  * numbered as the kernels number them. */
 uint64_t cp_model_linear_warps(uint64_t threads);
