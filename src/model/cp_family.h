@@ -92,8 +92,8 @@ typedef enum {
     CP_COUNTS_OPERANDS,     /* per operand (3), time in ms, GFLOP/s against cuBLAS */
     CP_COUNTS_SHARED,       /* the shared-memory side of the pattern */
     CP_COUNTS_SIDES_SHARED, /* load and store, global and shared */
-    CP_COUNTS_READONLY,     /* load and store; L1 and L2 hits, SM active, the load's SASS */
-    CP_COUNTS_ASYNC,        /* the tile's load (LSU or TMA), shared loads, SM active */
+    CP_COUNTS_PATH,         /* load and store; L1 and L2 hits, SM active, the load's SASS */
+    CP_COUNTS_COPIES,       /* the tile's load (LSU or TMA), shared loads, SM active */
 } cp_family_counts;
 
 #define CP_SHOWN_MAX 6 /* keys in `describe`, `table` or `chart` */
