@@ -1,4 +1,4 @@
-// cp_async.cu: the asynchronous-copy family's kernels (patterns/cp_async.h): a stream of 16 KB
+// cp_async.cu: the asynchronous-copy family's kernels (cp_async.h): a stream of 16 KB
 // tiles, each loaded into the SM and computed, by plain loads, through shared memory, by
 // cp.async (LDGSTS) and by the TMA unit (cp.async.bulk, 1-D and through a 2-D tensor map), with
 // 1 to 4 tiles in flight. Each block walks the tiles blockIdx.x, blockIdx.x + gridDim.x, ...;

@@ -12,7 +12,7 @@
  *               CP_ASYNC_BOX_ROWS rows of CP_ASYNC_ROW floats
  * A tile is CP_ASYNC_TILE floats processed by a block of CP_ASYNC_BLOCK threads; thread t
  * computes elements e * CP_ASYNC_BLOCK + t (e = 0..15) of the tile, out[i] = cp_async_work(in[i],
- * work). The model (src/model/cp_model_async.c) and the kernels (kernels/cp_async.cu) both use
+ * work). The model (cp_async_model.c) and the kernels (cp_async.cu) both use
  * these definitions; tile k of the input is its floats [k * CP_ASYNC_TILE, (k + 1) *
  * CP_ASYNC_TILE), whichever block computes it. */
 #ifndef CP_ASYNC_H

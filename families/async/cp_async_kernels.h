@@ -13,7 +13,7 @@
 extern "C" {
 #endif
 
-/* async family (patterns/cp_async.h): out = cp_async_work(in, work) over `tiles` tiles of
+/* async family (cp_async.h): out = cp_async_work(in, work) over `tiles` tiles of
  * CP_ASYNC_TILE floats, each loaded by `variant` (0 plain, 1 smem, 2 cp-async, 3 tma-bulk, 4
  * tma-tensor) with `stages` tiles in flight (1..4; plain and smem have one). The first launch of
  * a (variant, stages) on a device sets its shared-memory limit and sizes its grid, and the

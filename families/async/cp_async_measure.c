@@ -1,4 +1,4 @@
-/* cp_measure_async.c: measuring the async family: its kernel's launch and resources, and the
+/* cp_async_measure.c: measuring the async family: its kernel's launch and resources, and the
  * check of out = cp_async_work(in, work) on 16 tiles (the first, the last and 14 between). */
 #include "cp_measure_family.h"
 #include "cp_async_kernels.h"

@@ -1,4 +1,4 @@
-/* cp_model_async.c: the model's view of the async family (patterns/cp_async.h). Every tile costs
+/* cp_async_model.c: the model's view of the async family (cp_async.h). Every tile costs
  * the same whichever block computes it, so the model counts the tiles as if each had its own
  * block of CP_ASYNC_BLOCK threads: warp w works on tile w / 8 as warp w % 8 of its block. The
  * accesses, by variant:
@@ -18,7 +18,7 @@ _Static_assert((int)CP_ASYNC_VARIANT_TMA_TENSOR == CP_ASYNC_TMA_TENSOR &&
                    CP_ASYNC_TILE_FLOATS == CP_ASYNC_TILE &&
                    (int)CP_ASYNC_VARIANT_CP_ASYNC == CP_ASYNC_CP_ASYNC &&
                    (int)CP_ASYNC_VARIANT_SMEM == CP_ASYNC_SMEM,
-               "the async variants of cp_config.h follow patterns/cp_async.h");
+               "the async variants of cp_config.h follow cp_async.h");
 
 #define CP_ASYNC_WARPS_PER_TILE (CP_ASYNC_BLOCK / CP_WARP_SIZE)
 

@@ -3,8 +3,8 @@
 // backend (src/measure/cp_measure_cuda.c) puts one line before it:
 //   #define CP_EXPR_INDEX(i, n, cp_p) <the --index expression as C, from cp_expr_to_c>
 // in which i and n are long long and parameter k is cp_p.v[k]. Thread i of blocks of 256 threads
-// (numbered as patterns/cp_stride.h numbers them) accesses element CP_EXPR_INDEX of the indexed
-// buffer and element i of the other; the model (src/model/cp_model_expr.c) evaluates the same
+// (numbered as cp_stride.h numbers them) accesses element CP_EXPR_INDEX of the indexed
+// buffer and element i of the other; the model (cp_expr_model.c) evaluates the same
 // expression on the host and refused the run if any thread's index were undefined or outside
 // [0, n). Nothing else reaches the compiler: the expression's C is generated, not the user's text.
 #ifndef CP_EXPR_INDEX

@@ -1,4 +1,4 @@
-/* cp_measure_expr.c: measuring the expr family: the expression's kernels compiled by NVRTC and
+/* cp_expr_measure.c: measuring the expr family: the expression's kernels compiled by NVRTC and
  * loaded (kept for the expressions that follow), their launch and resources, and the check of
  * out[i] = in[EXPR(i)] (op load) or out[EXPR(i)] = in[i] (op store). */
 #include <inttypes.h>
@@ -9,7 +9,8 @@
 #include "cp_fill.h"
 #include "cp_linear.h"
 
-/* kernels/cp_expr_kernel.cuh receives the parameters as struct cp_expr_params { long long v[8]; }
+/* families/expr/cp_expr_kernel.cuh receives the parameters as struct cp_expr_params { long long
+ * v[8]; }
  */
 _Static_assert(CP_EXPR_MAX_PARAMS == 8 && sizeof(long long) == sizeof(int64_t),
                "the expr kernel takes the config's parameters as they are");

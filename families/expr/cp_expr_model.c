@@ -1,4 +1,4 @@
-/* cp_model_expr.c: the model's view of the expr family: thread i accesses element EXPR(i) of
+/* cp_expr_model.c: the model's view of the expr family: thread i accesses element EXPR(i) of
  * the indexed buffer (the side --op picks) and element i of the other, like the stride family
  * with a user's index. Where the expression has a period the model proves (cp_expr_period.c),
  * one period of warps is counted and the footprint follows from the first period's sectors;

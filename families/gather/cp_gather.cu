@@ -1,4 +1,4 @@
-// cp_gather.cu: the gather family's kernels: filling the index array (patterns/cp_gather.h,
+// cp_gather.cu: the gather family's kernels: filling the index array (cp_gather.h,
 // the same function the model evaluates) and reading through it.
 #include "cp_gather.h"
 #include "cp_kernels.h"

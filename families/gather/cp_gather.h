@@ -1,8 +1,8 @@
 /* cp_gather.h: the gather family: thread i reads element idx[i] of an array through an index
  * array. idx is a seeded permutation of 0..n-1 made of runs of `run` contiguous elements in
  * random order (run 1: a random permutation of the elements); the last n % run elements stay
- * in place. Both the kernel that fills idx (kernels/cp_gather.cu) and the model
- * (src/model/cp_model_gather.c) compute idx[i] with cp_gather_index, so the model sees the very
+ * in place. Both the kernel that fills idx (cp_gather.cu) and the model
+ * (cp_gather_model.c) compute idx[i] with cp_gather_index, so the model sees the very
  * array the GPU reads.
  *   out[i] = in[idx[i]]   (a dense read of idx, a gathered read of in, a dense write) */
 #ifndef CP_GATHER_H

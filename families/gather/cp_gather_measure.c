@@ -1,4 +1,4 @@
-/* cp_measure_gather.c: measuring the gather family: the index array filled on the GPU, its
+/* cp_gather_measure.c: measuring the gather family: the index array filled on the GPU, its
  * kernel's launch and resources, and the check of the index array and of out[i] = in[idx[i]]. */
 #include <inttypes.h>
 

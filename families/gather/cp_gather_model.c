@@ -1,5 +1,5 @@
-/* cp_model_gather.c: the model's view of the gather family: a dense load of the index array,
- * a load of `in` at the indices it holds (patterns/cp_gather.h: the same values the GPU's
+/* cp_gather_model.c: the model's view of the gather family: a dense load of the index array,
+ * a load of `in` at the indices it holds (cp_gather.h: the same values the GPU's
  * index array holds), a dense store. The gathered load has no structure to exploit: every
  * warp is counted. */
 #include "cp_gather.h"

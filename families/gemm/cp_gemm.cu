@@ -1,5 +1,5 @@
 // cp_gemm.cu: the FP32 GEMM kernels (naive, coalesced, shared-memory tiled): kernels 1-3 of the
-// SGEMM worklog, indexed through patterns/cp_gemm.h; 32-bit int indices when the matrices fit
+// SGEMM worklog, indexed through cp_gemm.h; 32-bit int indices when the matrices fit
 // (the worklog's code), a separate 64-bit path (the *_i64 kernels) when they do not.
 #include "cp_gemm.h"
 #include "cp_kernels.h"

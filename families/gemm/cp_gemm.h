@@ -23,7 +23,7 @@
  * the *_i32 functions; otherwise a separate 64-bit code path uses the uint64_t functions.
  * Both address the same elements (tests/unit/test_model.c checks it); the model calls the
  * functions of the path the host launches.
- * The model (src/model/cp_model_*.c) and the kernels (kernels/cp_gemm.cu) both call these. */
+ * The model (cp_gemm_model.c) and the kernels (cp_gemm.cu) both call these. */
 #ifndef CP_GEMM_H
 #define CP_GEMM_H
 

@@ -1,4 +1,4 @@
-/* cp_measure_gemm.c: measuring the gemm family: the variants' kernels and cuBLAS's SGEMM, their
+/* cp_gemm_measure.c: measuring the gemm family: the variants' kernels and cuBLAS's SGEMM, their
  * launch and resources, the check of C (a sample against the host, all of it against cuBLAS),
  * and flop/s with the share of cuBLAS's time for the same size. */
 #include <math.h>

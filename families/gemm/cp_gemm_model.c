@@ -1,6 +1,6 @@
-/* cp_model_gemm.c: the model's view of the GEMM family: accesses A and B (loaded once per step
+/* cp_gemm_model.c: the model's view of the GEMM family: accesses A and B (loaded once per step
  * of k, or once per 32-wide tile of k for smem) and C (stored once), each lane's address (from
- * patterns/cp_gemm.h), warp classes and footprints. Every variant uses 1024-thread blocks, so
+ * cp_gemm.h), warp classes and footprints. Every variant uses 1024-thread blocks, so
  * a block holds 32 warps. cuBLAS is measured, not modelled: its accesses are listed (for the
  * buffers) with no instructions. */
 #include "cp_gemm.h"

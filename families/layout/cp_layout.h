@@ -4,7 +4,7 @@
  *   AoS (array of structs): float element i*fields + field
  *   SoA (struct of arrays): float element field*n + i
  * and writes it densely to out[i]. Both layouts hold n*fields floats.
- * The model (src/model/cp_model_*.c) and the kernels (kernels/cp_layout.cu) both call these;
+ * The model (cp_layout_model.c) and the kernels (cp_layout.cu) both call these;
  * threads are numbered as in cp_linear.h (CP_LINEAR_BLOCK threads per block). */
 #ifndef CP_LAYOUT_H
 #define CP_LAYOUT_H

@@ -1,4 +1,4 @@
-/* cp_measure_layout.c: measuring the layout family: its kernel's launch and resources, and the
+/* cp_layout_measure.c: measuring the layout family: its kernel's launch and resources, and the
  * check that thread i copied field `field` of element i (AoS or SoA) to out[i]. */
 #include "cp_measure_family.h"
 #include "cp_layout_kernels.h"

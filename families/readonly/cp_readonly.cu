@@ -1,4 +1,4 @@
-// cp_readonly.cu: the read-only path family's kernels (patterns/cp_readonly.h): one lookup
+// cp_readonly.cu: the read-only path family's kernels (cp_readonly.h): one lookup
 // out[i] = table[j(i)] per thread, the table read through a plain pointer, a const __restrict__
 // pointer, __ldg or __constant__ memory, for each index pattern.
 #include "cp_kernels.h"

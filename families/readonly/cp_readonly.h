@@ -6,7 +6,7 @@
  *   random     j = a seeded hash of i, modulo entries: a gather over the table
  *   broadcast  j = (i / 32) % entries: every lane of a warp reads the same entry
  * Thread i (blocks of CP_READONLY_BLOCK threads) writes out[i]. The model
- * (src/model/cp_model_readonly.c) and the kernel (kernels/cp_readonly.cu) both call
+ * (cp_readonly_model.c) and the kernel (cp_readonly.cu) both call
  * cp_readonly_entry. */
 #ifndef CP_READONLY_H
 #define CP_READONLY_H

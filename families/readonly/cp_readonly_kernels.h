@@ -13,7 +13,7 @@
 extern "C" {
 #endif
 
-/* readonly family (patterns/cp_readonly.h): out[i] = table[cp_readonly_entry(i, entries, index)]
+/* readonly family (cp_readonly.h): out[i] = table[cp_readonly_entry(i, entries, index)]
  * for i < n (n below 2^32), the table read as `variant` says: 0 plain pointer, 1 const
  * __restrict__, 2 __ldg, 3 __constant__ memory (entries at most 16384: the table the last
  * cp_kernels_readonly_constant_load copied; `table` is then unused). */

@@ -1,4 +1,4 @@
-/* cp_measure_readonly.c: measuring the readonly family: its kernel's launch and resources, the
+/* cp_readonly_measure.c: measuring the readonly family: its kernel's launch and resources, the
  * constant variant's table copied into __constant__ memory, and the check of
  * out[i] = table[entry(i)]. */
 #include <stdio.h>

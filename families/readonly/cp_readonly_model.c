@@ -1,4 +1,4 @@
-/* cp_model_readonly.c: the model's view of the readonly family (patterns/cp_readonly.h): a load
+/* cp_readonly_model.c: the model's view of the readonly family (cp_readonly.h): a load
  * of the table at each thread's entry (global memory, or constant memory for the constant
  * variant) and a dense store of out. The mod lookup over a table of whole 128-byte lines
  * repeats one warp's cost; random and broadcast lookups are counted warp by warp. */
@@ -8,7 +8,7 @@
 _Static_assert((int)CP_READONLY_VARIANT_CONSTANT == CP_READONLY_CONSTANT &&
                    (int)CP_LOOKUP_BROADCAST == CP_READONLY_INDEX_BROADCAST &&
                    (int)CP_LOOKUP_RANDOM == CP_READONLY_INDEX_RANDOM,
-               "the readonly enumerations of cp_config.h follow patterns/cp_readonly.h");
+               "the readonly enumerations of cp_config.h follow cp_readonly.h");
 
 enum { CP_READONLY_TABLE, CP_READONLY_OUT };
 

@@ -1,5 +1,5 @@
 // cp_smem.cu: the kernels of the smem family (shared-memory bank conflicts), walking the
-// pattern of patterns/cp_smem.h. Shared memory is `volatile` so that every access of the
+// pattern of cp_smem.h. Shared memory is `volatile` so that every access of the
 // pattern is issued as written: one LDS/STS (.64, .128) per lane per iteration, unpredicated.
 #include "cp_kernels.h"
 #include "cp_smem_kernels.h"

@@ -8,7 +8,7 @@
  *   op store: every warp stores through the pattern (element e holds cp_smem_value words), then
  *             loads back what its first `stride` iterations wrote (the same pattern, read) and
  *             XORs it into out[i]
- * Both the kernels (kernels/cp_smem.cu) and the model (src/model/cp_model_smem.c) walk these
+ * Both the kernels (cp_smem.cu) and the model (cp_smem_model.c) walk these
  * functions, and the host checks out[] with them. */
 #ifndef CP_SMEM_H
 #define CP_SMEM_H

@@ -13,7 +13,7 @@
 extern "C" {
 #endif
 
-/* smem family (patterns/cp_smem.h): op 0 (load) or 1 (store) through a shared array of
+/* smem family (cp_smem.h): op 0 (load) or 1 (store) through a shared array of
  * 32*stride elements of width_bytes (4, 8, 16), `iterations` accesses per thread (at least
  * stride), CP_SMEM_BLOCKS blocks; out receives one word per thread. */
 cudaError_t cp_kernels_smem_launch(uint32_t *out, uint32_t stride, uint32_t width_bytes,

@@ -1,4 +1,4 @@
-/* cp_measure_smem.c: measuring the smem family: its kernel's launch and resources, profiling
+/* cp_smem_measure.c: measuring the smem family: its kernel's launch and resources, profiling
  * with one block per SM, and the check of the XOR each thread wrote of what its lane read. */
 #include "cp_measure_family.h"
 #include "cp_smem_kernels.h"

@@ -1,4 +1,4 @@
-/* cp_model_smem.c: the model's view of the smem family (patterns/cp_smem.h): the shared-memory
+/* cp_smem_model.c: the model's view of the smem family (cp_smem.h): the shared-memory
  * pattern, the fill (op load) or drain (op store) around it, and the dense global store of each
  * thread's result. Every warp makes the same accesses, so one warp stands for all. */
 #include "cp_model_family.h"

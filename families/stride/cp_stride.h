@@ -5,7 +5,7 @@
  * of a dense array on the other side:
  *   op load:  out[i] = in[cp_stride_index(i, stride, offset)]   (strided read, dense write)
  *   op store: out[cp_stride_index(i, stride, offset)] = in[i]   (dense read, strided write)
- * The model (src/model/cp_model_*.c) and the kernels (kernels/cp_stride.cu) both call these. */
+ * The model (cp_stride_model.c) and the kernels (cp_stride.cu) both call these. */
 #ifndef CP_STRIDE_H
 #define CP_STRIDE_H
 

@@ -1,4 +1,4 @@
-/* cp_measure_stride.c: measuring the stride family: its kernel's launch and resources, and the
+/* cp_stride_measure.c: measuring the stride family: its kernel's launch and resources, and the
  * check that thread i copied element cp_stride_index(i) (op load) or to it (op store). */
 #include "cp_measure_family.h"
 #include "cp_stride_kernels.h"

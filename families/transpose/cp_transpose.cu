@@ -1,5 +1,5 @@
 // cp_transpose.cu: the kernels of the transpose family (naive, tiled, padded), indexed through
-// patterns/cp_transpose.h. The tile is `volatile` so that every thread's shared store and load
+// cp_transpose.h. The tile is `volatile` so that every thread's shared store and load
 // is issued unpredicated (values outside the matrix are 0), as the model counts them.
 #include "cp_kernels.h"
 #include "cp_transpose_kernels.h"

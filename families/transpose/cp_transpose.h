@@ -6,7 +6,7 @@
  *           coalesced, but a warp reads one tile column: 32 lanes on one bank
  *   padded: the same with tile rows of 33 floats: the column spreads over all 32 banks
  * Every thread touches the tile (0 outside the matrix); only global accesses are guarded. The
- * kernels (kernels/cp_transpose.cu) and the model (src/model/cp_model_transpose.c) use these. */
+ * kernels (cp_transpose.cu) and the model (cp_transpose_model.c) use these. */
 #ifndef CP_TRANSPOSE_H
 #define CP_TRANSPOSE_H
 

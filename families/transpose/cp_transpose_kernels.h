@@ -14,7 +14,7 @@ extern "C" {
 #endif
 
 /* transpose family: out (n x m) = in^T (in m x n, row-major); variant 0 naive, 1 tiled, 2
- * padded (patterns/cp_transpose.h). m at most 65535 * 32. */
+ * padded (cp_transpose.h). m at most 65535 * 32. */
 cudaError_t cp_kernels_transpose_launch(int variant, const float *in, float *out, uint64_t m,
                                         uint64_t n, int alone, cudaStream_t stream);
 /* The resources of the kernel the launcher above runs for a timed launch (`alone` 0), with the

@@ -1,4 +1,4 @@
-/* cp_measure_transpose.c: measuring the transpose family: its kernel's launch and resources,
+/* cp_transpose_measure.c: measuring the transpose family: its kernel's launch and resources,
  * profiling the tiled variants with one block per SM, and the check of 16 rows of out. */
 #include "cp_measure_family.h"
 #include "cp_transpose_kernels.h"

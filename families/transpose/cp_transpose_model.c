@@ -1,4 +1,4 @@
-/* cp_model_transpose.c: the model's view of the transpose family (patterns/cp_transpose.h):
+/* cp_transpose_model.c: the model's view of the transpose family (cp_transpose.h):
  * the global read of in, the tile's shared store and load (tiled and padded variants), the
  * global write of out. Warps of blocks that lie wholly inside the matrix cost the same (their
  * addresses differ by multiples of 128 bytes), as do those of the partial last block column,

@@ -55,7 +55,7 @@ typedef int cp_model_validate_fn(const cp_config *c, uint64_t begin, uint64_t en
                                  cp_status *st);
 
 /* What a family proves of a configuration by analysis, so that the engine need not evaluate
- * every thread (a user's expression with a period: cp_model_expr.c). */
+ * every thread (a user's expression with a period: cp_expr_model.c). */
 typedef struct cp_model_proof {
     /* warps: validate passes on every thread, and in each access counted warp by warp (classes
      * CP_MODEL_EVERY_WARP) warps w and w + period cost the same while both are below `regular`;
