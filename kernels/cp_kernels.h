@@ -1,6 +1,8 @@
-/* cp_kernels.h: the launchers of coalprobe's kernels. The __global__ functions stay private
- * to their .cu files; each launcher checks its arguments, sizes the grid from them, launches
- * on `stream` and returns the launch's cudaError_t. */
+/* cp_kernels.h: what every family's kernels share (a kernel's resources, the `alone` rule) and
+ * the launchers of the kernels every family uses (fill, L2 flush, poison of checked chunks, a
+ * GEMM's error norm); a family's own launchers are in its folder's cp_<family>_kernels.h. The
+ * __global__ functions stay private to their .cu files; each launcher checks its arguments,
+ * sizes the grid from them, launches on `stream` and returns the launch's cudaError_t. */
 #ifndef CP_KERNELS_H
 #define CP_KERNELS_H
 
