@@ -22,7 +22,7 @@
 #include <thread>
 #include <vector>
 
-#include "../patterns/cp_async.h" // cp_async_work: the very work function of coalprobe's kernels
+#include "../families/async/cp_async.h" // cp_async_work: the very work function of coalprobe's kernels
 #include "../patterns/cp_fill.h"
 #include "cp_bench.cuh" // coalprobe's flush and timing
 

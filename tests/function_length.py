@@ -11,7 +11,7 @@ import re
 import sys
 
 EXTS = ('.c', '.cpp', '.cu', '.h', '.cuh')
-DIRS = ('src', 'kernels', 'patterns')
+DIRS = ('src', 'kernels', 'patterns', 'families')
 
 
 def functions(path):

@@ -7,8 +7,16 @@ the traced program: of coalprobe it may use base alone, and only trace reads its
 a layer (at any depth below its folder) includes headers of its own folder by name, and of another
 layer only that layer's face (LAYER/cp_LAYER.h; base also offers base/cp_cupti_util.h), and only
 from a layer below its own. patterns/ and kernels/ headers are reachable from model and measure
-only; patterns/ and kernels/ themselves include nothing of src/. Every form of the directive
-counts: "..." and <...>, "# include" with spaces, paths with "..", in .c, .h, .cpp, .cu and .cuh
+only; patterns/ and kernels/ themselves include nothing of src/ nor of a family.
+
+A pattern family is one folder, families/NAME/, named in the registry families/cp_families.def
+(a folder it does not name is an error). Its files belong to the layer their name says:
+*_measure* to measure, *_model* and *_family* to model (built into that layer's library), the
+rest (its index functions, kernels and their launchers' header) beside patterns/ and kernels/.
+A model or measure part includes what a file of its layer may, and its own folder's headers; the
+rest includes its own folder, patterns/ and kernels/, nothing of src/. No family includes another
+family's headers, and src/ includes none: a family is reached through the registry and its
+descriptor. Every form of the directive counts: "..." and <...>, "# include" with spaces, paths with "..", in .c, .h, .cpp, .cu and .cuh
 files. The build enforces the same rule (CMakeLists.txt: a library per layer whose public include
 directory holds only its faces); this check says it on the sources, with the file and line.
 
@@ -48,6 +56,27 @@ def includes(path):
                 yield number, m.group(1), m.group(2)
 
 
+def registry(root):
+    names = []
+    path = os.path.join(root, 'families', 'cp_families.def')
+    if os.path.exists(path):
+        with open(path, encoding='utf-8') as f:
+            for line in f:
+                m = re.match(r'\s*CP_FAMILY\(\s*\w+\s*,\s*(\w+)\s*\)', line)
+                if m:
+                    names.append(m.group(1))
+    return names
+
+
+def family_role(name):
+    """The layer a family's file belongs to, or None for its patterns and kernels side."""
+    if '_measure' in name:
+        return 'measure'
+    if '_model' in name or '_family' in name:
+        return 'model'
+    return None
+
+
 def main(argv):
     if len(argv) != 1:
         print(__doc__, file=sys.stderr)
@@ -68,6 +97,17 @@ def main(argv):
     def bad(path, number, text):
         problems.append(f'{os.path.relpath(path, root)}:{number}: {text}')
 
+    families = registry(root)
+    fam_root = os.path.join(root, 'families')
+    owner = {}  # header name -> the family whose folder holds it
+    for name in families:
+        for path in sources(os.path.join(fam_root, name)):
+            owner[os.path.basename(path)] = name
+    layer_headers = {}  # layer -> its headers' names, for its families' parts
+    for path in sources(src):
+        rel = os.path.relpath(path, src).split(os.sep)
+        if len(rel) > 1:
+            layer_headers.setdefault(rel[0], set()).add(rel[-1])
     for path in sources(src):
         rel = os.path.relpath(path, src).split(os.sep)
         if len(rel) == 1 or rel[0] not in LAYERS:
@@ -93,6 +133,15 @@ def main(argv):
                     bad(path, number, f'includes {shown} from {other}, a layer that is not '
                         f'below {layer}')
                 continue
+            if inc == 'cp_families.def':
+                if layer != 'model' and 'model' not in BELOW[layer]:
+                    bad(path, number, f'includes {shown}, the registry of the families, which '
+                        f'model offers beside its face: {layer} is not above model')
+                continue
+            if inc in owner:
+                bad(path, number, f'includes {shown} of families/{owner[inc]}/: src/ reaches a '
+                    f'family through the registry and its descriptor only')
+                continue
             if inc in shared:
                 if layer not in USES_PATTERNS:
                     bad(path, number, f'includes {shown} of {shared[inc]}/, which only model and '
@@ -111,12 +160,59 @@ def main(argv):
                 name = inc.split('/')[-1]
                 if inc.split('/')[0] in LAYERS or (name in project and name not in shared):
                     bad(path, number, f'includes {kind}{inc}: {folder}/ includes nothing of src/')
+                elif name in owner:
+                    bad(path, number, f'includes {kind}{inc} of families/{owner[name]}/: '
+                        f'{folder}/ holds what families share, and needs none of them')
+    if os.path.isdir(fam_root):
+        for entry in sorted(os.listdir(fam_root)):
+            if os.path.isdir(os.path.join(fam_root, entry)) and entry not in families:
+                for path in sources(os.path.join(fam_root, entry)):
+                    bad(path, 1, f'families/{entry}/ is not in the registry '
+                        f'families/cp_families.def: the build leaves it out')
+    for family in families:
+        for path in sources(os.path.join(fam_root, family)):
+            role = family_role(os.path.basename(path))
+            here = os.path.dirname(path)
+            for number, kind, inc in includes(path):
+                shown = f'{kind}{inc}{">" if kind == "<" else kind}'
+                name = inc.split('/')[-1]
+                first = inc.split('/')[0]
+                if '..' in inc.split('/'):
+                    bad(path, number, f'includes {shown}: a path with ".." goes around the layers')
+                elif '/' in inc and first in LAYERS:
+                    if role is None:
+                        bad(path, number, f'includes {shown}: a family\'s patterns and kernels '
+                            f'include nothing of src/')
+                    elif inc not in FACES[first]:
+                        bad(path, number, f'includes {shown}, not the face of {first}')
+                    elif first == role or first not in BELOW[role]:
+                        bad(path, number, f'includes {shown} from {first}, a layer that is not '
+                            f'below {role} (a family\'s {role} part includes its layer\'s '
+                            f'headers by name)')
+                elif '/' in inc:
+                    continue  # a system header
+                elif name in owner and owner[name] != family:
+                    bad(path, number, f'includes {shown} of families/{owner[name]}/: a family '
+                        f'includes no other family\'s headers (what two share goes to patterns/ '
+                        f'or kernels/)')
+                elif os.path.exists(os.path.join(here, inc)) or inc in shared \
+                        or inc.endswith('_source.h'):
+                    continue
+                elif name in project:
+                    if role is None:
+                        bad(path, number, f'includes {shown} of src/{project[name]}/: a '
+                            f'family\'s patterns and kernels include nothing of src/')
+                    elif name not in layer_headers.get(role, set()):
+                        bad(path, number, f'includes {shown} of src/{project[name]}/ by name: '
+                            f'a family\'s {role} part reaches another layer through its face')
+                elif kind == '"' and name != 'cp_families.def':
+                    bad(path, number, f'includes {shown}, which is not in families/{family}/')
     for p in problems:
         print(p)
     if problems:
         return 1
     print(f'layout: every include follows the layers ({" < ".join(CHAIN)}; '
-          f'base < inject < trace)')
+          f'base < inject < trace; {len(families)} families, each in its folder)')
     return 0
 
 

@@ -5,8 +5,9 @@ In a scratch copy of the sources, each forbidden form of include is added to one
 tests/layout_check.py must fail, naming that file; the unchanged copy must pass. Then, with the
 build's own compile commands (compile_commands.json), a file of a lower layer that includes a
 higher layer's face, a file of app that includes trace's internal header, a file of the injection
-library that includes a face other than base's, and a file of app that includes the injection
-library's face (trace's alone), must not compile, while the same files unchanged do.
+library that includes a face other than base's, a file of app that includes the injection
+library's face (trace's alone), and a family's model part that includes a header of measure or a
+face of report, must not compile, while the same files unchanged do.
 
 usage: layout_enforced.py ROOT BUILD_DIR"""
 import json
@@ -23,7 +24,15 @@ FORMS = [
     ('src/base/cp_status.c', '#  include "app/cp_app.h"', 'not below base'),
     ('src/app/cp_app.c', '#include "trace/cp_trace_report.h"', 'not the face of trace'),
     ('src/app/cp_app.c', '#include "../trace/cp_trace_report.h"', 'a path with ".."'),
-    ('src/report/cp_report.c', '#include "cp_stride.h"', 'only model and measure'),
+    ('src/report/cp_report.c', '#include "cp_stride.h"', 'registry and its descriptor only'),
+    ('src/model/cp_model.c', '#include "cp_gather.h"', 'registry and its descriptor only'),
+    ('families/stride/cp_stride_model.c', '#include "cp_gather.h"', "no other family's headers"),
+    ('families/stride/cp_stride_model.c', '#include "cp_measure_family.h"', 'through its face'),
+    ('families/stride/cp_stride_measure.c', '#include "report/cp_report.h"', 'not below measure'),
+    ('families/stride/cp_stride.cu', '#include "model/cp_model.h"', 'include nothing of src/'),
+    ('families/stride/cp_stride.h', '#include "cp_config.h"', 'include nothing of src/'),
+    ('kernels/cp_util.cu', '#include "cp_stride.h"', 'needs none of them'),
+    ('families/atomic/cp_atomic_model.c', '#include <stdio.h>', 'not in the registry'),
     ('src/report/cp_report.c', '#include <cp_trace_report.h>', 'through its face only'),
     ('src/base/sub/cp_extra.c', '#include "report/cp_report.h"', 'not below base'),
     ('src/measure/cp_extra.cu', '#include "app/cp_app.h"', 'not below measure'),
@@ -49,11 +58,14 @@ BUILDS = [
     ('src/inject/cp_inject_select.c', None, True),
     ('src/inject/cp_inject_select.c', '#include "model/cp_model.h"', False),
     ('src/inject/cp_inject_select.c', '#include "trace/cp_trace.h"', False),
+    ('families/stride/cp_stride_model.c', None, True),
+    ('families/stride/cp_stride_model.c', '#include "cp_measure_family.h"', False),
+    ('families/stride/cp_stride_model.c', '#include "report/cp_report.h"', False),
 ]
 
 
 def copy_tree(root, dest):
-    for folder in ('src', 'patterns', 'kernels'):
+    for folder in ('src', 'patterns', 'kernels', 'families'):
         shutil.copytree(os.path.join(root, folder), os.path.join(dest, folder))
 
 

@@ -1,5 +1,5 @@
 /* cp_expr_kernel.h: the CUDA source of the expr family's kernels for one expression (the
- * embedded kernels/cp_expr_kernel.cuh after a definition of CP_EXPR_INDEX), and their names. */
+ * embedded families/expr/cp_expr_kernel.cuh after a definition of CP_EXPR_INDEX), and their names. */
 #ifndef CP_EXPR_KERNEL_H
 #define CP_EXPR_KERNEL_H
 

@@ -1,4 +1,5 @@
-/* cp_measure_family.c: the table of the families' measure code, the call of their resources
+/* cp_measure_family.c: the table of the families' measure parts (families/<family>/
+ * cp_<family>_measure.c), the call of their resources
  * hooks, and the output checks they share (wrong-value messages, copies back to the host, words
  * checked against expected values, the chunk check of the one-element-per-thread kernels). */
 #include <inttypes.h>
@@ -8,85 +9,18 @@
 #include "cp_measure_family.h"
 #include "cp_fill.h"
 
-/* One entry per family: its hooks (cp_measure_family.h). */
-static const cp_measure_family cp_measure_families[] = {
-    [CP_FAMILY_STRIDE] =
-        {
-            .launch = cp_measure_stride_launch,
-            .copy = &cp_measure_stride_copy,
-            .config_resources = cp_measure_stride_config_resources,
-        },
-    [CP_FAMILY_LAYOUT] =
-        {
-            .launch = cp_measure_layout_launch,
-            .copy = &cp_measure_layout_copy,
-            .fixed_resources = cp_kernels_layout_resources,
-        },
-    [CP_FAMILY_GEMM] =
-        {
-            .launch = cp_measure_gemm_launch,
-            .poison = cp_measure_gemm_poison,
-            .verify = cp_measure_gemm_verify,
-            .resources = cp_measure_gemm_resources,
-            .after_timing = cp_measure_gemm_after_timing,
-            .release = cp_measure_gemm_release,
-        },
-    [CP_FAMILY_GATHER] =
-        {
-            .launch = cp_measure_gather_launch,
-            .copy = &cp_measure_gather_copy,
-            .fixed_resources = cp_kernels_gather_resources,
-            .fill_input = cp_measure_gather_fill_input,
-        },
-    [CP_FAMILY_SMEM] =
-        {
-            .launch = cp_measure_smem_launch,
-            .poison = cp_measure_smem_poison,
-            .verify = cp_measure_smem_verify,
-            .config_resources = cp_measure_smem_config_resources,
-            .profiled_alone = cp_measure_smem_profiled_alone,
-            .useful_shared = 1,
-        },
-    [CP_FAMILY_TRANSPOSE] =
-        {
-            .launch = cp_measure_transpose_launch,
-            .poison = cp_measure_transpose_poison,
-            .verify = cp_measure_transpose_verify,
-            .config_resources = cp_measure_transpose_config_resources,
-            .profiled_alone = cp_measure_transpose_profiled_alone,
-        },
-    [CP_FAMILY_EXPR] =
-        {
-            .launch = cp_measure_expr_launch,
-            .poison = cp_measure_expr_poison,
-            .verify = cp_measure_expr_verify,
-            .resources = cp_measure_expr_resources,
-            .loaded_kernel = cp_measure_expr_loaded_kernel,
-            .load_kernel = cp_measure_expr_load_kernel,
-            .release = cp_measure_expr_release,
-        },
-    [CP_FAMILY_READONLY] =
-        {
-            .launch = cp_measure_readonly_launch,
-            .copy = &cp_measure_readonly_copy,
-            .config_resources = cp_measure_readonly_config_resources,
-            .fill_input = cp_measure_readonly_fill_input,
-            .after_timing = cp_measure_readonly_after_timing,
-        },
-    [CP_FAMILY_ASYNC] =
-        {
-            .launch = cp_measure_async_launch,
-            .poison = cp_measure_async_poison,
-            .verify = cp_measure_async_verify,
-            .config_resources = cp_measure_async_config_resources,
-        },
+/* The families' entries, in the order of cp_family (the registry, families/cp_families.def). */
+static const cp_measure_family *const cp_measure_families[] = {
+#define CP_FAMILY(NAME, name) [CP_FAMILY_##NAME] = &cp_##name##_measure,
+#include "cp_families.def"
+#undef CP_FAMILY
 };
 _Static_assert(CP_COUNT_OF(cp_measure_families) == CP_FAMILY_COUNT,
                "one entry of the measure table per family");
 
 const cp_measure_family *cp_measure_family_of(cp_family f)
 {
-    return (unsigned)f < CP_FAMILY_COUNT ? &cp_measure_families[f] : NULL;
+    return (unsigned)f < CP_FAMILY_COUNT ? cp_measure_families[f] : NULL;
 }
 
 int cp_measure_family_resources(const cp_measure_family *f, const cp_config *c,

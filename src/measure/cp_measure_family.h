@@ -1,7 +1,8 @@
 /* cp_measure_family.h: the CUDA backend's state and what it asks of each access-pattern family
- * (its kernel's launch, resources and output check), private to the measure layer: a family
- * defines its hooks cp_measure_<family>_<hook> in cp_measure_<family>.c, declares them below and
- * enters them in its entry of the table of cp_measure_family.c, found by cp_measure_family_of. */
+ * (its kernel's launch, resources and output check), private to the measure layer and the
+ * families' measure parts: a family defines its hooks in families/<family>/cp_<family>_measure.c
+ * and names them in its entry there, cp_<family>_measure, which the table of cp_measure_family.c
+ * holds, found by cp_measure_family_of. */
 #ifndef CP_MEASURE_FAMILY_H
 #define CP_MEASURE_FAMILY_H
 
@@ -15,7 +16,7 @@
 #include "cp_cublas.h"
 #include "cp_cupti.h"
 #include "cp_expr_kernel.h"
-#include "cp_kernels.h"
+#include "cp_kernels.h" /* cp_kernel_resources and the launchers the families share */
 #include "cp_rtc.h"
 
 /* Launches before cuBLAS's timed ones (it has no checked launch). A kernel of coalprobe's has
@@ -192,66 +193,12 @@ typedef struct cp_measure_family {
     int useful_shared;
 } cp_measure_family;
 
-/* Each family's hooks, defined in cp_measure_<family>.c; the table of cp_measure_family.c
- * enters them (layout and gather take their fixed resources from cp_kernels.h). */
-
-/* stride */
-cp_measure_launch_fn cp_measure_stride_launch;
-extern const cp_cuda_copy cp_measure_stride_copy;
-cp_measure_config_resources_fn cp_measure_stride_config_resources;
-
-/* layout */
-cp_measure_launch_fn cp_measure_layout_launch;
-extern const cp_cuda_copy cp_measure_layout_copy;
-
-/* gemm */
-cp_measure_launch_fn cp_measure_gemm_launch;
-cp_measure_poison_fn cp_measure_gemm_poison;
-cp_measure_verify_fn cp_measure_gemm_verify;
-cp_measure_resources_fn cp_measure_gemm_resources;
-cp_measure_after_timing_fn cp_measure_gemm_after_timing;
-cp_measure_release_fn cp_measure_gemm_release;
-
-/* gather */
-cp_measure_launch_fn cp_measure_gather_launch;
-extern const cp_cuda_copy cp_measure_gather_copy;
-cp_measure_fill_input_fn cp_measure_gather_fill_input;
-
-/* smem */
-cp_measure_launch_fn cp_measure_smem_launch;
-cp_measure_poison_fn cp_measure_smem_poison;
-cp_measure_verify_fn cp_measure_smem_verify;
-cp_measure_config_resources_fn cp_measure_smem_config_resources;
-cp_measure_profiled_alone_fn cp_measure_smem_profiled_alone;
-
-/* transpose */
-cp_measure_launch_fn cp_measure_transpose_launch;
-cp_measure_poison_fn cp_measure_transpose_poison;
-cp_measure_verify_fn cp_measure_transpose_verify;
-cp_measure_config_resources_fn cp_measure_transpose_config_resources;
-cp_measure_profiled_alone_fn cp_measure_transpose_profiled_alone;
-
-/* expr */
-cp_measure_launch_fn cp_measure_expr_launch;
-cp_measure_poison_fn cp_measure_expr_poison;
-cp_measure_verify_fn cp_measure_expr_verify;
-cp_measure_resources_fn cp_measure_expr_resources;
-cp_measure_loaded_kernel_fn cp_measure_expr_loaded_kernel;
-cp_measure_load_kernel_fn cp_measure_expr_load_kernel;
-cp_measure_release_fn cp_measure_expr_release;
-
-/* readonly */
-cp_measure_launch_fn cp_measure_readonly_launch;
-extern const cp_cuda_copy cp_measure_readonly_copy;
-cp_measure_config_resources_fn cp_measure_readonly_config_resources;
-cp_measure_fill_input_fn cp_measure_readonly_fill_input;
-cp_measure_after_timing_fn cp_measure_readonly_after_timing;
-
-/* async */
-cp_measure_launch_fn cp_measure_async_launch;
-cp_measure_poison_fn cp_measure_async_poison;
-cp_measure_verify_fn cp_measure_async_verify;
-cp_measure_config_resources_fn cp_measure_async_config_resources;
+/* Each family's entry, cp_<family>_measure, defined at the end of its measure part
+ * (families/<family>/cp_<family>_measure.c), its hooks static there; the table of
+ * cp_measure_family.c enters them in the order of the registry. */
+#define CP_FAMILY(NAME, name) extern const cp_measure_family cp_##name##_measure;
+#include "cp_families.def"
+#undef CP_FAMILY
 
 /* The family's entry, NULL for a value outside the enumeration. */
 const cp_measure_family *cp_measure_family_of(cp_family f);

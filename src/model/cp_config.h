@@ -65,7 +65,7 @@ typedef enum {
 #define CP_TABLE_MIN 128ull                    /* bytes: one 128-byte line */
 #define CP_TABLE_MAX (4ull << 30)              /* bytes: 2^30 entries */
 #define CP_TABLE_CONSTANT_MAX 65536ull         /* bytes of __constant__ memory */
-#define CP_ASYNC_TILE_FLOATS 4096u             /* a tile: 16 KB (patterns/cp_async.h) */
+#define CP_ASYNC_TILE_FLOATS 4096u             /* a tile: 16 KB (families/async/cp_async.h) */
 #define CP_ASYNC_STAGES_LIMIT 4u
 #define CP_ASYNC_WORK_LIMIT 4096u
 

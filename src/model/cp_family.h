@@ -1,4 +1,5 @@
-/* cp_family.h: one descriptor per pattern family (cp_family.c holds the table): its name and
+/* cp_family.h: one descriptor per pattern family (each family's cp_<family>_family.c in
+ * families/<family>/, listed by families/cp_families.def; cp_family.c finds them): its name and
  * help, the parameters it sweeps, the values of its configurations as the reports show them,
  * and its model. The command line, the plan, the model and every report writer read it. */
 #ifndef CP_FAMILY_H
@@ -9,17 +10,12 @@
 
 #include "base/cp_base.h"
 
-/* The pattern families, in the order of the table; the first is the default. */
+/* The pattern families, in the order of the registry (families/cp_families.def, reached through
+ * model's faces); the first is the default. */
 typedef enum {
-    CP_FAMILY_STRIDE,
-    CP_FAMILY_LAYOUT,
-    CP_FAMILY_GEMM,
-    CP_FAMILY_GATHER,
-    CP_FAMILY_SMEM,
-    CP_FAMILY_TRANSPOSE,
-    CP_FAMILY_EXPR,
-    CP_FAMILY_READONLY,
-    CP_FAMILY_ASYNC,
+#define CP_FAMILY(NAME, name) CP_FAMILY_##NAME,
+#include "cp_families.def"
+#undef CP_FAMILY
     CP_FAMILY_COUNT
 } cp_family;
 
@@ -83,6 +79,10 @@ typedef struct cp_family_field {
     uint64_t (*get)(const cp_config *c);
     const char *const *names; /* CP_FIELD_NAME */
     size_t nnames;
+    /* Sets the value a saved report gives back (a name as its index); NULL for a value derived
+     * from the others (offset_bytes), which a report only checks, and for CP_FIELD_INDEX and
+     * CP_FIELD_PARAMS. */
+    void (*set)(cp_config *c, uint64_t v);
 } cp_family_field;
 
 /* Which columns of counts and times the table shows after the parameters. */
@@ -92,8 +92,8 @@ typedef enum {
     CP_COUNTS_OPERANDS,     /* per operand (3), time in ms, GFLOP/s against cuBLAS */
     CP_COUNTS_SHARED,       /* the shared-memory side of the pattern */
     CP_COUNTS_SIDES_SHARED, /* load and store, global and shared */
-    CP_COUNTS_READONLY,     /* load and store; L1 and L2 hits, SM active, the load's SASS */
-    CP_COUNTS_ASYNC,        /* the tile's load (LSU or TMA), shared loads, SM active */
+    CP_COUNTS_PATH,         /* load and store; L1 and L2 hits, SM active, the load's SASS */
+    CP_COUNTS_COPIES,       /* the tile's load (LSU or TMA), shared loads, SM active */
 } cp_family_counts;
 
 #define CP_SHOWN_MAX 6 /* keys in `describe`, `table` or `chart` */
@@ -138,7 +138,7 @@ typedef struct cp_family_desc {
      * the sweep of parameter p for a device with l2_bytes of L2 into spec; 0 when p's
      * default_spec stands. */
     int (*device_default)(cp_param p, uint64_t l2_bytes, char *spec, size_t len);
-    /* its model's hooks (cp_model_family.h), written in its entry of the table */
+    /* its model's hooks (cp_model_family.h): cp_<family>_model, of its cp_<family>_model.c */
     const struct cp_family_model *model;
     /* Why configuration c does not exist (the plan leaves it out of the sweep), NULL when it
      * does; NULL: every configuration exists. */

@@ -12,7 +12,7 @@
 #include <time.h>
 
 #include "cp_model_family.h"
-#include "cp_stride.h"
+#include "cp_linear.h"
 
 static const cp_family_model *cp_model_family_of(const cp_config *c)
 {
@@ -726,14 +726,14 @@ uint64_t cp_model_monotone_footprint(uint64_t n, uint64_t S, uint64_t O, uint64_
 
 uint64_t cp_model_linear_warps(uint64_t threads)
 {
-    uint64_t blocks = (threads + CP_STRIDE_BLOCK - 1) / CP_STRIDE_BLOCK;
-    return blocks * (CP_STRIDE_BLOCK / CP_WARP_SIZE);
+    uint64_t blocks = (threads + CP_LINEAR_BLOCK - 1) / CP_LINEAR_BLOCK;
+    return blocks * (CP_LINEAR_BLOCK / CP_WARP_SIZE);
 }
 
 uint64_t cp_model_linear_thread(uint64_t w, unsigned lane)
 {
-    const uint64_t warps_per_block = CP_STRIDE_BLOCK / CP_WARP_SIZE;
-    return cp_stride_thread(w / warps_per_block, (w % warps_per_block) * CP_WARP_SIZE + lane);
+    const uint64_t warps_per_block = CP_LINEAR_BLOCK / CP_WARP_SIZE;
+    return cp_linear_thread(w / warps_per_block, (w % warps_per_block) * CP_WARP_SIZE + lane);
 }
 
 void cp_model_linear_grid(cp_prediction *out, uint64_t threads, size_t naccesses)

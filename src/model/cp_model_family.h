@@ -1,5 +1,5 @@
 /* cp_model_family.h: private interface between the model engine (cp_model.c) and the
- * per-family descriptions (cp_model_<family>.c). */
+ * families' model parts (families/<family>/cp_<family>_model.c). */
 #ifndef CP_MODEL_FAMILY_H
 #define CP_MODEL_FAMILY_H
 
@@ -55,7 +55,7 @@ typedef int cp_model_validate_fn(const cp_config *c, uint64_t begin, uint64_t en
                                  cp_status *st);
 
 /* What a family proves of a configuration by analysis, so that the engine need not evaluate
- * every thread (a user's expression with a period: cp_model_expr.c). */
+ * every thread (a user's expression with a period: cp_expr_model.c). */
 typedef struct cp_model_proof {
     /* warps: validate passes on every thread, and in each access counted warp by warp (classes
      * CP_MODEL_EVERY_WARP) warps w and w + period cost the same while both are below `regular`;
@@ -73,7 +73,7 @@ typedef struct cp_model_proof {
  * leaves nothing proved). */
 typedef void cp_model_prove_fn(const cp_config *c, int want_footprint, cp_model_proof *out);
 
-/* A family's model: its hooks, written in its entry of the family table (cp_family.c). */
+/* A family's model: its hooks (cp_<family>_model, below), named by its descriptor. */
 typedef struct cp_family_model {
     cp_model_describe_fn *describe;
     cp_model_lanes_fn *lanes;
@@ -89,71 +89,12 @@ typedef struct cp_family_model {
     int thread_by_thread;
 } cp_family_model;
 
-/* Each family's hooks, defined in cp_model_<family>.c (layout's beside stride's); a family with
- * no iteration_step of its own uses cp_model_no_iteration_step (below). */
-
-/* stride */
-cp_model_describe_fn cp_model_stride_describe;
-cp_model_lanes_fn cp_model_stride_lanes;
-cp_model_classes_fn cp_model_stride_classes;
-cp_model_footprint_fn cp_model_stride_footprint;
-
-/* layout */
-cp_model_describe_fn cp_model_layout_describe;
-cp_model_lanes_fn cp_model_layout_lanes;
-cp_model_classes_fn cp_model_layout_classes;
-cp_model_footprint_fn cp_model_layout_footprint;
-
-/* gemm */
-cp_model_describe_fn cp_model_gemm_describe;
-cp_model_lanes_fn cp_model_gemm_lanes;
-cp_model_classes_fn cp_model_gemm_classes;
-cp_model_iteration_step_fn cp_model_gemm_iteration_step;
-cp_model_footprint_fn cp_model_gemm_footprint;
-cp_model_regular_iterations_fn cp_model_gemm_regular_iterations;
-
-/* gather */
-cp_model_describe_fn cp_model_gather_describe;
-cp_model_lanes_fn cp_model_gather_lanes;
-cp_model_classes_fn cp_model_gather_classes;
-cp_model_footprint_fn cp_model_gather_footprint;
-
-/* smem */
-cp_model_describe_fn cp_model_smem_describe;
-cp_model_lanes_fn cp_model_smem_lanes;
-cp_model_classes_fn cp_model_smem_classes;
-cp_model_iteration_step_fn cp_model_smem_iteration_step;
-cp_model_footprint_fn cp_model_smem_footprint;
-
-/* transpose */
-cp_model_describe_fn cp_model_transpose_describe;
-cp_model_lanes_fn cp_model_transpose_lanes;
-cp_model_classes_fn cp_model_transpose_classes;
-cp_model_iteration_step_fn cp_model_transpose_iteration_step;
-cp_model_footprint_fn cp_model_transpose_footprint;
-cp_model_regular_iterations_fn cp_model_transpose_regular_iterations;
-
-/* expr */
-cp_model_describe_fn cp_model_expr_describe;
-cp_model_lanes_fn cp_model_expr_lanes;
-cp_model_classes_fn cp_model_expr_classes;
-cp_model_footprint_fn cp_model_expr_footprint;
-cp_model_validate_fn cp_model_expr_validate;
-cp_model_prove_fn cp_model_expr_prove;
-
-/* readonly */
-cp_model_describe_fn cp_model_readonly_describe;
-cp_model_lanes_fn cp_model_readonly_lanes;
-cp_model_classes_fn cp_model_readonly_classes;
-cp_model_footprint_fn cp_model_readonly_footprint;
-
-/* async, and its --explain schedule (cp_family_desc.schedule) */
-cp_model_describe_fn cp_model_async_describe;
-cp_model_lanes_fn cp_model_async_lanes;
-cp_model_classes_fn cp_model_async_classes;
-cp_model_iteration_step_fn cp_model_async_iteration_step;
-cp_model_footprint_fn cp_model_async_footprint;
-void cp_model_async_schedule(const cp_config *c, char *buf, size_t len);
+/* Each family's hooks, defined in families/<family>/cp_<family>_model.c as cp_<family>_model and
+ * entered in its descriptor; a family with no iteration_step of its own uses
+ * cp_model_no_iteration_step (below). */
+#define CP_FAMILY(NAME, name) extern const cp_family_model cp_##name##_model;
+#include "cp_families.def"
+#undef CP_FAMILY
 
 /* Describes access ap: its name, op, space, bytes a lane moves per instruction, instructions per
  * lane per iteration, iterations, buffer size and whether the pattern chooses its order; the
@@ -179,7 +120,7 @@ void cp_model_element_access(cp_access_prediction *ap, const char *name, cp_op o
  * (i = 0..n-1, S >= L), from a 32-byte aligned base; exact, in O(32) steps. */
 uint64_t cp_model_monotone_footprint(uint64_t n, uint64_t S, uint64_t O, uint64_t L);
 
-/* The one-element-per-thread grids (stride, layout, gather, expr: blocks of CP_STRIDE_BLOCK
+/* The one-element-per-thread grids (stride, layout, gather, expr: blocks of CP_LINEAR_BLOCK
  * threads): warps of a grid of `threads`, and the global thread index of lane `lane` of warp w,
  * numbered as the kernels number them. */
 uint64_t cp_model_linear_warps(uint64_t threads);

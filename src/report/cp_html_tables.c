@@ -203,7 +203,7 @@ static const cp_html_column cp_html_sides_shared[] = {
     CP_HTML_SPR(CP_HTML_MEAS, "sh.ld wf/req", "counters.shared_load.wavefronts_per_request"),
     CP_HTML_MEAS_TIME_US, CP_HTML_MEAS_DRAM, CP_HTML_MEAS_MATCH,
 };
-static const cp_html_column cp_html_readonly[] = {
+static const cp_html_column cp_html_path[] = {
     CP_HTML_SPR(CP_HTML_PRED, "ld sec/req", "load.sectors_per_request"),
     CP_HTML_EFF("ld eff", "load.efficiency"),
     CP_HTML_SPR(CP_HTML_PRED, "st sec/req", "store.sectors_per_request"),
@@ -215,7 +215,7 @@ static const cp_html_column cp_html_readonly[] = {
     CP_HTML_MEAS("SASS", "load_opcode", 1, CP_HTML_TEXT, ""),
     CP_HTML_MEAS_TIME_US, CP_HTML_MEAS_DRAM, CP_HTML_MEAS_MATCH,
 };
-static const cp_html_column cp_html_async[] = {
+static const cp_html_column cp_html_copies[] = {
     CP_HTML_SPR(CP_HTML_PRED, "ld sec/req", "load.sectors_per_request"),
     CP_HTML_SPR(CP_HTML_PRED, "tma sec/req", "tma_load.sectors_per_request"),
     CP_HTML_SPR(CP_HTML_PRED, "sh.ld wf/req", "shared_load.wavefronts_per_request"),
@@ -235,8 +235,8 @@ static const struct {
     [CP_COUNTS_OPERANDS] = {cp_html_operands, CP_COUNT_OF(cp_html_operands)},
     [CP_COUNTS_SHARED] = {cp_html_shared, CP_COUNT_OF(cp_html_shared)},
     [CP_COUNTS_SIDES_SHARED] = {cp_html_sides_shared, CP_COUNT_OF(cp_html_sides_shared)},
-    [CP_COUNTS_READONLY] = {cp_html_readonly, CP_COUNT_OF(cp_html_readonly)},
-    [CP_COUNTS_ASYNC] = {cp_html_async, CP_COUNT_OF(cp_html_async)},
+    [CP_COUNTS_PATH] = {cp_html_path, CP_COUNT_OF(cp_html_path)},
+    [CP_COUNTS_COPIES] = {cp_html_copies, CP_COUNT_OF(cp_html_copies)},
 };
 
 /* The family of the report's first row, NULL when it has none known. */

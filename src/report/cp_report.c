@@ -130,6 +130,7 @@ int cp_report_stream_end(cp_report_stream *s, cp_status *st)
 {
     if (s->format == CP_FORMAT_JSON)
         return cp_report_json_end(s, st);
+    CP_TRY(cp_report_csv_end(s, st));
     return cp_report_check_stream(s->out, st);
 }
 

@@ -111,13 +111,10 @@ int cp_report_write_vegalite_doc(FILE *out, const cJSON *doc, cp_status *st);
 /* The chart of a trace report's JSON document (cp_report_vegalite_trace.c). */
 int cp_report_write_vegalite_trace(FILE *out, const cJSON *doc, cp_status *st);
 
-/* The CSV report's configuration columns, after "pattern" (cp_report_csv.c). */
-#define CP_REPORT_CSV_CONFIG_COLUMNS 18
-#define CP_REPORT_CSV_LATE_CONFIG_COLUMNS 3 /* appended after the measured columns */
-
 /* A report written row by row (JSON and CSV), so that memory stays flat however many rows:
  * begin writes the header (JSON: everything before the first row, the header's `incomplete`
- * flag included, taken from header->incomplete; CSV: the line of column names), each row call
+ * flag included, taken from header->incomplete; CSV: the line of column names, written with the
+ * first row, whose family's fields are the configuration's columns), each row call
  * writes one row and frees what it built, end closes the document. The bytes are those
  * cp_report_write prints for the same rows (it is built on this). header->rows is not read. */
 typedef struct cp_report_stream {
@@ -128,10 +125,11 @@ typedef struct cp_report_stream {
                               * header's `incomplete` value ("false" or "true"); -1 otherwise */
     int incomplete;          /* the value begin wrote */
     int devices;             /* a run over several GPUs: CSV adds each row's GPU columns */
-    /* CSV: the field of each family shown in each configuration column (after "pattern"),
-     * NULL for an empty cell; resolved once by begin */
-    const cp_family_field *csv_fields[CP_FAMILY_COUNT][CP_REPORT_CSV_CONFIG_COLUMNS];
-    const cp_family_field *csv_late_fields[CP_FAMILY_COUNT][CP_REPORT_CSV_LATE_CONFIG_COLUMNS];
+    /* CSV: the family whose fields are the configuration's columns (after "pattern"), the first
+     * row's, and whether the line of column names is written (before the first row, or by end
+     * when there is none) */
+    const cp_family_desc *csv_family;
+    int csv_header;
 } cp_report_stream;
 
 /* Starts a report in fmt (CP_FORMAT_JSON or CP_FORMAT_CSV; others are CP_EXIT_RUNTIME). */

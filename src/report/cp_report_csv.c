@@ -11,15 +11,6 @@
 
 #include "model/cp_model.h"
 
-/* The configuration's columns, after "pattern": each shows a family's field, or is empty. */
-static const char *const cp_report_csv_config_columns[] = {
-    "stride", "offset", "offset_bytes", "width_bytes", "op",     "layout",
-    "fields", "field",  "elements",     "variant",     "m",      "n",
-    "k",      "run",    "seed",         "index",       "params", "iterations",
-};
-_Static_assert(CP_COUNT_OF(cp_report_csv_config_columns) == CP_REPORT_CSV_CONFIG_COLUMNS,
-               "CP_REPORT_CSV_CONFIG_COLUMNS");
-
 /* The columns after the configuration's. */
 static const char *const cp_report_csv_columns[] = {
     "pred_load_requests",
@@ -75,10 +66,9 @@ static const char *const cp_report_csv_columns[] = {
     "meas_occupancy_limited_by",
 };
 
-/* Appended with the readonly and async families: their configuration's columns, then the TMA
- * copies and the memory path's counters (readonly and async sweeps; empty for the others), and
- * the estimate of where a working set is served from (empty where there is none). */
-static const char *const cp_report_csv_late_config[] = {"table_bytes", "stages", "work"};
+/* Appended after the first release: the TMA copies and the memory path's counters (the sweeps
+ * that read them; empty for the others), and the estimate of where a working set is served from
+ * (empty where there is none). */
 static const char *const cp_report_csv_appended_columns[] = {
     "pred_tma_load_requests",
     "pred_tma_load_sectors",
@@ -99,9 +89,6 @@ static const char *const cp_report_csv_appended_columns[] = {
     "meas_noise",
     "meas_noisy",
 };
-
-_Static_assert(CP_COUNT_OF(cp_report_csv_late_config) == CP_REPORT_CSV_LATE_CONFIG_COLUMNS,
-               "CP_REPORT_CSV_LATE_CONFIG_COLUMNS");
 
 /* The columns of a run over several GPUs (--devices), after all others: the GPU that measured
  * the row, why it failed, and the same configuration's median time on the other GPUs (--check). */
@@ -158,11 +145,17 @@ static void cp_report_csv_write_counts(cp_text_csv_line *l, const cp_counts *c, 
     cp_report_csv_cell_u64(l, modelled, c->bytes_requested);
 }
 
+/* The CSV column of field f: its column, or its key. */
+static const char *cp_report_csv_column(const cp_family_field *f)
+{
+    return f->column ? f->column : f->key;
+}
+
 /* The field of d shown in CSV column `column`, NULL when d has none. */
 static const cp_family_field *cp_report_csv_field(const cp_family_desc *d, const char *column)
 {
-    for (size_t i = 0; i < d->nfields; i++)
-        if (strcmp(d->fields[i].column ? d->fields[i].column : d->fields[i].key, column) == 0)
+    for (size_t i = 0; d && i < d->nfields; i++)
+        if (strcmp(cp_report_csv_column(&d->fields[i]), column) == 0)
             return &d->fields[i];
     return NULL;
 }
@@ -184,18 +177,13 @@ static void cp_report_csv_write_field(cp_text_csv_line *l, const cp_config *c,
     }
 }
 
-/* The columns appended with the readonly and async families: their configuration, the TMA
- * copies predicted, the memory path's counters and the readonly load's SASS opcode. */
-static void cp_report_csv_write_appended(cp_text_csv_line *l, const cp_report_stream *s,
-                                         const cp_row *row, const cp_measurement *m)
+/* The columns appended after the first release: the TMA copies predicted, the memory path's
+ * counters, the load's SASS opcode, the working set's estimate and the stopping rule's. */
+static void cp_report_csv_write_appended(cp_text_csv_line *l, const cp_row *row,
+                                         const cp_measurement *m)
 {
-    const cp_config *c = &row->config;
     const cp_prediction *p = &row->predicted;
     const cp_counter_values *v = &m->counters;
-    const cp_family_field *const *fields =
-        (unsigned)c->family < CP_FAMILY_COUNT ? s->csv_late_fields[c->family] : NULL;
-    for (size_t i = 0; i < CP_REPORT_CSV_LATE_CONFIG_COLUMNS; i++)
-        cp_report_csv_write_field(l, c, fields ? fields[i] : NULL);
     cp_report_csv_cell_u64(l, p->modelled, p->tma_load.requests);
     cp_report_csv_cell_u64(l, p->modelled, p->tma_load.sectors);
     cp_report_csv_cell_ratio(l, v->l1_load_hit_rate);
@@ -231,11 +219,13 @@ static void cp_report_csv_write_row(cp_text_csv_line *l, const cp_report_stream 
 {
     const cp_config *c = &row->config;
     cp_text_csv_cell(l, cp_config_family_name(c->family));
-    /* the configuration's columns: the family's value, or empty */
-    const cp_family_field *const *fields =
-        (unsigned)c->family < CP_FAMILY_COUNT ? s->csv_fields[c->family] : NULL;
-    for (size_t i = 0; i < CP_REPORT_CSV_CONFIG_COLUMNS; i++)
-        cp_report_csv_write_field(l, c, fields ? fields[i] : NULL);
+    /* the configuration's columns, the header's family's fields: the row's value (a row of
+     * another family, which a saved report may hold, has the cells of the columns it shares) */
+    const cp_family_desc *d = cp_family_get(c->family), *h = s->csv_family;
+    for (size_t i = 0; h && i < h->nfields; i++)
+        cp_report_csv_write_field(
+            l, c,
+            d == h ? &h->fields[i] : cp_report_csv_field(d, cp_report_csv_column(&h->fields[i])));
 
     const cp_prediction *p = &row->predicted;
     cp_report_csv_write_counts(l, &p->load, p->modelled);
@@ -297,45 +287,53 @@ static void cp_report_csv_write_row(cp_text_csv_line *l, const cp_report_stream 
     if (cp_report_compute_occupancy(res, &occ)) /* "threads;registers" */
         cp_occupancy_describe_limiters(occ.limiters, ";", limits, sizeof limits);
     cp_text_csv_cell(l, limits);
-    cp_report_csv_write_appended(l, s, row, m);
+    cp_report_csv_write_appended(l, row, m);
     if (s->devices)
         cp_report_csv_write_device(l, row);
     cp_text_csv_end_line(l);
 }
 
-int cp_report_csv_begin(cp_report_stream *s, cp_status *st)
+/* The line of column names: "pattern", the fields of family d (none for NULL: a report without
+ * rows), the counts and measurements, the appended columns, the GPUs' of a run over several. */
+static void cp_report_csv_write_header(cp_report_stream *s, const cp_family_desc *d)
 {
-    (void)st;
-    for (int f = 0; f < CP_FAMILY_COUNT; f++) {
-        const cp_family_desc *d = cp_family_get((cp_family)f);
-        for (size_t i = 0; i < CP_REPORT_CSV_CONFIG_COLUMNS; i++)
-            s->csv_fields[f][i] =
-                d ? cp_report_csv_field(d, cp_report_csv_config_columns[i]) : NULL;
-        for (size_t i = 0; i < CP_REPORT_CSV_LATE_CONFIG_COLUMNS; i++)
-            s->csv_late_fields[f][i] =
-                d ? cp_report_csv_field(d, cp_report_csv_late_config[i]) : NULL;
-    }
+    s->csv_family = d;
+    s->csv_header = 1;
     cp_text_csv_line line = {.out = s->out, .ncells = 0};
     cp_text_csv_cell(&line, "pattern");
-    for (size_t i = 0; i < CP_REPORT_CSV_CONFIG_COLUMNS; i++)
-        cp_text_csv_cell(&line, cp_report_csv_config_columns[i]);
+    for (size_t i = 0; d && i < d->nfields; i++)
+        cp_text_csv_cell(&line, cp_report_csv_column(&d->fields[i]));
     for (size_t i = 0; i < CP_COUNT_OF(cp_report_csv_columns); i++)
         cp_text_csv_cell(&line, cp_report_csv_columns[i]);
-    for (size_t i = 0; i < CP_COUNT_OF(cp_report_csv_late_config); i++)
-        cp_text_csv_cell(&line, cp_report_csv_late_config[i]);
     for (size_t i = 0; i < CP_COUNT_OF(cp_report_csv_appended_columns); i++)
         cp_text_csv_cell(&line, cp_report_csv_appended_columns[i]);
     for (size_t i = 0; s->devices && i < CP_COUNT_OF(cp_report_csv_device_columns); i++)
         cp_text_csv_cell(&line, cp_report_csv_device_columns[i]);
     cp_text_csv_end_line(&line);
+}
+
+int cp_report_csv_begin(cp_report_stream *s, cp_status *st)
+{
+    (void)st; /* the header waits for the first row, whose family gives the columns */
+    s->csv_header = 0;
     return CP_EXIT_OK;
 }
 
 int cp_report_csv_row(cp_report_stream *s, const cp_row *row, cp_status *st)
 {
     (void)st;
+    if (!s->csv_header)
+        cp_report_csv_write_header(s, cp_family_get(row->config.family));
     cp_text_csv_line line = {.out = s->out, .ncells = 0};
     cp_report_csv_write_row(&line, s, row);
+    return CP_EXIT_OK;
+}
+
+int cp_report_csv_end(cp_report_stream *s, cp_status *st)
+{
+    (void)st;
+    if (!s->csv_header)
+        cp_report_csv_write_header(s, NULL);
     return CP_EXIT_OK;
 }
 

@@ -39,72 +39,14 @@ static int cp_rl_bad(const cp_report_loaded *r, size_t row, const char *what, cp
 
 /* ---- the configuration ---------------------------------------------------------------------- */
 
-/* The members of cp_config a numeric field of "config" sets (offset_bytes is derived: only
- * checked). */
-static const struct {
-    const char *key;
-    size_t offset, size;
-} cp_rl_members[] = {
-#define CP_RL_MEMBER(key, member)                                                                  \
-    {                                                                                              \
-        key, offsetof(cp_config, member), sizeof(((cp_config *)0)->member)                         \
-    }
-    CP_RL_MEMBER("stride", stride),
-    CP_RL_MEMBER("offset", offset),
-    CP_RL_MEMBER("width_bytes", width_bytes),
-    CP_RL_MEMBER("elements", elements),
-    CP_RL_MEMBER("threads", elements),
-    CP_RL_MEMBER("fields", fields),
-    CP_RL_MEMBER("field", field),
-    CP_RL_MEMBER("run", run),
-    CP_RL_MEMBER("seed", seed),
-    CP_RL_MEMBER("iterations", iterations),
-    CP_RL_MEMBER("table_bytes", table_bytes),
-    CP_RL_MEMBER("stages", stages),
-    CP_RL_MEMBER("work", work),
-    CP_RL_MEMBER("m", m),
-    CP_RL_MEMBER("n", n),
-    CP_RL_MEMBER("k", k),
-#undef CP_RL_MEMBER
-};
-
-/* The enumeration member of cp_config a named field sets, found by its table of names. */
-static const struct {
-    const char *const *names;
-    size_t offset;
-} cp_rl_named[] = {
-    {cp_config_op_names, offsetof(cp_config, op)},
-    {cp_config_layout_names, offsetof(cp_config, layout)},
-    {cp_config_variant_names, offsetof(cp_config, variant)},
-    {cp_config_transpose_names, offsetof(cp_config, transpose)},
-    {cp_config_readonly_names, offsetof(cp_config, readonly)},
-    {cp_config_lookup_names, offsetof(cp_config, lookup)},
-    {cp_config_async_names, offsetof(cp_config, async)},
-};
-_Static_assert(sizeof(cp_op) == sizeof(int) && sizeof(cp_async_variant) == sizeof(int),
-               "the configuration's enumerations are ints");
-
-/* Sets the member of c that field f's value v stands for; 0 when f has none. */
+/* Sets the member of c that field f's value v stands for (its descriptor's setter); 0 when f has
+ * none (a value derived from the others, only checked). */
 static int cp_rl_set(cp_config *c, const cp_family_field *f, uint64_t v)
 {
-    if (f->kind == CP_FIELD_NAME) {
-        for (size_t i = 0; i < CP_COUNT_OF(cp_rl_named); i++)
-            if (cp_rl_named[i].names == f->names) {
-                int e = (int)v;
-                memcpy((char *)c + cp_rl_named[i].offset, &e, sizeof e);
-                return 1;
-            }
+    if (!f->set)
         return 0;
-    }
-    for (size_t i = 0; i < CP_COUNT_OF(cp_rl_members); i++)
-        if (strcmp(cp_rl_members[i].key, f->key) == 0) {
-            uint32_t small = (uint32_t)v;
-            memcpy((char *)c + cp_rl_members[i].offset,
-                   cp_rl_members[i].size == sizeof small ? (const void *)&small : (const void *)&v,
-                   cp_rl_members[i].size);
-            return 1;
-        }
-    return 0;
+    f->set(c, v);
+    return 1;
 }
 
 /* The value of numeric or named field f in the row's "config" (a name as its index). */

@@ -41,10 +41,10 @@ typedef enum {
     CP_REPORT_CELL_MEAS_SH_LD_WF,
     CP_REPORT_CELL_MEAS_SH_ST_WF,
     /* smem: the side of the pattern (op) */
-    CP_REPORT_CELL_PRED_SMEM_WF,
-    CP_REPORT_CELL_PRED_SMEM_CONF,
-    CP_REPORT_CELL_MEAS_SMEM_WF,
-    CP_REPORT_CELL_MEAS_SMEM_CONF,
+    CP_REPORT_CELL_PRED_SHARED_WF,
+    CP_REPORT_CELL_PRED_SHARED_CONF,
+    CP_REPORT_CELL_MEAS_SHARED_WF,
+    CP_REPORT_CELL_MEAS_SHARED_CONF,
     /* the kernel's registers per thread; theoretical / achieved occupancy in percent */
     CP_REPORT_CELL_MEAS_REGS,
     CP_REPORT_CELL_MEAS_OCCUPANCY,
@@ -95,7 +95,8 @@ static const char *const cp_report_group_labels[] = {NULL, "predicted", "measure
  * and bank conflicts per request (smem); shared wavefronts per request of the tile's store and
  * load (transpose). */
 #define CP_REPORT_SIDES(GROUP) GROUP(LOAD_SPR, "ld", "sec/req"), GROUP(STORE_SPR, "st", "sec/req")
-#define CP_REPORT_SMEM(GROUP) GROUP(SMEM_WF, "wavefr", "/req"), GROUP(SMEM_CONF, "confl", "/req")
+#define CP_REPORT_SHARED(GROUP)                                                                    \
+    GROUP(SHARED_WF, "wavefr", "/req"), GROUP(SHARED_CONF, "confl", "/req")
 #define CP_REPORT_SHARED_SIDES(GROUP)                                                              \
     GROUP(SH_ST_WF, "sh.st", "wf/req"), GROUP(SH_LD_WF, "sh.ld", "wf/req")
 
@@ -130,14 +131,14 @@ static const cp_report_column cp_report_common_measured[] = {
     CP_REPORT_MEAS_DRAM_MATCH,
 };
 /* gather's predicted columns: per access (idx, in, out). */
-static const cp_report_column cp_report_gather_predicted[] = {
+static const cp_report_column cp_report_accesses_predicted[] = {
     CP_REPORT_PRED_ACCESSES("idx", "in", "out"),
 };
 /* GEMM's predicted columns, per operand, and measured ones, with GFLOP/s against cuBLAS. */
-static const cp_report_column cp_report_gemm_predicted[] = {
+static const cp_report_column cp_report_operands_predicted[] = {
     CP_REPORT_PRED_ACCESSES("A", "B", "C"),
 };
-static const cp_report_column cp_report_gemm_measured[] = {
+static const cp_report_column cp_report_operands_measured[] = {
     CP_REPORT_MEAS_SIDES,
     CP_REPORT_MEAS(TIME_MS, "time", "ms"),
     CP_REPORT_MEAS(GFLOPS, "", "GFLOP/s"),
@@ -147,20 +148,20 @@ static const cp_report_column cp_report_gemm_measured[] = {
     CP_REPORT_MEAS_DRAM_MATCH,
 };
 /* smem's: shared wavefronts and bank conflicts per request of the pattern's side. */
-static const cp_report_column cp_report_smem_predicted[] = {
-    CP_REPORT_SMEM(CP_REPORT_PRED),
+static const cp_report_column cp_report_shared_predicted[] = {
+    CP_REPORT_SHARED(CP_REPORT_PRED),
 };
-static const cp_report_column cp_report_smem_measured[] = {
-    CP_REPORT_SMEM(CP_REPORT_MEAS),
+static const cp_report_column cp_report_shared_measured[] = {
+    CP_REPORT_SHARED(CP_REPORT_MEAS),
     CP_REPORT_MEAS_TIME_US,
     CP_REPORT_MEAS(MATCH, "", "match"),
 };
 /* transpose's: global sectors and shared wavefronts per request of the tile's store and load. */
-static const cp_report_column cp_report_transpose_predicted[] = {
+static const cp_report_column cp_report_sides_shared_predicted[] = {
     CP_REPORT_SIDES(CP_REPORT_PRED),
     CP_REPORT_SHARED_SIDES(CP_REPORT_PRED),
 };
-static const cp_report_column cp_report_transpose_measured[] = {
+static const cp_report_column cp_report_sides_shared_measured[] = {
     CP_REPORT_MEAS_SIDES,
     CP_REPORT_SHARED_SIDES(CP_REPORT_MEAS),
     CP_REPORT_MEAS_TIME_US,
@@ -168,13 +169,13 @@ static const cp_report_column cp_report_transpose_measured[] = {
 };
 /* readonly's: the load and store; measured, where the table's sectors were served from and
  * the instruction the load compiled to. */
-static const cp_report_column cp_report_readonly_predicted[] = {
+static const cp_report_column cp_report_path_predicted[] = {
     CP_REPORT_PRED(LOAD_SPR, "ld", "sec/req"),
     CP_REPORT_PRED(LOAD_EFF, "ld", "eff"),
     CP_REPORT_PRED(STORE_SPR, "st", "sec/req"),
     CP_REPORT_PRED(REGIME, "fits", "(est)"),
 };
-static const cp_report_column cp_report_readonly_measured[] = {
+static const cp_report_column cp_report_path_measured[] = {
     CP_REPORT_MEAS(LOAD_SPR, "ld", "sec/req"),
     CP_REPORT_MEAS(L1_HIT, "L1", "hit"),
     CP_REPORT_MEAS(L2_HIT, "L2", "hit"),
@@ -184,12 +185,12 @@ static const cp_report_column cp_report_readonly_measured[] = {
     CP_REPORT_MEAS_DRAM_MATCH,
 };
 /* async's: the tile's load by the LSU or by the TMA unit, the compute's shared loads. */
-static const cp_report_column cp_report_async_predicted[] = {
+static const cp_report_column cp_report_copies_predicted[] = {
     CP_REPORT_PRED(LOAD_SPR, "ld", "sec/req"),
     CP_REPORT_PRED(TMA_SPR, "tma", "sec/req"),
     CP_REPORT_PRED(SH_LD_WF, "sh.ld", "wf/req"),
 };
-static const cp_report_column cp_report_async_measured[] = {
+static const cp_report_column cp_report_copies_measured[] = {
     CP_REPORT_MEAS(LOAD_SPR, "ld", "sec/req"),
     CP_REPORT_MEAS(TMA_SPR, "tma", "sec/req"),
     CP_REPORT_MEAS(SH_LD_WF, "sh.ld", "wf/req"),
@@ -200,7 +201,7 @@ static const cp_report_column cp_report_async_measured[] = {
 /* clang-format on */
 
 /* The columns of one family's table, with their widths; those left out to fit a width. */
-typedef struct cp_report_layout {
+typedef struct cp_report_shape {
     cp_report_column params[CP_SHOWN_MAX]; /* the family's parameter columns */
     const cp_report_column *cols[CP_REPORT_TABLE_COLS];
     size_t width[CP_REPORT_TABLE_COLS];
@@ -210,7 +211,7 @@ typedef struct cp_report_layout {
     size_t ndropped;
     const cp_report_column *all[CP_REPORT_TABLE_COLS]; /* every column, in the table's order */
     size_t nall;
-} cp_report_layout;
+} cp_report_shape;
 
 /* One output line, built in memory so that trailing blanks can be dropped. */
 typedef struct cp_report_line {
@@ -341,11 +342,11 @@ static int cp_report_table_format_predicted(const cp_row *row, cp_report_cell ce
     case CP_REPORT_CELL_PRED_REGIME:
         snprintf(buf, len, "%s", cp_regime_letters(p->regime));
         return 1;
-    case CP_REPORT_CELL_PRED_SMEM_WF:
-    case CP_REPORT_CELL_PRED_SMEM_CONF: {
+    case CP_REPORT_CELL_PRED_SHARED_WF:
+    case CP_REPORT_CELL_PRED_SHARED_CONF: {
         const cp_counts *sh = c->op == CP_OP_LOAD ? &p->shared_load : &p->shared_store;
-        x = cell == CP_REPORT_CELL_PRED_SMEM_WF ? cp_counts_wavefronts_per_request(sh)
-                                                : cp_counts_conflicts_per_request(sh);
+        x = cell == CP_REPORT_CELL_PRED_SHARED_WF ? cp_counts_wavefronts_per_request(sh)
+                                                  : cp_counts_conflicts_per_request(sh);
         break;
     }
     default:
@@ -388,11 +389,11 @@ static int cp_report_table_format_per_request(const cp_config *c, const cp_count
     case CP_REPORT_CELL_MEAS_SH_ST_WF:
         req = v->shared_store_requests, x = v->shared_store_wavefronts;
         break;
-    case CP_REPORT_CELL_MEAS_SMEM_WF: /* smem: the side of the pattern (op) */
+    case CP_REPORT_CELL_MEAS_SHARED_WF: /* smem: the side of the pattern (op) */
         req = load ? v->shared_load_requests : v->shared_store_requests;
         x = load ? v->shared_load_wavefronts : v->shared_store_wavefronts;
         break;
-    case CP_REPORT_CELL_MEAS_SMEM_CONF:
+    case CP_REPORT_CELL_MEAS_SHARED_CONF:
         req = load ? v->shared_load_requests : v->shared_store_requests;
         x = load ? v->shared_load_conflicts : v->shared_store_conflicts;
         break;
@@ -505,19 +506,19 @@ static const struct {
         p, m, CP_COUNT_OF(p), CP_COUNT_OF(m)                                                       \
     }
     [CP_COUNTS_SIDES] = CP_REPORT_PARTS(cp_report_common_predicted, cp_report_common_measured),
-    [CP_COUNTS_ACCESSES] = CP_REPORT_PARTS(cp_report_gather_predicted, cp_report_common_measured),
-    [CP_COUNTS_OPERANDS] = CP_REPORT_PARTS(cp_report_gemm_predicted, cp_report_gemm_measured),
-    [CP_COUNTS_SHARED] = CP_REPORT_PARTS(cp_report_smem_predicted, cp_report_smem_measured),
+    [CP_COUNTS_ACCESSES] = CP_REPORT_PARTS(cp_report_accesses_predicted, cp_report_common_measured),
+    [CP_COUNTS_OPERANDS] =
+        CP_REPORT_PARTS(cp_report_operands_predicted, cp_report_operands_measured),
+    [CP_COUNTS_SHARED] = CP_REPORT_PARTS(cp_report_shared_predicted, cp_report_shared_measured),
     [CP_COUNTS_SIDES_SHARED] =
-        CP_REPORT_PARTS(cp_report_transpose_predicted, cp_report_transpose_measured),
-    [CP_COUNTS_READONLY] =
-        CP_REPORT_PARTS(cp_report_readonly_predicted, cp_report_readonly_measured),
-    [CP_COUNTS_ASYNC] = CP_REPORT_PARTS(cp_report_async_predicted, cp_report_async_measured),
+        CP_REPORT_PARTS(cp_report_sides_shared_predicted, cp_report_sides_shared_measured),
+    [CP_COUNTS_PATH] = CP_REPORT_PARTS(cp_report_path_predicted, cp_report_path_measured),
+    [CP_COUNTS_COPIES] = CP_REPORT_PARTS(cp_report_copies_predicted, cp_report_copies_measured),
 #undef CP_REPORT_PARTS
 };
 
 /* The columns of `family`, each as wide as its header. */
-static void cp_report_table_init_layout(cp_report_layout *lay, cp_family family, int with_gpu)
+static void cp_report_table_init_shape(cp_report_shape *lay, cp_family family, int with_gpu)
 {
     /* each family: its parameters (text left-aligned), then its predicted and measured columns */
     const cp_family_desc *d = cp_family_get(family);
@@ -561,7 +562,7 @@ static const char *cp_report_table_color(const cp_report_column *col, const char
 }
 
 /* One line of one row's cells (or, with row NULL, of the headers' top or bottom halves). */
-static void cp_report_table_write_line(FILE *out, const cp_report_layout *lay, const cp_row *row,
+static void cp_report_table_write_line(FILE *out, const cp_report_shape *lay, const cp_row *row,
                                        int top, int color)
 {
     cp_report_line line = {.len = 0};
@@ -580,7 +581,7 @@ static void cp_report_table_write_line(FILE *out, const cp_report_layout *lay, c
 }
 
 /* The line above the headers: "--- predicted ---" centred over its group's columns. */
-static void cp_report_table_write_groups(FILE *out, const cp_report_layout *lay)
+static void cp_report_table_write_groups(FILE *out, const cp_report_shape *lay)
 {
     cp_report_line line = {.len = 0};
     for (size_t i = 0; i < lay->ncols;) {
@@ -607,7 +608,7 @@ static void cp_report_table_write_groups(FILE *out, const cp_report_layout *lay)
 }
 
 /* Each column's width from the cells of rows [0, n), and whether one of them shows a value. */
-static void cp_report_table_measure(cp_report_layout *lay, const cp_row *rows, size_t n)
+static void cp_report_table_measure(cp_report_shape *lay, const cp_row *rows, size_t n)
 {
     for (size_t r = 0; r < n; r++)
         for (size_t i = 0; i < lay->ncols; i++) {
@@ -622,7 +623,7 @@ static void cp_report_table_measure(cp_report_layout *lay, const cp_row *rows, s
 }
 
 /* Removes column i from the layout. */
-static void cp_report_table_remove(cp_report_layout *lay, size_t i)
+static void cp_report_table_remove(cp_report_shape *lay, size_t i)
 {
     for (size_t k = i; k + 1 < lay->ncols; k++) {
         lay->cols[k] = lay->cols[k + 1];
@@ -634,7 +635,7 @@ static void cp_report_table_remove(cp_report_layout *lay, size_t i)
 
 /* The characters a line of the table takes: its columns and the spaces between them, each group
  * at least as wide as its label over it. */
-static size_t cp_report_table_width(const cp_report_layout *lay)
+static size_t cp_report_table_width(const cp_report_shape *lay)
 {
     size_t total = 0;
     for (size_t i = 0; i < lay->ncols;) {
@@ -687,7 +688,7 @@ static int cp_report_table_priority(cp_report_cell cell)
 
 /* The view's rules: without --wide, the columns empty in every row go, then the least telling
  * ones until the table fits view->width (those are recorded in lay->dropped). */
-static void cp_report_table_fit(cp_report_layout *lay, const cp_report_view *view)
+static void cp_report_table_fit(cp_report_shape *lay, const cp_report_view *view)
 {
     if (!view || view->wide)
         return;
@@ -710,7 +711,7 @@ static void cp_report_table_fit(cp_report_layout *lay, const cp_report_view *vie
 }
 
 /* Widens the first column of a group narrower than its label, so that the label fits over it. */
-static void cp_report_table_widen_groups(cp_report_layout *lay)
+static void cp_report_table_widen_groups(cp_report_shape *lay)
 {
     for (size_t i = 0; i < lay->ncols;) {
         size_t first = i;
@@ -726,7 +727,7 @@ static void cp_report_table_widen_groups(cp_report_layout *lay)
 
 /* "(left out to fit 100 columns: predicted st eff; measured DRAM GB/s, regs; --wide shows
  * them)", wrapped at the width. */
-static void cp_report_table_write_dropped(FILE *out, const cp_report_layout *lay,
+static void cp_report_table_write_dropped(FILE *out, const cp_report_shape *lay,
                                           const cp_report_view *view)
 {
     cp_strbuf b = {0};
@@ -766,12 +767,12 @@ static void cp_report_table_write_dropped(FILE *out, const cp_report_layout *lay
 static void cp_report_table_write_run(FILE *out, const cp_row *rows, size_t n,
                                       const cp_report_view *view)
 {
-    cp_report_layout lay;
+    cp_report_shape lay;
     memset(&lay, 0, sizeof lay);
     int with_gpu = 0;
     for (size_t r = 0; r < n && !with_gpu; r++)
         with_gpu = rows[r].device != NULL;
-    cp_report_table_init_layout(&lay, rows[0].config.family, with_gpu);
+    cp_report_table_init_shape(&lay, rows[0].config.family, with_gpu);
     cp_report_table_measure(&lay, rows, n);
     cp_report_table_fit(&lay, view);
     cp_report_table_widen_groups(&lay);

@@ -22,6 +22,7 @@ int cp_report_json_begin(cp_report_stream *s, const cp_report *header, cp_status
 int cp_report_json_row(cp_report_stream *s, const cp_row *row, cp_status *st);
 int cp_report_json_end(cp_report_stream *s, cp_status *st);
 int cp_report_csv_begin(cp_report_stream *s, cp_status *st);
+int cp_report_csv_end(cp_report_stream *s, cp_status *st);
 int cp_report_csv_row(cp_report_stream *s, const cp_row *row, cp_status *st);
 
 /* "lane_map" under the JSON object `access` of access a of p (configuration c): the model's

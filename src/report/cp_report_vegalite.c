@@ -207,7 +207,7 @@ static int cp_vl_axes_choose(const cp_vegalite_rows *rows, cp_vl_axes *ax, cp_st
     const cJSON *first = rows->get(rows->ctx, 0, 0, &owned0, st);
     if (!first)
         return st->code ? st->code : CP_EXIT_RUNTIME;
-    cp_family family = CP_FAMILY_STRIDE;
+    cp_family family = (cp_family)0;
     const cJSON *pattern = cJSON_GetObjectItem(first, "pattern");
     if (!cJSON_IsString(pattern) || !cp_family_find(pattern->valuestring, &family)) {
         cJSON_Delete(owned0);

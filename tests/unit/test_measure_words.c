@@ -4,6 +4,8 @@
 #include <math.h>
 
 #include "measure/cp_measure_family.h"
+#include "cp_gather_kernels.h"
+#include "cp_layout_kernels.h"
 #include "cp_test.h"
 
 /* Word w is expected to be 3 * w (raw words). */

@@ -1,0 +1,96 @@
+/* cp_async_family.c: the async family's descriptor (the copy ladder, tiles loaded into the SM): its
+ * help, the parameters it sweeps, the values its configurations show in reports, and its model
+ * (cp_async_model.c). */
+#include "cp_family_def.h"
+#include "cp_async_model.h" /* cp_model_async_schedule */
+
+CP_FAMILY_ACCESSORS(async, cp_async_variant)
+CP_FAMILY_ACCESSORS(stages, uint32_t)
+CP_FAMILY_ACCESSORS(work, uint32_t)
+CP_FAMILY_ACCESSORS(elements, uint64_t)
+
+/* async: plain and smem load each tile before computing it, one at a time. */
+static const char *cp_family_async_absent(const cp_config *c)
+{
+    if ((c->async == CP_ASYNC_VARIANT_PLAIN || c->async == CP_ASYNC_VARIANT_SMEM) && c->stages > 1)
+        return "plain and smem have one stage (the tile loaded, then computed): --stages 1";
+    return NULL;
+}
+
+/* async: cp.async (LDGSTS) came with sm_80, the TMA unit with sm_90. */
+static int cp_family_async_needs_cc(const cp_config *c)
+{
+    switch (c->async) {
+    case CP_ASYNC_VARIANT_CP_ASYNC:
+        return 80;
+    case CP_ASYNC_VARIANT_TMA_BULK:
+    case CP_ASYNC_VARIANT_TMA_TENSOR:
+        return 90;
+    default:
+        return 0;
+    }
+}
+
+static int cp_family_async_shared(const cp_config *c)
+{
+    return c->async != CP_ASYNC_VARIANT_PLAIN;
+}
+
+/* async: whole 16 KB tiles of 4-byte elements, at least one. */
+static void cp_family_init_tiles(cp_config *c, uint64_t size_bytes)
+{
+    uint64_t tiles = size_bytes / (CP_ASYNC_TILE_FLOATS * 4);
+    c->elements = (tiles ? tiles : 1) * CP_ASYNC_TILE_FLOATS;
+}
+
+static const cp_family_param cp_async_params[] = {
+    {CP_PARAM_VARIANT, "all", 0, 0, CP_NAMES(cp_config_async_names), cp_family_set_async, NULL, 0},
+    {CP_PARAM_STAGES, "1,2", 1, CP_ASYNC_STAGES_LIMIT, NULL, 0, cp_family_set_stages, NULL, 0},
+    {CP_PARAM_WORK, "0", 0, CP_ASYNC_WORK_LIMIT, NULL, 0, cp_family_set_work, NULL, 0},
+};
+static const cp_family_field cp_async_fields[] = {
+    CP_F_NAME("variant", async, cp_config_async_names),
+    CP_F_U64("stages", stages),
+    CP_F_U64("work", work),
+    CP_F_ELEMENTS,
+};
+
+const cp_family_desc cp_async_family = {
+    .name = "async",
+    .summary = "16 KB tiles loaded into the SM, then computed (the copy ladder)",
+    .teaches = "Asynchronous copies. Each block loads 16 KB tiles and computes on them: "
+               "plain loads into registers, smem stages them through shared memory, "
+               "cp-async (LDGSTS, sm_80) copies global to shared memory without "
+               "registers, tma-bulk and tma-tensor hand the copy to the TMA unit (sm_90). "
+               "With more stages the copy of the next tile overlaps the work on this one; "
+               "--work sets how much arithmetic hides it.",
+    .param_docs =
+        {
+            [CP_PARAM_VARIANT] = "plain (LDG), smem (LDG, STS, LDS), cp-async (LDGSTS), "
+                                 "tma-bulk (cp.async.bulk), tma-tensor (a 2-D tensor "
+                                 "map)",
+            [CP_PARAM_STAGES] = "tiles in flight (plain and smem: 1)",
+            [CP_PARAM_WORK] = "FMAs per element (0: memory bound)",
+        },
+    .size_doc = "bytes of in, in whole 16 KB tiles",
+    .examples = {{"coalprobe async", "the copy ladder, 1 and 2 stages"},
+                 {"coalprobe async --variant cp-async --stages 1..4 --work 0..64:16",
+                  "overlap of copy and compute"}},
+    .list = "in: load of each tile (LSU, cp.async or TMA), tile: shared store and "
+            "load,\nout: store; cp-async needs sm_80, tma-* sm_90\n",
+    .list_front = "",
+    CP_PARAMS(cp_async_params),
+    .size_default = CP_SIZE_DEFAULT,
+    .init = cp_family_init_tiles,
+    CP_FIELDS(cp_async_fields),
+    .describe = {"variant", "stages", "work"},
+    .table = {"variant", "stages", "work"},
+    .chart = {"work", "variant", "stages"},
+    .table_counts = CP_COUNTS_COPIES,
+    .uses_shared = cp_family_async_shared,
+    .path_counters = 1,
+    .model = &cp_async_model,
+    .absent = cp_family_async_absent,
+    .needs_cc = cp_family_async_needs_cc,
+    .schedule = cp_model_async_schedule,
+};

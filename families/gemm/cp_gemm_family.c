@@ -1,0 +1,63 @@
+/* cp_gemm_family.c: the gemm family's descriptor (C = A*B, naive, coalesced, tiled in shared memory
+ * and cuBLAS): its help, the parameters it sweeps, the values its configurations show in reports,
+ * and its model (cp_gemm_model.c). */
+#include "cp_family_def.h"
+
+CP_FAMILY_ACCESSORS(variant, cp_gemm_variant)
+CP_FAMILY_ACCESSORS(m, uint64_t)
+CP_FAMILY_ACCESSORS(n, uint64_t)
+CP_FAMILY_ACCESSORS(k, uint64_t)
+
+static int cp_family_gemm_shared(const cp_config *c)
+{
+    return c->variant == CP_GEMM_SMEM;
+}
+
+static const cp_family_param cp_gemm_params[] = {
+    {CP_PARAM_VARIANT, "all", 0, 0, CP_NAMES(cp_config_variant_names), cp_family_set_variant, NULL,
+     0},
+    CP_P_DIM(CP_PARAM_M, "4096", CP_GEMM_DIM_MAX, cp_family_set_m),
+    CP_P_DIM(CP_PARAM_N, "4096", CP_GEMM_DIM_MAX, cp_family_set_n),
+    CP_P_DIM(CP_PARAM_K, "4096", CP_GEMM_DIM_MAX, cp_family_set_k),
+};
+static const cp_family_field cp_gemm_fields[] = {
+    CP_F_NAME("variant", variant, cp_config_variant_names),
+    CP_F_U64("m", m),
+    CP_F_U64("n", n),
+    CP_F_U64("k", k),
+};
+
+const cp_family_desc cp_gemm_family = {
+    .name = "gemm",
+    .summary = "FP32 C = A*B, row-major, one thread per element of C",
+    .teaches = "The GEMM ladder. The naive kernel maps a warp down a column of C, so its "
+               "loads of A cost 32 sectors per request; relabelling the threads "
+               "(coalesced) so that a warp walks along a row makes them a broadcast, with "
+               "the same arithmetic and several times faster; 32x32 tiles in shared "
+               "memory (smem) cut the global traffic again; cuBLAS is the reference. The "
+               "table shows per operand (A, B, C) the sectors per request, and the time, "
+               "GFLOP/s against cuBLAS, registers and occupancy.",
+    .param_docs =
+        {
+            [CP_PARAM_VARIANT] = "the kernel: naive, coalesced (threads relabelled along "
+                                 "rows), smem (32x32 tiles in shared memory), cublas",
+            [CP_PARAM_M] = "rows of A and C",
+            [CP_PARAM_N] = "columns of B and C",
+            [CP_PARAM_K] = "columns of A, rows of B",
+        },
+    .examples = {{"coalprobe gemm", "the ladder at 4096^3, naive to cuBLAS"},
+                 {"coalprobe gemm --m 40 --n 40 --k 8 --explain --warp 32",
+                  "the lane maps of A, B and C"}},
+    .list = "variants naive, coalesced, smem (32x32 tiles in shared memory), cublas\n"
+            "A, B: loads once per step (per tile for smem) of k; C: one store\n",
+    .list_front = "",
+    CP_PARAMS(cp_gemm_params),
+    .size_hint = "GEMM sizes are --m, --n and --k",
+    CP_FIELDS(cp_gemm_fields),
+    .describe = {"variant", "m", "n", "k"},
+    .table = {"variant", "m", "n", "k"},
+    .chart = {"m", "n", "k", "variant"},
+    .table_counts = CP_COUNTS_OPERANDS,
+    .uses_shared = cp_family_gemm_shared,
+    .model = &cp_gemm_model,
+};

@@ -1,0 +1,70 @@
+/* cp_layout_family.c: the layout family's descriptor (one field of a record, as AoS or SoA): its
+ * help, the parameters it sweeps, the values its configurations show in reports, and its model
+ * (cp_layout_model.c). */
+#include "cp_family_def.h"
+
+CP_FAMILY_ACCESSORS(layout, cp_layout)
+CP_FAMILY_ACCESSORS(fields, uint32_t)
+CP_FAMILY_ACCESSORS(field, uint32_t)
+CP_FAMILY_ACCESSORS(elements, uint64_t)
+
+/* layout: the field read exists in every record. */
+static int cp_family_check_layout(const cp_sweep params[CP_PARAM_COUNT], cp_status *st)
+{
+    const cp_sweep *fields = &params[CP_PARAM_FIELDS], *field = &params[CP_PARAM_FIELD];
+    for (size_t i = 0; i < fields->count; i++)
+        for (size_t j = 0; j < field->count; j++)
+            if (field->values[j] >= fields->values[i]) {
+                cp_status_set(
+                    st, CP_EXIT_USAGE, "--field %llu does not exist in a record of --fields %llu",
+                    (unsigned long long)field->values[j], (unsigned long long)fields->values[i]);
+                cp_status_hint(st, "fields are numbered from 0 to fields-1");
+                return CP_EXIT_USAGE;
+            }
+    return CP_EXIT_OK;
+}
+
+static const cp_family_param cp_layout_params[] = {
+    {CP_PARAM_LAYOUT, "all", 0, 0, CP_NAMES(cp_config_layout_names), cp_family_set_layout, NULL, 0},
+    {CP_PARAM_FIELDS, "4", 1, CP_FIELDS_MAX, NULL, 0, cp_family_set_fields, NULL, 0},
+    {CP_PARAM_FIELD, "0", 0, CP_FIELDS_MAX - 1, NULL, 0, cp_family_set_field, NULL, 0},
+};
+static const cp_family_field cp_layout_fields[] = {
+    CP_F_NAME("layout", layout, cp_config_layout_names),
+    CP_F_U64("fields", fields),
+    CP_F_U64("field", field),
+    CP_F_ELEMENTS,
+};
+
+const cp_family_desc cp_layout_family = {
+    .name = "layout",
+    .summary = "thread i reads field f of record i, as AoS or SoA",
+    .teaches = "Array of structs against struct of arrays. In AoS the lanes of a warp read "
+               "one field of neighbouring records, a record's width apart, so a request "
+               "moves more sectors the wider the record (up to 32); in SoA that field of "
+               "every record lies together and a request moves 4 sectors whatever the "
+               "record.",
+    .param_docs =
+        {
+            [CP_PARAM_LAYOUT] = "aos (array of structs), soa (struct of arrays)",
+            [CP_PARAM_FIELDS] = "4-byte fields per record",
+            [CP_PARAM_FIELD] = "the field read, below --fields",
+        },
+    .size_doc = "bytes of the field read over all records",
+    .examples = {{"coalprobe layout --fields 1..16", "AoS against SoA as records grow"},
+                 {"coalprobe layout --layout aos --explain", "the lanes over sectors"}},
+    .list = "in: load of one 4-byte field (AoS i*fields+field, SoA field*n+i), out: "
+            "store\n",
+    .list_front = "",
+    CP_PARAMS(cp_layout_params),
+    .size_default = CP_SIZE_DEFAULT,
+    .check = cp_family_check_layout,
+    .init = cp_family_init_words,
+    CP_FIELDS(cp_layout_fields),
+    .describe = {"layout", "fields", "field"},
+    .table = {"layout", "fields", "field"},
+    .chart = {"fields", "field", "layout"},
+    .table_counts = CP_COUNTS_SIDES,
+    .requests_are_instructions = 1,
+    .model = &cp_layout_model,
+};

@@ -1,0 +1,56 @@
+/* cp_transpose_family.c: the transpose family's descriptor (the transpose ladder, naive, tiled and
+ * padded): its help, the parameters it sweeps, the values its configurations show in reports, and
+ * its model (cp_transpose_model.c). */
+#include "cp_family_def.h"
+
+CP_FAMILY_ACCESSORS(transpose, cp_transpose_variant)
+CP_FAMILY_ACCESSORS(m, uint64_t)
+CP_FAMILY_ACCESSORS(n, uint64_t)
+
+static int cp_family_transpose_shared(const cp_config *c)
+{
+    return c->transpose != CP_TRANSPOSE_NAIVE;
+}
+
+static const cp_family_param cp_transpose_params[] = {
+    {CP_PARAM_VARIANT, "all", 0, 0, CP_NAMES(cp_config_transpose_names), cp_family_set_transpose,
+     NULL, 0},
+    CP_P_DIM(CP_PARAM_M, "8192", CP_TRANSPOSE_DIM_MAX, cp_family_set_m),
+    CP_P_DIM(CP_PARAM_N, "8192", CP_TRANSPOSE_DIM_MAX, cp_family_set_n),
+};
+static const cp_family_field cp_transpose_fields[] = {
+    CP_F_NAME("variant", transpose, cp_config_transpose_names),
+    CP_F_U64("m", m),
+    CP_F_U64("n", n),
+};
+
+const cp_family_desc cp_transpose_family = {
+    .name = "transpose",
+    .summary = "out (n x m) = in^T (m x n), 32 x 32 tiles",
+    .teaches = "The transpose ladder. The naive kernel reads rows and writes columns: 32 "
+               "sectors per store request. Staging a 32x32 tile in shared memory (tiled) "
+               "makes both sides coalesced but reads the tile down a column, a 32-way "
+               "bank conflict; rows of 33 (padded) remove it.",
+    .param_docs =
+        {
+            [CP_PARAM_VARIANT] = "naive, tiled (a 32x32 tile in shared memory), padded "
+                                 "(tile rows of 33)",
+            [CP_PARAM_M] = "rows of in",
+            [CP_PARAM_N] = "columns of in",
+        },
+    .examples = {{"coalprobe transpose", "naive, tiled and padded, 8192 x 8192"},
+                 {"coalprobe transpose --variant padded --m 64 --n 64 --explain",
+                  "the padded tile's banks"}},
+    .list = "variants naive, tiled (32x32 tile in shared memory), padded (rows of 33)\n"
+            "in: load, tile: shared store and load (tiled, padded), out: store\n",
+    .list_front = "",
+    CP_PARAMS(cp_transpose_params),
+    .size_hint = "the matrix is --m rows by --n columns",
+    CP_FIELDS(cp_transpose_fields),
+    .describe = {"variant", "m", "n"},
+    .table = {"variant", "m", "n"},
+    .chart = {"m", "n", "variant"},
+    .table_counts = CP_COUNTS_SIDES_SHARED,
+    .uses_shared = cp_family_transpose_shared,
+    .model = &cp_transpose_model,
+};

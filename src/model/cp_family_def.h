@@ -1,0 +1,81 @@
+/* cp_family_def.h: what a family's descriptor (families/<family>/cp_<family>_family.c, built into
+ * the model layer) is written with: the setters and getters of the configuration's members, the
+ * parameters and fields that several families share, and the checks and inits cp_family.c
+ * defines for them. Private to the model layer and its family parts. */
+#ifndef CP_FAMILY_DEF_H
+#define CP_FAMILY_DEF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cp_config.h"
+#include "cp_family.h"
+#include "cp_model_family.h"
+
+/* Defines cp_family_set_<member> and cp_family_get_<member>, member's value as a uint64_t (a
+ * parameter's set, a field's get and set). Inline: a family defines those of its members. */
+#define CP_FAMILY_ACCESSORS(member, type)                                                          \
+    static inline void cp_family_set_##member(cp_config *c, uint64_t v)                            \
+    {                                                                                              \
+        c->member = (type)v;                                                                       \
+    }                                                                                              \
+    static inline uint64_t cp_family_get_##member(const cp_config *c)                              \
+    {                                                                                              \
+        return (uint64_t)c->member;                                                                \
+    }
+
+#define CP_NAMES(t) t, CP_COUNT_OF(t)
+
+/* Parameters several families sweep (their accessors defined by the family). */
+#define CP_P_STRIDE(def, max)                                                                      \
+    {                                                                                              \
+        CP_PARAM_STRIDE, def, 1, max, NULL, 0, cp_family_set_stride, NULL, 0                       \
+    }
+#define CP_P_OFFSET                                                                                \
+    {                                                                                              \
+        CP_PARAM_OFFSET, "0", 0, CP_OFFSET_MAX, NULL, 0, cp_family_set_offset, NULL, 0             \
+    }
+#define CP_P_WIDTH(check)                                                                          \
+    {                                                                                              \
+        CP_PARAM_WIDTH, "4", 4, 32, NULL, 0, cp_family_set_width_bytes, check, 0                   \
+    }
+#define CP_P_OP                                                                                    \
+    {                                                                                              \
+        CP_PARAM_OP, "load", 0, 0, CP_NAMES(cp_config_op_names), cp_family_set_op, NULL, 0         \
+    }
+#define CP_P_DIM(p, def, max, set)                                                                 \
+    {                                                                                              \
+        p, def, 1, max, NULL, 0, set, NULL, 0                                                      \
+    }
+
+/* Fields: a number or a name, read and set through the member's accessors. */
+#define CP_F_U64(key, member)                                                                      \
+    {                                                                                              \
+        key, NULL, NULL, CP_FIELD_U64, cp_family_get_##member, NULL, 0, cp_family_set_##member     \
+    }
+#define CP_F_NAME(key, member, names)                                                              \
+    {                                                                                              \
+        key, NULL, NULL, CP_FIELD_NAME, cp_family_get_##member, CP_NAMES(names),                   \
+            cp_family_set_##member                                                                 \
+    }
+#define CP_F_STRIDE CP_F_U64("stride", stride)
+#define CP_F_WIDTH                                                                                 \
+    {                                                                                              \
+        "width_bytes", NULL, "width", CP_FIELD_U64, cp_family_get_width_bytes, NULL, 0,            \
+            cp_family_set_width_bytes                                                              \
+    }
+#define CP_F_OP CP_F_NAME("op", op, cp_config_op_names)
+#define CP_F_ELEMENTS CP_F_U64("elements", elements)
+
+#define CP_PARAMS(p) .params = p, .nparams = CP_COUNT_OF(p)
+#define CP_FIELDS(f) .fields = f, .nfields = CP_COUNT_OF(f)
+
+/* Access widths of global memory: 4, 8, 16 or 32 bytes (a parameter's check). */
+int cp_family_check_width(const cp_sweep *w, cp_status *st);
+
+/* Inits (cp_family_desc.init): one thread per element of the access width; one thread per
+ * 4-byte element. */
+void cp_family_init_width(cp_config *c, uint64_t size_bytes);
+void cp_family_init_words(cp_config *c, uint64_t size_bytes);
+
+#endif
