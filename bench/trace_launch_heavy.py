@@ -1,15 +1,18 @@
 #!/usr/bin/env python3
 """trace_launch_heavy.py: what coalprobe trace adds per launch on launch-heavy PyTorch programs
 (bench/launch_heavy.py: elementwise, 5000 iterations of 4 elementwise ops on 1M floats; transformer,
-20 training steps of a 4-layer TransformerEncoder). For each workload, in one run, REPEAT times
-each (median): the program alone, under `coalprobe trace` (the default), and under `coalprobe
-trace --all-launches` (every launch counted; "n/a" where this coalprobe has no such option). Each
-run's loop time is the program's own (loop_s=, after its warm-up), its process time the wall
-time of the whole command. The loop's launches are the trace report's launches of a run with
-ITERS less those of a run with 0 iterations (traced once each, default mode).
+20 training steps of a 4-layer TransformerEncoder). For each workload, in one run: the program
+alone, under `coalprobe trace` (the default: every launch counted per instruction, no per-kernel
+counters) and under `--counter-launches 5` (the first 5 launches of each kernel and shape with
+per-kernel counters), REPEAT times each, interleaved (median, min and max); and once under
+`--all-launches` (every launch with its per-kernel counters: about 100 times slower, so once;
+"n/a" where this coalprobe has no such option). Each run's loop time is the program's own
+(loop_s=, after its warm-up), its process time the wall time of the whole command. The loop's
+launches are the trace report's launches of a run with ITERS less those of a run with 0
+iterations (traced once each, default mode).
 
-Prints per workload: native, traced default and every-launch seconds (loop and process), the
-ratios of the loop times, the loop's launches and the microseconds each adds.
+Prints per workload and mode: the loop's seconds (median [min, max]), the ratio of the medians to
+the program alone, the process's seconds, and the microseconds each of the loop's launches adds.
 usage (GPU machine): python3 bench/trace_launch_heavy.py BUILD_DIR OUTDIR [REPEAT] [WORKLOADS]
 """
 import json
@@ -51,6 +54,11 @@ def median(xs, i):
     return statistics.median(xs) if xs else None
 
 
+def spread(xs):
+    xs = [x[0] for x in xs if x]
+    return "[%.3f, %.3f]" % (min(xs), max(xs)) if xs else ""
+
+
 def fmt(x, spec="%.3f"):
     return "n/a" if x is None else spec % x
 
@@ -70,12 +78,16 @@ def main():
                          capture_output=True, text=True).stdout.strip()
     print("GPU: %s  date: %s  --all-launches: %s" % (gpu, time.strftime("%Y-%m-%dT%H:%M:%SZ",
                                                                      time.gmtime()), has_all))
-    modes = [("alone", None), ("default", []), ("all", ["--all-launches"] if has_all else None)]
+    modes = [("alone", None, repeat), ("default", [], repeat),
+             ("sampled", ["--counter-launches", "5"], repeat),
+             ("all", ["--all-launches"] if has_all else None, 1)]
     for w in workloads:
         prog = [sys.executable, PROGRAM, w, str(ITERS[w])]
-        res = {m: [] for m, _ in modes}
+        res = {m: [] for m, _, _ in modes}
         for i in range(repeat):  # the modes interleaved, so that drift hits each alike
-            for m, opts in modes:
+            for m, opts, times in modes:
+                if i >= times:
+                    continue
                 if m == "alone":
                     res[m].append(run(prog, os.path.join(out, "%s.alone.%d.log" % (w, i))))
                 elif opts is not None:
@@ -88,14 +100,18 @@ def main():
         full, empty = report_launches(os.path.join(out, "%s.default.0.json" % w)), report_launches(zero)
         launches = full - empty if full is not None and empty is not None else None
         native = median(res["alone"], 0)
-        print("%s (%d iterations, median of %d):" % (w, ITERS[w], repeat))
-        print("  native: loop %s s, process %s s" % (fmt(native), fmt(median(res["alone"], 1))))
-        for m, label in (("default", "traced (default)"), ("all", "traced (--all-launches)")):
+        print("%s (%d iterations; median [min, max] of %d, --all-launches once):"
+              % (w, ITERS[w], repeat))
+        print("  alone: loop %s s %s, process %s s" % (fmt(native), spread(res["alone"]),
+                                                      fmt(median(res["alone"], 1))))
+        for m, label in (("default", "traced (default)"), ("sampled", "traced (--counter-launches 5)"),
+                         ("all", "traced (--all-launches)")):
             loop, proc = median(res[m], 0), median(res[m], 1)
             ratio = loop / native if loop and native else None
             per = (loop - native) / launches * 1e6 if loop and native and launches else None
-            print("  %s: loop %s s (%sx), process %s s, %s us added per launch"
-                  % (label, fmt(loop), fmt(ratio, "%.2f"), fmt(proc), fmt(per, "%.1f")))
+            print("  %s: loop %s s %s (%sx), process %s s, %s us added per launch"
+                  % (label, fmt(loop), spread(res[m]), fmt(ratio, "%.2f"), fmt(proc),
+                     fmt(per, "%.1f")))
         print("  launches in the loop: %s" % (launches if launches is not None else "n/a"))
     return 0
 
