@@ -133,10 +133,11 @@ static struct {
     double phase_seconds[CP_INJECT_T_COUNT];
     uint64_t phase_count[CP_INJECT_T_COUNT];
     size_t ncontexts;
-    cp_table launches; /* "ORDINAL\tFUNCTION" -> uint64_t launches since the last flush */
-    cp_table cubins;   /* "CRC" -> cp_inject_cubin */
-    cp_table sourced;  /* "CRC\tFUNCTION\tPC" -> marker: source record written */
-    cp_table nosource; /* "CRC\tFUNCTION" -> marker: nosource record written */
+    cp_table launches;  /* "ORDINAL\tCRC\tFUNCTION" -> uint64_t launches since the last flush */
+    cp_table functions; /* "ORDINAL\t%p" of a CUfunction -> cp_inject_fn */
+    cp_table cubins;    /* "CRC" -> cp_inject_cubin */
+    cp_table sourced;   /* "CRC\tFUNCTION\tPC" -> marker: source record written */
+    cp_table nosource;  /* "CRC\tFUNCTION" -> marker: nosource record written */
     uint64_t flushes, launch_count;
     uint64_t kernel_times, untimed; /* kernel_time records written; launches past the bound */
     uint64_t emitted;               /* kernel and unmatched records written */
@@ -534,16 +535,12 @@ static void cp_inject_context_setup(CUcontext ctx)
     if (cp_inject_state.want_instructions) {
         CUpti_SassMetricsEnable_Params en = CP_CUPTI_PARAMS(CUpti_SassMetricsEnable_Params);
         en.ctx = ctx;
-        /* Lazy patching (each function patched at its first launch) with the Range Profiler
-         * enabled on the context, even stopped, made every later launch of a patched function
-         * slow on the H100 (2026-12-07, driver 580.159.04: a transformer training step of 270
-         * launches took 352 ms, not 10 ms; disabling the profiler did not undo it; eager
-         * patching, 9.5 ms): so functions are patched when their module loads whenever the
-         * per-kernel counters are on, and lazily without them.
-         * COALPROBE_TRACE_LAZY_PATCHING=1 or 0 chooses either way. */
+        /* Lazily: each function patched at its first launch. Eager patching (at module load,
+         * COALPROBE_TRACE_LAZY_PATCHING=0) with the Range Profiler enabled counted only the
+         * launches of PyTorch's kernels that got a range (the H100, 2026-12-07: a twentieth of
+         * the sectors of 100 launches of which 5 were sampled). */
         const char *lazy = getenv("COALPROBE_TRACE_LAZY_PATCHING");
-        en.enableLazyPatching = lazy && lazy[0] ? strcmp(lazy, "0") != 0
-                                                : !cp_inject_state.want_kernels;
+        en.enableLazyPatching = lazy && strcmp(lazy, "0") == 0 ? 0 : 1;
         CP_INJECT_CUPTI(cuptiSassMetricsEnable(&en), return );
     }
     cp_inject_kernels *k = NULL;
@@ -1056,6 +1053,51 @@ static _Thread_local int64_t cp_inject_launch_frame, cp_inject_launch_range;
 static _Thread_local uint32_t cp_inject_launch_site;
 /* The cubin of this thread's kernel launch (cp_inject_modules.h), 0 unknown. */
 static _Thread_local uint32_t cp_inject_launch_crc;
+/* What the launch path looked up for one function (a CUfunction on a device), kept for its
+ * next launch: a launch-heavy program pays the lookups of long mangled names once a function,
+ * not once a launch (the selection, the call site and the count: 2.1 us a launch of a 250-byte
+ * name on this project's CPU machine, where PyTorch's own launch takes about 7 us). Its name is
+ * compared at each launch, so a handle the driver reuses after a module unload starts afresh. */
+typedef struct cp_inject_fn {
+    char *name;
+    uint32_t crc;                  /* its cubin (cp_inject_modules.h), 0 unknown */
+    cp_inject_select_memo *select; /* owned by cp_inject_select.c */
+    uint64_t *launches;            /* its count in cp_inject_state.launches */
+    int64_t frame, range;          /* the call site it was last launched from */
+    uint32_t site;                 /* that site's ID, 0: none yet */
+} cp_inject_fn;
+/* The function of this thread's kernel launch, NULL for a graph's or when memory ran out. */
+static _Thread_local cp_inject_fn *cp_inject_launch_fn;
+
+static void cp_inject_free_fn(void *v)
+{
+    cp_inject_fn *m = v;
+    if (m)
+        free(m->name);
+    free(m);
+}
+
+/* The entry of function f named name on device ordinal, afresh when new or named otherwise;
+ * NULL for no function or when memory runs out. */
+static cp_inject_fn *cp_inject_fn_of(uint32_t ordinal, CUfunction f, const char *name)
+{
+    if (!f || !name)
+        return NULL;
+    char key[48];
+    snprintf(key, sizeof key, "%u\t%p", ordinal, (void *)f);
+    cp_table_entry *e = cp_table_get(&cp_inject_state.functions, key, NULL);
+    if (!e)
+        return NULL;
+    cp_inject_fn *m = e->value;
+    if (m && m->name && strcmp(m->name, name) == 0)
+        return m;
+    if (!m && !(m = e->value = calloc(1, sizeof *m)))
+        return NULL;
+    free(m->name);
+    *m = (cp_inject_fn){.name = strdup(name), .crc = cp_inject_modules_crc(f)};
+    return m->name ? m : NULL;
+}
+
 /* What the selection decided for this thread's launch call at its enter (cp_inject_select.h):
  * counted (its instructions and launch), sampled (a range of the per-kernel counters). */
 static _Thread_local int cp_inject_launch_counted, cp_inject_launch_sampled;
@@ -1070,7 +1112,13 @@ static void cp_inject_launched(CUpti_CallbackId cbid, const CUpti_CallbackData *
 {
     if (cb->callbackSite == CUPTI_API_ENTER) {
         cp_inject_launch_in_capture = cp_inject_launch_captured(cbid, cb);
-        cp_inject_launch_crc = cp_inject_modules_launch_crc(cbid, cb->functionParams);
+        CUfunction f = cp_inject_modules_launch_function(cbid, cb->functionParams);
+        int slot = cp_inject_context_slot(cb->context);
+        cp_inject_launch_fn =
+            slot >= 0 ? cp_inject_fn_of(cp_inject_state.context_device[slot], f, cb->symbolName)
+                      : NULL;
+        cp_inject_launch_crc =
+            cp_inject_launch_fn ? cp_inject_launch_fn->crc : cp_inject_modules_crc(f);
         cp_inject_launch_select(cbid, cb);
         cp_inject_launch_where(cbid, cb);
         cp_inject_launch_enter(cbid, cb);
@@ -1117,10 +1165,21 @@ static void cp_inject_launch_where(CUpti_CallbackId cbid, const CUpti_CallbackDa
         return;
     cp_inject_launch_frame = cp_inject_python_frame(cp_inject_state.raw);
     cp_inject_launch_range = cp_inject_nvtx_current();
-    if (!cp_inject_is_graph_launch(cbid))
-        cp_inject_launch_site =
-            cp_inject_sites_get(cp_inject_state.raw, cp_inject_state.context_device[slot],
-                                cb->symbolName, cp_inject_launch_frame, cp_inject_launch_range);
+    if (cp_inject_is_graph_launch(cbid))
+        return;
+    cp_inject_fn *m = cp_inject_launch_fn;
+    if (m && m->site && m->frame == cp_inject_launch_frame && m->range == cp_inject_launch_range) {
+        cp_inject_launch_site = m->site; /* as its last launch: sites are never forgotten */
+        return;
+    }
+    cp_inject_launch_site =
+        cp_inject_sites_get(cp_inject_state.raw, cp_inject_state.context_device[slot],
+                            cb->symbolName, cp_inject_launch_frame, cp_inject_launch_range);
+    if (m) {
+        m->site = cp_inject_launch_site;
+        m->frame = cp_inject_launch_frame;
+        m->range = cp_inject_launch_range;
+    }
 }
 
 /* The shape of a kernel launch (grid, block, dynamic shared memory) from its parameters: 1, or
@@ -1237,6 +1296,7 @@ static void cp_inject_launch_select(CUpti_CallbackId cbid, const CUpti_CallbackD
     int in_nvtx = cp_inject_select_options_used()->nvtx_include ? cp_inject_nvtx_inside() : 0;
     cp_inject_select_launch(cp_inject_state.context_device[slot], cb->symbolName,
                             cp_inject_launch_crc, known ? &shape : NULL, in_nvtx,
+                            cp_inject_launch_fn ? &cp_inject_launch_fn->select : NULL,
                             &cp_inject_launch_counted, &cp_inject_launch_sampled);
     cp_inject_sass_follow(slot, cb->symbolName, cp_inject_launch_counted);
 }
@@ -1297,11 +1357,16 @@ static void cp_inject_launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackDa
 }
 
 /* One more launch of function of cubin crc (0: unknown) on device ordinal, from call site `site`
- * (0: unknown). */
+ * (0: unknown); its count is *memo's when that is set, and kept there (memo NULL: none). */
 static void cp_inject_count_launch(uint32_t ordinal, const char *function, uint32_t crc,
-                                   uint32_t site)
+                                   uint32_t site, uint64_t **memo)
 {
     cp_inject_sites_count(site, 1);
+    cp_inject_state.launch_count++;
+    if (memo && *memo) {
+        ++**memo;
+        return;
+    }
     char *key = NULL;
     cp_table_entry *e = NULL;
     if (asprintf(&key, "%u\t%08" PRIx32 "\t%s", ordinal, crc, function ? function : "?") >= 0) {
@@ -1312,7 +1377,8 @@ static void cp_inject_count_launch(uint32_t ordinal, const char *function, uint3
         e->value = calloc(1, sizeof(uint64_t));
     if (e && e->value)
         ++*(uint64_t *)e->value;
-    cp_inject_state.launch_count++;
+    if (memo && e)
+        *memo = e->value; /* the table's values stay where they are */
 }
 
 /* After a launch: its count (a graph's: one for each kernel node), or the note on stream
@@ -1334,7 +1400,8 @@ static void cp_inject_launch_exit(CUpti_CallbackId cbid, const CUpti_CallbackDat
     if (!cp_inject_is_graph_launch(cbid)) {
         if (cp_inject_launch_counted)
             cp_inject_count_launch(cp_inject_state.context_device[slot], cb->symbolName,
-                                   cp_inject_launch_crc, cp_inject_launch_site);
+                                   cp_inject_launch_crc, cp_inject_launch_site,
+                                   cp_inject_launch_fn ? &cp_inject_launch_fn->launches : NULL);
         return;
     }
     cp_inject_kernels *k = cp_inject_state.context_kernels[slot];
@@ -1365,7 +1432,7 @@ static void cp_inject_launch_exit(CUpti_CallbackId cbid, const CUpti_CallbackDat
             cp_inject_select_node(ordinal, g->functions[i], g->crcs[i],
                                   k && cp_inject_launch_sampled);
             cp_inject_count_launch(ordinal, g->functions[i], g->crcs[i],
-                                   cp_inject_node_site(ordinal, g, i));
+                                   cp_inject_node_site(ordinal, g, i), NULL);
         }
     } else if (!cp_inject_state.graph_noted) {
         cp_inject_note(g ? "a CUDA graph whose kernels run in no order coalprobe can tell: its "
@@ -1520,6 +1587,7 @@ static void cp_inject_at_exit(void)
             close(cp_inject_state.raw_lock);
         cp_inject_state.raw_lock = -1;
         cp_table_free(&cp_inject_state.launches, free);
+        cp_table_free(&cp_inject_state.functions, cp_inject_free_fn);
         cp_inject_graphs_free();
         cp_table_free(&cp_inject_state.cubins, cp_inject_free_cubin);
         cp_table_free(&cp_inject_state.sourced, NULL);
@@ -1614,6 +1682,14 @@ static void cp_inject_select_start(void)
     }
     if (!cp_inject_state.want_kernels) /* COALPROBE_TRACE_MODE=instructions: no ranges at all */
         o.counter_launches = 0;
+    /* No launch to sample: the Range Profiler is not enabled at all. Enabled on a context, even
+     * never started, it made every later launch of a SASS-patched function slow (the H100,
+     * 2026-12-07, driver 580.159.04: a transformer training step of 270 launches took 352 ms,
+     * not 10 ms; disabling it did not undo that). */
+    if (o.counter_launches == 0 && !cp_inject_state.want_instructions)
+        o.counter_launches = CP_INJECT_SELECT_ALL; /* COALPROBE_TRACE_MODE=kernels: only those */
+    if (o.counter_launches == 0)
+        cp_inject_state.want_kernels = 0;
     why[0] = 0;
     if (cp_inject_select_configure(&o, why, sizeof why) != 0)
         cp_inject_note(why);

@@ -20,12 +20,12 @@ extern "C" {
 
 typedef struct cp_inject_kernels cp_inject_kernels;
 
-/* Receives one range: the kernel's name and cubin (its CRC, 0: unknown), the call site given with its launch (0: unknown), the
- * host time given with its launch (0: unknown) and CP_CUPTI_KM_COUNT values (NAN for one the chip
- * lacks); or, for a range that cannot be matched to a launch, kernel NULL and the reason in
- * unmatched. */
-typedef void (*cp_inject_kernels_emit)(void *user, const char *kernel, uint32_t crc,
-                                       uint32_t site, uint64_t host_ns, const char *unmatched,
+/* Receives one range: the kernel's name and cubin (its CRC, 0: unknown), the call site given with
+ * its launch (0: unknown), the host time given with its launch (0: unknown) and CP_CUPTI_KM_COUNT
+ * values (NAN for one the chip lacks); or, for a range that cannot be matched to a launch, kernel
+ * NULL and the reason in unmatched. */
+typedef void (*cp_inject_kernels_emit)(void *user, const char *kernel, uint32_t crc, uint32_t site,
+                                       uint64_t host_ns, const char *unmatched,
                                        const double *values);
 
 /* The metric sets: every metric above (6 replay passes a launch on GH100), or the lean set of one
@@ -60,26 +60,24 @@ int cp_inject_kernels_replayed(const cp_inject_kernels *k);
 /* The replay passes each launch costs with k's metrics. */
 size_t cp_inject_kernels_passes(const cp_inject_kernels *k);
 
-/* Before a launch of function (of cubin crc, 0: unknown) in k's context from call site `site`, called at host time host_ns
- * (each launch is one range, named by its position: function, site and time are kept to name
- * it): when the counter data holds as
- * many ranges as it can, they are decoded, emitted and the counting goes on. 0, or a CUptiResult
- * with why filled. */
+/* Before a launch of function (of cubin crc, 0: unknown) in k's context from call site `site`,
+ * called at host time host_ns (each launch is one range, named by its position: function, site and
+ * time are kept to name it): when the counter data holds as many ranges as it can, they are
+ * decoded, emitted and the counting goes on. 0, or a CUptiResult with why filled. */
 int cp_inject_kernels_before_launch(cp_inject_kernels *k, const char *function, uint32_t crc,
                                     uint32_t site, uint64_t host_ns, cp_inject_kernels_emit emit,
                                     void *user, char *why, size_t why_size);
 
 /* Before a CUDA graph's launch in k's context: its n kernel nodes are the next n ranges, named
- * by functions[0..n) in the order they run (their cubins crcs[0..n), or NULL; their call sites sites[0..n), or NULL; all of the graph
- * launch call's host time host_ns), or, when
- * functions is NULL, ranges that cannot be matched (the reason in unmatched). The counter data is
- * emptied first when the n ranges would not fit after those it holds. 0, or a CUptiResult with why
- * filled. */
+ * by functions[0..n) in the order they run (their cubins crcs[0..n), or NULL; their call sites
+ * sites[0..n), or NULL; all of the graph launch call's host time host_ns), or, when functions is
+ * NULL, ranges that cannot be matched (the reason in unmatched). The counter data is emptied first
+ * when the n ranges would not fit after those it holds. 0, or a CUptiResult with why filled. */
 int cp_inject_kernels_before_graph(cp_inject_kernels *k, const char *const *functions,
                                    const uint32_t *crcs, const uint32_t *sites, size_t n,
-                                   uint64_t host_ns,
-                                   const char *unmatched, cp_inject_kernels_emit emit, void *user,
-                                   char *why, size_t why_size);
+                                   uint64_t host_ns, const char *unmatched,
+                                   cp_inject_kernels_emit emit, void *user, char *why,
+                                   size_t why_size);
 
 /* Under kernel replay (more than one pass a launch), CUPTI replays a CUDA graph's launch without
  * restoring the memory its kernels write (seen on the H100: a graph of 100 increments launched

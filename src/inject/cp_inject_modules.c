@@ -112,21 +112,26 @@ uint32_t cp_inject_modules_crc(CUfunction f)
     return f && cp_modules.functions.count ? cp_modules_get(&cp_modules.functions, f) : 0;
 }
 
-uint32_t cp_inject_modules_launch_crc(CUpti_CallbackId cbid, const void *params)
+CUfunction cp_inject_modules_launch_function(CUpti_CallbackId cbid, const void *params)
 {
     switch (cbid) {
     case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
     case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz:
-        return cp_inject_modules_crc(((const cuLaunchKernel_params *)params)->f);
+        return ((const cuLaunchKernel_params *)params)->f;
     case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
     case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz:
-        return cp_inject_modules_crc(((const cuLaunchCooperativeKernel_params *)params)->f);
+        return ((const cuLaunchCooperativeKernel_params *)params)->f;
     case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
     case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz:
-        return cp_inject_modules_crc(((const cuLaunchKernelEx_params *)params)->f);
+        return ((const cuLaunchKernelEx_params *)params)->f;
     default:
-        return 0;
+        return NULL;
     }
+}
+
+uint32_t cp_inject_modules_launch_crc(CUpti_CallbackId cbid, const void *params)
+{
+    return cp_inject_modules_crc(cp_inject_modules_launch_function(cbid, params));
 }
 
 void cp_inject_modules_free(void)

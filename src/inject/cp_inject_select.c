@@ -25,6 +25,15 @@ typedef struct cp_inject_select_tally {
     uint64_t seen, counted, sampled;
 } cp_inject_select_tally;
 
+/* What one launch's lookups found, kept by the caller for the next launch of the same function
+ * (cp_inject_select.h): a launch-heavy program pays them once a function, not once a launch. */
+struct cp_inject_select_memo {
+    cp_inject_select_kernel *kernel;
+    cp_inject_select_tally *tally;
+    cp_inject_shape shape;   /* the shape of the last launch sampled or not */
+    uint64_t *shape_sampled; /* its count of sampled launches; NULL: none yet */
+};
+
 static struct {
     cp_inject_select_options o;
     char *kernel_regex, *nvtx_include; /* owned copies */
@@ -33,7 +42,9 @@ static struct {
     int capturing;    /* between cudaProfilerStart and Stop (or no --capture-range) */
     cp_table kernels; /* "ORDINAL\tFUNCTION" -> cp_inject_select_kernel */
     cp_table tallies; /* "ORDINAL\tCRC\tFUNCTION" -> cp_inject_select_tally */
-    cp_table shapes;  /* "ORDINAL\tCRC\tFUNCTION\tSHAPE" or "graph\tEXEC" -> index: sampled */
+    cp_table shapes;  /* "ORDINAL\tCRC\tFUNCTION\tSHAPE" or "graph\tEXEC" -> uint64_t sampled */
+    cp_inject_select_memo **memos; /* every memo handed out, to free */
+    size_t nmemos, memo_cap;
 } cp_inject_select = {.o = {.launch_count = CP_INJECT_SELECT_ALL,
                             .counter_launches = CP_INJECT_SELECT_DEFAULT_SAMPLES},
                       .capturing = 1};
@@ -178,27 +189,95 @@ static cp_inject_select_tally *cp_inject_select_tally_of(uint32_t ordinal, const
     return e ? e->value : NULL;
 }
 
-/* One more sampled launch of key: 1 when it is within --counter-launches. */
-static int cp_inject_select_sample(const char *key)
+/* The count of sampled launches of key (created at 0); NULL when memory runs out. */
+static uint64_t *cp_inject_select_shape(const char *key)
+{
+    cp_table_entry *e = cp_table_get(&cp_inject_select.shapes, key, NULL);
+    if (e && !e->value)
+        e->value = calloc(1, sizeof(uint64_t));
+    return e ? e->value : NULL;
+}
+
+/* One more launch of a shape whose sampled launches n counts: 1 when it is within
+ * --counter-launches. */
+static int cp_inject_select_take(uint64_t *n)
 {
     if (cp_inject_select.o.counter_launches == CP_INJECT_SELECT_ALL)
         return 1;
-    cp_table_entry *e = cp_table_get(&cp_inject_select.shapes, key, NULL);
-    if (!e || e->index >= cp_inject_select.o.counter_launches)
+    if (!n || *n >= cp_inject_select.o.counter_launches)
         return 0;
-    e->index++;
+    ++*n;
     return 1;
 }
 
+/* A new memo, kept for freeing; NULL when memory runs out. */
+static cp_inject_select_memo *cp_inject_select_new_memo(void)
+{
+    if (cp_inject_select.nmemos == cp_inject_select.memo_cap) {
+        size_t cap = cp_inject_select.memo_cap ? 2 * cp_inject_select.memo_cap : 64;
+        cp_inject_select_memo **grown = realloc(cp_inject_select.memos, cap * sizeof *grown);
+        if (!grown)
+            return NULL;
+        cp_inject_select.memos = grown;
+        cp_inject_select.memo_cap = cap;
+    }
+    cp_inject_select_memo *m = calloc(1, sizeof *m);
+    if (m)
+        cp_inject_select.memos[cp_inject_select.nmemos++] = m;
+    return m;
+}
+
+/* Whether launch shapes a and b are the same. */
+static int cp_inject_select_same_shape(const cp_inject_shape *a, const cp_inject_shape *b)
+{
+    return memcmp(a->grid, b->grid, sizeof a->grid) == 0 &&
+           memcmp(a->block, b->block, sizeof a->block) == 0 && a->shared_bytes == b->shared_bytes;
+}
+
+/* The sampled count of the shape s of function (cubin crc) on ordinal: memo's when it is the
+ * shape memo saw last, else looked up (and kept in memo). */
+static uint64_t *cp_inject_select_shape_of(uint32_t ordinal, const char *function, uint32_t crc,
+                                           const cp_inject_shape *s, cp_inject_select_memo *memo)
+{
+    if (memo && memo->shape_sampled && cp_inject_select_same_shape(&memo->shape, s))
+        return memo->shape_sampled;
+    char buf[640], *key = buf;
+    const char *fn = function ? function : "?";
+#define CP_INJECT_SHAPE_KEY                                                                        \
+    "%" PRIu32 "\t%08" PRIx32 "\t%s\t%" PRIu32 ",%" PRIu32 ",%" PRIu32 "\t%" PRIu32 ",%" PRIu32    \
+    ",%" PRIu32 "\t%" PRIu32,                                                                      \
+        ordinal, crc, fn, s->grid[0], s->grid[1], s->grid[2], s->block[0], s->block[1],            \
+        s->block[2], s->shared_bytes
+    if ((size_t)snprintf(buf, sizeof buf, CP_INJECT_SHAPE_KEY) >= sizeof buf &&
+        asprintf(&key, CP_INJECT_SHAPE_KEY) < 0)
+        return NULL;
+#undef CP_INJECT_SHAPE_KEY
+    uint64_t *n = cp_inject_select_shape(key);
+    if (key != buf)
+        free(key);
+    if (memo && n) {
+        memo->shape = *s;
+        memo->shape_sampled = n;
+    }
+    return n;
+}
+
 void cp_inject_select_launch(uint32_t ordinal, const char *function, uint32_t crc,
-                             const cp_inject_shape *s, int in_nvtx, int *counted, int *sampled)
+                             const cp_inject_shape *s, int in_nvtx, cp_inject_select_memo **memo,
+                             int *counted, int *sampled)
 {
     *counted = *sampled = 0;
-    cp_inject_select_kernel *k = cp_inject_select_kernel_of(ordinal, function);
-    cp_inject_select_tally *t = cp_inject_select_tally_of(ordinal, function, crc);
+    cp_inject_select_memo *m = memo ? *memo : NULL;
+    cp_inject_select_kernel *k = m ? m->kernel : cp_inject_select_kernel_of(ordinal, function);
+    cp_inject_select_tally *t = m ? m->tally : cp_inject_select_tally_of(ordinal, function, crc);
     if (!k || !t) { /* out of memory: counted as it always was, without counters */
         *counted = 1;
         return;
+    }
+    if (memo && !m && (m = cp_inject_select_new_memo()) != NULL) {
+        m->kernel = k;
+        m->tally = t;
+        *memo = m;
     }
     t->seen++;
     const cp_inject_select_options *o = &cp_inject_select.o;
@@ -210,23 +289,11 @@ void cp_inject_select_launch(uint32_t ordinal, const char *function, uint32_t cr
         return;
     *counted = 1;
     t->counted++;
-    char buf[640], *key = buf;
-    const char *fn = function ? function : "?";
-    cp_inject_shape none = {{0, 0, 0}, {0, 0, 0}, 0};
-    if (!s)
-        s = &none;
-#define CP_INJECT_SHAPE_KEY                                                                        \
-    "%" PRIu32 "\t%08" PRIx32 "\t%s\t%" PRIu32 ",%" PRIu32 ",%" PRIu32 "\t%" PRIu32 ",%" PRIu32    \
-    ",%" PRIu32 "\t%" PRIu32,                                                                      \
-        ordinal, crc, fn, s->grid[0], s->grid[1], s->grid[2], s->block[0], s->block[1],            \
-        s->block[2], s->shared_bytes
-    if ((size_t)snprintf(buf, sizeof buf, CP_INJECT_SHAPE_KEY) >= sizeof buf &&
-        asprintf(&key, CP_INJECT_SHAPE_KEY) < 0)
+    if (o->counter_launches == 0) /* the default: no ranges, no shapes to keep */
         return;
-#undef CP_INJECT_SHAPE_KEY
-    *sampled = cp_inject_select_sample(key);
-    if (key != buf)
-        free(key);
+    cp_inject_shape none = {{0, 0, 0}, {0, 0, 0}, 0};
+    *sampled =
+        cp_inject_select_take(cp_inject_select_shape_of(ordinal, function, crc, s ? s : &none, m));
     t->sampled += (uint64_t)*sampled;
 }
 
@@ -234,7 +301,7 @@ int cp_inject_select_graph(const void *exec)
 {
     char key[64];
     snprintf(key, sizeof key, "graph\t%p", exec);
-    return cp_inject_select_sample(key);
+    return cp_inject_select_take(cp_inject_select_shape(key));
 }
 
 void cp_inject_select_node(uint32_t ordinal, const char *function, uint32_t crc, int sampled)
@@ -306,7 +373,12 @@ void cp_inject_select_free(void)
 {
     cp_table_free(&cp_inject_select.kernels, free);
     cp_table_free(&cp_inject_select.tallies, free);
-    cp_table_free(&cp_inject_select.shapes, NULL);
+    cp_table_free(&cp_inject_select.shapes, free);
+    for (size_t i = 0; i < cp_inject_select.nmemos; i++)
+        free(cp_inject_select.memos[i]);
+    free(cp_inject_select.memos);
+    cp_inject_select.memos = NULL;
+    cp_inject_select.nmemos = cp_inject_select.memo_cap = 0;
     if (cp_inject_select.have_re)
         regfree(&cp_inject_select.re);
     cp_inject_select.have_re = 0;

@@ -12,8 +12,9 @@
 
 /* "every launch": --all-launches for counter_launches, no --launch-count for launch_count. */
 #define CP_INJECT_SELECT_ALL UINT64_MAX
-/* --counter-launches' default: the first 5 launches of each kernel and launch shape. */
-#define CP_INJECT_SELECT_DEFAULT_SAMPLES 5u
+/* --counter-launches' default: none (per-kernel counters cost every launch of the run: enabled
+ * on a context, CUPTI's Range Profiler slows every SASS-patched launch, docs/trace.md "Cost"). */
+#define CP_INJECT_SELECT_DEFAULT_SAMPLES 0u
 
 typedef struct cp_inject_select_options {
     const char *kernel_regex;  /* POSIX ERE on the demangled name; NULL: every kernel */
@@ -50,12 +51,19 @@ int cp_inject_select_filters(void);
  * without it); remembered per function. */
 int cp_inject_select_matches(uint32_t ordinal, const char *function);
 
+/* What cp_inject_select_launch looked up for a function: a caller that keeps one per function
+ * (NULL at first) passes it to each launch of that function, which then skips the lookups. Freed
+ * by cp_inject_select_free (and so by cp_inject_select_configure). */
+typedef struct cp_inject_select_memo cp_inject_select_memo;
+
 /* The decision for one kernel launch of function of cubin crc (0: unknown) on device ordinal
- * with shape s (NULL: unknown), in_nvtx 1 when the calling thread is inside the --nvtx-include range: *counted 1
+ * with shape s (NULL: unknown), memo the function's (NULL: none kept; *memo NULL: filled),
+ * in_nvtx 1 when the calling thread is inside the --nvtx-include range: *counted 1
  * when its instructions and launch are counted, *sampled 1 when it also gets a range of the
  * per-kernel counters. Adds it to the kernel's launches seen, counted and sampled. */
 void cp_inject_select_launch(uint32_t ordinal, const char *function, uint32_t crc,
-                             const cp_inject_shape *s, int in_nvtx, int *counted, int *sampled);
+                             const cp_inject_shape *s, int in_nvtx, cp_inject_select_memo **memo,
+                             int *counted, int *sampled);
 
 /* A CUDA graph's launch (exec: its handle): 1 when its kernel nodes get ranges (the first
  * counter_launches launches of each graph). Its nodes' launches are added with

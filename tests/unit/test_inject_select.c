@@ -21,8 +21,40 @@ static cp_inject_select_options defaults(void)
 {
     cp_inject_select_options o = {0};
     o.launch_count = CP_INJECT_SELECT_ALL;
-    o.counter_launches = CP_INJECT_SELECT_DEFAULT_SAMPLES;
+    o.counter_launches = 5; /* --counter-launches 5: the sampling most tests here check */
     return o;
+}
+
+/* With memos (as the injection library keeps one a function) or without: every test below runs
+ * both ways and must decide the same. Memos are freed by cp_inject_select_free: forget() after. */
+static int use_memos;
+static struct {
+    const char *fn;
+    cp_inject_select_memo *memo;
+} memos[8];
+
+static void forget(void)
+{
+    memset(memos, 0, sizeof memos);
+}
+
+static cp_inject_select_memo **memo_of(const char *fn)
+{
+    if (!use_memos)
+        return NULL;
+    for (size_t i = 0; i < CP_COUNT_OF(memos); i++)
+        if (!memos[i].fn || strcmp(memos[i].fn, fn) == 0) {
+            memos[i].fn = fn;
+            return &memos[i].memo;
+        }
+    return NULL;
+}
+
+/* cp_inject_select_configure, which frees the memos handed out before. */
+static int configure(const cp_inject_select_options *o, char *why, size_t why_size)
+{
+    forget();
+    return cp_inject_select_configure(o, why, why_size);
 }
 
 /* Launches fn n times with shape s (inside the NVTX range when in_nvtx): adds the counted and
@@ -32,7 +64,7 @@ static void launch(const char *fn, const cp_inject_shape *s, int in_nvtx, int n,
 {
     for (int i = 0; i < n; i++) {
         int c = -1, m = -1;
-        cp_inject_select_launch(0, fn, 0, s, in_nvtx, &c, &m);
+        cp_inject_select_launch(0, fn, 0, s, in_nvtx, memo_of(fn), &c, &m);
         CHECK(c == 0 || c == 1);
         CHECK(m == 0 || (m == 1 && c == 1)); /* only a counted launch is sampled */
         *counted += c;
@@ -50,12 +82,12 @@ static char *written(void (*write)(FILE *))
     return buf;
 }
 
-/* The default: every launch counted, the first 5 of each kernel and shape sampled. */
+/* --counter-launches 5: every launch counted, the first 5 of each kernel and shape sampled. */
 static void test_sampling(void)
 {
     cp_inject_select_options o = defaults();
     char why[300] = "";
-    CHECK(cp_inject_select_configure(&o, why, sizeof why) == 0);
+    CHECK(configure(&o, why, sizeof why) == 0);
     CHECK(!cp_inject_select_filters());
     int counted = 0, sampled = 0;
     launch("_Z4copyPKfPfi", &shape_a, 0, 1400, &counted, &sampled);
@@ -92,6 +124,38 @@ static void test_sampling(void)
     CHECK_STR_CONTAINS(seen, "launches_seen\t0\tvec_add\t4\t4\t3\n");
     free(seen);
     cp_inject_select_free();
+    forget();
+}
+
+/* The default: every launch counted, none sampled (the Range Profiler is not enabled); two
+ * cubins' functions of one name tallied apart, the one of no known cubin by name. */
+static void test_default_and_cubins(void)
+{
+    cp_inject_select_options o = defaults();
+    o.counter_launches = CP_INJECT_SELECT_DEFAULT_SAMPLES;
+    CHECK(o.counter_launches == 0);
+    char why[300] = "";
+    CHECK(configure(&o, why, sizeof why) == 0);
+    int c = 0, m = 0;
+    for (int i = 0; i < 4; i++) {
+        int ci = 0, mi = 0;
+        cp_inject_select_launch(0, "triton_poi_0", 0x7c98d035u, &shape_a, 0, NULL, &ci, &mi);
+        c += ci, m += mi;
+    }
+    CHECK(c == 4 && m == 0);
+    cp_inject_select_launch(0, "triton_poi_0", 0xa217f5c1u, &shape_a, 0, NULL, &c, &m);
+    cp_inject_select_node(0, "triton_poi_0", 0xa217f5c1u, 0);
+    cp_inject_select_launch(0, "triton_poi_0", 0, &shape_a, 0, NULL, &c, &m);
+    char *seen = written(cp_inject_select_write_counts);
+    CHECK_STR_CONTAINS(seen, "launches_seen\t0\ttriton_poi_0\t4\t4\t0\t7c98d035\n");
+    CHECK_STR_CONTAINS(seen, "launches_seen\t0\ttriton_poi_0\t2\t2\t0\ta217f5c1\n");
+    CHECK_STR_CONTAINS(seen, "launches_seen\t0\ttriton_poi_0\t1\t1\t0\n");
+    free(seen);
+    char *opts = written(cp_inject_select_write_options);
+    CHECK(strcmp(opts, "selection\tcounter_launches\t0\n") == 0);
+    free(opts);
+    cp_inject_select_free();
+    forget();
 }
 
 /* --all-launches and --counter-launches 0. */
@@ -100,7 +164,7 @@ static void test_all_and_none(void)
     cp_inject_select_options o = defaults();
     o.counter_launches = CP_INJECT_SELECT_ALL;
     char why[300] = "";
-    CHECK(cp_inject_select_configure(&o, why, sizeof why) == 0);
+    CHECK(configure(&o, why, sizeof why) == 0);
     int counted = 0, sampled = 0;
     launch("k", &shape_a, 0, 100, &counted, &sampled);
     CHECK(counted == 100 && sampled == 100);
@@ -109,11 +173,12 @@ static void test_all_and_none(void)
     CHECK(strcmp(opts, "selection\tcounter_launches\tall\n") == 0);
     free(opts);
     o.counter_launches = 0;
-    CHECK(cp_inject_select_configure(&o, why, sizeof why) == 0);
+    CHECK(configure(&o, why, sizeof why) == 0);
     counted = sampled = 0;
     launch("k", &shape_a, 0, 100, &counted, &sampled);
     CHECK(counted == 100 && sampled == 0);
     cp_inject_select_free();
+    forget();
 }
 
 /* --kernel on the demangled name, as the report's --kernel. */
@@ -122,7 +187,7 @@ static void test_kernel(void)
     cp_inject_select_options o = defaults();
     o.kernel_regex = "^transpose_(naive|tiled)\\(float\\*";
     char why[300] = "";
-    CHECK(cp_inject_select_configure(&o, why, sizeof why) == 0);
+    CHECK(configure(&o, why, sizeof why) == 0);
     CHECK(cp_inject_select_filters());
     CHECK(cp_inject_select_matches(0, "_Z15transpose_naivePfPKfii"));
     CHECK(!cp_inject_select_matches(0, "_Z4copyPKfPfi"));
@@ -141,14 +206,15 @@ static void test_kernel(void)
     free(opts);
     /* a C kernel's name as it is */
     o.kernel_regex = "^vec_";
-    CHECK(cp_inject_select_configure(&o, why, sizeof why) == 0);
+    CHECK(configure(&o, why, sizeof why) == 0);
     CHECK(cp_inject_select_matches(0, "vec_add"));
     /* one that does not compile: every kernel, said */
     o.kernel_regex = "(";
-    CHECK(cp_inject_select_configure(&o, why, sizeof why) == -1);
+    CHECK(configure(&o, why, sizeof why) == -1);
     CHECK_STR_CONTAINS(why, "does not compile");
     CHECK(cp_inject_select_matches(0, "anything"));
     cp_inject_select_free();
+    forget();
 }
 
 /* --launch-skip and --launch-count, per kernel, after the other filters (as ncu's). */
@@ -158,14 +224,14 @@ static void test_skip_count(void)
     o.launch_skip = 3;
     o.launch_count = 4;
     char why[300] = "";
-    CHECK(cp_inject_select_configure(&o, why, sizeof why) == 0);
+    CHECK(configure(&o, why, sizeof why) == 0);
     int seq[10], c, m;
     for (int i = 0; i < 10; i++) {
-        cp_inject_select_launch(0, "a", 0, &shape_a, 0, &c, &m);
+        cp_inject_select_launch(0, "a", 0, &shape_a, 0, memo_of("a"), &c, &m);
         seq[i] = c;
         if (i % 2 == 0) { /* another kernel between: its own count */
             int c2, m2;
-            cp_inject_select_launch(0, "b", 0, &shape_a, 0, &c2, &m2);
+            cp_inject_select_launch(0, "b", 0, &shape_a, 0, memo_of("b"), &c2, &m2);
         }
     }
     static const int want[10] = {0, 0, 0, 1, 1, 1, 1, 0, 0, 0};
@@ -178,6 +244,7 @@ static void test_skip_count(void)
     CHECK_STR_CONTAINS(opts, "selection\tlaunch_skip\t3\nselection\tlaunch_count\t4\n");
     free(opts);
     cp_inject_select_free();
+    forget();
 }
 
 /* --nvtx-include and --capture-range profiler-api. */
@@ -187,17 +254,18 @@ static void test_nvtx_and_capture(void)
     o.nvtx_include = "step";
     o.launch_skip = 1; /* counted among the launches inside the range only */
     char why[300] = "";
-    CHECK(cp_inject_select_configure(&o, why, sizeof why) == 0);
+    CHECK(configure(&o, why, sizeof why) == 0);
     int counted = 0, sampled = 0;
     launch("a", &shape_a, 0, 5, &counted, &sampled);
     CHECK(counted == 0);
     launch("a", &shape_a, 1, 5, &counted, &sampled);
     CHECK(counted == 4 && sampled == 4);
     cp_inject_select_free();
+    forget();
 
     o = defaults();
     o.capture_profiler_api = 1;
-    CHECK(cp_inject_select_configure(&o, why, sizeof why) == 0);
+    CHECK(configure(&o, why, sizeof why) == 0);
     CHECK(!cp_inject_select_capturing()); /* nothing before the first start */
     counted = sampled = 0;
     launch("a", &shape_a, 0, 3, &counted, &sampled);
@@ -215,12 +283,14 @@ static void test_nvtx_and_capture(void)
     CHECK_STR_CONTAINS(opts, "selection\tcapture_range\tprofiler-api\n");
     free(opts);
     cp_inject_select_free();
+    forget();
     /* without --capture-range the program's calls change nothing */
     o = defaults();
-    CHECK(cp_inject_select_configure(&o, why, sizeof why) == 0);
+    CHECK(configure(&o, why, sizeof why) == 0);
     cp_inject_select_profiler(0);
     CHECK(cp_inject_select_capturing());
     cp_inject_select_free();
+    forget();
 }
 
 /* The environment the launcher sets. */
@@ -235,7 +305,7 @@ static void test_env(void)
     unsetenv("COALPROBE_TRACE_CAPTURE_RANGE");
     unsetenv("COALPROBE_TRACE_COUNTER_LAUNCHES");
     CHECK(cp_inject_select_from_env(&o, why, sizeof why) == 0);
-    CHECK(o.counter_launches == 5 && o.launch_count == CP_INJECT_SELECT_ALL && !o.launch_skip &&
+    CHECK(o.counter_launches == 0 && o.launch_count == CP_INJECT_SELECT_ALL && !o.launch_skip &&
           !o.kernel_regex && !o.nvtx_include && !o.capture_profiler_api);
     setenv("COALPROBE_TRACE_KERNEL", "gemm", 1);
     setenv("COALPROBE_TRACE_LAUNCH_SKIP", "10", 1);
@@ -250,17 +320,20 @@ static void test_env(void)
     setenv("COALPROBE_TRACE_LAUNCH_SKIP", "0x10", 1); /* decimal only */
     setenv("COALPROBE_TRACE_COUNTER_LAUNCHES", "-1", 1);
     CHECK(cp_inject_select_from_env(&o, why, sizeof why) == -1);
-    CHECK(o.launch_skip == 0 && o.counter_launches == 5);
+    CHECK(o.launch_skip == 0 && o.counter_launches == 0);
     CHECK_STR_CONTAINS(why, "is not a whole number");
 }
 
 int main(void)
 {
-    test_sampling();
-    test_all_and_none();
-    test_kernel();
-    test_skip_count();
-    test_nvtx_and_capture();
+    for (use_memos = 0; use_memos < 2; use_memos++) {
+        test_sampling();
+        test_default_and_cubins();
+        test_all_and_none();
+        test_kernel();
+        test_skip_count();
+        test_nvtx_and_capture();
+    }
     test_env();
     return cp_test_finish();
 }
