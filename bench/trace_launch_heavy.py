@@ -2,9 +2,9 @@
 """trace_launch_heavy.py: what coalprobe trace adds per launch on launch-heavy PyTorch programs
 (bench/launch_heavy.py: elementwise, 5000 iterations of 4 elementwise ops on 1M floats; transformer,
 20 training steps of a 4-layer TransformerEncoder). For each workload, in one run: the program
-alone, under `coalprobe trace` (the default: every launch counted per instruction, no per-kernel
-counters) and under `--counter-launches 5` (the first 5 launches of each kernel and shape with
-per-kernel counters), REPEAT times each, interleaved (median, min and max); and once under
+alone and under `coalprobe trace` (the default: every launch counted per instruction, the first 5
+launches of each kernel and shape with per-kernel counters), REPEAT times each, interleaved
+(median, min and max); and once under
 `--all-launches` (every launch with its per-kernel counters: about 100 times slower, so once;
 "n/a" where this coalprobe has no such option). Each run's loop time is the program's own
 (loop_s=, after its warm-up), its process time the wall time of the whole command. The loop's
@@ -79,7 +79,6 @@ def main():
     print("GPU: %s  date: %s  --all-launches: %s" % (gpu, time.strftime("%Y-%m-%dT%H:%M:%SZ",
                                                                      time.gmtime()), has_all))
     modes = [("alone", None, repeat), ("default", [], repeat),
-             ("sampled", ["--counter-launches", "5"], repeat),
              ("all", ["--all-launches"] if has_all else None, 1)]
     for w in workloads:
         prog = [sys.executable, PROGRAM, w, str(ITERS[w])]
@@ -104,8 +103,7 @@ def main():
               % (w, ITERS[w], repeat))
         print("  alone: loop %s s %s, process %s s" % (fmt(native), spread(res["alone"]),
                                                       fmt(median(res["alone"], 1))))
-        for m, label in (("default", "traced (default)"), ("sampled", "traced (--counter-launches 5)"),
-                         ("all", "traced (--all-launches)")):
+        for m, label in (("default", "traced (default)"), ("all", "traced (--all-launches)")):
             loop, proc = median(res[m], 0), median(res[m], 1)
             ratio = loop / native if loop and native else None
             per = (loop - native) / launches * 1e6 if loop and native and launches else None

@@ -1680,16 +1680,16 @@ static void cp_inject_select_start(void)
                        "instruction counts are scaled by them): --counter-launches does not "
                        "apply");
     }
-    if (!cp_inject_state.want_kernels) /* COALPROBE_TRACE_MODE=instructions: no ranges at all */
+    if (!cp_inject_state.want_kernels) { /* COALPROBE_TRACE_MODE=instructions: no ranges at all */
         o.counter_launches = 0;
-    /* No launch to sample: the Range Profiler is not enabled at all. Enabled on a context, even
-     * never started, it made every later launch of a SASS-patched function slow (the H100,
-     * 2026-12-07, driver 580.159.04: a transformer training step of 270 launches took 352 ms,
-     * not 10 ms; disabling it did not undo that). */
-    if (o.counter_launches == 0 && !cp_inject_state.want_instructions)
-        o.counter_launches = CP_INJECT_SELECT_ALL; /* COALPROBE_TRACE_MODE=kernels: only those */
-    if (o.counter_launches == 0)
-        cp_inject_state.want_kernels = 0;
+        cp_inject_note("COALPROBE_TRACE_MODE=instructions: without the Range Profiler the SASS "
+                       "metrics undercounted on the H100 (2026-12-07: a PyTorch program's first "
+                       "kernel counted, the others not): for measuring the cost only");
+    }
+    /* Even with nothing to sample (--counter-launches 0) the Range Profiler is enabled: on the
+     * H100 (2026-12-07, driver 580.159.04) without it the SASS metrics counted a PyTorch
+     * program's first kernel only, and missed instructions of the tests' CUDA program
+     * (gpu.trace_torch, gpu.trace_collect); docs/trace.md, Cost. */
     why[0] = 0;
     if (cp_inject_select_configure(&o, why, sizeof why) != 0)
         cp_inject_note(why);

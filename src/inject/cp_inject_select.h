@@ -12,9 +12,8 @@
 
 /* "every launch": --all-launches for counter_launches, no --launch-count for launch_count. */
 #define CP_INJECT_SELECT_ALL UINT64_MAX
-/* --counter-launches' default: none (per-kernel counters cost every launch of the run: enabled
- * on a context, CUPTI's Range Profiler slows every SASS-patched launch, docs/trace.md "Cost"). */
-#define CP_INJECT_SELECT_DEFAULT_SAMPLES 0u
+/* --counter-launches' default: the first 5 launches of each kernel and launch shape. */
+#define CP_INJECT_SELECT_DEFAULT_SAMPLES 5u
 
 typedef struct cp_inject_select_options {
     const char *kernel_regex;  /* POSIX ERE on the demangled name; NULL: every kernel */

@@ -65,9 +65,8 @@ static const cp_help_option cp_trace_help_options[] = {
     {NULL, "counter-launches", 0, "N",
      "per-kernel counters (GPU time, TMA and local sectors; a serialising range) for the first N "
      "launches of each kernel and launch shape (grid, block, dynamic shared memory), "
-     "0..4294967295 (default 0: none); asking for any slows every launch of the run, the "
-     "others too (docs/trace.md, Cost); every counted launch is still counted per "
-     "instruction; the report says \"counters from N of M launches\"",
+     "0..4294967295 (default 5); every counted launch is still counted per instruction; the "
+     "report says \"counters from N of M launches\"",
      CP_HELP_ANY, NULL},
     {NULL, "all-launches", 0, NULL,
      "per-kernel counters for every counted launch (each launch serialised: about 1.3-1.6 ms a "

@@ -148,7 +148,7 @@ static void cp_trace_table_collection(FILE *out, const cp_trace_report *r)
                  "(--all-launches)");
     else if (m < sizeof line && s->counter_launches == 0)
         snprintf(line + m, sizeof line - m,
-                 "; no per-kernel counters (the default: --counter-launches N samples them)");
+                 "; no per-kernel counters (--counter-launches 0)");
     else if (m < sizeof line)
         snprintf(line + m, sizeof line - m,
                  "; per-kernel counters from %s of them, each run serialised (the first %llu of "

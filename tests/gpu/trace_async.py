@@ -352,11 +352,8 @@ def main():
         del RUNS["tma_tile2d"]
     with tempfile.TemporaryDirectory() as tmp:
         report = os.path.join(outdir or tmp, "trace_async.json")
-        # per-kernel counters are off by default: the first 5 launches of each kernel and shape
-        # (the default before issue 44 found their cost) are what this test holds to the truth
-        p = subprocess.run([coalprobe, "trace", "--top", "9", "--counter-launches", "5", "--format",
-                            "json", "-o", report, "--", sample, str(LAUNCHES)],
-                           capture_output=True, text=True)
+        p = subprocess.run([coalprobe, "trace", "--top", "9", "--format", "json", "-o", report,
+                            "--", sample, str(LAUNCHES)], capture_output=True, text=True)
         check(p.returncode == 0, f"coalprobe trace exited {p.returncode}: {p.stderr.strip()}")
         if p.returncode != 0:
             return 1
@@ -382,8 +379,7 @@ def main():
         check_coverage({"kernels": [k for k in full["kernels"]
                                     if k["name"].split("(")[0] in TMA_BYTES or
                                     k["name"].startswith("readonly_lookup")]}, cc, full=True)
-        table = subprocess.run([coalprobe, "trace", "--top", "9", "--counter-launches", "5", "--",
-                                sample, str(LAUNCHES)],
+        table = subprocess.run([coalprobe, "trace", "--top", "9", "--", sample, str(LAUNCHES)],
                                capture_output=True, text=True)
         print(table.stdout)
         if outdir:

@@ -5,13 +5,13 @@ coll_other 22, around cudaProfilerStart/Stop and an NVTX range "step").
 
 The reference is --all-launches (every launch with its per-kernel counters, as trace counted
 before sampling). Then, on the same program:
-- the default: every launch counted per instruction, no per-kernel counters (kernel_counters
-  null, never zeros; collection.counter_launches 0), the instruction counts the reference's;
-- --counter-launches 5: every launch counted per instruction, the per-kernel
+- the default (--counter-launches 5): every launch counted per instruction, the per-kernel
   counters from the first 5 launches of each kernel and shape (coll_copy 5 + 2, the others 5),
   said in the JSON (counter_launches, counters_sampled, collection) and the table ("counters from
   7 of 28 launches"); each instruction's counts equal the reference's, and each kernel's counters
   per launch equal the reference's per launch (the same work in every launch);
+- --counter-launches 0: no kernel has counters (kernel_counters null, never zeros), the
+  instruction counts unchanged;
 - --kernel '^coll_strided': only that kernel counted and reported, its counts the reference's;
 - --launch-skip 2 --launch-count 3: 3 launches of each kernel counted, each instruction's counts
   3/N of the reference's, launches_seen the whole;
@@ -155,38 +155,33 @@ def main():
                   f"all: {k} counters from {kk['counter_launches']} of {kk['launches']}")
         check(ref["collection"]["counter_launches"] == "all", "all: collection.counter_launches")
 
-        default = trace(coalprobe, sample, out, "default", ["--top", "9"])
-        if default:
-            for k, kk in kernels(default).items():
-                check(kk["launches"] == LAUNCHES[k], f"default: {k} launches {kk['launches']}")
-                check(kk["kernel_counters"] is None and kk["counter_launches"] == 0,
-                      f"default: {k} has kernel counters {kk['kernel_counters']}")
-            col = default["collection"]
-            check(col["counter_launches"] == 0 and col["launches_with_counters"] == 0,
-                  f"default: collection {col}")
-            check_instructions("default", default, ref, {k: 1 for k in LAUNCHES})
-
-        doc = trace(coalprobe, sample, out, "sampled", ["--counter-launches", "5", "--top", "9"])
+        doc = trace(coalprobe, sample, out, "default", ["--top", "9"])
         if doc:
             for k, kk in kernels(doc).items():
-                check(kk["launches"] == LAUNCHES[k], f"sampled: {k} launches {kk['launches']}")
+                check(kk["launches"] == LAUNCHES[k], f"default: {k} launches {kk['launches']}")
                 check(kk["counter_launches"] == SAMPLED[k],
-                      f"sampled: {k} counters from {kk['counter_launches']}, want {SAMPLED[k]}")
-                check(kk["counters_sampled"], f"sampled: {k} not said to be sampled")
+                      f"default: {k} counters from {kk['counter_launches']}, want {SAMPLED[k]}")
+                check(kk["counters_sampled"], f"default: {k} not said to be sampled")
                 check(kk["kernel_counters"]["launches"] == SAMPLED[k],
-                      f"sampled: {k} kernel_counters.launches")
+                      f"default: {k} kernel_counters.launches")
             col = doc["collection"]
-            check(col["counter_launches"] == 5, f"sampled: collection {col}")
+            check(col["counter_launches"] == 5, f"default: collection {col}")
             check(col["launches_with_counters"] == sum(SAMPLED.values()),
-                  f"sampled: collection.launches_with_counters {col['launches_with_counters']}")
-            check(col["launches_seen"] == sum(LAUNCHES.values()), "sampled: launches_seen")
-            check_instructions("sampled", doc, ref, {k: 1 for k in LAUNCHES})
-            check_counters_per_launch("sampled", doc, ref)
-        table = trace(coalprobe, sample, out, "sampled_table", ["--counter-launches", "5"],
-                      fmt="table")
+                  f"default: collection.launches_with_counters {col['launches_with_counters']}")
+            check(col["launches_seen"] == sum(LAUNCHES.values()), "default: launches_seen")
+            check_instructions("default", doc, ref, {k: 1 for k in LAUNCHES})
+            check_counters_per_launch("default", doc, ref)
+        table = trace(coalprobe, sample, out, "default_table", [], fmt="table")
         if table is not None:
             check("counters from 7 of 28 launches" in table,
-                  "sampled table: no 'counters from 7 of 28 launches'")
+                  "default table: no 'counters from 7 of 28 launches'")
+
+        none = trace(coalprobe, sample, out, "no_counters", ["--counter-launches", "0", "--top", "9"])
+        if none:
+            for k, kk in kernels(none).items():
+                check(kk["kernel_counters"] is None and kk["counter_launches"] == 0,
+                      f"no_counters: {k} has kernel counters {kk['kernel_counters']}")
+            check_instructions("no_counters", none, ref, {k: 1 for k in LAUNCHES})
 
         one = trace(coalprobe, sample, out, "kernel", ["--kernel", "^coll_strided", "--top", "9"])
         if one:

@@ -352,9 +352,7 @@ def main():
                 return 77
         with tempfile.TemporaryDirectory() as tmp:
             outdir = a.outdir or tmp
-            # per-kernel counters are off by default (their cost, docs/trace.md): the coverage
-            # this test checks needs them, sampled as before issue 44
-            runs = [("default", ["--counter-launches", "5"], ALL_PARTS, ITERS)]
+            runs = [("default", [], ALL_PARTS, ITERS)]
             if a.full:
                 runs.append(("full", ["--kernel-counters", "full"], FULL_PARTS, FULL_ITERS))
             for mode, extra, parts, iters in runs:

@@ -67,9 +67,7 @@ def check_config(coalprobe, args):
     pred = model["rows"][0]["predicted"]
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "trace.json")
-        # the per-kernel counters (off by default) are what the model is held to
-        trace = run_json([coalprobe, "trace", "--counter-launches", "5", "--format", "json", "-o",
-                          out, "--", coalprobe] + args +
+        trace = run_json([coalprobe, "trace", "--format", "json", "-o", out, "--", coalprobe] + args +
                          ["--no-counters", "--reps", "1"], out)
     problems = []
     if not trace.get("counted"):

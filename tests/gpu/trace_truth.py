@@ -63,10 +63,7 @@ def trace(coalprobe, base, part, count):
     raw = os.path.join(base, "truth-%s-raw" % part)
     if os.path.isdir(raw):
         shutil.rmtree(raw)
-    # --counter-launches 5: the kernel ranges of graph replays and Triton launches must find
-    # their kernels (per-kernel counters are off by default)
-    p = subprocess.run([coalprobe, "trace", "--counter-launches", "5", "--format", "json", "-o",
-                        out, "--raw-dir", raw, "--",
+    p = subprocess.run([coalprobe, "trace", "--format", "json", "-o", out, "--raw-dir", raw, "--",
                         sys.executable, PROGRAM, part, str(count)], capture_output=True, text=True)
     print(p.stdout[-2000:], end="")
     if p.returncode != 0:
@@ -125,7 +122,7 @@ def part_compile(coalprobe, base, lines):
     check(p.returncode == 0, "compile: traced, exit 0 (%d)" % p.returncode)
     triton = [k for k in report.get("kernels") or [] if "triton" in (k.get("function") or "")]
     check(len(triton) >= 1, "compile: a Triton kernel (%d)" % len(triton))
-    for k in triton:  # sampled (--counter-launches 5): records = counter_launches
+    for k in triton:  # by default the per-kernel counters are sampled: records = counter_launches
         n = k.get("launches") or 0
         if n == 0:  # loaded and never launched (a compile worker's process, say): nothing counted
             check(not k.get("counted") and not k.get("instructions"),

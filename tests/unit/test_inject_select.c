@@ -127,13 +127,12 @@ static void test_sampling(void)
     forget();
 }
 
-/* The default: every launch counted, none sampled (the Range Profiler is not enabled); two
- * cubins' functions of one name tallied apart, the one of no known cubin by name. */
+/* --counter-launches 0: every launch counted, none sampled; two cubins' functions of one name
+ * tallied apart, the one of no known cubin by name. */
 static void test_default_and_cubins(void)
 {
     cp_inject_select_options o = defaults();
-    o.counter_launches = CP_INJECT_SELECT_DEFAULT_SAMPLES;
-    CHECK(o.counter_launches == 0);
+    o.counter_launches = 0;
     char why[300] = "";
     CHECK(configure(&o, why, sizeof why) == 0);
     int c = 0, m = 0;
@@ -305,7 +304,7 @@ static void test_env(void)
     unsetenv("COALPROBE_TRACE_CAPTURE_RANGE");
     unsetenv("COALPROBE_TRACE_COUNTER_LAUNCHES");
     CHECK(cp_inject_select_from_env(&o, why, sizeof why) == 0);
-    CHECK(o.counter_launches == 0 && o.launch_count == CP_INJECT_SELECT_ALL && !o.launch_skip &&
+    CHECK(o.counter_launches == 5 && o.launch_count == CP_INJECT_SELECT_ALL && !o.launch_skip &&
           !o.kernel_regex && !o.nvtx_include && !o.capture_profiler_api);
     setenv("COALPROBE_TRACE_KERNEL", "gemm", 1);
     setenv("COALPROBE_TRACE_LAUNCH_SKIP", "10", 1);
@@ -320,7 +319,7 @@ static void test_env(void)
     setenv("COALPROBE_TRACE_LAUNCH_SKIP", "0x10", 1); /* decimal only */
     setenv("COALPROBE_TRACE_COUNTER_LAUNCHES", "-1", 1);
     CHECK(cp_inject_select_from_env(&o, why, sizeof why) == -1);
-    CHECK(o.launch_skip == 0 && o.counter_launches == 0);
+    CHECK(o.launch_skip == 0 && o.counter_launches == 5);
     CHECK_STR_CONTAINS(why, "is not a whole number");
 }
 
