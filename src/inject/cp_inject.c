@@ -107,6 +107,7 @@ typedef CUresult (*cp_cu_stream_is_capturing_fn)(CUstream, CUstreamCaptureStatus
 typedef CUresult (*cp_cu_device_get_name_fn)(char *, int, CUdevice);
 typedef CUresult (*cp_cu_device_get_attribute_fn)(int *, CUdevice_attribute, CUdevice);
 typedef CUresult (*cp_cu_ctx_synchronize_fn)(void);
+typedef CUresult (*cp_cu_func_get_param_info_fn)(CUfunction, size_t, size_t *, size_t *);
 
 /* Everything the injection library keeps in the traced process: its raw file, the devices and
  * contexts it set up, what it has written already, and where the time went. lock guards it
@@ -146,6 +147,7 @@ static struct {
     cp_cu_device_get_name_fn device_get_name;
     cp_cu_device_get_attribute_fn device_get_attribute;
     cp_cu_ctx_synchronize_fn ctx_synchronize;
+    cp_cu_func_get_param_info_fn func_get_param_info; /* CUDA 12.4 and later */
 } cp_inject_state = {.lock = PTHREAD_MUTEX_INITIALIZER, .raw_lock = -1};
 
 /* ---- time ------------------------------------------------------------------------------- */
@@ -1053,6 +1055,9 @@ static _Thread_local int64_t cp_inject_launch_frame, cp_inject_launch_range;
 static _Thread_local uint32_t cp_inject_launch_site;
 /* The cubin of this thread's kernel launch (cp_inject_modules.h), 0 unknown. */
 static _Thread_local uint32_t cp_inject_launch_crc;
+/* A function's parameters of a tensor map's size, at most (a kernel with more: the first). */
+#define CP_INJECT_MAP_PARAMS 16
+
 /* What the launch path looked up for one function (a CUfunction on a device), kept for its
  * next launch: a launch-heavy program pays the lookups of long mangled names once a function,
  * not once a launch (the selection, the call site and the count: 2.1 us a launch of a 250-byte
@@ -1065,6 +1070,9 @@ typedef struct cp_inject_fn {
     uint64_t *launches;            /* its count in cp_inject_state.launches */
     int64_t frame, range;          /* the call site it was last launched from */
     uint32_t site;                 /* that site's ID, 0: none yet */
+    /* its parameters of a tensor map's size (cp_inject_launch_tmaps): read once; -1 unknown */
+    int nmap_params;
+    uint16_t map_params[CP_INJECT_MAP_PARAMS];
 } cp_inject_fn;
 /* The function of this thread's kernel launch, NULL for a graph's or when memory ran out. */
 static _Thread_local cp_inject_fn *cp_inject_launch_fn;
@@ -1094,7 +1102,7 @@ static cp_inject_fn *cp_inject_fn_of(uint32_t ordinal, CUfunction f, const char 
     if (!m && !(m = e->value = calloc(1, sizeof *m)))
         return NULL;
     free(m->name);
-    *m = (cp_inject_fn){.name = strdup(name), .crc = cp_inject_modules_crc(f)};
+    *m = (cp_inject_fn){.name = strdup(name), .crc = cp_inject_modules_crc(f), .nmap_params = -1};
     return m->name ? m : NULL;
 }
 
@@ -1103,6 +1111,7 @@ static cp_inject_fn *cp_inject_fn_of(uint32_t ordinal, CUfunction f, const char 
 static _Thread_local int cp_inject_launch_counted, cp_inject_launch_sampled;
 
 static int cp_inject_launch_captured(CUpti_CallbackId cbid, const CUpti_CallbackData *cb);
+static void cp_inject_launch_tmaps(CUpti_CallbackId cbid, const CUpti_CallbackData *cb);
 static void cp_inject_launch_where(CUpti_CallbackId cbid, const CUpti_CallbackData *cb);
 static void cp_inject_launch_select(CUpti_CallbackId cbid, const CUpti_CallbackData *cb);
 static void cp_inject_launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb);
@@ -1120,6 +1129,9 @@ static void cp_inject_launched(CUpti_CallbackId cbid, const CUpti_CallbackData *
         cp_inject_launch_crc =
             cp_inject_launch_fn ? cp_inject_launch_fn->crc : cp_inject_modules_crc(f);
         cp_inject_launch_select(cbid, cb);
+        if (cp_inject_launch_counted && !cp_inject_launch_in_capture && cp_inject_launch_fn &&
+            cp_inject_tmaps_any())
+            cp_inject_launch_tmaps(cbid, cb);
         cp_inject_launch_where(cbid, cb);
         cp_inject_launch_enter(cbid, cb);
         cp_inject_launch_entered = cp_inject_now();
@@ -1130,6 +1142,52 @@ static void cp_inject_launched(CUpti_CallbackId cbid, const CUpti_CallbackData *
         cp_inject_launch_entered = 0;
     }
     cp_inject_launch_exit(cbid, cb);
+}
+
+/* The kernel parameters of a launch call (NULL: none, or passed through `extra`). */
+static void **cp_inject_launch_params(CUpti_CallbackId cbid, const void *params)
+{
+    switch (cbid) {
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz:
+        return ((const cuLaunchKernel_params *)params)->kernelParams;
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz:
+        return ((const cuLaunchCooperativeKernel_params *)params)->kernelParams;
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz:
+        return ((const cuLaunchKernelEx_params *)params)->kernelParams;
+    default:
+        return NULL;
+    }
+}
+
+/* The tensor maps a counted kernel launch passes (issue 45): each parameter of a CUtensorMap's
+ * size (128 bytes, from cuFuncGetParamInfo, read once a function) compared with the descriptors
+ * the program encoded on the host (cp_inject_tensormaps.h): a match names its map, another
+ * 128-byte parameter is unseen. Only once the program has encoded a descriptor. */
+static void cp_inject_launch_tmaps(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
+{
+    cp_inject_fn *m = cp_inject_launch_fn;
+    CUfunction f = cp_inject_modules_launch_function(cbid, cb->functionParams);
+    if (m->nmap_params < 0) {
+        m->nmap_params = 0;
+        size_t offset, size;
+        for (size_t i = 0;
+             cp_inject_state.func_get_param_info && i < 4096 &&
+             m->nmap_params < CP_INJECT_MAP_PARAMS &&
+             cp_inject_state.func_get_param_info(f, i, &offset, &size) == CUDA_SUCCESS;
+             i++)
+            if (size == CP_INJECT_TMAP_BYTES)
+                m->map_params[m->nmap_params++] = (uint16_t)i;
+    }
+    if (m->nmap_params == 0)
+        return;
+    void **params = cp_inject_launch_params(cbid, cb->functionParams);
+    uint32_t ordinal = cp_inject_state.context_device[cp_inject_context_slot(cb->context)];
+    for (int i = 0; i < m->nmap_params; i++)
+        cp_inject_tmaps_used(ordinal, m->crc, cb->symbolName,
+                             params ? cp_inject_tmaps_find(params[m->map_params[i]]) : -1);
 }
 
 /* 1 when the launch goes to a stream being captured into a graph: it runs nothing now. */
@@ -1778,6 +1836,8 @@ CP_INJECT_EXPORT int InitializeInjection(void)
     cp_inject_state.device_get_attribute =
         (cp_cu_device_get_attribute_fn)dlsym(cuda, "cuDeviceGetAttribute");
     cp_inject_state.ctx_synchronize = (cp_cu_ctx_synchronize_fn)dlsym(cuda, "cuCtxSynchronize");
+    cp_inject_state.func_get_param_info =
+        (cp_cu_func_get_param_info_fn)dlsym(cuda, "cuFuncGetParamInfo");
 
     CP_INJECT_CUPTI(cuptiSubscribe(&cp_inject_state.subscriber, cp_inject_callback, NULL),
                     goto out);

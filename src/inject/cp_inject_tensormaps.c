@@ -3,15 +3,24 @@
  * address (whose alignment stays); a program that encodes a map per step adds to one count, and
  * a table of CP_INJECT_TMAPS_MAX distinct maps bounds the memory (encodes past it are counted as
  * unrecorded). */
+#define _GNU_SOURCE
 #include "cp_inject_tensormaps.h"
 
 #include <cuda.h>
 #include <inttypes.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "cp_inject_format.h"
 
 #define CP_INJECT_TMAPS_MAX 256
 #define CP_INJECT_TMAPS_RANK 5 /* the driver's largest tensor rank */
+/* Encoded descriptors remembered, to tell which map a launch's parameter is: a power of two.
+ * Past it, descriptors are not remembered and launches that pass them say so (unseen). */
+#define CP_INJECT_TMAPS_DESCS 4096
+/* Kernels whose launches pass descriptors, as (device, cubin, function, map) counts. */
+#define CP_INJECT_TMAPS_USES 4096
 
 typedef enum { CP_TMAP_TILED, CP_TMAP_IM2COL, CP_TMAP_IM2COL_WIDE } cp_inject_tmap_kind;
 
@@ -26,6 +35,24 @@ typedef struct cp_inject_tmap {
     uint32_t alignment; /* of the global address: the largest power of two dividing it, <= 256 */
 } cp_inject_tmap;
 
+/* One encoded descriptor (the 128 bytes the driver wrote), and the distinct map it is. */
+typedef struct cp_inject_tmap_desc {
+    unsigned char value[CP_INJECT_TMAP_BYTES];
+    uint32_t map;
+    int used;
+} cp_inject_tmap_desc;
+
+/* The launches of one kernel (device, cubin, function) that passed map `map` (or, for
+ * CP_INJECT_TMAP_UNSEEN, a 128-byte parameter that is no descriptor encoded on the host while
+ * traced). */
+typedef struct cp_inject_tmap_use {
+    uint32_t ordinal, crc, map;
+    char *function; /* owned */
+    uint64_t launches;
+} cp_inject_tmap_use;
+
+#define CP_INJECT_TMAP_UNSEEN UINT32_MAX
+
 /* The table: guarded by the injection library's lock, held around every callback and at exit. */
 static struct {
     int enabled;
@@ -33,7 +60,79 @@ static struct {
     cp_inject_tmap map[CP_INJECT_TMAPS_MAX];
     uint64_t count[CP_INJECT_TMAPS_MAX];
     uint64_t encodes, unrecorded, replaced;
+    cp_inject_tmap_desc desc[CP_INJECT_TMAPS_DESCS];
+    size_t ndesc;
+    uint64_t forgotten; /* descriptors past CP_INJECT_TMAPS_DESCS */
+    cp_inject_tmap_use use[CP_INJECT_TMAPS_USES];
+    size_t nuse;
+    uint64_t uses_lost; /* launches past CP_INJECT_TMAPS_USES kinds of use */
 } cp_inject_tmaps;
+
+/* The descriptor slot of value: its own, or the empty one where it would go; NULL when the
+ * table is full and value is not in it. FNV-1a over the 128 bytes, linear probing. */
+static cp_inject_tmap_desc *cp_inject_tmap_slot(const unsigned char *value)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < CP_INJECT_TMAP_BYTES; i++)
+        h = (h ^ value[i]) * 1099511628211ull;
+    for (size_t k = 0; k < CP_INJECT_TMAPS_DESCS; k++) {
+        cp_inject_tmap_desc *d = &cp_inject_tmaps.desc[(h + k) & (CP_INJECT_TMAPS_DESCS - 1)];
+        if (!d->used || memcmp(d->value, value, CP_INJECT_TMAP_BYTES) == 0)
+            return d;
+    }
+    return NULL;
+}
+
+/* Remembers that the descriptor value is map `map`. */
+static void cp_inject_tmap_remember(const void *value, uint32_t map)
+{
+    if (!value) /* no descriptor to remember */
+        return;
+    cp_inject_tmap_desc *d = cp_inject_tmap_slot(value);
+    if (!d || (!d->used && cp_inject_tmaps.ndesc + 1 >= CP_INJECT_TMAPS_DESCS)) {
+        cp_inject_tmaps.forgotten++;
+        return;
+    }
+    if (!d->used) {
+        memcpy(d->value, value, CP_INJECT_TMAP_BYTES);
+        d->used = 1;
+        cp_inject_tmaps.ndesc++;
+    }
+    d->map = map;
+}
+
+int64_t cp_inject_tmaps_find(const void *value)
+{
+    if (cp_inject_tmaps.ndesc == 0 || !value)
+        return -1;
+    const cp_inject_tmap_desc *d = cp_inject_tmap_slot(value);
+    return d && d->used ? (int64_t)d->map : -1;
+}
+
+int cp_inject_tmaps_any(void)
+{
+    return cp_inject_tmaps.ndesc > 0 || cp_inject_tmaps.forgotten > 0;
+}
+
+void cp_inject_tmaps_used(uint32_t ordinal, uint32_t crc, const char *function, int64_t map)
+{
+    uint32_t m = map < 0 ? CP_INJECT_TMAP_UNSEEN : (uint32_t)map;
+    const char *fn = function ? function : "?";
+    for (size_t i = 0; i < cp_inject_tmaps.nuse; i++) {
+        cp_inject_tmap_use *u = &cp_inject_tmaps.use[i];
+        if (u->map == m && u->ordinal == ordinal && u->crc == crc && strcmp(u->function, fn) == 0) {
+            u->launches++;
+            return;
+        }
+    }
+    char *copy = cp_inject_tmaps.nuse < CP_INJECT_TMAPS_USES ? strdup(fn) : NULL;
+    if (!copy) {
+        cp_inject_tmaps.uses_lost++;
+        return;
+    }
+    cp_inject_tmaps.use[cp_inject_tmaps.nuse++] = (cp_inject_tmap_use){
+        .ordinal = ordinal, .crc = crc, .map = m, .function = copy, .launches = 1};
+}
 
 static const CUpti_CallbackId cp_inject_tmaps_cbids[] = {
     CUPTI_DRIVER_TRACE_CBID_cuTensorMapEncodeTiled,
@@ -100,21 +199,60 @@ static int cp_inject_tmap_fill(cp_inject_tmap *m, const cp_inject_tmap_args *a)
     return 0;
 }
 
-/* One more encode of m: its count, or a new entry, or an unrecorded one when the table is full. */
-static void cp_inject_tmap_count(const cp_inject_tmap *m)
+/* m's entry, new (with no encode counted) when it has none: its index, or -1 when the table is
+ * full. */
+static int64_t cp_inject_tmap_entry(const cp_inject_tmap *m)
+{
+    for (size_t i = 0; i < cp_inject_tmaps.n; i++)
+        if (memcmp(&cp_inject_tmaps.map[i], m, sizeof *m) == 0)
+            return (int64_t)i;
+    if (cp_inject_tmaps.n == CP_INJECT_TMAPS_MAX)
+        return -1;
+    cp_inject_tmaps.map[cp_inject_tmaps.n] = *m;
+    cp_inject_tmaps.count[cp_inject_tmaps.n] = 0;
+    return (int64_t)cp_inject_tmaps.n++;
+}
+
+/* One more encode of m, into descriptor (NULL: none to remember): its count, or a new entry, or
+ * an unrecorded one when the table is full. */
+static void cp_inject_tmap_count(const cp_inject_tmap *m, const void *descriptor)
 {
     cp_inject_tmaps.encodes++;
-    for (size_t i = 0; i < cp_inject_tmaps.n; i++)
-        if (memcmp(&cp_inject_tmaps.map[i], m, sizeof *m) == 0) {
-            cp_inject_tmaps.count[i]++;
-            return;
-        }
-    if (cp_inject_tmaps.n == CP_INJECT_TMAPS_MAX) {
+    int64_t i = cp_inject_tmap_entry(m);
+    if (i < 0) {
         cp_inject_tmaps.unrecorded++;
         return;
     }
-    cp_inject_tmaps.map[cp_inject_tmaps.n] = *m;
-    cp_inject_tmaps.count[cp_inject_tmaps.n++] = 1;
+    cp_inject_tmaps.count[i]++;
+    cp_inject_tmap_remember(descriptor, (uint32_t)i);
+}
+
+/* cuTensorMapReplaceAddress: the map the descriptor was (read at the call's enter), now at
+ * another address, so of its own alignment: the descriptor's new value is remembered as that
+ * map with the new alignment. */
+static _Thread_local int64_t cp_inject_tmap_replacing = -1;
+
+static void cp_inject_tmap_replace(const CUpti_CallbackData *cb)
+{
+    const cuTensorMapReplaceAddress_params *p = cb->functionParams;
+    if (cb->callbackSite == CUPTI_API_ENTER) {
+        cp_inject_tmap_replacing = p && p->tensorMap ? cp_inject_tmaps_find(p->tensorMap) : -1;
+        return;
+    }
+    int64_t was = cp_inject_tmap_replacing;
+    cp_inject_tmap_replacing = -1;
+    if (!cb->functionReturnValue || *(const CUresult *)cb->functionReturnValue != CUDA_SUCCESS)
+        return;
+    cp_inject_tmaps.replaced++;
+    if (was < 0 || !p || !p->tensorMap)
+        return;
+    cp_inject_tmap m = cp_inject_tmaps.map[was];
+    uintptr_t address = (uintptr_t)p->globalAddress;
+    uintptr_t low = address & (~address + 1);
+    m.alignment = low == 0 || low > 256 ? 256 : (uint32_t)low;
+    int64_t now = cp_inject_tmap_entry(&m);
+    if (now >= 0)
+        cp_inject_tmap_remember(p->tensorMap, (uint32_t)now);
 }
 
 int cp_inject_tmaps_call(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
@@ -124,18 +262,22 @@ int cp_inject_tmaps_call(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
         cbid != CUPTI_DRIVER_TRACE_CBID_cuTensorMapEncodeIm2colWide &&
         cbid != CUPTI_DRIVER_TRACE_CBID_cuTensorMapReplaceAddress)
         return 0;
+    if (cbid == CUPTI_DRIVER_TRACE_CBID_cuTensorMapReplaceAddress) {
+        if (cb->functionParams)
+            cp_inject_tmap_replace(cb);
+        return 1;
+    }
     if (cb->callbackSite != CUPTI_API_EXIT || !cb->functionReturnValue ||
         *(const CUresult *)cb->functionReturnValue != CUDA_SUCCESS || !cb->functionParams)
         return 1;
     cp_inject_tmap m;
     memset(&m, 0, sizeof m);
     cp_inject_tmap_args a;
-    if (cbid == CUPTI_DRIVER_TRACE_CBID_cuTensorMapReplaceAddress) {
-        cp_inject_tmaps.replaced++;
-        return 1;
-    } else if (cbid == CUPTI_DRIVER_TRACE_CBID_cuTensorMapEncodeTiled) {
+    const void *descriptor = NULL; /* the CUtensorMap the call wrote */
+    if (cbid == CUPTI_DRIVER_TRACE_CBID_cuTensorMapEncodeTiled) {
         const cuTensorMapEncodeTiled_params *p = cb->functionParams;
         a = CP_INJECT_TMAP_ARGS(p);
+        descriptor = p->tensorMap;
         m.kind = CP_TMAP_TILED;
         m.nbox = p->boxDim && p->tensorRank <= CP_INJECT_TMAPS_RANK ? p->tensorRank : 0;
         for (uint32_t i = 0; i < m.nbox; i++)
@@ -143,11 +285,13 @@ int cp_inject_tmaps_call(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
     } else if (cbid == CUPTI_DRIVER_TRACE_CBID_cuTensorMapEncodeIm2col) {
         const cuTensorMapEncodeIm2col_params *p = cb->functionParams;
         a = CP_INJECT_TMAP_ARGS(p);
+        descriptor = p->tensorMap;
         m.kind = CP_TMAP_IM2COL;
         m.nbox = 2, m.box[0] = p->channelsPerPixel, m.box[1] = p->pixelsPerColumn;
     } else {
         const cuTensorMapEncodeIm2colWide_params *p = cb->functionParams;
         a = CP_INJECT_TMAP_ARGS(p);
+        descriptor = p->tensorMap;
         m.kind = CP_TMAP_IM2COL_WIDE;
         m.nbox = 2, m.box[0] = p->channelsPerPixel, m.box[1] = p->pixelsPerColumn;
     }
@@ -156,7 +300,7 @@ int cp_inject_tmaps_call(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
         cp_inject_tmaps.unrecorded++;
         return 1;
     }
-    cp_inject_tmap_count(&m);
+    cp_inject_tmap_count(&m, descriptor);
     return 1;
 }
 
@@ -227,6 +371,30 @@ void cp_inject_tmaps_write(FILE *raw)
     }
     fprintf(raw, "tensor_map_calls\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\n",
             cp_inject_tmaps.encodes, cp_inject_tmaps.unrecorded, cp_inject_tmaps.replaced);
-    cp_inject_tmaps.n = 0;
+    for (size_t i = 0; i < cp_inject_tmaps.nuse; i++) {
+        cp_inject_tmap_use *u = &cp_inject_tmaps.use[i];
+        fprintf(raw, "kernel_tmap\t%" PRIu32 "\t", u->ordinal);
+        cp_inject_format_text(raw, u->function);
+        if (u->map == CP_INJECT_TMAP_UNSEEN)
+            fputs("\t-", raw);
+        else
+            fprintf(raw, "\t%" PRIu32, u->map);
+        fprintf(raw, "\t%" PRIu64, u->launches);
+        if (u->crc)
+            fprintf(raw, "\t%08" PRIx32, u->crc);
+        fputc('\n', raw);
+        free(u->function);
+    }
+    if (cp_inject_tmaps.forgotten || cp_inject_tmaps.uses_lost)
+        fprintf(raw,
+                "note\t%" PRIu64
+                " tensor map descriptors were not remembered (past %d) and %" PRIu64
+                " launches' uses of them not kept (past %d kinds): those launches' maps are not "
+                "known\n",
+                cp_inject_tmaps.forgotten, CP_INJECT_TMAPS_DESCS, cp_inject_tmaps.uses_lost,
+                CP_INJECT_TMAPS_USES);
+    cp_inject_tmaps.n = cp_inject_tmaps.nuse = cp_inject_tmaps.ndesc = 0;
+    memset(cp_inject_tmaps.desc, 0, sizeof cp_inject_tmaps.desc);
+    cp_inject_tmaps.forgotten = cp_inject_tmaps.uses_lost = 0;
     cp_inject_tmaps.encodes = cp_inject_tmaps.unrecorded = cp_inject_tmaps.replaced = 0;
 }

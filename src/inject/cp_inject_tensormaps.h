@@ -8,6 +8,7 @@
 #define CP_INJECT_TENSORMAPS_H
 
 #include <cupti.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /* Enables the driver API callbacks of the calls above on subscriber; the first failure's result
@@ -18,8 +19,23 @@ CUptiResult cp_inject_tmaps_enable(CUpti_SubscriberHandle subscriber);
  * of a call that returned CUDA_SUCCESS), 0 when it is another call. */
 int cp_inject_tmaps_call(CUpti_CallbackId cbid, const CUpti_CallbackData *cb);
 
-/* Writes the tensor_map records and the tensor_map_calls record to raw (nothing when the
- * callbacks were never enabled), then forgets every map. */
+/* The bytes of a CUtensorMap: a kernel parameter of this size may be one. */
+#define CP_INJECT_TMAP_BYTES 128
+
+/* 1 once a descriptor was encoded (launches' parameters are then worth comparing). */
+int cp_inject_tmaps_any(void);
+
+/* The map (index among the tensor_map records) whose encoded descriptor is the 128 bytes at
+ * value, or -1 when no descriptor encoded on the host while traced is (one built on the device,
+ * encoded before the injection, or past the table). */
+int64_t cp_inject_tmaps_find(const void *value);
+
+/* One launch of function (cubin crc, 0 unknown) on device ordinal passed map `map` (-1: a
+ * 128-byte parameter that is no known descriptor); written as kernel_tmap records. */
+void cp_inject_tmaps_used(uint32_t ordinal, uint32_t crc, const char *function, int64_t map);
+
+/* Writes the tensor_map records, the tensor_map_calls record and the kernel_tmap records to raw
+ * (nothing when the callbacks were never enabled), then forgets every map. */
 void cp_inject_tmaps_write(FILE *raw);
 
 #endif

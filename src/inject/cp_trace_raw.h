@@ -93,6 +93,16 @@
  *                                          tensor_map record (the table of 256 distinct maps was
  *                                          full), REPLACED successful cuTensorMapReplaceAddress
  *                                          calls (an address replaced: no new map)
+ *   kernel_tmap ORDINAL FUNCTION MAP LAUNCHES [CRC]
+ *                                          written at the end after the tensor_map_calls record:
+ *                                          LAUNCHES counted launches of FUNCTION (of cubin CRC,
+ *                                          as a launch record's) passed the descriptor of map MAP
+ *                                          (the index among this file's tensor_map records, 0
+ *                                          the first) as a 128-byte parameter, or, MAP "-", a
+ *                                          128-byte parameter that is no descriptor encoded on
+ *                                          the host while traced. A tensor_map record's COUNT
+ *                                          may be 0: a map seen through cuTensorMapReplaceAddress
+ *                                          only (the same map at an address of another alignment)
  *   host      NAME                         the host name (gethostname), once, after `process`
  *   rank      KEY VALUE                    once per variable set in the environment, after
  *                                          `host`: KEY one of RANK LOCAL_RANK WORLD_SIZE

@@ -251,6 +251,27 @@ static void cp_trace_json_collection(cp_json *j, cJSON *root, const cp_trace_rep
     cp_json_number(j, o, "kernels_sampled", (double)r->nsampled);
 }
 
+/* The tensor maps a kernel's launches passed ("tensor_maps": each map's index in its process's
+ * "tensor_maps" and the launches that passed it; "tensor_map_launches_unseen": launches that
+ * passed a 128-byte parameter that is no map encoded on the host while traced); null both where
+ * the process's library did not watch the maps. */
+static void cp_trace_json_kernel_tmaps(cp_json *j, cJSON *o, const cp_trace_process *p,
+                                       const cp_trace_kernel *k)
+{
+    if (!p->tmaps_watched) {
+        cp_json_null(j, o, "tensor_maps");
+        cp_json_null(j, o, "tensor_map_launches_unseen");
+        return;
+    }
+    cJSON *list = cp_json_array(j, o, "tensor_maps");
+    for (size_t i = 0; i < k->ntmaps; i++) {
+        cJSON *x = cp_json_append(j, list);
+        cp_json_u64(j, x, "map", k->tmaps[i].map);
+        cp_json_u64(j, x, "launches", k->tmaps[i].launches);
+    }
+    cp_json_u64(j, o, "tensor_map_launches_unseen", k->tmap_unseen);
+}
+
 static void cp_trace_json_kernels(cp_json *j, cJSON *root, const cp_trace_report *r)
 {
     const cp_trace *t = r->trace;
@@ -290,6 +311,7 @@ static void cp_trace_json_kernels(cp_json *j, cJSON *root, const cp_trace_report
                 j, o, "excess_share",
                 r->program.excess_bytes > 0 ? kk->d.excess_bytes / r->program.excess_bytes : NAN);
             cp_trace_json_coverage(j, o, &kk->cov, kk->from != CP_TRACE_FROM_NONE);
+            cp_trace_json_kernel_tmaps(j, o, &t->procs[p], kk);
             cp_trace_where_json_kernel(j, o, &t->procs[p], kk);
         }
 }

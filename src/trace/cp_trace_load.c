@@ -213,6 +213,14 @@ typedef struct cp_trace_pending_launch {
     size_t kernel; /* the kernel it became (cp_trace_finish) */
 } cp_trace_pending_launch;
 
+/* A kernel_tmap record, until the kernels are known. */
+typedef struct cp_trace_pending_tmap {
+    uint32_t device, crc; /* crc 0: the record names no cubin */
+    char *function;
+    int64_t map; /* -1: unseen */
+    uint64_t launches;
+} cp_trace_pending_tmap;
+
 /* The state of one file being read. */
 typedef struct cp_trace_reader {
     cp_trace_process *p;
@@ -232,7 +240,9 @@ typedef struct cp_trace_reader {
     cp_table frame_ids, range_ids, site_ids; /* ID -> index in the process's array */
     int kernel_before; /* the line before this one was a kernel record (kernel_at pairs it) */
     int kernel_now;    /* this line is one */
-    int cubin_before;  /* the line before was a kernel_cubin record, of the cubin below */
+    cp_trace_pending_tmap *tmap_uses; /* kernel_tmap records */
+    size_t ntmap_uses;
+    int cubin_before; /* the line before was a kernel_cubin record, of the cubin below */
     int cubin_now;
     uint32_t cubin;
     int timeable_before;  /* the line before was a kernel record or the kernel_at paired with one */
@@ -799,12 +809,61 @@ static int cp_trace_parse_list(const char *s, uint64_t max, uint64_t *v, size_t 
     return i + 1 == n ? 0 : -1;
 }
 
+/* kernel_tmap ORDINAL FUNCTION MAP LAUNCHES [CRC]: MAP an index among the tensor_map records
+ * before it, or "-" (a parameter that is no recorded map) */
+static int cp_trace_read_kernel_tmap(cp_trace_reader *r, char **f, size_t nf)
+{
+    uint64_t device, map = 0, launches;
+    uint32_t crc;
+    if (nf != 5 && nf != 6)
+        return -1;
+    int unseen = strcmp(f[3], "-") == 0;
+    if (cp_trace_parse_u64(f[1], UINT32_MAX, &device) != 0 || !f[2][0] ||
+        (!unseen && (cp_trace_parse_u64(f[3], UINT32_MAX, &map) != 0 || map >= r->p->ntmaps)) ||
+        cp_trace_parse_count(r, f[4], &launches) != 0 || launches == 0 ||
+        cp_trace_optional_crc(f, nf, 5, &crc) != 0)
+        return -1;
+    cp_trace_pending_tmap *u =
+        cp_trace_append(r, (void **)&r->tmap_uses, &r->ntmap_uses, sizeof *u);
+    if (!u)
+        return 0;
+    *u = (cp_trace_pending_tmap){(uint32_t)device, crc, cp_trace_dup(r, f[2]),
+                                 unseen ? -1 : (int64_t)map, launches};
+    return 0;
+}
+
+/* The kernel_tmap records onto their kernels: the kernel of their cubin, else the first of their
+ * function's name on their device. */
+static void cp_trace_finish_tmaps(cp_trace_reader *r)
+{
+    cp_trace_process *p = r->p;
+    for (size_t i = 0; i < r->ntmap_uses && !r->oom; i++) {
+        const cp_trace_pending_tmap *u = &r->tmap_uses[i];
+        cp_trace_kernel *k = NULL;
+        for (size_t j = 0; j < p->nkernels && u->function && !k; j++) {
+            cp_trace_kernel *c = &p->kernels[j];
+            if (c->device == u->device && strcmp(c->function, u->function) == 0 &&
+                (!u->crc || (c->has_crc && c->crc == u->crc)))
+                k = c;
+        }
+        if (!k) /* a function launched but not counted: no kernel to name it */
+            continue;
+        if (u->map < 0) {
+            k->tmap_unseen += u->launches;
+            continue;
+        }
+        cp_trace_kernel_tmap *x = cp_trace_append(r, (void **)&k->tmaps, &k->ntmaps, sizeof *x);
+        if (x)
+            *x = (cp_trace_kernel_tmap){(size_t)u->map, u->launches};
+    }
+}
+
 /* tensor_map COUNT KIND TYPE BITS RANK DIMS STRIDES BOX ESTRIDES INTERLEAVE SWIZZLE L2 OOB ALIGN */
 static int cp_trace_read_tensor_map(cp_trace_reader *r, char **f, size_t nf)
 {
     cp_trace_tmap m = {0};
     uint64_t rank = 0, bits = 0;
-    if (nf != 15 || cp_trace_parse_count(r, f[1], &m.count) != 0 || m.count == 0 ||
+    if (nf != 15 || cp_trace_parse_count(r, f[1], &m.count) != 0 || /* 0: replaced only */
         (strcmp(f[2], "tiled") != 0 && strcmp(f[2], "im2col") != 0 &&
          strcmp(f[2], "im2col_wide") != 0) ||
         !f[3][0] ||
@@ -1107,6 +1166,7 @@ static const struct {
     {"end", cp_trace_read_end},
     {"tensor_map", cp_trace_read_tensor_map},
     {"tensor_map_calls", cp_trace_read_tensor_map_calls},
+    {"kernel_tmap", cp_trace_read_kernel_tmap},
     {"host", cp_trace_read_host},
     {"rank", cp_trace_read_rank},
     {"frame", cp_trace_read_frame},
@@ -1266,6 +1326,9 @@ static void cp_trace_finish(cp_trace_reader *r)
 
 static void cp_trace_reader_free(cp_trace_reader *r)
 {
+    for (size_t i = 0; i < r->ntmap_uses; i++)
+        free(r->tmap_uses[i].function);
+    free(r->tmap_uses);
     cp_table_free(&r->kernels, NULL);
     cp_table_free(&r->instrs, NULL);
     cp_table_free(&r->nosource, NULL);
@@ -1316,6 +1379,7 @@ static void cp_trace_process_free(cp_trace_process *p)
             free(kk->instrs[i].opcode);
         }
         free(kk->instrs);
+        free(kk->tmaps);
         free(kk->function);
         free(kk->name);
         cp_trace_inductor_free(&kk->inductor);
@@ -1478,6 +1542,7 @@ int cp_trace_load_text(cp_trace *t, const char *name, const char *text, size_t l
     if (!r.oom) {
         cp_trace_finish(&r);
         cp_trace_finish_sites(&r);
+        cp_trace_finish_tmaps(&r);
     }
     cp_trace_reader_free(&r);
     free(copy);

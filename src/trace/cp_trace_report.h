@@ -140,8 +140,8 @@ typedef struct cp_trace_derived {
     double ldgsts_requests; /* LDGSTS (cp.async) instructions: global to shared copies */
     double atomic_requests; /* global atomics and reductions */
     double sectors, ideal_sectors; /* an instruction's: NAN for a TMA, local or wgmma one */
-    double excess_sectors; /* sectors - ideal */
-    double excess_bytes;   /* excess_sectors * CP_SECTOR_BYTES */
+    double excess_sectors;         /* sectors - ideal */
+    double excess_bytes;           /* excess_sectors * CP_SECTOR_BYTES */
     double sectors_per_request, ideal_sectors_per_request;
     double excess_pct;      /* 100 * excess_sectors / sectors */
     double shared_requests; /* shared load, store, LDSM and STSM instructions */
@@ -201,6 +201,12 @@ typedef struct cp_trace_inductor {
     char *nodes, *aten, *wrapper;
 } cp_trace_inductor;
 
+/* A tensor map some launches of a kernel passed as a parameter (kernel_tmap records). */
+typedef struct cp_trace_kernel_tmap {
+    size_t map;        /* its index in the process's tmaps */
+    uint64_t launches; /* the launches that passed it */
+} cp_trace_kernel_tmap;
+
 typedef struct cp_trace_kernel {
     uint32_t device;
     uint32_t crc;      /* cubin CRC; valid when has_crc */
@@ -213,6 +219,11 @@ typedef struct cp_trace_kernel {
     int has_seen;
     int nosource;     /* 1: a nosource record said the function has no line information */
     int every_launch; /* 1: its pc records count every launch (its device's counting record) */
+    /* the tensor maps its launches passed as parameters, and the launches that passed a
+     * 128-byte parameter that is no map encoded on the host while traced (kernel_tmap records) */
+    cp_trace_kernel_tmap *tmaps;
+    size_t ntmaps;
+    uint64_t tmap_unseen;
     cp_trace_instr *instrs;
     size_t ninstrs, cap;
     cp_trace_kernel_counters kc; /* its kernel records, added up */

@@ -147,8 +147,7 @@ static void cp_trace_table_collection(FILE *out, const cp_trace_report *r)
                  "; per-kernel counters from every counted launch "
                  "(--all-launches)");
     else if (m < sizeof line && s->counter_launches == 0)
-        snprintf(line + m, sizeof line - m,
-                 "; no per-kernel counters (--counter-launches 0)");
+        snprintf(line + m, sizeof line - m, "; no per-kernel counters (--counter-launches 0)");
     else if (m < sizeof line)
         snprintf(line + m, sizeof line - m,
                  "; per-kernel counters from %s of them, each run serialised (the first %llu of "
@@ -346,10 +345,10 @@ static void cp_trace_table_tmaps(FILE *out, const cp_trace_process *p)
         char strides_text[160] = "";
         if (m->rank > 1)
             snprintf(strides_text, sizeof strides_text, ", strides %s B", strides);
-        snprintf(line, sizeof line, "%" PRIu64 " x %s %s rank %u: box %s%s of %s%s, swizzle %s",
-                 m->count, m->kind, m->data_type, m->rank, box,
-                 strcmp(m->kind, "tiled") ? " (channels x pixels)" : "", dims, strides_text,
-                 m->swizzle);
+        snprintf(
+            line, sizeof line, "#%zu: %" PRIu64 " x %s %s rank %u: box %s%s of %s%s, swizzle %s", i,
+            m->count, m->kind, m->data_type, m->rank, box,
+            strcmp(m->kind, "tiled") ? " (channels x pixels)" : "", dims, strides_text, m->swizzle);
         cp_trace_table_wrap(out, "    ", "      ", line);
         snprintf(line, sizeof line, "whole sectors: %s%s%s",
                  !j.known          ? "unknown"
@@ -393,6 +392,28 @@ static void cp_trace_table_gpu_time(const cp_trace_kernel *k, char *gpu, size_t 
         snprintf(gpu, n, ", %.3g ms on the GPU%s", seconds * 1e3, in);
     else
         snprintf(gpu, n, ", %.3g us on the GPU%s", seconds * 1e6, in);
+}
+
+/* The tensor maps a kernel's launches passed (their numbers in the process's list below), and,
+ * for a kernel that ran TMA copies, the launches that passed a 128-byte parameter that is no map
+ * encoded on the host while traced. */
+static void cp_trace_table_kernel_tmaps(FILE *out, const cp_trace_kernel *k)
+{
+    uint64_t unseen = k->d.tma_requests > 0 ? k->tmap_unseen : 0;
+    if (!k->ntmaps && !unseen)
+        return;
+    char line[1024];
+    size_t n = (size_t)snprintf(line, sizeof line, "tensor maps passed:");
+    for (size_t i = 0; i < k->ntmaps && n < sizeof line; i++)
+        n += (size_t)snprintf(line + n, sizeof line - n, "%s #%zu (%" PRIu64 " launch%s)",
+                              i ? "," : "", k->tmaps[i].map, k->tmaps[i].launches,
+                              k->tmaps[i].launches == 1 ? "" : "es");
+    if (unseen && n < sizeof line)
+        snprintf(line + n, sizeof line - n,
+                 "%s %" PRIu64 " launch%s passed a 128-byte parameter that is no map encoded on "
+                 "the host while traced",
+                 k->ntmaps ? ";" : "", unseen, unseen == 1 ? "" : "es");
+    cp_trace_table_wrap(out, "    ", "      ", line);
 }
 
 /* A kernel's heading: its name, launches, time on the GPU, and its global and shared totals. */
@@ -457,6 +478,7 @@ static void cp_trace_table_kernel_head(FILE *out, const cp_trace_report *r,
     }
     if (k->from != CP_TRACE_FROM_NONE && !k->cov.excess_known) /* bytes nobody counted */
         cp_trace_table_coverage(out, &k->cov);
+    cp_trace_table_kernel_tmaps(out, k);
     if (d->ldgsts_requests > 0) { /* of the global requests above: the cp.async copies */
         cp_trace_table_count(a, sizeof a, d->ldgsts_requests);
         cp_trace_table_ratio(b, sizeof b, d->fill_wavefronts_per_request);

@@ -7,6 +7,7 @@
 #include "trace/cp_trace_report.h"
 
 /* the module itself, its statics included; cuptiEnableCallback is this test's own below */
+#include "inject/cp_inject_format.c"
 #include "inject/cp_inject_tensormaps.c"
 
 static int enabled_calls;
@@ -149,9 +150,88 @@ static void test_bounded(void)
     CHECK_EQ_U64(cp_inject_tmaps.n, 0);
 }
 
+/* Which map each launch passed: the descriptors the encode calls wrote are remembered, an address
+ * replacement keeps its map (at the new address's alignment), and a 128-byte parameter that is
+ * no remembered descriptor is unseen; the kernel_tmap records reach the kernels. */
+static void test_launch_maps(void)
+{
+    CHECK(cp_inject_tmaps_enable(NULL) == CUPTI_SUCCESS);
+    CHECK(!cp_inject_tmaps_any());
+    CUtensorMap a, b, other;
+    memset(&a, 0xa1, sizeof a), memset(&b, 0xb2, sizeof b), memset(&other, 0x0c, sizeof other);
+    CHECK(sizeof a == CP_INJECT_TMAP_BYTES);
+    cuuint64_t dims[2] = {4096, 4096}, strides[1] = {8192}, dims48[2] = {12, 4096},
+               strides48[1] = {48};
+    cuuint32_t box[2] = {64, 64}, box48[2] = {12, 64}, es[2] = {1, 1};
+    cuTensorMapEncodeTiled_params p = {&a,
+                                       CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
+                                       2,
+                                       (void *)(uintptr_t)0x7f0000001000,
+                                       dims,
+                                       strides,
+                                       box,
+                                       es,
+                                       CU_TENSOR_MAP_INTERLEAVE_NONE,
+                                       CU_TENSOR_MAP_SWIZZLE_128B,
+                                       CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+                                       CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE};
+    CHECK(call(CUPTI_DRIVER_TRACE_CBID_cuTensorMapEncodeTiled, &p, CUPTI_API_EXIT, CUDA_SUCCESS));
+    p.tensorMap = &b, p.tensorDataType = CU_TENSOR_MAP_DATA_TYPE_FLOAT32, p.globalDim = dims48;
+    p.globalStrides = strides48, p.boxDim = box48, p.swizzle = CU_TENSOR_MAP_SWIZZLE_NONE;
+    CHECK(call(CUPTI_DRIVER_TRACE_CBID_cuTensorMapEncodeTiled, &p, CUPTI_API_EXIT, CUDA_SUCCESS));
+    CHECK(cp_inject_tmaps_any());
+    CHECK(cp_inject_tmaps_find(&a) == 0 && cp_inject_tmaps_find(&b) == 1);
+    CHECK(cp_inject_tmaps_find(&other) == -1);
+    /* a moved to an address aligned to 16: the driver rewrites it; its map, of alignment 16 */
+    cuTensorMapReplaceAddress_params r = {&a, (void *)(uintptr_t)0x7f0000002010};
+    CHECK(
+        call(CUPTI_DRIVER_TRACE_CBID_cuTensorMapReplaceAddress, &r, CUPTI_API_ENTER, CUDA_SUCCESS));
+    memset(&a, 0xa3, sizeof a);
+    CHECK(
+        call(CUPTI_DRIVER_TRACE_CBID_cuTensorMapReplaceAddress, &r, CUPTI_API_EXIT, CUDA_SUCCESS));
+    CHECK(cp_inject_tmaps_find(&a) == 2);
+    for (int i = 0; i < 3; i++) {
+        cp_inject_tmaps_used(0, 0, "k", cp_inject_tmaps_find(&b));
+        cp_inject_tmaps_used(0, 0, "k", cp_inject_tmaps_find(&a));
+    }
+    cp_inject_tmaps_used(0, 0, "k", cp_inject_tmaps_find(&other));
+    cp_inject_tmaps_used(0, 0x0c0ffee0u, "k", 0); /* another cubin's k */
+
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    fputs("coalprobe-trace-raw\t2\nprocess\t1\t0\t./app\nlaunch\t0\tk\t4\n", mem);
+    cp_inject_tmaps_write(mem);
+    fputs("end\t0\t4\n", mem);
+    fclose(mem);
+    CHECK_STR_CONTAINS(text, "kernel_tmap\t0\tk\t1\t3\n");
+    CHECK_STR_CONTAINS(text, "kernel_tmap\t0\tk\t2\t3\n");
+    CHECK_STR_CONTAINS(text, "kernel_tmap\t0\tk\t-\t1\n");
+    CHECK_STR_CONTAINS(text, "kernel_tmap\t0\tk\t0\t1\t0c0ffee0\n");
+    cp_trace t = {0};
+    cp_status st;
+    cp_status_clear(&st);
+    CHECK(cp_trace_load_text(&t, "raw-1.tsv", text, len, &st) == CP_EXIT_OK);
+    const cp_trace_process *pr = t.nprocs == 1 ? &t.procs[0] : NULL;
+    CHECK(pr && pr->malformed == 0 && pr->ntmaps == 3);
+    if (pr && pr->ntmaps == 3) {
+        CHECK_EQ_U64(pr->tmaps[2].count, 0); /* seen through the replacement only */
+        CHECK_EQ_U64(pr->tmaps[2].alignment, 16);
+    }
+    const cp_trace_kernel *k = pr && pr->nkernels == 1 ? &pr->kernels[0] : NULL;
+    CHECK(k && k->ntmaps == 2 && k->tmap_unseen == 1); /* the other cubin's: no kernel of it */
+    if (k && k->ntmaps == 2)
+        CHECK(k->tmaps[0].map == 1 && k->tmaps[0].launches == 3 && k->tmaps[1].map == 2 &&
+              k->tmaps[1].launches == 3);
+    cp_trace_free(&t);
+    free(text);
+    CHECK(!cp_inject_tmaps_any()); /* written: forgotten */
+}
+
 int main(void)
 {
     test_round_trip();
     test_bounded();
+    test_launch_maps();
     return cp_test_finish();
 }

@@ -131,7 +131,7 @@ static void test_load(void)
     static const char *const bad[] = {
         "tensor_map\t12\ttiled\tfloat16\t16\t2\t4096,4096\t8192\t64,64\t1,"
         "1\tnone\t128B\t128B\tnone\n",
-        "tensor_map\t0\ttiled\tfloat16\t16\t2\t4096,4096\t8192\t64,64\t1,"
+        "tensor_map\tx\ttiled\tfloat16\t16\t2\t4096,4096\t8192\t64,64\t1,"
         "1\tnone\tnone\tnone\tnone\t256\n",
         "tensor_map\t1\tblocked\tfloat16\t16\t2\t4096,4096\t8192\t64,64\t1,"
         "1\tnone\tnone\tnone\tnone\t256\n",
@@ -152,6 +152,11 @@ static void test_load(void)
         "tensor_map\t1\ttiled\tfloat32\t32\t1\t1000\t-\t0\t1\tnone\tnone\tnone\tnone\t256\n",
         "tensor_map_calls\t1\t2\t0\n",
         "tensor_map_calls\t1\t0\n",
+        "kernel_tmap\t0\tk\t0\t1\n", /* a map no tensor_map record before it names */
+        "kernel_tmap\t0\tk\t-\t0\n", /* no launch */
+        "kernel_tmap\t0\tk\t-\t1\tnothex\n",
+        "kernel_tmap\t0\tk\t-\n",
+        "kernel_tmap\t0\t\t-\t1\n",
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char text[1024];
