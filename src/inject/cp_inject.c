@@ -1188,6 +1188,7 @@ static void cp_inject_launch_tmaps(CUpti_CallbackId cbid, const CUpti_CallbackDa
     for (int i = 0; i < m->nmap_params; i++)
         cp_inject_tmaps_used(ordinal, m->crc, cb->symbolName,
                              params ? cp_inject_tmaps_find(params[m->map_params[i]]) : -1);
+    cp_inject_tmaps_checked(ordinal, m->crc, cb->symbolName);
 }
 
 /* 1 when the launch goes to a stream being captured into a graph: it runs nothing now. */

@@ -52,6 +52,7 @@ typedef struct cp_inject_tmap_use {
 } cp_inject_tmap_use;
 
 #define CP_INJECT_TMAP_UNSEEN UINT32_MAX
+#define CP_INJECT_TMAP_CHECKED (UINT32_MAX - 1) /* launches whose parameters were compared */
 
 /* The table: guarded by the injection library's lock, held around every callback and at exit. */
 static struct {
@@ -114,9 +115,9 @@ int cp_inject_tmaps_any(void)
     return cp_inject_tmaps.ndesc > 0 || cp_inject_tmaps.forgotten > 0;
 }
 
-void cp_inject_tmaps_used(uint32_t ordinal, uint32_t crc, const char *function, int64_t map)
+/* One more launch of (ordinal, crc, function) of kind m: a map, unseen or checked. */
+static void cp_inject_tmap_tally(uint32_t ordinal, uint32_t crc, const char *function, uint32_t m)
 {
-    uint32_t m = map < 0 ? CP_INJECT_TMAP_UNSEEN : (uint32_t)map;
     const char *fn = function ? function : "?";
     for (size_t i = 0; i < cp_inject_tmaps.nuse; i++) {
         cp_inject_tmap_use *u = &cp_inject_tmaps.use[i];
@@ -132,6 +133,16 @@ void cp_inject_tmaps_used(uint32_t ordinal, uint32_t crc, const char *function, 
     }
     cp_inject_tmaps.use[cp_inject_tmaps.nuse++] = (cp_inject_tmap_use){
         .ordinal = ordinal, .crc = crc, .map = m, .function = copy, .launches = 1};
+}
+
+void cp_inject_tmaps_used(uint32_t ordinal, uint32_t crc, const char *function, int64_t map)
+{
+    cp_inject_tmap_tally(ordinal, crc, function, map < 0 ? CP_INJECT_TMAP_UNSEEN : (uint32_t)map);
+}
+
+void cp_inject_tmaps_checked(uint32_t ordinal, uint32_t crc, const char *function)
+{
+    cp_inject_tmap_tally(ordinal, crc, function, CP_INJECT_TMAP_CHECKED);
 }
 
 static const CUpti_CallbackId cp_inject_tmaps_cbids[] = {
@@ -377,6 +388,8 @@ void cp_inject_tmaps_write(FILE *raw)
         cp_inject_format_text(raw, u->function);
         if (u->map == CP_INJECT_TMAP_UNSEEN)
             fputs("\t-", raw);
+        else if (u->map == CP_INJECT_TMAP_CHECKED)
+            fputs("\t*", raw);
         else
             fprintf(raw, "\t%" PRIu32, u->map);
         fprintf(raw, "\t%" PRIu64, u->launches);

@@ -34,6 +34,10 @@ int64_t cp_inject_tmaps_find(const void *value);
  * 128-byte parameter that is no known descriptor); written as kernel_tmap records. */
 void cp_inject_tmaps_used(uint32_t ordinal, uint32_t crc, const char *function, int64_t map);
 
+/* One launch of function whose 128-byte parameters were all compared (each then passed to
+ * cp_inject_tmaps_used): a kernel_tmap record of MAP "*". */
+void cp_inject_tmaps_checked(uint32_t ordinal, uint32_t crc, const char *function);
+
 /* Writes the tensor_map records, the tensor_map_calls record and the kernel_tmap records to raw
  * (nothing when the callbacks were never enabled), then forgets every map. */
 void cp_inject_tmaps_write(FILE *raw);

@@ -100,7 +100,10 @@
  *                                          (the index among this file's tensor_map records, 0
  *                                          the first) as a 128-byte parameter, or, MAP "-", a
  *                                          128-byte parameter that is no descriptor encoded on
- *                                          the host while traced. A tensor_map record's COUNT
+ *                                          the host while traced, or, MAP "*", LAUNCHES whose
+ *                                          128-byte parameters were all compared (a kernel whose
+ *                                          every counted launch was is known to pass only the
+ *                                          maps named). A tensor_map record's COUNT
  *                                          may be 0: a map seen through cuTensorMapReplaceAddress
  *                                          only (the same map at an address of another alignment)
  *   host      NAME                         the host name (gethostname), once, after `process`

@@ -613,7 +613,7 @@ static void cp_trace_kernel_totals(const cp_trace_kernel_counters *kc, cp_trace_
  * scale = the instructions of every launch (kernel records) / those in the pc records. Without
  * kernel records the pc records are taken as they are; when they count nothing although the
  * kernel records count instructions, only the kernel records are known. */
-static void cp_trace_kernel_counts(cp_trace_kernel *k)
+static void cp_trace_kernel_counts(const cp_trace_process *p, cp_trace_kernel *k)
 {
     double in_pc = 0;
     for (size_t i = 0; i < k->ninstrs; i++) {
@@ -665,7 +665,7 @@ static void cp_trace_kernel_counts(cp_trace_kernel *k)
     if (k->from == CP_TRACE_FROM_KERNEL)
         cp_trace_kernel_totals(kc, &k->totals);
     cp_trace_derive(&k->totals, &k->d);
-    cp_trace_coverage_of(k, &k->cov);
+    cp_trace_coverage_of(p, k, &k->cov);
 }
 
 static const char *cp_trace_signal_name(int sig)
@@ -899,7 +899,7 @@ static void cp_trace_analyze_kernels(cp_trace *t, cp_trace_report *r, int have_r
                 kk->instrs[i].rank = 0;
             }
             kk->gate_failed = 0;
-            cp_trace_kernel_counts(kk);
+            cp_trace_kernel_counts(proc, kk);
             cp_trace_add_counts(program, &kk->totals);
             if (kk->from != CP_TRACE_FROM_NONE) {
                 cp_trace_coverage_add(&r->program_coverage, &kk->cov);

@@ -40,7 +40,25 @@ static void cp_trace_coverage_why(cp_trace_coverage *c)
     snprintf(c->reason, sizeof c->reason, "%s, which no per-instruction counter sees", parts);
 }
 
-void cp_trace_coverage_of(const cp_trace_kernel *k, cp_trace_coverage *c)
+/* 1 when every counted launch of k passed tensor maps as parameters, all of them maps encoded
+ * on the host while traced and each whole sectors (cp_trace_tmap_judge): its TMA copies then
+ * move no byte their boxes do not hold (docs/trace.md, "Tensor maps"). */
+static int cp_trace_coverage_tmaps_ideal(const cp_trace_process *p, const cp_trace_kernel *k)
+{
+    if (!p || k->ntmaps == 0 || k->tmap_unseen > 0 || k->tmap_checked != k->launches)
+        return 0;
+    for (size_t i = 0; i < k->ntmaps; i++) {
+        cp_trace_tmap_judgement j;
+        if (k->tmaps[i].map >= p->ntmaps)
+            return 0;
+        cp_trace_tmap_judge(&p->tmaps[k->tmaps[i].map], &j);
+        if (!j.known || !j.whole_sectors)
+            return 0;
+    }
+    return 1;
+}
+
+void cp_trace_coverage_of(const cp_trace_process *p, const cp_trace_kernel *k, cp_trace_coverage *c)
 {
     memset(c, 0, sizeof *c);
     const cp_trace_kernel_counters *kc = &k->kc;
@@ -68,6 +86,16 @@ void cp_trace_coverage_of(const cp_trace_kernel *k, cp_trace_coverage *c)
     } else if (isfinite(c->tma_load_bytes) && isfinite(c->tma_store_bytes) &&
                isfinite(c->local_bytes)) {
         c->basis = "counters";
+    } else if (k->from == CP_TRACE_FROM_INSTRUCTIONS && isfinite(k->d.tma_requests) &&
+               isfinite(k->d.local_requests) && tma_runs > 0 && local_runs == 0 &&
+               cp_trace_coverage_tmaps_ideal(p, k)) {
+        /* TMA's bytes not counted, but judged: whole-sector boxes waste nothing */
+        c->basis = "tensor_map_geometry";
+        c->tma_load_bytes = c->tma_store_bytes = NAN;
+        c->local_bytes = 0;
+        c->fraction = NAN;
+        c->excess_known = 1;
+        return;
     } else if (k->from == CP_TRACE_FROM_INSTRUCTIONS && isfinite(k->d.tma_requests) &&
                isfinite(k->d.local_requests) && tma_runs == 0 && local_runs == 0) {
         /* every instruction that ran is of a kind the sector counters see */

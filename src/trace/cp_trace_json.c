@@ -261,6 +261,7 @@ static void cp_trace_json_kernel_tmaps(cp_json *j, cJSON *o, const cp_trace_proc
     if (!p->tmaps_watched) {
         cp_json_null(j, o, "tensor_maps");
         cp_json_null(j, o, "tensor_map_launches_unseen");
+        cp_json_null(j, o, "tensor_map_launches_checked");
         return;
     }
     cJSON *list = cp_json_array(j, o, "tensor_maps");
@@ -270,6 +271,7 @@ static void cp_trace_json_kernel_tmaps(cp_json *j, cJSON *o, const cp_trace_proc
         cp_json_u64(j, x, "launches", k->tmaps[i].launches);
     }
     cp_json_u64(j, o, "tensor_map_launches_unseen", k->tmap_unseen);
+    cp_json_u64(j, o, "tensor_map_launches_checked", k->tmap_checked);
 }
 
 static void cp_trace_json_kernels(cp_json *j, cJSON *root, const cp_trace_report *r)

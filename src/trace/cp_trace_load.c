@@ -217,7 +217,7 @@ typedef struct cp_trace_pending_launch {
 typedef struct cp_trace_pending_tmap {
     uint32_t device, crc; /* crc 0: the record names no cubin */
     char *function;
-    int64_t map; /* -1: unseen */
+    int64_t map; /* -1: unseen; -2: the launches compared ("*") */
     uint64_t launches;
 } cp_trace_pending_tmap;
 
@@ -810,16 +810,17 @@ static int cp_trace_parse_list(const char *s, uint64_t max, uint64_t *v, size_t 
 }
 
 /* kernel_tmap ORDINAL FUNCTION MAP LAUNCHES [CRC]: MAP an index among the tensor_map records
- * before it, or "-" (a parameter that is no recorded map) */
+ * before it, "-" (a parameter that is no recorded map) or "*" (launches compared) */
 static int cp_trace_read_kernel_tmap(cp_trace_reader *r, char **f, size_t nf)
 {
     uint64_t device, map = 0, launches;
     uint32_t crc;
     if (nf != 5 && nf != 6)
         return -1;
-    int unseen = strcmp(f[3], "-") == 0;
+    int unseen = strcmp(f[3], "-") == 0, checked = strcmp(f[3], "*") == 0;
     if (cp_trace_parse_u64(f[1], UINT32_MAX, &device) != 0 || !f[2][0] ||
-        (!unseen && (cp_trace_parse_u64(f[3], UINT32_MAX, &map) != 0 || map >= r->p->ntmaps)) ||
+        (!unseen && !checked &&
+         (cp_trace_parse_u64(f[3], UINT32_MAX, &map) != 0 || map >= r->p->ntmaps)) ||
         cp_trace_parse_count(r, f[4], &launches) != 0 || launches == 0 ||
         cp_trace_optional_crc(f, nf, 5, &crc) != 0)
         return -1;
@@ -828,7 +829,10 @@ static int cp_trace_read_kernel_tmap(cp_trace_reader *r, char **f, size_t nf)
     if (!u)
         return 0;
     *u = (cp_trace_pending_tmap){(uint32_t)device, crc, cp_trace_dup(r, f[2]),
-                                 unseen ? -1 : (int64_t)map, launches};
+                                 unseen    ? -1
+                                 : checked ? -2
+                                           : (int64_t)map,
+                                 launches};
     return 0;
 }
 
@@ -849,7 +853,7 @@ static void cp_trace_finish_tmaps(cp_trace_reader *r)
         if (!k) /* a function launched but not counted: no kernel to name it */
             continue;
         if (u->map < 0) {
-            k->tmap_unseen += u->launches;
+            *(u->map == -1 ? &k->tmap_unseen : &k->tmap_checked) += u->launches;
             continue;
         }
         cp_trace_kernel_tmap *x = cp_trace_append(r, (void **)&k->tmaps, &k->ntmaps, sizeof *x);

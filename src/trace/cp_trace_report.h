@@ -224,6 +224,7 @@ typedef struct cp_trace_kernel {
     cp_trace_kernel_tmap *tmaps;
     size_t ntmaps;
     uint64_t tmap_unseen;
+    uint64_t tmap_checked; /* launches whose 128-byte parameters were all compared */
     cp_trace_instr *instrs;
     size_t ninstrs, cap;
     cp_trace_kernel_counters kc; /* its kernel records, added up */
@@ -710,7 +711,8 @@ void cp_trace_where_table_ranks(FILE *out, const cp_trace_report *r);
 void cp_trace_where_table_groups(FILE *out, const cp_trace_report *r);
 
 /* Kernel k's coverage, from its totals (k->d), its kernel records and its instruction kinds. */
-void cp_trace_coverage_of(const cp_trace_kernel *k, cp_trace_coverage *c);
+void cp_trace_coverage_of(const cp_trace_process *p, const cp_trace_kernel *k,
+                          cp_trace_coverage *c);
 
 /* The coverage of several kernels together: sum starts as cp_trace_coverage_begin's, takes each
  * counted kernel's through cp_trace_coverage_add, and is finished by cp_trace_coverage_end with

@@ -429,8 +429,11 @@ static void cp_trace_table_kernel_head(FILE *out, const cp_trace_report *r,
         snprintf(crc, sizeof crc, ", cubin %08x", k->crc);
     char gpu[64] = "";
     cp_trace_table_gpu_time(k, gpu, sizeof gpu);
-    char coverage[48] = "";
-    if (k->from != CP_TRACE_FROM_NONE && isfinite(k->cov.fraction))
+    char coverage[96] = "";
+    if (k->cov.basis && strcmp(k->cov.basis, "tensor_map_geometry") == 0)
+        snprintf(coverage, sizeof coverage,
+                 ", TMA judged by its tensor maps (whole sectors: nothing wasted)");
+    else if (k->from != CP_TRACE_FROM_NONE && isfinite(k->cov.fraction))
         snprintf(coverage, sizeof coverage, ", coverage %.1f%%", 100 * k->cov.fraction);
     else if (k->from != CP_TRACE_FROM_NONE)
         snprintf(coverage, sizeof coverage, ", coverage unknown");

@@ -88,23 +88,23 @@ static void test_cases(void)
     cp_trace_coverage c;
     /* no coverage counters, but no instruction of a kind they would count ran: all is counted */
     cp_trace_kernel k = counted();
-    cp_trace_coverage_of(&k, &c);
+    cp_trace_coverage_of(NULL, &k, &c);
     CHECK(c.fraction == 1 && c.excess_known && strcmp(c.basis, "instruction_kinds") == 0);
     /* the same with TMA copies that ran: not known, and said why */
     k.d.tma_requests = 64;
-    cp_trace_coverage_of(&k, &c);
+    cp_trace_coverage_of(NULL, &k, &c);
     CHECK(isnan(c.fraction) && !c.excess_known && c.basis == NULL);
     CHECK_STR_CONTAINS(c.reason, "64 TMA copies and 0 local memory requests ran");
     CHECK_STR_CONTAINS(c.reason, "--kernel-counters full");
     /* a raw file without the kinds' metrics: nothing tells what ran */
     k = counted();
     k.d.tma_requests = NAN;
-    cp_trace_coverage_of(&k, &c);
+    cp_trace_coverage_of(NULL, &k, &c);
     CHECK(isnan(c.fraction) && !c.excess_known);
     /* counted as a whole, without the counters: unknown */
     k = counted();
     k.from = CP_TRACE_FROM_KERNEL;
-    cp_trace_coverage_of(&k, &c);
+    cp_trace_coverage_of(NULL, &k, &c);
     CHECK(isnan(c.fraction));
     /* at the edge: 90% counted is enough, just below is not */
     k = counted();
@@ -112,34 +112,80 @@ static void test_cases(void)
     set_kc(&k, CP_TRACE_K_TMA_LD, 1000);
     set_kc(&k, CP_TRACE_K_TMA_ST, 0);
     set_kc(&k, CP_TRACE_K_LOCAL, 0);
-    cp_trace_coverage_of(&k, &c);
+    cp_trace_coverage_of(NULL, &k, &c);
     CHECK(near(c.fraction, 0.9) && c.excess_known && strcmp(c.basis, "counters") == 0);
     set_kc(&k, CP_TRACE_K_TMA_LD, 1001);
-    cp_trace_coverage_of(&k, &c);
+    cp_trace_coverage_of(NULL, &k, &c);
     CHECK(c.fraction < 0.9 && !c.excess_known);
     /* TMA stores count like TMA loads, local memory like TMA */
     k = counted();
     set_kc(&k, CP_TRACE_K_TMA_LD, 0);
     set_kc(&k, CP_TRACE_K_TMA_ST, 32768);
     set_kc(&k, CP_TRACE_K_LOCAL, 32768);
-    cp_trace_coverage_of(&k, &c);
+    cp_trace_coverage_of(NULL, &k, &c);
     CHECK(near(c.fraction, 1.0 / 3) && near(c.tma_store_bytes, 32768 * 32) &&
           near(c.local_bytes, 32768 * 32));
     /* nothing moved at all: everything there is was counted */
     k = counted();
     k.d.sectors = 0;
-    cp_trace_coverage_of(&k, &c);
+    cp_trace_coverage_of(NULL, &k, &c);
     CHECK(c.fraction == 1 && c.excess_known);
     /* a kernel launched and not counted has no coverage */
     k = counted();
     k.from = CP_TRACE_FROM_NONE;
-    cp_trace_coverage_of(&k, &c);
+    cp_trace_coverage_of(NULL, &k, &c);
     CHECK(isnan(c.attributed_bytes) && isnan(c.fraction) && !c.excess_known);
+}
+
+/* TMA copies judged by the tensor maps the kernel's launches passed (issue 45): whole-sector
+ * maps on every launch make the excess known without TMA's counters; anything less does not. */
+static void test_tensor_map_geometry(void)
+{
+    cp_trace_tmap maps[2];
+    memset(maps, 0, sizeof maps);
+    for (int i = 0; i < 2; i++) {
+        maps[i].kind = "tiled", maps[i].data_type = "float16", maps[i].element_bits = 16;
+        maps[i].rank = 2, maps[i].nbox = 2, maps[i].alignment = 256;
+        maps[i].dims[0] = maps[i].dims[1] = 4096, maps[i].strides[0] = 8192;
+        maps[i].box[0] = 64, maps[i].box[1] = 64; /* rows of 128 B: whole sectors */
+    }
+    maps[1].box[0] = 24; /* rows of 48 B: not */
+    cp_trace_process p;
+    memset(&p, 0, sizeof p);
+    p.tmaps = maps, p.ntmaps = 2;
+    cp_trace_kernel_tmap used[2] = {{0, 12}, {1, 12}};
+    cp_trace_kernel k = counted();
+    k.d.tma_requests = 384;
+    k.launches = 12, k.tmaps = used, k.ntmaps = 1, k.tmap_checked = 12;
+    cp_trace_coverage c;
+    cp_trace_coverage_of(&p, &k, &c);
+    CHECK(c.excess_known && strcmp(c.basis, "tensor_map_geometry") == 0 && isnan(c.fraction) &&
+          isnan(c.tma_load_bytes) && c.local_bytes == 0);
+    /* a map whose rows are not whole sectors: no verdict yet */
+    k.ntmaps = 2;
+    cp_trace_coverage_of(&p, &k, &c);
+    CHECK(!c.excess_known && c.basis == NULL);
+    /* a launch whose parameters were not compared (a CUDA graph's, say), or an unseen map */
+    k.ntmaps = 1, k.tmap_checked = 11;
+    cp_trace_coverage_of(&p, &k, &c);
+    CHECK(!c.excess_known);
+    k.tmap_checked = 12, k.tmap_unseen = 1;
+    cp_trace_coverage_of(&p, &k, &c);
+    CHECK(!c.excess_known);
+    /* local memory beside: its bytes are not judged */
+    k.tmap_unseen = 0, k.d.local_requests = 3;
+    cp_trace_coverage_of(&p, &k, &c);
+    CHECK(!c.excess_known);
+    /* no process (a report of an older library): as before */
+    k.d.local_requests = 0;
+    cp_trace_coverage_of(NULL, &k, &c);
+    CHECK(!c.excess_known);
 }
 
 int main(void)
 {
     test_fixture();
     test_cases();
+    test_tensor_map_geometry();
     return cp_test_finish();
 }
