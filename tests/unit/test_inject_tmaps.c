@@ -30,13 +30,13 @@ static int call(CUpti_CallbackId cbid, void *params, CUpti_ApiCallbackSite site,
     return cp_inject_tmaps_call(cbid, &cb);
 }
 
-static void test_round_trip(void)
+/* The parameters of a tiled float16 map of 4096 x 4096 elements in boxes of 64 x 64, swizzled
+ * 128B, at an address aligned to 4 KiB, written into descriptor. */
+static cuTensorMapEncodeTiled_params tiled_4096(CUtensorMap *descriptor)
 {
-    CHECK(cp_inject_tmaps_enable(NULL) == CUPTI_SUCCESS);
-    CHECK_EQ_U64(enabled_calls, 4);
-    cuuint64_t dims[2] = {4096, 4096}, strides[1] = {8192};
-    cuuint32_t box[2] = {64, 64}, es[2] = {1, 1};
-    cuTensorMapEncodeTiled_params p = {NULL,
+    static cuuint64_t dims[2] = {4096, 4096}, strides[1] = {8192};
+    static cuuint32_t box[2] = {64, 64}, es[2] = {1, 1};
+    cuTensorMapEncodeTiled_params p = {descriptor,
                                        CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
                                        2,
                                        (void *)(uintptr_t)0x7f0000001000,
@@ -48,6 +48,14 @@ static void test_round_trip(void)
                                        CU_TENSOR_MAP_SWIZZLE_128B,
                                        CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
                                        CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE};
+    return p;
+}
+
+static void test_round_trip(void)
+{
+    CHECK(cp_inject_tmaps_enable(NULL) == CUPTI_SUCCESS);
+    CHECK_EQ_U64(enabled_calls, 4);
+    cuTensorMapEncodeTiled_params p = tiled_4096(NULL);
     for (int i = 0; i < 3; i++) { /* a map per step, at another address each: one map, 3 */
         p.globalAddress = (void *)(uintptr_t)(0x7f0000001000 + 0x10000 * i);
         CHECK(
@@ -160,21 +168,9 @@ static void test_launch_maps(void)
     CUtensorMap a, b, other;
     memset(&a, 0xa1, sizeof a), memset(&b, 0xb2, sizeof b), memset(&other, 0x0c, sizeof other);
     CHECK(sizeof a == CP_INJECT_TMAP_BYTES);
-    cuuint64_t dims[2] = {4096, 4096}, strides[1] = {8192}, dims48[2] = {12, 4096},
-               strides48[1] = {48};
-    cuuint32_t box[2] = {64, 64}, box48[2] = {12, 64}, es[2] = {1, 1};
-    cuTensorMapEncodeTiled_params p = {&a,
-                                       CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
-                                       2,
-                                       (void *)(uintptr_t)0x7f0000001000,
-                                       dims,
-                                       strides,
-                                       box,
-                                       es,
-                                       CU_TENSOR_MAP_INTERLEAVE_NONE,
-                                       CU_TENSOR_MAP_SWIZZLE_128B,
-                                       CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
-                                       CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE};
+    cuuint64_t dims48[2] = {12, 4096}, strides48[1] = {48};
+    cuuint32_t box48[2] = {12, 64};
+    cuTensorMapEncodeTiled_params p = tiled_4096(&a);
     CHECK(call(CUPTI_DRIVER_TRACE_CBID_cuTensorMapEncodeTiled, &p, CUPTI_API_EXIT, CUDA_SUCCESS));
     p.tensorMap = &b, p.tensorDataType = CU_TENSOR_MAP_DATA_TYPE_FLOAT32, p.globalDim = dims48;
     p.globalStrides = strides48, p.boxDim = box48, p.swizzle = CU_TENSOR_MAP_SWIZZLE_NONE;
