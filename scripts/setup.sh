@@ -21,6 +21,8 @@ need_cjson=""
 py_has() { python3 -c "import $1" 2>/dev/null || /usr/bin/python3 -c "import $1" 2>/dev/null; }
 missing=""
 py_has jsonschema || missing="$missing python3-jsonschema"
+# pandas: the Python package's to_pandas() test (tests/cli/python_package.sh)
+py_has pandas || missing="$missing python3-pandas"
 # man-db (the install test renders the man page with man -l), zsh and fish (the completion test
 # parses their completions and asks fish what it completes), GNU time (the RSS test reads the
 # peak memory of a large report from /usr/bin/time)

@@ -11,3 +11,6 @@ set_tests_properties(package.deb_tgz PROPERTIES LABELS package TIMEOUT 600 SKIP_
 if(COALPROBE_SANITIZE)
   set_tests_properties(package.deb_tgz PROPERTIES DISABLED TRUE)
 endif()
+# the Python package's unit tests against the build tree (python/tests; docs/python.md)
+add_test(NAME cli.python_package COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/python_package.sh ${PROJECT_BINARY_DIR})
+set_tests_properties(cli.python_package PROPERTIES LABELS cli TIMEOUT 300 ENVIRONMENT "CUDA_VISIBLE_DEVICES=")

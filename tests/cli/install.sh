@@ -37,6 +37,22 @@ LC_ALL=C "$bin" doctor >"$s/doctor.txt" 2>&1
 grep -qF "ok   trace: injection library $prefix/lib/coalprobe/libcoalprobe_inject.so" "$s/doctor.txt" ||
     { cat "$s/doctor.txt"; bad "doctor does not find the installed injection library"; }
 
+# the Python package, where python3 finds packages under PREFIX, naming the installed tool and
+# injection library, and loading a report through the installed coalprobe
+py=python3 # the prefix's python3, as the install chose it (CMakeLists.txt)
+[ -x /usr/bin/python3 ] && py=/usr/bin/python3
+pydir=$("$py" "$(dirname "$0")/../../python/install_dir.py" "$prefix")
+[ -f "$pydir/coalprobe/__init__.py" ] || bad "the Python package is not in $pydir"
+PYTHONPATH=$pydir COALPROBE_BIN= "$py" -c "
+import coalprobe, coalprobe._tool as t, sys
+assert t.tool() == sys.argv[1], t.tool()
+assert t.inject_library() == sys.argv[2], t.inject_library()
+r = coalprobe.load(sys.argv[3])
+assert r.kind == 'sweep' and len(r.csv_rows()) == len(r.rows)
+" "$bin" "$prefix/lib/coalprobe/libcoalprobe_inject.so" \
+    "$(dirname "$0")/../golden/report_measured.json" 2>"$s/py.err" ||
+    { cat "$s/py.err"; bad "the installed Python package"; }
+
 # the man page: the commands and every family, no warning from groff
 if command -v man >/dev/null 2>&1; then
     MANWIDTH=80 man -l "$prefix/share/man/man1/coalprobe.1" >"$s/man.txt" 2>"$s/man.err" ||
