@@ -107,6 +107,8 @@ typedef CUresult (*cp_cu_stream_is_capturing_fn)(CUstream, CUstreamCaptureStatus
 typedef CUresult (*cp_cu_device_get_name_fn)(char *, int, CUdevice);
 typedef CUresult (*cp_cu_device_get_attribute_fn)(int *, CUdevice_attribute, CUdevice);
 typedef CUresult (*cp_cu_ctx_synchronize_fn)(void);
+typedef CUresult (*cp_cu_ctx_push_fn)(CUcontext);
+typedef CUresult (*cp_cu_ctx_pop_fn)(CUcontext *);
 typedef CUresult (*cp_cu_func_get_param_info_fn)(CUfunction, size_t, size_t *, size_t *);
 
 /* Everything the injection library keeps in the traced process: its raw file, the devices and
@@ -147,6 +149,8 @@ static struct {
     cp_cu_device_get_name_fn device_get_name;
     cp_cu_device_get_attribute_fn device_get_attribute;
     cp_cu_ctx_synchronize_fn ctx_synchronize;
+    cp_cu_ctx_push_fn ctx_push;
+    cp_cu_ctx_pop_fn ctx_pop;
     cp_cu_func_get_param_info_fn func_get_param_info; /* CUDA 12.4 and later */
 } cp_inject_state = {.lock = PTHREAD_MUTEX_INITIALIZER, .raw_lock = -1};
 
@@ -986,6 +990,25 @@ static void cp_inject_module_loaded(const CUpti_ResourceData *rd)
 
 static void cp_inject_flush_discard(CUcontext ctx, uint32_t ordinal);
 
+/* Waits for the work of ctx to end (made current on this thread for the wait) before its SASS
+ * records are flushed: CUPTI's flush takes what finished kernels counted, and a program may end
+ * with kernels still queued (a PyTorch program's exit syncs nothing). With the per-kernel
+ * counters on, the Range Profiler's stop waited already; without them (--counter-launches 0 is
+ * still ranged; COALPROBE_TRACE_MODE=instructions is not) the H100 showed most launches
+ * uncounted on 2026-12-07, which this wait may be the cure of. Not yet run on a GPU (a wait
+ * inside the driver's context teardown might not return), so only where
+ * COALPROBE_TRACE_WAIT_BEFORE_FLUSH=1 asks for it, to be tried. */
+static void cp_inject_context_wait(CUcontext ctx)
+{
+    CUcontext was = NULL;
+    const char *want = getenv("COALPROBE_TRACE_WAIT_BEFORE_FLUSH");
+    if (!want || strcmp(want, "1") != 0 || !cp_inject_state.ctx_push || !cp_inject_state.ctx_pop ||
+        !cp_inject_state.ctx_synchronize || cp_inject_state.ctx_push(ctx) != CUDA_SUCCESS)
+        return;
+    (void)cp_inject_state.ctx_synchronize(); /* a failed wait: the flush takes what it can */
+    (void)cp_inject_state.ctx_pop(&was);
+}
+
 static void cp_inject_context_destroying(CUcontext ctx)
 {
     int slot = cp_inject_context_slot(ctx);
@@ -995,6 +1018,7 @@ static void cp_inject_context_destroying(CUcontext ctx)
     if (!cp_inject_state.want_instructions)
         goto forget;
     double t = cp_inject_now();
+    cp_inject_context_wait(ctx);
     if (cp_inject_state.context_sass_off[slot]) /* in a left-out window: its counts dropped */
         cp_inject_flush_discard(ctx, cp_inject_state.context_device[slot]);
     else
@@ -1837,6 +1861,8 @@ CP_INJECT_EXPORT int InitializeInjection(void)
     cp_inject_state.device_get_attribute =
         (cp_cu_device_get_attribute_fn)dlsym(cuda, "cuDeviceGetAttribute");
     cp_inject_state.ctx_synchronize = (cp_cu_ctx_synchronize_fn)dlsym(cuda, "cuCtxSynchronize");
+    cp_inject_state.ctx_push = (cp_cu_ctx_push_fn)dlsym(cuda, "cuCtxPushCurrent_v2");
+    cp_inject_state.ctx_pop = (cp_cu_ctx_pop_fn)dlsym(cuda, "cuCtxPopCurrent_v2");
     cp_inject_state.func_get_param_info =
         (cp_cu_func_get_param_info_fn)dlsym(cuda, "cuFuncGetParamInfo");
 
