@@ -870,8 +870,8 @@ static int cp_trace_verdict(const cp_trace_child *child, int rc, const cp_trace_
                      r->gate_judged - r->gate_judged_kernels, r->gate_judged_kernels);
         if (isfinite(o->min_coverage))
             snprintf(judged + strlen(judged), sizeof judged - strlen(judged),
-                     "%s%zu kernel%s' coverage", judged[0] ? " and " : "", r->gate_judged_coverage,
-                     r->gate_judged_coverage == 1 ? "" : "s");
+                     "%s%zu %s coverage", judged[0] ? " and " : "", r->gate_judged_coverage,
+                     r->gate_judged_coverage == 1 ? "kernel's" : "kernels'");
         cp_status_set(st, CP_EXIT_MISMATCH, "trace: gate failed: %zu violation%s among %s judged",
                       r->nviolations, r->nviolations == 1 ? "" : "s", judged);
         return program ? program : CP_EXIT_MISMATCH;

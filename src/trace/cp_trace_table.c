@@ -659,12 +659,13 @@ static void cp_trace_table_write(FILE *out, const cp_trace_report *r)
         size_t instrs = r->gate_judged - r->gate_judged_kernels;
         char cov[64] = "";
         if (isfinite(r->options->min_coverage))
-            snprintf(cov, sizeof cov, "%s%zu kernel%s' coverage",
+            snprintf(cov, sizeof cov, "%s%zu %s coverage",
                      isfinite(r->options->max_sectors_per_request) ||
                              isfinite(r->options->max_excess_pct)
                          ? " and "
                          : "",
-                     r->gate_judged_coverage, r->gate_judged_coverage == 1 ? "" : "s");
+                     r->gate_judged_coverage,
+                     r->gate_judged_coverage == 1 ? "kernel's" : "kernels'");
         if (!isfinite(r->options->max_sectors_per_request) && !isfinite(r->options->max_excess_pct))
             snprintf(judged, sizeof judged, "%s", cov);
         else if (r->gate_judged_kernels)
