@@ -2,10 +2,10 @@
  * the parameters it sweeps, the values its configurations show in reports, and its model
  * (cp_expr_model.c). */
 #include "cp_family_def.h"
+#include "cp_expr_config.h"
 
-CP_FAMILY_ACCESSORS(width_bytes, uint32_t)
-CP_FAMILY_ACCESSORS(op, cp_op)
-CP_FAMILY_ACCESSORS(elements, uint64_t)
+CP_FAMILY_ACCESSORS(cp_expr_config_of, width_bytes, uint32_t)
+CP_FAMILY_ACCESSORS(cp_expr_config_of, op, cp_op)
 
 /* expr's options of its own, besides its parameters */
 static const cp_help_option cp_expr_options[] = {
@@ -17,6 +17,12 @@ static const cp_help_option cp_expr_options[] = {
      "a parameter of EXPR and its values, a sweep (e.g. s=1..8); once per name, up to 8",
      CP_HELP_ANY, NULL},
 };
+
+/* One thread per element of the access width. */
+static void cp_expr_init(cp_config *c, uint64_t size_bytes)
+{
+    c->elements = cp_config_elements_for_size(size_bytes, cp_expr_config_of(c)->width_bytes);
+}
 
 static const cp_family_param cp_expr_params[] = {CP_P_OP, CP_P_WIDTH(cp_family_check_width)};
 static const cp_family_field cp_expr_fields[] = {
@@ -52,7 +58,7 @@ const cp_family_desc cp_expr_family = {
     CP_PARAMS(cp_expr_params),
     .size_default = CP_EXPR_SIZE_DEFAULT,
     .takes_index = 1,
-    .init = cp_family_init_width,
+    .init = cp_expr_init,
     CP_FIELDS(cp_expr_fields),
     .describe = {"index", "width_bytes", "op", "params"},
     .table = {"index", "params", "width_bytes", "op"},

@@ -8,6 +8,7 @@
 #include "cp_measure_family.h"
 #include "cp_fill.h"
 #include "cp_linear.h"
+#include "cp_expr_config.h"
 
 /* families/expr/cp_expr_kernel.cuh receives the parameters as struct cp_expr_params { long long
  * v[8]; }
@@ -32,6 +33,7 @@ static void cp_measure_expr_release(cp_cuda_state *s)
 static int cp_measure_expr_loaded_kernel(cp_cuda_state *s, const cp_config *c, cp_rtc_module **k,
                                          cp_status *st)
 {
+    const cp_expr_config *cfg = cp_expr_config_of(c);
     if (s->expr != c->expr) {
         cp_measure_expr_release(s);
         char *src;
@@ -43,13 +45,14 @@ static int cp_measure_expr_loaded_kernel(cp_cuda_state *s, const cp_config *c, c
         CP_TRY(rc);
         s->expr = c->expr;
     }
-    int index = cp_expr_kernel_index(c->op, c->width_bytes);
+    int index = cp_expr_kernel_index(cfg->op, cfg->width_bytes);
     if (index < 0)
         return cp_status_set(st, CP_EXIT_RUNTIME, "expr: no kernel for width %u",
-                             (unsigned)c->width_bytes);
+                             (unsigned)cfg->width_bytes);
     cp_rtc_module **slot = &s->expr_kernels[index];
     if (!*slot)
-        CP_TRY(cp_rtc_load(s->expr_cubin, cp_expr_kernel_name(c->op, c->width_bytes), slot, st));
+        CP_TRY(
+            cp_rtc_load(s->expr_cubin, cp_expr_kernel_name(cfg->op, cfg->width_bytes), slot, st));
     *k = *slot;
     return CP_EXIT_OK;
 }
@@ -58,6 +61,7 @@ static int cp_measure_expr_loaded_kernel(cp_cuda_state *s, const cp_config *c, c
 static int cp_measure_expr_load_kernel(const cp_device_info *d, const cp_config *c,
                                        cp_rtc_module **k, cp_status *st)
 {
+    const cp_expr_config *cfg = cp_expr_config_of(c);
     char *src;
     void *cubin = NULL;
     size_t size;
@@ -65,7 +69,7 @@ static int cp_measure_expr_load_kernel(const cp_device_info *d, const cp_config 
     int rc = cp_rtc_compile(src, "coalprobe_expr.cu", d->cc_major, d->cc_minor, &cubin, &size, st);
     free(src);
     if (rc == CP_EXIT_OK)
-        rc = cp_rtc_load(cubin, cp_expr_kernel_name(c->op, c->width_bytes), k, st);
+        rc = cp_rtc_load(cubin, cp_expr_kernel_name(cfg->op, cfg->width_bytes), k, st);
     free(cubin);
     return rc;
 }
@@ -108,7 +112,8 @@ static int cp_measure_expr_verify(const cp_cuda_run *r, cp_measurement *m, cp_st
 {
     (void)m;
     const cp_config *c = r->c;
-    uint64_t words = c->width_bytes / 4, n = c->elements;
+    const cp_expr_config *cfg = cp_expr_config_of(c);
+    uint64_t words = cfg->width_bytes / 4, n = c->elements;
     uint32_t *out;
     CP_TRY(cp_cuda_copy_words(r->bufs[1], 0, n * words, &out, st));
     int rc = CP_EXIT_OK;
@@ -116,11 +121,11 @@ static int cp_measure_expr_verify(const cp_cuda_run *r, cp_measurement *m, cp_st
         uint64_t count = n < 256 ? n : 256, i0 = (n - count) * (uint64_t)k / (CP_CUDA_CHUNKS - 1);
         for (uint64_t i = i0; i < i0 + count && rc == CP_EXIT_OK; i++) {
             uint64_t e = (uint64_t)cp_expr_value(c->expr, (int64_t)i, (int64_t)n, c->expr_params);
-            uint64_t src = c->op == CP_OP_LOAD ? e : i, dst = c->op == CP_OP_LOAD ? i : e;
+            uint64_t src = cfg->op == CP_OP_LOAD ? e : i, dst = cfg->op == CP_OP_LOAD ? i : e;
             for (uint64_t j = 0; j < words && rc == CP_EXIT_OK; j++) {
                 float want = cp_fill_value(src * words + j, cp_cuda_seed(0)), g;
                 memcpy(&g, &out[dst * words + j], sizeof g);
-                int raced = c->op == CP_OP_STORE && g >= 1.0f && g < 2.0f;
+                int raced = cfg->op == CP_OP_STORE && g >= 1.0f && g < 2.0f;
                 if (g != want && !raced)
                     rc = cp_cuda_wrong(st, "out word", dst * words + j, g, want);
             }

@@ -2,10 +2,10 @@
  * runs): its help, the parameters it sweeps, the values its configurations show in reports, and its
  * model (cp_gather_model.c). */
 #include "cp_family_def.h"
+#include "cp_gather_config.h"
 
-CP_FAMILY_ACCESSORS(run, uint64_t)
-CP_FAMILY_ACCESSORS(seed, uint64_t)
-CP_FAMILY_ACCESSORS(elements, uint64_t)
+CP_FAMILY_ACCESSORS(cp_gather_config_of, run, uint64_t)
+CP_FAMILY_ACCESSORS(cp_gather_config_of, seed, uint64_t)
 
 static const cp_family_param cp_gather_params[] = {
     {CP_PARAM_SEED, "1", 0, UINT32_MAX, NULL, 0, cp_family_set_seed, NULL, 0},

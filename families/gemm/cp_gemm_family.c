@@ -2,26 +2,30 @@
  * and cuBLAS): its help, the parameters it sweeps, the values its configurations show in reports,
  * and its model (cp_gemm_model.c). */
 #include "cp_family_def.h"
+#include "cp_gemm_config.h"
 
-CP_FAMILY_ACCESSORS(variant, cp_gemm_variant)
-CP_FAMILY_ACCESSORS(m, uint64_t)
-CP_FAMILY_ACCESSORS(n, uint64_t)
-CP_FAMILY_ACCESSORS(k, uint64_t)
+CP_FAMILY_ACCESSORS(cp_gemm_config_of, variant, cp_gemm_variant)
+CP_FAMILY_ACCESSORS(cp_gemm_config_of, m, uint64_t)
+CP_FAMILY_ACCESSORS(cp_gemm_config_of, n, uint64_t)
+CP_FAMILY_ACCESSORS(cp_gemm_config_of, k, uint64_t)
+
+const char *const cp_gemm_variant_names[CP_GEMM_COUNT] = {"naive", "coalesced", "smem", "cublas"};
 
 static int cp_family_gemm_shared(const cp_config *c)
 {
-    return c->variant == CP_GEMM_SMEM;
+    const cp_gemm_config *cfg = cp_gemm_config_of(c);
+    return cfg->variant == CP_GEMM_SMEM;
 }
 
 static const cp_family_param cp_gemm_params[] = {
-    {CP_PARAM_VARIANT, "all", 0, 0, CP_NAMES(cp_config_variant_names), cp_family_set_variant, NULL,
+    {CP_PARAM_VARIANT, "all", 0, 0, CP_NAMES(cp_gemm_variant_names), cp_family_set_variant, NULL,
      0},
     CP_P_DIM(CP_PARAM_M, "4096", CP_GEMM_DIM_MAX, cp_family_set_m),
     CP_P_DIM(CP_PARAM_N, "4096", CP_GEMM_DIM_MAX, cp_family_set_n),
     CP_P_DIM(CP_PARAM_K, "4096", CP_GEMM_DIM_MAX, cp_family_set_k),
 };
 static const cp_family_field cp_gemm_fields[] = {
-    CP_F_NAME("variant", variant, cp_config_variant_names),
+    CP_F_NAME("variant", variant, cp_gemm_variant_names),
     CP_F_U64("m", m),
     CP_F_U64("n", n),
     CP_F_U64("k", k),

@@ -2,11 +2,13 @@
  * help, the parameters it sweeps, the values its configurations show in reports, and its model
  * (cp_layout_model.c). */
 #include "cp_family_def.h"
+#include "cp_layout_config.h"
 
-CP_FAMILY_ACCESSORS(layout, cp_layout)
-CP_FAMILY_ACCESSORS(fields, uint32_t)
-CP_FAMILY_ACCESSORS(field, uint32_t)
-CP_FAMILY_ACCESSORS(elements, uint64_t)
+CP_FAMILY_ACCESSORS(cp_layout_config_of, layout, cp_layout)
+CP_FAMILY_ACCESSORS(cp_layout_config_of, fields, uint32_t)
+CP_FAMILY_ACCESSORS(cp_layout_config_of, field, uint32_t)
+
+const char *const cp_layout_names[CP_LAYOUT_COUNT] = {"aos", "soa"};
 
 /* layout: the field read exists in every record. */
 static int cp_family_check_layout(const cp_sweep params[CP_PARAM_COUNT], cp_status *st)
@@ -25,12 +27,12 @@ static int cp_family_check_layout(const cp_sweep params[CP_PARAM_COUNT], cp_stat
 }
 
 static const cp_family_param cp_layout_params[] = {
-    {CP_PARAM_LAYOUT, "all", 0, 0, CP_NAMES(cp_config_layout_names), cp_family_set_layout, NULL, 0},
-    {CP_PARAM_FIELDS, "4", 1, CP_FIELDS_MAX, NULL, 0, cp_family_set_fields, NULL, 0},
-    {CP_PARAM_FIELD, "0", 0, CP_FIELDS_MAX - 1, NULL, 0, cp_family_set_field, NULL, 0},
+    {CP_PARAM_LAYOUT, "all", 0, 0, CP_NAMES(cp_layout_names), cp_family_set_layout, NULL, 0},
+    {CP_PARAM_FIELDS, "4", 1, CP_LAYOUT_FIELDS_MAX, NULL, 0, cp_family_set_fields, NULL, 0},
+    {CP_PARAM_FIELD, "0", 0, CP_LAYOUT_FIELDS_MAX - 1, NULL, 0, cp_family_set_field, NULL, 0},
 };
 static const cp_family_field cp_layout_fields[] = {
-    CP_F_NAME("layout", layout, cp_config_layout_names),
+    CP_F_NAME("layout", layout, cp_layout_names),
     CP_F_U64("fields", fields),
     CP_F_U64("field", field),
     CP_F_ELEMENTS,

@@ -5,11 +5,15 @@
 #include <stdio.h>
 
 #include "cp_family_def.h"
+#include "cp_readonly_config.h"
 
-CP_FAMILY_ACCESSORS(readonly, cp_readonly_variant)
-CP_FAMILY_ACCESSORS(lookup, cp_lookup)
-CP_FAMILY_ACCESSORS(table_bytes, uint64_t)
-CP_FAMILY_ACCESSORS(elements, uint64_t)
+CP_FAMILY_ACCESSORS(cp_readonly_config_of, variant, cp_readonly_variant)
+CP_FAMILY_ACCESSORS(cp_readonly_config_of, lookup, cp_lookup)
+CP_FAMILY_ACCESSORS(cp_readonly_config_of, table_bytes, uint64_t)
+
+const char *const cp_readonly_variant_names[CP_READONLY_VARIANT_COUNT] = {"plain", "restrict",
+                                                                          "ldg", "constant"};
+const char *const cp_readonly_lookup_names[CP_LOOKUP_COUNT] = {"mod", "random", "broadcast"};
 
 /* readonly: a table of whole 4-byte entries. */
 static int cp_family_check_table(const cp_sweep *t, cp_status *st)
@@ -29,7 +33,8 @@ static int cp_family_check_table(const cp_sweep *t, cp_status *st)
 /* readonly: __constant__ memory holds 64 KB. */
 static const char *cp_family_readonly_absent(const cp_config *c)
 {
-    if (c->readonly == CP_READONLY_VARIANT_CONSTANT && c->table_bytes > CP_TABLE_CONSTANT_MAX)
+    const cp_readonly_config *cfg = cp_readonly_config_of(c);
+    if (cfg->variant == CP_READONLY_VARIANT_CONSTANT && cfg->table_bytes > CP_TABLE_CONSTANT_MAX)
         return "the constant variant's table must fit the 64 KB of __constant__ memory";
     return NULL;
 }
@@ -50,15 +55,16 @@ static int cp_family_table_on_device(cp_param p, uint64_t l2_bytes, char *spec, 
 }
 
 static const cp_family_param cp_readonly_params[] = {
-    {CP_PARAM_VARIANT, "all", 0, 0, CP_NAMES(cp_config_readonly_names), cp_family_set_readonly,
+    {CP_PARAM_VARIANT, "all", 0, 0, CP_NAMES(cp_readonly_variant_names), cp_family_set_variant,
      NULL, 0},
-    {CP_PARAM_LOOKUP, "mod", 0, 0, CP_NAMES(cp_config_lookup_names), cp_family_set_lookup, NULL, 0},
+    {CP_PARAM_LOOKUP, "mod", 0, 0, CP_NAMES(cp_readonly_lookup_names), cp_family_set_lookup, NULL,
+     0},
     {CP_PARAM_TABLE, "4K..256M:x4", CP_TABLE_MIN, CP_TABLE_MAX, NULL, 0, cp_family_set_table_bytes,
      cp_family_check_table, 1},
 };
 static const cp_family_field cp_readonly_fields[] = {
-    CP_F_NAME("variant", readonly, cp_config_readonly_names),
-    CP_F_NAME("index", lookup, cp_config_lookup_names),
+    CP_F_NAME("variant", variant, cp_readonly_variant_names),
+    CP_F_NAME("index", lookup, cp_readonly_lookup_names),
     {"table_bytes", NULL, "table", CP_FIELD_BYTES, cp_family_get_table_bytes, NULL, 0,
      cp_family_set_table_bytes},
     CP_F_ELEMENTS,

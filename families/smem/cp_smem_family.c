@@ -3,12 +3,12 @@
  * its model (cp_smem_model.c). */
 #include "cp_family_def.h"
 #include "cp_smem.h" /* CP_SMEM_BLOCKS, CP_SMEM_BLOCK, CP_SMEM_ITERATIONS */
+#include "cp_smem_config.h"
 
-CP_FAMILY_ACCESSORS(stride, uint64_t)
-CP_FAMILY_ACCESSORS(width_bytes, uint32_t)
-CP_FAMILY_ACCESSORS(op, cp_op)
-CP_FAMILY_ACCESSORS(iterations, uint64_t)
-CP_FAMILY_ACCESSORS(elements, uint64_t)
+CP_FAMILY_ACCESSORS(cp_smem_config_of, stride, uint64_t)
+CP_FAMILY_ACCESSORS(cp_smem_config_of, width_bytes, uint32_t)
+CP_FAMILY_ACCESSORS(cp_smem_config_of, op, cp_op)
+CP_FAMILY_ACCESSORS(cp_smem_config_of, iterations, uint64_t)
 
 /* Access widths of shared memory: up to 16 bytes, one shared-memory instruction per lane. */
 static int cp_family_check_shared_width(const cp_sweep *w, cp_status *st)
@@ -30,9 +30,10 @@ static int cp_family_check_shared_width(const cp_sweep *w, cp_status *st)
 /* smem: a fixed grid, each thread making CP_SMEM_ITERATIONS accesses. */
 static void cp_family_init_smem(cp_config *c, uint64_t size_bytes)
 {
+    cp_smem_config *cfg = cp_smem_config_of(c);
     (void)size_bytes;
     c->elements = (uint64_t)CP_SMEM_BLOCKS * CP_SMEM_BLOCK;
-    c->iterations = CP_SMEM_ITERATIONS;
+    cfg->iterations = CP_SMEM_ITERATIONS;
 }
 
 static int cp_family_always(const cp_config *c)
@@ -42,7 +43,7 @@ static int cp_family_always(const cp_config *c)
 }
 
 static const cp_family_param cp_smem_params[] = {CP_P_OP, CP_P_WIDTH(cp_family_check_shared_width),
-                                                 CP_P_STRIDE("1..33", CP_SMEM_STRIDE_MAX)};
+                                                 CP_P_STRIDE("1..33", CP_SMEM_STEP_MAX)};
 static const cp_family_field cp_smem_fields[] = {
     CP_F_STRIDE,
     CP_F_WIDTH,

@@ -2,20 +2,30 @@
  * its help, the parameters it sweeps, the values its configurations show in reports, and its model
  * (cp_stride_model.c). */
 #include "cp_family_def.h"
+#include "cp_stride_config.h"
 
-CP_FAMILY_ACCESSORS(stride, uint64_t)
-CP_FAMILY_ACCESSORS(offset, uint64_t)
-CP_FAMILY_ACCESSORS(width_bytes, uint32_t)
-CP_FAMILY_ACCESSORS(op, cp_op)
-CP_FAMILY_ACCESSORS(elements, uint64_t)
+CP_FAMILY_ACCESSORS(cp_stride_config_of, stride, uint64_t)
+CP_FAMILY_ACCESSORS(cp_stride_config_of, offset, uint64_t)
+CP_FAMILY_ACCESSORS(cp_stride_config_of, width_bytes, uint32_t)
+CP_FAMILY_ACCESSORS(cp_stride_config_of, op, cp_op)
 
 static uint64_t cp_family_get_offset_bytes(const cp_config *c)
 {
-    return c->offset * c->width_bytes;
+    const cp_stride_config *cfg = cp_stride_config_of(c);
+    return cfg->offset * cfg->width_bytes;
 }
 
-static const cp_family_param cp_stride_params[] = {CP_P_OP, CP_P_WIDTH(cp_family_check_width),
-                                                   CP_P_OFFSET, CP_P_STRIDE("1", CP_STRIDE_MAX)};
+/* One thread per element of the access width. */
+static void cp_stride_init(cp_config *c, uint64_t size_bytes)
+{
+    c->elements = cp_config_elements_for_size(size_bytes, cp_stride_config_of(c)->width_bytes);
+}
+
+static const cp_family_param cp_stride_params[] = {
+    CP_P_OP,
+    CP_P_WIDTH(cp_family_check_width),
+    {CP_PARAM_OFFSET, "0", 0, CP_STRIDE_OFFSET_MAX, NULL, 0, cp_family_set_offset, NULL, 0},
+    CP_P_STRIDE("1", CP_STRIDE_MAX)};
 static const cp_family_field cp_stride_fields[] = {
     CP_F_STRIDE,
     CP_F_U64("offset", offset),
@@ -51,7 +61,7 @@ const cp_family_desc cp_stride_family = {
     .list_front = "",
     CP_PARAMS(cp_stride_params),
     .size_default = CP_SIZE_DEFAULT,
-    .init = cp_family_init_width,
+    .init = cp_stride_init,
     CP_FIELDS(cp_stride_fields),
     .describe = {"stride", "offset", "width_bytes", "op"},
     .table = {"stride", "offset", "width_bytes", "op"},

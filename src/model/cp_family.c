@@ -52,12 +52,6 @@ int cp_family_check_width(const cp_sweep *w, cp_status *st)
     return CP_EXIT_OK;
 }
 
-/* One thread per element of the access width. */
-void cp_family_init_width(cp_config *c, uint64_t size_bytes)
-{
-    c->elements = cp_config_elements_for_size(size_bytes, c->width_bytes);
-}
-
 /* One thread per 4-byte element. */
 void cp_family_init_words(cp_config *c, uint64_t size_bytes)
 {

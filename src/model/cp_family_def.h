@@ -12,17 +12,28 @@
 #include "cp_family.h"
 #include "cp_model_family.h"
 
-/* Defines cp_family_set_<member> and cp_family_get_<member>, member's value as a uint64_t (a
- * parameter's set, a field's get and set). Inline: a family defines those of its members. */
-#define CP_FAMILY_ACCESSORS(member, type)                                                          \
+/* Defines cp_family_set_<member> and cp_family_get_<member>, the member of the family's own
+ * configuration (of: its cp_<family>_config_of) as a uint64_t (a parameter's set, a field's get
+ * and set). Inline: a family defines those of its members. */
+#define CP_FAMILY_ACCESSORS(of, member, type)                                                      \
     static inline void cp_family_set_##member(cp_config *c, uint64_t v)                            \
     {                                                                                              \
-        c->member = (type)v;                                                                       \
+        of(c)->member = (type)v;                                                                   \
     }                                                                                              \
     static inline uint64_t cp_family_get_##member(const cp_config *c)                              \
     {                                                                                              \
-        return (uint64_t)c->member;                                                                \
+        return (uint64_t)of(c)->member;                                                            \
     }
+
+/* cp_config's elements, which every family has, as a uint64_t. */
+static inline void cp_family_set_elements(cp_config *c, uint64_t v)
+{
+    c->elements = v;
+}
+static inline uint64_t cp_family_get_elements(const cp_config *c)
+{
+    return c->elements;
+}
 
 #define CP_NAMES(t) t, CP_COUNT_OF(t)
 
@@ -30,10 +41,6 @@
 #define CP_P_STRIDE(def, max)                                                                      \
     {                                                                                              \
         CP_PARAM_STRIDE, def, 1, max, NULL, 0, cp_family_set_stride, NULL, 0                       \
-    }
-#define CP_P_OFFSET                                                                                \
-    {                                                                                              \
-        CP_PARAM_OFFSET, "0", 0, CP_OFFSET_MAX, NULL, 0, cp_family_set_offset, NULL, 0             \
     }
 #define CP_P_WIDTH(check)                                                                          \
     {                                                                                              \
@@ -73,9 +80,7 @@
 /* Access widths of global memory: 4, 8, 16 or 32 bytes (a parameter's check). */
 int cp_family_check_width(const cp_sweep *w, cp_status *st);
 
-/* Inits (cp_family_desc.init): one thread per element of the access width; one thread per
- * 4-byte element. */
-void cp_family_init_width(cp_config *c, uint64_t size_bytes);
+/* An init (cp_family_desc.init): one thread per 4-byte element. */
 void cp_family_init_words(cp_config *c, uint64_t size_bytes);
 
 #endif

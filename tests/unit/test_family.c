@@ -5,6 +5,11 @@
 #include "model/cp_model.h"
 
 #include "cp_test.h"
+/* the families' own configurations, after the layers */
+#include "cp_gemm_config.h"
+#include "cp_smem_config.h"
+#include "cp_stride_config.h"
+#include "cp_transpose_config.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -139,14 +144,14 @@ static void test_hooks(void)
     cp_config g = config_of(CP_FAMILY_GEMM, 1u << 20);
     CHECK_EQ_U64(g.elements, 0);
     CHECK(!cp_config_uses_shared(&g));
-    g.variant = CP_GEMM_SMEM;
+    cp_gemm_config_of(&g)->variant = CP_GEMM_SMEM;
     CHECK(cp_config_uses_shared(&g));
     cp_config t = config_of(CP_FAMILY_TRANSPOSE, 0);
     CHECK(!cp_config_uses_shared(&t));
-    t.transpose = CP_TRANSPOSE_PADDED;
+    cp_transpose_config_of(&t)->variant = CP_TRANSPOSE_PADDED;
     CHECK(cp_config_uses_shared(&t));
     cp_config m = config_of(CP_FAMILY_SMEM, 0);
-    CHECK(m.elements > 0 && m.iterations > 0);
+    CHECK(m.elements > 0 && cp_smem_config_of(&m)->iterations > 0);
     CHECK(cp_config_uses_shared(&m));
     CHECK(cp_config_requests_are_instructions(&s));
     CHECK(cp_config_requests_are_instructions(&(cp_config){.family = CP_FAMILY_LAYOUT}));
@@ -154,7 +159,7 @@ static void test_hooks(void)
     CHECK(!cp_config_requests_are_instructions(&(cp_config){.family = CP_FAMILY_COUNT}));
     /* a field's name outside its names */
     const cp_family_field *op = cp_family_field_of(cp_family_get(CP_FAMILY_STRIDE), "op");
-    s.op = CP_OP_COUNT;
+    cp_stride_config_of(&s)->op = CP_OP_COUNT;
     CHECK(op && strcmp(cp_family_field_name(op, &s), "?") == 0);
     /* the shared-memory width check refuses 32; the global one takes it */
     const cp_family_param *w = cp_family_param_of(cp_family_get(CP_FAMILY_SMEM), CP_PARAM_WIDTH);
