@@ -51,10 +51,23 @@ static void cp_family_init_tiles(cp_config *c, uint64_t size_bytes)
 }
 
 static const cp_family_param cp_async_params[] = {
-    {CP_PARAM_VARIANT, "all", 0, 0, CP_NAMES(cp_async_variant_names), cp_family_set_variant, NULL,
-     0},
-    {CP_PARAM_STAGES, "1,2", 1, CP_ASYNC_STAGES_LIMIT, NULL, 0, cp_family_set_stages, NULL, 0},
-    {CP_PARAM_WORK, "0", 0, CP_ASYNC_WORK_LIMIT, NULL, 0, cp_family_set_work, NULL, 0},
+    CP_P_ALL("--variant", "V",
+             "plain (LDG), smem (LDG, STS, LDS), cp-async (LDGSTS), tma-bulk (cp.async.bulk), "
+             "tma-tensor (a 2-D tensor map)",
+             cp_async_variant_names, cp_family_set_variant),
+    {.option = "--stages",
+     .arg = "S",
+     .doc = "tiles in flight (plain and smem: 1)",
+     .default_spec = "1,2",
+     .min = 1,
+     .max = CP_ASYNC_STAGES_LIMIT,
+     .set = cp_family_set_stages},
+    {.option = "--work",
+     .arg = "W",
+     .doc = "FMAs per element (0: memory bound)",
+     .default_spec = "0",
+     .max = CP_ASYNC_WORK_LIMIT,
+     .set = cp_family_set_work},
 };
 static const cp_family_field cp_async_fields[] = {
     CP_F_NAME("variant", variant, cp_async_variant_names),
@@ -72,14 +85,6 @@ const cp_family_desc cp_async_family = {
                "registers, tma-bulk and tma-tensor hand the copy to the TMA unit (sm_90). "
                "With more stages the copy of the next tile overlaps the work on this one; "
                "--work sets how much arithmetic hides it.",
-    .param_docs =
-        {
-            [CP_PARAM_VARIANT] = "plain (LDG), smem (LDG, STS, LDS), cp-async (LDGSTS), "
-                                 "tma-bulk (cp.async.bulk), tma-tensor (a 2-D tensor "
-                                 "map)",
-            [CP_PARAM_STAGES] = "tiles in flight (plain and smem: 1)",
-            [CP_PARAM_WORK] = "FMAs per element (0: memory bound)",
-        },
     .size_doc = "bytes of in, in whole 16 KB tiles",
     .examples = {{"coalprobe async", "the copy ladder, 1 and 2 stages"},
                  {"coalprobe async --variant cp-async --stages 1..4 --work 0..64:16",

@@ -24,7 +24,10 @@ static void cp_expr_init(cp_config *c, uint64_t size_bytes)
     c->elements = cp_config_elements_for_size(size_bytes, cp_expr_config_of(c)->width_bytes);
 }
 
-static const cp_family_param cp_expr_params[] = {CP_P_OP, CP_P_WIDTH(cp_family_check_width)};
+static const cp_family_param cp_expr_params[] = {
+    CP_P_OP("the side EXPR indexes: load (the other is i), store"),
+    CP_P_WIDTH("bytes per element", cp_family_check_width),
+};
 static const cp_family_field cp_expr_fields[] = {
     {"index", NULL, NULL, CP_FIELD_INDEX, NULL, NULL, 0, NULL},
     {"params", NULL, NULL, CP_FIELD_PARAMS, NULL, NULL, 0, NULL},
@@ -41,11 +44,6 @@ const cp_family_desc cp_expr_family = {
                "coalprobe predicts its sectors, lines and efficiency and, on a GPU, "
                "compiles it with NVRTC into the same kernel and measures it. The grammar "
                "is in docs/expr.md.",
-    .param_docs =
-        {
-            [CP_PARAM_WIDTH] = "bytes per element",
-            [CP_PARAM_OP] = "the side EXPR indexes: load (the other is i), store",
-        },
     .options = cp_expr_options,
     .noptions = CP_COUNT_OF(cp_expr_options),
     .size_doc = "bytes of the buffer",
@@ -56,6 +54,7 @@ const cp_family_desc cp_expr_family = {
     .list = "in: load at element EXPR (op load) or i, out: store at i or EXPR\n",
     .list_front = "--index EXPR [--param NAME=VALUES]... ",
     CP_PARAMS(cp_expr_params),
+    .help_order = {"--width", "--op"},
     .size_default = CP_EXPR_SIZE_DEFAULT,
     .takes_index = 1,
     .init = cp_expr_init,

@@ -18,11 +18,13 @@ static int cp_family_gemm_shared(const cp_config *c)
 }
 
 static const cp_family_param cp_gemm_params[] = {
-    {CP_PARAM_VARIANT, "all", 0, 0, CP_NAMES(cp_gemm_variant_names), cp_family_set_variant, NULL,
-     0},
-    CP_P_DIM(CP_PARAM_M, "4096", CP_GEMM_DIM_MAX, cp_family_set_m),
-    CP_P_DIM(CP_PARAM_N, "4096", CP_GEMM_DIM_MAX, cp_family_set_n),
-    CP_P_DIM(CP_PARAM_K, "4096", CP_GEMM_DIM_MAX, cp_family_set_k),
+    CP_P_ALL("--variant", "V",
+             "the kernel: naive, coalesced (threads relabelled along rows), smem (32x32 tiles in "
+             "shared memory), cublas",
+             cp_gemm_variant_names, cp_family_set_variant),
+    CP_P_DIM("--m", "M", "rows of A and C", "4096", CP_GEMM_DIM_MAX, cp_family_set_m),
+    CP_P_DIM("--n", "N", "columns of B and C", "4096", CP_GEMM_DIM_MAX, cp_family_set_n),
+    CP_P_DIM("--k", "K", "columns of A, rows of B", "4096", CP_GEMM_DIM_MAX, cp_family_set_k),
 };
 static const cp_family_field cp_gemm_fields[] = {
     CP_F_NAME("variant", variant, cp_gemm_variant_names),
@@ -41,14 +43,6 @@ const cp_family_desc cp_gemm_family = {
                "memory (smem) cut the global traffic again; cuBLAS is the reference. The "
                "table shows per operand (A, B, C) the sectors per request, and the time, "
                "GFLOP/s against cuBLAS, registers and occupancy.",
-    .param_docs =
-        {
-            [CP_PARAM_VARIANT] = "the kernel: naive, coalesced (threads relabelled along "
-                                 "rows), smem (32x32 tiles in shared memory), cublas",
-            [CP_PARAM_M] = "rows of A and C",
-            [CP_PARAM_N] = "columns of B and C",
-            [CP_PARAM_K] = "columns of A, rows of B",
-        },
     .examples = {{"coalprobe gemm", "the ladder at 4096^3, naive to cuBLAS"},
                  {"coalprobe gemm --m 40 --n 40 --k 8 --explain --warp 32",
                   "the lane maps of A, B and C"}},

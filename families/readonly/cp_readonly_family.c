@@ -3,6 +3,7 @@
  * its model (cp_readonly_model.c). */
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "cp_family_def.h"
 #include "cp_readonly_config.h"
@@ -41,9 +42,10 @@ static const char *cp_family_readonly_absent(const cp_config *c)
 
 /* readonly's tables on a device: from 4 KB (far below any L1) by factors of 4 up to the first
  * size at least 4 times the device's L2 (far beyond it), 256 MB at the least. */
-static int cp_family_table_on_device(cp_param p, uint64_t l2_bytes, char *spec, size_t len)
+static int cp_family_table_on_device(const cp_family_param *p, uint64_t l2_bytes, char *spec,
+                                     size_t len)
 {
-    if (p != CP_PARAM_TABLE)
+    if (strcmp(p->option, "--table") != 0)
         return 0;
     uint64_t top = 4096;
     while (top < 4 * l2_bytes && top < CP_TABLE_MAX / 4)
@@ -55,12 +57,27 @@ static int cp_family_table_on_device(cp_param p, uint64_t l2_bytes, char *spec, 
 }
 
 static const cp_family_param cp_readonly_params[] = {
-    {CP_PARAM_VARIANT, "all", 0, 0, CP_NAMES(cp_readonly_variant_names), cp_family_set_variant,
-     NULL, 0},
-    {CP_PARAM_LOOKUP, "mod", 0, 0, CP_NAMES(cp_readonly_lookup_names), cp_family_set_lookup, NULL,
-     0},
-    {CP_PARAM_TABLE, "4K..256M:x4", CP_TABLE_MIN, CP_TABLE_MAX, NULL, 0, cp_family_set_table_bytes,
-     cp_family_check_table, 1},
+    CP_P_ALL("--variant", "V",
+             "plain (const float *), restrict (const __restrict__), ldg (__ldg), constant "
+             "(__constant__, tables up to 64K)",
+             cp_readonly_variant_names, cp_family_set_variant),
+    {.option = "--index",
+     .arg = "I",
+     .doc = "the lookup j(i): mod (i % entries), random (a hash of i), broadcast (one entry per "
+            "warp)",
+     .default_spec = "mod",
+     CP_P_NAMES(cp_readonly_lookup_names),
+     .set = cp_family_set_lookup},
+    {.option = "--table",
+     .arg = "BYTES",
+     .doc = "table sizes in bytes, whole 4-byte entries, K/M/G suffixes; on a GPU the default "
+            "goes up to 4x its L2 if that is more",
+     .default_spec = "4K..256M:x4",
+     .min = CP_TABLE_MIN,
+     .max = CP_TABLE_MAX,
+     .set = cp_family_set_table_bytes,
+     .check = cp_family_check_table,
+     .bytes = 1},
 };
 static const cp_family_field cp_readonly_fields[] = {
     CP_F_NAME("variant", variant, cp_readonly_variant_names),
@@ -79,16 +96,6 @@ const cp_family_desc cp_readonly_family = {
                "rates and the instruction each variant compiled to (LDG.E, "
                "LDG.E.CONSTANT, LDC): __constant__ is as fast as global memory for a "
                "broadcast and serializes lanes that look up different entries.",
-    .param_docs =
-        {
-            [CP_PARAM_VARIANT] = "plain (const float *), restrict (const __restrict__), "
-                                 "ldg (__ldg), constant (__constant__, tables up to 64K)",
-            [CP_PARAM_LOOKUP] = "the lookup j(i): mod (i % entries), random (a hash of "
-                                "i), broadcast (one entry per warp)",
-            [CP_PARAM_TABLE] = "table sizes in bytes, whole 4-byte entries, K/M/G "
-                               "suffixes; on a GPU the default goes up to 4x its L2 if "
-                               "that is more",
-        },
     .size_doc = "bytes of out: one lookup per 4 bytes",
     .examples = {{"coalprobe readonly", "every variant, tables 4K up to 4x the L2"},
                  {"coalprobe readonly --index random,broadcast --table 4K..64M:x4",
@@ -96,6 +103,7 @@ const cp_family_desc cp_readonly_family = {
     .list = "table: load at entry j(i) (global, or __constant__ memory), out: store at i\n",
     .list_front = "",
     CP_PARAMS(cp_readonly_params),
+    .help_order = {"--variant", "--table", "--index"},
     .size_default = CP_READONLY_SIZE_DEFAULT,
     .init = cp_family_init_words,
     CP_FIELDS(cp_readonly_fields),

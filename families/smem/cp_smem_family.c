@@ -42,10 +42,19 @@ static int cp_family_always(const cp_config *c)
     return 1;
 }
 
-static const cp_family_param cp_smem_params[] = {CP_P_OP, CP_P_WIDTH(cp_family_check_shared_width),
-                                                 CP_P_STRIDE("1..33", CP_SMEM_STEP_MAX)};
+static const cp_family_param cp_smem_params[] = {
+    CP_P_OP("shared load or store"),
+    CP_P_WIDTH("bytes per element (LDS, LDS.64, LDS.128)", cp_family_check_shared_width),
+    {.option = "--stride",
+     .arg = "S",
+     .doc = "elements between lanes",
+     .default_spec = "1..33",
+     .min = 1,
+     .max = CP_SMEM_STEP_MAX,
+     .set = cp_family_set_stride},
+};
 static const cp_family_field cp_smem_fields[] = {
-    CP_F_STRIDE,
+    CP_F_U64("stride", stride),
     CP_F_WIDTH,
     CP_F_OP,
     CP_F_U64("iterations", iterations),
@@ -61,12 +70,6 @@ const cp_family_desc cp_smem_family = {
                "word), and one more for each further word on the busiest bank. Even "
                "strides collide (2: 2-way, 32: 32-way), odd ones do not; 8- and 16-byte "
                "accesses are served by half and quarter warps.",
-    .param_docs =
-        {
-            [CP_PARAM_STRIDE] = "elements between lanes",
-            [CP_PARAM_WIDTH] = "bytes per element (LDS, LDS.64, LDS.128)",
-            [CP_PARAM_OP] = "shared load or store",
-        },
     .examples = {{"coalprobe smem", "bank conflicts against stride 1..33"},
                  {"coalprobe smem --stride 2 --width 16 --explain", "which lane waits on "
                                                                     "which bank"}},
@@ -74,6 +77,7 @@ const cp_family_desc cp_smem_family = {
             "fill (or drain): the shared array around it; out: one word per thread\n",
     .list_front = "",
     CP_PARAMS(cp_smem_params),
+    .help_order = {"--stride", "--width", "--op"},
     .size_hint = "the shared-memory array is 32 x stride elements; the grid is fixed",
     .init = cp_family_init_smem,
     CP_FIELDS(cp_smem_fields),

@@ -22,12 +22,25 @@ static void cp_stride_init(cp_config *c, uint64_t size_bytes)
 }
 
 static const cp_family_param cp_stride_params[] = {
-    CP_P_OP,
-    CP_P_WIDTH(cp_family_check_width),
-    {CP_PARAM_OFFSET, "0", 0, CP_STRIDE_OFFSET_MAX, NULL, 0, cp_family_set_offset, NULL, 0},
-    CP_P_STRIDE("1", CP_STRIDE_MAX)};
+    CP_P_OP("the strided side: load (strided read, dense write), store (dense read, strided "
+            "write)"),
+    CP_P_WIDTH("bytes per element", cp_family_check_width),
+    {.option = "--offset",
+     .arg = "O",
+     .doc = "elements of the access width skipped at the start",
+     .default_spec = "0",
+     .max = CP_STRIDE_OFFSET_MAX,
+     .set = cp_family_set_offset},
+    {.option = "--stride",
+     .arg = "S",
+     .doc = "elements between neighbouring threads",
+     .default_spec = "1",
+     .min = 1,
+     .max = CP_STRIDE_MAX,
+     .set = cp_family_set_stride},
+};
 static const cp_family_field cp_stride_fields[] = {
-    CP_F_STRIDE,
+    CP_F_U64("stride", stride),
     CP_F_U64("offset", offset),
     {"offset_bytes", NULL, NULL, CP_FIELD_U64, cp_family_get_offset_bytes, NULL, 0, NULL},
     CP_F_WIDTH,
@@ -44,14 +57,6 @@ const cp_family_desc cp_stride_family = {
                "(stride 8), and the useful bandwidth falls in step while DRAM stays busy. "
                "--offset shows what a misaligned start costs, --width scalar against "
                "vector accesses (float2, float4), --op the same for stores.",
-    .param_docs =
-        {
-            [CP_PARAM_STRIDE] = "elements between neighbouring threads",
-            [CP_PARAM_OFFSET] = "elements of the access width skipped at the start",
-            [CP_PARAM_WIDTH] = "bytes per element",
-            [CP_PARAM_OP] = "the strided side: load (strided read, dense write), store "
-                            "(dense read, strided write)",
-        },
     .size_doc = "useful bytes per buffer",
     .examples = {{"coalprobe --stride 1..32", "sectors per request against stride"},
                  {"coalprobe --offset 0..31 --width 4,16", "misaligned starts, scalar "
@@ -60,6 +65,7 @@ const cp_family_desc cp_stride_family = {
             "side\n",
     .list_front = "",
     CP_PARAMS(cp_stride_params),
+    .help_order = {"--stride", "--offset", "--width", "--op"},
     .size_default = CP_SIZE_DEFAULT,
     .init = cp_stride_init,
     CP_FIELDS(cp_stride_fields),

@@ -17,10 +17,11 @@ static int cp_family_transpose_shared(const cp_config *c)
 }
 
 static const cp_family_param cp_transpose_params[] = {
-    {CP_PARAM_VARIANT, "all", 0, 0, CP_NAMES(cp_transpose_variant_names), cp_family_set_variant,
-     NULL, 0},
-    CP_P_DIM(CP_PARAM_M, "8192", CP_TRANSPOSE_DIM_MAX, cp_family_set_m),
-    CP_P_DIM(CP_PARAM_N, "8192", CP_TRANSPOSE_DIM_MAX, cp_family_set_n),
+    CP_P_ALL("--variant", "V",
+             "naive, tiled (a 32x32 tile in shared memory), padded (tile rows of 33)",
+             cp_transpose_variant_names, cp_family_set_variant),
+    CP_P_DIM("--m", "M", "rows of in", "8192", CP_TRANSPOSE_DIM_MAX, cp_family_set_m),
+    CP_P_DIM("--n", "N", "columns of in", "8192", CP_TRANSPOSE_DIM_MAX, cp_family_set_n),
 };
 static const cp_family_field cp_transpose_fields[] = {
     CP_F_NAME("variant", variant, cp_transpose_variant_names),
@@ -35,13 +36,6 @@ const cp_family_desc cp_transpose_family = {
                "sectors per store request. Staging a 32x32 tile in shared memory (tiled) "
                "makes both sides coalesced but reads the tile down a column, a 32-way "
                "bank conflict; rows of 33 (padded) remove it.",
-    .param_docs =
-        {
-            [CP_PARAM_VARIANT] = "naive, tiled (a 32x32 tile in shared memory), padded "
-                                 "(tile rows of 33)",
-            [CP_PARAM_M] = "rows of in",
-            [CP_PARAM_N] = "columns of in",
-        },
     .examples = {{"coalprobe transpose", "naive, tiled and padded, 8192 x 8192"},
                  {"coalprobe transpose --variant padded --m 64 --n 64 --explain",
                   "the padded tile's banks"}},

@@ -37,22 +37,32 @@ static inline uint64_t cp_family_get_elements(const cp_config *c)
 
 #define CP_NAMES(t) t, CP_COUNT_OF(t)
 
-/* Parameters several families sweep (their accessors defined by the family). */
-#define CP_P_STRIDE(def, max)                                                                      \
+/* A parameter's names (an enumeration's name table). */
+#define CP_P_NAMES(t) .names = t, .nnames = CP_COUNT_OF(t)
+
+/* Parameters several families sweep, with the help the family gives them (their accessors
+ * defined by the family). */
+#define CP_P_WIDTH(doc_, check_)                                                                   \
     {                                                                                              \
-        CP_PARAM_STRIDE, def, 1, max, NULL, 0, cp_family_set_stride, NULL, 0                       \
+        .option = "--width", .arg = "W", .doc = doc_, .default_spec = "4", .min = 4, .max = 32,    \
+        .set = cp_family_set_width_bytes, .check = check_                                          \
     }
-#define CP_P_WIDTH(check)                                                                          \
+#define CP_P_OP(doc_)                                                                              \
     {                                                                                              \
-        CP_PARAM_WIDTH, "4", 4, 32, NULL, 0, cp_family_set_width_bytes, check, 0                   \
+        .option = "--op", .arg = "OP", .doc = doc_, .default_spec = "load",                        \
+        CP_P_NAMES(cp_config_op_names), .set = cp_family_set_op                                    \
     }
-#define CP_P_OP                                                                                    \
+/* A named parameter (--variant and the like) whose default is every name. */
+#define CP_P_ALL(option_, arg_, doc_, names_, set_)                                                \
     {                                                                                              \
-        CP_PARAM_OP, "load", 0, 0, CP_NAMES(cp_config_op_names), cp_family_set_op, NULL, 0         \
+        .option = option_, .arg = arg_, .doc = doc_, .default_spec = "all", CP_P_NAMES(names_),    \
+        .set = set_                                                                                \
     }
-#define CP_P_DIM(p, def, max, set)                                                                 \
+/* A number from 1 to max. */
+#define CP_P_DIM(option_, arg_, doc_, def, max_, set_)                                             \
     {                                                                                              \
-        p, def, 1, max, NULL, 0, set, NULL, 0                                                      \
+        .option = option_, .arg = arg_, .doc = doc_, .default_spec = def, .min = 1, .max = max_,   \
+        .set = set_                                                                                \
     }
 
 /* Fields: a number or a name, read and set through the member's accessors. */
@@ -65,7 +75,6 @@ static inline uint64_t cp_family_get_elements(const cp_config *c)
         key, NULL, NULL, CP_FIELD_NAME, cp_family_get_##member, CP_NAMES(names),                   \
             cp_family_set_##member                                                                 \
     }
-#define CP_F_STRIDE CP_F_U64("stride", stride)
 #define CP_F_WIDTH                                                                                 \
     {                                                                                              \
         "width_bytes", NULL, "width", CP_FIELD_U64, cp_family_get_width_bytes, NULL, 0,            \
