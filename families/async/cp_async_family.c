@@ -71,8 +71,8 @@ static const cp_family_param cp_async_params[] = {
 };
 static const cp_family_field cp_async_fields[] = {
     CP_F_NAME("variant", variant, cp_async_variant_names),
-    CP_F_U64("stages", stages),
-    CP_F_U64("work", work),
+    CP_F_U64_TITLED("stages", stages, "stages (tiles in flight)", NULL),
+    CP_F_U64_TITLED("work", work, "work (FMAs per element)", NULL),
     CP_F_ELEMENTS,
 };
 

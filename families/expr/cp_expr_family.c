@@ -29,8 +29,8 @@ static const cp_family_param cp_expr_params[] = {
     CP_P_WIDTH("bytes per element", cp_family_check_width),
 };
 static const cp_family_field cp_expr_fields[] = {
-    {"index", NULL, NULL, CP_FIELD_INDEX, NULL, NULL, 0, NULL},
-    {"params", NULL, NULL, CP_FIELD_PARAMS, NULL, NULL, 0, NULL},
+    {"index", NULL, NULL, CP_FIELD_INDEX, NULL, NULL, 0, NULL, NULL, NULL},
+    {"params", NULL, NULL, CP_FIELD_PARAMS, NULL, NULL, 0, NULL, NULL, NULL},
     CP_F_WIDTH,
     CP_F_OP,
     CP_F_ELEMENTS,

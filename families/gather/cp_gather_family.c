@@ -23,7 +23,7 @@ static const cp_family_param cp_gather_params[] = {
      .set = cp_family_set_run},
 };
 static const cp_family_field cp_gather_fields[] = {
-    CP_F_U64("run", run),
+    CP_F_U64_TITLED("run", run, "run (contiguous elements)", NULL),
     CP_F_U64("seed", seed),
     CP_F_ELEMENTS,
 };

@@ -28,9 +28,9 @@ static const cp_family_param cp_gemm_params[] = {
 };
 static const cp_family_field cp_gemm_fields[] = {
     CP_F_NAME("variant", variant, cp_gemm_variant_names),
-    CP_F_U64("m", m),
-    CP_F_U64("n", n),
-    CP_F_U64("k", k),
+    CP_F_U64_TITLED("m", m, "m (rows)", NULL),
+    CP_F_U64_TITLED("n", n, "n (columns)", NULL),
+    CP_F_U64_TITLED("k", k, "k (inner dimension)", NULL),
 };
 
 const cp_family_desc cp_gemm_family = {

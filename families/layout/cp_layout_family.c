@@ -41,7 +41,7 @@ static const cp_family_param cp_layout_params[] = {
 };
 static const cp_family_field cp_layout_fields[] = {
     CP_F_NAME("layout", layout, cp_layout_names),
-    CP_F_U64("fields", fields),
+    CP_F_U64_TITLED("fields", fields, "fields per record (4 bytes each)", NULL),
     CP_F_U64("field", field),
     CP_F_ELEMENTS,
 };

@@ -83,7 +83,7 @@ static const cp_family_field cp_readonly_fields[] = {
     CP_F_NAME("variant", variant, cp_readonly_variant_names),
     CP_F_NAME("index", lookup, cp_readonly_lookup_names),
     {"table_bytes", NULL, "table", CP_FIELD_BYTES, cp_family_get_table_bytes, NULL, 0,
-     cp_family_set_table_bytes},
+     cp_family_set_table_bytes, "table (bytes)", "B"},
     CP_F_ELEMENTS,
 };
 

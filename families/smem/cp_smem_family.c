@@ -54,12 +54,12 @@ static const cp_family_param cp_smem_params[] = {
      .set = cp_family_set_stride},
 };
 static const cp_family_field cp_smem_fields[] = {
-    CP_F_U64("stride", stride),
+    CP_F_U64_TITLED("stride", stride, "stride (elements)", NULL),
     CP_F_WIDTH,
     CP_F_OP,
     CP_F_U64("iterations", iterations),
     {"threads", "elements", NULL, CP_FIELD_U64, cp_family_get_elements, NULL, 0,
-     cp_family_set_elements},
+     cp_family_set_elements, NULL, NULL},
 };
 
 const cp_family_desc cp_smem_family = {

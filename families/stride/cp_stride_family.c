@@ -40,9 +40,10 @@ static const cp_family_param cp_stride_params[] = {
      .set = cp_family_set_stride},
 };
 static const cp_family_field cp_stride_fields[] = {
-    CP_F_U64("stride", stride),
-    CP_F_U64("offset", offset),
-    {"offset_bytes", NULL, NULL, CP_FIELD_U64, cp_family_get_offset_bytes, NULL, 0, NULL},
+    CP_F_U64_TITLED("stride", stride, "stride (elements)", NULL),
+    CP_F_U64_TITLED("offset", offset, "offset (elements)", NULL),
+    {"offset_bytes", NULL, NULL, CP_FIELD_U64, cp_family_get_offset_bytes, NULL, 0, NULL, NULL,
+     NULL},
     CP_F_WIDTH,
     CP_F_OP,
     CP_F_ELEMENTS,

@@ -25,8 +25,8 @@ static const cp_family_param cp_transpose_params[] = {
 };
 static const cp_family_field cp_transpose_fields[] = {
     CP_F_NAME("variant", variant, cp_transpose_variant_names),
-    CP_F_U64("m", m),
-    CP_F_U64("n", n),
+    CP_F_U64_TITLED("m", m, "m (rows)", NULL),
+    CP_F_U64_TITLED("n", n, "n (columns)", NULL),
 };
 
 const cp_family_desc cp_transpose_family = {

@@ -81,6 +81,10 @@ typedef struct cp_family_field {
      * from the others (offset_bytes), which a report only checks, and for CP_FIELD_INDEX and
      * CP_FIELD_PARAMS. */
     void (*set)(cp_config *c, uint64_t v);
+    /* the chart's axis title of a number, its unit in brackets ("stride (elements)"; NULL: its
+     * key), and the unit its values are labelled with ("B"; NULL: none) */
+    const char *title;
+    const char *unit;
 } cp_family_field;
 
 /* Which columns of counts and times the table shows after the parameters. */

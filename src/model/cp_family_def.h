@@ -68,17 +68,24 @@ static inline uint64_t cp_family_get_elements(const cp_config *c)
 /* Fields: a number or a name, read and set through the member's accessors. */
 #define CP_F_U64(key, member)                                                                      \
     {                                                                                              \
-        key, NULL, NULL, CP_FIELD_U64, cp_family_get_##member, NULL, 0, cp_family_set_##member     \
+        key, NULL, NULL, CP_FIELD_U64, cp_family_get_##member, NULL, 0, cp_family_set_##member,    \
+            NULL, NULL                                                                             \
+    }
+/* A number with the chart's axis title and the unit of its values (cp_family_field). */
+#define CP_F_U64_TITLED(key, member, title, unit)                                                  \
+    {                                                                                              \
+        key, NULL, NULL, CP_FIELD_U64, cp_family_get_##member, NULL, 0, cp_family_set_##member,    \
+            title, unit                                                                            \
     }
 #define CP_F_NAME(key, member, names)                                                              \
     {                                                                                              \
         key, NULL, NULL, CP_FIELD_NAME, cp_family_get_##member, CP_NAMES(names),                   \
-            cp_family_set_##member                                                                 \
+            cp_family_set_##member, NULL, NULL                                                     \
     }
 #define CP_F_WIDTH                                                                                 \
     {                                                                                              \
         "width_bytes", NULL, "width", CP_FIELD_U64, cp_family_get_width_bytes, NULL, 0,            \
-            cp_family_set_width_bytes                                                              \
+            cp_family_set_width_bytes, "width (bytes)", "B"                                        \
     }
 #define CP_F_OP CP_F_NAME("op", op, cp_config_op_names)
 #define CP_F_ELEMENTS CP_F_U64("elements", elements)

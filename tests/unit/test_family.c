@@ -68,6 +68,12 @@ static void test_table_complete(void)
                 CHECK(fl->get != NULL);
             if (fl->kind == CP_FIELD_NAME)
                 CHECK(fl->names && fl->nnames >= 2);
+            /* the chart's axis title of a number starts with its label, its unit is a number's */
+            if (fl->title)
+                CHECK(cp_family_field_number(fl) &&
+                      strncmp(fl->title, cp_family_field_label(fl),
+                              strlen(cp_family_field_label(fl))) == 0);
+            CHECK(!fl->unit || cp_family_field_number(fl));
         }
         const char *const *lists[] = {d->describe, d->table, d->chart};
         for (size_t l = 0; l < 3; l++) {
