@@ -19,7 +19,7 @@ _Static_assert((int)CP_ASYNC_VARIANT_TMA_TENSOR == CP_ASYNC_TMA_TENSOR &&
                    CP_ASYNC_TILE_FLOATS == CP_ASYNC_TILE &&
                    (int)CP_ASYNC_VARIANT_CP_ASYNC == CP_ASYNC_CP_ASYNC &&
                    (int)CP_ASYNC_VARIANT_SMEM == CP_ASYNC_SMEM,
-               "the async variants of cp_config.h follow cp_async.h");
+               "the async variants of cp_async_config.h follow cp_async.h");
 
 #define CP_ASYNC_WARPS_PER_TILE (CP_ASYNC_BLOCK / CP_WARP_SIZE)
 

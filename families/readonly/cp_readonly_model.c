@@ -9,7 +9,7 @@
 _Static_assert((int)CP_READONLY_VARIANT_CONSTANT == CP_READONLY_CONSTANT &&
                    (int)CP_LOOKUP_BROADCAST == CP_READONLY_INDEX_BROADCAST &&
                    (int)CP_LOOKUP_RANDOM == CP_READONLY_INDEX_RANDOM,
-               "the readonly enumerations of cp_config.h follow cp_readonly.h");
+               "the readonly enumerations of cp_readonly_config.h follow cp_readonly.h");
 
 enum { CP_READONLY_TABLE, CP_READONLY_OUT };
 

@@ -1,5 +1,6 @@
-/* cp_config.h: one configuration of a sweep (pattern family plus its parameters) and the
- * names of its enumerations as they appear on the command line and in reports. */
+/* cp_config.h: one configuration of a sweep: what every family has, and the family's own
+ * configuration (a struct of its folder) in its storage; the sides of an access and their
+ * names, and what a configuration's family says of it. */
 #ifndef CP_CONFIG_H
 #define CP_CONFIG_H
 
@@ -62,18 +63,18 @@ uint64_t cp_config_elements_for_size(uint64_t size_bytes, uint32_t width_bytes);
  * "" without parameters, into buf (len bytes, cut to fit). */
 void cp_config_format_params(const cp_config *c, const char *sep, char *buf, unsigned long len);
 
-/* 1 when c's kernel uses shared memory (smem; transpose tiled and padded; gemm smem): its sweep
- * reads the shared-memory counters too, which cost the profiler one more pass. */
+/* 1 when c's kernel uses shared memory (its family's uses_shared): its sweep reads the
+ * shared-memory counters too, which cost the profiler one more pass. */
 int cp_config_uses_shared(const cp_config *c);
 
-/* 1 when every global access of c's kernel is issued only by warps with an active lane (stride
- * and layout: one bounds check, and a warp past it exits before any access), so that its
- * warp-level global instructions are its requests: the profiler then counts requests as
- * instructions, in the pass of the sector counters (2 passes instead of 4). */
+/* 1 when every global access of c's kernel is issued only by warps with an active lane (its
+ * family's requests_are_instructions: one bounds check, and a warp past it exits before any
+ * access), so that its warp-level global instructions are its requests: the profiler then
+ * counts requests as instructions, in the pass of the sector counters (2 passes instead of 4). */
 int cp_config_requests_are_instructions(const cp_config *c);
 
 /* 1 when c's family reads the memory path's counters (L1 and L2 hits, SM active, constant,
- * cp.async and TMA loads): the readonly and async families, whose lessons they are. */
+ * cp.async and TMA loads; its family's path_counters), where they are its lesson. */
 int cp_config_path_counters(const cp_config *c);
 
 /* Writes a short human label such as "stride=2 offset=0 width=4 op=load" into buf. */
