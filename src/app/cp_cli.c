@@ -185,8 +185,9 @@ static int cp_cli_parse_devices(cp_options *o, const char *arg, cp_status *st)
     return CP_EXIT_OK;
 }
 
-/* --param NAME=SWEEP of the expr family: a name the expression may use and its values. */
-static int cp_cli_parse_expr_param(cp_options *o, const char *arg, cp_status *st)
+/* --param NAME=SWEEP of a family that takes an index (the expr family): a name the expression
+ * may use and its values. */
+static int cp_cli_parse_index_param(cp_options *o, const char *arg, cp_status *st)
 {
     const char *eq = strchr(arg, '=');
     if (!eq || eq == arg) {
@@ -260,8 +261,9 @@ static int *cp_cli_flag(cp_options *o, int opt)
     }
 }
 
-/* --index and --param of the expr family (--index is also the readonly family's lookup). */
-static int cp_cli_apply_expr(cp_options *o, int opt, const char *arg, cp_status *st)
+/* --index and --param of a family that takes an index expression (takes_index: the expr
+ * family); --index is also a parameter of a family that sweeps one (readonly's lookup). */
+static int cp_cli_apply_index(cp_options *o, int opt, const char *arg, cp_status *st)
 {
     if (!cp_family_get(o->family)->takes_index)
         return cp_status_usage(
@@ -271,7 +273,7 @@ static int cp_cli_apply_expr(cp_options *o, int opt, const char *arg, cp_status 
             opt == OPT_INDEX ? "--index EXPR" : "--param NAME=VALUES",
             opt == OPT_INDEX ? " (or 'coalprobe readonly --index mod,random,broadcast')" : "");
     if (opt == OPT_PARAM)
-        return cp_cli_parse_expr_param(o, arg, st);
+        return cp_cli_parse_index_param(o, arg, st);
     o->index_text = arg;
     return CP_EXIT_OK;
 }
@@ -354,7 +356,7 @@ static int cp_cli_apply(cp_options *o, int opt, const char *arg, int *given, cp_
         return cp_cli_apply_sampling(o, opt, arg, st);
     case OPT_INDEX:
     case OPT_PARAM:
-        return cp_cli_apply_expr(o, opt, arg, st);
+        return cp_cli_apply_index(o, opt, arg, st);
     case OPT_COLOR: {
         int mode = cp_term_color_parse(arg);
         if (mode < 0)
