@@ -136,11 +136,29 @@ const cp_family_param *cp_family_param_of(const cp_family_desc *d, cp_param p)
     return p < cp_param_count() ? cp_family_param_named(d, cp_param_options[p]) : NULL;
 }
 
+/* 1 when d's help_order names option. */
+static int cp_family_help_names(const cp_family_desc *d, const char *option)
+{
+    for (size_t k = 0; k < CP_FAMILY_PARAMS_MAX && d->help_order[k]; k++)
+        if (strcmp(d->help_order[k], option) == 0)
+            return 1;
+    return 0;
+}
+
+/* The parameters help_order names, in its order, then the others in params[]'s order. */
 const cp_family_param *cp_family_help_param(const cp_family_desc *d, size_t i)
 {
     if (i >= d->nparams)
         return NULL;
-    return d->help_order[0] ? cp_family_param_named(d, d->help_order[i]) : &d->params[i];
+    size_t named = 0;
+    while (named < CP_FAMILY_PARAMS_MAX && d->help_order[named])
+        named++;
+    if (i < named)
+        return cp_family_param_named(d, d->help_order[i]);
+    for (size_t k = 0, rest = i - named; k < d->nparams; k++)
+        if (!cp_family_help_names(d, d->params[k].option) && rest-- == 0)
+            return &d->params[k];
+    return NULL;
 }
 
 const cp_family_field *cp_family_field_of(const cp_family_desc *d, const char *key)

@@ -117,7 +117,8 @@ typedef struct cp_family_desc {
     /* swept parameters, outermost first (the plan's order) */
     const cp_family_param *params;
     size_t nparams;
-    /* the options of params[] in the order of its help and --list (NULL: params[]'s order) */
+    /* the options of params[] in the order of its help and --list where that is not params[]'s
+     * (those it leaves out follow, in params[]'s order) */
     const char *help_order[CP_FAMILY_PARAMS_MAX];
     uint64_t size_default; /* --size's default in bytes; 0: --size does not apply */
     const char *size_hint; /* when --size does not apply */
@@ -171,7 +172,8 @@ const cp_family_param *cp_family_param_of(const cp_family_desc *d, cp_param p);
 /* The descriptor's entry whose option is `option` ("--width"), NULL when it has none. */
 const cp_family_param *cp_family_param_named(const cp_family_desc *d, const char *option);
 
-/* The i-th parameter of d in the order of its help (help_order), NULL from nparams on. */
+/* The i-th parameter of d in the order of its help: those help_order names, in its order, then
+ * the others in params[]'s order; NULL from nparams on. */
 const cp_family_param *cp_family_help_param(const cp_family_desc *d, size_t i);
 
 /* The field of d with key `key`, NULL when d has none. */

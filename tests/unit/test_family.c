@@ -95,6 +95,17 @@ static void test_table_complete(void)
         for (cp_param q = 0; q < p; q++)
             CHECK(strcmp(cp_param_option(p), cp_param_option(q)) != 0);
     CHECK(strcmp(cp_param_option(cp_param_count()), "?") == 0);
+    /* a help order that names some parameters: those first, then the others in params[]'s order
+     * (a parameter it forgets still has its help and its option) */
+    static const cp_family_param three[] = {
+        {.option = "--a"}, {.option = "--b"}, {.option = "--c"}};
+    cp_family_desc partial = {.params = three, .nparams = 3, .help_order = {"--b"}};
+    CHECK(cp_family_help_param(&partial, 0) == &three[1]);
+    CHECK(cp_family_help_param(&partial, 1) == &three[0]);
+    CHECK(cp_family_help_param(&partial, 2) == &three[2]);
+    CHECK(cp_family_help_param(&partial, 3) == NULL);
+    cp_family_desc plain = {.params = three, .nparams = 3};
+    CHECK(cp_family_help_param(&plain, 2) == &three[2]);
 }
 
 /* A configuration of family f with every swept parameter set to its entry's default's first
