@@ -34,7 +34,7 @@
 #define CP_ASYNC_STAGES_MAX 4u /* tiles in flight: 64 KB of shared memory */
 #define CP_ASYNC_WORK_MAX 4096u
 
-/* The variants, in the order of their names in src/model/cp_config.c. */
+/* The variants, in the order of their names (cp_async_config.h, cp_async_family.c). */
 enum { CP_ASYNC_PLAIN, CP_ASYNC_SMEM, CP_ASYNC_CP_ASYNC, CP_ASYNC_TMA_BULK, CP_ASYNC_TMA_TENSOR };
 
 /* The compute of one element: `work` dependent fused multiply-adds (fmaf: one rounding, on the

@@ -3,16 +3,21 @@
  * (cp_async_model.c). */
 #include "cp_family_def.h"
 #include "cp_async_model.h" /* cp_model_async_schedule */
+#include "cp_async_config.h"
 
-CP_FAMILY_ACCESSORS(async, cp_async_variant)
-CP_FAMILY_ACCESSORS(stages, uint32_t)
-CP_FAMILY_ACCESSORS(work, uint32_t)
-CP_FAMILY_ACCESSORS(elements, uint64_t)
+CP_FAMILY_ACCESSORS(cp_async_config_of, variant, cp_async_variant)
+CP_FAMILY_ACCESSORS(cp_async_config_of, stages, uint32_t)
+CP_FAMILY_ACCESSORS(cp_async_config_of, work, uint32_t)
+
+const char *const cp_async_variant_names[CP_ASYNC_VARIANT_COUNT] = {"plain", "smem", "cp-async",
+                                                                    "tma-bulk", "tma-tensor"};
 
 /* async: plain and smem load each tile before computing it, one at a time. */
 static const char *cp_family_async_absent(const cp_config *c)
 {
-    if ((c->async == CP_ASYNC_VARIANT_PLAIN || c->async == CP_ASYNC_VARIANT_SMEM) && c->stages > 1)
+    const cp_async_config *cfg = cp_async_config_of(c);
+    if ((cfg->variant == CP_ASYNC_VARIANT_PLAIN || cfg->variant == CP_ASYNC_VARIANT_SMEM) &&
+        cfg->stages > 1)
         return "plain and smem have one stage (the tile loaded, then computed): --stages 1";
     return NULL;
 }
@@ -20,7 +25,8 @@ static const char *cp_family_async_absent(const cp_config *c)
 /* async: cp.async (LDGSTS) came with sm_80, the TMA unit with sm_90. */
 static int cp_family_async_needs_cc(const cp_config *c)
 {
-    switch (c->async) {
+    const cp_async_config *cfg = cp_async_config_of(c);
+    switch (cfg->variant) {
     case CP_ASYNC_VARIANT_CP_ASYNC:
         return 80;
     case CP_ASYNC_VARIANT_TMA_BULK:
@@ -33,7 +39,8 @@ static int cp_family_async_needs_cc(const cp_config *c)
 
 static int cp_family_async_shared(const cp_config *c)
 {
-    return c->async != CP_ASYNC_VARIANT_PLAIN;
+    const cp_async_config *cfg = cp_async_config_of(c);
+    return cfg->variant != CP_ASYNC_VARIANT_PLAIN;
 }
 
 /* async: whole 16 KB tiles of 4-byte elements, at least one. */
@@ -44,14 +51,28 @@ static void cp_family_init_tiles(cp_config *c, uint64_t size_bytes)
 }
 
 static const cp_family_param cp_async_params[] = {
-    {CP_PARAM_VARIANT, "all", 0, 0, CP_NAMES(cp_config_async_names), cp_family_set_async, NULL, 0},
-    {CP_PARAM_STAGES, "1,2", 1, CP_ASYNC_STAGES_LIMIT, NULL, 0, cp_family_set_stages, NULL, 0},
-    {CP_PARAM_WORK, "0", 0, CP_ASYNC_WORK_LIMIT, NULL, 0, cp_family_set_work, NULL, 0},
+    CP_P_ALL("--variant", "V",
+             "plain (LDG), smem (LDG, STS, LDS), cp-async (LDGSTS), tma-bulk (cp.async.bulk), "
+             "tma-tensor (a 2-D tensor map)",
+             cp_async_variant_names, cp_family_set_variant),
+    {.option = "--stages",
+     .arg = "S",
+     .doc = "tiles in flight (plain and smem: 1)",
+     .default_spec = "1,2",
+     .min = 1,
+     .max = CP_ASYNC_STAGES_LIMIT,
+     .set = cp_family_set_stages},
+    {.option = "--work",
+     .arg = "W",
+     .doc = "FMAs per element (0: memory bound)",
+     .default_spec = "0",
+     .max = CP_ASYNC_WORK_LIMIT,
+     .set = cp_family_set_work},
 };
 static const cp_family_field cp_async_fields[] = {
-    CP_F_NAME("variant", async, cp_config_async_names),
-    CP_F_U64("stages", stages),
-    CP_F_U64("work", work),
+    CP_F_NAME("variant", variant, cp_async_variant_names),
+    CP_F_U64_TITLED("stages", stages, "stages (tiles in flight)", NULL),
+    CP_F_U64_TITLED("work", work, "work (FMAs per element)", NULL),
     CP_F_ELEMENTS,
 };
 
@@ -64,14 +85,6 @@ const cp_family_desc cp_async_family = {
                "registers, tma-bulk and tma-tensor hand the copy to the TMA unit (sm_90). "
                "With more stages the copy of the next tile overlaps the work on this one; "
                "--work sets how much arithmetic hides it.",
-    .param_docs =
-        {
-            [CP_PARAM_VARIANT] = "plain (LDG), smem (LDG, STS, LDS), cp-async (LDGSTS), "
-                                 "tma-bulk (cp.async.bulk), tma-tensor (a 2-D tensor "
-                                 "map)",
-            [CP_PARAM_STAGES] = "tiles in flight (plain and smem: 1)",
-            [CP_PARAM_WORK] = "FMAs per element (0: memory bound)",
-        },
     .size_doc = "bytes of in, in whole 16 KB tiles",
     .examples = {{"coalprobe async", "the copy ladder, 1 and 2 stages"},
                  {"coalprobe async --variant cp-async --stages 1..4 --work 0..64:16",

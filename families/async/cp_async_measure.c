@@ -4,6 +4,7 @@
 #include "cp_async_kernels.h"
 #include "cp_async.h"
 #include "cp_fill.h"
+#include "cp_async_config.h"
 
 /* out is the last access (after in and, but for plain, the shared tile). */
 static size_t cp_measure_async_out(const cp_cuda_run *r)
@@ -14,15 +15,18 @@ static size_t cp_measure_async_out(const cp_cuda_run *r)
 static int cp_measure_async_launch(const cp_cuda_run *r, cp_status *st)
 {
     const cp_config *c = r->c;
-    CP_CUDA_CHECK(st, cp_kernels_async_launch((int)c->async, (int)c->stages, r->bufs[0],
-                                              r->bufs[cp_measure_async_out(r)],
-                                              c->elements / CP_ASYNC_TILE, c->work, r->s->stream));
+    const cp_async_config *cfg = cp_async_config_of(c);
+    CP_CUDA_CHECK(st,
+                  cp_kernels_async_launch((int)cfg->variant, (int)cfg->stages, r->bufs[0],
+                                          r->bufs[cp_measure_async_out(r)],
+                                          c->elements / CP_ASYNC_TILE, cfg->work, r->s->stream));
     return CP_EXIT_OK;
 }
 
 static cudaError_t cp_measure_async_config_resources(const cp_config *c, cp_kernel_resources *k)
 {
-    return cp_kernels_async_resources((int)c->async, (int)c->stages, k);
+    const cp_async_config *cfg = cp_async_config_of(c);
+    return cp_kernels_async_resources((int)cfg->variant, (int)cfg->stages, k);
 }
 
 static int cp_measure_async_poison(const cp_cuda_run *r, cp_status *st)
@@ -40,7 +44,8 @@ static uint64_t cp_measure_async_checked_tile(uint64_t tiles, int k)
 static uint32_t cp_measure_async_want(const void *ctx, uint64_t word)
 {
     const cp_config *c = ctx;
-    return cp_cuda_float_bits(cp_async_work(cp_fill_value(word, cp_cuda_seed(0)), c->work));
+    const cp_async_config *cfg = cp_async_config_of(c);
+    return cp_cuda_float_bits(cp_async_work(cp_fill_value(word, cp_cuda_seed(0)), cfg->work));
 }
 
 static int cp_measure_async_verify(const cp_cuda_run *r, cp_measurement *m, cp_status *st)

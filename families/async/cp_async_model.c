@@ -13,12 +13,13 @@
 #include "cp_async.h"
 #include "cp_async_model.h"
 #include "cp_model_family.h"
+#include "cp_async_config.h"
 
 _Static_assert((int)CP_ASYNC_VARIANT_TMA_TENSOR == CP_ASYNC_TMA_TENSOR &&
                    CP_ASYNC_TILE_FLOATS == CP_ASYNC_TILE &&
                    (int)CP_ASYNC_VARIANT_CP_ASYNC == CP_ASYNC_CP_ASYNC &&
                    (int)CP_ASYNC_VARIANT_SMEM == CP_ASYNC_SMEM,
-               "the async variants of cp_config.h follow cp_async.h");
+               "the async variants of cp_async_config.h follow cp_async.h");
 
 #define CP_ASYNC_WARPS_PER_TILE (CP_ASYNC_BLOCK / CP_WARP_SIZE)
 
@@ -39,7 +40,8 @@ static uint64_t cp_async_tiles(const cp_config *c)
 /* The role of access a of c's kernel (the order of describe()). */
 static cp_async_role cp_async_role_of(const cp_config *c, size_t a)
 {
-    switch (c->async) {
+    const cp_async_config *cfg = cp_async_config_of(c);
+    switch (cfg->variant) {
     case CP_ASYNC_VARIANT_PLAIN:
         return a == 0 ? CP_ASYNC_IN_LANES : CP_ASYNC_OUT;
     case CP_ASYNC_VARIANT_SMEM:
@@ -59,6 +61,7 @@ static void cp_async_access(cp_access_prediction *ap, const char *name, cp_op op
 
 static void cp_model_async_describe(const cp_config *c, cp_prediction *out)
 {
+    const cp_async_config *cfg = cp_async_config_of(c);
     uint64_t tiles = cp_async_tiles(c), bytes = c->elements * 4, tile_bytes = CP_ASYNC_TILE * 4;
     out->threads = tiles * CP_ASYNC_BLOCK;
     out->warps = tiles * CP_ASYNC_WARPS_PER_TILE;
@@ -76,10 +79,10 @@ static void cp_model_async_describe(const cp_config *c, cp_prediction *out)
     default:
         cp_async_access(&a[k++], "in", CP_OP_LOAD, CP_SPACE_TMA, (uint32_t)tile_bytes, 1, bytes);
     }
-    if (c->async == CP_ASYNC_VARIANT_SMEM)
+    if (cfg->variant == CP_ASYNC_VARIANT_SMEM)
         cp_async_access(&a[k++], "tile", CP_OP_STORE, CP_SPACE_SHARED, 4, CP_ASYNC_PER_THREAD,
                         tile_bytes);
-    if (c->async != CP_ASYNC_VARIANT_PLAIN)
+    if (cfg->variant != CP_ASYNC_VARIANT_PLAIN)
         cp_async_access(&a[k++], "tile", CP_OP_LOAD, CP_SPACE_SHARED, 4, CP_ASYNC_PER_THREAD,
                         tile_bytes);
     cp_async_access(&a[k++], "out", CP_OP_STORE, CP_SPACE_GLOBAL, 4, CP_ASYNC_PER_THREAD, bytes);
@@ -88,7 +91,7 @@ static void cp_model_async_describe(const cp_config *c, cp_prediction *out)
      * lesson's numbers), whose copies and loads meet in the same cycles and count as extra
      * wavefronts; cp.async's also see a never-executed LDS beside each LDGSTS: the shared
      * counts are shown, not judged (plain has none) */
-    out->shared_exact = c->async == CP_ASYNC_VARIANT_PLAIN;
+    out->shared_exact = cfg->variant == CP_ASYNC_VARIANT_PLAIN;
 }
 
 static uint32_t cp_model_async_lanes(const cp_config *c, size_t a, uint32_t ins, uint64_t w,
@@ -151,10 +154,11 @@ static uint64_t cp_model_async_footprint(const cp_config *c, size_t a)
  * most 78 characters). */
 void cp_model_async_schedule(const cp_config *c, char *buf, size_t len)
 {
-    unsigned s = c->stages;
+    const cp_async_config *cfg = cp_async_config_of(c);
+    unsigned s = cfg->stages;
     const char *head = "Schedule: block b takes tiles b, b + G, b + 2G, ... (G: the blocks that "
                        "fit\non the GPU at once); its step j computes its tile j (16 KB).\n";
-    switch (c->async) {
+    switch (cfg->variant) {
     case CP_ASYNC_VARIANT_PLAIN:
         snprintf(buf, len,
                  "%s  step j: each thread loads its 16 elements of tile j (LDG, 4 B),\n"
@@ -191,7 +195,7 @@ void cp_model_async_schedule(const cp_config *c, char *buf, size_t len)
                  "           out (STG); __syncthreads; thread 0 issues the copy of\n"
                  "           tile j + %u into buffer j %% %u\n",
                  head, s, s,
-                 c->async == CP_ASYNC_VARIANT_TMA_TENSOR
+                 cfg->variant == CP_ASYNC_VARIANT_TMA_TENSOR
                      ? "cp.async.bulk.tensor.2d (boxes of 16 rows of 1 KB)"
                      : "cp.async.bulk (one copy of 16 KB a tile)",
                  s - 1, s, s, s, s);

@@ -2,10 +2,10 @@
  * the parameters it sweeps, the values its configurations show in reports, and its model
  * (cp_expr_model.c). */
 #include "cp_family_def.h"
+#include "cp_expr_config.h"
 
-CP_FAMILY_ACCESSORS(width_bytes, uint32_t)
-CP_FAMILY_ACCESSORS(op, cp_op)
-CP_FAMILY_ACCESSORS(elements, uint64_t)
+CP_FAMILY_ACCESSORS(cp_expr_config_of, width_bytes, uint32_t)
+CP_FAMILY_ACCESSORS(cp_expr_config_of, op, cp_op)
 
 /* expr's options of its own, besides its parameters */
 static const cp_help_option cp_expr_options[] = {
@@ -18,10 +18,19 @@ static const cp_help_option cp_expr_options[] = {
      CP_HELP_ANY, NULL},
 };
 
-static const cp_family_param cp_expr_params[] = {CP_P_OP, CP_P_WIDTH(cp_family_check_width)};
+/* One thread per element of the access width. */
+static void cp_expr_init(cp_config *c, uint64_t size_bytes)
+{
+    c->elements = cp_config_elements_for_size(size_bytes, cp_expr_config_of(c)->width_bytes);
+}
+
+static const cp_family_param cp_expr_params[] = {
+    CP_P_OP("the side EXPR indexes: load (the other is i), store"),
+    CP_P_WIDTH("bytes per element", cp_family_check_width),
+};
 static const cp_family_field cp_expr_fields[] = {
-    {"index", NULL, NULL, CP_FIELD_INDEX, NULL, NULL, 0, NULL},
-    {"params", NULL, NULL, CP_FIELD_PARAMS, NULL, NULL, 0, NULL},
+    {"index", NULL, NULL, CP_FIELD_INDEX, NULL, NULL, 0, NULL, NULL, NULL},
+    {"params", NULL, NULL, CP_FIELD_PARAMS, NULL, NULL, 0, NULL, NULL, NULL},
     CP_F_WIDTH,
     CP_F_OP,
     CP_F_ELEMENTS,
@@ -35,11 +44,6 @@ const cp_family_desc cp_expr_family = {
                "coalprobe predicts its sectors, lines and efficiency and, on a GPU, "
                "compiles it with NVRTC into the same kernel and measures it. The grammar "
                "is in docs/expr.md.",
-    .param_docs =
-        {
-            [CP_PARAM_WIDTH] = "bytes per element",
-            [CP_PARAM_OP] = "the side EXPR indexes: load (the other is i), store",
-        },
     .options = cp_expr_options,
     .noptions = CP_COUNT_OF(cp_expr_options),
     .size_doc = "bytes of the buffer",
@@ -50,9 +54,10 @@ const cp_family_desc cp_expr_family = {
     .list = "in: load at element EXPR (op load) or i, out: store at i or EXPR\n",
     .list_front = "--index EXPR [--param NAME=VALUES]... ",
     CP_PARAMS(cp_expr_params),
+    .help_order = {"--width", "--op"},
     .size_default = CP_EXPR_SIZE_DEFAULT,
     .takes_index = 1,
-    .init = cp_family_init_width,
+    .init = cp_expr_init,
     CP_FIELDS(cp_expr_fields),
     .describe = {"index", "width_bytes", "op", "params"},
     .table = {"index", "params", "width_bytes", "op"},

@@ -14,6 +14,7 @@
 #include "cp_expr.h"
 #include "cp_expr_period.h"
 #include "cp_model_family.h"
+#include "cp_expr_config.h"
 
 /* The longest period looked for: 4096 warps (counting them, and the footprint of their threads,
  * takes milliseconds). */
@@ -23,14 +24,16 @@
  * family. */
 static int cp_expr_is_indexed(const cp_config *c, size_t a)
 {
-    return (c->op == CP_OP_LOAD) == (a == 0);
+    const cp_expr_config *cfg = cp_expr_config_of(c);
+    return (cfg->op == CP_OP_LOAD) == (a == 0);
 }
 
 static void cp_expr_access(const cp_config *c, cp_access_prediction *ap, const char *name, cp_op op,
                            int indexed)
 {
-    cp_model_element_access(ap, name, op, CP_SPACE_GLOBAL, c->width_bytes,
-                            c->elements * c->width_bytes, indexed);
+    const cp_expr_config *cfg = cp_expr_config_of(c);
+    cp_model_element_access(ap, name, op, CP_SPACE_GLOBAL, cfg->width_bytes,
+                            c->elements * cfg->width_bytes, indexed);
 }
 
 static void cp_model_expr_describe(const cp_config *c, cp_prediction *out)
@@ -49,7 +52,8 @@ static uint64_t cp_expr_element(const cp_config *c, size_t a, uint64_t i)
     return (uint64_t)cp_expr_value(c->expr, (int64_t)i, (int64_t)c->elements, c->expr_params);
 }
 
-static CP_MODEL_LINEAR_LANES_HOOK(cp_model_expr_lanes, cp_expr_element, c->width_bytes)
+static CP_MODEL_LINEAR_LANES_HOOK(cp_model_expr_lanes, cp_expr_element,
+                                  cp_expr_config_of(c)->width_bytes)
 
     static size_t
     cp_model_expr_classes(const cp_config *c, size_t a, cp_warp_class classes[CP_MODEL_MAX_CLASSES])
@@ -64,7 +68,8 @@ static CP_MODEL_LINEAR_LANES_HOOK(cp_model_expr_lanes, cp_expr_element, c->width
  * bits, 2 MB for the default 64 MB). */
 static uint64_t cp_model_expr_footprint(const cp_config *c, size_t a)
 {
-    uint64_t w = c->width_bytes;
+    const cp_expr_config *cfg = cp_expr_config_of(c);
+    uint64_t w = cfg->width_bytes;
     if (!cp_expr_is_indexed(c, a))
         return cp_model_monotone_footprint(c->elements, w, 0, w);
     return CP_MODEL_FOOTPRINT_FROM_LANES;
@@ -206,7 +211,8 @@ static size_t cp_expr_sector_arcs(const cp_expr_sector_move *m, uint64_t s, uint
 static int cp_model_expr_period_footprint(const cp_config *c, const cp_expr_period *p,
                                           uint64_t *footprint)
 {
-    uint64_t n = c->elements, T = p->threads, first = T < n ? T : n, w = c->width_bytes;
+    const cp_expr_config *cfg = cp_expr_config_of(c);
+    uint64_t n = c->elements, T = p->threads, first = T < n ? T : n, w = cfg->width_bytes;
     cp_expr_arc *v = malloc(2 * first * sizeof *v);
     if (!v)
         return 0;
@@ -225,9 +231,10 @@ static int cp_model_expr_period_footprint(const cp_config *c, const cp_expr_peri
 
 static void cp_model_expr_prove(const cp_config *c, int want_footprint, cp_model_proof *out)
 {
+    const cp_expr_config *cfg = cp_expr_config_of(c);
     memset(out, 0, sizeof *out);
     size_t a = cp_expr_is_indexed(c, 0) ? 0 : 1;
-    uint64_t n = c->elements, shift = CP_LINE_BYTES / cp_model_gcd(c->width_bytes, CP_LINE_BYTES);
+    uint64_t n = c->elements, shift = CP_LINE_BYTES / cp_model_gcd(cfg->width_bytes, CP_LINE_BYTES);
     cp_expr_period p;
     memset(&p, 0, sizeof p);
     if (!c->expr || n > INT64_MAX ||

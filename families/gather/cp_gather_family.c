@@ -2,17 +2,28 @@
  * runs): its help, the parameters it sweeps, the values its configurations show in reports, and its
  * model (cp_gather_model.c). */
 #include "cp_family_def.h"
+#include "cp_gather_config.h"
 
-CP_FAMILY_ACCESSORS(run, uint64_t)
-CP_FAMILY_ACCESSORS(seed, uint64_t)
-CP_FAMILY_ACCESSORS(elements, uint64_t)
+CP_FAMILY_ACCESSORS(cp_gather_config_of, run, uint64_t)
+CP_FAMILY_ACCESSORS(cp_gather_config_of, seed, uint64_t)
 
 static const cp_family_param cp_gather_params[] = {
-    {CP_PARAM_SEED, "1", 0, UINT32_MAX, NULL, 0, cp_family_set_seed, NULL, 0},
-    {CP_PARAM_RUN, "1", 1, 1ull << 32, NULL, 0, cp_family_set_run, NULL, 0},
+    {.option = "--seed",
+     .arg = "S",
+     .doc = "the permutation's seed",
+     .default_spec = "1",
+     .max = UINT32_MAX,
+     .set = cp_family_set_seed},
+    {.option = "--run",
+     .arg = "R",
+     .doc = "contiguous elements kept together (1: random)",
+     .default_spec = "1",
+     .min = 1,
+     .max = 1ull << 32,
+     .set = cp_family_set_run},
 };
 static const cp_family_field cp_gather_fields[] = {
-    CP_F_U64("run", run),
+    CP_F_U64_TITLED("run", run, "run (contiguous elements)", NULL),
     CP_F_U64("seed", seed),
     CP_F_ELEMENTS,
 };
@@ -24,11 +35,6 @@ const cp_family_desc cp_gather_family = {
                "in a sector of its own: 32 sectors per request, 12.5% efficiency; as the "
                "runs that stay together grow to a sector (8 elements) and a warp (32) the "
                "gather coalesces back to 4 sectors per request.",
-    .param_docs =
-        {
-            [CP_PARAM_RUN] = "contiguous elements kept together (1: random)",
-            [CP_PARAM_SEED] = "the permutation's seed",
-        },
     .size_doc = "bytes of in",
     .examples = {{"coalprobe gather --run 1,2,4,8,32", "random to runs"},
                  {"coalprobe gather --run 4 --size 64K --explain", "the sectors of one "
@@ -36,6 +42,7 @@ const cp_family_desc cp_gather_family = {
     .list = "idx: dense load, in: load at idx[i] (runs of `run` in random order), out\n",
     .list_front = "",
     CP_PARAMS(cp_gather_params),
+    .help_order = {"--run", "--seed"},
     .size_default = CP_GATHER_SIZE_DEFAULT,
     .init = cp_family_init_words,
     CP_FIELDS(cp_gather_fields),

@@ -5,6 +5,7 @@
 #include "cp_measure_family.h"
 #include "cp_gather_kernels.h"
 #include "cp_gather.h"
+#include "cp_gather_config.h"
 
 static int cp_measure_gather_launch(const cp_cuda_run *r, cp_status *st)
 {
@@ -20,8 +21,9 @@ static int cp_measure_gather_fill_input(const cp_cuda_run *r, size_t a, void *bu
 {
     if (a != 0)
         return CP_EXIT_OK;
-    CP_CUDA_CHECK(st, cp_kernels_gather_index_launch(buf, r->c->elements, r->c->run, r->c->seed,
-                                                     r->s->stream));
+    CP_CUDA_CHECK(
+        st, cp_kernels_gather_index_launch(buf, r->c->elements, cp_gather_config_of(r->c)->run,
+                                           cp_gather_config_of(r->c)->seed, r->s->stream));
     *written = 1;
     return CP_EXIT_OK;
 }
@@ -31,12 +33,13 @@ static int cp_measure_gather_verify_index(const cp_cuda_run *r, const cp_cuda_ch
                                           cp_status *st)
 {
     const cp_config *c = r->c;
+    const cp_gather_config *cfg = cp_gather_config_of(c);
     uint32_t host[256];
     uint64_t count = ch->count < 256 ? ch->count : 256;
     CP_CUDA_CHECK(st, cudaMemcpy(host, (const uint32_t *)r->bufs[0] + ch->i0, count * sizeof *host,
                                  cudaMemcpyDeviceToHost));
     for (uint64_t k = 0; k < count; k++) {
-        uint64_t want = cp_gather_index(ch->i0 + k, c->elements, c->run, c->seed);
+        uint64_t want = cp_gather_index(ch->i0 + k, c->elements, cfg->run, cfg->seed);
         if (host[k] != want) {
             cp_status_set(st, CP_EXIT_RUNTIME,
                           "wrong index array: idx[%" PRIu64 "] is %u, the model says %" PRIu64,
@@ -50,7 +53,8 @@ static int cp_measure_gather_verify_index(const cp_cuda_run *r, const cp_cuda_ch
 
 static uint64_t cp_measure_gather_src(const cp_config *c, uint64_t i)
 {
-    return cp_gather_index(i, c->elements, c->run, c->seed);
+    const cp_gather_config *cfg = cp_gather_config_of(c);
+    return cp_gather_index(i, c->elements, cfg->run, cfg->seed);
 }
 
 /* out (access 2) copies in (access 1) through the index array. */

@@ -4,6 +4,7 @@
  * warp is counted. */
 #include "cp_gather.h"
 #include "cp_model_family.h"
+#include "cp_gather_config.h"
 
 enum { CP_GATHER_IDX, CP_GATHER_IN, CP_GATHER_OUT };
 
@@ -22,7 +23,8 @@ static void cp_model_gather_describe(const cp_config *c, cp_prediction *out)
 /* The element thread i accesses through access a: in at idx[i], idx and out at i. */
 static uint64_t cp_gather_element(const cp_config *c, size_t a, uint64_t i)
 {
-    return a == CP_GATHER_IN ? cp_gather_index(i, c->elements, c->run, c->seed) : i;
+    const cp_gather_config *cfg = cp_gather_config_of(c);
+    return a == CP_GATHER_IN ? cp_gather_index(i, c->elements, cfg->run, cfg->seed) : i;
 }
 
 static CP_MODEL_LINEAR_LANES_HOOK(cp_model_gather_lanes, cp_gather_element, 4)

@@ -2,29 +2,35 @@
  * and cuBLAS): its help, the parameters it sweeps, the values its configurations show in reports,
  * and its model (cp_gemm_model.c). */
 #include "cp_family_def.h"
+#include "cp_gemm_config.h"
 
-CP_FAMILY_ACCESSORS(variant, cp_gemm_variant)
-CP_FAMILY_ACCESSORS(m, uint64_t)
-CP_FAMILY_ACCESSORS(n, uint64_t)
-CP_FAMILY_ACCESSORS(k, uint64_t)
+CP_FAMILY_ACCESSORS(cp_gemm_config_of, variant, cp_gemm_variant)
+CP_FAMILY_ACCESSORS(cp_gemm_config_of, m, uint64_t)
+CP_FAMILY_ACCESSORS(cp_gemm_config_of, n, uint64_t)
+CP_FAMILY_ACCESSORS(cp_gemm_config_of, k, uint64_t)
+
+const char *const cp_gemm_variant_names[CP_GEMM_COUNT] = {"naive", "coalesced", "smem", "cublas"};
 
 static int cp_family_gemm_shared(const cp_config *c)
 {
-    return c->variant == CP_GEMM_SMEM;
+    const cp_gemm_config *cfg = cp_gemm_config_of(c);
+    return cfg->variant == CP_GEMM_SMEM;
 }
 
 static const cp_family_param cp_gemm_params[] = {
-    {CP_PARAM_VARIANT, "all", 0, 0, CP_NAMES(cp_config_variant_names), cp_family_set_variant, NULL,
-     0},
-    CP_P_DIM(CP_PARAM_M, "4096", CP_GEMM_DIM_MAX, cp_family_set_m),
-    CP_P_DIM(CP_PARAM_N, "4096", CP_GEMM_DIM_MAX, cp_family_set_n),
-    CP_P_DIM(CP_PARAM_K, "4096", CP_GEMM_DIM_MAX, cp_family_set_k),
+    CP_P_ALL("--variant", "V",
+             "the kernel: naive, coalesced (threads relabelled along rows), smem (32x32 tiles in "
+             "shared memory), cublas",
+             cp_gemm_variant_names, cp_family_set_variant),
+    CP_P_DIM("--m", "M", "rows of A and C", "4096", CP_GEMM_DIM_MAX, cp_family_set_m),
+    CP_P_DIM("--n", "N", "columns of B and C", "4096", CP_GEMM_DIM_MAX, cp_family_set_n),
+    CP_P_DIM("--k", "K", "columns of A, rows of B", "4096", CP_GEMM_DIM_MAX, cp_family_set_k),
 };
 static const cp_family_field cp_gemm_fields[] = {
-    CP_F_NAME("variant", variant, cp_config_variant_names),
-    CP_F_U64("m", m),
-    CP_F_U64("n", n),
-    CP_F_U64("k", k),
+    CP_F_NAME("variant", variant, cp_gemm_variant_names),
+    CP_F_U64_TITLED("m", m, "m (rows)", NULL),
+    CP_F_U64_TITLED("n", n, "n (columns)", NULL),
+    CP_F_U64_TITLED("k", k, "k (inner dimension)", NULL),
 };
 
 const cp_family_desc cp_gemm_family = {
@@ -37,14 +43,6 @@ const cp_family_desc cp_gemm_family = {
                "memory (smem) cut the global traffic again; cuBLAS is the reference. The "
                "table shows per operand (A, B, C) the sectors per request, and the time, "
                "GFLOP/s against cuBLAS, registers and occupancy.",
-    .param_docs =
-        {
-            [CP_PARAM_VARIANT] = "the kernel: naive, coalesced (threads relabelled along "
-                                 "rows), smem (32x32 tiles in shared memory), cublas",
-            [CP_PARAM_M] = "rows of A and C",
-            [CP_PARAM_N] = "columns of B and C",
-            [CP_PARAM_K] = "columns of A, rows of B",
-        },
     .examples = {{"coalprobe gemm", "the ladder at 4096^3, naive to cuBLAS"},
                  {"coalprobe gemm --m 40 --n 40 --k 8 --explain --warp 32",
                   "the lane maps of A, B and C"}},

@@ -5,6 +5,7 @@
  * buffers) with no instructions. */
 #include "cp_gemm.h"
 #include "cp_model_family.h"
+#include "cp_gemm_config.h"
 
 enum { CP_GEMM_A, CP_GEMM_B, CP_GEMM_C };
 #define CP_GEMM_WARPS_PER_BLOCK (CP_GEMM_TILE * CP_GEMM_TILE / CP_WARP_SIZE)
@@ -17,7 +18,8 @@ static uint64_t cp_gemm_blocks(uint64_t extent)
 /* Loop iterations of the A and B loads: steps of k, or tiles of k for smem. */
 static uint64_t cp_gemm_steps(const cp_config *c)
 {
-    return c->variant == CP_GEMM_SMEM ? cp_gemm_tiles(c->k) : c->k;
+    const cp_gemm_config *cfg = cp_gemm_config_of(c);
+    return cfg->variant == CP_GEMM_SMEM ? cp_gemm_tiles(cfg->k) : cfg->k;
 }
 
 static void cp_gemm_access(cp_access_prediction *ap, const char *name, cp_op op,
@@ -29,20 +31,23 @@ static void cp_gemm_access(cp_access_prediction *ap, const char *name, cp_op op,
 
 static void cp_model_gemm_describe(const cp_config *c, cp_prediction *out)
 {
-    int naive = c->variant == CP_GEMM_NAIVE, modelled = c->variant != CP_GEMM_CUBLAS;
+    const cp_gemm_config *cfg = cp_gemm_config_of(c);
+    int naive = cfg->variant == CP_GEMM_NAIVE, modelled = cfg->variant != CP_GEMM_CUBLAS;
     out->modelled = modelled;
     /* the smem variant's tile loads and stores are not described (the compiler chooses their
      * width); the other variants use no shared memory, which the model does predict */
-    out->shared_modelled = modelled && c->variant != CP_GEMM_SMEM;
-    out->threads = c->m * c->n;
+    out->shared_modelled = modelled && cfg->variant != CP_GEMM_SMEM;
+    out->threads = cfg->m * cfg->n;
     out->warps =
-        modelled ? cp_gemm_blocks(c->m) * cp_gemm_blocks(c->n) * CP_GEMM_WARPS_PER_BLOCK : 0;
+        modelled ? cp_gemm_blocks(cfg->m) * cp_gemm_blocks(cfg->n) * CP_GEMM_WARPS_PER_BLOCK : 0;
     out->naccesses = 3;
     /* "strided": the operand whose lanes are spread by the variant's thread order */
     uint64_t steps = cp_gemm_steps(c);
-    cp_gemm_access(&out->accesses[CP_GEMM_A], "A", CP_OP_LOAD, steps, c->m * c->k, naive, modelled);
-    cp_gemm_access(&out->accesses[CP_GEMM_B], "B", CP_OP_LOAD, steps, c->k * c->n, 0, modelled);
-    cp_gemm_access(&out->accesses[CP_GEMM_C], "C", CP_OP_STORE, 1, c->m * c->n, naive, modelled);
+    cp_gemm_access(&out->accesses[CP_GEMM_A], "A", CP_OP_LOAD, steps, cfg->m * cfg->k, naive,
+                   modelled);
+    cp_gemm_access(&out->accesses[CP_GEMM_B], "B", CP_OP_LOAD, steps, cfg->k * cfg->n, 0, modelled);
+    cp_gemm_access(&out->accesses[CP_GEMM_C], "C", CP_OP_STORE, 1, cfg->m * cfg->n, naive,
+                   modelled);
 }
 
 /* Element of access a that lane (bx, by, tid) touches at step t of the 32-bit kernels: the
@@ -50,13 +55,14 @@ static void cp_model_gemm_describe(const cp_config *c, cp_prediction *out)
 static int cp_gemm_element_i32(const cp_config *c, size_t a, uint64_t t, int bx, int by, int tx,
                                int ty, uint64_t *e)
 {
-    const int m = (int)c->m, n = (int)c->n, k = (int)c->k, tid = ty * (int)CP_GEMM_TILE + tx;
+    const cp_gemm_config *cfg = cp_gemm_config_of(c);
+    const int m = (int)cfg->m, n = (int)cfg->n, k = (int)cfg->k, tid = ty * (int)CP_GEMM_TILE + tx;
     int row, col;
-    if (c->variant == CP_GEMM_NAIVE)
+    if (cfg->variant == CP_GEMM_NAIVE)
         cp_gemm_naive_coords_i32(bx, by, tx, ty, &row, &col);
     else
         cp_gemm_coalesced_coords_i32(bx, by, tid, &row, &col);
-    if (c->variant == CP_GEMM_SMEM && a != CP_GEMM_C) {
+    if (cfg->variant == CP_GEMM_SMEM && a != CP_GEMM_C) {
         int k0 = (int)(t * CP_GEMM_TILE);
         if (a == CP_GEMM_A) {
             *e = (uint64_t)cp_gemm_smem_a_base_i32(row, tid, k) +
@@ -77,31 +83,33 @@ static int cp_gemm_element_i32(const cp_config *c, size_t a, uint64_t t, int bx,
 static int cp_gemm_element_i64(const cp_config *c, size_t a, uint64_t t, uint64_t bx, uint64_t by,
                                uint64_t tx, uint64_t ty, uint64_t *e)
 {
+    const cp_gemm_config *cfg = cp_gemm_config_of(c);
     uint64_t tid = ty * CP_GEMM_TILE + tx, row, col;
-    if (c->variant == CP_GEMM_NAIVE)
+    if (cfg->variant == CP_GEMM_NAIVE)
         cp_gemm_naive_coords(bx, by, tx, ty, &row, &col);
     else
         cp_gemm_coalesced_coords(bx, by, tid, &row, &col);
-    if (c->variant == CP_GEMM_SMEM && a != CP_GEMM_C) {
+    if (cfg->variant == CP_GEMM_SMEM && a != CP_GEMM_C) {
         /* tile loads: every thread of the block loads, inside A or B */
         uint64_t kk = a == CP_GEMM_A ? cp_gemm_smem_a_kk(t, tid) : cp_gemm_smem_b_kk(t, tid);
-        *e = a == CP_GEMM_A ? cp_gemm_a_index(row, kk, c->k) : cp_gemm_b_index(kk, col, c->n);
-        return a == CP_GEMM_A ? row < c->m && kk < c->k : kk < c->k && col < c->n;
+        *e = a == CP_GEMM_A ? cp_gemm_a_index(row, kk, cfg->k) : cp_gemm_b_index(kk, col, cfg->n);
+        return a == CP_GEMM_A ? row < cfg->m && kk < cfg->k : kk < cfg->k && col < cfg->n;
     }
-    *e = a == CP_GEMM_A   ? cp_gemm_a_index(row, t, c->k)
-         : a == CP_GEMM_B ? cp_gemm_b_index(t, col, c->n)
-                          : cp_gemm_c_index(row, col, c->n);
-    return row < c->m && col < c->n;
+    *e = a == CP_GEMM_A   ? cp_gemm_a_index(row, t, cfg->k)
+         : a == CP_GEMM_B ? cp_gemm_b_index(t, col, cfg->n)
+                          : cp_gemm_c_index(row, col, cfg->n);
+    return row < cfg->m && col < cfg->n;
 }
 
 static uint32_t cp_model_gemm_lanes(const cp_config *c, size_t a, uint32_t ins, uint64_t w,
                                     uint64_t t, uint64_t addr[CP_WARP_SIZE])
 {
+    const cp_gemm_config *cfg = cp_gemm_config_of(c);
     (void)ins;
-    uint64_t gx = cp_gemm_blocks(c->m);
+    uint64_t gx = cp_gemm_blocks(cfg->m);
     uint64_t block = w / CP_GEMM_WARPS_PER_BLOCK, wib = w % CP_GEMM_WARPS_PER_BLOCK;
-    uint64_t bx = block % gx, by = block / gx;    /* blocks are numbered x fastest */
-    int i32 = cp_gemm_fits_i32(c->m, c->n, c->k); /* the path the host launches */
+    uint64_t bx = block % gx, by = block / gx;          /* blocks are numbered x fastest */
+    int i32 = cp_gemm_fits_i32(cfg->m, cfg->n, cfg->k); /* the path the host launches */
     uint32_t mask = 0;
     for (unsigned l = 0; l < CP_WARP_SIZE; l++) {
         /* naive: threadIdx = (lane, warp in block); the others: threadIdx.x = wib * 32 + l,
@@ -127,13 +135,14 @@ static uint32_t cp_model_gemm_lanes(const cp_config *c, size_t a, uint32_t ins, 
 static size_t cp_model_gemm_classes(const cp_config *c, size_t a,
                                     cp_warp_class classes[CP_MODEL_MAX_CLASSES])
 {
-    if (c->variant == CP_GEMM_CUBLAS)
+    const cp_gemm_config *cfg = cp_gemm_config_of(c);
+    if (cfg->variant == CP_GEMM_CUBLAS)
         return 0;
-    int naive = c->variant == CP_GEMM_NAIVE;
-    int all_rows = c->variant == CP_GEMM_SMEM && a == CP_GEMM_B;
-    uint64_t gx = cp_gemm_blocks(c->m);
-    uint64_t lane_extent = naive ? c->m : c->n; /* the dimension the lanes walk along */
-    uint64_t warp_extent = naive ? c->n : c->m; /* the dimension the warps of a block cover */
+    int naive = cfg->variant == CP_GEMM_NAIVE;
+    int all_rows = cfg->variant == CP_GEMM_SMEM && a == CP_GEMM_B;
+    uint64_t gx = cp_gemm_blocks(cfg->m);
+    uint64_t lane_extent = naive ? cfg->m : cfg->n; /* the dimension the lanes walk along */
+    uint64_t warp_extent = naive ? cfg->n : cfg->m; /* the dimension the warps of a block cover */
     uint64_t lane_blocks[2] = {lane_extent / CP_GEMM_TILE, lane_extent % CP_GEMM_TILE ? 1 : 0};
     size_t k = 0;
     for (int edge = 0; edge < 2; edge++) {
@@ -159,24 +168,29 @@ static size_t cp_model_gemm_classes(const cp_config *c, size_t a,
 
 static uint64_t cp_model_gemm_iteration_step(const cp_config *c, size_t a)
 {
-    uint64_t per_step = c->variant == CP_GEMM_SMEM ? CP_GEMM_TILE : 1;
-    return a == CP_GEMM_A ? 4 * per_step : a == CP_GEMM_B ? c->n * 4 * per_step : 0;
+    const cp_gemm_config *cfg = cp_gemm_config_of(c);
+    uint64_t per_step = cfg->variant == CP_GEMM_SMEM ? CP_GEMM_TILE : 1;
+    return a == CP_GEMM_A ? 4 * per_step : a == CP_GEMM_B ? cfg->n * 4 * per_step : 0;
 }
 
 /* smem: the last tile of k is partial when k is not a multiple of 32 (fewer active lanes). */
 static uint64_t cp_model_gemm_regular_iterations(const cp_config *c, size_t a)
 {
+    const cp_gemm_config *cfg = cp_gemm_config_of(c);
     if (a == CP_GEMM_C)
         return 1;
-    return c->variant == CP_GEMM_SMEM ? c->k / CP_GEMM_TILE : c->k;
+    return cfg->variant == CP_GEMM_SMEM ? cfg->k / CP_GEMM_TILE : cfg->k;
 }
 
 /* Every element of A, B and C is touched (all rows of A, all columns of B). */
 static uint64_t cp_model_gemm_footprint(const cp_config *c, size_t a)
 {
-    if (c->variant == CP_GEMM_CUBLAS)
+    const cp_gemm_config *cfg = cp_gemm_config_of(c);
+    if (cfg->variant == CP_GEMM_CUBLAS)
         return 0;
-    uint64_t elements = a == CP_GEMM_A ? c->m * c->k : a == CP_GEMM_B ? c->k * c->n : c->m * c->n;
+    uint64_t elements = a == CP_GEMM_A   ? cfg->m * cfg->k
+                        : a == CP_GEMM_B ? cfg->k * cfg->n
+                                         : cfg->m * cfg->n;
     return (elements * 4 + CP_SECTOR_BYTES - 1) / CP_SECTOR_BYTES;
 }
 

@@ -2,16 +2,19 @@
  * help, the parameters it sweeps, the values its configurations show in reports, and its model
  * (cp_layout_model.c). */
 #include "cp_family_def.h"
+#include "cp_layout_config.h"
 
-CP_FAMILY_ACCESSORS(layout, cp_layout)
-CP_FAMILY_ACCESSORS(fields, uint32_t)
-CP_FAMILY_ACCESSORS(field, uint32_t)
-CP_FAMILY_ACCESSORS(elements, uint64_t)
+CP_FAMILY_ACCESSORS(cp_layout_config_of, layout, cp_layout)
+CP_FAMILY_ACCESSORS(cp_layout_config_of, fields, uint32_t)
+CP_FAMILY_ACCESSORS(cp_layout_config_of, field, uint32_t)
+
+const char *const cp_layout_names[CP_LAYOUT_COUNT] = {"aos", "soa"};
 
 /* layout: the field read exists in every record. */
-static int cp_family_check_layout(const cp_sweep params[CP_PARAM_COUNT], cp_status *st)
+/* layout: values[1] and values[2] are --fields and --field (cp_layout_params). */
+static int cp_family_check_layout(const cp_sweep *const values[], cp_status *st)
 {
-    const cp_sweep *fields = &params[CP_PARAM_FIELDS], *field = &params[CP_PARAM_FIELD];
+    const cp_sweep *fields = values[1], *field = values[2];
     for (size_t i = 0; i < fields->count; i++)
         for (size_t j = 0; j < field->count; j++)
             if (field->values[j] >= fields->values[i]) {
@@ -25,13 +28,20 @@ static int cp_family_check_layout(const cp_sweep params[CP_PARAM_COUNT], cp_stat
 }
 
 static const cp_family_param cp_layout_params[] = {
-    {CP_PARAM_LAYOUT, "all", 0, 0, CP_NAMES(cp_config_layout_names), cp_family_set_layout, NULL, 0},
-    {CP_PARAM_FIELDS, "4", 1, CP_FIELDS_MAX, NULL, 0, cp_family_set_fields, NULL, 0},
-    {CP_PARAM_FIELD, "0", 0, CP_FIELDS_MAX - 1, NULL, 0, cp_family_set_field, NULL, 0},
+    CP_P_ALL("--layout", "L", "aos (array of structs), soa (struct of arrays)", cp_layout_names,
+             cp_family_set_layout),
+    CP_P_DIM("--fields", "F", "4-byte fields per record", "4", CP_LAYOUT_FIELDS_MAX,
+             cp_family_set_fields),
+    {.option = "--field",
+     .arg = "F",
+     .doc = "the field read, below --fields",
+     .default_spec = "0",
+     .max = CP_LAYOUT_FIELDS_MAX - 1,
+     .set = cp_family_set_field},
 };
 static const cp_family_field cp_layout_fields[] = {
-    CP_F_NAME("layout", layout, cp_config_layout_names),
-    CP_F_U64("fields", fields),
+    CP_F_NAME("layout", layout, cp_layout_names),
+    CP_F_U64_TITLED("fields", fields, "fields per record (4 bytes each)", NULL),
     CP_F_U64("field", field),
     CP_F_ELEMENTS,
 };
@@ -44,12 +54,6 @@ const cp_family_desc cp_layout_family = {
                "moves more sectors the wider the record (up to 32); in SoA that field of "
                "every record lies together and a request moves 4 sectors whatever the "
                "record.",
-    .param_docs =
-        {
-            [CP_PARAM_LAYOUT] = "aos (array of structs), soa (struct of arrays)",
-            [CP_PARAM_FIELDS] = "4-byte fields per record",
-            [CP_PARAM_FIELD] = "the field read, below --fields",
-        },
     .size_doc = "bytes of the field read over all records",
     .examples = {{"coalprobe layout --fields 1..16", "AoS against SoA as records grow"},
                  {"coalprobe layout --layout aos --explain", "the lanes over sectors"}},

@@ -3,19 +3,23 @@
 #include "cp_measure_family.h"
 #include "cp_layout_kernels.h"
 #include "cp_layout.h"
+#include "cp_layout_config.h"
 
 static int cp_measure_layout_launch(const cp_cuda_run *r, cp_status *st)
 {
     const cp_config *c = r->c;
-    CP_CUDA_CHECK(st, cp_kernels_layout_launch(r->bufs[0], r->bufs[1], c->elements, c->fields,
-                                               c->field, c->layout == CP_LAYOUT_SOA, r->s->stream));
+    const cp_layout_config *cfg = cp_layout_config_of(c);
+    CP_CUDA_CHECK(st,
+                  cp_kernels_layout_launch(r->bufs[0], r->bufs[1], c->elements, cfg->fields,
+                                           cfg->field, cfg->layout == CP_LAYOUT_SOA, r->s->stream));
     return CP_EXIT_OK;
 }
 
 static uint64_t cp_measure_layout_src(const cp_config *c, uint64_t i)
 {
-    return c->layout == CP_LAYOUT_AOS ? cp_layout_aos_index(i, c->fields, c->field)
-                                      : cp_layout_soa_index(i, c->elements, c->field);
+    const cp_layout_config *cfg = cp_layout_config_of(c);
+    return cfg->layout == CP_LAYOUT_AOS ? cp_layout_aos_index(i, cfg->fields, cfg->field)
+                                        : cp_layout_soa_index(i, c->elements, cfg->field);
 }
 
 static const cp_cuda_copy cp_measure_layout_copy = {

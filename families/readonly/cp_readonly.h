@@ -22,7 +22,8 @@
 /* The largest table: 2^30 entries (4 GiB). */
 #define CP_READONLY_TABLE_MAX (4ull << 30)
 
-/* The variants and index patterns, in the order of their names in src/model/cp_config.c. */
+/* The variants and index patterns, in the order of their names (cp_readonly_config.h,
+ * cp_readonly_family.c). */
 enum { CP_READONLY_PLAIN, CP_READONLY_RESTRICT, CP_READONLY_LDG, CP_READONLY_CONSTANT };
 enum { CP_READONLY_INDEX_MOD, CP_READONLY_INDEX_RANDOM, CP_READONLY_INDEX_BROADCAST };
 

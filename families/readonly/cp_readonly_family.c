@@ -3,13 +3,18 @@
  * its model (cp_readonly_model.c). */
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "cp_family_def.h"
+#include "cp_readonly_config.h"
 
-CP_FAMILY_ACCESSORS(readonly, cp_readonly_variant)
-CP_FAMILY_ACCESSORS(lookup, cp_lookup)
-CP_FAMILY_ACCESSORS(table_bytes, uint64_t)
-CP_FAMILY_ACCESSORS(elements, uint64_t)
+CP_FAMILY_ACCESSORS(cp_readonly_config_of, variant, cp_readonly_variant)
+CP_FAMILY_ACCESSORS(cp_readonly_config_of, lookup, cp_lookup)
+CP_FAMILY_ACCESSORS(cp_readonly_config_of, table_bytes, uint64_t)
+
+const char *const cp_readonly_variant_names[CP_READONLY_VARIANT_COUNT] = {"plain", "restrict",
+                                                                          "ldg", "constant"};
+const char *const cp_readonly_lookup_names[CP_LOOKUP_COUNT] = {"mod", "random", "broadcast"};
 
 /* readonly: a table of whole 4-byte entries. */
 static int cp_family_check_table(const cp_sweep *t, cp_status *st)
@@ -29,16 +34,18 @@ static int cp_family_check_table(const cp_sweep *t, cp_status *st)
 /* readonly: __constant__ memory holds 64 KB. */
 static const char *cp_family_readonly_absent(const cp_config *c)
 {
-    if (c->readonly == CP_READONLY_VARIANT_CONSTANT && c->table_bytes > CP_TABLE_CONSTANT_MAX)
+    const cp_readonly_config *cfg = cp_readonly_config_of(c);
+    if (cfg->variant == CP_READONLY_VARIANT_CONSTANT && cfg->table_bytes > CP_TABLE_CONSTANT_MAX)
         return "the constant variant's table must fit the 64 KB of __constant__ memory";
     return NULL;
 }
 
 /* readonly's tables on a device: from 4 KB (far below any L1) by factors of 4 up to the first
  * size at least 4 times the device's L2 (far beyond it), 256 MB at the least. */
-static int cp_family_table_on_device(cp_param p, uint64_t l2_bytes, char *spec, size_t len)
+static int cp_family_table_on_device(const cp_family_param *p, uint64_t l2_bytes, char *spec,
+                                     size_t len)
 {
-    if (p != CP_PARAM_TABLE)
+    if (strcmp(p->option, "--table") != 0)
         return 0;
     uint64_t top = 4096;
     while (top < 4 * l2_bytes && top < CP_TABLE_MAX / 4)
@@ -50,17 +57,33 @@ static int cp_family_table_on_device(cp_param p, uint64_t l2_bytes, char *spec, 
 }
 
 static const cp_family_param cp_readonly_params[] = {
-    {CP_PARAM_VARIANT, "all", 0, 0, CP_NAMES(cp_config_readonly_names), cp_family_set_readonly,
-     NULL, 0},
-    {CP_PARAM_LOOKUP, "mod", 0, 0, CP_NAMES(cp_config_lookup_names), cp_family_set_lookup, NULL, 0},
-    {CP_PARAM_TABLE, "4K..256M:x4", CP_TABLE_MIN, CP_TABLE_MAX, NULL, 0, cp_family_set_table_bytes,
-     cp_family_check_table, 1},
+    CP_P_ALL("--variant", "V",
+             "plain (const float *), restrict (const __restrict__), ldg (__ldg), constant "
+             "(__constant__, tables up to 64K)",
+             cp_readonly_variant_names, cp_family_set_variant),
+    {.option = "--index",
+     .arg = "I",
+     .doc = "the lookup j(i): mod (i % entries), random (a hash of i), broadcast (one entry per "
+            "warp)",
+     .default_spec = "mod",
+     CP_P_NAMES(cp_readonly_lookup_names),
+     .set = cp_family_set_lookup},
+    {.option = "--table",
+     .arg = "BYTES",
+     .doc = "table sizes in bytes, whole 4-byte entries, K/M/G suffixes; on a GPU the default "
+            "goes up to 4x its L2 if that is more",
+     .default_spec = "4K..256M:x4",
+     .min = CP_TABLE_MIN,
+     .max = CP_TABLE_MAX,
+     .set = cp_family_set_table_bytes,
+     .check = cp_family_check_table,
+     .bytes = 1},
 };
 static const cp_family_field cp_readonly_fields[] = {
-    CP_F_NAME("variant", readonly, cp_config_readonly_names),
-    CP_F_NAME("index", lookup, cp_config_lookup_names),
+    CP_F_NAME("variant", variant, cp_readonly_variant_names),
+    CP_F_NAME("index", lookup, cp_readonly_lookup_names),
     {"table_bytes", NULL, "table", CP_FIELD_BYTES, cp_family_get_table_bytes, NULL, 0,
-     cp_family_set_table_bytes},
+     cp_family_set_table_bytes, "table (bytes)", "B"},
     CP_F_ELEMENTS,
 };
 
@@ -73,16 +96,6 @@ const cp_family_desc cp_readonly_family = {
                "rates and the instruction each variant compiled to (LDG.E, "
                "LDG.E.CONSTANT, LDC): __constant__ is as fast as global memory for a "
                "broadcast and serializes lanes that look up different entries.",
-    .param_docs =
-        {
-            [CP_PARAM_VARIANT] = "plain (const float *), restrict (const __restrict__), "
-                                 "ldg (__ldg), constant (__constant__, tables up to 64K)",
-            [CP_PARAM_LOOKUP] = "the lookup j(i): mod (i % entries), random (a hash of "
-                                "i), broadcast (one entry per warp)",
-            [CP_PARAM_TABLE] = "table sizes in bytes, whole 4-byte entries, K/M/G "
-                               "suffixes; on a GPU the default goes up to 4x its L2 if "
-                               "that is more",
-        },
     .size_doc = "bytes of out: one lookup per 4 bytes",
     .examples = {{"coalprobe readonly", "every variant, tables 4K up to 4x the L2"},
                  {"coalprobe readonly --index random,broadcast --table 4K..64M:x4",
@@ -90,6 +103,7 @@ const cp_family_desc cp_readonly_family = {
     .list = "table: load at entry j(i) (global, or __constant__ memory), out: store at i\n",
     .list_front = "",
     CP_PARAMS(cp_readonly_params),
+    .help_order = {"--variant", "--table", "--index"},
     .size_default = CP_READONLY_SIZE_DEFAULT,
     .init = cp_family_init_words,
     CP_FIELDS(cp_readonly_fields),

@@ -8,22 +8,25 @@
 #include "cp_readonly_kernels.h"
 #include "cp_readonly.h"
 #include "cp_sass.h"
+#include "cp_readonly_config.h"
 
 enum { CP_MEASURE_READONLY_TABLE, CP_MEASURE_READONLY_OUT };
 
 static int cp_measure_readonly_launch(const cp_cuda_run *r, cp_status *st)
 {
     const cp_config *c = r->c;
-    CP_CUDA_CHECK(st, cp_kernels_readonly_launch((int)c->readonly, (int)c->lookup,
+    const cp_readonly_config *cfg = cp_readonly_config_of(c);
+    CP_CUDA_CHECK(st, cp_kernels_readonly_launch((int)cfg->variant, (int)cfg->lookup,
                                                  r->bufs[CP_MEASURE_READONLY_TABLE],
                                                  r->bufs[CP_MEASURE_READONLY_OUT], c->elements,
-                                                 c->table_bytes / 4, r->s->stream));
+                                                 cfg->table_bytes / 4, r->s->stream));
     return CP_EXIT_OK;
 }
 
 static cudaError_t cp_measure_readonly_config_resources(const cp_config *c, cp_kernel_resources *k)
 {
-    return cp_kernels_readonly_resources((int)c->readonly, (int)c->lookup, k);
+    const cp_readonly_config *cfg = cp_readonly_config_of(c);
+    return cp_kernels_readonly_resources((int)cfg->variant, (int)cfg->lookup, k);
 }
 
 /* The constant variant reads __constant__ memory: the table's fill is written to the global
@@ -32,17 +35,19 @@ static int cp_measure_readonly_fill_input(const cp_cuda_run *r, size_t a, void *
                                           cp_status *st)
 {
     const cp_config *c = r->c;
-    if (a != CP_MEASURE_READONLY_TABLE || c->readonly != CP_READONLY_VARIANT_CONSTANT)
+    const cp_readonly_config *cfg = cp_readonly_config_of(c);
+    if (a != CP_MEASURE_READONLY_TABLE || cfg->variant != CP_READONLY_VARIANT_CONSTANT)
         return CP_EXIT_OK;
-    CP_CUDA_CHECK(st, cp_kernels_fill_launch(buf, c->table_bytes, cp_cuda_seed(a), r->s->stream));
-    CP_CUDA_CHECK(st, cp_kernels_readonly_constant_load(buf, c->table_bytes, r->s->stream));
+    CP_CUDA_CHECK(st, cp_kernels_fill_launch(buf, cfg->table_bytes, cp_cuda_seed(a), r->s->stream));
+    CP_CUDA_CHECK(st, cp_kernels_readonly_constant_load(buf, cfg->table_bytes, r->s->stream));
     *written = 1;
     return CP_EXIT_OK;
 }
 
 static uint64_t cp_measure_readonly_src(const cp_config *c, uint64_t i)
 {
-    return cp_readonly_entry((uint32_t)i, (uint32_t)(c->table_bytes / 4), (int)c->lookup);
+    const cp_readonly_config *cfg = cp_readonly_config_of(c);
+    return cp_readonly_entry((uint32_t)i, (uint32_t)(cfg->table_bytes / 4), (int)cfg->lookup);
 }
 
 static const cp_cuda_copy cp_measure_readonly_copy = {
@@ -70,6 +75,7 @@ static struct {
 static int cp_measure_readonly_after_timing(const cp_cuda_run *r, cp_measurement *m, cp_status *st)
 {
     const cp_config *c = r->c;
+    const cp_readonly_config *cfg = cp_readonly_config_of(c);
     const cp_device_info *d = &r->s->dev;
     if (d->kernel_kind != CP_ARCH_RUN_SASS && d->kernel_kind != CP_ARCH_RUN_COMPATIBLE) {
         snprintf(m->load_opcode_reason, sizeof m->load_opcode_reason,
@@ -77,10 +83,10 @@ static int cp_measure_readonly_after_timing(const cp_cuda_run *r, cp_measurement
         return CP_EXIT_OK;
     }
     __typeof__(cp_measure_readonly_sass[0][0]) *e =
-        &cp_measure_readonly_sass[c->readonly][c->lookup];
+        &cp_measure_readonly_sass[cfg->variant][cfg->lookup];
     if (e->arch != d->kernel_arch) {
         const char *name;
-        CP_CUDA_CHECK(st, cp_kernels_readonly_name((int)c->readonly, (int)c->lookup, &name));
+        CP_CUDA_CHECK(st, cp_kernels_readonly_name((int)cfg->variant, (int)cfg->lookup, &name));
         e->arch = d->kernel_arch;
         e->opcode[0] = e->reason[0] = '\0';
         cp_sass_find_opcode(d->kernel_arch, name, cp_measure_readonly_is_table_load, e->opcode,

@@ -4,17 +4,19 @@
  * repeats one warp's cost; random and broadcast lookups are counted warp by warp. */
 #include "cp_model_family.h"
 #include "cp_readonly.h"
+#include "cp_readonly_config.h"
 
 _Static_assert((int)CP_READONLY_VARIANT_CONSTANT == CP_READONLY_CONSTANT &&
                    (int)CP_LOOKUP_BROADCAST == CP_READONLY_INDEX_BROADCAST &&
                    (int)CP_LOOKUP_RANDOM == CP_READONLY_INDEX_RANDOM,
-               "the readonly enumerations of cp_config.h follow cp_readonly.h");
+               "the readonly enumerations of cp_readonly_config.h follow cp_readonly.h");
 
 enum { CP_READONLY_TABLE, CP_READONLY_OUT };
 
 static uint64_t cp_readonly_entries(const cp_config *c)
 {
-    return c->table_bytes / 4;
+    const cp_readonly_config *cfg = cp_readonly_config_of(c);
+    return cfg->table_bytes / 4;
 }
 
 /* The bytes of the table the lookups read: every entry of a table no larger than the lookups,
@@ -22,19 +24,22 @@ static uint64_t cp_readonly_entries(const cp_config *c)
  * n, an upper bound). */
 static uint64_t cp_readonly_working_set(const cp_config *c)
 {
+    const cp_readonly_config *cfg = cp_readonly_config_of(c);
     uint64_t entries = cp_readonly_entries(c), n = c->elements;
-    uint64_t reached = c->lookup == CP_LOOKUP_BROADCAST ? (n + CP_WARP_SIZE - 1) / CP_WARP_SIZE : n;
+    uint64_t reached =
+        cfg->lookup == CP_LOOKUP_BROADCAST ? (n + CP_WARP_SIZE - 1) / CP_WARP_SIZE : n;
     return 4 * (reached < entries ? reached : entries);
 }
 
 static void cp_model_readonly_describe(const cp_config *c, cp_prediction *out)
 {
+    const cp_readonly_config *cfg = cp_readonly_config_of(c);
     uint64_t n = c->elements;
     cp_model_linear_grid(out, n, 2);
     cp_space space =
-        c->readonly == CP_READONLY_VARIANT_CONSTANT ? CP_SPACE_CONSTANT : CP_SPACE_GLOBAL;
+        cfg->variant == CP_READONLY_VARIANT_CONSTANT ? CP_SPACE_CONSTANT : CP_SPACE_GLOBAL;
     cp_model_element_access(&out->accesses[CP_READONLY_TABLE], "table", CP_OP_LOAD, space, 4,
-                            c->table_bytes, 1);
+                            cfg->table_bytes, 1);
     cp_model_element_access(&out->accesses[CP_READONLY_OUT], "out", CP_OP_STORE, CP_SPACE_GLOBAL, 4,
                             n * 4, 0);
     out->working_set_bytes = cp_readonly_working_set(c);
@@ -44,9 +49,10 @@ static void cp_model_readonly_describe(const cp_config *c, cp_prediction *out)
 /* The element thread i accesses through access a: the table at its entry, out at i. */
 static uint64_t cp_readonly_element(const cp_config *c, size_t a, uint64_t i)
 {
+    const cp_readonly_config *cfg = cp_readonly_config_of(c);
     if (a != CP_READONLY_TABLE)
         return i;
-    return cp_readonly_entry((uint32_t)i, (uint32_t)cp_readonly_entries(c), (int)c->lookup);
+    return cp_readonly_entry((uint32_t)i, (uint32_t)cp_readonly_entries(c), (int)cfg->lookup);
 }
 
 static CP_MODEL_LINEAR_LANES_HOOK(cp_model_readonly_lanes, cp_readonly_element, 4)
@@ -55,7 +61,8 @@ static CP_MODEL_LINEAR_LANES_HOOK(cp_model_readonly_lanes, cp_readonly_element, 
      * 128-byte lines, where warp w reads line (w mod entries/32) of the table. */
     static int cp_readonly_table_regular(const cp_config *c)
 {
-    return c->lookup == CP_LOOKUP_MOD && cp_readonly_entries(c) % CP_WARP_SIZE == 0;
+    const cp_readonly_config *cfg = cp_readonly_config_of(c);
+    return cfg->lookup == CP_LOOKUP_MOD && cp_readonly_entries(c) % CP_WARP_SIZE == 0;
 }
 
 static size_t cp_model_readonly_classes(const cp_config *c, size_t a,
@@ -68,9 +75,10 @@ static size_t cp_model_readonly_classes(const cp_config *c, size_t a,
 
 static uint64_t cp_model_readonly_footprint(const cp_config *c, size_t a)
 {
+    const cp_readonly_config *cfg = cp_readonly_config_of(c);
     if (a == CP_READONLY_OUT)
         return cp_model_monotone_footprint(c->elements, 4, 0, 4);
-    if (c->readonly == CP_READONLY_VARIANT_CONSTANT)
+    if (cfg->variant == CP_READONLY_VARIANT_CONSTANT)
         return 0; /* no global traffic */
     if (!cp_readonly_table_regular(c))
         return CP_MODEL_FOOTPRINT_FROM_LANES;

@@ -3,12 +3,12 @@
  * its model (cp_smem_model.c). */
 #include "cp_family_def.h"
 #include "cp_smem.h" /* CP_SMEM_BLOCKS, CP_SMEM_BLOCK, CP_SMEM_ITERATIONS */
+#include "cp_smem_config.h"
 
-CP_FAMILY_ACCESSORS(stride, uint64_t)
-CP_FAMILY_ACCESSORS(width_bytes, uint32_t)
-CP_FAMILY_ACCESSORS(op, cp_op)
-CP_FAMILY_ACCESSORS(iterations, uint64_t)
-CP_FAMILY_ACCESSORS(elements, uint64_t)
+CP_FAMILY_ACCESSORS(cp_smem_config_of, stride, uint64_t)
+CP_FAMILY_ACCESSORS(cp_smem_config_of, width_bytes, uint32_t)
+CP_FAMILY_ACCESSORS(cp_smem_config_of, op, cp_op)
+CP_FAMILY_ACCESSORS(cp_smem_config_of, iterations, uint64_t)
 
 /* Access widths of shared memory: up to 16 bytes, one shared-memory instruction per lane. */
 static int cp_family_check_shared_width(const cp_sweep *w, cp_status *st)
@@ -30,9 +30,10 @@ static int cp_family_check_shared_width(const cp_sweep *w, cp_status *st)
 /* smem: a fixed grid, each thread making CP_SMEM_ITERATIONS accesses. */
 static void cp_family_init_smem(cp_config *c, uint64_t size_bytes)
 {
+    cp_smem_config *cfg = cp_smem_config_of(c);
     (void)size_bytes;
     c->elements = (uint64_t)CP_SMEM_BLOCKS * CP_SMEM_BLOCK;
-    c->iterations = CP_SMEM_ITERATIONS;
+    cfg->iterations = CP_SMEM_ITERATIONS;
 }
 
 static int cp_family_always(const cp_config *c)
@@ -41,15 +42,24 @@ static int cp_family_always(const cp_config *c)
     return 1;
 }
 
-static const cp_family_param cp_smem_params[] = {CP_P_OP, CP_P_WIDTH(cp_family_check_shared_width),
-                                                 CP_P_STRIDE("1..33", CP_SMEM_STRIDE_MAX)};
+static const cp_family_param cp_smem_params[] = {
+    CP_P_OP("shared load or store"),
+    CP_P_WIDTH("bytes per element (LDS, LDS.64, LDS.128)", cp_family_check_shared_width),
+    {.option = "--stride",
+     .arg = "S",
+     .doc = "elements between lanes",
+     .default_spec = "1..33",
+     .min = 1,
+     .max = CP_SMEM_STEP_MAX,
+     .set = cp_family_set_stride},
+};
 static const cp_family_field cp_smem_fields[] = {
-    CP_F_STRIDE,
+    CP_F_U64_TITLED("stride", stride, "stride (elements)", NULL),
     CP_F_WIDTH,
     CP_F_OP,
     CP_F_U64("iterations", iterations),
     {"threads", "elements", NULL, CP_FIELD_U64, cp_family_get_elements, NULL, 0,
-     cp_family_set_elements},
+     cp_family_set_elements, NULL, NULL},
 };
 
 const cp_family_desc cp_smem_family = {
@@ -60,12 +70,6 @@ const cp_family_desc cp_smem_family = {
                "word), and one more for each further word on the busiest bank. Even "
                "strides collide (2: 2-way, 32: 32-way), odd ones do not; 8- and 16-byte "
                "accesses are served by half and quarter warps.",
-    .param_docs =
-        {
-            [CP_PARAM_STRIDE] = "elements between lanes",
-            [CP_PARAM_WIDTH] = "bytes per element (LDS, LDS.64, LDS.128)",
-            [CP_PARAM_OP] = "shared load or store",
-        },
     .examples = {{"coalprobe smem", "bank conflicts against stride 1..33"},
                  {"coalprobe smem --stride 2 --width 16 --explain", "which lane waits on "
                                                                     "which bank"}},
@@ -73,6 +77,7 @@ const cp_family_desc cp_smem_family = {
             "fill (or drain): the shared array around it; out: one word per thread\n",
     .list_front = "",
     CP_PARAMS(cp_smem_params),
+    .help_order = {"--stride", "--width", "--op"},
     .size_hint = "the shared-memory array is 32 x stride elements; the grid is fixed",
     .init = cp_family_init_smem,
     CP_FIELDS(cp_smem_fields),

@@ -3,6 +3,7 @@
 #include "cp_measure_family.h"
 #include "cp_smem_kernels.h"
 #include "cp_smem.h"
+#include "cp_smem_config.h"
 
 /* The smem family's only global buffer: out, access 2 (accesses 0 and 1 are shared). */
 #define CP_CUDA_SMEM_OUT 2
@@ -10,15 +11,18 @@
 static int cp_measure_smem_launch(const cp_cuda_run *r, cp_status *st)
 {
     const cp_config *c = r->c;
-    CP_CUDA_CHECK(st, cp_kernels_smem_launch(r->bufs[CP_CUDA_SMEM_OUT], (uint32_t)c->stride,
-                                             c->width_bytes, (uint32_t)c->iterations,
-                                             c->op == CP_OP_STORE, r->alone, r->s->stream));
+    const cp_smem_config *cfg = cp_smem_config_of(c);
+    CP_CUDA_CHECK(st, cp_kernels_smem_launch(r->bufs[CP_CUDA_SMEM_OUT], (uint32_t)cfg->stride,
+                                             cfg->width_bytes, (uint32_t)cfg->iterations,
+                                             cfg->op == CP_OP_STORE, r->alone, r->s->stream));
     return CP_EXIT_OK;
 }
 
 static cudaError_t cp_measure_smem_config_resources(const cp_config *c, cp_kernel_resources *k)
 {
-    return cp_kernels_smem_resources((uint32_t)c->stride, c->width_bytes, c->op == CP_OP_STORE, k);
+    const cp_smem_config *cfg = cp_smem_config_of(c);
+    return cp_kernels_smem_resources((uint32_t)cfg->stride, cfg->width_bytes,
+                                     cfg->op == CP_OP_STORE, k);
 }
 
 static int cp_measure_smem_profiled_alone(const cp_config *c)
@@ -45,15 +49,16 @@ static int cp_measure_smem_verify(const cp_cuda_run *r, cp_measurement *m, cp_st
 {
     (void)m;
     const cp_config *c = r->c;
-    uint32_t stride = (uint32_t)c->stride, want[CP_WARP_SIZE];
+    const cp_smem_config *cfg = cp_smem_config_of(c);
+    uint32_t stride = (uint32_t)cfg->stride, want[CP_WARP_SIZE];
     for (uint32_t l = 0; l < CP_WARP_SIZE; l++) {
         want[l] = 0;
-        if (c->op == CP_OP_LOAD)
-            for (uint64_t t = 0; t < c->iterations; t++)
-                want[l] ^= cp_smem_element_xor(cp_smem_index(l, stride, t), c->width_bytes);
+        if (cfg->op == CP_OP_LOAD)
+            for (uint64_t t = 0; t < cfg->iterations; t++)
+                want[l] ^= cp_smem_element_xor(cp_smem_index(l, stride, t), cfg->width_bytes);
         else
             for (uint32_t k = 0; k < stride; k++)
-                want[l] ^= cp_smem_element_xor(cp_smem_drain_index(l, stride, k), c->width_bytes);
+                want[l] ^= cp_smem_element_xor(cp_smem_drain_index(l, stride, k), cfg->width_bytes);
     }
     cp_cuda_expect e = {"smem thread", 0, cp_measure_smem_want, want};
     return cp_cuda_verify_words(r->bufs[CP_CUDA_SMEM_OUT], 0, c->elements, &e, st);

@@ -3,13 +3,15 @@
  * thread's result. Every warp makes the same accesses, so one warp stands for all. */
 #include "cp_model_family.h"
 #include "cp_smem.h"
+#include "cp_smem_config.h"
 
 enum { CP_SMEM_FIRST, CP_SMEM_SECOND, CP_SMEM_OUT };
 
 /* The access indices of the pattern and of its companion (fill or drain). */
 static size_t cp_smem_pattern_access(const cp_config *c)
 {
-    return c->op == CP_OP_LOAD ? CP_SMEM_SECOND : CP_SMEM_FIRST;
+    const cp_smem_config *cfg = cp_smem_config_of(c);
+    return cfg->op == CP_OP_LOAD ? CP_SMEM_SECOND : CP_SMEM_FIRST;
 }
 
 static void cp_smem_set(cp_access_prediction *ap, const char *name, cp_op op, cp_space space,
@@ -20,19 +22,20 @@ static void cp_smem_set(cp_access_prediction *ap, const char *name, cp_op op, cp
 
 static void cp_model_smem_describe(const cp_config *c, cp_prediction *out)
 {
-    uint32_t stride = (uint32_t)c->stride, w = c->width_bytes;
+    const cp_smem_config *cfg = cp_smem_config_of(c);
+    uint32_t stride = (uint32_t)cfg->stride, w = cfg->width_bytes;
     uint64_t shared_bytes = (uint64_t)cp_smem_elements(stride) * w;
     out->threads = c->elements;
     out->warps = c->elements / CP_WARP_SIZE; /* whole blocks of CP_SMEM_BLOCK threads */
     out->naccesses = 3;
-    if (c->op == CP_OP_LOAD) {
+    if (cfg->op == CP_OP_LOAD) {
         cp_smem_set(&out->accesses[CP_SMEM_FIRST], "fill", CP_OP_STORE, CP_SPACE_SHARED, w, stride,
                     shared_bytes, 0);
         cp_smem_set(&out->accesses[CP_SMEM_SECOND], "smem", CP_OP_LOAD, CP_SPACE_SHARED, w,
-                    c->iterations, shared_bytes, 1);
+                    cfg->iterations, shared_bytes, 1);
     } else {
         cp_smem_set(&out->accesses[CP_SMEM_FIRST], "smem", CP_OP_STORE, CP_SPACE_SHARED, w,
-                    c->iterations, shared_bytes, 1);
+                    cfg->iterations, shared_bytes, 1);
         cp_smem_set(&out->accesses[CP_SMEM_SECOND], "drain", CP_OP_LOAD, CP_SPACE_SHARED, w, stride,
                     shared_bytes, 0);
     }
@@ -43,19 +46,20 @@ static void cp_model_smem_describe(const cp_config *c, cp_prediction *out)
 static uint32_t cp_model_smem_lanes(const cp_config *c, size_t a, uint32_t ins, uint64_t w,
                                     uint64_t t, uint64_t addr[CP_WARP_SIZE])
 {
+    const cp_smem_config *cfg = cp_smem_config_of(c);
     (void)ins;
-    uint32_t stride = (uint32_t)c->stride;
+    uint32_t stride = (uint32_t)cfg->stride;
     for (uint32_t l = 0; l < CP_WARP_SIZE; l++) {
         uint64_t e;
         if (a == CP_SMEM_OUT)
             e = w * CP_WARP_SIZE + l; /* out[i], 4 bytes */
         else if (a == cp_smem_pattern_access(c))
             e = cp_smem_index(l, stride, t);
-        else if (c->op == CP_OP_LOAD)
+        else if (cfg->op == CP_OP_LOAD)
             e = cp_smem_fill_index(l, (uint32_t)t);
         else
             e = cp_smem_drain_index(l, stride, (uint32_t)t);
-        addr[l] = e * (a == CP_SMEM_OUT ? 4 : c->width_bytes);
+        addr[l] = e * (a == CP_SMEM_OUT ? 4 : cfg->width_bytes);
     }
     return 0xFFFFFFFFu;
 }
@@ -73,7 +77,8 @@ static size_t cp_model_smem_classes(const cp_config *c, size_t a,
  * too): a multiple of 128 bytes, which leaves banks and conflicts as they were. */
 static uint64_t cp_model_smem_iteration_step(const cp_config *c, size_t a)
 {
-    return a == CP_SMEM_OUT ? 0 : 32u * (uint64_t)c->width_bytes;
+    const cp_smem_config *cfg = cp_smem_config_of(c);
+    return a == CP_SMEM_OUT ? 0 : 32u * (uint64_t)cfg->width_bytes;
 }
 
 static uint64_t cp_model_smem_footprint(const cp_config *c, size_t a)

@@ -4,34 +4,39 @@
 
 #include "cp_model_family.h"
 #include "cp_stride.h"
+#include "cp_stride_config.h"
 
 /* ---- stride: access 0 reads "in", access 1 writes "out"; op picks the strided one ---- */
 
 static int cp_stride_is_strided(const cp_config *c, size_t a)
 {
-    return (c->op == CP_OP_LOAD) == (a == 0);
+    const cp_stride_config *cfg = cp_stride_config_of(c);
+    return (cfg->op == CP_OP_LOAD) == (a == 0);
 }
 
 static void cp_model_stride_describe(const cp_config *c, cp_prediction *out)
 {
-    uint64_t n = c->elements, w = c->width_bytes;
-    uint64_t strided_bytes = cp_stride_extent(n, c->stride, c->offset) * w;
+    const cp_stride_config *cfg = cp_stride_config_of(c);
+    uint64_t n = c->elements, w = cfg->width_bytes;
+    uint64_t strided_bytes = cp_stride_extent(n, cfg->stride, cfg->offset) * w;
     cp_model_linear_grid(out, n, 2);
-    cp_model_element_access(&out->accesses[0], "in", CP_OP_LOAD, CP_SPACE_GLOBAL, c->width_bytes,
+    cp_model_element_access(&out->accesses[0], "in", CP_OP_LOAD, CP_SPACE_GLOBAL, cfg->width_bytes,
                             cp_stride_is_strided(c, 0) ? strided_bytes : n * w,
                             cp_stride_is_strided(c, 0));
-    cp_model_element_access(&out->accesses[1], "out", CP_OP_STORE, CP_SPACE_GLOBAL, c->width_bytes,
-                            cp_stride_is_strided(c, 1) ? strided_bytes : n * w,
+    cp_model_element_access(&out->accesses[1], "out", CP_OP_STORE, CP_SPACE_GLOBAL,
+                            cfg->width_bytes, cp_stride_is_strided(c, 1) ? strided_bytes : n * w,
                             cp_stride_is_strided(c, 1));
 }
 
 /* The element thread i accesses through access a. */
 static uint64_t cp_stride_element(const cp_config *c, size_t a, uint64_t i)
 {
-    return cp_stride_is_strided(c, a) ? cp_stride_index(i, c->stride, c->offset) : i;
+    const cp_stride_config *cfg = cp_stride_config_of(c);
+    return cp_stride_is_strided(c, a) ? cp_stride_index(i, cfg->stride, cfg->offset) : i;
 }
 
-static CP_MODEL_LINEAR_LANES_HOOK(cp_model_stride_lanes, cp_stride_element, c->width_bytes)
+static CP_MODEL_LINEAR_LANES_HOOK(cp_model_stride_lanes, cp_stride_element,
+                                  cp_stride_config_of(c)->width_bytes)
 
     static size_t cp_model_stride_classes(const cp_config *c, size_t a,
                                           cp_warp_class classes[CP_MODEL_MAX_CLASSES])
@@ -42,9 +47,10 @@ static CP_MODEL_LINEAR_LANES_HOOK(cp_model_stride_lanes, cp_stride_element, c->w
 
 static uint64_t cp_model_stride_footprint(const cp_config *c, size_t a)
 {
-    uint64_t w = c->width_bytes;
+    const cp_stride_config *cfg = cp_stride_config_of(c);
+    uint64_t w = cfg->width_bytes;
     if (cp_stride_is_strided(c, a))
-        return cp_model_monotone_footprint(c->elements, c->stride * w, c->offset * w, w);
+        return cp_model_monotone_footprint(c->elements, cfg->stride * w, cfg->offset * w, w);
     return cp_model_monotone_footprint(c->elements, w, 0, w);
 }
 

@@ -2,26 +2,31 @@
  * padded): its help, the parameters it sweeps, the values its configurations show in reports, and
  * its model (cp_transpose_model.c). */
 #include "cp_family_def.h"
+#include "cp_transpose_config.h"
 
-CP_FAMILY_ACCESSORS(transpose, cp_transpose_variant)
-CP_FAMILY_ACCESSORS(m, uint64_t)
-CP_FAMILY_ACCESSORS(n, uint64_t)
+CP_FAMILY_ACCESSORS(cp_transpose_config_of, variant, cp_transpose_variant)
+CP_FAMILY_ACCESSORS(cp_transpose_config_of, m, uint64_t)
+CP_FAMILY_ACCESSORS(cp_transpose_config_of, n, uint64_t)
+
+const char *const cp_transpose_variant_names[CP_TRANSPOSE_COUNT] = {"naive", "tiled", "padded"};
 
 static int cp_family_transpose_shared(const cp_config *c)
 {
-    return c->transpose != CP_TRANSPOSE_NAIVE;
+    const cp_transpose_config *cfg = cp_transpose_config_of(c);
+    return cfg->variant != CP_TRANSPOSE_NAIVE;
 }
 
 static const cp_family_param cp_transpose_params[] = {
-    {CP_PARAM_VARIANT, "all", 0, 0, CP_NAMES(cp_config_transpose_names), cp_family_set_transpose,
-     NULL, 0},
-    CP_P_DIM(CP_PARAM_M, "8192", CP_TRANSPOSE_DIM_MAX, cp_family_set_m),
-    CP_P_DIM(CP_PARAM_N, "8192", CP_TRANSPOSE_DIM_MAX, cp_family_set_n),
+    CP_P_ALL("--variant", "V",
+             "naive, tiled (a 32x32 tile in shared memory), padded (tile rows of 33)",
+             cp_transpose_variant_names, cp_family_set_variant),
+    CP_P_DIM("--m", "M", "rows of in", "8192", CP_TRANSPOSE_DIM_MAX, cp_family_set_m),
+    CP_P_DIM("--n", "N", "columns of in", "8192", CP_TRANSPOSE_DIM_MAX, cp_family_set_n),
 };
 static const cp_family_field cp_transpose_fields[] = {
-    CP_F_NAME("variant", transpose, cp_config_transpose_names),
-    CP_F_U64("m", m),
-    CP_F_U64("n", n),
+    CP_F_NAME("variant", variant, cp_transpose_variant_names),
+    CP_F_U64_TITLED("m", m, "m (rows)", NULL),
+    CP_F_U64_TITLED("n", n, "n (columns)", NULL),
 };
 
 const cp_family_desc cp_transpose_family = {
@@ -31,13 +36,6 @@ const cp_family_desc cp_transpose_family = {
                "sectors per store request. Staging a 32x32 tile in shared memory (tiled) "
                "makes both sides coalesced but reads the tile down a column, a 32-way "
                "bank conflict; rows of 33 (padded) remove it.",
-    .param_docs =
-        {
-            [CP_PARAM_VARIANT] = "naive, tiled (a 32x32 tile in shared memory), padded "
-                                 "(tile rows of 33)",
-            [CP_PARAM_M] = "rows of in",
-            [CP_PARAM_N] = "columns of in",
-        },
     .examples = {{"coalprobe transpose", "naive, tiled and padded, 8192 x 8192"},
                  {"coalprobe transpose --variant padded --m 64 --n 64 --explain",
                   "the padded tile's banks"}},

@@ -3,25 +3,29 @@
 #include "cp_measure_family.h"
 #include "cp_transpose_kernels.h"
 #include "cp_fill.h"
+#include "cp_transpose_config.h"
 
 static int cp_measure_transpose_launch(const cp_cuda_run *r, cp_status *st)
 {
     const cp_config *c = r->c;
-    CP_CUDA_CHECK(st, cp_kernels_transpose_launch((int)c->transpose, r->bufs[0],
-                                                  r->bufs[r->p->naccesses - 1], c->m, c->n,
+    const cp_transpose_config *cfg = cp_transpose_config_of(c);
+    CP_CUDA_CHECK(st, cp_kernels_transpose_launch((int)cfg->variant, r->bufs[0],
+                                                  r->bufs[r->p->naccesses - 1], cfg->m, cfg->n,
                                                   r->alone, r->s->stream));
     return CP_EXIT_OK;
 }
 
 static cudaError_t cp_measure_transpose_config_resources(const cp_config *c, cp_kernel_resources *k)
 {
-    return cp_kernels_transpose_resources((int)c->transpose, k);
+    const cp_transpose_config *cfg = cp_transpose_config_of(c);
+    return cp_kernels_transpose_resources((int)cfg->variant, k);
 }
 
 /* The variants that use shared memory. */
 static int cp_measure_transpose_profiled_alone(const cp_config *c)
 {
-    return c->transpose != CP_TRANSPOSE_NAIVE;
+    const cp_transpose_config *cfg = cp_transpose_config_of(c);
+    return cfg->variant != CP_TRANSPOSE_NAIVE;
 }
 
 /* The whole output, the last access. */
@@ -34,8 +38,9 @@ static int cp_measure_transpose_poison(const cp_cuda_run *r, cp_status *st)
 static uint32_t cp_measure_transpose_want(const void *ctx, uint64_t word)
 {
     const cp_config *c = ctx;
-    uint64_t row = word / c->m, col = word % c->m;
-    return cp_cuda_float_bits(cp_fill_value(col * c->n + row, cp_cuda_seed(0)));
+    const cp_transpose_config *cfg = cp_transpose_config_of(c);
+    uint64_t row = word / cfg->m, col = word % cfg->m;
+    return cp_cuda_float_bits(cp_fill_value(col * cfg->n + row, cp_cuda_seed(0)));
 }
 
 /* 16 rows of out (the first, the last and 14 between), each against in. */
@@ -43,11 +48,13 @@ static int cp_measure_transpose_verify(const cp_cuda_run *r, cp_measurement *m, 
 {
     (void)m;
     const cp_config *c = r->c;
+    const cp_transpose_config *cfg = cp_transpose_config_of(c);
     const void *out = r->bufs[r->p->naccesses - 1];
     cp_cuda_expect e = {"out element", 1, cp_measure_transpose_want, c};
     for (int k = 0; k < CP_CUDA_CHUNKS; k++) {
-        uint64_t row = (c->n - 1) * (uint64_t)k / (CP_CUDA_CHUNKS - 1); /* of out: a column of in */
-        CP_TRY(cp_cuda_verify_words(out, row * c->m, c->m, &e, st));
+        uint64_t row =
+            (cfg->n - 1) * (uint64_t)k / (CP_CUDA_CHUNKS - 1); /* of out: a column of in */
+        CP_TRY(cp_cuda_verify_words(out, row * cfg->m, cfg->m, &e, st));
     }
     return CP_EXIT_OK;
 }

@@ -5,6 +5,7 @@
  * row and corner: one warp per (kind of block, warp in block) stands for all. */
 #include "cp_model_family.h"
 #include "cp_transpose.h"
+#include "cp_transpose_config.h"
 
 enum { CP_TR_IN, CP_TR_TILE_STORE, CP_TR_TILE_LOAD, CP_TR_OUT };
 
@@ -17,7 +18,8 @@ static uint64_t cp_tr_blocks(uint64_t dim)
  * accesses 0 and 1 are in and out). */
 static int cp_tr_kind(const cp_config *c, size_t a)
 {
-    if (c->transpose == CP_TRANSPOSE_NAIVE)
+    const cp_transpose_config *cfg = cp_transpose_config_of(c);
+    if (cfg->variant == CP_TRANSPOSE_NAIVE)
         return a == 0 ? CP_TR_IN : CP_TR_OUT;
     return (int)a;
 }
@@ -30,12 +32,14 @@ static void cp_tr_set(cp_access_prediction *ap, const char *name, cp_op op, cp_s
 
 static void cp_model_transpose_describe(const cp_config *c, cp_prediction *out)
 {
-    uint64_t bytes = c->m * c->n * 4;
-    int padded = c->transpose == CP_TRANSPOSE_PADDED;
+    const cp_transpose_config *cfg = cp_transpose_config_of(c);
+    uint64_t bytes = cfg->m * cfg->n * 4;
+    int padded = cfg->variant == CP_TRANSPOSE_PADDED;
     uint64_t tile_bytes = (uint64_t)CP_TRANSPOSE_TILE * cp_transpose_pitch(padded) * 4;
-    out->threads = cp_tr_blocks(c->m) * cp_tr_blocks(c->n) * CP_TRANSPOSE_TILE * CP_TRANSPOSE_ROWS;
+    out->threads =
+        cp_tr_blocks(cfg->m) * cp_tr_blocks(cfg->n) * CP_TRANSPOSE_TILE * CP_TRANSPOSE_ROWS;
     out->warps = out->threads / CP_WARP_SIZE;
-    if (c->transpose == CP_TRANSPOSE_NAIVE) {
+    if (cfg->variant == CP_TRANSPOSE_NAIVE) {
         out->naccesses = 2;
         cp_tr_set(&out->accesses[0], "in", CP_OP_LOAD, CP_SPACE_GLOBAL, bytes, 0);
         cp_tr_set(&out->accesses[1], "out", CP_OP_STORE, CP_SPACE_GLOBAL, bytes, 1);
@@ -62,12 +66,13 @@ static int cp_tr_element(uint64_t row, uint64_t col, uint64_t rows, uint64_t col
 static uint32_t cp_model_transpose_lanes(const cp_config *c, size_t a, uint32_t ins, uint64_t w,
                                          uint64_t t, uint64_t addr[CP_WARP_SIZE])
 {
+    const cp_transpose_config *cfg = cp_transpose_config_of(c);
     (void)ins;
     const uint64_t warps_per_block = CP_TRANSPOSE_ROWS; /* a warp is one value of threadIdx.y */
-    uint64_t gx = cp_tr_blocks(c->n), block = w / warps_per_block;
+    uint64_t gx = cp_tr_blocks(cfg->n), block = w / warps_per_block;
     uint64_t bx = block % gx, by = block / gx; /* blocks are numbered x fastest */
     uint32_t ty = (uint32_t)(w % warps_per_block), step = (uint32_t)t;
-    int padded = c->transpose == CP_TRANSPOSE_PADDED, kind = cp_tr_kind(c, a);
+    int padded = cfg->variant == CP_TRANSPOSE_PADDED, kind = cp_tr_kind(c, a);
     uint32_t mask = 0;
     for (uint32_t tx = 0; tx < CP_WARP_SIZE; tx++) {
         uint64_t row, col;
@@ -75,7 +80,7 @@ static uint32_t cp_model_transpose_lanes(const cp_config *c, size_t a, uint32_t 
         case CP_TR_IN:
             row = cp_transpose_in_row(by, ty, step);
             col = cp_transpose_in_col(bx, tx);
-            if (!cp_tr_element(row, col, c->m, c->n, &addr[tx]))
+            if (!cp_tr_element(row, col, cfg->m, cfg->n, &addr[tx]))
                 continue;
             break;
         case CP_TR_TILE_STORE:
@@ -85,14 +90,14 @@ static uint32_t cp_model_transpose_lanes(const cp_config *c, size_t a, uint32_t 
             addr[tx] = (uint64_t)cp_transpose_tile_load(tx, ty, step, padded) * 4;
             break;
         default:                                      /* out: n x m */
-            if (c->transpose == CP_TRANSPOSE_NAIVE) { /* out[col][row] of what it read */
+            if (cfg->variant == CP_TRANSPOSE_NAIVE) { /* out[col][row] of what it read */
                 row = cp_transpose_in_col(bx, tx);
                 col = cp_transpose_in_row(by, ty, step);
             } else {
                 row = cp_transpose_out_row(bx, ty, step);
                 col = cp_transpose_out_col(by, tx);
             }
-            if (!cp_tr_element(row, col, c->n, c->m, &addr[tx]))
+            if (!cp_tr_element(row, col, cfg->n, cfg->m, &addr[tx]))
                 continue;
             break;
         }
@@ -107,9 +112,10 @@ static uint32_t cp_model_transpose_lanes(const cp_config *c, size_t a, uint32_t 
 static size_t cp_model_transpose_classes(const cp_config *c, size_t a,
                                          cp_warp_class classes[CP_MODEL_MAX_CLASSES])
 {
+    const cp_transpose_config *cfg = cp_transpose_config_of(c);
     (void)a;
-    uint64_t gx = cp_tr_blocks(c->n), gy = cp_tr_blocks(c->m);
-    uint64_t full_x = c->n / CP_TRANSPOSE_TILE, full_y = c->m / CP_TRANSPOSE_TILE;
+    uint64_t gx = cp_tr_blocks(cfg->n), gy = cp_tr_blocks(cfg->m);
+    uint64_t full_x = cfg->n / CP_TRANSPOSE_TILE, full_y = cfg->m / CP_TRANSPOSE_TILE;
     /* representative bx, by and block count along each axis for each kind */
     uint64_t xs[2][2] = {{0, full_x}, {gx - 1, gx - full_x}};
     uint64_t ys[2][2] = {{0, full_y}, {gy - 1, gy - full_y}};
@@ -143,10 +149,11 @@ static uint64_t cp_model_transpose_regular_iterations(const cp_config *c, size_t
 /* Each global buffer is read or written whole, once. */
 static uint64_t cp_model_transpose_footprint(const cp_config *c, size_t a)
 {
+    const cp_transpose_config *cfg = cp_transpose_config_of(c);
     int kind = cp_tr_kind(c, a);
     if (kind == CP_TR_TILE_STORE || kind == CP_TR_TILE_LOAD)
         return 0;
-    return cp_model_monotone_footprint(c->m * c->n, 4, 0, 4);
+    return cp_model_monotone_footprint(cfg->m * cfg->n, 4, 0, 4);
 }
 
 /* The hooks the model engine calls (cp_model_family.h), entered in the descriptor. */

@@ -813,7 +813,7 @@ static int cp_app_device_defaults(cp_options *o, const cp_backend *backend, cp_s
     int known = 0;
     for (size_t i = 0; i < fd->nparams; i++) {
         const cp_family_param *p = &fd->params[i];
-        if (o->param_given[p->param])
+        if (o->param_given[cp_param_index(p)])
             continue;
         if (!known) {
             int no_device = 0;
@@ -824,8 +824,8 @@ static int cp_app_device_defaults(cp_options *o, const cp_backend *backend, cp_s
             known = 1;
         }
         char spec[64];
-        if (fd->device_default(p->param, l2, spec, sizeof spec))
-            CP_TRY(cp_cli_parse_param(o, p->param, spec, st));
+        if (fd->device_default(p, l2, spec, sizeof spec))
+            CP_TRY(cp_cli_parse_param(o, cp_param_index(p), spec, st));
     }
     return CP_EXIT_OK;
 }

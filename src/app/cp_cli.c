@@ -13,23 +13,9 @@
 #include "model/cp_model.h"
 
 enum {
-    OPT_STRIDE = 256,
-    OPT_OFFSET,
-    OPT_WIDTH,
-    OPT_OP,
-    OPT_LAYOUT,
-    OPT_FIELDS,
-    OPT_FIELD,
-    OPT_VARIANT,
-    OPT_M,
-    OPT_N,
-    OPT_K,
-    OPT_RUN, /* the OPT_* of the parameters follow the order of cp_param */
-    OPT_SEED,
-    OPT_TABLE,
-    OPT_INDEX, /* the readonly family's CP_PARAM_LOOKUP, or the expr family's expression */
-    OPT_STAGES,
-    OPT_WORK,
+    OPT_SWEPT = 256, /* a parameter's option: OPT_SWEPT + its cp_param (cp_family.h) */
+    OPT_INDEX = OPT_SWEPT + CP_PARAM_MAX, /* the expr family's expression, or the parameter
+                                           * --index of a family that sweeps one */
     OPT_SIZE,
     OPT_FORMAT,
     OPT_EXPLAIN,
@@ -54,27 +40,9 @@ enum {
     OPT_MAX_TIME,
     OPT_EXPORT, /* --json FILE, ...: OPT_EXPORT + the index of cp_report_exporter_get */
 };
-#define CP_CLI_MAX_OPTIONS 64
-_Static_assert(OPT_SIZE == OPT_STRIDE + CP_PARAM_COUNT,
-               "the OPT_* of the parameters follow cp_param");
+#define CP_CLI_MAX_OPTIONS 112
 
 static const struct option cp_cli_options[] = {
-    {"stride", required_argument, NULL, OPT_STRIDE},
-    {"offset", required_argument, NULL, OPT_OFFSET},
-    {"width", required_argument, NULL, OPT_WIDTH},
-    {"op", required_argument, NULL, OPT_OP},
-    {"layout", required_argument, NULL, OPT_LAYOUT},
-    {"fields", required_argument, NULL, OPT_FIELDS},
-    {"field", required_argument, NULL, OPT_FIELD},
-    {"variant", required_argument, NULL, OPT_VARIANT},
-    {"m", required_argument, NULL, OPT_M},
-    {"n", required_argument, NULL, OPT_N},
-    {"k", required_argument, NULL, OPT_K},
-    {"run", required_argument, NULL, OPT_RUN},
-    {"seed", required_argument, NULL, OPT_SEED},
-    {"table", required_argument, NULL, OPT_TABLE},
-    {"stages", required_argument, NULL, OPT_STAGES},
-    {"work", required_argument, NULL, OPT_WORK},
     {"size", required_argument, NULL, OPT_SIZE},
     {"format", required_argument, NULL, OPT_FORMAT},
     {"output", required_argument, NULL, 'o'},
@@ -105,7 +73,36 @@ static const struct option cp_cli_options[] = {
     {NULL, 0, NULL, 0},
 };
 
-/* cp_cli_options and one option per exporter (--json FILE, ...), built once. */
+/* 1 when `name` is an option of cp_cli_options (--index: the expression's and a parameter's). */
+static int cp_cli_own_option(const char *name)
+{
+    for (size_t i = 0; cp_cli_options[i].name; i++)
+        if (strcmp(cp_cli_options[i].name, name) == 0)
+            return 1;
+    return 0;
+}
+
+/* The families' parameters' options (each once: one option, whichever families sweep it), then
+ * cp_cli_options, built once. */
+static const struct option *cp_cli_base_options(void)
+{
+    static struct option base[CP_CLI_MAX_OPTIONS];
+    if (!base[0].name) {
+        size_t k = 0;
+        for (cp_param p = 0; p < cp_param_count(); p++)
+            if (!cp_cli_own_option(cp_param_option(p) + 2))
+                base[k++] = (struct option){cp_param_option(p) + 2, required_argument, NULL,
+                                            OPT_SWEPT + (int)p};
+        for (size_t i = 0; cp_cli_options[i].name; i++) {
+            if (k + 1 >= CP_CLI_MAX_OPTIONS)
+                abort(); /* CP_CLI_MAX_OPTIONS is too small: a bug caught by every test */
+            base[k++] = cp_cli_options[i];
+        }
+    }
+    return base;
+}
+
+/* cp_cli_base_options and one option per exporter (--json FILE, ...), built once. */
 static const struct option *cp_cli_all_options(void)
 {
     static struct option all[CP_CLI_MAX_OPTIONS];
@@ -114,10 +111,23 @@ static const struct option *cp_cli_all_options(void)
         size_t n = 0;
         for (; cp_report_exporter_get(n) && n < CP_EXPORTS_MAX; n++)
             names[n] = cp_report_exporter_get(n)->option;
-        if (cp_exports_getopt(all, CP_CLI_MAX_OPTIONS, cp_cli_options, names, n, OPT_EXPORT) != 0)
+        if (cp_exports_getopt(all, CP_CLI_MAX_OPTIONS, cp_cli_base_options(), names, n,
+                              OPT_EXPORT) != 0)
             abort(); /* CP_CLI_MAX_OPTIONS is too small: a bug caught by every test */
     }
     return all;
+}
+
+/* The parameter option opt gives in o's family (0: none): a parameter's option, or --index
+ * where the family sweeps a parameter of that option (elsewhere it is the expression's). */
+static int cp_cli_param_of(const cp_options *o, int opt, cp_param *p)
+{
+    if (opt >= OPT_SWEPT && opt < OPT_SWEPT + (int)cp_param_count()) {
+        *p = (cp_param)(opt - OPT_SWEPT);
+        return 1;
+    }
+    return opt == OPT_INDEX && cp_param_find("--index", p) &&
+           cp_family_param_of(cp_family_get(o->family), *p);
 }
 
 const struct option *cp_cli_option_table(void)
@@ -175,8 +185,9 @@ static int cp_cli_parse_devices(cp_options *o, const char *arg, cp_status *st)
     return CP_EXIT_OK;
 }
 
-/* --param NAME=SWEEP of the expr family: a name the expression may use and its values. */
-static int cp_cli_parse_expr_param(cp_options *o, const char *arg, cp_status *st)
+/* --param NAME=SWEEP of a family that takes an index (the expr family): a name the expression
+ * may use and its values. */
+static int cp_cli_parse_index_param(cp_options *o, const char *arg, cp_status *st)
 {
     const char *eq = strchr(arg, '=');
     if (!eq || eq == arg) {
@@ -250,8 +261,9 @@ static int *cp_cli_flag(cp_options *o, int opt)
     }
 }
 
-/* --index and --param of the expr family (--index is also the readonly family's lookup). */
-static int cp_cli_apply_expr(cp_options *o, int opt, const char *arg, cp_status *st)
+/* --index and --param of a family that takes an index expression (takes_index: the expr
+ * family); --index is also a parameter of a family that sweeps one (readonly's lookup). */
+static int cp_cli_apply_index(cp_options *o, int opt, const char *arg, cp_status *st)
 {
     if (!cp_family_get(o->family)->takes_index)
         return cp_status_usage(
@@ -261,7 +273,7 @@ static int cp_cli_apply_expr(cp_options *o, int opt, const char *arg, cp_status 
             opt == OPT_INDEX ? "--index EXPR" : "--param NAME=VALUES",
             opt == OPT_INDEX ? " (or 'coalprobe readonly --index mod,random,broadcast')" : "");
     if (opt == OPT_PARAM)
-        return cp_cli_parse_expr_param(o, arg, st);
+        return cp_cli_parse_index_param(o, arg, st);
     o->index_text = arg;
     return CP_EXIT_OK;
 }
@@ -302,12 +314,10 @@ static int cp_cli_apply(cp_options *o, int opt, const char *arg, int *given, cp_
         *flag = 1;
         return CP_EXIT_OK;
     }
-    const cp_family_desc *fd = cp_family_get(o->family);
-    if (opt == OPT_INDEX && !cp_family_param_of(fd, CP_PARAM_LOOKUP))
-        return cp_cli_apply_expr(o, opt, arg, st);
-    if (opt >= OPT_STRIDE && opt < OPT_STRIDE + CP_PARAM_COUNT) { /* the order of cp_param */
-        given[opt - OPT_STRIDE] = 1;
-        return cp_cli_parse_param(o, (cp_param)(opt - OPT_STRIDE), arg, st);
+    cp_param p;
+    if (cp_cli_param_of(o, opt, &p)) {
+        given[p] = 1;
+        return cp_cli_parse_param(o, p, arg, st);
     }
     uint64_t v;
     switch (opt) {
@@ -344,8 +354,9 @@ static int cp_cli_apply(cp_options *o, int opt, const char *arg, int *given, cp_
     case OPT_MIN_TIME:
     case OPT_MAX_TIME:
         return cp_cli_apply_sampling(o, opt, arg, st);
+    case OPT_INDEX:
     case OPT_PARAM:
-        return cp_cli_apply_expr(o, opt, arg, st);
+        return cp_cli_apply_index(o, opt, arg, st);
     case OPT_COLOR: {
         int mode = cp_term_color_parse(arg);
         if (mode < 0)
@@ -403,23 +414,27 @@ static int cp_cli_validate_devices(const cp_options *o, cp_status *st)
 static int cp_cli_validate(cp_options *o, const int *given, cp_status *st)
 {
     const cp_family_desc *fd = cp_family_get(o->family);
-    for (int p = 0; p < CP_PARAM_COUNT; p++) {
-        if (given[p] && !cp_family_param_of(fd, (cp_param)p)) {
+    for (cp_param p = 0; p < cp_param_count(); p++) {
+        if (given[p] && !cp_family_param_of(fd, p)) {
             char owners[128] = "";
             size_t k = 0;
             for (int f = 0; cp_family_get((cp_family)f) && k < sizeof owners; f++)
-                if (cp_family_param_of(cp_family_get((cp_family)f), (cp_param)p))
+                if (cp_family_param_of(cp_family_get((cp_family)f), p))
                     k += (size_t)snprintf(owners + k, sizeof owners - k, "%s'coalprobe %s'",
                                           k ? " or " : "", cp_config_family_name((cp_family)f));
             cp_status_set(st, CP_EXIT_USAGE, "%s does not apply to the %s family",
-                          cp_param_option((cp_param)p), fd->name);
-            cp_status_hint(st, "%s is a parameter of %s; see coalprobe --list",
-                           cp_param_option((cp_param)p), owners);
+                          cp_param_option(p), fd->name);
+            cp_status_hint(st, "%s is a parameter of %s; see coalprobe --list", cp_param_option(p),
+                           owners);
             return CP_EXIT_USAGE;
         }
     }
-    if (fd->check)
-        CP_TRY(fd->check(o->params, st));
+    if (fd->check) {
+        const cp_sweep *values[CP_FAMILY_PARAMS_MAX];
+        for (size_t i = 0; i < fd->nparams && i < CP_FAMILY_PARAMS_MAX; i++)
+            values[i] = &o->params[cp_param_index(&fd->params[i])];
+        CP_TRY(fd->check(values, st));
+    }
     if (o->explain && o->format != CP_FORMAT_TABLE) {
         cp_status_set(st, CP_EXIT_USAGE, "--explain draws text and takes no --format %s",
                       cp_report_format_name(o->format));
@@ -465,14 +480,16 @@ static int cp_cli_check_option(const cp_options *o, int opt, const char *word, u
     if (opt == '?') {
         if (optopt)
             return cp_status_usage(st, "see coalprobe --help", "unknown option '-%c'", optopt);
-        return cp_commands_unknown_option(word, cp_cli_options, o->family, st);
+        return cp_commands_unknown_option(word, cp_cli_base_options(), o->family, st);
     }
     if (opt == ':')
         return cp_status_usage(st, "see coalprobe --help", "option '%s' needs a value", word);
     int rc = opt == OPT_PARAM ? CP_EXIT_OK : cp_sweep_once(cp_cli_all_options(), opt, seen, st);
-    if (rc != CP_EXIT_OK && opt >= OPT_STRIDE && opt < OPT_STRIDE + CP_PARAM_COUNT &&
-        !(opt == OPT_INDEX && cp_family_get(o->family)->takes_index)) {
-        cp_param p = (cp_param)(opt - OPT_STRIDE);
+    cp_param p = 0;
+    int swept = opt == OPT_INDEX
+                    ? !cp_family_get(o->family)->takes_index && cp_param_find("--index", &p)
+                    : cp_cli_param_of(o, opt, &p);
+    if (rc != CP_EXIT_OK && swept) {
         const cp_family_param *ps = cp_cli_spec(p, o->family);
         if (ps->names)
             cp_status_hint(st, "a sweep takes all its values in one option, e.g. %s %s,%s",
@@ -498,9 +515,11 @@ static int cp_cli_complete(cp_options *o, const int *given, cp_status *st)
         cp_status_hint(st, "%s", fd->size_hint);
         return CP_EXIT_USAGE;
     }
-    for (size_t i = 0; i < fd->nparams; i++)
-        if (!given[fd->params[i].param])
-            CP_TRY(cp_cli_parse_param(o, fd->params[i].param, fd->params[i].default_spec, st));
+    for (size_t i = 0; i < fd->nparams; i++) {
+        cp_param p = cp_param_index(&fd->params[i]);
+        if (!given[p])
+            CP_TRY(cp_cli_parse_param(o, p, fd->params[i].default_spec, st));
+    }
     memcpy(o->param_given, given, sizeof o->param_given);
     if (fd->takes_index && !o->show_help && !o->show_version && !o->show_list) {
         if (!o->index_text)
@@ -523,7 +542,7 @@ int cp_cli_parse(int argc, char **argv, cp_options *o, cp_status *st)
     cp_sampling_defaults(&o->sampling);
     int first;
     CP_TRY(cp_cli_parse_command(argc, argv, o, &first, st));
-    int given[CP_PARAM_COUNT] = {0};
+    int given[CP_PARAM_MAX] = {0};
     uint64_t seen = 0; /* the options with a value given so far */
     optind = 0;        /* full reset, so that the parser can run more than once (tests) */
     opterr = 0;
@@ -618,7 +637,7 @@ void cp_cli_print_compare_help(FILE *out)
 
 void cp_cli_free(cp_options *o)
 {
-    for (int p = 0; p < CP_PARAM_COUNT; p++)
+    for (cp_param p = 0; p < CP_PARAM_MAX; p++)
         cp_sweep_free(&o->params[p]);
     for (size_t k = 0; k < o->nexpr_params; k++)
         cp_sweep_free(&o->expr_params[k]);
@@ -637,15 +656,10 @@ void cp_cli_print_list(FILE *out)
     for (int f = 0; cp_family_get((cp_family)f); f++) {
         const cp_family_desc *d = cp_family_get((cp_family)f);
         fprintf(out, "  %-7s %s", d->name, d->list_front);
-        /* the parameters in the order of their options, then --size */
-        const char *sep = "";
-        for (int p = 0; p < CP_PARAM_COUNT; p++) {
-            const cp_family_param *ps = cp_family_param_of(d, (cp_param)p);
-            if (ps) {
-                fprintf(out, "%s%s [%s]", sep, cp_param_option((cp_param)p), ps->default_spec);
-                sep = " ";
-            }
-        }
+        /* the parameters in the order of its help, then --size */
+        const cp_family_param *ps;
+        for (size_t i = 0; (ps = cp_family_help_param(d, i)) != NULL; i++)
+            fprintf(out, "%s%s [%s]", i ? " " : "", ps->option, ps->default_spec);
         if (d->size_default)
             fprintf(out, " --size [%lluM]", (unsigned long long)(d->size_default >> 20));
         fputc('\n', out);

@@ -19,8 +19,9 @@ struct cp_expr;
 /* Everything the command line says. Owns its sweeps (free with cp_cli_free). */
 typedef struct cp_options {
     cp_family family;
-    cp_sweep params[CP_PARAM_COUNT];
-    int param_given[CP_PARAM_COUNT]; /* 1: on the command line; 0: the family's default */
+    /* the sweep of each parameter's option (cp_param), those of the family's parameters */
+    cp_sweep params[CP_PARAM_MAX];
+    int param_given[CP_PARAM_MAX]; /* 1: on the command line; 0: the family's default */
     /* expr family: --index (parsed once all --param names are known) and each --param */
     const char *index_text;
     struct cp_expr *expr;

@@ -79,16 +79,15 @@ static void cp_commands_names_of(const cp_family_param *ps, char *buf, size_t le
     snprintf(values + (vused < vlen ? vused : vlen - 1), vused < vlen ? vlen - vused : 1, "all");
 }
 
-/* One parameter of d: what it is, the values it takes and its default. */
-static void cp_commands_param(const cp_family_desc *d, const cp_family_param *ps,
-                              cp_family_options *o)
+/* One parameter of a family: what it is, the values it takes and its default. */
+static void cp_commands_param(const cp_family_param *ps, cp_family_options *o)
 {
     size_t i = o->n++;
     cp_help_option *h = &o->options[i];
     char range[200];
     memset(h, 0, sizeof *h);
-    h->name = cp_param_option(ps->param) + 2; /* without "--" */
-    h->arg = cp_param_arg(ps->param);
+    h->name = ps->option + 2; /* without "--" */
+    h->arg = ps->arg;
     h->complete = CP_HELP_ANY;
     if (ps->names) {
         cp_commands_names_of(ps, range, sizeof range, o->values[i], sizeof o->values[i]);
@@ -97,7 +96,7 @@ static void cp_commands_param(const cp_family_desc *d, const cp_family_param *ps
     } else {
         cp_commands_range(ps, range, sizeof range);
     }
-    const char *doc = d->param_docs[ps->param];
+    const char *doc = ps->doc;
     snprintf(o->text[i], sizeof o->text[i], "%s. %s%s; default %s.", doc ? doc : "?",
              ps->names ? "One or more of " : "", range, ps->default_spec);
     h->text = o->text[i];
@@ -109,11 +108,10 @@ void cp_commands_family_options(cp_family f, cp_family_options *o)
     memset(o, 0, sizeof *o);
     for (size_t k = 0; k < d->noptions && o->n < CP_COMMANDS_FAMILY_MAX; k++)
         o->options[o->n++] = d->options[k];
-    for (int p = 0; p < CP_PARAM_COUNT; p++) { /* in the order of the options */
-        const cp_family_param *ps = cp_family_param_of(d, (cp_param)p);
-        if (ps && o->n < CP_COMMANDS_FAMILY_MAX)
-            cp_commands_param(d, ps, o);
-    }
+    const cp_family_param *ps;
+    for (size_t i = 0; (ps = cp_family_help_param(d, i)) != NULL; i++) /* in its help's order */
+        if (o->n < CP_COMMANDS_FAMILY_MAX)
+            cp_commands_param(ps, o);
     if (d->size_default && o->n < CP_COMMANDS_FAMILY_MAX) {
         size_t i = o->n++;
         char lo[32], hi[32], def[32];
@@ -576,7 +574,7 @@ int cp_commands_unknown(const char *word, cp_status *st)
 int cp_commands_unknown_option(const char *word, const struct option *table, cp_family family,
                                cp_status *st)
 {
-    const char *names[64];
+    const char *names[128];
     size_t n = 0;
     for (; table[n].name && n < CP_COUNT_OF(names); n++)
         names[n] = table[n].name;

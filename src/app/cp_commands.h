@@ -12,7 +12,7 @@
 #include "base/cp_base.h"
 
 /* The most options a family has: its own, its parameters, --size. */
-#define CP_COMMANDS_FAMILY_MAX (CP_PARAM_COUNT + 4)
+#define CP_COMMANDS_FAMILY_MAX (CP_FAMILY_PARAMS_MAX + 4)
 
 /* A family's options as help shows them, built from its descriptor: its own options (expr's
  * --index and --param), its parameters in the order of their options (what each is, its values

@@ -40,7 +40,7 @@ int cp_plan_build(const cp_options *o, cp_config **configs, size_t *count, cp_pl
     const cp_sweep *dims[CP_PLAN_MAX_DIMS];
     size_t ndims = nparams;
     for (size_t i = 0; i < nparams; i++)
-        dims[i] = &o->params[fd->params[i].param];
+        dims[i] = &o->params[cp_param_index(&fd->params[i])];
     for (size_t k = 0; k < o->nexpr_params; k++)
         dims[ndims++] = &o->expr_params[k];
     uint64_t n;

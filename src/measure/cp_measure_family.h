@@ -15,7 +15,6 @@
 #include "cp_measure.h"
 #include "cp_cublas.h"
 #include "cp_cupti.h"
-#include "cp_expr_kernel.h"
 #include "cp_kernels.h" /* cp_kernel_resources and the launchers the families share */
 #include "cp_rtc.h"
 
@@ -89,11 +88,9 @@ typedef struct cp_cuda_state {
     /* the same two lists for rows with cp.async loads, whose bytes requested are not read */
     cp_counter_gap gaps_async[CP_MEASURE_MAX_GAPS], gaps_alone_async[CP_MEASURE_MAX_GAPS];
     size_t ngaps_async, ngaps_alone_async;
-    /* expr family: the CUBIN of the expression compiled last, and its kernels loaded so far
-     * (by op, then width 4, 8, 16, 32) */
-    const cp_expr *expr;
-    void *expr_cubin;
-    cp_rtc_module *expr_kernels[CP_EXPR_KERNEL_COUNT]; /* by cp_expr_kernel_index */
+    /* each family's state of its own where it keeps one (the kernels it compiled at run time),
+     * NULL until it does: its release hook frees it */
+    void *own[CP_FAMILY_COUNT];
     /* the output checks' pinned host copy of the chunks they read, grown as needed */
     float *check_host;
     uint64_t check_words;

@@ -9,14 +9,6 @@
 #include "cp_family.h"
 
 const char *const cp_config_op_names[CP_OP_COUNT] = {"load", "store"};
-const char *const cp_config_layout_names[CP_LAYOUT_COUNT] = {"aos", "soa"};
-const char *const cp_config_variant_names[CP_GEMM_COUNT] = {"naive", "coalesced", "smem", "cublas"};
-const char *const cp_config_transpose_names[CP_TRANSPOSE_COUNT] = {"naive", "tiled", "padded"};
-const char *const cp_config_readonly_names[CP_READONLY_VARIANT_COUNT] = {"plain", "restrict", "ldg",
-                                                                         "constant"};
-const char *const cp_config_lookup_names[CP_LOOKUP_COUNT] = {"mod", "random", "broadcast"};
-const char *const cp_config_async_names[CP_ASYNC_VARIANT_COUNT] = {"plain", "smem", "cp-async",
-                                                                   "tma-bulk", "tma-tensor"};
 
 const char *cp_config_family_name(cp_family f)
 {
@@ -29,9 +21,11 @@ const char *cp_config_op_name(cp_op op)
     return op < CP_OP_COUNT ? cp_config_op_names[op] : "?";
 }
 
-const char *cp_config_variant_name(cp_gemm_variant v)
+cp_op cp_config_op(const cp_config *c)
 {
-    return v < CP_GEMM_COUNT ? cp_config_variant_names[v] : "?";
+    const cp_family_desc *d = cp_family_get(c->family);
+    const cp_family_field *f = d ? cp_family_field_of(d, "op") : NULL;
+    return f && f->get(c) == CP_OP_STORE ? CP_OP_STORE : CP_OP_LOAD;
 }
 
 int cp_config_requests_are_instructions(const cp_config *c)

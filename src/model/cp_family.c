@@ -1,39 +1,17 @@
 /* cp_family.c: the pattern families' descriptors as one table, in the order of the registry
  * (families/cp_families.def; each descriptor is its family's cp_<family>_family.c), the options
- * of the parameters, the checks and inits several families share (cp_family_def.h), and the
- * look-ups every layer reads a descriptor through. */
+ * of their parameters, all families together, the checks and inits several families share
+ * (cp_family_def.h), and the look-ups every layer reads a descriptor through. */
 #include "cp_family.h"
 
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cp_config.h"
 #include "cp_family_def.h"
-
-static const char *const cp_param_options[] = {
-    "--stride", "--offset",  "--width", "--op",     "--layout", "--fields",
-    "--field",  "--variant", "--m",     "--n",      "--k",      "--run",
-    "--seed",   "--table",   "--index", "--stages", "--work",
-};
-
-_Static_assert(CP_COUNT_OF(cp_param_options) == CP_PARAM_COUNT, "one option per parameter");
-
-static const char *const cp_param_args[] = {
-    "S", "O", "W", "OP", "L", "F", "F", "V", "M", "N", "K", "R", "S", "BYTES", "I", "S", "W",
-};
-
-_Static_assert(CP_COUNT_OF(cp_param_args) == CP_PARAM_COUNT, "one value name per parameter");
-
-const char *cp_param_option(cp_param p)
-{
-    return p < CP_PARAM_COUNT ? cp_param_options[p] : "?";
-}
-
-const char *cp_param_arg(cp_param p)
-{
-    return p < CP_PARAM_COUNT ? cp_param_args[p] : "?";
-}
 
 /* --- what several families share (cp_family_def.h) ---------------------------------------- */
 
@@ -50,12 +28,6 @@ int cp_family_check_width(const cp_sweep *w, cp_status *st)
         }
     }
     return CP_EXIT_OK;
-}
-
-/* One thread per element of the access width. */
-void cp_family_init_width(cp_config *c, uint64_t size_bytes)
-{
-    c->elements = cp_config_elements_for_size(size_bytes, c->width_bytes);
 }
 
 /* One thread per 4-byte element. */
@@ -98,11 +70,94 @@ int cp_family_find(const char *name, cp_family *f)
     return 0;
 }
 
+/* --- the parameters' options, all families together ----------------------------------------- */
+
+static const char *cp_param_options[CP_PARAM_MAX];
+static size_t cp_nparam_options;
+static pthread_once_t cp_param_once = PTHREAD_ONCE_INIT;
+
+/* Each family's options in the order of the registry and of its help, each once. */
+static void cp_param_collect(void)
+{
+    for (int f = 0; f < CP_FAMILY_COUNT; f++) {
+        const cp_family_param *ps;
+        for (size_t i = 0; (ps = cp_family_help_param(cp_families[f], i)) != NULL; i++) {
+            size_t k = 0;
+            while (k < cp_nparam_options && strcmp(cp_param_options[k], ps->option) != 0)
+                k++;
+            if (k < cp_nparam_options)
+                continue;
+            if (k == CP_PARAM_MAX)
+                abort(); /* CP_PARAM_MAX is too small: a bug every test catches */
+            cp_param_options[cp_nparam_options++] = ps->option;
+        }
+    }
+}
+
+size_t cp_param_count(void)
+{
+    pthread_once(&cp_param_once, cp_param_collect);
+    return cp_nparam_options;
+}
+
+const char *cp_param_option(cp_param p)
+{
+    return p < cp_param_count() ? cp_param_options[p] : "?";
+}
+
+int cp_param_find(const char *option, cp_param *p)
+{
+    for (cp_param k = 0; k < cp_param_count(); k++)
+        if (strcmp(cp_param_options[k], option) == 0) {
+            *p = k;
+            return 1;
+        }
+    return 0;
+}
+
+cp_param cp_param_index(const cp_family_param *ps)
+{
+    cp_param p = 0;
+    if (!cp_param_find(ps->option, &p))
+        abort(); /* every family's parameter is among the options */
+    return p;
+}
+
+const cp_family_param *cp_family_param_named(const cp_family_desc *d, const char *option)
+{
+    for (size_t i = 0; option && i < d->nparams; i++)
+        if (strcmp(d->params[i].option, option) == 0)
+            return &d->params[i];
+    return NULL;
+}
+
 const cp_family_param *cp_family_param_of(const cp_family_desc *d, cp_param p)
 {
-    for (size_t i = 0; i < d->nparams; i++)
-        if (d->params[i].param == p)
-            return &d->params[i];
+    return p < cp_param_count() ? cp_family_param_named(d, cp_param_options[p]) : NULL;
+}
+
+/* 1 when d's help_order names option. */
+static int cp_family_help_names(const cp_family_desc *d, const char *option)
+{
+    for (size_t k = 0; k < CP_FAMILY_PARAMS_MAX && d->help_order[k]; k++)
+        if (strcmp(d->help_order[k], option) == 0)
+            return 1;
+    return 0;
+}
+
+/* The parameters help_order names, in its order, then the others in params[]'s order. */
+const cp_family_param *cp_family_help_param(const cp_family_desc *d, size_t i)
+{
+    if (i >= d->nparams)
+        return NULL;
+    size_t named = 0;
+    while (named < CP_FAMILY_PARAMS_MAX && d->help_order[named])
+        named++;
+    if (i < named)
+        return cp_family_param_named(d, d->help_order[i]);
+    for (size_t k = 0, rest = i - named; k < d->nparams; k++)
+        if (!cp_family_help_names(d, d->params[k].option) && rest-- == 0)
+            return &d->params[k];
     return NULL;
 }
 

@@ -21,37 +21,18 @@ typedef enum {
 
 typedef struct cp_config cp_config;
 
-/* Every parameter a family may sweep, one option each; a family sweeps some of them. */
-typedef enum {
-    CP_PARAM_STRIDE,
-    CP_PARAM_OFFSET,
-    CP_PARAM_WIDTH,
-    CP_PARAM_OP,
-    CP_PARAM_LAYOUT,
-    CP_PARAM_FIELDS,
-    CP_PARAM_FIELD,
-    CP_PARAM_VARIANT,
-    CP_PARAM_M,
-    CP_PARAM_N,
-    CP_PARAM_K,
-    CP_PARAM_RUN,
-    CP_PARAM_SEED,
-    CP_PARAM_TABLE,  /* bytes */
-    CP_PARAM_LOOKUP, /* --index of the readonly family: a named index pattern */
-    CP_PARAM_STAGES,
-    CP_PARAM_WORK,
-    CP_PARAM_COUNT
-} cp_param;
+/* Parameters a family sweeps at most, and their options, all families together. */
+#define CP_FAMILY_PARAMS_MAX 8
+#define CP_PARAM_MAX 32
 
-/* The option of parameter p ("--stride"). */
-const char *cp_param_option(cp_param p);
-
-/* The name of parameter p's value in help ("S", "BYTES"). */
-const char *cp_param_arg(cp_param p);
-
-/* A swept parameter of one family: its default, limits or names, and where it goes. */
+/* A swept parameter of one family, named by its option: its help, its default, its limits or
+ * names, and where it goes in the family's own configuration. Families whose parameters have
+ * the same option (--stride, --op, --variant) share that option of the command line; what it
+ * means and takes for each is its family's entry. */
 typedef struct cp_family_param {
-    cp_param param;
+    const char *option;       /* "--stride" */
+    const char *arg;          /* the name of its value in help ("S", "BYTES") */
+    const char *doc;          /* what it is (help; the values, range and default come after) */
     const char *default_spec; /* a sweep, as on the command line */
     uint64_t min, max;        /* numeric parameters */
     const char *const *names; /* named values (an enumeration), NULL for numbers */
@@ -61,6 +42,23 @@ typedef struct cp_family_param {
     int (*check)(const cp_sweep *values, cp_status *st);
     int bytes; /* 1: a size in bytes, whose values take K, M and G suffixes */
 } cp_family_param;
+
+/* The parameters' options, all families together, each once: a cp_param is an option's index,
+ * in the order of the registry and of each family's help (cp_family_desc.help_order), below
+ * cp_param_count(). */
+typedef size_t cp_param;
+
+/* The count of the parameters' options, at most CP_PARAM_MAX. */
+size_t cp_param_count(void);
+
+/* The option of parameter p ("--stride"), "?" beyond cp_param_count(). */
+const char *cp_param_option(cp_param p);
+
+/* The parameter whose option is `option` ("--stride"); 0 when no family has one. */
+int cp_param_find(const char *option, cp_param *p);
+
+/* The index of a family's parameter ps among the options. */
+cp_param cp_param_index(const cp_family_param *ps);
 
 typedef enum {
     CP_FIELD_U64,    /* a number: get() */
@@ -83,6 +81,10 @@ typedef struct cp_family_field {
      * from the others (offset_bytes), which a report only checks, and for CP_FIELD_INDEX and
      * CP_FIELD_PARAMS. */
     void (*set)(cp_config *c, uint64_t v);
+    /* the chart's axis title of a number, its unit in brackets ("stride (elements)"; NULL: its
+     * key), and the unit its values are labelled with ("B"; NULL: none) */
+    const char *title;
+    const char *unit;
 } cp_family_field;
 
 /* Which columns of counts and times the table shows after the parameters. */
@@ -104,11 +106,10 @@ typedef struct cp_family_desc {
     const char *name;
     /* its help (coalprobe FAMILY --help, its section of --help and of the man page); the
      * parameters' defaults and ranges come from params[] */
-    const char *summary;                    /* one line: what a configuration does */
-    const char *teaches;                    /* what it shows: sentences, unwrapped */
-    const char *param_docs[CP_PARAM_COUNT]; /* what each parameter it sweeps is */
-    const char *size_doc;                   /* what --size counts, when it applies */
-    const cp_help_option *options;          /* options of its own besides the parameters (expr) */
+    const char *summary;           /* one line: what a configuration does */
+    const char *teaches;           /* what it shows: sentences, unwrapped */
+    const char *size_doc;          /* what --size counts, when it applies */
+    const cp_help_option *options; /* options of its own besides the parameters (expr) */
     size_t noptions;
     cp_help_example examples[2];
     const char *list;       /* what --list says under its parameters */
@@ -116,11 +117,15 @@ typedef struct cp_family_desc {
     /* swept parameters, outermost first (the plan's order) */
     const cp_family_param *params;
     size_t nparams;
+    /* the options of params[] in the order of its help and --list where that is not params[]'s
+     * (those it leaves out follow, in params[]'s order) */
+    const char *help_order[CP_FAMILY_PARAMS_MAX];
     uint64_t size_default; /* --size's default in bytes; 0: --size does not apply */
     const char *size_hint; /* when --size does not apply */
     int takes_index;       /* --index and --param: an index expression */
-    /* Checks that combine its parameters (NULL: none). */
-    int (*check)(const cp_sweep params[CP_PARAM_COUNT], cp_status *st);
+    /* Checks that combine its parameters (NULL: none): values[i] holds the values of
+     * params[i]. */
+    int (*check)(const cp_sweep *const values[], cp_status *st);
     /* Fills what the swept parameters leave (threads, iterations) from --size. */
     void (*init)(cp_config *c, uint64_t size_bytes);
     /* every value of a configuration, in the JSON report's order */
@@ -135,9 +140,9 @@ typedef struct cp_family_desc {
     int (*uses_shared)(const cp_config *c); /* NULL: never */
     int path_counters; /* 1: its sweeps read the memory path's counters (cp_config.h) */
     /* A default that depends on the device (NULL: the parameters' default_spec always): writes
-     * the sweep of parameter p for a device with l2_bytes of L2 into spec; 0 when p's
+     * the sweep of its parameter p for a device with l2_bytes of L2 into spec; 0 when p's
      * default_spec stands. */
-    int (*device_default)(cp_param p, uint64_t l2_bytes, char *spec, size_t len);
+    int (*device_default)(const cp_family_param *p, uint64_t l2_bytes, char *spec, size_t len);
     /* its model's hooks (cp_model_family.h): cp_<family>_model, of its cp_<family>_model.c */
     const struct cp_family_model *model;
     /* Why configuration c does not exist (the plan leaves it out of the sweep), NULL when it
@@ -163,6 +168,13 @@ int cp_family_find(const char *name, cp_family *f);
 
 /* The descriptor's entry for parameter p, NULL when the family does not sweep it. */
 const cp_family_param *cp_family_param_of(const cp_family_desc *d, cp_param p);
+
+/* The descriptor's entry whose option is `option` ("--width"), NULL when it has none. */
+const cp_family_param *cp_family_param_named(const cp_family_desc *d, const char *option);
+
+/* The i-th parameter of d in the order of its help: those help_order names, in its order, then
+ * the others in params[]'s order; NULL from nparams on. */
+const cp_family_param *cp_family_help_param(const cp_family_desc *d, size_t i);
 
 /* The field of d with key `key`, NULL when d has none. */
 const cp_family_field *cp_family_field_of(const cp_family_desc *d, const char *key);

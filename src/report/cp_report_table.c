@@ -344,7 +344,7 @@ static int cp_report_table_format_predicted(const cp_row *row, cp_report_cell ce
         return 1;
     case CP_REPORT_CELL_PRED_SHARED_WF:
     case CP_REPORT_CELL_PRED_SHARED_CONF: {
-        const cp_counts *sh = c->op == CP_OP_LOAD ? &p->shared_load : &p->shared_store;
+        const cp_counts *sh = cp_config_op(c) == CP_OP_LOAD ? &p->shared_load : &p->shared_store;
         x = cell == CP_REPORT_CELL_PRED_SHARED_WF ? cp_counts_wavefronts_per_request(sh)
                                                   : cp_counts_conflicts_per_request(sh);
         break;
@@ -374,7 +374,7 @@ static void cp_report_table_format_occupancy(const cp_measurement *m, char *buf,
 static int cp_report_table_format_per_request(const cp_config *c, const cp_counter_values *v,
                                               cp_report_cell cell, char *buf, size_t len)
 {
-    int load = c->op == CP_OP_LOAD;
+    int load = cp_config_op(c) == CP_OP_LOAD;
     double req, x;
     switch (cell) {
     case CP_REPORT_CELL_MEAS_LOAD_SPR:

@@ -80,29 +80,12 @@ static const cp_vl_panel cp_vl_panels[] = {
 };
 #define CP_VL_NPANELS (sizeof cp_vl_panels / sizeof *cp_vl_panels)
 
-/* The axis titles of the chart parameters, their units in brackets (by config key; an expression's
- * parameters go by their own names). */
-static const struct cp_vl_param_title {
-    const char *key, *title, *unit;
-} cp_vl_param_titles[] = {
-    {"stride", "stride (elements)", NULL},
-    {"offset", "offset (elements)", NULL},
-    {"width_bytes", "width (bytes)", "B"},
-    {"fields", "fields per record (4 bytes each)", NULL},
-    {"m", "m (rows)", NULL},
-    {"n", "n (columns)", NULL},
-    {"k", "k (inner dimension)", NULL},
-    {"run", "run (contiguous elements)", NULL},
-    {"table_bytes", "table (bytes)", "B"},
-    {"stages", "stages (tiles in flight)", NULL},
-    {"work", "work (FMAs per element)", NULL},
-};
-
 /* A chart parameter: a config key, or (sub set) a member of the config's object under key (an
  * expression's parameter); field, when the family names its values (the ladder's order). */
 typedef struct cp_vl_param {
     const char *key;
-    char sub[64]; /* "" for a key of its own */
+    char sub[64];              /* "" for a key of its own */
+    const cp_family_field *of; /* the family's field of key (NULL: an expression's parameter) */
     const cp_family_field *field;
     int named;       /* its first value is a string */
     char column[72]; /* its field in the data: its name, "param_NAME" for a name the data uses */
@@ -179,12 +162,12 @@ static size_t cp_vl_params(const cp_family_desc *d, const cJSON *first, cp_vl_pa
                                cJSON_GetObjectItem(cJSON_GetObjectItem(first, "config"), f->key))
             {
                 if (n < CP_VL_MAX_PARAMS && sub->string) {
-                    out[n] = (cp_vl_param){f->key, "", NULL, 0, ""};
+                    out[n] = (cp_vl_param){f->key, "", NULL, NULL, 0, ""};
                     snprintf(out[n++].sub, sizeof out->sub, "%s", sub->string);
                 }
             }
         } else if (f) {
-            out[n++] = (cp_vl_param){f->key, "", f->kind == CP_FIELD_NAME ? f : NULL, 0, ""};
+            out[n++] = (cp_vl_param){f->key, "", f, f->kind == CP_FIELD_NAME ? f : NULL, 0, ""};
         }
     }
     static const char *const taken[] = {"series", "source", "bar", "panel", "value", "row"};
@@ -258,28 +241,22 @@ static const char *cp_vl_param_name(const cp_vl_param *p)
     return p->sub[0] ? p->sub : p->key;
 }
 
-/* The entry of p in cp_vl_param_titles; NULL for an expression's parameter or a key not there. */
-static const struct cp_vl_param_title *cp_vl_param_entry(const cp_vl_param *p)
-{
-    for (size_t i = 0; !p->sub[0] && i < sizeof cp_vl_param_titles / sizeof *cp_vl_param_titles;
-         i++)
-        if (strcmp(cp_vl_param_titles[i].key, p->key) == 0)
-            return &cp_vl_param_titles[i];
-    return NULL;
-}
-
-/* The axis title of p, with its unit. */
+/* The axis title of p, with its unit (its field's title; else its name). */
 static const char *cp_vl_param_title(const cp_vl_param *p)
 {
-    const struct cp_vl_param_title *e = cp_vl_param_entry(p);
-    return e ? e->title : cp_vl_param_name(p);
+    return p->of && p->of->title ? p->of->title : cp_vl_param_name(p);
+}
+
+/* The unit of p's values ("B"), NULL when they have none. */
+static const char *cp_vl_param_unit(const cp_vl_param *p)
+{
+    return p->of ? p->of->unit : NULL;
 }
 
 /* "16 B", "smem", "3": a value as the legend shows it. */
 static void cp_vl_value_label(const cp_vl_param *p, const cJSON *v, char *buf, size_t len)
 {
-    const struct cp_vl_param_title *e = cp_vl_param_entry(p);
-    const char *unit = e ? e->unit : NULL;
+    const char *unit = cp_vl_param_unit(p);
     if (cJSON_IsString(v))
         snprintf(buf, len, "%s", v->valuestring);
     else if (cJSON_IsNumber(v))
@@ -543,8 +520,7 @@ static cJSON *cp_vl_x(cp_json *j, const cp_vl_axes *ax, const cp_vl_data *data)
     } else
         cp_json_bool(j, scale, "zero", 0);
     cp_json_bool(j, scale, "nice", 0);
-    const struct cp_vl_param_title *e = cp_vl_param_entry(&ax->x);
-    const char *unit = e ? e->unit : NULL;
+    const char *unit = cp_vl_param_unit(&ax->x);
     cJSON *axis = cp_json_object(j, x, "axis");
     if (unit && hi >= 1024)
         cp_json_string(j, axis, "labelExpr",

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "app/cp_app.h"
+#include "cp_gemm_config.h" /* after the layers: cuBLAS is not coalprobe's kernel */
 #include "cp_test.h"
 
 /* What the fake backend does. */
@@ -32,7 +33,7 @@ static size_t g_counted;   /* configurations whose counters the last run read */
 static void fake_kernel_resources(const cp_config *c, cp_resources *r)
 {
     memset(r, 0, sizeof *r);
-    if (c->family == CP_FAMILY_GEMM && c->variant == CP_GEMM_CUBLAS) {
+    if (c->family == CP_FAMILY_GEMM && cp_gemm_config_of(c)->variant == CP_GEMM_CUBLAS) {
         snprintf(r->reason, sizeof r->reason, "fake: not coalprobe's kernel");
         r->theoretical_occupancy = NAN;
         return;

@@ -47,8 +47,11 @@ static unsigned family_groups(cp_family f)
     c.family = f;
     int shared = 0;
     for (int v = 0; v < 4; v++) {
-        c.variant = (cp_gemm_variant)(v % CP_GEMM_COUNT);
-        c.transpose = (cp_transpose_variant)(v % CP_TRANSPOSE_COUNT);
+        /* every family's variant field, through the descriptor */
+        const cp_family_desc *d = cp_family_get(f);
+        const cp_family_field *vf = cp_family_field_of(d, "variant");
+        if (vf && vf->set)
+            vf->set(&c, (uint64_t)v % vf->nnames);
         shared |= cp_config_uses_shared(&c);
     }
     return CP_CUPTI_GROUP_GLOBAL | CP_CUPTI_GROUP_OCCUPANCY |

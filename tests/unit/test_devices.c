@@ -19,6 +19,7 @@
 #include "app/cp_app.h"
 #include "app/cp_devices.h"
 #include "cp_test.h"
+#include "cp_stride_config.h" /* after the layers */
 
 #define FAKE_GPUS 4
 
@@ -202,8 +203,10 @@ static int fake_counters(void *state, size_t n, const cp_config *c, const cp_pre
     g->calls++;
     pthread_cond_broadcast(&g_cond);
     for (size_t i = 0; i < n; i++)
-        if (c[i].stride < 64)
-            g_counted_by[c[i].stride] = g_counted_by[c[i].stride] ? -1 : g->index + 1;
+        if (cp_stride_config_of(&c[i])->stride < 64) {
+            uint64_t s = cp_stride_config_of(&c[i])->stride;
+            g_counted_by[s] = g_counted_by[s] ? -1 : g->index + 1;
+        }
     fake_hold_counters(g);
     g_counting--;
     pthread_mutex_unlock(&g_lock);

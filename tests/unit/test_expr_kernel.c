@@ -2,7 +2,8 @@
  * part of the language, it compiles with NVRTC to a CUBIN holding all eight kernels (no GPU
  * needed); the source carries the expression only as generated C. */
 #include "model/cp_expr.h"
-#include "measure/cp_expr_kernel.h"
+#include "measure/cp_measure.h"
+#include "cp_expr_measure.h" /* the expr family's, after measure's face */
 #include "measure/cp_rtc.h"
 #include "cp_test.h"
 

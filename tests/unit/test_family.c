@@ -5,6 +5,11 @@
 #include "model/cp_model.h"
 
 #include "cp_test.h"
+/* the families' own configurations, after the layers */
+#include "cp_gemm_config.h"
+#include "cp_smem_config.h"
+#include "cp_stride_config.h"
+#include "cp_transpose_config.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -34,20 +39,28 @@ static void test_table_complete(void)
             CHECK(d->examples[e].command && d->examples[e].says &&
                   strncmp(d->examples[e].command, "coalprobe ", 10) == 0 &&
                   (i == 0 || strncmp(d->examples[e].command + 10, d->name, strlen(d->name)) == 0));
-        for (int p = 0; p < CP_PARAM_COUNT; p++)
-            CHECK(!d->param_docs[p] == !cp_family_param_of(d, (cp_param)p));
         CHECK(!d->size_doc == !d->size_default);
         CHECK(!d->options == !d->takes_index);
         CHECK(d->list && d->list[0] && d->list[strlen(d->list) - 1] == '\n');
         CHECK(d->list_front != NULL);
         CHECK(d->size_default || d->size_hint);
-        CHECK(d->nparams >= 1 && d->nfields >= 1);
+        CHECK(d->nparams >= 1 && d->nparams <= CP_FAMILY_PARAMS_MAX && d->nfields >= 1);
         for (size_t p = 0; p < d->nparams; p++) {
             const cp_family_param *ps = &d->params[p];
-            CHECK(ps->param < CP_PARAM_COUNT && ps->set && ps->default_spec);
-            CHECK(cp_family_param_of(d, ps->param) == ps); /* each parameter once */
+            CHECK(ps->option && strncmp(ps->option, "--", 2) == 0 && ps->option[2]);
+            CHECK(ps->arg && ps->arg[0] && ps->doc && ps->doc[0]); /* its help */
+            CHECK(ps->set && ps->default_spec);
+            CHECK(cp_family_param_named(d, ps->option) == ps); /* each option once */
+            CHECK(cp_family_param_of(d, cp_param_index(ps)) == ps);
+            CHECK(strcmp(cp_param_option(cp_param_index(ps)), ps->option) == 0);
             CHECK(ps->names ? ps->nnames >= 2 : ps->min <= ps->max);
+            /* its help order names every parameter once */
+            int seen = 0;
+            for (size_t h = 0; h < d->nparams; h++)
+                seen += cp_family_help_param(d, h) == ps;
+            CHECK_EQ_U64(seen, 1);
         }
+        CHECK(cp_family_help_param(d, d->nparams) == NULL);
         for (size_t k = 0; k < d->nfields; k++) {
             const cp_family_field *fl = &d->fields[k];
             CHECK(cp_family_field_of(d, fl->key) == fl); /* each key once */
@@ -55,6 +68,12 @@ static void test_table_complete(void)
                 CHECK(fl->get != NULL);
             if (fl->kind == CP_FIELD_NAME)
                 CHECK(fl->names && fl->nnames >= 2);
+            /* the chart's axis title of a number starts with its label, its unit is a number's */
+            if (fl->title)
+                CHECK(cp_family_field_number(fl) &&
+                      strncmp(fl->title, cp_family_field_label(fl),
+                              strlen(cp_family_field_label(fl))) == 0);
+            CHECK(!fl->unit || cp_family_field_number(fl));
         }
         const char *const *lists[] = {d->describe, d->table, d->chart};
         for (size_t l = 0; l < 3; l++) {
@@ -65,9 +84,28 @@ static void test_table_complete(void)
         for (int g = 0; g < i; g++)
             CHECK(strcmp(cp_family_get((cp_family)g)->name, d->name) != 0);
     }
-    CHECK(strcmp(cp_param_option(CP_PARAM_STRIDE), "--stride") == 0);
-    CHECK(strcmp(cp_param_option(CP_PARAM_SEED), "--seed") == 0);
-    CHECK(strcmp(cp_param_option(CP_PARAM_COUNT), "?") == 0);
+    /* the options of the parameters, all families together, each once, in the order of the
+     * registry and of each family's help: --stride first (the default family's first) */
+    CHECK(cp_param_count() >= 2 && cp_param_count() <= CP_PARAM_MAX);
+    CHECK(strcmp(cp_param_option(0), "--stride") == 0);
+    cp_param seed = 0;
+    CHECK(cp_param_find("--seed", &seed) && strcmp(cp_param_option(seed), "--seed") == 0);
+    CHECK(!cp_param_find("--size", &seed)); /* not a parameter: every family's */
+    for (cp_param p = 0; p < cp_param_count(); p++)
+        for (cp_param q = 0; q < p; q++)
+            CHECK(strcmp(cp_param_option(p), cp_param_option(q)) != 0);
+    CHECK(strcmp(cp_param_option(cp_param_count()), "?") == 0);
+    /* a help order that names some parameters: those first, then the others in params[]'s order
+     * (a parameter it forgets still has its help and its option) */
+    static const cp_family_param three[] = {
+        {.option = "--a"}, {.option = "--b"}, {.option = "--c"}};
+    cp_family_desc partial = {.params = three, .nparams = 3, .help_order = {"--b"}};
+    CHECK(cp_family_help_param(&partial, 0) == &three[1]);
+    CHECK(cp_family_help_param(&partial, 1) == &three[0]);
+    CHECK(cp_family_help_param(&partial, 2) == &three[2]);
+    CHECK(cp_family_help_param(&partial, 3) == NULL);
+    cp_family_desc plain = {.params = three, .nparams = 3};
+    CHECK(cp_family_help_param(&plain, 2) == &three[2]);
 }
 
 /* A configuration of family f with every swept parameter set to its entry's default's first
@@ -139,14 +177,14 @@ static void test_hooks(void)
     cp_config g = config_of(CP_FAMILY_GEMM, 1u << 20);
     CHECK_EQ_U64(g.elements, 0);
     CHECK(!cp_config_uses_shared(&g));
-    g.variant = CP_GEMM_SMEM;
+    cp_gemm_config_of(&g)->variant = CP_GEMM_SMEM;
     CHECK(cp_config_uses_shared(&g));
     cp_config t = config_of(CP_FAMILY_TRANSPOSE, 0);
     CHECK(!cp_config_uses_shared(&t));
-    t.transpose = CP_TRANSPOSE_PADDED;
+    cp_transpose_config_of(&t)->variant = CP_TRANSPOSE_PADDED;
     CHECK(cp_config_uses_shared(&t));
     cp_config m = config_of(CP_FAMILY_SMEM, 0);
-    CHECK(m.elements > 0 && m.iterations > 0);
+    CHECK(m.elements > 0 && cp_smem_config_of(&m)->iterations > 0);
     CHECK(cp_config_uses_shared(&m));
     CHECK(cp_config_requests_are_instructions(&s));
     CHECK(cp_config_requests_are_instructions(&(cp_config){.family = CP_FAMILY_LAYOUT}));
@@ -154,11 +192,11 @@ static void test_hooks(void)
     CHECK(!cp_config_requests_are_instructions(&(cp_config){.family = CP_FAMILY_COUNT}));
     /* a field's name outside its names */
     const cp_family_field *op = cp_family_field_of(cp_family_get(CP_FAMILY_STRIDE), "op");
-    s.op = CP_OP_COUNT;
+    cp_stride_config_of(&s)->op = CP_OP_COUNT;
     CHECK(op && strcmp(cp_family_field_name(op, &s), "?") == 0);
     /* the shared-memory width check refuses 32; the global one takes it */
-    const cp_family_param *w = cp_family_param_of(cp_family_get(CP_FAMILY_SMEM), CP_PARAM_WIDTH);
-    const cp_family_param *gw = cp_family_param_of(cp_family_get(CP_FAMILY_STRIDE), CP_PARAM_WIDTH);
+    const cp_family_param *w = cp_family_param_named(cp_family_get(CP_FAMILY_SMEM), "--width");
+    const cp_family_param *gw = cp_family_param_named(cp_family_get(CP_FAMILY_STRIDE), "--width");
     uint64_t v32 = 32;
     cp_sweep sw = {&v32, 1};
     cp_status st;
@@ -167,7 +205,7 @@ static void test_hooks(void)
     CHECK_STR_CONTAINS(st.message, "of shared memory");
     cp_status_clear(&st);
     CHECK(gw && gw->check && gw->check(&sw, &st) == CP_EXIT_OK);
-    CHECK(cp_family_param_of(cp_family_get(CP_FAMILY_GATHER), CP_PARAM_WIDTH) == NULL);
+    CHECK(cp_family_param_named(cp_family_get(CP_FAMILY_GATHER), "--width") == NULL);
 }
 
 /* The one field table parses, prints and reads back: every number or name of a configuration

@@ -134,17 +134,16 @@ static void test_command_table(void)
 static void test_help_matches_parsers(void)
 {
     cp_status st;
-    const char *elsewhere[CP_PARAM_COUNT + 3];
+    const char *elsewhere[CP_PARAM_MAX + 3];
     size_t ne = 0;
-    for (int p = 0; p < CP_PARAM_COUNT; p++)
-        elsewhere[ne++] = cp_param_option((cp_param)p) + 2;
+    for (cp_param p = 0; p < cp_param_count(); p++)
+        elsewhere[ne++] = cp_param_option(p) + 2;
     elsewhere[ne++] = "size";
     elsewhere[ne++] = "param";
     size_t n;
     const cp_help_option *sweep = cp_commands_sweep_options(&n);
     cp_status_clear(&st);
-    CHECK_EQ_U64(cp_help_check(sweep, n, cp_cli_option_table(), elsewhere, ne, &st),
-                 CP_EXIT_OK);
+    CHECK_EQ_U64(cp_help_check(sweep, n, cp_cli_option_table(), elsewhere, ne, &st), CP_EXIT_OK);
     if (st.code)
         fprintf(stderr, "sweep: %s\n", st.message);
     const cp_help_command *cmds[] = {cp_commands_compare(), cp_commands_doctor(), cp_trace_help()};
@@ -225,7 +224,7 @@ static void test_family_options(void)
             const cp_family_param *ps = &d->params[i];
             const cp_help_option *h = NULL;
             for (size_t k = 0; k < fo.n; k++)
-                if (strcmp(fo.options[k].name, cp_param_option(ps->param) + 2) == 0)
+                if (strcmp(fo.options[k].name, ps->option + 2) == 0)
                     h = &fo.options[k];
             CHECK(h != NULL);
             if (!h)
@@ -233,7 +232,7 @@ static void test_family_options(void)
             char def[80];
             snprintf(def, sizeof def, "default %s.", ps->default_spec);
             CHECK_STR_CONTAINS(h->text, def);
-            CHECK_STR_CONTAINS(h->text, d->param_docs[ps->param]);
+            CHECK_STR_CONTAINS(h->text, ps->doc);
             for (size_t k = 0; ps->names && k < ps->nnames; k++)
                 CHECK_STR_CONTAINS(h->values, ps->names[k]);
         }

@@ -4,6 +4,8 @@
  * CUDA call (cuBLAS's GEMM, an expr kernel not loaded). */
 #include "measure/cp_measure_family.h"
 #include "cp_test.h"
+#include "cp_gemm_config.h"
+#include "cp_transpose_config.h"
 
 static int alone(const cp_measure_family *f, const cp_config *c)
 {
@@ -49,11 +51,11 @@ int main(void)
     cp_config c;
     memset(&c, 0, sizeof c);
     CHECK(alone(smem, &c));
-    c.transpose = CP_TRANSPOSE_NAIVE;
+    cp_transpose_config_of(&c)->variant = CP_TRANSPOSE_NAIVE;
     CHECK(!alone(transpose, &c));
-    c.transpose = CP_TRANSPOSE_TILED;
+    cp_transpose_config_of(&c)->variant = CP_TRANSPOSE_TILED;
     CHECK(alone(transpose, &c));
-    c.transpose = CP_TRANSPOSE_PADDED;
+    cp_transpose_config_of(&c)->variant = CP_TRANSPOSE_PADDED;
     CHECK(alone(transpose, &c));
     CHECK(!alone(stride, &c) && !alone(layout, &c) && !alone(gemm, &c) && !alone(gather, &c) &&
           !alone(expr, &c));
@@ -79,7 +81,7 @@ int main(void)
     memset(&r, 0, sizeof r);
     memset(&c, 0, sizeof c);
     c.family = CP_FAMILY_GEMM;
-    c.variant = CP_GEMM_CUBLAS;
+    cp_gemm_config_of(&c)->variant = CP_GEMM_CUBLAS;
     CHECK(gemm->resources(&c, NULL, &k, &r, &st) == CP_EXIT_OK);
     CHECK_STR_CONTAINS(r.reason, "not coalprobe's kernel: cuBLAS chooses its own kernels");
     CHECK(!r.known);

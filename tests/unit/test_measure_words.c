@@ -6,6 +6,7 @@
 #include "measure/cp_measure_family.h"
 #include "cp_gather_kernels.h"
 #include "cp_layout_kernels.h"
+#include "cp_gemm_config.h"
 #include "cp_test.h"
 
 /* Word w is expected to be 3 * w (raw words). */
@@ -71,7 +72,7 @@ static void test_resources_call(void)
     cp_config c;
     memset(&c, 0, sizeof c);
     c.family = CP_FAMILY_GEMM;
-    c.variant = CP_GEMM_CUBLAS;
+    cp_gemm_config_of(&c)->variant = CP_GEMM_CUBLAS;
     cp_resources r;
     memset(&r, 0, sizeof r);
     cp_kernel_resources k;

@@ -6,7 +6,8 @@
 static cp_config async_cfg(cp_async_variant v, uint32_t stages, uint64_t tiles)
 {
     cp_config c = cp_test_config(CP_FAMILY_ASYNC, 4, CP_OP_LOAD, tiles * 4096);
-    c.async = v, c.stages = stages, c.work = 0;
+    cp_async_config *a = cp_async_config_of(&c);
+    a->variant = v, a->stages = stages, a->work = 0;
     return c;
 }
 

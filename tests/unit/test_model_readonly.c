@@ -7,7 +7,8 @@ static cp_config readonly_cfg(cp_readonly_variant v, cp_lookup lookup, uint64_t 
                               uint64_t n)
 {
     cp_config c = cp_test_config(CP_FAMILY_READONLY, 4, CP_OP_LOAD, n);
-    c.readonly = v, c.lookup = lookup, c.table_bytes = table_bytes;
+    cp_readonly_config *r = cp_readonly_config_of(&c);
+    r->variant = v, r->lookup = lookup, r->table_bytes = table_bytes;
     return c;
 }
 
@@ -66,7 +67,7 @@ static void test_constant_by_hand(void)
     CHECK_EQ_U64(t->counts.footprint_sectors, 0);
     CHECK_EQ_U64(p.store.requests, warps);
 
-    c.lookup = CP_LOOKUP_BROADCAST;
+    cp_readonly_config_of(&c)->lookup = CP_LOOKUP_BROADCAST;
     p = predict(&c);
     CHECK_EQ_U64(p.accesses[0].counts.wavefronts, warps);
     CHECK_EQ_U64(p.accesses[0].counts.bank_conflicts, 0);

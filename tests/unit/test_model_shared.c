@@ -101,7 +101,7 @@ static void test_smem_hand(void)
 {
     const uint32_t widths[] = {4, 8, 16};
     for (size_t k = 0; k < 3; k++)
-        for (uint64_t s = 1; s <= CP_SMEM_STRIDE_MAX; s++) {
+        for (uint64_t s = 1; s <= CP_SMEM_STEP_MAX; s++) {
             uint32_t w = widths[k], q = w / 4;
             uint64_t wf = q * gcd_pow2(s, 32 / q);
             for (int op = 0; op < 2; op++) {
@@ -125,7 +125,7 @@ static void test_smem_hand(void)
             }
         }
     /* the pattern's walk: the closed form, the kernels' incremental one, and in range */
-    for (uint32_t s = 1; s <= CP_SMEM_STRIDE_MAX; s += 7)
+    for (uint32_t s = 1; s <= CP_SMEM_STEP_MAX; s += 7)
         for (uint32_t l = 0; l < 32; l++) {
             uint32_t e = cp_smem_start(l, s);
             for (uint32_t t = 0; t < 3 * s + 5; t++) {

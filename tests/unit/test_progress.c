@@ -3,6 +3,7 @@
  * (no sleeping); the notice before a long model run. */
 #include "app/cp_progress.h"
 #include "cp_test.h"
+#include "cp_stride_config.h" /* after the layers */
 
 /* The clock of the plain lines: seconds the test sets. */
 static double fake_seconds;
@@ -39,7 +40,8 @@ static void test_plain_lines(void)
     CHECK(f != NULL);
     if (!f)
         return;
-    cp_config c = {.family = CP_FAMILY_STRIDE, .stride = 1, .width_bytes = 4};
+    cp_config c = {.family = CP_FAMILY_STRIDE};
+    cp_stride_config_of(&c)->stride = 1, cp_stride_config_of(&c)->width_bytes = 4;
     char buf[1024];
     fake_seconds = 100;
     cp_progress p;

@@ -92,7 +92,7 @@ static cp_row *gemm_row(fixture *f, cp_gemm_variant variant, uint64_t dim)
 static void add_in_out(cp_row *r, uint32_t lane_bytes, uint32_t instructions, uint64_t in_buffer,
                        cp_counts in, uint64_t out_buffer, cp_counts out)
 {
-    int load = r->config.op == CP_OP_LOAD;
+    int load = cp_config_op(&r->config) == CP_OP_LOAD;
     add_access(r, "in", CP_OP_LOAD, lane_bytes, instructions, 1, in_buffer, load, in);
     add_access(r, "out", CP_OP_STORE, lane_bytes, instructions, 1, out_buffer, !load, out);
 }
@@ -529,13 +529,14 @@ static void check_json_row(const cJSON *o, const cp_row *row)
     const cp_prediction *p = &row->predicted;
     CHECK(jis_str(o, "pattern", cp_config_family_name(c->family)));
     if (c->family == CP_FAMILY_STRIDE) {
-        CHECK(jis_u64(o, "config.offset_bytes", c->offset * c->width_bytes));
-        CHECK(jis_str(o, "config.op", cp_config_op_name(c->op)));
+        const cp_stride_config *s = cp_stride_config_of(c);
+        CHECK(jis_u64(o, "config.offset_bytes", s->offset * s->width_bytes));
+        CHECK(jis_str(o, "config.op", cp_config_op_name(s->op)));
     } else if (c->family == CP_FAMILY_GEMM) {
-        CHECK(jis_str(o, "config.variant", cp_config_variant_name(c->variant)));
-        CHECK(jis_u64(o, "config.k", c->k));
+        CHECK(jis_str(o, "config.variant", cp_gemm_variant_names[cp_gemm_config_of(c)->variant]));
+        CHECK(jis_u64(o, "config.k", cp_gemm_config_of(c)->k));
     } else {
-        CHECK(jis_u64(o, "config.fields", c->fields));
+        CHECK(jis_u64(o, "config.fields", cp_layout_config_of(c)->fields));
     }
     if (!p->modelled) {
         CHECK(cJSON_IsNull(jget(o, "predicted")));

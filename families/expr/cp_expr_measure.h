@@ -1,10 +1,10 @@
-/* cp_expr_kernel.h: the CUDA source of the expr family's kernels for one expression (the
- * embedded families/expr/cp_expr_kernel.cuh after a definition of CP_EXPR_INDEX), and their names. */
-#ifndef CP_EXPR_KERNEL_H
-#define CP_EXPR_KERNEL_H
+/* cp_expr_measure.h: the CUDA source of the expr family's kernels for one expression (the
+ * embedded families/expr/cp_expr_kernel.cuh after a definition of CP_EXPR_INDEX), and their names;
+ * for its measure part and the tests, after measure's headers (cp_expr, cp_op, cp_status). */
+#ifndef CP_EXPR_MEASURE_H
+#define CP_EXPR_MEASURE_H
 
-#include "model/cp_model.h"
-#include "base/cp_base.h"
+#include <stdint.h>
 
 /* The source NVRTC compiles for e: "#define CP_EXPR_INDEX(i, n, cp_p) (...)" with the C of
  * cp_expr_to_c (parameter k as cp_p.v[k]), then the kernels. *out is malloc'ed (the caller
