@@ -125,6 +125,11 @@ static const char *cp_col_meaning(const cp_trace_values *r, char *buf, size_t n)
     cp_trace_meaning(&r->in->d, buf, n);
     return buf;
 }
+static const char *cp_col_coverage_basis(const cp_trace_values *r, char *buf, size_t n)
+{
+    (void)buf, (void)n;
+    return r->k->cov.basis;
+}
 static const char *cp_col_kind(const cp_trace_values *r, char *buf, size_t n)
 {
     (void)buf, (void)n;
@@ -197,6 +202,9 @@ static const cp_trace_column cp_trace_columns[] = {
      * does not say) and its launches with per-kernel counters */
     CP_COL_N("launches_seen", CP_TRACE_OF_KERNEL, "launches_seen", cp_col_launches_seen),
     CP_COL_N("counter_launches", CP_TRACE_OF_KERNEL, "counter_launches", cp_col_counter_launches),
+    /* appended with the tensor maps (issue 45): how the kernel's coverage is known, among them
+     * tensor_map_geometry (TMA judged by the whole-sector maps its launches passed) */
+    CP_COL_T("kernel_coverage_basis", CP_TRACE_OF_KERNEL, "coverage.basis", cp_col_coverage_basis),
 };
 
 void cp_trace_csv_header(cp_text_csv_line *l)
