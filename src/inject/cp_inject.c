@@ -1517,6 +1517,7 @@ static void cp_inject_launch_exit(CUpti_CallbackId cbid, const CUpti_CallbackDat
             cp_inject_count_launch(ordinal, g->functions[i], g->crcs[i],
                                    cp_inject_node_site(ordinal, g, i), NULL);
         }
+        cp_inject_graphs_count_maps(g, cp_inject_state.context_device[slot]);
     } else if (!cp_inject_state.graph_noted) {
         cp_inject_note(g ? "a CUDA graph whose kernels run in no order coalprobe can tell: its "
                            "kernels' counters are reported as unmatched, their launches are not "

@@ -7,6 +7,7 @@
 #include "cp_inject_graphs.h"
 
 #include "cp_inject_modules.h"
+#include "cp_inject_tensormaps.h"
 
 #include <dlfcn.h>
 #include <stdio.h>
@@ -22,6 +23,7 @@ typedef CUresult (*cp_graph_node_get_type_fn)(CUgraphNode, CUgraphNodeType *);
 typedef CUresult (*cp_graph_kernel_node_get_params_fn)(CUgraphNode, CUDA_KERNEL_NODE_PARAMS *);
 typedef CUresult (*cp_func_get_name_fn)(const char **, CUfunction);
 typedef CUresult (*cp_kernel_get_name_fn)(const char **, CUkernel);
+typedef CUresult (*cp_func_get_param_info_fn)(CUfunction, size_t, size_t *, size_t *);
 
 static struct {
     cp_graph_get_nodes_fn get_nodes;
@@ -30,8 +32,9 @@ static struct {
     cp_graph_kernel_node_get_params_fn kernel_params;
     cp_func_get_name_fn func_name;
     cp_kernel_get_name_fn kernel_name;
-    int loaded;     /* every function above but kernel_name was found */
-    cp_table execs; /* "%p" of a CUgraphExec -> cp_inject_graph */
+    cp_func_get_param_info_fn param_info; /* CUDA 12.4 and later; NULL: maps not read */
+    int loaded;                           /* every function above but kernel_name was found */
+    cp_table execs;                       /* "%p" of a CUgraphExec -> cp_inject_graph */
 } cp_graphs;
 
 int cp_inject_graphs_load(void *cuda)
@@ -43,6 +46,7 @@ int cp_inject_graphs_load(void *cuda)
         (cp_graph_kernel_node_get_params_fn)dlsym(cuda, "cuGraphKernelNodeGetParams_v2");
     cp_graphs.func_name = (cp_func_get_name_fn)dlsym(cuda, "cuFuncGetName");
     cp_graphs.kernel_name = (cp_kernel_get_name_fn)dlsym(cuda, "cuKernelGetName");
+    cp_graphs.param_info = (cp_func_get_param_info_fn)dlsym(cuda, "cuFuncGetParamInfo");
     cp_graphs.loaded = cp_graphs.get_nodes && cp_graphs.get_edges && cp_graphs.node_type &&
                        cp_graphs.kernel_params && cp_graphs.func_name;
     return cp_graphs.loaded;
@@ -57,6 +61,7 @@ static void cp_graph_free(void *v)
         free(g->functions[i]);
     free(g->functions);
     free(g->crcs);
+    free(g->maps);
     free(g);
 }
 
@@ -132,15 +137,46 @@ static int cp_graph_depends(size_t n, const cp_graph_adjacency *in, size_t a, si
     return 0;
 }
 
-/* A kernel node's function name, copied, and its cubin in *crc (0 unknown); NULL when it
- * cannot be read. */
-static char *cp_graph_function(CUgraphNode node, uint32_t *crc)
+/* The tensor maps among the parameters of a kernel node's launch p (its params as the node keeps
+ * them), into *m when the program has encoded descriptors and their sizes can be read. */
+static void cp_graph_node_maps(const CUDA_KERNEL_NODE_PARAMS *p, cp_inject_graph_maps *m)
+{
+    memset(m, 0, sizeof *m);
+    CUfunction f = p->func ? p->func : (CUfunction)p->kern;
+    if (!f || !cp_graphs.param_info || !cp_inject_tmaps_any())
+        return;
+    size_t offset, size;
+    for (size_t i = 0; i < 4096 && m->nmaps < CP_INJECT_GRAPH_NODE_MAPS &&
+                       cp_graphs.param_info(f, i, &offset, &size) == CUDA_SUCCESS;
+         i++)
+        if (size == CP_INJECT_TMAP_BYTES)
+            m->map[m->nmaps++] = p->kernelParams ? cp_inject_tmaps_find(p->kernelParams[i]) : -1;
+    m->compared = 1;
+}
+
+void cp_inject_graphs_count_maps(const cp_inject_graph *g, uint32_t ordinal)
+{
+    for (size_t i = 0; g->maps && g->functions && i < g->n; i++) {
+        const cp_inject_graph_maps *m = &g->maps[i];
+        if (!m->compared || m->nmaps == 0)
+            continue;
+        for (int j = 0; j < m->nmaps; j++)
+            cp_inject_tmaps_used(ordinal, g->crcs[i], g->functions[i], m->map[j]);
+        cp_inject_tmaps_checked(ordinal, g->crcs[i], g->functions[i]);
+    }
+}
+
+/* A kernel node's function name, copied, its cubin in *crc (0 unknown) and its tensor maps in
+ * *maps (NULL: not read); NULL when the name cannot be read. */
+static char *cp_graph_function(CUgraphNode node, uint32_t *crc, cp_inject_graph_maps *maps)
 {
     *crc = 0;
     CUDA_KERNEL_NODE_PARAMS p;
     memset(&p, 0, sizeof p);
     if (cp_graphs.kernel_params(node, &p) != CUDA_SUCCESS)
         return NULL;
+    if (maps)
+        cp_graph_node_maps(&p, maps);
     const char *name = NULL;
     if (p.func && cp_graphs.func_name(&name, p.func) != CUDA_SUCCESS)
         name = NULL;
@@ -275,9 +311,12 @@ static void cp_graph_order(const cp_graph_shape *s, cp_inject_graph *g)
     if (!(g->functions = calloc(g->n + 1, sizeof *g->functions)) ||
         !(g->crcs = calloc(g->n + 1, sizeof *g->crcs)))
         goto out;
+    if (cp_inject_tmaps_any()) /* no maps read otherwise: launches say nothing of them */
+        g->maps = calloc(g->n + 1, sizeof *g->maps);
     g->why = "the driver did not name a kernel node's function";
     for (size_t k = 0; k < g->n; k++)
-        if (!(g->functions[k] = cp_graph_function(s->nodes[w.kernels[k]], &g->crcs[k])))
+        if (!(g->functions[k] = cp_graph_function(s->nodes[w.kernels[k]], &g->crcs[k],
+                                                  g->maps ? &g->maps[k] : NULL)))
             goto out;
     g->why = NULL;
 out:
@@ -289,7 +328,9 @@ out:
     }
     if (!g->functions) {
         free(g->crcs);
+        free(g->maps);
         g->crcs = NULL;
+        g->maps = NULL;
     }
     cp_graph_work_free(&w);
 }

@@ -10,6 +10,16 @@
 /* the module itself, its statics included */
 #include "inject/cp_inject_graphs.c"
 #include "inject/cp_inject_modules.c"
+#include "inject/cp_inject_format.c"
+#include "inject/cp_inject_tensormaps.c"
+
+/* the tensor map callbacks' subscription: this test's own */
+CUptiResult cuptiEnableCallback(uint32_t enable, CUpti_SubscriberHandle subscriber,
+                                CUpti_CallbackDomain domain, CUpti_CallbackId cbid)
+{
+    (void)enable, (void)subscriber, (void)domain, (void)cbid;
+    return CUPTI_SUCCESS;
+}
 
 typedef struct fake_graph {
     size_t n, m;
@@ -69,9 +79,23 @@ static CUresult f_node_type(CUgraphNode node, CUgraphNodeType *type)
     return CUDA_SUCCESS;
 }
 
+/* node 0's parameters, when fake_params is set: (int, CUtensorMap, float *, CUtensorMap) */
+static void **fake_params;
+
 static CUresult f_kernel_params(CUgraphNode node, CUDA_KERNEL_NODE_PARAMS *p)
 {
     p->func = (CUfunction)(fake_node_base + fake_index(node));
+    p->kernelParams = fake_index(node) == 0 ? fake_params : NULL;
+    return CUDA_SUCCESS;
+}
+
+static CUresult f_param_info(CUfunction f, size_t i, size_t *offset, size_t *size)
+{
+    static const size_t sizes[] = {4, 128, 8, 128};
+    if (fake_index((CUgraphNode)f) != 0 || i >= 4)
+        return CUDA_ERROR_INVALID_VALUE;
+    *offset = 0;
+    *size = sizes[i];
     return CUDA_SUCCESS;
 }
 
@@ -89,6 +113,7 @@ static void fake_driver(void)
     cp_graphs.kernel_params = f_kernel_params;
     cp_graphs.func_name = f_func_name;
     cp_graphs.kernel_name = NULL;
+    cp_graphs.param_info = f_param_info;
     cp_graphs.loaded = 1;
 }
 
@@ -152,6 +177,56 @@ static void test_parallel_and_empty(void)
     CHECK(r && r->why == NULL && r->n == 0);
 }
 
+/* A graph's kernel node passing two tensor maps, one encoded on the host and one not: each run
+ * of the graph says both (the second unseen) and that the node's parameters were compared. */
+static void test_node_maps(void)
+{
+    fake_graph g0 = {.n = 1, .type = {CU_GRAPH_NODE_TYPE_KERNEL}, .name = {"tma_k"}};
+    CHECK(instantiate(&g0, 0x50)->maps == NULL); /* no descriptor encoded yet: none read */
+    CHECK(cp_inject_tmaps_enable(NULL) == CUPTI_SUCCESS);
+    CUtensorMap known, built;
+    memset(&known, 0x5a, sizeof known), memset(&built, 0x3c, sizeof built);
+    cuuint64_t dims[1] = {1024};
+    cuuint32_t box[1] = {32}, es[1] = {1};
+    cuTensorMapEncodeTiled_params e = {&known,
+                                       CU_TENSOR_MAP_DATA_TYPE_FLOAT32,
+                                       1,
+                                       (void *)(uintptr_t)0x7f0000000000,
+                                       dims,
+                                       NULL,
+                                       box,
+                                       es,
+                                       CU_TENSOR_MAP_INTERLEAVE_NONE,
+                                       CU_TENSOR_MAP_SWIZZLE_NONE,
+                                       CU_TENSOR_MAP_L2_PROMOTION_NONE,
+                                       CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE};
+    CUresult ok = CUDA_SUCCESS;
+    CUpti_CallbackData cb = {
+        .callbackSite = CUPTI_API_EXIT, .functionParams = &e, .functionReturnValue = &ok};
+    CHECK(cp_inject_tmaps_call(CUPTI_DRIVER_TRACE_CBID_cuTensorMapEncodeTiled, &cb));
+    int n = 5;
+    float *x = NULL;
+    void *params[] = {&n, &known, &x, &built};
+    fake_params = params;
+    fake_graph g = {.n = 1, .type = {CU_GRAPH_NODE_TYPE_KERNEL}, .name = {"tma_k"}};
+    const cp_inject_graph *r = instantiate(&g, 0x60);
+    CHECK(r && r->maps && r->maps[0].compared && r->maps[0].nmaps == 2);
+    if (r && r->maps)
+        CHECK(r->maps[0].map[0] == 0 && r->maps[0].map[1] == -1);
+    for (int run = 0; r && run < 3; run++)
+        cp_inject_graphs_count_maps(r, 0);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    cp_inject_tmaps_write(mem);
+    fclose(mem);
+    CHECK_STR_CONTAINS(text, "kernel_tmap\t0\ttma_k\t0\t3\n");
+    CHECK_STR_CONTAINS(text, "kernel_tmap\t0\ttma_k\t-\t3\n");
+    CHECK_STR_CONTAINS(text, "kernel_tmap\t0\ttma_k\t*\t3\n");
+    free(text);
+    fake_params = NULL;
+}
+
 int main(void)
 {
     fake_driver();
@@ -159,6 +234,7 @@ int main(void)
     test_chain_with_edge_data();
     test_memset_then_kernel();
     test_parallel_and_empty();
+    test_node_maps();
     cp_inject_graphs_free();
     return cp_test_finish();
 }
