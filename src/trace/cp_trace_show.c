@@ -20,26 +20,16 @@ static const cp_show_alias cp_trace_show_aliases[] = {
     {"wavefronts", "wavefronts_per_request"},
 };
 
-/* The kernel of index k in the document's kernels. */
-static const cJSON *cp_trace_show_kernel(const cJSON *doc, double k)
+/* The entry of the document's array `list` whose number `key` is v: a kernel by its index, a
+ * process by its pid; NULL when none. */
+static const cJSON *cp_trace_show_find(const cJSON *doc, const char *list, const char *key,
+                                       double v)
 {
-    const cJSON *kernel;
-    cJSON_ArrayForEach(kernel, cJSON_GetObjectItemCaseSensitive(doc, "kernels"))
+    const cJSON *item;
+    cJSON_ArrayForEach(item, cJSON_GetObjectItemCaseSensitive(doc, list))
     {
-        if (cp_show_num(kernel, "index") == k)
-            return kernel;
-    }
-    return NULL;
-}
-
-/* The process of pid in the document's processes. */
-static const cJSON *cp_trace_show_process(const cJSON *doc, double pid)
-{
-    const cJSON *p;
-    cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(doc, "processes"))
-    {
-        if (cp_show_num(p, "pid") == pid)
-            return p;
+        if (cp_show_num(item, key) == v)
+            return item;
     }
     return NULL;
 }
@@ -81,12 +71,10 @@ static void cp_trace_show_csv(FILE *out, const cJSON *doc)
     const cJSON *in;
     cJSON_ArrayForEach(in, cJSON_GetObjectItemCaseSensitive(doc, "instructions"))
     {
-        const cp_trace_values v = {NULL,
-                                   NULL,
-                                   NULL,
-                                   in,
-                                   cp_trace_show_kernel(doc, cp_show_num(in, "kernel_index")),
-                                   cp_trace_show_process(doc, cp_show_num(in, "pid"))};
+        const cJSON *k =
+            cp_trace_show_find(doc, "kernels", "index", cp_show_num(in, "kernel_index"));
+        const cJSON *p = cp_trace_show_find(doc, "processes", "pid", cp_show_num(in, "pid"));
+        const cp_trace_values v = {NULL, NULL, NULL, in, k, p};
         cp_trace_csv_row(&l, &v);
     }
 }
