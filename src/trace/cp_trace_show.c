@@ -182,8 +182,7 @@ static void cp_trace_show_sampled(const cJSON *k, double launches, char *buf, si
 /* A kernel's heading: its name, launches, time on the GPU, its global and shared totals. */
 static void cp_trace_show_kernel_head(FILE *out, const cJSON *k)
 {
-    char name[CP_TRACE_TABLE_WIDTH + 1], line[1024], gpu[64] = "", cov[48] = "", a[32], b[32],
-                                                     c[32], e[32];
+    char name[CP_TRACE_TABLE_WIDTH + 1], line[1024], gpu[64] = "", cov[48] = "";
     const char *n = cp_show_str(k, "name");
     cp_trace_table_clip(name, sizeof name, n ? n : "?", CP_TRACE_TABLE_WIDTH - 9);
     fprintf(out, "\n  kernel %s\n", name);
@@ -207,32 +206,17 @@ static void cp_trace_show_kernel_head(FILE *out, const cJSON *k)
     snprintf(line, sizeof line, "device %.0f, %.0f launch%s%s%s%s", cp_show_num(k, "device"),
              launches, launches == 1 ? "" : "es", sampled, gpu, cov);
     cp_trace_table_wrap(out, "    ", "      ", line);
-    if (cp_show_num(k, "requests") > 0) {
-        cp_trace_table_count(a, sizeof a, cp_show_num(k, "requests"));
-        cp_trace_table_ratio(b, sizeof b, cp_show_num(k, "sectors_per_request"));
-        cp_trace_table_ratio(c, sizeof c, cp_show_num(k, "ideal_sectors_per_request"));
-        cp_trace_format_bytes(e, sizeof e, cp_show_num(k, "excess_bytes"));
-        if (cJSON_IsTrue(cp_show_at(k, "coverage.excess_known")))
-            snprintf(line, sizeof line,
-                     "global: %s requests, %s sectors/request where %s would do, %s excess", a, b,
-                     c, e);
-        else
-            snprintf(line, sizeof line,
-                     "global: %s requests, %s sectors/request where %s would do, excess unknown "
-                     "(%s counted)",
-                     a, b, c, e);
-        cp_trace_table_wrap(out, "    ", "      ", line);
-    }
-    if (cp_show_num(k, "shared_requests") > 0) {
-        cp_trace_table_count(a, sizeof a, cp_show_num(k, "shared_requests"));
-        cp_trace_table_ratio(b, sizeof b, cp_show_num(k, "wavefronts_per_request"));
-        cp_trace_table_ratio(c, sizeof c, cp_show_num(k, "ideal_wavefronts_per_request"));
-        cp_trace_table_count(e, sizeof e, cp_show_num(k, "bank_conflicts"));
-        snprintf(line, sizeof line,
-                 "shared: %s requests, %s wavefronts/request where %s would do, %s bank conflicts",
-                 a, b, c, e);
-        cp_trace_table_wrap(out, "    ", "      ", line);
-    }
+    const cp_trace_derived d = {
+        .requests = cp_show_num(k, "requests"),
+        .sectors_per_request = cp_show_num(k, "sectors_per_request"),
+        .ideal_sectors_per_request = cp_show_num(k, "ideal_sectors_per_request"),
+        .excess_bytes = cp_show_num(k, "excess_bytes"),
+        .shared_requests = cp_show_num(k, "shared_requests"),
+        .wavefronts_per_request = cp_show_num(k, "wavefronts_per_request"),
+        .ideal_wavefronts_per_request = cp_show_num(k, "ideal_wavefronts_per_request"),
+        .bank_conflicts = cp_show_num(k, "bank_conflicts"),
+    };
+    cp_trace_table_kernel_totals(out, &d, cJSON_IsTrue(cp_show_at(k, "coverage.excess_known")), "");
 }
 
 /* A kernel's top instructions (those that ran), top of them, in the order of the document. */
