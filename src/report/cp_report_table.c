@@ -93,12 +93,16 @@ static const char *const cp_report_group_labels[] = {NULL, "predicted", "measure
 /* Quantities shown both predicted and measured, under the same header, as GROUP (CP_REPORT_PRED
  * or CP_REPORT_MEAS) columns: sectors per request of global loads and stores; shared wavefronts
  * and bank conflicts per request (smem); shared wavefronts per request of the tile's store and
- * load (transpose). */
+ * load (transpose); the tile's load by the LSU or by the TMA unit and the compute's shared loads
+ * (async). */
 #define CP_REPORT_SIDES(GROUP) GROUP(LOAD_SPR, "ld", "sec/req"), GROUP(STORE_SPR, "st", "sec/req")
 #define CP_REPORT_SHARED(GROUP)                                                                    \
     GROUP(SHARED_WF, "wavefr", "/req"), GROUP(SHARED_CONF, "confl", "/req")
 #define CP_REPORT_SHARED_SIDES(GROUP)                                                              \
     GROUP(SH_ST_WF, "sh.st", "wf/req"), GROUP(SH_LD_WF, "sh.ld", "wf/req")
+#define CP_REPORT_COPIES(GROUP)                                                                    \
+    GROUP(LOAD_SPR, "ld", "sec/req"), GROUP(TMA_SPR, "tma", "sec/req"),                            \
+        GROUP(SH_LD_WF, "sh.ld", "wf/req")
 
 /* Groups of columns that several tables share: the measured sectors per request of global loads
  * and stores; time in microseconds and useful bandwidth; DRAM bandwidth and whether the counts
@@ -186,14 +190,10 @@ static const cp_report_column cp_report_path_measured[] = {
 };
 /* async's: the tile's load by the LSU or by the TMA unit, the compute's shared loads. */
 static const cp_report_column cp_report_copies_predicted[] = {
-    CP_REPORT_PRED(LOAD_SPR, "ld", "sec/req"),
-    CP_REPORT_PRED(TMA_SPR, "tma", "sec/req"),
-    CP_REPORT_PRED(SH_LD_WF, "sh.ld", "wf/req"),
+    CP_REPORT_COPIES(CP_REPORT_PRED),
 };
 static const cp_report_column cp_report_copies_measured[] = {
-    CP_REPORT_MEAS(LOAD_SPR, "ld", "sec/req"),
-    CP_REPORT_MEAS(TMA_SPR, "tma", "sec/req"),
-    CP_REPORT_MEAS(SH_LD_WF, "sh.ld", "wf/req"),
+    CP_REPORT_COPIES(CP_REPORT_MEAS),
     CP_REPORT_MEAS(SM_ACTIVE, "SM", "act"),
     CP_REPORT_MEAS_TIME_US,
     CP_REPORT_MEAS_DRAM_MATCH,
