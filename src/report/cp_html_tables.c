@@ -306,18 +306,22 @@ void cp_html_write_sweep_tables(FILE *out, const cJSON *doc)
 /* ---- a trace ------------------------------------------------------------------------------ */
 
 /* clang-format off */
+/* What a kernel and an instruction both show: global requests, sectors per request (and ideal),
+ * excess, shared wavefronts per request. */
+#define CP_HTML_TRACE_COUNTS                                                                       \
+    {NULL, "requests", "requests", 1, 0, ""},                                                      \
+    {NULL, "sec/req", "sectors_per_request", 1, 2, ""},                                            \
+    {NULL, "ideal sec/req", "ideal_sectors_per_request", 1, 2, ""},                                \
+    {NULL, "excess bytes", "excess_bytes", 1, 0, ""},                                              \
+    {NULL, "excess", "excess_pct", 1, 1, "%"},                                                     \
+    {NULL, "wf/req", "wavefronts_per_request", 1, 2, ""}
 static const cp_html_column cp_html_kernels[] = {
     {NULL, "#", "index", 1, 0, ""},
     {NULL, "kernel", "name", 1, CP_HTML_TEXT, ""},
     {NULL, "launches", "launches", 1, 0, ""},
     {NULL, "seen", "launches_seen", 1, 0, ""},              /* counted of seen (selection) */
     {NULL, "with counters", "counter_launches", 1, 0, ""}, /* sampled: serialised */
-    {NULL, "requests", "requests", 1, 0, ""},
-    {NULL, "sec/req", "sectors_per_request", 1, 2, ""},
-    {NULL, "ideal sec/req", "ideal_sectors_per_request", 1, 2, ""},
-    {NULL, "excess bytes", "excess_bytes", 1, 0, ""},
-    {NULL, "excess", "excess_pct", 1, 1, "%"},
-    {NULL, "wf/req", "wavefronts_per_request", 1, 2, ""},
+    CP_HTML_TRACE_COUNTS,
     {NULL, "conflicts", "conflict_pct", 1, 1, "%"},
     {NULL, "share of excess", "excess_share", 100, 1, "%"},
 };
@@ -329,12 +333,7 @@ static const cp_html_column cp_html_instructions[] = {
     {NULL, "pc", "pc", 1, 0, ""},
     {NULL, "SASS", "opcode", 1, CP_HTML_TEXT, ""},
     {NULL, "kind", "kind", 1, CP_HTML_TEXT, ""},
-    {NULL, "requests", "requests", 1, 0, ""},
-    {NULL, "sec/req", "sectors_per_request", 1, 2, ""},
-    {NULL, "ideal sec/req", "ideal_sectors_per_request", 1, 2, ""},
-    {NULL, "excess bytes", "excess_bytes", 1, 0, ""},
-    {NULL, "excess", "excess_pct", 1, 1, "%"},
-    {NULL, "wf/req", "wavefronts_per_request", 1, 2, ""},
+    CP_HTML_TRACE_COUNTS,
     {NULL, "meaning", "meaning", 1, CP_HTML_TEXT, ""},
 };
 /* clang-format on */
