@@ -580,17 +580,27 @@ static void cp_report_table_write_line(FILE *out, const cp_report_shape *lay, co
     cp_report_table_emit(out, &line);
 }
 
+/* The group of columns that starts at column *i (the columns after it of the same group): the
+ * characters it spans, its columns and the spaces between them, and its label (NULL for the
+ * parameters); *i moves past it. */
+static size_t cp_report_table_group(const cp_report_shape *lay, size_t *i, const char **label)
+{
+    cp_report_group group = lay->cols[*i]->group;
+    size_t span = lay->width[(*i)++];
+    while (*i < lay->ncols && lay->cols[*i]->group == group)
+        span += 1 + lay->width[(*i)++];
+    *label = cp_report_group_labels[group];
+    return span;
+}
+
 /* The line above the headers: "--- predicted ---" centred over its group's columns. */
 static void cp_report_table_write_groups(FILE *out, const cp_report_shape *lay)
 {
     cp_report_line line = {.len = 0};
     for (size_t i = 0; i < lay->ncols;) {
         size_t first = i;
-        cp_report_group group = lay->cols[i]->group;
-        size_t span = lay->width[i++];
-        while (i < lay->ncols && lay->cols[i]->group == group)
-            span += 1 + lay->width[i++];
-        const char *label = cp_report_group_labels[group];
+        const char *label;
+        size_t span = cp_report_table_group(lay, &i, &label);
         size_t len = label ? strlen(label) : 0;
         size_t dashes = label && span >= len + 6 ? span - len - 2 : 0; /* 2 a side at least */
         cp_report_table_append(&line, first ? " " : "", 0, 0);
@@ -639,11 +649,8 @@ static size_t cp_report_table_width(const cp_report_shape *lay)
 {
     size_t total = 0;
     for (size_t i = 0; i < lay->ncols;) {
-        cp_report_group group = lay->cols[i]->group;
-        size_t span = lay->width[i++];
-        while (i < lay->ncols && lay->cols[i]->group == group)
-            span += 1 + lay->width[i++];
-        const char *label = cp_report_group_labels[group];
+        const char *label;
+        size_t span = cp_report_table_group(lay, &i, &label);
         size_t len = label ? strlen(label) : 0;
         total += (total ? 1 : 0) + (span > len ? span : len);
     }
@@ -715,11 +722,8 @@ static void cp_report_table_widen_groups(cp_report_shape *lay)
 {
     for (size_t i = 0; i < lay->ncols;) {
         size_t first = i;
-        cp_report_group group = lay->cols[i]->group;
-        size_t span = lay->width[i++];
-        while (i < lay->ncols && lay->cols[i]->group == group)
-            span += 1 + lay->width[i++];
-        const char *label = cp_report_group_labels[group];
+        const char *label;
+        size_t span = cp_report_table_group(lay, &i, &label);
         if (label && strlen(label) > span)
             lay->width[first] += strlen(label) - span;
     }
