@@ -107,12 +107,8 @@ static const struct option *cp_cli_all_options(void)
 {
     static struct option all[CP_CLI_MAX_OPTIONS];
     if (!all[0].name) {
-        const char *names[CP_EXPORTS_MAX];
-        size_t n = 0;
-        for (; cp_report_exporter_get(n) && n < CP_EXPORTS_MAX; n++)
-            names[n] = cp_report_exporter_get(n)->option;
-        if (cp_exports_getopt(all, CP_CLI_MAX_OPTIONS, cp_cli_base_options(), names, n,
-                              OPT_EXPORT) != 0)
+        if (cp_exports_getopt(all, CP_CLI_MAX_OPTIONS, cp_cli_base_options(),
+                              cp_report_exporter_get, OPT_EXPORT) != 0)
             abort(); /* CP_CLI_MAX_OPTIONS is too small: a bug caught by every test */
     }
     return all;

@@ -1,7 +1,8 @@
 /* cp_cupti_util.h: what coalprobe's two CUPTI users share: the Range Profiler of the measure
  * layer (src/measure/cp_cupti.cpp, CUPTI loaded with dlopen) and the injection library inside a
  * traced program (src/inject/, linked with libcupti). The check macro, zeroed parameter
- * structs, the evaluation of a decoded range, the names of a CUptiResult, and the per-kernel
+ * structs, the config image of a set of metrics and the size of its counter data image, the
+ * evaluation of a decoded range, the names of a CUptiResult, and the per-kernel
  * metrics that the injection library counts and the trace reader reads. Header-only, with nothing
  * but libc and CUPTI's own headers, so that the injection library builds it too. Not part of
  * cp_base.h: only code that talks to CUPTI includes it. */
@@ -45,6 +46,7 @@ template <class T> static inline T cp_cupti_params(size_t struct_size)
 #include <cupti_profiler_host.h>
 
 #include <cupti_range_profiler.h>
+#include <vector>
 
 /* *p: the parameters of cuptiProfilerHostEvaluateToGpuValues (linked or loaded with dlopen)
  * that evaluate range `range` of a decoded counter data image (image, size bytes) into values,
@@ -83,6 +85,67 @@ static inline void cp_cupti_set_config_params(CUpti_RangeProfiler_SetConfig_Para
     p->minNestingLevel = 1;
     p->passIndex = 0;
     p->targetNestingLevel = 1;
+}
+
+/* *p: the parameters of cuptiRangeProfilerGetCounterDataSize for rp's counter data image of the
+ * metrics names[nnames], max_ranges ranges (and as many nodes of the range tree). */
+static inline void
+cp_cupti_counter_data_size_params(CUpti_RangeProfiler_GetCounterDataSize_Params *p,
+                                  CUpti_RangeProfiler_Object *rp, const char **names, size_t nnames,
+                                  size_t max_ranges)
+{
+    *p = CP_CUPTI_PARAMS(CUpti_RangeProfiler_GetCounterDataSize_Params);
+    p->pRangeProfilerObject = rp;
+    p->pMetricNames = names;
+    p->numMetrics = nnames;
+    p->maxNumOfRanges = max_ranges;
+    p->maxNumRangeTreeNodes = (uint32_t)max_ranges;
+}
+
+/* The functions of CUPTI's profiler host that build a config image, for a caller that links
+ * them (the injection library: {&cuptiProfilerHostConfigAddMetrics, ...}); measure passes its
+ * table of the functions loaded with dlopen, whose members have the same names. */
+struct cp_cupti_config_api {
+    decltype(&::cuptiProfilerHostConfigAddMetrics) cuptiProfilerHostConfigAddMetrics;
+    decltype(&::cuptiProfilerHostGetConfigImageSize) cuptiProfilerHostGetConfigImageSize;
+    decltype(&::cuptiProfilerHostGetConfigImage) cuptiProfilerHostGetConfigImage;
+    decltype(&::cuptiProfilerHostGetNumOfPasses) cuptiProfilerHostGetNumOfPasses;
+};
+
+/* Adds the metrics names to host, builds their config image into config and counts its replay
+ * passes into *passes, through api's functions. CUPTI_SUCCESS, or the result of the call that
+ * failed, with *failed the call ("api.cuptiProfilerHostGetConfigImage(&gp)"). */
+template <class Api>
+static inline CUptiResult cp_cupti_build_config(const Api &api, CUpti_Profiler_Host_Object *host,
+                                                std::vector<const char *> &names,
+                                                std::vector<uint8_t> &config, size_t *passes,
+                                                const char **failed)
+{
+#define CP_CUPTI_CONFIG_CALL(call) CP_CUPTI_ON_ERROR(call, *failed = #call; return cp_cupti_result_)
+    auto ap = CP_CUPTI_PARAMS(CUpti_Profiler_Host_ConfigAddMetrics_Params);
+    ap.pHostObject = host;
+    ap.ppMetricNames = names.data();
+    ap.numMetrics = names.size();
+    CP_CUPTI_CONFIG_CALL(api.cuptiProfilerHostConfigAddMetrics(&ap));
+
+    auto sp = CP_CUPTI_PARAMS(CUpti_Profiler_Host_GetConfigImageSize_Params);
+    sp.pHostObject = host;
+    CP_CUPTI_CONFIG_CALL(api.cuptiProfilerHostGetConfigImageSize(&sp));
+    config.assign(sp.configImageSize, 0);
+
+    auto gp = CP_CUPTI_PARAMS(CUpti_Profiler_Host_GetConfigImage_Params);
+    gp.pHostObject = host;
+    gp.configImageSize = config.size();
+    gp.pConfigImage = config.data();
+    CP_CUPTI_CONFIG_CALL(api.cuptiProfilerHostGetConfigImage(&gp));
+
+    auto np = CP_CUPTI_PARAMS(CUpti_Profiler_Host_GetNumOfPasses_Params);
+    np.configImageSize = config.size();
+    np.pConfigImage = config.data();
+    CP_CUPTI_CONFIG_CALL(api.cuptiProfilerHostGetNumOfPasses(&np));
+    *passes = np.numOfPasses;
+    return CUPTI_SUCCESS;
+#undef CP_CUPTI_CONFIG_CALL
 }
 #endif
 

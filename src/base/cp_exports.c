@@ -129,7 +129,7 @@ void cp_exports_abort(cp_exports *e)
 }
 
 int cp_exports_getopt(struct option *dst, size_t cap, const struct option *base,
-                      const char *const *names, size_t n, int first_val)
+                      const cp_exporter *(*get)(size_t i), int first_val)
 {
     size_t k = 0;
     for (; base[k].name; k++) {
@@ -137,10 +137,10 @@ int cp_exports_getopt(struct option *dst, size_t cap, const struct option *base,
             return -1;
         dst[k] = base[k];
     }
-    for (size_t i = 0; i < n; i++, k++) {
+    for (size_t i = 0; i < CP_EXPORTS_MAX && get(i); i++, k++) {
         if (k + 1 >= cap)
             return -1;
-        dst[k] = (struct option){names[i], required_argument, NULL, first_val + (int)i};
+        dst[k] = (struct option){get(i)->option, required_argument, NULL, first_val + (int)i};
     }
     dst[k] = (struct option){NULL, 0, NULL, 0};
     return 0;

@@ -80,9 +80,10 @@ int cp_exports_commit(cp_exports *e, cp_status *st);
 void cp_exports_abort(cp_exports *e);
 
 /* Fills dst (cap entries) with the options of base (up to its zero entry), then --NAME FILE for
- * each of the n names (getopt value first_val + i), then a zero entry. 0, or -1 when cap is too
- * small. */
+ * each exporter with an option of its own, get(i) for i from 0 until NULL and at most
+ * CP_EXPORTS_MAX of them (getopt value first_val + i), then a zero entry. 0, or -1 when cap is
+ * too small. */
 int cp_exports_getopt(struct option *dst, size_t cap, const struct option *base,
-                      const char *const *names, size_t n, int first_val);
+                      const cp_exporter *(*get)(size_t i), int first_val);
 
 #endif

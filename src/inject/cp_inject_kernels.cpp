@@ -202,25 +202,15 @@ int open_host(cp_inject_kernels *k, const char *chip, int set, char *why, size_t
 int open_config(cp_inject_kernels *k, char *why, size_t why_size,
                 std::chrono::steady_clock::time_point &since)
 {
-    auto cp = CP_CUPTI_PARAMS(CUpti_Profiler_Host_ConfigAddMetrics_Params);
-    cp.pHostObject = k->host;
-    cp.ppMetricNames = k->names.data();
-    cp.numMetrics = k->names.size();
-    CP_KERNELS_CHECK(cuptiProfilerHostConfigAddMetrics(&cp));
-    auto zp = CP_CUPTI_PARAMS(CUpti_Profiler_Host_GetConfigImageSize_Params);
-    zp.pHostObject = k->host;
-    CP_KERNELS_CHECK(cuptiProfilerHostGetConfigImageSize(&zp));
-    k->config.assign(zp.configImageSize, 0);
-    auto gp = CP_CUPTI_PARAMS(CUpti_Profiler_Host_GetConfigImage_Params);
-    gp.pHostObject = k->host;
-    gp.configImageSize = k->config.size();
-    gp.pConfigImage = k->config.data();
-    CP_KERNELS_CHECK(cuptiProfilerHostGetConfigImage(&gp));
-    auto np = CP_CUPTI_PARAMS(CUpti_Profiler_Host_GetNumOfPasses_Params);
-    np.configImageSize = k->config.size();
-    np.pConfigImage = k->config.data();
-    CP_KERNELS_CHECK(cuptiProfilerHostGetNumOfPasses(&np));
-    k->passes = np.numOfPasses;
+    static const cp_cupti_config_api api = {
+        cuptiProfilerHostConfigAddMetrics, cuptiProfilerHostGetConfigImageSize,
+        cuptiProfilerHostGetConfigImage, cuptiProfilerHostGetNumOfPasses};
+    const char *failed = nullptr;
+    CUptiResult r = cp_cupti_build_config(api, k->host, k->names, k->config, &k->passes, &failed);
+    if (r != CUPTI_SUCCESS) {
+        std::snprintf(why, why_size, "%s at %s:%d", failed, __FILE__, __LINE__);
+        return (int)r;
+    }
     lap(k, "config_image", since);
     return 0;
 }
@@ -229,12 +219,8 @@ int open_config(cp_inject_kernels *k, char *why, size_t why_size,
 // auto ranges, replayed by CUPTI unless one pass is enough. The profiler must not be started.
 int configure(cp_inject_kernels *k, char *why, size_t why_size)
 {
-    auto sp = CP_CUPTI_PARAMS(CUpti_RangeProfiler_GetCounterDataSize_Params);
-    sp.pRangeProfilerObject = k->rp;
-    sp.pMetricNames = k->names.data();
-    sp.numMetrics = k->names.size();
-    sp.maxNumOfRanges = k->max_ranges;
-    sp.maxNumRangeTreeNodes = (uint32_t)k->max_ranges;
+    CUpti_RangeProfiler_GetCounterDataSize_Params sp;
+    cp_cupti_counter_data_size_params(&sp, k->rp, k->names.data(), k->names.size(), k->max_ranges);
     CP_KERNELS_CHECK(cuptiRangeProfilerGetCounterDataSize(&sp));
     k->counter_data.assign(sp.counterDataSize, 0);
     int rc = init_image(k, why, why_size);

@@ -464,28 +464,10 @@ bool metric_known(CUpti_Profiler_Host_Object *host, const char *metric)
 int build_config(CUpti_Profiler_Host_Object *host, std::vector<const char *> &names,
                  std::vector<uint8_t> &config, size_t *passes, cp_status *st)
 {
-    auto ap = CP_CUPTI_PARAMS(CUpti_Profiler_Host_ConfigAddMetrics_Params);
-    ap.pHostObject = host;
-    ap.ppMetricNames = names.data();
-    ap.numMetrics = names.size();
-    CP_CUPTI_CHECK(st, g_cupti.cuptiProfilerHostConfigAddMetrics(&ap));
-
-    auto sp = CP_CUPTI_PARAMS(CUpti_Profiler_Host_GetConfigImageSize_Params);
-    sp.pHostObject = host;
-    CP_CUPTI_CHECK(st, g_cupti.cuptiProfilerHostGetConfigImageSize(&sp));
-    config.assign(sp.configImageSize, 0);
-
-    auto gp = CP_CUPTI_PARAMS(CUpti_Profiler_Host_GetConfigImage_Params);
-    gp.pHostObject = host;
-    gp.configImageSize = config.size();
-    gp.pConfigImage = config.data();
-    CP_CUPTI_CHECK(st, g_cupti.cuptiProfilerHostGetConfigImage(&gp));
-
-    auto np = CP_CUPTI_PARAMS(CUpti_Profiler_Host_GetNumOfPasses_Params);
-    np.configImageSize = config.size();
-    np.pConfigImage = config.data();
-    CP_CUPTI_CHECK(st, g_cupti.cuptiProfilerHostGetNumOfPasses(&np));
-    *passes = np.numOfPasses;
+    const char *failed = nullptr;
+    CUptiResult r = cp_cupti_build_config(g_cupti, host, names, config, passes, &failed);
+    if (r != CUPTI_SUCCESS)
+        return cupti_failed(st, r, failed, __FILE__, __LINE__);
     return CP_EXIT_OK;
 }
 
@@ -557,12 +539,8 @@ int enable_profiler(cp_cupti_session *s, cp_status *st)
     CP_CUPTI_CHECK(st, g_cupti.cuptiRangeProfilerEnable(&ep));
     s->rp = ep.pRangeProfilerObject;
 
-    auto sp = CP_CUPTI_PARAMS(CUpti_RangeProfiler_GetCounterDataSize_Params);
-    sp.pRangeProfilerObject = s->rp;
-    sp.pMetricNames = s->names.data();
-    sp.numMetrics = s->names.size();
-    sp.maxNumOfRanges = s->max_ranges;
-    sp.maxNumRangeTreeNodes = (uint32_t)s->max_ranges;
+    CUpti_RangeProfiler_GetCounterDataSize_Params sp;
+    cp_cupti_counter_data_size_params(&sp, s->rp, s->names.data(), s->names.size(), s->max_ranges);
     CP_CUPTI_CHECK(st, g_cupti.cuptiRangeProfilerGetCounterDataSize(&sp));
     s->counter_data.assign(sp.counterDataSize, 0);
     CP_TRY(reset_image(s, st));

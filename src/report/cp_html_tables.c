@@ -143,9 +143,28 @@ void cp_html_write_table(FILE *out, const char *id, const char *caption, const c
     }
 #define CP_HTML_SPR(GROUP, label, path) GROUP(label, path, 1, 2, "")
 #define CP_HTML_EFF(label, path) CP_HTML_PRED(label, path, 100, 1, "%")
-#define CP_HTML_MEAS_SIDES                                                                         \
-    CP_HTML_SPR(CP_HTML_MEAS, "ld sec/req", "counters.load.sectors_per_request"),                  \
-        CP_HTML_SPR(CP_HTML_MEAS, "st sec/req", "counters.store.sectors_per_request")
+/* A ratio per request, predicted at path or measured at counters.path. */
+#define CP_HTML_PRED_SPR(label, path) CP_HTML_SPR(CP_HTML_PRED, label, path)
+#define CP_HTML_MEAS_SPR(label, path) CP_HTML_SPR(CP_HTML_MEAS, label, "counters." path)
+/* Quantities shown both predicted and measured, under the same label, as GROUP
+ * (CP_HTML_PRED_SPR or CP_HTML_MEAS_SPR) columns, as the text table's: sectors per request of
+ * global loads and stores; shared wavefronts and bank conflicts per request (smem); shared
+ * wavefronts per request of the tile's store and load (transpose); the tile's load by the LSU or
+ * by the TMA unit and the compute's shared loads (async). */
+#define CP_HTML_SIDES(GROUP)                                                                       \
+    GROUP("ld sec/req", "load.sectors_per_request"),                                               \
+        GROUP("st sec/req", "store.sectors_per_request")
+#define CP_HTML_SHARED(GROUP)                                                                      \
+    GROUP("wavefr/req", "shared_{op}.wavefronts_per_request"),                                     \
+        GROUP("confl/req", "shared_{op}.bank_conflicts_per_request")
+#define CP_HTML_SHARED_SIDES(GROUP)                                                                \
+    GROUP("sh.st wf/req", "shared_store.wavefronts_per_request"),                                  \
+        GROUP("sh.ld wf/req", "shared_load.wavefronts_per_request")
+#define CP_HTML_COPIES(GROUP)                                                                      \
+    GROUP("ld sec/req", "load.sectors_per_request"),                                               \
+        GROUP("tma sec/req", "tma_load.sectors_per_request"),                                      \
+        GROUP("sh.ld wf/req", "shared_load.wavefronts_per_request")
+#define CP_HTML_MEAS_SIDES CP_HTML_SIDES(CP_HTML_MEAS_SPR)
 /* the timed launches a row took and their noise (docs/measurement.md, "Timing") */
 #define CP_HTML_MEAS_LAUNCHES                                                                      \
     CP_HTML_MEAS("launches", "reps", 1, 0, ""), CP_HTML_MEAS("noise %", "noise", 100, 2, "")
@@ -159,16 +178,16 @@ void cp_html_write_table(FILE *out, const char *id, const char *caption, const c
 /* The columns after the parameters, by the family's cp_family_counts: the text table's. */
 /* clang-format off */
 static const cp_html_column cp_html_sides[] = {
-    CP_HTML_SPR(CP_HTML_PRED, "ld sec/req", "load.sectors_per_request"),
+    CP_HTML_PRED_SPR("ld sec/req", "load.sectors_per_request"),
     CP_HTML_EFF("ld eff", "load.efficiency"),
-    CP_HTML_SPR(CP_HTML_PRED, "st sec/req", "store.sectors_per_request"),
+    CP_HTML_PRED_SPR("st sec/req", "store.sectors_per_request"),
     CP_HTML_EFF("st eff", "store.efficiency"),
     CP_HTML_MEAS_SIDES, CP_HTML_MEAS_TIME_US, CP_HTML_MEAS_DRAM, CP_HTML_MEAS_MATCH,
 };
 #define CP_HTML_ACCESSES(a, b, c)                                                                  \
-    CP_HTML_SPR(CP_HTML_PRED, a " sec/req", "accesses.0.sectors_per_request"),                     \
-    CP_HTML_SPR(CP_HTML_PRED, b " sec/req", "accesses.1.sectors_per_request"),                     \
-    CP_HTML_SPR(CP_HTML_PRED, c " sec/req", "accesses.2.sectors_per_request"),                     \
+    CP_HTML_PRED_SPR(a " sec/req", "accesses.0.sectors_per_request"),                              \
+    CP_HTML_PRED_SPR(b " sec/req", "accesses.1.sectors_per_request"),                              \
+    CP_HTML_PRED_SPR(c " sec/req", "accesses.2.sectors_per_request"),                              \
     CP_HTML_EFF("ld eff", "load.efficiency")
 static const cp_html_column cp_html_accesses[] = {
     CP_HTML_ACCESSES("idx", "in", "out"),
@@ -187,28 +206,23 @@ static const cp_html_column cp_html_operands[] = {
     CP_HTML_MEAS_DRAM, CP_HTML_MEAS_MATCH,
 };
 static const cp_html_column cp_html_shared[] = {
-    CP_HTML_SPR(CP_HTML_PRED, "wavefr/req", "shared_{op}.wavefronts_per_request"),
-    CP_HTML_SPR(CP_HTML_PRED, "confl/req", "shared_{op}.bank_conflicts_per_request"),
-    CP_HTML_SPR(CP_HTML_MEAS, "wavefr/req", "counters.shared_{op}.wavefronts_per_request"),
-    CP_HTML_SPR(CP_HTML_MEAS, "confl/req", "counters.shared_{op}.bank_conflicts_per_request"),
+    CP_HTML_SHARED(CP_HTML_PRED_SPR),
+    CP_HTML_SHARED(CP_HTML_MEAS_SPR),
     CP_HTML_MEAS_TIME_US, CP_HTML_MEAS_MATCH,
 };
 static const cp_html_column cp_html_sides_shared[] = {
-    CP_HTML_SPR(CP_HTML_PRED, "ld sec/req", "load.sectors_per_request"),
-    CP_HTML_SPR(CP_HTML_PRED, "st sec/req", "store.sectors_per_request"),
-    CP_HTML_SPR(CP_HTML_PRED, "sh.st wf/req", "shared_store.wavefronts_per_request"),
-    CP_HTML_SPR(CP_HTML_PRED, "sh.ld wf/req", "shared_load.wavefronts_per_request"),
+    CP_HTML_SIDES(CP_HTML_PRED_SPR),
+    CP_HTML_SHARED_SIDES(CP_HTML_PRED_SPR),
     CP_HTML_MEAS_SIDES,
-    CP_HTML_SPR(CP_HTML_MEAS, "sh.st wf/req", "counters.shared_store.wavefronts_per_request"),
-    CP_HTML_SPR(CP_HTML_MEAS, "sh.ld wf/req", "counters.shared_load.wavefronts_per_request"),
+    CP_HTML_SHARED_SIDES(CP_HTML_MEAS_SPR),
     CP_HTML_MEAS_TIME_US, CP_HTML_MEAS_DRAM, CP_HTML_MEAS_MATCH,
 };
 static const cp_html_column cp_html_path[] = {
-    CP_HTML_SPR(CP_HTML_PRED, "ld sec/req", "load.sectors_per_request"),
+    CP_HTML_PRED_SPR("ld sec/req", "load.sectors_per_request"),
     CP_HTML_EFF("ld eff", "load.efficiency"),
-    CP_HTML_SPR(CP_HTML_PRED, "st sec/req", "store.sectors_per_request"),
+    CP_HTML_PRED_SPR("st sec/req", "store.sectors_per_request"),
     CP_HTML_PRED("fits (est)", "regime_estimate.level", 1, CP_HTML_TEXT, ""),
-    CP_HTML_SPR(CP_HTML_MEAS, "ld sec/req", "counters.load.sectors_per_request"),
+    CP_HTML_MEAS_SPR("ld sec/req", "load.sectors_per_request"),
     CP_HTML_MEAS("L1 hit", "counters.l1_load_hit_rate", 100, 0, "%"),
     CP_HTML_MEAS("L2 hit", "counters.l2_read_hit_rate", 100, 0, "%"),
     CP_HTML_MEAS_SM,
@@ -216,12 +230,8 @@ static const cp_html_column cp_html_path[] = {
     CP_HTML_MEAS_TIME_US, CP_HTML_MEAS_DRAM, CP_HTML_MEAS_MATCH,
 };
 static const cp_html_column cp_html_copies[] = {
-    CP_HTML_SPR(CP_HTML_PRED, "ld sec/req", "load.sectors_per_request"),
-    CP_HTML_SPR(CP_HTML_PRED, "tma sec/req", "tma_load.sectors_per_request"),
-    CP_HTML_SPR(CP_HTML_PRED, "sh.ld wf/req", "shared_load.wavefronts_per_request"),
-    CP_HTML_SPR(CP_HTML_MEAS, "ld sec/req", "counters.load.sectors_per_request"),
-    CP_HTML_SPR(CP_HTML_MEAS, "tma sec/req", "counters.tma_load.sectors_per_request"),
-    CP_HTML_SPR(CP_HTML_MEAS, "sh.ld wf/req", "counters.shared_load.wavefronts_per_request"),
+    CP_HTML_COPIES(CP_HTML_PRED_SPR),
+    CP_HTML_COPIES(CP_HTML_MEAS_SPR),
     CP_HTML_MEAS_SM, CP_HTML_MEAS_TIME_US, CP_HTML_MEAS_DRAM, CP_HTML_MEAS_MATCH,
 };
 /* clang-format on */
@@ -296,18 +306,22 @@ void cp_html_write_sweep_tables(FILE *out, const cJSON *doc)
 /* ---- a trace ------------------------------------------------------------------------------ */
 
 /* clang-format off */
+/* What a kernel and an instruction both show: global requests, sectors per request (and ideal),
+ * excess, shared wavefronts per request. */
+#define CP_HTML_TRACE_COUNTS                                                                       \
+    {NULL, "requests", "requests", 1, 0, ""},                                                      \
+    {NULL, "sec/req", "sectors_per_request", 1, 2, ""},                                            \
+    {NULL, "ideal sec/req", "ideal_sectors_per_request", 1, 2, ""},                                \
+    {NULL, "excess bytes", "excess_bytes", 1, 0, ""},                                              \
+    {NULL, "excess", "excess_pct", 1, 1, "%"},                                                     \
+    {NULL, "wf/req", "wavefronts_per_request", 1, 2, ""}
 static const cp_html_column cp_html_kernels[] = {
     {NULL, "#", "index", 1, 0, ""},
     {NULL, "kernel", "name", 1, CP_HTML_TEXT, ""},
     {NULL, "launches", "launches", 1, 0, ""},
     {NULL, "seen", "launches_seen", 1, 0, ""},              /* counted of seen (selection) */
     {NULL, "with counters", "counter_launches", 1, 0, ""}, /* sampled: serialised */
-    {NULL, "requests", "requests", 1, 0, ""},
-    {NULL, "sec/req", "sectors_per_request", 1, 2, ""},
-    {NULL, "ideal sec/req", "ideal_sectors_per_request", 1, 2, ""},
-    {NULL, "excess bytes", "excess_bytes", 1, 0, ""},
-    {NULL, "excess", "excess_pct", 1, 1, "%"},
-    {NULL, "wf/req", "wavefronts_per_request", 1, 2, ""},
+    CP_HTML_TRACE_COUNTS,
     {NULL, "conflicts", "conflict_pct", 1, 1, "%"},
     {NULL, "share of excess", "excess_share", 100, 1, "%"},
 };
@@ -319,12 +333,7 @@ static const cp_html_column cp_html_instructions[] = {
     {NULL, "pc", "pc", 1, 0, ""},
     {NULL, "SASS", "opcode", 1, CP_HTML_TEXT, ""},
     {NULL, "kind", "kind", 1, CP_HTML_TEXT, ""},
-    {NULL, "requests", "requests", 1, 0, ""},
-    {NULL, "sec/req", "sectors_per_request", 1, 2, ""},
-    {NULL, "ideal sec/req", "ideal_sectors_per_request", 1, 2, ""},
-    {NULL, "excess bytes", "excess_bytes", 1, 0, ""},
-    {NULL, "excess", "excess_pct", 1, 1, "%"},
-    {NULL, "wf/req", "wavefronts_per_request", 1, 2, ""},
+    CP_HTML_TRACE_COUNTS,
     {NULL, "meaning", "meaning", 1, CP_HTML_TEXT, ""},
 };
 /* clang-format on */

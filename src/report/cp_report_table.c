@@ -93,12 +93,16 @@ static const char *const cp_report_group_labels[] = {NULL, "predicted", "measure
 /* Quantities shown both predicted and measured, under the same header, as GROUP (CP_REPORT_PRED
  * or CP_REPORT_MEAS) columns: sectors per request of global loads and stores; shared wavefronts
  * and bank conflicts per request (smem); shared wavefronts per request of the tile's store and
- * load (transpose). */
+ * load (transpose); the tile's load by the LSU or by the TMA unit and the compute's shared loads
+ * (async). */
 #define CP_REPORT_SIDES(GROUP) GROUP(LOAD_SPR, "ld", "sec/req"), GROUP(STORE_SPR, "st", "sec/req")
 #define CP_REPORT_SHARED(GROUP)                                                                    \
     GROUP(SHARED_WF, "wavefr", "/req"), GROUP(SHARED_CONF, "confl", "/req")
 #define CP_REPORT_SHARED_SIDES(GROUP)                                                              \
     GROUP(SH_ST_WF, "sh.st", "wf/req"), GROUP(SH_LD_WF, "sh.ld", "wf/req")
+#define CP_REPORT_COPIES(GROUP)                                                                    \
+    GROUP(LOAD_SPR, "ld", "sec/req"), GROUP(TMA_SPR, "tma", "sec/req"),                            \
+        GROUP(SH_LD_WF, "sh.ld", "wf/req")
 
 /* Groups of columns that several tables share: the measured sectors per request of global loads
  * and stores; time in microseconds and useful bandwidth; DRAM bandwidth and whether the counts
@@ -186,14 +190,10 @@ static const cp_report_column cp_report_path_measured[] = {
 };
 /* async's: the tile's load by the LSU or by the TMA unit, the compute's shared loads. */
 static const cp_report_column cp_report_copies_predicted[] = {
-    CP_REPORT_PRED(LOAD_SPR, "ld", "sec/req"),
-    CP_REPORT_PRED(TMA_SPR, "tma", "sec/req"),
-    CP_REPORT_PRED(SH_LD_WF, "sh.ld", "wf/req"),
+    CP_REPORT_COPIES(CP_REPORT_PRED),
 };
 static const cp_report_column cp_report_copies_measured[] = {
-    CP_REPORT_MEAS(LOAD_SPR, "ld", "sec/req"),
-    CP_REPORT_MEAS(TMA_SPR, "tma", "sec/req"),
-    CP_REPORT_MEAS(SH_LD_WF, "sh.ld", "wf/req"),
+    CP_REPORT_COPIES(CP_REPORT_MEAS),
     CP_REPORT_MEAS(SM_ACTIVE, "SM", "act"),
     CP_REPORT_MEAS_TIME_US,
     CP_REPORT_MEAS_DRAM_MATCH,
@@ -580,17 +580,27 @@ static void cp_report_table_write_line(FILE *out, const cp_report_shape *lay, co
     cp_report_table_emit(out, &line);
 }
 
+/* The group of columns that starts at column *i (the columns after it of the same group): the
+ * characters it spans, its columns and the spaces between them, and its label (NULL for the
+ * parameters); *i moves past it. */
+static size_t cp_report_table_group(const cp_report_shape *lay, size_t *i, const char **label)
+{
+    cp_report_group group = lay->cols[*i]->group;
+    size_t span = lay->width[(*i)++];
+    while (*i < lay->ncols && lay->cols[*i]->group == group)
+        span += 1 + lay->width[(*i)++];
+    *label = cp_report_group_labels[group];
+    return span;
+}
+
 /* The line above the headers: "--- predicted ---" centred over its group's columns. */
 static void cp_report_table_write_groups(FILE *out, const cp_report_shape *lay)
 {
     cp_report_line line = {.len = 0};
     for (size_t i = 0; i < lay->ncols;) {
         size_t first = i;
-        cp_report_group group = lay->cols[i]->group;
-        size_t span = lay->width[i++];
-        while (i < lay->ncols && lay->cols[i]->group == group)
-            span += 1 + lay->width[i++];
-        const char *label = cp_report_group_labels[group];
+        const char *label;
+        size_t span = cp_report_table_group(lay, &i, &label);
         size_t len = label ? strlen(label) : 0;
         size_t dashes = label && span >= len + 6 ? span - len - 2 : 0; /* 2 a side at least */
         cp_report_table_append(&line, first ? " " : "", 0, 0);
@@ -639,11 +649,8 @@ static size_t cp_report_table_width(const cp_report_shape *lay)
 {
     size_t total = 0;
     for (size_t i = 0; i < lay->ncols;) {
-        cp_report_group group = lay->cols[i]->group;
-        size_t span = lay->width[i++];
-        while (i < lay->ncols && lay->cols[i]->group == group)
-            span += 1 + lay->width[i++];
-        const char *label = cp_report_group_labels[group];
+        const char *label;
+        size_t span = cp_report_table_group(lay, &i, &label);
         size_t len = label ? strlen(label) : 0;
         total += (total ? 1 : 0) + (span > len ? span : len);
     }
@@ -715,11 +722,8 @@ static void cp_report_table_widen_groups(cp_report_shape *lay)
 {
     for (size_t i = 0; i < lay->ncols;) {
         size_t first = i;
-        cp_report_group group = lay->cols[i]->group;
-        size_t span = lay->width[i++];
-        while (i < lay->ncols && lay->cols[i]->group == group)
-            span += 1 + lay->width[i++];
-        const char *label = cp_report_group_labels[group];
+        const char *label;
+        size_t span = cp_report_table_group(lay, &i, &label);
         if (label && strlen(label) > span)
             lay->width[first] += strlen(label) - span;
     }

@@ -161,12 +161,8 @@ static const struct option *cp_trace_all_options(void)
 {
     static struct option all[CP_TRACE_MAX_OPTIONS];
     if (!all[0].name) {
-        const char *names[CP_EXPORTS_MAX];
-        size_t n = 0;
-        for (; cp_trace_exporter_get(n) && n < CP_EXPORTS_MAX; n++)
-            names[n] = cp_trace_exporter_get(n)->option;
-        if (cp_exports_getopt(all, CP_TRACE_MAX_OPTIONS, cp_trace_long_options, names, n,
-                              CP_TRACE_OPT_EXPORT) != 0)
+        if (cp_exports_getopt(all, CP_TRACE_MAX_OPTIONS, cp_trace_long_options,
+                              cp_trace_exporter_get, CP_TRACE_OPT_EXPORT) != 0)
             abort(); /* CP_TRACE_MAX_OPTIONS is too small: a bug every test catches */
     }
     return all;

@@ -819,6 +819,13 @@ void cp_trace_table_pct(char *buf, size_t n, double fraction);
 /* The where column: file's basename:line, "(no line)" without a file; cut from the left. */
 void cp_trace_table_where_text(char *buf, size_t n, const char *file, uint32_t line);
 
+/* A kernel's global and shared totals under its heading, from a run or a saved report: d's
+ * requests, sectors per request (and ideal), excess bytes (share: its part of the program's,
+ * " (12.3%)" or ""; excess_known 0: not all of its bytes were counted), shared requests,
+ * wavefronts per request (and ideal), bank conflicts; a line each where there are requests. */
+void cp_trace_table_kernel_totals(FILE *out, const cp_trace_derived *d, int excess_known,
+                                  const char *share);
+
 /* An instruction's row of cells (rank, where, pc, kind, requests, sec/req, ideal, wf/req, ideal,
  * excess, share), aligned under the header's. */
 void cp_trace_table_row(FILE *out, const char *const cells[CP_TRACE_TABLE_CELLS]);

@@ -20,26 +20,16 @@ static const cp_show_alias cp_trace_show_aliases[] = {
     {"wavefronts", "wavefronts_per_request"},
 };
 
-/* The kernel of index k in the document's kernels. */
-static const cJSON *cp_trace_show_kernel(const cJSON *doc, double k)
+/* The entry of the document's array `list` whose number `key` is v: a kernel by its index, a
+ * process by its pid; NULL when none. */
+static const cJSON *cp_trace_show_find(const cJSON *doc, const char *list, const char *key,
+                                       double v)
 {
-    const cJSON *kernel;
-    cJSON_ArrayForEach(kernel, cJSON_GetObjectItemCaseSensitive(doc, "kernels"))
+    const cJSON *item;
+    cJSON_ArrayForEach(item, cJSON_GetObjectItemCaseSensitive(doc, list))
     {
-        if (cp_show_num(kernel, "index") == k)
-            return kernel;
-    }
-    return NULL;
-}
-
-/* The process of pid in the document's processes. */
-static const cJSON *cp_trace_show_process(const cJSON *doc, double pid)
-{
-    const cJSON *p;
-    cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(doc, "processes"))
-    {
-        if (cp_show_num(p, "pid") == pid)
-            return p;
+        if (cp_show_num(item, key) == v)
+            return item;
     }
     return NULL;
 }
@@ -81,12 +71,10 @@ static void cp_trace_show_csv(FILE *out, const cJSON *doc)
     const cJSON *in;
     cJSON_ArrayForEach(in, cJSON_GetObjectItemCaseSensitive(doc, "instructions"))
     {
-        const cp_trace_values v = {NULL,
-                                   NULL,
-                                   NULL,
-                                   in,
-                                   cp_trace_show_kernel(doc, cp_show_num(in, "kernel_index")),
-                                   cp_trace_show_process(doc, cp_show_num(in, "pid"))};
+        const cJSON *k =
+            cp_trace_show_find(doc, "kernels", "index", cp_show_num(in, "kernel_index"));
+        const cJSON *p = cp_trace_show_find(doc, "processes", "pid", cp_show_num(in, "pid"));
+        const cp_trace_values v = {NULL, NULL, NULL, in, k, p};
         cp_trace_csv_row(&l, &v);
     }
 }
@@ -194,8 +182,7 @@ static void cp_trace_show_sampled(const cJSON *k, double launches, char *buf, si
 /* A kernel's heading: its name, launches, time on the GPU, its global and shared totals. */
 static void cp_trace_show_kernel_head(FILE *out, const cJSON *k)
 {
-    char name[CP_TRACE_TABLE_WIDTH + 1], line[1024], gpu[64] = "", cov[48] = "", a[32], b[32],
-                                                     c[32], e[32];
+    char name[CP_TRACE_TABLE_WIDTH + 1], line[1024], gpu[64] = "", cov[48] = "";
     const char *n = cp_show_str(k, "name");
     cp_trace_table_clip(name, sizeof name, n ? n : "?", CP_TRACE_TABLE_WIDTH - 9);
     fprintf(out, "\n  kernel %s\n", name);
@@ -219,32 +206,17 @@ static void cp_trace_show_kernel_head(FILE *out, const cJSON *k)
     snprintf(line, sizeof line, "device %.0f, %.0f launch%s%s%s%s", cp_show_num(k, "device"),
              launches, launches == 1 ? "" : "es", sampled, gpu, cov);
     cp_trace_table_wrap(out, "    ", "      ", line);
-    if (cp_show_num(k, "requests") > 0) {
-        cp_trace_table_count(a, sizeof a, cp_show_num(k, "requests"));
-        cp_trace_table_ratio(b, sizeof b, cp_show_num(k, "sectors_per_request"));
-        cp_trace_table_ratio(c, sizeof c, cp_show_num(k, "ideal_sectors_per_request"));
-        cp_trace_format_bytes(e, sizeof e, cp_show_num(k, "excess_bytes"));
-        if (cJSON_IsTrue(cp_show_at(k, "coverage.excess_known")))
-            snprintf(line, sizeof line,
-                     "global: %s requests, %s sectors/request where %s would do, %s excess", a, b,
-                     c, e);
-        else
-            snprintf(line, sizeof line,
-                     "global: %s requests, %s sectors/request where %s would do, excess unknown "
-                     "(%s counted)",
-                     a, b, c, e);
-        cp_trace_table_wrap(out, "    ", "      ", line);
-    }
-    if (cp_show_num(k, "shared_requests") > 0) {
-        cp_trace_table_count(a, sizeof a, cp_show_num(k, "shared_requests"));
-        cp_trace_table_ratio(b, sizeof b, cp_show_num(k, "wavefronts_per_request"));
-        cp_trace_table_ratio(c, sizeof c, cp_show_num(k, "ideal_wavefronts_per_request"));
-        cp_trace_table_count(e, sizeof e, cp_show_num(k, "bank_conflicts"));
-        snprintf(line, sizeof line,
-                 "shared: %s requests, %s wavefronts/request where %s would do, %s bank conflicts",
-                 a, b, c, e);
-        cp_trace_table_wrap(out, "    ", "      ", line);
-    }
+    const cp_trace_derived d = {
+        .requests = cp_show_num(k, "requests"),
+        .sectors_per_request = cp_show_num(k, "sectors_per_request"),
+        .ideal_sectors_per_request = cp_show_num(k, "ideal_sectors_per_request"),
+        .excess_bytes = cp_show_num(k, "excess_bytes"),
+        .shared_requests = cp_show_num(k, "shared_requests"),
+        .wavefronts_per_request = cp_show_num(k, "wavefronts_per_request"),
+        .ideal_wavefronts_per_request = cp_show_num(k, "ideal_wavefronts_per_request"),
+        .bank_conflicts = cp_show_num(k, "bank_conflicts"),
+    };
+    cp_trace_table_kernel_totals(out, &d, cJSON_IsTrue(cp_show_at(k, "coverage.excess_known")), "");
 }
 
 /* A kernel's top instructions (those that ran), top of them, in the order of the document. */

@@ -416,6 +416,38 @@ static void cp_trace_table_kernel_tmaps(FILE *out, const cp_trace_kernel *k)
     cp_trace_table_wrap(out, "    ", "      ", line);
 }
 
+void cp_trace_table_kernel_totals(FILE *out, const cp_trace_derived *d, int excess_known,
+                                  const char *share)
+{
+    char line[512], a[32], b[32], c[32], e[32];
+    if (d->requests > 0) {
+        cp_trace_table_count(a, sizeof a, d->requests);
+        cp_trace_table_ratio(b, sizeof b, d->sectors_per_request);
+        cp_trace_table_ratio(c, sizeof c, d->ideal_sectors_per_request);
+        cp_trace_format_bytes(e, sizeof e, d->excess_bytes);
+        if (excess_known)
+            snprintf(line, sizeof line,
+                     "global: %s requests, %s sectors/request where %s would do, %s excess%s", a, b,
+                     c, e, share);
+        else
+            snprintf(line, sizeof line,
+                     "global: %s requests, %s sectors/request where %s would do, excess unknown "
+                     "(%s counted)",
+                     a, b, c, e);
+        cp_trace_table_wrap(out, "    ", "      ", line);
+    }
+    if (d->shared_requests > 0) {
+        cp_trace_table_count(a, sizeof a, d->shared_requests);
+        cp_trace_table_ratio(b, sizeof b, d->wavefronts_per_request);
+        cp_trace_table_ratio(c, sizeof c, d->ideal_wavefronts_per_request);
+        cp_trace_table_count(e, sizeof e, d->bank_conflicts);
+        snprintf(line, sizeof line,
+                 "shared: %s requests, %s wavefronts/request where %s would do, %s bank conflicts",
+                 a, b, c, e);
+        cp_trace_table_wrap(out, "    ", "      ", line);
+    }
+}
+
 /* A kernel's heading: its name, launches, time on the GPU, and its global and shared totals. */
 static void cp_trace_table_kernel_head(FILE *out, const cp_trace_report *r,
                                        const cp_trace_kernel *k)
@@ -448,41 +480,15 @@ static void cp_trace_table_kernel_head(FILE *out, const cp_trace_report *r,
         cp_trace_table_wrap(out, "    ", "      ", line);
     }
     const cp_trace_derived *d = &k->d;
-    char a[32], b[32], c[32], e[32];
-    if (d->requests > 0) {
-        cp_trace_table_count(a, sizeof a, d->requests);
-        cp_trace_table_ratio(b, sizeof b, d->sectors_per_request);
-        cp_trace_table_ratio(c, sizeof c, d->ideal_sectors_per_request);
-        cp_trace_format_bytes(e, sizeof e, d->excess_bytes);
-        char share[32] = "";
-        if (r->program.excess_bytes > 0 && d->excess_bytes > 0)
-            snprintf(share, sizeof share, " (%.1f%%)",
-                     100 * d->excess_bytes / r->program.excess_bytes);
-        if (k->cov.excess_known)
-            snprintf(line, sizeof line,
-                     "global: %s requests, %s sectors/request where %s would do, %s excess%s", a, b,
-                     c, e, share);
-        else
-            snprintf(line, sizeof line,
-                     "global: %s requests, %s sectors/request where %s would do, excess unknown "
-                     "(%s counted)",
-                     a, b, c, e);
-        cp_trace_table_wrap(out, "    ", "      ", line);
-    }
-    if (d->shared_requests > 0) {
-        cp_trace_table_count(a, sizeof a, d->shared_requests);
-        cp_trace_table_ratio(b, sizeof b, d->wavefronts_per_request);
-        cp_trace_table_ratio(c, sizeof c, d->ideal_wavefronts_per_request);
-        cp_trace_table_count(e, sizeof e, d->bank_conflicts);
-        snprintf(line, sizeof line,
-                 "shared: %s requests, %s wavefronts/request where %s would do, %s bank conflicts",
-                 a, b, c, e);
-        cp_trace_table_wrap(out, "    ", "      ", line);
-    }
+    char share[32] = "";
+    if (r->program.excess_bytes > 0 && d->excess_bytes > 0)
+        snprintf(share, sizeof share, " (%.1f%%)", 100 * d->excess_bytes / r->program.excess_bytes);
+    cp_trace_table_kernel_totals(out, d, k->cov.excess_known, share);
     if (k->from != CP_TRACE_FROM_NONE && !k->cov.excess_known) /* bytes nobody counted */
         cp_trace_table_coverage(out, &k->cov);
     cp_trace_table_kernel_tmaps(out, k);
     if (d->ldgsts_requests > 0) { /* of the global requests above: the cp.async copies */
+        char a[32], b[32], c[32];
         cp_trace_table_count(a, sizeof a, d->ldgsts_requests);
         cp_trace_table_ratio(b, sizeof b, d->fill_wavefronts_per_request);
         cp_trace_table_ratio(c, sizeof c, d->ideal_fill_wavefronts_per_request);
