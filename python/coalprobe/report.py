@@ -24,6 +24,7 @@ class Report:
 
     def __init__(self, text):
         self._text = text if isinstance(text, bytes) else text.encode()
+        self._csv_text = None
         self.data = json.loads(self._text)
         if not isinstance(self.data, dict) or "schema_version" not in self.data:
             raise ValueError("not a coalprobe report (no schema_version)")
@@ -51,19 +52,23 @@ class Report:
         """False for a trace cut short (an exception in a traced region, a crash)."""
         return bool(self.data.get("complete", not self.data.get("incomplete")))
 
+    def _csv(self):
+        """The report as `coalprobe show --format csv` writes it (a sweep's configurations, a
+        trace's instructions), once: the tool is run the first time only."""
+        if self._csv_text is None:
+            self._csv_text = _tool.run(["show", "-", "--format", "csv"], stdin=self._text).decode()
+        return self._csv_text
+
     def csv_rows(self):
-        """The rows of `coalprobe show --format csv` (a sweep's configurations, a trace's
-        instructions): dicts whose keys are the CSV's columns."""
-        text = _tool.run(["show", "-", "--format", "csv"], stdin=self._text).decode()
-        return list(csv.DictReader(io.StringIO(text)))
+        """The CSV's rows: dicts whose keys are its columns."""
+        return list(csv.DictReader(io.StringIO(self._csv())))
 
     def to_pandas(self):
         """A pandas DataFrame of the CSV's rows and columns, typed by pandas (ImportError
         without pandas)."""
         import pandas  # noqa: the optional dependency
 
-        text = _tool.run(["show", "-", "--format", "csv"], stdin=self._text).decode()
-        return pandas.read_csv(io.StringIO(text))
+        return pandas.read_csv(io.StringIO(self._csv()))
 
     # ---- files and pages -----------------------------------------------------------------
     def save(self, path):

@@ -1,8 +1,11 @@
 /* cp_table.c: the string-keyed hash table (open addressing with linear probing, FNV-1a hash,
  * grown to twice its size when three quarters full). */
+#define _GNU_SOURCE /* vasprintf */
 #include "cp_table.h"
 
+#include <stdarg.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -82,4 +85,21 @@ void cp_table_free(cp_table *t, void (*free_value)(void *))
     free(t->slots);
     t->slots = NULL;
     t->capacity = t->count = 0;
+}
+
+char *cp_table_key(char *buf, size_t size, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf, size, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return NULL;
+    if ((size_t)n < size)
+        return buf;
+    char *key = NULL;
+    va_start(ap, fmt);
+    n = vasprintf(&key, fmt, ap);
+    va_end(ap);
+    return n < 0 ? NULL : key;
 }

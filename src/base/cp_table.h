@@ -26,6 +26,11 @@ cp_table_entry *cp_table_get(cp_table *t, const char *key, int *created);
 /* The entry for key, or NULL. */
 cp_table_entry *cp_table_find(const cp_table *t, const char *key);
 
+/* A key made as printf makes it from fmt: in buf (size bytes) when it fits, else in memory of its
+ * own, which the caller frees (key != buf); NULL when that memory runs out. */
+char *cp_table_key(char *buf, size_t size, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 /* Releases every key, every value through free_value (when not NULL) and the slots; the table is
  * empty and usable again afterwards. */
 void cp_table_free(cp_table *t, void (*free_value)(void *));

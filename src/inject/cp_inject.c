@@ -46,6 +46,7 @@
 #include "cp_inject_format.h"
 #include "cp_inject_graphs.h"
 #include "cp_inject_kernels.h"
+#include "cp_inject_launch.h"
 #include "cp_inject_nvtx.h"
 #include "cp_inject_modules.h"
 #include "cp_inject_python.h"
@@ -109,7 +110,6 @@ typedef CUresult (*cp_cu_device_get_attribute_fn)(int *, CUdevice_attribute, CUd
 typedef CUresult (*cp_cu_ctx_synchronize_fn)(void);
 typedef CUresult (*cp_cu_ctx_push_fn)(CUcontext);
 typedef CUresult (*cp_cu_ctx_pop_fn)(CUcontext *);
-typedef CUresult (*cp_cu_func_get_param_info_fn)(CUfunction, size_t, size_t *, size_t *);
 
 /* Everything the injection library keeps in the traced process: its raw file, the devices and
  * contexts it set up, what it has written already, and where the time went. lock guards it
@@ -151,7 +151,6 @@ static struct {
     cp_cu_ctx_synchronize_fn ctx_synchronize;
     cp_cu_ctx_push_fn ctx_push;
     cp_cu_ctx_pop_fn ctx_pop;
-    cp_cu_func_get_param_info_fn func_get_param_info; /* CUDA 12.4 and later */
 } cp_inject_state = {.lock = PTHREAD_MUTEX_INITIALIZER, .raw_lock = -1};
 
 /* ---- time ------------------------------------------------------------------------------- */
@@ -841,13 +840,11 @@ static int cp_inject_idle_sum(const cp_inject_sums *s)
      * the longest names (a flush may see a million idle records) */
     int launched = 0;
     for (int known = 0; known < 2 && !launched; known++) {
-        char buf[1024], *key = buf;
-        uint32_t crc = known ? s->crc : 0;
-#define CP_INJECT_LAUNCH_KEY "%u\t%08" PRIx32 "\t%s", s->device, crc, s->function
-        if ((size_t)snprintf(buf, sizeof buf, CP_INJECT_LAUNCH_KEY) >= sizeof buf &&
-            asprintf(&key, CP_INJECT_LAUNCH_KEY) < 0)
+        char buf[1024];
+        char *key = cp_table_key(buf, sizeof buf, "%u\t%08" PRIx32 "\t%s", s->device,
+                                 known ? s->crc : 0, s->function);
+        if (!key)
             return 0;
-#undef CP_INJECT_LAUNCH_KEY
         launched = cp_table_find(&cp_inject_state.launches, key) != NULL;
         if (key != buf)
             free(key);
@@ -1043,29 +1040,6 @@ forget:
     cp_inject_state.ncontexts--;
 }
 
-/* The stream a launch went to, for the capture check; NULL (the legacy stream) when unknown. */
-static CUstream cp_inject_launch_stream(CUpti_CallbackId cbid, const void *params)
-{
-    switch (cbid) {
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz:
-        return ((const cuLaunchKernel_params *)params)->hStream;
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz:
-        return ((const cuLaunchCooperativeKernel_params *)params)->hStream;
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz: {
-        const CUlaunchConfig *c = ((const cuLaunchKernelEx_params *)params)->config;
-        return c ? c->hStream : NULL;
-    }
-    case CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch:
-    case CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz:
-        return ((const cuGraphLaunch_params *)params)->hStream;
-    default:
-        return NULL;
-    }
-}
-
 /* When this thread's launch call left its enter callback (the driver's work, the kernel replay
  * included, runs between that and the exit callback). */
 static _Thread_local double cp_inject_launch_entered;
@@ -1079,6 +1053,8 @@ static _Thread_local int64_t cp_inject_launch_frame, cp_inject_launch_range;
 static _Thread_local uint32_t cp_inject_launch_site;
 /* The cubin of this thread's kernel launch (cp_inject_modules.h), 0 unknown. */
 static _Thread_local uint32_t cp_inject_launch_crc;
+/* What this thread's launch call's parameters say, read once at its enter. */
+static _Thread_local cp_inject_launch_args cp_inject_launch_now;
 /* A function's parameters of a tensor map's size, at most (a kernel with more: the first). */
 #define CP_INJECT_MAP_PARAMS 16
 
@@ -1097,6 +1073,7 @@ typedef struct cp_inject_fn {
     /* its parameters of a tensor map's size (cp_inject_launch_tmaps): read once; -1 unknown */
     int nmap_params;
     uint16_t map_params[CP_INJECT_MAP_PARAMS];
+    uint32_t map_uses[CP_INJECT_MAP_PARAMS + 1]; /* where each was counted last, then "checked" */
 } cp_inject_fn;
 /* The function of this thread's kernel launch, NULL for a graph's or when memory ran out. */
 static _Thread_local cp_inject_fn *cp_inject_launch_fn;
@@ -1134,8 +1111,8 @@ static cp_inject_fn *cp_inject_fn_of(uint32_t ordinal, CUfunction f, const char 
  * counted (its instructions and launch), sampled (a range of the per-kernel counters). */
 static _Thread_local int cp_inject_launch_counted, cp_inject_launch_sampled;
 
-static int cp_inject_launch_captured(CUpti_CallbackId cbid, const CUpti_CallbackData *cb);
-static void cp_inject_launch_tmaps(CUpti_CallbackId cbid, const CUpti_CallbackData *cb);
+static int cp_inject_launch_captured(void);
+static void cp_inject_launch_tmaps(uint32_t ordinal, const char *function);
 static void cp_inject_launch_where(CUpti_CallbackId cbid, const CUpti_CallbackData *cb);
 static void cp_inject_launch_select(CUpti_CallbackId cbid, const CUpti_CallbackData *cb);
 static void cp_inject_launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb);
@@ -1144,8 +1121,9 @@ static void cp_inject_launch_exit(CUpti_CallbackId cbid, const CUpti_CallbackDat
 static void cp_inject_launched(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
 {
     if (cb->callbackSite == CUPTI_API_ENTER) {
-        cp_inject_launch_in_capture = cp_inject_launch_captured(cbid, cb);
-        CUfunction f = cp_inject_modules_launch_function(cbid, cb->functionParams);
+        cp_inject_launch_args_of(cbid, cb->functionParams, &cp_inject_launch_now);
+        CUfunction f = cp_inject_launch_now.function;
+        cp_inject_launch_in_capture = cp_inject_launch_captured();
         int slot = cp_inject_context_slot(cb->context);
         cp_inject_launch_fn =
             slot >= 0 ? cp_inject_fn_of(cp_inject_state.context_device[slot], f, cb->symbolName)
@@ -1155,7 +1133,7 @@ static void cp_inject_launched(CUpti_CallbackId cbid, const CUpti_CallbackData *
         cp_inject_launch_select(cbid, cb);
         if (cp_inject_launch_counted && !cp_inject_launch_in_capture && cp_inject_launch_fn &&
             cp_inject_tmaps_any())
-            cp_inject_launch_tmaps(cbid, cb);
+            cp_inject_launch_tmaps(cp_inject_state.context_device[slot], cb->symbolName);
         cp_inject_launch_where(cbid, cb);
         cp_inject_launch_enter(cbid, cb);
         cp_inject_launch_entered = cp_inject_now();
@@ -1168,60 +1146,35 @@ static void cp_inject_launched(CUpti_CallbackId cbid, const CUpti_CallbackData *
     cp_inject_launch_exit(cbid, cb);
 }
 
-/* The kernel parameters of a launch call (NULL: none, or passed through `extra`). */
-static void **cp_inject_launch_params(CUpti_CallbackId cbid, const void *params)
-{
-    switch (cbid) {
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz:
-        return ((const cuLaunchKernel_params *)params)->kernelParams;
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz:
-        return ((const cuLaunchCooperativeKernel_params *)params)->kernelParams;
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz:
-        return ((const cuLaunchKernelEx_params *)params)->kernelParams;
-    default:
-        return NULL;
-    }
-}
-
 /* The tensor maps a counted kernel launch passes (issue 45): each parameter of a CUtensorMap's
  * size (128 bytes, from cuFuncGetParamInfo, read once a function) compared with the descriptors
  * the program encoded on the host (cp_inject_tensormaps.h): a match names its map, another
  * 128-byte parameter is unseen. Only once the program has encoded a descriptor. */
-static void cp_inject_launch_tmaps(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
+static void cp_inject_launch_tmaps(uint32_t ordinal, const char *function)
 {
     cp_inject_fn *m = cp_inject_launch_fn;
-    CUfunction f = cp_inject_modules_launch_function(cbid, cb->functionParams);
-    if (m->nmap_params < 0) {
-        m->nmap_params = 0;
-        size_t offset, size;
-        for (size_t i = 0;
-             cp_inject_state.func_get_param_info && i < 4096 &&
-             m->nmap_params < CP_INJECT_MAP_PARAMS &&
-             cp_inject_state.func_get_param_info(f, i, &offset, &size) == CUDA_SUCCESS;
-             i++)
-            if (size == CP_INJECT_TMAP_BYTES)
-                m->map_params[m->nmap_params++] = (uint16_t)i;
+    CUfunction f = cp_inject_launch_now.function;
+    if (m->nmap_params < 0) { /* once a function; none when the driver cannot say */
+        int n = cp_inject_tmaps_params(f, m->map_params, CP_INJECT_MAP_PARAMS);
+        m->nmap_params = n < 0 ? 0 : n;
     }
     if (m->nmap_params == 0)
         return;
-    void **params = cp_inject_launch_params(cbid, cb->functionParams);
-    uint32_t ordinal = cp_inject_state.context_device[cp_inject_context_slot(cb->context)];
+    void **params = cp_inject_launch_now.params;
     for (int i = 0; i < m->nmap_params; i++)
-        cp_inject_tmaps_used(ordinal, m->crc, cb->symbolName,
-                             params ? cp_inject_tmaps_find(params[m->map_params[i]]) : -1);
-    cp_inject_tmaps_checked(ordinal, m->crc, cb->symbolName);
+        cp_inject_tmaps_used(ordinal, m->crc, function,
+                             params ? cp_inject_tmaps_find(params[m->map_params[i]]) : -1,
+                             &m->map_uses[i]);
+    cp_inject_tmaps_checked(ordinal, m->crc, function, &m->map_uses[CP_INJECT_MAP_PARAMS]);
 }
 
 /* 1 when the launch goes to a stream being captured into a graph: it runs nothing now. */
-static int cp_inject_launch_captured(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
+static int cp_inject_launch_captured(void)
 {
     CUstreamCaptureStatus capture = CU_STREAM_CAPTURE_STATUS_NONE;
-    CUstream stream = cp_inject_launch_stream(cbid, cb->functionParams);
     return cp_inject_state.stream_is_capturing &&
-           cp_inject_state.stream_is_capturing(stream, &capture) == CUDA_SUCCESS &&
+           cp_inject_state.stream_is_capturing(cp_inject_launch_now.stream, &capture) ==
+               CUDA_SUCCESS &&
            capture != CU_STREAM_CAPTURE_STATUS_NONE;
 }
 
@@ -1262,42 +1215,6 @@ static void cp_inject_launch_where(CUpti_CallbackId cbid, const CUpti_CallbackDa
         m->site = cp_inject_launch_site;
         m->frame = cp_inject_launch_frame;
         m->range = cp_inject_launch_range;
-    }
-}
-
-/* The shape of a kernel launch (grid, block, dynamic shared memory) from its parameters: 1, or
- * 0 when the call carries none this library reads. */
-static int cp_inject_launch_shape(CUpti_CallbackId cbid, const void *params, cp_inject_shape *s)
-{
-    switch (cbid) {
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz: {
-        const cuLaunchKernel_params *p = params;
-        *s = (cp_inject_shape){{p->gridDimX, p->gridDimY, p->gridDimZ},
-                               {p->blockDimX, p->blockDimY, p->blockDimZ},
-                               p->sharedMemBytes};
-        return 1;
-    }
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz: {
-        const cuLaunchCooperativeKernel_params *p = params;
-        *s = (cp_inject_shape){{p->gridDimX, p->gridDimY, p->gridDimZ},
-                               {p->blockDimX, p->blockDimY, p->blockDimZ},
-                               p->sharedMemBytes};
-        return 1;
-    }
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz: {
-        const CUlaunchConfig *c = ((const cuLaunchKernelEx_params *)params)->config;
-        if (!c)
-            return 0;
-        *s = (cp_inject_shape){{c->gridDimX, c->gridDimY, c->gridDimZ},
-                               {c->blockDimX, c->blockDimY, c->blockDimZ},
-                               c->sharedMemBytes};
-        return 1;
-    }
-    default:
-        return 0;
     }
 }
 
@@ -1374,11 +1291,10 @@ static void cp_inject_launch_select(CUpti_CallbackId cbid, const CUpti_CallbackD
             cp_inject_select_graph(((const cuGraphLaunch_params *)cb->functionParams)->hGraph);
         return;
     }
-    cp_inject_shape shape;
-    int known = cp_inject_launch_shape(cbid, cb->functionParams, &shape);
+    const cp_inject_launch_args *a = &cp_inject_launch_now;
     int in_nvtx = cp_inject_select_options_used()->nvtx_include ? cp_inject_nvtx_inside() : 0;
     cp_inject_select_launch(cp_inject_state.context_device[slot], cb->symbolName,
-                            cp_inject_launch_crc, known ? &shape : NULL, in_nvtx,
+                            cp_inject_launch_crc, a->has_shape ? &a->shape : NULL, in_nvtx,
                             cp_inject_launch_fn ? &cp_inject_launch_fn->select : NULL,
                             &cp_inject_launch_counted, &cp_inject_launch_sampled);
     cp_inject_sass_follow(slot, cb->symbolName, cp_inject_launch_counted);
@@ -1450,12 +1366,12 @@ static void cp_inject_count_launch(uint32_t ordinal, const char *function, uint3
         ++**memo;
         return;
     }
-    char *key = NULL;
-    cp_table_entry *e = NULL;
-    if (asprintf(&key, "%u\t%08" PRIx32 "\t%s", ordinal, crc, function ? function : "?") >= 0) {
-        e = cp_table_get(&cp_inject_state.launches, key, NULL);
+    char buf[1024];
+    char *key = cp_table_key(buf, sizeof buf, "%u\t%08" PRIx32 "\t%s", ordinal, crc,
+                             function ? function : "?");
+    cp_table_entry *e = key ? cp_table_get(&cp_inject_state.launches, key, NULL) : NULL;
+    if (key != buf)
         free(key);
-    }
     if (e && !e->value)
         e->value = calloc(1, sizeof(uint64_t));
     if (e && e->value)
@@ -1864,8 +1780,7 @@ CP_INJECT_EXPORT int InitializeInjection(void)
     cp_inject_state.ctx_synchronize = (cp_cu_ctx_synchronize_fn)dlsym(cuda, "cuCtxSynchronize");
     cp_inject_state.ctx_push = (cp_cu_ctx_push_fn)dlsym(cuda, "cuCtxPushCurrent_v2");
     cp_inject_state.ctx_pop = (cp_cu_ctx_pop_fn)dlsym(cuda, "cuCtxPopCurrent_v2");
-    cp_inject_state.func_get_param_info =
-        (cp_cu_func_get_param_info_fn)dlsym(cuda, "cuFuncGetParamInfo");
+    cp_inject_tmaps_load(cuda);
 
     CP_INJECT_CUPTI(cuptiSubscribe(&cp_inject_state.subscriber, cp_inject_callback, NULL),
                     goto out);

@@ -23,7 +23,6 @@ typedef CUresult (*cp_graph_node_get_type_fn)(CUgraphNode, CUgraphNodeType *);
 typedef CUresult (*cp_graph_kernel_node_get_params_fn)(CUgraphNode, CUDA_KERNEL_NODE_PARAMS *);
 typedef CUresult (*cp_func_get_name_fn)(const char **, CUfunction);
 typedef CUresult (*cp_kernel_get_name_fn)(const char **, CUkernel);
-typedef CUresult (*cp_func_get_param_info_fn)(CUfunction, size_t, size_t *, size_t *);
 
 static struct {
     cp_graph_get_nodes_fn get_nodes;
@@ -32,9 +31,8 @@ static struct {
     cp_graph_kernel_node_get_params_fn kernel_params;
     cp_func_get_name_fn func_name;
     cp_kernel_get_name_fn kernel_name;
-    cp_func_get_param_info_fn param_info; /* CUDA 12.4 and later; NULL: maps not read */
-    int loaded;                           /* every function above but kernel_name was found */
-    cp_table execs;                       /* "%p" of a CUgraphExec -> cp_inject_graph */
+    int loaded;     /* every function above but kernel_name was found */
+    cp_table execs; /* "%p" of a CUgraphExec -> cp_inject_graph */
 } cp_graphs;
 
 int cp_inject_graphs_load(void *cuda)
@@ -46,7 +44,6 @@ int cp_inject_graphs_load(void *cuda)
         (cp_graph_kernel_node_get_params_fn)dlsym(cuda, "cuGraphKernelNodeGetParams_v2");
     cp_graphs.func_name = (cp_func_get_name_fn)dlsym(cuda, "cuFuncGetName");
     cp_graphs.kernel_name = (cp_kernel_get_name_fn)dlsym(cuda, "cuKernelGetName");
-    cp_graphs.param_info = (cp_func_get_param_info_fn)dlsym(cuda, "cuFuncGetParamInfo");
     cp_graphs.loaded = cp_graphs.get_nodes && cp_graphs.get_edges && cp_graphs.node_type &&
                        cp_graphs.kernel_params && cp_graphs.func_name;
     return cp_graphs.loaded;
@@ -143,14 +140,14 @@ static void cp_graph_node_maps(const CUDA_KERNEL_NODE_PARAMS *p, cp_inject_graph
 {
     memset(m, 0, sizeof *m);
     CUfunction f = p->func ? p->func : (CUfunction)p->kern;
-    if (!f || !cp_graphs.param_info || !cp_inject_tmaps_any())
+    uint16_t index[CP_INJECT_GRAPH_NODE_MAPS];
+    int n =
+        cp_inject_tmaps_any() ? cp_inject_tmaps_params(f, index, CP_INJECT_GRAPH_NODE_MAPS) : -1;
+    if (n < 0)
         return;
-    size_t offset, size;
-    for (size_t i = 0; i < 4096 && m->nmaps < CP_INJECT_GRAPH_NODE_MAPS &&
-                       cp_graphs.param_info(f, i, &offset, &size) == CUDA_SUCCESS;
-         i++)
-        if (size == CP_INJECT_TMAP_BYTES)
-            m->map[m->nmaps++] = p->kernelParams ? cp_inject_tmaps_find(p->kernelParams[i]) : -1;
+    for (m->nmaps = 0; m->nmaps < n; m->nmaps++)
+        m->map[m->nmaps] =
+            p->kernelParams ? cp_inject_tmaps_find(p->kernelParams[index[m->nmaps]]) : -1;
     m->compared = 1;
 }
 
@@ -161,8 +158,8 @@ void cp_inject_graphs_count_maps(const cp_inject_graph *g, uint32_t ordinal)
         if (!m->compared || m->nmaps == 0)
             continue;
         for (int j = 0; j < m->nmaps; j++)
-            cp_inject_tmaps_used(ordinal, g->crcs[i], g->functions[i], m->map[j]);
-        cp_inject_tmaps_checked(ordinal, g->crcs[i], g->functions[i]);
+            cp_inject_tmaps_used(ordinal, g->crcs[i], g->functions[i], m->map[j], NULL);
+        cp_inject_tmaps_checked(ordinal, g->crcs[i], g->functions[i], NULL);
     }
 }
 

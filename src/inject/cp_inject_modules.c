@@ -112,28 +112,6 @@ uint32_t cp_inject_modules_crc(CUfunction f)
     return f && cp_modules.functions.count ? cp_modules_get(&cp_modules.functions, f) : 0;
 }
 
-CUfunction cp_inject_modules_launch_function(CUpti_CallbackId cbid, const void *params)
-{
-    switch (cbid) {
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz:
-        return ((const cuLaunchKernel_params *)params)->f;
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz:
-        return ((const cuLaunchCooperativeKernel_params *)params)->f;
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz:
-        return ((const cuLaunchKernelEx_params *)params)->f;
-    default:
-        return NULL;
-    }
-}
-
-uint32_t cp_inject_modules_launch_crc(CUpti_CallbackId cbid, const void *params)
-{
-    return cp_inject_modules_crc(cp_inject_modules_launch_function(cbid, params));
-}
-
 void cp_inject_modules_free(void)
 {
     cp_table_free(&cp_modules.modules, NULL);

@@ -24,12 +24,6 @@ extern const size_t cp_inject_modules_ncbids;
  * runtime's, through cuLibrary*; launches of those are counted by name). */
 uint32_t cp_inject_modules_crc(CUfunction f);
 
-/* The function launch cbid's parameters launch (NULL: not a kernel launch call). */
-CUfunction cp_inject_modules_launch_function(CUpti_CallbackId cbid, const void *params);
-
-/* The CRC of the cubin launch cbid's parameters name the function of, or 0. */
-uint32_t cp_inject_modules_launch_crc(CUpti_CallbackId cbid, const void *params);
-
 void cp_inject_modules_free(void);
 
 #endif

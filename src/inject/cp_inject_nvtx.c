@@ -212,11 +212,9 @@ static uint32_t cp_inject_nvtx_node(const void *domain, const char *name, FILE *
     if (parent == CP_INJECT_RANGE_OVERFLOW)
         return CP_INJECT_NVTX_NODE_OVERFLOW;
     const char *dname = domain ? cp_inject_nvtx_kept(&cp_inject_nvtx.domains, domain, "?") : "-";
-    char small[512], *key = small;
-    int n = snprintf(small, sizeof small, "%s\t%" PRId64 "\t%s", dname, parent, name);
-    if (n < 0)
-        return CP_INJECT_NVTX_NODE_OVERFLOW;
-    if ((size_t)n >= sizeof small && asprintf(&key, "%s\t%" PRId64 "\t%s", dname, parent, name) < 0)
+    char small[512];
+    char *key = cp_table_key(small, sizeof small, "%s\t%" PRId64 "\t%s", dname, parent, name);
+    if (!key)
         return CP_INJECT_NVTX_NODE_OVERFLOW;
     uint32_t node = CP_INJECT_NVTX_NODE_OVERFLOW;
     cp_table_entry *e = cp_table_find(&cp_inject_nvtx.nodes, key);

@@ -132,10 +132,10 @@ int cp_inject_select_filters(void)
  * memory runs out. */
 static cp_inject_select_kernel *cp_inject_select_kernel_of(uint32_t ordinal, const char *function)
 {
-    char buf[512], *key = buf;
+    char buf[512];
     const char *fn = function ? function : "?";
-    if ((size_t)snprintf(buf, sizeof buf, "%" PRIu32 "\t%s", ordinal, fn) >= sizeof buf &&
-        asprintf(&key, "%" PRIu32 "\t%s", ordinal, fn) < 0)
+    char *key = cp_table_key(buf, sizeof buf, "%" PRIu32 "\t%s", ordinal, fn);
+    if (!key)
         return NULL;
     int created = 0;
     cp_table_entry *e = cp_table_get(&cp_inject_select.kernels, key, &created);
@@ -174,13 +174,11 @@ int cp_inject_select_matches(uint32_t ordinal, const char *function)
 static cp_inject_select_tally *cp_inject_select_tally_of(uint32_t ordinal, const char *function,
                                                          uint32_t crc)
 {
-    char buf[512], *key = buf;
+    char buf[512];
     const char *fn = function ? function : "?";
-#define CP_INJECT_TALLY_KEY "%" PRIu32 "\t%08" PRIx32 "\t%s", ordinal, crc, fn
-    if ((size_t)snprintf(buf, sizeof buf, CP_INJECT_TALLY_KEY) >= sizeof buf &&
-        asprintf(&key, CP_INJECT_TALLY_KEY) < 0)
+    char *key = cp_table_key(buf, sizeof buf, "%" PRIu32 "\t%08" PRIx32 "\t%s", ordinal, crc, fn);
+    if (!key)
         return NULL;
-#undef CP_INJECT_TALLY_KEY
     cp_table_entry *e = cp_table_get(&cp_inject_select.tallies, key, NULL);
     if (key != buf)
         free(key);
@@ -241,17 +239,14 @@ static uint64_t *cp_inject_select_shape_of(uint32_t ordinal, const char *functio
 {
     if (memo && memo->shape_sampled && cp_inject_select_same_shape(&memo->shape, s))
         return memo->shape_sampled;
-    char buf[640], *key = buf;
-    const char *fn = function ? function : "?";
-#define CP_INJECT_SHAPE_KEY                                                                        \
-    "%" PRIu32 "\t%08" PRIx32 "\t%s\t%" PRIu32 ",%" PRIu32 ",%" PRIu32 "\t%" PRIu32 ",%" PRIu32    \
-    ",%" PRIu32 "\t%" PRIu32,                                                                      \
-        ordinal, crc, fn, s->grid[0], s->grid[1], s->grid[2], s->block[0], s->block[1],            \
-        s->block[2], s->shared_bytes
-    if ((size_t)snprintf(buf, sizeof buf, CP_INJECT_SHAPE_KEY) >= sizeof buf &&
-        asprintf(&key, CP_INJECT_SHAPE_KEY) < 0)
+    char buf[640];
+    char *key = cp_table_key(buf, sizeof buf,
+                             "%" PRIu32 "\t%08" PRIx32 "\t%s\t%" PRIu32 ",%" PRIu32 ",%" PRIu32
+                             "\t%" PRIu32 ",%" PRIu32 ",%" PRIu32 "\t%" PRIu32,
+                             ordinal, crc, function ? function : "?", s->grid[0], s->grid[1],
+                             s->grid[2], s->block[0], s->block[1], s->block[2], s->shared_bytes);
+    if (!key)
         return NULL;
-#undef CP_INJECT_SHAPE_KEY
     uint64_t *n = cp_inject_select_shape(key);
     if (key != buf)
         free(key);

@@ -85,14 +85,11 @@ static uint32_t cp_inject_sites_find(FILE *raw, const char *key, uint32_t ordina
 static uint32_t cp_inject_sites_lookup(FILE *raw, uint32_t ordinal, const char *function,
                                        int64_t frame, int64_t range, int overflow)
 {
-    char frame_text[32], small[1024], *key = small;
+    char frame_text[32], small[1024];
     cp_inject_sites_frame_text(frame_text, sizeof frame_text, frame);
-    int n = snprintf(small, sizeof small, "%" PRIu32 "\t%s\t%" PRId64 "\t%s", ordinal, frame_text,
-                     range, function);
-    if (n < 0)
-        return 0;
-    if ((size_t)n >= sizeof small && asprintf(&key, "%" PRIu32 "\t%s\t%" PRId64 "\t%s", ordinal,
-                                              frame_text, range, function) < 0)
+    char *key = cp_table_key(small, sizeof small, "%" PRIu32 "\t%s\t%" PRId64 "\t%s", ordinal,
+                             frame_text, range, function);
+    if (!key)
         return 0;
     uint32_t id = cp_inject_sites_find(raw, key, ordinal, function, frame_text, range, overflow);
     if (key != small)

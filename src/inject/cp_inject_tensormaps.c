@@ -7,6 +7,7 @@
 #include "cp_inject_tensormaps.h"
 
 #include <cuda.h>
+#include <dlfcn.h>
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -110,39 +111,79 @@ int64_t cp_inject_tmaps_find(const void *value)
     return d && d->used ? (int64_t)d->map : -1;
 }
 
+/* cuFuncGetParamInfo (CUDA 12.4 and later), looked up by cp_inject_tmaps_load; NULL: the
+ * parameters' sizes, and so the maps launches pass, are not known. */
+static CUresult (*cp_inject_tmaps_param_info)(CUfunction, size_t, size_t *, size_t *);
+
+void cp_inject_tmaps_load(void *cuda)
+{
+    cp_inject_tmaps_param_info =
+        (CUresult(*)(CUfunction, size_t, size_t *, size_t *))dlsym(cuda, "cuFuncGetParamInfo");
+}
+
+int cp_inject_tmaps_params(CUfunction f, uint16_t *index, int max)
+{
+    if (!f || !cp_inject_tmaps_param_info)
+        return -1;
+    int n = 0;
+    size_t offset, size;
+    for (size_t i = 0;
+         i < 4096 && n < max && cp_inject_tmaps_param_info(f, i, &offset, &size) == CUDA_SUCCESS;
+         i++)
+        if (size == CP_INJECT_TMAP_BYTES)
+            index[n++] = (uint16_t)i;
+    return n;
+}
+
 int cp_inject_tmaps_any(void)
 {
     return cp_inject_tmaps.ndesc > 0 || cp_inject_tmaps.forgotten > 0;
 }
 
 /* One more launch of (ordinal, crc, function) of kind m: a map, unseen or checked. */
-static void cp_inject_tmap_tally(uint32_t ordinal, uint32_t crc, const char *function, uint32_t m)
+static int cp_inject_tmap_is(const cp_inject_tmap_use *u, uint32_t ordinal, uint32_t crc,
+                             const char *fn, uint32_t m)
+{
+    return u->map == m && u->ordinal == ordinal && u->crc == crc && strcmp(u->function, fn) == 0;
+}
+
+/* One more launch of (ordinal, crc, function) of kind m; *hint (NULL: none) names the use it
+ * was last time, tried first, and is set to this one's. */
+static void cp_inject_tmap_tally(uint32_t ordinal, uint32_t crc, const char *function, uint32_t m,
+                                 uint32_t *hint)
 {
     const char *fn = function ? function : "?";
-    for (size_t i = 0; i < cp_inject_tmaps.nuse; i++) {
-        cp_inject_tmap_use *u = &cp_inject_tmaps.use[i];
-        if (u->map == m && u->ordinal == ordinal && u->crc == crc && strcmp(u->function, fn) == 0) {
-            u->launches++;
+    size_t i = hint && *hint < cp_inject_tmaps.nuse &&
+                       cp_inject_tmap_is(&cp_inject_tmaps.use[*hint], ordinal, crc, fn, m)
+                   ? *hint
+                   : 0;
+    for (; i < cp_inject_tmaps.nuse; i++)
+        if (cp_inject_tmap_is(&cp_inject_tmaps.use[i], ordinal, crc, fn, m))
+            break;
+    if (i == cp_inject_tmaps.nuse) {
+        char *copy = cp_inject_tmaps.nuse < CP_INJECT_TMAPS_USES ? strdup(fn) : NULL;
+        if (!copy) {
+            cp_inject_tmaps.uses_lost++;
             return;
         }
+        cp_inject_tmaps.use[cp_inject_tmaps.nuse++] = (cp_inject_tmap_use){
+            .ordinal = ordinal, .crc = crc, .map = m, .function = copy, .launches = 0};
     }
-    char *copy = cp_inject_tmaps.nuse < CP_INJECT_TMAPS_USES ? strdup(fn) : NULL;
-    if (!copy) {
-        cp_inject_tmaps.uses_lost++;
-        return;
-    }
-    cp_inject_tmaps.use[cp_inject_tmaps.nuse++] = (cp_inject_tmap_use){
-        .ordinal = ordinal, .crc = crc, .map = m, .function = copy, .launches = 1};
+    cp_inject_tmaps.use[i].launches++;
+    if (hint)
+        *hint = (uint32_t)i;
 }
 
-void cp_inject_tmaps_used(uint32_t ordinal, uint32_t crc, const char *function, int64_t map)
+void cp_inject_tmaps_used(uint32_t ordinal, uint32_t crc, const char *function, int64_t map,
+                          uint32_t *hint)
 {
-    cp_inject_tmap_tally(ordinal, crc, function, map < 0 ? CP_INJECT_TMAP_UNSEEN : (uint32_t)map);
+    cp_inject_tmap_tally(ordinal, crc, function, map < 0 ? CP_INJECT_TMAP_UNSEEN : (uint32_t)map,
+                         hint);
 }
 
-void cp_inject_tmaps_checked(uint32_t ordinal, uint32_t crc, const char *function)
+void cp_inject_tmaps_checked(uint32_t ordinal, uint32_t crc, const char *function, uint32_t *hint)
 {
-    cp_inject_tmap_tally(ordinal, crc, function, CP_INJECT_TMAP_CHECKED);
+    cp_inject_tmap_tally(ordinal, crc, function, CP_INJECT_TMAP_CHECKED, hint);
 }
 
 static const CUpti_CallbackId cp_inject_tmaps_cbids[] = {

@@ -7,6 +7,7 @@
 #ifndef CP_INJECT_TENSORMAPS_H
 #define CP_INJECT_TENSORMAPS_H
 
+#include <cuda.h>
 #include <cupti.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -22,6 +23,13 @@ int cp_inject_tmaps_call(CUpti_CallbackId cbid, const CUpti_CallbackData *cb);
 /* The bytes of a CUtensorMap: a kernel parameter of this size may be one. */
 #define CP_INJECT_TMAP_BYTES 128
 
+/* Looks the driver's cuFuncGetParamInfo up in the handle of libcuda (CUDA 12.4 and later). */
+void cp_inject_tmaps_load(void *cuda);
+
+/* The indices of f's parameters of a CUtensorMap's size (CP_INJECT_TMAP_BYTES), at most max of
+ * them, into index: their count, or -1 when the driver cannot say. */
+int cp_inject_tmaps_params(CUfunction f, uint16_t *index, int max);
+
 /* 1 once a descriptor was encoded (launches' parameters are then worth comparing). */
 int cp_inject_tmaps_any(void);
 
@@ -31,12 +39,15 @@ int cp_inject_tmaps_any(void);
 int64_t cp_inject_tmaps_find(const void *value);
 
 /* One launch of function (cubin crc, 0 unknown) on device ordinal passed map `map` (-1: a
- * 128-byte parameter that is no known descriptor); written as kernel_tmap records. */
-void cp_inject_tmaps_used(uint32_t ordinal, uint32_t crc, const char *function, int64_t map);
+ * 128-byte parameter that is no known descriptor); written as kernel_tmap records. hint (NULL:
+ * none) is the caller's memory of where this kind of use was counted last, tried first: a
+ * launch-heavy program then pays no search a launch. */
+void cp_inject_tmaps_used(uint32_t ordinal, uint32_t crc, const char *function, int64_t map,
+                          uint32_t *hint);
 
 /* One launch of function whose 128-byte parameters were all compared (each then passed to
  * cp_inject_tmaps_used): a kernel_tmap record of MAP "*". */
-void cp_inject_tmaps_checked(uint32_t ordinal, uint32_t crc, const char *function);
+void cp_inject_tmaps_checked(uint32_t ordinal, uint32_t crc, const char *function, uint32_t *hint);
 
 /* Writes the tensor_map records, the tensor_map_calls record and the kernel_tmap records to raw
  * (nothing when the callbacks were never enabled), then forgets every map. */

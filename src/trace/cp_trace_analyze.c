@@ -839,7 +839,7 @@ static int cp_trace_gate_coverage(cp_trace_report *r, size_t *cap, const cp_trac
             if (isfinite(kk->cov.fraction) && kk->cov.fraction >= o->min_coverage)
                 continue;
             /* TMA judged by its tensor maps: every byte counted or judged ideal (issue 45) */
-            if (kk->cov.basis && strcmp(kk->cov.basis, "tensor_map_geometry") == 0)
+            if (kk->cov.by_maps)
                 continue;
             kk->gate_failed = 1;
             cp_trace_ref ref = {NULL, kk, &t->procs[p], kk->index};

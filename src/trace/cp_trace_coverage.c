@@ -91,6 +91,7 @@ void cp_trace_coverage_of(const cp_trace_process *p, const cp_trace_kernel *k, c
                cp_trace_coverage_tmaps_ideal(p, k)) {
         /* TMA's bytes not counted, but judged: whole-sector boxes waste nothing */
         c->basis = "tensor_map_geometry";
+        c->by_maps = 1;
         c->tma_load_bytes = c->tma_store_bytes = NAN;
         c->local_bytes = 0;
         c->fraction = NAN;

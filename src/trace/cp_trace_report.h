@@ -169,9 +169,12 @@ typedef struct cp_trace_coverage {
     double tma_load_bytes, tma_store_bytes; /* TMA's traffic between L1 and L2 */
     double local_bytes;                     /* local memory's sectors, * 32 */
     double fraction;   /* attributed / (attributed + TMA + local); 1 when nothing moved */
-    const char *basis; /* "counters" (TMA and local counted), "instruction_kinds" (no TMA or
-                          local instruction ran, so nothing escaped the counters), or NULL */
-    int excess_known;  /* 1: the excess counts (nearly) every byte: fraction >= 0.9 */
+    const char *basis; /* "counters" (TMA and local counted), "sampled_counters", or
+                          "instruction_kinds" (no TMA or local instruction ran, so nothing
+                          escaped the counters), "tensor_map_geometry" (by_maps), or NULL */
+    int by_maps;       /* 1: TMA judged by its whole-sector tensor maps, not counted: every byte
+                          counted or judged ideal, while fraction stays unknown */
+    int excess_known;  /* 1: the excess counts (nearly) every byte: fraction >= 0.9, or by_maps */
     char reason[320];  /* why the excess or the fraction is not known; "" otherwise */
 } cp_trace_coverage;
 

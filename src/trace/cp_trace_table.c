@@ -462,7 +462,7 @@ static void cp_trace_table_kernel_head(FILE *out, const cp_trace_report *r,
     char gpu[64] = "";
     cp_trace_table_gpu_time(k, gpu, sizeof gpu);
     char coverage[96] = "";
-    if (k->cov.basis && strcmp(k->cov.basis, "tensor_map_geometry") == 0)
+    if (k->cov.by_maps)
         snprintf(coverage, sizeof coverage,
                  ", TMA judged by its tensor maps (whole sectors: nothing wasted)");
     else if (k->from != CP_TRACE_FROM_NONE && isfinite(k->cov.fraction))

@@ -113,7 +113,7 @@ static void fake_driver(void)
     cp_graphs.kernel_params = f_kernel_params;
     cp_graphs.func_name = f_func_name;
     cp_graphs.kernel_name = NULL;
-    cp_graphs.param_info = f_param_info;
+    cp_inject_tmaps_param_info = f_param_info;
     cp_graphs.loaded = 1;
 }
 

@@ -3,6 +3,15 @@
 #include "cp_test.h"
 /* the module itself, its statics included */
 #include "inject/cp_inject_modules.c"
+#include "inject/cp_inject_launch.c"
+
+/* The cubin of the function launch call cbid launches, as the injection library reads it. */
+static uint32_t cp_inject_modules_launch_crc(CUpti_CallbackId cbid, const void *params)
+{
+    cp_inject_launch_args a;
+    cp_inject_launch_args_of(cbid, params, &a);
+    return cp_inject_modules_crc(a.function);
+}
 
 /* One driver API call's enter and exit callbacks, with a module-loaded callback between them
  * when crc is not 0. */

@@ -186,12 +186,13 @@ static void test_launch_maps(void)
     CHECK(
         call(CUPTI_DRIVER_TRACE_CBID_cuTensorMapReplaceAddress, &r, CUPTI_API_EXIT, CUDA_SUCCESS));
     CHECK(cp_inject_tmaps_find(&a) == 2);
+    uint32_t hint_b = 0; /* with and without the caller's hint: the same counts */
     for (int i = 0; i < 3; i++) {
-        cp_inject_tmaps_used(0, 0, "k", cp_inject_tmaps_find(&b));
-        cp_inject_tmaps_used(0, 0, "k", cp_inject_tmaps_find(&a));
+        cp_inject_tmaps_used(0, 0, "k", cp_inject_tmaps_find(&b), &hint_b);
+        cp_inject_tmaps_used(0, 0, "k", cp_inject_tmaps_find(&a), NULL);
     }
-    cp_inject_tmaps_used(0, 0, "k", cp_inject_tmaps_find(&other));
-    cp_inject_tmaps_used(0, 0x0c0ffee0u, "k", 0); /* another cubin's k */
+    cp_inject_tmaps_used(0, 0, "k", cp_inject_tmaps_find(&other), &hint_b);
+    cp_inject_tmaps_used(0, 0x0c0ffee0u, "k", 0, NULL); /* another cubin's k */
 
     char *text = NULL;
     size_t len = 0;

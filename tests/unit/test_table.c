@@ -74,9 +74,24 @@ static void test_indices(void)
     cp_table_free(&t, NULL);
 }
 
+/* cp_table_key: the caller's buffer when the key fits, memory of its own when not. */
+static void test_key(void)
+{
+    char buf[8];
+    char *k = cp_table_key(buf, sizeof buf, "%u\t%s", 7u, "ab");
+    CHECK(k == buf && strcmp(k, "7\tab") == 0);
+    k = cp_table_key(buf, sizeof buf, "%u\t%s", 7u, "a longer name");
+    CHECK(k && k != buf && strcmp(k, "7\ta longer name") == 0);
+    if (k != buf)
+        free(k);
+    k = cp_table_key(buf, sizeof buf, "%s", "1234567"); /* exactly fits with its NUL */
+    CHECK(k == buf && strcmp(k, "1234567") == 0);
+}
+
 int main(void)
 {
     test_values();
     test_indices();
+    test_key();
     return cp_test_finish();
 }
