@@ -96,6 +96,9 @@ void cp_trace_coverage_of(const cp_trace_process *p, const cp_trace_kernel *k, c
         c->local_bytes = 0;
         c->fraction = NAN;
         c->excess_known = 1;
+        snprintf(c->reason, sizeof c->reason,
+                 "TMA copies' bytes were not counted, but every launch passed tensor maps of "
+                 "whole sectors, which move no byte their boxes do not hold: the excess is known");
         return;
     } else if (k->from == CP_TRACE_FROM_INSTRUCTIONS && isfinite(k->d.tma_requests) &&
                isfinite(k->d.local_requests) && tma_runs == 0 && local_runs == 0) {

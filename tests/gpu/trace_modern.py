@@ -247,6 +247,19 @@ def check_parts(doc, ran, mode, iters, replays, check):
                 check(frac is not None and frac < 0.9 and cov.get("excess_known") is False,
                       "the descriptor kernel's coverage fraction %s < 0.9, excess_known %s (false)"
                       % (cov.get("fraction"), cov.get("excess_known")))
+            elif cov.get("basis") == "tensor_map_geometry":
+                # lean set, but every launch's tensor maps seen and all of whole sectors
+                # (issue 45): the excess is known without TMA's counters
+                check(frac is None and cov.get("excess_known") is True
+                      and k.get("tensor_maps") and k.get("tensor_map_launches_unseen") == 0
+                      and k.get("tensor_map_launches_checked") == k.get("launches")
+                      and "tensor maps" in (cov.get("reason") or ""),
+                      "the descriptor kernel's excess known from its tensor maps: %s, checked %s "
+                      "of %s launches, unseen %s, %s" % (k.get("tensor_maps"),
+                                                          k.get("tensor_map_launches_checked"),
+                                                          k.get("launches"),
+                                                          k.get("tensor_map_launches_unseen"),
+                                                          cov.get("reason")))
             else:
                 check(frac is None and cov.get("excess_known") is False
                       and "TMA" in (cov.get("reason") or ""),
