@@ -128,7 +128,11 @@ static int cp_show_page(const cJSON *doc, cp_report_kind kind, const char *path,
     if (kind == CP_REPORT_KIND_SWEEP || kind == CP_REPORT_KIND_TRACE)
         CP_TRY(cp_show_check_schema(doc, path, kind == CP_REPORT_KIND_TRACE, st));
     cp_html_options page = {.no_source = 0, .restrict_sources = 1}; /* a report from elsewhere */
-    return cp_html_write(out, doc, &page, st);
+    cJSON *columns = kind == CP_REPORT_KIND_TRACE ? cp_trace_columns_describe() : NULL;
+    page.columns = columns;
+    int rc = cp_html_write(out, doc, &page, st);
+    cJSON_Delete(columns);
+    return rc;
 }
 
 /* Reads the report, shows it by its kind into the output. */

@@ -79,7 +79,7 @@ void cp_html_put_json(FILE *out, const char *json, size_t len)
 /* The kinds of page: the page's kind (data-kind, the script's switch), its title, its tables. */
 static const struct {
     const char *name, *title;
-    void (*tables)(FILE *out, const cJSON *doc);
+    void (*tables)(FILE *out, const cJSON *doc, const cJSON *columns);
 } cp_html_pages[] = {
     [CP_HTML_SWEEP] = {"sweep", "sweep", cp_html_write_sweep_tables},
     [CP_HTML_TRACE] = {"trace", "trace", cp_html_write_trace_tables},
@@ -336,7 +336,13 @@ static int cp_html_page(FILE *out, const cJSON *doc, cp_json_texts **freeze, con
         return cp_status_set(st, CP_EXIT_RUNTIME,
                              "no page for this document: it is not a report, trace report or "
                              "comparison of coalprobe");
-    cJSON *meta = cp_html_meta(doc, kind, o ? o : &defaults);
+    if (!o)
+        o = &defaults;
+    if (kind == CP_HTML_TRACE && !cJSON_IsArray(o->columns))
+        return cp_status_set(st, CP_EXIT_RUNTIME,
+                             "internal error: a trace report's page was asked for without the "
+                             "trace report's columns");
+    cJSON *meta = cp_html_meta(doc, kind, o);
     if (!meta)
         return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory while building the page");
     fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
@@ -357,12 +363,13 @@ static int cp_html_page(FILE *out, const cJSON *doc, cp_json_texts **freeze, con
           "the report; the pictures need scripts.</p></noscript>\n"
           "<main id=\"cp-app\" class=\"cp-app\"></main>\n<section class=\"cp-tables\">\n",
           out);
-    cp_html_pages[kind].tables(out, doc);
+    cp_html_pages[kind].tables(out, doc, o->columns);
     fputs("</section>\n", out);
     if (freeze) /* read no more: printed next */
         *freeze = cp_json_freeze((cJSON *)doc);
     int ok = cp_html_put_data(out, "cp-report", doc, text, len) &&
-             cp_html_put_data(out, "cp-page", meta, NULL, 0);
+             cp_html_put_data(out, "cp-page", meta, NULL, 0) &&
+             (kind != CP_HTML_TRACE || cp_html_put_data(out, "cp-columns", o->columns, NULL, 0));
     cJSON_Delete(meta);
     if (!ok)
         return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory while building the page");

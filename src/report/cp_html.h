@@ -22,6 +22,11 @@ typedef struct cp_html_options {
     size_t nsource_files;
     const char *const *source_dirs;
     size_t nsource_dirs;
+    /* trace pages: the trace report's columns described (the trace layer's
+     * cp_trace_columns_describe): the page's kernels and instructions tables take theirs from
+     * it, and it is embedded for the page's script (<script id="cp-columns">); a trace page
+     * needs it */
+    const cJSON *columns;
 } cp_html_options;
 
 /* Writes the page of doc (a report of --format json, of trace --format json, or of compare

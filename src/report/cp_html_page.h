@@ -33,10 +33,11 @@ const cJSON *cp_html_lookup(const cJSON *o, const cJSON *row, const char *path);
 void cp_html_write_table(FILE *out, const char *id, const char *caption, const cJSON *rows,
                          const cp_html_column *cols, size_t ncols);
 
-/* The tables of each kind of page (cp_html_tables.c). */
-void cp_html_write_sweep_tables(FILE *out, const cJSON *doc);
-void cp_html_write_trace_tables(FILE *out, const cJSON *doc);
-void cp_html_write_compare_tables(FILE *out, const cJSON *doc);
+/* The tables of each kind of page (cp_html_tables.c); columns: a trace report's columns
+ * described (cp_html_options.columns), which the trace page's tables take theirs from. */
+void cp_html_write_sweep_tables(FILE *out, const cJSON *doc, const cJSON *columns);
+void cp_html_write_trace_tables(FILE *out, const cJSON *doc, const cJSON *columns);
+void cp_html_write_compare_tables(FILE *out, const cJSON *doc, const cJSON *columns);
 
 /* The keys of the sweep's family that its table shows and its chart's x axis is chosen from,
  * as JSON arrays added to meta (cp_html_tables.c). */

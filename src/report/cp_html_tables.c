@@ -40,6 +40,18 @@ const cJSON *cp_html_lookup(const cJSON *o, const cJSON *row, const char *path)
     return o;
 }
 
+/* The string at path under o, "" when there is none; the number there, or, when none, or. */
+static const char *cp_html_string_at(const cJSON *o, const char *path)
+{
+    const cJSON *v = cp_html_lookup(o, NULL, path);
+    return cJSON_IsString(v) ? v->valuestring : "";
+}
+static double cp_html_number_at(const cJSON *o, const char *path, double or)
+{
+    const cJSON *v = cp_html_lookup(o, NULL, path);
+    return cJSON_IsNumber(v) ? v->valuedouble : or ;
+}
+
 /* ---- one table ---------------------------------------------------------------------------- */
 
 /* "%.17g" of v into buf[40]; a whole number under 1e15 (most cells) without printf: the same
@@ -272,8 +284,9 @@ void cp_html_add_family_keys(cJSON *meta, const cJSON *doc)
     }
 }
 
-void cp_html_write_sweep_tables(FILE *out, const cJSON *doc)
+void cp_html_write_sweep_tables(FILE *out, const cJSON *doc, const cJSON *columns)
 {
+    (void)columns; /* a trace page's */
     const cp_family_desc *d = cp_html_family(doc);
     cp_html_column cols[CP_SHOWN_MAX + 24];
     char paths[CP_SHOWN_MAX][80];
@@ -305,47 +318,51 @@ void cp_html_write_sweep_tables(FILE *out, const cJSON *doc)
 
 /* ---- a trace ------------------------------------------------------------------------------ */
 
-/* clang-format off */
-/* What a kernel and an instruction both show: global requests, sectors per request (and ideal),
- * excess, shared wavefronts per request. */
-#define CP_HTML_TRACE_COUNTS                                                                       \
-    {NULL, "requests", "requests", 1, 0, ""},                                                      \
-    {NULL, "sec/req", "sectors_per_request", 1, 2, ""},                                            \
-    {NULL, "ideal sec/req", "ideal_sectors_per_request", 1, 2, ""},                                \
-    {NULL, "excess bytes", "excess_bytes", 1, 0, ""},                                              \
-    {NULL, "excess", "excess_pct", 1, 1, "%"},                                                     \
-    {NULL, "wf/req", "wavefronts_per_request", 1, 2, ""}
-static const cp_html_column cp_html_kernels[] = {
-    {NULL, "#", "index", 1, 0, ""},
-    {NULL, "kernel", "name", 1, CP_HTML_TEXT, ""},
-    {NULL, "launches", "launches", 1, 0, ""},
-    {NULL, "seen", "launches_seen", 1, 0, ""},              /* counted of seen (selection) */
-    {NULL, "with counters", "counter_launches", 1, 0, ""}, /* sampled: serialised */
-    CP_HTML_TRACE_COUNTS,
-    {NULL, "conflicts", "conflict_pct", 1, 1, "%"},
-    {NULL, "share of excess", "excess_share", 100, 1, "%"},
-};
-static const cp_html_column cp_html_instructions[] = {
-    {NULL, "rank", "rank", 1, 0, ""},
-    {NULL, "kernel", "kernel", 1, CP_HTML_TEXT, ""},
-    {NULL, "file", "file", 1, CP_HTML_TEXT, ""},
-    {NULL, "line", "line", 1, 0, ""},
-    {NULL, "pc", "pc", 1, 0, ""},
-    {NULL, "SASS", "opcode", 1, CP_HTML_TEXT, ""},
-    {NULL, "kind", "kind", 1, CP_HTML_TEXT, ""},
-    CP_HTML_TRACE_COUNTS,
-    {NULL, "meaning", "meaning", 1, CP_HTML_TEXT, ""},
-};
-/* clang-format on */
+/* The columns the page's table `view` ("kernels", "instructions") shows, from the trace report's
+ * columns described (cp_trace_columns_describe): in their places there, each labelled and
+ * written as the description says, its value at kernel_path in a kernel and at path in an
+ * instruction. Returns how many went to cols[max]. */
+static size_t cp_html_trace_columns(const cJSON *columns, const char *view, cp_html_column *cols,
+                                    size_t max)
+{
+    size_t n = 0;
+    const cJSON *c;
+    for (size_t place = 1; place <= max; place++) {
+        size_t found = n;
+        cJSON_ArrayForEach(c, columns)
+        {
+            const cJSON *at = cp_html_lookup(c, NULL, "at"), *p = cp_html_lookup(at, NULL, view);
+            if (!cJSON_IsNumber(p) || p->valuedouble != (double)place)
+                continue;
+            const cJSON *type = cp_html_lookup(c, NULL, "type");
+            int text = cJSON_IsString(type) && !strcmp(type->valuestring, "text");
+            const cJSON *path =
+                cp_html_lookup(c, NULL, strcmp(view, "kernels") ? "path" : "kernel_path");
+            cols[n++] =
+                (cp_html_column){NULL,
+                                 cp_html_string_at(c, "label"),
+                                 cJSON_IsString(path) ? path->valuestring : "",
+                                 cp_html_number_at(c, "scale", 1),
+                                 text ? CP_HTML_TEXT : (int)cp_html_number_at(c, "decimals", 0),
+                                 cp_html_string_at(c, "suffix")};
+            break;
+        }
+        if (n == found) /* no column in this place: the view ends */
+            break;
+    }
+    return n;
+}
 
-void cp_html_write_trace_tables(FILE *out, const cJSON *doc)
+void cp_html_write_trace_tables(FILE *out, const cJSON *doc, const cJSON *columns)
 {
     const cJSON *kernels = cJSON_GetObjectItemCaseSensitive(doc, "kernels");
     const cJSON *ins = cJSON_GetObjectItemCaseSensitive(doc, "instructions");
-    cp_html_write_table(out, "cp-kernels", "kernels", kernels, cp_html_kernels,
-                        CP_COUNT_OF(cp_html_kernels));
+    cp_html_column cols[64];
+    size_t n = cp_html_trace_columns(columns, "kernels", cols, CP_COUNT_OF(cols));
+    cp_html_write_table(out, "cp-kernels", "kernels", kernels, cols, n);
+    n = cp_html_trace_columns(columns, "instructions", cols, CP_COUNT_OF(cols));
     cp_html_write_table(out, "cp-instructions", "instructions, ranked by the bytes they waste", ins,
-                        cp_html_instructions, CP_COUNT_OF(cp_html_instructions));
+                        cols, n);
 }
 
 /* ---- a comparison ------------------------------------------------------------------------- */
@@ -400,8 +417,9 @@ static void cp_html_compare_metric(FILE *out, const cJSON *row, int r, const cJS
     fputs("</tr>\n", out);
 }
 
-void cp_html_write_compare_tables(FILE *out, const cJSON *doc)
+void cp_html_write_compare_tables(FILE *out, const cJSON *doc, const cJSON *columns)
 {
+    (void)columns; /* a trace page's */
     fputs("<table class=\"cp-table\" id=\"cp-compare\">\n<caption>every compared value, base "
           "against new</caption>\n<thead><tr><th scope=\"col\">row</th><th scope=\"col\">status"
           "</th><th scope=\"col\">value</th><th scope=\"col\">base</th><th scope=\"col\">new</th>"

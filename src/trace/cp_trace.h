@@ -46,4 +46,10 @@ int cp_trace_compare_files(const char *base_path, const char *new_path, double t
  * none is given), CSV (coalprobe trace's columns) or JSON; no chart (CP_EXIT_USAGE). */
 int cp_trace_show(cJSON *doc, const char *path, const cp_show_options *o, FILE *out, cp_status *st);
 
+/* A trace report's columns (cp_trace_columns.c, the one table of them) described for its page
+ * (cp_html_options.columns): [{"key", "of", "path", "type", "csv", and where it shows on the
+ * page, "label", "decimals", "scale", "suffix", "kernel_path", "at": {"kernels", "instructions",
+ * "sass"}: its place in each of the page's tables}] (docs/page.md). NULL when memory runs out. */
+cJSON *cp_trace_columns_describe(void);
+
 #endif

@@ -1,5 +1,6 @@
 /* cp_trace_export.c: the trace report's exporter list: its formats, their writers, and the reports
  * coalprobe trace writes beside its main one (--json FILE, --csv FILE, ...): one entry each. */
+#include "cp_trace.h"
 #include "cp_trace_report.h"
 
 #include "report/cp_report.h" /* the page (cp_html.h) */
@@ -15,12 +16,14 @@ static int cp_trace_write_json_of(FILE *json, void *arg, cp_status *st)
 static int cp_trace_write_html(FILE *out, const void *report, cp_status *st)
 {
     const cp_trace_report *r = report;
-    cp_html_options page = {.no_source = r->page_no_source};
+    cJSON *columns = cp_trace_columns_describe(); /* the page's tables and script read them */
+    cp_html_options page = {.no_source = r->page_no_source, .columns = columns};
     cp_trace_line_files lines = {0};
     /* raw files recorded elsewhere: the page embeds only the sources the cubins name */
     if (r->raw_dir && !r->page_no_source) {
         if (cp_trace_line_files_read(r->trace, r->raw_dir, &lines) != 0) {
             cp_trace_line_files_free(&lines);
+            cJSON_Delete(columns);
             return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory reading cubins");
         }
         page.restrict_sources = 1;
@@ -32,6 +35,7 @@ static int cp_trace_write_html(FILE *out, const void *report, cp_status *st)
     }
     int rc = cp_html_write_from(out, cp_trace_write_json_of, (void *)r, &page, st);
     cp_trace_line_files_free(&lines);
+    cJSON_Delete(columns);
     return rc;
 }
 

@@ -805,6 +805,7 @@ int cp_trace_export(FILE *out, int format, const void *report, cp_status *st);
 
 #define CP_TRACE_TABLE_WIDTH 100 /* the table's lines never pass it */
 #define CP_TRACE_TABLE_CELLS 11  /* the cells of an instruction's row */
+#define CP_TRACE_WHERE_WIDTH 22  /* its where cell (a file's basename:line) */
 
 /* Writes text wrapped at the table width: the first line after `first`, the others after `rest`
  * (both count toward the width), never inside a `quoted command` when it can be helped. */
@@ -830,8 +831,12 @@ void cp_trace_table_kernel_totals(FILE *out, const cp_trace_derived *d, int exce
                                   const char *share);
 
 /* An instruction's row of cells (rank, where, pc, kind, requests, sec/req, ideal, wf/req, ideal,
- * excess, share), aligned under the header's. */
+ * excess, share), aligned under the header's: the columns' places, widths and headers in the text
+ * table are cp_trace_columns.c's. */
 void cp_trace_table_row(FILE *out, const char *const cells[CP_TRACE_TABLE_CELLS]);
+
+/* The cell of the text table's instruction rows that shows column key (from 0), -1 for none. */
+int cp_trace_text_cell(const char *key);
 
 /* The CSV report's line of column names, and a number as its cells write one (empty for NAN). */
 void cp_trace_csv_header(cp_text_csv_line *l);

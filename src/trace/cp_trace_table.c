@@ -12,8 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CP_TRACE_WHERE_WIDTH 22
-
 /* Writes text, less its leading spaces, wrapped at the table width (the base layer's one
  * wrapper, cp_text_wrap_first). */
 void cp_trace_table_wrap(FILE *out, const char *first, const char *rest, const char *text)
@@ -87,21 +85,6 @@ void cp_trace_table_where_text(char *buf, size_t n, const char *file, uint32_t l
         snprintf(buf, n, "%s", full);
     else
         snprintf(buf, n, "...%s", full + len - (CP_TRACE_WHERE_WIDTH - 3));
-}
-
-void cp_trace_table_row(FILE *out, const char *const cells[CP_TRACE_TABLE_CELLS])
-{
-    fprintf(out, "    %4s %-*s %-8s %-5s %9s %7s %5s %6s %5s %8s %6s\n", cells[0],
-            CP_TRACE_WHERE_WIDTH, cells[1], cells[2], cells[3], cells[4], cells[5], cells[6],
-            cells[7], cells[8], cells[9], cells[10]);
-}
-
-void cp_trace_table_row_header(FILE *out)
-{
-    static const char *const header[CP_TRACE_TABLE_CELLS] = {
-        "rank",  "where",  "pc",    "kind",   "requests", "sec/req",
-        "ideal", "wf/req", "ideal", "excess", "share"};
-    cp_trace_table_row(out, header);
 }
 
 /* What was counted, when a selection or the sampling left something out: "counted: 1,400 of
@@ -532,8 +515,27 @@ void cp_trace_table_instr_row(FILE *out, const cp_trace_values *v)
         snprintf(excess, sizeof excess, "-");
     cp_trace_table_pct(share, sizeof share,
                        cp_trace_value(v, global > 0 ? "excess_share" : "conflict_share"));
-    const char *const cells[CP_TRACE_TABLE_CELLS] = {rank, where, pc,   kind,   req,  spr,
-                                                     ispr, wpr,   iwpr, excess, share};
+    /* each in its column's cell (cp_trace_columns.c): the requests of every kind, an LDGSTS's
+     * fill as its wavefronts, a shared access's share of the conflicts */
+    const char *cells[CP_TRACE_TABLE_CELLS] = {0};
+    static const char *const keys[CP_TRACE_TABLE_CELLS] = {"rank",
+                                                           "file",
+                                                           "pc",
+                                                           "kind",
+                                                           "requests",
+                                                           "sectors_per_request",
+                                                           "ideal_sectors_per_request",
+                                                           "wavefronts_per_request",
+                                                           "ideal_wavefronts_per_request",
+                                                           "excess_bytes",
+                                                           "excess_share"};
+    const char *const made[CP_TRACE_TABLE_CELLS] = {rank, where, pc,   kind,   req,  spr,
+                                                    ispr, wpr,   iwpr, excess, share};
+    for (size_t i = 0; i < CP_TRACE_TABLE_CELLS; i++) {
+        int at = cp_trace_text_cell(keys[i]);
+        if (at >= 0)
+            cells[at] = made[i];
+    }
     cp_trace_table_row(out, cells);
     char opcode[200], meaning[700]; /* a run's text is made in them */
     const char *op = cp_trace_value_text(v, "opcode", opcode, sizeof opcode);

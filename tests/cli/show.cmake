@@ -78,6 +78,7 @@ cp_cli_test(show_trace_top_csv 0 --no-stderr --stdout "^1,4242," --stdout "^2,42
 cp_cli_test(show_trace_chart 0 --no-stderr --stdout "vega.github.io/schema/vega-lite"
             -- ${CP_BIN} show ${CP_TRACE_DIR}/handmade-transpose.json --format vega-lite)
 cp_cli_test(show_trace_page 0 --no-stderr --stdout "^<!DOCTYPE html>$" --stdout "data-kind=.trace."
+            --stdout "id=.cp-columns.>.{.key.:.rank."
             -- ${CP_BIN} show ${CP_TRACE_DIR}/handmade-transpose.json --format html)
 cp_cli_test(show_sweep_page 0 --no-stderr --stdout "^<!DOCTYPE html>$" --stdout "id=.cp-rows."
             -- ${CP_BIN} show ${CP_GOLDEN}/report_measured.json --format html)

@@ -10,6 +10,7 @@
 #include "cp_test.h"
 #include "cp_test_model.h"
 #include "report/cp_report.h"
+#include "trace/cp_trace.h" /* a trace page's columns */
 
 /* What f(out) writes, as a string the caller frees. */
 static char *capture_json(const char *json, size_t len)
@@ -52,17 +53,55 @@ static void test_text_escape(void)
     free(text);
 }
 
-/* The page of JSON text json, as a string; *rc its code. */
-static char *page_of(const char *json, int *rc)
+/* The page of JSON text json written with options o (NULL: the defaults), as a string; *rc its
+ * code. */
+static char *page_with(const char *json, const cp_html_options *o, int *rc)
 {
     char *text = NULL;
     size_t n = 0;
     cp_status st;
     cp_status_clear(&st);
     FILE *m = open_memstream(&text, &n);
-    *rc = cp_html_write_text(m, json, strlen(json), NULL, &st);
+    *rc = cp_html_write_text(m, json, strlen(json), o, &st);
     fclose(m);
     return text;
+}
+
+/* The page of JSON text json, as coalprobe writes it (a trace page with the trace report's
+ * columns), as a string; *rc its code. */
+static char *page_of(const char *json, int *rc)
+{
+    cJSON *columns = cp_trace_columns_describe();
+    cp_html_options o = {.columns = columns};
+    char *text = page_with(json, &o, rc);
+    cJSON_Delete(columns);
+    return text;
+}
+
+/* A trace page takes its tables' columns from the trace report's columns described, and embeds
+ * them for its script; asked for without them, it is refused, never written without tables. */
+static void test_trace_columns(void)
+{
+    static const char json[] =
+        "{\"kind\":\"trace\",\"command\":\"t\",\"kernels\":[{\"index\":3,\"name\":\"k\","
+        "\"requests\":8}],\"instructions\":[{\"rank\":1,\"kernel_index\":3,\"pc\":16,"
+        "\"sectors_per_request\":4.5}]}";
+    int rc;
+    char *p = page_with(json, NULL, &rc);
+    CHECK(rc == CP_EXIT_RUNTIME);
+    free(p);
+    p = page_of(json, &rc);
+    CHECK(rc == CP_EXIT_OK);
+    CHECK_STR_CONTAINS(p, "<script type=\"application/json\" id=\"cp-columns\">[{\"key\":\"rank\"");
+    /* the kernels table: #, kernel, ... from each column's place and kernel_path */
+    CHECK_STR_CONTAINS(p, "<th scope=\"col\" data-path=\"index\" data-scale=\"1\" "
+                          "data-decimals=\"0\">#</th><th scope=\"col\" data-path=\"name\"");
+    CHECK_STR_CONTAINS(p, "<td data-v=\"3\">3</td><td data-v=\"k\" class=\"t\">k</td>");
+    /* the instructions table: its ratios with the column's 2 decimals */
+    CHECK_STR_CONTAINS(p, "data-path=\"sectors_per_request\" data-scale=\"1\" "
+                          "data-decimals=\"2\">sec/req</th>");
+    CHECK_STR_CONTAINS(p, "<td data-v=\"4.5\">4.50</td>");
+    free(p);
 }
 
 static void test_page_kinds(void)
@@ -78,11 +117,11 @@ static void test_page_kinds(void)
     CHECK(rc == CP_EXIT_OK);
     CHECK_STR_CONTAINS(p, "data-kind=\"trace\"");
     CHECK_STR_CONTAINS(p, ">k&lt;/script&gt;&quot;&#39;</td>");
-    /* the only "</script>" are the page's own: report, page facts, the script */
+    /* the only "</script>" are the page's own: report, page facts, columns, the script */
     int closes = 0;
     for (const char *q = p; (q = strstr(q, "</script>")) != NULL; q++)
         closes++;
-    CHECK(closes == 3);
+    CHECK(closes == 4);
     free(p);
     p = page_of("{\"base\":\"a\",\"new\":\"b\",\"rows\":[]}", &rc);
     CHECK(rc == CP_EXIT_OK);
@@ -189,6 +228,7 @@ int main(void)
     test_json_escape();
     test_text_escape();
     test_page_kinds();
+    test_trace_columns();
     test_table_cells();
     test_lane_maps();
     return cp_test_finish();

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "report/cp_report.h"
+#include "trace/cp_trace.h" /* a trace page's columns */
 
 static char *read_all(const char *path, size_t *len)
 {
@@ -70,6 +71,8 @@ int main(int argc, char **argv)
         perror(argv[i]);
         return 1;
     }
+    cJSON *columns = cp_trace_columns_describe();
+    o.columns = columns;
     int n = repeat > 0 ? repeat : 1, rc = 0;
     double *t = calloc((size_t)n, sizeof *t);
     for (int k = 0; k < n && rc == 0 && t; k++) {
@@ -91,5 +94,6 @@ int main(int argc, char **argv)
     }
     free(t);
     free(json);
+    cJSON_Delete(columns);
     return rc;
 }

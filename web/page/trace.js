@@ -13,6 +13,7 @@
     const all = report.instructions || [];
     const sources = page.sources || null;
     const leftOut = page.sources_left_out || {};
+    const columns = CP.data('cp-columns') || []; // the trace report's columns (docs/page.md)
     const state = { kernel: kernels.length ? kernels[0].index : null, rank: 0, line: null };
     const kernelBox = CP.h('div', { id: 'cp-kernel-chart', class: 'cp-family' });
     const controls = CP.h('div', { class: 'cp-controls' });
@@ -53,7 +54,7 @@
         ranked(list, cur, (i) => { state.rank = i; state.line = null; render(); }),
         source(list, cur, line, sources, leftOut, (l) => { state.line = l; render(); }),
         lineDetail(list, cur, line),
-        sass(list, cur));
+        sass(list, cur, columns));
     }
     render();
   };
@@ -150,18 +151,25 @@
     return box;
   }
 
-  // The SASS instructions of the kernel by address, with their counts.
-  function sass(list, cur) {
+  // The SASS instructions of the kernel by address, with their counts: the columns the page's
+  // description of the trace report's columns (cp-columns, from coalprobe's one table of them)
+  // places in this table, in their order, under their labels. The file column shows where the
+  // instruction is (file:line, or its pc without a line); a pc in hex; a number missing as '-'.
+  const sassColumns = (columns) => columns.filter((c) => c.at && c.at.sass).sort((a, b) => a.at.sass - b.at.sass);
+  function sassCell(c, i) {
+    const v = CP.get(i, c.path);
+    if (c.key === 'file') return CP.h('td', {}, where(i));
+    if (c.type === 'pc') return CP.h('td', { class: 'cp-mono' }, '0x' + v.toString(16).padStart(4, '0'));
+    if (c.type === 'text') return CP.h('td', { class: 'cp-mono' }, typeof v === 'string' ? v : '');
+    return CP.h('td', {}, CP.num(v) ? String(v) : '-');
+  }
+  function sass(list, cur, columns) {
+    const cols = sassColumns(columns);
     const rows = list.slice().sort((a, b) => a.pc - b.pc).map((i) => CP.h('tr', { class: i === cur ? 'cp-current' : null },
-      CP.h('td', { class: 'cp-mono' }, '0x' + i.pc.toString(16).padStart(4, '0')),
-      CP.h('td', { class: 'cp-mono' }, i.opcode || i.kind || ''),
-      CP.h('td', {}, where(i)),
-      CP.h('td', {}, CP.num(i.requests) ? String(i.requests) : '-'),
-      CP.h('td', {}, CP.num(i.sectors) ? String(i.sectors) : '-'),
-      CP.h('td', {}, CP.num(i.excess_bytes) ? String(i.excess_bytes) : '-')));
+      cols.map((c) => sassCell(c, i))));
     return CP.h('div', { class: 'cp-sass' }, CP.h('h3', {}, 'SASS, by address'),
-      CP.h('table', { class: 'cp-numbers' }, CP.h('thead', {}, CP.h('tr', {},
-        ['pc', 'instruction', 'where', 'requests', 'sectors', 'excess bytes'].map((t) => CP.h('th', { scope: 'col' }, t)))),
+      CP.h('table', { class: 'cp-numbers', id: 'cp-sass' }, CP.h('thead', {}, CP.h('tr', {},
+        cols.map((c) => CP.h('th', { scope: 'col', 'data-key': c.key }, c.label)))),
       CP.h('tbody', {}, rows)));
   }
 })(window.CP = window.CP || {});

@@ -232,6 +232,19 @@ for (const name of ['trace.html', 'trace_nosource.html']) {
       assert.ok(await checkTable(page, 'cp-instructions', report.instructions) > 0);
       assert.ok(await checkTable(page, 'cp-kernels', report.kernels) > 0);
       assert.ok(report.kernels.some((k) => unknownExcess(k, 'excess_bytes')), 'a kernel of unknown excess is checked');
+      // the columns of every table, the script's too, are the page's description of the trace
+      // report's columns (cp-columns, written from coalprobe's one table of them), in its places
+      const columns = await page.evaluate(() => JSON.parse(document.getElementById('cp-columns').textContent));
+      const placed = (view, key) => columns.filter((c) => c.at[view]).sort((a, b) => a.at[view] - b.at[view]).map((c) => c[key]);
+      assert.deepEqual(await page.$$eval('#cp-kernels thead th', (t) => t.map((e) => e.dataset.path)), placed('kernels', 'kernel_path'));
+      assert.deepEqual(await page.$$eval('#cp-instructions thead th', (t) => t.map((e) => e.dataset.path)), placed('instructions', 'path'));
+      assert.deepEqual(await page.$$eval('#cp-sass thead th', (t) => t.map((e) => e.textContent)), placed('sass', 'label'));
+      const sassKeys = placed('sass', 'key');
+      const mineSorted = report.instructions.filter((i) => i.kernel_index === report.kernels[0].index).sort((a, b) => a.pc - b.pc);
+      const sassRows = await page.$$eval('#cp-sass tbody tr', (r) => r.map((tr) => Array.from(tr.cells).map((td) => td.textContent)));
+      assert.equal(sassRows.length, mineSorted.length);
+      const req = sassKeys.indexOf('requests');
+      assert.ok(req >= 0 && sassRows.every((r, n) => r[req] === (typeof mineSorted[n].requests === 'number' ? String(mineSorted[n].requests) : '-')));
       if (name === 'trace.html') {
         assert.ok(meta.sources && Object.keys(meta.sources).length === 1, 'the source file is in the page');
         // the source with its heat bars; a click on a line shows its instructions' sentence
@@ -351,7 +364,7 @@ test('hostile names render as text', async () => {
     common(p);
     const { page, report } = p;
     assert.equal(await page.evaluate(() => window.cpPwned), undefined, 'no injected script ran');
-    assert.equal(await page.$$eval('script', (s) => s.length), 3, 'only the page\'s three scripts');
+    assert.equal(await page.$$eval('script', (s) => s.length), 4, 'only a trace page\'s four scripts (report, page, columns, code)');
     assert.equal(await page.$$eval('img', (s) => s.length), 0);
     const evil = report.kernels[0].name;
     assert.ok(evil.includes('</script>') && evil.includes('"quoted"') && evil.includes('\u2028'));
