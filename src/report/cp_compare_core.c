@@ -438,6 +438,11 @@ static int cp_compare_write(cp_compare_writer *w, const cp_compare_item *const *
     }
     if (!w->json)
         cp_compare_text_same(w);
+    if (w->kind->changes &&
+        !w->kind->changes(w->base->report, w->now->report, w->json, w->out, &w->j, w->root)) {
+        cJSON_Delete(w->root);
+        return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory comparing reports");
+    }
     size_t only_base = cp_compare_write_unmatched(w, w->base, taken_base,
                                                   "only in base (missing in new)", "only_in_base");
     size_t only_new =

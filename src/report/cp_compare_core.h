@@ -106,6 +106,10 @@ typedef struct cp_compare_kind {
     void (*text_values)(cp_strbuf *b, const cp_compare_metric *m);
     /* the line on the matched items that are the same (same > 0) */
     void (*text_same)(FILE *out, size_t same, size_t matched, const char *tolerance);
+    /* what else changed between the two loaded reports (base, now: what load read them into),
+     * beside the metrics and never a regression by itself: as text to out (json 0) or as
+     * members of the JSON document root (json 1); 0 when memory runs out. NULL: nothing else */
+    int (*changes)(const void *base, const void *now, int json, FILE *out, cp_json *j, cJSON *root);
 } cp_compare_kind;
 
 /* The relative change (now - base) / base in *change; 0 when it cannot be computed. */

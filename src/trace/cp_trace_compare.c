@@ -440,6 +440,250 @@ static int cp_trace_cmp_side(void *report, cp_compare_side *s, cp_status *st)
     return CP_EXIT_OK;
 }
 
+/* ---- what changed in each kernel's tensor maps and verdict (issue 45) ----------------------- */
+
+/* A map's geometry in words, as the text table says it: "tiled float32 rank 1: box 12 of 1000,
+ * 4 B elements, swizzle none". */
+static void cp_trace_cmp_geometry(char *buf, size_t n, const cJSON *m)
+{
+    char box[128] = "", dims[160] = "";
+    const cJSON *v;
+    size_t b = 0, d = 0;
+    cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(m, "box_dims"))
+    {
+        if (b < sizeof box)
+            b += (size_t)snprintf(box + b, sizeof box - b, "%s%.0f", b ? "x" : "", v->valuedouble);
+    }
+    cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(m, "global_dims"))
+    {
+        if (d < sizeof dims)
+            d +=
+                (size_t)snprintf(dims + d, sizeof dims - d, "%s%.0f", d ? "x" : "", v->valuedouble);
+    }
+    snprintf(buf, n, "%s %s rank %.0f: box %s of %s, %.0f B elements, swizzle %s",
+             cp_trace_cmp_string(m, "kind", "?"), cp_trace_cmp_string(m, "data_type", "?"),
+             cp_trace_cmp_number(m, "rank"), box, dims,
+             cp_trace_cmp_number(m, "element_size_bytes"), cp_trace_cmp_string(m, "swizzle", "?"));
+}
+
+/* The process of kernel k in root (by its pid), NULL when none. */
+static const cJSON *cp_trace_cmp_process(const cJSON *root, const cJSON *k)
+{
+    const cJSON *p;
+    cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(root, "processes"))
+    {
+        if (cp_trace_cmp_number(p, "pid") == cp_trace_cmp_number(k, "pid"))
+            return p;
+    }
+    return NULL;
+}
+
+/* The kernel of root named name in a process running command; NULL when none. */
+static const cJSON *cp_trace_cmp_kernel(const cJSON *root, const char *command, const char *name)
+{
+    const cJSON *k, *procs = cJSON_GetObjectItemCaseSensitive(root, "processes");
+    cJSON_ArrayForEach(k, cJSON_GetObjectItemCaseSensitive(root, "kernels"))
+    {
+        if (!strcmp(cp_trace_cmp_string(k, "name", ""), name) &&
+            !strcmp(cp_trace_cmp_command(procs, cp_trace_cmp_number(k, "pid")), command))
+            return k;
+    }
+    return NULL;
+}
+
+/* One side of a change: a string, a yes or no (0, 1; -1: unknown), or a map's entry. */
+typedef struct cp_trace_cmp_was {
+    const char *text; /* a string, or a map's geometry in words; NULL: null */
+    int yes;          /* -1: not a yes or no */
+    const cJSON *map; /* a map: its entry of the process's tensor_maps; NULL: none */
+    double id;        /* its index there */
+} cp_trace_cmp_was;
+
+/* One side of a change as JSON, under key of o. */
+static void cp_trace_cmp_was_json(const cp_trace_cmp_was *w, cp_json *j, cJSON *o, const char *key)
+{
+    const cJSON *whole = cJSON_GetObjectItemCaseSensitive(w->map, "whole_sectors");
+    if (w->map) {
+        cJSON *m = cp_json_object(j, o, key);
+        cp_json_number(j, m, "map", w->id);
+        cp_json_string(j, m, "geometry", w->text);
+        if (cJSON_IsBool(whole))
+            cp_json_bool(j, m, "whole_sectors", cJSON_IsTrue(whole));
+        else
+            cp_json_null(j, m, "whole_sectors");
+        cp_json_string(j, m, "whole_sectors_reason",
+                       cp_trace_cmp_string(w->map, "whole_sectors_reason", NULL));
+    } else if (w->yes >= 0) {
+        cp_json_bool(j, o, key, w->yes);
+    } else {
+        cp_json_string(j, o, key, w->text);
+    }
+}
+
+/* One side of a change in words, escaped for a terminal, into b: "#1 tiled float32 rank 1: box
+ * 12 of 1000, 4 B elements, swizzle none (whole sectors: no: rows of 48 B ...)", "yes", "none". */
+static void cp_trace_cmp_was_text(const cp_trace_cmp_was *w, cp_strbuf *b)
+{
+    const cJSON *whole = cJSON_GetObjectItemCaseSensitive(w->map, "whole_sectors");
+    const char *reason = cp_trace_cmp_string(w->map, "whole_sectors_reason", NULL);
+    cp_strbuf_reset(b);
+    if (!w->map) {
+        cp_strbuf_printable(b, w->yes >= 0 ? (w->yes ? "yes" : "no") : w->text ? w->text : "none");
+        return;
+    }
+    cp_strbuf_printf(b, "#%.0f ", w->id);
+    cp_strbuf_printable(b, w->text);
+    cp_strbuf_printf(b, " (whole sectors: %s",
+                     !cJSON_IsBool(whole)  ? "unknown"
+                     : cJSON_IsTrue(whole) ? "yes"
+                                           : "no");
+    if (reason && !cJSON_IsTrue(whole)) {
+        cp_strbuf_str(b, ": ");
+        cp_strbuf_printable(b, reason);
+    }
+    cp_strbuf_str(b, ")");
+}
+
+/* What the comparison writes while it goes through the kernels. */
+typedef struct cp_trace_cmp_says {
+    int json;
+    FILE *out;
+    cp_json *j;
+    cJSON *list;    /* JSON: kernel_changes */
+    cJSON *changes; /* JSON: the current kernel's changes; NULL until it has one */
+    int said;       /* text: the section's heading written */
+    int named;      /* text: the current kernel's line written */
+    const char *command, *kernel;
+    cp_strbuf line; /* text: a side in words */
+} cp_trace_cmp_says;
+
+/* One change of the current kernel: what (its JSON name key and its words), the map's position
+ * in the kernel's list (-1: not a map), base and new. The text: "  excess known  yes -> no", or
+ * for a map its base and new on lines of their own, wrapped at the table's width. */
+static void cp_trace_cmp_say(cp_trace_cmp_says *s, const char *key, const char *words, int position,
+                             const cp_trace_cmp_was *b, const cp_trace_cmp_was *n)
+{
+    if (s->json) {
+        if (!s->changes) {
+            cJSON *k = cp_json_append(s->j, s->list);
+            cp_json_string(s->j, k, "process", s->command);
+            cp_json_string(s->j, k, "kernel", s->kernel);
+            s->changes = cp_json_array(s->j, k, "changes");
+        }
+        cJSON *c = cp_json_append(s->j, s->changes);
+        cp_json_string(s->j, c, "what", key);
+        if (position >= 0)
+            cp_json_number(s->j, c, "position", position);
+        cp_trace_cmp_was_json(b, s->j, c, "base");
+        cp_trace_cmp_was_json(n, s->j, c, "new");
+        return;
+    }
+    if (!s->said++)
+        fputs("\nkernels whose tensor maps or verdict changed (not judged: docs/trace.md)\n",
+              s->out);
+    if (!s->named++) {
+        cp_text_put_printable(s->out, s->command);
+        fputs(" | ", s->out);
+        cp_text_put_printable(s->out, s->kernel);
+        fputc('\n', s->out);
+    }
+    if (position >= 0) {
+        fprintf(s->out, "  %s %d\n", words, position);
+        cp_trace_cmp_was_text(b, &s->line);
+        cp_trace_table_wrap(s->out, "    base: ", "      ", cp_strbuf_text(&s->line, "?"));
+        cp_trace_cmp_was_text(n, &s->line);
+        cp_trace_table_wrap(s->out, "    new:  ", "      ", cp_strbuf_text(&s->line, "?"));
+        return;
+    }
+    fprintf(s->out, "  %-22s  ", words);
+    cp_trace_cmp_was_text(b, &s->line);
+    fputs(cp_strbuf_text(&s->line, "?"), s->out);
+    fputs(" -> ", s->out);
+    cp_trace_cmp_was_text(n, &s->line);
+    fputs(cp_strbuf_text(&s->line, "?"), s->out);
+    fputc('\n', s->out);
+}
+
+/* Map i of kernel k's list of maps passed (NULL map when it has none there). */
+static cp_trace_cmp_was cp_trace_cmp_map_of(const cJSON *root, const cJSON *k, int i, char *buf,
+                                            size_t n)
+{
+    cp_trace_cmp_was w = {NULL, -1, NULL, NAN};
+    const cJSON *e = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(k, "tensor_maps"), i);
+    const cJSON *p = cp_trace_cmp_process(root, k);
+    w.id = cp_trace_cmp_number(e, "map");
+    if (e && isfinite(w.id) && w.id >= 0 && w.id < 1e9)
+        w.map = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(p, "tensor_maps"), (int)w.id);
+    if (w.map) {
+        cp_trace_cmp_geometry(buf, n, w.map);
+        w.text = buf;
+    }
+    return w;
+}
+
+/* A kernel's coverage basis and whether its excess is known, for the comparison. */
+static cp_trace_cmp_was cp_trace_cmp_basis(const cJSON *k)
+{
+    const cJSON *c = cJSON_GetObjectItemCaseSensitive(k, "coverage");
+    return (cp_trace_cmp_was){cp_trace_cmp_string(c, "basis", NULL), -1, NULL, NAN};
+}
+static cp_trace_cmp_was cp_trace_cmp_known(const cJSON *k)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(k, "coverage"), "excess_known");
+    return (cp_trace_cmp_was){NULL, cJSON_IsBool(v) ? cJSON_IsTrue(v) : -1, NULL, NAN};
+}
+
+/* The changes of one kernel matched in both reports: its coverage basis, whether its excess is
+ * known, and the maps its launches passed, by their place in its list (the maps' indices are
+ * each report's own): another geometry, or a map that became whole sectors or stopped being. */
+static void cp_trace_cmp_kernel_changes(cp_trace_cmp_says *s, const cJSON *broot, const cJSON *kb,
+                                        const cJSON *nroot, const cJSON *kn)
+{
+    cp_trace_cmp_was b = cp_trace_cmp_basis(kb), n = cp_trace_cmp_basis(kn);
+    if ((b.text == NULL) != (n.text == NULL) || (b.text && strcmp(b.text, n.text)))
+        cp_trace_cmp_say(s, "coverage_basis", "coverage basis", -1, &b, &n);
+    b = cp_trace_cmp_known(kb), n = cp_trace_cmp_known(kn);
+    if (b.yes != n.yes)
+        cp_trace_cmp_say(s, "excess_known", "excess known", -1, &b, &n);
+    int nb = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(kb, "tensor_maps"));
+    int nn = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(kn, "tensor_maps"));
+    for (int i = 0; i < nb || i < nn; i++) {
+        char gb[400], gn[400];
+        b = cp_trace_cmp_map_of(broot, kb, i, gb, sizeof gb);
+        n = cp_trace_cmp_map_of(nroot, kn, i, gn, sizeof gn);
+        const cJSON *wb = cJSON_GetObjectItemCaseSensitive(b.map, "whole_sectors");
+        const cJSON *wn = cJSON_GetObjectItemCaseSensitive(n.map, "whole_sectors");
+        if ((b.map == NULL) != (n.map == NULL) || (b.map && strcmp(gb, gn)) ||
+            cJSON_IsTrue(wb) != cJSON_IsTrue(wn) || cJSON_IsBool(wb) != cJSON_IsBool(wn))
+            cp_trace_cmp_say(s, "tensor_map", "tensor map", i, &b, &n);
+    }
+}
+
+/* cp_compare_kind's changes: the kernels of both reports (matched by process command and name)
+ * whose tensor maps or verdict changed; JSON: kernel_changes, [] when none did. */
+static int cp_trace_cmp_changes(const void *base, const void *now, int json, FILE *out, cp_json *j,
+                                cJSON *root)
+{
+    const cp_trace_cmp_doc *b = base, *n = now;
+    cp_trace_cmp_says s = {.json = json, .out = out, .j = j};
+    s.list = json ? cp_json_array(j, root, "kernel_changes") : NULL;
+    const cJSON *procs = cJSON_GetObjectItemCaseSensitive(b->root, "processes"), *kb;
+    cJSON_ArrayForEach(kb, cJSON_GetObjectItemCaseSensitive(b->root, "kernels"))
+    {
+        s.command = cp_trace_cmp_command(procs, cp_trace_cmp_number(kb, "pid"));
+        s.kernel = cp_trace_cmp_string(kb, "name", "?");
+        const cJSON *kn = cp_trace_cmp_kernel(n->root, s.command, s.kernel);
+        s.changes = NULL;
+        s.named = 0;
+        if (kn)
+            cp_trace_cmp_kernel_changes(&s, b->root, kb, n->root, kn);
+    }
+    int failed = s.line.failed || (json && j->failed);
+    cp_strbuf_free(&s.line);
+    return !failed;
+}
+
 static const cp_compare_kind cp_trace_cmp_kind = {
     .report_size = sizeof(cp_trace_cmp_doc),
     .load = cp_trace_cmp_load,
@@ -460,6 +704,7 @@ static const cp_compare_kind cp_trace_cmp_kind = {
     .json_id = cp_trace_cmp_json_id,
     .text_values = cp_trace_cmp_text_values,
     .text_same = cp_trace_cmp_text_same,
+    .changes = cp_trace_cmp_changes,
 };
 
 int cp_trace_compare_files(const char *base_path, const char *new_path, double tolerance, int json,

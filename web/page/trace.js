@@ -51,6 +51,7 @@
       kernelBox.replaceChildren(kernelChart(kernels, state, (k) => { state.kernel = k; state.rank = 0; render(); }));
       const line = state.line !== null ? state.line : cur && cur.line;
       detail.replaceChildren(
+        tensorMaps(report, kernels.find((k) => k.index === state.kernel)),
         ranked(list, cur, (i) => { state.rank = i; state.line = null; render(); }),
         source(list, cur, line, sources, leftOut, (l) => { state.line = l; render(); }),
         lineDetail(list, cur, line),
@@ -85,6 +86,45 @@
         CP.s('text', { x: left + w + 6, y: y + 13, class: 'cp-small cp-bar-label' }, labels[i]));
     });
     return CP.h('figure', {}, CP.h('figcaption', {}, 'Kernels: bytes moved for nobody (excess)'), svg);
+  }
+
+  // The kernel's verdict (its coverage: the basis, whether its excess is known, why) and the
+  // tensor maps its launches passed, each with its geometry as its process encoded it (rank,
+  // dims, box, element size, swizzle) and whether its boxes move whole sectors, and why not.
+  function tensorMaps(report, k) {
+    const box = CP.h('div', { class: 'cp-tmaps', id: 'cp-tmaps' }, CP.h('h3', {}, 'Verdict and tensor maps'));
+    if (!k) return box;
+    const cov = k.coverage || {};
+    const known = cov.excess_known === true ? 'known' : cov.excess_known === false ? 'unknown' : '-';
+    box.appendChild(CP.h('p', { id: 'cp-verdict' }, `coverage basis: ${cov.basis || 'none'}; excess ${known}`,
+      cov.reason ? `: ${cov.reason}` : ''));
+    const proc = (report.processes || []).find((p) => p.pid === k.pid) || {};
+    const maps = proc.tensor_maps || [];
+    if (!Array.isArray(k.tensor_maps)) {
+      box.appendChild(CP.h('p', {}, 'The tensor maps its launches passed were not watched.'));
+      return box;
+    }
+    if (CP.num(k.tensor_map_launches_unseen) && k.tensor_map_launches_unseen > 0) {
+      box.appendChild(CP.h('p', {}, `${k.tensor_map_launches_unseen} launches passed a 128-byte parameter that is no map encoded on the host (unseen).`));
+    }
+    if (!k.tensor_maps.length) {
+      box.appendChild(CP.h('p', {}, 'Its launches passed no tensor map encoded on the host.'));
+      return box;
+    }
+    const list = (v) => (Array.isArray(v) && v.length ? v.join('x') : '-');
+    const heads = ['map', 'launches', 'kind', 'rank', 'dims', 'box', 'element B', 'swizzle', 'whole sectors', 'why'];
+    const rows = k.tensor_maps.map((use) => {
+      const m = maps[use.map] || {};
+      const whole = m.whole_sectors === true ? 'yes' : m.whole_sectors === false ? 'no' : 'unknown';
+      return CP.h('tr', { 'data-map': use.map },
+        [`#${use.map}`, String(use.launches), `${m.kind || '-'} ${m.data_type || ''}`.trim(), CP.num(m.rank) ? String(m.rank) : '-',
+          list(m.global_dims), list(m.box_dims), CP.num(m.element_size_bytes) ? String(m.element_size_bytes) : '-',
+          m.swizzle || '-', whole, m.whole_sectors_reason || ''].map((t) => CP.h('td', {}, t)));
+    });
+    box.appendChild(CP.h('table', { class: 'cp-numbers' },
+      CP.h('thead', {}, CP.h('tr', {}, heads.map((t) => CP.h('th', { scope: 'col' }, t)))),
+      CP.h('tbody', {}, rows)));
+    return box;
   }
 
   // The kernel's instructions by rank: sectors per request against the ideal.

@@ -284,6 +284,25 @@ for (const name of ['trace.html', 'trace_nosource.html']) {
   });
 }
 
+// a kernel's verdict and the tensor maps its launches passed, with their geometry (issue 45)
+test('trace page tmaps.html: the kernel\'s verdict and tensor maps', async () => {
+  const p = await open('tmaps.html');
+  try {
+    common(p);
+    const { page, report } = p;
+    const k = report.kernels[0];
+    assert.equal(k.coverage.basis, 'tensor_map_geometry');
+    assert.ok((await page.textContent('#cp-verdict')).startsWith('coverage basis: tensor_map_geometry; excess known'));
+    const rows = await page.$$eval('#cp-tmaps tbody tr', (r) => r.map((tr) => Array.from(tr.cells).map((td) => td.textContent)));
+    const m = report.processes[0].tensor_maps[k.tensor_maps[0].map];
+    assert.deepEqual(rows, [[`#${k.tensor_maps[0].map}`, String(k.tensor_maps[0].launches), `${m.kind} ${m.data_type}`,
+      String(m.rank), m.global_dims.join('x'), m.box_dims.join('x'), String(m.element_size_bytes), m.swizzle,
+      'yes', m.whole_sectors_reason]]);
+  } finally {
+    await p.close();
+  }
+});
+
 for (const name of ['compare.html', 'compare_trace.html', 'compare_other_gpu.html']) {
   test(`compare page ${name}`, async () => {
     const p = await open(name);

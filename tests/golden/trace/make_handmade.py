@@ -271,14 +271,17 @@ def coverage():
     return L
 
 
-def tmaps():
+def tmaps(passed=0):
     """Format 2 with the tensor maps a Hopper GEMM encoded on the host (tensor_map records, one
     per distinct map, and the tensor_map_calls totals): a 2-D float16 tile of 64x64 (128-byte
     rows, whole sectors), encoded 12 times; a 1-D float32 box of 12 elements (48-byte rows: 64
     bytes of sectors each, 75% used; a box row must be a multiple of 16 bytes, so 48 is the
     smallest that is not whole sectors); a 3-D bfloat16 map whose address is aligned to 16 bytes
     and whose first stride (2000 B) is not a multiple of 32, encoded 3 times; an im2col map of
-    64 float16 channels (128-byte rows). 17 encodes, 5 addresses replaced."""
+    64 float16 channels (128-byte rows). 17 encodes, 5 addresses replaced. The kernel's 12
+    launches pass map #passed (kernel_tmap records), every one compared ("*"): #0 in
+    handmade-tmaps (whole sectors: its TMA judged ideal), #1 in handmade-tmaps-after (48-byte
+    rows: no verdict), the pair compare tells apart."""
     fn = "_Z8gemm_tmaPKfS0_Pfiii"
     L = ["coalprobe-trace-raw\t2", LABEL, T("process", 9600, 9599, "./gemm_tma --steps 12"), DEV,
          T("metrics", *(M + KINDS)), T("counting", 0, "every_launch"), T("launch", 0, fn, 12),
@@ -294,6 +297,8 @@ def tmaps():
          T("tensor_map", 1, "im2col", "float16", 16, 4, "64,32,32,8", "128,4096,131072", "64,128",
            "1,1,1,1", "none", "128B", "128B", "none", 256),
          T("tensor_map_calls", 17, 0, 5),
+         T("kernel_tmap", 0, fn, passed, 12),
+         T("kernel_tmap", 0, fn, "*", 12),
          T("end", 1, 12)]
     return L
 
@@ -432,6 +437,7 @@ def main():
     write("handmade-ranks/node1", "raw-4242.tsv", ranks(1, "node1", 16))
     write("handmade-coverage", "raw-9700.tsv", coverage())
     write("handmade-tmaps", "raw-9600.tsv", tmaps())
+    write("handmade-tmaps-after", "raw-9600.tsv", tmaps(1))
     write("handmade-kinds", "raw-9500.tsv", kinds())
     write("handmade-graph", "raw-9000.tsv", graph())
     write("handmade-ldgsts", "raw-8000.tsv", ldgsts())
