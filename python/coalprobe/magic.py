@@ -74,7 +74,7 @@ def coalprobe_trace(line, cell, shell=None):
                 type(err).__name__, err)
     from IPython.display import HTML, display
     if region.report is not None:
-        display(HTML(region.report._repr_html_()))
+        display(HTML("<div>%s</div>" % region.report._repr_html_()))
     return region
 
 
