@@ -1,7 +1,7 @@
 #!/bin/sh
 # setup.sh: everything a fresh Debian/Ubuntu machine with the CUDA Toolkit needs to build
 # coalprobe: installs libcjson-dev when it is missing (and what the tests and plots use:
-# python3-jsonschema, man-db, zsh, fish, GNU time, chromium, nodejs, npm and the npm packages of
+# python3-jsonschema, python3-pandas, python3-ipython, man-db, zsh, fish, GNU time, chromium, nodejs, npm and the npm packages of
 # web/), saying first what it will install, finds nvcc, configures and builds into build/ (or
 # $CP_BUILD_DIR), showing the build's progress. Safe to run again: later runs only rebuild what
 # changed.
@@ -23,6 +23,8 @@ missing=""
 py_has jsonschema || missing="$missing python3-jsonschema"
 # pandas: the Python package's to_pandas() test (tests/cli/python_package.sh)
 py_has pandas || missing="$missing python3-pandas"
+# IPython: the cell magic %%coalprobe_trace is registered (python/tests/test_region.py)
+py_has IPython || missing="$missing python3-ipython"
 # man-db (the install test renders the man page with man -l), zsh and fish (the completion test
 # parses their completions and asks fish what it completes), GNU time (the RSS test reads the
 # peak memory of a large report from /usr/bin/time)

@@ -43,6 +43,7 @@
 
 #include "base/cp_base.h"
 #include "base/cp_cupti_util.h"
+#include "cp_inject_attach.h"
 #include "cp_inject_format.h"
 #include "cp_inject_graphs.h"
 #include "cp_inject_kernels.h"
@@ -381,8 +382,8 @@ static void *cp_inject_early_main(void *arg)
 static void cp_inject_early_start(void)
 {
     const char *early = getenv("COALPROBE_TRACE_EARLY_INIT");
-    if (early && strcmp(early, "0") == 0)
-        return;
+    if ((early && strcmp(early, "0") == 0) || cp_inject_state.profiler_initialized)
+        return; /* asked not to, or initialised by an earlier attach (cp_inject_attach.c) */
     cp_inject_early.started =
         pthread_create(&cp_inject_early.thread, NULL, cp_inject_early_main, NULL) == 0;
 }
@@ -1512,16 +1513,18 @@ static int cp_inject_profiler_call(CUpti_CallbackId cbid, const CUpti_CallbackDa
     return 1;
 }
 
+/* Set while this thread is in the callback, or in a set-up of cp_inject_attach.c under the lock:
+ * CUPTI calls made then may raise callbacks of their own on this thread, which are ignored rather
+ * than deadlocking on the lock this thread holds. */
+static _Thread_local int cp_inject_inside;
+
 static void CUPTIAPI cp_inject_callback(void *userdata, CUpti_CallbackDomain domain,
                                         CUpti_CallbackId cbid, const void *data)
 {
     (void)userdata;
-    /* CUPTI calls made while handling a callback may raise callbacks of their own on this
-     * thread: those are ignored rather than deadlocking on the lock this thread holds */
-    static _Thread_local int inside;
-    if (inside)
+    if (cp_inject_inside)
         return;
-    inside = 1;
+    cp_inject_inside = 1;
     pthread_mutex_lock(&cp_inject_state.lock);
     if (domain == CUPTI_CB_DOMAIN_DRIVER_API && getpid() == cp_inject_state.pid &&
         cp_inject_tmaps_call(cbid, data)) {
@@ -1547,14 +1550,15 @@ static void CUPTIAPI cp_inject_callback(void *userdata, CUpti_CallbackDomain dom
         }
     }
     pthread_mutex_unlock(&cp_inject_state.lock);
-    inside = 0;
+    cp_inject_inside = 0;
 }
 
 /* ---- start and end ------------------------------------------------------------------- */
 
-static void cp_inject_at_exit(void)
+/* The end of the raw file: what live contexts hold, the launches, the times and the end record;
+ * then the file closed and the tables freed. The lock held; at the exit and at a detach. */
+static void cp_inject_finish(void)
 {
-    pthread_mutex_lock(&cp_inject_state.lock);
     if (cp_inject_state.raw && getpid() == cp_inject_state.pid) {
         cp_inject_early_join(); /* a program that made no context: its notes */
         /* contexts still alive (the driver tears them down after us): take what they hold */
@@ -1598,6 +1602,12 @@ static void cp_inject_at_exit(void)
         cp_inject_modules_free();
         cp_inject_select_free();
     }
+}
+
+static void cp_inject_at_exit(void)
+{
+    pthread_mutex_lock(&cp_inject_state.lock);
+    cp_inject_finish();
     pthread_mutex_unlock(&cp_inject_state.lock);
 }
 
@@ -1607,6 +1617,117 @@ static void cp_inject_forked(void)
     if (cp_inject_state.raw_lock >= 0)
         close(cp_inject_state.raw_lock);
     cp_inject_state.raw_lock = -1;
+}
+
+/* ---- attaching to a running process (cp_inject_attach.h) ---------------------------- */
+
+int cp_inject_attach_state(void)
+{
+    pthread_mutex_lock(&cp_inject_state.lock);
+    int on = cp_inject_state.raw && getpid() == cp_inject_state.pid;
+    int state = !on ? CP_INJECT_OFF : cp_inject_state.stopped ? CP_INJECT_STOPPED : CP_INJECT_ON;
+    pthread_mutex_unlock(&cp_inject_state.lock);
+    return state;
+}
+
+int cp_inject_attach_adopt(CUcontext ctx)
+{
+    pthread_mutex_lock(&cp_inject_state.lock);
+    cp_inject_inside = 1;
+    int adopted = 0;
+    CUcontext was = NULL;
+    if (ctx && cp_inject_state.raw && getpid() == cp_inject_state.pid && !cp_inject_state.stopped &&
+        cp_inject_context_slot(ctx) < 0 && cp_inject_state.ctx_push && cp_inject_state.ctx_pop &&
+        cp_inject_state.ctx_push(ctx) == CUDA_SUCCESS) {
+        cp_inject_context_created(ctx);
+        (void)cp_inject_state.ctx_pop(&was);
+        adopted = cp_inject_context_slot(ctx) >= 0;
+        fflush(cp_inject_state.raw);
+    }
+    cp_inject_inside = 0;
+    pthread_mutex_unlock(&cp_inject_state.lock);
+    return adopted;
+}
+
+size_t cp_inject_attach_contexts(CUcontext *out, size_t max)
+{
+    pthread_mutex_lock(&cp_inject_state.lock);
+    size_t n = 0;
+    for (; n < cp_inject_state.ncontexts && n < max; n++)
+        out[n] = cp_inject_state.context[n];
+    pthread_mutex_unlock(&cp_inject_state.lock);
+    return n;
+}
+
+void cp_inject_attach_note(const char *text)
+{
+    pthread_mutex_lock(&cp_inject_state.lock);
+    if (cp_inject_state.raw && getpid() == cp_inject_state.pid)
+        cp_inject_note(text);
+    pthread_mutex_unlock(&cp_inject_state.lock);
+}
+
+/* Drops one range of counters that a detach finds after collection stopped. */
+static void cp_inject_attach_drop(void *user, const char *kernel, uint32_t crc, uint32_t site,
+                                  uint64_t host_ns, const char *unmatched, const double *values)
+{
+    (void)user, (void)kernel, (void)crc, (void)site, (void)host_ns, (void)unmatched, (void)values;
+}
+
+/* Turns off what cp_inject_finish leaves on (the contexts of a collection that stopped), unsets
+ * each device's SASS configuration and resets the state as a fresh process has it, the lock,
+ * CUPTI's profiler (initialised once a process) and the driver functions aside. The subscriber
+ * is handed back for the caller to unsubscribe once the lock is released. The lock held. */
+static CUpti_SubscriberHandle cp_inject_attach_reset(void)
+{
+    for (size_t i = 0; i < cp_inject_state.ncontexts; i++) {
+        size_t dropped = 0;
+        char why[512] = "";
+        if (cp_inject_state.context_kernels[i])
+            (void)cp_inject_kernels_close(cp_inject_state.context_kernels[i], cp_inject_attach_drop,
+                                          NULL, &dropped, why, sizeof why);
+        if (cp_inject_state.want_instructions) {
+            CUpti_SassMetricsDisable_Params dis = CP_CUPTI_PARAMS(CUpti_SassMetricsDisable_Params);
+            dis.ctx = cp_inject_state.context[i];
+            (void)cuptiSassMetricsDisable(&dis);
+        }
+    }
+    for (uint32_t d = 0; d < CP_INJECT_MAX_DEVICES; d++)
+        if (cp_inject_state.device[d].configured > 0 && cp_inject_state.want_instructions) {
+            CUpti_SassMetricsUnsetConfig_Params un =
+                CP_CUPTI_PARAMS(CUpti_SassMetricsUnsetConfig_Params);
+            un.deviceIndex = d;
+            (void)cuptiSassMetricsUnsetConfig(&un);
+        }
+    cp_inject_early_join(); /* joined by cp_inject_finish where it ran */
+    memset(&cp_inject_early, 0, sizeof cp_inject_early);
+    CUpti_SubscriberHandle subscriber = cp_inject_state.subscriber;
+    int initialized = cp_inject_state.profiler_initialized;
+    /* everything after the lock as a fresh process has it (raw_lock aside: -1), so that a field
+     * added to the state is reset too */
+    char *from = (char *)&cp_inject_state.lock + sizeof cp_inject_state.lock;
+    memset(from, 0, (size_t)((char *)(&cp_inject_state + 1) - from));
+    cp_inject_state.raw_lock = -1;
+    cp_inject_state.profiler_initialized = initialized;
+    return subscriber;
+}
+
+void cp_inject_attach_end(const char *interrupted)
+{
+    pthread_mutex_lock(&cp_inject_state.lock);
+    cp_inject_inside = 1;
+    if (cp_inject_state.raw && getpid() == cp_inject_state.pid && interrupted) {
+        fputs("interrupted\t", cp_inject_state.raw);
+        cp_inject_put_text(interrupted);
+        fputc('\n', cp_inject_state.raw);
+    }
+    cp_inject_finish();
+    /* pid 0 from here: a callback still on its way does nothing */
+    CUpti_SubscriberHandle subscriber = cp_inject_attach_reset();
+    cp_inject_inside = 0;
+    pthread_mutex_unlock(&cp_inject_state.lock);
+    if (subscriber)
+        (void)cuptiUnsubscribe(subscriber);
 }
 
 /* Creates DIR/raw-PID.tsv, locked (cp_trace_lock.h) before it appears under that name, so that
@@ -1760,7 +1881,9 @@ CP_INJECT_EXPORT int InitializeInjection(void)
     cp_inject_state.want_instructions = !mode || !mode[0] || strcmp(mode, "kernels") != 0;
     cp_inject_write_process();
     cp_inject_select_start();
-    atexit(cp_inject_at_exit);
+    static int at_exit_registered; /* once: a process may attach again (cp_inject_attach.c) */
+    if (!at_exit_registered)
+        at_exit_registered = atexit(cp_inject_at_exit) == 0;
     cp_inject_python_start();
 
     void *cuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);

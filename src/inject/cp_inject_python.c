@@ -104,6 +104,7 @@ static struct {
     cp_table frames;       /* "CODE\tLINE\tPARENT" -> index: the frame's ID */
     size_t cap;            /* CP_INJECT_WHERE_CAP; lowered by tests */
     int hook;              /* 0: not asked yet; 1: asked for (pending) or installed; -1: none */
+    int hooked;            /* installed once: threads' notes may point into codes, kept */
     volatile int hook_off; /* set when the tables are freed: the profile function does nothing */
 } cp_inject_python = {.cap = CP_INJECT_WHERE_CAP};
 
@@ -436,6 +437,7 @@ static int cp_inject_python_install(void *unused)
         a->set_profile_all(cp_inject_python_profile, NULL);
     else
         a->set_profile(cp_inject_python_profile, NULL);
+    cp_inject_python.hooked = 1;
     if (!cp_inject_python.hook_off)
         cp_inject_python_note_from(a->get_frame());
     return 0;
@@ -512,7 +514,43 @@ void cp_inject_python_free(void)
     cp_inject_python.hook_off = 1;
     /* with the profile function installed, Python may still be in it on another thread: its
      * table of code objects stays (the process is ending) */
-    if (cp_inject_python.hook != 1)
+    if (cp_inject_python.hook != 1 && !cp_inject_python.hooked)
         cp_table_free(&cp_inject_python.codes, cp_inject_python_free_code);
     cp_table_free(&cp_inject_python.frames, NULL);
+}
+
+void cp_inject_python_attach(void)
+{
+    if (cp_inject_python.found == 0)
+        cp_inject_python_find();
+    const cp_inject_python_api *a = &cp_inject_python.api;
+    if (cp_inject_python.found < 0 || !a->is_initialized())
+        return;
+    const char *env = getenv("COALPROBE_TRACE_PYTHON_HOOK");
+    int wanted = !(env && strcmp(env, "0") == 0) && (a->set_profile || a->set_profile_all);
+    int installed = cp_inject_python.hook == 1;
+    cp_inject_python.hook_off = 0;
+    if (wanted && a->gil_check()) {
+        cp_inject_python_install(NULL);
+        cp_inject_python.hook = 1;
+    } else if (wanted && installed && a->add_pending) { /* left by a detach without the GIL */
+        if (a->add_pending(cp_inject_python_install, NULL) != 0)
+            cp_inject_python.hook = -1;
+    }
+}
+
+void cp_inject_python_detach(void)
+{
+    const cp_inject_python_api *a = &cp_inject_python.api;
+    if (cp_inject_python.found <= 0 || cp_inject_python.hook != 1 || !a->is_initialized() ||
+        !a->gil_check())
+        return;
+    if (a->set_profile_all)
+        a->set_profile_all(NULL, NULL);
+    else
+        a->set_profile(NULL, NULL);
+    if (cp_inject_python_noted.frame)
+        a->dec_ref(cp_inject_python_noted.frame);
+    cp_inject_python_noted = (cp_inject_python_note){0};
+    cp_inject_python.hook = 0;
 }

@@ -36,6 +36,18 @@ void cp_inject_python_configure(int all_frames, int whole_stack);
  * first launches made without the GIL already find their frame. Callable without the GIL. */
 void cp_inject_python_prepare(void);
 
+/* Attaching to a running Python (coalprobe.trace(), cp_inject_attach.c): called before the
+ * library's set-up. Where this thread holds the GIL (the package calls through ctypes.PyDLL), the
+ * profile function is installed now, noting this thread's frames, so that the first launch of the
+ * region finds its line; else, where an earlier region left it installed, it is asked to note
+ * the frames again (Py_AddPendingCall). */
+void cp_inject_python_attach(void);
+
+/* Detaching (after the trace's end, cp_inject_python_free): where this thread holds the GIL, the
+ * profile function is removed (Python's profile hook left empty) and this thread's noted frame
+ * released; else it stays installed, doing nothing, until the next attach. */
+void cp_inject_python_detach(void);
+
 /* The calling thread's innermost recorded Python frame: its ID, the frame records of it and of
  * its recorded callers written to raw the first time they are named; or a CP_INJECT_FRAME_*
  * value. The caller serialises the calls (the injection library's lock). */

@@ -172,7 +172,12 @@
  *                                          launch records), SAMPLED of those with a kernel range
  *                                          (each ran serialised); COUNTED <= SEEN, SAMPLED <=
  *                                          COUNTED
- *   end       FLUSHES LAUNCHES             the process ended normally; a file without it is
+ *   interrupted REASON                     the trace ended early, before the end record: a
+ *                                          region of a running process (coalprobe.trace(),
+ *                                          docs/python.md) left by an exception, REASON what
+ *                                          ended it. The file is whole, the trace incomplete
+ *   end       FLUSHES LAUNCHES             the process ended normally (or the region of an
+ *                                          attached process ended); a file without it is
  *                                          incomplete (crash, kill, _exit before teardown)
  *
  * User frames: the innermost frame whose file is not inside the Python installation's standard

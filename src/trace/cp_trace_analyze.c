@@ -724,6 +724,12 @@ static void cp_trace_completeness(const cp_trace *t, const cp_trace_run *run, cp
     }
     for (size_t i = 0; i < t->nprocs; i++) {
         const cp_trace_process *p = &t->procs[i];
+        if (p->interrupted && p->complete && !p->truncated) {
+            r->complete = 0;
+            snprintf(r->incomplete_reason, sizeof r->incomplete_reason,
+                     "process %ld (%s) ended its trace early: %s", p->pid, p->file, p->interrupted);
+            return;
+        }
         if (p->complete && !p->truncated)
             continue;
         r->complete = 0;

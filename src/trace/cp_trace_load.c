@@ -954,6 +954,15 @@ static size_t cp_trace_find_id(const cp_table *ids, uint32_t id)
     return cp_trace_map_find(ids, key);
 }
 
+/* interrupted REASON, once: the writer ended its trace early (a region's exception) */
+static int cp_trace_read_interrupted(cp_trace_reader *r, char **f, size_t nf)
+{
+    if (nf != 2 || !f[1][0] || r->p->interrupted)
+        return -1;
+    r->p->interrupted = cp_trace_dup(r, f[1]);
+    return 0;
+}
+
 /* host NAME, once */
 static int cp_trace_read_host(cp_trace_reader *r, char **f, size_t nf)
 {
@@ -1172,6 +1181,7 @@ static const struct {
     {"tensor_map_calls", cp_trace_read_tensor_map_calls},
     {"kernel_tmap", cp_trace_read_kernel_tmap},
     {"host", cp_trace_read_host},
+    {"interrupted", cp_trace_read_interrupted},
     {"rank", cp_trace_read_rank},
     {"frame", cp_trace_read_frame},
     {"range", cp_trace_read_range},
@@ -1412,6 +1422,7 @@ static void cp_trace_process_free(cp_trace_process *p)
     free(p->tmaps);
     free(p->dir);
     free(p->host);
+    free(p->interrupted);
     free(p->selection.kernel);
     free(p->selection.nvtx_include);
     cp_trace_pairs_free(p->envs, p->nenvs);

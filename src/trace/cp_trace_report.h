@@ -428,6 +428,8 @@ typedef struct cp_trace_process {
     long rank;        /* RANK, SLURM_PROCID, OMPI_COMM_WORLD_RANK or PMI_RANK; -1 when none */
     size_t malformed; /* lines skipped: unknown layout, bad numbers, out of order */
     int truncated;    /* the last line had no newline (the process was cut off while writing) */
+    /* the interrupted record's reason (the trace ended early), NULL when none */
+    char *interrupted;
 } cp_trace_process;
 
 /* Everything read from one directory, processes in pid order. */

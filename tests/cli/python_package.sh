@@ -20,4 +20,9 @@ if ! "$py" -c "import pandas" 2>/dev/null; then
     cp_setup_missing_step pandas "apt-get install python3-pandas; sh scripts/setup.sh installs it" ||
         exit 1
 fi
+# IPython: the cell magic's tests (test_region.py) skip without it, and fail under CI
+if ! "$py" -c "import IPython" 2>/dev/null; then
+    cp_setup_missing_step IPython "apt-get install python3-ipython; sh scripts/setup.sh installs it" ||
+        exit 1
+fi
 PYTHONPATH=$build/python GOLDEN=$root/tests/golden "$py" -m unittest discover -s "$root/python/tests" -v

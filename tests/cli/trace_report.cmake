@@ -87,3 +87,8 @@ cp_trace_where_test(trace_timeline_bad_format 2 --no-stdout
                     --stderr "^coalprobe: --format: 'chrome' is not a format of trace"
                     --stderr "^hint: trace writes table, json, csv, chrome-trace, vega-lite or html$"
                     -- ${CP_BIN} trace --from-raw handmade-timeline --format chrome)
+# a region left by an exception (coalprobe.trace(), the `interrupted` record): reported, marked
+# incomplete with its reason
+add_test(NAME cli.trace_interrupted
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/trace_interrupted.sh ${CP_BIN} ${CP_GOLDEN}/trace)
+set_tests_properties(cli.trace_interrupted PROPERTIES LABELS cli)
