@@ -71,8 +71,25 @@ int main(void)
     CHECK(cp_measure_counts_match(&p, &v) == 0);
     v.load_sectors = 16;
     p.shared_exact = 1;
+    /* a family's own counters: those a metric measures are judged, the model's alone not */
+    p.nfamily = 2;
+    p.family[0] = 32;
+    p.family[1] = 7; /* the model's own column: never compared */
+    p.family_checked = 1u;
+    v.shared_load_wavefronts = 2;
+    CHECK(cp_measure_counts_match(&p, &v) == -1); /* its counter not read: NAN */
+    v.load_sectors = 17;
+    CHECK(cp_measure_counts_match(&p, &v) == 0);
+    v.load_sectors = 16;
+    v.family[0] = 32;
+    CHECK(cp_measure_counts_match(&p, &v) == 1);
+    v.family[0] = 33;
+    CHECK(cp_measure_counts_match(&p, &v) == 0);
+    p.nfamily = 0;
+    p.family_checked = 0;
     /* a global counter the chip lacks: cannot judge */
     cp_counter_values_clear(&v);
+    CHECK(isnan(v.family[0]) && isnan(v.family[CP_FAMILY_COUNTERS_MAX - 1]));
     v.load_requests = 4;
     CHECK(cp_measure_counts_match(&p, &v) == -1);
     p.modelled = 0;
