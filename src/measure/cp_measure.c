@@ -87,7 +87,7 @@ void cp_backend_options_add_family(cp_backend_options *o, const cp_config *c)
 {
     const cp_family_desc *d = cp_family_get(c->family);
     for (size_t i = 0; d && i < d->ncounters; i++) {
-        const char *metric = d->counters[i].metric;
+        const char *metric = cp_family_counter_metric(&d->counters[i], c);
         size_t k = 0;
         while (metric && k < o->nfamily_metrics && strcmp(o->family_metrics[k], metric) != 0)
             k++;

@@ -357,9 +357,12 @@ static void cp_cuda_record_family_gaps(cp_cuda_state *s, const cp_cupti_plan *pl
         snprintf(reason, sizeof reason, "CUPTI has no %s on chip %s", plan->extra[i], plan->chip);
         for (int f = 0; f < CP_FAMILY_COUNT; f++) {
             const cp_family_desc *d = cp_family_get((cp_family)f);
-            for (size_t k = 0; d && k < d->ncounters; k++)
-                if (d->counters[k].metric && !strcmp(d->counters[k].metric, plan->extra[i]))
-                    cp_cuda_add_gap(s->gaps, &s->ngaps, d->counters[k].key, reason);
+            for (size_t k = 0; d && k < d->ncounters; k++) {
+                const cp_family_counter *fc = &d->counters[k];
+                if ((fc->metric && !strcmp(fc->metric, plan->extra[i])) ||
+                    (fc->alt_metric && !strcmp(fc->alt_metric, plan->extra[i])))
+                    cp_cuda_add_gap(s->gaps, &s->ngaps, fc->key, reason);
+            }
         }
     }
 }
@@ -984,10 +987,12 @@ static void cp_cuda_store_family_counters(const cp_cuda_state *s, const double *
                                           const cp_config *c, cp_counter_values *cv)
 {
     const cp_family_desc *d = cp_family_get(c->family);
-    for (size_t k = 0; d && k < d->ncounters && k < CP_FAMILY_COUNTERS_MAX; k++)
-        for (size_t i = 0; d->counters[k].metric && i < s->opt.nfamily_metrics; i++)
-            if (!strcmp(s->opt.family_metrics[i], d->counters[k].metric))
+    for (size_t k = 0; d && k < d->ncounters && k < CP_FAMILY_COUNTERS_MAX; k++) {
+        const char *metric = cp_family_counter_metric(&d->counters[k], c);
+        for (size_t i = 0; metric && i < s->opt.nfamily_metrics; i++)
+            if (!strcmp(s->opt.family_metrics[i], metric))
                 cv->family[k] = v[CP_CUPTI_M_COUNT + i];
+    }
 }
 
 static void cp_cuda_store_counters(const cp_cuda_state *s, const double *v, const cp_config *c,

@@ -118,7 +118,16 @@ typedef struct cp_family_counter {
     /* The predicted value for configuration c, whose prediction p the model has made (its
      * accesses counted, totals summed). */
     double (*predict)(const cp_config *c, const struct cp_prediction *p);
+    /* A second metric for the configurations where metric_of(c) is 1 (an atomic's requests are
+     * a reduction's when its result is unused: another counter, the same column); NULL: metric
+     * for every configuration. */
+    const char *alt_metric;
+    int (*metric_of)(const cp_config *c);
 } cp_family_counter;
+
+/* The CUPTI metric that measures counter k for configuration c (its metric or alt_metric);
+ * NULL for the model's own. */
+const char *cp_family_counter_metric(const cp_family_counter *k, const cp_config *c);
 
 #define CP_SHOWN_MAX 6 /* keys in `describe`, `table` or `chart` */
 
