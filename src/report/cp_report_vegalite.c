@@ -140,7 +140,7 @@ static void cp_vl_family_panels(const cp_family_desc *d, cp_vl_axes *ax)
     for (size_t i = 0; d && i < d->ncounters && i < CP_FAMILY_COUNTERS_MAX; i++) {
         const cp_family_counter *k = &d->counters[i];
         char(*t)[112] = ax->family_text[i];
-        snprintf(t[0], sizeof t[0], "%s (%s)", k->label, k->unit);
+        snprintf(t[0], sizeof t[0], "%s", k->key); /* the datum's panel: the JSON key */
         snprintf(t[1], sizeof t[1], "predicted.family_counters.%s", k->key);
         snprintf(t[2], sizeof t[2], "measured.counters.family_counters.%s", k->key);
         ax->family_panels[i] =
