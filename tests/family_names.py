@@ -5,7 +5,10 @@ The families are the lines of families/cp_families.def. In the code of src/, pat
 and of the other families' folders (comments aside), a family's name may appear neither as a
 string ("gather") nor as a part of an identifier of coalprobe's between underscores
 (CP_FAMILY_GATHER, cp_model_gather_lanes, CP_GATHER_SIZE_DEFAULT); only families/NAME/ and the
-registry may write NAME. What is still left outside the folders is listed, file by file with its
+registry may write NAME. The strings of src/trace/ and src/inject/ are the trace report's words
+(its instruction kinds "load", "atomic", "reduction", its JSON keys), never a sweep's pattern: there
+only identifiers count, so that a family whose name is such a word (atomic) needs no rename of a
+public key. What is still left outside the folders is listed, file by file with its
 count, in tests/family_names.txt: a name found where that list does not allow it fails, and so
 does a line of the list that no longer matches (the list only shrinks).
 
@@ -16,6 +19,8 @@ import re
 import sys
 
 EXTS = ('.c', '.h', '.cpp', '.cu', '.cuh')
+# folders whose strings are the trace report's words, not patterns: identifiers alone count there
+TRACE_DIRS = (os.path.join('src', 'trace'), os.path.join('src', 'inject'))
 DIRS = ('src', 'patterns', 'kernels', 'families')
 TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'|[A-Za-z_][A-Za-z0-9_]*')
 
@@ -50,8 +55,9 @@ def code(text):
     return ''.join(out)
 
 
-def uses(path, families):
-    """(family, line) for each use of a family's name in path's code."""
+def uses(path, families, strings=True):
+    """(family, line) for each use of a family's name in path's code (in its strings too unless
+    strings is False)."""
     with open(path, encoding='utf-8', errors='replace') as f:
         text = code(f.read())
     found = []
@@ -59,7 +65,7 @@ def uses(path, families):
         for m in TOKEN.finditer(line):
             t = m.group(0)
             if t[0] in '"\'':
-                if t[1:-1] in families:
+                if strings and t[1:-1] in families:
                     found.append((t[1:-1], number))
             elif t.lower().startswith('cp_'):
                 parts = t.lower().split('_')[1:]
@@ -86,7 +92,8 @@ def main(argv):
                     continue
                 path = os.path.join(dirpath, name)
                 rel = os.path.relpath(path, root)
-                for family, number in uses(path, families):
+                trace = any(rel == d or rel.startswith(d + os.sep) for d in TRACE_DIRS)
+                for family, number in uses(path, families, strings=not trace):
                     if family == own:
                         continue
                     n, first = counts.get((rel, family), (0, number))

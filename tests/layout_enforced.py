@@ -32,7 +32,7 @@ FORMS = [
     ('families/stride/cp_stride.cu', '#include "model/cp_model.h"', 'include nothing of src/'),
     ('families/stride/cp_stride.h', '#include "cp_config.h"', 'include nothing of src/'),
     ('kernels/cp_util.cu', '#include "cp_stride.h"', 'needs none of them'),
-    ('families/atomic/cp_atomic_model.c', '#include <stdio.h>', 'not in the registry'),
+    ('families/scatter/cp_scatter_model.c', '#include <stdio.h>', 'not in the registry'),
     ('src/report/cp_report.c', '#include <cp_trace_report.h>', 'through its face only'),
     ('src/base/sub/cp_extra.c', '#include "report/cp_report.h"', 'not below base'),
     ('src/measure/cp_extra.cu', '#include "app/cp_app.h"', 'not below measure'),

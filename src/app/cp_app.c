@@ -111,6 +111,7 @@ static void cp_app_backend_options(const cp_options *o, const cp_config *configs
     for (size_t i = 0; i < n; i++) {
         bo.shared_counters |= cp_config_uses_shared(&configs[i]);
         bo.path_counters |= cp_config_path_counters(&configs[i]);
+        cp_backend_options_add_family(&bo, &configs[i]);
         bo.requests_as_instructions &= cp_config_requests_are_instructions(&configs[i]);
         uint64_t total = 0;
         for (size_t a = 0; a < preds[i].naccesses; a++) {

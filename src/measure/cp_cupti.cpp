@@ -49,6 +49,7 @@ struct cp_cupti_session {
     cp_cupti_plan plan{};            // which metrics are read, under which names; passes
     std::vector<const char *> names; // the metrics read, in CP_CUPTI_M_* order
     std::vector<int> index;          // the CP_CUPTI_M_* index of each entry of names
+    std::vector<const char *> extra; // the extra metrics asked for (a family's own counters)
     size_t passes = 0;
     size_t max_ranges = 1;
     bool needs_reconfigure = false; // a replay sequence was left unfinished by a failure
@@ -471,10 +472,12 @@ int build_config(CUpti_Profiler_Host_Object *host, std::vector<const char *> &na
     return CP_EXIT_OK;
 }
 
-// Fills plan for the metrics of `groups` that host's chip knows (the first known name of each),
-// builds their config image into config and counts its passes.
+// Fills plan for the metrics of `groups` that host's chip knows (the first known name of each)
+// and for the extra names it knows (index CP_CUPTI_M_COUNT + their own), builds their config
+// image into config and counts its passes.
 int plan_metrics(CUpti_Profiler_Host_Object *host, const char *chip, unsigned groups,
-                 cp_cupti_plan *plan, std::vector<const char *> &names, std::vector<int> &index,
+                 const std::vector<const char *> &extra, cp_cupti_plan *plan,
+                 std::vector<const char *> &names, std::vector<int> &index,
                  std::vector<uint8_t> &config, cp_status *st)
 {
     *plan = cp_cupti_plan{};
@@ -498,6 +501,16 @@ int plan_metrics(CUpti_Profiler_Host_Object *host, const char *chip, unsigned gr
                 index.push_back(m);
                 break;
             }
+        }
+    }
+    for (size_t i = 0; i < extra.size() && i < CP_CUPTI_EXTRA_MAX; i++) {
+        plan->extra[i] = extra[i];
+        plan->extra_state[i] = CP_CUPTI_NOT_ON_CHIP;
+        plan->nextra = i + 1;
+        if (extra[i] && metric_known(host, extra[i])) {
+            plan->extra_state[i] = CP_CUPTI_READ;
+            names.push_back(extra[i]);
+            index.push_back(CP_CUPTI_M_COUNT + (int)i);
         }
     }
     plan->nread = names.size();
@@ -619,14 +632,14 @@ int open_impl(cp_cupti_session *s, int device, unsigned groups, int *refused, cp
 
     CP_TRY(host_initialize(s->chip.c_str(), s->availability.data(), &s->host, st));
     // metrics the chip lacks read as NAN; cp_cupti_plan_reason says why
-    CP_TRY(plan_metrics(s->host, s->chip.c_str(), groups, &s->plan, s->names, s->index, s->config,
-                        st));
+    CP_TRY(plan_metrics(s->host, s->chip.c_str(), groups, s->extra, &s->plan, s->names, s->index,
+                        s->config, st));
     s->passes = s->plan.passes;
     return enable_profiler(s, st);
 }
 
-int open_session(int device, size_t max_ranges, unsigned groups, cp_cupti_session **out,
-                 int *refused, cp_status *st)
+int open_session(int device, size_t max_ranges, unsigned groups, const char *const *extra,
+                 size_t nextra, cp_cupti_session **out, int *refused, cp_status *st)
 {
     int dummy = 0;
     if (!refused)
@@ -645,6 +658,8 @@ int open_session(int device, size_t max_ranges, unsigned groups, cp_cupti_sessio
     t_last_cupti_error = CUPTI_SUCCESS;
     int rc;
     try {
+        for (size_t i = 0; extra && i < nextra && i < CP_CUPTI_EXTRA_MAX; i++)
+            s->extra.push_back(extra[i]);
         rc = open_impl(s, device, groups, refused, st);
     } catch (const std::bad_alloc &) {
         rc = cp_status_set(st, CP_EXIT_RUNTIME, "cp_cupti_open: out of memory");
@@ -781,7 +796,7 @@ int decode_and_evaluate(cp_cupti_session *s, size_t count, double *values, cp_st
                                  s->names.data(), s->names.size(), v.data());
         CP_CUPTI_CHECK(st, g_cupti.cuptiProfilerHostEvaluateToGpuValues(&ep));
         for (size_t i = 0; i < v.size(); i++)
-            values[r * CP_CUPTI_M_COUNT + s->index[i]] = v[i];
+            values[r * CP_CUPTI_VALUES + s->index[i]] = v[i];
     }
     return CP_EXIT_OK;
 }
@@ -838,10 +853,10 @@ const char *const *cp_cupti_metric_candidates(int metric)
     return metric < 0 || metric >= CP_CUPTI_M_COUNT ? nullptr : kMetrics[metric].names;
 }
 
-int cp_cupti_open(int device, size_t max_ranges, unsigned groups, cp_cupti_session **out,
-                  int *refused, cp_status *st)
+int cp_cupti_open(int device, size_t max_ranges, unsigned groups, const char *const *extra,
+                  size_t nextra, cp_cupti_session **out, int *refused, cp_status *st)
 {
-    return open_session(device, max_ranges, groups, out, refused, st);
+    return open_session(device, max_ranges, groups, extra, nextra, out, refused, st);
 }
 
 const cp_cupti_plan *cp_cupti_session_plan(const cp_cupti_session *s)
@@ -865,7 +880,7 @@ int cp_cupti_profile_batch(cp_cupti_session *s, size_t count,
                            double *values, cp_status *st)
 {
     if (values)
-        for (size_t k = 0; k < count * CP_CUPTI_M_COUNT; k++)
+        for (size_t k = 0; k < count * CP_CUPTI_VALUES; k++)
             values[k] = NAN;
     if (!s || !run || !values || count == 0)
         return cp_status_set(st, CP_EXIT_RUNTIME,
@@ -905,6 +920,12 @@ void cp_cupti_close(cp_cupti_session *s)
 
 int cp_cupti_plan_for_chip(const char *chip, unsigned groups, cp_cupti_plan *plan, cp_status *st)
 {
+    return cp_cupti_plan_for_chip_extra(chip, groups, nullptr, 0, plan, st);
+}
+
+int cp_cupti_plan_for_chip_extra(const char *chip, unsigned groups, const char *const *extra,
+                                 size_t nextra, cp_cupti_plan *plan, cp_status *st)
+{
     if (!chip || !plan)
         return cp_status_set(st, CP_EXIT_RUNTIME,
                              "cp_cupti_plan_for_chip: chip and plan are needed");
@@ -916,7 +937,10 @@ int cp_cupti_plan_for_chip(const char *chip, unsigned groups, cp_cupti_plan *pla
         std::vector<const char *> names;
         std::vector<int> index;
         std::vector<uint8_t> config;
-        return plan_metrics(host.obj, chip, groups, plan, names, index, config, st);
+        std::vector<const char *> asked;
+        for (size_t i = 0; extra && i < nextra && i < CP_CUPTI_EXTRA_MAX; i++)
+            asked.push_back(extra[i]);
+        return plan_metrics(host.obj, chip, groups, asked, plan, names, index, config, st);
     } catch (const std::bad_alloc &) {
         return cp_status_set(st, CP_EXIT_RUNTIME, "cp_cupti_plan_for_chip: out of memory");
     } catch (...) {

@@ -118,13 +118,25 @@ typedef enum {
     CP_CUPTI_NOT_ON_CHIP, /* asked for, but the chip has none of its names: read as NAN */
 } cp_cupti_metric_state;
 
+/* Metrics a session may read besides the CP_CUPTI_M_* ones: the sweep's families' own counters
+ * (cp_family_desc.counters), each asked for by its one name, read into
+ * values[CP_CUPTI_M_COUNT + i] (the i-th of the extra names given); and the values of one
+ * range, all together. */
+#define CP_CUPTI_EXTRA_MAX 6
+#define CP_CUPTI_VALUES (CP_CUPTI_M_COUNT + CP_CUPTI_EXTRA_MAX)
+
 typedef struct cp_cupti_plan {
     char chip[64];   /* CUPTI's chip name, e.g. "GH100" */
     unsigned groups; /* CP_CUPTI_GROUP_* bits asked for */
     cp_cupti_metric_state state[CP_CUPTI_M_COUNT];
     const char *names[CP_CUPTI_M_COUNT]; /* the CUPTI name read; NULL unless READ */
-    size_t nread;                        /* metrics read */
-    size_t passes;                       /* replay passes they need */
+    /* the extra metrics asked for, in their order, and whether each is read (READ) or the chip
+     * has no such metric (NOT_ON_CHIP: NAN) */
+    size_t nextra;
+    const char *extra[CP_CUPTI_EXTRA_MAX];
+    cp_cupti_metric_state extra_state[CP_CUPTI_EXTRA_MAX];
+    size_t nread;  /* metrics read */
+    size_t passes; /* replay passes they need */
 } cp_cupti_plan;
 
 /* Host only (no GPU needed): which metrics of `groups` chip `chip` (such as "GH100") has, under
@@ -132,6 +144,11 @@ typedef struct cp_cupti_plan {
  * CP_CUPTI_NOT_ON_CHIP, not an error. Returns CP_EXIT_RUNTIME with a message when the chip is
  * unknown, the chip has none of the metrics, or CUPTI cannot be loaded or initialised here. */
 int cp_cupti_plan_for_chip(const char *chip, unsigned groups, cp_cupti_plan *plan, cp_status *st);
+
+/* The same with nextra (at most CP_CUPTI_EXTRA_MAX) extra metric names (a family's own
+ * counters); a name the chip does not know is CP_CUPTI_NOT_ON_CHIP in plan->extra_state. */
+int cp_cupti_plan_for_chip_extra(const char *chip, unsigned groups, const char *const *extra,
+                                 size_t nextra, cp_cupti_plan *plan, cp_status *st);
 
 /* Writes why metric is not read under plan into buf ("" when it is read): "not read: the sweep
  * has no shared-memory access" or "GA10B has no counter dram__bytes_read.sum, ...". */
@@ -141,7 +158,8 @@ void cp_cupti_plan_reason(const cp_cupti_plan *plan, int metric, char *buf, size
  * CP_EXIT_RUNTIME when CUPTI cannot be loaded. */
 int cp_cupti_supported_chips(const char *const **chips, size_t *count, cp_status *st);
 
-/* Opens a profiling session for the metrics of `groups` (CP_CUPTI_GROUP_*) on CUDA device
+/* Opens a profiling session for the metrics of `groups` (CP_CUPTI_GROUP_*) and the nextra
+ * extra metric names (at most CP_CUPTI_EXTRA_MAX; NULL, 0: none) on CUDA device
  * `device` (makes it current and creates its primary context when needed), with room for
  * max_ranges ranges in the counter data image (the batch capacity; 0 is taken as 1). Metrics
  * the device does not support are left out and read as NAN (cp_cupti_session_plan says which
@@ -150,8 +168,8 @@ int cp_cupti_supported_chips(const char *const **chips, size_t *count, cp_status
  * libnvperf not loadable) returns CP_EXIT_RUNTIME with *refused = 1, st->message naming the
  * cause and st->hint the fix. Other failures: CP_EXIT_RUNTIME with *refused = 0. *out is NULL
  * on failure. */
-int cp_cupti_open(int device, size_t max_ranges, unsigned groups, cp_cupti_session **out,
-                  int *refused, cp_status *st);
+int cp_cupti_open(int device, size_t max_ranges, unsigned groups, const char *const *extra,
+                  size_t nextra, cp_cupti_session **out, int *refused, cp_status *st);
 
 /* The session's plan: chip, the metrics read and not read, passes (NULL for NULL). */
 const cp_cupti_plan *cp_cupti_session_plan(const cp_cupti_session *s);
@@ -165,7 +183,8 @@ size_t cp_cupti_batch_capacity(const cp_cupti_session *s);
 /* Profiles `count` kernels (count <= the batch capacity) in one replay sequence, as described
  * above: prepare(ctx, i) (may be NULL) outside any range, run(ctx, i) launching kernel i
  * inside range i, for every pass; then evaluates range i into
- * values[i * CP_CUPTI_M_COUNT + metric] (NAN for anything not read). A failing callback's
+ * values[i * CP_CUPTI_VALUES + metric], the extra metrics at metric CP_CUPTI_M_COUNT + their
+ * index (NAN for anything not read). A failing callback's
  * status is returned as is (values stay NAN); the session stays usable. */
 int cp_cupti_profile_batch(cp_cupti_session *s, size_t count,
                            int (*prepare)(void *ctx, size_t i, cp_status *st),

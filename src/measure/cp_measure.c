@@ -1,4 +1,5 @@
-/* cp_measure.c: resetting measurement records, and what a device cannot measure. */
+/* cp_measure.c: resetting measurement records, judging counts against the model, the metrics a
+ * sweep's families add, and what a device cannot measure. */
 #include "cp_measure.h"
 
 #include <math.h>
@@ -18,6 +19,8 @@ void cp_counter_values_clear(cp_counter_values *v)
     v->achieved_occupancy = NAN;
     v->l1_load_hit_rate = v->l2_read_hit_rate = v->sm_active = NAN;
     v->constant_requests = v->ldgsts_requests = NAN;
+    for (size_t i = 0; i < CP_FAMILY_COUNTERS_MAX; i++)
+        v->family[i] = NAN;
     v->tma_load_requests = v->tma_load_sectors = NAN;
 }
 
@@ -51,6 +54,14 @@ int cp_measure_counts_match(const cp_prediction *p, const cp_counter_values *v)
             return global ? -1 : 0;
         global = global && v->tma_load_sectors == (double)p->tma_load.sectors;
     }
+    /* the family's own counters that a metric measures: one not read leaves it unknown */
+    for (size_t i = 0; i < p->nfamily; i++) {
+        if (!(p->family_checked & (1u << i)))
+            continue;
+        if (isnan(v->family[i]))
+            return global ? -1 : 0;
+        global = global && v->family[i] == p->family[i];
+    }
     if (!p->shared_modelled || !p->shared_exact)
         return global;
     const cp_counts *sl = &p->shared_load, *ss = &p->shared_store;
@@ -70,6 +81,19 @@ int cp_measure_counts_match(const cp_prediction *p, const cp_counter_values *v)
            v->shared_store_requests == (double)ss->requests &&
            v->shared_store_wavefronts == (double)ss->wavefronts &&
            v->shared_store_conflicts == (double)ss->bank_conflicts;
+}
+
+void cp_backend_options_add_family(cp_backend_options *o, const cp_config *c)
+{
+    const cp_family_desc *d = cp_family_get(c->family);
+    for (size_t i = 0; d && i < d->ncounters; i++) {
+        const char *metric = cp_family_counter_metric(&d->counters[i], c);
+        size_t k = 0;
+        while (metric && k < o->nfamily_metrics && strcmp(o->family_metrics[k], metric) != 0)
+            k++;
+        if (metric && k == o->nfamily_metrics && k < CP_FAMILY_COUNTERS_MAX)
+            o->family_metrics[o->nfamily_metrics++] = metric;
+    }
 }
 
 int cp_measure_beyond(const cp_config *c, const cp_device_info *dev)

@@ -62,6 +62,9 @@ typedef struct cp_counter_values {
     double l1_load_hit_rate, l2_read_hit_rate, sm_active;
     double constant_requests, ldgsts_requests;
     double tma_load_requests, tma_load_sectors;
+    /* the family's own counters (cp_family_desc.counters), in its order: the value of each
+     * one's CUPTI metric; NAN for one not read (refused, not on the chip, the model's alone) */
+    double family[CP_FAMILY_COUNTERS_MAX];
 } cp_counter_values;
 
 /* A counter a run did not read (null in the report), and why. */
@@ -209,7 +212,8 @@ typedef struct cp_measurement {
 
 /* Sets every counter of v to NAN. */
 void cp_counter_values_clear(cp_counter_values *v);
-/* 1 when the measured requests and sectors (global) and, where the model describes shared
+/* 1 when the measured requests and sectors (global), the family's own counters that a metric
+ * measures (cp_prediction.family_checked) and, where the model describes shared
  * memory, shared requests, wavefronts and bank conflicts equal the prediction's; 0 when one
  * differs; -1 when p is not modelled (cuBLAS) or a counter needed was not read (NAN). Shared
  * counters that were not read are not needed for a kernel the model gives no shared access. */
@@ -249,10 +253,14 @@ typedef struct cp_backend_options {
     int requests_as_instructions; /* 1: every configuration's requests are its instructions
                                    * (cp_config_requests_are_instructions): fewer passes */
     int path_counters;            /* 1: the memory path's counters too (cp_config_path_counters) */
-    size_t max_configs;           /* configurations the run will measure (CUPTI ranges) */
-    int counters_now;             /* 1: open the CUPTI session before open() returns, so that
-                                   * a refusal is known at once (--require-counters, --check);
-                                   * 0: open it on a second thread while the kernels are timed */
+    /* the CUPTI metrics of the sweep's families' own counters (cp_family_desc.counters), each
+     * once (cp_backend_options_add_family) */
+    const char *family_metrics[CP_FAMILY_COUNTERS_MAX];
+    size_t nfamily_metrics;
+    size_t max_configs; /* configurations the run will measure (CUPTI ranges) */
+    int counters_now;   /* 1: open the CUPTI session before open() returns, so that
+                         * a refusal is known at once (--require-counters, --check);
+                         * 0: open it on a second thread while the kernels are timed */
     /* largest buffer each access (by index) needs over the run: lets the backend allocate
      * and fill its buffers once for a whole sweep */
     uint64_t max_access_bytes[CP_MODEL_MAX_ACCESSES];
@@ -261,6 +269,10 @@ typedef struct cp_backend_options {
     uint64_t max_config_bytes;
     char max_config[160];
 } cp_backend_options;
+
+/* Adds the CUPTI metrics of c's family's own counters to o->family_metrics, each once (at most
+ * CP_FAMILY_COUNTERS_MAX in all: a metric beyond is not read, its values NAN). */
+void cp_backend_options_add_family(cp_backend_options *o, const cp_config *c);
 
 typedef struct cp_backend {
     const char *name;

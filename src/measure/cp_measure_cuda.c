@@ -19,6 +19,9 @@
 #include "cp_measure_family.h"
 #include "model/cp_model.h"
 
+_Static_assert(CP_FAMILY_COUNTERS_MAX <= CP_CUPTI_EXTRA_MAX,
+               "a session reads every family counter metric of a sweep");
+
 #define CP_CUDA_PEAK_REPS 7
 
 static int cp_cuda_cmp_double(const void *a, const void *b)
@@ -343,6 +346,27 @@ static void cp_cuda_add_gap(cp_counter_gap *gaps, size_t *n, const char *counter
     (*n)++;
 }
 
+/* The family counters (cp_family_desc.counters) whose metric the chip lacks: under their key
+ * (measured.counters.family_counters.KEY), why. */
+static void cp_cuda_record_family_gaps(cp_cuda_state *s, const cp_cupti_plan *plan)
+{
+    char reason[200];
+    for (size_t i = 0; plan && i < plan->nextra; i++) {
+        if (plan->extra_state[i] == CP_CUPTI_READ)
+            continue;
+        snprintf(reason, sizeof reason, "CUPTI has no %s on chip %s", plan->extra[i], plan->chip);
+        for (int f = 0; f < CP_FAMILY_COUNT; f++) {
+            const cp_family_desc *d = cp_family_get((cp_family)f);
+            for (size_t k = 0; d && k < d->ncounters; k++) {
+                const cp_family_counter *fc = &d->counters[k];
+                if ((fc->metric && !strcmp(fc->metric, plan->extra[i])) ||
+                    (fc->alt_metric && !strcmp(fc->alt_metric, plan->extra[i])))
+                    cp_cuda_add_gap(s->gaps, &s->ngaps, fc->key, reason);
+            }
+        }
+    }
+}
+
 /* The counters the session does not read, and why; the shared-memory counters of a sweep that
  * does not ask for them as two entries, shared_load and shared_store. */
 static void cp_cuda_record_gaps(cp_cuda_state *s)
@@ -367,6 +391,7 @@ static void cp_cuda_record_gaps(cp_cuda_state *s)
         }
         cp_cuda_add_gap(s->gaps, &s->ngaps, cp_cuda_counter_names[m], reason);
     }
+    cp_cuda_record_family_gaps(s, plan);
     memcpy(s->gaps_alone, s->gaps, s->ngaps * sizeof s->gaps[0]);
     s->ngaps_alone = s->ngaps;
     if (plan && plan->state[CP_CUPTI_M_ACHIEVED_OCCUPANCY] == CP_CUPTI_READ)
@@ -432,7 +457,8 @@ static void *cp_cuda_cupti_thread(void *arg)
     double began = cp_phase_now();
     cp_status_clear(&s->cupti_refusal);
     s->cupti_rc = cp_cupti_open(s->opt.device, cp_cuda_batch(s->opt.max_configs), s->cupti_groups,
-                                &s->cupti, &refused, &s->cupti_refusal);
+                                s->opt.family_metrics, s->opt.nfamily_metrics, &s->cupti, &refused,
+                                &s->cupti_refusal);
     s->cupti_seconds = cp_phase_now() - began;
     return NULL;
 }
@@ -956,6 +982,19 @@ static int cp_cuda_batch_run(void *ctx, size_t i, cp_status *st)
     return cp_cuda_run_once(&((cp_cuda_batch_ctx *)ctx)->run, st);
 }
 
+/* The values of c's family's own counters: each one's metric among the session's extra ones. */
+static void cp_cuda_store_family_counters(const cp_cuda_state *s, const double *v,
+                                          const cp_config *c, cp_counter_values *cv)
+{
+    const cp_family_desc *d = cp_family_get(c->family);
+    for (size_t k = 0; d && k < d->ncounters && k < CP_FAMILY_COUNTERS_MAX; k++) {
+        const char *metric = cp_family_counter_metric(&d->counters[k], c);
+        for (size_t i = 0; metric && i < s->opt.nfamily_metrics; i++)
+            if (!strcmp(s->opt.family_metrics[i], metric))
+                cv->family[k] = v[CP_CUPTI_M_COUNT + i];
+    }
+}
+
 static void cp_cuda_store_counters(const cp_cuda_state *s, const double *v, const cp_config *c,
                                    const cp_prediction *p, cp_measurement *m)
 {
@@ -988,6 +1027,7 @@ static void cp_cuda_store_counters(const cp_cuda_state *s, const double *v, cons
     cv->ldgsts_requests = v[CP_CUPTI_M_LDGSTS_REQUESTS];
     cv->tma_load_requests = v[CP_CUPTI_M_TMA_LOAD_REQUESTS];
     cv->tma_load_sectors = v[CP_CUPTI_M_TMA_LOAD_SECTORS];
+    cp_cuda_store_family_counters(s, v, c, cv);
     int async_copies = 0; /* cp.async loads: their bytes are not in the data-bytes counter */
     for (size_t a = 0; a < p->naccesses; a++)
         async_copies |= p->accesses[a].async_copy;
@@ -1032,7 +1072,7 @@ static int cp_cuda_counters(void *state, size_t n, const cp_config *c, const cp_
     if (!s->cupti)
         return CP_EXIT_OK;
     size_t batch = cp_cupti_batch_capacity(s->cupti);
-    double *v = malloc(batch * CP_CUPTI_M_COUNT * sizeof *v);
+    double *v = malloc(batch * CP_CUPTI_VALUES * sizeof *v);
     if (!v)
         return cp_status_set(st, CP_EXIT_RUNTIME, "out of memory for counter values");
     int rc = CP_EXIT_OK;
@@ -1044,7 +1084,7 @@ static int cp_cuda_counters(void *state, size_t n, const cp_config *c, const cp_
                                     v, st);
         cp_phase_end();
         for (size_t i = 0; i < count && rc == CP_EXIT_OK; i++)
-            cp_cuda_store_counters(s, v + i * CP_CUPTI_M_COUNT, &c[first + i], &p[first + i],
+            cp_cuda_store_counters(s, v + i * CP_CUPTI_VALUES, &c[first + i], &p[first + i],
                                    &m[first + i]);
     }
     free(v);

@@ -114,7 +114,7 @@ int cp_probe_profiling(int device, cp_status *st)
 {
     cp_cupti_session *s = NULL;
     int refused = 0;
-    CP_TRY(cp_cupti_open(device, 1, CP_CUPTI_GROUP_ALL, &s, &refused, st));
+    CP_TRY(cp_cupti_open(device, 1, CP_CUPTI_GROUP_ALL, NULL, 0, &s, &refused, st));
     cp_cupti_close(s);
     return CP_EXIT_OK;
 }

@@ -49,6 +49,11 @@ static const cp_family_desc *const cp_families[] = {
 };
 _Static_assert(CP_COUNT_OF(cp_families) == CP_FAMILY_COUNT, "one descriptor per family");
 
+const char *cp_family_counter_metric(const cp_family_counter *k, const cp_config *c)
+{
+    return k->metric_of && k->alt_metric && k->metric_of(c) ? k->alt_metric : k->metric;
+}
+
 const cp_family_desc *cp_family_get(cp_family f)
 {
     return (unsigned)f < CP_FAMILY_COUNT ? cp_families[f] : NULL;

@@ -96,7 +96,38 @@ typedef enum {
     CP_COUNTS_SIDES_SHARED, /* load and store, global and shared */
     CP_COUNTS_PATH,         /* load and store; L1 and L2 hits, SM active, the load's SASS */
     CP_COUNTS_COPIES,       /* the tile's load (LSU or TMA), shared loads, SM active */
+    CP_COUNTS_FAMILY,       /* its family counters (below), predicted and measured; time */
 } cp_family_counts;
+
+/* Counters a family declares for itself, at most this many: what its kernels do that no other
+ * family's counts (an atomic's requests and sectors), each read through a CUPTI metric of its
+ * own, or shown by the model alone. */
+#define CP_FAMILY_COUNTERS_MAX 6
+
+struct cp_prediction;
+
+/* One family counter: every writer shows it as the family's columns, predicted beside measured,
+ * and --check compares the two as it does the global requests and sectors. */
+typedef struct cp_family_counter {
+    const char *key;    /* snake_case: predicted.family_counters.KEY, measured.counters.
+                         * family_counters.KEY of the JSON report, CSV pred_KEY and meas_KEY */
+    const char *metric; /* the CUPTI metric that measures it (its sweeps add it to the profiler's
+                         * set); NULL: the model's own value, never measured nor compared */
+    const char *label;  /* the table's header, its top line ("atom") */
+    const char *unit;   /* its bottom line and the chart's unit ("req", "sectors") */
+    /* The predicted value for configuration c, whose prediction p the model has made (its
+     * accesses counted, totals summed). */
+    double (*predict)(const cp_config *c, const struct cp_prediction *p);
+    /* A second metric for the configurations where metric_of(c) is 1 (an atomic's requests are
+     * a reduction's when its result is unused: another counter, the same column); NULL: metric
+     * for every configuration. */
+    const char *alt_metric;
+    int (*metric_of)(const cp_config *c);
+} cp_family_counter;
+
+/* The CUPTI metric that measures counter k for configuration c (its metric or alt_metric);
+ * NULL for the model's own. */
+const char *cp_family_counter_metric(const cp_family_counter *k, const cp_config *c);
 
 #define CP_SHOWN_MAX 6 /* keys in `describe`, `table` or `chart` */
 
@@ -135,6 +166,9 @@ typedef struct cp_family_desc {
     const char *table[CP_SHOWN_MAX];    /* keys of the table's parameter columns */
     const char *chart[CP_SHOWN_MAX];    /* keys the chart's x axis is chosen from */
     cp_family_counts table_counts;
+    /* its family counters (NULL, 0: none), in the order of its columns */
+    const cp_family_counter *counters;
+    size_t ncounters;
     /* 1: every global access is issued only by warps with an active lane */
     int requests_are_instructions;
     int (*uses_shared)(const cp_config *c); /* NULL: never */

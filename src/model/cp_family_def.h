@@ -92,6 +92,7 @@ static inline uint64_t cp_family_get_elements(const cp_config *c)
 
 #define CP_PARAMS(p) .params = p, .nparams = CP_COUNT_OF(p)
 #define CP_FIELDS(f) .fields = f, .nfields = CP_COUNT_OF(f)
+#define CP_COUNTERS(k) .counters = k, .ncounters = CP_COUNT_OF(k)
 
 /* Access widths of global memory: 4, 8, 16 or 32 bytes (a parameter's check). */
 int cp_family_check_width(const cp_sweep *w, cp_status *st);

@@ -178,12 +178,27 @@ static void cp_model_totals(cp_prediction *out)
     for (size_t a = 0; a < out->naccesses; a++) {
         const cp_access_prediction *ap = &out->accesses[a];
         int load = ap->op == CP_OP_LOAD;
+        if (ap->family_counted)
+            continue; /* its family's counters show it */
         if (ap->space == CP_SPACE_SHARED)
             cp_counts_add(load ? &out->shared_load : &out->shared_store, &ap->counts);
         else if (ap->space == CP_SPACE_GLOBAL)
             cp_counts_add(load ? &out->load : &out->store, &ap->counts);
         else if (ap->space == CP_SPACE_TMA)
             cp_counts_add(&out->tma_load, &ap->counts);
+    }
+}
+
+void cp_model_family_counters(const cp_config *c, cp_prediction *p)
+{
+    const cp_family_desc *d = cp_family_get(c->family);
+    p->nfamily = 0;
+    p->family_checked = 0;
+    for (size_t i = 0; d && i < d->ncounters && i < CP_FAMILY_COUNTERS_MAX; i++) {
+        p->family[i] = d->counters[i].predict(c, p);
+        if (d->counters[i].metric)
+            p->family_checked |= 1u << i;
+        p->nfamily = i + 1;
     }
 }
 
@@ -510,6 +525,7 @@ int cp_model_predict(const cp_config *c, cp_prediction *out, cp_status *st)
                                  ap->name);
     }
     cp_model_totals(out);
+    cp_model_family_counters(c, out);
     return CP_EXIT_OK;
 }
 
@@ -675,6 +691,7 @@ int cp_model_predict_exact(const cp_config *c, uint64_t max_lane_visits, cp_pred
         free(seen);
     }
     cp_model_totals(out);
+    cp_model_family_counters(c, out);
     return CP_EXIT_OK;
 }
 

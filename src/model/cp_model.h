@@ -79,6 +79,9 @@ typedef struct cp_access_prediction {
     /* 1 for a cp.async load (LDGSTS): global memory copied into shared memory by the LSU,
      * counted as a global load; the instruction-level data-bytes counters do not see it */
     int async_copy;
+    /* 1 for an access its family's own counters count (cp_family_desc.counters: an atomic's
+     * read-modify-write): counted as a global access, summed into no total of load or store */
+    int family_counted;
     cp_counts counts;
 } cp_access_prediction;
 
@@ -111,6 +114,12 @@ typedef struct cp_prediction {
     uint64_t warps;
     size_t naccesses;
     cp_access_prediction accesses[CP_MODEL_MAX_ACCESSES];
+    /* the family's own counters (cp_family_desc.counters), in its order: each one's predicted
+     * value (its predict hook), meaningful below nfamily; the bit i of family_checked is set
+     * for counter i that a CUPTI metric measures (compared with it: cp_measure_counts_match) */
+    size_t nfamily;
+    double family[CP_FAMILY_COUNTERS_MAX];
+    uint32_t family_checked;
 } cp_prediction;
 
 /* The addresses of one warp's lanes for one instruction (for --explain and the tests). */
@@ -150,6 +159,11 @@ int cp_model_validate(const cp_config *c, cp_status *st);
  * and scaled. A cancellation (cp_parallel_cancel, from a signal) stops those loops within a
  * chunk of 64K threads per CPU thread: CP_EXIT_RUNTIME, no prediction. */
 int cp_model_predict(const cp_config *c, cp_prediction *out, cp_status *st);
+
+/* Fills p's family counters (nfamily, family[], family_checked) from c's family's predict
+ * hooks, once p's accesses are counted: cp_model_predict does it, and a reader of a saved
+ * report that has the rest. */
+void cp_model_family_counters(const cp_config *c, cp_prediction *p);
 
 /* Bytes of the note cp_model_counting writes. */
 #define CP_MODEL_WHY_BYTES 320

@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,6 +66,55 @@ static const cp_compare_path cp_compare_paths[] = {
     CP_COMPARE_MEASURED("flop_per_s", CP_COMPARE_HIGHER, "FLOP/s", 0),
 };
 #define CP_COMPARE_NMETRICS (sizeof cp_compare_paths / sizeof cp_compare_paths[0])
+
+/* The metrics of each family's own counters (cp_family_desc.counters), after those above:
+ * predicted.family_counters.KEY of each and counters.family_counters.KEY of each a metric
+ * measures, exact; built once from the descriptors (a pair's metrics are matched by their
+ * definition, so both reports' rows point to these). */
+#define CP_COMPARE_FAMILY_METRICS (2 * CP_FAMILY_COUNTERS_MAX)
+static struct {
+    int built;
+    cp_compare_path paths[CP_FAMILY_COUNT][CP_COMPARE_FAMILY_METRICS];
+    char text[CP_FAMILY_COUNT][CP_COMPARE_FAMILY_METRICS][2][112];
+    size_t n[CP_FAMILY_COUNT];
+} cp_compare_family;
+
+static void cp_compare_family_build(void)
+{
+    if (cp_compare_family.built)
+        return;
+    for (int f = 0; f < CP_FAMILY_COUNT; f++) {
+        const cp_family_desc *d = cp_family_get((cp_family)f);
+        for (int side = 0; side < 2; side++)
+            for (size_t i = 0; d && i < d->ncounters && i < CP_FAMILY_COUNTERS_MAX; i++) {
+                const cp_family_counter *k = &d->counters[i];
+                if (side && !k->metric)
+                    continue;
+                size_t n = cp_compare_family.n[f]++;
+                char(*t)[112] = cp_compare_family.text[f][n];
+                snprintf(t[1], sizeof t[1], "%sfamily_counters.%s",
+                         side ? "counters." : "predicted.", k->key);
+                snprintf(t[0], sizeof t[0], "%s%s", side ? "measured." : "", t[1]);
+                cp_compare_family.paths[f][n] =
+                    (cp_compare_path){t[0], {t[1], CP_COMPARE_EXACT, "", side}};
+            }
+    }
+    cp_compare_family.built = 1;
+}
+
+static const cJSON *cp_compare_lookup(const cJSON *item, const char *path);
+
+/* The values of the metrics of paths[0, n) that row has, appended to item. */
+static void cp_compare_add_values(cp_compare_item *item, const cJSON *row,
+                                  const cp_compare_path *paths, size_t n)
+{
+    for (size_t m = 0; m < n; m++) {
+        const cJSON *v = cp_compare_lookup(row, paths[m].path);
+        if (cJSON_IsNumber(v))
+            item->values[item->nvalues++] =
+                (cp_compare_value){&paths[m].def, v->valuedouble, v->valuestring};
+    }
+}
 
 /* A loaded report. */
 typedef struct cp_compare_doc {
@@ -416,16 +466,18 @@ static int cp_compare_side_of(void *report, cp_compare_side *s, cp_status *st)
         item->id = row;
         item->mode = cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(row, "measured"));
         item->key = cp_strbuf_steal(&key);
-        item->values = malloc(CP_COMPARE_NMETRICS * sizeof *item->values);
+        item->values =
+            malloc((CP_COMPARE_NMETRICS + CP_COMPARE_FAMILY_METRICS) * sizeof *item->values);
         if (!item->key || !item->values) {
             rc = cp_status_set(st, CP_EXIT_RUNTIME, "out of memory comparing '%s'", d->path);
             break;
         }
-        for (size_t m = 0; m < CP_COMPARE_NMETRICS; m++) {
-            const cJSON *v = cp_compare_lookup(row, cp_compare_paths[m].path);
-            if (cJSON_IsNumber(v))
-                item->values[item->nvalues++] =
-                    (cp_compare_value){&cp_compare_paths[m].def, v->valuedouble, v->valuestring};
+        cp_compare_add_values(item, row, cp_compare_paths, CP_COMPARE_NMETRICS);
+        const cJSON *pattern = cJSON_GetObjectItemCaseSensitive(row, "pattern");
+        cp_family f;
+        if (cJSON_IsString(pattern) && cp_family_find(pattern->valuestring, &f)) {
+            cp_compare_family_build();
+            cp_compare_add_values(item, row, cp_compare_family.paths[f], cp_compare_family.n[f]);
         }
     }
     cp_strbuf_free(&key);

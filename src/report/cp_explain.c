@@ -255,8 +255,10 @@ int cp_explain_write_checked(FILE *out, const cp_config *c, uint64_t warp, cp_st
         for (uint32_t ins = 0; ins < ap->instructions; ins++) {
             cp_warp_lanes w;
             CP_TRY(cp_model_warp_lanes(c, a, ins, warp, 0, &w, st));
+            /* an access its family's own counters count (an atomic add) reads and writes */
             fprintf(out, "\n%s: %s%s of %u B per lane", ap->name,
-                    ap->space == CP_SPACE_SHARED ? "shared " : "", cp_config_op_name(ap->op),
+                    ap->space == CP_SPACE_SHARED ? "shared " : "",
+                    ap->family_counted ? "read-modify-write" : cp_config_op_name(ap->op),
                     ap->lane_bytes);
             if (ap->instructions > 1)
                 fprintf(out, ", instruction %u of %u", ins + 1, ap->instructions);

@@ -246,6 +246,11 @@ static const cp_html_column cp_html_copies[] = {
     CP_HTML_COPIES(CP_HTML_MEAS_SPR),
     CP_HTML_MEAS_SM, CP_HTML_MEAS_TIME_US, CP_HTML_MEAS_DRAM, CP_HTML_MEAS_MATCH,
 };
+/* after a family's own counters (CP_COUNTS_FAMILY, cp_html_family_columns) */
+static const cp_html_column cp_html_family_tail[] = {
+    CP_HTML_MEAS("time us", "time_s.median", 1e6, 1, ""), CP_HTML_MEAS_LAUNCHES,
+    CP_HTML_MEAS_MATCH,
+};
 /* clang-format on */
 
 static const struct {
@@ -259,7 +264,30 @@ static const struct {
     [CP_COUNTS_SIDES_SHARED] = {cp_html_sides_shared, CP_COUNT_OF(cp_html_sides_shared)},
     [CP_COUNTS_PATH] = {cp_html_path, CP_COUNT_OF(cp_html_path)},
     [CP_COUNTS_COPIES] = {cp_html_copies, CP_COUNT_OF(cp_html_copies)},
+    [CP_COUNTS_FAMILY] = {cp_html_family_tail, CP_COUNT_OF(cp_html_family_tail)},
 };
+
+/* The columns of family d's own counters (CP_COUNTS_FAMILY), as the text table's: each
+ * predicted, then each a metric measures (with `measured`), labelled "LABEL UNIT"; their paths
+ * and labels in the caller's paths[] and labels[]. */
+static size_t cp_html_family_columns(const cp_family_desc *d, int measured, cp_html_column *cols,
+                                     char paths[][96], char labels[][64])
+{
+    size_t n = 0;
+    for (int side = 0; side < 2; side++)
+        for (size_t i = 0; i < d->ncounters && i < CP_FAMILY_COUNTERS_MAX; i++) {
+            const cp_family_counter *k = &d->counters[i];
+            if (side == 1 && (!measured || !k->metric))
+                continue;
+            snprintf(paths[n], 96, "%s.family_counters.%s",
+                     side ? "measured.counters" : "predicted", k->key);
+            snprintf(labels[n], 64, "%s %s", k->label, k->unit);
+            cols[n] =
+                (cp_html_column){side ? "measured" : "predicted", labels[n], paths[n], 1, 0, ""};
+            n++;
+        }
+    return n;
+}
 
 /* The family of the report's first row, NULL when it has none known. */
 static const cp_family_desc *cp_html_family(const cJSON *doc)
@@ -307,6 +335,10 @@ void cp_html_write_sweep_tables(FILE *out, const cJSON *doc, const cJSON *column
     int measured = 0; /* a model-only report shows the predicted columns only */
     cJSON_ArrayForEach(row, rows) measured |= cJSON_IsObject(cp_html_lookup(row, NULL, "measured"));
     cp_family_counts counts = d ? d->table_counts : CP_COUNTS_SIDES;
+    char family_paths[2 * CP_FAMILY_COUNTERS_MAX][96],
+        family_labels[2 * CP_FAMILY_COUNTERS_MAX][64];
+    if (counts == CP_COUNTS_FAMILY)
+        n += cp_html_family_columns(d, measured, cols + n, family_paths, family_labels);
     for (size_t i = 0; i < cp_html_counts_columns[counts].n; i++)
         if (measured || strcmp(cp_html_counts_columns[counts].cols[i].group, "measured") != 0)
             cols[n++] = cp_html_counts_columns[counts].cols[i];

@@ -203,6 +203,37 @@ static void cp_report_csv_write_appended(cp_text_csv_line *l, const cp_row *row,
     cp_text_csv_cell(l, !m->timed ? "" : m->noisy ? "true" : "false");
 }
 
+/* The header family's own counters (cp_family_desc.counters), after the appended columns:
+ * pred_KEY of each, meas_KEY of each a metric measures; written only for a family that declares
+ * some (header NULL: the header line's names). A row of another family has empty cells. */
+static void cp_report_csv_write_family(cp_text_csv_line *l, const cp_family_desc *h,
+                                       const cp_row *row, const cp_measurement *m)
+{
+    char name[96];
+    int same = row && cp_family_get(row->config.family) == h;
+    for (size_t i = 0; h && i < h->ncounters && i < CP_FAMILY_COUNTERS_MAX; i++) {
+        const cp_family_counter *k = &h->counters[i];
+        if (!row) {
+            snprintf(name, sizeof name, "pred_%s", k->key);
+            cp_text_csv_cell(l, name);
+        } else {
+            int known = same && row->predicted.modelled && i < row->predicted.nfamily;
+            cp_report_csv_cell_double(l, known ? row->predicted.family[i] : NAN);
+        }
+    }
+    for (size_t i = 0; h && i < h->ncounters && i < CP_FAMILY_COUNTERS_MAX; i++) {
+        const cp_family_counter *k = &h->counters[i];
+        if (!k->metric)
+            continue;
+        if (!row) {
+            snprintf(name, sizeof name, "meas_%s", k->key);
+            cp_text_csv_cell(l, name);
+        } else {
+            cp_report_csv_cell_double(l, same ? m->counters.family[i] : NAN);
+        }
+    }
+}
+
 /* The columns of a run over several GPUs (cp_report_csv_device_columns). */
 static void cp_report_csv_write_device(cp_text_csv_line *l, const cp_row *row)
 {
@@ -288,6 +319,7 @@ static void cp_report_csv_write_row(cp_text_csv_line *l, const cp_report_stream 
         cp_occupancy_describe_limiters(occ.limiters, ";", limits, sizeof limits);
     cp_text_csv_cell(l, limits);
     cp_report_csv_write_appended(l, row, m);
+    cp_report_csv_write_family(l, s->csv_family, row, m);
     if (s->devices)
         cp_report_csv_write_device(l, row);
     cp_text_csv_end_line(l);
@@ -307,6 +339,7 @@ static void cp_report_csv_write_header(cp_report_stream *s, const cp_family_desc
         cp_text_csv_cell(&line, cp_report_csv_columns[i]);
     for (size_t i = 0; i < CP_COUNT_OF(cp_report_csv_appended_columns); i++)
         cp_text_csv_cell(&line, cp_report_csv_appended_columns[i]);
+    cp_report_csv_write_family(&line, d, NULL, NULL);
     for (size_t i = 0; s->devices && i < CP_COUNT_OF(cp_report_csv_device_columns); i++)
         cp_text_csv_cell(&line, cp_report_csv_device_columns[i]);
     cp_text_csv_end_line(&line);

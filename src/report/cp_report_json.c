@@ -262,6 +262,33 @@ static void cp_report_json_add_regime(cp_json *j, cJSON *o, const cp_prediction 
     cp_json_u64(j, r, "l2_bytes", p->caches.l2);
 }
 
+/* {"KEY": value, ...}: the predicted values of c's family's own counters (cp_family_desc
+ * .counters), written only for a family that declares some. */
+static void cp_report_json_add_family_predicted(cp_json *j, cJSON *o, const cp_config *c,
+                                                const cp_prediction *p)
+{
+    const cp_family_desc *d = cp_family_get(c->family);
+    if (!d || !d->ncounters)
+        return;
+    cJSON *f = cp_json_object(j, o, "family_counters");
+    for (size_t i = 0; i < d->ncounters && i < CP_FAMILY_COUNTERS_MAX; i++)
+        cp_json_number(j, f, d->counters[i].key, i < p->nfamily ? p->family[i] : NAN);
+}
+
+/* {"KEY": value or null, ...}: the measured values of c's family's own counters that a metric
+ * measures, written only for a family that declares some. */
+static void cp_report_json_add_family_measured(cp_json *j, cJSON *o, const cp_config *c,
+                                               const cp_counter_values *v)
+{
+    const cp_family_desc *d = cp_family_get(c->family);
+    if (!d || !d->ncounters)
+        return;
+    cJSON *f = cp_json_object(j, o, "family_counters");
+    for (size_t i = 0; i < d->ncounters && i < CP_FAMILY_COUNTERS_MAX; i++)
+        if (d->counters[i].metric)
+            cp_json_number(j, f, d->counters[i].key, v->family[i]);
+}
+
 static void cp_report_json_add_predicted(cp_json *j, cJSON *row, const cp_config *c,
                                          const cp_prediction *p)
 {
@@ -303,6 +330,7 @@ static void cp_report_json_add_predicted(cp_json *j, cJSON *row, const cp_config
             cp_report_json_add_counts(j, ao, &a->counts);
         cp_report_json_add_lane_map(j, ao, c, i, p);
     }
+    cp_report_json_add_family_predicted(j, o, c, p);
 }
 
 /* {"requests","sectors","sectors_per_request","bytes_requested","efficiency"} of one side of
@@ -403,7 +431,8 @@ static void cp_report_json_add_resources(cp_json *j, cJSON *o, const cp_resource
     cp_json_null(j, o, "resources_reason");
 }
 
-static void cp_report_json_add_measured(cp_json *j, cJSON *row, const cp_measurement *m)
+static void cp_report_json_add_measured(cp_json *j, cJSON *row, const cp_config *cfg,
+                                        const cp_measurement *m)
 {
     cJSON *o = cp_json_object_if(j, row, "measured", m != NULL);
     if (!o)
@@ -443,6 +472,7 @@ static void cp_report_json_add_measured(cp_json *j, cJSON *row, const cp_measure
                                    v->shared_store_wavefronts, v->shared_store_conflicts);
     cp_json_number(j, c, "achieved_occupancy", v->achieved_occupancy);
     cp_report_json_add_path_counters(j, c, v);
+    cp_report_json_add_family_measured(j, c, cfg, v);
     if (m->counters_status == CP_COUNTERS_OK) { /* the counters that are null, and why */
         cJSON *u = cp_json_object(j, c, "unavailable");
         for (size_t g = 0; g < m->ncounter_gaps; g++)
@@ -461,7 +491,7 @@ static cJSON *cp_report_json_new_row(cp_json *j, const cp_row *row)
     cp_json_string(j, o, "pattern", cp_config_family_name(row->config.family));
     cp_report_json_add_config(j, o, &row->config);
     cp_report_json_add_predicted(j, o, &row->config, &row->predicted);
-    cp_report_json_add_measured(j, o, row->measured);
+    cp_report_json_add_measured(j, o, &row->config, row->measured);
     cp_json_string(j, o, "source", cp_report_get_source(row));
     cp_report_json_add_row_device(j, o, row);
     return o;

@@ -186,8 +186,19 @@ static void cp_rl_regime(const cJSON *o, cp_prediction *p)
     p->caches.l2 = cp_rl_u64(r, "l2_bytes");
 }
 
-static int cp_rl_predicted(cp_report_loaded *r, size_t row, const cJSON *o, cp_prediction *p,
-                           cp_status *st)
+/* The values of family d's own counters under o's "family_counters" (NAN where absent or null)
+ * into out[]. */
+static void cp_rl_family_values(const cJSON *o, const cp_family_desc *d, double *out)
+{
+    const cJSON *f = cp_show_at(o, "family_counters");
+    for (size_t i = 0; d && i < d->ncounters && i < CP_FAMILY_COUNTERS_MAX; i++) {
+        const cJSON *x = cJSON_GetObjectItemCaseSensitive(f, d->counters[i].key);
+        out[i] = cJSON_IsNumber(x) ? x->valuedouble : NAN;
+    }
+}
+
+static int cp_rl_predicted(cp_report_loaded *r, size_t row, const cJSON *o, cp_family family,
+                           cp_prediction *p, cp_status *st)
 {
     static const char *const spaces[] = {"global", "shared", "constant", "tma"}; /* cp_space */
     memset(p, 0, sizeof *p);
@@ -221,6 +232,14 @@ static int cp_rl_predicted(cp_report_loaded *r, size_t row, const cJSON *o, cp_p
         x->buffer_bytes = cp_rl_u64(a, "buffer_bytes");
         x->strided = cJSON_IsTrue(cp_show_at(a, "strided"));
         x->counts = cp_rl_counts(a);
+    }
+    /* the family's own counters: the saved values, and which of them a metric measures */
+    const cp_family_desc *d = cp_family_get(family);
+    cp_rl_family_values(o, d, p->family);
+    for (size_t i = 0; d && i < d->ncounters && i < CP_FAMILY_COUNTERS_MAX; i++) {
+        p->nfamily = i + 1;
+        if (d->counters[i].metric)
+            p->family_checked |= 1u << i;
     }
     return CP_EXIT_OK;
 }
@@ -314,8 +333,8 @@ static void cp_rl_resources(const cJSON *o, const cp_device_info *dev, cp_resour
         r->sm = dev->sm; /* the limits the occupancy was computed against */
 }
 
-static int cp_rl_measured(cp_report_loaded *r, const cJSON *row, const cJSON *o, cp_measurement *m,
-                          cp_status *st)
+static int cp_rl_measured(cp_report_loaded *r, const cJSON *row, const cJSON *o, cp_family family,
+                          cp_measurement *m, cp_status *st)
 {
     cp_measurement_clear(m);
     const char *source = cp_show_str(row, "source");
@@ -342,6 +361,7 @@ static int cp_rl_measured(cp_report_loaded *r, const cJSON *row, const cJSON *o,
                                                           : CP_COUNTERS_NOT_RUN;
     cp_rl_copy(m->counters_reason, sizeof m->counters_reason, cp_show_str(c, "reason"));
     cp_rl_counter_values(c, &m->counters);
+    cp_rl_family_values(c, cp_family_get(family), m->counters.family);
     CP_TRY(cp_rl_gaps(r, cp_show_at(c, "unavailable"), m, st));
     const cJSON *match = cp_show_at(o, "match");
     m->counts_match = cJSON_IsTrue(match) ? 1 : cJSON_IsFalse(match) ? 0 : -1;
@@ -433,10 +453,10 @@ int cp_report_load(const cJSON *doc, const char *path, cp_report_loaded *r, cp_s
         cp_row *row = &r->rows[i];
         CP_TRY(cp_rl_config(r, i, o, &row->config, st));
         CP_TRY(cp_rl_predicted(r, i, cJSON_GetObjectItemCaseSensitive(o, "predicted"),
-                               &row->predicted, st));
+                               row->config.family, &row->predicted, st));
         const cJSON *measured = cJSON_GetObjectItemCaseSensitive(o, "measured");
         if (cJSON_IsObject(measured)) {
-            CP_TRY(cp_rl_measured(r, o, measured, &r->meas[i], st));
+            CP_TRY(cp_rl_measured(r, o, measured, row->config.family, &r->meas[i], st));
             row->measured = &r->meas[i];
         }
         r->report.nrows = ++i;

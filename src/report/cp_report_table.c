@@ -60,6 +60,9 @@ typedef enum {
     CP_REPORT_CELL_PRED_REGIME,
     /* a run over several GPUs: the GPU that measured the row */
     CP_REPORT_CELL_MEAS_GPU,
+    /* a family's own counter (cp_family_desc.counters; the column's `counter`), as a count */
+    CP_REPORT_CELL_PRED_FAMILY,
+    CP_REPORT_CELL_MEAS_FAMILY,
 } cp_report_cell;
 
 typedef enum {
@@ -75,6 +78,7 @@ typedef struct cp_report_column {
     cp_report_group group;
     int left;                     /* 1: left-aligned text; 0: right-aligned */
     const cp_family_field *field; /* CP_REPORT_CELL_FIELD */
+    size_t counter;               /* CP_REPORT_CELL_*_FAMILY: the counter's index */
 } cp_report_column;
 
 static const char *const cp_report_group_labels[] = {NULL, "predicted", "measured"};
@@ -83,11 +87,11 @@ static const char *const cp_report_group_labels[] = {NULL, "predicted", "measure
  * its header's two lines. */
 #define CP_REPORT_PRED(cell, top, bottom)                                                          \
     {                                                                                              \
-        CP_REPORT_CELL_PRED_##cell, top, bottom, CP_REPORT_GROUP_PREDICTED, 0, NULL                \
+        CP_REPORT_CELL_PRED_##cell, top, bottom, CP_REPORT_GROUP_PREDICTED, 0, NULL, 0             \
     }
 #define CP_REPORT_MEAS(cell, top, bottom)                                                          \
     {                                                                                              \
-        CP_REPORT_CELL_MEAS_##cell, top, bottom, CP_REPORT_GROUP_MEASURED, 0, NULL                 \
+        CP_REPORT_CELL_MEAS_##cell, top, bottom, CP_REPORT_GROUP_MEASURED, 0, NULL, 0              \
     }
 
 /* Quantities shown both predicted and measured, under the same header, as GROUP (CP_REPORT_PRED
@@ -198,11 +202,18 @@ static const cp_report_column cp_report_copies_measured[] = {
     CP_REPORT_MEAS_TIME_US,
     CP_REPORT_MEAS_DRAM_MATCH,
 };
+/* after the family's own counters (CP_COUNTS_FAMILY): the time and whether they match */
+static const cp_report_column cp_report_family_measured[] = {
+    CP_REPORT_MEAS(TIME, "time", "us"),
+    CP_REPORT_MEAS(MATCH, "", "match"),
+};
 /* clang-format on */
 
 /* The columns of one family's table, with their widths; those left out to fit a width. */
 typedef struct cp_report_shape {
     cp_report_column params[CP_SHOWN_MAX]; /* the family's parameter columns */
+    /* its own counters' columns (CP_COUNTS_FAMILY), predicted and measured */
+    cp_report_column family_pred[CP_FAMILY_COUNTERS_MAX], family_meas[CP_FAMILY_COUNTERS_MAX];
     const cp_report_column *cols[CP_REPORT_TABLE_COLS];
     size_t width[CP_REPORT_TABLE_COLS];
     int has_value[CP_REPORT_TABLE_COLS]; /* some row shows more than "-" there */
@@ -301,10 +312,10 @@ static void cp_report_table_format_field(const cp_config *c, const cp_family_fie
     }
 }
 
-/* The predicted cells of row (sectors or wavefronts per request, efficiency); 0 when cell is not
- * one. */
-static int cp_report_table_format_predicted(const cp_row *row, cp_report_cell cell, char *buf,
-                                            size_t len)
+/* The predicted cells of row (sectors or wavefronts per request, efficiency, a family counter:
+ * col_counter); 0 when cell is not one. */
+static int cp_report_table_format_predicted(const cp_row *row, cp_report_cell cell,
+                                            size_t col_counter, char *buf, size_t len)
 {
     const cp_config *c = &row->config;
     const cp_prediction *p = &row->predicted;
@@ -341,6 +352,10 @@ static int cp_report_table_format_predicted(const cp_row *row, cp_report_cell ce
         break;
     case CP_REPORT_CELL_PRED_REGIME:
         snprintf(buf, len, "%s", cp_regime_letters(p->regime));
+        return 1;
+    case CP_REPORT_CELL_PRED_FAMILY: /* a count */
+        x = p->modelled && col_counter < p->nfamily ? p->family[col_counter] : NAN;
+        cp_report_table_format_number(buf, len, x, 1, 0, "");
         return 1;
     case CP_REPORT_CELL_PRED_SHARED_WF:
     case CP_REPORT_CELL_PRED_SHARED_CONF: {
@@ -425,8 +440,8 @@ static const struct {
 };
 
 /* The other measured cells of row: times, rates, match, registers and occupancy. */
-static void cp_report_table_format_measured(const cp_row *row, cp_report_cell cell, char *buf,
-                                            size_t len)
+static void cp_report_table_format_measured(const cp_row *row, cp_report_cell cell,
+                                            size_t col_counter, char *buf, size_t len)
 {
     cp_measurement scratch;
     const cp_measurement *m = cp_report_get_measurement(row, &scratch);
@@ -469,6 +484,11 @@ static void cp_report_table_format_measured(const cp_row *row, cp_report_cell ce
     case CP_REPORT_CELL_MEAS_SM_ACTIVE:
         cp_report_table_format_number(buf, len, m->counters.sm_active, 100, 0, "%");
         break;
+    case CP_REPORT_CELL_MEAS_FAMILY:
+        cp_report_table_format_number(
+            buf, len, col_counter < CP_FAMILY_COUNTERS_MAX ? m->counters.family[col_counter] : NAN,
+            1, 0, "");
+        break;
     case CP_REPORT_CELL_MEAS_OPCODE:
         snprintf(buf, len, "%s", m->load_opcode[0] ? m->load_opcode : "-");
         break;
@@ -491,8 +511,8 @@ static void cp_report_table_format_cell(const cp_row *row, const cp_report_colum
 {
     if (col->cell == CP_REPORT_CELL_FIELD)
         cp_report_table_format_field(&row->config, col->field, buf, len);
-    else if (!cp_report_table_format_predicted(row, col->cell, buf, len))
-        cp_report_table_format_measured(row, col->cell, buf, len);
+    else if (!cp_report_table_format_predicted(row, col->cell, col->counter, buf, len))
+        cp_report_table_format_measured(row, col->cell, col->counter, buf, len);
 }
 
 /* The columns of counts and times after the parameters, by cp_family_counts: predicted, then
@@ -514,6 +534,9 @@ static const struct {
         CP_REPORT_PARTS(cp_report_sides_shared_predicted, cp_report_sides_shared_measured),
     [CP_COUNTS_PATH] = CP_REPORT_PARTS(cp_report_path_predicted, cp_report_path_measured),
     [CP_COUNTS_COPIES] = CP_REPORT_PARTS(cp_report_copies_predicted, cp_report_copies_measured),
+    /* the family's own counters come first (cp_report_table_init_shape) */
+    [CP_COUNTS_FAMILY] = {NULL, cp_report_family_measured, 0,
+                          CP_COUNT_OF(cp_report_family_measured)},
 #undef CP_REPORT_PARTS
 };
 
@@ -525,24 +548,46 @@ static void cp_report_table_init_shape(cp_report_shape *lay, cp_family family, i
     size_t nparams = 0;
     for (size_t i = 0; d && i < CP_SHOWN_MAX && d->table[i]; i++) {
         const cp_family_field *f = cp_family_field_of(d, d->table[i]);
-        lay->params[nparams++] = (cp_report_column){
-            CP_REPORT_CELL_FIELD,       "", cp_family_field_label(f), CP_REPORT_GROUP_PARAMS,
-            !cp_family_field_number(f), f};
+        lay->params[nparams++] = (cp_report_column){CP_REPORT_CELL_FIELD,
+                                                    "",
+                                                    cp_family_field_label(f),
+                                                    CP_REPORT_GROUP_PARAMS,
+                                                    !cp_family_field_number(f),
+                                                    f,
+                                                    0};
     }
     cp_family_counts counts = d ? d->table_counts : CP_COUNTS_SIDES;
+    /* the family's own counters (CP_COUNTS_FAMILY): each predicted, each a metric measures */
+    size_t npred = 0, nmeas = 0;
+    for (size_t i = 0; counts == CP_COUNTS_FAMILY && i < d->ncounters && i < CP_FAMILY_COUNTERS_MAX;
+         i++) {
+        const cp_family_counter *k = &d->counters[i];
+        lay->family_pred[npred++] = (cp_report_column){
+            CP_REPORT_CELL_PRED_FAMILY, k->label, k->unit, CP_REPORT_GROUP_PREDICTED, 0, NULL, i};
+        if (k->metric)
+            lay->family_meas[nmeas++] = (cp_report_column){CP_REPORT_CELL_MEAS_FAMILY,
+                                                           k->label,
+                                                           k->unit,
+                                                           CP_REPORT_GROUP_MEASURED,
+                                                           0,
+                                                           NULL,
+                                                           i};
+    }
     struct {
         const cp_report_column *cols;
         size_t n;
-    } parts[4] = {
+    } parts[6] = {
         {lay->params, nparams},
+        {lay->family_pred, npred},
         {cp_report_counts_columns[counts].predicted, cp_report_counts_columns[counts].npredicted},
         {&cp_report_gpu_column, with_gpu ? 1u : 0u},
+        {lay->family_meas, nmeas},
         {cp_report_counts_columns[counts].measured, cp_report_counts_columns[counts].nmeasured},
     };
     /* never past CP_REPORT_TABLE_COLS: a family whose parts add up to more would lose its last
      * columns, which the goldens show, instead of writing past the layout */
     lay->ncols = 0;
-    for (size_t p = 0; p < 4; p++)
+    for (size_t p = 0; p < CP_COUNT_OF(parts); p++)
         for (size_t i = 0; i < parts[p].n && lay->ncols < CP_REPORT_TABLE_COLS; i++)
             lay->cols[lay->ncols++] = &parts[p].cols[i];
     for (size_t i = 0; i < lay->ncols; i++) {

@@ -91,8 +91,15 @@ typedef struct cp_vl_param {
     char column[72]; /* its field in the data: its name, "param_NAME" for a name the data uses */
 } cp_vl_param;
 
+/* The panels of a family's own counters (cp_family_desc.counters), after cp_vl_panels: one
+ * each, predicted beside measured (the model's own, predicted alone). */
+#define CP_VL_PANELS_MAX (CP_VL_NPANELS + CP_FAMILY_COUNTERS_MAX)
+
 typedef struct cp_vl_axes {
     const cp_family_desc *family;
+    cp_vl_panel family_panels[CP_FAMILY_COUNTERS_MAX];
+    char family_text[CP_FAMILY_COUNTERS_MAX][3][112]; /* their name, predicted and measured */
+    size_t nfamily;
     cp_vl_param x; /* x.named: x takes names: bars */
     cp_vl_param series[CP_VL_MAX_PARAMS - 1];
     size_t nseries;
@@ -117,6 +124,30 @@ typedef struct cp_vl_keys {
     cp_vl_key *v;
     size_t n, cap;
 } cp_vl_keys;
+
+/* Panel p: one of cp_vl_panels, or from CP_VL_NPANELS on the family's own counters'. */
+static const cp_vl_panel *cp_vl_panel_of(const cp_vl_axes *ax, size_t p)
+{
+    return p < CP_VL_NPANELS ? &cp_vl_panels[p] : &ax->family_panels[p - CP_VL_NPANELS];
+}
+
+/* The panels of family d's own counters into ax: "LABEL UNIT" (the model's alone predicted
+ * only), their values at predicted.family_counters.KEY and measured.counters.family_counters.KEY.
+ */
+static void cp_vl_family_panels(const cp_family_desc *d, cp_vl_axes *ax)
+{
+    ax->nfamily = 0;
+    for (size_t i = 0; d && i < d->ncounters && i < CP_FAMILY_COUNTERS_MAX; i++) {
+        const cp_family_counter *k = &d->counters[i];
+        char(*t)[112] = ax->family_text[i];
+        snprintf(t[0], sizeof t[0], "%s", k->key); /* the datum's panel: the JSON key */
+        snprintf(t[1], sizeof t[1], "predicted.family_counters.%s", k->key);
+        snprintf(t[2], sizeof t[2], "measured.counters.family_counters.%s", k->key);
+        ax->family_panels[i] =
+            (cp_vl_panel){t[0], {k->label, k->unit}, t[1], k->metric ? t[2] : NULL, 1, 0, NULL};
+        ax->nfamily = i + 1;
+    }
+}
 
 /* ---- reading the JSON rows ---------------------------------------------------------------- */
 
@@ -199,6 +230,7 @@ static int cp_vl_axes_choose(const cp_vegalite_rows *rows, cp_vl_axes *ax, cp_st
     cp_vl_param params[CP_VL_MAX_PARAMS];
     memset(ax, 0, sizeof *ax);
     ax->family = cp_family_get(family);
+    cp_vl_family_panels(ax->family, ax);
     size_t n = cp_vl_params(ax->family, first, params);
     if (!n) {
         cJSON_Delete(owned0);
@@ -317,9 +349,9 @@ static int cp_vl_key_cmp(const void *a, const void *b)
 typedef struct cp_vl_data {
     cJSON *values;
     cp_vl_keys series, categories;
-    int has[CP_VL_NPANELS][2]; /* [panel][0 predicted, 1 measured] */
-    double lo, hi;             /* numeric x: the least and the greatest value */
-    int fractions;             /* numeric x: a value is not a whole number */
+    int has[CP_VL_PANELS_MAX][2]; /* [panel][0 predicted, 1 measured] */
+    double lo, hi;                /* numeric x: the least and the greatest value */
+    int fractions;                /* numeric x: a value is not a whole number */
 } cp_vl_data;
 
 /* Appends {x, series, source, panel, value, row} when value is finite. 0 when out of memory. */
@@ -339,7 +371,7 @@ static int cp_vl_datum(cp_vl_data *data, const cJSON *x, const cp_vl_axes *ax, c
     char bar[CP_VL_SERIES_LEN + 16];
     snprintf(bar, sizeof bar, "%s / %s", series, source);
     ok = ok && (!ax->x.named || cJSON_AddStringToObject(d, "bar", bar));
-    ok = ok && cJSON_AddStringToObject(d, "panel", cp_vl_panels[panel].name);
+    ok = ok && cJSON_AddStringToObject(d, "panel", cp_vl_panel_of(ax, panel)->name);
     ok = ok && cJSON_AddNumberToObject(d, "value", value);
     return ok && cJSON_AddNumberToObject(d, "row", (double)row);
 }
@@ -361,15 +393,15 @@ static int cp_vl_row(cp_vl_data *data, const cJSON *row, size_t index, const cp_
         category.order[0] = cp_vl_order(&ax->x, x);
         ok = ok && cp_vl_keys_add(&data->categories, &category);
     }
-    for (size_t p = 0; ok && p < CP_VL_NPANELS; p++) {
-        const cp_vl_panel *pn = &cp_vl_panels[p];
+    for (size_t p = 0; ok && p < CP_VL_NPANELS + ax->nfamily; p++) {
+        const cp_vl_panel *pn = cp_vl_panel_of(ax, p);
         if (pn->unless && isfinite(cp_show_num(row, pn->unless)))
             continue;
         ok = cp_vl_datum(data, x, ax, series.label, p, 0,
                          (pn->predicted ? cp_show_num(row, pn->predicted) : NAN) * pn->scale,
                          index) &&
              cp_vl_datum(data, x, ax, series.label, p, 1,
-                         cp_show_num(row, pn->measured) * pn->scale, index);
+                         (pn->measured ? cp_show_num(row, pn->measured) : NAN) * pn->scale, index);
     }
     return ok;
 }
@@ -422,7 +454,7 @@ static cJSON *cp_vl_labels(cp_json *j, const cp_vl_keys *k, const char *const *s
 static size_t cp_vl_sources(const cp_vl_data *data, const char *out[2])
 {
     int has[2] = {0, 0};
-    for (size_t p = 0; p < CP_VL_NPANELS; p++)
+    for (size_t p = 0; p < CP_VL_PANELS_MAX; p++)
         has[0] |= data->has[p][0], has[1] |= data->has[p][1];
     size_t n = 0;
     if (has[0])
@@ -616,8 +648,8 @@ static cJSON *cp_vl_panel_spec(cp_json *j, const cp_vl_axes *ax, const cp_vl_dat
     cJSON *spec = cp_json_check(j, cJSON_CreateObject());
     cp_json_number(j, spec, "width", 480);
     cp_json_number(j, spec, "height", ax->x.named ? 170 : 150);
-    cp_vl_filter(j, spec, "panel", cp_vl_panels[p].name);
-    cp_vl_panel_encoding(j, spec, ax, data, &cp_vl_panels[p]);
+    cp_vl_filter(j, spec, "panel", cp_vl_panel_of(ax, p)->name);
+    cp_vl_panel_encoding(j, spec, ax, data, cp_vl_panel_of(ax, p));
     cJSON *layer = cp_json_array(j, spec, "layer");
     if (ax->x.named)
         cp_vl_bars(j, layer, ax, data);
@@ -690,7 +722,7 @@ static int cp_vl_write(FILE *out, const cp_vl_header *h, const cp_vegalite_rows 
     if (rc == CP_EXIT_OK && rows->n)
         rc = cp_vl_rows_data(rows, &ax, &data, st);
     cJSON *panels = cp_json_array(&j, doc, "vconcat");
-    for (size_t p = 0; rc == CP_EXIT_OK && rows->n && p < CP_VL_NPANELS; p++)
+    for (size_t p = 0; rc == CP_EXIT_OK && rows->n && p < CP_VL_NPANELS + ax.nfamily; p++)
         if (data.has[p][0] || data.has[p][1])
             cJSON_AddItemToArray(panels, cp_vl_panel_spec(&j, &ax, &data, p));
     if (!cJSON_GetArraySize(panels)) /* no values: an empty chart */

@@ -80,9 +80,12 @@ if (report.kind === 'trace') {
     + expectRows('excess bytes by instruction (B beyond the ideal sectors)', 'measured',
                  report.instructions, 'excess_bytes');
 } else {
-  // the leading metric: global loads, or shared loads where no row has a global one (smem)
+  // the leading metric: global loads, or shared loads where no row has a global one (smem), or
+  // the family's first counter of its own (its panel named by its key) where neither (atomic)
+  const own = Object.keys(get(report.rows[0] || {}, 'predicted.family_counters') || {})[0];
   const leading = [['global load sectors per request', 'load.sectors_per_request'],
-                   ['shared load wavefronts per request', 'shared_load.wavefronts_per_request']]
+                   ['shared load wavefronts per request', 'shared_load.wavefronts_per_request'],
+                   ...(own ? [[own, `family_counters.${own}`]] : [])]
     .find(([, p]) => report.rows.some((r) => isNum(get(r, `predicted.${p}`))
                                           || isNum(get(r, `measured.counters.${p}`))));
   counted = leading ? expectRows(leading[0], 'predicted', report.rows, `predicted.${leading[1]}`)

@@ -50,7 +50,8 @@ for f in $(offers coalprobe compare --format ""); do
         >/dev/null 2>&1 || bad "compare --format $f is offered but refused"
 done
 for family_option in "gemm --variant" "transpose --variant" "readonly --variant" "readonly --index" \
-    "async --variant" "layout --layout" "smem --op" "stride --op" "expr --op"; do
+    "async --variant" "atomic --variant" "atomic --op" "atomic --type" "layout --layout" "smem --op" \
+    "stride --op" "expr --op"; do
     case ${family_option%% *} in
     gemm) small="--m 8 --n 8 --k 8" ;;
     transpose) small="--m 64 --n 64" ;;

@@ -1,5 +1,6 @@
-# tests/cli/families.cmake: CLI tests of the readonly and async families: their tables, --explain
-# pictures, the configurations a sweep leaves out, and the usage errors of their parameters.
+# tests/cli/families.cmake: CLI tests of the readonly, async and atomic families: their tables,
+# --explain pictures, the configurations a sweep leaves out, and the usage errors of their
+# parameters; the atomic family's own counters in every writer.
 
 cp_cli_test(readonly_table 0 --golden ${CP_GOLDEN}/cli_readonly.txt
             --stderr "^coalprobe: note: 3 configurations left out: the constant variant's table"
@@ -60,3 +61,57 @@ cp_cli_test(async_variant_unknown 2 --no-stdout
 # GPU machines by tests/gpu (no GPU here); the model runs everywhere
 cp_cli_test(async_model_everywhere 0 --stdout "^tma-tensor +1 +0 +512.00 +1.00$"
             -- ${CP_BIN} async --model --variant tma-tensor --stages 1 --size 64K)
+
+# --- the atomic family: its own counters (predicted, measured, matched) in every writer ------------
+cp_cli_test(atomic_table 0 --golden ${CP_GOLDEN}/cli_atomic.txt
+            --stderr "^coalprobe: note: 276 configurations left out: --addresses applies to contention and --stride to"
+            -- ${CP_BIN} atomic --model --size 64K)
+# the CSV has the family's own columns after meas_noisy: pred_ of each, meas_ of each measured
+cp_cli_test(atomic_csv 0 --golden ${CP_GOLDEN}/cli_atomic.csv
+            -- ${CP_BIN} atomic --model --variant contention,aggregated --addresses 1,4 --type u32
+               --size 4100 --format csv)
+# (its first line, the configuration, is 84 columns: no --max-width)
+cp_cli_test(explain_atomic 0 --golden ${CP_GOLDEN}/explain_atomic.txt
+            -- ${CP_BIN} atomic --model --variant contention --addresses 4 --op atom --type u32
+               --size 4K --explain)
+# a measured report (hand-made from a model report: counters equal to the model's, one row's
+# sectors one more, its match false): the table shows them predicted beside measured, the CSV
+# writes them, the JSON reads back the same, compare judges them as exact counts
+set(CP_ATOMIC_MEASURED ${CP_GOLDEN}/report_atomic_measured.json)
+cp_cli_test(show_atomic_measured 0 --no-stderr --golden ${CP_GOLDEN}/show_atomic_measured.txt
+            -- env NO_COLOR=1 ${CP_BIN} show ${CP_ATOMIC_MEASURED})
+cp_cli_test(show_atomic_measured_csv 0 --no-stderr
+            --stdout "^pattern,variant,op,type,addresses,stride_words,elements,.*,meas_noisy,pred_atomic_requests,pred_atomic_sectors,pred_lanes_per_address,meas_atomic_requests,meas_atomic_sectors$"
+            --stdout "^atomic,contention,red,u32,1,1,1024,.*,false,.*,32,32,32,32,33$"
+            -- ${CP_BIN} show ${CP_ATOMIC_MEASURED} --format csv)
+cp_cli_test(show_atomic_measured_json 0 --no-stderr --json
+            --stdout "\"lanes_per_address\":[[:space:]]*32" --stdout "\"atomic_sectors\":[[:space:]]*33"
+            -- ${CP_BIN} show ${CP_ATOMIC_MEASURED} --format json)
+cp_cli_test(show_atomic_measured_html 0 --no-stderr
+            --stdout "data-path=\"measured.counters.family_counters.atomic_sectors\""
+            --stdout "<td data-v=\"33\">33</td>"
+            -- ${CP_BIN} show ${CP_ATOMIC_MEASURED} --format html)
+cp_cli_test(show_atomic_measured_chart 0 --no-stderr --json
+            --stdout "\"panel\":[[:space:]]*\"atomic_sectors\""
+            --stdout "\"panel\":[[:space:]]*\"lanes_per_address\""
+            -- ${CP_BIN} show ${CP_ATOMIC_MEASURED} --format vega-lite)
+cp_cli_test(compare_atomic_counter 3 --stdout "counters.family_counters.atomic_sectors +33 -> 32"
+            -- ${CP_BIN} compare ${CP_ATOMIC_MEASURED} ${CP_GOLDEN}/compare/atomic_fixed.json)
+# what a variant does not have is left out; a sweep of nothing but that is a usage error
+cp_cli_test(atomic_none 2 --no-stdout
+            --stderr "^coalprobe: no configuration of the sweep exists: --addresses applies to contention"
+            -- ${CP_BIN} atomic --variant own --addresses 4)
+cp_cli_test(atomic_op_names 2 --no-stdout
+            --stderr "^coalprobe: --op: unknown value 'load' \\(expected one of: atom, red, all\\)$"
+            -- ${CP_BIN} atomic --op load)
+cp_cli_test(atomic_addresses_max 2 --no-stdout --stderr "'33' is above the maximum 32"
+            -- ${CP_BIN} atomic --addresses 33)
+cp_cli_test(atomic_stride_max 2 --no-stdout --stderr "'65' is above the maximum 64"
+            -- ${CP_BIN} atomic --variant strided --stride 65)
+# the SASS check of the GPU machine (sass_widths.sh) on canned listings: atom executes ATOM, red
+# RED, aggregated shuffles; a red kernel that executes an ATOM fails
+cp_cli_test(sass_atomics 0 --stdout "^ok   sm_90: atomic kernels: 16, atom ATOM, red RED, aggregated SHFL.BFLY$"
+            -- sh ${CMAKE_CURRENT_SOURCE_DIR}/gpu/sass_atomics.sh sm_90 ${CP_GOLDEN}/sass/atomics_sm_90.txt)
+cp_cli_test(sass_atomics_red_as_atom 1
+            --stdout "^FAIL sm_90: atomic kernels: cp_atomic_kernelIfLi1ELi1E: ATOM 1, RED 0$"
+            -- sh ${CMAKE_CURRENT_SOURCE_DIR}/gpu/sass_atomics.sh sm_90 ${CP_GOLDEN}/sass/atomics_sm_90_red_as_atom.txt)

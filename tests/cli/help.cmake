@@ -2,7 +2,7 @@
 # each command's --help: parameters with defaults and ranges, examples, 80 columns), the hint after
 # an unknown command, and the man page and completions written from the same tables.
 
-foreach(family stride layout gemm gather smem transpose expr readonly async)
+foreach(family stride layout gemm gather smem transpose expr readonly async atomic)
   # stride's examples are the default's: "coalprobe --stride ..."
   if(family STREQUAL "stride")
     set(example "^  coalprobe --")
@@ -42,7 +42,7 @@ cp_cli_test(help_unknown 2 --no-stdout --stderr "^coalprobe: unknown command 'ge
 cp_cli_test(help_two 2 --no-stdout --stderr "help takes one command" -- ${CP_BIN} help gemm smem)
 # an unknown command: the nearest, and every command (trace, compare and doctor too)
 cp_cli_test(bad_command_nearest 2 --no-stdout --stderr "^coalprobe: unknown command 'doctr'"
-            --stderr "^hint: did you mean 'doctor'\\? commands are stride, layout, gemm, gather, smem, transpose, expr, readonly, async, trace, show, compare, doctor, and help$"
+            --stderr "^hint: did you mean 'doctor'\\? commands are stride, layout, gemm, gather, smem, transpose, expr, readonly, async, atomic, trace, show, compare, doctor, and help$"
             -- ${CP_BIN} doctr)
 cp_cli_test(bad_command_far 2 --no-stdout --stderr "^hint: commands are stride, .*, trace, show, compare, doctor, and help"
             -- ${CP_BIN} frobnicate)

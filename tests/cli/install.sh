@@ -58,7 +58,7 @@ if command -v man >/dev/null 2>&1; then
     MANWIDTH=80 man -l "$prefix/share/man/man1/coalprobe.1" >"$s/man.txt" 2>"$s/man.err" ||
         bad "man -l failed"
     for word in NAME SYNOPSIS FAMILIES OPTIONS COMMANDS "EXIT STATUS" ENVIRONMENT \
-        stride layout gemm gather smem transpose expr readonly async trace compare doctor; do
+        stride layout gemm gather smem transpose expr readonly async atomic trace compare doctor; do
         grep -Eq "^ *$word( |\$)" "$s/man.txt" || bad "the man page has no heading '$word'"
     done
     MANWIDTH=80 man --warnings -l "$prefix/share/man/man1/coalprobe.1" 2>"$s/man.warn" >/dev/null

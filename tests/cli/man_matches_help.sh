@@ -9,7 +9,7 @@ cp_scratch
 "$bin" --help-man >"$s/coalprobe.1" || bad "--help-man failed"
 # the options of a --help: its option lines' long names
 options() { sed -n 's/^  \(-[A-Za-z], \)\{0,1\}--\([a-z][a-z-]*\).*/\2/p'; }
-for command in stride layout gemm gather smem transpose expr readonly async trace compare doctor; do
+for command in stride layout gemm gather smem transpose expr readonly async atomic trace compare doctor; do
     grep -q "^\.S[SH] $command\( \|\$\)" "$s/coalprobe.1" || bad "the man page has no section $command"
     "$bin" help "$command" >"$s/help.txt" || bad "coalprobe help $command failed"
     for o in $(options <"$s/help.txt"); do

@@ -1,8 +1,8 @@
 #!/bin/sh
 # gpu_counts.sh: on a GPU, measured requests and sectors, and shared-memory requests,
 # wavefronts and bank conflicts, equal the model's exactly and every kernel's output verifies, for
-# every family over a spread of parameters, and the readonly rows carry a regime estimate that
-# grows with the working set (ctest label gpu).
+# every family over a spread of parameters (the atomic family's own counters too), and the
+# readonly rows carry a regime estimate that grows with the working set (ctest label gpu).
 # Exits 77 (ctest: skipped) when no CUDA device is present. CP_GPU_ARGS (e.g. "--device 1") is
 # added to every run (tests/gpu/second_device.sh).
 set -u
@@ -53,6 +53,12 @@ for r in csv.DictReader(open(sys.argv[1])):
             if p != "" and float(p) != float(m or "nan"):
                 print(f"shared {side} {what} differ: predicted {p} measured {m}: {r}")
                 bad = 1
+    if r["pattern"] == "atomic":  # its own counters: every one a metric measures, read and equal
+        for key in ("atom_requests", "atom_sectors", "red_requests", "red_sectors"):
+            p, m = r[f"pred_{key}"], r[f"meas_{key}"]
+            if p == "" or m == "" or float(p) != float(m):
+                print(f"{key} differs: predicted {p} measured {m}: {r}")
+                bad = 1
     if r["pattern"] == "readonly":  # the regime estimate: present on a device, and consistent
         ws, level = int(r["pred_working_set_bytes"] or 0), r["pred_regime_estimate"]
         order = ["constant_cache", "beyond_constant_cache"] if r["variant"] == "constant" \
@@ -94,6 +100,10 @@ run readonly --variant all --index all --table 128,132,4K,64K,1M,64M --size 4M
 run readonly --variant all --index all --table 4K,4100 --size 4100
 run async --variant all --stages 1..4 --work 0,3 --size 1M
 run async --variant all --stages 1,2 --size 16K
+run atomic --variant all --op all --type all --size 4M
+run atomic --variant contention --addresses 1..32 --op all --type all --size 4100
+run atomic --variant strided --stride 1..9,16,31,32,64 --op all --size 1M
+run atomic --variant all --op all --size 4100
 run expr --index "(i % 32) * 1024 + i / 32" --size 4M --width 4,16
 run expr --index "(i * s + k) % n" --param s=1..4,32,33 --param k=0,5 --op all --size 4M
 run expr --index "i / 2" --op store --size 1M

@@ -4,6 +4,8 @@
 # sm_90 a 32-byte element (the stride kernels of cp_f8) is two 128-bit accesses, as the model
 # counts; for sm_100 and newer the table records evidence against (the PTX has one 256-bit
 # ld.global.v8), and this test says what the SASS does, failing if the table is wrong either way.
+# It also checks that the atomic family's kernels compiled to the instruction each measures
+# (sass_atomics.sh: ATOM, RED, the shuffles of the aggregated variant).
 # Needs cuobjdump (the GPU machine has it; no GPU is used). Exits 77 without it.
 # usage: sass_widths.sh PATH/TO/coalprobe [SUMMARY]
 set -u
@@ -46,6 +48,13 @@ for a in $archs; do
     else
         echo "FAIL $line" | tee -a "$summary"
         echo "     correct global_width_16 in src/model/cp_arch.c for sm_$a, or the kernel" | tee -a "$summary"
+        fail=1
+    fi
+    # the atomic family's kernels (cp_atomic_kernel<type, variant, op>, families/atomic/): op 0
+    # (atom) executes ATOM, op 1 (red) RED and no ATOM, and the aggregated variant (3) reduces
+    # with SHFL.BFLY first; one line per architecture, the kernels that do not listed
+    if ! sh "$(dirname "$0")/sass_atomics.sh" "sm_$a" "$tmp/sass_$a.txt" | tee -a "$summary" |
+        grep -q '^ok '; then
         fail=1
     fi
 done

@@ -91,6 +91,38 @@ int main(void)
     CHECK_STR_CONTAINS(why, "no dram__bytes_write.sum or dram__bytes_op_write.sum on chip GA10B");
     printf("GA10B: %s\n", why);
 
+    /* Extra metrics (a family's own counters): the atomic and reduction counters of global
+     * memory are known on GH100 and read in passes of their own; a name the chip does not know
+     * is left out (NOT_ON_CHIP), not an error. */
+    static const char *const extra[] = {
+        "l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum",
+        "l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum",
+        "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum",
+        "l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum",
+    };
+    static const char *const bogus[] = {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+                                        "coalprobe__not_a_metric.sum"};
+    cp_cupti_plan with;
+    cp_status_clear(&st);
+    CHECK_EQ_U64(cp_cupti_plan_for_chip_extra("GH100",
+                                              CP_CUPTI_GROUP_GLOBAL | CP_CUPTI_GROUP_OCCUPANCY,
+                                              extra, CP_COUNT_OF(extra), &with, &st),
+                 CP_EXIT_OK);
+    CHECK_EQ_U64(with.nextra, 4);
+    for (size_t i = 0; i < CP_COUNT_OF(extra); i++) {
+        CHECK(with.extra_state[i] == CP_CUPTI_READ);
+        CHECK(with.extra[i] && strcmp(with.extra[i], extra[i]) == 0);
+    }
+    CHECK_EQ_U64(with.nread, global.nread + 4);
+    CHECK(with.passes > global.passes);
+    printf("GH100, global counters and the four atomic ones: %zu pass(es)\n", with.passes);
+    cp_status_clear(&st);
+    CHECK_EQ_U64(
+        cp_cupti_plan_for_chip_extra("GH100", CP_CUPTI_GROUP_GLOBAL, bogus + 1, 1, &with, &st),
+        CP_EXIT_OK);
+    CHECK_EQ_U64(with.nextra, 1);
+    CHECK(with.extra_state[0] == CP_CUPTI_NOT_ON_CHIP);
+
     /* A bogus chip name is an error with a message, not a crash. */
     cp_status_clear(&st);
     rc = cp_cupti_plan_for_chip("NOT_A_CHIP", CP_CUPTI_GROUP_ALL, &all, &st);

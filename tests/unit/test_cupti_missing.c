@@ -33,7 +33,7 @@ int main(void)
     cp_cupti_session *s = (cp_cupti_session *)&st; /* must be reset to NULL */
     int refused = 0;
     cp_status_clear(&st);
-    CHECK(cp_cupti_open(0, 4, CP_CUPTI_GROUP_ALL, &s, &refused, &st) == CP_EXIT_RUNTIME);
+    CHECK(cp_cupti_open(0, 4, CP_CUPTI_GROUP_ALL, NULL, 0, &s, &refused, &st) == CP_EXIT_RUNTIME);
     CHECK(s == NULL);
     CHECK(refused == 1);
     CHECK_STR_CONTAINS(st.message, "CUPTI refused: cannot load");

@@ -4,6 +4,32 @@
 
 #include "measure/cp_measure.h"
 #include "cp_test.h"
+/* a family that declares counters of its own (white-box: its configuration) */
+#include "cp_atomic_config.h"
+
+/* The metrics a sweep of the atomic family adds to the profiler's set: each configuration's own
+ * (atom's op_atom counters, red's op_red), each once; a family without counters adds none. */
+static void test_family_metrics(void)
+{
+    cp_backend_options o;
+    memset(&o, 0, sizeof o);
+    cp_config c;
+    memset(&c, 0, sizeof c);
+    CHECK(cp_family_find("atomic", &c.family));
+    for (int rep = 0; rep < 2; rep++)
+        for (int op = CP_ATOMIC_OP_ATOM; op <= CP_ATOMIC_OP_RED; op++) {
+            cp_atomic_config_of(&c)->op = (cp_atomic_op)op;
+            cp_backend_options_add_family(&o, &c);
+        }
+    CHECK_EQ_U64(o.nfamily_metrics, 4);
+    CHECK(strcmp(o.family_metrics[0], "l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum") == 0);
+    CHECK(strcmp(o.family_metrics[1], "l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum") == 0);
+    CHECK(strcmp(o.family_metrics[2], "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum") == 0);
+    CHECK(strcmp(o.family_metrics[3], "l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum") == 0);
+    c.family = (cp_family)0; /* the first family declares none */
+    cp_backend_options_add_family(&o, &c);
+    CHECK_EQ_U64(o.nfamily_metrics, 4);
+}
 
 static void check_release(const char *line, const char *want)
 {
@@ -71,11 +97,29 @@ int main(void)
     CHECK(cp_measure_counts_match(&p, &v) == 0);
     v.load_sectors = 16;
     p.shared_exact = 1;
+    /* a family's own counters: those a metric measures are judged, the model's alone not */
+    p.nfamily = 2;
+    p.family[0] = 32;
+    p.family[1] = 7; /* the model's own column: never compared */
+    p.family_checked = 1u;
+    v.shared_load_wavefronts = 2;
+    CHECK(cp_measure_counts_match(&p, &v) == -1); /* its counter not read: NAN */
+    v.load_sectors = 17;
+    CHECK(cp_measure_counts_match(&p, &v) == 0);
+    v.load_sectors = 16;
+    v.family[0] = 32;
+    CHECK(cp_measure_counts_match(&p, &v) == 1);
+    v.family[0] = 33;
+    CHECK(cp_measure_counts_match(&p, &v) == 0);
+    p.nfamily = 0;
+    p.family_checked = 0;
     /* a global counter the chip lacks: cannot judge */
     cp_counter_values_clear(&v);
+    CHECK(isnan(v.family[0]) && isnan(v.family[CP_FAMILY_COUNTERS_MAX - 1]));
     v.load_requests = 4;
     CHECK(cp_measure_counts_match(&p, &v) == -1);
     p.modelled = 0;
     CHECK(cp_measure_counts_match(&p, &v) == -1);
+    test_family_metrics();
     return cp_test_finish();
 }

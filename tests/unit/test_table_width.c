@@ -44,6 +44,8 @@ static void measure_wide(cp_measurement *m)
     v->shared_load_wavefronts = v->shared_store_wavefronts = 32e6;
     v->shared_load_conflicts = v->shared_store_conflicts = 31e6;
     v->l1_load_hit_rate = v->l2_read_hit_rate = v->sm_active = v->achieved_occupancy = 1;
+    for (size_t i = 0; i < CP_FAMILY_COUNTERS_MAX; i++) /* a family's own counters */
+        v->family[i] = 32e6;
     m->counts_match = 0; /* "NO" */
     m->resources.known = 1;
     m->resources.registers_per_thread = 255;

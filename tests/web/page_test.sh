@@ -26,6 +26,10 @@ export CUDA_VISIBLE_DEVICES=
 "$bin" transpose --m 64 --n 64 --model --format html -o "$dir/transpose.html"
 "$bin" layout --fields 1..8 --model --format html -o "$dir/layout.html"
 "$bin" readonly --variant plain --index mod --table 4K..64M:x4,132 --size 64K --model --format html -o "$dir/readonly.html"
+# a family whose chart and numbers are its own counters (atomic): a model sweep, and the
+# hand-made measured report of its goldens
+"$bin" atomic --variant contention --addresses 1..32:x2 --op red --type u32 --size 64K --model --format html -o "$dir/atomic.html"
+"$render" "$src/tests/golden/report_atomic_measured.json" "$dir/measured_atomic.html"
 # saved measured reports (H100), with this build's lane maps
 res=$src/docs/results
 python3 "$src/tests/web/graft_lanes.py" "$bin" "$res/2026-11-21-h100-stride-gemm-ncu/stride_curve.json" "$dir/measured_stride.json"

@@ -105,6 +105,13 @@
       add(`${side.replace('_', ' ')} wavefronts/request`, CP.fmt(sc.wavefronts_per_request, 2),
         CP.fmt(CP.get(m, `counters.${side}.wavefronts_per_request`), 2));
     }
+    // a family's own counters (the atomic family's requests and sectors), the model's own with
+    // nothing measured
+    const own = (p && p.family_counters) || {};
+    for (const key of Object.keys(own)) {
+      const meas = CP.get(m, `counters.family_counters.${key}`);
+      add(key.replace(/_/g, ' '), CP.fmt(own[key], 0), meas === undefined ? '' : CP.fmt(meas, 0));
+    }
     if (m) add('match', '', m.match === true ? 'yes' : m.match === false ? 'NO' : '-');
     return CP.h('table', { class: 'cp-numbers' },
       CP.h('thead', {}, CP.h('tr', {}, CP.h('th', {}, ''), CP.h('th', { scope: 'col' }, 'predicted'),
@@ -237,15 +244,18 @@
     return box;
   }
 
-  // The chart: sectors (or wavefronts) per request against the slider's parameter, predicted
+  // The chart: sectors (or wavefronts, or a family's first counter of its own where there are
+  // neither, as for atomics) per request against the slider's parameter, predicted
   // as hollow circles on lines, measured as dots; one hollow mark per row (data-row), a line
   // per combination of the other swept keys.
   function chart(rows, swept, state, select, page) {
+    const own = Object.keys(CP.get(rows[0], 'predicted.family_counters') || {})[0];
     const metric = rows.some((r) => CP.num(CP.get(r, 'predicted.load.sectors_per_request')))
       ? { path: 'load.sectors_per_request', label: 'load sectors per request' }
       : rows.some((r) => CP.num(CP.get(r, 'predicted.shared_load.wavefronts_per_request')))
         ? { path: 'shared_load.wavefronts_per_request', label: 'shared wavefronts per request' }
-        : { path: 'store.sectors_per_request', label: 'store sectors per request' };
+        : own ? { path: `family_counters.${own}`, label: own.replace(/_/g, ' ') }
+          : { path: 'store.sectors_per_request', label: 'store sectors per request' };
     if (rows[0].pattern === 'smem') {
       metric.path = 'shared_{op}.wavefronts_per_request';
       metric.label = 'shared wavefronts per request';

@@ -109,7 +109,7 @@ function common(p) {
 }
 
 const sweeps = ['stride.html', 'stride_widths.html', 'gemm.html', 'smem.html', 'transpose.html', 'layout.html',
-  'measured_stride.html', 'measured_gemm.html'];
+  'measured_stride.html', 'measured_gemm.html', 'atomic.html', 'measured_atomic.html'];
 
 for (const name of sweeps) {
   test(`sweep page ${name}`, async () => {
@@ -123,8 +123,11 @@ for (const name of sweeps) {
       const marks = await page.$$eval('#cp-chart .cp-mark', (m) => m.map((e) => ({ row: Number(e.dataset.row), v: e.dataset.v })));
       assert.equal(marks.length, n, 'one mark per row');
       assert.deepEqual(marks.map((m) => m.row).sort((a, b) => a - b), [...Array(n).keys()]);
+      // the chart's metric: smem's side, a family's first counter of its own (atomic), else loads
+      const own = Object.keys(get(report.rows[0], 'predicted.family_counters') || {})[0];
       const metric = report.rows[0].pattern === 'smem' ? (r) => get(r, `predicted.shared_${r.config.op}.wavefronts_per_request`)
-        : (r) => get(r, 'predicted.load.sectors_per_request');
+        : own ? (r) => get(r, `predicted.family_counters.${own}`)
+          : (r) => get(r, 'predicted.load.sectors_per_request');
       for (const m of marks) {
         const want = metric(report.rows[m.row]);
         if (typeof want === 'number') assert.equal(Number(m.v), want, `mark of row ${m.row}`);
