@@ -149,19 +149,28 @@ void cp_diagnose_read(cp_gpu_facts *f)
 /* --- the judgement: pure functions of the facts ------------------------------------------------
  */
 
+/* A container started without GPUs, whatever part of the driver it lacks (`missing`, as the
+ * message names it): one cause, one message and one fix. */
+static cp_gpu_cause cp_diagnose_container(const cp_gpu_facts *f, const char *missing, cp_status *st)
+{
+    cp_status_set(st, CP_EXIT_RUNTIME, "a %s container started without GPUs: no %s inside it",
+                  f->container_kind, missing);
+    cp_status_hint(st, CP_DIAGNOSE_CONTAINER_FIX);
+    return CP_GPU_CONTAINER;
+}
+
 /* Without libcuda.so.1: a container without GPUs, a module without its library, or no driver. */
 static cp_gpu_cause cp_diagnose_no_libcuda(const cp_gpu_facts *f, cp_status *st)
 {
     char needed[64];
     cp_diagnose_driver_needed(f->runtime_version, needed, sizeof needed);
-    if (f->container) {
-        cp_status_set(st, CP_EXIT_RUNTIME,
-                      "a %s container started without GPUs: no NVIDIA driver library "
-                      "(libcuda.so.1)%s inside it",
-                      f->container_kind, f->device_nodes ? "" : " and no /dev/nvidia* device");
-        cp_status_hint(st, CP_DIAGNOSE_CONTAINER_FIX);
-        return CP_GPU_CONTAINER;
-    }
+    if (f->container)
+        return cp_diagnose_container(f,
+                                     f->device_nodes
+                                         ? "NVIDIA driver library (libcuda.so.1)"
+                                         : "NVIDIA driver library (libcuda.so.1) and no "
+                                           "/dev/nvidia* device",
+                                     st);
     if (f->kernel_module) {
         cp_status_set(st, CP_EXIT_RUNTIME,
                       "the NVIDIA kernel module%s%s is loaded but its library libcuda.so.1 is "
@@ -196,14 +205,9 @@ static cp_gpu_cause cp_diagnose_no_device(const cp_gpu_facts *f, cp_status *st)
         return CP_GPU_NO_MODULE;
     }
     if (!f->device_nodes || !f->control_node) {
-        if (f->container) {
-            cp_status_set(st, CP_EXIT_RUNTIME,
-                          "a %s container started without GPUs: no /dev/nvidia%s device inside "
-                          "it",
-                          f->container_kind, f->device_nodes ? "ctl" : "N");
-            cp_status_hint(st, CP_DIAGNOSE_CONTAINER_FIX);
-            return CP_GPU_CONTAINER;
-        }
+        if (f->container)
+            return cp_diagnose_container(
+                f, f->device_nodes ? "/dev/nvidiactl device" : "/dev/nvidiaN device", st);
         cp_status_set(st, CP_EXIT_RUNTIME,
                       "the NVIDIA kernel module is loaded but there is no device node (%s)",
                       f->device_nodes ? "/dev/nvidiactl" : "/dev/nvidia0");

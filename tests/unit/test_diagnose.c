@@ -167,12 +167,46 @@ static void test_read(void)
     CHECK(c == CP_GPU_OK || (st.message[0] && st.hint[0]));
 }
 
+/* A container started without GPUs: the whole message, for each part of the driver it lacks
+ * (the library, with or without the device nodes; the nodes with the library there). */
+static void test_container_messages(void)
+{
+    static const struct {
+        int libcuda, device_nodes, control_node;
+        const char *message;
+    } cases[] = {
+        {0, 1, 1,
+         "a Docker container started without GPUs: no NVIDIA driver library (libcuda.so.1) "
+         "inside it"},
+        {0, 0, 0,
+         "a Docker container started without GPUs: no NVIDIA driver library (libcuda.so.1) and "
+         "no /dev/nvidia* device inside it"},
+        {1, 0, 0, "a Docker container started without GPUs: no /dev/nvidiaN device inside it"},
+        {1, 1, 0, "a Docker container started without GPUs: no /dev/nvidiactl device inside it"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        cp_gpu_facts f = cp_test_working();
+        f.device_count = 0;
+        f.driver_version = cases[i].libcuda ? 13000 : 0;
+        f.device_nodes = cases[i].device_nodes;
+        f.control_node = cases[i].control_node;
+        f.container = 1;
+        snprintf(f.container_kind, sizeof f.container_kind, "Docker");
+        cp_status st;
+        cp_status_clear(&st);
+        CHECK_EQ_U64(cp_diagnose_gpu(&f, &st), CP_GPU_CONTAINER);
+        CHECK(strcmp(st.message, cases[i].message) == 0);
+        CHECK_STR_CONTAINS(st.hint, "docker run --gpus all");
+    }
+}
+
 int main(void)
 {
     test_working();
     test_no_libcuda();
     test_driver_too_old();
     test_no_device();
+    test_container_messages();
     test_counters();
     test_read();
     return cp_test_finish();
