@@ -102,23 +102,22 @@ static void cp_report_lanes_counts(cp_json *j, cJSON *o, const cp_warp_lanes *w,
 {
     cp_counts c;
     memset(&c, 0, sizeof c);
+    if (space == CP_SPACE_SHARED)
+        cp_model_count_shared_request(w, &c);
+    else if (space == CP_SPACE_CONSTANT)
+        cp_model_count_constant_request(w, &c);
+    else if (space == CP_SPACE_TMA)
+        cp_model_count_tma_request(w, &c);
+    else
+        cp_model_count_request(w, &c);
     cJSON *k = cp_json_object(j, o, "counts");
-    if (space == CP_SPACE_SHARED || space == CP_SPACE_CONSTANT) {
-        if (space == CP_SPACE_SHARED)
-            cp_model_count_shared_request(w, &c);
-        else
-            cp_model_count_constant_request(w, &c);
-        cp_json_u64(j, k, "bytes_requested", c.bytes_requested);
+    cp_json_u64(j, k, "bytes_requested", c.bytes_requested);
+    if (space == CP_SPACE_SHARED || space == CP_SPACE_CONSTANT) { /* wavefronts, not sectors */
         cp_json_u64(j, k, "wavefronts", c.wavefronts);
         cp_json_u64(j, k, "ideal_wavefronts", c.ideal_wavefronts);
         cp_json_u64(j, k, "bank_conflicts", c.bank_conflicts);
         return;
     }
-    if (space == CP_SPACE_TMA)
-        cp_model_count_tma_request(w, &c);
-    else
-        cp_model_count_request(w, &c);
-    cp_json_u64(j, k, "bytes_requested", c.bytes_requested);
     cp_json_u64(j, k, "sectors", c.sectors);
     cp_json_u64(j, k, "lines", c.lines);
     cp_json_u64(j, k, "ideal_sectors", c.ideal_sectors);
