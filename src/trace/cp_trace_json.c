@@ -11,39 +11,48 @@
 #include <math.h>
 #include <string.h>
 
-/* The derived counts, as the schema's "counts" fields. */
+/* The derived counts, as the schema's "counts" fields: the one list of their keys, which the
+ * writer and the reader of a saved report (coalprobe show) share. */
+#define CP_TRACE_JSON_COUNT(name) CP_JSON_FIELD(cp_trace_derived, name)
+static const cp_json_field cp_trace_json_count_fields[] = {
+    CP_TRACE_JSON_COUNT(requests),
+    CP_TRACE_JSON_COUNT(sectors),
+    CP_TRACE_JSON_COUNT(ideal_sectors),
+    CP_TRACE_JSON_COUNT(excess_sectors),
+    CP_TRACE_JSON_COUNT(excess_bytes),
+    CP_TRACE_JSON_COUNT(sectors_per_request),
+    CP_TRACE_JSON_COUNT(ideal_sectors_per_request),
+    CP_TRACE_JSON_COUNT(excess_pct),
+    CP_TRACE_JSON_COUNT(shared_requests),
+    CP_TRACE_JSON_COUNT(wavefronts),
+    CP_TRACE_JSON_COUNT(ideal_wavefronts),
+    CP_TRACE_JSON_COUNT(bank_conflicts),
+    CP_TRACE_JSON_COUNT(wavefronts_per_request),
+    CP_TRACE_JSON_COUNT(ideal_wavefronts_per_request),
+    CP_TRACE_JSON_COUNT(conflict_pct),
+    CP_TRACE_JSON_COUNT(ldgsts_requests),
+    CP_TRACE_JSON_COUNT(fill_wavefronts),
+    CP_TRACE_JSON_COUNT(ideal_fill_wavefronts),
+    CP_TRACE_JSON_COUNT(fill_wavefronts_per_request),
+    CP_TRACE_JSON_COUNT(ideal_fill_wavefronts_per_request),
+    CP_TRACE_JSON_COUNT(atomic_requests),
+    CP_TRACE_JSON_COUNT(local_requests),
+    CP_TRACE_JSON_COUNT(tma_requests),
+    CP_TRACE_JSON_COUNT(gmma_requests),
+    CP_TRACE_JSON_COUNT(gmma_wavefronts),
+};
+#undef CP_TRACE_JSON_COUNT
+
 static void cp_trace_json_counts(cp_json *j, cJSON *o, const cp_trace_derived *d)
 {
-#define CP_TRACE_JSON_COUNT(name) CP_JSON_FIELD(cp_trace_derived, name)
-    static const cp_json_field fields[] = {
-        CP_TRACE_JSON_COUNT(requests),
-        CP_TRACE_JSON_COUNT(sectors),
-        CP_TRACE_JSON_COUNT(ideal_sectors),
-        CP_TRACE_JSON_COUNT(excess_sectors),
-        CP_TRACE_JSON_COUNT(excess_bytes),
-        CP_TRACE_JSON_COUNT(sectors_per_request),
-        CP_TRACE_JSON_COUNT(ideal_sectors_per_request),
-        CP_TRACE_JSON_COUNT(excess_pct),
-        CP_TRACE_JSON_COUNT(shared_requests),
-        CP_TRACE_JSON_COUNT(wavefronts),
-        CP_TRACE_JSON_COUNT(ideal_wavefronts),
-        CP_TRACE_JSON_COUNT(bank_conflicts),
-        CP_TRACE_JSON_COUNT(wavefronts_per_request),
-        CP_TRACE_JSON_COUNT(ideal_wavefronts_per_request),
-        CP_TRACE_JSON_COUNT(conflict_pct),
-        CP_TRACE_JSON_COUNT(ldgsts_requests),
-        CP_TRACE_JSON_COUNT(fill_wavefronts),
-        CP_TRACE_JSON_COUNT(ideal_fill_wavefronts),
-        CP_TRACE_JSON_COUNT(fill_wavefronts_per_request),
-        CP_TRACE_JSON_COUNT(ideal_fill_wavefronts_per_request),
-        CP_TRACE_JSON_COUNT(atomic_requests),
-        CP_TRACE_JSON_COUNT(local_requests),
-        CP_TRACE_JSON_COUNT(tma_requests),
-        CP_TRACE_JSON_COUNT(gmma_requests),
-        CP_TRACE_JSON_COUNT(gmma_wavefronts),
-    };
-#undef CP_TRACE_JSON_COUNT
-    cp_json_doubles(j, o, d, fields, CP_COUNT_OF(fields));
+    cp_json_doubles(j, o, d, cp_trace_json_count_fields, CP_COUNT_OF(cp_trace_json_count_fields));
+}
+
+void cp_trace_json_read_counts(const cJSON *o, cp_trace_derived *d)
+{
+    for (size_t i = 0; i < CP_COUNT_OF(cp_trace_json_count_fields); i++)
+        *(double *)((char *)d + cp_trace_json_count_fields[i].offset) =
+            cp_show_num(o, cp_trace_json_count_fields[i].key);
 }
 
 static void cp_trace_json_program(cp_json *j, cJSON *root, const cp_trace_run *run)

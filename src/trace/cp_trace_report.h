@@ -863,6 +863,11 @@ const char *cp_trace_value_text(const cp_trace_values *v, const char *key, char 
 /* An instruction's line of the CSV report: every column, in order. */
 void cp_trace_csv_row(cp_text_csv_line *l, const cp_trace_values *v);
 
+/* The derived counts of a kernel or an instruction of a saved JSON report (o), read back under
+ * the keys cp_trace_write_json writes them with, from its own list of them (cp_trace_json.c);
+ * NAN where a key is absent or null. */
+void cp_trace_json_read_counts(const struct cJSON *o, cp_trace_derived *d);
+
 /* An instruction's row of the table and what it means under it, and the rows' header. */
 void cp_trace_table_instr_row(FILE *out, const cp_trace_values *v);
 void cp_trace_table_row_header(FILE *out);

@@ -206,16 +206,8 @@ static void cp_trace_show_kernel_head(FILE *out, const cJSON *k)
     snprintf(line, sizeof line, "device %.0f, %.0f launch%s%s%s%s", cp_show_num(k, "device"),
              launches, launches == 1 ? "" : "es", sampled, gpu, cov);
     cp_trace_table_wrap(out, "    ", "      ", line);
-    const cp_trace_derived d = {
-        .requests = cp_show_num(k, "requests"),
-        .sectors_per_request = cp_show_num(k, "sectors_per_request"),
-        .ideal_sectors_per_request = cp_show_num(k, "ideal_sectors_per_request"),
-        .excess_bytes = cp_show_num(k, "excess_bytes"),
-        .shared_requests = cp_show_num(k, "shared_requests"),
-        .wavefronts_per_request = cp_show_num(k, "wavefronts_per_request"),
-        .ideal_wavefronts_per_request = cp_show_num(k, "ideal_wavefronts_per_request"),
-        .bank_conflicts = cp_show_num(k, "bank_conflicts"),
-    };
+    cp_trace_derived d;
+    cp_trace_json_read_counts(k, &d);
     cp_trace_table_kernel_totals(out, &d, cJSON_IsTrue(cp_show_at(k, "coverage.excess_known")), "");
 }
 
