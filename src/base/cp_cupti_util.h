@@ -48,6 +48,17 @@ template <class T> static inline T cp_cupti_params(size_t struct_size)
 #include <cupti_range_profiler.h>
 #include <vector>
 
+/* CP_CUPTI_RANGE_PARAMS(type, rp): the parameters of a Range Profiler call on the profiler object
+ * rp (pRangeProfilerObject set), the rest as CP_CUPTI_PARAMS leaves them. */
+template <class T>
+static inline T cp_cupti_range_params(size_t struct_size, CUpti_RangeProfiler_Object *rp)
+{
+    T p = cp_cupti_params<T>(struct_size);
+    p.pRangeProfilerObject = rp;
+    return p;
+}
+#define CP_CUPTI_RANGE_PARAMS(type, rp) cp_cupti_range_params<type>(type##_STRUCT_SIZE, rp)
+
 /* *p: the parameters of cuptiProfilerHostEvaluateToGpuValues (linked or loaded with dlopen)
  * that evaluate range `range` of a decoded counter data image (image, size bytes) into values,
  * one per metric of names[nnames], in that order. */
@@ -74,8 +85,7 @@ static inline void cp_cupti_set_config_params(CUpti_RangeProfiler_SetConfig_Para
                                               size_t config_size, uint8_t *image, size_t image_size,
                                               size_t max_ranges)
 {
-    *p = CP_CUPTI_PARAMS(CUpti_RangeProfiler_SetConfig_Params);
-    p->pRangeProfilerObject = rp;
+    *p = CP_CUPTI_RANGE_PARAMS(CUpti_RangeProfiler_SetConfig_Params, rp);
     p->configSize = config_size;
     p->pConfig = config;
     p->counterDataImageSize = image_size;
@@ -94,8 +104,7 @@ cp_cupti_counter_data_size_params(CUpti_RangeProfiler_GetCounterDataSize_Params 
                                   CUpti_RangeProfiler_Object *rp, const char **names, size_t nnames,
                                   size_t max_ranges)
 {
-    *p = CP_CUPTI_PARAMS(CUpti_RangeProfiler_GetCounterDataSize_Params);
-    p->pRangeProfilerObject = rp;
+    *p = CP_CUPTI_RANGE_PARAMS(CUpti_RangeProfiler_GetCounterDataSize_Params, rp);
     p->pMetricNames = names;
     p->numMetrics = nnames;
     p->maxNumOfRanges = max_ranges;

@@ -76,8 +76,7 @@ void lap(cp_inject_kernels *k, const char *step, std::chrono::steady_clock::time
 // (Re)initialises the counter data image: it then holds no range.
 int init_image(cp_inject_kernels *k, char *why, size_t why_size)
 {
-    auto ip = CP_CUPTI_PARAMS(CUpti_RangeProfiler_CounterDataImage_Initialize_Params);
-    ip.pRangeProfilerObject = k->rp;
+    auto ip = CP_CUPTI_RANGE_PARAMS(CUpti_RangeProfiler_CounterDataImage_Initialize_Params, k->rp);
     ip.counterDataSize = k->counter_data.size();
     ip.pCounterData = k->counter_data.data();
     CP_KERNELS_CHECK(cuptiRangeProfilerCounterDataImageInitialize(&ip));
@@ -91,8 +90,7 @@ int start(cp_inject_kernels *k, char *why, size_t why_size, bool fresh = false)
     int rc = fresh ? 0 : init_image(k, why, why_size);
     if (rc != 0)
         return rc;
-    auto sp = CP_CUPTI_PARAMS(CUpti_RangeProfiler_Start_Params);
-    sp.pRangeProfilerObject = k->rp;
+    auto sp = CP_CUPTI_RANGE_PARAMS(CUpti_RangeProfiler_Start_Params, k->rp);
     CP_KERNELS_CHECK(cuptiRangeProfilerStart(&sp));
     k->started = true;
     k->ranges = 0;
@@ -110,12 +108,10 @@ int collect(cp_inject_kernels *k, cp_inject_kernels_emit emit, void *user, char 
 {
     if (!k->started)
         return 0; // paused: nothing counted since the last collect
-    auto sp = CP_CUPTI_PARAMS(CUpti_RangeProfiler_Stop_Params);
-    sp.pRangeProfilerObject = k->rp;
+    auto sp = CP_CUPTI_RANGE_PARAMS(CUpti_RangeProfiler_Stop_Params, k->rp);
     CP_KERNELS_CHECK(cuptiRangeProfilerStop(&sp));
     k->started = false;
-    auto dp = CP_CUPTI_PARAMS(CUpti_RangeProfiler_DecodeData_Params);
-    dp.pRangeProfilerObject = k->rp;
+    auto dp = CP_CUPTI_RANGE_PARAMS(CUpti_RangeProfiler_DecodeData_Params, k->rp);
     CP_KERNELS_CHECK(cuptiRangeProfilerDecodeData(&dp));
     k->dropped += dp.numOfRangeDropped;
 
@@ -284,8 +280,7 @@ void release_host(cp_inject_kernels *k)
 void reset(cp_inject_kernels *k)
 {
     if (k->rp) {
-        auto p = CP_CUPTI_PARAMS(CUpti_RangeProfiler_Disable_Params);
-        p.pRangeProfilerObject = k->rp;
+        auto p = CP_CUPTI_RANGE_PARAMS(CUpti_RangeProfiler_Disable_Params, k->rp);
         (void)cuptiRangeProfilerDisable(&p); // reopened or gone: nothing to report
         k->rp = nullptr;
     }

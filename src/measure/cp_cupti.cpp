@@ -524,8 +524,7 @@ int plan_metrics(CUpti_Profiler_Host_Object *host, const char *chip, unsigned gr
 // (Re)initialises the counter data image in place: it then holds no range.
 int reset_image(cp_cupti_session *s, cp_status *st)
 {
-    auto p = CP_CUPTI_PARAMS(CUpti_RangeProfiler_CounterDataImage_Initialize_Params);
-    p.pRangeProfilerObject = s->rp;
+    auto p = CP_CUPTI_RANGE_PARAMS(CUpti_RangeProfiler_CounterDataImage_Initialize_Params, s->rp);
     p.counterDataSize = s->counter_data.size();
     p.pCounterData = s->counter_data.data();
     CP_CUPTI_CHECK(st, g_cupti.cuptiRangeProfilerCounterDataImageInitialize(&p));
@@ -536,8 +535,7 @@ int disable_profiler(cp_cupti_session *s, cp_status *st)
 {
     if (!s->rp)
         return CP_EXIT_OK;
-    auto p = CP_CUPTI_PARAMS(CUpti_RangeProfiler_Disable_Params);
-    p.pRangeProfilerObject = s->rp;
+    auto p = CP_CUPTI_RANGE_PARAMS(CUpti_RangeProfiler_Disable_Params, s->rp);
     s->rp = nullptr;
     CP_CUPTI_CHECK(st, g_cupti.cuptiRangeProfilerDisable(&p));
     return CP_EXIT_OK;
@@ -700,8 +698,7 @@ struct phase_scope {
 int range_start(cp_cupti_session *s, cp_status *st)
 {
     phase_scope timed(CP_PHASE_PASS_EDGES);
-    auto p = CP_CUPTI_PARAMS(CUpti_RangeProfiler_Start_Params);
-    p.pRangeProfilerObject = s->rp;
+    auto p = CP_CUPTI_RANGE_PARAMS(CUpti_RangeProfiler_Start_Params, s->rp);
     CP_CUPTI_CHECK(st, g_cupti.cuptiRangeProfilerStart(&p));
     return CP_EXIT_OK;
 }
@@ -709,8 +706,7 @@ int range_start(cp_cupti_session *s, cp_status *st)
 int range_stop(cp_cupti_session *s, bool *all_submitted, cp_status *st)
 {
     phase_scope timed(CP_PHASE_PASS_EDGES);
-    auto p = CP_CUPTI_PARAMS(CUpti_RangeProfiler_Stop_Params);
-    p.pRangeProfilerObject = s->rp;
+    auto p = CP_CUPTI_RANGE_PARAMS(CUpti_RangeProfiler_Stop_Params, s->rp);
     CP_CUPTI_CHECK(st, g_cupti.cuptiRangeProfilerStop(&p));
     *all_submitted = p.isAllPassSubmitted != 0;
     return CP_EXIT_OK;
@@ -719,8 +715,7 @@ int range_stop(cp_cupti_session *s, bool *all_submitted, cp_status *st)
 int range_push(cp_cupti_session *s, const char *name, cp_status *st)
 {
     phase_scope timed(CP_PHASE_RANGE_EDGES);
-    auto p = CP_CUPTI_PARAMS(CUpti_RangeProfiler_PushRange_Params);
-    p.pRangeProfilerObject = s->rp;
+    auto p = CP_CUPTI_RANGE_PARAMS(CUpti_RangeProfiler_PushRange_Params, s->rp);
     p.pRangeName = name;
     CP_CUPTI_CHECK(st, g_cupti.cuptiRangeProfilerPushRange(&p));
     return CP_EXIT_OK;
@@ -729,8 +724,7 @@ int range_push(cp_cupti_session *s, const char *name, cp_status *st)
 int range_pop(cp_cupti_session *s, cp_status *st)
 {
     phase_scope timed(CP_PHASE_RANGE_EDGES);
-    auto p = CP_CUPTI_PARAMS(CUpti_RangeProfiler_PopRange_Params);
-    p.pRangeProfilerObject = s->rp;
+    auto p = CP_CUPTI_RANGE_PARAMS(CUpti_RangeProfiler_PopRange_Params, s->rp);
     CP_CUPTI_CHECK(st, g_cupti.cuptiRangeProfilerPopRange(&p));
     return CP_EXIT_OK;
 }
@@ -773,8 +767,7 @@ int one_pass(cp_cupti_session *s, size_t count, int (*prepare)(void *, size_t, c
 // Decodes the passes just submitted and evaluates ranges 0..count-1 into values.
 int decode_and_evaluate(cp_cupti_session *s, size_t count, double *values, cp_status *st)
 {
-    auto dp = CP_CUPTI_PARAMS(CUpti_RangeProfiler_DecodeData_Params);
-    dp.pRangeProfilerObject = s->rp;
+    auto dp = CP_CUPTI_RANGE_PARAMS(CUpti_RangeProfiler_DecodeData_Params, s->rp);
     CP_CUPTI_CHECK(st, g_cupti.cuptiRangeProfilerDecodeData(&dp));
     if (dp.numOfRangeDropped > 0)
         return cp_status_set(st, CP_EXIT_RUNTIME,
