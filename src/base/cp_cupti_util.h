@@ -48,16 +48,20 @@ template <class T> static inline T cp_cupti_params(size_t struct_size)
 #include <cupti_range_profiler.h>
 #include <vector>
 
-/* CP_CUPTI_RANGE_PARAMS(type, rp): the parameters of a Range Profiler call on the profiler object
- * rp (pRangeProfilerObject set), the rest as CP_CUPTI_PARAMS leaves them. */
-template <class T>
-static inline T cp_cupti_range_params(size_t struct_size, CUpti_RangeProfiler_Object *rp)
+/* CP_CUPTI_RANGE_PARAMS(type, rp), CP_CUPTI_HOST_PARAMS(type, host): the parameters of a call on
+ * a Range Profiler object (pRangeProfilerObject) or a profiler host object (pHostObject), with
+ * that object set and the rest as CP_CUPTI_PARAMS leaves them. */
+template <class T, class O, class V>
+static inline T cp_cupti_params_on(size_t struct_size, O T::*object, V value)
 {
     T p = cp_cupti_params<T>(struct_size);
-    p.pRangeProfilerObject = rp;
+    p.*object = value;
     return p;
 }
-#define CP_CUPTI_RANGE_PARAMS(type, rp) cp_cupti_range_params<type>(type##_STRUCT_SIZE, rp)
+#define CP_CUPTI_RANGE_PARAMS(type, rp)                                                            \
+    cp_cupti_params_on<type>(type##_STRUCT_SIZE, &type::pRangeProfilerObject, rp)
+#define CP_CUPTI_HOST_PARAMS(type, host)                                                           \
+    cp_cupti_params_on<type>(type##_STRUCT_SIZE, &type::pHostObject, host)
 
 /* *p: the parameters of cuptiProfilerHostEvaluateToGpuValues (linked or loaded with dlopen)
  * that evaluate range `range` of a decoded counter data image (image, size bytes) into values,
@@ -67,8 +71,7 @@ static inline void cp_cupti_evaluate_params(CUpti_Profiler_Host_EvaluateToGpuVal
                                             size_t size, size_t range, const char **names,
                                             size_t nnames, double *values)
 {
-    *p = CP_CUPTI_PARAMS(CUpti_Profiler_Host_EvaluateToGpuValues_Params);
-    p->pHostObject = host;
+    *p = CP_CUPTI_HOST_PARAMS(CUpti_Profiler_Host_EvaluateToGpuValues_Params, host);
     p->pCounterDataImage = image;
     p->counterDataImageSize = size;
     p->rangeIndex = range;
@@ -131,19 +134,16 @@ static inline CUptiResult cp_cupti_build_config(const Api &api, CUpti_Profiler_H
                                                 const char **failed)
 {
 #define CP_CUPTI_CONFIG_CALL(call) CP_CUPTI_ON_ERROR(call, *failed = #call; return cp_cupti_result_)
-    auto ap = CP_CUPTI_PARAMS(CUpti_Profiler_Host_ConfigAddMetrics_Params);
-    ap.pHostObject = host;
+    auto ap = CP_CUPTI_HOST_PARAMS(CUpti_Profiler_Host_ConfigAddMetrics_Params, host);
     ap.ppMetricNames = names.data();
     ap.numMetrics = names.size();
     CP_CUPTI_CONFIG_CALL(api.cuptiProfilerHostConfigAddMetrics(&ap));
 
-    auto sp = CP_CUPTI_PARAMS(CUpti_Profiler_Host_GetConfigImageSize_Params);
-    sp.pHostObject = host;
+    auto sp = CP_CUPTI_HOST_PARAMS(CUpti_Profiler_Host_GetConfigImageSize_Params, host);
     CP_CUPTI_CONFIG_CALL(api.cuptiProfilerHostGetConfigImageSize(&sp));
     config.assign(sp.configImageSize, 0);
 
-    auto gp = CP_CUPTI_PARAMS(CUpti_Profiler_Host_GetConfigImage_Params);
-    gp.pHostObject = host;
+    auto gp = CP_CUPTI_HOST_PARAMS(CUpti_Profiler_Host_GetConfigImage_Params, host);
     gp.configImageSize = config.size();
     gp.pConfigImage = config.data();
     CP_CUPTI_CONFIG_CALL(api.cuptiProfilerHostGetConfigImage(&gp));

@@ -179,8 +179,7 @@ int open_host(cp_inject_kernels *k, const char *chip, int set, char *why, size_t
     for (int m = 0; m < CP_CUPTI_KM_COUNT; m++) {
         if (!cp_inject_kernel_metric_wanted(m, set))
             continue;
-        auto mp = CP_CUPTI_PARAMS(CUpti_Profiler_Host_GetMetricProperties_Params);
-        mp.pHostObject = k->host;
+        auto mp = CP_CUPTI_HOST_PARAMS(CUpti_Profiler_Host_GetMetricProperties_Params, k->host);
         mp.pMetricName = cp_cupti_kernel_metric_name(m);
         if (cuptiProfilerHostGetMetricProperties(&mp) == CUPTI_SUCCESS) {
             k->names.push_back(cp_cupti_kernel_metric_name(m));
@@ -266,8 +265,7 @@ int grow_image(cp_inject_kernels *k, size_t n, cp_inject_kernels_emit emit, void
 // Drops the host object and the metrics chosen for it, to choose again.
 void release_host(cp_inject_kernels *k)
 {
-    auto p = CP_CUPTI_PARAMS(CUpti_Profiler_Host_Deinitialize_Params);
-    p.pHostObject = k->host;
+    auto p = CP_CUPTI_HOST_PARAMS(CUpti_Profiler_Host_Deinitialize_Params, k->host);
     (void)cuptiProfilerHostDeinitialize(&p); // chosen again right after: nothing to report
     k->host = nullptr;
     k->names.clear();

@@ -433,8 +433,7 @@ struct host_object {
     {
         if (!obj)
             return;
-        auto p = CP_CUPTI_PARAMS(CUpti_Profiler_Host_Deinitialize_Params);
-        p.pHostObject = obj;
+        auto p = CP_CUPTI_HOST_PARAMS(CUpti_Profiler_Host_Deinitialize_Params, obj);
         (void)g_cupti.cuptiProfilerHostDeinitialize(&p); // nothing to report at teardown
         obj = nullptr;
     }
@@ -455,8 +454,7 @@ int host_initialize(const char *chip, const uint8_t *availability, CUpti_Profile
 // True when the host object knows metric (a supported name with a valid rollup/submetric).
 bool metric_known(CUpti_Profiler_Host_Object *host, const char *metric)
 {
-    auto p = CP_CUPTI_PARAMS(CUpti_Profiler_Host_GetMetricProperties_Params);
-    p.pHostObject = host;
+    auto p = CP_CUPTI_HOST_PARAMS(CUpti_Profiler_Host_GetMetricProperties_Params, host);
     p.pMetricName = metric;
     return g_cupti.cuptiProfilerHostGetMetricProperties(&p) == CUPTI_SUCCESS;
 }
@@ -899,8 +897,7 @@ void cp_cupti_close(cp_cupti_session *s)
     cp_status ignored; // nothing to report at teardown
     (void)disable_profiler(s, &ignored);
     if (s->host) {
-        auto hp = CP_CUPTI_PARAMS(CUpti_Profiler_Host_Deinitialize_Params);
-        hp.pHostObject = s->host;
+        auto hp = CP_CUPTI_HOST_PARAMS(CUpti_Profiler_Host_Deinitialize_Params, s->host);
         (void)g_cupti.cuptiProfilerHostDeinitialize(&hp);
         s->host = nullptr;
     }
