@@ -92,9 +92,10 @@ static void cp_compare_family_build(void)
                     continue;
                 size_t n = cp_compare_family.n[f]++;
                 char(*t)[112] = cp_compare_family.text[f][n];
-                snprintf(t[1], sizeof t[1], "%sfamily_counters.%s",
-                         side ? "counters." : "predicted.", k->key);
-                snprintf(t[0], sizeof t[0], "%s%s", side ? "measured." : "", t[1]);
+                const char *within = side ? "counters." : "predicted.";
+                snprintf(t[1], sizeof t[1], "%sfamily_counters.%s", within, k->key);
+                snprintf(t[0], sizeof t[0], "%s%sfamily_counters.%s", side ? "measured." : "",
+                         within, k->key);
                 cp_compare_family.paths[f][n] =
                     (cp_compare_path){t[0], {t[1], CP_COMPARE_EXACT, "", side}};
             }
