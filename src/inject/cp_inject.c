@@ -988,25 +988,6 @@ static void cp_inject_module_loaded(const CUpti_ResourceData *rd)
 
 static void cp_inject_flush_discard(CUcontext ctx, uint32_t ordinal);
 
-/* Waits for the work of ctx to end (made current on this thread for the wait) before its SASS
- * records are flushed: CUPTI's flush takes what finished kernels counted, and a program may end
- * with kernels still queued (a PyTorch program's exit syncs nothing). With the per-kernel
- * counters on, the Range Profiler's stop waited already; without them (--counter-launches 0 is
- * still ranged; COALPROBE_TRACE_MODE=instructions is not) the H100 showed most launches
- * uncounted on 2026-12-07, which this wait may be the cure of. Not yet run on a GPU (a wait
- * inside the driver's context teardown might not return), so only where
- * COALPROBE_TRACE_WAIT_BEFORE_FLUSH=1 asks for it, to be tried. */
-static void cp_inject_context_wait(CUcontext ctx)
-{
-    CUcontext was = NULL;
-    const char *want = getenv("COALPROBE_TRACE_WAIT_BEFORE_FLUSH");
-    if (!want || strcmp(want, "1") != 0 || !cp_inject_state.ctx_push || !cp_inject_state.ctx_pop ||
-        !cp_inject_state.ctx_synchronize || cp_inject_state.ctx_push(ctx) != CUDA_SUCCESS)
-        return;
-    (void)cp_inject_state.ctx_synchronize(); /* a failed wait: the flush takes what it can */
-    (void)cp_inject_state.ctx_pop(&was);
-}
-
 static void cp_inject_context_destroying(CUcontext ctx)
 {
     int slot = cp_inject_context_slot(ctx);
@@ -1016,7 +997,6 @@ static void cp_inject_context_destroying(CUcontext ctx)
     if (!cp_inject_state.want_instructions)
         goto forget;
     double t = cp_inject_now();
-    cp_inject_context_wait(ctx);
     if (cp_inject_state.context_sass_off[slot]) /* in a left-out window: its counts dropped */
         cp_inject_flush_discard(ctx, cp_inject_state.context_device[slot]);
     else
