@@ -489,13 +489,9 @@ static int cp_compare_sides(const cp_compare_kind *kind, const cp_compare_side *
         snprintf(w.tolerance_text, sizeof w.tolerance_text, "%g%%", tolerance * 100);
         w.other_card = base->device[0] && now->device[0] && strcmp(base->device, now->device) != 0;
         if (w.other_card) {
-            fputs("coalprobe: warning: the reports come from different GPUs (base: ", stderr);
-            cp_text_put_printable(stderr, base->device);
-            fputs("; new: ", stderr);
-            cp_text_put_printable(stderr, now->device);
-            fputs("): their measured counts are compared as not comparable, never as "
-                  "regressions; the model's predictions still must be equal (docs/compare.md)\n",
-                  stderr);
+            fputs("coalprobe: warning: the ", stderr);
+            cp_compare_say_other_gpu(stderr, base->device, now->device, cp_text_put_printable);
+            fputc('\n', stderr);
         }
         rc = cp_compare_write(&w, partner, taken_base, taken_now, st);
         cp_strbuf_free(&w.line);
@@ -531,4 +527,16 @@ int cp_compare_run(const cp_compare_kind *kind, const char *base_path, const cha
         free(sides[i].report);
     }
     return rc;
+}
+
+void cp_compare_say_other_gpu(FILE *out, const char *base, const char *now,
+                              void (*put)(FILE *, const char *))
+{
+    fputs("reports come from different GPUs (base: ", out);
+    put(out, base);
+    fputs("; new: ", out);
+    put(out, now);
+    fputs("): their measured counts are compared as not comparable, never as regressions; the "
+          "model's predictions still must be equal (docs/compare.md)",
+          out);
 }

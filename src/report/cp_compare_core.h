@@ -127,4 +127,10 @@ int cp_compare_run(const cp_compare_kind *kind, const char *base_path, const cha
  * devices[].name, processes[].devices[].name, each once, joined by ", "; "" when none. */
 void cp_compare_devices_of(const cJSON *root, char *out, size_t n);
 
+/* Says on out that two reports come from different GPUs, from "reports come from" to the end
+ * of the sentence (the caller writes what comes before and after: a warning's prefix, a page's
+ * paragraph), each GPU's name through put, escaped for where it goes. */
+void cp_compare_say_other_gpu(FILE *out, const char *base, const char *now,
+                              void (*put)(FILE *, const char *));
+
 #endif

@@ -2,6 +2,7 @@
  * that no string can break out of, the page's facts (kind, family keys, when and where it was
  * written), a trace's source files, and web/page/'s style and script, built into the binary. */
 #define _XOPEN_SOURCE 700 /* gethostname, open_memstream, realpath */
+#include "cp_compare_core.h"
 #include "cp_html.h"
 #include "cp_html_page.h"
 #include "cp_report.h"
@@ -280,14 +281,9 @@ static void cp_html_other_gpu(FILE *out, const cJSON *doc)
     const cJSON *n = cJSON_GetObjectItemCaseSensitive(doc, "new_device");
     if (!cJSON_IsString(b) || !cJSON_IsString(n) || !strcmp(b->valuestring, n->valuestring))
         return;
-    fputs("<p class=\"cp-note\" id=\"cp-other-gpu\">The reports come from different GPUs (base: ",
-          out);
-    cp_html_put_text(out, b->valuestring);
-    fputs("; new: ", out);
-    cp_html_put_text(out, n->valuestring);
-    fputs("): their measured counts are not comparable, never regressions; the model's "
-          "predictions still must be equal (docs/compare.md).</p>\n",
-          out);
+    fputs("<p class=\"cp-note\" id=\"cp-other-gpu\">The ", out);
+    cp_compare_say_other_gpu(out, b->valuestring, n->valuestring, cp_html_put_text);
+    fputs(".</p>\n", out);
 }
 
 /* The header: what the page shows, the command, the GPU and driver, when and where. */

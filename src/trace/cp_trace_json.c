@@ -136,6 +136,14 @@ static void cp_trace_json_tmaps(cp_json *j, cJSON *o, const cp_trace_process *p)
     cp_json_u64(j, o, "tensor_map_address_replacements", p->tmap_replaced);
 }
 
+/* A pair (cp_trace_pair) as the object {ka: a, kb: b} at o. */
+static void cp_trace_json_pair(cp_json *j, cJSON *o, const char *ka, const char *kb,
+                               const cp_trace_pair *pair)
+{
+    cp_json_string(j, o, ka, pair->a);
+    cp_json_string(j, o, kb, pair->b);
+}
+
 static void cp_trace_json_processes(cp_json *j, cJSON *root, const cp_trace *t)
 {
     cJSON *list = cp_json_array(j, root, "processes");
@@ -162,15 +170,11 @@ static void cp_trace_json_processes(cp_json *j, cJSON *root, const cp_trace *t)
         }
         cp_trace_json_tmaps(j, o, proc);
         cJSON *missing = cp_json_array(j, o, "missing_metrics");
-        for (size_t i = 0; i < proc->nmissing; i++) {
-            cJSON *m = cp_json_append(j, missing);
-            cp_json_string(j, m, "name", proc->missing[i].a);
-            cp_json_string(j, m, "reason", proc->missing[i].b);
-        }
+        for (size_t i = 0; i < proc->nmissing; i++)
+            cp_trace_json_pair(j, cp_json_append(j, missing), "name", "reason", &proc->missing[i]);
     }
 }
 
-/* true when an instruction has its line, false when the function has none, else null. */
 /* "inductor": a torch.compile kernel's origin (source_nodes, original_aten, wrapper), or null. */
 static void cp_trace_json_inductor(cp_json *j, cJSON *o, const cp_trace_inductor *in)
 {
