@@ -523,6 +523,10 @@ static void test_profile_hook(void)
     fake_gil = 1;
     fclose(f);
     free(buf);
+    /* the fake Python runs no other thread that could be inside the hook: its code objects go
+     * (a real process keeps them, cp_inject_python_free), so that the next test starts empty */
+    cp_inject_python.hooked = 0;
+    cp_inject_python.hook = 0;
     cp_inject_python_free();
 }
 
