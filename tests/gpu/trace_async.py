@@ -10,8 +10,12 @@ with a stride of 32 floats: 32 where 4 would do), its shared fill kept out of th
 totals the sums of their instructions and the program's the sum of its kernels; the report
 valid against the schema. Coverage: under the full set the TMA bytes of the bulk copy (kinds_mix)
 and of the 2-D tensor-map copy (tma_tile2d) are the bytes they must move, their coverage below
-90% with the excess marked unknown (under the lean set on GH100: unknown); the copies and the
-read-only lookup (readonly_lookup) are covered. Where
+90% with the excess marked unknown; under the lean set on GH100 the bulk copy's is unknown, while
+tma_tile2d's excess is known from its tensor map (128-byte rows, every launch's map matched:
+basis tensor_map_geometry, issue 45) and its narrow twin's (tma_tile2d_narrow, 48-byte rows) is
+not; under the full set the narrow copy's TMA bytes are the whole 32-byte sectors its boxes' rows
+touch (the H100 rule this test holds the hardware to). The copies and the read-only lookup
+(readonly_lookup) are covered. Where
 ncu is installed, every LDGSTS's counts per launch equal Nsight Compute's source counters on the
 same program, and every kernel's TMA and local sectors per launch (the full set) Nsight Compute's.
 
@@ -43,9 +47,26 @@ EXPECT = {"async_copy16": (N // 4 // 32, 16, 16), "async_copy4": (N // 32, 4, 4)
 # the kernel -> its launches: direct, by the graph, and once more directly
 RUNS = {"async_copy16": LAUNCHES + GRAPH_LAUNCHES, "async_copy4": LAUNCHES + GRAPH_LAUNCHES + 1,
         "async_copy4_strided": LAUNCHES + 1, "kinds_mix": LAUNCHES, "readonly_lookup": LAUNCHES,
-        "tma_tile2d": LAUNCHES,  # tma_tile2d: sm_90 and later (main drops it below)
+        "tma_tile2d": LAUNCHES, "tma_tile2d_narrow": LAUNCHES,  # sm_90 and later (main drops them)
         "graph_step": 100 * 2}  # a graph of 100 nodes (more than a batch holds at first), twice
-TMA_BYTES = {"kinds_mix": N * 4, "tma_tile2d": N * 4}  # a launch: the whole buffer through TMA
+WIDTH, TILE_ROWS, NARROW_COLS = 1024, 8, 12  # the sample's matrix and its narrow tiles
+
+
+def narrow_sector_bytes():
+    """The bytes of the 32-byte sectors the narrow copy's boxes touch in a launch: each box row
+    is 48 bytes at a multiple of 48 (the part inside the matrix; TMA fills the rest with zeros),
+    its sectors counted per box."""
+    row_sectors = 0
+    for tx in range((WIDTH + NARROW_COLS - 1) // NARROW_COLS):
+        first = tx * NARROW_COLS * 4
+        last = min((tx + 1) * NARROW_COLS, WIDTH) * 4 - 1
+        row_sectors += last // 32 - first // 32 + 1
+    return row_sectors * WIDTH * 32  # every row of the matrix, in every box column
+
+
+# a launch: the whole buffer through TMA; the narrow copy's boxes touch more
+TMA_BYTES = {"kinds_mix": N * 4, "tma_tile2d": N * 4, "tma_tile2d_narrow": narrow_sector_bytes()}
+MAP_KERNELS = {"tma_tile2d": [32, 8], "tma_tile2d_narrow": [12, 8]}  # kernel -> its map's box
 KERNEL_METRICS = {"tma_sectors": ("l1tex__m_xbar2l1tex_read_sectors_mem_global_op_tma_ld.sum",
                                   "l1tex__m_l1tex2xbar_write_sectors_mem_global_op_tma_st.sum"),
                   "local_sectors": ("smsp__sass_sectors_mem_local.sum", None)}
@@ -189,6 +210,11 @@ def check_coverage(doc, cc, full=False):
             if escapes:
                 check(c["fraction"] < 0.9 and not c["excess_known"] and c["reason"],
                       f"{mode} {short}: coverage {c['fraction']}, excess known {c['excess_known']}")
+        elif short == "tma_tile2d":  # every launch passed its whole-sector map (issue 45)
+            check(c["basis"] == "tensor_map_geometry" and c["fraction"] is None
+                  and c["excess_known"] and "tensor maps" in (c["reason"] or ""),
+                  f"{mode} {short}: coverage {c['fraction']} ({c['basis']}), excess known "
+                  f"{c['excess_known']}: expected known from its tensor map")
         elif escapes:
             check(c["fraction"] is None and not c["excess_known"] and "TMA" in (c["reason"] or ""),
                   f"{mode} {short}: coverage {c['fraction']} ({c['basis']}) though TMA or local "
@@ -207,7 +233,7 @@ def check_coverage(doc, cc, full=False):
     check(t is not None and not t["excess_known"],
           f"program excess known {t and t['excess_known']} with TMA and local kernels in it")
     if cc >= 9.0:
-        k = [k for k in doc["kernels"] if k["name"].startswith("tma_tile2d")]
+        k = [k for k in doc["kernels"] if k["name"].split("(")[0] == "tma_tile2d"]
         tma = [i for i in doc["instructions"] if k and i["kernel_index"] == k[0]["index"]
                and i["kind"] == "tma.ld"]
         blocks = N // 256
@@ -217,24 +243,46 @@ def check_coverage(doc, cc, full=False):
 
 
 def check_tensor_maps(doc, cc):
-    """The sample encodes one tensor map (sm_90 and later): a 1024 x 1024 float32 matrix in boxes
-    of 32 x 8 (128-byte rows: whole sectors)."""
+    """The sample encodes two tensor maps (sm_90 and later) of a 1024 x 1024 float32 matrix: boxes
+    of 32 x 8 (128-byte rows: whole sectors) and of 12 x 8 (48-byte rows: not); each TMA kernel's
+    every launch passed its own map, matched (kernels[].tensor_maps, issue 45)."""
     if cc < 9.0:
         return
     procs = doc["processes"]
     maps = [m for p in procs for m in (p.get("tensor_maps") or [])]
     encodes = sum(p.get("tensor_map_encodes") or 0 for p in procs)
     print("tensor maps:", maps, "encodes", encodes)
-    check(encodes == 1 and len(maps) == 1, f"tensor maps: {len(maps)} recorded, {encodes} encodes; "
-          "expected the sample's one")
-    if len(maps) != 1:
-        return
-    m = maps[0]
-    want = {"count": 1, "kind": "tiled", "data_type": "float32", "element_size_bytes": 4,
-            "rank": 2, "global_dims": [1024, 1024], "global_strides_bytes": [4096],
-            "box_dims": [32, 8], "swizzle": "none", "whole_sectors": True, "row_bytes": 128}
-    for key, value in want.items():
-        check(m.get(key) == value, f"tensor map {key}: {m.get(key)}, expected {value}")
+    check(encodes == 2 and len(maps) == 2, f"tensor maps: {len(maps)} recorded, {encodes} encodes; "
+          "expected the sample's two")
+    for name, box in MAP_KERNELS.items():
+        found = [i for i, m in enumerate(maps) if m.get("box_dims") == box]
+        check(len(found) == 1, f"tensor map of box {box}: {len(found)} recorded")
+        if len(found) != 1:
+            continue
+        m = maps[found[0]]
+        whole = box[0] * 4 % 32 == 0
+        want = {"count": 1, "kind": "tiled", "data_type": "float32", "element_size_bytes": 4,
+                "rank": 2, "global_dims": [1024, 1024], "global_strides_bytes": [4096],
+                "swizzle": "none", "whole_sectors": whole, "row_bytes": box[0] * 4}
+        for key, value in want.items():
+            check(m.get(key) == value, f"tensor map {box} {key}: {m.get(key)}, expected {value}")
+        k = [k for k in doc["kernels"] if k["name"].split("(")[0] == name]
+        check(len(k) == 1, f"{name}: {len(k)} kernels")
+        if len(k) != 1:
+            continue
+        k = k[0]
+        passed = k.get("tensor_maps") or []
+        print(f"{name}: tensor maps {passed}, checked {k.get('tensor_map_launches_checked')}, "
+              f"unseen {k.get('tensor_map_launches_unseen')}")
+        # one process: its maps' numbers are their places in the list
+        check(len(passed) == 1 and passed[0].get("map") == found[0]
+              and passed[0].get("launches") == k["launches"],
+              f"{name}: its launches passed {passed}, expected map #{found[0]} (box {box}) in all "
+              f"{k['launches']}")
+        check(k.get("tensor_map_launches_checked") == k["launches"]
+              and k.get("tensor_map_launches_unseen") == 0,
+              f"{name}: {k.get('tensor_map_launches_checked')} launches checked, "
+              f"{k.get('tensor_map_launches_unseen')} unseen, of {k['launches']}")
 
 
 def check_kernels(doc):
@@ -349,7 +397,7 @@ def main():
         print(f"compute capability {cc}: no cp.async, skipped")
         return 77
     if cc < 9.0:
-        del RUNS["tma_tile2d"]
+        del RUNS["tma_tile2d"], RUNS["tma_tile2d_narrow"]
     with tempfile.TemporaryDirectory() as tmp:
         report = os.path.join(outdir or tmp, "trace_async.json")
         p = subprocess.run([coalprobe, "trace", "--top", "9", "--format", "json", "-o", report,

@@ -8,8 +8,9 @@
 // graph of 100 launches of a small kernel (graph_step), launched twice. A fourth
 // kernel has a TMA bulk copy (sm_90 and later), local memory and a reduction (kinds_mix). On
 // sm_90 and later a 2-D tensor-map copy (tma_tile2d: each block's 32 x 8 tile of a 1024 x 1024
-// float matrix through cuTensorMapEncodeTiled and UTMALDG, stored with STG) runs too, and on
-// every GPU a read-only lookup (readonly_lookup: `const __restrict__` and __ldg of a 4 KB table).
+// float matrix through cuTensorMapEncodeTiled and UTMALDG, stored with STG) runs too, and its
+// narrow twin (tma_tile2d_narrow: tiles of 12 x 8 floats, 48-byte rows that are not whole sectors,
+// through a second map), and on every GPU a read-only lookup (readonly_lookup: `const __restrict__` and __ldg of a 4 KB table).
 // On a GPU below sm_80 (no cp.async) the copies are plain loads and stores.
 // Usage: cp_trace_async_sample [LAUNCHES]  (each kernel LAUNCHES times directly, default 3)
 #include <cstdio>
@@ -82,6 +83,10 @@ __global__ void async_copy4_strided(const float *in, float *out, int n, int stri
 // The 2-D copy's matrix and tile: kWidth x kWidth floats, tiles of kTileCols x kTileRows (128-byte
 // rows: whole sectors), one a block of kThreads.
 static const int kWidth = 1024, kTileCols = 32, kTileRows = kThreads / kTileCols;
+// The narrow copy's tiles: kNarrowCols x kTileRows floats (48-byte rows, a multiple of TMA's 16
+// bytes but not of a 32-byte sector), kNarrowTiles across a row, the last one partly outside the
+// matrix (filled with zeros by TMA, not stored).
+static const int kNarrowCols = 12, kNarrowTiles = (kWidth + kNarrowCols - 1) / kNarrowCols;
 
 // One mbarrier of the block, initialised by thread 0 for one arrival, then expecting `bytes`.
 __device__ __forceinline__ unsigned tma_barrier_arm(unsigned long long *bar, unsigned bytes)
@@ -166,6 +171,28 @@ __global__ void tma_tile2d(const __grid_constant__ CUtensorMap map, float *out)
     out[(size_t)(ty * kTileRows + r) * kWidth + tx * kTileCols + c] = tile[r][c];
 }
 
+// Block b's 12 x 8 tile through the narrow map, copied by TMA into shared memory and stored to the
+// same place of out where it lies inside the matrix: out == in again.
+__global__ void tma_tile2d_narrow(const __grid_constant__ CUtensorMap map, float *out)
+{
+    __shared__ alignas(128) float tile[kTileRows][kNarrowCols];
+    __shared__ alignas(8) unsigned long long bar;
+    int tx = blockIdx.x % kNarrowTiles, ty = blockIdx.x / kNarrowTiles;
+    unsigned b = tma_barrier_arm(&bar, sizeof tile);
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    if (threadIdx.x == 0)
+        asm volatile(
+            "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes "
+            "[%0], [%1, {%2, %3}], [%4];\n" ::"r"((unsigned)__cvta_generic_to_shared(tile)),
+            "l"((unsigned long long)&map), "r"(tx * kNarrowCols), "r"(ty * kTileRows), "r"(b)
+            : "memory");
+#endif
+    tma_barrier_wait(b);
+    int r = threadIdx.x / kNarrowCols, c = threadIdx.x % kNarrowCols;
+    if (tx * kNarrowCols + c < kWidth)
+        out[(size_t)(ty * kTileRows + r) * kWidth + tx * kNarrowCols + c] = tile[r][c];
+}
+
 // One step of a long graph: x[i] += 1 for the block's 256 floats.
 static const int kBigGraphNodes = 100, kBigGraphLaunches = 2;
 __global__ void graph_step(float *x)
@@ -183,9 +210,9 @@ __global__ void readonly_lookup(const float *__restrict__ table, float *__restri
         out[i] = __ldg(&table[i % kTable]);
 }
 
-// A tensor map of in as a kWidth x kWidth float matrix in tiles of kTileCols x kTileRows,
-// encoded through the driver's cuTensorMapEncodeTiled (found through the runtime).
-static cudaError_t encode_map(const float *in, CUtensorMap *map)
+// A tensor map of in as a kWidth x kWidth float matrix in tiles of cols x kTileRows, encoded
+// through the driver's cuTensorMapEncodeTiled (found through the runtime).
+static cudaError_t encode_map(const float *in, cuuint32_t cols, CUtensorMap *map)
 {
     void *fn = nullptr;
     cudaDriverEntryPointQueryResult found;
@@ -194,7 +221,7 @@ static cudaError_t encode_map(const float *in, CUtensorMap *map)
     if (e != cudaSuccess || found != cudaDriverEntryPointSuccess || !fn)
         return e != cudaSuccess ? e : cudaErrorSymbolNotFound;
     cuuint64_t dims[2] = {kWidth, kWidth}, strides[1] = {kWidth * sizeof(float)};
-    cuuint32_t box[2] = {kTileCols, kTileRows}, steps[2] = {1, 1};
+    cuuint32_t box[2] = {cols, kTileRows}, steps[2] = {1, 1};
     CUresult r = ((PFN_cuTensorMapEncodeTiled_v12000)fn)(
         map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, (void *)in, dims, strides, box, steps,
         CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_NONE,
@@ -289,14 +316,23 @@ int main(int argc, char **argv)
     CHECK(cudaGetDevice(&device));
     CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
     if (major >= 9) {
-        CUtensorMap map;
-        CHECK(encode_map(in, &map));
+        CUtensorMap map, narrow;
+        CHECK(encode_map(in, kTileCols, &map));
         for (int l = 0; l < launches; l++) {
             tma_tile2d<<<kN / kThreads, kThreads>>>(map, out);
             CHECK(cudaGetLastError());
         }
         CHECK(cudaDeviceSynchronize());
         CHECK(check_copy(out, host, "tma_tile2d"));
+        CHECK(cudaMemset(out, 0, kN * sizeof(float)));
+        CHECK(encode_map(in, kNarrowCols, &narrow));
+        for (int l = 0; l < launches; l++) {
+            tma_tile2d_narrow<<<kNarrowTiles * (kWidth / kTileRows), kNarrowCols * kTileRows>>>(
+                narrow, out);
+            CHECK(cudaGetLastError());
+        }
+        CHECK(cudaDeviceSynchronize());
+        CHECK(check_copy(out, host, "tma_tile2d_narrow"));
     }
     // the strided copy again, so that the checks below read its output
     async_copy4_strided<<<kN / kThreads, kThreads>>>(in, out, kN, kStride);
