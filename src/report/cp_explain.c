@@ -43,7 +43,10 @@ static int cp_explain_line_cmp(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-static void cp_explain_request(FILE *out, const cp_warp_lanes *w)
+/* A global request's sectors, lane by lane; op: what its '*' cells mean (several lanes on the
+ * same bytes): a load's broadcast, a store's one winner, a read-modify-write's serialized
+ * updates. */
+static void cp_explain_request(FILE *out, const cp_warp_lanes *w, const cp_access_prediction *ap)
 {
     cp_explain_line lines[CP_WARP_SIZE];
     unsigned nlines = 0;
@@ -92,7 +95,12 @@ static void cp_explain_request(FILE *out, const cp_warp_lanes *w)
             c.sectors, c.sectors == 1 ? "" : "s", c.lines, c.lines == 1 ? "" : "s",
             c.bytes_requested, 100.0 * cp_counts_efficiency(&c), c.ideal_sectors,
             c.ideal_sectors == 1 ? "" : "s");
-    if (broadcast)
+    if (broadcast && ap->family_counted)
+        fprintf(out, "  '*': several lanes update the same bytes (one sector, their updates one "
+                     "after another)\n");
+    else if (broadcast && ap->op == CP_OP_STORE)
+        fprintf(out, "  '*': several lanes write the same bytes (one of their values stays)\n");
+    else if (broadcast)
         fprintf(out, "  '*': several lanes read the same bytes (served once: a broadcast)\n");
 }
 
@@ -274,7 +282,7 @@ int cp_explain_write_checked(FILE *out, const cp_config *c, uint64_t warp, cp_st
             if (ap->space == CP_SPACE_SHARED)
                 cp_explain_shared_request(out, &w);
             else
-                cp_explain_request(out, &w);
+                cp_explain_request(out, &w, ap);
         }
     }
     return ferror(out) ? cp_status_set(st, CP_EXIT_RUNTIME, "write error while explaining")

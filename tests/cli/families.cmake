@@ -70,6 +70,10 @@ cp_cli_test(atomic_table 0 --golden ${CP_GOLDEN}/cli_atomic.txt
 cp_cli_test(atomic_csv 0 --golden ${CP_GOLDEN}/cli_atomic.csv
             -- ${CP_BIN} atomic --model --variant contention,aggregated --addresses 1,4 --type u32
                --size 4100 --format csv)
+# several lanes on the same bytes: a store keeps one value (a load's would be a broadcast)
+cp_cli_test(explain_store_same_bytes 0 --max-width 80
+            --stdout "'\\*': several lanes write the same bytes \\(one of their values stays\\)"
+            -- ${CP_BIN} expr --model --index "i / 2" --op store --size 4K --explain)
 # (its first line, the configuration, is 84 columns: no --max-width)
 cp_cli_test(explain_atomic 0 --golden ${CP_GOLDEN}/explain_atomic.txt
             -- ${CP_BIN} atomic --model --variant contention --addresses 4 --op atom --type u32
