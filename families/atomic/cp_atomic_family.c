@@ -78,8 +78,7 @@ const cp_family_desc cp_atomic_family = {
     .examples = {{"coalprobe atomic", "every variant, op and type"},
                  {"coalprobe atomic --variant contention --addresses 1,2,4,8,16,32 --op red",
                   "how contention costs"}},
-    .list = "acc: atomicAdd at slot(i) (atom: ATOM, red: RED), out: store of the old value "
-            "(atom)\n",
+    .list = "acc: atomicAdd at slot(i) (atom: ATOM, red: RED), out: the old value (atom)\n",
     .list_front = "",
     CP_PARAMS(cp_atomic_params),
     .size_default = CP_ATOMIC_SIZE_DEFAULT,

@@ -646,18 +646,33 @@ void cp_cli_print_help(FILE *out)
     cp_commands_print_help(out);
 }
 
+/* --list's lines: parameters past this column go on the next line. */
+#define CP_CLI_LIST_WIDTH 80
+
 void cp_cli_print_list(FILE *out)
 {
     fputs("Pattern families and their parameters (defaults in brackets):\n", out);
     for (int f = 0; cp_family_get((cp_family)f); f++) {
         const cp_family_desc *d = cp_family_get((cp_family)f);
-        fprintf(out, "  %-7s %s", d->name, d->list_front);
-        /* the parameters in the order of its help, then --size */
+        int col = fprintf(out, "  %-7s %s", d->name, d->list_front);
+        /* the parameters in the order of its help, then --size, wrapped under the first */
         const cp_family_param *ps;
-        for (size_t i = 0; (ps = cp_family_help_param(d, i)) != NULL; i++)
-            fprintf(out, "%s%s [%s]", i ? " " : "", ps->option, ps->default_spec);
-        if (d->size_default)
-            fprintf(out, " --size [%lluM]", (unsigned long long)(d->size_default >> 20));
+        char word[160];
+        for (size_t i = 0;; i++) {
+            if ((ps = cp_family_help_param(d, i)) != NULL)
+                snprintf(word, sizeof word, "%s [%s]", ps->option, ps->default_spec);
+            else if (d->size_default)
+                snprintf(word, sizeof word, "--size [%lluM]",
+                         (unsigned long long)(d->size_default >> 20));
+            else
+                break;
+            if (i > 0 && col + 1 + (int)strlen(word) > CP_CLI_LIST_WIDTH)
+                col = fprintf(out, "\n          %s", word) - 1;
+            else
+                col += fprintf(out, "%s%s", i ? " " : "", word);
+            if (!ps)
+                break;
+        }
         fputc('\n', out);
         /* the description, each line indented under the parameters */
         for (const char *line = d->list; *line;) {
