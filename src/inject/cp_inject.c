@@ -547,6 +547,12 @@ static void cp_inject_context_setup(CUcontext ctx)
          * the sectors of 100 launches of which 5 were sampled). */
         const char *lazy = getenv("COALPROBE_TRACE_LAZY_PATCHING");
         en.enableLazyPatching = lazy && strcmp(lazy, "0") == 0 ? 0 : 1;
+        /* --instructions sampled turns that into the mode: patched eagerly, a kernel runs at
+         * about its own speed beside the Range Profiler, and what is counted per instruction is
+         * exactly the launches with a range (the `selection instructions sampled` record says
+         * so; the report's instruction_launches). docs/trace.md, "--instructions sampled" */
+        if (cp_inject_select_options_used()->instructions_sampled)
+            en.enableLazyPatching = 0;
         CP_INJECT_CUPTI(cuptiSassMetricsEnable(&en), return );
     }
     cp_inject_kernels *k = NULL;
@@ -1786,6 +1792,17 @@ static void cp_inject_select_start(void)
         cp_inject_note("COALPROBE_TRACE_MODE=instructions: without the Range Profiler the SASS "
                        "metrics undercounted on the H100 (2026-12-07: a PyTorch program's first "
                        "kernel counted, the others not): for measuring the cost only");
+    }
+    /* --instructions sampled: its instruction counts are those of the ranged launches, so it
+     * needs ranges, of launches run as they are (the launcher refuses these; the library, set
+     * by hand, counts every launch instead) */
+    if (o.instructions_sampled &&
+        (o.counter_launches == 0 || cp_inject_state.kernel_set == CP_INJECT_KSET_FULL)) {
+        o.instructions_sampled = 0;
+        cp_inject_note("--instructions sampled needs per-kernel counters without replay (not "
+                       "--counter-launches 0, not --kernel-counters full, not "
+                       "COALPROBE_TRACE_MODE=instructions): every launch is counted per "
+                       "instruction");
     }
     /* Even with nothing to sample (--counter-launches 0) the Range Profiler is enabled: on the
      * H100 (2026-12-07, driver 580.159.04) without it the SASS metrics counted a PyTorch

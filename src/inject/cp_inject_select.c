@@ -83,6 +83,8 @@ int cp_inject_select_from_env(cp_inject_select_options *o, char *why, size_t why
     o->nvtx_include = nvtx && nvtx[0] ? nvtx : NULL;
     const char *capture = getenv("COALPROBE_TRACE_CAPTURE_RANGE");
     o->capture_profiler_api = capture && strcmp(capture, "profiler-api") == 0;
+    const char *instructions = getenv("COALPROBE_TRACE_INSTRUCTIONS");
+    o->instructions_sampled = instructions && strcmp(instructions, "sampled") == 0;
     int rc = 0;
     rc |= cp_inject_select_env_count("COALPROBE_TRACE_LAUNCH_SKIP", &o->launch_skip, 0, why,
                                      why_size);
@@ -345,6 +347,8 @@ void cp_inject_select_write_options(FILE *raw)
     }
     if (o->capture_profiler_api)
         fputs("selection\tcapture_range\tprofiler-api\n", raw);
+    if (o->instructions_sampled) /* only then: the default's records stay as they were */
+        fputs("selection\tinstructions\tsampled\n", raw);
 }
 
 void cp_inject_select_write_counts(FILE *raw)

@@ -22,6 +22,8 @@ typedef struct cp_inject_select_options {
     const char *nvtx_include;  /* a launch is counted only inside an NVTX range of this name */
     int capture_profiler_api;  /* counted only between cudaProfilerStart and cudaProfilerStop */
     uint64_t counter_launches; /* per kernel and shape, ranged; CP_INJECT_SELECT_ALL: every one */
+    int instructions_sampled;  /* --instructions sampled: SASS metrics of the ranged launches only
+                                  (eager patching; cp_inject.c) */
 } cp_inject_select_options;
 
 /* A launch's shape: its grid, its block and its dynamic shared memory. */
@@ -32,7 +34,8 @@ typedef struct cp_inject_shape {
 
 /* Reads the options from the environment the launcher sets (COALPROBE_TRACE_KERNEL,
  * COALPROBE_TRACE_LAUNCH_SKIP, COALPROBE_TRACE_LAUNCH_COUNT, COALPROBE_TRACE_NVTX_INCLUDE,
- * COALPROBE_TRACE_CAPTURE_RANGE, COALPROBE_TRACE_COUNTER_LAUNCHES); a value that cannot be read
+ * COALPROBE_TRACE_CAPTURE_RANGE, COALPROBE_TRACE_COUNTER_LAUNCHES,
+ * COALPROBE_TRACE_INSTRUCTIONS); a value that cannot be read
  * is left at its default with a message in why (0 when all were read). */
 int cp_inject_select_from_env(cp_inject_select_options *o, char *why, size_t why_size);
 

@@ -158,7 +158,13 @@
  *                                          counts as one shape of its own) or counter_launches
  *                                          all (every counted launch; always written); kernel
  *                                          REGEX; launch_skip N; launch_count N; nvtx_include
- *                                          NAME; capture_range profiler-api. A file without them
+ *                                          NAME; capture_range profiler-api; instructions
+ *                                          sampled (--instructions sampled: the SASS metrics
+ *                                          were patched eagerly, and the pc records count the
+ *                                          sampled launches only, those with kernel records,
+ *                                          not every counted launch; absent: every counted
+ *                                          launch, as before; a reader takes `instructions
+ *                                          every` alike). A file without them
  *                                          was written by a library that counted every launch
  *                                          and kernel range. Under selection, `launch` records
  *                                          count the counted launches only, pc records cover

@@ -612,7 +612,9 @@ static void cp_trace_kernel_totals(const cp_trace_kernel_counters *kc, cp_trace_
  * replay passes of one launch (cp_trace_raw.h), so they are scaled by the kernel records:
  * scale = the instructions of every launch (kernel records) / those in the pc records. Without
  * kernel records the pc records are taken as they are; when they count nothing although the
- * kernel records count instructions, only the kernel records are known. */
+ * kernel records count instructions, only the kernel records are known. Under --instructions
+ * sampled the pc records count the launches with kernel records only: taken as they are, and a
+ * kernel none of whose launches had a range is not counted (never zeros). */
 static void cp_trace_kernel_counts(const cp_trace_process *p, cp_trace_kernel *k)
 {
     double in_pc = 0;
@@ -631,7 +633,11 @@ static void cp_trace_kernel_counts(const cp_trace_process *p, cp_trace_kernel *k
             (cp_trace_kc_has(kc, CP_TRACE_K_SHARED_ST) ? kc->value[CP_TRACE_K_SHARED_ST] : 0);
     k->scale = NAN;
     k->instructions_zero = 0;
-    if (k->ninstrs && k->every_launch && in_pc > 0) {
+    /* --instructions sampled: the pc records cover the launches with kernel records, no other */
+    k->instructions_sampled = p && p->selection.instructions_sampled;
+    if (cp_trace_kernel_instructions_sampled(k) && kc->records == 0) {
+        k->from = CP_TRACE_FROM_NONE; /* no launch had a range: launched, not counted */
+    } else if (k->ninstrs && k->every_launch && in_pc > 0) {
         k->from = CP_TRACE_FROM_INSTRUCTIONS; /* every launch counted: as they are */
     } else if (k->ninstrs && isfinite(in_kernel) && in_pc > 0) {
         k->from = CP_TRACE_FROM_INSTRUCTIONS;

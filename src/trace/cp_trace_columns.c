@@ -117,6 +117,10 @@ static double cp_col_counter_launches(const cp_trace_values *r)
 {
     return (double)r->k->kc.records;
 }
+static double cp_col_instruction_launches(const cp_trace_values *r)
+{
+    return cp_trace_kernel_instructions_sampled(r->k) ? (double)r->k->kc.records : NAN;
+}
 
 static const char *cp_col_command(const cp_trace_values *r, char *buf, size_t n)
 {
@@ -264,6 +268,10 @@ static const cp_trace_column cp_trace_columns[] = {
     /* appended with the tensor maps (issue 45): how the kernel's coverage is known, among them
      * tensor_map_geometry (TMA judged by the whole-sector maps its launches passed) */
     CP_COL_T("kernel_coverage_basis", CP_TRACE_OF_KERNEL, "coverage.basis", cp_col_coverage_basis),
+    /* appended with --instructions sampled: the launches the kernel's instruction counts cover
+     * (empty when they cover every counted launch) */
+    CP_COL_N("instruction_launches", CP_TRACE_OF_KERNEL, "instruction_launches",
+             cp_col_instruction_launches),
     /* the page's alone: the kernels table's first column, the kernel's index */
     CP_COL_PAGE("kernel_index", CP_TRACE_OF_INSTR, "kernel_index", cp_col_kernel_index,
                 CP_AT(0, 1, 0, 0), "#", .kernel_path = "index"),

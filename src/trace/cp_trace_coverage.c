@@ -75,7 +75,12 @@ void cp_trace_coverage_of(const cp_trace_process *p, const cp_trace_kernel *k, c
         return;
     }
     if (isfinite(c->tma_load_bytes) && isfinite(c->tma_store_bytes) && isfinite(c->local_bytes) &&
-        k->from == CP_TRACE_FROM_INSTRUCTIONS && cp_trace_kernel_sampled(k)) {
+        k->from == CP_TRACE_FROM_INSTRUCTIONS && cp_trace_kernel_instructions_sampled(k)) {
+        /* --instructions sampled: instructions and counters of the same launches, unscaled */
+        c->basis = "sampled_launches";
+    } else if (isfinite(c->tma_load_bytes) && isfinite(c->tma_store_bytes) &&
+               isfinite(c->local_bytes) && k->from == CP_TRACE_FROM_INSTRUCTIONS &&
+               cp_trace_kernel_sampled(k)) {
         /* counters of some launches beside instructions counted over all of them: the
          * fraction compares their means per launch, said by the basis */
         c->basis = "sampled_counters";

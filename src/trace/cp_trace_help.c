@@ -72,6 +72,13 @@ static const cp_help_option cp_trace_help_options[] = {
      "per-kernel counters for every counted launch (each launch serialised: about 1.3-1.6 ms a "
      "launch on an H100)",
      CP_HELP_ANY, NULL},
+    {NULL, "instructions", 0, "W",
+     "every (default): count every counted launch per instruction; sampled: only the launches "
+     "with per-kernel counters (SASS metrics patched eagerly, cheaper per launch; the report says "
+     "\"instructions and counters from N of M launches\", never scaled up); with --all-launches "
+     "every launch is sampled, so every launch is counted; not with --counter-launches 0 or "
+     "--kernel-counters full",
+     CP_HELP_VALUES, "every sampled"},
     {"Raw files", "raw-dir", 0, "DIR",
      "keep the raw files in DIR (created; must hold no raw files) instead of a temporary "
      "directory removed at the end",

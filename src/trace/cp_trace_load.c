@@ -522,6 +522,11 @@ static int cp_trace_read_selection(cp_trace_reader *r, char **f, size_t nf)
         if (strcmp(f[2], "profiler-api") != 0)
             return -1;
         s->capture_profiler_api = 1;
+    } else if (strcmp(f[1], "instructions") == 0) {
+        /* --instructions sampled: the pc records cover the launches with kernel records only */
+        if (strcmp(f[2], "sampled") != 0 && strcmp(f[2], "every") != 0)
+            return -1;
+        s->instructions_sampled = f[2][0] == 's';
     }
     /* a key of a later library: skipped, as unknown records are */
     return 0;

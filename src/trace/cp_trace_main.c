@@ -50,6 +50,7 @@ enum {
     CP_TRACE_OPT_LAUNCH_COUNT,
     CP_TRACE_OPT_NVTX_INCLUDE,
     CP_TRACE_OPT_CAPTURE_RANGE,
+    CP_TRACE_OPT_INSTRUCTIONS,
     CP_TRACE_OPT_EXPORT, /* --json FILE, ...: + the index of cp_trace_exporter_get */
 };
 #define CP_TRACE_MAX_OPTIONS 40
@@ -79,6 +80,7 @@ typedef struct cp_trace_cli {
     const char *collect_option;
     const char *counter_launches; /* --counter-launches N, or "all" for --all-launches */
     const char *launch_skip, *launch_count, *nvtx_include, *capture_range;
+    const char *instructions; /* --instructions every|sampled */
     const char *from_raw_dirs[CP_TRACE_MAX_FROM_RAW]; /* --from-raw DIR [DIR...] */
     size_t nfrom_raw;
     char **program; /* argv of the program, NULL-terminated; NULL with --from-raw */
@@ -151,6 +153,7 @@ static const struct option cp_trace_long_options[] = {
     {"launch-count", required_argument, NULL, CP_TRACE_OPT_LAUNCH_COUNT},
     {"nvtx-include", required_argument, NULL, CP_TRACE_OPT_NVTX_INCLUDE},
     {"capture-range", required_argument, NULL, CP_TRACE_OPT_CAPTURE_RANGE},
+    {"instructions", required_argument, NULL, CP_TRACE_OPT_INSTRUCTIONS},
     {"verbose", no_argument, NULL, 'v'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
@@ -207,11 +210,13 @@ static int cp_trace_parse_where_option(int opt, cp_trace_cli *c, cp_status *st)
 }
 
 /* What the traced program counts: --counter-launches, --all-launches, --launch-skip,
- * --launch-count, --nvtx-include, --capture-range. */
+ * --launch-count, --nvtx-include, --capture-range, --instructions. */
 static int cp_trace_parse_collect_option(int opt, cp_trace_cli *c, cp_status *st)
 {
-    static const char *const names[] = {"--counter-launches", "--all-launches", "--launch-skip",
-                                        "--launch-count",     "--nvtx-include", "--capture-range"};
+    static const char *const names[] = {"--counter-launches", "--all-launches",
+                                        "--launch-skip",      "--launch-count",
+                                        "--nvtx-include",     "--capture-range",
+                                        "--instructions"};
     uint64_t v;
     c->collect_option = names[opt - CP_TRACE_OPT_COUNTER_LAUNCHES];
     switch (opt) {
@@ -245,6 +250,14 @@ static int cp_trace_parse_collect_option(int opt, cp_trace_cli *c, cp_status *st
                                    "--nvtx-include: an empty range name");
         c->nvtx_include = optarg;
         return CP_EXIT_OK;
+    case CP_TRACE_OPT_INSTRUCTIONS:
+        if (strcmp(optarg, "every") != 0 && strcmp(optarg, "sampled") != 0)
+            return cp_status_usage(st,
+                                   "every (default) counts every counted launch per instruction; "
+                                   "sampled only the launches with per-kernel counters",
+                                   "--instructions: '%s' is not every or sampled", optarg);
+        c->instructions = optarg;
+        return CP_EXIT_OK;
     default:
         if (strcmp(optarg, "profiler-api") != 0)
             return cp_status_usage(st,
@@ -268,6 +281,7 @@ static int cp_trace_collect_env(const cp_trace_cli *c, cp_status *st)
         {"COALPROBE_TRACE_LAUNCH_COUNT", c->launch_count},
         {"COALPROBE_TRACE_NVTX_INCLUDE", c->nvtx_include},
         {"COALPROBE_TRACE_CAPTURE_RANGE", c->capture_range},
+        {"COALPROBE_TRACE_INSTRUCTIONS", c->instructions},
     };
     for (size_t i = 0; i < CP_COUNT_OF(env); i++) {
         int r = env[i].value ? setenv(env[i].name, env[i].value, 1) : unsetenv(env[i].name);
@@ -356,7 +370,7 @@ static int cp_trace_parse_option(int opt, const char *word, cp_trace_cli *c, cp_
     case ':':
         return cp_status_usage(st, "see coalprobe trace --help", "option '%s' needs a value", word);
     default:
-        if (opt >= CP_TRACE_OPT_COUNTER_LAUNCHES && opt <= CP_TRACE_OPT_CAPTURE_RANGE)
+        if (opt >= CP_TRACE_OPT_COUNTER_LAUNCHES && opt <= CP_TRACE_OPT_INSTRUCTIONS)
             return cp_trace_parse_collect_option(opt, c, st);
         if (opt >= CP_TRACE_OPT_EXPORT &&
             cp_trace_exporter_get((size_t)(opt - CP_TRACE_OPT_EXPORT))) {
@@ -388,6 +402,35 @@ static int cp_trace_check_kernel_regex(const cp_trace_cli *c, cp_status *st)
         }
         regfree(&re);
     }
+    return CP_EXIT_OK;
+}
+
+/* --instructions sampled counts per instruction the launches with per-kernel counters: refused
+ * where there are none (--counter-launches 0, COALPROBE_TRACE_MODE=instructions) or where every
+ * launch is replayed and its instructions scaled (--kernel-counters full). */
+static int cp_trace_check_instructions(const cp_trace_cli *c, cp_status *st)
+{
+    if (!c->instructions || strcmp(c->instructions, "sampled") != 0)
+        return CP_EXIT_OK;
+    const char *mode = getenv("COALPROBE_TRACE_MODE");
+    if (c->counter_launches && strcmp(c->counter_launches, "0") == 0)
+        return cp_status_usage(st,
+                               "--instructions sampled counts the launches with per-kernel "
+                               "counters only; give --counter-launches N above 0",
+                               "--instructions sampled with --counter-launches 0 would count "
+                               "nothing");
+    if (c->kernel_set && strcmp(c->kernel_set, "full") == 0)
+        return cp_status_usage(st,
+                               "--kernel-counters full replays every launch and scales its "
+                               "instruction counts; use the lean set with --instructions sampled",
+                               "--instructions sampled cannot be used with --kernel-counters full");
+    if (mode && strcmp(mode, "instructions") == 0)
+        return cp_status_usage(st,
+                               "COALPROBE_TRACE_MODE=instructions takes no per-kernel counters, "
+                               "and --instructions sampled counts only launches that have them: "
+                               "unset it",
+                               "--instructions sampled cannot be used with "
+                               "COALPROBE_TRACE_MODE=instructions");
     return CP_EXIT_OK;
 }
 
@@ -446,6 +489,7 @@ static int cp_trace_parse(int argc, char **argv, cp_trace_cli *c, cp_status *st)
     }
     cp_trace_unique_dirs(c);
     CP_TRY(cp_trace_check_kernel_regex(c, st));
+    CP_TRY(cp_trace_check_instructions(c, st));
     c->program = argv + optind;
     c->nprogram = argc - optind;
     if (c->from_raw && c->nprogram > 0) /* only after --: the words before it are directories */

@@ -169,7 +169,9 @@ typedef struct cp_trace_coverage {
     double tma_load_bytes, tma_store_bytes; /* TMA's traffic between L1 and L2 */
     double local_bytes;                     /* local memory's sectors, * 32 */
     double fraction;   /* attributed / (attributed + TMA + local); 1 when nothing moved */
-    const char *basis; /* "counters" (TMA and local counted), "sampled_counters", or
+    const char *basis; /* "counters" (TMA and local counted), "sampled_counters",
+                          "sampled_launches" (--instructions sampled: both sides of the same
+                          launches, unscaled), or
                           "instruction_kinds" (no TMA or local instruction ran, so nothing
                           escaped the counters), "tensor_map_geometry" (by_maps), or NULL */
     int by_maps;       /* 1: TMA judged by its whole-sector tensor maps, not counted: every byte
@@ -234,6 +236,9 @@ typedef struct cp_trace_kernel {
     /* filled in by cp_trace_analyze */
     cp_trace_source from;
     double scale;           /* instructions' eff = counts * scale; NAN when not scaled */
+    /* --instructions sampled (its process's selection): its instruction counts cover only the
+     * launches with kernel records (kc.records); 0: they cover every counted launch */
+    int instructions_sampled;
     int instructions_zero;  /* its pc records count nothing while its kernel records do */
     cp_trace_counts totals; /* of its instructions (eff), or from its kernel records */
     cp_trace_derived d;
@@ -249,6 +254,13 @@ typedef struct cp_trace_kernel {
 static inline int cp_trace_kernel_sampled(const cp_trace_kernel *k)
 {
     return k->kc.records > 0 && k->kc.records < k->launches;
+}
+
+/* 1 when k's instruction counts cover its sampled launches only (--instructions sampled), as its
+ * per-kernel counters do: nothing is scaled from those launches to the others. */
+static inline int cp_trace_kernel_instructions_sampled(const cp_trace_kernel *k)
+{
+    return k->instructions_sampled;
 }
 
 typedef struct cp_trace_device {
@@ -380,6 +392,7 @@ typedef struct cp_trace_selection {
     uint64_t launch_count;     /* UINT64_MAX when not given */
     char *nvtx_include;        /* or NULL */
     int capture_profiler_api;
+    int instructions_sampled; /* --instructions sampled: pc records of the sampled launches only */
 } cp_trace_selection;
 
 typedef struct cp_trace_process {

@@ -113,7 +113,7 @@ static void cp_trace_table_collection(FILE *out, const cp_trace_report *r)
         n += (size_t)snprintf(opts + n, sizeof opts - n, "%s--capture-range profiler-api",
                               n ? ", " : "");
     int left_out = r->seen_known && r->launches_seen > r->launches_counted;
-    if (!n && !left_out && !r->nsampled)
+    if (!n && !left_out && !r->nsampled && !s->instructions_sampled)
         return;
     cp_trace_table_count(a, sizeof a, (double)r->launches_counted);
     cp_trace_table_count(b, sizeof b, (double)r->launches_seen);
@@ -131,6 +131,12 @@ static void cp_trace_table_collection(FILE *out, const cp_trace_report *r)
                  "(--all-launches)");
     else if (m < sizeof line && s->counter_launches == 0)
         snprintf(line + m, sizeof line - m, "; no per-kernel counters (--counter-launches 0)");
+    else if (m < sizeof line && s->instructions_sampled)
+        snprintf(line + m, sizeof line - m,
+                 "; instruction counts and per-kernel counters from %s of them, each run "
+                 "serialised (--instructions sampled: the first %llu of each kernel and launch "
+                 "shape); the totals add up those launches only, never scaled up",
+                 c, (unsigned long long)s->counter_launches);
     else if (m < sizeof line)
         snprintf(line + m, sizeof line - m,
                  "; per-kernel counters from %s of them, each run serialised (the first %llu of "
@@ -201,9 +207,12 @@ static void cp_trace_table_header(FILE *out, const cp_trace_report *r)
         char bytes[32], sectors[32];
         cp_trace_format_bytes(bytes, sizeof bytes, r->program.excess_bytes);
         cp_trace_table_count(sectors, sizeof sectors, r->program.excess_sectors);
-        fprintf(out, "the program's excess: %s%s (%s sectors)%s",
+        fprintf(out, "the program's excess: %s%s (%s sectors)%s%s",
                 r->program_coverage.excess_known ? "" : "unknown, ", bytes, sectors,
-                r->program_coverage.excess_known ? " in global memory" : " counted");
+                r->program_coverage.excess_known ? " in global memory" : " counted",
+                r->selection && r->selection->instructions_sampled
+                    ? " in the sampled launches"
+                    : "");
         if (r->program.bank_conflicts > 0) {
             char conflicts[32];
             cp_trace_table_count(conflicts, sizeof conflicts, r->program.bank_conflicts);
@@ -353,7 +362,8 @@ static void cp_trace_table_launches(const cp_trace_report *r, const cp_trace_ker
         snprintf(counted, sizeof counted, " counted of %llu seen",
                  (unsigned long long)k->launches_seen);
     if (cp_trace_kernel_sampled(k))
-        snprintf(sampled, sizeof sampled, ", counters from %llu of %llu launches",
+        snprintf(sampled, sizeof sampled, ", %scounters from %llu of %llu launches",
+                 cp_trace_kernel_instructions_sampled(k) ? "instructions and " : "",
                  (unsigned long long)k->kc.records, (unsigned long long)k->launches);
     else if (r->selection && k->kc.records == 0 && k->launches > 0)
         snprintf(sampled, sizeof sampled, ", no per-kernel counters");
@@ -652,7 +662,11 @@ static void cp_trace_table_write(FILE *out, const cp_trace_report *r)
         if (left_out)
             cp_trace_table_left_out(out, proc);
         if (uncounted) {
-            fprintf(out, "\n  launched, not counted (CUPTI returned no records for them):\n");
+            fprintf(out, "\n  launched, not counted (%s):\n",
+                    proc->selection.instructions_sampled
+                        ? "no launch of theirs was sampled, and --instructions sampled counts "
+                          "the sampled launches only"
+                        : "CUPTI returned no records for them");
             for (size_t k = 0; k < proc->nkernels; k++) {
                 const cp_trace_kernel *kk = &proc->kernels[k];
                 if (kk->selected && kk->from == CP_TRACE_FROM_NONE)
