@@ -664,8 +664,7 @@ static void cp_trace_table_write(FILE *out, const cp_trace_report *r)
         if (uncounted) {
             fprintf(out, "\n  launched, not counted (%s):\n",
                     proc->selection.instructions_sampled
-                        ? "no launch of theirs was sampled, and --instructions sampled counts "
-                          "the sampled launches only"
+                        ? "--instructions sampled, and none of their launches was sampled"
                         : "CUPTI returned no records for them");
             for (size_t k = 0; k < proc->nkernels; k++) {
                 const cp_trace_kernel *kk = &proc->kernels[k];
