@@ -321,6 +321,28 @@ static void test_env(void)
     CHECK(cp_inject_select_from_env(&o, why, sizeof why) == -1);
     CHECK(o.launch_skip == 0 && o.counter_launches == 5);
     CHECK_STR_CONTAINS(why, "is not a whole number");
+    /* --instructions: sampled said in a selection record; every (the default) writes none */
+    unsetenv("COALPROBE_TRACE_LAUNCH_SKIP");
+    unsetenv("COALPROBE_TRACE_COUNTER_LAUNCHES");
+    unsetenv("COALPROBE_TRACE_KERNEL");
+    unsetenv("COALPROBE_TRACE_LAUNCH_COUNT");
+    unsetenv("COALPROBE_TRACE_NVTX_INCLUDE");
+    unsetenv("COALPROBE_TRACE_CAPTURE_RANGE");
+    setenv("COALPROBE_TRACE_INSTRUCTIONS", "every", 1);
+    CHECK(cp_inject_select_from_env(&o, why, sizeof why) == 0 && !o.instructions_sampled);
+    setenv("COALPROBE_TRACE_INSTRUCTIONS", "sampled", 1);
+    CHECK(cp_inject_select_from_env(&o, why, sizeof why) == 0 && o.instructions_sampled);
+    CHECK(cp_inject_select_configure(&o, why, sizeof why) == 0);
+    char *opts = written(cp_inject_select_write_options);
+    CHECK(strcmp(opts, "selection\tcounter_launches\t5\nselection\tinstructions\tsampled\n") == 0);
+    free(opts);
+    o.instructions_sampled = 0;
+    CHECK(cp_inject_select_configure(&o, why, sizeof why) == 0);
+    opts = written(cp_inject_select_write_options);
+    CHECK(strcmp(opts, "selection\tcounter_launches\t5\n") == 0);
+    free(opts);
+    cp_inject_select_free();
+    unsetenv("COALPROBE_TRACE_INSTRUCTIONS");
 }
 
 int main(void)

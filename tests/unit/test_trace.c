@@ -1011,6 +1011,50 @@ static void test_analyze_kinds(void)
     cp_trace_free(&t);
 }
 
+/* --instructions sampled (handmade-sampled-instructions): the selection record read, and each
+ * kernel's instruction counts taken as the sampled launches' own, never scaled to the others; a
+ * kernel none of whose launches was sampled is not counted, its zeros no count. */
+static void test_analyze_sampled_instructions(void)
+{
+    cp_trace t;
+    load_fixture(&t, FIXTURES "/handmade-sampled-instructions");
+    CHECK_EQ_U64(t.nprocs, 1);
+    CHECK(t.nprocs && t.procs[0].selection.present && t.procs[0].selection.instructions_sampled &&
+          t.procs[0].selection.counter_launches == 5);
+    cp_trace_report r;
+    analyze_default(&t, &r);
+    CHECK(r.counted && r.selection && r.selection->instructions_sampled);
+    CHECK_EQ_U64(r.launches_counted, 1431);
+    CHECK_EQ_U64(r.launches_with_counters, 15);
+    const cp_trace_kernel *copy = find_kernel(&t.procs[0], "_Z4copyPKfPfi");
+    const cp_trace_kernel *late = find_kernel(&t.procs[0], "_Z4latePKfPfi");
+    CHECK(copy && late);
+    if (copy && late) {
+        CHECK(cp_trace_kernel_instructions_sampled(copy) && copy->kc.records == 5);
+        CHECK(copy->launches == 1400 && copy->from == CP_TRACE_FROM_INSTRUCTIONS);
+        CHECK(isnan(copy->scale));
+        /* 5 launches of 8192 loads and 8192 stores each: as the pc records say */
+        CHECK(copy->d.requests == 5 * 2 * 8192.0);
+        CHECK(late->from == CP_TRACE_FROM_NONE && cp_trace_kernel_instructions_sampled(late));
+        CHECK(isnan(late->cov.fraction));
+    }
+    cp_trace_report_free(&r);
+    cp_trace_free(&t);
+    /* without the record (handmade-sampled): every counted launch, as before */
+    load_fixture(&t, FIXTURES "/handmade-sampled");
+    CHECK(t.nprocs && t.procs[0].selection.present && !t.procs[0].selection.instructions_sampled);
+    analyze_default(&t, &r);
+    const cp_trace_kernel *k = t.nprocs ? find_kernel(&t.procs[0], "_Z4copyPKfPfi") : NULL;
+    CHECK(k && !cp_trace_kernel_instructions_sampled(k) && cp_trace_kernel_sampled(k));
+    cp_trace_report_free(&r);
+    cp_trace_free(&t);
+    /* a value the reader does not know is a malformed line; "every" is the default's */
+    CHECK(load_one(&t, "coalprobe-trace-raw\t2\nprocess\t1\t0\tx\nselection\tinstructions\tsome\n"
+                       "selection\tinstructions\tevery\n") == CP_EXIT_OK);
+    CHECK(t.nprocs == 1 && t.procs[0].malformed == 1 && !t.procs[0].selection.instructions_sampled);
+    cp_trace_free(&t);
+}
+
 int main(void)
 {
     test_load_transpose();
@@ -1024,6 +1068,7 @@ int main(void)
     test_load_graph();
     test_load_same_name_two_cubins();
     test_analyze_kinds();
+    test_analyze_sampled_instructions();
     test_analyze_why_no_counts();
     test_load_lean_and_times();
     test_load_short_records();

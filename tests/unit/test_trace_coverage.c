@@ -130,6 +130,24 @@ static void test_cases(void)
     k.d.sectors = 0;
     cp_trace_coverage_of(NULL, &k, &c);
     CHECK(c.fraction == 1 && c.excess_known);
+    /* counters of 2 of 8 launches beside instructions of all 8: their mean stands for all */
+    k = counted();
+    k.launches = 8;
+    k.kc.records = 2;
+    k.d.sectors = 8 * 1000;
+    set_kc(&k, CP_TRACE_K_TMA_LD, 2 * 1000);
+    set_kc(&k, CP_TRACE_K_TMA_ST, 0);
+    set_kc(&k, CP_TRACE_K_LOCAL, 0);
+    cp_trace_coverage_of(NULL, &k, &c);
+    CHECK(strcmp(c.basis, "sampled_counters") == 0 && near(c.tma_load_bytes, 8 * 1000 * 32) &&
+          near(c.fraction, 0.5));
+    /* --instructions sampled: instructions and counters of the same 2 launches, unscaled */
+    k.instructions_sampled = 1;
+    k.d.sectors = 2 * 1000;
+    cp_trace_coverage_of(NULL, &k, &c);
+    CHECK(c.basis && strcmp(c.basis, "sampled_launches") == 0 &&
+          near(c.tma_load_bytes, 2 * 1000 * 32) && near(c.attributed_bytes, 2 * 1000 * 32) &&
+          near(c.fraction, 0.5) && !c.excess_known);
     /* a kernel launched and not counted has no coverage */
     k = counted();
     k.from = CP_TRACE_FROM_NONE;
