@@ -258,9 +258,7 @@ static void cp_trace_json_collection(cp_json *j, cJSON *root, const cp_trace_rep
                    s && s->launch_count != UINT64_MAX ? (double)s->launch_count : NAN);
     cp_json_string(j, o, "nvtx_include", s ? s->nvtx_include : NULL);
     cp_json_string(j, o, "capture_range", s && s->capture_profiler_api ? "profiler-api" : NULL);
-    cp_json_string(j, o, "instructions", !s                          ? NULL
-                                         : s->instructions_sampled ? "sampled"
-                                                                   : "every");
+    cp_json_string(j, o, "instructions", !s ? NULL : s->instructions_sampled ? "sampled" : "every");
     cp_json_number(j, o, "launches_seen", r->seen_known ? (double)r->launches_seen : NAN);
     cp_json_number(j, o, "launches_counted", (double)r->launches_counted);
     cp_json_number(j, o, "launches_with_counters", (double)r->launches_with_counters);

@@ -80,7 +80,7 @@ typedef struct cp_trace_cli {
     const char *collect_option;
     const char *counter_launches; /* --counter-launches N, or "all" for --all-launches */
     const char *launch_skip, *launch_count, *nvtx_include, *capture_range;
-    const char *instructions; /* --instructions every|sampled */
+    const char *instructions;                         /* --instructions every|sampled */
     const char *from_raw_dirs[CP_TRACE_MAX_FROM_RAW]; /* --from-raw DIR [DIR...] */
     size_t nfrom_raw;
     char **program; /* argv of the program, NULL-terminated; NULL with --from-raw */
@@ -213,9 +213,8 @@ static int cp_trace_parse_where_option(int opt, cp_trace_cli *c, cp_status *st)
  * --launch-count, --nvtx-include, --capture-range, --instructions. */
 static int cp_trace_parse_collect_option(int opt, cp_trace_cli *c, cp_status *st)
 {
-    static const char *const names[] = {"--counter-launches", "--all-launches",
-                                        "--launch-skip",      "--launch-count",
-                                        "--nvtx-include",     "--capture-range",
+    static const char *const names[] = {"--counter-launches", "--all-launches", "--launch-skip",
+                                        "--launch-count",     "--nvtx-include", "--capture-range",
                                         "--instructions"};
     uint64_t v;
     c->collect_option = names[opt - CP_TRACE_OPT_COUNTER_LAUNCHES];

@@ -235,7 +235,7 @@ typedef struct cp_trace_kernel {
     cp_trace_kernel_counters kc; /* its kernel records, added up */
     /* filled in by cp_trace_analyze */
     cp_trace_source from;
-    double scale;           /* instructions' eff = counts * scale; NAN when not scaled */
+    double scale; /* instructions' eff = counts * scale; NAN when not scaled */
     /* --instructions sampled (its process's selection): its instruction counts cover only the
      * launches with kernel records (kc.records); 0: they cover every counted launch */
     int instructions_sampled;

@@ -177,8 +177,8 @@ static void cp_trace_show_sampled(const cJSON *k, double launches, char *buf, si
         m = (size_t)snprintf(buf, n, " counted of %.0f seen", seen);
     if (m < n && cJSON_IsTrue(cp_show_at(k, "counters_sampled")))
         snprintf(buf + m, n - m, ", %scounters from %.0f of %.0f launches",
-                 isfinite(cp_show_num(k, "instruction_launches")) ? "instructions and " : "",
-                 with, launches);
+                 isfinite(cp_show_num(k, "instruction_launches")) ? "instructions and " : "", with,
+                 launches);
 }
 
 /* A kernel's heading: its name, launches, time on the GPU, its global and shared totals. */

@@ -210,9 +210,8 @@ static void cp_trace_table_header(FILE *out, const cp_trace_report *r)
         fprintf(out, "the program's excess: %s%s (%s sectors)%s%s",
                 r->program_coverage.excess_known ? "" : "unknown, ", bytes, sectors,
                 r->program_coverage.excess_known ? " in global memory" : " counted",
-                r->selection && r->selection->instructions_sampled
-                    ? " in the sampled launches"
-                    : "");
+                r->selection && r->selection->instructions_sampled ? " in the sampled launches"
+                                                                   : "");
         if (r->program.bank_conflicts > 0) {
             char conflicts[32];
             cp_trace_table_count(conflicts, sizeof conflicts, r->program.bank_conflicts);
