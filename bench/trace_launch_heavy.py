@@ -3,8 +3,10 @@
 (bench/launch_heavy.py: elementwise, 5000 iterations of 4 elementwise ops on 1M floats; transformer,
 20 training steps of a 4-layer TransformerEncoder). For each workload, in one run: the program
 alone and under `coalprobe trace` (the default: every launch counted per instruction, the first 5
-launches of each kernel and shape with per-kernel counters), REPEAT times each, interleaved
-(median, min and max); and once under
+launches of each kernel and shape with per-kernel counters) and under `--instructions sampled`
+(only those sampled launches counted per instruction, the SASS metrics patched eagerly; "n/a"
+where this coalprobe has no such option), REPEAT times each, interleaved (median, min and max);
+and once under
 `--all-launches` (every launch with its per-kernel counters: about 100 times slower, so once;
 "n/a" where this coalprobe has no such option). Each run's loop time is the program's own
 (loop_s=, after its warm-up), its process time the wall time of the whole command. The loop's
@@ -74,11 +76,13 @@ def main():
     cp = os.path.join(build, "coalprobe")
     helptext = subprocess.run([cp, "trace", "--help"], capture_output=True, text=True).stdout
     has_all = "--all-launches" in helptext
+    has_sampled = "--instructions" in helptext
     gpu = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"],
                          capture_output=True, text=True).stdout.strip()
-    print("GPU: %s  date: %s  --all-launches: %s" % (gpu, time.strftime("%Y-%m-%dT%H:%M:%SZ",
-                                                                     time.gmtime()), has_all))
+    print("GPU: %s  date: %s  --all-launches: %s  --instructions sampled: %s"
+          % (gpu, time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), has_all, has_sampled))
     modes = [("alone", None, repeat), ("default", [], repeat),
+             ("sampled", ["--instructions", "sampled"] if has_sampled else None, repeat),
              ("all", ["--all-launches"] if has_all else None, 1)]
     for w in workloads:
         prog = [sys.executable, PROGRAM, w, str(ITERS[w])]
@@ -103,7 +107,9 @@ def main():
               % (w, ITERS[w], repeat))
         print("  alone: loop %s s %s, process %s s" % (fmt(native), spread(res["alone"]),
                                                       fmt(median(res["alone"], 1))))
-        for m, label in (("default", "traced (default)"), ("all", "traced (--all-launches)")):
+        for m, label in (("default", "traced (default)"),
+                         ("sampled", "traced (--instructions sampled)"),
+                         ("all", "traced (--all-launches)")):
             loop, proc = median(res[m], 0), median(res[m], 1)
             ratio = loop / native if loop and native else None
             per = (loop - native) / launches * 1e6 if loop and native and launches else None
