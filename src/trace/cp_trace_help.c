@@ -74,7 +74,7 @@ static const cp_help_option cp_trace_help_options[] = {
      CP_HELP_ANY, NULL},
     {NULL, "instructions", 0, "W",
      "every (default): count every counted launch per instruction; sampled: only the launches "
-     "with per-kernel counters (SASS metrics patched eagerly, cheaper per launch; the report says "
+     "with per-kernel counters (SASS metrics patched eagerly; the report says "
      "\"instructions and counters from N of M launches\", never scaled up); with --all-launches "
      "every launch is sampled, so every launch is counted; not with --counter-launches 0 or "
      "--kernel-counters full",
