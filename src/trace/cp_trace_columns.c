@@ -271,7 +271,7 @@ static const cp_trace_column cp_trace_columns[] = {
     /* appended with --instructions sampled: the launches the kernel's instruction counts cover
      * (empty when they cover every counted launch) */
     CP_COL_N("instruction_launches", CP_TRACE_OF_KERNEL, "instruction_launches",
-             cp_col_instruction_launches),
+             cp_col_instruction_launches, CP_AT(0, 14, 0, 0), "instructions from"),
     /* the page's alone: the kernels table's first column, the kernel's index */
     CP_COL_PAGE("kernel_index", CP_TRACE_OF_INSTR, "kernel_index", cp_col_kernel_index,
                 CP_AT(0, 1, 0, 0), "#", .kernel_path = "index"),
