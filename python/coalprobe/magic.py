@@ -18,6 +18,7 @@ _OPTIONS = {
     "--kernel-counters": ("kernel_counters", str),
     "--python-frames": ("python_frames", str),
     "--python-stack": ("python_stack", None),
+    "--instructions": ("instructions", str),
     "--group-by": ("group_by", str),
     "--top": ("top", int),
     "--max-sectors-per-request": ("max_sectors_per_request", float),

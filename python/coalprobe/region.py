@@ -25,6 +25,7 @@ _ENV = {
     "kernel_counters": "COALPROBE_TRACE_KERNEL_SET",
     "python_frames": "COALPROBE_TRACE_PYTHON_FRAMES",
     "python_stack": "COALPROBE_TRACE_PYTHON_STACK",
+    "instructions": "COALPROBE_TRACE_INSTRUCTIONS",
 }
 # The options that apply when the report is made: keyword -> `coalprobe trace` option.
 _REPORT = {
@@ -38,6 +39,7 @@ _REPORT = {
 }
 _CHOICES = {
     "kernel_counters": ("lean", "full"),
+    "instructions": ("every", "sampled"),
     "python_frames": ("user", "all"),
     "capture_range": ("profiler-api",),
     "group_by": ("kernel", "line", "callsite", "range"),
@@ -93,7 +95,7 @@ class trace:  # noqa: N801 (a context manager named as a function: `with coalpro
 
     Options as `coalprobe trace`'s, in snake case: what is counted (kernel, launch_skip,
     launch_count, counter_launches, all_launches, nvtx_include, capture_range, kernel_counters,
-    python_frames, python_stack) and how it is reported (group_by, top and the gate's
+    python_frames, python_stack, instructions) and how it is reported (group_by, top and the gate's
     max_sectors_per_request, max_excess_pct, min_requests, min_coverage; rank_spread). raw_dir
     keeps the raw files there (created) instead of a temporary directory.
 
@@ -105,13 +107,20 @@ class trace:  # noqa: N801 (a context manager named as a function: `with coalpro
 
     def __init__(self, kernel=None, launch_skip=None, launch_count=None, counter_launches=None,
                  all_launches=False, nvtx_include=None, capture_range=None,
-                 kernel_counters=None, python_frames=None, python_stack=False, group_by=None,
+                 kernel_counters=None, python_frames=None, python_stack=False, instructions=None,
+                 group_by=None,
                  top=None, max_sectors_per_request=None, max_excess_pct=None, min_requests=None,
                  min_coverage=None, rank_spread=None, raw_dir=None):
         given = dict(kernel=kernel, launch_skip=launch_skip, launch_count=launch_count,
                      counter_launches=counter_launches, nvtx_include=nvtx_include,
                      capture_range=capture_range, kernel_counters=kernel_counters,
-                     python_frames=python_frames, python_stack=python_stack)
+                     python_frames=python_frames, python_stack=python_stack,
+                     instructions=instructions)
+        # --instructions sampled counts the launches with counters: refused as the CLI refuses it
+        if instructions == "sampled" and (counter_launches == 0 or kernel_counters == "full"):
+            raise ValueError("coalprobe.trace: instructions='sampled' counts the launches with "
+                             "per-kernel counters: not with counter_launches=0 or "
+                             "kernel_counters='full'")
         if all_launches:
             if counter_launches is not None:
                 raise ValueError("coalprobe.trace: counter_launches and all_launches together")

@@ -22,7 +22,8 @@ RAW = os.path.join(GOLDEN, "trace", "handmade-transpose", "raw-4242.tsv")
 VARS = ("COALPROBE_TRACE_KERNEL", "COALPROBE_TRACE_COUNTER_LAUNCHES", "COALPROBE_TRACE_LAUNCH_SKIP",
         "COALPROBE_TRACE_LAUNCH_COUNT", "COALPROBE_TRACE_NVTX_INCLUDE",
         "COALPROBE_TRACE_CAPTURE_RANGE", "COALPROBE_TRACE_KERNEL_SET",
-        "COALPROBE_TRACE_PYTHON_FRAMES", "COALPROBE_TRACE_PYTHON_STACK", "COALPROBE_TRACE_DIR",
+        "COALPROBE_TRACE_PYTHON_FRAMES", "COALPROBE_TRACE_PYTHON_STACK",
+        "COALPROBE_TRACE_INSTRUCTIONS", "COALPROBE_TRACE_DIR",
         "NVTX_INJECTION64_PATH")
 
 
@@ -86,6 +87,7 @@ class TestRegionFlow(Faked):
                              python_stack=True, group_by="kernel", top=2) as t:
             self.assertTrue(os.path.isdir(t.raw_dir))
         env = self.lib.env
+        self.assertIsNone(env["COALPROBE_TRACE_INSTRUCTIONS"])
         self.assertEqual(env["COALPROBE_TRACE_KERNEL"], "transpose")
         self.assertEqual(env["COALPROBE_TRACE_LAUNCH_COUNT"], "3")
         self.assertEqual(env["COALPROBE_TRACE_KERNEL_SET"], "full")
@@ -99,6 +101,12 @@ class TestRegionFlow(Faked):
         self.assertIn("--group-by", t.report.data["command"])
         self.assertFalse(t.gate_failed)
         self.assertIsNone(t.error)
+
+    def test_instructions_sampled(self):
+        with coalprobe.trace(instructions="sampled", counter_launches=3):
+            pass
+        self.assertEqual(self.lib.env["COALPROBE_TRACE_INSTRUCTIONS"], "sampled")
+        self.assertEqual(self.lib.env["COALPROBE_TRACE_COUNTER_LAUNCHES"], "3")
 
     def test_all_launches(self):
         with coalprobe.trace(all_launches=True):
@@ -144,7 +152,9 @@ class TestOptions(unittest.TestCase):
         for bad in (dict(launch_count=-1), dict(launch_skip="3"), dict(kernel_counters="some"),
                     dict(group_by="file"), dict(python_frames="mine"), dict(top=True),
                     dict(counter_launches=2, all_launches=True), dict(min_coverage="x"),
-                    dict(kernel="")):
+                    dict(kernel=""), dict(instructions="some"),
+                    dict(instructions="sampled", counter_launches=0),
+                    dict(instructions="sampled", kernel_counters="full")):
             with self.assertRaises(ValueError, msg=repr(bad)):
                 coalprobe.trace(**bad)
         with self.assertRaises(TypeError):
@@ -183,6 +193,8 @@ class TestMagicLine(unittest.TestCase):
                                           "--group-by line --max-excess-pct 20"),
                          dict(kernel="a b", launch_count=3, python_stack=True, group_by="line",
                               max_excess_pct=20.0))
+        self.assertEqual(magic.parse_line("--instructions sampled --counter-launches 2"),
+                         dict(instructions="sampled", counter_launches=2))
         self.assertEqual(magic.parse_line(""), {})
         with self.assertRaises(Exception):
             magic.parse_line("--no-such-option")
