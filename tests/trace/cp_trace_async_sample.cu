@@ -150,47 +150,40 @@ __global__ void kinds_mix(const float *in, float *out, unsigned *counter, int n,
     }
 }
 
-// Block b's tile of the matrix the tensor map describes, copied by TMA (UTMALDG.2D) into shared
-// memory and stored to the same place of out: out == in, 4 MiB through TMA a launch.
-__global__ void tma_tile2d(const __grid_constant__ CUtensorMap map, float *out)
+// Block b's COLS x kTileRows tile of the matrix the tensor map describes (TILES tiles across a
+// row), copied by TMA (UTMALDG.2D) into shared memory and stored to the same place of out where
+// it lies inside the matrix: out == in.
+template <int COLS, int TILES>
+__device__ __forceinline__ void tma_tile_copy(const CUtensorMap &map, float *out)
 {
-    __shared__ alignas(128) float tile[kTileRows][kTileCols];
+    __shared__ alignas(128) float tile[kTileRows][COLS];
     __shared__ alignas(8) unsigned long long bar;
-    int tx = blockIdx.x % (kWidth / kTileCols), ty = blockIdx.x / (kWidth / kTileCols);
+    int tx = blockIdx.x % TILES, ty = blockIdx.x / TILES;
     unsigned b = tma_barrier_arm(&bar, sizeof tile);
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     if (threadIdx.x == 0)
         asm volatile(
             "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes "
             "[%0], [%1, {%2, %3}], [%4];\n" ::"r"((unsigned)__cvta_generic_to_shared(tile)),
-            "l"((unsigned long long)&map), "r"(tx * kTileCols), "r"(ty * kTileRows), "r"(b)
+            "l"((unsigned long long)&map), "r"(tx * COLS), "r"(ty * kTileRows), "r"(b)
             : "memory");
 #endif
     tma_barrier_wait(b);
-    int r = threadIdx.x / kTileCols, c = threadIdx.x % kTileCols;
-    out[(size_t)(ty * kTileRows + r) * kWidth + tx * kTileCols + c] = tile[r][c];
+    int r = threadIdx.x / COLS, c = threadIdx.x % COLS;
+    if (tx * COLS + c < kWidth)
+        out[(size_t)(ty * kTileRows + r) * kWidth + tx * COLS + c] = tile[r][c];
 }
 
-// Block b's 12 x 8 tile through the narrow map, copied by TMA into shared memory and stored to the
-// same place of out where it lies inside the matrix: out == in again.
+// 32 x 8 tiles (128-byte rows, whole sectors): 4 MiB through TMA a launch.
+__global__ void tma_tile2d(const __grid_constant__ CUtensorMap map, float *out)
+{
+    tma_tile_copy<kTileCols, kWidth / kTileCols>(map, out);
+}
+
+// 12 x 8 tiles through the narrow map (48-byte rows, not whole sectors).
 __global__ void tma_tile2d_narrow(const __grid_constant__ CUtensorMap map, float *out)
 {
-    __shared__ alignas(128) float tile[kTileRows][kNarrowCols];
-    __shared__ alignas(8) unsigned long long bar;
-    int tx = blockIdx.x % kNarrowTiles, ty = blockIdx.x / kNarrowTiles;
-    unsigned b = tma_barrier_arm(&bar, sizeof tile);
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    if (threadIdx.x == 0)
-        asm volatile(
-            "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes "
-            "[%0], [%1, {%2, %3}], [%4];\n" ::"r"((unsigned)__cvta_generic_to_shared(tile)),
-            "l"((unsigned long long)&map), "r"(tx * kNarrowCols), "r"(ty * kTileRows), "r"(b)
-            : "memory");
-#endif
-    tma_barrier_wait(b);
-    int r = threadIdx.x / kNarrowCols, c = threadIdx.x % kNarrowCols;
-    if (tx * kNarrowCols + c < kWidth)
-        out[(size_t)(ty * kTileRows + r) * kWidth + tx * kNarrowCols + c] = tile[r][c];
+    tma_tile_copy<kNarrowCols, kNarrowTiles>(map, out);
 }
 
 // One step of a long graph: x[i] += 1 for the block's 256 floats.
