@@ -1064,6 +1064,9 @@ typedef struct cp_inject_fn {
 } cp_inject_fn;
 /* The function of this thread's kernel launch, NULL for a graph's or when memory ran out. */
 static _Thread_local cp_inject_fn *cp_inject_launch_fn;
+/* The slot of the context of this thread's launch call, found once at its enter (-1: not
+ * traced); its exit looks again: another thread may end a context in between. */
+static _Thread_local int cp_inject_launch_slot;
 
 static void cp_inject_free_fn(void *v)
 {
@@ -1111,7 +1114,7 @@ static void cp_inject_launched(CUpti_CallbackId cbid, const CUpti_CallbackData *
         cp_inject_launch_args_of(cbid, cb->functionParams, &cp_inject_launch_now);
         CUfunction f = cp_inject_launch_now.function;
         cp_inject_launch_in_capture = cp_inject_launch_captured();
-        int slot = cp_inject_context_slot(cb->context);
+        int slot = cp_inject_launch_slot = cp_inject_context_slot(cb->context);
         cp_inject_launch_fn =
             slot >= 0 ? cp_inject_fn_of(cp_inject_state.context_device[slot], f, cb->symbolName)
                       : NULL;
@@ -1183,7 +1186,7 @@ static uint32_t cp_inject_node_site(uint32_t ordinal, const cp_inject_graph *g, 
 static void cp_inject_launch_where(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
 {
     cp_inject_launch_site = 0;
-    int slot = cp_inject_context_slot(cb->context);
+    int slot = cp_inject_launch_slot;
     if (slot < 0 || cp_inject_launch_in_capture || !cp_inject_launch_counted)
         return;
     cp_inject_launch_frame = cp_inject_python_frame(cp_inject_state.raw);
@@ -1270,7 +1273,7 @@ static void cp_inject_sass_follow(int slot, const char *function, int counted)
 static void cp_inject_launch_select(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
 {
     cp_inject_launch_counted = cp_inject_launch_sampled = 1;
-    int slot = cp_inject_context_slot(cb->context);
+    int slot = cp_inject_launch_slot;
     if (slot < 0 || cp_inject_launch_in_capture)
         return;
     if (cp_inject_is_graph_launch(cbid)) {
@@ -1292,7 +1295,7 @@ static void cp_inject_launch_select(CUpti_CallbackId cbid, const CUpti_CallbackD
  * stream being captured makes none. */
 static void cp_inject_launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
 {
-    int slot = cp_inject_context_slot(cb->context);
+    int slot = cp_inject_launch_slot;
     cp_inject_kernels *k = slot >= 0 ? cp_inject_state.context_kernels[slot] : NULL;
     if (!k || cp_inject_launch_in_capture)
         return;
