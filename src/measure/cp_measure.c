@@ -83,15 +83,21 @@ int cp_measure_counts_match(const cp_prediction *p, const cp_counter_values *v)
            v->shared_store_conflicts == (double)ss->bank_conflicts;
 }
 
+size_t cp_backend_options_family_index(const cp_backend_options *o, const char *metric)
+{
+    size_t k = 0;
+    while (k < o->nfamily_metrics && strcmp(o->family_metrics[k], metric) != 0)
+        k++;
+    return k;
+}
+
 void cp_backend_options_add_family(cp_backend_options *o, const cp_config *c)
 {
     const cp_family_desc *d = cp_family_get(c->family);
     for (size_t i = 0; d && i < d->ncounters; i++) {
         const char *metric = cp_family_counter_metric(&d->counters[i], c);
-        size_t k = 0;
-        while (metric && k < o->nfamily_metrics && strcmp(o->family_metrics[k], metric) != 0)
-            k++;
-        if (metric && k == o->nfamily_metrics && k < CP_FAMILY_COUNTERS_MAX)
+        if (metric && cp_backend_options_family_index(o, metric) == o->nfamily_metrics &&
+            o->nfamily_metrics < CP_FAMILY_COUNTERS_MAX)
             o->family_metrics[o->nfamily_metrics++] = metric;
     }
 }

@@ -270,6 +270,9 @@ typedef struct cp_backend_options {
     char max_config[160];
 } cp_backend_options;
 
+/* The index of metric in o->family_metrics; o->nfamily_metrics when it is not there. */
+size_t cp_backend_options_family_index(const cp_backend_options *o, const char *metric);
+
 /* Adds the CUPTI metrics of c's family's own counters to o->family_metrics, each once (at most
  * CP_FAMILY_COUNTERS_MAX in all: a metric beyond is not read, its values NAN). */
 void cp_backend_options_add_family(cp_backend_options *o, const cp_config *c);

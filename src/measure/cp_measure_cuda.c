@@ -989,9 +989,9 @@ static void cp_cuda_store_family_counters(const cp_cuda_state *s, const double *
     const cp_family_desc *d = cp_family_get(c->family);
     for (size_t k = 0; d && k < d->ncounters && k < CP_FAMILY_COUNTERS_MAX; k++) {
         const char *metric = cp_family_counter_metric(&d->counters[k], c);
-        for (size_t i = 0; metric && i < s->opt.nfamily_metrics; i++)
-            if (!strcmp(s->opt.family_metrics[i], metric))
-                cv->family[k] = v[CP_CUPTI_M_COUNT + i];
+        size_t i = metric ? cp_backend_options_family_index(&s->opt, metric) : SIZE_MAX;
+        if (i < s->opt.nfamily_metrics)
+            cv->family[k] = v[CP_CUPTI_M_COUNT + i];
     }
 }
 
