@@ -11,23 +11,9 @@
 #include <unistd.h>
 
 #include "cp_test.h"
+#include "cp_test_raw.h"
 #include "inject/cp_trace_lock.h"
 #include "inject/cp_trace_raw.h"
-
-/* Reads DIR/raw-PID.tsv of this process into buf. */
-static int read_raw(const char *dir, char *buf, size_t n)
-{
-    char path[4200];
-    snprintf(path, sizeof path, "%s/%s%ld%s", dir, CP_TRACE_RAW_PREFIX, (long)getpid(),
-             CP_TRACE_RAW_SUFFIX);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return -1;
-    size_t got = fread(buf, 1, n - 1, f);
-    buf[got] = '\0';
-    fclose(f);
-    return 0;
-}
 
 static char test_dir[] = "/tmp/cp_test_inject_XXXXXX";
 
@@ -36,7 +22,8 @@ static char test_dir[] = "/tmp/cp_test_inject_XXXXXX";
 static void check_end_and_clean(void)
 {
     char raw[8192];
-    int ok = read_raw(test_dir, raw, sizeof raw) == 0 && strstr(raw, "\nend\t0\t0\n") != NULL;
+    int ok = cp_test_read_raw(test_dir, raw, sizeof raw, NULL, 0) == 0 &&
+             strstr(raw, "\nend\t0\t0\n") != NULL;
     char path[4200];
     snprintf(path, sizeof path, "%s/%s%ld%s", test_dir, CP_TRACE_RAW_PREFIX, (long)getpid(),
              CP_TRACE_RAW_SUFFIX);
@@ -83,7 +70,7 @@ static void test_initialize_without_driver(void)
     CHECK(dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD) == NULL);
     CHECK_EQ_U64(init(), 0);
     char raw[8192];
-    CHECK(read_raw(dir, raw, sizeof raw) == 0);
+    CHECK(cp_test_read_raw(dir, raw, sizeof raw, NULL, 0) == 0);
     char head[64];
     snprintf(head, sizeof head, "%s\t%d\n", CP_TRACE_RAW_MAGIC, CP_TRACE_RAW_VERSION);
     CHECK(strncmp(raw, head, strlen(head)) == 0);
@@ -112,7 +99,7 @@ static void test_initialize_without_driver(void)
     /* a second call (a second cuInit) changes nothing */
     CHECK_EQ_U64(init(), 0);
     char again[8192];
-    CHECK(read_raw(dir, again, sizeof again) == 0);
+    CHECK(cp_test_read_raw(dir, again, sizeof again, NULL, 0) == 0);
     CHECK(strcmp(raw, again) == 0);
     /* the raw file is left for the atexit handler, which adds the end record */
 }

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cp_test.h"
+#include "cp_test_raw.h"
 #include "inject/cp_trace_raw.h"
 
 typedef int (*attach_fn)(const char *, char *, size_t);
@@ -47,14 +48,8 @@ static int entries(const char *dir)
 static int take_raw(const char *dir, char *buf, size_t n)
 {
     char path[4200];
-    snprintf(path, sizeof path, "%s/%s%ld%s", dir, CP_TRACE_RAW_PREFIX, (long)getpid(),
-             CP_TRACE_RAW_SUFFIX);
-    FILE *f = fopen(path, "r");
-    if (!f)
+    if (cp_test_read_raw(dir, buf, n, path, sizeof path) != 0)
         return -1;
-    size_t got = fread(buf, 1, n - 1, f);
-    buf[got] = '\0';
-    fclose(f);
     unlink(path);
     return 0;
 }
