@@ -7,7 +7,6 @@ with ctypes and attached when the block starts (coalprobe_attach), detached when
 import ctypes
 import os
 import shutil
-import subprocess
 import tempfile
 
 from . import _tool
@@ -220,14 +219,11 @@ class trace:  # noqa: N801 (a context manager named as a function: `with coalpro
         fd, out = tempfile.mkstemp(prefix="coalprobe-region-", suffix=".json")
         os.close(fd)
         try:
-            p = subprocess.run([_tool.tool(), "trace", "--from-raw", self._dir, "--format", "json",
-                                "-o", out] + self._args, capture_output=True)
-            stderr = p.stderr.decode(errors="replace")
-            if p.returncode not in (0, 3):
-                raise _tool.CoalprobeError(stderr.strip() or "coalprobe trace --from-raw exited "
-                                           "with %d" % p.returncode, p.returncode)
+            p = _tool.call(["trace", "--from-raw", self._dir, "--format", "json", "-o", out] +
+                           self._args, ok=(0, 3), what="coalprobe trace --from-raw")
             self.gate_failed = p.returncode == 3
-            self.gate_messages = stderr.splitlines() if self.gate_failed else []
+            self.gate_messages = (p.stderr.decode(errors="replace").splitlines()
+                                  if self.gate_failed else [])
             with open(out, "rb") as f:
                 self.report = Report(f.read())
         finally:
