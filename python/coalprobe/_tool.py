@@ -42,13 +42,20 @@ def inject_library():
     raise CoalprobeError("coalprobe: the injection library is not found (set COALPROBE_INJECT)")
 
 
+def call(args, stdin=None, ok=(0,), what="coalprobe"):
+    """Runs coalprobe with args: the finished process (its output and error as bytes).
+    CoalprobeError when its exit status is not one of ok: its standard error, else that what
+    exited with the status."""
+    p = subprocess.run([tool()] + list(args), input=stdin, capture_output=True)
+    if p.returncode not in ok:
+        raise CoalprobeError(p.stderr.decode(errors="replace").strip() or
+                             "%s exited with %d" % (what, p.returncode), p.returncode)
+    return p
+
+
 def run(args, stdin=None):
     """Runs coalprobe with args; its standard output (bytes). CoalprobeError when it fails."""
-    p = subprocess.run([tool()] + list(args), input=stdin, capture_output=True)
-    if p.returncode != 0:
-        raise CoalprobeError(p.stderr.decode(errors="replace").strip() or
-                             "coalprobe exited with %d" % p.returncode, p.returncode)
-    return p.stdout
+    return call(args, stdin).stdout
 
 
 def version():

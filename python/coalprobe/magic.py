@@ -6,26 +6,14 @@ import shlex
 
 from .region import trace
 
-# option -> (keyword of coalprobe.trace(), type); a type None is a flag
+# keyword of coalprobe.trace() -> type; its option is `coalprobe trace`'s of that name in kebab
+# case (--launch-skip); a type None is a flag
 _OPTIONS = {
-    "--kernel": ("kernel", str),
-    "--launch-skip": ("launch_skip", int),
-    "--launch-count": ("launch_count", int),
-    "--counter-launches": ("counter_launches", int),
-    "--all-launches": ("all_launches", None),
-    "--nvtx-include": ("nvtx_include", str),
-    "--capture-range": ("capture_range", str),
-    "--kernel-counters": ("kernel_counters", str),
-    "--python-frames": ("python_frames", str),
-    "--python-stack": ("python_stack", None),
-    "--instructions": ("instructions", str),
-    "--group-by": ("group_by", str),
-    "--top": ("top", int),
-    "--max-sectors-per-request": ("max_sectors_per_request", float),
-    "--max-excess-pct": ("max_excess_pct", float),
-    "--min-requests": ("min_requests", int),
-    "--min-coverage": ("min_coverage", float),
-    "--raw-dir": ("raw_dir", str),
+    "kernel": str, "launch_skip": int, "launch_count": int, "counter_launches": int,
+    "all_launches": None, "nvtx_include": str, "capture_range": str, "kernel_counters": str,
+    "python_frames": str, "python_stack": None, "instructions": str, "group_by": str, "top": int,
+    "max_sectors_per_request": float, "max_excess_pct": float, "min_requests": int,
+    "min_coverage": float, "raw_dir": str,
 }
 
 
@@ -45,7 +33,8 @@ class _Parser(argparse.ArgumentParser):
 def parse_line(line):
     """The keyword options of coalprobe.trace() that a magic's line asks for."""
     parser = _Parser(prog="%%coalprobe_trace", add_help=False)
-    for opt, (dest, kind) in _OPTIONS.items():
+    for dest, kind in _OPTIONS.items():
+        opt = "--" + dest.replace("_", "-")
         if kind is None:
             parser.add_argument(opt, dest=dest, action="store_true", default=None)
         else:

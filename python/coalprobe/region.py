@@ -7,7 +7,6 @@ with ctypes and attached when the block starts (coalprobe_attach), detached when
 import ctypes
 import os
 import shutil
-import subprocess
 import tempfile
 
 from . import _tool
@@ -71,13 +70,9 @@ def _env_value(name, value):
                          (name, value, ", ".join(_CHOICES[name])))
     if name == "python_stack":
         return "1" if value else None
-    if name == "counter_launches":
-        if value == "all":
-            return "all"
-        name_count = True
-    else:
-        name_count = name in _COUNTS
-    if name_count:
+    if name == "counter_launches" and value == "all":
+        return "all"
+    if name in _COUNTS or name == "counter_launches":
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise ValueError("coalprobe.trace: %s=%r is not a count (an int >= 0)" % (name, value))
         return str(value)
@@ -154,20 +149,21 @@ class trace:  # noqa: N801 (a context manager named as a function: `with coalpro
         self.gate_messages = []
 
     # ---- the environment of the region --------------------------------------------------
-    def _set_env(self):
-        self._saved = {var: os.environ.get(var) for var in self._env}
-        for var, value in self._env.items():
+    @staticmethod
+    def _put_env(values):
+        """Sets each variable of values, or unsets it where its value is None."""
+        for var, value in values.items():
             if value is None:
                 os.environ.pop(var, None)
             else:
                 os.environ[var] = value
 
+    def _set_env(self):
+        self._saved = {var: os.environ.get(var) for var in self._env}
+        self._put_env(self._env)
+
     def _restore_env(self):
-        for var, value in (self._saved or {}).items():
-            if value is None:
-                os.environ.pop(var, None)
-            else:
-                os.environ[var] = value
+        self._put_env(self._saved or {})
         self._saved = None
 
     def _remove_dir(self):
@@ -187,15 +183,12 @@ class trace:  # noqa: N801 (a context manager named as a function: `with coalpro
         self._set_env()
         why = ctypes.create_string_buffer(2048)
         try:
-            rc = lib.coalprobe_attach(self._dir.encode(), why, len(why))
-        except BaseException:
+            if lib.coalprobe_attach(self._dir.encode(), why, len(why)) != 0:
+                raise _tool.CoalprobeError("coalprobe: %s" % why.value.decode(errors="replace"))
+        except BaseException:  # refused or interrupted: no region, nothing left behind
             self._restore_env()
             self._remove_dir()
             raise
-        if rc != 0:
-            self._restore_env()
-            self._remove_dir()
-            raise _tool.CoalprobeError("coalprobe: %s" % why.value.decode(errors="replace"))
         return self
 
     def __exit__(self, kind, value, tb):
@@ -226,14 +219,11 @@ class trace:  # noqa: N801 (a context manager named as a function: `with coalpro
         fd, out = tempfile.mkstemp(prefix="coalprobe-region-", suffix=".json")
         os.close(fd)
         try:
-            p = subprocess.run([_tool.tool(), "trace", "--from-raw", self._dir, "--format", "json",
-                                "-o", out] + self._args, capture_output=True)
-            stderr = p.stderr.decode(errors="replace")
-            if p.returncode not in (0, 3):
-                raise _tool.CoalprobeError(stderr.strip() or "coalprobe trace --from-raw exited "
-                                           "with %d" % p.returncode, p.returncode)
+            p = _tool.call(["trace", "--from-raw", self._dir, "--format", "json", "-o", out] +
+                           self._args, ok=(0, 3), what="coalprobe trace --from-raw")
             self.gate_failed = p.returncode == 3
-            self.gate_messages = stderr.splitlines() if self.gate_failed else []
+            self.gate_messages = (p.stderr.decode(errors="replace").splitlines()
+                                  if self.gate_failed else [])
             with open(out, "rb") as f:
                 self.report = Report(f.read())
         finally:

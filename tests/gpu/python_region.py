@@ -10,12 +10,14 @@ Exit status: 0 passed, 1 failed, 77 skipped (no GPU or no PyTorch).
 """
 import json
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import trace_ncu  # noqa: E402  has_gpu, marked_lines
+
 WORK = os.path.join(HERE, "python_region_work.py")
 
 
@@ -34,8 +36,7 @@ def main():
         print(__doc__)
         return 2
     coalprobe_bin, build = sys.argv[1], sys.argv[2]
-    if shutil.which("nvidia-smi") is None or \
-            subprocess.run(["nvidia-smi", "-L"], capture_output=True).returncode != 0:
+    if not trace_ncu.has_gpu():
         print("no GPU: skipped")
         return 77
     try:
@@ -47,7 +48,6 @@ def main():
         print("PyTorch sees no GPU: skipped")
         return 77
     sys.path.insert(0, os.path.join(build, "python"))
-    sys.path.insert(0, HERE)
     os.environ["COALPROBE_BIN"] = coalprobe_bin
     import coalprobe
     import python_region_work as w
@@ -104,7 +104,7 @@ def main():
     check(not differ, "per instruction the same sectors and ideal sectors as the CLI's (%d "
           "differ: %s)" % (len(differ), differ[:3]))
     # the Python line of each launch
-    lines = w.work_lines()
+    lines = trace_ncu.marked_lines(WORK)
     groups = (r.data.get("groups") or {}).get("items") or []
     seen = {(g.get("file"), g.get("line")) for g in groups}
     for tag, line in lines.items():

@@ -1,10 +1,9 @@
 #!/usr/bin/env python3
 """python_region_work.py: the work tests/gpu/python_region.py traces as a region and as a whole
 program: some elementwise ops and a matmul on the GPU, each on its own line (the lines are
-checked: WORK_LINES). Run as a program (`python3 python_region_work.py`) it does the work once,
-after making its tensors as the region's process does."""
-import inspect
-
+checked: those marked LINE, as trace_ncu.marked_lines reads them). Run as a program (`python3
+python_region_work.py`) it does the work once, after making its tensors as the region's process
+does."""
 import torch
 
 N = 1 << 20
@@ -22,19 +21,12 @@ def inputs():
 
 def work(a, b, m):
     """The region's work; returns nothing, synchronises at its end."""
-    c = a * b                           # WORK_LINE mul
-    d = c + a                           # WORK_LINE add
-    e = torch.relu(d)                   # WORK_LINE relu
-    f = m @ m                           # WORK_LINE matmul
+    c = a * b                           # LINE: mul
+    d = c + a                           # LINE: add
+    e = torch.relu(d)                   # LINE: relu
+    f = m @ m                           # LINE: matmul
     torch.cuda.synchronize()
     return e, f
-
-
-def work_lines():
-    """{tag: line number} of the WORK_LINE comments of work()."""
-    src, first = inspect.getsourcelines(work)
-    return {text.split("# WORK_LINE ")[1].strip(): first + i
-            for i, text in enumerate(src) if "# WORK_LINE " in text}
 
 
 if __name__ == "__main__":

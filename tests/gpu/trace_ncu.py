@@ -69,7 +69,7 @@ def has_gpu():
 
 def marked_lines(program):
     """{NAME: line number} of the lines of program marked "# LINE: NAME" (the PyTorch programs
-    of trace_where.py and trace_truth.py)."""
+    of trace_where.py, trace_truth.py and python_region.py)."""
     lines = {}
     with open(program) as f:
         for n, text in enumerate(f, 1):

@@ -13,10 +13,12 @@ Exit status: 0 passed, 1 failed, 77 skipped (no GPU or no PyTorch).
 """
 import json
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import trace_ncu  # noqa: E402  skip_without_torch
 
 ITERS = 20
 SAMPLES = 3
@@ -44,11 +46,7 @@ def main():
         return 2
     coalprobe = sys.argv[1]
     outdir = sys.argv[2] if len(sys.argv) > 2 else None
-    if shutil.which("nvidia-smi") is None or subprocess.run(["nvidia-smi", "-L"], capture_output=True).returncode != 0:
-        print("no GPU: skipped")
-        return 77
-    if subprocess.run([sys.executable, "-c", "import torch"], capture_output=True).returncode != 0:
-        print("no PyTorch: skipped")
+    if trace_ncu.skip_without_torch():
         return 77
     failures = []
 
