@@ -81,13 +81,12 @@ static const cp_vl_panel cp_vl_panels[] = {
 #define CP_VL_NPANELS (sizeof cp_vl_panels / sizeof *cp_vl_panels)
 
 /* A chart parameter: a config key, or (sub set) a member of the config's object under key (an
- * expression's parameter); field, when the family names its values (the ladder's order). */
+ * expression's parameter). */
 typedef struct cp_vl_param {
     const char *key;
     char sub[64];              /* "" for a key of its own */
     const cp_family_field *of; /* the family's field of key (NULL: an expression's parameter) */
-    const cp_family_field *field;
-    int named;       /* its first value is a string */
+    int named;                 /* its first value is a string */
     char column[72]; /* its field in the data: its name, "param_NAME" for a name the data uses */
 } cp_vl_param;
 
@@ -98,7 +97,7 @@ typedef struct cp_vl_param {
 typedef struct cp_vl_axes {
     const cp_family_desc *family;
     cp_vl_panel family_panels[CP_FAMILY_COUNTERS_MAX];
-    char family_text[CP_FAMILY_COUNTERS_MAX][3][112]; /* their name, predicted and measured */
+    char family_text[CP_FAMILY_COUNTERS_MAX][2][112]; /* their paths, predicted and measured */
     size_t nfamily;
     cp_vl_param x; /* x.named: x takes names: bars */
     cp_vl_param series[CP_VL_MAX_PARAMS - 1];
@@ -140,11 +139,11 @@ static void cp_vl_family_panels(const cp_family_desc *d, cp_vl_axes *ax)
     for (size_t i = 0; d && i < d->ncounters && i < CP_FAMILY_COUNTERS_MAX; i++) {
         const cp_family_counter *k = &d->counters[i];
         char(*t)[112] = ax->family_text[i];
-        snprintf(t[0], sizeof t[0], "%s", k->key); /* the datum's panel: the JSON key */
-        snprintf(t[1], sizeof t[1], "predicted.family_counters.%s", k->key);
-        snprintf(t[2], sizeof t[2], "measured.counters.family_counters.%s", k->key);
+        snprintf(t[0], sizeof t[0], "predicted.family_counters.%s", k->key);
+        snprintf(t[1], sizeof t[1], "measured.counters.family_counters.%s", k->key);
+        /* the datum's panel: the JSON key */
         ax->family_panels[i] =
-            (cp_vl_panel){t[0], {k->label, k->unit}, t[1], k->metric ? t[2] : NULL, 1, 0, NULL};
+            (cp_vl_panel){k->key, {k->label, k->unit}, t[0], k->metric ? t[1] : NULL, 1, 0, NULL};
         ax->nfamily = i + 1;
     }
 }
@@ -167,13 +166,15 @@ static int cp_vl_same(const cJSON *a, const cJSON *b)
     return !a && !b;
 }
 
-/* Where a value sorts: a number by itself, a name by its place in the family's list. */
+/* Where a value sorts: a number by itself, a name by its place in the list of the family's field
+ * that names its values (the ladder's order). */
 static double cp_vl_order(const cp_vl_param *p, const cJSON *v)
 {
     if (cJSON_IsNumber(v))
         return v->valuedouble;
-    for (size_t i = 0; cJSON_IsString(v) && p->field && i < p->field->nnames; i++)
-        if (p->field->names[i] && strcmp(p->field->names[i], v->valuestring) == 0)
+    const cp_family_field *f = p->of && p->of->kind == CP_FIELD_NAME ? p->of : NULL;
+    for (size_t i = 0; cJSON_IsString(v) && f && i < f->nnames; i++)
+        if (f->names[i] && strcmp(f->names[i], v->valuestring) == 0)
             return (double)i;
     return INFINITY;
 }
@@ -193,12 +194,12 @@ static size_t cp_vl_params(const cp_family_desc *d, const cJSON *first, cp_vl_pa
                                cJSON_GetObjectItem(cJSON_GetObjectItem(first, "config"), f->key))
             {
                 if (n < CP_VL_MAX_PARAMS && sub->string) {
-                    out[n] = (cp_vl_param){f->key, "", NULL, NULL, 0, ""};
+                    out[n] = (cp_vl_param){f->key, "", NULL, 0, ""};
                     snprintf(out[n++].sub, sizeof out->sub, "%s", sub->string);
                 }
             }
         } else if (f) {
-            out[n++] = (cp_vl_param){f->key, "", f, f->kind == CP_FIELD_NAME ? f : NULL, 0, ""};
+            out[n++] = (cp_vl_param){f->key, "", f, 0, ""};
         }
     }
     static const char *const taken[] = {"series", "source", "bar", "panel", "value", "row"};

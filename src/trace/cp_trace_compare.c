@@ -105,16 +105,20 @@ static double cp_trace_cmp_number(const cJSON *o, const char *key)
     return cJSON_IsNumber(v) ? v->valuedouble : NAN;
 }
 
-/* The command of the process pid in processes[]. */
-static const char *cp_trace_cmp_command(const cJSON *processes, double pid)
+/* The process pid in processes[], NULL when none; its command, "?" when none. */
+static const cJSON *cp_trace_cmp_process(const cJSON *processes, double pid)
 {
     const cJSON *p;
     cJSON_ArrayForEach(p, processes)
     {
         if (cp_trace_cmp_number(p, "pid") == pid)
-            return cp_trace_cmp_string(p, "command", "?");
+            return p;
     }
-    return "?";
+    return NULL;
+}
+static const char *cp_trace_cmp_command(const cJSON *processes, double pid)
+{
+    return cp_trace_cmp_string(cp_trace_cmp_process(processes, pid), "command", "?");
 }
 
 static int cp_trace_cmp_key_order(const void *a, const void *b)
@@ -466,18 +470,6 @@ static void cp_trace_cmp_geometry(char *buf, size_t n, const cJSON *m)
              cp_trace_cmp_number(m, "element_size_bytes"), cp_trace_cmp_string(m, "swizzle", "?"));
 }
 
-/* The process of kernel k in root (by its pid), NULL when none. */
-static const cJSON *cp_trace_cmp_process(const cJSON *root, const cJSON *k)
-{
-    const cJSON *p;
-    cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(root, "processes"))
-    {
-        if (cp_trace_cmp_number(p, "pid") == cp_trace_cmp_number(k, "pid"))
-            return p;
-    }
-    return NULL;
-}
-
 /* The kernel of root named name in a process running command; NULL when none. */
 static const cJSON *cp_trace_cmp_kernel(const cJSON *root, const char *command, const char *name)
 {
@@ -604,16 +596,24 @@ static void cp_trace_cmp_say(cp_trace_cmp_says *s, const char *key, const char *
     fputc('\n', s->out);
 }
 
-/* Map i of kernel k's list of maps passed (NULL map when it has none there). */
-static cp_trace_cmp_was cp_trace_cmp_map_of(const cJSON *root, const cJSON *k, int i, char *buf,
+/* The tensor_maps of kernel k's process in root (by its pid), NULL when none. */
+static const cJSON *cp_trace_cmp_process_maps(const cJSON *root, const cJSON *k)
+{
+    const cJSON *p = cp_trace_cmp_process(cJSON_GetObjectItemCaseSensitive(root, "processes"),
+                                          cp_trace_cmp_number(k, "pid"));
+    return cJSON_GetObjectItemCaseSensitive(p, "tensor_maps");
+}
+
+/* Map i of kernel k's list of maps passed (NULL map when it has none there), an entry of its
+ * process's maps. */
+static cp_trace_cmp_was cp_trace_cmp_map_of(const cJSON *maps, const cJSON *k, int i, char *buf,
                                             size_t n)
 {
     cp_trace_cmp_was w = {NULL, -1, NULL, NAN};
     const cJSON *e = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(k, "tensor_maps"), i);
-    const cJSON *p = cp_trace_cmp_process(root, k);
     w.id = cp_trace_cmp_number(e, "map");
     if (e && isfinite(w.id) && w.id >= 0 && w.id < 1e9)
-        w.map = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(p, "tensor_maps"), (int)w.id);
+        w.map = cJSON_GetArrayItem(maps, (int)w.id);
     if (w.map) {
         cp_trace_cmp_geometry(buf, n, w.map);
         w.text = buf;
@@ -648,10 +648,12 @@ static void cp_trace_cmp_kernel_changes(cp_trace_cmp_says *s, const cJSON *broot
         cp_trace_cmp_say(s, "excess_known", "excess known", -1, &b, &n);
     int nb = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(kb, "tensor_maps"));
     int nn = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(kn, "tensor_maps"));
+    const cJSON *mb = cp_trace_cmp_process_maps(broot, kb),
+                *mn = cp_trace_cmp_process_maps(nroot, kn);
     for (int i = 0; i < nb || i < nn; i++) {
         char gb[400], gn[400];
-        b = cp_trace_cmp_map_of(broot, kb, i, gb, sizeof gb);
-        n = cp_trace_cmp_map_of(nroot, kn, i, gn, sizeof gn);
+        b = cp_trace_cmp_map_of(mb, kb, i, gb, sizeof gb);
+        n = cp_trace_cmp_map_of(mn, kn, i, gn, sizeof gn);
         const cJSON *wb = cJSON_GetObjectItemCaseSensitive(b.map, "whole_sectors");
         const cJSON *wn = cJSON_GetObjectItemCaseSensitive(n.map, "whole_sectors");
         if ((b.map == NULL) != (n.map == NULL) || (b.map && strcmp(gb, gn)) ||

@@ -74,13 +74,16 @@ void cp_trace_coverage_of(const cp_trace_process *p, const cp_trace_kernel *k, c
         c->fraction = NAN;
         return;
     }
-    if (isfinite(c->tma_load_bytes) && isfinite(c->tma_store_bytes) && isfinite(c->local_bytes) &&
-        k->from == CP_TRACE_FROM_INSTRUCTIONS && cp_trace_kernel_instructions_sampled(k)) {
+    /* TMA's and local memory's bytes counted by the kernel records; the instructions counted,
+     * and of known kinds */
+    int counted =
+        isfinite(c->tma_load_bytes) && isfinite(c->tma_store_bytes) && isfinite(c->local_bytes);
+    int instructions = k->from == CP_TRACE_FROM_INSTRUCTIONS;
+    int kinds = instructions && isfinite(k->d.tma_requests) && isfinite(k->d.local_requests);
+    if (counted && instructions && cp_trace_kernel_instructions_sampled(k)) {
         /* --instructions sampled: instructions and counters of the same launches, unscaled */
         c->basis = "sampled_launches";
-    } else if (isfinite(c->tma_load_bytes) && isfinite(c->tma_store_bytes) &&
-               isfinite(c->local_bytes) && k->from == CP_TRACE_FROM_INSTRUCTIONS &&
-               cp_trace_kernel_sampled(k)) {
+    } else if (counted && instructions && cp_trace_kernel_sampled(k)) {
         /* counters of some launches beside instructions counted over all of them: the
          * fraction compares their means per launch, said by the basis */
         c->basis = "sampled_counters";
@@ -88,12 +91,9 @@ void cp_trace_coverage_of(const cp_trace_process *p, const cp_trace_kernel *k, c
         c->tma_load_bytes *= per;
         c->tma_store_bytes *= per;
         c->local_bytes *= per;
-    } else if (isfinite(c->tma_load_bytes) && isfinite(c->tma_store_bytes) &&
-               isfinite(c->local_bytes)) {
+    } else if (counted) {
         c->basis = "counters";
-    } else if (k->from == CP_TRACE_FROM_INSTRUCTIONS && isfinite(k->d.tma_requests) &&
-               isfinite(k->d.local_requests) && tma_runs > 0 && local_runs == 0 &&
-               cp_trace_coverage_tmaps_ideal(p, k)) {
+    } else if (kinds && tma_runs > 0 && local_runs == 0 && cp_trace_coverage_tmaps_ideal(p, k)) {
         /* TMA's bytes not counted, but judged: whole-sector boxes waste nothing */
         c->basis = "tensor_map_geometry";
         c->by_maps = 1;
@@ -105,8 +105,7 @@ void cp_trace_coverage_of(const cp_trace_process *p, const cp_trace_kernel *k, c
                  "TMA copies' bytes were not counted, but every launch passed tensor maps of "
                  "whole sectors, which move no byte their boxes do not hold: the excess is known");
         return;
-    } else if (k->from == CP_TRACE_FROM_INSTRUCTIONS && isfinite(k->d.tma_requests) &&
-               isfinite(k->d.local_requests) && tma_runs == 0 && local_runs == 0) {
+    } else if (kinds && tma_runs == 0 && local_runs == 0) {
         /* every instruction that ran is of a kind the sector counters see */
         c->basis = "instruction_kinds";
         c->tma_load_bytes = c->tma_store_bytes = c->local_bytes = 0;

@@ -526,24 +526,26 @@ void cp_trace_table_instr_row(FILE *out, const cp_trace_values *v)
                        cp_trace_value(v, global > 0 ? "excess_share" : "conflict_share"));
     /* each in its column's cell (cp_trace_columns.c): the requests of every kind, an LDGSTS's
      * fill as its wavefronts, a shared access's share of the conflicts */
+    const struct {
+        const char *key, *cell;
+    } made[CP_TRACE_TABLE_CELLS] = {
+        {"rank", rank},
+        {"file", where},
+        {"pc", pc},
+        {"kind", kind},
+        {"requests", req},
+        {"sectors_per_request", spr},
+        {"ideal_sectors_per_request", ispr},
+        {"wavefronts_per_request", wpr},
+        {"ideal_wavefronts_per_request", iwpr},
+        {"excess_bytes", excess},
+        {"excess_share", share},
+    };
     const char *cells[CP_TRACE_TABLE_CELLS] = {0};
-    static const char *const keys[CP_TRACE_TABLE_CELLS] = {"rank",
-                                                           "file",
-                                                           "pc",
-                                                           "kind",
-                                                           "requests",
-                                                           "sectors_per_request",
-                                                           "ideal_sectors_per_request",
-                                                           "wavefronts_per_request",
-                                                           "ideal_wavefronts_per_request",
-                                                           "excess_bytes",
-                                                           "excess_share"};
-    const char *const made[CP_TRACE_TABLE_CELLS] = {rank, where, pc,   kind,   req,  spr,
-                                                    ispr, wpr,   iwpr, excess, share};
     for (size_t i = 0; i < CP_TRACE_TABLE_CELLS; i++) {
-        int at = cp_trace_text_cell(keys[i]);
+        int at = cp_trace_text_cell(made[i].key);
         if (at >= 0)
-            cells[at] = made[i];
+            cells[at] = made[i].cell;
     }
     cp_trace_table_row(out, cells);
     char opcode[200], meaning[700]; /* a run's text is made in them */

@@ -13,7 +13,7 @@
     const all = report.instructions || [];
     const sources = page.sources || null;
     const leftOut = page.sources_left_out || {};
-    const columns = CP.data('cp-columns') || []; // the trace report's columns (docs/page.md)
+    const sassCols = sassColumns(CP.data('cp-columns') || []); // of the trace report's (docs/page.md)
     const state = { kernel: kernels.length ? kernels[0].index : null, rank: 0, line: null };
     const kernelBox = CP.h('div', { id: 'cp-kernel-chart', class: 'cp-family' });
     const controls = CP.h('div', { class: 'cp-controls' });
@@ -55,7 +55,7 @@
         ranked(list, cur, (i) => { state.rank = i; state.line = null; render(); }),
         source(list, cur, line, sources, leftOut, (l) => { state.line = l; render(); }),
         lineDetail(list, cur, line),
-        sass(list, cur, columns));
+        sass(list, cur, sassCols));
     }
     render();
   };
@@ -195,7 +195,9 @@
   // description of the trace report's columns (cp-columns, from coalprobe's one table of them)
   // places in this table, in their order, under their labels. The file column shows where the
   // instruction is (file:line, or its pc without a line); a pc in hex; a number missing as '-'.
-  const sassColumns = (columns) => columns.filter((c) => c.at && c.at.sass).sort((a, b) => a.at.sass - b.at.sass);
+  function sassColumns(columns) {
+    return columns.filter((c) => c.at && c.at.sass).sort((a, b) => a.at.sass - b.at.sass);
+  }
   function sassCell(c, i) {
     const v = CP.get(i, c.path);
     if (c.key === 'file') return CP.h('td', {}, where(i));
@@ -203,8 +205,7 @@
     if (c.type === 'text') return CP.h('td', { class: 'cp-mono' }, typeof v === 'string' ? v : '');
     return CP.h('td', {}, CP.num(v) ? String(v) : '-');
   }
-  function sass(list, cur, columns) {
-    const cols = sassColumns(columns);
+  function sass(list, cur, cols) {
     const rows = list.slice().sort((a, b) => a.pc - b.pc).map((i) => CP.h('tr', { class: i === cur ? 'cp-current' : null },
       cols.map((c) => sassCell(c, i))));
     return CP.h('div', { class: 'cp-sass' }, CP.h('h3', {}, 'SASS, by address'),
