@@ -189,7 +189,9 @@ static void cp_model_totals(cp_prediction *out)
     }
 }
 
-void cp_model_family_counters(const cp_config *c, cp_prediction *p)
+/* Fills p's family counters (nfamily, family[], family_checked) from c's family's predict
+ * hooks, once p's accesses are counted. */
+static void cp_model_family_counters(const cp_config *c, cp_prediction *p)
 {
     const cp_family_desc *d = cp_family_get(c->family);
     p->nfamily = 0;

@@ -160,10 +160,6 @@ int cp_model_validate(const cp_config *c, cp_status *st);
  * chunk of 64K threads per CPU thread: CP_EXIT_RUNTIME, no prediction. */
 int cp_model_predict(const cp_config *c, cp_prediction *out, cp_status *st);
 
-/* Fills p's family counters (nfamily, family[], family_checked) from c's family's predict
- * hooks, once p's accesses are counted: cp_model_predict does it, and a reader of a saved
- * report that has the rest. */
-void cp_model_family_counters(const cp_config *c, cp_prediction *p);
 
 /* Bytes of the note cp_model_counting writes. */
 #define CP_MODEL_WHY_BYTES 320
