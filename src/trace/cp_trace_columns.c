@@ -105,6 +105,10 @@ static double cp_col_excess_known(const cp_trace_values *r)
 {
     return r->k->cov.excess_known;
 }
+static double cp_col_tma_excess(const cp_trace_values *r)
+{
+    return r->k->cov.tma_excess_bytes;
+}
 static double cp_col_launches_seen(const cp_trace_values *r)
 {
     return r->k->has_seen ? (double)r->k->launches_seen : NAN;
@@ -272,6 +276,10 @@ static const cp_trace_column cp_trace_columns[] = {
      * (empty when they cover every counted launch) */
     CP_COL_N("instruction_launches", CP_TRACE_OF_KERNEL, "instruction_launches",
              cp_col_instruction_launches, CP_AT(0, 14, 0, 0), "instructions from"),
+    /* appended with TMA judged by its maps' geometry (issue 45): the bytes the kernel's TMA
+     * copies moved past their boxes' (empty unless its coverage basis is tensor_map_geometry) */
+    CP_COL_N("kernel_tma_excess_bytes", CP_TRACE_OF_KERNEL, "coverage.tma_excess_bytes",
+             cp_col_tma_excess),
     /* the page's alone: the kernels table's first column, the kernel's index */
     CP_COL_PAGE("kernel_index", CP_TRACE_OF_INSTR, "kernel_index", cp_col_kernel_index,
                 CP_AT(0, 1, 0, 0), "#", .kernel_path = "index"),

@@ -237,6 +237,13 @@ static void cp_trace_json_coverage(cp_json *j, cJSON *o, const cp_trace_coverage
     cp_json_number(j, x, "tma_store_bytes", c->tma_store_bytes);
     cp_json_number(j, x, "local_bytes", c->local_bytes);
     cp_json_bool(j, x, "excess_known", c->excess_known);
+    /* by tensor-map geometry (basis tensor_map_geometry): null otherwise */
+    cp_json_number(j, x, "tma_excess_bytes", c->tma_excess_bytes);
+    cp_json_number(j, x, "tma_copies", c->tma_copies);
+    if (isfinite(c->tma_excess_bytes))
+        cp_json_bool(j, x, "tma_excess_estimate", c->tma_edge);
+    else
+        cp_json_null(j, x, "tma_excess_estimate");
     cp_json_string(j, x, "reason", c->reason[0] ? c->reason : NULL);
 }
 

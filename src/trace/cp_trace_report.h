@@ -177,7 +177,14 @@ typedef struct cp_trace_coverage {
     int by_maps;       /* 1: TMA judged by its whole-sector tensor maps, not counted: every byte
                           counted or judged ideal, while fraction stays unknown */
     int excess_known;  /* 1: the excess counts (nearly) every byte: fraction >= 0.9, or by_maps */
-    char reason[320];  /* why the excess or the fraction is not known; "" otherwise */
+    /* by_maps: the bytes the TMA copies moved past their boxes' bytes, by geometry (0 for
+     * whole-sector maps): copies (UTMALDG and UTMASTG executions) x the box's rows x the row's
+     * sectors less its bytes (docs/trace.md, "Tensor maps"); NAN when not by_maps */
+    double tma_excess_bytes;
+    double tma_copies;  /* the executions that figure counts; NAN when not by_maps */
+    int tma_edge;       /* 1: a map's boxes can reach past its tensor's edge, where a row moves
+                           fewer bytes: the figure is then an estimate, not exact */
+    char reason[512];  /* why the excess or the fraction is not known; "" otherwise */
 } cp_trace_coverage;
 
 /* Below this fraction of its bytes counted, a kernel's excess is not known. */

@@ -145,6 +145,31 @@ static void cp_trace_table_collection(FILE *out, const cp_trace_report *r)
     cp_trace_table_wrap(out, "", "  ", line);
 }
 
+/* The program's excess line: what the counts found, and what the TMA maps' geometry adds. */
+static void cp_trace_table_program_excess(FILE *out, const cp_trace_report *r)
+{
+    char bytes[32], sectors[32];
+    cp_trace_format_bytes(bytes, sizeof bytes, r->program.excess_bytes);
+    cp_trace_table_count(sectors, sizeof sectors, r->program.excess_sectors);
+    fprintf(out, "the program's excess: %s%s (%s sectors)%s%s",
+            r->program_coverage.excess_known ? "" : "unknown, ", bytes, sectors,
+            r->program_coverage.excess_known ? " in global memory" : " counted",
+            r->selection && r->selection->instructions_sampled ? " in the sampled launches"
+                                                               : "");
+    if (r->program_coverage.tma_excess_bytes > 0) { /* issue 45: by the maps' geometry */
+        char tma[32];
+        cp_trace_format_bytes(tma, sizeof tma, r->program_coverage.tma_excess_bytes);
+        fprintf(out, ", and %s%s of TMA copies by their tensor maps' geometry",
+                r->program_coverage.tma_edge ? "about " : "", tma);
+    }
+    if (r->program.bank_conflicts > 0) {
+        char conflicts[32];
+        cp_trace_table_count(conflicts, sizeof conflicts, r->program.bank_conflicts);
+        fprintf(out, ", %s bank conflicts", conflicts);
+    }
+    fputc('\n', out);
+}
+
 /* The selected kernels counted, those launched but not counted, and those whose every launch
  * the selection left out. */
 static void cp_trace_table_count_kernels(const cp_trace *t, size_t *counted, size_t *uncounted,
@@ -204,20 +229,7 @@ static void cp_trace_table_header(FILE *out, const cp_trace_report *r)
     fputc('\n', out);
     cp_trace_table_collection(out, r);
     if (r->counted) {
-        char bytes[32], sectors[32];
-        cp_trace_format_bytes(bytes, sizeof bytes, r->program.excess_bytes);
-        cp_trace_table_count(sectors, sizeof sectors, r->program.excess_sectors);
-        fprintf(out, "the program's excess: %s%s (%s sectors)%s%s",
-                r->program_coverage.excess_known ? "" : "unknown, ", bytes, sectors,
-                r->program_coverage.excess_known ? " in global memory" : " counted",
-                r->selection && r->selection->instructions_sampled ? " in the sampled launches"
-                                                                   : "");
-        if (r->program.bank_conflicts > 0) {
-            char conflicts[32];
-            cp_trace_table_count(conflicts, sizeof conflicts, r->program.bank_conflicts);
-            fprintf(out, ", %s bank conflicts", conflicts);
-        }
-        fputc('\n', out);
+        cp_trace_table_program_excess(out, r);
         const cp_trace_coverage *c = &r->program_coverage;
         if (isfinite(c->fraction)) {
             char text[600];
@@ -453,10 +465,17 @@ static void cp_trace_table_kernel_head(FILE *out, const cp_trace_report *r,
         snprintf(crc, sizeof crc, ", cubin %08x", k->crc);
     char gpu[64] = "";
     cp_trace_table_gpu_time(k, gpu, sizeof gpu);
-    char coverage[96] = "";
-    if (k->cov.by_maps)
+    char coverage[160] = "";
+    if (k->cov.by_maps && k->cov.tma_excess_bytes > 0) {
+        char excess[32];
+        cp_trace_format_bytes(excess, sizeof excess, k->cov.tma_excess_bytes);
+        snprintf(coverage, sizeof coverage,
+                 ", TMA judged by its tensor maps (rows of part sectors: %s%s excess)",
+                 k->cov.tma_edge ? "about " : "", excess);
+    } else if (k->cov.by_maps) {
         snprintf(coverage, sizeof coverage,
                  ", TMA judged by its tensor maps (whole sectors: nothing wasted)");
+    }
     else if (k->from != CP_TRACE_FROM_NONE && isfinite(k->cov.fraction))
         snprintf(coverage, sizeof coverage, ", coverage %.1f%%", 100 * k->cov.fraction);
     else if (k->from != CP_TRACE_FROM_NONE)

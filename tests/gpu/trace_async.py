@@ -12,9 +12,10 @@ valid against the schema. Coverage: under the full set the TMA bytes of the bulk
 and of the 2-D tensor-map copy (tma_tile2d) are the bytes they must move, their coverage below
 90% with the excess marked unknown; under the lean set on GH100 the bulk copy's is unknown, while
 tma_tile2d's excess is known from its tensor map (128-byte rows, every launch's map matched:
-basis tensor_map_geometry, issue 45) and its narrow twin's (tma_tile2d_narrow, 48-byte rows) is
-not; under the full set the narrow copy's TMA bytes are the whole 32-byte sectors its boxes' rows
-touch (the H100 rule this test holds the hardware to). The copies and the read-only lookup
+basis tensor_map_geometry, issue 45) and so is its narrow twin's (tma_tile2d_narrow, 48-byte
+rows), with the bytes its rows move past their 48 by geometry; under the full set the narrow
+copy's TMA bytes are the whole 32-byte sectors its boxes' rows touch (the H100 rule this test
+holds the hardware to, and tma_rule.py in detail). The copies and the read-only lookup
 (readonly_lookup) are covered. Where
 ncu is installed, every LDGSTS's counts per launch equal Nsight Compute's source counters on the
 same program, and every kernel's TMA and local sectors per launch (the full set) Nsight Compute's.
@@ -210,11 +211,20 @@ def check_coverage(doc, cc, full=False):
             if escapes:
                 check(c["fraction"] < 0.9 and not c["excess_known"] and c["reason"],
                       f"{mode} {short}: coverage {c['fraction']}, excess known {c['excess_known']}")
-        elif short == "tma_tile2d":  # every launch passed its whole-sector map (issue 45)
+        elif short in MAP_KERNELS:  # every launch passed its own map (issue 45)
             check(c["basis"] == "tensor_map_geometry" and c["fraction"] is None
                   and c["excess_known"] and "tensor maps" in (c["reason"] or ""),
                   f"{mode} {short}: coverage {c['fraction']} ({c['basis']}), excess known "
                   f"{c['excess_known']}: expected known from its tensor map")
+            # the geometry's excess: none for whole sectors; for the narrow map each copy's 8
+            # rows of 48 bytes move 16 bytes more, which is what its boxes' sectors hold past
+            # the matrix's bytes (TMA_BYTES, held to ncu's below): an estimate, since 1024
+            # floats are no whole number of 12-float boxes
+            excess = (TMA_BYTES[short] - N * 4) * k["launches"]
+            check(c.get("tma_excess_bytes") == excess
+                  and c.get("tma_excess_estimate") == (short == "tma_tile2d_narrow"),
+                  f"{mode} {short}: TMA excess by geometry {c.get('tma_excess_bytes')} "
+                  f"(estimate {c.get('tma_excess_estimate')}), expected {excess}")
         elif escapes:
             check(c["fraction"] is None and not c["excess_known"] and "TMA" in (c["reason"] or ""),
                   f"{mode} {short}: coverage {c['fraction']} ({c['basis']}) though TMA or local "
@@ -232,6 +242,10 @@ def check_coverage(doc, cc, full=False):
           f"program coverage attributed {t and t['attributed_bytes']}, its kernels {s}")
     check(t is not None and not t["excess_known"],
           f"program excess known {t and t['excess_known']} with TMA and local kernels in it")
+    if cc >= 9.0:  # the narrow map's copies, by geometry, in the program's figure
+        want = (TMA_BYTES["tma_tile2d_narrow"] - N * 4) * LAUNCHES
+        check(t is not None and t.get("tma_excess_bytes") == want,
+              f"program TMA excess by geometry {t and t.get('tma_excess_bytes')}, expected {want}")
     if cc >= 9.0:
         k = [k for k in doc["kernels"] if k["name"].split("(")[0] == "tma_tile2d"]
         tma = [i for i in doc["instructions"] if k and i["kernel_index"] == k[0]["index"]

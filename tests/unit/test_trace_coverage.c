@@ -172,17 +172,46 @@ static void test_tensor_map_geometry(void)
     memset(&p, 0, sizeof p);
     p.tmaps = maps, p.ntmaps = 2;
     cp_trace_kernel_tmap used[2] = {{0, 12}, {1, 12}};
+    cp_trace_instr copy;
+    memset(&copy, 0, sizeof copy);
+    copy.opcode = "UTMALDG.2D";
+    copy.d.tma_requests = 384;
     cp_trace_kernel k = counted();
     k.d.tma_requests = 384;
+    k.instrs = &copy, k.ninstrs = 1;
     k.launches = 12, k.tmaps = used, k.ntmaps = 1, k.tmap_checked = 12;
     cp_trace_coverage c;
     cp_trace_coverage_of(&p, &k, &c);
     CHECK(c.excess_known && strcmp(c.basis, "tensor_map_geometry") == 0 && isnan(c.fraction) &&
-          isnan(c.tma_load_bytes) && c.local_bytes == 0);
-    /* a map whose rows are not whole sectors: no verdict yet */
+          isnan(c.tma_load_bytes) && c.local_bytes == 0 && c.tma_excess_bytes == 0 &&
+          c.tma_copies == 384 && !c.tma_edge);
+    /* two maps that waste differently: which copy used which is not seen, so no verdict */
     k.ntmaps = 2;
     cp_trace_coverage_of(&p, &k, &c);
-    CHECK(!c.excess_known && c.basis == NULL);
+    CHECK(!c.excess_known && c.basis == NULL && strstr(c.reason, "differ in what a copy wastes"));
+    /* the 48-byte rows alone: each copy's 64 rows move 16 bytes past their 48, exactly (the
+     * tensor a whole number of boxes); an edge makes it an estimate */
+    k.tmaps = &used[1], k.ntmaps = 1;
+    maps[1].dims[0] = 4080; /* 170 boxes across */
+    cp_trace_coverage_of(&p, &k, &c);
+    CHECK(c.excess_known && c.by_maps && c.tma_excess_bytes == 384.0 * 64 * 16 && !c.tma_edge);
+    maps[1].dims[0] = 4000;
+    cp_trace_coverage_of(&p, &k, &c);
+    CHECK(c.excess_known && c.tma_excess_bytes == 384.0 * 64 * 16 && c.tma_edge);
+    /* rows of whole sectors that can start off one (the address 16 bytes off): not told */
+    maps[1].dims[0] = 4096, maps[1].box[0] = 64, maps[1].alignment = 16;
+    cp_trace_coverage_of(&p, &k, &c);
+    CHECK(!c.excess_known && strstr(c.reason, "map #1's geometry does not tell"));
+    maps[1].box[0] = 24, maps[1].alignment = 256;
+    /* a bulk copy (UBLKCP) or an opcode not known: the maps cannot judge the copies */
+    copy.opcode = "UBLKCP.S.G";
+    cp_trace_coverage_of(&p, &k, &c);
+    CHECK(!c.excess_known && strstr(c.reason, "no tensor copy"));
+    copy.opcode = NULL;
+    cp_trace_coverage_of(&p, &k, &c);
+    CHECK(!c.excess_known);
+    copy.opcode = "UTMALDG.2D";
+    k.tmaps = used, k.ntmaps = 1;
     /* a launch whose parameters were not compared (a CUDA graph's, say), or an unseen map */
     k.ntmaps = 1, k.tmap_checked = 11;
     cp_trace_coverage_of(&p, &k, &c);

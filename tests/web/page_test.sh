@@ -49,7 +49,9 @@ PY
 "$render" "$dir/trace.json" "$dir/trace.html"
 "$render" --no-source "$dir/trace.json" "$dir/trace_nosource.html"
 # a trace report whose kernel passed a tensor map (hand-made raw files): its verdict and maps
-"$bin" trace --from-raw "$src/tests/golden/trace/handmade-tmaps" --format html --no-source -o "$dir/tmaps.html"
+# (the verdict needs the copies' opcodes: the tests' fake nvdisasm gives them)
+COALPROBE_NVDISASM="$src/tests/trace/fake-nvdisasm/nvdisasm" \
+    "$bin" trace --from-raw "$src/tests/golden/trace/handmade-tmaps" --format html --no-source -o "$dir/tmaps.html"
 # comparisons: of sweep reports, of trace reports
 "$bin" compare "$src/tests/golden/compare/base.json" "$src/tests/golden/compare/mixed.json" --format html -o "$dir/compare.html" || [ $? -eq 3 ]
 "$bin" compare "$src/tests/golden/trace/handmade-transpose.json" "$src/tests/golden/trace/handmade-transpose-after.json" \
