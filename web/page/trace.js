@@ -98,6 +98,12 @@
     const known = cov.excess_known === true ? 'known' : cov.excess_known === false ? 'unknown' : '-';
     box.appendChild(CP.h('p', { id: 'cp-verdict' }, `coverage basis: ${cov.basis || 'none'}; excess ${known}`,
       cov.reason ? `: ${cov.reason}` : ''));
+    // judged by its maps' geometry (issue 45): the bytes its TMA copies moved past their boxes'
+    if (CP.num(cov.tma_excess_bytes)) {
+      box.appendChild(CP.h('p', { id: 'cp-tma-excess' },
+        `TMA copies by geometry: ${cov.tma_excess_estimate ? 'about ' : ''}${cov.tma_excess_bytes} bytes of excess ` +
+        `from ${cov.tma_copies} copies`));
+    }
     const proc = (report.processes || []).find((p) => p.pid === k.pid) || {};
     const maps = proc.tensor_maps || [];
     if (!Array.isArray(k.tensor_maps)) {

@@ -296,6 +296,7 @@ test('trace page tmaps.html: the kernel\'s verdict and tensor maps', async () =>
     const k = report.kernels[0];
     assert.equal(k.coverage.basis, 'tensor_map_geometry');
     assert.ok((await page.textContent('#cp-verdict')).startsWith('coverage basis: tensor_map_geometry; excess known'));
+    assert.equal(await page.textContent('#cp-tma-excess'), 'TMA copies by geometry: 0 bytes of excess from 384 copies');
     const rows = await page.$$eval('#cp-tmaps tbody tr', (r) => r.map((tr) => Array.from(tr.cells).map((td) => td.textContent)));
     const m = report.processes[0].tensor_maps[k.tensor_maps[0].map];
     assert.deepEqual(rows, [[`#${k.tensor_maps[0].map}`, String(k.tensor_maps[0].launches), `${m.kind} ${m.data_type}`,
