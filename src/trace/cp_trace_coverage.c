@@ -203,8 +203,7 @@ void cp_trace_coverage_of(const cp_trace_process *p, const cp_trace_kernel *k, c
         snprintf(c->reason, sizeof c->reason,
                  "%swhose bytes no per-instruction counter sees, and their kernel counters were "
                  "not collected (--kernel-counters full counts them)%s%.250s",
-                 runs[0] ? runs : "instructions of unknown kinds ran, ", maps[0] ? "; " : "",
-                 maps);
+                 runs[0] ? runs : "instructions of unknown kinds ran, ", maps[0] ? "; " : "", maps);
         c->fraction = NAN;
         return;
     }
@@ -228,8 +227,8 @@ void cp_trace_coverage_add(cp_trace_coverage *sum, const cp_trace_coverage *c)
     sum->tma_store_bytes += c->tma_store_bytes;
     sum->local_bytes += c->local_bytes;
     if (c->by_maps) { /* the TMA excess the maps' geometry gives: of the kernels judged so */
-        sum->tma_excess_bytes = (isfinite(sum->tma_excess_bytes) ? sum->tma_excess_bytes : 0) +
-                                c->tma_excess_bytes;
+        sum->tma_excess_bytes =
+            (isfinite(sum->tma_excess_bytes) ? sum->tma_excess_bytes : 0) + c->tma_excess_bytes;
         sum->tma_copies = (isfinite(sum->tma_copies) ? sum->tma_copies : 0) + c->tma_copies;
         sum->tma_edge |= c->tma_edge;
     }

@@ -181,9 +181,9 @@ typedef struct cp_trace_coverage {
      * whole-sector maps): copies (UTMALDG and UTMASTG executions) x the box's rows x the row's
      * sectors less its bytes (docs/trace.md, "Tensor maps"); NAN when not by_maps */
     double tma_excess_bytes;
-    double tma_copies;  /* the executions that figure counts; NAN when not by_maps */
-    int tma_edge;       /* 1: a map's boxes can reach past its tensor's edge, where a row moves
-                           fewer bytes: the figure is then an estimate, not exact */
+    double tma_copies; /* the executions that figure counts; NAN when not by_maps */
+    int tma_edge;      /* 1: a map's boxes can reach past its tensor's edge, where a row moves
+                          fewer bytes: the figure is then an estimate, not exact */
     char reason[512];  /* why the excess or the fraction is not known; "" otherwise */
 } cp_trace_coverage;
 

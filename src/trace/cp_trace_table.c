@@ -148,26 +148,26 @@ static void cp_trace_table_collection(FILE *out, const cp_trace_report *r)
 /* The program's excess line: what the counts found, and what the TMA maps' geometry adds. */
 static void cp_trace_table_program_excess(FILE *out, const cp_trace_report *r)
 {
-    char bytes[32], sectors[32];
+    char bytes[32], sectors[32], tma[160] = "", conflicts[64] = "", line[512];
     cp_trace_format_bytes(bytes, sizeof bytes, r->program.excess_bytes);
     cp_trace_table_count(sectors, sizeof sectors, r->program.excess_sectors);
-    fprintf(out, "the program's excess: %s%s (%s sectors)%s%s",
-            r->program_coverage.excess_known ? "" : "unknown, ", bytes, sectors,
-            r->program_coverage.excess_known ? " in global memory" : " counted",
-            r->selection && r->selection->instructions_sampled ? " in the sampled launches"
-                                                               : "");
     if (r->program_coverage.tma_excess_bytes > 0) { /* issue 45: by the maps' geometry */
-        char tma[32];
-        cp_trace_format_bytes(tma, sizeof tma, r->program_coverage.tma_excess_bytes);
-        fprintf(out, ", and %s%s of TMA copies by their tensor maps' geometry",
-                r->program_coverage.tma_edge ? "about " : "", tma);
+        char b[32];
+        cp_trace_format_bytes(b, sizeof b, r->program_coverage.tma_excess_bytes);
+        snprintf(tma, sizeof tma, ", and %s%s of TMA copies by their tensor maps' geometry",
+                 r->program_coverage.tma_edge ? "about " : "", b);
     }
     if (r->program.bank_conflicts > 0) {
-        char conflicts[32];
-        cp_trace_table_count(conflicts, sizeof conflicts, r->program.bank_conflicts);
-        fprintf(out, ", %s bank conflicts", conflicts);
+        char c[32];
+        cp_trace_table_count(c, sizeof c, r->program.bank_conflicts);
+        snprintf(conflicts, sizeof conflicts, ", %s bank conflicts", c);
     }
-    fputc('\n', out);
+    snprintf(line, sizeof line, "%s%s (%s sectors)%s%s%s%s",
+             r->program_coverage.excess_known ? "" : "unknown, ", bytes, sectors,
+             r->program_coverage.excess_known ? " in global memory" : " counted",
+             r->selection && r->selection->instructions_sampled ? " in the sampled launches" : "",
+             tma, conflicts);
+    cp_trace_table_wrap(out, "the program's excess: ", "  ", line);
 }
 
 /* The selected kernels counted, those launched but not counted, and those whose every launch
@@ -475,8 +475,7 @@ static void cp_trace_table_kernel_head(FILE *out, const cp_trace_report *r,
     } else if (k->cov.by_maps) {
         snprintf(coverage, sizeof coverage,
                  ", TMA judged by its tensor maps (whole sectors: nothing wasted)");
-    }
-    else if (k->from != CP_TRACE_FROM_NONE && isfinite(k->cov.fraction))
+    } else if (k->from != CP_TRACE_FROM_NONE && isfinite(k->cov.fraction))
         snprintf(coverage, sizeof coverage, ", coverage %.1f%%", 100 * k->cov.fraction);
     else if (k->from != CP_TRACE_FROM_NONE)
         snprintf(coverage, sizeof coverage, ", coverage unknown");
