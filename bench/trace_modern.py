@@ -1,12 +1,12 @@
 # trace_modern.py: a PyTorch and Triton program of the kinds coalprobe trace must read right on a
 # modern stack: a torch.compile'd function (Inductor's Triton kernels), a CUDA graph replayed,
 # scaled_dot_product_attention on bf16 (a flash attention kernel), a float32 GEMM without TF32
-# (cuBLAS), and a Triton matmul in pointer form (cp.async, LDGSTS) and in tensor-descriptor form
+# (cuBLAS), a float16 GEMM (cuBLAS's Hopper kernels read their tiles through TMA), and a Triton matmul in pointer form (cp.async, LDGSTS) and in tensor-descriptor form
 # (TMA, UTMALDG). Every output is checked against a reference; each part prints one line
 # `trace_modern: PART ok: ...` (or `trace_modern: PART skipped: WHY`) and a wrong result exits 1.
 # The references run on the CPU where a GPU reference would launch kernels of the same kind as
 # the part checked (a GEMM), so that the trace's kernels of each part are that part's own.
-# usage: python3 bench/trace_modern.py [--parts compile,graph,sdpa,gemm,triton] [--iters N]
+# usage: python3 bench/trace_modern.py [--parts compile,graph,sdpa,gemm,hgemm,triton] [--iters N]
 #                                      [--replays N]
 import argparse
 import math
@@ -19,7 +19,7 @@ os.environ.setdefault("TORCHINDUCTOR_COMPILE_THREADS", "1")
 
 import torch  # noqa: E402
 
-PARTS = ("compile", "graph", "sdpa", "gemm", "triton")
+PARTS = ("compile", "graph", "sdpa", "gemm", "hgemm", "triton")
 GRAPH_WARMUP = 3  # iterations on a side stream before capture, as the PyTorch docs ask
 
 try:
@@ -164,6 +164,23 @@ def part_gemm(iters):
     if err > bound:
         fail("gemm", f"max error {err} against the CPU's float64, over {bound} (TF32 used?)")
     say("gemm", "ok", f"{iters} float32 GEMMs {n}x{n}x{n}, TF32 off (max error {err:.3g})")
+
+
+def part_hgemm(iters):
+    """cuBLAS's float16 GEMM (on Hopper its kernels copy tiles by TMA through tensor maps that
+    cuBLAS encodes on the host), checked against the CPU."""
+    n = 2048
+    a = (torch.randn(n, n, device="cuda") * 0.1).half()
+    b = (torch.randn(n, n, device="cuda") * 0.1).half()
+    for _ in range(iters):
+        c = a @ b
+    torch.cuda.synchronize()
+    ref = a.cpu().double() @ b.cpu().double()
+    err = (c.cpu().double() - ref).abs().max().item()
+    bound = 1e-2 * ref.abs().max().item()  # float16 output: about 1e-3 of the largest value
+    if err > bound:
+        fail("hgemm", f"max error {err} against the CPU's float64, over {bound}")
+    say("hgemm", "ok", f"{iters} float16 GEMMs {n}x{n}x{n} (max error {err:.3g})")
 
 
 def part_triton(iters):

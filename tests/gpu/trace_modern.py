@@ -20,7 +20,7 @@ With --full, a second trace of the graph and Triton parts under --kernel-counter
 the same checks (every launch replayed). The kernel table is printed so that a failure can be read.
 
 usage: trace_modern.py PATH/TO/coalprobe [OUTDIR] [--full]
-       trace_modern.py --check-json REPORT.json [--parts compile,graph,sdpa,gemm,triton]
+       trace_modern.py --check-json REPORT.json [--parts compile,graph,sdpa,gemm,hgemm,triton]
                        [--iters N] [--replays N] [--mode default|full]
 The second form runs only the checks on an existing report (the parts named are those it holds).
 Exit status: 0 passed, 1 failed, 77 skipped (no GPU, PyTorch or Triton; or, every check having
@@ -45,7 +45,7 @@ SCHEMA = os.path.join(HERE, "..", "..", "docs", "schema", "coalprobe-trace.schem
 ITERS = 3
 REPLAYS = 3
 GRAPH_WARMUP = 3  # bench/trace_modern.py's warm-up iterations before the capture
-ALL_PARTS = ("compile", "graph", "sdpa", "gemm", "triton")
+ALL_PARTS = ("compile", "graph", "sdpa", "gemm", "hgemm", "triton")
 FULL_PARTS = ("graph", "triton")
 FULL_ITERS = 2  # under the full set a function launched once has no per-instruction counts
 TMA_AB_BYTES = 2 * 1024 * 1024 * 2  # A and B of the 1024x1024x1024 fp16 matmul, read once
@@ -276,11 +276,38 @@ def check_parts(doc, ran, mode, iters, replays, check):
         check(any(k.get("counted") and (k.get("launches") or 0) >= iters for k in gemm),
               "the GEMM kernel is there and counted (%s)"
               % [(short(k), k.get("launches"), k.get("counted")) for k in gemm])
+    if "hgemm" in ran:
+        gemm = [k for k in kernels if is_gemm(k)]
+        check(any(k.get("counted") and (k.get("launches") or 0) >= iters for k in gemm),
+              "the float16 GEMM kernel is there and counted (%s)"
+              % [(short(k), k.get("launches"), k.get("counted")) for k in gemm])
+    check_tma_verdicts(kernels, check)
     if "compile" in ran:
         ind = named(INDUCTOR_PREFIX)
         check(ind and all(k.get("counted") for k in ind),
               "Inductor's Triton kernels are there and counted (%s)"
               % [(short(k), k.get("launches"), k.get("counted")) for k in ind])
+
+
+def check_tma_verdicts(kernels, check):
+    """Issue 45: every kernel that ran TMA copies (cuBLAS's, attention's, Triton's) says which of
+    its tensor maps were seen (the maps its launches passed, how many launches passed one not
+    seen) and has a verdict (its excess known) or the reason there is none."""
+    for k in kernels:
+        if not (k.get("counted") and (k.get("tma_requests") or 0) > 0):
+            continue
+        cov = k.get("coverage") if isinstance(k.get("coverage"), dict) else {}
+        maps = k.get("tensor_maps")
+        print("TMA kernel %-50.50s maps %s, unseen %s of %s launches checked, basis %s, excess "
+              "known %s, TMA excess by geometry %s: %s"
+              % (short(k), [(m.get("map"), m.get("launches")) for m in maps or []],
+                 k.get("tensor_map_launches_unseen"), k.get("tensor_map_launches_checked"),
+                 cov.get("basis"), cov.get("excess_known"), cov.get("tma_excess_bytes"),
+                 cov.get("reason")))
+        check(isinstance(maps, list) and number(k.get("tensor_map_launches_checked")) is not None,
+              "%s: its tensor maps were watched (tensor_maps %s)" % (short(k), maps))
+        check(cov.get("excess_known") is True or bool(cov.get("reason")),
+              "%s: a verdict or the reason there is none (%s)" % (short(k), cov))
 
 
 def check_report(doc, ran, mode, iters, replays, check):
