@@ -121,11 +121,25 @@ static void cp_trace_show_header(FILE *out, const cJSON *doc)
         int known = cJSON_IsTrue(cp_show_at(doc, "totals.coverage.excess_known"));
         cp_trace_format_bytes(a, sizeof a, cp_show_num(doc, "totals.excess_bytes"));
         cp_trace_table_count(b, sizeof b, cp_show_num(doc, "totals.excess_sectors"));
-        fprintf(out, "the program's excess: %s%s (%s sectors)%s", known ? "" : "unknown, ", a, b,
-                known ? " in global memory" : " counted");
+        char excess[512], tma[160] = "", c[64] = "";
+        double tma_excess = cp_show_num(doc, "totals.coverage.tma_excess_bytes");
+        if (tma_excess > 0) { /* issue 45: the TMA copies' excess by their maps' geometry */
+            char t[32];
+            cp_trace_format_bytes(t, sizeof t, tma_excess);
+            snprintf(tma, sizeof tma, ", and %s%s of TMA copies by their tensor maps' geometry",
+                     cJSON_IsTrue(cp_show_at(doc, "totals.coverage.tma_excess_estimate")) ? "about "
+                                                                                          : "",
+                     t);
+        }
         double conflicts = cp_show_num(doc, "totals.bank_conflicts");
-        cp_trace_table_count(a, sizeof a, conflicts);
-        fprintf(out, conflicts > 0 ? ", %s bank conflicts\n" : "\n", a);
+        if (conflicts > 0) {
+            char n[32];
+            cp_trace_table_count(n, sizeof n, conflicts);
+            snprintf(c, sizeof c, ", %s bank conflicts", n);
+        }
+        snprintf(excess, sizeof excess, "%s%s (%s sectors)%s%s%s", known ? "" : "unknown, ", a, b,
+                 known ? " in global memory" : " counted", tma, c);
+        cp_trace_table_wrap(out, "the program's excess: ", "  ", excess);
         const char *reason = cp_show_str(doc, "totals.coverage.reason");
         if (reason)
             cp_trace_table_wrap(out, "coverage: ", "  ", reason);
@@ -184,7 +198,7 @@ static void cp_trace_show_sampled(const cJSON *k, double launches, char *buf, si
 /* A kernel's heading: its name, launches, time on the GPU, its global and shared totals. */
 static void cp_trace_show_kernel_head(FILE *out, const cJSON *k)
 {
-    char name[CP_TRACE_TABLE_WIDTH + 1], line[1024], gpu[64] = "", cov[48] = "";
+    char name[CP_TRACE_TABLE_WIDTH + 1], line[1024], gpu[64] = "", cov[160] = "";
     const char *n = cp_show_str(k, "name");
     cp_trace_table_clip(name, sizeof name, n ? n : "?", CP_TRACE_TABLE_WIDTH - 9);
     fprintf(out, "\n  kernel %s\n", name);
@@ -198,7 +212,18 @@ static void cp_trace_show_kernel_head(FILE *out, const cJSON *k)
                  : s >= 1e-3 ? "ms"
                              : "us");
     double fraction = cp_show_num(k, "coverage.fraction");
-    if (isfinite(fraction))
+    const char *basis = cp_show_str(k, "coverage.basis");
+    double tma_excess = cp_show_num(k, "coverage.tma_excess_bytes");
+    if (basis && strcmp(basis, "tensor_map_geometry") == 0 && tma_excess > 0) {
+        char b[32];
+        cp_trace_format_bytes(b, sizeof b, tma_excess);
+        snprintf(cov, sizeof cov,
+                 ", TMA judged by its tensor maps (rows of part sectors: %s%s excess)",
+                 cJSON_IsTrue(cp_show_at(k, "coverage.tma_excess_estimate")) ? "about " : "", b);
+    } else if (basis && strcmp(basis, "tensor_map_geometry") == 0)
+        snprintf(cov, sizeof cov,
+                 ", TMA judged by its tensor maps (whole sectors: nothing wasted)");
+    else if (isfinite(fraction))
         snprintf(cov, sizeof cov, ", coverage %.1f%%", 100 * fraction);
     else
         snprintf(cov, sizeof cov, ", coverage unknown");
