@@ -104,10 +104,54 @@ static double cp_atomic_requests(const cp_config *c, const cp_prediction *p)
     (void)c;
     return p->naccesses > CP_ATOMIC_ACC ? (double)p->accesses[CP_ATOMIC_ACC].counts.requests : 0;
 }
+/* The sectors warp w's atomic moves: L1 serves the lanes on one address one at a time, in passes
+ * that each take one waiting lane of every address, and each pass moves the distinct sectors of
+ * its addresses (the H100, 2026-12-07: every contention width from 1 to 31 addresses, ATOM and
+ * RED, u32 and f32, against CUPTI and Nsight Compute; docs/model.md). Lanes on distinct
+ * addresses take one pass: the distinct sectors, as for a store. */
+static uint64_t cp_atomic_warp_sectors(const cp_config *c, uint64_t w)
+{
+    uint64_t addr[CP_WARP_SIZE], sectors = 0;
+    uint32_t left = cp_model_atomic_lanes(c, CP_ATOMIC_ACC, 0, w, 0, addr);
+    while (left) {
+        uint32_t pass = 0;
+        for (unsigned l = 0; l < CP_WARP_SIZE; l++) {
+            int taken = 0;
+            for (unsigned k = 0; k < l && !taken && (left & (1u << l)); k++)
+                taken = (pass & (1u << k)) && addr[k] == addr[l];
+            if ((left & (1u << l)) && !taken)
+                pass |= 1u << l;
+        }
+        for (unsigned l = 0; l < CP_WARP_SIZE; l++) { /* the pass's distinct sectors */
+            int seen = 0;
+            for (unsigned k = 0; k < l && !seen && (pass & (1u << l)); k++)
+                seen = (pass & (1u << k)) && addr[k] / CP_SECTOR_BYTES == addr[l] / CP_SECTOR_BYTES;
+            sectors += (pass & (1u << l)) && !seen;
+        }
+        left &= ~pass;
+    }
+    return sectors;
+}
+
+/* Contention's sectors, warp by warp: warp w's addresses start 4 * w * addresses bytes into the
+ * accumulators, so its sectors repeat every 8 warps (a sector is 8 words); the last warp may be
+ * partial. Every other variant gives each active lane its own address: one pass, the access's
+ * distinct sectors as the model counted them. */
 static double cp_atomic_sectors(const cp_config *c, const cp_prediction *p)
 {
-    (void)c;
-    return p->naccesses > CP_ATOMIC_ACC ? (double)p->accesses[CP_ATOMIC_ACC].counts.sectors : 0;
+    if (p->naccesses <= CP_ATOMIC_ACC)
+        return 0;
+    if (cp_atomic_config_of(c)->variant != CP_ATOMIC_VARIANT_CONTENTION)
+        return (double)p->accesses[CP_ATOMIC_ACC].counts.sectors;
+    uint64_t full = c->elements / CP_WARP_SIZE, period = 0, total = 0;
+    for (uint64_t w = 0; w < 8 && w < full; w++)
+        period += cp_atomic_warp_sectors(c, w);
+    total = full / 8 * period;
+    for (uint64_t w = 0; w < full % 8; w++)
+        total += cp_atomic_warp_sectors(c, w);
+    if (c->elements % CP_WARP_SIZE)
+        total += cp_atomic_warp_sectors(c, full);
+    return (double)total;
 }
 
 /* 1 when c's atomics are reductions (red: RED, counted by CUPTI's op_red), 0 for atom. */

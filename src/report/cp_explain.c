@@ -96,8 +96,9 @@ static void cp_explain_request(FILE *out, const cp_warp_lanes *w, const cp_acces
             c.bytes_requested, 100.0 * cp_counts_efficiency(&c), c.ideal_sectors,
             c.ideal_sectors == 1 ? "" : "s");
     if (broadcast && ap->family_counted)
-        fprintf(out, "  '*': several lanes update the same bytes (one sector, their updates one "
-                     "after another)\n");
+        fprintf(out, "  '*': several lanes update the same bytes: one after another, in passes "
+                     "that each move\n       the sectors again (the family's own sectors count "
+                     "them: docs/model.md)\n");
     else if (broadcast && ap->op == CP_OP_STORE)
         fprintf(out, "  '*': several lanes write the same bytes (one of their values stays)\n");
     else if (broadcast)
