@@ -436,6 +436,21 @@ static void cp_inject_write_device(uint32_t ordinal, const char *chip_name)
     fprintf(cp_inject_state.raw, "\t%d.%d\n", major, minor);
 }
 
+/* cuptiSassMetricsSetConfig, once more after unsetting the device's configuration when CUPTI
+ * answers out of memory: the H100 (2026-12-07) answered so to the second `with coalprobe.trace()`
+ * region of a process, whose first region had unset it at its end (cp_inject_attach_reset). */
+static CUptiResult cp_inject_sass_set_config(CUpti_SassMetricsSetConfig_Params *set)
+{
+    CUptiResult r = cuptiSassMetricsSetConfig(set);
+    if (r != CUPTI_ERROR_OUT_OF_MEMORY)
+        return r;
+    CUpti_SassMetricsUnsetConfig_Params un = CP_CUPTI_PARAMS(CUpti_SassMetricsUnsetConfig_Params);
+    un.deviceIndex = set->deviceIndex;
+    if (cuptiSassMetricsUnsetConfig(&un) != CUPTI_SUCCESS)
+        return r; /* the first answer is the one to report */
+    return cuptiSassMetricsSetConfig(set);
+}
+
 /* Asks CUPTI for the SASS metrics coalprobe reads on the device's chip: a missing record for
  * each one the chip lacks; -1 when it offers none or refuses the configuration. */
 static int cp_inject_configure_sass(uint32_t ordinal, cp_inject_device *d, const char *chip_name)
@@ -470,7 +485,7 @@ static int cp_inject_configure_sass(uint32_t ordinal, cp_inject_device *d, const
     set.pConfigs = config;
     set.numOfMetricConfig = nconfig;
     set.deviceIndex = ordinal;
-    CP_INJECT_CUPTI(cuptiSassMetricsSetConfig(&set), return -1);
+    CP_INJECT_CUPTI(cp_inject_sass_set_config(&set), return -1);
     return 0;
 }
 
