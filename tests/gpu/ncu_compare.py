@@ -26,12 +26,12 @@ METRICS = {  # coalprobe JSON path -> ncu metric
     ("tma_load", "sectors"): "l1tex__m_xbar2l1tex_read_sectors_mem_global_op_tma_ld.sum",
     ("ldgsts_requests",): "smsp__inst_executed_op_ldgsts.sum",
     ("constant_load", "requests"): "smsp__inst_executed_op_ldc.sum",
-    # a family's own counters (the atomic family's; absent from the others' reports)
-    ("family_counters", "atom_requests"): "l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum",
-    ("family_counters", "atom_sectors"): "l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum",
-    ("family_counters", "red_requests"): "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum",
-    ("family_counters", "red_sectors"): "l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum",
 }
+# a family's own counters (the atomic family's: its requests and sectors, read from the ATOM or
+# the RED counters by the row's op), compared on its rows, where they must be present
+FAMILY = {("family_counters", "atomic_requests"): "l1tex__t_requests_pipe_lsu_mem_global_op_%s.sum",
+          ("family_counters", "atomic_sectors"): "l1tex__t_sectors_pipe_lsu_mem_global_op_%s.sum"}
+FAMILY_METRICS = [m % op for m in FAMILY.values() for op in ("atom", "red")]
 # the instruction counters, for the record (they also count warps with no active lane), and
 # achieved occupancy, compared where the report carries it (a fraction there, % in ncu)
 OCCUPANCY = "sm__warps_active.avg.pct_of_peak_sustained_active"
@@ -39,9 +39,7 @@ EXTRA = ["smsp__inst_executed_op_global_ld.sum",
          "smsp__inst_executed_op_global_st.sum", OCCUPANCY]
 EXACT = [("load", "requests"), ("load", "sectors"), ("store", "requests"), ("store", "sectors"),
          ("load", "bytes_requested"), ("store", "bytes_requested"), ("tma_load", "requests"),
-         ("tma_load", "sectors"), ("ldgsts_requests",), ("constant_load", "requests"),
-         ("family_counters", "atom_requests"), ("family_counters", "atom_sectors"),
-         ("family_counters", "red_requests"), ("family_counters", "red_sectors")]
+         ("tma_load", "sectors"), ("ldgsts_requests",), ("constant_load", "requests")]
 SWEEPS = [
     ["stride", "--stride", "1,2,4,8,16,32", "--width", "4,16", "--op", "all", "--size", "64M"],
     ["stride", "--stride", "1,3", "--offset", "1", "--width", "8,32", "--size", "64M"],
@@ -89,7 +87,7 @@ def main():
         theirs = subprocess.run(
             ["ncu", "--csv", "--page", "raw", "--print-units", "base", "--clock-control", "none",
              "--kernel-name", "regex:cp_(stride|layout|gemm|readonly|async|atomic)",
-             "--metrics", ",".join(list(METRICS.values()) + EXTRA),
+             "--metrics", ",".join(list(METRICS.values()) + FAMILY_METRICS + EXTRA),
              binary, *sweep, "--no-counters", "--reps", "1", "--format", "json",
              "-o", os.path.join(tmp, "under_ncu.json")],
             check=True, capture_output=True, text=True).stdout
@@ -109,6 +107,13 @@ def main():
                 entry["coalprobe"][metric], entry["ncu"][metric] = a, b
                 if path in EXACT and a is not None and a != b:  # None: not read for this family
                     ok = False
+            if row["pattern"] == "atomic":  # the family's own counters, by its op
+                for path, metric in FAMILY.items():
+                    metric = metric % row["config"]["op"]
+                    a, b = counter(row, path), num(metric)
+                    entry["coalprobe"][metric], entry["ncu"][metric] = a, b
+                    if a is None or a != b:
+                        ok = False
             for metric in EXTRA:
                 entry["ncu"][metric] = num(metric)
             # achieved occupancy: the same counter over the same kernel, so within 2 points of
@@ -136,6 +141,11 @@ def main():
                   f"{counter(row, ('load', 'sectors')):.0f}/{num(METRICS[('load', 'sectors')]):.0f} sec  "
                   f"dram rd diff {100 * entry['dram_read_rel_diff']:.2f}%"
                   f"{'' if entry['dram_read_asserted'] else ' (not asserted: reuse through L2)'}")
+            if row["pattern"] == "atomic":
+                op = row["config"]["op"]
+                print("     atomic requests %s/%s, sectors %s/%s (coalprobe/ncu, %s counters)" % tuple(
+                    [x for path, m in FAMILY.items() for x in
+                     (counter(row, path), num(m % op))] + [op]))
     if out_path:
         json.dump({"comparisons": results}, open(out_path, "w"), indent=1)
     print(f"{len(results) - failures} of {len(results)} configurations agree with Nsight Compute")
