@@ -107,7 +107,7 @@ static double cp_atomic_requests(const cp_config *c, const cp_prediction *p)
 /* The sectors warp w's atomic moves: L1 serves the lanes on one address one at a time, in passes
  * that each take one waiting lane of every address, and each pass moves the distinct sectors of
  * its addresses (the H100, 2026-12-07: every contention width from 1 to 31 addresses, ATOM and
- * RED, u32 and f32, against CUPTI and Nsight Compute; docs/model.md). Lanes on distinct
+ * RED, u32 and f32, against CUPTI's counters; docs/model.md). Lanes on distinct
  * addresses take one pass: the distinct sectors, as for a store. */
 static uint64_t cp_atomic_warp_sectors(const cp_config *c, uint64_t w)
 {
