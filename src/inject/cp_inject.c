@@ -436,6 +436,13 @@ static void cp_inject_write_device(uint32_t ordinal, const char *chip_name)
     fprintf(cp_inject_state.raw, "\t%d.%d\n", major, minor);
 }
 
+/* The devices whose SASS configuration is set, for the process's life: a `with coalprobe.trace()`
+ * region leaves it set when it ends (cp_inject_attach_reset), and the next region uses it as it
+ * is, the same metrics, instead of setting it again: on the H100 (2026-12-07) setting it again
+ * after unsetting it answered CUPTI_ERROR_OUT_OF_MEMORY. Outside cp_inject_state, which a region's
+ * end resets. */
+static int cp_inject_sass_set[CP_INJECT_MAX_DEVICES];
+
 /* cuptiSassMetricsSetConfig, once more after unsetting the device's configuration when CUPTI
  * answers out of memory: the H100 (2026-12-07) answered so to the second `with coalprobe.trace()`
  * region of a process, whose first region had unset it at its end (cp_inject_attach_reset). */
@@ -485,7 +492,10 @@ static int cp_inject_configure_sass(uint32_t ordinal, cp_inject_device *d, const
     set.pConfigs = config;
     set.numOfMetricConfig = nconfig;
     set.deviceIndex = ordinal;
+    if (cp_inject_sass_set[ordinal]) /* an earlier region of the process set it: kept */
+        return 0;
     CP_INJECT_CUPTI(cp_inject_sass_set_config(&set), return -1);
+    cp_inject_sass_set[ordinal] = 1;
     return 0;
 }
 
@@ -1678,9 +1688,10 @@ static void cp_inject_attach_drop(void *user, const char *kernel, uint32_t crc, 
     (void)user, (void)kernel, (void)crc, (void)site, (void)host_ns, (void)unmatched, (void)values;
 }
 
-/* Turns off what cp_inject_finish leaves on (the contexts of a collection that stopped), unsets
- * each device's SASS configuration and resets the state as a fresh process has it, the lock,
- * CUPTI's profiler (initialised once a process) and the driver functions aside. The subscriber
+/* Turns off what cp_inject_finish leaves on (the contexts of a collection that stopped) and
+ * resets the state as a fresh process has it, the lock, CUPTI's profiler (initialised once a
+ * process), each device's SASS configuration (cp_inject_sass_set) and the driver functions
+ * aside. The subscriber
  * is handed back for the caller to unsubscribe once the lock is released. The lock held. */
 static CUpti_SubscriberHandle cp_inject_attach_reset(void)
 {
@@ -1696,13 +1707,7 @@ static CUpti_SubscriberHandle cp_inject_attach_reset(void)
             (void)cuptiSassMetricsDisable(&dis);
         }
     }
-    for (uint32_t d = 0; d < CP_INJECT_MAX_DEVICES; d++)
-        if (cp_inject_state.device[d].configured > 0 && cp_inject_state.want_instructions) {
-            CUpti_SassMetricsUnsetConfig_Params un =
-                CP_CUPTI_PARAMS(CUpti_SassMetricsUnsetConfig_Params);
-            un.deviceIndex = d;
-            (void)cuptiSassMetricsUnsetConfig(&un);
-        }
+    /* each device's SASS configuration stays set for the next region (cp_inject_sass_set) */
     cp_inject_early_join(); /* joined by cp_inject_finish where it ran */
     memset(&cp_inject_early, 0, sizeof cp_inject_early);
     CUpti_SubscriberHandle subscriber = cp_inject_state.subscriber;
