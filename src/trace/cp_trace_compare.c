@@ -489,6 +489,7 @@ typedef struct cp_trace_cmp_was {
     int yes;          /* -1: not a yes or no */
     const cJSON *map; /* a map: its entry of the process's tensor_maps; NULL: none */
     double id;        /* its index there */
+    int bytes;        /* 1: a number of bytes, in id (NAN: null) */
 } cp_trace_cmp_was;
 
 /* One side of a change as JSON, under key of o. */
@@ -507,6 +508,8 @@ static void cp_trace_cmp_was_json(const cp_trace_cmp_was *w, cp_json *j, cJSON *
                        cp_trace_cmp_string(w->map, "whole_sectors_reason", NULL));
     } else if (w->yes >= 0) {
         cp_json_bool(j, o, key, w->yes);
+    } else if (w->bytes) {
+        cp_json_number(j, o, key, w->id); /* NAN: null */
     } else {
         cp_json_string(j, o, key, w->text);
     }
@@ -519,6 +522,12 @@ static void cp_trace_cmp_was_text(const cp_trace_cmp_was *w, cp_strbuf *b)
     const cJSON *whole = cJSON_GetObjectItemCaseSensitive(w->map, "whole_sectors");
     const char *reason = cp_trace_cmp_string(w->map, "whole_sectors_reason", NULL);
     cp_strbuf_reset(b);
+    if (w->bytes) {
+        char n[32];
+        cp_trace_format_bytes(n, sizeof n, w->id);
+        cp_strbuf_str(b, isfinite(w->id) ? n : "none");
+        return;
+    }
     if (!w->map) {
         cp_strbuf_printable(b, w->yes >= 0 ? (w->yes ? "yes" : "no") : w->text ? w->text : "none");
         return;
@@ -609,7 +618,7 @@ static const cJSON *cp_trace_cmp_process_maps(const cJSON *root, const cJSON *k)
 static cp_trace_cmp_was cp_trace_cmp_map_of(const cJSON *maps, const cJSON *k, int i, char *buf,
                                             size_t n)
 {
-    cp_trace_cmp_was w = {NULL, -1, NULL, NAN};
+    cp_trace_cmp_was w = {NULL, -1, NULL, NAN, 0};
     const cJSON *e = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(k, "tensor_maps"), i);
     w.id = cp_trace_cmp_number(e, "map");
     if (e && isfinite(w.id) && w.id >= 0 && w.id < 1e9)
@@ -625,13 +634,21 @@ static cp_trace_cmp_was cp_trace_cmp_map_of(const cJSON *maps, const cJSON *k, i
 static cp_trace_cmp_was cp_trace_cmp_basis(const cJSON *k)
 {
     const cJSON *c = cJSON_GetObjectItemCaseSensitive(k, "coverage");
-    return (cp_trace_cmp_was){cp_trace_cmp_string(c, "basis", NULL), -1, NULL, NAN};
+    return (cp_trace_cmp_was){cp_trace_cmp_string(c, "basis", NULL), -1, NULL, NAN, 0};
+}
+/* The bytes a kernel's TMA copies moved past their boxes' by its maps' geometry (NAN: none). */
+static cp_trace_cmp_was cp_trace_cmp_tma_excess(const cJSON *k)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(k, "coverage"), "tma_excess_bytes");
+    return (cp_trace_cmp_was){
+        .text = NULL, .yes = -1, .id = cJSON_IsNumber(v) ? v->valuedouble : NAN, .bytes = 1};
 }
 static cp_trace_cmp_was cp_trace_cmp_known(const cJSON *k)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(
         cJSON_GetObjectItemCaseSensitive(k, "coverage"), "excess_known");
-    return (cp_trace_cmp_was){NULL, cJSON_IsBool(v) ? cJSON_IsTrue(v) : -1, NULL, NAN};
+    return (cp_trace_cmp_was){NULL, cJSON_IsBool(v) ? cJSON_IsTrue(v) : -1, NULL, NAN, 0};
 }
 
 /* The changes of one kernel matched in both reports: its coverage basis, whether its excess is
@@ -646,6 +663,9 @@ static void cp_trace_cmp_kernel_changes(cp_trace_cmp_says *s, const cJSON *broot
     b = cp_trace_cmp_known(kb), n = cp_trace_cmp_known(kn);
     if (b.yes != n.yes)
         cp_trace_cmp_say(s, "excess_known", "excess known", -1, &b, &n);
+    b = cp_trace_cmp_tma_excess(kb), n = cp_trace_cmp_tma_excess(kn);
+    if (isfinite(b.id) != isfinite(n.id) || (isfinite(b.id) && b.id != n.id))
+        cp_trace_cmp_say(s, "tma_excess_bytes", "TMA excess by maps", -1, &b, &n);
     int nb = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(kb, "tensor_maps"));
     int nn = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(kn, "tensor_maps"));
     const cJSON *mb = cp_trace_cmp_process_maps(broot, kb),
