@@ -188,9 +188,37 @@ static void test_absent(void)
     CHECK(d->absent(&c) == NULL);
 }
 
+/* Against the hardware: the atomic sectors the H100 counted for contention over 1 to 31
+ * addresses on 1,025 threads (32 full warps and one lane), the same for ATOM and RED, u32 and
+ * f32 (driver 580.159.04, 2026-12-07, gpu.counts_equal_model:
+ * docs/results/2026-12-07-h100-session22-d4b8edd/counts_equal_model_atomic.txt), and on 1M
+ * threads for 1, 2, 4 and 8 addresses. */
+static void test_h100_contention(void)
+{
+    static const double measured[32] = {0,   1025, 513, 437, 257, 325, 273, 269, 129, 241, 225,
+                                        213, 177,  213, 201, 213, 129, 185, 177, 185, 161, 185,
+                                        177, 185,  129, 185, 177, 185, 161, 185, 177, 185};
+    for (uint64_t a = 1; a < 32; a++)
+        for (int op = CP_ATOMIC_OP_ATOM; op <= CP_ATOMIC_OP_RED; op++) {
+            cp_config c = atomic_cfg(CP_ATOMIC_VARIANT_CONTENTION, (cp_atomic_op)op,
+                                     CP_ATOMIC_TYPE_F32, a, 1, 1025);
+            cp_prediction p = predict(&c);
+            CHECK(counter(&c, &p, "atomic_requests") == 33);
+            CHECK(counter(&c, &p, "atomic_sectors") == measured[a]);
+        }
+    static const double large[4][2] = {{1, 1048576}, {2, 524288}, {4, 262144}, {8, 131072}};
+    for (int i = 0; i < 4; i++) {
+        cp_config c = atomic_cfg(CP_ATOMIC_VARIANT_CONTENTION, CP_ATOMIC_OP_RED, CP_ATOMIC_TYPE_U32,
+                                 (uint64_t)large[i][0], 1, 1u << 20);
+        cp_prediction p = predict(&c);
+        CHECK(counter(&c, &p, "atomic_sectors") == large[i][1]);
+    }
+}
+
 int main(void)
 {
     test_by_hand();
+    test_h100_contention();
     test_atom_stores();
     test_metrics();
     test_expected();
