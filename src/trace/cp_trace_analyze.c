@@ -895,12 +895,29 @@ static int cp_trace_gate(cp_trace_report *r, const cp_trace_ref *refs, size_t n,
     return 0;
 }
 
+/* Adds the i-th kernel whose excess is not known to names ("a, b, c, ..."): the first 3, each up
+ * to its argument list and 48 characters. */
+static void cp_trace_unknown_name(char *names, size_t size, size_t i, const char *name)
+{
+    size_t used = strlen(names);
+    if (i > 3 || used + 8 >= size)
+        return;
+    if (i == 3) {
+        snprintf(names + used, size - used, ", ...");
+        return;
+    }
+    size_t n = strcspn(name ? name : "?", "(");
+    snprintf(names + used, size - used, "%s%.*s", i ? ", " : "", (int)(n < 48 ? n : 48),
+             name ? name : "?");
+}
+
 /* Counts and orders each kernel's instructions, marks the kernels --kernel selects (re, when
  * have_re) and adds up the program's counts; the selected kernels' instructions, into *nrefs. */
 static void cp_trace_analyze_kernels(cp_trace *t, cp_trace_report *r, int have_re,
                                      const regex_t *re, cp_trace_counts *program, size_t *nrefs_out)
 {
     size_t nrefs = 0, nunknown_excess = 0;
+    char names[256] = "";
     cp_trace_coverage_begin(&r->program_coverage);
     r->seen_known = t->nprocs > 0;
     for (size_t p = 0; p < t->nprocs; p++) {
@@ -918,7 +935,9 @@ static void cp_trace_analyze_kernels(cp_trace *t, cp_trace_report *r, int have_r
             cp_trace_add_counts(program, &kk->totals);
             if (kk->from != CP_TRACE_FROM_NONE) {
                 cp_trace_coverage_add(&r->program_coverage, &kk->cov);
-                nunknown_excess += !kk->cov.excess_known;
+                if (!kk->cov.excess_known)
+                    cp_trace_unknown_name(names, sizeof names, nunknown_excess++,
+                                          cp_trace_kernel_name(kk));
             }
             kk->selected = !have_re || regexec(re, cp_trace_kernel_name(kk), 0, NULL, 0) == 0;
             if (kk->ninstrs > 1)
@@ -939,7 +958,7 @@ static void cp_trace_analyze_kernels(cp_trace *t, cp_trace_report *r, int have_r
         if (proc->nkernels > 1)
             qsort(proc->kernels, proc->nkernels, sizeof *proc->kernels, cp_trace_kernel_cmp);
     }
-    cp_trace_coverage_end(&r->program_coverage, nunknown_excess);
+    cp_trace_coverage_end(&r->program_coverage, nunknown_excess, names);
     *nrefs_out = nrefs;
 }
 

@@ -234,12 +234,13 @@ void cp_trace_coverage_add(cp_trace_coverage *sum, const cp_trace_coverage *c)
     }
 }
 
-void cp_trace_coverage_end(cp_trace_coverage *sum, size_t nunknown_excess)
+void cp_trace_coverage_end(cp_trace_coverage *sum, size_t nunknown_excess, const char *names)
 {
     cp_trace_coverage_fraction(sum);
     sum->excess_known = nunknown_excess == 0;
     if (nunknown_excess)
         snprintf(sum->reason, sizeof sum->reason,
-                 "the excess of %zu kernel%s is not known (see %s coverage)", nunknown_excess,
-                 nunknown_excess == 1 ? "" : "s", nunknown_excess == 1 ? "its" : "their");
+                 "the excess of %zu kernel%s is not known (see %s coverage)%s%s", nunknown_excess,
+                 nunknown_excess == 1 ? "" : "s", nunknown_excess == 1 ? "its" : "their",
+                 names && names[0] ? ": " : "", names ? names : "");
 }

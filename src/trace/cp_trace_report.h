@@ -741,10 +741,11 @@ void cp_trace_coverage_of(const cp_trace_process *p, const cp_trace_kernel *k,
 
 /* The coverage of several kernels together: sum starts as cp_trace_coverage_begin's, takes each
  * counted kernel's through cp_trace_coverage_add, and is finished by cp_trace_coverage_end with
- * the number of those kernels whose excess is not known. */
+ * the number of those kernels whose excess is not known and their names, the first few (issue
+ * 45: a program's excess without a number names the kernels that keep it from one). */
 void cp_trace_coverage_begin(cp_trace_coverage *sum);
 void cp_trace_coverage_add(cp_trace_coverage *sum, const cp_trace_coverage *c);
-void cp_trace_coverage_end(cp_trace_coverage *sum, size_t nunknown_excess);
+void cp_trace_coverage_end(cp_trace_coverage *sum, size_t nunknown_excess, const char *names);
 
 /* One line of meaning in coalprobe's terms for an instruction's derived counts, e.g. "32
  * sectors per request where 4 would do: each lane in its own sector, like `coalprobe --stride
