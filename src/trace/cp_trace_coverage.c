@@ -45,8 +45,9 @@ static void cp_trace_coverage_why(cp_trace_coverage *c)
  * geometry does not tell (an im2col or interleaved map, or rows of whole sectors that can start
  * off a sector, which then move one sector more or not, by where the box starts). A row of an
  * odd multiple of 16 bytes moves its bytes rounded up to sectors wherever it starts, since the
- * driver keeps every address, stride and so row start a multiple of 16 bytes. *edge: 1 when the
- * tensor is no whole number of boxes, so that boxes can reach past its edge. */
+ * driver keeps every address and stride a multiple of 16 bytes and a copy's innermost coordinate
+ * must be too (else an illegal instruction on Hopper), so every row starts on one. *edge: 1 when
+ * the tensor is no whole number of boxes, so that boxes can reach past its edge. */
 static double cp_trace_coverage_copy_excess(const cp_trace_tmap *m, int *edge)
 {
     cp_trace_tmap_judgement j;
