@@ -846,6 +846,24 @@ void cp_trace_table_pct(char *buf, size_t n, double fraction);
 /* The where column: file's basename:line, "(no line)" without a file; cut from the left. */
 void cp_trace_table_where_text(char *buf, size_t n, const char *file, uint32_t line);
 
+/* The program's excess line, from a run or a saved report: the excess counted (known: of every
+ * byte; sampled: in the sampled launches only), the TMA copies' excess by their maps' geometry
+ * (issue 45; tma_estimate: "about"), the bank conflicts; wrapped at the table's width. */
+typedef struct cp_trace_program_excess {
+    double excess_bytes, excess_sectors;
+    int known, sampled;
+    double tma_excess_bytes; /* NAN or 0: not said */
+    int tma_estimate;
+    double bank_conflicts;
+} cp_trace_program_excess;
+void cp_trace_table_program_excess_line(FILE *out, const cp_trace_program_excess *e);
+
+/* A counted kernel's coverage in its heading, into buf: ", TMA judged by its tensor maps (...)"
+ * when its maps judged its TMA copies (by_maps), else ", coverage 12.3%" or ", coverage unknown"
+ * (fraction NAN). */
+void cp_trace_table_coverage_words(char *buf, size_t n, int by_maps, double tma_excess_bytes,
+                                   int tma_estimate, double fraction);
+
 /* A kernel's global and shared totals under its heading, from a run or a saved report: d's
  * requests, sectors per request (and ideal), excess bytes (share: its part of the program's,
  * " (12.3%)" or ""; excess_known 0: not all of its bytes were counted), shared requests,

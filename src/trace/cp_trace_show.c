@@ -84,7 +84,7 @@ static void cp_trace_show_csv(FILE *out, const cJSON *doc)
 /* What ran and what was counted, the program's excess, its coverage, and the notes. */
 static void cp_trace_show_header(FILE *out, const cJSON *doc)
 {
-    char line[2048], a[32], b[32];
+    char line[2048];
     const char *program = cp_show_str(doc, "program.command");
     const char *raw = cp_show_str(doc, "from_raw");
     if (program)
@@ -119,27 +119,15 @@ static void cp_trace_show_header(FILE *out, const cJSON *doc)
     fputc('\n', out);
     if (cJSON_IsTrue(cp_show_at(doc, "counted"))) {
         int known = cJSON_IsTrue(cp_show_at(doc, "totals.coverage.excess_known"));
-        cp_trace_format_bytes(a, sizeof a, cp_show_num(doc, "totals.excess_bytes"));
-        cp_trace_table_count(b, sizeof b, cp_show_num(doc, "totals.excess_sectors"));
-        char excess[512], tma[160] = "", c[64] = "";
-        double tma_excess = cp_show_num(doc, "totals.coverage.tma_excess_bytes");
-        if (tma_excess > 0) { /* issue 45: the TMA copies' excess by their maps' geometry */
-            char t[32];
-            cp_trace_format_bytes(t, sizeof t, tma_excess);
-            snprintf(tma, sizeof tma, ", and %s%s of TMA copies by their tensor maps' geometry",
-                     cJSON_IsTrue(cp_show_at(doc, "totals.coverage.tma_excess_estimate")) ? "about "
-                                                                                          : "",
-                     t);
-        }
-        double conflicts = cp_show_num(doc, "totals.bank_conflicts");
-        if (conflicts > 0) {
-            char n[32];
-            cp_trace_table_count(n, sizeof n, conflicts);
-            snprintf(c, sizeof c, ", %s bank conflicts", n);
-        }
-        snprintf(excess, sizeof excess, "%s%s (%s sectors)%s%s%s", known ? "" : "unknown, ", a, b,
-                 known ? " in global memory" : " counted", tma, c);
-        cp_trace_table_wrap(out, "the program's excess: ", "  ", excess);
+        cp_trace_program_excess e = {
+            .excess_bytes = cp_show_num(doc, "totals.excess_bytes"),
+            .excess_sectors = cp_show_num(doc, "totals.excess_sectors"),
+            .known = known,
+            .sampled = 0,
+            .tma_excess_bytes = cp_show_num(doc, "totals.coverage.tma_excess_bytes"),
+            .tma_estimate = cJSON_IsTrue(cp_show_at(doc, "totals.coverage.tma_excess_estimate")),
+            .bank_conflicts = cp_show_num(doc, "totals.bank_conflicts")};
+        cp_trace_table_program_excess_line(out, &e);
         const char *reason = cp_show_str(doc, "totals.coverage.reason");
         if (reason)
             cp_trace_table_wrap(out, "coverage: ", "  ", reason);
@@ -213,20 +201,10 @@ static void cp_trace_show_kernel_head(FILE *out, const cJSON *k)
                              : "us");
     double fraction = cp_show_num(k, "coverage.fraction");
     const char *basis = cp_show_str(k, "coverage.basis");
-    double tma_excess = cp_show_num(k, "coverage.tma_excess_bytes");
-    if (basis && strcmp(basis, "tensor_map_geometry") == 0 && tma_excess > 0) {
-        char b[32];
-        cp_trace_format_bytes(b, sizeof b, tma_excess);
-        snprintf(cov, sizeof cov,
-                 ", TMA judged by its tensor maps (rows of part sectors: %s%s excess)",
-                 cJSON_IsTrue(cp_show_at(k, "coverage.tma_excess_estimate")) ? "about " : "", b);
-    } else if (basis && strcmp(basis, "tensor_map_geometry") == 0)
-        snprintf(cov, sizeof cov,
-                 ", TMA judged by its tensor maps (whole sectors: nothing wasted)");
-    else if (isfinite(fraction))
-        snprintf(cov, sizeof cov, ", coverage %.1f%%", 100 * fraction);
-    else
-        snprintf(cov, sizeof cov, ", coverage unknown");
+    cp_trace_table_coverage_words(
+        cov, sizeof cov, basis && strcmp(basis, "tensor_map_geometry") == 0,
+        cp_show_num(k, "coverage.tma_excess_bytes"),
+        cJSON_IsTrue(cp_show_at(k, "coverage.tma_excess_estimate")), fraction);
     double launches = cp_show_num(k, "launches");
     char sampled[160];
     cp_trace_show_sampled(k, launches, sampled, sizeof sampled);

@@ -145,29 +145,43 @@ static void cp_trace_table_collection(FILE *out, const cp_trace_report *r)
     cp_trace_table_wrap(out, "", "  ", line);
 }
 
-/* The program's excess line: what the counts found, and what the TMA maps' geometry adds. */
-static void cp_trace_table_program_excess(FILE *out, const cp_trace_report *r)
+void cp_trace_table_program_excess_line(FILE *out, const cp_trace_program_excess *e)
 {
     char bytes[32], sectors[32], tma[160] = "", conflicts[64] = "", line[512];
-    cp_trace_format_bytes(bytes, sizeof bytes, r->program.excess_bytes);
-    cp_trace_table_count(sectors, sizeof sectors, r->program.excess_sectors);
-    if (r->program_coverage.tma_excess_bytes > 0) { /* issue 45: by the maps' geometry */
+    cp_trace_format_bytes(bytes, sizeof bytes, e->excess_bytes);
+    cp_trace_table_count(sectors, sizeof sectors, e->excess_sectors);
+    if (e->tma_excess_bytes > 0) { /* issue 45: by the maps' geometry */
         char b[32];
-        cp_trace_format_bytes(b, sizeof b, r->program_coverage.tma_excess_bytes);
+        cp_trace_format_bytes(b, sizeof b, e->tma_excess_bytes);
         snprintf(tma, sizeof tma, ", and %s%s of TMA copies by their tensor maps' geometry",
-                 r->program_coverage.tma_edge ? "about " : "", b);
+                 e->tma_estimate ? "about " : "", b);
     }
-    if (r->program.bank_conflicts > 0) {
+    if (e->bank_conflicts > 0) {
         char c[32];
-        cp_trace_table_count(c, sizeof c, r->program.bank_conflicts);
+        cp_trace_table_count(c, sizeof c, e->bank_conflicts);
         snprintf(conflicts, sizeof conflicts, ", %s bank conflicts", c);
     }
-    snprintf(line, sizeof line, "%s%s (%s sectors)%s%s%s%s",
-             r->program_coverage.excess_known ? "" : "unknown, ", bytes, sectors,
-             r->program_coverage.excess_known ? " in global memory" : " counted",
-             r->selection && r->selection->instructions_sampled ? " in the sampled launches" : "",
-             tma, conflicts);
+    snprintf(line, sizeof line, "%s%s (%s sectors)%s%s%s%s", e->known ? "" : "unknown, ", bytes,
+             sectors, e->known ? " in global memory" : " counted",
+             e->sampled ? " in the sampled launches" : "", tma, conflicts);
     cp_trace_table_wrap(out, "the program's excess: ", "  ", line);
+}
+
+void cp_trace_table_coverage_words(char *buf, size_t n, int by_maps, double tma_excess_bytes,
+                                   int tma_estimate, double fraction)
+{
+    if (by_maps && tma_excess_bytes > 0) {
+        char excess[32];
+        cp_trace_format_bytes(excess, sizeof excess, tma_excess_bytes);
+        snprintf(buf, n, ", TMA judged by its tensor maps (rows of part sectors: %s%s excess)",
+                 tma_estimate ? "about " : "", excess);
+    } else if (by_maps) {
+        snprintf(buf, n, ", TMA judged by its tensor maps (whole sectors: nothing wasted)");
+    } else if (isfinite(fraction)) {
+        snprintf(buf, n, ", coverage %.1f%%", 100 * fraction);
+    } else {
+        snprintf(buf, n, ", coverage unknown");
+    }
 }
 
 /* The selected kernels counted, those launched but not counted, and those whose every launch
@@ -229,7 +243,14 @@ static void cp_trace_table_header(FILE *out, const cp_trace_report *r)
     fputc('\n', out);
     cp_trace_table_collection(out, r);
     if (r->counted) {
-        cp_trace_table_program_excess(out, r);
+        cp_trace_program_excess e = {.excess_bytes = r->program.excess_bytes,
+                                     .excess_sectors = r->program.excess_sectors,
+                                     .known = r->program_coverage.excess_known,
+                                     .sampled = r->selection && r->selection->instructions_sampled,
+                                     .tma_excess_bytes = r->program_coverage.tma_excess_bytes,
+                                     .tma_estimate = r->program_coverage.tma_edge,
+                                     .bank_conflicts = r->program.bank_conflicts};
+        cp_trace_table_program_excess_line(out, &e);
         const cp_trace_coverage *c = &r->program_coverage;
         if (isfinite(c->fraction)) {
             char text[600];
@@ -466,19 +487,9 @@ static void cp_trace_table_kernel_head(FILE *out, const cp_trace_report *r,
     char gpu[64] = "";
     cp_trace_table_gpu_time(k, gpu, sizeof gpu);
     char coverage[160] = "";
-    if (k->cov.by_maps && k->cov.tma_excess_bytes > 0) {
-        char excess[32];
-        cp_trace_format_bytes(excess, sizeof excess, k->cov.tma_excess_bytes);
-        snprintf(coverage, sizeof coverage,
-                 ", TMA judged by its tensor maps (rows of part sectors: %s%s excess)",
-                 k->cov.tma_edge ? "about " : "", excess);
-    } else if (k->cov.by_maps) {
-        snprintf(coverage, sizeof coverage,
-                 ", TMA judged by its tensor maps (whole sectors: nothing wasted)");
-    } else if (k->from != CP_TRACE_FROM_NONE && isfinite(k->cov.fraction))
-        snprintf(coverage, sizeof coverage, ", coverage %.1f%%", 100 * k->cov.fraction);
-    else if (k->from != CP_TRACE_FROM_NONE)
-        snprintf(coverage, sizeof coverage, ", coverage unknown");
+    if (k->from != CP_TRACE_FROM_NONE)
+        cp_trace_table_coverage_words(coverage, sizeof coverage, k->cov.by_maps,
+                                      k->cov.tma_excess_bytes, k->cov.tma_edge, k->cov.fraction);
     char launches[300];
     cp_trace_table_launches(r, k, launches, sizeof launches);
     snprintf(line, sizeof line, "device %u, %s%s%s%s%s", k->device, launches, gpu, crc,
