@@ -114,19 +114,21 @@ static uint64_t cp_atomic_warp_sectors(const cp_config *c, uint64_t w)
     uint64_t addr[CP_WARP_SIZE], sectors = 0;
     uint32_t left = cp_model_atomic_lanes(c, CP_ATOMIC_ACC, 0, w, 0, addr);
     while (left) {
+        /* the pass: the first waiting lane of each address, counted once a sector */
         uint32_t pass = 0;
         for (unsigned l = 0; l < CP_WARP_SIZE; l++) {
-            int taken = 0;
-            for (unsigned k = 0; k < l && !taken && (left & (1u << l)); k++)
-                taken = (pass & (1u << k)) && addr[k] == addr[l];
-            if ((left & (1u << l)) && !taken)
+            if (!(left & (1u << l)))
+                continue;
+            int same_address = 0, same_sector = 0;
+            for (unsigned k = 0; k < l; k++)
+                if (pass & (1u << k)) {
+                    same_address |= addr[k] == addr[l];
+                    same_sector |= addr[k] / CP_SECTOR_BYTES == addr[l] / CP_SECTOR_BYTES;
+                }
+            if (!same_address) {
                 pass |= 1u << l;
-        }
-        for (unsigned l = 0; l < CP_WARP_SIZE; l++) { /* the pass's distinct sectors */
-            int seen = 0;
-            for (unsigned k = 0; k < l && !seen && (pass & (1u << l)); k++)
-                seen = (pass & (1u << k)) && addr[k] / CP_SECTOR_BYTES == addr[l] / CP_SECTOR_BYTES;
-            sectors += (pass & (1u << l)) && !seen;
+                sectors += !same_sector;
+            }
         }
         left &= ~pass;
     }
