@@ -52,12 +52,7 @@ def main():
     import coalprobe
     import python_region_work as w
 
-    failures = []
-
-    def check(cond, what):
-        print(("ok      " if cond else "FAILED  ") + what)
-        if not cond:
-            failures.append(what)
+    check, failures = trace_ncu.checker()
 
     # the same work as a program of its own, under the CLI
     with tempfile.TemporaryDirectory() as tmp:

@@ -12,8 +12,6 @@ coalprobe trace on the program too and checks that UTMALDG ran once a box.
 usage: tma_rule.py PATH/TO/cp_trace_tma_rule [OUTDIR] [--trace PATH/TO/coalprobe]
 Exit status: 0 the rule held for every configuration, 1 not, 77 skipped (no sm_90 GPU or no ncu).
 """
-import csv
-import io
 import json
 import os
 import shutil
@@ -71,16 +69,8 @@ def ncu_sectors(program, outdir, allow_failure=False):
             f.write(p.stdout)
     if p.returncode != 0 and not allow_failure:
         raise RuntimeError("ncu: exit %d: %s" % (p.returncode, p.stderr[-1000:]))
-    out, header = {}, None
-    for row in csv.reader(io.StringIO(p.stdout)):
-        if row and row[0] == "ID":
-            header = row
-            continue
-        if header is None or len(row) != len(header):
-            continue
-        rec = dict(zip(header, row))
-        if rec["Metric Name"] == METRIC:
-            out[int(rec["ID"])] = trace_ncu.num(rec["Metric Value"])
+    out = {int(rec["ID"]): trace_ncu.num(rec["Metric Value"])
+           for rec in trace_ncu.csv_records(p.stdout) if rec["Metric Name"] == METRIC}
     return [out[k] for k in sorted(out)]
 
 

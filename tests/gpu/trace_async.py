@@ -23,8 +23,6 @@ same program, and every kernel's TMA and local sectors per launch (the full set)
 usage: trace_async.py PATH/TO/coalprobe PATH/TO/cp_trace_async_sample [OUTDIR]
 Exit status: 0 passed, 1 failed, 77 skipped (no GPU, or one below sm_80).
 """
-import csv
-import io
 import json
 import os
 import shutil
@@ -145,14 +143,7 @@ def ncu_kernel_metrics(sample, outdir):
     if p.returncode != 0:
         raise RuntimeError("ncu: exit %d: %s" % (p.returncode, p.stderr[-1000:]))
     launches = {}  # (ID, kernel) -> metric -> value
-    header = None
-    for row in csv.reader(io.StringIO(p.stdout)):
-        if row and row[0] == "ID":
-            header = row
-            continue
-        if header is None or len(row) != len(header):
-            continue
-        rec = dict(zip(header, row))
+    for rec in trace_ncu.csv_records(p.stdout):
         key = (rec["ID"], rec["Kernel Name"].split("(")[0])
         launches.setdefault(key, {})[rec["Metric Name"]] = trace_ncu.num(rec["Metric Value"])
     out = {}

@@ -61,6 +61,29 @@ def ncu_rows(sample, outdir, select=("-c", "3"), name="ncu_source.csv"):
     return kernels
 
 
+def checker():
+    """A check(cond, what) that prints `ok` or `FAILED` and what, and the list of the failed
+    checks' texts it fills (the gpu tests' one way of reporting)."""
+    failures = []
+
+    def check(cond, what):
+        print(("ok      " if cond else "FAILED  ") + what)
+        if not cond:
+            failures.append(what)
+    return check, failures
+
+
+def csv_records(text):
+    """The rows of ncu's --csv output as dicts by its header's names (the lines before the
+    header, ncu's own notes, and rows of another width left out)."""
+    header = None
+    for row in csv.reader(io.StringIO(text)):
+        if row and row[0] == "ID":
+            header = row
+        elif header is not None and len(row) == len(header):
+            yield dict(zip(header, row))
+
+
 def has_gpu():
     """1 when nvidia-smi is there and lists a GPU."""
     return shutil.which("nvidia-smi") is not None and \

@@ -133,12 +133,7 @@ def main():
             or not shutil.which("torchrun"):
         print("no PyTorch or no torchrun: skipped")
         return 77
-    failures = []
-
-    def check(cond, what):
-        print(("ok      " if cond else "FAILED  ") + what)
-        if not cond:
-            failures.append(what)
+    check, failures = trace_ncu.checker()
 
     env = dict(os.environ, CUDA_DEVICE_ORDER="PCI_BUS_ID")
     with tempfile.TemporaryDirectory() as tmp:

@@ -14,6 +14,8 @@ import subprocess
 import sys
 import tempfile
 
+import trace_ncu  # checker (this script's folder is first on sys.path)
+
 ITERS = 100
 HERE = os.path.dirname(os.path.abspath(__file__))
 PROGRAM = os.path.join(HERE, "..", "..", "bench", "trace_torch.py")
@@ -31,12 +33,7 @@ def main():
     if subprocess.run([sys.executable, "-c", "import torch"], capture_output=True).returncode != 0:
         print("no PyTorch: skipped")
         return 77
-    failures = []
-
-    def check(cond, what):
-        print(("ok      " if cond else "FAILED  ") + what)
-        if not cond:
-            failures.append(what)
+    check, failures = trace_ncu.checker()
 
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(outdir or tmp, "trace_torch.json")

@@ -123,12 +123,7 @@ def main():
     outdir = sys.argv[2] if len(sys.argv) > 2 else None
     if trace_ncu.skip_without_torch():
         return 77
-    failures = []
-
-    def check(cond, what):
-        print(("ok      " if cond else "FAILED  ") + what)
-        if not cond:
-            failures.append(what)
+    check, failures = trace_ncu.checker()
 
     lines = trace_ncu.marked_lines(PROGRAM)
     with tempfile.TemporaryDirectory() as tmp:
