@@ -1,8 +1,8 @@
 /* cp_sample.h: what the stand-alone programs of the GPU tests and benches share
  * (tests/gpu/trace_inject_sample.cu, the samples of tests/trace, tests/cli/trace_inject_mimic.c,
- * the benches): the report of a failed CUDA call, the trace samples' launches and buffers, and the
- * program's side of the hand-over to a child that goes on after the program has ended. Included by
- * path ("../cp_sample.h", "../tests/cp_sample.h"). */
+ * the benches): the report of a failed CUDA call, the trace samples' launches and buffers, the
+ * TMA samples' mbarrier, and the program's side of the hand-over to a child that goes on after the
+ * program has ended. Included by path ("../cp_sample.h", "../tests/cp_sample.h"). */
 #ifndef CP_SAMPLE_H
 #define CP_SAMPLE_H
 
@@ -47,6 +47,39 @@ static inline cudaError_t cp_sample_buffers(int n, float **in, float **out, floa
     for (int i = 0; i < n; i++)
         (*host)[i] = cp_sample_value(i);
     return cudaMemcpy(*in, *host, n * sizeof(float), cudaMemcpyHostToDevice);
+}
+
+/* The TMA samples' (tests/trace) mbarrier of the block at bar, initialised by thread 0 for one
+ * arrival, then expecting `bytes`: its shared address, for the copy and cp_sample_tma_wait. The
+ * block's threads all call it (it synchronises them). */
+__device__ __forceinline__ unsigned cp_sample_tma_arm(unsigned long long *bar, unsigned bytes)
+{
+    unsigned b = (unsigned)__cvta_generic_to_shared(bar);
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    if (threadIdx.x == 0) {
+        asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;\n" ::"r"(b) : "memory");
+        asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+    }
+    __syncthreads();
+    if (threadIdx.x == 0)
+        asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(b), "r"(bytes)
+                     : "memory");
+#endif
+    return b;
+}
+
+/* Waits until the copies expected on the mbarrier at shared address b have landed. */
+__device__ __forceinline__ void cp_sample_tma_wait(unsigned b)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    unsigned done = 0;
+    while (!done)
+        asm volatile("{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], 0;\n"
+                     " selp.u32 %0, 1, 0, p;\n}\n"
+                     : "=r"(done)
+                     : "r"(b)
+                     : "memory");
+#endif
 }
 
 /* The launches a trace sample's first argument asks for (default 3, at least 1). */

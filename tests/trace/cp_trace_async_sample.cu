@@ -10,9 +10,9 @@
 // sm_90 and later a 2-D tensor-map copy (tma_tile2d: each block's 32 x 8 tile of a 1024 x 1024
 // float matrix through cuTensorMapEncodeTiled and UTMALDG, stored with STG) runs too, and its
 // narrow twin (tma_tile2d_narrow: tiles of 12 x 8 floats, 48-byte rows that are not whole sectors,
-// through a second map), and on every GPU a read-only lookup (readonly_lookup: `const __restrict__` and __ldg of a 4 KB table).
-// On a GPU below sm_80 (no cp.async) the copies are plain loads and stores.
-// Usage: cp_trace_async_sample [LAUNCHES]  (each kernel LAUNCHES times directly, default 3)
+// through a second map), and on every GPU a read-only lookup (readonly_lookup: `const __restrict__`
+// and __ldg of a 4 KB table). On a GPU below sm_80 (no cp.async) the copies are plain loads and
+// stores. Usage: cp_trace_async_sample [LAUNCHES]  (each kernel LAUNCHES times directly, default 3)
 #include <cstdio>
 #include <cstdlib>
 #include <cuda.h> // CUtensorMap (a type only: the encoder comes from the runtime's entry point)
@@ -88,37 +88,6 @@ static const int kWidth = 1024, kTileCols = 32, kTileRows = kThreads / kTileCols
 // matrix (filled with zeros by TMA, not stored).
 static const int kNarrowCols = 12, kNarrowTiles = (kWidth + kNarrowCols - 1) / kNarrowCols;
 
-// One mbarrier of the block, initialised by thread 0 for one arrival, then expecting `bytes`.
-__device__ __forceinline__ unsigned tma_barrier_arm(unsigned long long *bar, unsigned bytes)
-{
-    unsigned b = (unsigned)__cvta_generic_to_shared(bar);
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    if (threadIdx.x == 0) {
-        asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;\n" ::"r"(b) : "memory");
-        asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
-    }
-    __syncthreads();
-    if (threadIdx.x == 0)
-        asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(b), "r"(bytes)
-                     : "memory");
-#endif
-    return b;
-}
-
-// Waits until the copies expected on the mbarrier at shared address b have landed.
-__device__ __forceinline__ void tma_barrier_wait(unsigned b)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    unsigned done = 0;
-    while (!done)
-        asm volatile("{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], 0;\n"
-                     " selp.u32 %0, 1, 0, p;\n}\n"
-                     : "=r"(done)
-                     : "r"(b)
-                     : "memory");
-#endif
-}
-
 // The other kinds of memory instruction: on sm_90 and later a TMA bulk copy of the block's tile
 // into shared memory by thread 0 (UBLKCP, waited for on an mbarrier), elsewhere a plain copy;
 // a stack array indexed at run time (local memory: STL, LDL); and an atomic add of every thread
@@ -129,13 +98,13 @@ __global__ void kinds_mix(const float *in, float *out, unsigned *counter, int n,
     int i = blockIdx.x * blockDim.x + threadIdx.x;
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     __shared__ alignas(8) unsigned long long bar;
-    unsigned b = tma_barrier_arm(&bar, kThreads * 4);
+    unsigned b = cp_sample_tma_arm(&bar, kThreads * 4);
     if (threadIdx.x == 0)
         asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], "
                      "[%1], %2, [%3];\n" ::"r"((unsigned)__cvta_generic_to_shared(tile)),
                      "l"(in + (size_t)blockIdx.x * kThreads), "r"(kThreads * 4), "r"(b)
                      : "memory");
-    tma_barrier_wait(b);
+    cp_sample_tma_wait(b);
 #else
     if (i < n)
         tile[threadIdx.x] = in[i];
@@ -159,7 +128,7 @@ __device__ __forceinline__ void tma_tile_copy(const CUtensorMap &map, float *out
     __shared__ alignas(128) float tile[kTileRows][COLS];
     __shared__ alignas(8) unsigned long long bar;
     int tx = blockIdx.x % TILES, ty = blockIdx.x / TILES;
-    unsigned b = tma_barrier_arm(&bar, sizeof tile);
+    unsigned b = cp_sample_tma_arm(&bar, sizeof tile);
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     if (threadIdx.x == 0)
         asm volatile(
@@ -168,7 +137,7 @@ __device__ __forceinline__ void tma_tile_copy(const CUtensorMap &map, float *out
             "l"((unsigned long long)&map), "r"(tx * COLS), "r"(ty * kTileRows), "r"(b)
             : "memory");
 #endif
-    tma_barrier_wait(b);
+    cp_sample_tma_wait(b);
     int r = threadIdx.x / COLS, c = threadIdx.x % COLS;
     if (tx * COLS + c < kWidth)
         out[(size_t)(ty * kTileRows + r) * kWidth + tx * COLS + c] = tile[r][c];
@@ -320,7 +289,7 @@ int main(int argc, char **argv)
         CHECK(cudaMemset(out, 0, kN * sizeof(float)));
         CHECK(encode_map(in, kNarrowCols, &narrow));
         for (int l = 0; l < launches; l++) {
-            tma_tile2d_narrow<<<kNarrowTiles * (kWidth / kTileRows), kNarrowCols * kTileRows>>>(
+            tma_tile2d_narrow<<<kNarrowTiles *(kWidth / kTileRows), kNarrowCols * kTileRows>>>(
                 narrow, out);
             CHECK(cudaGetLastError());
         }

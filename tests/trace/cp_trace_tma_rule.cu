@@ -106,31 +106,17 @@ __global__ void tma_rule_copy(const __grid_constant__ CUtensorMap map, int box_b
     __shared__ alignas(8) unsigned long long bar;
     __shared__ unsigned sum;
     int tx = blockIdx.x % nx, ty = blockIdx.x / nx;
-    unsigned b = (unsigned)__cvta_generic_to_shared(&bar);
-    if (threadIdx.x == 0) {
+    if (threadIdx.x == 0)
         sum = 0;
-        asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;\n" ::"r"(b) : "memory");
-        asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
-    }
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(b),
-                     "r"(box_bytes * box_rows)
-                     : "memory");
+    unsigned b = cp_sample_tma_arm(&bar, box_bytes * box_rows); /* synchronises the block */
+    if (threadIdx.x == 0)
         asm volatile(
             "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes "
             "[%0], [%1, {%2, %3}], [%4];\n" ::"r"((unsigned)__cvta_generic_to_shared(tile)),
             "l"((unsigned long long)&map), "r"((tx * box_bytes + shift) / elem), "r"(ty * box_rows),
             "r"(b)
             : "memory");
-    }
-    unsigned done = 0;
-    while (!done)
-        asm volatile("{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], 0;\n"
-                     " selp.u32 %0, 1, 0, p;\n}\n"
-                     : "=r"(done)
-                     : "r"(b)
-                     : "memory");
+    cp_sample_tma_wait(b);
     unsigned part = 0;
     for (int i = threadIdx.x; i < box_bytes * box_rows; i += blockDim.x)
         part += tile[i];
